@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Runs the TypeScript CLI directly: tsx compiles each module on first import (and caches
+// it), so the repository needs no separate compile step before `npx manifest-resolver`.
+import { register } from "tsx/esm/api";
+
+register();
+const { main } = await import("../scripts/cli.ts");
+process.exitCode = await main(process.argv.slice(2));

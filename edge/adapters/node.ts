@@ -1,0 +1,71 @@
+/**
+ * Node: the same handler behind `node:http`, reading the build output from disk. Used by
+ * `manifest-resolver serve`; production hosts use the Netlify or Cloudflare adapter.
+ */
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { join } from "node:path";
+import { handleRequest } from "../handler.ts";
+import { StaticRecords, type AssetReader } from "../static-records.ts";
+
+export interface NodeServerOptions {
+  dist: string;
+  port: number;
+  host: string;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+}
+
+export function directoryReader(dir: string): AssetReader {
+  return async (path) => {
+    try {
+      return await readFile(join(dir, path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  };
+}
+
+export async function serveNode({ dist, port, host }: NodeServerOptions): Promise<RunningServer> {
+  const records = new StaticRecords().reading(directoryReader(dist));
+  const server = createServer((req, res) => {
+    Promise.resolve(req).then(toRequest).then((request) => handleRequest(request, records)).then(
+      (response) => send(response, res),
+      (error: unknown) => {
+        console.error(error);
+        res.destroy();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address();
+  const boundPort = typeof address === "object" && address !== null ? address.port : port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return { url: `http://${urlHost}:${boundPort}`, server };
+}
+
+function toRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  // The target is appended to a fixed origin rather than resolved against it: a target
+  // such as `//x` would otherwise be read as a host name. The handler reads only the path.
+  const target = req.url?.startsWith("/") ? req.url : `/${req.url ?? ""}`;
+  return new Request(`http://localhost${target}`, { method: req.method ?? "GET", headers });
+}
+
+async function send(response: Response, res: ServerResponse): Promise<void> {
+  const headers: string[] = [];
+  response.headers.forEach((value, name) => headers.push(name, value));
+  // Without a length, Node would frame an empty body as chunked; 204 and 304 carry none.
+  const bodiless = response.status === 204 || response.status === 304;
+  if (response.body === null && !bodiless && !response.headers.has("content-length")) headers.push("content-length", "0");
+  res.writeHead(response.status, headers);
+  res.end(response.body === null ? undefined : new Uint8Array(await response.arrayBuffer()));
+}

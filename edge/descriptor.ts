@@ -1,0 +1,39 @@
+/**
+ * The body of `GET /.well-known/manifest-resolver.json` (spec 4.2), including the caching
+ * and privacy posture the spec says the descriptor states.
+ */
+import { CACHE_NONE, CACHE_RESOLVED, CONTRACT } from "./responses.ts";
+import { B64U_PREFIX, DESCRIPTOR_PATH, HEALTH_PATH } from "./umid-path.ts";
+
+export const RESOLVER_NAME = "manifest-resolver";
+export const KV_BINDING = "UM_RECORDS";
+
+export const descriptor = {
+  contract: CONTRACT,
+  resolver: RESOLVER_NAME,
+  umidPathRule: [
+    "UMID_PATH is exactly one path segment; an extra '/'-separated segment is an error",
+    "direct mode (default): the segment is percent-decoded and taken as the UMID",
+    `${B64U_PREFIX} mode: the rest of the segment is unpadded base64url of the UMID's UTF-8 bytes; use it for UMIDs containing '/' or other characters that conflict with path syntax, and for the UMIDs '.', '..' and 'health'`,
+  ],
+  kv: { binding: KV_BINDING, keyPattern: "um:{UMID}" },
+  endpoints: { health: HEALTH_PATH, descriptor: DESCRIPTOR_PATH, resolve: "/{UMID_PATH}" },
+  methods: ["GET", "HEAD", "OPTIONS"],
+  caching: {
+    resolved: CACHE_RESOLVED,
+    redirect: CACHE_RESOLVED,
+    errors: CACHE_NONE,
+    health: CACHE_NONE,
+    descriptor: CACHE_NONE,
+    preflight: CACHE_NONE,
+    etag: 'weak, W/"sha256-<base64url SHA-256 of the response body>", computed when the content was built',
+    conditionalRequests: "If-None-Match (weak comparison, lists and *) answers 304 with the same ETag and Cache-Control",
+    expiry: "HTTP freshness is not manifest validity: consumers must reject a manifest past its expiresAt whatever the cache state",
+  },
+  privacy: {
+    access: "public: every resolved manifest is readable by anyone; no credentials, no authenticated resolution",
+    cookies: "none set or read",
+    requestData: "the handler keeps no record of requests; the hosting platform's own access logs apply",
+    umid: "UMIDs are opaque identifiers and must not contain personal data",
+  },
+} as const;

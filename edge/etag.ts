@@ -1,0 +1,14 @@
+/**
+ * The resolver's ETag: `W/"sha256-<base64url of SHA-256 of the exact body bytes>"`.
+ * The build computes it once per body; the edge recomputes it only to prove a stored
+ * body still matches what the build recorded.
+ */
+import { encodeBase64url } from "./base64url.ts";
+
+export function formatEtag(sha256: Uint8Array): string {
+  return `W/"sha256-${encodeBase64url(sha256)}"`;
+}
+
+export async function etagOf(body: Uint8Array): Promise<string> {
+  return formatEtag(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
+}

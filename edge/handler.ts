@@ -1,0 +1,60 @@
+/**
+ * The resolver: one web-standard function from `Request` to `Response` that answers the
+ * whole HTTP contract (spec 4 and 7). It uses only Fetch and WebCrypto, so the same code
+ * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
+ */
+import { ifNoneMatchMatches } from "./conditional.ts";
+import { descriptor } from "./descriptor.ts";
+import type { RecordStore, ResolverRecord } from "./records.ts";
+import {
+  CONTRACT,
+  manifestResponse,
+  notModified,
+  preflight,
+  temporaryRedirect,
+  uncachedJson,
+  withoutBody,
+} from "./responses.ts";
+import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath } from "./umid-path.ts";
+
+export async function handleRequest(request: Request, records: RecordStore): Promise<Response> {
+  const method = request.method;
+  // A preflight is answered whatever the path: a failed preflight would hide the real
+  // status (400, 404, ...) of the request that follows from the page that sent it.
+  if (method === "OPTIONS") return preflight();
+  if (method !== "GET" && method !== "HEAD") return uncachedJson(405, { error: "method_not_allowed" });
+  const response = await answerGet(request, records);
+  return method === "HEAD" ? withoutBody(response) : response;
+}
+
+async function answerGet(request: Request, records: RecordStore): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
+  if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
+
+  const parsed = parseUmidPath(pathname);
+  if ("error" in parsed) return uncachedJson(400, { error: "bad_request", message: parsed.error });
+  const { umid } = parsed;
+
+  let record: ResolverRecord | undefined;
+  try {
+    record = await records.get(umid);
+  } catch (error) {
+    console.error(`manifest-resolver: record lookup failed for ${JSON.stringify(umid)}:`, error);
+    record = { kind: "corrupt" };
+  }
+  switch (record?.kind) {
+    case undefined:
+      return uncachedJson(404, { error: "not_found", umid });
+    case "revoked":
+      return uncachedJson(410, { error: "revoked", umid });
+    case "corrupt":
+      return uncachedJson(500, { error: "corrupt_record", umid });
+    case "redirect":
+      return temporaryRedirect(record.location);
+    case "manifest":
+      return ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag)
+        ? notModified(record.etag)
+        : manifestResponse(record.body, record.etag);
+  }
+}

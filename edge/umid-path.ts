@@ -1,0 +1,51 @@
+/**
+ * The resolve path rules of the contract (spec 4.3): `/{UMID_PATH}` is exactly one segment,
+ * either percent-encoded UMID text (direct mode) or `b64u:` followed by the unpadded
+ * base64url of the UMID's UTF-8 bytes.
+ */
+import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "./base64url.ts";
+
+export const B64U_PREFIX = "b64u:";
+export const HEALTH_PATH = "/health";
+export const DESCRIPTOR_PATH = "/.well-known/manifest-resolver.json";
+
+/** The five 400 messages of spec 4.3, verbatim. */
+export type BadRequestMessage =
+  | "missing UMID"
+  | "unexpected extra path segments"
+  | "invalid b64u UMID encoding"
+  | "invalid UMID encoding"
+  | "empty UMID";
+
+export type ParsedUmidPath = { umid: string } | { error: BadRequestMessage };
+
+/** Parses a URL pathname (still percent-encoded, as `URL.pathname` keeps it). */
+export function parseUmidPath(pathname: string): ParsedUmidPath {
+  const segment = pathname.startsWith("/") ? pathname.slice(1) : pathname;
+  if (segment === "") return { error: "missing UMID" };
+  if (segment.includes("/")) return { error: "unexpected extra path segments" };
+
+  if (segment.startsWith(B64U_PREFIX)) {
+    const encoded = segment.slice(B64U_PREFIX.length);
+    if (encoded === "") return { error: "empty UMID" };
+    const bytes = decodeBase64url(encoded);
+    const umid = bytes && decodeUtf8(bytes);
+    return umid === undefined ? { error: "invalid b64u UMID encoding" } : { umid };
+  }
+
+  try {
+    return { umid: decodeURIComponent(segment) };
+  } catch {
+    return { error: "invalid UMID encoding" };
+  }
+}
+
+/**
+ * The path that resolves `umid`. Direct mode is used unless the UMID cannot survive it:
+ * URL parsers collapse `.` and `..` segments, `health` is the health endpoint, and a
+ * leading `b64u:` would switch modes. `mode: "b64u"` forces the base64url form.
+ */
+export function umidPath(umid: string, mode: "auto" | "b64u" = "auto"): string {
+  const direct = mode === "auto" && umid !== "." && umid !== ".." && umid !== "health" && !umid.startsWith(B64U_PREFIX);
+  return "/" + (direct ? encodeURIComponent(umid) : B64U_PREFIX + encodeBase64url(utf8(umid)));
+}

@@ -1,0 +1,48 @@
+/** `manifest-resolver COMMAND [options]`: dispatch, `--help`, and usage errors. */
+import { parseArgs } from "node:util";
+import { build } from "./commands/build.ts";
+import { EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
+import { serve } from "./commands/serve.ts";
+
+const COMMANDS: Command[] = [build, serve];
+
+const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`).join("\n")}
+
+Run 'manifest-resolver COMMAND --help' for a command's options.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    console.log(OVERVIEW);
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command === undefined) return usageError(`unknown command '${name}'`, OVERVIEW);
+  try {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      console.log(command.help);
+      return EXIT_OK;
+    }
+    return await command.run(values, positionals);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (error instanceof UsageError || code?.startsWith("ERR_PARSE_ARGS")) {
+      return usageError((error as Error).message, `Run 'manifest-resolver ${name} --help' for usage.`);
+    }
+    throw error;
+  }
+}
+
+function usageError(message: string, hint: string): number {
+  console.error(`manifest-resolver: ${message}\n${hint}`);
+  return EXIT_USAGE;
+}

@@ -1,0 +1,48 @@
+/**
+ * Which files of a content directory are what: every `*.json` and `*.jsonld` file is a
+ * manifest, except files whose name starts with `_` (`_routes.json` among them). Hidden
+ * files and folders, and `node_modules`, are not content.
+ */
+import fg from "fast-glob";
+import { readFile } from "node:fs/promises";
+import { relative } from "node:path";
+import { decodeUtf8 } from "../../edge/base64url.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+
+export const ROUTES_FILE = "_routes.json";
+
+/** Paths of the manifest files under `dir`, relative to it, in a stable order. */
+export async function manifestFiles(dir: string): Promise<string[]> {
+  const files = await fg(["**/*.json", "**/*.jsonld"], {
+    cwd: dir,
+    ignore: ["**/_*", "**/node_modules/**"],
+    onlyFiles: true,
+  });
+  return files.sort();
+}
+
+/** How a file is named in diagnostics: relative to the working directory, as compilers do. */
+export function displayPath(path: string): string {
+  return relative(process.cwd(), path) || path;
+}
+
+export type SourceText = { text: string } | { diagnostic: Diagnostic; missing: boolean };
+
+/** A file's text, or the diagnostic that says why it cannot be read as UTF-8 text. */
+export async function readSourceText(path: string): Promise<SourceText> {
+  const file = displayPath(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    const message = missing ? "file not found" : (error as Error).message;
+    return { diagnostic: { severity: "error", file, rule: "file/unreadable", message }, missing };
+  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) {
+    return { diagnostic: { severity: "error", file, rule: "json/encoding", message: "file is not valid UTF-8" }, missing: false };
+  }
+  // A byte order mark carries no content; editors on some systems add one.
+  return { text: text.startsWith("\uFEFF") ? text.slice(1) : text };
+}

@@ -1,0 +1,52 @@
+/**
+ * Problems found in content, in one shape for every check, printed the way TypeScript
+ * prints them: `file:line:col - error RULE: message at /json/pointer`.
+ */
+import { lineColumn, valueOffsets } from "./json/strict-json.ts";
+
+export type Severity = "error" | "warning";
+
+export interface Diagnostic {
+  severity: Severity;
+  file: string;
+  rule: string;
+  message: string;
+  /** JSON pointer of the offending value; undefined for problems of the file as a whole. */
+  pointer?: string;
+  line?: number;
+  column?: number;
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const place = d.line === undefined ? d.file : `${d.file}:${d.line}:${d.column}`;
+  const at = d.pointer === undefined ? "" : ` at ${d.pointer === "" ? "(root)" : d.pointer}`;
+  return `${place} - ${d.severity} ${d.rule}: ${d.message}${at}`;
+}
+
+/**
+ * Finds the line and column of JSON pointers in `text`. A pointer to a value that does not
+ * exist (a missing member) is placed at its nearest existing parent.
+ */
+export function sourceLocator(text: string): (pointer: string) => { line: number; column: number } {
+  let offsets: Map<string, number> | undefined;
+  return (pointer) => {
+    offsets ??= valueOffsets(text);
+    while (!offsets.has(pointer) && pointer !== "") pointer = pointer.slice(0, pointer.lastIndexOf("/"));
+    return lineColumn(text, offsets.get(pointer) ?? 0);
+  };
+}
+
+/** Fills in line and column for the diagnostics that carry a pointer into `text`. */
+export function placeInSource(text: string, diagnostics: Diagnostic[]): void {
+  const locate = sourceLocator(text);
+  for (const d of diagnostics) {
+    if (d.pointer !== undefined && d.line === undefined) Object.assign(d, locate(d.pointer));
+  }
+}
+
+export function summarize(diagnostics: Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  const files = new Set(errors.map((d) => d.file)).size;
+  const s = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return `Found ${s(errors.length, "error")} in ${s(files, "file")}.`;
+}

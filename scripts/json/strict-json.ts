@@ -1,0 +1,227 @@
+/**
+ * A strict JSON parser for I-JSON (RFC 7493) input.
+ *
+ * `JSON.parse` keeps the last of duplicate member names and silently rounds integers past
+ * 2^53, so a signature would cover a different value than the file shows. This parser
+ * rejects both, and lone surrogates, with the offset of the offending token; it can also
+ * record where every value starts, keyed by JSON pointer, to place later diagnostics.
+ */
+
+export interface JsonProblem {
+  rule: string;
+  message: string;
+  offset: number;
+}
+
+export type JsonParseResult = { ok: true; value: unknown } | { ok: false; problem: JsonProblem };
+
+export function parseJson(text: string): JsonParseResult {
+  const parser = new Parser(text, undefined);
+  try {
+    return { ok: true, value: parser.document() };
+  } catch (error) {
+    if (error instanceof ProblemError) return { ok: false, problem: error.problem };
+    throw error;
+  }
+}
+
+/**
+ * Where each value of a valid document starts: JSON pointer → offset. Built on demand,
+ * only when a diagnostic has to be placed, so the common case pays nothing for it.
+ */
+export function valueOffsets(text: string): Map<string, number> {
+  const offsets = new Map<string, number>();
+  new Parser(text, offsets).document();
+  return offsets;
+}
+
+/** 1-based line and column (in UTF-16 units, as editors count) of an offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+export function escapePointerToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+class ProblemError extends Error {
+  constructor(readonly problem: JsonProblem) {
+    super(problem.message);
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+class Parser {
+  #pos = 0;
+
+  constructor(
+    readonly text: string,
+    readonly offsets: Map<string, number> | undefined,
+  ) {}
+
+  document(): unknown {
+    this.#skipSpace();
+    const value = this.#value("");
+    this.#skipSpace();
+    if (this.#pos < this.text.length) this.#fail("json/syntax", "unexpected content after the JSON value");
+    return value;
+  }
+
+  #fail(rule: string, message: string, offset = this.#pos): never {
+    throw new ProblemError({ rule, message, offset });
+  }
+
+  #skipSpace(): void {
+    const text = this.text;
+    let pos = this.#pos;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+    this.#pos = pos;
+  }
+
+  #value(pointer: string): unknown {
+    this.offsets?.set(pointer, this.#pos);
+    const c = this.text[this.#pos];
+    switch (c) {
+      case "{":
+        return this.#object(pointer);
+      case "[":
+        return this.#array(pointer);
+      case '"':
+        return this.#string();
+      case "t":
+        return this.#literal("true", true);
+      case "f":
+        return this.#literal("false", false);
+      case "n":
+        return this.#literal("null", null);
+      default:
+        if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.#number();
+        return this.#fail("json/syntax", c === undefined ? "unexpected end of input" : `unexpected character ${JSON.stringify(c)}`);
+    }
+  }
+
+  #literal(word: string, value: unknown): unknown {
+    if (!this.text.startsWith(word, this.#pos)) this.#fail("json/syntax", `unexpected character ${JSON.stringify(this.text[this.#pos])}`);
+    this.#pos += word.length;
+    return value;
+  }
+
+  #object(pointer: string): Record<string, unknown> {
+    const object: Record<string, unknown> = {};
+    const keyOffsets = new Map<string, number>();
+    this.#pos++;
+    this.#skipSpace();
+    if (this.text[this.#pos] === "}") {
+      this.#pos++;
+      return object;
+    }
+    for (;;) {
+      if (this.text[this.#pos] !== '"') this.#fail("json/syntax", "expected a member name in double quotes");
+      const keyOffset = this.#pos;
+      const key = this.#string();
+      const first = keyOffsets.get(key);
+      if (first !== undefined) {
+        const at = lineColumn(this.text, first);
+        this.#fail("json/duplicate-key", `duplicate member name ${JSON.stringify(key)} (first at ${at.line}:${at.column})`, keyOffset);
+      }
+      keyOffsets.set(key, keyOffset);
+      this.#skipSpace();
+      if (this.text[this.#pos] !== ":") this.#fail("json/syntax", "expected ':' after the member name");
+      this.#pos++;
+      this.#skipSpace();
+      // defineProperty, not assignment: a member named "__proto__" must stay plain data.
+      Object.defineProperty(object, key, {
+        value: this.#value(this.offsets ? `${pointer}/${escapePointerToken(key)}` : ""),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      this.#skipSpace();
+      const c = this.text[this.#pos++];
+      if (c === "}") return object;
+      if (c !== ",") this.#fail("json/syntax", "expected ',' or '}'", this.#pos - 1);
+      this.#skipSpace();
+    }
+  }
+
+  #array(pointer: string): unknown[] {
+    const array: unknown[] = [];
+    this.#pos++;
+    this.#skipSpace();
+    if (this.text[this.#pos] === "]") {
+      this.#pos++;
+      return array;
+    }
+    for (;;) {
+      array.push(this.#value(this.offsets ? `${pointer}/${array.length}` : ""));
+      this.#skipSpace();
+      const c = this.text[this.#pos++];
+      if (c === "]") return array;
+      if (c !== ",") this.#fail("json/syntax", "expected ',' or ']'", this.#pos - 1);
+      this.#skipSpace();
+    }
+  }
+
+  #string(): string {
+    const text = this.text;
+    const start = this.#pos;
+    let pos = start + 1;
+    let out = "";
+    let chunk = pos;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) break;
+      if (Number.isNaN(c)) this.#fail("json/syntax", "unterminated string", start);
+      if (c < 0x20) this.#fail("json/syntax", "control character in string; escape it", pos);
+      if (c === 0x5c) {
+        out += text.slice(chunk, pos);
+        const e = text[pos + 1];
+        if (e === "u") {
+          const hex = text.slice(pos + 2, pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.#fail("json/syntax", "invalid \\u escape", pos);
+          out += String.fromCharCode(parseInt(hex, 16));
+          pos += 6;
+        } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
+          out += ESCAPES[e];
+          pos += 2;
+        } else {
+          this.#fail("json/syntax", "invalid escape sequence", pos);
+        }
+        chunk = pos;
+      } else {
+        pos++;
+      }
+    }
+    out += text.slice(chunk, pos);
+    this.#pos = pos + 1;
+    if (!out.isWellFormed()) this.#fail("json/lone-surrogate", "string contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape)", start);
+    return out;
+  }
+
+  #number(): number {
+    const start = this.#pos;
+    NUMBER.lastIndex = start;
+    const match = NUMBER.exec(this.text);
+    if (match === null) return this.#fail("json/syntax", "invalid number");
+    this.#pos = start + match[0].length;
+    const value = Number(match[0]);
+    if (!Number.isFinite(value)) this.#fail("json/number-range", `number ${match[0]} is outside the range of a double`, start);
+    const isIntegerLiteral = match[1] === undefined && match[2] === undefined;
+    if (isIntegerLiteral && !Number.isSafeInteger(value)) {
+      this.#fail("json/unsafe-integer", `integer ${match[0]} is outside ±(2^53-1) and cannot be represented exactly`, start);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The compiled schemas, and ajv's errors turned into problems a publisher can act on:
+ * one per fault, with the JSON pointer of the value at fault.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { escapePointerToken } from "../json/strict-json.ts";
+import { manifestSchema, SCHEMA_ID } from "./manifest-schema.ts";
+import { routesSchema } from "./routes-schema.ts";
+
+// ajv-formats is CommonJS with a `default` property; under ESM the callable is either.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+
+export interface SchemaProblem {
+  pointer: string;
+  rule: string;
+  message: string;
+}
+
+export type Validate = (value: unknown) => SchemaProblem[];
+
+export interface SchemaValidators {
+  manifest: Validate;
+  routes: Validate;
+  /** Any resource of spec section 2 by its `$defs` name, e.g. `BilateralSession`. */
+  resource(name: string): Validate;
+}
+
+const compiled = new Map<string, SchemaValidators>();
+
+/** Validators for a context URL, compiled once per process. */
+export function schemaValidators(contextUrl: string): SchemaValidators {
+  let validators = compiled.get(contextUrl);
+  if (validators === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    addFormats(ajv);
+    ajv.addSchema(manifestSchema(contextUrl));
+    const routes = ajv.compile(routesSchema);
+    validators = {
+      manifest: problemsOf(ajv.getSchema(SCHEMA_ID)!),
+      routes: problemsOf(routes),
+      resource: (name) => {
+        const validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${name}`);
+        if (validate === undefined) throw new Error(`no resource ${JSON.stringify(name)} in the v0.4 schema`);
+        return problemsOf(validate);
+      },
+    };
+    compiled.set(contextUrl, validators);
+  }
+  return validators;
+}
+
+function problemsOf(validate: ValidateFunction): Validate {
+  return (value) => (validate(value) ? [] : toProblems(validate.errors ?? []));
+}
+
+function toProblems(errors: ErrorObject[]): SchemaProblem[] {
+  // A failed anyOf is reported once, in its own words, not once per branch that failed.
+  const anyOfs = errors.filter((e) => e.keyword === "anyOf");
+  const insideAnyOf = (e: ErrorObject) =>
+    anyOfs.some((a) => a !== e && e.schemaPath.startsWith(a.schemaPath + "/") && e.instancePath.startsWith(a.instancePath));
+  return errors
+    .filter((e) => e.keyword !== "if" && !insideAnyOf(e))
+    .map((e) => ({ pointer: pointerOf(e), rule: `schema/${e.keyword}`, message: messageOf(e) }));
+}
+
+function pointerOf(e: ErrorObject): string {
+  if (e.keyword === "additionalProperties") return `${e.instancePath}/${escapePointerToken(e.params.additionalProperty as string)}`;
+  return e.instancePath;
+}
+
+function messageOf(e: ErrorObject): string {
+  const description = (e.parentSchema as { description?: string } | undefined)?.description;
+  switch (e.keyword) {
+    case "required":
+      return `missing required member ${JSON.stringify(e.params.missingProperty)}`;
+    case "additionalProperties":
+      return `unknown member ${JSON.stringify(e.params.additionalProperty)}: this object allows no other members`;
+    case "const":
+      return `must be ${JSON.stringify(e.params.allowedValue)}, found ${JSON.stringify(e.data)}`;
+    case "enum":
+      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, found ${JSON.stringify(e.data)}`;
+    case "anyOf":
+      return description ?? "must match one of the allowed shapes";
+    case "format":
+    case "pattern":
+      return `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, found ${JSON.stringify(e.data)}`;
+    default:
+      return e.message ?? e.keyword;
+  }
+}
