@@ -1,0 +1,242 @@
+/**
+ * The resolver contract as one table of requests and exact expected answers, run against
+ * every runtime. Expectations are written from the spec and computed from the fixture's
+ * manifests here, not read back from the build output.
+ */
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { canonicalize } from "../../scripts/crypto/jcs.ts";
+import { umidPath } from "../../edge/umid-path.ts";
+import type { Fixture } from "../support/fixture-content.ts";
+import type { RawResponse } from "../support/http.ts";
+
+type HeaderExpectation = string | null | ((value: string | undefined) => boolean);
+
+export interface ContractCase {
+  name: string;
+  method: string;
+  path: string;
+  requestHeaders?: Record<string, string>;
+  status: number;
+  headers: Record<string, HeaderExpectation>;
+  /** The exact body, or a check of it. */
+  body: Buffer | ((body: Buffer) => void);
+}
+
+const contains = (...names: string[]) => (value: string | undefined) =>
+  value !== undefined && names.every((n) => value.toLowerCase().split(/\s*,\s*/).includes(n.toLowerCase()));
+
+/** What every response carries, errors included, and what none may carry. */
+const EVERY_RESPONSE: Record<string, HeaderExpectation> = {
+  "x-um-resolver-contract": "manifest-resolver/v0.1",
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": contains("GET", "HEAD", "OPTIONS"),
+  "access-control-allow-headers": contains("If-None-Match"),
+  "access-control-expose-headers": contains("ETag", "Cache-Control", "Content-Type", "Location", "X-UM-Resolver-Contract"),
+  "x-content-type-options": "nosniff",
+  "set-cookie": null,
+  // Nothing of a host's static layer may leak through (see tests/runtimes/netlify-deno.ts).
+  "x-static-layer": null,
+};
+
+const EMPTY = Buffer.alloc(0);
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+export function manifestBody(manifest: Record<string, unknown>): Buffer {
+  return Buffer.from(canonicalize(manifest));
+}
+
+export function etagOf(body: Buffer): string {
+  return `W/"sha256-${createHash("sha256").update(body).digest("base64url")}"`;
+}
+
+function ok(name: string, path: string, manifest: Record<string, unknown>, requestHeaders?: Record<string, string>): ContractCase {
+  const body = manifestBody(manifest);
+  return {
+    name,
+    method: "GET",
+    path,
+    ...(requestHeaders && { requestHeaders }),
+    status: 200,
+    headers: {
+      "content-type": "application/ld+json; charset=utf-8",
+      "cache-control": "public, max-age=60",
+      etag: etagOf(body),
+      "content-length": String(body.length),
+    },
+    body,
+  };
+}
+
+function notModified(name: string, path: string, manifest: Record<string, unknown>, ifNoneMatch: string): ContractCase {
+  return {
+    name,
+    method: "GET",
+    path,
+    requestHeaders: { "If-None-Match": ifNoneMatch },
+    status: 304,
+    headers: { "cache-control": "public, max-age=60", etag: etagOf(manifestBody(manifest)) },
+    body: EMPTY,
+  };
+}
+
+function error(name: string, method: string, path: string, status: number, body: object, requestHeaders?: Record<string, string>): ContractCase {
+  return {
+    name,
+    method,
+    path,
+    ...(requestHeaders && { requestHeaders }),
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", etag: null, location: null },
+    body: json(body),
+  };
+}
+
+const badRequest = (path: string, message: string) => error(`400 ${message}: ${path}`, "GET", path, 400, { error: "bad_request", message });
+
+export function contractCases(f: Fixture): ContractCase[] {
+  const cases: ContractCase[] = [];
+  const corrupt = new Set([f.corruptAltered, f.corruptMissing]);
+  const healthy = [...f.published].filter(([umid]) => !corrupt.has(umid));
+
+  cases.push({
+    name: "health",
+    method: "GET",
+    path: "/health",
+    status: 200,
+    headers: { "content-type": "application/json", "cache-control": "no-store", etag: null },
+    body: json({ status: "ok", contract: "manifest-resolver/v0.1" }),
+  });
+  cases.push({
+    name: "descriptor",
+    method: "GET",
+    path: "/.well-known/manifest-resolver.json",
+    status: 200,
+    headers: { "content-type": "application/json", "cache-control": "no-store", etag: null },
+    body: (body) => {
+      const d = JSON.parse(body.toString());
+      assert.equal(d.contract, "manifest-resolver/v0.1");
+      assert.equal(d.resolver, "manifest-resolver");
+      assert.ok(Array.isArray(d.umidPathRule) && d.umidPathRule.length > 0 && d.umidPathRule.every((r: unknown) => typeof r === "string"));
+      assert.equal(typeof d.kv.binding, "string");
+      assert.equal(d.kv.keyPattern, "um:{UMID}");
+      assert.equal(d.endpoints.health, "/health");
+      assert.equal(d.endpoints.resolve, "/{UMID_PATH}");
+      assert.equal(d.caching.resolved, "public, max-age=60");
+      assert.equal(typeof d.privacy, "object");
+    },
+  });
+
+  for (const [umid, manifest] of healthy) {
+    const label = JSON.stringify(umid.length > 40 ? `${umid.slice(0, 40)}…` : umid);
+    cases.push(ok(`200 ${label} by ${umidPath(umid)[1] === "b" ? "b64u (auto)" : "direct"} path`, umidPath(umid), manifest));
+    cases.push(ok(`200 ${label} by b64u path`, umidPath(umid, "b64u"), manifest));
+  }
+  const [firstUmid, first] = healthy[0]!;
+  const firstPath = umidPath(firstUmid);
+  const firstEtag = etagOf(manifestBody(first));
+  const opaque = firstEtag.slice(2);
+  cases.push(ok("200 ignores the query string", `${firstPath}?cache=bust&x=1`, first));
+  cases.push(ok("200 direct path with a literal b64u: prefix, percent-encoded", "/b64u%3Anot-really-base64", f.published.get("b64u:not-really-base64")!));
+  cases.push(notModified("304 If-None-Match: the ETag", firstPath, first, firstEtag));
+  cases.push(notModified("304 If-None-Match: strong form, weak comparison", firstPath, first, opaque));
+  cases.push(notModified("304 If-None-Match: a list", firstPath, first, `"other", W/"x,y", ${firstEtag}`));
+  cases.push(notModified("304 If-None-Match: *", firstPath, first, "*"));
+  cases.push(notModified("304 If-None-Match: Netlify's -df suffix", firstPath, first, `${firstEtag.slice(0, -1)}-df"`));
+  cases.push(notModified("304 by b64u path", umidPath(firstUmid, "b64u"), first, firstEtag));
+  cases.push(ok("200 If-None-Match: another ETag", firstPath, first, { "If-None-Match": 'W/"sha256-AAAA", "sha256-BBBB"' }));
+  cases.push(ok("200 If-None-Match: another manifest's ETag", firstPath, first, { "If-None-Match": etagOf(manifestBody(healthy[1]![1])) }));
+
+  for (const [umid, location] of f.redirects) {
+    for (const path of [umidPath(umid), umidPath(umid, "b64u")]) {
+      cases.push({
+        name: `307 ${JSON.stringify(umid)} at ${path}`,
+        method: "GET",
+        path,
+        status: 307,
+        headers: { location, "cache-control": "public, max-age=60", etag: null },
+        body: EMPTY,
+      });
+    }
+  }
+  const [redirected, location] = [...f.redirects][0]!;
+  cases.push({
+    name: "307 If-None-Match: * does not match a redirect",
+    method: "GET",
+    path: umidPath(redirected),
+    requestHeaders: { "If-None-Match": "*" },
+    status: 307,
+    headers: { location, "cache-control": "public, max-age=60" },
+    body: EMPTY,
+  });
+
+  for (const umid of f.revoked) {
+    cases.push(error(`410 ${JSON.stringify(umid)}`, "GET", umidPath(umid), 410, { error: "revoked", umid }));
+  }
+  for (const umid of ["urn:uuid:00000000-0000-4000-8000-000000000000", "never published/ünï 🚀", f.caseTwins[0] + "x"]) {
+    cases.push(error(`404 ${JSON.stringify(umid)}`, "GET", umidPath(umid), 404, { error: "not_found", umid }));
+  }
+  cases.push(error("404 If-None-Match: * on an unknown UMID", "GET", "/unknown", 404, { error: "not_found", umid: "unknown" }, { "If-None-Match": "*" }));
+  for (const umid of [f.corruptMissing, f.corruptAltered]) {
+    cases.push(error(`500 ${JSON.stringify(umid)}`, "GET", umidPath(umid), 500, { error: "corrupt_record", umid }));
+    const recorded = etagOf(manifestBody(f.published.get(umid)!));
+    cases.push(error(`500, not 304, for ${JSON.stringify(umid)}`, "GET", umidPath(umid), 500, { error: "corrupt_record", umid }, { "If-None-Match": recorded }));
+  }
+
+  cases.push(badRequest("/", "missing UMID"));
+  cases.push(badRequest("/a/b", "unexpected extra path segments"));
+  cases.push(badRequest("/urn:x/", "unexpected extra path segments"));
+  cases.push(badRequest("//", "unexpected extra path segments"));
+  cases.push(badRequest("/b64u:", "empty UMID"));
+  cases.push(badRequest("/b64u:not*base64", "invalid b64u UMID encoding"));
+  cases.push(badRequest("/b64u:QR", "invalid b64u UMID encoding"));
+  cases.push(badRequest("/b64u:QQ==", "invalid b64u UMID encoding"));
+  cases.push(badRequest("/b64u:_w", "invalid b64u UMID encoding"));
+  cases.push(badRequest("/%E0%A4%A", "invalid UMID encoding"));
+  cases.push(badRequest("/%FF", "invalid UMID encoding"));
+  cases.push(badRequest("/%", "invalid UMID encoding"));
+
+  for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
+    cases.push(error(`405 ${method}`, method, firstPath, 405, { error: "method_not_allowed" }));
+  }
+  cases.push(error("405 POST /health", "POST", "/health", 405, { error: "method_not_allowed" }));
+
+  for (const path of [firstPath, "/health", "/a/b"]) {
+    cases.push({
+      name: `204 OPTIONS preflight ${path}`,
+      method: "OPTIONS",
+      path,
+      requestHeaders: { Origin: "https://page.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match" },
+      status: 204,
+      headers: { "cache-control": "no-store", etag: null },
+      body: EMPTY,
+    });
+  }
+
+  // HEAD: GET's status and headers, no body; a Content-Length, if sent, is GET's.
+  for (const c of [...cases]) {
+    if (c.method !== "GET") continue;
+    const getLength = Buffer.isBuffer(c.body) ? String(c.body.length) : undefined;
+    const { "content-length": _, ...headers } = c.headers;
+    cases.push({
+      ...c,
+      name: `HEAD ${c.name}`,
+      method: "HEAD",
+      headers: { ...headers, "content-length": (v) => v === undefined || getLength === undefined || v === getLength || (c.status === 304 && v === "0") },
+      body: EMPTY,
+    });
+  }
+  return cases;
+}
+
+export function assertAnswers(c: ContractCase, response: RawResponse): void {
+  assert.equal(response.status, c.status, `status of ${c.method} ${c.path}: ${response.body.toString().slice(0, 200)}`);
+  for (const [name, expected] of Object.entries({ ...EVERY_RESPONSE, ...c.headers })) {
+    const actual = response.headers[name];
+    if (typeof expected === "function") assert.ok(expected(actual), `header ${name}: ${JSON.stringify(actual)}`);
+    else if (expected === null) assert.equal(actual, undefined, `header ${name} must be absent`);
+    else assert.equal(actual, expected, `header ${name}`);
+  }
+  if (typeof c.body === "function") c.body(response.body);
+  else assert.equal(response.body.toString("latin1"), c.body.toString("latin1"), "body bytes");
+}

@@ -1,0 +1,143 @@
+/**
+ * Content this repository has never seen, made at test time: a fresh key, manifests with
+ * UMIDs that stress every path rule (spaces, %, ?, #, /, non-ASCII, hundreds of
+ * characters, base64url names that differ only in case, reserved words), routes, and,
+ * after the build, two records corrupted on disk.
+ */
+import { execFileSync } from "node:child_process";
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../edge/base64url.ts";
+import { signProfileA } from "../../scripts/crypto/profile-a.ts";
+import { CLI } from "./paths.ts";
+
+export const CONTEXT = "https://universalmanifest.net/ns/v0.4";
+
+export function manifestFor(umid: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "@context": CONTEXT,
+    "@id": umid,
+    "@type": "um:Manifest",
+    manifestVersion: "0.4",
+    subject: "did:web:fixture.example",
+    issuedAt: "2026-01-01T00:00:00Z",
+    expiresAt: "2030-01-01T00:00:00Z",
+    ...extra,
+  };
+}
+
+export function signed(manifest: Record<string, unknown>, key: KeyObject): Record<string, unknown> {
+  return { ...manifest, signature: signProfileA(manifest, key, "did:web:fixture.example#key-1", new Date("2026-01-01T00:00:00Z")) };
+}
+
+export function newKey(): KeyObject {
+  return generateKeyPairSync("ed25519").privateKey;
+}
+
+/** Two printable ASCII UMIDs whose base64url spellings differ only in letter case. */
+export function caseTwins(): [string, string] {
+  for (let n = 0; ; n++) {
+    const a = `urn:case:${n}`;
+    const name = encodeBase64url(utf8(a));
+    for (let i = 0; i < name.length; i++) {
+      const c = name[i]!;
+      const flipped = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+      if (flipped === c) continue;
+      const bytes = decodeBase64url(name.slice(0, i) + flipped + name.slice(i + 1));
+      const b = bytes && decodeUtf8(bytes);
+      if (b !== undefined && /^[\x21-\x7e]+$/.test(b) && b !== a) return [a, b];
+    }
+  }
+}
+
+export interface Fixture {
+  root: string;
+  content: string;
+  dist: string;
+  /** UMID → the manifest as written (and signed). */
+  published: Map<string, Record<string, unknown>>;
+  redirects: Map<string, string>;
+  revoked: string[];
+  /** Revoked, although a valid manifest file for it exists. */
+  revokedWithFile: string;
+  /** Published, then its body file deleted / its bytes altered on disk. */
+  corruptMissing: string;
+  corruptAltered: string;
+  caseTwins: [string, string];
+  long: string;
+  cleanup(): void;
+}
+
+export function makeFixture(): Fixture {
+  const root = mkdtempSync(join(tmpdir(), "um-fixture-"));
+  const content = join(root, "content");
+  const dist = join(root, "dist");
+  const key = newKey();
+  const twins = caseTwins();
+  const long = `urn:long:${"0123456789abcdef".repeat(25)}/${"é".repeat(20)}`;
+  const umids = [
+    "urn:uuid:4b7d1e2a-93c1-4f0e-a6b2-7d8e9f0a1b2c",
+    "umid with spaces",
+    "100%-pure",
+    "why?not=really&x",
+    "frag#ment",
+    "path/with/several/slashes",
+    "ünïcødé-ümid-日本語-🚀",
+    "did:web:example.org:users:alice#manifest",
+    "health",
+    "b64u:not-really-base64",
+    "..",
+    long,
+    ...twins,
+  ];
+  const corruptMissing = "urn:corrupt:missing-body";
+  const corruptAltered = "urn:corrupt:altered-body";
+  const revokedWithFile = "urn:revoked:still-has-a-file";
+
+  const published = new Map<string, Record<string, unknown>>();
+  const write = (file: string, value: unknown, indent: string | number = 2) => {
+    mkdirSync(join(content, file, ".."), { recursive: true });
+    writeFileSync(join(content, file), JSON.stringify(value, null, indent) + "\n");
+  };
+  [...umids, corruptMissing, corruptAltered].forEach((umid, i) => {
+    const manifest = signed(manifestFor(umid, { facets: [{ "@id": `urn:facet:${i}`, "@type": "um:Facet", name: `facet ${i}` }] }), key);
+    published.set(umid, manifest);
+    // Several folders, both extensions, and a tab-indented file: bodies are canonical anyway.
+    write(`${i % 3 === 0 ? "nested/deeper/" : i % 3 === 1 ? "nested/" : ""}m${i}.${i % 2 ? "json" : "jsonld"}`, manifest, i === 1 ? "\t" : 2);
+  });
+  write("withheld.json", signed(manifestFor(revokedWithFile), key));
+  // Underscore files are not manifests, whatever they hold.
+  writeFileSync(join(content, "_notes.json"), "not json at all");
+
+  const redirects = new Map([
+    ["urn:moved:elsewhere", "https://canonical.example/manifests/urn:moved:elsewhere"],
+    ["moved/with slash", "http://legacy.example/m?id=42"],
+  ]);
+  const revoked = ["urn:revoked:gone", revokedWithFile];
+  write("_routes.json", {
+    redirects: [...redirects].map(([umid, location]) => ({ umid, location })),
+    revoked: revoked.map((umid) => ({ umid, reason: "test" })),
+  });
+
+  execFileSync(process.execPath, [CLI, "build", "--content", content, "--out", dist], { stdio: "pipe" });
+  const records = JSON.parse(readFileSync(join(dist, "records.json"), "utf8")).records;
+  unlinkSync(join(dist, records[corruptMissing].file));
+  writeFileSync(join(dist, records[corruptAltered].file), JSON.stringify(published.get(corruptAltered)).replace("facet", "FACET"));
+
+  return {
+    root,
+    content,
+    dist,
+    published,
+    redirects,
+    revoked,
+    revokedWithFile,
+    corruptMissing,
+    corruptAltered,
+    caseTwins: twins,
+    long,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
