@@ -9,6 +9,6 @@ export function formatEtag(sha256: Uint8Array): string {
   return `W/"sha256-${encodeBase64url(sha256)}"`;
 }
 
-export async function etagOf(body: Uint8Array): Promise<string> {
+export async function etagOf(body: Uint8Array<ArrayBuffer>): Promise<string> {
   return formatEtag(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
 }

@@ -5,7 +5,7 @@
  * its ETag: they answer `corrupt` instead.
  */
 export type ResolverRecord =
-  | { kind: "manifest"; etag: string; body: Uint8Array }
+  | { kind: "manifest"; etag: string; body: Uint8Array<ArrayBuffer> }
   | { kind: "redirect"; location: string }
   | { kind: "revoked" }
   | { kind: "corrupt" };

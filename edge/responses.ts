@@ -39,7 +39,7 @@ export function uncachedJson(status: number, body: unknown): Response {
   });
 }
 
-export function manifestResponse(body: Uint8Array, etag: string): Response {
+export function manifestResponse(body: Uint8Array<ArrayBuffer>, etag: string): Response {
   return new Response(body, {
     status: 200,
     headers: contractHeaders(CACHE_RESOLVED, {

@@ -11,7 +11,7 @@ import { etagOf } from "./etag.ts";
 import { RECORD_MAP_FORMAT, RECORD_MAP_PATH, type RecordEntry, type RecordMap, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** Reads one file of the build output: its bytes, or `undefined` when it does not exist. */
-export type AssetReader = (path: string) => Promise<Uint8Array | undefined>;
+export type AssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
 
 const DEFAULT_BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -61,12 +61,12 @@ async function loadRecordMap(read: AssetReader): Promise<Map<string, RecordEntry
 
 /** Least-recently-used bodies, bounded by total bytes. */
 class BodyCache {
-  readonly #entries = new Map<string, Uint8Array>();
+  readonly #entries = new Map<string, Uint8Array<ArrayBuffer>>();
   #bytes = 0;
 
   constructor(readonly maxBytes: number) {}
 
-  get(key: string): Uint8Array | undefined {
+  get(key: string): Uint8Array<ArrayBuffer> | undefined {
     const value = this.#entries.get(key);
     if (value !== undefined) {
       this.#entries.delete(key);
@@ -75,7 +75,7 @@ class BodyCache {
     return value;
   }
 
-  set(key: string, value: Uint8Array): void {
+  set(key: string, value: Uint8Array<ArrayBuffer>): void {
     if (value.byteLength > this.maxBytes) return;
     const replaced = this.#entries.get(key);
     if (replaced !== undefined) this.#bytes -= replaced.byteLength;

@@ -22,7 +22,7 @@ export interface RunningServer {
 export function directoryReader(dir: string): AssetReader {
   return async (path) => {
     try {
-      return await readFile(join(dir, path));
+      return new Uint8Array(await readFile(join(dir, path)));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
