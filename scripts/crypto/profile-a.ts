@@ -44,6 +44,16 @@ export function ed25519PublicKey(spkiB64: string): KeyObject | undefined {
   return key;
 }
 
+/** Whether `signature` is a valid Ed25519 signature of `message`: never throws. */
+export function ed25519Verify(key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
+  if (signature.length !== 64) return false;
+  try {
+    return verify(null, message, key, signature);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Problems with the manifest's Profile A signature; none when it verifies. A signature
  * whose shape the schema already rejects (missing, or another profile) is left to the schema.
@@ -79,7 +89,7 @@ export function verifyProfileA(manifest: Record<string, unknown>): SignatureProb
   }
   if (problems.length > 0 || key === undefined || value === undefined) return problems;
 
-  if (!verify(null, signingInput(manifest), key, value)) {
+  if (!ed25519Verify(key, signingInput(manifest), value)) {
     problems.push({
       pointer: "/signature/value",
       rule: "signature/invalid",

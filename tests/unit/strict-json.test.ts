@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { lineColumn, parseJson, valueOffsets } from "../../scripts/json/strict-json.ts";
+
+function problemAt(text: string) {
+  const result = parseJson(text);
+  assert.equal(result.ok, false, `${JSON.stringify(text)} must be rejected`);
+  if (result.ok) throw new Error("unreachable");
+  return { rule: result.problem.rule, ...lineColumn(text, result.problem.offset), message: result.problem.message };
+}
+
+/** An integer literal JSON.parse would round: what I-JSON forbids. */
+function hasInexactInteger(value: unknown): boolean {
+  if (typeof value === "number") return Number.isInteger(value) && !Number.isSafeInteger(value) && !String(value).includes("e");
+  if (typeof value === "object" && value !== null) return Object.values(value).some(hasInexactInteger);
+  return false;
+}
+
+describe("strict JSON", () => {
+  it("parses what JSON.parse parses, to the same value, and rejects only inexact integers", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ depthSize: "medium" }), (value) => {
+        const text = JSON.stringify(value, null, 1);
+        const result = parseJson(text);
+        assert.equal(result.ok, !hasInexactInteger(value), text);
+        if (result.ok) assert.deepEqual(result.value, JSON.parse(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+  it("rejects a duplicate member name, at the duplicate, naming the first", () => {
+    const p = problemAt('{\n  "a": 1,\n  "b": {"c": 1, "c": 2}\n}');
+    assert.deepEqual([p.rule, p.line, p.column], ["json/duplicate-key", 3, 17]);
+    assert.match(p.message, /"c" \(first at 3:9\)/);
+  });
+  it("compares member names after unescaping", () => assert.equal(problemAt('{"a": 1, "\\u0061": 2}').rule, "json/duplicate-key"));
+  it("rejects lone surrogates", () => {
+    assert.equal(problemAt('["\\uD800"]').rule, "json/lone-surrogate");
+    assert.equal(problemAt('{"\\uDC00x": 1}').rule, "json/lone-surrogate");
+    assert.ok(parseJson('"\\uD83D\\uDE80"').ok, "a pair is fine");
+  });
+  it("rejects integers outside the exactly representable range", () => {
+    assert.ok(parseJson("[9007199254740991, -9007199254740991]").ok);
+    const p = problemAt("{\n \"n\": 9007199254740993}");
+    assert.deepEqual([p.rule, p.line, p.column], ["json/unsafe-integer", 2, 7]);
+    assert.equal(problemAt("[-9007199254740992]").rule, "json/unsafe-integer");
+    assert.equal(problemAt("[1e400]").rule, "json/number-range");
+    assert.ok(parseJson("[1.5e300, 0.1, -0]").ok, "non-integers are doubles as written");
+  });
+  it("places syntax errors", () => {
+    const cases: [string, number, number][] = [
+      ['{"a": 1,}', 1, 9],
+      ["[1 2]", 1, 4],
+      ['{"a" 1}', 1, 6],
+      ["\n\n  tru", 3, 3],
+      ['"abc', 1, 1],
+      ['["a\tb"]', 1, 4],
+      ["{} x", 1, 4],
+      ["", 1, 1],
+      ["[01]", 1, 3],
+      ['"\\x"', 1, 2],
+      ["{'a': 1}", 1, 2],
+    ];
+    for (const [text, line, column] of cases) {
+      const p = problemAt(text);
+      assert.deepEqual([p.rule, p.line, p.column], ["json/syntax", line, column], JSON.stringify(text));
+    }
+  });
+  it("keeps a member named __proto__ as plain data", () => {
+    const result = parseJson('{"__proto__": {"polluted": true}}');
+    assert.ok(result.ok);
+    assert.equal(Object.getPrototypeOf(result.value), Object.prototype);
+    assert.deepEqual(Object.keys(result.value as object), ["__proto__"]);
+  });
+  it("records where each value starts, by JSON pointer", () => {
+    const text = '{\n  "a/b": [1, {"~x": true}],\n  "": null\n}';
+    const offsets = valueOffsets(text);
+    const at = (pointer: string) => lineColumn(text, offsets.get(pointer)!);
+    assert.deepEqual(at(""), { line: 1, column: 1 });
+    assert.deepEqual(at("/a~1b"), { line: 2, column: 10 });
+    assert.deepEqual(at("/a~1b/1/~0x"), { line: 2, column: 21 });
+    assert.deepEqual(at("/"), { line: 3, column: 7 });
+  });
+});

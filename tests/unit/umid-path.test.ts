@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
+import { parseUmidPath, umidPath } from "../../edge/umid-path.ts";
+
+/** The pathname a runtime hands the handler for a request target, after URL parsing. */
+const pathnameOf = (path: string) => new URL(path, "http://resolver.test").pathname;
+const wellFormed = fc.string({ unit: "binary", minLength: 1, maxLength: 300 }).filter((s) => s.isWellFormed());
+
+describe("parseUmidPath", () => {
+  const cases: [string, ReturnType<typeof parseUmidPath>][] = [
+    ["/", { error: "missing UMID" }],
+    ["", { error: "missing UMID" }],
+    ["/a/b", { error: "unexpected extra path segments" }],
+    ["/a/", { error: "unexpected extra path segments" }],
+    ["//", { error: "unexpected extra path segments" }],
+    ["/b64u:", { error: "empty UMID" }],
+    ["/b64u:a", { error: "invalid b64u UMID encoding" }],
+    ["/b64u:QR", { error: "invalid b64u UMID encoding" }],
+    ["/b64u:QQ==", { error: "invalid b64u UMID encoding" }],
+    ["/b64u:QQ%3D%3D", { error: "invalid b64u UMID encoding" }],
+    ["/b64u:_w", { error: "invalid b64u UMID encoding" }],
+    ["/b64u:7aCA", { error: "invalid b64u UMID encoding" }],
+    ["/%", { error: "invalid UMID encoding" }],
+    ["/%zz", { error: "invalid UMID encoding" }],
+    ["/%C3", { error: "invalid UMID encoding" }],
+    ["/%ED%A0%80", { error: "invalid UMID encoding" }],
+    ["/urn:uuid:1", { umid: "urn:uuid:1" }],
+    ["/a%2Fb%3Fc%23d%20e%25", { umid: "a/b?c#d e%" }],
+    ["/b64u:YS9i", { umid: "a/b" }],
+    ["/b64u%3AYS9i", { umid: "b64u:YS9i" }],
+    ["/B64U:YS9i", { umid: "B64U:YS9i" }],
+    ["/b64u:8J-agA", { umid: "🚀" }],
+  ];
+  for (const [path, expected] of cases) {
+    it(`${JSON.stringify(path)} → ${JSON.stringify(expected)}`, () => assert.deepEqual(parseUmidPath(path), expected));
+  }
+
+  it("reads back any UMID from its auto path, as a runtime's URL parser delivers it", () => {
+    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(pathnameOf(umidPath(umid))), { umid })), { numRuns: 2000 });
+  });
+  it("reads back any UMID from its b64u path", () => {
+    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(pathnameOf(umidPath(umid, "b64u"))), { umid })), { numRuns: 2000 });
+  });
+  it("reads back the UMIDs direct mode cannot carry", () => {
+    for (const umid of [".", "..", "health", "b64u:x", "b64u:"]) {
+      assert.ok(umidPath(umid).startsWith("/b64u:"), umid);
+      assert.deepEqual(parseUmidPath(pathnameOf(umidPath(umid))), { umid });
+    }
+  });
+});
+
+describe("base64url", () => {
+  it("round-trips any bytes", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => assert.deepEqual(decodeBase64url(encodeBase64url(bytes)), bytes)));
+  });
+  it("accepts exactly one spelling per byte string", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/".split("")), maxLength: 40 }), (text) => {
+        const bytes = decodeBase64url(text);
+        if (bytes !== undefined) assert.equal(encodeBase64url(bytes), text);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it("matches Node's encoder", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => assert.equal(encodeBase64url(bytes), Buffer.from(bytes).toString("base64url"))));
+  });
+});

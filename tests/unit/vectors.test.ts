@@ -1,0 +1,63 @@
+/** JCS against RFC 8785's test data, Ed25519 verification against Wycheproof. */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { canonicalize } from "../../scripts/crypto/jcs.ts";
+import { ed25519PublicKey, ed25519Verify } from "../../scripts/crypto/profile-a.ts";
+import { sharedPath, skipWithoutShared } from "../support/shared.ts";
+
+describe("JCS (RFC 8785)", () => {
+  const skip = skipWithoutShared("vectors/jcs/input");
+  const names = skip ? [] : readdirSync(sharedPath("vectors/jcs/input")).sort();
+  it("has vectors to run", { skip }, () => assert.ok(names.length >= 6));
+  for (const name of names) {
+    it(`canonicalizes ${name} to the expected bytes`, () => {
+      const input = JSON.parse(readFileSync(sharedPath(`vectors/jcs/input/${name}`), "utf8"));
+      const expected = readFileSync(sharedPath(`vectors/jcs/output/${name}`));
+      assert.deepEqual(Buffer.from(canonicalize(input), "utf8"), expected);
+    });
+  }
+
+  it("sorts members by UTF-16 code units, not by locale", () => {
+    assert.equal(canonicalize({ b: 1, a: 2, B: 3, "\u{1F600}": 4, "\uFB33": 5 }), '{"B":3,"a":2,"b":1,"\u{1F600}":4,"\uFB33":5}');
+  });
+  it("writes numbers as ECMAScript does", () => {
+    assert.equal(canonicalize([-0, 1e21, 1e-7, 0.1, 123456789012345680000]), "[0,1e+21,1e-7,0.1,123456789012345680000]");
+  });
+  it("rejects values JCS cannot represent", () => {
+    assert.throws(() => canonicalize({ a: "\uD800" }), /lone surrogate/);
+    assert.throws(() => canonicalize([Number.NaN]), /finite/);
+    assert.throws(() => canonicalize([Infinity]), /finite/);
+  });
+});
+
+interface WycheproofGroup {
+  publicKeyDer: string;
+  tests: { tcId: number; comment: string; msg: string; sig: string; result: "valid" | "invalid" }[];
+}
+
+describe("Ed25519 (Wycheproof)", () => {
+  const skip = skipWithoutShared("vectors/ed25519/wycheproof_ed25519_test.json");
+  const groups: WycheproofGroup[] = skip
+    ? []
+    : JSON.parse(readFileSync(sharedPath("vectors/ed25519/wycheproof_ed25519_test.json"), "utf8")).testGroups;
+  it("has vectors to run", { skip }, () => assert.ok(groups.length > 0));
+  for (const group of groups) {
+    const key = ed25519PublicKey(Buffer.from(group.publicKeyDer, "hex").toString("base64"));
+    for (const t of group.tests) {
+      it(`tc${t.tcId} ${t.result}${t.comment ? `: ${t.comment}` : ""}`, () => {
+        assert.ok(key, "the SPKI decodes");
+        assert.equal(ed25519Verify(key, Buffer.from(t.msg, "hex"), Buffer.from(t.sig, "hex")), t.result === "valid");
+      });
+    }
+  }
+
+  it("decodes SPKI keys strictly", () => {
+    const good = "MCowBQYDK2VwAyEAvWsBD/ov/5zQwtkxvssqOFz/Ejca8C0NfnAJ9z0iBZY=";
+    assert.ok(ed25519PublicKey(good));
+    assert.equal(ed25519PublicKey(good.slice(0, -1)), undefined, "padding missing");
+    assert.equal(ed25519PublicKey(good.replace("/", "_")), undefined, "base64url alphabet");
+    assert.equal(ed25519PublicKey(` ${good}`), undefined, "whitespace");
+    assert.equal(ed25519PublicKey("MCowBQYDK2VuAyEAvWsBD/ov/5zQwtkxvssqOFz/Ejca8C0NfnAJ9z0iBZY="), undefined, "X25519 key");
+  });
+});
