@@ -3,6 +3,7 @@
  * the Profile A signature), `_routes.json`, and the rules across files (one file per UMID,
  * one fate per UMID). It reads and reports; it writes nothing.
  */
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { verifyProfileA } from "../crypto/profile-a.ts";
 import { placeInSource, sourceLocator, type Diagnostic } from "../diagnostics.ts";
@@ -58,6 +59,10 @@ export async function checkContent(dir: string, options: CheckOptions): Promise<
   const validators = schemaValidators(options.contextUrl);
   const diagnostics: Diagnostic[] = [];
   const report = (d: Diagnostic) => diagnostics.push(d);
+  if (!(await isDirectory(dir))) {
+    report({ severity: "error", file: displayPath(dir), rule: "content/missing", message: "no such content directory" });
+    return { published: [], withheld: [], redirects: new Map(), revoked: new Set(), diagnostics };
+  }
 
   const files = await manifestFiles(dir);
   const checked = await Promise.all(
@@ -127,9 +132,9 @@ async function checkRoutes(
   const parsed = parseAndValidate(file, source.text, validators.routes);
   placeInSource(source.text, parsed.diagnostics);
   parsed.diagnostics.forEach(report);
-  if (parsed.diagnostics.length > 0) return { redirects, revoked };
-
-  const routes = parsed.value as RoutesFile;
+  // Entries are still checked against each other when others are malformed, so that one
+  // run lists every problem; a malformed entry itself is skipped.
+  const routes = (isObject(parsed.value) ? parsed.value : {}) as RoutesFile;
   const routesSource = { file, text: source.text };
   // One fate per UMID: listed once, and never both revoked and redirected.
   const firstEntry = new Map<string, { pointer: string; fate: "revoked" | "redirected" }>();
@@ -144,20 +149,26 @@ async function checkRoutes(
     return true;
   };
 
-  routes.revoked?.forEach(({ umid }, i) => {
+  for (const [{ umid }, i] of namedEntries(routes.revoked)) {
     if (claim(umid, `/revoked/${i}/umid`, "revoked")) revoked.add(umid);
-  });
-  routes.redirects?.forEach(({ umid, location }, i) => {
+  }
+  for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {
     const pointer = `/redirects/${i}/umid`;
-    if (!claim(umid, pointer, "redirected")) return;
+    if (!claim(umid, pointer, "redirected")) continue;
     const manifest = manifests.get(umid);
     if (manifest !== undefined) {
       report(placed(routesSource, pointer, "routes/conflict", `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(manifest, "/@id")}; remove one of them`));
-      return;
+      continue;
     }
     redirects.set(umid, location);
-  });
+  }
   return { redirects, revoked };
+}
+
+/** The entries of a routes list that at least name a UMID, with their indexes. */
+function namedEntries<T extends { umid: string }>(list: T[] | undefined): [T, number][] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry, i): [T, number][] => (isObject(entry) && typeof entry.umid === "string" && entry.umid !== "" ? [[entry, i]] : []));
 }
 
 function placed(source: { file: string; text: string }, pointer: string, rule: string, message: string): Diagnostic {
@@ -167,6 +178,13 @@ function placed(source: { file: string; text: string }, pointer: string, rule: s
 function placeOf(source: { file: string; text: string }, pointer: string): string {
   const { line, column } = sourceLocator(source.text)(pointer);
   return `${source.file}:${line}:${column}`;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

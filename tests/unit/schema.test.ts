@@ -38,7 +38,7 @@ describe("manifest envelope", () => {
   it("accepts unknown members", () => expectValid(manifest({ "ex:extra": { any: ["thing"] } })));
   it("requires every envelope member", () => {
     for (const name of ["@context", "@id", "@type", "manifestVersion", "subject", "issuedAt", "expiresAt", "signature"]) {
-      const { [name]: _, ...rest } = manifest();
+      const { [name]: _, ...rest } = manifest() as Record<string, unknown>;
       expectProblem(rest, "", "schema/required");
     }
   });
@@ -164,7 +164,7 @@ describe("pointers", () => {
   it("agent delegation: accepts a full one", () => expectValid(withPointer({ ...delegation, scope: ["read"], livenessEndpoint: "https://a.example/live" })));
   it("agent delegation: requires its fields", () => {
     for (const name of ["delegateType", "delegatedBy", "delegatedAt", "expiresAt"]) {
-      const { [name]: _, ...rest } = delegation;
+      const { [name]: _, ...rest } = delegation as Record<string, unknown>;
       expectProblem(withPointer(rest), "/pointers/0", "schema/required");
     }
   });

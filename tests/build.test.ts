@@ -1,0 +1,234 @@
+/** `manifest-resolver build` and the CLI around it, run as a publisher runs them. */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { after, describe, it } from "node:test";
+import { encodeBase64url, utf8 } from "../edge/base64url.ts";
+import { canonicalize } from "../scripts/crypto/jcs.ts";
+import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { CLI } from "./support/paths.ts";
+
+const key = newKey();
+const scratch = mkdtempSync(join(tmpdir(), "um-build-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+function cli(args: string[], cwd = scratch) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Writes files (objects as pretty JSON, strings as they are) into a new content directory. */
+function content(name: string, files: Record<string, unknown>): string {
+  const dir = join(scratch, name);
+  for (const [file, value] of Object.entries(files)) {
+    mkdirSync(join(dir, file, ".."), { recursive: true });
+    writeFileSync(join(dir, file), typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+  }
+  return dir;
+}
+
+/** Every file under `dir` with the SHA-256 of its bytes, in path order. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
+    const path = join(entry.parentPath, entry.name);
+    out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+  }
+  return Object.fromEntries(Object.entries(out).sort());
+}
+
+const [twinA, twinB] = caseTwins();
+const longUmid = `urn:long:${"x".repeat(300)}`;
+const good = {
+  "a.json": signed(manifestFor("urn:uuid:a"), key),
+  "deep/b.jsonld": signed(manifestFor("a/b ü"), key),
+  "twins/1.json": signed(manifestFor(twinA), key),
+  "twins/2.json": signed(manifestFor(twinB), key),
+  "long.json": signed(manifestFor(longUmid), key),
+  "withheld.json": signed(manifestFor("urn:revoked:with-file"), key),
+  "_draft.json": "{ not even json",
+  "notes.txt": "not content",
+  "_routes.json": {
+    redirects: [{ umid: "urn:moved", location: "https://elsewhere.example/m/1" }],
+    revoked: [{ umid: "urn:revoked:with-file", reason: "superseded" }, { umid: "urn:revoked:gone" }],
+  },
+};
+
+describe("build: valid content", () => {
+  const dir = content("good", good);
+  const out = join(scratch, "good-dist");
+  const first = cli(["build", "--content", dir, "--out", out]);
+  const records = first.status === 0 ? JSON.parse(readFileSync(join(out, "records.json"), "utf8")).records : {};
+
+  it("succeeds with a one-line summary", () => {
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /^built .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked \(\d+\.\d KiB\) in \d+ms\n$/);
+  });
+  it("warns that a revoked manifest is not published, at its @id", () => {
+    assert.match(first.stderr, /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/);
+    assert.equal(records["urn:revoked:with-file"].revoked, true);
+  });
+  it("names a body by the base64url of its UMID", () => {
+    assert.equal(records["urn:uuid:a"].file, `m/${encodeBase64url(utf8("urn:uuid:a"))}`);
+    assert.equal(records["a/b ü"].file, `m/${encodeBase64url(utf8("a/b ü"))}`);
+  });
+  it("names by digest the UMIDs whose base64url names differ only in case, and long ones", () => {
+    const digest = (umid: string) => `h/${createHash("sha256").update(umid).digest("hex")}`;
+    assert.equal(encodeBase64url(utf8(twinA)).toLowerCase(), encodeBase64url(utf8(twinB)).toLowerCase());
+    assert.equal(records[twinA].file, digest(twinA));
+    assert.equal(records[twinB].file, digest(twinB));
+    assert.equal(records[longUmid].file, digest(longUmid));
+    const names = Object.keys(tree(out)).map((n) => n.toLowerCase());
+    assert.equal(new Set(names).size, names.length, "no two files differ only in case");
+  });
+  it("writes the canonical form as the body, with the ETag of exactly those bytes", () => {
+    for (const [file, manifest] of Object.entries(good)) {
+      if (file.startsWith("_") || typeof manifest === "string" || file === "withheld.json") continue;
+      const umid = (manifest as { "@id": string })["@id"];
+      const body = readFileSync(join(out, records[umid].file));
+      assert.equal(body.toString(), canonicalize(manifest));
+      assert.equal(records[umid].etag, `W/"sha256-${createHash("sha256").update(body).digest("base64url")}"`);
+    }
+  });
+  it("records redirects and revocations", () => {
+    assert.deepEqual(records["urn:moved"], { redirect: "https://elsewhere.example/m/1" });
+    assert.deepEqual(records["urn:revoked:gone"], { revoked: true });
+    assert.equal(Object.keys(records).length, 8);
+  });
+  it("writes only the record map and the five bodies: underscore files and other files are not content", () => {
+    assert.equal(Object.keys(tree(out)).length, 6);
+  });
+  it("gives byte-identical output for identical input", () => {
+    const again = join(scratch, "good-dist-again");
+    assert.equal(cli(["build", "--content", dir, "--out", again]).status, 0);
+    assert.deepEqual(tree(again), tree(out));
+  });
+  it("keeps the ETag when only the formatting of a file changes", () => {
+    const reformatted = content("good-reformatted", { ...good, "a.json": JSON.stringify(good["a.json"]) });
+    const out2 = join(scratch, "good-reformatted-dist");
+    assert.equal(cli(["build", "--content", reformatted, "--out", out2]).status, 0);
+    assert.deepEqual(tree(out2), tree(out));
+  });
+});
+
+describe("build: invalid content", () => {
+  const valid = signed(manifestFor("urn:uuid:valid"), key);
+  const tampered = { ...signed(manifestFor("urn:uuid:tampered"), key), subject: "did:web:mallory.example" };
+  const { expiresAt: _, ...unexpiring } = manifestFor("urn:uuid:no-expiry");
+  const noExpiry = signed(unexpiring, key);
+  const dir = content("bad", {
+    "ok.json": valid,
+    "copy.json": valid,
+    "no-expiry.json": noExpiry,
+    "tampered.json": tampered,
+    "syntax.json": '{\n  "@id": "urn:x",\n  "subject": "a",,\n}\n',
+    "dup-key.json": '{\n  "@id": "urn:y",\n  "@id": "urn:z"\n}\n',
+    "_routes.json": {
+      redirects: [
+        { umid: "urn:uuid:valid", location: "https://elsewhere.example/" },
+        { umid: "urn:both", location: "https://elsewhere.example/both" },
+        { umid: "urn:ftp", location: "ftp://files.example/m" },
+      ],
+      revoked: [{ umid: "urn:both" }, { umid: "urn:twice" }, { umid: "urn:twice" }],
+    },
+  });
+  const out = join(scratch, "bad-dist");
+  const seeded = cli(["build", "--content", content("seed", { "a.json": valid }), "--out", out]);
+  const before = tree(out);
+  const result = cli(["build", "--content", dir, "--out", out]);
+  const lines = result.stderr.trim().split("\n");
+  const at = (file: string) => relative(scratch, join(dir, file));
+
+  it("fails with status 1 and a summary", () => {
+    assert.equal(seeded.status, 0, seeded.stderr);
+    assert.equal(result.status, 1);
+    assert.equal(result.stdout, "");
+    assert.match(lines.at(-1)!, /^Found 9 errors in 6 files\. .*bad-dist was left unchanged\.$/);
+  });
+  it("leaves the previous output as it was, and no staging directory behind", () => {
+    assert.deepEqual(tree(out), before);
+    assert.deepEqual(readdirSync(scratch).filter((n) => n.includes("building")), []);
+  });
+  const expected: [string, RegExp][] = [
+    ["schema", /^(\S+):1:1 - error schema\/required: missing required member "expiresAt" at \(root\)$/],
+    ["signature", /^(\S+):15:14 - error signature\/invalid: the Ed25519 signature does not verify over the canonical manifest.* at \/signature\/value$/],
+    ["syntax", /^(\S+):3:18 - error json\/syntax: expected a member name in double quotes$/],
+    ["duplicate key", /^(\S+):3:3 - error json\/duplicate-key: duplicate member name "@id" \(first at 2:3\)$/],
+    ["duplicate UMID, naming both files", /^(\S+):3:10 - error umid\/duplicate: @id "urn:uuid:valid" is also the @id of (\S+):3:10 at \/@id$/],
+    ["redirect of a published UMID, naming the manifest", /^(\S+):4:15 - error routes\/conflict: UMID "urn:uuid:valid" is redirected here and published by (\S+):3:10; remove one of them at \/redirects\/0\/umid$/],
+    ["revoked and redirected, naming both entries", /^(\S+):8:15 - error routes\/conflict: UMID "urn:both" is already revoked at (\S+):18:15 at \/redirects\/1\/umid$/],
+    ["revoked twice", /^(\S+):24:15 - error routes\/duplicate: UMID "urn:twice" is already revoked at (\S+):21:15 at \/revoked\/2\/umid$/],
+    ["a location that is not http(s)", /^(\S+):13:19 - error schema\/pattern: an absolute http or https URL, found "ftp:\/\/files\.example\/m" at \/redirects\/2\/location$/],
+  ];
+  const files: Record<string, string[]> = {
+    schema: ["no-expiry.json"],
+    signature: ["tampered.json"],
+    syntax: ["syntax.json"],
+    "duplicate key": ["dup-key.json"],
+    "duplicate UMID, naming both files": ["ok.json", "copy.json"],
+    "redirect of a published UMID, naming the manifest": ["_routes.json", "copy.json"],
+    "revoked and redirected, naming both entries": ["_routes.json", "_routes.json"],
+    "revoked twice": ["_routes.json", "_routes.json"],
+    "a location that is not http(s)": ["_routes.json"],
+  };
+  for (const [what, pattern] of expected) {
+    it(`reports ${what} as file:line:col - error RULE: message`, () => {
+      const match = lines.map((l) => pattern.exec(l)).find((m) => m !== null);
+      assert.ok(match, `no line matches ${pattern} in:\n${result.stderr}`);
+      assert.deepEqual(match.slice(1).sort(), files[what]!.map(at).sort());
+    });
+  }
+});
+
+describe("build: the output directory", () => {
+  it("refuses to replace a directory that is not a previous build", () => {
+    const dir = content("precious", { "thesis.json": { chapter: 1 } });
+    const result = cli(["build", "--content", content("one", { "a.json": signed(manifestFor("urn:one"), key) }), "--out", dir]);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /refusing to replace .*precious.*: it is not empty and holds no records\.json from a previous build/);
+    assert.deepEqual(Object.keys(tree(dir)), ["thesis.json"]);
+  });
+  it("builds an empty content directory into an empty record map", () => {
+    const out = join(scratch, "empty-dist");
+    mkdirSync(join(scratch, "empty"));
+    assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out]).status, 0);
+    assert.deepEqual(JSON.parse(readFileSync(join(out, "records.json"), "utf8")), { format: 1, records: {} });
+  });
+});
+
+describe("CLI", () => {
+  it("prints help with an example, exit 0", () => {
+    for (const command of ["build", "serve"]) {
+      const result = cli([command, "--help"]);
+      assert.equal(result.status, 0);
+      assert.match(result.stdout, new RegExp(`^Usage: manifest-resolver ${command} [\\s\\S]*Example:\\n  manifest-resolver ${command} `));
+    }
+  });
+  it("exits 2 on usage errors, saying what is wrong", () => {
+    const cases: [string[], RegExp][] = [
+      [[], /^Usage: manifest-resolver COMMAND/],
+      [["deploy"], /unknown command 'deploy'/],
+      [["build", "--contents", "x"], /Unknown option '--contents'/],
+      [["build", "extra"], /unexpected argument 'extra'/],
+      [["serve", "--port", "http"], /--port must be a whole number from 0 to 65535, not 'http'/],
+    ];
+    for (const [args, message] of cases) {
+      const result = cli(args);
+      assert.equal(result.status, 2, args.join(" "));
+      assert.match(result.stdout + result.stderr, message);
+    }
+  });
+  it("serve without a build says what to run, exit 1", () => {
+    const result = cli(["serve", "--dist", join(scratch, "nowhere")]);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /nowhere\/records\.json not found: run 'manifest-resolver build' first/);
+  });
+  it("build of a missing content directory fails, exit 1", () => {
+    const result = cli(["build", "--content", join(scratch, "no-such-content"), "--out", join(scratch, "x")]);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /no-such-content/);
+  });
+});
