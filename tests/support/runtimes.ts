@@ -38,7 +38,7 @@ export const deno: Runtime = {
 interface WranglerConfig {
   main: string;
   compatibility_date: string;
-  assets: { binding: string; run_worker_first: boolean; html_handling: "none"; not_found_handling: "none" };
+  assets: { directory: string; binding: string; run_worker_first: boolean; html_handling: "none"; not_found_handling: "none" };
 }
 
 /** wrangler.jsonc, whose comments are whole lines. */
