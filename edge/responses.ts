@@ -50,8 +50,9 @@ export function manifestResponse(body: Uint8Array<ArrayBuffer>, etag: string): R
   });
 }
 
+/** 304: the 200's headers (spec 4.3: "as 200") but no body, and so no Content-Length. */
 export function notModified(etag: string): Response {
-  return new Response(null, { status: 304, headers: contractHeaders(CACHE_RESOLVED, { ETag: etag }) });
+  return new Response(null, { status: 304, headers: contractHeaders(CACHE_RESOLVED, { "Content-Type": MANIFEST_CONTENT_TYPE, ETag: etag }) });
 }
 
 export function temporaryRedirect(location: string): Response {

@@ -75,7 +75,7 @@ function notModified(name: string, path: string, manifest: Record<string, unknow
     path,
     requestHeaders: { "If-None-Match": ifNoneMatch },
     status: 304,
-    headers: { "cache-control": "public, max-age=60", etag: etagOf(manifestBody(manifest)) },
+    headers: { "content-type": "application/ld+json; charset=utf-8", "cache-control": "public, max-age=60", etag: etagOf(manifestBody(manifest)) },
     body: EMPTY,
   };
 }
