@@ -183,18 +183,21 @@ export function contractCases(f: Fixture): ContractCase[] {
     cases.push(error(`500, not 304, for ${JSON.stringify(umid)}`, "GET", umidPath(umid), 500, { error: "corrupt_record", umid }, { "If-None-Match": recorded }));
   }
 
-  cases.push(badRequest("/", "missing UMID"));
-  cases.push(badRequest("/a/b", "unexpected extra path segments"));
-  cases.push(badRequest("/urn:x/", "unexpected extra path segments"));
-  cases.push(badRequest("//", "unexpected extra path segments"));
-  cases.push(badRequest("/b64u:", "empty UMID"));
-  cases.push(badRequest("/b64u:not*base64", "invalid b64u UMID encoding"));
-  cases.push(badRequest("/b64u:QR", "invalid b64u UMID encoding"));
-  cases.push(badRequest("/b64u:QQ==", "invalid b64u UMID encoding"));
-  cases.push(badRequest("/b64u:_w", "invalid b64u UMID encoding"));
-  cases.push(badRequest("/%E0%A4%A", "invalid UMID encoding"));
-  cases.push(badRequest("/%FF", "invalid UMID encoding"));
-  cases.push(badRequest("/%", "invalid UMID encoding"));
+  const badPaths: [string, string][] = [
+    ["/", "missing UMID"],
+    ["/a/b", "unexpected extra path segments"],
+    ["/urn:x/", "unexpected extra path segments"],
+    ["//", "unexpected extra path segments"],
+    ["/b64u:", "empty UMID"],
+    ["/b64u:not*base64", "invalid b64u UMID encoding"],
+    ["/b64u:QR", "invalid b64u UMID encoding"],
+    ["/b64u:QQ==", "invalid b64u UMID encoding"],
+    ["/b64u:_w", "invalid b64u UMID encoding"],
+    ["/%E0%A4%A", "invalid UMID encoding"],
+    ["/%FF", "invalid UMID encoding"],
+    ["/%", "invalid UMID encoding"],
+  ];
+  for (const [path, message] of badPaths) cases.push(badRequest(path, message));
 
   for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
     cases.push(error(`405 ${method}`, method, firstPath, 405, { error: "method_not_allowed" }));
