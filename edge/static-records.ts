@@ -37,7 +37,10 @@ export class StaticRecords {
     const cached = this.#bodies.get(entry.file);
     if (cached !== undefined) return { kind: "manifest", etag: entry.etag, body: cached };
     const body = await read(entry.file);
-    if (body === undefined || (await etagOf(body)) !== entry.etag) return { kind: "corrupt" };
+    if (body === undefined || (await etagOf(body)) !== entry.etag) {
+      console.error(`manifest-resolver: ${entry.file} for ${JSON.stringify(umid)} is ${body === undefined ? "missing" : "not the body that was built"}`);
+      return { kind: "corrupt" };
+    }
     this.#bodies.set(entry.file, body);
     return { kind: "manifest", etag: entry.etag, body };
   }

@@ -2,9 +2,10 @@
  * Node: the same handler behind `node:http`, reading the build output from disk. Used by
  * `manifest-resolver serve`; production hosts use the Netlify or Cloudflare adapter.
  */
+import { watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { handleRequest } from "../handler.ts";
 import { StaticRecords, type AssetReader } from "../static-records.ts";
 
@@ -31,7 +32,14 @@ export function directoryReader(dir: string): AssetReader {
 }
 
 export async function serveNode({ dist, port, host }: NodeServerOptions): Promise<RunningServer> {
-  const records = new StaticRecords().reading(directoryReader(dist));
+  const read = directoryReader(dist);
+  let records = new StaticRecords().reading(read);
+  // Unlike a deploy, a local output directory changes: \`build\` swaps a new one in by
+  // renaming it, so a rename of that name in its parent starts a fresh record store.
+  const target = resolve(dist);
+  const watcher = watch(dirname(target), (_event, name) => {
+    if (name === basename(target)) records = new StaticRecords().reading(read);
+  });
   const server = createServer((req, res) => {
     Promise.resolve(req).then(toRequest).then((request) => handleRequest(request, records)).then(
       (response) => send(response, res),
@@ -41,9 +49,13 @@ export async function serveNode({ dist, port, host }: NodeServerOptions): Promis
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, resolve);
+  server.on("close", () => watcher.close());
+  await new Promise<void>((listening, reject) => {
+    server.once("error", (error) => {
+      watcher.close();
+      reject(error);
+    });
+    server.listen(port, host, listening);
   });
   const address = server.address();
   const boundPort = typeof address === "object" && address !== null ? address.port : port;

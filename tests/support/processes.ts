@@ -7,8 +7,8 @@ export interface Started {
 }
 
 /** Spawns `command` and resolves once a line of its output holds an http:// URL. */
-export function startPrintingUrl(command: string, args: string[], options: { cwd?: string } = {}): Promise<Started> {
-  const child = spawn(command, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+export function startPrintingUrl(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Started> {
+  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`${command} printed no URL in 30s:\n${output}`)), 30_000);

@@ -21,6 +21,9 @@ export const node: Runtime = {
   start: (dist) => startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", "0"]),
 };
 
+/** Deno looks for a newer release on start; these machines reach no such server. */
+export const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
+
 export const deno: Runtime = {
   name: "deno (Netlify edge function)",
   start: (dist) =>
@@ -32,7 +35,7 @@ export const deno: Runtime = {
       `--allow-read=${dist}`,
       join(ROOT, "tests/runtimes/netlify-deno.ts"),
       dist,
-    ]),
+    ], DENO_ENV),
 };
 
 interface WranglerConfig {
