@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { utf8 } from "../../edge/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import { RECORD_MAP_FORMAT, RECORD_MAP_PATH, type RecordEntry } from "../../edge/records.ts";
+import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import type { ContentCheck } from "../content/check-content.ts";
 import { canonicalize } from "../crypto/jcs.ts";
 import { bodyFileNames } from "./body-names.ts";
@@ -56,20 +57,12 @@ export async function writeOutput(outDir: string, files: OutputFile[]): Promise<
   const staging = await mkdtemp(join(parent, `.${basename(target)}.building-`));
   try {
     for (const dir of new Set(files.map((f) => dirname(join(staging, f.path))))) await mkdir(dir, { recursive: true });
-    await writeAll(staging, files);
+    await mapConcurrent(files, FILE_CONCURRENCY, (file) => writeFile(join(staging, file.path), file.bytes));
     await swapIn(staging, target);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
-}
-
-async function writeAll(dir: string, files: OutputFile[]): Promise<void> {
-  const queue = files.values();
-  const worker = async () => {
-    for (const file of queue) await writeFile(join(dir, file.path), file.bytes);
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
 }
 
 async function swapIn(staging: string, target: string): Promise<void> {

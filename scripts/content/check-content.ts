@@ -5,6 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
 import { placeInSource, sourceLocator, type Diagnostic } from "../diagnostics.ts";
 import { lineColumn, parseJson } from "../json/strict-json.ts";
@@ -65,14 +66,12 @@ export async function checkContent(dir: string, options: CheckOptions): Promise<
   }
 
   const files = await manifestFiles(dir);
-  const checked = await Promise.all(
-    files.map(async (name) => {
-      const path = join(dir, name);
-      const source = await readSourceText(path);
-      if ("diagnostic" in source) return { file: displayPath(path), diagnostic: source.diagnostic };
-      return { file: displayPath(path), ...checkManifestText(displayPath(path), source.text, validators) };
-    }),
-  );
+  const checked = await mapConcurrent(files, FILE_CONCURRENCY, async (name) => {
+    const path = join(dir, name);
+    const source = await readSourceText(path);
+    if ("diagnostic" in source) return { file: displayPath(path), diagnostic: source.diagnostic };
+    return { file: displayPath(path), ...checkManifestText(displayPath(path), source.text, validators) };
+  });
 
   // One file per UMID. A manifest that failed other checks still claims its @id, so a
   // duplicate is reported even before the first copy is fixed.
