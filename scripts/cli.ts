@@ -1,10 +1,12 @@
 /** `manifest-resolver COMMAND [options]`: dispatch, `--help`, and usage errors. */
 import { parseArgs } from "node:util";
 import { build } from "./commands/build.ts";
+import { check } from "./commands/check.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
 import { serve } from "./commands/serve.ts";
+import { ConfigError } from "./config.ts";
 
-const COMMANDS: Command[] = [build, serve];
+const COMMANDS: Command[] = [check, build, serve];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
 
@@ -35,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(values, positionals);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (error instanceof UsageError || code?.startsWith("ERR_PARSE_ARGS")) {
+    if (error instanceof UsageError || error instanceof ConfigError || code?.startsWith("ERR_PARSE_ARGS")) {
       return usageError((error as Error).message, `Run 'manifest-resolver ${name} --help' for usage.`);
     }
     throw error;

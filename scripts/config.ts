@@ -1,12 +1,48 @@
 /**
- * Build settings that a publisher may change, with their defaults.
+ * Settings a publisher may change, read from the environment (so that a host's build
+ * settings, such as `[build.environment]` in netlify.toml, can set them), with defaults.
  *
- * `UM_STANDARDS_URL` names the site that hosts the specification; manifests must use the
- * context `{standards_url}/ns/v0.4`. It defaults to the namespace of the public v0.4
- * specification and conformance suite.
+ * | variable | default | meaning |
+ * |---|---|---|
+ * | `UM_STANDARDS_URL` | https://universalmanifest.net | manifests must use the context `{standards_url}/ns/v0.4` |
+ * | `UM_MAX_MANIFEST_BYTES` | 1048576 (1 MiB) | largest manifest file |
+ * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 |
+ * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
  */
+import type { ShapeLimits } from "./json/strict-json.ts";
+
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
-export function contextUrl(standardsUrl = process.env.UM_STANDARDS_URL || DEFAULT_STANDARDS_URL): string {
-  return `${standardsUrl.replace(/\/+$/, "")}/ns/v0.4`;
+export interface Limits extends ShapeLimits {
+  maxManifestBytes: number;
+}
+
+export interface Settings {
+  contextUrl: string;
+  limits: Limits;
+}
+
+/** A setting with a value it cannot have: a usage error, like a bad flag. */
+export class ConfigError extends Error {}
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
+  const standardsUrl = env.UM_STANDARDS_URL || DEFAULT_STANDARDS_URL;
+  if (!/^https?:\/\/[^/\s]+/.test(standardsUrl)) {
+    throw new ConfigError(`UM_STANDARDS_URL must be an http or https URL, not '${standardsUrl}'`);
+  }
+  return {
+    contextUrl: `${standardsUrl.replace(/\/+$/, "")}/ns/v0.4`,
+    limits: {
+      maxManifestBytes: positiveInteger(env, "UM_MAX_MANIFEST_BYTES", 1_048_576),
+      maxDepth: positiveInteger(env, "UM_MAX_DEPTH", 10),
+      maxArrayItems: positiveInteger(env, "UM_MAX_ARRAY_ITEMS", 1000),
+    },
+  };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  if (!/^[1-9][0-9]*$/.test(text)) throw new ConfigError(`${name} must be a positive whole number, not '${text}'`);
+  return Number(text);
 }

@@ -47,6 +47,31 @@ export function placeInSource(text: string, diagnostics: Diagnostic[]): void {
 export function summarize(diagnostics: Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === "error");
   const files = new Set(errors.map((d) => d.file)).size;
-  const s = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return `Found ${s(errors.length, "error")} in ${s(files, "file")}.`;
+  return `Found ${plural(errors.length, "error")} in ${plural(files, "file")}.`;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+export const hasErrors = (diagnostics: Diagnostic[]) => diagnostics.some((d) => d.severity === "error");
+
+/**
+ * A GitHub Actions workflow command that shows the problem inline on a pull request.
+ * Values are escaped as the runner expects: %, CR and LF everywhere; also : and , in properties.
+ */
+export function githubAnnotation(d: Diagnostic): string {
+  const data = (s: string) => s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+  const property = (s: string) => data(s).replaceAll(":", "%3A").replaceAll(",", "%2C");
+  const place = d.line === undefined ? "" : `,line=${d.line},col=${d.column}`;
+  return `::${d.severity} file=${property(d.file)}${place},title=${property(d.rule)}::${data(formatDiagnostic(d))}`;
+}
+
+/** Prints diagnostics one per line, with GitHub annotations too when run by GitHub Actions. */
+export function printDiagnostics(diagnostics: Diagnostic[], write: (line: string) => void): void {
+  const annotate = process.env.GITHUB_ACTIONS === "true";
+  for (const d of diagnostics) {
+    write(formatDiagnostic(d));
+    if (annotate) console.log(githubAnnotation(d));
+  }
 }

@@ -1,7 +1,7 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
-import { contextUrl } from "../config.ts";
+import { settingsFromEnv } from "../config.ts";
 import { checkContent } from "../content/check-content.ts";
-import { formatDiagnostic, summarize } from "../diagnostics.ts";
+import { hasErrors, plural, printDiagnostics, summarize } from "../diagnostics.ts";
 import { OutputError, planOutput, writeOutput } from "../build/output.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
@@ -10,18 +10,21 @@ export const build: Command = {
   summary: "validate content/ and write the resolver's static output to dist/",
   help: `Usage: manifest-resolver build [--content DIR] [--out DIR]
 
-Validates every manifest in the content directory (strict JSON, the v0.4 schema, the
-Ed25519 signature) and _routes.json, then writes one body file per manifest and the
-record map to the output directory. Nothing is written if anything fails: the previous
-output directory is left as it was.
+Validates the content directory as 'manifest-resolver check' does, then writes one body
+file per manifest and the record map to the output directory. Nothing is written if
+anything fails: the previous output directory is left as it was. Manifests that have
+expired, or are not yet issued, are warnings here.
 
 Options:
   --content DIR   content directory (default: content)
   --out DIR       output directory (default: dist)
 
 Environment:
-  UM_STANDARDS_URL  site whose /ns/v0.4 context manifests must use
-                    (default: https://universalmanifest.net)
+  UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
+                         (default: https://universalmanifest.net)
+  UM_MAX_MANIFEST_BYTES  largest manifest file (default: 1048576)
+  UM_MAX_DEPTH           deepest nesting of objects and arrays (default: 10)
+  UM_MAX_ARRAY_ITEMS     longest array (default: 1000)
 
 Exit status: 0 built, 1 invalid content or write failure, 2 usage error.
 
@@ -37,9 +40,9 @@ Example:
     const outDir = stringOption(values, "out", "dist");
     const started = performance.now();
 
-    const content = await checkContent(contentDir, { contextUrl: contextUrl() });
-    for (const d of content.diagnostics) console.error(formatDiagnostic(d));
-    if (content.diagnostics.some((d) => d.severity === "error")) {
+    const content = await checkContent(contentDir, { settings: settingsFromEnv(), now: new Date(), strict: false });
+    printDiagnostics(content.diagnostics, (line) => console.error(line));
+    if (hasErrors(content.diagnostics)) {
       console.error(`${summarize(content.diagnostics)} ${outDir} was left unchanged.`);
       return EXIT_FAILED;
     }
@@ -54,12 +57,15 @@ Example:
     }
 
     const bytes = files.reduce((sum, f) => sum + f.bytes.byteLength, 0);
-    const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
     console.log(
-      `built ${outDir}/ from ${contentDir}/: ${count(content.published.length, "manifest")}, ` +
-        `${count(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
+      `built ${outDir}/ from ${contentDir}/: ${plural(content.published.length, "manifest")}, ` +
+        `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
         `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms`,
     );
+    const legacy = content.published.filter((m) => m.legacyVersion !== undefined);
+    if (legacy.length > 0) {
+      console.log(`legacy (checked as manifestVersion < 0.4): ${legacy.map((m) => `${m.file} (${m.legacyVersion})`).join(", ")}`);
+    }
     return EXIT_OK;
   },
 };

@@ -1,25 +1,46 @@
 /**
- * The one validator of a content directory: every manifest (strict JSON, the v0.4 schema,
- * the Profile A signature), `_routes.json`, and the rules across files (one file per UMID,
- * one fate per UMID). It reads and reports; it writes nothing.
+ * The one validator of content, shared by `build` and `check`: every manifest (strict
+ * I-JSON within limits, the v0.4 schema, the cross-field rules, the Profile A signature
+ * against embedded or pinned keys, freshness), `_keys.json`, `_routes.json`, and the rules
+ * across files (one file per UMID, one fate per UMID). It reads and reports; it writes nothing.
  */
 import { stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Settings } from "../config.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
-import { verifyProfileA } from "../crypto/profile-a.ts";
-import { placeInSource, sourceLocator, type Diagnostic } from "../diagnostics.ts";
-import { lineColumn, parseJson } from "../json/strict-json.ts";
-import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
-import { displayPath, manifestFiles, readSourceText, ROUTES_FILE } from "./files.ts";
+import { verifyProfileA, type PinnedKeys } from "../crypto/profile-a.ts";
+import { placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
+import { isJsonObject } from "../json/strict-json.ts";
+import { crossFieldProblems } from "../validate/cross-field.ts";
+import { freshnessProblems } from "../validate/freshness.ts";
+import { schemaValidators, type SchemaProblem, type SchemaValidators } from "../validate/schema-validator.ts";
+import { displayPath, KEYS_FILE, manifestFiles, readSourceText, ROUTES_FILE } from "./files.ts";
+import { checkKeys, type KeysCheck } from "./keys.ts";
+import { diagnostic, parseAndValidate, placed, placeOf, type Parsed } from "./source.ts";
+
+/** Versions older than 0.4 that stored payloads may carry (spec 4.3), checked as legacy. */
+export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(["0.1", "0.2", "0.3"]);
+
+export interface CheckOptions {
+  settings: Settings;
+  /** The clock for freshness warnings; the structural verdict never reads it. */
+  now: Date;
+  /** Freshness problems are errors rather than warnings. */
+  strict: boolean;
+}
 
 export interface ManifestSource {
   file: string;
   text: string;
   umid: string;
   value: Record<string, unknown>;
+  /** The manifestVersion of a legacy (pre-0.4) payload. */
+  legacyVersion?: string;
 }
 
 export interface ContentCheck {
+  /** Every file checked, in order, with the UMID it claims (null for none). */
+  files: { file: string; umid: string | null }[];
   /** Valid manifests to publish, in file order. */
   published: ManifestSource[];
   /** Valid manifests whose UMID is revoked: not published. */
@@ -29,84 +50,148 @@ export interface ContentCheck {
   diagnostics: Diagnostic[];
 }
 
-export interface CheckOptions {
-  contextUrl: string;
+/** What checking one manifest needs besides its text. */
+export interface ManifestContext extends CheckOptions {
+  validators: SchemaValidators;
+  pinned: PinnedKeys;
 }
 
-type Parsed = { text: string; value: unknown; diagnostics: Diagnostic[] };
-
-/** Strict JSON, then the schema; positions are filled in for every problem. */
-function parseAndValidate(file: string, text: string, validate: (value: unknown) => { pointer: string; rule: string; message: string }[]): Parsed {
-  const parsed = parseJson(text);
-  if (!parsed.ok) {
-    const { rule, message, offset } = parsed.problem;
-    return { text, value: undefined, diagnostics: [{ severity: "error", file, rule, message, ...lineColumn(text, offset) }] };
-  }
-  const diagnostics: Diagnostic[] = validate(parsed.value).map((p) => ({ severity: "error", file, ...p }));
-  return { text, value: parsed.value, diagnostics };
+/** Everything wrong with one manifest on its own (no cross-file rules). */
+export function checkManifestText(file: string, text: string, context: ManifestContext): Parsed & { legacyVersion?: string } {
+  const result = parseAndValidate(file, text, context.settings, (value) =>
+    legacyVersionOf(value) === undefined ? context.validators.manifest(value) : legacyProblems(value as Record<string, unknown>),
+  );
+  if (!isJsonObject(result.value)) return result;
+  const manifest = result.value;
+  const legacyVersion = legacyVersionOf(manifest);
+  const problems: [Severity, SchemaProblem[]][] = [
+    ["error", legacyVersion === undefined ? crossFieldProblems(manifest) : []],
+    ["error", verifyProfileA(manifest, context.pinned)],
+    [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
+  ];
+  const more = problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p)));
+  placeInSource(text, more);
+  result.diagnostics.push(...more);
+  return legacyVersion === undefined ? result : { ...result, legacyVersion };
 }
 
-/** Everything wrong with one manifest's text, on its own (no cross-file rules). */
-export function checkManifestText(file: string, text: string, validators: SchemaValidators): Parsed {
-  const result = parseAndValidate(file, text, validators.manifest);
-  if (isObject(result.value)) {
-    for (const p of verifyProfileA(result.value)) result.diagnostics.push({ severity: "error", file, ...p });
-  }
-  placeInSource(text, result.diagnostics);
-  return result;
+function legacyVersionOf(value: unknown): string | undefined {
+  return isJsonObject(value) && typeof value.manifestVersion === "string" && LEGACY_VERSIONS.has(value.manifestVersion) ? value.manifestVersion : undefined;
 }
 
+/**
+ * A legacy payload is checked only as far as its version allows: a JSON object with a
+ * non-empty `@id`, whose signature, if it declares Profile A, verifies (checked by the
+ * caller, as for v0.4).
+ */
+function legacyProblems(value: Record<string, unknown>): SchemaProblem[] {
+  if (typeof value["@id"] === "string" && value["@id"] !== "") return [];
+  return [{ pointer: "@id" in value ? "/@id" : "", rule: "legacy/id", message: "a legacy manifest needs a non-empty string @id" }];
+}
+
+/** A content directory: its manifests, `_keys.json`, `_routes.json`, and the rules across them. */
 export async function checkContent(dir: string, options: CheckOptions): Promise<ContentCheck> {
-  const validators = schemaValidators(options.contextUrl);
-  const diagnostics: Diagnostic[] = [];
-  const report = (d: Diagnostic) => diagnostics.push(d);
+  const result = emptyCheck();
   if (!(await isDirectory(dir))) {
-    report({ severity: "error", file: displayPath(dir), rule: "content/missing", message: "no such content directory" });
-    return { published: [], withheld: [], redirects: new Map(), revoked: new Set(), diagnostics };
+    result.diagnostics.push({ severity: "error", file: displayPath(dir), rule: "file/unreadable", message: "no such content directory" });
+    result.files.push({ file: displayPath(dir), umid: null });
+    return result;
   }
-
-  const files = await manifestFiles(dir);
-  const checked = await mapConcurrent(files, FILE_CONCURRENCY, async (name) => {
-    const path = join(dir, name);
-    const source = await readSourceText(path);
-    if ("diagnostic" in source) return { file: displayPath(path), diagnostic: source.diagnostic };
-    return { file: displayPath(path), ...checkManifestText(displayPath(path), source.text, validators) };
-  });
+  const validators = schemaValidators(options.settings.contextUrl);
+  const keys = await checkKeys(await findKeysFile(dir), options.settings, validators);
+  const context: ManifestContext = { ...options, validators, pinned: keys.pinned };
+  const checked = await mapConcurrent(await manifestFiles(dir), FILE_CONCURRENCY, (name) => checkManifestFile(join(dir, name), context));
 
   // One file per UMID. A manifest that failed other checks still claims its @id, so a
   // duplicate is reported even before the first copy is fixed.
   const byUmid = new Map<string, ManifestSource>();
   const valid: ManifestSource[] = [];
-  for (const result of checked) {
-    if ("diagnostic" in result) {
-      report(result.diagnostic);
-      continue;
-    }
-    result.diagnostics.forEach(report);
-    const value = result.value;
-    if (!isObject(value) || typeof value["@id"] !== "string" || value["@id"] === "") continue;
-    const source: ManifestSource = { file: result.file, text: result.text, umid: value["@id"], value };
+  for (const manifest of checked) {
+    result.diagnostics.push(...manifest.diagnostics);
+    result.files.push({ file: manifest.file, umid: manifest.source?.umid ?? null });
+    const source = manifest.source;
+    if (source === undefined) continue;
     const first = byUmid.get(source.umid);
     if (first !== undefined) {
-      report(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(source.umid)} is also the @id of ${placeOf(first, "/@id")}`));
+      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(source.umid)} is also the @id of ${placeOf(first, "/@id")}`));
       continue;
     }
     byUmid.set(source.umid, source);
-    if (result.diagnostics.length === 0) valid.push(source);
+    if (!manifest.diagnostics.some((d) => d.severity === "error")) valid.push(source);
   }
+  addKeysFile(result, keys);
 
-  const routes = await checkRoutes(join(dir, ROUTES_FILE), validators, byUmid, report);
-  const withheld = valid.filter((m) => routes.revoked.has(m.umid));
-  for (const m of withheld) {
-    report({ ...placed(m, "/@id", "routes/withheld", `${JSON.stringify(m.umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
+  const routesPath = join(dir, ROUTES_FILE);
+  const routes = await checkRoutes(routesPath, options.settings, validators, byUmid);
+  if (routes !== undefined) {
+    result.files.push({ file: displayPath(routesPath), umid: null });
+    result.diagnostics.push(...routes.diagnostics);
+    result.redirects = routes.redirects;
+    result.revoked = routes.revoked;
   }
-  return {
-    published: valid.filter((m) => !routes.revoked.has(m.umid) && !routes.redirects.has(m.umid)),
-    withheld,
-    redirects: routes.redirects,
-    revoked: routes.revoked,
-    diagnostics,
-  };
+  result.withheld = valid.filter((m) => result.revoked.has(m.umid));
+  for (const m of result.withheld) {
+    result.diagnostics.push({ ...placed(m, "/@id", "routes/withheld", `${JSON.stringify(m.umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
+  }
+  result.published = valid.filter((m) => !result.revoked.has(m.umid) && !result.redirects.has(m.umid));
+  return result;
+}
+
+/**
+ * Files and directories as `check` takes them: a directory is a content directory; a
+ * file is one manifest (or, by its name, a `_routes.json` or `_keys.json`), checked
+ * against the keys pinned in the nearest `_keys.json` at or above it.
+ */
+export async function checkPaths(paths: string[], options: CheckOptions): Promise<ContentCheck> {
+  const result = emptyCheck();
+  const validators = schemaValidators(options.settings.contextUrl);
+  for (const path of paths) {
+    let part: ContentCheck;
+    if (await isDirectory(path)) {
+      part = await checkContent(path, options);
+    } else if (basename(path) === KEYS_FILE) {
+      part = emptyCheck();
+      addKeysFile(part, await checkKeys(path, options.settings, validators));
+    } else if (basename(path) === ROUTES_FILE) {
+      part = emptyCheck();
+      const routes = await checkRoutes(path, options.settings, validators, new Map());
+      part.files.push({ file: displayPath(path), umid: null });
+      part.diagnostics.push(...(routes?.diagnostics ?? [missingFile(path)]));
+    } else {
+      part = emptyCheck();
+      const keys = await checkKeys(await findKeysFile(dirname(path)), options.settings, validators);
+      const manifest = await checkManifestFile(path, { ...options, validators, pinned: keys.pinned });
+      part.files.push({ file: manifest.file, umid: manifest.source?.umid ?? null });
+      part.diagnostics.push(...manifest.diagnostics);
+    }
+    result.files.push(...part.files);
+    result.diagnostics.push(...part.diagnostics);
+  }
+  return result;
+}
+
+interface CheckedManifest {
+  file: string;
+  diagnostics: Diagnostic[];
+  /** Present when the file holds an object with a non-empty string @id. */
+  source?: ManifestSource;
+}
+
+async function checkManifestFile(path: string, context: ManifestContext): Promise<CheckedManifest> {
+  const file = displayPath(path);
+  const read = await readSourceText(path, context.settings.limits.maxManifestBytes);
+  if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
+  const { value, diagnostics, legacyVersion } = checkManifestText(file, read.text, context);
+  if (!isJsonObject(value) || typeof value["@id"] !== "string" || value["@id"] === "") return { file, diagnostics };
+  const source: ManifestSource = { file, text: read.text, umid: value["@id"], value };
+  if (legacyVersion !== undefined) source.legacyVersion = legacyVersion;
+  return { file, diagnostics, source };
+}
+
+interface RoutesCheck {
+  redirects: Map<string, string>;
+  revoked: Set<string>;
+  diagnostics: Diagnostic[];
 }
 
 interface RoutesFile {
@@ -114,78 +199,83 @@ interface RoutesFile {
   revoked?: { umid: string }[];
 }
 
-async function checkRoutes(
-  path: string,
-  validators: SchemaValidators,
-  manifests: Map<string, ManifestSource>,
-  report: (d: Diagnostic) => void,
-): Promise<{ redirects: Map<string, string>; revoked: Set<string> }> {
-  const redirects = new Map<string, string>();
-  const revoked = new Set<string>();
-  const source = await readSourceText(path);
-  if ("diagnostic" in source) {
-    if (!source.missing) report(source.diagnostic);
-    return { redirects, revoked };
-  }
+/** `_routes.json` on its own and against the manifests; undefined when there is none. */
+async function checkRoutes(path: string, settings: Settings, validators: SchemaValidators, manifests: Map<string, ManifestSource>): Promise<RoutesCheck | undefined> {
+  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+  if ("diagnostic" in read) return read.missing ? undefined : { redirects: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
   const file = displayPath(path);
-  const parsed = parseAndValidate(file, source.text, validators.routes);
-  placeInSource(source.text, parsed.diagnostics);
-  parsed.diagnostics.forEach(report);
+  const parsed = parseAndValidate(file, read.text, settings, validators.routes);
+  const result: RoutesCheck = { redirects: new Map(), revoked: new Set(), diagnostics: parsed.diagnostics };
   // Entries are still checked against each other when others are malformed, so that one
   // run lists every problem; a malformed entry itself is skipped.
-  const routes = (isObject(parsed.value) ? parsed.value : {}) as RoutesFile;
-  const routesSource = { file, text: source.text };
+  const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;
+  const source = { file, text: read.text };
+
   // One fate per UMID: listed once, and never both revoked and redirected.
   const firstEntry = new Map<string, { pointer: string; fate: "revoked" | "redirected" }>();
   const claim = (umid: string, pointer: string, fate: "revoked" | "redirected"): boolean => {
     const first = firstEntry.get(umid);
     if (first !== undefined) {
       const rule = first.fate === fate ? "routes/duplicate" : "routes/conflict";
-      report(placed(routesSource, pointer, rule, `UMID ${JSON.stringify(umid)} is already ${first.fate} at ${placeOf(routesSource, first.pointer)}`));
+      result.diagnostics.push(placed(source, pointer, rule, `UMID ${JSON.stringify(umid)} is already ${first.fate} at ${placeOf(source, first.pointer)}`));
       return false;
     }
     firstEntry.set(umid, { pointer, fate });
     return true;
   };
-
   for (const [{ umid }, i] of namedEntries(routes.revoked)) {
-    if (claim(umid, `/revoked/${i}/umid`, "revoked")) revoked.add(umid);
+    if (claim(umid, `/revoked/${i}/umid`, "revoked")) result.revoked.add(umid);
   }
   for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {
     const pointer = `/redirects/${i}/umid`;
     if (!claim(umid, pointer, "redirected")) continue;
     const manifest = manifests.get(umid);
     if (manifest !== undefined) {
-      report(placed(routesSource, pointer, "routes/conflict", `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(manifest, "/@id")}; remove one of them`));
+      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(manifest, "/@id")}; remove one of them`;
+      result.diagnostics.push(placed(source, pointer, "routes/conflict", message));
       continue;
     }
-    redirects.set(umid, location);
+    result.redirects.set(umid, location);
   }
-  return { redirects, revoked };
+  return result;
+}
+
+function addKeysFile(result: ContentCheck, keys: KeysCheck): void {
+  if (keys.file === undefined) return;
+  result.files.push({ file: keys.file, umid: null });
+  result.diagnostics.push(...keys.diagnostics);
+}
+
+/** `_keys.json` in `dir` or the nearest folder above it, up to the working directory. */
+async function findKeysFile(dir: string): Promise<string | undefined> {
+  const stop = resolve(".");
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    const candidate = join(at, KEYS_FILE);
+    if (await stat(candidate).then(() => true, () => false)) return candidate;
+    if (at === stop || !at.startsWith(stop) || at === dirname(at)) return undefined;
+  }
+}
+
+function emptyCheck(): ContentCheck {
+  return { files: [], published: [], withheld: [], redirects: new Map(), revoked: new Set(), diagnostics: [] };
+}
+
+function missingFile(path: string): Diagnostic {
+  return { severity: "error", file: displayPath(path), rule: "file/unreadable", message: "file not found" };
 }
 
 /** The entries of a routes list that at least name a UMID, with their indexes. */
 function namedEntries<T extends { umid: string }>(list: T[] | undefined): [T, number][] {
   if (!Array.isArray(list)) return [];
-  return list.flatMap((entry, i): [T, number][] => (isObject(entry) && typeof entry.umid === "string" && entry.umid !== "" ? [[entry, i]] : []));
+  return list.flatMap((entry, i): [T, number][] => (isJsonObject(entry) && typeof entry.umid === "string" && entry.umid !== "" ? [[entry, i]] : []));
 }
 
-function placed(source: { file: string; text: string }, pointer: string, rule: string, message: string): Diagnostic {
-  return { severity: "error", file: source.file, rule, message, pointer, ...sourceLocator(source.text)(pointer) };
-}
 
-function placeOf(source: { file: string; text: string }, pointer: string): string {
-  const { line, column } = sourceLocator(source.text)(pointer);
-  return `${source.file}:${line}:${column}`;
-}
+
 
 async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(
     (s) => s.isDirectory(),
     () => false,
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

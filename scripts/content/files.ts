@@ -4,12 +4,13 @@
  * files and folders, and `node_modules`, are not content.
  */
 import fg from "fast-glob";
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { relative } from "node:path";
 import { decodeUtf8 } from "../../edge/base64url.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 
 export const ROUTES_FILE = "_routes.json";
+export const KEYS_FILE = "_keys.json";
 
 /** Paths of the manifest files under `dir`, relative to it, in a stable order. */
 export async function manifestFiles(dir: string): Promise<string[]> {
@@ -28,12 +29,23 @@ export function displayPath(path: string): string {
 
 export type SourceText = { text: string } | { diagnostic: Diagnostic; missing: boolean };
 
-/** A file's text, or the diagnostic that says why it cannot be read as UTF-8 text. */
-export async function readSourceText(path: string): Promise<SourceText> {
+/** A file's text, or the diagnostic that says why it cannot be read as UTF-8 text within `maxBytes`. */
+export async function readSourceText(path: string, maxBytes: number): Promise<SourceText> {
   const file = displayPath(path);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    // The size is checked before reading: an oversized file is refused, not loaded.
+    const handle = await open(path);
+    try {
+      const { size } = await handle.stat();
+      if (size > maxBytes) {
+        const message = `file is ${size} bytes; the limit is ${maxBytes} (UM_MAX_MANIFEST_BYTES)`;
+        return { diagnostic: { severity: "error", file, rule: "limits/size", message }, missing: false };
+      }
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     const message = missing ? "file not found" : (error as Error).message;

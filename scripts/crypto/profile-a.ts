@@ -37,7 +37,8 @@ export function ed25519PublicKey(spkiB64: string): KeyObject | undefined {
   if (key === undefined) {
     if (!STANDARD_BASE64.test(spkiB64)) return undefined;
     const der = Buffer.from(spkiB64, "base64");
-    if (der.length !== 44 || !der.subarray(0, 12).equals(ED25519_SPKI_PREFIX)) return undefined;
+    // Re-encoding must give the same text: Node ignores non-zero bits before the padding.
+    if (der.length !== 44 || !der.subarray(0, 12).equals(ED25519_SPKI_PREFIX) || der.toString("base64") !== spkiB64) return undefined;
     key = createPublicKey({ key: der, format: "der", type: "spki" });
     keyCache.set(spkiB64, key);
   }
@@ -54,11 +55,18 @@ export function ed25519Verify(key: KeyObject, message: Uint8Array, signature: Ui
   }
 }
 
+/** Keys pinned by keyRef in `_keys.json`: the SPKI text, and where it was pinned (for messages). */
+export type PinnedKeys = ReadonlyMap<string, { spki: string; place: string }>;
+
 /**
  * Problems with the manifest's Profile A signature; none when it verifies. A signature
  * whose shape the schema already rejects (missing, or another profile) is left to the schema.
+ *
+ * The key: the embedded `publicKeySpkiB64`, which must be byte-identical to the key pinned
+ * for its `keyRef` if there is one (anything else is a key substitution); or, with none
+ * embedded, the pinned key. With neither, the signature cannot be verified: rejected.
  */
-export function verifyProfileA(manifest: Record<string, unknown>): SignatureProblem[] {
+export function verifyProfileA(manifest: Record<string, unknown>, pinned: PinnedKeys = new Map()): SignatureProblem[] {
   const signature = manifest.signature as Record<string, unknown> | undefined;
   if (typeof signature !== "object" || signature === null) return [];
   if (signature.algorithm !== PROFILE_A.algorithm || signature.canonicalization !== PROFILE_A.canonicalization) return [];
@@ -72,19 +80,32 @@ export function verifyProfileA(manifest: Record<string, unknown>): SignatureProb
       message: "must be the unpadded base64url encoding of a 64-byte Ed25519 signature",
     });
   }
-  const spki = signature.publicKeySpkiB64;
-  const key = typeof spki === "string" ? ed25519PublicKey(spki) : undefined;
-  if (spki === undefined) {
-    problems.push({
-      pointer: "/signature",
-      rule: "signature/unverifiable",
-      message: `no publicKeySpkiB64 is embedded, so the signature by ${JSON.stringify(signature.keyRef)} cannot be verified`,
-    });
-  } else if (key === undefined) {
+  const keyRef = signature.keyRef;
+  const pin = typeof keyRef === "string" ? pinned.get(keyRef) : undefined;
+  const embedded = signature.publicKeySpkiB64;
+  let key: KeyObject | undefined;
+  if (embedded === undefined) {
+    if (pin === undefined) {
+      problems.push({
+        pointer: "/signature",
+        rule: "signature/unverifiable",
+        message: `no publicKeySpkiB64 is embedded and no key is pinned for keyRef ${JSON.stringify(keyRef)} in _keys.json, so the signature cannot be verified`,
+      });
+    } else {
+      key = ed25519PublicKey(pin.spki);
+    }
+  } else if (typeof embedded !== "string" || (key = ed25519PublicKey(embedded)) === undefined) {
     problems.push({
       pointer: "/signature/publicKeySpkiB64",
       rule: "signature/key-encoding",
       message: "must be the standard base64 encoding of a 44-byte Ed25519 SubjectPublicKeyInfo",
+    });
+  } else if (pin !== undefined && !Buffer.from(embedded, "base64").equals(Buffer.from(pin.spki, "base64"))) {
+    key = undefined;
+    problems.push({
+      pointer: "/signature/publicKeySpkiB64",
+      rule: "signature/key-mismatch",
+      message: `is not the key pinned for keyRef ${JSON.stringify(keyRef)} at ${pin.place}: the embedded key was substituted`,
     });
   }
   if (problems.length > 0 || key === undefined || value === undefined) return problems;

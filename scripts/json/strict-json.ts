@@ -15,8 +15,18 @@ export interface JsonProblem {
 
 export type JsonParseResult = { ok: true; value: unknown } | { ok: false; problem: JsonProblem };
 
-export function parseJson(text: string): JsonParseResult {
-  const parser = new Parser(text, undefined);
+/** Bounds on the shape of a document: a hostile file must not cost unbounded time or memory. */
+export interface ShapeLimits {
+  /** Containers nested in one another, the outermost counting 1. */
+  maxDepth: number;
+  /** Elements in one array. */
+  maxArrayItems: number;
+}
+
+const UNLIMITED: ShapeLimits = { maxDepth: Infinity, maxArrayItems: Infinity };
+
+export function parseJson(text: string, limits: ShapeLimits = UNLIMITED): JsonParseResult {
+  const parser = new Parser(text, undefined, limits);
   try {
     return { ok: true, value: parser.document() };
   } catch (error) {
@@ -31,7 +41,7 @@ export function parseJson(text: string): JsonParseResult {
  */
 export function valueOffsets(text: string): Map<string, number> {
   const offsets = new Map<string, number>();
-  new Parser(text, offsets).document();
+  new Parser(text, offsets, UNLIMITED).document();
   return offsets;
 }
 
@@ -44,6 +54,10 @@ export function lineColumn(text: string, offset: number): { line: number; column
     lineStart = i + 1;
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function escapePointerToken(token: string): string {
@@ -61,10 +75,12 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
 
 class Parser {
   #pos = 0;
+  #depth = 0;
 
   constructor(
     readonly text: string,
     readonly offsets: Map<string, number> | undefined,
+    readonly limits: ShapeLimits,
   ) {}
 
   document(): unknown {
@@ -93,6 +109,9 @@ class Parser {
   #value(pointer: string): unknown {
     this.offsets?.set(pointer, this.#pos);
     const c = this.text[this.#pos];
+    if ((c === "{" || c === "[") && ++this.#depth > this.limits.maxDepth) {
+      this.#fail("limits/depth", `containers nested more than ${this.limits.maxDepth} deep`);
+    }
     switch (c) {
       case "{":
         return this.#object(pointer);
@@ -125,6 +144,7 @@ class Parser {
     this.#skipSpace();
     if (this.text[this.#pos] === "}") {
       this.#pos++;
+      this.#depth--;
       return object;
     }
     for (;;) {
@@ -150,7 +170,10 @@ class Parser {
       });
       this.#skipSpace();
       const c = this.text[this.#pos++];
-      if (c === "}") return object;
+      if (c === "}") {
+        this.#depth--;
+        return object;
+      }
       if (c !== ",") this.#fail("json/syntax", "expected ',' or '}'", this.#pos - 1);
       this.#skipSpace();
     }
@@ -162,13 +185,18 @@ class Parser {
     this.#skipSpace();
     if (this.text[this.#pos] === "]") {
       this.#pos++;
+      this.#depth--;
       return array;
     }
     for (;;) {
+      if (array.length === this.limits.maxArrayItems) this.#fail("limits/array-length", `array has more than ${this.limits.maxArrayItems} elements`);
       array.push(this.#value(this.offsets ? `${pointer}/${array.length}` : ""));
       this.#skipSpace();
       const c = this.text[this.#pos++];
-      if (c === "]") return array;
+      if (c === "]") {
+        this.#depth--;
+        return array;
+      }
       if (c !== ",") this.#fail("json/syntax", "expected ',' or ']'", this.#pos - 1);
       this.#skipSpace();
     }

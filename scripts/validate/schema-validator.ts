@@ -6,6 +6,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsModule from "ajv-formats";
 import { escapePointerToken } from "../json/strict-json.ts";
 import { manifestSchema, SCHEMA_ID } from "./manifest-schema.ts";
+import { keysSchema } from "./keys-schema.ts";
 import { routesSchema } from "./routes-schema.ts";
 
 // ajv-formats is CommonJS with a `default` property; under ESM the callable is either.
@@ -22,6 +23,7 @@ export type Validate = (value: unknown) => SchemaProblem[];
 export interface SchemaValidators {
   manifest: Validate;
   routes: Validate;
+  keys: Validate;
   /** Any resource of spec section 2 by its `$defs` name, e.g. `BilateralSession`. */
   resource(name: string): Validate;
 }
@@ -35,10 +37,10 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
     const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
     addFormats(ajv);
     ajv.addSchema(manifestSchema(contextUrl));
-    const routes = ajv.compile(routesSchema);
     validators = {
       manifest: problemsOf(ajv.getSchema(SCHEMA_ID)!),
-      routes: problemsOf(routes),
+      routes: problemsOf(ajv.compile(routesSchema)),
+      keys: problemsOf(ajv.compile(keysSchema)),
       resource: (name) => {
         const validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${name}`);
         if (validate === undefined) throw new Error(`no resource ${JSON.stringify(name)} in the v0.4 schema`);

@@ -1,0 +1,37 @@
+/** `_keys.json`: signing keys pinned by keyRef, checked like any other content file. */
+import type { Settings } from "../config.ts";
+import { ed25519PublicKey, type PinnedKeys } from "../crypto/profile-a.ts";
+import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
+import { escapePointerToken, isJsonObject } from "../json/strict-json.ts";
+import type { SchemaValidators } from "../validate/schema-validator.ts";
+import { parseAndValidate } from "./source.ts";
+import { displayPath, readSourceText } from "./files.ts";
+
+export interface KeysCheck {
+  /** The file checked, or undefined when there is none. */
+  file?: string;
+  pinned: PinnedKeys;
+  diagnostics: Diagnostic[];
+}
+
+export async function checkKeys(path: string | undefined, settings: Settings, validators: SchemaValidators): Promise<KeysCheck> {
+  const pinned = new Map<string, { spki: string; place: string }>();
+  if (path === undefined) return { pinned, diagnostics: [] };
+  const file = displayPath(path);
+  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+  if ("diagnostic" in read) return { file, pinned, diagnostics: [read.diagnostic] };
+  const { value, diagnostics } = parseAndValidate(file, read.text, settings, validators.keys);
+  if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pinned, diagnostics };
+
+  const locate = sourceLocator(read.text);
+  for (const [keyRef, spki] of Object.entries(value as Record<string, string>)) {
+    const pointer = `/${escapePointerToken(keyRef)}`;
+    const { line, column } = locate(pointer);
+    if (ed25519PublicKey(spki) === undefined) {
+      diagnostics.push({ severity: "error", file, rule: "keys/not-ed25519", message: "is not an Ed25519 SubjectPublicKeyInfo in canonical base64", pointer, line, column });
+    } else {
+      pinned.set(keyRef, { spki, place: `${file}:${line}:${column}` });
+    }
+  }
+  return { file, pinned, diagnostics };
+}

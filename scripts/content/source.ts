@@ -1,0 +1,38 @@
+/** One content file's text as a JSON document: parsed strictly, validated, problems placed. */
+import type { Settings } from "../config.ts";
+import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "../diagnostics.ts";
+import { lineColumn, parseJson } from "../json/strict-json.ts";
+import type { SchemaProblem, Validate } from "../validate/schema-validator.ts";
+
+export interface Parsed {
+  text: string;
+  value: unknown;
+  diagnostics: Diagnostic[];
+}
+
+/** Strict JSON within the shape limits, then a schema, with every problem placed in the source. */
+export function parseAndValidate(file: string, text: string, settings: Settings, validate: Validate): Parsed {
+  const parsed = parseJson(text, settings.limits);
+  if (!parsed.ok) {
+    const { rule, message, offset } = parsed.problem;
+    return { text, value: undefined, diagnostics: [{ severity: "error", file, rule, message, ...lineColumn(text, offset) }] };
+  }
+  const diagnostics = validate(parsed.value).map((p) => diagnostic(file, "error", p));
+  placeInSource(text, diagnostics);
+  return { text, value: parsed.value, diagnostics };
+}
+
+export function diagnostic(file: string, severity: Severity, problem: SchemaProblem): Diagnostic {
+  return { severity, file, ...problem };
+}
+
+/** An error at `pointer` of a file, with its line and column. */
+export function placed(source: { file: string; text: string }, pointer: string, rule: string, message: string): Diagnostic {
+  return { severity: "error", file: source.file, rule, message, pointer, ...sourceLocator(source.text)(pointer) };
+}
+
+/** `file:line:col` of `pointer`, to name the other place in a message. */
+export function placeOf(source: { file: string; text: string }, pointer: string): string {
+  const { line, column } = sourceLocator(source.text)(pointer);
+  return `${source.file}:${line}:${column}`;
+}

@@ -1,0 +1,23 @@
+/**
+ * Whether a manifest is current at a given instant. Not part of the structural verdict
+ * (which must not depend on the clock): the build warns, and `check --strict` fails, so
+ * that a publisher does not deploy a manifest consumers will refuse.
+ */
+import { instant } from "./cross-field.ts";
+import type { SchemaProblem } from "./schema-validator.ts";
+
+/** Clock difference tolerated between the signer's machine and the builder's. */
+export const CLOCK_SKEW_MS = 60_000;
+
+export function freshnessProblems(manifest: Record<string, unknown>, now: Date): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const expires = instant(manifest.expiresAt);
+  const issued = instant(manifest.issuedAt);
+  if (expires !== undefined && expires <= now.getTime()) {
+    problems.push({ pointer: "/expiresAt", rule: "time/expired", message: `expired at ${manifest.expiresAt}: consumers must reject it (now is ${now.toISOString()})` });
+  }
+  if (issued !== undefined && issued > now.getTime() + CLOCK_SKEW_MS) {
+    problems.push({ pointer: "/issuedAt", rule: "time/not-yet-issued", message: `issuedAt ${manifest.issuedAt} is in the future (now is ${now.toISOString()})` });
+  }
+  return problems;
+}

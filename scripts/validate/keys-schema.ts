@@ -1,0 +1,18 @@
+/**
+ * `_keys.json`: pinned signing keys, `{ "<keyRef>": "<Ed25519 SPKI, standard base64>" }`.
+ * A manifest whose `signature.keyRef` is pinned must embed exactly that key, or none.
+ */
+
+export const KEYS_SCHEMA_ID = "urn:manifest-resolver:schema:keys";
+
+export const keysSchema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: KEYS_SCHEMA_ID,
+  type: "object",
+  propertyNames: { minLength: 1 },
+  additionalProperties: {
+    type: "string",
+    pattern: "^MCowBQYDK2VwAyEA[A-Za-z0-9+/]{43}=$",
+    description: "an Ed25519 public key as standard base64 of its 44-byte SubjectPublicKeyInfo (\"MCowBQYDK2VwAyEA…=\")",
+  },
+} as const;
