@@ -1,0 +1,183 @@
+/** `manifest-resolver check`: outputs, clock, strictness, pinned keys, limits, legacy payloads. */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createPublicKey } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
+import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { CLI } from "./support/paths.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-check-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function write(path: string, value: unknown): string {
+  const full = join(scratch, path);
+  mkdirSync(join(full, ".."), { recursive: true });
+  writeFileSync(full, typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+  return full;
+}
+
+interface JsonLine {
+  file: string;
+  umid: string | null;
+  ok: boolean;
+  errors: { rule: string; message: string; pointer: string | null; line: number | null; column: number | null }[];
+  warnings: JsonLine["errors"];
+}
+const jsonLines = (stdout: string) => stdout.trim().split("\n").map((line) => JSON.parse(line) as JsonLine);
+
+const key = newKey();
+const otherKey = newKey();
+const spki = (k: typeof key) => createPublicKey(k).export({ format: "der", type: "spki" }).toString("base64");
+const PINNED = "did:web:pinned.example#key-1";
+/** Signed with `signer` under the pinned keyRef, embedding `embed`'s key or none. */
+function pinnedManifest(umid: string, signer: typeof key, embed: typeof key | null) {
+  const manifest = manifestFor(umid);
+  const signature: Record<string, string> = signProfileA(manifest, signer, PINNED);
+  if (embed === null) delete signature.publicKeySpkiB64;
+  else signature.publicKeySpkiB64 = spki(embed);
+  return { ...manifest, signature };
+}
+const legacy = (version: string, extra: Record<string, unknown> = {}) => {
+  const m = { ...manifestFor(`urn:legacy:${version}`), "@context": `https://universalmanifest.net/ns/v${version}`, manifestVersion: version, ...extra };
+  return m;
+};
+
+describe("check: a content directory", () => {
+  const dir = "site/content";
+  write(`${dir}/current.json`, signed(manifestFor("urn:current", { expiresAt: "2030-01-01T00:00:00Z" }), key));
+  write(`${dir}/expiring.json`, signed(manifestFor("urn:expiring", { expiresAt: "2027-01-01T00:00:00Z" }), key));
+  write(`${dir}/pinned/embedded.json`, pinnedManifest("urn:pinned:embedded", key, key));
+  write(`${dir}/pinned/stand-in.json`, pinnedManifest("urn:pinned:stand-in", key, null));
+  write(`${dir}/pinned/substituted.json`, pinnedManifest("urn:pinned:substituted", otherKey, otherKey));
+  write(`${dir}/legacy/v03.json`, signed(legacy("0.3"), key));
+  write(`${dir}/legacy/v01-unsigned.json`, legacy("0.1", { signature: { algorithm: "RSA", value: "x" }, subject: 5 }));
+  write(`${dir}/legacy/v02-tampered.json`, { ...signed(legacy("0.2"), key), subject: "did:web:mallory.example" });
+  write(`${dir}/legacy/v03-no-id.json`, { ...legacy("0.3"), "@id": "" });
+  write(`${dir}/_keys.json`, { [PINNED]: spki(key) });
+  const now = "2026-11-21T00:00:00Z";
+
+  it("reports each problem at its line and column, and a summary; exit 1", () => {
+    const result = cli(["check", dir, "--now", now]);
+    assert.equal(result.status, 1);
+    const lines = result.stdout.trim().split("\n");
+    assert.deepEqual(lines.slice(0, -1).sort(), [
+      `${dir}/legacy/v02-tampered.json:15:14 - error signature/invalid: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, or another key signed it at /signature/value`,
+      `${dir}/legacy/v03-no-id.json:3:10 - error legacy/id: a legacy manifest needs a non-empty string @id at /@id`,
+      `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" at ${dir}/_keys.json:2:35: the embedded key was substituted at /signature/publicKeySpkiB64`,
+    ]);
+    assert.equal(lines.at(-1), "Checked 10 files: 3 errors in 3 files.");
+  });
+
+  it("--json: one line per checked file, and nothing else", () => {
+    const result = cli(["check", dir, "--json", "--now", now]);
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr, "");
+    const lines = jsonLines(result.stdout);
+    assert.equal(lines.length, 10);
+    const byFile = new Map(lines.map((l) => [l.file.slice(dir.length + 1), l]));
+    assert.deepEqual(byFile.get("current.json"), { file: `${dir}/current.json`, umid: "urn:current", ok: true, errors: [], warnings: [] });
+    assert.deepEqual(byFile.get("_keys.json"), { file: `${dir}/_keys.json`, umid: null, ok: true, errors: [], warnings: [] });
+    assert.deepEqual(byFile.get("pinned/substituted.json")!.errors.map((e) => [e.rule, e.pointer, e.line, e.column]), [["signature/key-mismatch", "/signature/publicKeySpkiB64", 14, 25]]);
+    for (const ok of ["pinned/embedded.json", "pinned/stand-in.json", "legacy/v03.json", "legacy/v01-unsigned.json"]) assert.equal(byFile.get(ok)?.ok, true, ok);
+    assert.equal(byFile.get("legacy/v03-no-id.json")!.umid, null);
+  });
+
+  it("--now sets the clock of expiry warnings; --strict makes them errors", () => {
+    const before = jsonLines(cli(["check", dir, "--json", "--now", now]).stdout).find((l) => l.umid === "urn:expiring")!;
+    assert.deepEqual(before.warnings, []);
+    const later = cli(["check", `${dir}/expiring.json`, "--now", "2027-06-01T00:00:00Z"]);
+    assert.equal(later.status, 0);
+    assert.match(later.stdout, /expiring\.json:8:16 - warning time\/expired: expired at 2027-01-01T00:00:00Z: consumers must reject it \(now is 2027-06-01T00:00:00\.000Z\) at \/expiresAt\nChecked 1 file: no errors, 1 warning\.\n$/);
+    const strict = cli(["check", `${dir}/expiring.json`, "--now", "2027-06-01T00:00:00Z", "--strict"]);
+    assert.equal(strict.status, 1);
+    assert.match(strict.stdout, /- error time\/expired: /);
+  });
+
+  it("a single file is checked against the nearest _keys.json above it", () => {
+    assert.equal(cli(["check", `${dir}/pinned/stand-in.json`]).status, 0);
+    assert.equal(cli(["check", `${dir}/pinned/substituted.json`]).status, 1);
+    const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
+    const result = cli(["check", elsewhere]);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /error signature\/unverifiable: no publicKeySpkiB64 is embedded and no key is pinned/);
+  });
+
+  it("under GitHub Actions, also prints annotations", () => {
+    const result = cli(["check", `${dir}/pinned/substituted.json`], { GITHUB_ACTIONS: "true" });
+    const annotation = `::error file=${dir}/pinned/substituted.json,line=14,col=25,title=signature/key-mismatch::${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: `;
+    assert.ok(result.stdout.split("\n").some((line) => line.startsWith(annotation)), result.stdout);
+  });
+
+  it("build lists legacy payloads in its summary", () => {
+    const content = "legacy-only";
+    write(`${content}/v03.json`, signed(legacy("0.3"), key));
+    const result = cli(["build", "--content", content, "--out", "legacy-dist"]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^legacy \(checked as manifestVersion < 0\.4\): legacy-only\/v03\.json \(0\.3\)$/m);
+  });
+});
+
+describe("check: _keys.json", () => {
+  it("reports a malformed key at its line and column", () => {
+    const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });
+    const result = cli(["check", path]);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /badkeys\/_keys\.json:2:18 - error schema\/pattern: an Ed25519 public key as standard base64 .* at \/did:web:a#1/);
+    assert.match(result.stdout, /badkeys\/_keys\.json:3:18 - error schema\/type: must be string at \/did:web:b#1/);
+  });
+});
+
+describe("check: limits and strict input", () => {
+  const deep = write("limits/deep.json", signed(manifestFor("urn:deep", { facets: [{ "@id": "f", "@type": "um:Facet", entity: { a: { b: { c: {} } } } }] }), key));
+  it("nesting deeper than UM_MAX_DEPTH", () => {
+    assert.equal(cli(["check", deep]).status, 0);
+    const result = cli(["check", deep], { UM_MAX_DEPTH: "5" });
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /deep\.json:15:16 - error limits\/depth: containers nested more than 5 deep$/m);
+  });
+  it("arrays longer than UM_MAX_ARRAY_ITEMS", () => {
+    const result = cli(["check", write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key))], { UM_MAX_ARRAY_ITEMS: "2" });
+    assert.match(result.stdout, /long\.json:\d+:\d+ - error limits\/array-length: array has more than 2 elements$/m);
+  });
+  it("files larger than UM_MAX_MANIFEST_BYTES, before reading them", () => {
+    const result = cli(["check", deep], { UM_MAX_MANIFEST_BYTES: "100" });
+    assert.match(result.stdout, /deep\.json - error limits\/size: file is \d+ bytes; the limit is 100 \(UM_MAX_MANIFEST_BYTES\)$/m);
+  });
+  it("I-JSON: lone surrogates and inexact integers, at their place", () => {
+    const result = cli(["check", write("ijson/a.json", '{\n  "@id": "\\uDEAD",\n  "n": 12345678901234567890\n}')]);
+    assert.match(result.stdout, /ijson\/a\.json:2:10 - error json\/lone-surrogate: /);
+  });
+  it("a bad setting or flag is a usage error, exit 2", () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [["check", deep], { UM_MAX_DEPTH: "ten" }, /UM_MAX_DEPTH must be a positive whole number, not 'ten'/],
+      [["check", deep], { UM_STANDARDS_URL: "universalmanifest.net" }, /UM_STANDARDS_URL must be an http or https URL/],
+      [["check", "--now", "tomorrow"], {}, /--now must be an RFC 3339 date-time/],
+      [["check", "--now", "2026-13-45T00:00:00Z"], {}, /--now must be an RFC 3339 date-time/],
+    ];
+    for (const [args, env, message] of cases) {
+      const result = cli(args, env);
+      assert.equal(result.status, 2, args.join(" "));
+      assert.match(result.stderr, message);
+    }
+  });
+  it("a missing path fails, exit 1, and is a JSON line of its own", () => {
+    const result = cli(["check", "--json", "no/such/file.json", deep]);
+    assert.equal(result.status, 1);
+    const [missing, present] = jsonLines(result.stdout);
+    assert.deepEqual(missing, { file: "no/such/file.json", umid: null, ok: false, errors: [{ rule: "file/unreadable", message: "file not found", pointer: null, line: null, column: null }], warnings: [] });
+    assert.equal(present!.ok, true);
+  });
+  it("a custom standards URL changes the required context", () => {
+    const result = cli(["check", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
+    assert.match(result.stdout, /error schema\/anyOf: must be "https:\/\/standards\.example\/um\/ns\/v0\.4" or an array of strings that contains it at \/@context/);
+  });
+});

@@ -1,0 +1,19 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { formatDiagnostic, githubAnnotation, type Diagnostic } from "../../scripts/diagnostics.ts";
+
+const d: Diagnostic = { severity: "error", file: "content/a,b:c.json", rule: "schema/required", message: 'missing "x"\n100%', pointer: "/a", line: 3, column: 7 };
+
+test("formats like TypeScript, with the pointer after the message", () => {
+  assert.equal(formatDiagnostic(d), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\n100% at /a');
+  assert.equal(formatDiagnostic({ ...d, pointer: "" }), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\n100% at (root)');
+  const { line: _, column: __, pointer: ___, ...whole } = d;
+  assert.equal(formatDiagnostic({ ...whole, severity: "warning" }), 'content/a,b:c.json - warning schema/required: missing "x"\n100%');
+});
+
+test("GitHub annotations escape what the runner would misread", () => {
+  assert.equal(
+    githubAnnotation(d),
+    "::error file=content/a%2Cb%3Ac.json,line=3,col=7,title=schema/required::content/a,b:c.json:3:7 - error schema/required: missing \"x\"%0A100%25 at /a",
+  );
+});
