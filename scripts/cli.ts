@@ -2,16 +2,21 @@
 import { parseArgs } from "node:util";
 import { build } from "./commands/build.ts";
 import { check } from "./commands/check.ts";
+import { keygen } from "./commands/keygen.ts";
+import { newManifest } from "./commands/new.ts";
+import { probe } from "./commands/probe.ts";
+import { redirect, revoke } from "./commands/routes.ts";
 import { EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
 import { serve } from "./commands/serve.ts";
+import { sign } from "./commands/sign.ts";
 import { ConfigError } from "./config.ts";
 
-const COMMANDS: Command[] = [check, build, serve];
+const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, redirect, build, serve, probe];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(8)}${c.summary}`).join("\n")}
+${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
 Run 'manifest-resolver COMMAND --help' for a command's options.`;
 

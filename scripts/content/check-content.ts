@@ -16,6 +16,7 @@ import { freshnessProblems } from "../validate/freshness.ts";
 import { schemaValidators, type SchemaProblem, type SchemaValidators } from "../validate/schema-validator.ts";
 import { displayPath, KEYS_FILE, manifestFiles, readSourceText, ROUTES_FILE } from "./files.ts";
 import { checkKeys, type KeysCheck } from "./keys.ts";
+import { checkRoutesText, type RoutesCheck } from "./routes.ts";
 import { diagnostic, parseAndValidate, placed, placeOf, type Parsed } from "./source.ts";
 
 /** Versions older than 0.4 that stored payloads may carry (spec 4.3), checked as legacy. */
@@ -188,56 +189,11 @@ async function checkManifestFile(path: string, context: ManifestContext): Promis
   return { file, diagnostics, source };
 }
 
-interface RoutesCheck {
-  redirects: Map<string, string>;
-  revoked: Set<string>;
-  diagnostics: Diagnostic[];
-}
-
-interface RoutesFile {
-  redirects?: { umid: string; location: string }[];
-  revoked?: { umid: string }[];
-}
-
 /** `_routes.json` on its own and against the manifests; undefined when there is none. */
 async function checkRoutes(path: string, settings: Settings, validators: SchemaValidators, manifests: Map<string, ManifestSource>): Promise<RoutesCheck | undefined> {
   const read = await readSourceText(path, settings.limits.maxManifestBytes);
-  if ("diagnostic" in read) return read.missing ? undefined : { redirects: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
-  const file = displayPath(path);
-  const parsed = parseAndValidate(file, read.text, settings, validators.routes);
-  const result: RoutesCheck = { redirects: new Map(), revoked: new Set(), diagnostics: parsed.diagnostics };
-  // Entries are still checked against each other when others are malformed, so that one
-  // run lists every problem; a malformed entry itself is skipped.
-  const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;
-  const source = { file, text: read.text };
-
-  // One fate per UMID: listed once, and never both revoked and redirected.
-  const firstEntry = new Map<string, { pointer: string; fate: "revoked" | "redirected" }>();
-  const claim = (umid: string, pointer: string, fate: "revoked" | "redirected"): boolean => {
-    const first = firstEntry.get(umid);
-    if (first !== undefined) {
-      const rule = first.fate === fate ? "routes/duplicate" : "routes/conflict";
-      result.diagnostics.push(placed(source, pointer, rule, `UMID ${JSON.stringify(umid)} is already ${first.fate} at ${placeOf(source, first.pointer)}`));
-      return false;
-    }
-    firstEntry.set(umid, { pointer, fate });
-    return true;
-  };
-  for (const [{ umid }, i] of namedEntries(routes.revoked)) {
-    if (claim(umid, `/revoked/${i}/umid`, "revoked")) result.revoked.add(umid);
-  }
-  for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {
-    const pointer = `/redirects/${i}/umid`;
-    if (!claim(umid, pointer, "redirected")) continue;
-    const manifest = manifests.get(umid);
-    if (manifest !== undefined) {
-      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(manifest, "/@id")}; remove one of them`;
-      result.diagnostics.push(placed(source, pointer, "routes/conflict", message));
-      continue;
-    }
-    result.redirects.set(umid, location);
-  }
-  return result;
+  if ("diagnostic" in read) return read.missing ? undefined : { document: {}, redirects: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
+  return checkRoutesText(displayPath(path), read.text, settings, validators, manifests);
 }
 
 function addKeysFile(result: ContentCheck, keys: KeysCheck): void {
@@ -247,7 +203,7 @@ function addKeysFile(result: ContentCheck, keys: KeysCheck): void {
 }
 
 /** `_keys.json` in `dir` or the nearest folder above it, up to the working directory. */
-async function findKeysFile(dir: string): Promise<string | undefined> {
+export async function findKeysFile(dir: string): Promise<string | undefined> {
   const stop = resolve(".");
   for (let at = resolve(dir); ; at = dirname(at)) {
     const candidate = join(at, KEYS_FILE);
@@ -264,11 +220,6 @@ function missingFile(path: string): Diagnostic {
   return { severity: "error", file: displayPath(path), rule: "file/unreadable", message: "file not found" };
 }
 
-/** The entries of a routes list that at least name a UMID, with their indexes. */
-function namedEntries<T extends { umid: string }>(list: T[] | undefined): [T, number][] {
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((entry, i): [T, number][] => (isJsonObject(entry) && typeof entry.umid === "string" && entry.umid !== "" ? [[entry, i]] : []));
-}
 
 
 

@@ -1,0 +1,64 @@
+/** `manifest-resolver new`: a v0.4 manifest skeleton to fill in and sign. */
+import { randomUUID } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { settingsFromEnv } from "../config.ts";
+import { DEFAULT_STYLE, formatJson } from "../content/json-file.ts";
+import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
+
+/** How long a new manifest is valid: consumers refuse it after expiresAt. */
+const LIFETIME_DAYS = 365;
+
+export const newManifest: Command = {
+  name: "new",
+  summary: "print or write a new, unsigned v0.4 manifest skeleton",
+  help: `Usage: manifest-resolver new [--subject DID] [--out FILE]
+
+A v0.4 manifest with a fresh urn:uuid @id, issuedAt now and expiresAt in ${LIFETIME_DAYS} days,
+and empty facets, claims, consents and pointers to fill in. Sign it when it is ready.
+
+Options:
+  --subject DID   the manifest's subject (default: did:web:example.com)
+  --out FILE      write it there instead of printing it (an existing file is kept)
+
+Exit status: 0 done, 1 not written (the file exists), 2 usage error.
+
+Example:
+  manifest-resolver new --subject did:web:alice.example --out content/alice.jsonld`,
+  options: { subject: { type: "string" }, out: { type: "string" } },
+  async run(values, positionals) {
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const subject = stringOption(values, "subject", "did:web:example.com");
+    if (subject.trim() === "") throw new UsageError("--subject must not be empty");
+    const now = new Date();
+    now.setUTCMilliseconds(0);
+    const expires = new Date(now.getTime() + LIFETIME_DAYS * 86_400_000);
+    const manifest = {
+      "@context": settingsFromEnv().contextUrl,
+      "@id": `urn:uuid:${randomUUID()}`,
+      "@type": "um:Manifest",
+      manifestVersion: "0.4",
+      subject,
+      issuedAt: now.toISOString().replace(".000Z", "Z"),
+      expiresAt: expires.toISOString().replace(".000Z", "Z"),
+      facets: [],
+      claims: [],
+      consents: [],
+      pointers: [],
+    };
+    const text = formatJson(manifest, DEFAULT_STYLE);
+    const out = values.out;
+    if (typeof out !== "string") {
+      process.stdout.write(text);
+      return EXIT_OK;
+    }
+    try {
+      await writeFile(out, text, { flag: "wx" });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      console.error(`manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists" : (error as Error).message}`);
+      return EXIT_FAILED;
+    }
+    console.log(`wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ${out} --key KEY.pem --key-ref KEYREF`);
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,37 @@
+/** `manifest-resolver probe`: check a running resolver against the contract. */
+import { probe as probeResolver } from "../probe.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+
+export const probe: Command = {
+  name: "probe",
+  summary: "check a running resolver (local, a deploy preview, production) against the contract",
+  help: `Usage: manifest-resolver probe BASE_URL [UMID...]
+
+Checks health, the descriptor, the 400, 404 and 405 answers and the CORS preflight; then,
+for each UMID, whatever it resolves to: a 200 whose ETag is the SHA-256 of its body, with
+a working 304, HEAD and b64u: path; or a 307 with a Location; or a 410. One line per
+check, then a summary. Run it against a deploy preview before merging.
+
+Exit status: 0 every check passed, 1 a check failed, 2 usage error.
+
+Example:
+  manifest-resolver probe https://deploy-preview-12--my-manifests.netlify.app urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
+  options: {},
+  async run(_values, [baseUrl, ...umids]) {
+    if (baseUrl === undefined) throw new UsageError("BASE_URL is required");
+    if (!/^https?:\/\//i.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`BASE_URL must be an http or https URL, not '${baseUrl}'`);
+    let checks = 0;
+    let failed = 0;
+    for await (const result of probeResolver(baseUrl, umids)) {
+      checks++;
+      if (result.failure === undefined) {
+        console.log(`ok    ${result.check}${result.detail === undefined ? "" : `: ${result.detail}`}`);
+      } else {
+        failed++;
+        console.log(`FAIL  ${result.check}: ${result.failure}`);
+      }
+    }
+    console.log(`${baseUrl}: ${checks} checks, ${failed === 0 ? "all passed" : `${failed} failed`}`);
+    return failed === 0 ? EXIT_OK : EXIT_FAILED;
+  },
+};

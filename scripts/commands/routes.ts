@@ -1,0 +1,165 @@
+/**
+ * `manifest-resolver revoke` and `redirect`: safe edits of `_routes.json`. The file must be
+ * valid before the edit and is validated again after it (against the manifests too);
+ * entries keep their order and new ones go last; a UMID is never listed twice; the file
+ * is replaced atomically, in its own indentation style.
+ */
+import { join } from "node:path";
+import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
+import { settingsFromEnv, type Settings } from "../config.ts";
+import { displayPath, manifestFiles, readSourceText, ROUTES_FILE } from "../content/files.ts";
+import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
+import { checkRoutesText, type RoutesFile, type SourceFile } from "../content/routes.ts";
+import { placeOf } from "../content/source.ts";
+import { formatDiagnostic, hasErrors } from "../diagnostics.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { schemaValidators } from "../validate/schema-validator.ts";
+import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
+
+type Outcome = { changed: string } | { unchanged: string } | { refused: string };
+
+interface RoutesEdit {
+  routes: Required<RoutesFile>;
+  /** Where an entry for `umid` already is, as file:line:col, if it is listed in `list`. */
+  listed(list: "redirects" | "revoked", umid: string): { index: number; place: string } | undefined;
+  /** The manifest file that publishes `umid`, if any. */
+  publishedBy(umid: string): string | undefined;
+}
+
+const contentOption = { content: { type: "string" } } as const;
+const contentHelp = "  --content DIR  content directory (default: content)";
+
+export const revoke: Command = {
+  name: "revoke",
+  summary: "revoke a UMID in _routes.json: it then answers 410",
+  help: `Usage: manifest-resolver revoke UMID [--reason TEXT] [--content DIR]
+
+Adds UMID to the revoked list of _routes.json, with revokedAt now. A revoked UMID answers
+410 Gone, and a manifest file for it is no longer published. A redirected UMID is not
+revoked: remove its redirect first.
+
+Options:
+  --reason TEXT  why, kept in _routes.json for the record
+${contentHelp}
+
+Exit status: 0 revoked (or already), 1 refused or _routes.json invalid, 2 usage error.
+
+Example:
+  manifest-resolver revoke urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "key compromised"`,
+  options: { reason: { type: "string" }, ...contentOption },
+  run: (values, positionals) =>
+    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy }) => {
+      const revoked = listed("revoked", umid!);
+      if (revoked !== undefined) return { unchanged: `${umid} is already revoked at ${revoked.place}` };
+      const redirected = listed("redirects", umid!);
+      if (redirected !== undefined) return { refused: `${umid} is redirected at ${redirected.place}: remove the redirect before revoking it` };
+      const reason = values.reason;
+      routes.revoked.push({ umid: umid!, revokedAt: new Date().toISOString(), ...(typeof reason === "string" && { reason }) });
+      const file = publishedBy(umid!);
+      return { changed: `revoked ${umid}${file === undefined ? "" : `; ${file} is no longer published`}` };
+    }),
+};
+
+export const redirect: Command = {
+  name: "redirect",
+  summary: "redirect a UMID to a URL in _routes.json: it then answers 307",
+  help: `Usage: manifest-resolver redirect UMID URL [--content DIR]
+
+Adds (or updates) the redirect of UMID to URL, an absolute http or https URL, in
+_routes.json. The UMID then answers 307 with Location: URL. A UMID that a manifest file
+publishes, or that is revoked, is not redirected.
+
+Options:
+${contentHelp}
+
+Exit status: 0 redirected (or already), 1 refused or _routes.json invalid, 2 usage error.
+
+Example:
+  manifest-resolver redirect urn:uuid:3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a https://manifests.example.org/3d2c1b0a`,
+  options: contentOption,
+  run: (values, positionals) =>
+    editRoutes(values, positionals, 2, ([umid, location], { routes, listed, publishedBy }) => {
+      if (!/^https?:\/\/[^/?#\s]+/i.test(location!) || !URL.canParse(location!)) {
+        throw new UsageError(`URL must be an absolute http or https URL, not '${location}'`);
+      }
+      const revoked = listed("revoked", umid!);
+      if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      const file = publishedBy(umid!);
+      if (file !== undefined) return { refused: `${umid} is published by ${file}: delete that file first, or revoke the UMID instead` };
+      const existing = listed("redirects", umid!);
+      if (existing === undefined) {
+        routes.redirects.push({ umid: umid!, location: location! });
+        return { changed: `redirected ${umid} to ${location}` };
+      }
+      const entry = routes.redirects[existing.index]!;
+      if (entry.location === location) return { unchanged: `${umid} already redirects to ${location}` };
+      entry.location = location!;
+      return { changed: `${umid} now redirects to ${location} (was ${existing.place})` };
+    }),
+};
+
+async function editRoutes(values: OptionValues, positionals: string[], arity: number, edit: (args: string[], at: RoutesEdit) => Outcome): Promise<number> {
+  if (positionals.length !== arity) throw new UsageError(`expected ${arity === 1 ? "UMID" : "UMID URL"}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`);
+  if (positionals[0] === "") throw new UsageError("UMID must not be empty");
+  const dir = stringOption(values, "content", "content");
+  const settings = settingsFromEnv();
+  const validators = schemaValidators(settings.contextUrl);
+  const path = join(dir, ROUTES_FILE);
+  const file = displayPath(path);
+
+  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+  if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
+  const text = "text" in read ? read.text : "{}";
+  const manifests = await manifestIds(dir, settings);
+  const before = checkRoutesText(file, text, settings, validators, manifests);
+  if (hasErrors(before.diagnostics)) return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
+
+  const current = before.document;
+  const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [] };
+  const source = { file, text };
+  const outcome = edit(positionals, {
+    routes,
+    listed: (list, umid) => {
+      const index = routes[list].findIndex((entry) => entry.umid === umid);
+      return index < 0 ? undefined : { index, place: placeOf(source, `/${list}/${index}/umid`) };
+    },
+    publishedBy: (umid) => {
+      const manifest = manifests.get(umid);
+      return manifest && placeOf(manifest, "/@id");
+    },
+  });
+  if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);
+  if ("unchanged" in outcome) {
+    console.log(outcome.unchanged);
+    return EXIT_OK;
+  }
+
+  const updated = formatJson(routes, "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
+  const after = checkRoutesText(file, updated, settings, validators, manifests);
+  if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
+  await writeFileAtomically(path, updated);
+  console.log(`${outcome.changed} in ${file}`);
+  return EXIT_OK;
+}
+
+/** Which manifest file claims each UMID: only each file's @id is read. */
+async function manifestIds(dir: string, settings: Settings): Promise<Map<string, SourceFile>> {
+  const ids = new Map<string, SourceFile>();
+  const sources = await mapConcurrent(await manifestFiles(dir), FILE_CONCURRENCY, async (name) => {
+    const path = join(dir, name);
+    const read = await readSourceText(path, settings.limits.maxManifestBytes);
+    return "text" in read ? { file: displayPath(path), text: read.text } : undefined;
+  });
+  for (const source of sources) {
+    const parsed = source && parseJson(source.text, settings.limits);
+    if (parsed?.ok && isJsonObject(parsed.value) && typeof parsed.value["@id"] === "string" && !ids.has(parsed.value["@id"])) {
+      ids.set(parsed.value["@id"], source!);
+    }
+  }
+  return ids;
+}
+
+function fail(lines: string[]): number {
+  for (const line of lines) console.error(line);
+  return EXIT_FAILED;
+}

@@ -1,0 +1,120 @@
+/** `manifest-resolver sign`: fill in a manifest's Profile A signature. */
+import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { settingsFromEnv, type Settings } from "../config.ts";
+import { checkManifestText, findKeysFile } from "../content/check-content.ts";
+import { displayPath, readSourceText } from "../content/files.ts";
+import { detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
+import { checkKeys } from "../content/keys.ts";
+import { parseAndValidate } from "../content/source.ts";
+import { signProfileA } from "../crypto/profile-a.ts";
+import { formatDiagnostic, hasErrors, printDiagnostics } from "../diagnostics.ts";
+import { isJsonObject } from "../json/strict-json.ts";
+import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+
+export const sign: Command = {
+  name: "sign",
+  summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place",
+  help: `Usage: manifest-resolver sign FILE... --key PEM --key-ref KEYREF
+
+Fills in each manifest's signature (Ed25519 over the JCS canonical manifest, with
+publicKeySpkiB64 and created) and rewrites the file in its own indentation style.
+Refuses a file that fails validation for any other reason than its signature, and a key
+whose public half is not the one pinned for KEYREF in the nearest _keys.json; other
+files are still signed.
+
+Options:
+  --key PEM        the Ed25519 private key (PKCS#8 PEM, as keygen writes it)
+  --key-ref KEYREF the signature's keyRef, e.g. did:web:you.example#key-1
+
+Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
+
+Example:
+  manifest-resolver sign content/alice.jsonld --key signing-key.pem --key-ref did:web:alice.example#key-1`,
+  options: { key: { type: "string" }, "key-ref": { type: "string" } },
+  async run(values, files) {
+    if (files.length === 0) throw new UsageError("name at least one FILE to sign");
+    if (typeof values.key !== "string") throw new UsageError("--key PEM is required");
+    const keyRef = values["key-ref"];
+    if (typeof keyRef !== "string" || keyRef === "") throw new UsageError("--key-ref KEYREF is required");
+
+    const key = await loadPrivateKey(values.key);
+    if (typeof key === "string") {
+      console.error(`manifest-resolver: ${key}`);
+      return EXIT_FAILED;
+    }
+    const spki = createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64");
+    const settings = settingsFromEnv();
+    const validators = schemaValidators(settings.contextUrl);
+    let refused = 0;
+    for (const path of files) {
+      const problem = await signFile(path, key, spki, keyRef, settings, validators);
+      if (problem !== undefined) {
+        refused++;
+        console.error(problem);
+      }
+    }
+    if (refused > 0) console.error(`${refused} of ${files.length} not signed.`);
+    return refused > 0 ? EXIT_FAILED : EXIT_OK;
+  },
+};
+
+/** The key, or why it cannot be used. */
+async function loadPrivateKey(path: string): Promise<KeyObject | string> {
+  let pem: Buffer;
+  try {
+    pem = await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return `cannot read the key ${path}: ${code === "ENOENT" ? "file not found" : (error as Error).message}`;
+  }
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === "ed25519" ? key : `${path} is a ${key.asymmetricKeyType} key; Profile A needs Ed25519`;
+  } catch {
+    return `${path} is not a PEM private key`;
+  }
+}
+
+/** Signs one file in place; the reason it was refused otherwise, already formatted. */
+async function signFile(
+  path: string,
+  key: KeyObject,
+  spki: string,
+  keyRef: string,
+  settings: Settings,
+  validators: SchemaValidators,
+): Promise<string | undefined> {
+  const file = displayPath(path);
+  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+  if ("diagnostic" in read) return formatDiagnostic(read.diagnostic);
+  const parsed = parseAndValidate(file, read.text, settings, () => []);
+  if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic).join("\n");
+  if (!isJsonObject(parsed.value)) return `${file} - error sign/not-object: a manifest is a JSON object`;
+
+  const keys = await checkKeys(await findKeysFile(dirname(path)), settings, validators);
+  if (hasErrors(keys.diagnostics)) return keys.diagnostics.map(formatDiagnostic).join("\n");
+  const pin = keys.pinned.get(keyRef);
+  if (pin !== undefined && pin.spki !== spki) {
+    return `${file} - error sign/key-not-pinned: refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;
+  }
+
+  // The signature replaces the old one in place (keeping members such as statusRef) or
+  // goes last; everything else keeps its order.
+  const manifest = parsed.value;
+  const previous = isJsonObject(manifest.signature) ? manifest.signature : {};
+  const signature = { ...previous, ...signProfileA(manifest, key, keyRef) };
+  const signed = "signature" in manifest ? Object.fromEntries(Object.entries(manifest).map(([k, v]) => [k, k === "signature" ? signature : v])) : { ...manifest, signature };
+  const text = formatJson(signed, detectStyle(read.text));
+
+  const check = checkManifestText(file, text, { settings, now: new Date(), strict: false, validators, pinned: keys.pinned });
+  if (hasErrors(check.diagnostics)) {
+    return `${check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic).join("\n")}\n${file} was not signed: fix the problems above first.`;
+  }
+  printDiagnostics(check.diagnostics, (line) => console.error(line));
+  await writeFileAtomically(path, text);
+  console.log(`signed ${file} (keyRef ${keyRef})`);
+  return undefined;
+}

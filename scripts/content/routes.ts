@@ -1,0 +1,73 @@
+/**
+ * `_routes.json`: the UMIDs answered without a payload (redirects, revocations), checked
+ * on its own and against the manifests: one fate per UMID, and no redirect of a UMID that
+ * a manifest publishes.
+ */
+import type { Settings } from "../config.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+import { isJsonObject } from "../json/strict-json.ts";
+import type { SchemaValidators } from "../validate/schema-validator.ts";
+import { parseAndValidate, placed, placeOf } from "./source.ts";
+
+/** A file's name and text, to place a diagnostic in it. */
+export interface SourceFile {
+  file: string;
+  text: string;
+}
+
+export interface RoutesCheck {
+  /** The document as parsed ({} if it is not an object). */
+  document: RoutesFile;
+  redirects: Map<string, string>;
+  revoked: Set<string>;
+  diagnostics: Diagnostic[];
+}
+
+export interface RoutesFile {
+  redirects?: { umid: string; location: string }[];
+  revoked?: { umid: string; revokedAt?: string; reason?: string }[];
+}
+
+/** `_routes.json` text on its own and against the manifests (UMID → where its @id is). */
+export function checkRoutesText(file: string, text: string, settings: Settings, validators: SchemaValidators, manifests: ReadonlyMap<string, SourceFile>): RoutesCheck {
+  const parsed = parseAndValidate(file, text, settings, validators.routes);
+  // Entries are still checked against each other when others are malformed, so that one
+  // run lists every problem; a malformed entry itself is skipped.
+  const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;
+  const result: RoutesCheck = { document: routes, redirects: new Map(), revoked: new Set(), diagnostics: parsed.diagnostics };
+  const source = { file, text };
+
+  // One fate per UMID: listed once, and never both revoked and redirected.
+  const firstEntry = new Map<string, { pointer: string; fate: "revoked" | "redirected" }>();
+  const claim = (umid: string, pointer: string, fate: "revoked" | "redirected"): boolean => {
+    const first = firstEntry.get(umid);
+    if (first !== undefined) {
+      const rule = first.fate === fate ? "routes/duplicate" : "routes/conflict";
+      result.diagnostics.push(placed(source, pointer, rule, `UMID ${JSON.stringify(umid)} is already ${first.fate} at ${placeOf(source, first.pointer)}`));
+      return false;
+    }
+    firstEntry.set(umid, { pointer, fate });
+    return true;
+  };
+  for (const [{ umid }, i] of namedEntries(routes.revoked)) {
+    if (claim(umid, `/revoked/${i}/umid`, "revoked")) result.revoked.add(umid);
+  }
+  for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {
+    const pointer = `/redirects/${i}/umid`;
+    if (!claim(umid, pointer, "redirected")) continue;
+    const manifest = manifests.get(umid);
+    if (manifest !== undefined) {
+      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(manifest, "/@id")}; remove one of them`;
+      result.diagnostics.push(placed(source, pointer, "routes/conflict", message));
+      continue;
+    }
+    result.redirects.set(umid, location);
+  }
+  return result;
+}
+
+/** The entries of a routes list that at least name a UMID, with their indexes. */
+function namedEntries<T extends { umid: string }>(list: T[] | undefined): [T, number][] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry, i): [T, number][] => (isJsonObject(entry) && typeof entry.umid === "string" && entry.umid !== "" ? [[entry, i]] : []));
+}

@@ -1,0 +1,182 @@
+/**
+ * A black-box check of a running resolver, local or deployed, against the contract:
+ * what any conforming resolver must answer, and, for given UMIDs, a coherent answer for
+ * each (200 with a correct ETag and a working 304, or 307, or 410).
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { CACHE_NONE, CACHE_RESOLVED, CONTRACT, JSON_CONTENT_TYPE, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
+import { umidPath } from "../edge/umid-path.ts";
+
+export interface ProbeResult {
+  check: string;
+  /** What was found, when it passed. */
+  detail?: string;
+  /** Undefined when the check passed; what was wrong otherwise. */
+  failure?: string;
+}
+
+type Check = (check: string, body: () => Promise<string | void>) => Promise<ProbeResult>;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+}
+
+const EXPOSED = ["ETag", "Cache-Control", "Content-Type", "Location", "X-UM-Resolver-Contract"];
+
+/** Thrown inside a check to fail it with a message. */
+class Mismatch extends Error {}
+
+function expect(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Mismatch(message);
+}
+
+function expectHeader(answer: Answer, name: string, expected: string): void {
+  const actual = answer.headers.get(name);
+  expect(actual === expected, `${name}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+function expectJson(answer: Answer, status: number, body: unknown, cacheControl = CACHE_NONE): void {
+  expect(answer.status === status, `expected ${status}, got ${answer.status}`);
+  const text = new TextDecoder().decode(answer.body);
+  expect(text === JSON.stringify(body), `body: expected ${JSON.stringify(body)}, got ${JSON.stringify(text.slice(0, 200))}`);
+  expectHeader(answer, "Content-Type", JSON_CONTENT_TYPE);
+  expectHeader(answer, "Cache-Control", cacheControl);
+}
+
+/** What every answer carries: the contract header and CORS for a page on any origin. */
+function expectCommon(answer: Answer): void {
+  expectHeader(answer, "X-UM-Resolver-Contract", CONTRACT);
+  expectHeader(answer, "Access-Control-Allow-Origin", "*");
+  const exposed = (answer.headers.get("Access-Control-Expose-Headers") ?? "").toLowerCase().split(/\s*,\s*/);
+  const missing = EXPOSED.filter((name) => !exposed.includes(name.toLowerCase()));
+  expect(missing.length === 0, `Access-Control-Expose-Headers lacks ${missing.join(", ")}`);
+}
+
+export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<ProbeResult> {
+  const base = baseUrl.replace(/\/+$/, "");
+  const ask = async (method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> => {
+    const response = await fetch(base + path, { method, headers, redirect: "manual", signal: AbortSignal.timeout(15_000) });
+    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+  };
+  const run: Check = async (check, body) => {
+    try {
+      const detail = await body();
+      return detail === undefined ? { check } : { check, detail };
+    } catch (error) {
+      const reason = error instanceof Mismatch ? error.message : `request failed: ${(error as Error).cause ?? (error as Error).message}`;
+      return { check, failure: reason };
+    }
+  };
+
+  yield await run("GET /health", async () => {
+    const answer = await ask("GET", "/health");
+    expectJson(answer, 200, { status: "ok", contract: CONTRACT });
+    expectCommon(answer);
+  });
+  yield await run("GET /.well-known/manifest-resolver.json", async () => {
+    const answer = await ask("GET", "/.well-known/manifest-resolver.json");
+    expect(answer.status === 200, `expected 200, got ${answer.status}`);
+    expectHeader(answer, "Cache-Control", CACHE_NONE);
+    expectCommon(answer);
+    const d = JSON.parse(new TextDecoder().decode(answer.body));
+    expect(d.contract === CONTRACT, `contract: ${JSON.stringify(d.contract)}`);
+    expect(typeof d.resolver === "string", "resolver is not a string");
+    expect(Array.isArray(d.umidPathRule) && d.umidPathRule.every((r: unknown) => typeof r === "string"), "umidPathRule is not an array of strings");
+    expect(d.kv?.keyPattern === "um:{UMID}" && typeof d.kv?.binding === "string", "kv is not {binding, keyPattern: \"um:{UMID}\"}");
+    expect(d.endpoints?.health === "/health" && d.endpoints?.resolve === "/{UMID_PATH}", "endpoints are not {health: \"/health\", resolve: \"/{UMID_PATH}\"}");
+  });
+  const badPaths: [string, string][] = [
+    ["/", "missing UMID"],
+    ["/a/b", "unexpected extra path segments"],
+    ["/b64u:", "empty UMID"],
+    ["/b64u:not*base64", "invalid b64u UMID encoding"],
+    ["/%E0%A4%A", "invalid UMID encoding"],
+  ];
+  for (const [path, message] of badPaths) {
+    yield await run(`GET ${path} is 400 ${message}`, async () => {
+      const answer = await ask("GET", path);
+      expectJson(answer, 400, { error: "bad_request", message });
+      expectCommon(answer);
+    });
+  }
+  const unknown = `urn:uuid:${randomUUID()}`;
+  yield await run("GET an unknown UMID is 404", async () => {
+    const answer = await ask("GET", umidPath(unknown));
+    expectJson(answer, 404, { error: "not_found", umid: unknown });
+    expectCommon(answer);
+  });
+  yield await run("POST is 405", async () => {
+    const answer = await ask("POST", umidPath(unknown));
+    expectJson(answer, 405, { error: "method_not_allowed" });
+    expectCommon(answer);
+  });
+  yield await run("OPTIONS preflight for If-None-Match is 204", async () => {
+    const answer = await ask("OPTIONS", umidPath(unknown), {
+      Origin: "https://probe.example",
+      "Access-Control-Request-Method": "GET",
+      "Access-Control-Request-Headers": "if-none-match",
+    });
+    expect(answer.status === 204, `expected 204, got ${answer.status}`);
+    expectHeader(answer, "Cache-Control", CACHE_NONE);
+    expectCommon(answer);
+    const allowed = (answer.headers.get("Access-Control-Allow-Headers") ?? "").toLowerCase();
+    expect(allowed.split(/\s*,\s*/).includes("if-none-match") || allowed === "*", `Access-Control-Allow-Headers does not allow If-None-Match: ${JSON.stringify(allowed)}`);
+  });
+
+  for (const umid of umids) yield* probeUmid(umid, ask, run);
+}
+
+async function* probeUmid(
+  umid: string,
+  ask: (method: string, path: string, headers?: Record<string, string>) => Promise<Answer>,
+  run: Check,
+): AsyncGenerator<ProbeResult> {
+  const path = umidPath(umid);
+  let first: Answer | undefined;
+  yield await run(`GET ${path}`, async () => {
+    first = await ask("GET", path);
+    expectCommon(first);
+    expect([200, 307, 410].includes(first.status), `expected 200, 307 or 410, got ${first.status}`);
+    if (first.status === 410) {
+      expectJson(first, 410, { error: "revoked", umid });
+      return "410 revoked";
+    }
+    expectHeader(first, "Cache-Control", CACHE_RESOLVED);
+    if (first.status === 307) {
+      const location = first.headers.get("Location");
+      expect(location !== null && URL.canParse(location), `Location is not an absolute URL: ${JSON.stringify(location)}`);
+      return `307 to ${location}`;
+    }
+    expectHeader(first, "Content-Type", MANIFEST_CONTENT_TYPE);
+    const etag = `W/"sha256-${createHash("sha256").update(first.body).digest("base64url")}"`;
+    expectHeader(first, "ETag", etag);
+    const manifest = JSON.parse(new TextDecoder().decode(first.body));
+    expect(manifest?.["@id"] === umid, `the manifest's @id is ${JSON.stringify(manifest?.["@id"])}`);
+    return `200, ${first.body.length} bytes, ETag ${etag}`;
+  });
+  if (first?.status !== 200) return;
+  const etag = first.headers.get("ETag")!;
+  yield await run(`GET ${path} with If-None-Match is 304`, async () => {
+    const answer = await ask("GET", path, { "If-None-Match": etag });
+    expect(answer.status === 304, `expected 304, got ${answer.status}`);
+    expectHeader(answer, "ETag", etag);
+    expectHeader(answer, "Cache-Control", CACHE_RESOLVED);
+    expect(answer.body.length === 0, "a 304 has no body");
+    expectCommon(answer);
+  });
+  yield await run(`HEAD ${path}`, async () => {
+    const answer = await ask("HEAD", path);
+    expect(answer.status === 200, `expected 200, got ${answer.status}`);
+    expectHeader(answer, "ETag", etag);
+    expect(answer.body.length === 0, "a HEAD answer has no body");
+    expectCommon(answer);
+  });
+  const b64u = umidPath(umid, "b64u");
+  yield await run(`GET ${b64u.length > 60 ? `${b64u.slice(0, 60)}…` : b64u} is the same`, async () => {
+    const answer = await ask("GET", b64u);
+    expect(answer.status === 200, `expected 200, got ${answer.status}`);
+    expectHeader(answer, "ETag", etag);
+  });
+}
