@@ -77,11 +77,12 @@ Exit status: 0 redirected (or already), 1 refused or _routes.json invalid, 2 usa
 Example:
   manifest-resolver redirect urn:uuid:3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a https://manifests.example.org/3d2c1b0a`,
   options: contentOption,
-  run: (values, positionals) =>
-    editRoutes(values, positionals, 2, ([umid, location], { routes, listed, publishedBy }) => {
-      if (!/^https?:\/\/[^/?#\s]+/i.test(location!) || !URL.canParse(location!)) {
-        throw new UsageError(`URL must be an absolute http or https URL, not '${location}'`);
-      }
+  run: (values, positionals) => {
+    const location = positionals[1];
+    if (location !== undefined && (!/^https?:\/\/[^/?#\s]+/i.test(location) || !URL.canParse(location))) {
+      throw new UsageError(`URL must be an absolute http or https URL, not '${location}'`);
+    }
+    return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy }) => {
       const revoked = listed("revoked", umid!);
       if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
       const file = publishedBy(umid!);
@@ -95,7 +96,8 @@ Example:
       if (entry.location === location) return { unchanged: `${umid} already redirects to ${location}` };
       entry.location = location!;
       return { changed: `${umid} now redirects to ${location} (was ${existing.place})` };
-    }),
+    });
+  },
 };
 
 async function editRoutes(values: OptionValues, positionals: string[], arity: number, edit: (args: string[], at: RoutesEdit) => Outcome): Promise<number> {

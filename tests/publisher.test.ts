@@ -1,0 +1,262 @@
+/**
+ * The publisher's tools, as the README's walkthrough uses them: keygen, new, sign, check,
+ * revoke, redirect, build, serve, probe; then what each refuses.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
+import { CLI } from "./support/paths.ts";
+import { startPrintingUrl } from "./support/processes.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-publisher-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the CLI like a publisher, asynchronously so that a test server can answer it. */
+async function cli(args: string[], cwd = scratch) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, GITHUB_ACTIONS: "" } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c));
+  child.stderr.on("data", (c: Buffer) => (stderr += c));
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { status, stdout, stderr };
+}
+
+const read = (path: string) => readFileSync(join(scratch, path), "utf8");
+const write = (path: string, text: string) => {
+  mkdirSync(join(scratch, path, ".."), { recursive: true });
+  writeFileSync(join(scratch, path), text);
+};
+
+describe("from a new key to a probed resolver", () => {
+  const keyRef = "did:web:publisher.example#key-1";
+
+  it("walks the README's steps", async () => {
+    const keygen = await cli(["keygen", "--out", "keys/signing.pem"]);
+    assert.equal(keygen.status, 1, "the folder does not exist yet");
+    mkdirSync(join(scratch, "keys"));
+    const made = await cli(["keygen", "--out", "keys/signing.pem"]);
+    assert.equal(made.status, 0, made.stderr);
+    const pem = read("keys/signing.pem");
+    assert.equal(statSync(join(scratch, "keys/signing.pem")).mode & 0o777, 0o600);
+    const spki = createPublicKey(createPrivateKey(pem)).export({ format: "der", type: "spki" }).toString("base64");
+    assert.ok(made.stdout.includes(spki), "prints the public key");
+    assert.ok(!made.stdout.includes("PRIVATE") && !made.stdout.includes(pem.split("\n")[1]!), "never prints the private key");
+    const entry = /^\s*("did:web:example\.com#key-1": "[^"]+")$/m.exec(made.stdout)![1]!;
+    write("content/_keys.json", `{\n  ${entry.replace("did:web:example.com#key-1", keyRef)}\n}\n`);
+
+    mkdirSync(join(scratch, "content"), { recursive: true });
+    const created = await cli(["new", "--subject", "did:web:publisher.example", "--out", "content/first.jsonld"]);
+    assert.equal(created.status, 0, created.stderr);
+    const skeleton = JSON.parse(read("content/first.jsonld"));
+    assert.match(skeleton["@id"], /^urn:uuid:[0-9a-f-]{36}$/);
+    assert.equal(skeleton.subject, "did:web:publisher.example");
+    const lifetime = Date.parse(skeleton.expiresAt) - Date.parse(skeleton.issuedAt);
+    assert.equal(lifetime, 365 * 86_400_000);
+    assert.ok(Math.abs(Date.parse(skeleton.issuedAt) - Date.now()) < 60_000);
+
+    const unsigned = await cli(["check"]);
+    assert.equal(unsigned.status, 1);
+    assert.match(unsigned.stdout, /first\.jsonld:1:1 - error schema\/required: missing required member "signature"/);
+
+    const signing = await cli(["sign", "content/first.jsonld", "--key", "keys/signing.pem", "--key-ref", keyRef]);
+    assert.equal(signing.status, 0, signing.stderr);
+    assert.equal(signing.stdout, `signed content/first.jsonld (keyRef ${keyRef})\n`);
+    assert.equal(JSON.parse(read("content/first.jsonld")).signature.publicKeySpkiB64, spki);
+
+    assert.equal((await cli(["revoke", "urn:uuid:00000000-dead-4000-8000-000000000000", "--reason", "rotated"])).status, 0);
+    assert.equal((await cli(["redirect", "urn:uuid:00000000-0000-4000-8000-00000000beef", "https://elsewhere.example/m/1"])).status, 0);
+    const checked = await cli(["check"]);
+    assert.equal(checked.status, 0, checked.stdout);
+    assert.equal(checked.stdout, "Checked 3 files: no errors.\n");
+
+    const built = await cli(["build"]);
+    assert.equal(built.status, 0, built.stderr);
+    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(scratch, "dist"), "--port", "0"]);
+    try {
+      const probe = await cli(["probe", server.url, skeleton["@id"], "urn:uuid:00000000-dead-4000-8000-000000000000", "urn:uuid:00000000-0000-4000-8000-00000000beef"]);
+      assert.equal(probe.status, 0, probe.stdout);
+      assert.match(probe.stdout, /^ok {4}GET \/urn%3Auuid%3A00000000-dead-4000-8000-000000000000: 410 revoked$/m);
+      assert.match(probe.stdout, /^ok {4}GET \/urn%3Auuid%3A00000000-0000-4000-8000-00000000beef: 307 to https:\/\/elsewhere\.example\/m\/1$/m);
+      assert.match(probe.stdout, /: 16 checks, all passed\n$/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("keygen and new refuse to lose anything", () => {
+  it("keygen never overwrites a key, nor writes one under content/", async () => {
+    write("existing.pem", "precious");
+    const result = await cli(["keygen", "--out", "existing.pem"]);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /cannot write existing\.pem: it exists; move it away or choose another --out/);
+    assert.equal(read("existing.pem"), "precious");
+    mkdirSync(join(scratch, "content"), { recursive: true });
+    const inContent = await cli(["keygen", "--out", "content/deep/key.pem"]);
+    assert.equal(inContent.status, 1);
+    assert.match(inContent.stderr, /refusing to write a private key under content\//);
+  });
+  it("new prints to stdout without --out, and keeps an existing file", async () => {
+    const printed = await cli(["new"]);
+    assert.equal(JSON.parse(printed.stdout).manifestVersion, "0.4");
+    write("taken.json", "mine");
+    assert.equal((await cli(["new", "--out", "taken.json"])).status, 1);
+    assert.equal(read("taken.json"), "mine");
+  });
+});
+
+describe("sign", () => {
+  const key = newKey();
+  const pem = key.export({ format: "pem", type: "pkcs8" }) as string;
+  write("sign/key.pem", pem);
+  const unsigned = (umid: string) => {
+    const { signature: _, ...rest } = signed(manifestFor(umid), key);
+    return rest;
+  };
+
+  it("keeps each file's indentation and member order", async () => {
+    write("sign/tabs.json", JSON.stringify({ ...unsigned("urn:tabs"), "ex:last": 1 }, null, "\t") + "\n");
+    write("sign/four.json", JSON.stringify(unsigned("urn:four"), null, 4));
+    write("sign/line.json", JSON.stringify(unsigned("urn:line")));
+    const result = await cli(["sign", "sign/tabs.json", "sign/four.json", "sign/line.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"]);
+    assert.equal(result.status, 0, result.stderr);
+    const tabs = read("sign/tabs.json");
+    assert.match(tabs, /^\{\n\t"@context"/);
+    assert.ok(tabs.endsWith("\n\t}\n}\n"));
+    assert.deepEqual(Object.keys(JSON.parse(tabs)).slice(-2), ["ex:last", "signature"]);
+    assert.match(read("sign/four.json"), /^\{\n {4}"@context"[\s\S]*\}$/);
+    assert.ok(!read("sign/line.json").includes("\n"));
+    assert.equal((await cli(["check", "sign/tabs.json", "sign/four.json", "sign/line.json"])).status, 0);
+  });
+  it("re-signs in place, keeping other signature members", async () => {
+    const old = signed(manifestFor("urn:resign"), newKey());
+    (old.signature as Record<string, string>).statusRef = "https://status.example/1";
+    write("sign/resign.json", JSON.stringify({ ...old, subject: "did:web:changed.example" }, null, 2));
+    assert.equal((await cli(["check", "sign/resign.json"])).status, 1);
+    assert.equal((await cli(["sign", "sign/resign.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"])).status, 0);
+    const resigned = JSON.parse(read("sign/resign.json"));
+    assert.equal(resigned.signature.statusRef, "https://status.example/1");
+    assert.equal(resigned.signature.keyRef, "did:web:k#1");
+    assert.equal((await cli(["check", "sign/resign.json"])).status, 0);
+  });
+  it("refuses a file invalid for another reason, leaving it as it was, and signs the rest", async () => {
+    const { subject: _, ...noSubject } = unsigned("urn:nosubject");
+    const text = JSON.stringify(noSubject, null, 2);
+    write("sign/bad.json", text);
+    write("sign/good.json", JSON.stringify(unsigned("urn:good"), null, 2));
+    const result = await cli(["sign", "sign/bad.json", "sign/good.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"]);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /sign\/bad\.json:1:1 - error schema\/required: missing required member "subject" at \(root\)\nsign\/bad\.json was not signed: fix the problems above first\.\n1 of 2 not signed\.\n$/);
+    assert.equal(read("sign/bad.json"), text);
+    assert.equal(result.stdout, "signed sign/good.json (keyRef did:web:k#1)\n");
+  });
+  it("refuses a key that is not the one pinned for the keyRef", async () => {
+    write("pinned/_keys.json", JSON.stringify({ "did:web:k#pinned": createPublicKey(newKey()).export({ format: "der", type: "spki" }).toString("base64") }));
+    write("pinned/a.json", JSON.stringify(unsigned("urn:pinned")));
+    const result = await cli(["sign", "pinned/a.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#pinned"]);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /pinned\/a\.json - error sign\/key-not-pinned: refusing to sign with this key: keyRef "did:web:k#pinned" is pinned to another key at pinned\/_keys\.json:1:2/);
+  });
+  it("says what is wrong with a missing, unreadable or unsuitable key, or a missing file", async () => {
+    write("sign/rsa.pem", generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ format: "pem", type: "pkcs8" }) as string);
+    write("sign/garbage.pem", "not a key");
+    const cases: [string[], RegExp][] = [
+      [["sign", "sign/good.json", "--key", "sign/none.pem", "--key-ref", "k"], /cannot read the key sign\/none\.pem: file not found/],
+      [["sign", "sign/good.json", "--key", "sign/rsa.pem", "--key-ref", "k"], /sign\/rsa\.pem is a rsa key; Profile A needs Ed25519/],
+      [["sign", "sign/good.json", "--key", "sign/garbage.pem", "--key-ref", "k"], /sign\/garbage\.pem is not a PEM private key/],
+      [["sign", "sign/missing.json", "--key", "sign/key.pem", "--key-ref", "k"], /sign\/missing\.json - error file\/unreadable: file not found/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(args);
+      assert.equal(result.status, 1, args.join(" "));
+      assert.match(result.stderr, message);
+    }
+    assert.equal((await cli(["sign", "sign/good.json", "--key", "sign/key.pem"])).status, 2);
+  });
+});
+
+describe("revoke and redirect", () => {
+  const key = newKey();
+  write("routes/content/published.json", JSON.stringify(signed(manifestFor("urn:published"), key), null, 2));
+  const routes = () => JSON.parse(read("routes/content/_routes.json"));
+  const edit = (...args: string[]) => cli([...args, "--content", "routes/content"]);
+
+  it("creates _routes.json, keeps order, adds new entries last, never twice", async () => {
+    assert.equal((await edit("redirect", "urn:b", "https://b.example/")).status, 0);
+    assert.equal((await edit("redirect", "urn:a", "https://a.example/")).status, 0);
+    const again = await edit("redirect", "urn:b", "https://b.example/");
+    assert.equal(again.status, 0);
+    assert.equal(again.stdout, "urn:b already redirects to https://b.example/\n");
+    const moved = await edit("redirect", "urn:b", "https://b2.example/");
+    assert.match(moved.stdout, /^urn:b now redirects to https:\/\/b2\.example\/ \(was routes\/content\/_routes\.json:4:15\) in routes\/content\/_routes\.json\n$/);
+    assert.deepEqual(routes().redirects, [{ umid: "urn:b", location: "https://b2.example/" }, { umid: "urn:a", location: "https://a.example/" }]);
+
+    const revoked = await edit("revoke", "urn:published", "--reason", "superseded");
+    assert.equal(revoked.stdout, "revoked urn:published; routes/content/published.json:3:10 is no longer published in routes/content/_routes.json\n");
+    assert.equal((await edit("revoke", "urn:published")).stdout, "urn:published is already revoked at routes/content/_routes.json:14:15\n");
+    const [entry] = routes().revoked;
+    assert.equal(entry.umid, "urn:published");
+    assert.equal(entry.reason, "superseded");
+    assert.ok(Math.abs(Date.parse(entry.revokedAt) - Date.now()) < 60_000);
+    assert.equal((await cli(["check", "routes/content"])).status, 0);
+  });
+  it("refuses a second fate, and a redirect of what a manifest publishes", async () => {
+    write("routes2/content/published.json", JSON.stringify(signed(manifestFor("urn:published"), key), null, 2));
+    const edit2 = (...args: string[]) => cli([...args, "--content", "routes2/content"]);
+    assert.equal((await edit2("redirect", "urn:x", "https://x.example/")).status, 0);
+    assert.equal((await edit2("revoke", "urn:y")).status, 0);
+    const before = read("routes2/content/_routes.json");
+    const cases: [string[], RegExp][] = [
+      [["revoke", "urn:x"], /urn:x is redirected at routes2\/content\/_routes\.json:4:15: remove the redirect before revoking it/],
+      [["redirect", "urn:y", "https://y.example/"], /urn:y is revoked at routes2\/content\/_routes\.json:10:15, and a revoked UMID stays revoked/],
+      [["redirect", "urn:published", "https://p.example/"], /urn:published is published by routes2\/content\/published\.json:3:10: delete that file first, or revoke the UMID instead/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await edit2(...args);
+      assert.equal(result.status, 1, args.join(" "));
+      assert.match(result.stderr, message);
+    }
+    assert.equal(read("routes2/content/_routes.json"), before);
+  });
+  it("refuses to edit an invalid _routes.json, and a URL that is not http(s)", async () => {
+    write("routes3/content/_routes.json", '{"redirects": [{"umid": "urn:z"}]}');
+    const invalid = await cli(["revoke", "urn:q", "--content", "routes3/content"]);
+    assert.equal(invalid.status, 1);
+    assert.match(invalid.stderr, /_routes\.json:1:16 - error schema\/required: missing required member "location" at \/redirects\/0\n.*must be valid before it is edited\./);
+    const url = await cli(["redirect", "urn:q", "ftp://q.example/", "--content", "routes3/content"]);
+    assert.equal(url.status, 2);
+    assert.match(url.stderr, /URL must be an absolute http or https URL, not 'ftp:\/\/q\.example\/'/);
+  });
+});
+
+describe("probe", () => {
+  it("fails a server that does not keep the contract, saying how", async () => {
+    const server = createServer((_req, res) => res.end("hello"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const result = await cli(["probe", `http://127.0.0.1:${port}`, "urn:x"]);
+      assert.equal(result.status, 1);
+      assert.match(result.stdout, /^FAIL {2}GET \/health: body: expected .*, got "hello"$/m);
+      assert.match(result.stdout, /^FAIL {2}GET \/a\/b is 400 unexpected extra path segments: expected 400, got 200$/m);
+      assert.match(result.stdout, /^FAIL {2}GET \/urn%3Ax: /m);
+      assert.match(result.stdout, /: 11 checks, 11 failed\n$/);
+    } finally {
+      server.close();
+    }
+  });
+  it("fails when nothing answers, and rejects a bad URL as usage", async () => {
+    const result = await cli(["probe", "http://127.0.0.1:9"]);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /^FAIL {2}GET \/health: request failed: /m);
+    assert.equal((await cli(["probe", "ftp://x"])).status, 2);
+  });
+});
+
