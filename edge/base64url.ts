@@ -29,7 +29,7 @@ export function encodeBase64url(bytes: Uint8Array): string {
 }
 
 /** The decoded bytes, or `undefined` when `text` is not canonical unpadded base64url. */
-export function decodeBase64url(text: string): Uint8Array | undefined {
+export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   const tail = text.length % 4;
   if (tail === 1) return undefined;
   const out = new Uint8Array(((text.length - tail) / 4) * 3 + (tail === 0 ? 0 : tail - 1));

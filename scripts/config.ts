@@ -8,6 +8,7 @@
  * | `UM_MAX_MANIFEST_BYTES` | 1048576 (1 MiB) | largest manifest file |
  * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 |
  * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
+ * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
  */
 import type { ShapeLimits } from "./json/strict-json.ts";
 
@@ -20,6 +21,8 @@ export interface Limits extends ShapeLimits {
 export interface Settings {
   contextUrl: string;
   limits: Limits;
+  /** The resolver the lookup page asks by default; empty when not set. */
+  resolverUrl: string;
 }
 
 /** A setting with a value it cannot have: a usage error, like a bad flag. */
@@ -30,7 +33,12 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   if (!/^https?:\/\/[^/\s]+/.test(standardsUrl)) {
     throw new ConfigError(`UM_STANDARDS_URL must be an http or https URL, not '${standardsUrl}'`);
   }
+  const resolverUrl = env.UM_RESOLVER_URL ?? "";
+  if (resolverUrl !== "" && !/^https?:\/\/[^/\s]+/.test(resolverUrl)) {
+    throw new ConfigError(`UM_RESOLVER_URL must be an http or https URL, not '${resolverUrl}'`);
+  }
   return {
+    resolverUrl,
     contextUrl: `${standardsUrl.replace(/\/+$/, "")}/ns/v0.4`,
     limits: {
       maxManifestBytes: positiveInteger(env, "UM_MAX_MANIFEST_BYTES", 1_048_576),

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
@@ -65,7 +65,11 @@ describe("build: valid content", () => {
 
   it("succeeds with a one-line summary", () => {
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, /^built .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked \(\d+\.\d KiB\) in \d+ms\n$/);
+    assert.match(first.stdout, /^built .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked \(\d+\.\d KiB\) in \d+ms; lookup page in dist-lookup\/\n$/);
+  });
+  it("writes folders a web server can read, and the lookup page beside them", () => {
+    assert.equal(statSync(out).mode & 0o777, 0o755);
+    assert.deepEqual(Object.keys(tree(join(scratch, "dist-lookup"))), ["index.html", "lookup.js"]);
   });
   it("warns that a revoked manifest is not published, at its @id", () => {
     assert.match(first.stderr, /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/);

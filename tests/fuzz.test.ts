@@ -12,6 +12,7 @@ import { settingsFromEnv } from "../scripts/config.ts";
 import { checkManifestText, type ManifestContext } from "../scripts/content/check-content.ts";
 import { manifestFiles } from "../scripts/content/files.ts";
 import { canonicalize } from "../scripts/crypto/jcs.ts";
+import { UNSIGNED_MEMBERS } from "../scripts/crypto/signing-input.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 import { ROOT } from "./support/paths.ts";
 
@@ -28,13 +29,12 @@ const errorsOf = (text: string) => checkManifestText("fuzz.json", text, context)
 // The signed samples of content/: facets (one encrypted), claims, consents, pointers, liveness.
 const contentDir = join(ROOT, "content");
 const samples = (await manifestFiles(contentDir)).map((name) => JSON.parse(readFileSync(join(contentDir, name), "utf8")) as Record<string, unknown>);
-const UNSIGNED = new Set(["signature", "presentationProof", "postQuantumSignature"]);
 
 type Path = (string | number)[];
 /** Every value inside the signed content, as a path from the root. */
 function signedPaths(value: unknown, path: Path = []): Path[] {
   if (typeof value !== "object" || value === null) return [path];
-  const children = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value).filter(([k]) => path.length > 0 || !UNSIGNED.has(k));
+  const children = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value).filter(([k]) => path.length > 0 || !UNSIGNED_MEMBERS.has(k));
   return [...(path.length > 0 ? [path] : []), ...children.flatMap(([k, v]) => signedPaths(v, [...path, k]))];
 }
 
@@ -53,7 +53,7 @@ function mutate(manifest: Record<string, unknown>, path: Path, mutation: Mutatio
   return copy;
 }
 
-const signedContent = (m: Record<string, unknown>) => canonicalize(Object.fromEntries(Object.entries(m).filter(([k]) => !UNSIGNED.has(k))));
+const signedContent = (m: Record<string, unknown>) => canonicalize(Object.fromEntries(Object.entries(m).filter(([k]) => !UNSIGNED_MEMBERS.has(k))));
 const jsonValue = fc.jsonValue({ maxDepth: 2 });
 
 describe("fuzz: the manifest validator", () => {

@@ -5,7 +5,7 @@
  * content gives byte-identical output.
  */
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { utf8 } from "../../edge/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
@@ -48,14 +48,19 @@ function recordMapBytes(records: Map<string, RecordEntry>): Uint8Array {
   return utf8(`{"format":${RECORD_MAP_FORMAT},"records":{\n${lines.join(",\n")}\n}}\n`);
 }
 
-/** Writes `files` as the new content of `outDir`, replacing what was there in one step. */
-export async function writeOutput(outDir: string, files: OutputFile[]): Promise<void> {
+/**
+ * Writes `files` as the new content of `outDir`, replacing what was there in one step.
+ * `marker` names the file that shows a folder is an earlier output, safe to replace.
+ */
+export async function writeOutput(outDir: string, files: OutputFile[], marker = RECORD_MAP_PATH): Promise<void> {
   const target = resolve(outDir);
-  await assertReplaceable(target);
+  await assertReplaceable(target, marker);
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
   const staging = await mkdtemp(join(parent, `.${basename(target)}.building-`));
   try {
+    // mkdtemp makes a private folder; the output is for serving.
+    await chmod(staging, 0o755);
     for (const dir of new Set(files.map((f) => dirname(join(staging, f.path))))) await mkdir(dir, { recursive: true });
     await mapConcurrent(files, FILE_CONCURRENCY, (file) => writeFile(join(staging, file.path), file.bytes));
     await swapIn(staging, target);
@@ -79,11 +84,11 @@ async function swapIn(staging: string, target: string): Promise<void> {
 }
 
 /** Refuses to replace a directory that is not a previous build: it would be deleted. */
-async function assertReplaceable(target: string): Promise<void> {
+async function assertReplaceable(target: string, marker: string): Promise<void> {
   if (!(await exists(target))) return;
   const entries = await readdir(target);
-  if (entries.length > 0 && !entries.includes(RECORD_MAP_PATH)) {
-    throw new OutputError(`refusing to replace ${target}${sep}: it is not empty and holds no ${RECORD_MAP_PATH} from a previous build`);
+  if (entries.length > 0 && !entries.includes(marker)) {
+    throw new OutputError(`refusing to replace ${target}${sep}: it is not empty and holds no ${marker} from a previous build`);
   }
 }
 

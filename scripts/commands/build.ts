@@ -3,21 +3,25 @@ import { settingsFromEnv } from "../config.ts";
 import { checkContent } from "../content/check-content.ts";
 import { hasErrors, plural, printDiagnostics, summarize } from "../diagnostics.ts";
 import { OutputError, planOutput, writeOutput } from "../build/output.ts";
+import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
 export const build: Command = {
   name: "build",
   summary: "validate content/ and write the resolver's static output to dist/",
-  help: `Usage: manifest-resolver build [--content DIR] [--out DIR]
+  help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR]
 
 Validates the content directory as 'manifest-resolver check' does, then writes one body
 file per manifest and the record map to the output directory. Nothing is written if
 anything fails: the previous output directory is left as it was. Manifests that have
-expired, or are not yet issued, are warnings here.
+expired, or are not yet issued, are warnings here. The lookup page, a static page for
+people to look UMIDs up in a browser, is written to its own folder: it must be hosted on
+another origin than the resolver.
 
 Options:
-  --content DIR   content directory (default: content)
-  --out DIR       output directory (default: dist)
+  --content DIR     content directory (default: content)
+  --out DIR         output directory (default: dist)
+  --lookup-out DIR  lookup page directory (default: dist-lookup)
 
 Environment:
   UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
@@ -25,6 +29,7 @@ Environment:
   UM_MAX_MANIFEST_BYTES  largest manifest file (default: 1048576)
   UM_MAX_DEPTH           deepest nesting of objects and arrays (default: 10)
   UM_MAX_ARRAY_ITEMS     longest array (default: 1000)
+  UM_RESOLVER_URL        the resolver the lookup page asks by default (default: none)
 
 Exit status: 0 built, 1 invalid content or write failure, 2 usage error.
 
@@ -33,14 +38,17 @@ Example:
   options: {
     content: { type: "string" },
     out: { type: "string" },
+    "lookup-out": { type: "string" },
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const contentDir = stringOption(values, "content", "content");
     const outDir = stringOption(values, "out", "dist");
+    const lookupDir = stringOption(values, "lookup-out", "dist-lookup");
     const started = performance.now();
+    const settings = settingsFromEnv();
 
-    const content = await checkContent(contentDir, { settings: settingsFromEnv(), now: new Date(), strict: false });
+    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false });
     printDiagnostics(content.diagnostics, (line) => console.error(line));
     if (hasErrors(content.diagnostics)) {
       console.error(`${summarize(content.diagnostics)} ${outDir} was left unchanged.`);
@@ -48,19 +56,25 @@ Example:
     }
 
     const files = planOutput(content);
-    try {
-      await writeOutput(outDir, files);
-    } catch (error) {
-      if (!(error instanceof OutputError || (error as NodeJS.ErrnoException).code !== undefined)) throw error;
-      console.error(`manifest-resolver: cannot write ${outDir}: ${(error as Error).message}`);
-      return EXIT_FAILED;
+    for (const [dir, write] of [
+      [outDir, () => writeOutput(outDir, files)],
+      [lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER)],
+    ] as const) {
+      try {
+        await write();
+      } catch (error) {
+        // A file system's refusal is the publisher's to fix; anything else is a bug, and throws.
+        if (!(error instanceof OutputError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
+        console.error(`manifest-resolver: cannot write ${dir}: ${(error as Error).message}`);
+        return EXIT_FAILED;
+      }
     }
 
     const bytes = files.reduce((sum, f) => sum + f.bytes.byteLength, 0);
     console.log(
       `built ${outDir}/ from ${contentDir}/: ${plural(content.published.length, "manifest")}, ` +
         `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
-        `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms`,
+        `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/`,
     );
     const legacy = content.published.filter((m) => m.legacyVersion !== undefined);
     if (legacy.length > 0) {

@@ -3,37 +3,41 @@ import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode } from "../../edge/adapters/node.ts";
 import { RECORD_MAP_PATH } from "../../edge/records.ts";
-import { EXIT_FAILED, stringOption, UsageError, type Command } from "./command.ts";
+import { lookupPageFiles } from "../lookup-page/files.ts";
+import { serveLookupPage } from "../lookup-page/serve.ts";
+import { EXIT_FAILED, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
 
 export const serve: Command = {
   name: "serve",
   summary: "serve a built dist/ through the resolver's edge handler, until stopped",
-  help: `Usage: manifest-resolver serve [--dist DIR] [--port N] [--host H]
+  help: `Usage: manifest-resolver serve [--dist DIR] [--port N] [--host H] [--ui-port N]
 
 Serves the output of 'manifest-resolver build' through the same handler that runs on
-Netlify and Cloudflare, and prints its URL. Stop it with Ctrl+C.
+Netlify and Cloudflare, and prints its URL. A rebuild is picked up without a restart.
+Stop it with Ctrl+C.
 
 Options:
   --dist DIR   built output directory (default: dist)
   --port N     TCP port, 0 for any free port (default: 8787)
   --host H     address to listen on (default: 127.0.0.1)
+  --ui-port N  also serve the lookup page on this port (another origin), asking this resolver
 
 Exit status: 0 stopped, 1 cannot serve (no build output, port in use), 2 usage error.
 
 Example:
-  manifest-resolver serve --dist dist --port 8787`,
+  manifest-resolver serve --dist dist --port 8787 --ui-port 8788`,
   options: {
     dist: { type: "string" },
     port: { type: "string" },
     host: { type: "string" },
+    "ui-port": { type: "string" },
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const dist = stringOption(values, "dist", "dist");
     const host = stringOption(values, "host", "127.0.0.1");
-    const portText = stringOption(values, "port", "8787");
-    const port = Number(portText);
-    if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not '${portText}'`);
+    const port = portOption(values, "port", "8787")!;
+    const uiPort = portOption(values, "ui-port", undefined);
 
     try {
       await access(join(dist, RECORD_MAP_PATH));
@@ -49,13 +53,37 @@ Example:
       return EXIT_FAILED;
     }
     console.log(`serving ${dist}/ at ${running.url}/`);
+    const servers = [running.server];
+    if (uiPort !== undefined) {
+      try {
+        const ui = await serveLookupPage(await lookupPageFiles(running.url), host, uiPort);
+        servers.push(ui.server);
+        console.log(`lookup page at ${ui.url}/`);
+      } catch (error) {
+        console.error(`manifest-resolver: cannot listen on ${host}:${uiPort}: ${(error as Error).message}`);
+        running.server.close();
+        running.server.closeAllConnections();
+        return EXIT_FAILED;
+      }
+    }
     return new Promise((resolve) => {
       const stop = () => {
-        running.server.close(() => resolve(0));
-        running.server.closeAllConnections();
+        let open = servers.length;
+        for (const server of servers) {
+          server.close(() => --open === 0 && resolve(0));
+          server.closeAllConnections();
+        }
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
   },
 };
+
+function portOption(values: OptionValues, name: string, fallback: string | undefined): number | undefined {
+  const text = values[name];
+  if (typeof text !== "string") return fallback === undefined ? undefined : Number(fallback);
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--${name} must be a whole number from 0 to 65535, not '${text}'`);
+  return port;
+}

@@ -8,10 +8,7 @@
  */
 import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
-import { canonicalize } from "./jcs.ts";
-
-export const PROFILE_A = { algorithm: "Ed25519", canonicalization: "JCS-RFC8785" } as const;
-const UNSIGNED_MEMBERS = new Set(["signature", "presentationProof", "postQuantumSignature"]);
+import { PROFILE_A, signingInputText } from "./signing-input.ts";
 /** DER prefix of every Ed25519 SubjectPublicKeyInfo: SEQUENCE { id-Ed25519 } BIT STRING (32 bytes). */
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -24,9 +21,7 @@ export interface SignatureProblem {
 
 /** The bytes Profile A signs. */
 export function signingInput(manifest: Record<string, unknown>): Buffer {
-  const signed: Record<string, unknown> = {};
-  for (const key of Object.keys(manifest)) if (!UNSIGNED_MEMBERS.has(key)) signed[key] = manifest[key];
-  return Buffer.from(canonicalize(signed), "utf8");
+  return Buffer.from(signingInputText(manifest), "utf8");
 }
 
 const keyCache = new Map<string, KeyObject>();

@@ -3,11 +3,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 
 export interface Started {
   url: string;
+  /** Every URL it printed, in order, when it was asked to wait for several. */
+  urls: string[];
   stop(): Promise<void>;
 }
 
-/** Spawns `command` and resolves once a line of its output holds an http:// URL. */
-export function startPrintingUrl(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Started> {
+/** Spawns `command` and resolves once its output holds `count` http:// URLs. */
+export function startPrintingUrl(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, count = 1): Promise<Started> {
   const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
@@ -19,10 +21,10 @@ export function startPrintingUrl(command: string, args: string[], env: NodeJS.Pr
     };
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /http:\/\/[^\s/]+/.exec(output)?.[0];
-      if (url === undefined) return;
+      const urls = output.match(/http:\/\/[^\s/]+/g) ?? [];
+      if (urls.length < count) return;
       clearTimeout(timer);
-      resolve({ url, stop: () => stopProcess(child) });
+      resolve({ url: urls[0]!, urls, stop: () => stopProcess(child) });
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -76,7 +76,7 @@ export const workerd: Runtime = {
       },
     });
     const url = await mf.ready;
-    return { url: url.origin, stop: () => mf.dispose() };
+    return { url: url.origin, urls: [url.origin], stop: () => mf.dispose() };
   },
 };
 

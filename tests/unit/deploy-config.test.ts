@@ -29,3 +29,10 @@ test("wrangler.jsonc runs the worker first over the built output", () => {
   assert.equal(config.assets.directory, "./dist");
   assert.ok(existsSync(join(ROOT, config.main)));
 });
+
+test("the publishers' workflow checks pull requests and builds main", () => {
+  const workflow = readFileSync(join(ROOT, ".github/workflows/check.yml"), "utf8");
+  assert.match(workflow, /on:\n  pull_request:\n  push:\n    branches: \[main\]/);
+  assert.match(workflow, /check:\n    if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci\n[\s\S]*?- run: npx manifest-resolver check\n/);
+  assert.match(workflow, /build:\n    if: github\.event_name == 'push'[\s\S]*?- run: npm ci\n[\s\S]*?- run: npx manifest-resolver build\n/);
+});

@@ -1,0 +1,29 @@
+/**
+ * The lookup page as static files: index.html, with the default resolver filled in, and
+ * lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports.
+ */
+import { build } from "esbuild";
+import { readFile } from "node:fs/promises";
+import type { OutputFile } from "../build/output.ts";
+
+export const LOOKUP_PAGE_MARKER = "index.html";
+
+export async function lookupPageFiles(resolverUrl: string): Promise<OutputFile[]> {
+  const template = await readFile(new URL("index.html", import.meta.url), "utf8");
+  const attribute = resolverUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+  const html = template.replace('<meta name="manifest-resolver" content="">', `<meta name="manifest-resolver" content="${attribute}">`);
+  const bundle = await build({
+    entryPoints: [new URL("lookup.ts", import.meta.url).pathname],
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    write: false,
+    logLevel: "silent",
+  });
+  return [
+    { path: "index.html", bytes: new TextEncoder().encode(html) },
+    { path: "lookup.js", bytes: bundle.outputFiles[0]!.contents },
+  ];
+}

@@ -1,0 +1,151 @@
+/**
+ * A real browser (Debian's Chromium, driven by playwright-core): a page on one origin uses
+ * the resolver on another, as a consumer's web page would; and the lookup page works.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { umidPath } from "../edge/umid-path.ts";
+import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { CLI } from "./support/paths.ts";
+import { startPrintingUrl, type Started } from "./support/processes.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
+// The flags these machines need: no sandbox as root, and no background traffic to a closed network.
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("in Chromium", { skip }, () => {
+  const scratch = mkdtempSync(join(tmpdir(), "um-browser-"));
+  const key = newKey();
+  const shown = signed(manifestFor("urn:browser:shown"), key);
+  const target = signed(manifestFor("urn:browser:redirect-target"), key);
+  let resolver: Started;
+  /** The lookup page's origin: 127.0.0.1 and a port of its own. */
+  let ui: string;
+  let browser: Browser;
+  let page: Page;
+  let fake: Server;
+  let fakeUrl: string;
+  /** The resolver as the page's script sees it: another origin (localhost, not 127.0.0.1). */
+  let origin: string;
+
+  before(async () => {
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    mkdirSync(join(scratch, "content"));
+    writeFileSync(join(scratch, "content/shown.json"), JSON.stringify(shown));
+    writeFileSync(join(scratch, "content/target.json"), JSON.stringify(target));
+    writeFileSync(
+      join(scratch, "content/_routes.json"),
+      JSON.stringify({ redirects: [{ umid: "urn:browser:moved", location: origin + umidPath("urn:browser:redirect-target") }], revoked: [{ umid: "urn:browser:gone" }] }),
+    );
+    const build = spawnSync(process.execPath, [CLI, "build", "--content", join(scratch, "content"), "--out", join(scratch, "dist"), "--lookup-out", join(scratch, "lookup")], { encoding: "utf8" });
+    assert.equal(build.status, 0, build.stderr);
+    resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(scratch, "dist"), "--port", String(port), "--ui-port", "0"], process.env, 2);
+    ui = resolver.urls[1]!;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage();
+
+    // A resolver that serves a manifest altered after signing: only the page can notice.
+    const tampered = JSON.stringify({ ...shown, subject: "did:web:mallory.example" });
+    fake = createServer((_req, res) => res.writeHead(200, { "Access-Control-Allow-Origin": "*", "Content-Type": "application/ld+json" }).end(tampered));
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    fakeUrl = `http://localhost:${(fake.address() as { port: number }).port}`;
+  });
+  after(async () => {
+    await browser?.close();
+    await resolver?.stop();
+    fake?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** fetch() run by a page of another origin than the resolver. */
+  function pageFetch(path: string, init: { method?: string; headers?: Record<string, string> } = {}) {
+    return page.evaluate(
+      async ({ url, method, headers }) => {
+        // Runs in Chromium, whose fetch honours `cache` (Node's type for RequestInit lacks it).
+        const options = { method, headers, cache: "no-store" };
+        const r = await fetch(url, options as RequestInit);
+        return { status: r.status, redirected: r.redirected, url: r.url, text: await r.text(), etag: r.headers.get("ETag"), contract: r.headers.get("X-UM-Resolver-Contract") };
+      },
+      { url: origin + path, method: init.method ?? "GET", headers: init.headers ?? {} },
+    );
+  }
+
+  it("reads a 200: status, body, ETag and contract header, across origins", async () => {
+    await page.goto(`${ui}/`);
+    const r = await pageFetch(umidPath("urn:browser:shown"));
+    assert.equal(r.status, 200);
+    assert.equal(JSON.parse(r.text)["@id"], "urn:browser:shown");
+    assert.match(r.etag!, /^W\/"sha256-[\w-]{43}"$/);
+    assert.equal(r.contract, "manifest-resolver/v0.1");
+  });
+  it("revalidates with If-None-Match: the preflight passes and the 304 is readable", async () => {
+    const { etag } = await pageFetch(umidPath("urn:browser:shown"));
+    const r = await pageFetch(umidPath("urn:browser:shown"), { headers: { "If-None-Match": etag! } });
+    assert.equal(r.status, 304);
+    assert.equal(r.etag, etag);
+    assert.equal(r.text, "");
+  });
+  it("reads the bodies of 404 and 410", async () => {
+    assert.deepEqual(JSON.parse((await pageFetch(umidPath("urn:browser:nobody"))).text), { error: "not_found", umid: "urn:browser:nobody" });
+    const gone = await pageFetch(umidPath("urn:browser:gone"));
+    assert.equal(gone.status, 410);
+    assert.deepEqual(JSON.parse(gone.text), { error: "revoked", umid: "urn:browser:gone" });
+  });
+  it("HEAD gives the status and ETag without a body", async () => {
+    const r = await pageFetch(umidPath("urn:browser:shown"), { method: "HEAD" });
+    assert.equal(r.status, 200);
+    assert.match(r.etag!, /^W\/"sha256-/);
+    assert.equal(r.text, "");
+  });
+  it("follows a redirect to its target", async () => {
+    const r = await pageFetch(umidPath("urn:browser:moved"));
+    assert.equal(r.redirected, true);
+    assert.equal(r.url, origin + umidPath("urn:browser:redirect-target"));
+    assert.equal(r.status, 200);
+    assert.equal(JSON.parse(r.text)["@id"], "urn:browser:redirect-target");
+  });
+  it("the lookup page, on its own origin, shows a manifest, its expiry and its verified signature", async () => {
+    await page.goto(`${ui}/?resolver=${encodeURIComponent(origin)}`);
+    await page.fill("#umid", "urn:browser:shown");
+    await page.click("button[type=submit]");
+    const result = page.locator("#result");
+    await result.locator("pre").waitFor();
+    const text = await result.innerText();
+    assert.match(text, /^200 OK/);
+    assert.match(text, /valid until 2030-01-01T00:00:00Z \(\d+ days left\)/);
+    assert.match(text, /signature verifies with the key embedded in the manifest \(keyRef "did:web:fixture\.example#key-1"\)/);
+    assert.match(text, /"@id": "urn:browser:shown"/);
+    assert.match(text, /X-UM-Resolver-Contract\s+manifest-resolver\/v0\.1/);
+  });
+  it("the lookup page shows a revocation, an unknown UMID and a followed redirect", async () => {
+    const show = async (umid: string) => {
+      await page.goto(`${ui}/?${new URLSearchParams({ resolver: origin, umid })}`);
+      await page.locator("#result pre").waitFor();
+      return page.locator("#result").innerText();
+    };
+    assert.match(await show("urn:browser:gone"), /^410 Gone[\s\S]*"error": "revoked"/);
+    assert.match(await show("urn:browser:nobody"), /^404 Not Found[\s\S]*"error": "not_found"/);
+    assert.match(await show("urn:browser:moved"), /^200 OK\n+redirected to http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target/);
+  });
+  it("the lookup page notices a manifest altered after signing", async () => {
+    await page.goto(`${ui}/?${new URLSearchParams({ resolver: fakeUrl, umid: "urn:browser:shown" })}`);
+    await page.locator("#result pre").waitFor();
+    assert.match(await page.locator("#result").innerText(), /signature does not verify: the manifest changed after signing/);
+  });
+});
