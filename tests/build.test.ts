@@ -204,11 +204,11 @@ describe("build: the output directory", () => {
 });
 
 describe("CLI", () => {
-  it("prints help with an example, exit 0", () => {
-    for (const command of ["build", "serve"]) {
+  it("prints help with an example, exit 0, for every command", () => {
+    for (const command of ["keygen", "new", "sign", "check", "revoke", "redirect", "build", "serve", "probe"]) {
       const result = cli([command, "--help"]);
       assert.equal(result.status, 0);
-      assert.match(result.stdout, new RegExp(`^Usage: manifest-resolver ${command} [\\s\\S]*Example:\\n  manifest-resolver ${command} `));
+      assert.match(result.stdout, new RegExp(`^Usage: manifest-resolver ${command} [\\s\\S]*Exit status: 0 [\\s\\S]*Example:\\n  manifest-resolver ${command} `));
     }
   });
   it("exits 2 on usage errors, saying what is wrong", () => {
