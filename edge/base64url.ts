@@ -55,8 +55,9 @@ export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefin
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-export function utf8(text: string): Uint8Array {
-  return utf8Encoder.encode(text);
+export function utf8(text: string): Uint8Array<ArrayBuffer> {
+  // TextEncoder always allocates a fresh ArrayBuffer; some libs type it more loosely.
+  return utf8Encoder.encode(text) as Uint8Array<ArrayBuffer>;
 }
 
 /** The text, or `undefined` when `bytes` are not well-formed UTF-8. */

@@ -1,27 +1,27 @@
 /**
- * A RecordStore over the build's static output: the record map and one body file per
- * manifest, read through the host's static-asset layer.
+ * A RecordStore over the build's static output: the sharded record index and one body
+ * file per manifest, read through the host's static-asset layer.
  *
- * The map is read once per isolate and kept; bodies are read on first use, checked
- * against the ETag the build recorded, and kept in a bounded cache, so a warm request
- * costs one map lookup and no sub-request. A deploy never changes its files, so nothing
- * here needs invalidation; a failed read is not cached and is retried by the next request.
+ * Shards and bodies are read on first use and kept in bounded caches; a body is checked
+ * against the ETag the build recorded before it is kept. A cold lookup costs at most two
+ * sub-requests (its shard, its body), a warm one none. A deploy never changes its files,
+ * so nothing here needs invalidation; a failed read is not cached and is retried.
  */
+import { utf8 } from "./base64url.ts";
 import { etagOf } from "./etag.ts";
-import { RECORD_MAP_FORMAT, RECORD_MAP_PATH, type RecordEntry, type RecordMap, type RecordStore, type ResolverRecord } from "./records.ts";
+import { INDEX_FORMAT, shardPath, type IndexShard, type RecordEntry, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** Reads one file of the build output: its bytes, or `undefined` when it does not exist. */
 export type AssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
 
-const DEFAULT_BODY_CACHE_BYTES = 16 * 1024 * 1024;
+const BODY_CACHE_BYTES = 16 * 1024 * 1024;
+const SHARD_CACHE_BYTES = 16 * 1024 * 1024;
+
+type Shard = Map<string, RecordEntry>;
 
 export class StaticRecords {
-  #map: Promise<Map<string, RecordEntry>> | undefined;
-  readonly #bodies: BodyCache;
-
-  constructor(bodyCacheBytes = DEFAULT_BODY_CACHE_BYTES) {
-    this.#bodies = new BodyCache(bodyCacheBytes);
-  }
+  readonly #shards = new LruCache<Promise<Shard>>(SHARD_CACHE_BYTES);
+  readonly #bodies = new LruCache<Uint8Array<ArrayBuffer>>(BODY_CACHE_BYTES);
 
   /** A store for one request, reading through that request's asset reader. */
   reading(read: AssetReader): RecordStore {
@@ -29,7 +29,7 @@ export class StaticRecords {
   }
 
   async #get(umid: string, read: AssetReader): Promise<ResolverRecord | undefined> {
-    const entry = (await this.#recordMap(read)).get(umid);
+    const entry = (await this.#shard(await shardOf(umid), read)).get(umid);
     if (entry === undefined) return undefined;
     if ("redirect" in entry) return { kind: "redirect", location: entry.redirect };
     if ("revoked" in entry) return { kind: "revoked" };
@@ -41,54 +41,77 @@ export class StaticRecords {
       console.error(`manifest-resolver: ${entry.file} for ${JSON.stringify(umid)} is ${body === undefined ? "missing" : "not the body that was built"}`);
       return { kind: "corrupt" };
     }
-    this.#bodies.set(entry.file, body);
+    this.#bodies.set(entry.file, body, body.byteLength);
     return { kind: "manifest", etag: entry.etag, body };
   }
 
-  #recordMap(read: AssetReader): Promise<Map<string, RecordEntry>> {
-    this.#map ??= loadRecordMap(read).catch((error: unknown) => {
-      this.#map = undefined;
-      throw error;
-    });
-    return this.#map;
-  }
-}
-
-async function loadRecordMap(read: AssetReader): Promise<Map<string, RecordEntry>> {
-  const bytes = await read(RECORD_MAP_PATH);
-  if (bytes === undefined) throw new Error(`${RECORD_MAP_PATH} is missing from the build output`);
-  const map = JSON.parse(new TextDecoder().decode(bytes)) as RecordMap;
-  if (map.format !== RECORD_MAP_FORMAT) throw new Error(`${RECORD_MAP_PATH} has format ${map.format}, expected ${RECORD_MAP_FORMAT}`);
-  return new Map(Object.entries(map.records));
-}
-
-/** Least-recently-used bodies, bounded by total bytes. */
-class BodyCache {
-  readonly #entries = new Map<string, Uint8Array<ArrayBuffer>>();
-  #bytes = 0;
-
-  constructor(readonly maxBytes: number) {}
-
-  get(key: string): Uint8Array<ArrayBuffer> | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
+  /** The shard at `path`, read once; concurrent first requests share one read. */
+  #shard(path: string, read: AssetReader): Promise<Shard> {
+    let shard = this.#shards.get(path);
+    if (shard === undefined) {
+      shard = loadShard(path, read);
+      // Sized once read: until then it counts as nothing.
+      this.#shards.set(path, shard, 0);
+      shard.then(
+        // A rough size: a parsed record costs about 160 bytes.
+        (map) => this.#shards.resize(path, shard!, map.size * 160),
+        () => this.#shards.delete(path, shard),
+      );
     }
-    return value;
+    return shard;
   }
+}
 
-  set(key: string, value: Uint8Array<ArrayBuffer>): void {
-    if (value.byteLength > this.maxBytes) return;
-    const replaced = this.#entries.get(key);
-    if (replaced !== undefined) this.#bytes -= replaced.byteLength;
+async function shardOf(umid: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(umid)));
+  return shardPath(((digest[0]! << 8) | digest[1]!).toString(16).padStart(4, "0"));
+}
+
+async function loadShard(path: string, read: AssetReader): Promise<Shard> {
+  const bytes = await read(path);
+  if (bytes === undefined) return new Map();
+  const shard = JSON.parse(new TextDecoder().decode(bytes)) as IndexShard;
+  if (shard.format !== INDEX_FORMAT) throw new Error(`${path} has format ${shard.format}, expected ${INDEX_FORMAT}`);
+  return new Map(Object.entries(shard.records));
+}
+
+/** Least-recently-used values, bounded by the total of their sizes. */
+class LruCache<V> {
+  readonly #entries = new Map<string, { value: V; size: number }>();
+  #size = 0;
+
+  constructor(readonly maxSize: number) {}
+
+  get(key: string): V | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
     this.#entries.delete(key);
-    this.#entries.set(key, value);
-    this.#bytes += value.byteLength;
-    for (const [oldest, old] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
+    this.#entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: V, size: number): void {
+    if (size > this.maxSize) return;
+    this.delete(key);
+    this.#entries.set(key, { value, size });
+    this.#size += size;
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#size <= this.maxSize) break;
       this.#entries.delete(oldest);
-      this.#bytes -= old.byteLength;
+      this.#size -= entry.size;
     }
+  }
+
+  /** Sets the size of `key`, if it still holds `value`. */
+  resize(key: string, value: V, size: number): void {
+    if (this.#entries.get(key)?.value === value) this.set(key, value, size);
+  }
+
+  /** Removes `key` (only if it holds `value`, when given). */
+  delete(key: string, value?: V): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || (value !== undefined && entry.value !== value)) return;
+    this.#entries.delete(key);
+    this.#size -= entry.size;
   }
 }

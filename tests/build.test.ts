@@ -9,6 +9,7 @@ import { after, describe, it } from "node:test";
 import { encodeBase64url, utf8 } from "../edge/base64url.ts";
 import { canonicalize } from "../scripts/crypto/jcs.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { readRecords } from "./support/index.ts";
 import { CLI } from "./support/paths.ts";
 
 const key = newKey();
@@ -61,7 +62,7 @@ describe("build: valid content", () => {
   const dir = content("good", good);
   const out = join(scratch, "good-dist");
   const first = cli(["build", "--content", dir, "--out", out]);
-  const records = first.status === 0 ? JSON.parse(readFileSync(join(out, "records.json"), "utf8")).records : {};
+  const records = readRecords(out);
 
   it("succeeds with a one-line summary", () => {
     assert.equal(first.status, 0, first.stderr);
@@ -73,18 +74,18 @@ describe("build: valid content", () => {
   });
   it("warns that a revoked manifest is not published, at its @id", () => {
     assert.match(first.stderr, /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/);
-    assert.equal(records["urn:revoked:with-file"].revoked, true);
+    assert.equal(records["urn:revoked:with-file"]!.revoked, true);
   });
   it("names a body by the base64url of its UMID", () => {
-    assert.equal(records["urn:uuid:a"].file, `m/${encodeBase64url(utf8("urn:uuid:a"))}`);
-    assert.equal(records["a/b ü"].file, `m/${encodeBase64url(utf8("a/b ü"))}`);
+    assert.equal(records["urn:uuid:a"]!.file, `m/${encodeBase64url(utf8("urn:uuid:a"))}`);
+    assert.equal(records["a/b ü"]!.file, `m/${encodeBase64url(utf8("a/b ü"))}`);
   });
   it("names by digest the UMIDs whose base64url names differ only in case, and long ones", () => {
     const digest = (umid: string) => `h/${createHash("sha256").update(umid).digest("hex")}`;
     assert.equal(encodeBase64url(utf8(twinA)).toLowerCase(), encodeBase64url(utf8(twinB)).toLowerCase());
-    assert.equal(records[twinA].file, digest(twinA));
-    assert.equal(records[twinB].file, digest(twinB));
-    assert.equal(records[longUmid].file, digest(longUmid));
+    assert.equal(records[twinA]!.file, digest(twinA));
+    assert.equal(records[twinB]!.file, digest(twinB));
+    assert.equal(records[longUmid]!.file, digest(longUmid));
     const names = Object.keys(tree(out)).map((n) => n.toLowerCase());
     assert.equal(new Set(names).size, names.length, "no two files differ only in case");
   });
@@ -92,9 +93,9 @@ describe("build: valid content", () => {
     for (const [file, manifest] of Object.entries(good)) {
       if (file.startsWith("_") || typeof manifest === "string" || file === "withheld.json") continue;
       const umid = (manifest as { "@id": string })["@id"];
-      const body = readFileSync(join(out, records[umid].file));
+      const body = readFileSync(join(out, records[umid]!.file!));
       assert.equal(body.toString(), canonicalize(manifest));
-      assert.equal(records[umid].etag, `W/"sha256-${createHash("sha256").update(body).digest("base64url")}"`);
+      assert.equal(records[umid]!.etag, `W/"sha256-${createHash("sha256").update(body).digest("base64url")}"`);
     }
   });
   it("records redirects and revocations", () => {
@@ -102,8 +103,12 @@ describe("build: valid content", () => {
     assert.deepEqual(records["urn:revoked:gone"], { revoked: true });
     assert.equal(Object.keys(records).length, 8);
   });
-  it("writes only the record map and the five bodies: underscore files and other files are not content", () => {
-    assert.equal(Object.keys(tree(out)).length, 6);
+  it("writes the index, the build info and the five bodies: underscore files and other files are not content", () => {
+    const files = Object.keys(tree(out));
+    assert.equal(files.filter((f) => f.startsWith("index/")).length, new Set(Object.keys(records).map((u) => createHash("sha256").update(u).digest("hex").slice(0, 3))).size);
+    assert.equal(files.filter((f) => /^[mh]\//.test(f)).length, 5);
+    assert.ok(files.every((f) => /^(index\/[0-9a-f]{3}\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)), files.join(" "));
+    assert.deepEqual(JSON.parse(readFileSync(join(out, "resolver.json"), "utf8")), { format: 1, manifests: 5, redirects: 1, revoked: 2 });
   });
   it("gives byte-identical output for identical input", () => {
     const again = join(scratch, "good-dist-again");
@@ -192,14 +197,15 @@ describe("build: the output directory", () => {
     const dir = content("precious", { "thesis.json": { chapter: 1 } });
     const result = cli(["build", "--content", content("one", { "a.json": signed(manifestFor("urn:one"), key) }), "--out", dir]);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /refusing to replace .*precious.*: it is not empty and holds no records\.json from a previous build/);
+    assert.match(result.stderr, /refusing to replace .*precious.*: it is not empty and holds no resolver\.json from a previous build/);
     assert.deepEqual(Object.keys(tree(dir)), ["thesis.json"]);
   });
-  it("builds an empty content directory into an empty record map", () => {
+  it("builds an empty content directory into an empty index", () => {
     const out = join(scratch, "empty-dist");
     mkdirSync(join(scratch, "empty"));
     assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out]).status, 0);
-    assert.deepEqual(JSON.parse(readFileSync(join(out, "records.json"), "utf8")), { format: 1, records: {} });
+    assert.deepEqual(readRecords(out), {});
+    assert.deepEqual(Object.keys(tree(out)), ["resolver.json"]);
   });
 });
 
@@ -228,7 +234,7 @@ describe("CLI", () => {
   it("serve without a build says what to run, exit 1", () => {
     const result = cli(["serve", "--dist", join(scratch, "nowhere")]);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /nowhere\/records\.json not found: run 'manifest-resolver build' first/);
+    assert.match(result.stderr, /nowhere\/resolver\.json not found: run 'manifest-resolver build' first/);
   });
   it("build of a missing content directory fails, exit 1", () => {
     const result = cli(["build", "--content", join(scratch, "no-such-content"), "--out", join(scratch, "x")]);

@@ -5,7 +5,7 @@
  *   differ only in case: every UMID of such a group is named by digest instead;
  * - file systems cap names at 255 bytes (some encrypted ones at 143): long names are too.
  * Digest names (`h/<lowercase hex SHA-256 of the UMID>`) live in their own folder, so
- * they can never meet a base64url name; the record map says which name a UMID has.
+ * they can never meet a base64url name; the index says which name a UMID has.
  */
 import { createHash } from "node:crypto";
 import { encodeBase64url, utf8 } from "../../edge/base64url.ts";

@@ -9,7 +9,7 @@ import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "nod
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { utf8 } from "../../edge/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
-import { RECORD_MAP_FORMAT, RECORD_MAP_PATH, type RecordEntry } from "../../edge/records.ts";
+import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry } from "../../edge/records.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import type { ContentCheck } from "../content/check-content.ts";
 import { canonicalize } from "../crypto/jcs.ts";
@@ -38,21 +38,29 @@ export function planOutput(content: ContentCheck): OutputFile[] {
   }
   for (const [umid, location] of content.redirects) records.set(umid, { redirect: location });
   for (const umid of content.revoked) records.set(umid, { revoked: true });
-  files.push({ path: RECORD_MAP_PATH, bytes: recordMapBytes(records) });
+  files.push(...indexFiles(records));
+  const info = { format: INDEX_FORMAT, manifests: content.published.length, redirects: content.redirects.size, revoked: content.revoked.size };
+  files.push({ path: BUILD_INFO_PATH, bytes: utf8(JSON.stringify(info, null, 2) + "\n") });
   return files;
 }
 
-/** The record map, one record per line in UMID order, so that diffs of it stay readable. */
-function recordMapBytes(records: Map<string, RecordEntry>): Uint8Array {
-  const lines = [...records.keys()].sort().map((umid) => `${JSON.stringify(umid)}:${JSON.stringify(records.get(umid))}`);
-  return utf8(`{"format":${RECORD_MAP_FORMAT},"records":{\n${lines.join(",\n")}\n}}\n`);
+/** The sharded record index (see edge/records.ts): one record per line, in UMID order. */
+export function indexFiles(records: ReadonlyMap<string, RecordEntry>): OutputFile[] {
+  const shards = new Map<string, string[]>();
+  for (const umid of [...records.keys()].sort()) {
+    const path = shardPath(createHash("sha256").update(umid, "utf8").digest("hex"));
+    const lines = shards.get(path) ?? [];
+    if (lines.length === 0) shards.set(path, lines);
+    lines.push(`${JSON.stringify(umid)}:${JSON.stringify(records.get(umid))}`);
+  }
+  return [...shards].map(([path, lines]) => ({ path, bytes: utf8(`{"format":${INDEX_FORMAT},"records":{\n${lines.join(",\n")}\n}}\n`) }));
 }
 
 /**
  * Writes `files` as the new content of `outDir`, replacing what was there in one step.
  * `marker` names the file that shows a folder is an earlier output, safe to replace.
  */
-export async function writeOutput(outDir: string, files: OutputFile[], marker = RECORD_MAP_PATH): Promise<void> {
+export async function writeOutput(outDir: string, files: OutputFile[], marker = BUILD_INFO_PATH): Promise<void> {
   const target = resolve(outDir);
   await assertReplaceable(target, marker);
   const parent = dirname(target);

@@ -12,7 +12,7 @@ export const build: Command = {
   help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR]
 
 Validates the content directory as 'manifest-resolver check' does, then writes one body
-file per manifest and the record map to the output directory. Nothing is written if
+file per manifest and the record index to the output directory. Nothing is written if
 anything fails: the previous output directory is left as it was. Manifests that have
 expired, or are not yet issued, are warnings here. The lookup page, a static page for
 people to look UMIDs up in a browser, is written to its own folder: it must be hosted on

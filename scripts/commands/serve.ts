@@ -2,7 +2,7 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode } from "../../edge/adapters/node.ts";
-import { RECORD_MAP_PATH } from "../../edge/records.ts";
+import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { lookupPageFiles } from "../lookup-page/files.ts";
 import { serveLookupPage } from "../lookup-page/serve.ts";
 import { EXIT_FAILED, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
@@ -40,9 +40,9 @@ Example:
     const uiPort = portOption(values, "ui-port", undefined);
 
     try {
-      await access(join(dist, RECORD_MAP_PATH));
+      await access(join(dist, BUILD_INFO_PATH));
     } catch {
-      console.error(`manifest-resolver: ${join(dist, RECORD_MAP_PATH)} not found: run 'manifest-resolver build' first`);
+      console.error(`manifest-resolver: ${join(dist, BUILD_INFO_PATH)} not found: run 'manifest-resolver build' first`);
       return EXIT_FAILED;
     }
     let running;

@@ -6,11 +6,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../edge/base64url.ts";
 import { signProfileA } from "../../scripts/crypto/profile-a.ts";
+import { readRecords } from "./index.ts";
 import { CLI } from "./paths.ts";
 
 export const CONTEXT = "https://universalmanifest.net/ns/v0.4";
@@ -122,9 +123,9 @@ export function makeFixture(): Fixture {
   });
 
   execFileSync(process.execPath, [CLI, "build", "--content", content, "--out", dist], { stdio: "pipe" });
-  const records = JSON.parse(readFileSync(join(dist, "records.json"), "utf8")).records;
-  unlinkSync(join(dist, records[corruptMissing].file));
-  writeFileSync(join(dist, records[corruptAltered].file), JSON.stringify(published.get(corruptAltered)).replace("facet", "FACET"));
+  const records = readRecords(dist);
+  unlinkSync(join(dist, records[corruptMissing]!.file!));
+  writeFileSync(join(dist, records[corruptAltered]!.file!), JSON.stringify(published.get(corruptAltered)).replace("facet", "FACET"));
 
   return {
     root,
