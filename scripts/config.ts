@@ -9,7 +9,9 @@
  * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 |
  * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
+ * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
  */
+import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "./json/strict-json.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
@@ -23,6 +25,8 @@ export interface Settings {
   limits: Limits;
   /** The resolver the lookup page asks by default; empty when not set. */
   resolverUrl: string;
+  /** Worker threads for checking many manifests (0: the main thread only). */
+  workers: number;
 }
 
 /** A setting with a value it cannot have: a usage error, like a bad flag. */
@@ -39,6 +43,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   }
   return {
     resolverUrl,
+    workers: env.UM_WORKERS === "0" ? 0 : positiveInteger(env, "UM_WORKERS", Math.min(availableParallelism(), 4)),
     contextUrl: `${standardsUrl.replace(/\/+$/, "")}/ns/v0.4`,
     limits: {
       maxManifestBytes: positiveInteger(env, "UM_MAX_MANIFEST_BYTES", 1_048_576),

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { settingsFromEnv } from "../scripts/config.ts";
-import { checkManifestText, type ManifestContext } from "../scripts/content/check-content.ts";
+import { checkManifestText, type ManifestContext } from "../scripts/content/manifest-check.ts";
 import { manifestFiles } from "../scripts/content/files.ts";
 import { canonicalize } from "../scripts/crypto/jcs.ts";
 import { UNSIGNED_MEMBERS } from "../scripts/crypto/signing-input.ts";

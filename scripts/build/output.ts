@@ -1,47 +1,32 @@
 /**
- * Writing the build output: the body file of every published manifest, and the record
- * map that the edge handler reads. Output is written beside the target and swapped in
- * only when complete, so a failed build leaves the previous output as it was; identical
- * content gives byte-identical output.
+ * Writing build output: into a staging folder beside the target, swapped in only when
+ * complete, so a failed build leaves the previous output as it was. Also the files of the
+ * record index, which depend only on the records: identical content, identical bytes.
  */
 import { createHash } from "node:crypto";
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { utf8 } from "../../edge/base64url.ts";
-import { formatEtag } from "../../edge/etag.ts";
 import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry } from "../../edge/records.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import type { ContentCheck } from "../content/check-content.ts";
-import { canonicalize } from "../crypto/jcs.ts";
-import { bodyFileNames } from "./body-names.ts";
 
 export interface OutputFile {
   path: string;
   bytes: Uint8Array;
 }
 
-/**
- * What the build writes, in memory. A body is the JCS canonical form of the manifest
- * (signature included): one spelling per manifest whatever the file's formatting, so
- * a whitespace-only edit keeps its ETag and caches stay valid, and the bytes served are
- * the bytes a consumer canonicalizes to verify.
- */
-export function planOutput(content: ContentCheck): OutputFile[] {
-  const names = bodyFileNames(content.published.map((m) => m.umid));
-  const files: OutputFile[] = [];
+/** Writes the record index and the build info into `dir`; returns the bytes written. */
+export async function writeIndex(dir: string, content: ContentCheck, fileOf: (umid: string) => string): Promise<number> {
   const records = new Map<string, RecordEntry>();
-  for (const manifest of content.published) {
-    const bytes = utf8(canonicalize(manifest.value));
-    const path = names.get(manifest.umid)!;
-    files.push({ path, bytes });
-    records.set(manifest.umid, { file: path, etag: formatEtag(createHash("sha256").update(bytes).digest()) });
-  }
+  for (const m of content.published) records.set(m.umid, { file: fileOf(m.umid), etag: m.etag });
   for (const [umid, location] of content.redirects) records.set(umid, { redirect: location });
   for (const umid of content.revoked) records.set(umid, { revoked: true });
-  files.push(...indexFiles(records));
   const info = { format: INDEX_FORMAT, manifests: content.published.length, redirects: content.redirects.size, revoked: content.revoked.size };
-  files.push({ path: BUILD_INFO_PATH, bytes: utf8(JSON.stringify(info, null, 2) + "\n") });
-  return files;
+  const files = [...indexFiles(records), { path: BUILD_INFO_PATH, bytes: utf8(JSON.stringify(info, null, 2) + "\n") }];
+  await mkdir(join(dir, "index"), { recursive: true });
+  await mapConcurrent(files, FILE_CONCURRENCY, (file) => writeFile(join(dir, file.path), file.bytes));
+  return files.reduce((sum, f) => sum + f.bytes.byteLength, 0);
 }
 
 /** The sharded record index (see edge/records.ts): one record per line, in UMID order. */
@@ -60,22 +45,37 @@ export function indexFiles(records: ReadonlyMap<string, RecordEntry>): OutputFil
  * Writes `files` as the new content of `outDir`, replacing what was there in one step.
  * `marker` names the file that shows a folder is an earlier output, safe to replace.
  */
-export async function writeOutput(outDir: string, files: OutputFile[], marker = BUILD_INFO_PATH): Promise<void> {
+export async function writeOutput(outDir: string, files: OutputFile[], marker: string): Promise<void> {
+  const staging = await openStaging(outDir, marker);
+  try {
+    for (const dir of new Set(files.map((f) => dirname(join(staging, f.path))))) await mkdir(dir, { recursive: true });
+    await mapConcurrent(files, FILE_CONCURRENCY, (file) => writeFile(join(staging, file.path), file.bytes));
+    await commitStaging(staging, outDir);
+  } catch (error) {
+    await discardStaging(staging);
+    throw error;
+  }
+}
+
+/** A new, empty folder beside `outDir` to build into, once `outDir` is known to be replaceable. */
+export async function openStaging(outDir: string, marker: string): Promise<string> {
   const target = resolve(outDir);
   await assertReplaceable(target, marker);
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
   const staging = await mkdtemp(join(parent, `.${basename(target)}.building-`));
-  try {
-    // mkdtemp makes a private folder; the output is for serving.
-    await chmod(staging, 0o755);
-    for (const dir of new Set(files.map((f) => dirname(join(staging, f.path))))) await mkdir(dir, { recursive: true });
-    await mapConcurrent(files, FILE_CONCURRENCY, (file) => writeFile(join(staging, file.path), file.bytes));
-    await swapIn(staging, target);
-  } catch (error) {
-    await rm(staging, { recursive: true, force: true });
-    throw error;
-  }
+  // mkdtemp makes a private folder; the output is for serving.
+  await chmod(staging, 0o755);
+  return staging;
+}
+
+/** Swaps a complete staging folder in as `outDir`. */
+export async function commitStaging(staging: string, outDir: string): Promise<void> {
+  await swapIn(staging, resolve(outDir));
+}
+
+export async function discardStaging(staging: string): Promise<void> {
+  await rm(staging, { recursive: true, force: true });
 }
 
 async function swapIn(staging: string, target: string): Promise<void> {

@@ -1,8 +1,10 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
-import { settingsFromEnv } from "../config.ts";
-import { checkContent } from "../content/check-content.ts";
+import { BUILD_INFO_PATH } from "../../edge/records.ts";
+import { BodyWriter } from "../build/body-writer.ts";
+import { commitStaging, discardStaging, openStaging, OutputError, writeIndex, writeOutput } from "../build/output.ts";
+import { settingsFromEnv, type Settings } from "../config.ts";
+import { checkContent, type ContentCheck } from "../content/check-content.ts";
 import { hasErrors, plural, printDiagnostics, summarize } from "../diagnostics.ts";
-import { OutputError, planOutput, writeOutput } from "../build/output.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
@@ -48,29 +50,12 @@ Example:
     const started = performance.now();
     const settings = settingsFromEnv();
 
-    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false });
-    printDiagnostics(content.diagnostics, (line) => console.error(line));
-    if (hasErrors(content.diagnostics)) {
-      console.error(`${summarize(content.diagnostics)} ${outDir} was left unchanged.`);
-      return EXIT_FAILED;
-    }
+    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, settings));
+    if (built === undefined) return EXIT_FAILED;
+    const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
+    if (page === undefined) return EXIT_FAILED;
 
-    const files = planOutput(content);
-    for (const [dir, write] of [
-      [outDir, () => writeOutput(outDir, files)],
-      [lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER)],
-    ] as const) {
-      try {
-        await write();
-      } catch (error) {
-        // A file system's refusal is the publisher's to fix; anything else is a bug, and throws.
-        if (!(error instanceof OutputError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
-        console.error(`manifest-resolver: cannot write ${dir}: ${(error as Error).message}`);
-        return EXIT_FAILED;
-      }
-    }
-
-    const bytes = files.reduce((sum, f) => sum + f.bytes.byteLength, 0);
+    const { content, bytes } = built;
     console.log(
       `built ${outDir}/ from ${contentDir}/: ${plural(content.published.length, "manifest")}, ` +
         `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
@@ -83,3 +68,40 @@ Example:
     return EXIT_OK;
   },
 };
+
+/**
+ * Checks the content and writes it into a staging folder as it goes (bodies as each is
+ * checked, the index at the end), then swaps the folder in; on any error in the content,
+ * prints it and leaves the output as it was (undefined).
+ */
+async function buildInto(contentDir: string, outDir: string, settings: Settings): Promise<{ content: ContentCheck; bytes: number } | undefined> {
+  const staging = await openStaging(outDir, BUILD_INFO_PATH);
+  try {
+    const bodies = new BodyWriter(staging);
+    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, bodies);
+    await bodies.settled();
+    printDiagnostics(content.diagnostics, (line) => console.error(line));
+    if (hasErrors(content.diagnostics)) {
+      console.error(`${summarize(content.diagnostics)} ${outDir} was left unchanged.`);
+      await discardStaging(staging);
+      return undefined;
+    }
+    const indexBytes = await writeIndex(staging, content, (umid) => bodies.nameOf(umid));
+    await commitStaging(staging, outDir);
+    return { content, bytes: bodies.bytes + indexBytes };
+  } catch (error) {
+    await discardStaging(staging);
+    throw error;
+  }
+}
+
+/** Runs `write`; a file system's refusal is reported (undefined), anything else is a bug and throws. */
+async function reportingWriteErrors<T>(dir: string, write: () => Promise<T | undefined>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof OutputError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
+    console.error(`manifest-resolver: cannot write ${dir}: ${(error as Error).message}`);
+    return undefined;
+  }
+}

@@ -9,8 +9,8 @@ import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { displayPath, manifestFiles, readSourceText, ROUTES_FILE } from "../content/files.ts";
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
-import { checkRoutesText, type RoutesFile, type SourceFile } from "../content/routes.ts";
-import { placeOf } from "../content/source.ts";
+import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
+import { placeOf, type SourceFile } from "../content/source.ts";
 import { formatDiagnostic, hasErrors } from "../diagnostics.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
@@ -113,7 +113,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
   const text = "text" in read ? read.text : "{}";
   const manifests = await manifestIds(dir, settings);
-  const before = checkRoutesText(file, text, settings, validators, manifests);
+  const before = checkRoutesText(file, text, settings, validators);
   if (hasErrors(before.diagnostics)) return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
 
   const current = before.document;
@@ -137,7 +137,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   }
 
   const updated = formatJson(routes, "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
-  const after = checkRoutesText(file, updated, settings, validators, manifests);
+  const after = checkRoutesText(file, updated, settings, validators);
   if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
   await writeFileAtomically(path, updated);
   console.log(`${outcome.changed} in ${file}`);

@@ -1,97 +1,49 @@
 /**
- * The one validator of content, shared by `build` and `check`: every manifest (strict
- * I-JSON within limits, the v0.4 schema, the cross-field rules, the Profile A signature
- * against embedded or pinned keys, freshness), `_keys.json`, `_routes.json`, and the rules
- * across files (one file per UMID, one fate per UMID). It reads and reports; it writes nothing.
+ * The one validator of content, shared by `build` and `check`: `_keys.json`,
+ * `_routes.json`, every manifest (see manifest-check.ts, run on every core by
+ * manifest-pool.ts), and the rules across files (one file per UMID, one fate per UMID).
+ *
+ * It holds one small record per manifest, never the manifests: for the build, each valid
+ * manifest's body goes to a sink as soon as it is checked. It writes nothing itself.
  */
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Settings } from "../config.ts";
-import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
-import { verifyProfileA, type PinnedKeys } from "../crypto/profile-a.ts";
-import { placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
-import { isJsonObject } from "../json/strict-json.ts";
-import { crossFieldProblems } from "../validate/cross-field.ts";
-import { freshnessProblems } from "../validate/freshness.ts";
-import { schemaValidators, type SchemaProblem, type SchemaValidators } from "../validate/schema-validator.ts";
+import { hasErrors, type Diagnostic } from "../diagnostics.ts";
+import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { displayPath, KEYS_FILE, manifestFiles, readSourceText, ROUTES_FILE } from "./files.ts";
 import { checkKeys, type KeysCheck } from "./keys.ts";
+import { type CheckOptions, type ManifestContext } from "./manifest-check.ts";
+import { checkManifestFiles } from "./manifest-pool.ts";
 import { checkRoutesText, type RoutesCheck } from "./routes.ts";
-import { diagnostic, parseAndValidate, placed, placeOf, type Parsed } from "./source.ts";
+import { placed, placeOf, type SourceFile } from "./source.ts";
 
-/** Versions older than 0.4 that stored payloads may carry (spec 4.3), checked as legacy. */
-export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(["0.1", "0.2", "0.3"]);
+export type { CheckOptions } from "./manifest-check.ts";
 
-export interface CheckOptions {
-  settings: Settings;
-  /** The clock for freshness warnings; the structural verdict never reads it. */
-  now: Date;
-  /** Freshness problems are errors rather than warnings. */
-  strict: boolean;
+/** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
+export interface BodySink {
+  write(umid: string, body: Uint8Array): Promise<void>;
 }
 
-export interface ManifestSource {
-  file: string;
-  text: string;
+export interface PublishedManifest {
   umid: string;
-  value: Record<string, unknown>;
-  /** The manifestVersion of a legacy (pre-0.4) payload. */
+  file: string;
+  etag: string;
   legacyVersion?: string;
 }
 
 export interface ContentCheck {
   /** Every file checked, in order, with the UMID it claims (null for none). */
   files: { file: string; umid: string | null }[];
-  /** Valid manifests to publish, in file order. */
-  published: ManifestSource[];
-  /** Valid manifests whose UMID is revoked: not published. */
-  withheld: ManifestSource[];
+  /** Valid manifests to publish, in file order (their bodies went to the sink). */
+  published: PublishedManifest[];
   redirects: Map<string, string>;
   revoked: Set<string>;
   diagnostics: Diagnostic[];
 }
 
-/** What checking one manifest needs besides its text. */
-export interface ManifestContext extends CheckOptions {
-  validators: SchemaValidators;
-  pinned: PinnedKeys;
-}
-
-/** Everything wrong with one manifest on its own (no cross-file rules). */
-export function checkManifestText(file: string, text: string, context: ManifestContext): Parsed & { legacyVersion?: string } {
-  const result = parseAndValidate(file, text, context.settings, (value) =>
-    legacyVersionOf(value) === undefined ? context.validators.manifest(value) : legacyProblems(value as Record<string, unknown>),
-  );
-  if (!isJsonObject(result.value)) return result;
-  const manifest = result.value;
-  const legacyVersion = legacyVersionOf(manifest);
-  const problems: [Severity, SchemaProblem[]][] = [
-    ["error", legacyVersion === undefined ? crossFieldProblems(manifest) : []],
-    ["error", verifyProfileA(manifest, context.pinned)],
-    [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
-  ];
-  const more = problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p)));
-  placeInSource(text, more);
-  result.diagnostics.push(...more);
-  return legacyVersion === undefined ? result : { ...result, legacyVersion };
-}
-
-function legacyVersionOf(value: unknown): string | undefined {
-  return isJsonObject(value) && typeof value.manifestVersion === "string" && LEGACY_VERSIONS.has(value.manifestVersion) ? value.manifestVersion : undefined;
-}
-
-/**
- * A legacy payload is checked only as far as its version allows: a JSON object with a
- * non-empty `@id`, whose signature, if it declares Profile A, verifies (checked by the
- * caller, as for v0.4).
- */
-function legacyProblems(value: Record<string, unknown>): SchemaProblem[] {
-  if (typeof value["@id"] === "string" && value["@id"] !== "") return [];
-  return [{ pointer: "@id" in value ? "/@id" : "", rule: "legacy/id", message: "a legacy manifest needs a non-empty string @id" }];
-}
-
 /** A content directory: its manifests, `_keys.json`, `_routes.json`, and the rules across them. */
-export async function checkContent(dir: string, options: CheckOptions): Promise<ContentCheck> {
+export async function checkContent(dir: string, options: CheckOptions, sink?: BodySink): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
     result.diagnostics.push({ severity: "error", file: displayPath(dir), rule: "file/unreadable", message: "no such content directory" });
@@ -100,41 +52,57 @@ export async function checkContent(dir: string, options: CheckOptions): Promise<
   }
   const validators = schemaValidators(options.settings.contextUrl);
   const keys = await checkKeys(await findKeysFile(dir), options.settings, validators);
-  const context: ManifestContext = { ...options, validators, pinned: keys.pinned };
-  const checked = await mapConcurrent(await manifestFiles(dir), FILE_CONCURRENCY, (name) => checkManifestFile(join(dir, name), context));
-
-  // One file per UMID. A manifest that failed other checks still claims its @id, so a
-  // duplicate is reported even before the first copy is fixed.
-  const byUmid = new Map<string, ManifestSource>();
-  const valid: ManifestSource[] = [];
-  for (const manifest of checked) {
-    result.diagnostics.push(...manifest.diagnostics);
-    result.files.push({ file: manifest.file, umid: manifest.source?.umid ?? null });
-    const source = manifest.source;
-    if (source === undefined) continue;
-    const first = byUmid.get(source.umid);
-    if (first !== undefined) {
-      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(source.umid)} is also the @id of ${placeOf(first, "/@id")}`));
-      continue;
-    }
-    byUmid.set(source.umid, source);
-    if (!manifest.diagnostics.some((d) => d.severity === "error")) valid.push(source);
-  }
-  addKeysFile(result, keys);
-
+  // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
-  const routes = await checkRoutes(routesPath, options.settings, validators, byUmid);
+  const routes = await checkRoutes(routesPath, options.settings, validators);
   if (routes !== undefined) {
-    result.files.push({ file: displayPath(routesPath), umid: null });
-    result.diagnostics.push(...routes.diagnostics);
     result.redirects = routes.redirects;
     result.revoked = routes.revoked;
   }
-  result.withheld = valid.filter((m) => result.revoked.has(m.umid));
-  for (const m of result.withheld) {
-    result.diagnostics.push({ ...placed(m, "/@id", "routes/withheld", `${JSON.stringify(m.umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
+
+  const context: ManifestContext = { ...options, validators, pinned: keys.pinned };
+  const paths = (await manifestFiles(dir)).map((name) => join(dir, name));
+  /** UMID → the file that claims it first. */
+  const claimed = new Map<string, string>();
+  const withheld: { file: string; umid: string }[] = [];
+  await checkManifestFiles(paths, context, sink !== undefined, async (manifest) => {
+    result.diagnostics.push(...manifest.diagnostics);
+    result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+    const umid = manifest.umid;
+    if (umid === undefined) return;
+    const first = claimed.get(umid);
+    if (first !== undefined) {
+      // One file per UMID. A manifest that failed other checks still claims its @id, so a
+      // duplicate is reported even before the first copy is fixed.
+      const source = await sourceOf(manifest.file, options.settings);
+      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(umid)} is also the @id of ${placeOf(await sourceOf(first, options.settings), "/@id")}`));
+      return;
+    }
+    claimed.set(umid, manifest.file);
+    if (hasErrors(manifest.diagnostics) || result.redirects.has(umid)) return;
+    if (result.revoked.has(umid)) {
+      withheld.push({ file: manifest.file, umid });
+      return;
+    }
+    result.published.push({ umid, file: manifest.file, etag: manifest.etag ?? "", ...(manifest.legacyVersion && { legacyVersion: manifest.legacyVersion }) });
+    if (manifest.body !== undefined) await sink!.write(umid, manifest.body);
+  });
+
+  addKeysFile(result, keys);
+  if (routes !== undefined) {
+    result.files.push({ file: displayPath(routesPath), umid: null });
+    result.diagnostics.push(...routes.diagnostics);
+    for (const [umid, { pointer }] of routes.redirectEntries) {
+      const manifest = claimed.get(umid);
+      if (manifest === undefined) continue;
+      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(await sourceOf(manifest, options.settings), "/@id")}; remove one of them`;
+      result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
+    }
   }
-  result.published = valid.filter((m) => !result.revoked.has(m.umid) && !result.redirects.has(m.umid));
+  for (const { file, umid } of withheld) {
+    const source = await sourceOf(file, options.settings);
+    result.diagnostics.push({ ...placed(source, "/@id", "routes/withheld", `${JSON.stringify(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
+  }
   return result;
 }
 
@@ -147,23 +115,21 @@ export async function checkPaths(paths: string[], options: CheckOptions): Promis
   const result = emptyCheck();
   const validators = schemaValidators(options.settings.contextUrl);
   for (const path of paths) {
-    let part: ContentCheck;
+    let part = emptyCheck();
     if (await isDirectory(path)) {
       part = await checkContent(path, options);
     } else if (basename(path) === KEYS_FILE) {
-      part = emptyCheck();
       addKeysFile(part, await checkKeys(path, options.settings, validators));
     } else if (basename(path) === ROUTES_FILE) {
-      part = emptyCheck();
-      const routes = await checkRoutes(path, options.settings, validators, new Map());
+      const routes = await checkRoutes(path, options.settings, validators);
       part.files.push({ file: displayPath(path), umid: null });
       part.diagnostics.push(...(routes?.diagnostics ?? [missingFile(path)]));
     } else {
-      part = emptyCheck();
       const keys = await checkKeys(await findKeysFile(dirname(path)), options.settings, validators);
-      const manifest = await checkManifestFile(path, { ...options, validators, pinned: keys.pinned });
-      part.files.push({ file: manifest.file, umid: manifest.source?.umid ?? null });
-      part.diagnostics.push(...manifest.diagnostics);
+      await checkManifestFiles([path], { ...options, validators, pinned: keys.pinned }, false, (manifest) => {
+        part.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+        part.diagnostics.push(...manifest.diagnostics);
+      });
     }
     result.files.push(...part.files);
     result.diagnostics.push(...part.diagnostics);
@@ -171,29 +137,20 @@ export async function checkPaths(paths: string[], options: CheckOptions): Promis
   return result;
 }
 
-interface CheckedManifest {
-  file: string;
-  diagnostics: Diagnostic[];
-  /** Present when the file holds an object with a non-empty string @id. */
-  source?: ManifestSource;
-}
-
-async function checkManifestFile(path: string, context: ManifestContext): Promise<CheckedManifest> {
-  const file = displayPath(path);
-  const read = await readSourceText(path, context.settings.limits.maxManifestBytes);
-  if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
-  const { value, diagnostics, legacyVersion } = checkManifestText(file, read.text, context);
-  if (!isJsonObject(value) || typeof value["@id"] !== "string" || value["@id"] === "") return { file, diagnostics };
-  const source: ManifestSource = { file, text: read.text, umid: value["@id"], value };
-  if (legacyVersion !== undefined) source.legacyVersion = legacyVersion;
-  return { file, diagnostics, source };
-}
-
-/** `_routes.json` on its own and against the manifests; undefined when there is none. */
-async function checkRoutes(path: string, settings: Settings, validators: SchemaValidators, manifests: Map<string, ManifestSource>): Promise<RoutesCheck | undefined> {
+/** `_routes.json` on its own; undefined when there is none. */
+async function checkRoutes(path: string, settings: Settings, validators: SchemaValidators): Promise<(RoutesCheck & { source: SourceFile }) | undefined> {
   const read = await readSourceText(path, settings.limits.maxManifestBytes);
-  if ("diagnostic" in read) return read.missing ? undefined : { document: {}, redirects: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
-  return checkRoutesText(displayPath(path), read.text, settings, validators, manifests);
+  const source = { file: displayPath(path), text: "text" in read ? read.text : "" };
+  if ("diagnostic" in read) {
+    return read.missing ? undefined : { source, document: {}, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
+  }
+  return { source, ...checkRoutesText(source.file, read.text, settings, validators) };
+}
+
+/** A file's text, read again to place a rare cross-file diagnostic in it. */
+async function sourceOf(file: string, settings: Settings): Promise<SourceFile> {
+  const read = await readSourceText(file, settings.limits.maxManifestBytes);
+  return { file, text: "text" in read ? read.text : "" };
 }
 
 function addKeysFile(result: ContentCheck, keys: KeysCheck): void {
@@ -213,16 +170,12 @@ export async function findKeysFile(dir: string): Promise<string | undefined> {
 }
 
 function emptyCheck(): ContentCheck {
-  return { files: [], published: [], withheld: [], redirects: new Map(), revoked: new Set(), diagnostics: [] };
+  return { files: [], published: [], redirects: new Map(), revoked: new Set(), diagnostics: [] };
 }
 
 function missingFile(path: string): Diagnostic {
   return { severity: "error", file: displayPath(path), rule: "file/unreadable", message: "file not found" };
 }
-
-
-
-
 
 async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(

@@ -1,7 +1,7 @@
 /**
  * `_routes.json`: the UMIDs answered without a payload (redirects, revocations), checked
- * on its own and against the manifests: one fate per UMID, and no redirect of a UMID that
- * a manifest publishes.
+ * on its own: its schema, and one fate per UMID. (That no redirected UMID is also
+ * published is checked against the manifests, in check-content.ts.)
  */
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
@@ -9,16 +9,12 @@ import { isJsonObject } from "../json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { parseAndValidate, placed, placeOf } from "./source.ts";
 
-/** A file's name and text, to place a diagnostic in it. */
-export interface SourceFile {
-  file: string;
-  text: string;
-}
-
 export interface RoutesCheck {
   /** The document as parsed ({} if it is not an object). */
   document: RoutesFile;
   redirects: Map<string, string>;
+  /** Where each redirect's UMID is, to name it in a conflict. */
+  redirectEntries: Map<string, { pointer: string }>;
   revoked: Set<string>;
   diagnostics: Diagnostic[];
 }
@@ -28,13 +24,13 @@ export interface RoutesFile {
   revoked?: { umid: string; revokedAt?: string; reason?: string }[];
 }
 
-/** `_routes.json` text on its own and against the manifests (UMID → where its @id is). */
-export function checkRoutesText(file: string, text: string, settings: Settings, validators: SchemaValidators, manifests: ReadonlyMap<string, SourceFile>): RoutesCheck {
+/** `_routes.json` text on its own. */
+export function checkRoutesText(file: string, text: string, settings: Settings, validators: SchemaValidators): RoutesCheck {
   const parsed = parseAndValidate(file, text, settings, validators.routes);
   // Entries are still checked against each other when others are malformed, so that one
   // run lists every problem; a malformed entry itself is skipped.
   const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;
-  const result: RoutesCheck = { document: routes, redirects: new Map(), revoked: new Set(), diagnostics: parsed.diagnostics };
+  const result: RoutesCheck = { document: routes, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), diagnostics: parsed.diagnostics };
   const source = { file, text };
 
   // One fate per UMID: listed once, and never both revoked and redirected.
@@ -55,13 +51,8 @@ export function checkRoutesText(file: string, text: string, settings: Settings, 
   for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {
     const pointer = `/redirects/${i}/umid`;
     if (!claim(umid, pointer, "redirected")) continue;
-    const manifest = manifests.get(umid);
-    if (manifest !== undefined) {
-      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(manifest, "/@id")}; remove one of them`;
-      result.diagnostics.push(placed(source, pointer, "routes/conflict", message));
-      continue;
-    }
     result.redirects.set(umid, location);
+    result.redirectEntries.set(umid, { pointer });
   }
   return result;
 }

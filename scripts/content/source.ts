@@ -4,6 +4,12 @@ import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "..
 import { lineColumn, parseJson } from "../json/strict-json.ts";
 import type { SchemaProblem, Validate } from "../validate/schema-validator.ts";
 
+/** A file's name and text, to place a diagnostic in it. */
+export interface SourceFile {
+  file: string;
+  text: string;
+}
+
 export interface Parsed {
   text: string;
   value: unknown;
@@ -27,12 +33,12 @@ export function diagnostic(file: string, severity: Severity, problem: SchemaProb
 }
 
 /** An error at `pointer` of a file, with its line and column. */
-export function placed(source: { file: string; text: string }, pointer: string, rule: string, message: string): Diagnostic {
+export function placed(source: SourceFile, pointer: string, rule: string, message: string): Diagnostic {
   return { severity: "error", file: source.file, rule, message, pointer, ...sourceLocator(source.text)(pointer) };
 }
 
 /** `file:line:col` of `pointer`, to name the other place in a message. */
-export function placeOf(source: { file: string; text: string }, pointer: string): string {
+export function placeOf(source: SourceFile, pointer: string): string {
   const { line, column } = sourceLocator(source.text)(pointer);
   return `${source.file}:${line}:${column}`;
 }

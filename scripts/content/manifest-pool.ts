@@ -1,0 +1,107 @@
+/**
+ * Checks many manifest files on every core: worker threads check batches while the main
+ * thread takes the results, in file order, at the pace its consumer (the build's writer)
+ * sets. Few files are checked on the main thread, where starting workers would cost more
+ * than it saves.
+ */
+import { Worker } from "node:worker_threads";
+import type { Settings } from "../config.ts";
+import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
+import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
+
+/** Below this many files, the main thread checks them alone. */
+export const WORKER_THRESHOLD = 1000;
+const BATCH = 256;
+/** Results checked but not yet taken: the bound on what waits in memory. */
+const MAX_WAITING = 8192;
+
+export interface WorkerInit {
+  settings: Settings;
+  now: string;
+  strict: boolean;
+  pinned: [string, { spki: string; place: string }][];
+  withBody: boolean;
+}
+
+export interface WorkerBatch {
+  start: number;
+  paths: string[];
+}
+
+export type ResultHandler = (result: CheckedManifest, index: number) => void | Promise<void>;
+
+export async function checkManifestFiles(paths: string[], context: ManifestContext, withBody: boolean, onResult: ResultHandler): Promise<void> {
+  const workers = context.settings.workers;
+  if (paths.length < WORKER_THRESHOLD || workers === 0) {
+    // Small enough to hold: check concurrently, hand over in order.
+    const results = await mapConcurrent(paths, FILE_CONCURRENCY, (path) => checkManifestFile(path, context, withBody));
+    for (const [i, result] of results.entries()) await onResult(result, i);
+    return;
+  }
+  const init: WorkerInit = { settings: context.settings, now: context.now.toISOString(), strict: context.strict, pinned: [...context.pinned], withBody };
+  await new Pool(paths, init, workers, onResult).run();
+}
+
+class Pool {
+  readonly #waiting = new Map<number, CheckedManifest>();
+  #next = 0;
+  #dispatched = 0;
+  #delivering = false;
+  readonly #idle: Worker[] = [];
+  readonly #workers: Worker[] = [];
+  #settle!: { resolve: () => void; reject: (error: unknown) => void };
+
+  constructor(
+    readonly paths: string[],
+    readonly init: WorkerInit,
+    readonly size: number,
+    readonly onResult: ResultHandler,
+  ) {}
+
+  run(): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => (this.#settle = { resolve, reject }));
+    for (let i = 0; i < this.size; i++) this.#workers.push(this.#start());
+    return done.finally(() => Promise.all(this.#workers.map((w) => w.terminate())));
+  }
+
+  #start(): Worker {
+    // The worker runs TypeScript: it registers tsx before importing its module.
+    const code = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
+      .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("manifest-worker.ts", import.meta.url).href)}); })`;
+    const worker = new Worker(code, { eval: true, workerData: this.init });
+    worker.on("message", (message: "ready" | { start: number; results: CheckedManifest[] }) => {
+      if (message !== "ready") message.results.forEach((result, i) => this.#waiting.set(message.start + i, result));
+      this.#idle.push(worker);
+      void this.#deliver();
+    });
+    worker.on("error", (error) => this.#settle.reject(error));
+    return worker;
+  }
+
+  /** Hands results to onResult in file order, then gives idle workers more work. */
+  async #deliver(): Promise<void> {
+    if (this.#delivering) return;
+    this.#delivering = true;
+    try {
+      for (let result = this.#waiting.get(this.#next); result !== undefined; result = this.#waiting.get(this.#next)) {
+        this.#waiting.delete(this.#next);
+        await this.onResult(result, this.#next++);
+        this.#dispatch();
+      }
+      this.#dispatch();
+      if (this.#next === this.paths.length) this.#settle.resolve();
+    } catch (error) {
+      this.#settle.reject(error);
+    } finally {
+      this.#delivering = false;
+    }
+  }
+
+  #dispatch(): void {
+    while (this.#idle.length > 0 && this.#dispatched < this.paths.length && this.#dispatched - this.#next < MAX_WAITING) {
+      const start = this.#dispatched;
+      this.#dispatched = Math.min(start + BATCH, this.paths.length);
+      this.#idle.pop()!.postMessage({ start, paths: this.paths.slice(start, this.#dispatched) } satisfies WorkerBatch);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * A worker thread of the manifest pool: checks batches of files with the same code as the
+ * main thread (manifest-check.ts) and sends the results back, bodies transferred, not copied.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { schemaValidators } from "../validate/schema-validator.ts";
+import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
+import type { WorkerBatch, WorkerInit } from "./manifest-pool.ts";
+
+const init = workerData as WorkerInit;
+const context: ManifestContext = {
+  settings: init.settings,
+  now: new Date(init.now),
+  strict: init.strict,
+  validators: schemaValidators(init.settings.contextUrl),
+  pinned: new Map(init.pinned),
+};
+
+parentPort!.on("message", async ({ start, paths }: WorkerBatch) => {
+  const results: CheckedManifest[] = [];
+  for (const path of paths) results.push(await checkManifestFile(path, context, init.withBody));
+  const transfer = results.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : []));
+  parentPort!.postMessage({ start, results }, transfer);
+});
+parentPort!.postMessage("ready");
