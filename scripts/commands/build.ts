@@ -79,7 +79,6 @@ async function buildInto(contentDir: string, outDir: string, settings: Settings)
   try {
     const bodies = new BodyWriter(staging);
     const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, bodies);
-    await bodies.settled();
     printDiagnostics(content.diagnostics, (line) => console.error(line));
     if (hasErrors(content.diagnostics)) {
       console.error(`${summarize(content.diagnostics)} ${outDir} was left unchanged.`);

@@ -109,7 +109,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);
 
-  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+  const read = readSourceText(path, settings.limits.maxManifestBytes);
   if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
   const text = "text" in read ? read.text : "{}";
   const manifests = await manifestIds(dir, settings);
@@ -149,7 +149,7 @@ async function manifestIds(dir: string, settings: Settings): Promise<Map<string,
   const ids = new Map<string, SourceFile>();
   const sources = await mapConcurrent(await manifestFiles(dir), FILE_CONCURRENCY, async (name) => {
     const path = join(dir, name);
-    const read = await readSourceText(path, settings.limits.maxManifestBytes);
+    const read = readSourceText(path, settings.limits.maxManifestBytes);
     return "text" in read ? { file: displayPath(path), text: read.text } : undefined;
   });
   for (const source of sources) {

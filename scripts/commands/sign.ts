@@ -89,13 +89,13 @@ async function signFile(
   validators: SchemaValidators,
 ): Promise<string | undefined> {
   const file = displayPath(path);
-  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+  const read = readSourceText(path, settings.limits.maxManifestBytes);
   if ("diagnostic" in read) return formatDiagnostic(read.diagnostic);
   const parsed = parseAndValidate(file, read.text, settings, () => []);
   if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic).join("\n");
   if (!isJsonObject(parsed.value)) return `${file} - error sign/not-object: a manifest is a JSON object`;
 
-  const keys = await checkKeys(await findKeysFile(dirname(path)), settings, validators);
+  const keys = checkKeys(await findKeysFile(dirname(path)), settings, validators);
   if (hasErrors(keys.diagnostics)) return keys.diagnostics.map(formatDiagnostic).join("\n");
   const pin = keys.pinned.get(keyRef);
   if (pin !== undefined && pin.spki !== spki) {

@@ -22,7 +22,7 @@ export type { CheckOptions } from "./manifest-check.ts";
 
 /** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
 export interface BodySink {
-  write(umid: string, body: Uint8Array): Promise<void>;
+  write(umid: string, body: Uint8Array): void;
 }
 
 export interface PublishedManifest {
@@ -51,10 +51,10 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
     return result;
   }
   const validators = schemaValidators(options.settings.contextUrl);
-  const keys = await checkKeys(await findKeysFile(dir), options.settings, validators);
+  const keys = checkKeys(await findKeysFile(dir), options.settings, validators);
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
-  const routes = await checkRoutes(routesPath, options.settings, validators);
+  const routes = checkRoutes(routesPath, options.settings, validators);
   if (routes !== undefined) {
     result.redirects = routes.redirects;
     result.revoked = routes.revoked;
@@ -74,8 +74,8 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
     if (first !== undefined) {
       // One file per UMID. A manifest that failed other checks still claims its @id, so a
       // duplicate is reported even before the first copy is fixed.
-      const source = await sourceOf(manifest.file, options.settings);
-      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(umid)} is also the @id of ${placeOf(await sourceOf(first, options.settings), "/@id")}`));
+      const source = sourceOf(manifest.file, options.settings);
+      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(umid)} is also the @id of ${placeOf(sourceOf(first, options.settings), "/@id")}`));
       return;
     }
     claimed.set(umid, manifest.file);
@@ -85,7 +85,7 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
       return;
     }
     result.published.push({ umid, file: manifest.file, etag: manifest.etag ?? "", ...(manifest.legacyVersion && { legacyVersion: manifest.legacyVersion }) });
-    if (manifest.body !== undefined) await sink!.write(umid, manifest.body);
+    if (manifest.body !== undefined) sink!.write(umid, manifest.body);
   });
 
   addKeysFile(result, keys);
@@ -95,12 +95,12 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
     for (const [umid, { pointer }] of routes.redirectEntries) {
       const manifest = claimed.get(umid);
       if (manifest === undefined) continue;
-      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(await sourceOf(manifest, options.settings), "/@id")}; remove one of them`;
+      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(sourceOf(manifest, options.settings), "/@id")}; remove one of them`;
       result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
     }
   }
   for (const { file, umid } of withheld) {
-    const source = await sourceOf(file, options.settings);
+    const source = sourceOf(file, options.settings);
     result.diagnostics.push({ ...placed(source, "/@id", "routes/withheld", `${JSON.stringify(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
   }
   return result;
@@ -119,13 +119,13 @@ export async function checkPaths(paths: string[], options: CheckOptions): Promis
     if (await isDirectory(path)) {
       part = await checkContent(path, options);
     } else if (basename(path) === KEYS_FILE) {
-      addKeysFile(part, await checkKeys(path, options.settings, validators));
+      addKeysFile(part, checkKeys(path, options.settings, validators));
     } else if (basename(path) === ROUTES_FILE) {
-      const routes = await checkRoutes(path, options.settings, validators);
+      const routes = checkRoutes(path, options.settings, validators);
       part.files.push({ file: displayPath(path), umid: null });
       part.diagnostics.push(...(routes?.diagnostics ?? [missingFile(path)]));
     } else {
-      const keys = await checkKeys(await findKeysFile(dirname(path)), options.settings, validators);
+      const keys = checkKeys(await findKeysFile(dirname(path)), options.settings, validators);
       await checkManifestFiles([path], { ...options, validators, pinned: keys.pinned }, false, (manifest) => {
         part.files.push({ file: manifest.file, umid: manifest.umid ?? null });
         part.diagnostics.push(...manifest.diagnostics);
@@ -138,8 +138,8 @@ export async function checkPaths(paths: string[], options: CheckOptions): Promis
 }
 
 /** `_routes.json` on its own; undefined when there is none. */
-async function checkRoutes(path: string, settings: Settings, validators: SchemaValidators): Promise<(RoutesCheck & { source: SourceFile }) | undefined> {
-  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+function checkRoutes(path: string, settings: Settings, validators: SchemaValidators): (RoutesCheck & { source: SourceFile }) | undefined {
+  const read = readSourceText(path, settings.limits.maxManifestBytes);
   const source = { file: displayPath(path), text: "text" in read ? read.text : "" };
   if ("diagnostic" in read) {
     return read.missing ? undefined : { source, document: {}, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
@@ -148,8 +148,8 @@ async function checkRoutes(path: string, settings: Settings, validators: SchemaV
 }
 
 /** A file's text, read again to place a rare cross-file diagnostic in it. */
-async function sourceOf(file: string, settings: Settings): Promise<SourceFile> {
-  const read = await readSourceText(file, settings.limits.maxManifestBytes);
+function sourceOf(file: string, settings: Settings): SourceFile {
+  const read = readSourceText(file, settings.limits.maxManifestBytes);
   return { file, text: "text" in read ? read.text : "" };
 }
 

@@ -14,11 +14,11 @@ export interface KeysCheck {
   diagnostics: Diagnostic[];
 }
 
-export async function checkKeys(path: string | undefined, settings: Settings, validators: SchemaValidators): Promise<KeysCheck> {
+export function checkKeys(path: string | undefined, settings: Settings, validators: SchemaValidators): KeysCheck {
   const pinned = new Map<string, { spki: string; place: string }>();
   if (path === undefined) return { pinned, diagnostics: [] };
   const file = displayPath(path);
-  const read = await readSourceText(path, settings.limits.maxManifestBytes);
+  const read = readSourceText(path, settings.limits.maxManifestBytes);
   if ("diagnostic" in read) return { file, pinned, diagnostics: [read.diagnostic] };
   const { value, diagnostics } = parseAndValidate(file, read.text, settings, validators.keys);
   if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pinned, diagnostics };

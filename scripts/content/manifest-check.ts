@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { utf8 } from "../../edge/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
-import { canonicalize } from "../crypto/jcs.ts";
+import { canonicalMembers, joinMembers, type CanonicalMembers } from "../crypto/jcs.ts";
 import { verifyProfileA, type PinnedKeys } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
 import { isJsonObject } from "../json/strict-json.ts";
@@ -46,40 +46,44 @@ export interface CheckedManifest {
   etag?: string;
 }
 
-export async function checkManifestFile(path: string, context: ManifestContext, withBody: boolean): Promise<CheckedManifest> {
+export function checkManifestFile(path: string, context: ManifestContext, withBody: boolean): CheckedManifest {
   const file = displayPath(path);
-  const read = await readSourceText(path, context.settings.limits.maxManifestBytes);
+  const read = readSourceText(path, context.settings.limits.maxManifestBytes);
   if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
-  const { value, diagnostics, legacyVersion } = checkManifestText(file, read.text, context);
+  const { value, diagnostics, legacyVersion, canonical } = checkManifestText(file, read.text, context);
   const result: CheckedManifest = { file, diagnostics };
   if (!isJsonObject(value) || typeof value["@id"] !== "string" || value["@id"] === "") return result;
   result.umid = value["@id"];
   if (legacyVersion !== undefined) result.legacyVersion = legacyVersion;
-  if (withBody && !hasErrors(diagnostics)) {
+  if (withBody && canonical !== undefined && !hasErrors(diagnostics)) {
     // The body is the canonical form: see "What the build writes" in the README.
-    result.body = utf8(canonicalize(value));
+    result.body = utf8(joinMembers(canonical));
     result.etag = formatEtag(createHash("sha256").update(result.body).digest());
   }
   return result;
 }
 
-/** Everything wrong with one manifest's text on its own. */
-export function checkManifestText(file: string, text: string, context: ManifestContext): Parsed & { legacyVersion?: string } {
+/**
+ * Everything wrong with one manifest's text on its own; for an object, also its canonical
+ * members (canonicalized once, for both the signature and the body).
+ */
+export function checkManifestText(file: string, text: string, context: ManifestContext): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers } {
   const result = parseAndValidate(file, text, context.settings, (value) =>
     legacyVersionOf(value) === undefined ? context.validators.manifest(value) : legacyProblems(value as Record<string, unknown>),
   );
   if (!isJsonObject(result.value)) return result;
   const manifest = result.value;
   const legacyVersion = legacyVersionOf(manifest);
+  const canonical = canonicalMembers(manifest);
   const problems: [Severity, SchemaProblem[]][] = [
     ["error", legacyVersion === undefined ? crossFieldProblems(manifest) : []],
-    ["error", verifyProfileA(manifest, context.pinned)],
+    ["error", verifyProfileA(manifest, context.pinned, canonical)],
     [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
   ];
   const more = problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p)));
   placeInSource(text, more);
   result.diagnostics.push(...more);
-  return legacyVersion === undefined ? result : { ...result, legacyVersion };
+  return { ...result, canonical, ...(legacyVersion !== undefined && { legacyVersion }) };
 }
 
 function legacyVersionOf(value: unknown): string | undefined {

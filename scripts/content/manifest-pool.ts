@@ -1,12 +1,11 @@
 /**
  * Checks many manifest files on every core: worker threads check batches while the main
  * thread takes the results, in file order, at the pace its consumer (the build's writer)
- * sets. Few files are checked on the main thread, where starting workers would cost more
- * than it saves.
+ * sets. Few files are checked on the main thread, one after another, where starting
+ * workers would cost more than it saves.
  */
 import { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
-import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
 
 /** Below this many files, the main thread checks them alone. */
@@ -33,9 +32,7 @@ export type ResultHandler = (result: CheckedManifest, index: number) => void | P
 export async function checkManifestFiles(paths: string[], context: ManifestContext, withBody: boolean, onResult: ResultHandler): Promise<void> {
   const workers = context.settings.workers;
   if (paths.length < WORKER_THRESHOLD || workers === 0) {
-    // Small enough to hold: check concurrently, hand over in order.
-    const results = await mapConcurrent(paths, FILE_CONCURRENCY, (path) => checkManifestFile(path, context, withBody));
-    for (const [i, result] of results.entries()) await onResult(result, i);
+    for (const [i, path] of paths.entries()) await onResult(checkManifestFile(path, context, withBody), i);
     return;
   }
   const init: WorkerInit = { settings: context.settings, now: context.now.toISOString(), strict: context.strict, pinned: [...context.pinned], withBody };

@@ -16,9 +16,8 @@ const context: ManifestContext = {
   pinned: new Map(init.pinned),
 };
 
-parentPort!.on("message", async ({ start, paths }: WorkerBatch) => {
-  const results: CheckedManifest[] = [];
-  for (const path of paths) results.push(await checkManifestFile(path, context, init.withBody));
+parentPort!.on("message", ({ start, paths }: WorkerBatch) => {
+  const results: CheckedManifest[] = paths.map((path) => checkManifestFile(path, context, init.withBody));
   const transfer = results.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : []));
   parentPort!.postMessage({ start, results }, transfer);
 });

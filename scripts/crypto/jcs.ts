@@ -20,14 +20,27 @@ export function canonicalize(value: unknown): string {
     case "object": {
       if (value === null) return "null";
       if (Array.isArray(value)) return `[${value.map(canonicalize).join(",")}]`;
-      const object = value as Record<string, unknown>;
-      const members = Object.keys(object)
-        .filter((key) => object[key] !== undefined)
-        .sort()
-        .map((key) => `${canonicalize(key)}:${canonicalize(object[key])}`);
-      return `{${members.join(",")}}`;
+      return joinMembers(canonicalMembers(value as Record<string, unknown>));
     }
     default:
       throw new TypeError(`JCS: cannot canonicalize a value of type ${typeof value}`);
   }
+}
+
+/** An object's members, each canonicalized as `"key":value`, in canonical order. */
+export type CanonicalMembers = [key: string, member: string][];
+
+/**
+ * JCS of an object, in parts: a manifest is canonicalized once, then joined twice, with
+ * and without its unsigned members (the body served, and the bytes signed).
+ */
+export function canonicalMembers(object: Record<string, unknown>): CanonicalMembers {
+  return Object.keys(object)
+    .filter((key) => object[key] !== undefined)
+    .sort()
+    .map((key) => [key, `${canonicalize(key)}:${canonicalize(object[key])}`]);
+}
+
+export function joinMembers(members: CanonicalMembers, keep: (key: string) => boolean = () => true): string {
+  return `{${members.flatMap(([key, member]) => (keep(key) ? [member] : [])).join(",")}}`;
 }

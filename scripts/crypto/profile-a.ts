@@ -8,6 +8,7 @@
  */
 import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
+import type { CanonicalMembers } from "./jcs.ts";
 import { PROFILE_A, signingInputText } from "./signing-input.ts";
 /** DER prefix of every Ed25519 SubjectPublicKeyInfo: SEQUENCE { id-Ed25519 } BIT STRING (32 bytes). */
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
@@ -19,9 +20,9 @@ export interface SignatureProblem {
   message: string;
 }
 
-/** The bytes Profile A signs. */
-export function signingInput(manifest: Record<string, unknown>): Buffer {
-  return Buffer.from(signingInputText(manifest), "utf8");
+/** The bytes Profile A signs; `members` when the caller has canonicalized the manifest already. */
+export function signingInput(manifest: Record<string, unknown>, members?: CanonicalMembers): Buffer {
+  return Buffer.from(signingInputText(manifest, members), "utf8");
 }
 
 const keyCache = new Map<string, KeyObject>();
@@ -61,7 +62,7 @@ export type PinnedKeys = ReadonlyMap<string, { spki: string; place: string }>;
  * for its `keyRef` if there is one (anything else is a key substitution); or, with none
  * embedded, the pinned key. With neither, the signature cannot be verified: rejected.
  */
-export function verifyProfileA(manifest: Record<string, unknown>, pinned: PinnedKeys = new Map()): SignatureProblem[] {
+export function verifyProfileA(manifest: Record<string, unknown>, pinned: PinnedKeys = new Map(), members?: CanonicalMembers): SignatureProblem[] {
   const signature = manifest.signature as Record<string, unknown> | undefined;
   if (typeof signature !== "object" || signature === null) return [];
   if (signature.algorithm !== PROFILE_A.algorithm || signature.canonicalization !== PROFILE_A.canonicalization) return [];
@@ -105,7 +106,7 @@ export function verifyProfileA(manifest: Record<string, unknown>, pinned: Pinned
   }
   if (problems.length > 0 || key === undefined || value === undefined) return problems;
 
-  if (!ed25519Verify(key, signingInput(manifest), value)) {
+  if (!ed25519Verify(key, signingInput(manifest, members), value)) {
     problems.push({
       pointer: "/signature/value",
       rule: "signature/invalid",

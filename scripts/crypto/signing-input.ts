@@ -4,13 +4,11 @@
  * build (Node's Ed25519) and the lookup page (WebCrypto in the browser) sign and verify
  * the very same text.
  */
-import { canonicalize } from "./jcs.ts";
+import { canonicalMembers, joinMembers, type CanonicalMembers } from "./jcs.ts";
 
 export const PROFILE_A = { algorithm: "Ed25519", canonicalization: "JCS-RFC8785" } as const;
 export const UNSIGNED_MEMBERS: ReadonlySet<string> = new Set(["signature", "presentationProof", "postQuantumSignature"]);
 
-export function signingInputText(manifest: Record<string, unknown>): string {
-  const signed: Record<string, unknown> = {};
-  for (const key of Object.keys(manifest)) if (!UNSIGNED_MEMBERS.has(key)) signed[key] = manifest[key];
-  return canonicalize(signed);
+export function signingInputText(manifest: Record<string, unknown>, members: CanonicalMembers = canonicalMembers(manifest)): string {
+  return joinMembers(members, (key) => !UNSIGNED_MEMBERS.has(key));
 }
