@@ -115,7 +115,7 @@ export async function corpus(n: number, log: (line: string) => void): Promise<st
     await mapConcurrent(indexes, FILE_CONCURRENCY, async (i) => {
       const m = manifest(i);
       m.signature = signProfileA(m, keys[i % KEYS]!, keyRef(i % KEYS), new Date("2026-11-01T00:00:00Z"));
-      await writeFile(join(content, pad(i % 256, 3), `${i}.jsonld`), JSON.stringify(m, null, 2) + "\n");
+      await writeFile(join(content, pad(i % 256, 3), `${i}.json`), JSON.stringify(m, null, 2) + "\n");
     });
     log(`  corpus: ${Math.min(from + CHUNK, n)} / ${n} manifests`);
   }

@@ -17,7 +17,18 @@ import {
 } from "./responses.ts";
 import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath } from "./umid-path.ts";
 
-export async function handleRequest(request: Request, records: RecordStore): Promise<Response> {
+/**
+ * What the handler reads of a request. Every Fetch `Request` is one; an adapter may pass a
+ * lighter object of this shape (the Node adapter does, instead of building a Request).
+ */
+export interface ResolverRequest {
+  method: string;
+  /** Absolute, as `Request.url` is. */
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
+export async function handleRequest(request: ResolverRequest, records: RecordStore): Promise<Response> {
   const method = request.method;
   // A preflight is answered whatever the path: a failed preflight would hide the real
   // status (400, 404, ...) of the request that follows from the page that sent it.
@@ -27,7 +38,7 @@ export async function handleRequest(request: Request, records: RecordStore): Pro
   return method === "HEAD" ? withoutBody(response) : response;
 }
 
-async function answerGet(request: Request, records: RecordStore): Promise<Response> {
+async function answerGet(request: ResolverRequest, records: RecordStore): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);

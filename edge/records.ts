@@ -1,3 +1,5 @@
+import { utf8 } from "./base64url.ts";
+
 /**
  * What the handler needs from storage: one lookup per UMID. Implementations decide where
  * records live (a sharded static index beside the body files, or
@@ -16,18 +18,21 @@ export interface RecordStore {
 }
 
 /**
- * The record index the build writes: records split over 16^3 = 4096 shard files,
- * `index/<first three lower-case hex digits of SHA-256(UMID)>.json`, each
- * `{"format": 1, "records": {UMID: RecordEntry}}`. The layout is fixed, so a lookup needs
- * no table of contents: one shard read finds any UMID (a missing shard holds no records).
- * Lower-case hex names survive case-insensitive hosts; 4096 shards keep each under ~250
+ * The record index the build writes: records split over 4096 shard files,
+ * `index/<xyz>.json`, where `xyz` are the top 12 bits, in lower-case hex, of the 32-bit
+ * FNV-1a hash of the UMID's UTF-8 bytes; each is `{"format": 1, "records": {UMID: RecordEntry}}`.
+ * The layout is fixed, so a lookup needs no table of contents: one shard read finds any
+ * UMID (a missing shard holds no records). The hash only spreads records (it guards
+ * nothing), so a fast synchronous one serves; build and edge share this very function.
+ * Lower-case hex names survive case-insensitive hosts; 4096 shards keep each near 250
  * records (~40 KB) at a million manifests. Paths in entries are relative to the output root.
  */
 export const INDEX_FORMAT = 1;
-export const SHARD_HEX_DIGITS = 3;
 
-export function shardPath(umidSha256Hex: string): string {
-  return `index/${umidSha256Hex.slice(0, SHARD_HEX_DIGITS)}.json`;
+export function shardPath(umid: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of utf8(umid)) hash = Math.imul(hash ^ byte, 0x01000193);
+  return `index/${(hash >>> 20).toString(16).padStart(3, "0")}.json`;
 }
 
 export interface IndexShard {

@@ -7,7 +7,6 @@
  * sub-requests (its shard, its body), a warm one none. A deploy never changes its files,
  * so nothing here needs invalidation; a failed read is not cached and is retried.
  */
-import { utf8 } from "./base64url.ts";
 import { etagOf } from "./etag.ts";
 import { INDEX_FORMAT, shardPath, type IndexShard, type RecordEntry, type RecordStore, type ResolverRecord } from "./records.ts";
 
@@ -29,7 +28,7 @@ export class StaticRecords {
   }
 
   async #get(umid: string, read: AssetReader): Promise<ResolverRecord | undefined> {
-    const entry = (await this.#shard(await shardOf(umid), read)).get(umid);
+    const entry = (await this.#shard(shardPath(umid), read)).get(umid);
     if (entry === undefined) return undefined;
     if ("redirect" in entry) return { kind: "redirect", location: entry.redirect };
     if ("revoked" in entry) return { kind: "revoked" };
@@ -60,11 +59,6 @@ export class StaticRecords {
     }
     return shard;
   }
-}
-
-async function shardOf(umid: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(umid)));
-  return shardPath(((digest[0]! << 8) | digest[1]!).toString(16).padStart(4, "0"));
 }
 
 async function loadShard(path: string, read: AssetReader): Promise<Shard> {

@@ -3,7 +3,6 @@
  * complete, so a failed build leaves the previous output as it was. Also the files of the
  * record index, which depend only on the records: identical content, identical bytes.
  */
-import { createHash } from "node:crypto";
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { utf8 } from "../../edge/base64url.ts";
@@ -33,7 +32,7 @@ export async function writeIndex(dir: string, content: ContentCheck, fileOf: (um
 export function indexFiles(records: ReadonlyMap<string, RecordEntry>): OutputFile[] {
   const shards = new Map<string, string[]>();
   for (const umid of [...records.keys()].sort()) {
-    const path = shardPath(createHash("sha256").update(umid, "utf8").digest("hex"));
+    const path = shardPath(umid);
     const lines = shards.get(path) ?? [];
     if (lines.length === 0) shards.set(path, lines);
     lines.push(`${JSON.stringify(umid)}:${JSON.stringify(records.get(umid))}`);

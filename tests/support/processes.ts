@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 
 export interface Started {
   url: string;
+  /** The process, where there is one of its own. */
+  pid?: number;
   /** Every URL it printed, in order, when it was asked to wait for several. */
   urls: string[];
   stop(): Promise<void>;
@@ -24,7 +26,7 @@ export function startPrintingUrl(command: string, args: string[], env: NodeJS.Pr
       const urls = output.match(/http:\/\/[^\s/]+/g) ?? [];
       if (urls.length < count) return;
       clearTimeout(timer);
-      resolve({ url: urls[0]!, urls, stop: () => stopProcess(child) });
+      resolve({ url: urls[0]!, urls, pid: child.pid!, stop: () => stopProcess(child) });
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
+import { shardPath } from "../../edge/records.ts";
 import { parseUmidPath, umidPath } from "../../edge/umid-path.ts";
 
 /** The pathname a runtime hands the handler for a request target, after URL parsing. */
@@ -66,5 +67,23 @@ describe("base64url", () => {
   });
   it("matches Node's encoder", () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => assert.equal(encodeBase64url(bytes), Buffer.from(bytes).toString("base64url"))));
+  });
+});
+
+describe("index shards", () => {
+  it("are named by FNV-1a of the UTF-8 bytes: lower-case hex, 4096 of them", () => {
+    // FNV-1a of no bytes is its offset basis, 0x811c9dc5; of "a", 0xe40c292c.
+    assert.equal(shardPath(""), "index/811.json");
+    assert.equal(shardPath("a"), "index/e40.json");
+    fc.assert(fc.property(wellFormed, (umid) => assert.match(shardPath(umid), /^index\/[0-9a-f]{3}\.json$/)));
+  });
+  it("spread UMIDs evenly", () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 100_000; i++) {
+      const path = shardPath(`urn:uuid:${String(i).padStart(8, "0")}-0000-4000-8000-${String(i).padStart(12, "0")}`);
+      counts.set(path, (counts.get(path) ?? 0) + 1);
+    }
+    assert.equal(counts.size, 4096);
+    assert.ok(Math.max(...counts.values()) < 3 * (100_000 / 4096), `fullest shard: ${Math.max(...counts.values())}`);
   });
 });

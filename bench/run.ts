@@ -1,0 +1,341 @@
+/**
+ * `npm run bench [-- --n N] [--runs R] [--duration S] [--soak S] [--scale M]`
+ *
+ * Every figure is a median of R runs, and every ratio is taken pair by pair against its
+ * baseline measured in the same run, on the same machine, side by side (the two orders
+ * alternate, and the page cache is flushed with `sync` before each timed file-system run),
+ * so that a noisy shared machine moves both sides alike. Prints one table and writes it,
+ * with the machine's description, to bench/results.md.
+ */
+import { build } from "esbuild";
+import autocannon from "autocannon";
+import { Miniflare } from "miniflare";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, totalmem, type as osType, release } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { directoryReader } from "../edge/adapters/node.ts";
+import { handleRequest } from "../edge/handler.ts";
+import { StaticRecords } from "../edge/static-records.ts";
+import { umidPath } from "../edge/umid-path.ts";
+import { settingsFromEnv } from "../scripts/config.ts";
+import { manifestSchema } from "../scripts/validate/manifest-schema.ts";
+import { startPrintingUrl, type Started } from "../tests/support/processes.ts";
+import { wranglerConfig } from "../tests/support/runtimes.ts";
+import { corpus, umidOf } from "./corpus.ts";
+
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "100000" },
+    runs: { type: "string", default: "3" },
+    duration: { type: "string", default: "5" },
+    soak: { type: "string", default: "120" },
+    scale: { type: "string" },
+  },
+});
+const N = Number(values.n);
+const RUNS = Number(values.runs);
+const DURATION = Number(values.duration);
+const ROOT = join(import.meta.dirname, "..");
+const WORK = join(import.meta.dirname, ".cache", "work");
+const CLI = join(ROOT, "bench/measured-cli.mjs");
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Row {
+  what: string;
+  ours: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  met: boolean | undefined;
+}
+const rows: Row[] = [];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${Math.round(x)} ms`);
+
+/** Runs a command to completion: wall time, and our CLI's peak RSS when it reports one. */
+function timed(command: string, args: string[]): { ms: number; maxRssKiB?: number } {
+  spawnSync("sync");
+  const started = performance.now();
+  const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "ignore", "pipe"] });
+  const elapsed = performance.now() - started;
+  // No corpus file is invalid, so any failure (ajv-cli's included) is a real one.
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.slice(0, 3).join(" ")} exited ${result.status}: ${result.stderr.slice(-2000)}`);
+  }
+  const rss = /\{"maxRssKiB":(\d+)\}\s*$/.exec(result.stderr)?.[1];
+  return rss === undefined ? { ms: elapsed } : { ms: elapsed, maxRssKiB: Number(rss) };
+}
+
+/** R runs of ours and a baseline, alternating which goes first; medians and the median ratio. */
+function sideBySide(ours: () => number, baseline: () => number): { ours: number; baseline: number; ratio: number } {
+  const pairs: [number, number][] = [];
+  for (let run = 0; run < RUNS; run++) {
+    if (run % 2 === 0) {
+      const a = ours();
+      pairs.push([a, baseline()]);
+    } else {
+      const b = baseline();
+      pairs.push([ours(), b]);
+    }
+  }
+  return { ours: median(pairs.map((p) => p[0])), baseline: median(pairs.map((p) => p[1])), ratio: median(pairs.map(([a, b]) => a / b)) };
+}
+
+/** Builds and checks the corpus beside their baselines; the median build time, for --scale. */
+async function buildAndCheck(content: string): Promise<{ dist: string; buildMs: number }> {
+  const out = join(WORK, "dist");
+  const buildOnce = () => {
+    rmSync(out, { recursive: true, force: true });
+    return timed(process.execPath, [CLI, "build", "--content", content, "--out", out, "--lookup-out", join(WORK, "lookup")]).ms;
+  };
+  const copyOnce = () => {
+    rmSync(join(WORK, "copy"), { recursive: true, force: true });
+    return timed("cp", ["-r", content, join(WORK, "copy")]).ms;
+  };
+  log(`build ${N} vs cp -r ...`);
+  const b = sideBySide(buildOnce, copyOnce);
+  rows.push({ what: `build of ${N} manifests, signatures verified`, ours: ms(b.ours), baseline: `cp -r: ${ms(b.baseline)}`, ratio: `${b.ratio.toFixed(2)}×`, target: "≤ 2.0×", met: b.ratio <= 2 });
+  rmSync(join(WORK, "copy"), { recursive: true, force: true });
+
+  const schema = join(WORK, "schema.json");
+  writeFileSync(schema, JSON.stringify(manifestSchema(settingsFromEnv({}).contextUrl)));
+  const ajvCli = join(ROOT, "node_modules/ajv-cli/dist/index.js");
+  log(`check ${N} vs ajv-cli ...`);
+  const c = sideBySide(
+    () => timed(process.execPath, [CLI, "check", content]).ms,
+    () => timed(process.execPath, [ajvCli, "validate", "--spec=draft2020", "-c", "ajv-formats", "--strict=false", "--errors=no", "-s", schema, "-d", `${content}/**/[0-9]*.json`]).ms,
+  );
+  rows.push({ what: `check of ${N} manifests, signatures verified`, ours: ms(c.ours), baseline: `ajv-cli, schema only: ${ms(c.baseline)}`, ratio: `${c.ratio.toFixed(2)}×`, target: "≤ 1.5×", met: c.ratio <= 1.5 });
+  buildOnce();
+  return { dist: out, buildMs: b.ours };
+}
+
+async function scale(m: number, timeAtN: number): Promise<void> {
+  const content = await corpus(m, log);
+  const out = join(WORK, "dist-scale");
+  rmSync(out, { recursive: true, force: true });
+  log(`build ${m} ...`);
+  const run = timed(process.execPath, [CLI, "build", "--content", content, "--out", out, "--lookup-out", join(WORK, "lookup-scale")]);
+  const rssMiB = (run.maxRssKiB ?? 0) / 1024;
+  const ratio = run.ms / timeAtN;
+  // "Within 12× of 100k at 1M": linear growth with 20% to spare, whatever the two sizes.
+  const limit = (1.2 * m) / N;
+  rows.push({ what: `build of ${m} manifests: peak memory`, ours: `${rssMiB.toFixed(0)} MiB RSS`, baseline: "1 GB", ratio: `${(rssMiB / 1024).toFixed(2)}×`, target: "≤ 1 GB", met: rssMiB <= 1024 });
+  rows.push({ what: `build of ${m} manifests: time`, ours: ms(run.ms), baseline: `${N}: ${ms(timeAtN)}`, ratio: `${ratio.toFixed(1)}×`, target: `≤ ${limit.toFixed(1)}× (linear: ${m / N}×)`, met: ratio <= limit });
+  rmSync(out, { recursive: true, force: true });
+}
+
+interface Fixture {
+  ok: { headers: Record<string, string>; body: string };
+  notModified: { headers: Record<string, string> };
+}
+
+/** The exact answers of one 200 and its 304, to serve from memory in the baselines. */
+async function responseFixture(url: string, path: string): Promise<Fixture> {
+  const keep = (h: Headers) => Object.fromEntries([...h].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name)));
+  const ok = await fetch(url + path);
+  const body = Buffer.from(await ok.arrayBuffer()).toString("base64");
+  const nm = await fetch(url + path, { headers: { "If-None-Match": ok.headers.get("etag")! } });
+  return { ok: { headers: keep(ok.headers), body }, notModified: { headers: keep(nm.headers) } };
+}
+
+async function requestsPerSecond(url: string, headers: Record<string, string>): Promise<number> {
+  const result = await autocannon({ url, connections: 32, duration: DURATION, headers });
+  if (result.non2xx > 0 && headers["If-None-Match"] === undefined) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
+  return result.requests.average;
+}
+
+async function throughput(name: string, ours: Started, baseline: Started, path: string, etag: string): Promise<void> {
+  for (const [label, headers] of [["200", {}], ["304", { "If-None-Match": etag }]] as const) {
+    log(`${name} ${label} ...`);
+    const pairs: [number, number][] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const a = await requestsPerSecond(ours.url + path, headers);
+      const b = await requestsPerSecond(baseline.url + path, headers);
+      pairs.push([a, b]);
+    }
+    const ratio = median(pairs.map(([a, b]) => a / b));
+    rows.push({
+      what: `requests/s through ${name}, ${label}`,
+      ours: `${Math.round(median(pairs.map((p) => p[0])))}/s`,
+      baseline: `minimal, from memory: ${Math.round(median(pairs.map((p) => p[1])))}/s`,
+      ratio: `${ratio.toFixed(2)}×`,
+      target: "≥ 0.85×",
+      met: ratio >= 0.85,
+    });
+  }
+}
+
+async function servers(dist: string): Promise<void> {
+  const path = umidPath(umidOf(7));
+  const serve = await startPrintingUrl(process.execPath, [join(ROOT, "bin/manifest-resolver.js"), "serve", "--dist", dist, "--port", "0"]);
+  const fixture = await responseFixture(serve.url, path);
+  const fixtureFile = join(WORK, "fixture.json");
+  writeFileSync(fixtureFile, JSON.stringify(fixture));
+  const minimal = await startPrintingUrl(process.execPath, [join(ROOT, "bench/minimal-node-server.mjs"), fixtureFile]);
+  try {
+    await throughput("manifest-resolver serve (Node)", serve, minimal, path, fixture.ok.headers.etag!);
+  } finally {
+    await minimal.stop();
+  }
+
+  const config = wranglerConfig();
+  const worker = await build({ entryPoints: [join(ROOT, config.main)], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
+  const ours = new Miniflare({
+    modules: true,
+    script: worker.outputFiles[0]!.text,
+    compatibilityDate: config.compatibility_date,
+    host: "127.0.0.1",
+    port: 0,
+    assets: {
+      directory: dist,
+      binding: config.assets.binding,
+      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+      assetConfig: { html_handling: "none", not_found_handling: "none" },
+    },
+  });
+  const baseline = new Miniflare({
+    modules: true,
+    compatibilityDate: config.compatibility_date,
+    host: "127.0.0.1",
+    port: 0,
+    script: `const f = ${JSON.stringify(fixture)};
+      const body = Uint8Array.from(atob(f.ok.body), (c) => c.charCodeAt(0));
+      export default { fetch(request) {
+        return request.headers.has("if-none-match")
+          ? new Response(null, { status: 304, headers: f.notModified.headers })
+          : new Response(body, { headers: f.ok.headers });
+      } };`,
+  });
+  try {
+    const started = async (mf: Miniflare): Promise<Started> => {
+      const url = (await mf.ready).origin;
+      return { url, urls: [url], stop: () => mf.dispose() };
+    };
+    await throughput("workerd (miniflare)", await started(ours), await started(baseline), path, fixture.ok.headers.etag!);
+  } finally {
+    await ours.dispose();
+    await baseline.dispose();
+  }
+  await soak(serve);
+  await serve.stop();
+}
+
+/** The handler's own CPU time per request, warm: a lookup and a copy. */
+async function handlerCpu(dist: string): Promise<void> {
+  const records = new StaticRecords().reading(directoryReader(dist));
+  const sample = Array.from({ length: 1000 }, (_, i) => `http://resolver.test${umidPath(umidOf((i * 7919) % N))}`);
+  for (const url of sample) await (await handleRequest(new Request(url), records)).arrayBuffer();
+  const times: number[] = [];
+  for (let i = 0; i < 50_000; i++) {
+    const request = new Request(sample[i % sample.length]!);
+    const started = performance.now();
+    await (await handleRequest(request, records)).arrayBuffer();
+    times.push((performance.now() - started) * 1000);
+  }
+  times.sort((a, b) => a - b);
+  const p = (q: number) => times[Math.floor(q * (times.length - 1))]!;
+  rows.push({ what: "handler time per request, in process, warm", ours: `p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`, baseline: "Netlify: 50 ms CPU", ratio: `${(p(0.99) / 50_000).toFixed(4)}×`, target: "p99 ≤ 1 ms", met: p(0.99) <= 1000 });
+}
+
+/** The edge function as each host bundles it: the same size at any number of manifests. */
+async function bundleSize(): Promise<void> {
+  for (const [host, entry] of [["Netlify", "edge/adapters/netlify/resolver.ts"], ["Cloudflare", "edge/adapters/cloudflare/worker.ts"]] as const) {
+    const result = await build({ entryPoints: [join(ROOT, entry)], bundle: true, format: "esm", platform: "neutral", minify: true, write: false, logLevel: "silent" });
+    const gz = gzipSync(result.outputFiles[0]!.contents).byteLength;
+    rows.push({ what: `edge function bundle (${host}), any number of manifests`, ours: `${(gz / 1024).toFixed(1)} KiB gzip`, baseline: host === "Netlify" ? "20 MB" : "3 MB", ratio: `${(gz / 1_048_576).toFixed(4)}×`, target: "≤ 1 MB", met: gz <= 1_048_576 });
+  }
+}
+
+/** A bounded soak on loopback: every outcome, concurrently, for --soak seconds; statuses and memory. */
+async function soak(serve: Started): Promise<void> {
+  const seconds = Number(values.soak);
+  if (seconds <= 0) return;
+  log(`soak ${seconds}s ...`);
+  const etag = (await fetch(serve.url + umidPath(umidOf(3)))).headers.get("etag")!;
+  const cases: [string, string, Record<string, string>, number][] = [
+    ["GET", umidPath(umidOf(3)), {}, 200],
+    ["GET", umidPath(umidOf(11), "b64u"), {}, 200],
+    ["GET", umidPath(umidOf(3)), { "If-None-Match": etag }, 304],
+    ["HEAD", umidPath(umidOf(5)), {}, 200],
+    ["GET", umidPath(umidOf(N)), {}, 307],
+    ["GET", umidPath(umidOf(N + Math.max(1, Math.floor(N / 100)))), {}, 410],
+    ["GET", "/urn:not:there", {}, 404],
+    ["GET", "/a/b", {}, 400],
+    ["POST", "/x", {}, 405],
+    ["OPTIONS", "/x", {}, 204],
+    ["GET", "/health", {}, 200],
+  ];
+  const rss: number[] = [];
+  const sampler = setInterval(() => {
+    if (serve.pid === undefined) return;
+    const status = readFileSync(`/proc/${serve.pid}/status`, "utf8");
+    rss.push(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  }, 5000);
+  let requests = 0;
+  let unexpected = 0;
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: 32 }, async (_, worker) => {
+      for (let i = worker; Date.now() < deadline; i++) {
+        const [method, path, headers, status] = cases[i % cases.length]!;
+        try {
+          const response = await fetch(serve.url + path, { method, headers, redirect: "manual" });
+          await response.arrayBuffer();
+          requests++;
+          if (response.status !== status) unexpected++;
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  clearInterval(sampler);
+  const first = rss.slice(0, Math.max(1, Math.floor(rss.length / 4)));
+  const last = rss.slice(-Math.max(1, Math.floor(rss.length / 4)));
+  const growth = rss.length === 0 ? NaN : median(last) - median(first);
+  rows.push({
+    what: `soak: ${seconds} s, 32 connections, all ${cases.length} outcomes, serve`,
+    ours: `${requests} requests, ${unexpected} unexpected statuses, ${errors} errors`,
+    baseline: `RSS ${rss.length ? `${median(first).toFixed(0)} → ${median(last).toFixed(0)} MiB` : "not sampled"}`,
+    ratio: Number.isNaN(growth) ? "" : `${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MiB`,
+    target: "0 unexpected, flat memory",
+    met: unexpected === 0 && errors === 0 && !(growth > 32),
+  });
+}
+
+function table(): string {
+  const header = ["what", "measured", "against (same run)", "ratio", "target", "met"];
+  const lines = rows.map((r) => [r.what, r.ours, r.baseline, r.ratio, r.target, r.met === undefined ? "" : r.met ? "yes" : "**no**"]);
+  return [header, header.map(() => "---"), ...lines].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+mkdirSync(WORK, { recursive: true });
+const started = performance.now();
+const content = await corpus(N, log);
+const { dist, buildMs } = await buildAndCheck(content);
+await handlerCpu(dist);
+await bundleSize();
+await servers(dist);
+if (values.scale !== undefined) await scale(Number(values.scale), buildMs);
+
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+const machine = `${osType()} ${release()}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const report = `# Benchmark results
+
+\`npm run bench -- --n ${N} --runs ${RUNS} --duration ${DURATION} --soak ${values.soak}${values.scale ? ` --scale ${values.scale}` : ""}\`, ${new Date().toISOString().slice(0, 10)}, in ${ms(performance.now() - started)}.
+
+Machine: ${machine}.
+
+Medians of ${RUNS} runs; each ratio is the median of the per-run ratios against the
+baseline measured beside it.
+
+${table()}
+`;
+writeFileSync(join(import.meta.dirname, "results.md"), report);
+console.log(report);
