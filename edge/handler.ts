@@ -2,19 +2,13 @@
  * The resolver: one web-standard function from `Request` to `Response` that answers the
  * whole HTTP contract (spec 4 and 7). It uses only Fetch and WebCrypto, so the same code
  * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
+ * Underneath, `answer` gives the same answer as plain data, for an adapter that can write
+ * it without a Response (Node's).
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
-import {
-  CONTRACT,
-  manifestResponse,
-  notModified,
-  preflight,
-  temporaryRedirect,
-  uncachedJson,
-  withoutBody,
-} from "./responses.ts";
+import { CONTRACT, manifestAnswer, notModified, preflight, temporaryRedirect, toResponse, uncachedJson, type Answer } from "./responses.ts";
 import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath } from "./umid-path.ts";
 
 /**
@@ -29,16 +23,21 @@ export interface ResolverRequest {
 }
 
 export async function handleRequest(request: ResolverRequest, records: RecordStore): Promise<Response> {
+  return toResponse(await answer(request, records));
+}
+
+export async function answer(request: ResolverRequest, records: RecordStore): Promise<Answer> {
   const method = request.method;
   // A preflight is answered whatever the path: a failed preflight would hide the real
   // status (400, 404, ...) of the request that follows from the page that sent it.
   if (method === "OPTIONS") return preflight();
   if (method !== "GET" && method !== "HEAD") return uncachedJson(405, { error: "method_not_allowed" });
-  const response = await answerGet(request, records);
-  return method === "HEAD" ? withoutBody(response) : response;
+  const get = await answerGet(request, records);
+  // HEAD: GET's status and headers, Content-Length included, and no body.
+  return method === "HEAD" ? { ...get, body: null } : get;
 }
 
-async function answerGet(request: ResolverRequest, records: RecordStore): Promise<Response> {
+async function answerGet(request: ResolverRequest, records: RecordStore): Promise<Answer> {
   const { pathname } = new URL(request.url);
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
@@ -66,6 +65,6 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
     case "manifest":
       return ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag)
         ? notModified(record.etag)
-        : manifestResponse(record.body, record.etag);
+        : manifestAnswer(record.body, record.etag);
   }
 }

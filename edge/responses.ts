@@ -1,7 +1,9 @@
 /**
- * Response construction for the contract: every header is set here, from scratch, on
- * every response. Hosts' static layers add their own ETag and Cache-Control, and Netlify
- * does not apply `_headers` rules to edge responses, so nothing is inherited.
+ * The answers of the contract, as plain data: status, header list, body bytes. Every
+ * header is set here, from scratch, on every answer: hosts' static layers add their own
+ * ETag and Cache-Control, and Netlify does not apply `_headers` rules to edge responses,
+ * so nothing is inherited. Fetch hosts get a Response made from an answer (toResponse);
+ * the Node adapter writes an answer to its socket without one.
  */
 
 export const CONTRACT = "manifest-resolver/v0.1";
@@ -10,7 +12,13 @@ export const JSON_CONTENT_TYPE = "application/json";
 export const CACHE_RESOLVED = "public, max-age=60";
 export const CACHE_NONE = "no-store";
 
-type HeaderList = [string, string][];
+export type HeaderList = [string, string][];
+
+export interface Answer {
+  status: number;
+  headers: HeaderList;
+  body: Uint8Array<ArrayBuffer> | null;
+}
 
 const COMMON_HEADERS: HeaderList = [
   ["X-UM-Resolver-Contract", CONTRACT],
@@ -27,48 +35,31 @@ const RESOLVED: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_RESOLVE
 const UNCACHED: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_NONE]];
 const UNCACHED_JSON: HeaderList = [...UNCACHED, ["Content-Type", JSON_CONTENT_TYPE]];
 
-/**
- * The bytes of each body made here. The Node adapter writes them straight to the socket
- * instead of reading the Response's stream back; every other host reads the Response.
- */
-const bodies = new WeakMap<Response, Uint8Array>();
-
-export function bodyBytes(response: Response): Uint8Array | undefined {
-  return bodies.get(response);
-}
-
-function respond(status: number, headers: HeaderList, body: Uint8Array<ArrayBuffer> | null = null): Response {
-  const response = new Response(body, { status, headers });
-  if (body !== null) bodies.set(response, body);
-  return response;
+export function toResponse({ status, headers, body }: Answer): Response {
+  return new Response(body, { status, headers });
 }
 
 const encoder = new TextEncoder();
 
 /** A JSON answer that no cache may keep: health, descriptor and every error. */
-export function uncachedJson(status: number, body: unknown): Response {
+export function uncachedJson(status: number, body: unknown): Answer {
   const bytes = encoder.encode(JSON.stringify(body)) as Uint8Array<ArrayBuffer>;
-  return respond(status, [...UNCACHED_JSON, ["Content-Length", String(bytes.byteLength)]], bytes);
+  return { status, headers: [...UNCACHED_JSON, ["Content-Length", String(bytes.byteLength)]], body: bytes };
 }
 
-export function manifestResponse(body: Uint8Array<ArrayBuffer>, etag: string): Response {
-  return respond(200, [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", etag]], body);
+export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
+  return { status: 200, headers: [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", etag]], body };
 }
 
 /** 304: the 200's headers (spec 4.3: "as 200") but no body, and so no Content-Length. */
-export function notModified(etag: string): Response {
-  return respond(304, [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["ETag", etag]]);
+export function notModified(etag: string): Answer {
+  return { status: 304, headers: [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["ETag", etag]], body: null };
 }
 
-export function temporaryRedirect(location: string): Response {
-  return respond(307, [...RESOLVED, ["Location", location]]);
+export function temporaryRedirect(location: string): Answer {
+  return { status: 307, headers: [...RESOLVED, ["Location", location]], body: null };
 }
 
-export function preflight(): Response {
-  return respond(204, UNCACHED);
-}
-
-/** HEAD: the GET answer's status and headers, Content-Length included, and no body. */
-export function withoutBody(response: Response): Response {
-  return response.body === null ? response : new Response(null, { status: response.status, headers: response.headers });
+export function preflight(): Answer {
+  return { status: 204, headers: UNCACHED, body: null };
 }

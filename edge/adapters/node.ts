@@ -6,8 +6,8 @@ import { watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { basename, dirname, join, resolve } from "node:path";
-import { handleRequest, type ResolverRequest } from "../handler.ts";
-import { bodyBytes } from "../responses.ts";
+import { answer, type ResolverRequest } from "../handler.ts";
+import type { Answer } from "../responses.ts";
 import { StaticRecords, type AssetReader } from "../static-records.ts";
 
 export interface NodeServerOptions {
@@ -43,7 +43,7 @@ export async function serveNode({ dist, port, host }: NodeServerOptions): Promis
   });
   const server = createServer(async (req, res) => {
     try {
-      await send(await handleRequest(toRequest(req), records), res);
+      send(await answer(toRequest(req), records), res);
     } catch (error) {
       console.error(error);
       res.destroy();
@@ -83,12 +83,11 @@ function toRequest(req: IncomingMessage): ResolverRequest {
   };
 }
 
-async function send(response: Response, res: ServerResponse): Promise<void> {
-  const headers: string[] = [];
-  response.headers.forEach((value, name) => headers.push(name, value));
+function send({ status, headers, body }: Answer, res: ServerResponse): void {
+  const flat = headers.flat();
   // Without a length, Node would frame an empty body as chunked; 204 and 304 carry none.
-  const bodiless = response.status === 204 || response.status === 304;
-  if (response.body === null && !bodiless && !response.headers.has("content-length")) headers.push("content-length", "0");
-  res.writeHead(response.status, headers);
-  res.end(response.body === null ? undefined : (bodyBytes(response) ?? new Uint8Array(await response.arrayBuffer())));
+  const bodiless = status === 204 || status === 304;
+  if (body === null && !bodiless && !headers.some(([name]) => name === "Content-Length")) flat.push("Content-Length", "0");
+  res.writeHead(status, flat);
+  res.end(body ?? undefined);
 }
