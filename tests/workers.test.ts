@@ -1,0 +1,75 @@
+/**
+ * A content directory large enough to be checked on worker threads (WORKER_THRESHOLD):
+ * problems are reported as on the main thread, in file order, across batches; and a build
+ * on workers is byte-identical to one on the main thread alone.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { after, describe, it } from "node:test";
+import { WORKER_THRESHOLD } from "../scripts/content/manifest-pool.ts";
+import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { readRecords } from "./support/index.ts";
+import { CLI } from "./support/paths.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-workers-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+const content = join(scratch, "content");
+mkdirSync(content);
+const key = newKey();
+const count = WORKER_THRESHOLD + 100;
+const [twinA, twinB] = caseTwins();
+const umidAt = (i: number) => (i === 5 ? twinA : i === count - 5 ? twinB : i === 1050 ? "urn:many:600" : `urn:many:${i}`);
+const file = (i: number) => join(content, `m${String(i).padStart(4, "0")}.json`);
+for (let i = 0; i < count; i++) {
+  const manifest = signed(manifestFor(umidAt(i)), key);
+  writeFileSync(file(i), JSON.stringify(i === 900 ? { ...manifest, subject: "did:web:tampered.example" } : manifest, null, 2));
+}
+
+function build(out: string, env: Record<string, string>) {
+  return spawnSync(process.execPath, [CLI, "build", "--content", content, "--out", join(scratch, out), "--lookup-out", join(scratch, `${out}-lookup`)], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
+}
+
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
+    const path = join(entry.parentPath, entry.name);
+    out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+  }
+  return out;
+}
+
+describe(`${count} manifests, on worker threads`, () => {
+  it("reports every problem, in file order, as the main thread would", () => {
+    const threaded = build("bad", { UM_WORKERS: "2" });
+    const alone = build("bad", { UM_WORKERS: "0" });
+    assert.equal(threaded.status, 1);
+    assert.equal(threaded.stderr, alone.stderr);
+    const lines = threaded.stderr.trim().split("\n");
+    assert.equal(lines.length, 3, threaded.stderr);
+    assert.match(lines[0]!, /m0900\.json:\d+:\d+ - error signature\/invalid: /);
+    assert.match(lines[1]!, /m1050\.json:3:10 - error umid\/duplicate: @id "urn:many:600" is also the @id of .*m0600\.json:3:10 at \/@id$/);
+    assert.match(lines[2]!, /^Found 2 errors in 2 files\./);
+  });
+
+  it("builds the same bytes on workers as on the main thread alone", () => {
+    unlinkSync(file(900));
+    unlinkSync(file(1050));
+    const threaded = build("good", { UM_WORKERS: "2" });
+    assert.equal(threaded.status, 0, threaded.stderr);
+    assert.match(threaded.stdout, new RegExp(`: ${count - 2} manifests, `));
+    assert.equal(build("good-alone", { UM_WORKERS: "0" }).status, 0);
+    assert.deepEqual(tree(join(scratch, "good")), tree(join(scratch, "good-alone")));
+    const records = readRecords(join(scratch, "good"));
+    assert.equal(Object.keys(records).length, count - 2);
+    assert.match(records[twinA]!.file!, /^h\/[0-9a-f]{64}$/, "case twins far apart are both named by digest");
+    assert.match(records[twinB]!.file!, /^h\/[0-9a-f]{64}$/);
+    assert.ok(!Object.keys(tree(join(scratch, "good"))).some((f) => f.startsWith("m/") && records[twinA]!.file === f));
+  });
+});
