@@ -47,3 +47,20 @@ export type RecordEntry =
 
 /** Written beside the index: what was built. It also marks a folder as build output. */
 export const BUILD_INFO_PATH = "resolver.json";
+
+/**
+ * Workers KV, for registries past Cloudflare's static-file limits: one pair per UMID,
+ * keyed `um:{UMID}` as the descriptor says. A manifest's value is its body, with
+ * `{"etag"}` as metadata; a redirect's value is its location, with `{"redirect": true}`;
+ * a revocation's value is empty, with `{"revoked": true}`. KV keys hold at most 512 bytes:
+ * a longer UMID is keyed `um-sha256:{hex SHA-256 of the UMID}` instead.
+ */
+export type KvMetadata = { etag: string } | { redirect: true } | { revoked: true };
+export const MAX_KV_KEY_BYTES = 512;
+
+export async function kvKey(umid: string): Promise<string> {
+  const key = `um:${umid}`;
+  if (utf8(key).byteLength <= MAX_KV_KEY_BYTES) return key;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(umid)));
+  return `um-sha256:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}

@@ -8,6 +8,7 @@
  * so nothing here needs invalidation; a failed read is not cached and is retried.
  */
 import { etagOf } from "./etag.ts";
+import { LruCache } from "./lru-cache.ts";
 import { INDEX_FORMAT, shardPath, type IndexShard, type RecordEntry, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** Reads one file of the build output: its bytes, or `undefined` when it does not exist. */
@@ -67,45 +68,4 @@ async function loadShard(path: string, read: AssetReader): Promise<Shard> {
   const shard = JSON.parse(new TextDecoder().decode(bytes)) as IndexShard;
   if (shard.format !== INDEX_FORMAT) throw new Error(`${path} has format ${shard.format}, expected ${INDEX_FORMAT}`);
   return new Map(Object.entries(shard.records));
-}
-
-/** Least-recently-used values, bounded by the total of their sizes. */
-class LruCache<V> {
-  readonly #entries = new Map<string, { value: V; size: number }>();
-  #size = 0;
-
-  constructor(readonly maxSize: number) {}
-
-  get(key: string): V | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: V, size: number): void {
-    if (size > this.maxSize) return;
-    this.delete(key);
-    this.#entries.set(key, { value, size });
-    this.#size += size;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#size <= this.maxSize) break;
-      this.#entries.delete(oldest);
-      this.#size -= entry.size;
-    }
-  }
-
-  /** Sets the size of `key`, if it still holds `value`. */
-  resize(key: string, value: V, size: number): void {
-    if (this.#entries.get(key)?.value === value) this.set(key, value, size);
-  }
-
-  /** Removes `key` (only if it holds `value`, when given). */
-  delete(key: string, value?: V): void {
-    const entry = this.#entries.get(key);
-    if (entry === undefined || (value !== undefined && entry.value !== value)) return;
-    this.#entries.delete(key);
-    this.#size -= entry.size;
-  }
 }

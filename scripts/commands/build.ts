@@ -1,29 +1,37 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../build/body-writer.ts";
+import { KvWriter } from "../build/kv-writer.ts";
 import { commitStaging, discardStaging, openStaging, OutputError, writeIndex, writeOutput } from "../build/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
+import { manifestFiles } from "../content/files.ts";
 import { hasErrors, plural, printDiagnostics, summarize } from "../diagnostics.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
+/** Above this many manifests, KV bulk files are written without being asked for. */
+const KV_AUTOMATIC = 20_000;
+
 export const build: Command = {
   name: "build",
   summary: "validate content/ and write the resolver's static output to dist/",
-  help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR]
+  help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR]
 
 Validates the content directory as 'manifest-resolver check' does, then writes one body
 file per manifest and the record index to the output directory. Nothing is written if
 anything fails: the previous output directory is left as it was. Manifests that have
 expired, or are not yet issued, are warnings here. The lookup page, a static page for
 people to look UMIDs up in a browser, is written to its own folder: it must be hosted on
-another origin than the resolver.
+another origin than the resolver. Past ${KV_AUTOMATIC} manifests (Cloudflare's static-file
+limit), or with --kv-out, it also writes Workers KV bulk-upload files, for a Worker that
+reads its records from KV: load each with 'wrangler kv bulk put FILE'.
 
 Options:
   --content DIR     content directory (default: content)
   --out DIR         output directory (default: dist)
   --lookup-out DIR  lookup page directory (default: dist-lookup)
+  --kv-out DIR      Workers KV bulk files directory (default: dist-kv, when written)
 
 Environment:
   UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
@@ -41,6 +49,7 @@ Example:
     content: { type: "string" },
     out: { type: "string" },
     "lookup-out": { type: "string" },
+    "kv-out": { type: "string" },
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -50,7 +59,9 @@ Example:
     const started = performance.now();
     const settings = settingsFromEnv();
 
-    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, settings));
+    const kvOption = values["kv-out"];
+    const kvDir = typeof kvOption === "string" ? kvOption : (await manifestFiles(contentDir)).length > KV_AUTOMATIC ? "dist-kv" : undefined;
+    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kvDir, settings));
     if (built === undefined) return EXIT_FAILED;
     const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
     if (page === undefined) return EXIT_FAILED;
@@ -59,7 +70,8 @@ Example:
     console.log(
       `built ${outDir}/ from ${contentDir}/: ${plural(content.published.length, "manifest")}, ` +
         `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
-        `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/`,
+        `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
+        (kvDir === undefined ? "" : `; Workers KV bulk files in ${kvDir}/ (${plural(built.kvFiles, "file")})`),
     );
     const legacy = content.published.filter((m) => m.legacyVersion !== undefined);
     if (legacy.length > 0) {
@@ -70,26 +82,37 @@ Example:
 };
 
 /**
- * Checks the content and writes it into a staging folder as it goes (bodies as each is
- * checked, the index at the end), then swaps the folder in; on any error in the content,
- * prints it and leaves the output as it was (undefined).
+ * Checks the content and writes it into staging folders as it goes (bodies, and KV pairs
+ * when asked for, as each manifest is checked; the index at the end), then swaps them in;
+ * on any error in the content, prints it and leaves every output as it was (undefined).
  */
-async function buildInto(contentDir: string, outDir: string, settings: Settings): Promise<{ content: ContentCheck; bytes: number } | undefined> {
+async function buildInto(contentDir: string, outDir: string, kvDir: string | undefined, settings: Settings): Promise<{ content: ContentCheck; bytes: number; kvFiles: number } | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
+  const kvStaging = kvDir === undefined ? undefined : await openStaging(kvDir, "kv-00001.json");
   try {
     const bodies = new BodyWriter(staging);
-    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, bodies);
+    const kv = kvStaging === undefined ? undefined : new KvWriter(kvStaging);
+    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, {
+      write: async (umid, body, etag) => {
+        bodies.write(umid, body);
+        await kv?.manifest(umid, body, etag);
+      },
+    });
     printDiagnostics(content.diagnostics, (line) => console.error(line));
     if (hasErrors(content.diagnostics)) {
       console.error(`${summarize(content.diagnostics)} ${outDir} was left unchanged.`);
-      await discardStaging(staging);
+      for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
       return undefined;
     }
     const indexBytes = await writeIndex(staging, content, (umid) => bodies.nameOf(umid));
+    for (const [umid, location] of content.redirects) await kv?.redirect(umid, location);
+    for (const umid of content.revoked) await kv?.revoked(umid);
+    const kvFiles = kv?.finish() ?? 0;
     await commitStaging(staging, outDir);
-    return { content, bytes: bodies.bytes + indexBytes };
+    if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
+    return { content, bytes: bodies.bytes + indexBytes, kvFiles };
   } catch (error) {
-    await discardStaging(staging);
+    for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
     throw error;
   }
 }

@@ -22,7 +22,7 @@ export type { CheckOptions } from "./manifest-check.ts";
 
 /** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
 export interface BodySink {
-  write(umid: string, body: Uint8Array): void;
+  write(umid: string, body: Uint8Array, etag: string): void | Promise<void>;
 }
 
 export interface PublishedManifest {
@@ -85,7 +85,7 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
       return;
     }
     result.published.push({ umid, file: manifest.file, etag: manifest.etag ?? "", ...(manifest.legacyVersion && { legacyVersion: manifest.legacyVersion }) });
-    if (manifest.body !== undefined) sink!.write(umid, manifest.body);
+    if (manifest.body !== undefined) await sink!.write(umid, manifest.body, manifest.etag!);
   });
 
   addKeysFile(result, keys);

@@ -122,7 +122,7 @@ export function makeFixture(): Fixture {
     revoked: revoked.map((umid) => ({ umid, reason: "test" })),
   });
 
-  execFileSync(process.execPath, [CLI, "build", "--content", content, "--out", dist], { stdio: "pipe" });
+  execFileSync(process.execPath, [CLI, "build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`, "--kv-out", `${dist}-kv`], { stdio: "pipe" });
   const records = readRecords(dist);
   unlinkSync(join(dist, records[corruptMissing]!.file!));
   writeFileSync(join(dist, records[corruptAltered]!.file!), JSON.stringify(published.get(corruptAltered)).replace("facet", "FACET"));

@@ -6,8 +6,11 @@
  */
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { KV_BINDING } from "../../edge/descriptor.ts";
+import { kvKey } from "../../edge/records.ts";
+import { readRecords } from "./index.ts";
 import { CLI, ROOT } from "./paths.ts";
 import { startPrintingUrl, type Started } from "./processes.ts";
 
@@ -50,21 +53,19 @@ export function wranglerConfig(): WranglerConfig {
   return JSON.parse(text.replace(/^\s*\/\/.*$/gm, "")) as WranglerConfig;
 }
 
+/** The Worker as wrangler would bundle it. */
+async function workerScript(): Promise<string> {
+  const bundle = await build({ entryPoints: [join(ROOT, wranglerConfig().main)], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
+  return bundle.outputFiles[0]!.text;
+}
+
 export const workerd: Runtime = {
-  name: "workerd (Cloudflare Worker, miniflare)",
+  name: "workerd (Cloudflare Worker, static assets)",
   async start(dist) {
     const config = wranglerConfig();
-    const bundle = await build({
-      entryPoints: [join(ROOT, config.main)],
-      bundle: true,
-      format: "esm",
-      platform: "neutral",
-      write: false,
-      logLevel: "silent",
-    });
     const mf = new Miniflare({
       modules: true,
-      script: bundle.outputFiles[0]!.text,
+      script: await workerScript(),
       compatibilityDate: config.compatibility_date,
       host: "127.0.0.1",
       port: 0,
@@ -80,4 +81,36 @@ export const workerd: Runtime = {
   },
 };
 
-export const RUNTIMES = [node, workerd, deno];
+/**
+ * The Worker reading its records from a real (miniflare) KV namespace, loaded from the
+ * bulk files the build wrote beside `dist` (`${dist}-kv`). KV holds what the static output
+ * holds: a body deleted or altered there after the build is empty or altered here.
+ */
+export const workerdKv: Runtime = {
+  name: "workerd (Cloudflare Worker, Workers KV)",
+  async start(dist) {
+    const mf = new Miniflare({
+      modules: true,
+      script: await workerScript(),
+      compatibilityDate: wranglerConfig().compatibility_date,
+      host: "127.0.0.1",
+      port: 0,
+      kvNamespaces: [KV_BINDING],
+    });
+    const url = await mf.ready;
+    // miniflare's own typing of the namespace does not resolve here; this is its KV API.
+    const kv = (await mf.getKVNamespace(KV_BINDING)) as unknown as { put(key: string, value: string, options: { metadata: object }): Promise<void> };
+    const records = readRecords(dist);
+    const umidOfKey = new Map(await Promise.all(Object.keys(records).map(async (umid) => [await kvKey(umid), umid] as const)));
+    for (const name of readdirSync(`${dist}-kv`)) {
+      for (const pair of JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as { key: string; value: string; metadata: object }[]) {
+        const file = records[umidOfKey.get(pair.key)!]?.file;
+        const value = file === undefined ? pair.value : existsSync(join(dist, file)) ? readFileSync(join(dist, file), "utf8") : "";
+        await kv.put(pair.key, value, { metadata: pair.metadata });
+      }
+    }
+    return { url: url.origin, urls: [url.origin], stop: () => mf.dispose() };
+  },
+};
+
+export const RUNTIMES = [node, workerd, workerdKv, deno];

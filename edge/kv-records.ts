@@ -1,0 +1,45 @@
+/**
+ * A RecordStore over Workers KV (see edge/records.ts for the layout), for the Worker of a
+ * registry too large for static assets. Answers are kept in a bounded in-memory cache, so
+ * a warm request costs no KV read; a body is checked against its ETag before it is kept.
+ */
+import { etagOf } from "./etag.ts";
+import { LruCache } from "./lru-cache.ts";
+import { kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
+
+/** The part of a KV namespace binding this store uses. */
+export interface KvNamespace {
+  getWithMetadata<M>(key: string, type: "arrayBuffer"): Promise<{ value: ArrayBuffer | null; metadata: M | null }>;
+}
+
+const CACHE_BYTES = 32 * 1024 * 1024;
+
+export class KvRecords {
+  readonly #cache = new LruCache<ResolverRecord | null>(CACHE_BYTES);
+
+  reading(kv: KvNamespace): RecordStore {
+    return { get: (umid) => this.#get(umid, kv) };
+  }
+
+  async #get(umid: string, kv: KvNamespace): Promise<ResolverRecord | undefined> {
+    const cached = this.#cache.get(umid);
+    if (cached !== undefined) return cached ?? undefined;
+    const { value, metadata } = await kv.getWithMetadata<KvMetadata>(await kvKey(umid), "arrayBuffer");
+    const record = await toRecord(umid, value, metadata);
+    // A corrupt record is not kept: the next request reads it again.
+    if (record?.kind !== "corrupt") this.#cache.set(umid, record ?? null, umid.length + (record?.kind === "manifest" ? record.body.byteLength : 64));
+    return record;
+  }
+}
+
+async function toRecord(umid: string, value: ArrayBuffer | null, metadata: KvMetadata | null): Promise<ResolverRecord | undefined> {
+  if (value === null) return undefined;
+  if (metadata !== null && "revoked" in metadata) return { kind: "revoked" };
+  if (metadata !== null && "redirect" in metadata) return { kind: "redirect", location: new TextDecoder().decode(value) };
+  const body = new Uint8Array(value);
+  if (metadata === null || !("etag" in metadata) || (await etagOf(body)) !== metadata.etag) {
+    console.error(`manifest-resolver: the KV record of ${JSON.stringify(umid)} is not the body that was built`);
+    return { kind: "corrupt" };
+  }
+  return { kind: "manifest", etag: metadata.etag, body };
+}
