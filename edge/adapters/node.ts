@@ -5,6 +5,7 @@
 import { watch } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { basename, dirname, join, resolve } from "node:path";
 import { answer, type ResolverRequest } from "../handler.ts";
 import type { Answer } from "../responses.ts";
@@ -57,10 +58,13 @@ export async function serveNode({ dist, port, host }: NodeServerOptions): Promis
     });
     server.listen(port, host, listening);
   });
-  const address = server.address();
-  const boundPort = typeof address === "object" && address !== null ? address.port : port;
-  const urlHost = host.includes(":") ? `[${host}]` : host;
-  return { url: `http://${urlHost}:${boundPort}`, server };
+  return { url: listeningUrl(server, host), server };
+}
+
+/** The URL of a listening server, with the host it was asked to listen on. */
+export function listeningUrl(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** `manifest-resolver serve`: answer the contract locally from a built output directory. */
 import { access } from "node:fs/promises";
 import { join } from "node:path";
-import { serveNode } from "../../edge/adapters/node.ts";
+import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { lookupPageFiles } from "../lookup-page/files.ts";
 import { serveLookupPage } from "../lookup-page/serve.ts";
@@ -52,13 +52,10 @@ Example:
       console.error(`manifest-resolver: cannot listen on ${host}:${port}: ${(error as Error).message}`);
       return EXIT_FAILED;
     }
-    console.log(`serving ${dist}/ at ${running.url}/`);
     const servers = [running.server];
     if (uiPort !== undefined) {
       try {
-        const ui = await serveLookupPage(await lookupPageFiles(running.url), host, uiPort);
-        servers.push(ui.server);
-        console.log(`lookup page at ${ui.url}/`);
+        servers.push((await serveLookupPage(await lookupPageFiles(running.url), host, uiPort)).server);
       } catch (error) {
         console.error(`manifest-resolver: cannot listen on ${host}:${uiPort}: ${(error as Error).message}`);
         running.server.close();
@@ -66,7 +63,8 @@ Example:
         return EXIT_FAILED;
       }
     }
-    return new Promise((resolve) => {
+    // Ready for Ctrl+C before saying so: whoever reads the URL may stop us at once.
+    const stopped = new Promise<number>((resolve) => {
       const stop = () => {
         let open = servers.length;
         for (const server of servers) {
@@ -77,6 +75,9 @@ Example:
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+    console.log(`serving ${dist}/ at ${running.url}/`);
+    if (servers[1] !== undefined) console.log(`lookup page at ${listeningUrl(servers[1], host)}/`);
+    return stopped;
   },
 };
 

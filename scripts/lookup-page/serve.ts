@@ -4,7 +4,7 @@ import type { OutputFile } from "../build/output.ts";
 
 const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8" };
 
-export async function serveLookupPage(files: OutputFile[], host: string, port: number): Promise<{ url: string; server: Server }> {
+export async function serveLookupPage(files: OutputFile[], host: string, port: number): Promise<{ server: Server }> {
   const byPath = new Map(files.map((f) => [`/${f.path}`, f]));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -27,6 +27,5 @@ export async function serveLookupPage(files: OutputFile[], host: string, port: n
     server.once("error", reject);
     server.listen(port, host, listening);
   });
-  const address = server.address() as { port: number };
-  return { url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`, server };
+  return { server };
 }
