@@ -30,9 +30,14 @@ export interface RecordStore {
 export const INDEX_FORMAT = 1;
 
 export function shardPath(umid: string): string {
+  return `index/${(fnv1a32(umid) >>> 20).toString(16).padStart(3, "0")}.json`;
+}
+
+/** The 32-bit FNV-1a hash of a string's UTF-8 bytes, unsigned. */
+export function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
-  for (const byte of utf8(umid)) hash = Math.imul(hash ^ byte, 0x01000193);
-  return `index/${(hash >>> 20).toString(16).padStart(3, "0")}.json`;
+  for (const byte of utf8(text)) hash = Math.imul(hash ^ byte, 0x01000193);
+  return hash >>> 0;
 }
 
 export interface IndexShard {

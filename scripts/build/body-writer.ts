@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeBase64url, utf8 } from "../../edge/base64url.ts";
+import { fnv1a32 } from "../../edge/records.ts";
 
 export const MAX_BASE64URL_NAME = 128;
 
@@ -21,8 +22,11 @@ export const MAX_BASE64URL_NAME = 128;
  * direct system call is several times cheaper than a round trip through libuv's pool.
  */
 export class BodyWriter {
-  /** Lower-cased base64url name → the UMID written under it. */
-  readonly #folded = new Map<string, string>();
+  /**
+   * The UMIDs written under base64url names, by the hash of the lower-cased name: a
+   * million names would cost more memory as keys than their hashes do.
+   */
+  readonly #byFoldedHash = new Map<number, string | string[]>();
   /** UMIDs named by digest (all others are named by base64url). */
   readonly #digestNamed = new Set<string>();
   /** Bytes written so far. */
@@ -42,9 +46,11 @@ export class BodyWriter {
     this.bytes += body.byteLength;
     const name = encodeBase64url(utf8(umid));
     const folded = name.toLowerCase();
-    const twin = this.#folded.get(folded);
+    const hash = fnv1a32(folded);
+    const twin = this.#twinOf(folded, hash);
     if (name.length <= MAX_BASE64URL_NAME && twin === undefined) {
-      this.#folded.set(folded, umid);
+      const others = this.#byFoldedHash.get(hash);
+      this.#byFoldedHash.set(hash, others === undefined ? umid : [others, umid].flat());
       writeFileSync(join(this.dir, `m/${name}`), body);
       return;
     }
@@ -54,6 +60,15 @@ export class BodyWriter {
     }
     this.#digestNamed.add(umid);
     writeFileSync(join(this.dir, digestName(umid)), body);
+  }
+
+  /** The UMID already written under a name equal to `folded` but for letter case. */
+  #twinOf(folded: string, hash: number): string | undefined {
+    const candidates = this.#byFoldedHash.get(hash);
+    for (const umid of candidates === undefined ? [] : [candidates].flat()) {
+      if (encodeBase64url(utf8(umid)).toLowerCase() === folded) return umid;
+    }
+    return undefined;
   }
 }
 

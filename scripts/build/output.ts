@@ -3,6 +3,7 @@
  * complete, so a failed build leaves the previous output as it was. Also the files of the
  * record index, which depend only on the records: identical content, identical bytes.
  */
+import { writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { utf8 } from "../../edge/base64url.ts";
@@ -15,31 +16,45 @@ export interface OutputFile {
   bytes: Uint8Array;
 }
 
-/** Writes the record index and the build info into `dir`; returns the bytes written. */
+/**
+ * Writes the record index and the build info into `dir`; returns the bytes written. One
+ * shard at a time, so that only one shard's lines are ever held: one record per line, in
+ * UMID order.
+ */
 export async function writeIndex(dir: string, content: ContentCheck, fileOf: (umid: string) => string): Promise<number> {
-  const records = new Map<string, RecordEntry>();
-  for (const m of content.published) records.set(m.umid, { file: fileOf(m.umid), etag: m.etag });
-  for (const [umid, location] of content.redirects) records.set(umid, { redirect: location });
-  for (const umid of content.revoked) records.set(umid, { revoked: true });
-  const info = { format: INDEX_FORMAT, manifests: content.published.length, redirects: content.redirects.size, revoked: content.revoked.size };
-  const files = [...indexFiles(records), { path: BUILD_INFO_PATH, bytes: utf8(JSON.stringify(info, null, 2) + "\n") }];
-  await mkdir(join(dir, "index"), { recursive: true });
-  await mapConcurrent(files, FILE_CONCURRENCY, (file) => writeFile(join(dir, file.path), file.bytes));
-  return files.reduce((sum, f) => sum + f.bytes.byteLength, 0);
-}
-
-/** The sharded record index (see edge/records.ts): one record per line, in UMID order. */
-export function indexFiles(records: ReadonlyMap<string, RecordEntry>): OutputFile[] {
-  const shards = new Map<string, string[]>();
-  for (const umid of [...records.keys()].sort()) {
-    const path = shardPath(umid);
-    const lines = shards.get(path) ?? [];
-    if (lines.length === 0) shards.set(path, lines);
-    lines.push(`${JSON.stringify(umid)}:${JSON.stringify(records.get(umid))}`);
+  const published = content.published;
+  const redirects = [...content.redirects];
+  const revoked = [...content.revoked];
+  const umidAt = (i: number) => (i < published.length ? published[i]!.umid : i < published.length + redirects.length ? redirects[i - published.length]![0] : revoked[i - published.length - redirects.length]!);
+  const entryAt = (i: number): RecordEntry =>
+    i < published.length
+      ? { file: fileOf(published[i]!.umid), etag: published[i]!.etag }
+      : i < published.length + redirects.length
+        ? { redirect: redirects[i - published.length]![1] }
+        : { revoked: true };
+  const shards = new Map<string, number[]>();
+  const total = published.length + redirects.length + revoked.length;
+  for (let i = 0; i < total; i++) {
+    const path = shardPath(umidAt(i));
+    const members = shards.get(path);
+    if (members === undefined) shards.set(path, [i]);
+    else members.push(i);
   }
-  return [...shards].map(([path, lines]) => ({ path, bytes: utf8(`{"format":${INDEX_FORMAT},"records":{\n${lines.join(",\n")}\n}}\n`) }));
+  await mkdir(join(dir, "index"), { recursive: true });
+  let bytes = 0;
+  for (const [path, members] of shards) {
+    const lines = members
+      .map((i) => [umidAt(i), i] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([umid, i]) => `${JSON.stringify(umid)}:${JSON.stringify(entryAt(i))}`);
+    const shard = utf8(`{"format":${INDEX_FORMAT},"records":{\n${lines.join(",\n")}\n}}\n`);
+    writeFileSync(join(dir, path), shard);
+    bytes += shard.byteLength;
+  }
+  const info = utf8(JSON.stringify({ format: INDEX_FORMAT, manifests: published.length, redirects: redirects.length, revoked: revoked.length }, null, 2) + "\n");
+  writeFileSync(join(dir, BUILD_INFO_PATH), info);
+  return bytes + info.byteLength;
 }
-
 /**
  * Writes `files` as the new content of `outDir`, replacing what was there in one step.
  * `marker` names the file that shows a folder is an earlier output, safe to replace.
