@@ -176,6 +176,11 @@ describe("check: limits and strict input", () => {
     assert.deepEqual(missing, { file: "no/such/file.json", umid: null, ok: false, errors: [{ rule: "file/unreadable", message: "file not found", pointer: null, line: null, column: null }], warnings: [] });
     assert.equal(present!.ok, true);
   });
+  it("_routes.json grows with the registry: the per-manifest limits do not apply to it", () => {
+    const redirects = Array.from({ length: 1500 }, (_, i) => ({ umid: `urn:moved:${i}`, location: `https://elsewhere.example/${i}` }));
+    const result = cli(["check", write("big-routes/_routes.json", { redirects })], { UM_MAX_MANIFEST_BYTES: "1000" });
+    assert.equal(result.status, 0, result.stdout);
+  });
   it("a custom standards URL changes the required context", () => {
     const result = cli(["check", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
     assert.match(result.stdout, /error schema\/anyOf: must be "https:\/\/standards\.example\/um\/ns\/v0\.4" or an array of strings that contains it at \/@context/);

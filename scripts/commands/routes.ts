@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
-import { displayPath, manifestFiles, readSourceText, ROUTES_FILE } from "../content/files.ts";
+import { displayPath, manifestFiles, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
 import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
@@ -109,11 +109,11 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);
 
-  const read = readSourceText(path, settings.limits.maxManifestBytes);
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
   if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
   const text = "text" in read ? read.text : "{}";
   const manifests = await manifestIds(dir, settings);
-  const before = checkRoutesText(file, text, settings, validators);
+  const before = checkRoutesText(file, text, validators);
   if (hasErrors(before.diagnostics)) return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
 
   const current = before.document;
@@ -137,7 +137,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   }
 
   const updated = formatJson(routes, "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
-  const after = checkRoutesText(file, updated, settings, validators);
+  const after = checkRoutesText(file, updated, validators);
   if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
   await writeFileAtomically(path, updated);
   console.log(`${outcome.changed} in ${file}`);

@@ -91,11 +91,11 @@ async function signFile(
   const file = displayPath(path);
   const read = readSourceText(path, settings.limits.maxManifestBytes);
   if ("diagnostic" in read) return formatDiagnostic(read.diagnostic);
-  const parsed = parseAndValidate(file, read.text, settings, () => []);
+  const parsed = parseAndValidate(file, read.text, settings.limits, () => []);
   if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic).join("\n");
   if (!isJsonObject(parsed.value)) return `${file} - error sign/not-object: a manifest is a JSON object`;
 
-  const keys = checkKeys(await findKeysFile(dirname(path)), settings, validators);
+  const keys = checkKeys(await findKeysFile(dirname(path)), validators);
   if (hasErrors(keys.diagnostics)) return keys.diagnostics.map(formatDiagnostic).join("\n");
   const pin = keys.pinned.get(keyRef);
   if (pin !== undefined && pin.spki !== spki) {

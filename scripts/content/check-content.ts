@@ -11,7 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Settings } from "../config.ts";
 import { hasErrors, type Diagnostic } from "../diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
-import { displayPath, KEYS_FILE, manifestFiles, readSourceText, ROUTES_FILE } from "./files.ts";
+import { displayPath, KEYS_FILE, manifestFiles, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "./files.ts";
 import { checkKeys, type KeysCheck } from "./keys.ts";
 import { type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles } from "./manifest-pool.ts";
@@ -33,7 +33,7 @@ export interface PublishedManifest {
 }
 
 export interface ContentCheck {
-  /** Every file checked, in order, with the UMID it claims (null for none). */
+  /** Every file checked, in order, with the UMID it claims (null for none); not kept by a build (with a sink). */
   files: { file: string; umid: string | null }[];
   /** Valid manifests to publish, in file order (their bodies went to the sink). */
   published: PublishedManifest[];
@@ -51,10 +51,10 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
     return result;
   }
   const validators = schemaValidators(options.settings.contextUrl);
-  const keys = checkKeys(await findKeysFile(dir), options.settings, validators);
+  const keys = checkKeys(await findKeysFile(dir), validators);
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
-  const routes = checkRoutes(routesPath, options.settings, validators);
+  const routes = checkRoutes(routesPath, validators);
   if (routes !== undefined) {
     result.redirects = routes.redirects;
     result.revoked = routes.revoked;
@@ -67,7 +67,8 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
   const withheld: { file: string; umid: string }[] = [];
   await checkManifestFiles(paths, context, sink !== undefined, async (manifest) => {
     result.diagnostics.push(...manifest.diagnostics);
-    result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+    // A million entries a build never reads: only check lists them.
+    if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
     const umid = manifest.umid;
     if (umid === undefined) return;
     const first = claimed.get(umid);
@@ -119,13 +120,13 @@ export async function checkPaths(paths: string[], options: CheckOptions): Promis
     if (await isDirectory(path)) {
       part = await checkContent(path, options);
     } else if (basename(path) === KEYS_FILE) {
-      addKeysFile(part, checkKeys(path, options.settings, validators));
+      addKeysFile(part, checkKeys(path, validators));
     } else if (basename(path) === ROUTES_FILE) {
-      const routes = checkRoutes(path, options.settings, validators);
+      const routes = checkRoutes(path, validators);
       part.files.push({ file: displayPath(path), umid: null });
       part.diagnostics.push(...(routes?.diagnostics ?? [missingFile(path)]));
     } else {
-      const keys = checkKeys(await findKeysFile(dirname(path)), options.settings, validators);
+      const keys = checkKeys(await findKeysFile(dirname(path)), validators);
       await checkManifestFiles([path], { ...options, validators, pinned: keys.pinned }, false, (manifest) => {
         part.files.push({ file: manifest.file, umid: manifest.umid ?? null });
         part.diagnostics.push(...manifest.diagnostics);
@@ -138,13 +139,13 @@ export async function checkPaths(paths: string[], options: CheckOptions): Promis
 }
 
 /** `_routes.json` on its own; undefined when there is none. */
-function checkRoutes(path: string, settings: Settings, validators: SchemaValidators): (RoutesCheck & { source: SourceFile }) | undefined {
-  const read = readSourceText(path, settings.limits.maxManifestBytes);
+function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck & { source: SourceFile }) | undefined {
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
   const source = { file: displayPath(path), text: "text" in read ? read.text : "" };
   if ("diagnostic" in read) {
     return read.missing ? undefined : { source, document: {}, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
   }
-  return { source, ...checkRoutesText(source.file, read.text, settings, validators) };
+  return { source, ...checkRoutesText(source.file, read.text, validators) };
 }
 
 /** A file's text, read again to place a rare cross-file diagnostic in it. */

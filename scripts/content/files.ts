@@ -8,9 +8,17 @@ import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { decodeUtf8 } from "../../edge/base64url.ts";
 import type { Diagnostic } from "../diagnostics.ts";
+import type { ShapeLimits } from "../json/strict-json.ts";
 
 export const ROUTES_FILE = "_routes.json";
 export const KEYS_FILE = "_keys.json";
+
+/**
+ * `_routes.json` and `_keys.json` grow with the registry (an entry per UMID or key), so
+ * the per-manifest limits do not apply to them; these bounds do.
+ */
+export const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
+export const LIST_FILE_SHAPE: ShapeLimits = { maxDepth: 10, maxArrayItems: Number.POSITIVE_INFINITY };
 
 /** Paths of the manifest files under `dir`, relative to it, in a stable order. */
 export async function manifestFiles(dir: string): Promise<string[]> {

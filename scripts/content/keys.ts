@@ -1,11 +1,10 @@
 /** `_keys.json`: signing keys pinned by keyRef, checked like any other content file. */
-import type { Settings } from "../config.ts";
 import { ed25519PublicKey, type PinnedKeys } from "../crypto/profile-a.ts";
 import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { parseAndValidate } from "./source.ts";
-import { displayPath, readSourceText } from "./files.ts";
+import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "./files.ts";
 
 export interface KeysCheck {
   /** The file checked, or undefined when there is none. */
@@ -14,13 +13,13 @@ export interface KeysCheck {
   diagnostics: Diagnostic[];
 }
 
-export function checkKeys(path: string | undefined, settings: Settings, validators: SchemaValidators): KeysCheck {
+export function checkKeys(path: string | undefined, validators: SchemaValidators): KeysCheck {
   const pinned = new Map<string, { spki: string; place: string }>();
   if (path === undefined) return { pinned, diagnostics: [] };
   const file = displayPath(path);
-  const read = readSourceText(path, settings.limits.maxManifestBytes);
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
   if ("diagnostic" in read) return { file, pinned, diagnostics: [read.diagnostic] };
-  const { value, diagnostics } = parseAndValidate(file, read.text, settings, validators.keys);
+  const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
   if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pinned, diagnostics };
 
   const locate = sourceLocator(read.text);

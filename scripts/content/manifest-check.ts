@@ -68,7 +68,7 @@ export function checkManifestFile(path: string, context: ManifestContext, withBo
  * members (canonicalized once, for both the signature and the body).
  */
 export function checkManifestText(file: string, text: string, context: ManifestContext): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers } {
-  const result = parseAndValidate(file, text, context.settings, (value) =>
+  const result = parseAndValidate(file, text, context.settings.limits, (value) =>
     legacyVersionOf(value) === undefined ? context.validators.manifest(value) : legacyProblems(value as Record<string, unknown>),
   );
   if (!isJsonObject(result.value)) return result;

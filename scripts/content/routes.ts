@@ -3,10 +3,10 @@
  * on its own: its schema, and one fate per UMID. (That no redirected UMID is also
  * published is checked against the manifests, in check-content.ts.)
  */
-import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
+import { LIST_FILE_SHAPE } from "./files.ts";
 import { parseAndValidate, placed, placeOf } from "./source.ts";
 
 export interface RoutesCheck {
@@ -25,8 +25,8 @@ export interface RoutesFile {
 }
 
 /** `_routes.json` text on its own. */
-export function checkRoutesText(file: string, text: string, settings: Settings, validators: SchemaValidators): RoutesCheck {
-  const parsed = parseAndValidate(file, text, settings, validators.routes);
+export function checkRoutesText(file: string, text: string, validators: SchemaValidators): RoutesCheck {
+  const parsed = parseAndValidate(file, text, LIST_FILE_SHAPE, validators.routes);
   // Entries are still checked against each other when others are malformed, so that one
   // run lists every problem; a malformed entry itself is skipped.
   const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;

@@ -1,7 +1,6 @@
 /** One content file's text as a JSON document: parsed strictly, validated, problems placed. */
-import type { Settings } from "../config.ts";
 import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "../diagnostics.ts";
-import { lineColumn, parseJson } from "../json/strict-json.ts";
+import { lineColumn, parseJson, type ShapeLimits } from "../json/strict-json.ts";
 import type { SchemaProblem, Validate } from "../validate/schema-validator.ts";
 
 /** A file's name and text, to place a diagnostic in it. */
@@ -17,8 +16,8 @@ export interface Parsed {
 }
 
 /** Strict JSON within the shape limits, then a schema, with every problem placed in the source. */
-export function parseAndValidate(file: string, text: string, settings: Settings, validate: Validate): Parsed {
-  const parsed = parseJson(text, settings.limits);
+export function parseAndValidate(file: string, text: string, limits: ShapeLimits, validate: Validate): Parsed {
+  const parsed = parseJson(text, limits);
   if (!parsed.ok) {
     const { rule, message, offset } = parsed.problem;
     return { text, value: undefined, diagnostics: [{ severity: "error", file, rule, message, ...lineColumn(text, offset) }] };
