@@ -35,7 +35,7 @@ export interface PublishedManifest {
 export interface ContentCheck {
   /** Every file checked, in order, with the UMID it claims (null for none); not kept by a build (with a sink). */
   files: { file: string; umid: string | null }[];
-  /** Valid manifests to publish, in file order (their bodies went to the sink). */
+  /** Valid manifests a build publishes, in file order (their bodies went to the sink); empty when only checking. */
   published: PublishedManifest[];
   redirects: Map<string, string>;
   revoked: Set<string>;
@@ -85,8 +85,9 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
       withheld.push({ file: manifest.file, umid });
       return;
     }
-    result.published.push({ umid, file: manifest.file, etag: manifest.etag ?? "", ...(manifest.legacyVersion && { legacyVersion: manifest.legacyVersion }) });
-    if (manifest.body !== undefined) await sink!.write(umid, manifest.body, manifest.etag!);
+    if (sink === undefined || manifest.body === undefined || manifest.etag === undefined) return;
+    result.published.push({ umid, file: manifest.file, etag: manifest.etag, ...(manifest.legacyVersion && { legacyVersion: manifest.legacyVersion }) });
+    await sink.write(umid, manifest.body, manifest.etag);
   });
 
   addKeysFile(result, keys);
