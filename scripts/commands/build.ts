@@ -5,7 +5,6 @@ import { KvWriter } from "../build/kv-writer.ts";
 import { commitStaging, discardStaging, openStaging, OutputError, writeIndex, writeOutput } from "../build/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
-import { manifestFiles } from "../content/files.ts";
 import { hasErrors, plural, printDiagnostics, summarize } from "../diagnostics.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
@@ -60,8 +59,7 @@ Example:
     const settings = settingsFromEnv();
 
     const kvOption = values["kv-out"];
-    const kvDir = typeof kvOption === "string" ? kvOption : (await manifestFiles(contentDir)).length > KV_AUTOMATIC ? "dist-kv" : undefined;
-    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kvDir, settings));
+    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, typeof kvOption === "string" ? kvOption : undefined, settings));
     if (built === undefined) return EXIT_FAILED;
     const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
     if (page === undefined) return EXIT_FAILED;
@@ -71,7 +69,7 @@ Example:
       `built ${outDir}/ from ${contentDir}/: ${plural(content.published.length, "manifest")}, ` +
         `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
         `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
-        (kvDir === undefined ? "" : `; Workers KV bulk files in ${kvDir}/ (${plural(built.kvFiles, "file")})`),
+        (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
     );
     const legacy = content.published.filter((m) => m.legacyVersion !== undefined);
     if (legacy.length > 0) {
@@ -86,17 +84,27 @@ Example:
  * when asked for, as each manifest is checked; the index at the end), then swaps them in;
  * on any error in the content, prints it and leaves every output as it was (undefined).
  */
-async function buildInto(contentDir: string, outDir: string, kvDir: string | undefined, settings: Settings): Promise<{ content: ContentCheck; bytes: number; kvFiles: number } | undefined> {
+async function buildInto(
+  contentDir: string,
+  outDir: string,
+  kvOut: string | undefined,
+  settings: Settings,
+): Promise<{ content: ContentCheck; bytes: number; kvDir?: string; kvFiles: number } | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
-  const kvStaging = kvDir === undefined ? undefined : await openStaging(kvDir, "kv-00001.json");
+  let kvDir: string | undefined;
+  let kvStaging: string | undefined;
   try {
     const bodies = new BodyWriter(staging);
-    const kv = kvStaging === undefined ? undefined : new KvWriter(kvStaging);
-    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, {
-      write: async (umid, body, etag) => {
-        bodies.write(umid, body);
-        await kv?.manifest(umid, body, etag);
-      },
+    let kv: KvWriter | undefined;
+    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, async (manifests) => {
+      kvDir = kvOut ?? (manifests > KV_AUTOMATIC ? "dist-kv" : undefined);
+      if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
+      return {
+        write: async (umid, body, etag) => {
+          bodies.write(umid, body);
+          await kv?.manifest(umid, body, etag);
+        },
+      };
     });
     printDiagnostics(content.diagnostics, (line) => console.error(line));
     if (hasErrors(content.diagnostics)) {
@@ -110,7 +118,7 @@ async function buildInto(contentDir: string, outDir: string, kvDir: string | und
     const kvFiles = kv?.finish() ?? 0;
     await commitStaging(staging, outDir);
     if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
-    return { content, bytes: bodies.bytes + indexBytes, kvFiles };
+    return { content, bytes: bodies.bytes + indexBytes, ...(kvDir !== undefined && { kvDir }), kvFiles };
   } catch (error) {
     for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
     throw error;

@@ -42,8 +42,12 @@ export interface ContentCheck {
   diagnostics: Diagnostic[];
 }
 
-/** A content directory: its manifests, `_keys.json`, `_routes.json`, and the rules across them. */
-export async function checkContent(dir: string, options: CheckOptions, sink?: BodySink): Promise<ContentCheck> {
+/**
+ * A content directory: its manifests, `_keys.json`, `_routes.json`, and the rules across
+ * them. A build passes `sinkFor`, which is told how many manifest files there are (so that
+ * it can choose its outputs without listing the directory again) and returns the sink.
+ */
+export async function checkContent(dir: string, options: CheckOptions, sinkFor?: (manifestFiles: number) => Promise<BodySink>): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
     result.diagnostics.push({ severity: "error", file: displayPath(dir), rule: "file/unreadable", message: "no such content directory" });
@@ -62,6 +66,7 @@ export async function checkContent(dir: string, options: CheckOptions, sink?: Bo
 
   const context: ManifestContext = { ...options, validators, pinned: keys.pinned };
   const paths = (await manifestFiles(dir)).map((name) => join(dir, name));
+  const sink = await sinkFor?.(paths.length);
   /** UMID → the file that claims it first. */
   const claimed = new Map<string, string>();
   const withheld: { file: string; umid: string }[] = [];
