@@ -88,7 +88,10 @@ function toRequest(req: IncomingMessage): ResolverRequest {
 }
 
 function send({ status, headers, body }: Answer, res: ServerResponse): void {
-  const flat = headers.flat();
+  // writeHead takes names and values in one flat list. (Array.prototype.flat is several
+  // times slower than this loop, and it runs on every request.)
+  const flat: string[] = [];
+  for (const [name, value] of headers) flat.push(name, value);
   // Without a length, Node would frame an empty body as chunked; 204 and 304 carry none.
   const bodiless = status === 204 || status === 304;
   if (body === null && !bodiless && !headers.some(([name]) => name === "Content-Length")) flat.push("Content-Length", "0");
