@@ -9,7 +9,7 @@ import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import { CONTRACT, manifestAnswer, notModified, preflight, temporaryRedirect, toResponse, uncachedJson, type Answer } from "./responses.ts";
-import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath } from "./umid-path.ts";
+import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath, pathnameOf } from "./umid-path.ts";
 
 /**
  * What the handler reads of a request. Every Fetch `Request` is one; an adapter may pass a
@@ -38,7 +38,7 @@ export async function answer(request: ResolverRequest, records: RecordStore): Pr
 }
 
 async function answerGet(request: ResolverRequest, records: RecordStore): Promise<Answer> {
-  const { pathname } = new URL(request.url);
+  const pathname = pathnameOf(request.url);
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
 

@@ -36,7 +36,18 @@ export function shardPath(umid: string): string {
 /** The 32-bit FNV-1a hash of a string's UTF-8 bytes, unsigned. */
 export function fnv1a32(text: string): number {
   let hash = 0x811c9dc5;
-  for (const byte of utf8(text)) hash = Math.imul(hash ^ byte, 0x01000193);
+  // An ASCII character is its own UTF-8 byte: most UMIDs are hashed without encoding them.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return fnv1a32Bytes(utf8(text));
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+function fnv1a32Bytes(bytes: Uint8Array): number {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193);
   return hash >>> 0;
 }
 

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
-import { shardPath } from "../../edge/records.ts";
-import { parseUmidPath, umidPath } from "../../edge/umid-path.ts";
+import { fnv1a32, shardPath } from "../../edge/records.ts";
+import { parseUmidPath, pathnameOf, umidPath } from "../../edge/umid-path.ts";
 
 /** The pathname a runtime hands the handler for a request target, after URL parsing. */
-const pathnameOf = (path: string) => new URL(path, "http://resolver.test").pathname;
+const parsedPathname = (path: string) => new URL(path, "http://resolver.test").pathname;
 const wellFormed = fc.string({ unit: "binary", minLength: 1, maxLength: 300 }).filter((s) => s.isWellFormed());
 
 describe("parseUmidPath", () => {
@@ -39,16 +39,34 @@ describe("parseUmidPath", () => {
   }
 
   it("reads back any UMID from its auto path, as a runtime's URL parser delivers it", () => {
-    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(pathnameOf(umidPath(umid))), { umid })), { numRuns: 2000 });
+    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(parsedPathname(umidPath(umid))), { umid })), { numRuns: 2000 });
   });
   it("reads back any UMID from its b64u path", () => {
-    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(pathnameOf(umidPath(umid, "b64u"))), { umid })), { numRuns: 2000 });
+    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(parsedPathname(umidPath(umid, "b64u"))), { umid })), { numRuns: 2000 });
   });
   it("reads back the UMIDs direct mode cannot carry", () => {
     for (const umid of [".", "..", "health", "b64u:x", "b64u:"]) {
       assert.ok(umidPath(umid).startsWith("/b64u:"), umid);
-      assert.deepEqual(parseUmidPath(pathnameOf(umidPath(umid))), { umid });
+      assert.deepEqual(parseUmidPath(parsedPathname(umidPath(umid))), { umid });
     }
+  });
+});
+
+describe("pathnameOf", () => {
+  // Characters where URL parsing differs from taking the text as it is, and plain ones.
+  const target = fc.string({ unit: fc.constantFrom(..."./\\?#%2eE:@ !$&'()*+,;=~-_aZ09\"<>`{}^|[]\t\u00e9\u{1F680}".split(/(?:)/u)), maxLength: 12 });
+  it("gives what URL parsing gives, for any request target", () => {
+    for (const origin of ["http://localhost", "https://resolver.test:8443", "http://[::1]:80"]) {
+      fc.assert(fc.property(target, (path) => assert.equal(pathnameOf(`${origin}/${path}`), new URL(`${origin}/${path}`).pathname)), { numRuns: 3000 });
+    }
+  });
+  it("takes a plain segment as it is, and normalizes dot segments and encodings", () => {
+    assert.equal(pathnameOf("http://x/urn:uuid:1"), "/urn:uuid:1");
+    assert.equal(pathnameOf("http://x/%2e"), "/");
+    assert.equal(pathnameOf("http://x/.."), "/");
+    assert.equal(pathnameOf("http://x/a b"), "/a%20b");
+    assert.equal(pathnameOf("http://x/a?q#f"), "/a");
+    assert.equal(pathnameOf("http://x/a\\b"), "/a/b");
   });
 });
 
@@ -76,6 +94,12 @@ describe("index shards", () => {
     assert.equal(shardPath(""), "index/811.json");
     assert.equal(shardPath("a"), "index/e40.json");
     fc.assert(fc.property(wellFormed, (umid) => assert.match(shardPath(umid), /^index\/[0-9a-f]{3}\.json$/)));
+  });
+  it("hash a UMID's UTF-8 bytes, whatever its characters", () => {
+    const overBytes = (text: string) => new TextEncoder().encode(text).reduce((hash, byte) => Math.imul(hash ^ byte, 0x01000193), 0x811c9dc5) >>> 0;
+    fc.assert(fc.property(wellFormed, (umid) => assert.equal(fnv1a32(umid), overBytes(umid))), { numRuns: 3000 });
+    // FNV-1a of "foobar" (the FNV authors' test vectors).
+    assert.equal(fnv1a32("foobar"), 0xbf9cf968);
   });
   it("spread UMIDs evenly", () => {
     const counts = new Map<string, number>();
