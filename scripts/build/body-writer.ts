@@ -46,7 +46,8 @@ export class BodyWriter {
     this.bytes += body.byteLength;
     const name = encodeBase64url(utf8(umid));
     const folded = name.toLowerCase();
-    const hash = fnv1a32(folded);
+    // As a signed 32-bit integer, a key is stored inline rather than as a boxed number.
+    const hash = fnv1a32(folded) | 0;
     const twin = this.#twinOf(folded, hash);
     if (name.length <= MAX_BASE64URL_NAME && twin === undefined) {
       const others = this.#byFoldedHash.get(hash);

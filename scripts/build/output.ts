@@ -25,10 +25,10 @@ export async function writeIndex(dir: string, content: ContentCheck, fileOf: (um
   const published = content.published;
   const redirects = [...content.redirects];
   const revoked = [...content.revoked];
-  const umidAt = (i: number) => (i < published.length ? published[i]!.umid : i < published.length + redirects.length ? redirects[i - published.length]![0] : revoked[i - published.length - redirects.length]!);
+  const umidAt = (i: number) => (i < published.length ? published.umidAt(i) : i < published.length + redirects.length ? redirects[i - published.length]![0] : revoked[i - published.length - redirects.length]!);
   const entryAt = (i: number): RecordEntry =>
     i < published.length
-      ? { file: fileOf(published[i]!.umid), etag: published[i]!.etag }
+      ? { file: fileOf(published.umidAt(i)), etag: published.etagAt(i) }
       : i < published.length + redirects.length
         ? { redirect: redirects[i - published.length]![1] }
         : { revoked: true };

@@ -71,9 +71,8 @@ Example:
         `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
         (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
     );
-    const legacy = content.published.filter((m) => m.legacyVersion !== undefined);
-    if (legacy.length > 0) {
-      console.log(`legacy (checked as manifestVersion < 0.4): ${legacy.map((m) => `${m.file} (${m.legacyVersion})`).join(", ")}`);
+    if (content.legacy.length > 0) {
+      console.log(`legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${m.file} (${m.version})`).join(", ")}`);
     }
     return EXIT_OK;
   },

@@ -16,6 +16,7 @@ import { checkKeys, type KeysCheck } from "./keys.ts";
 import { type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles } from "./manifest-pool.ts";
 import { checkRoutesText, type RoutesCheck } from "./routes.ts";
+import { PublishedManifests } from "./published.ts";
 import { placed, placeOf, type SourceFile } from "./source.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
@@ -25,18 +26,13 @@ export interface BodySink {
   write(umid: string, body: Uint8Array, etag: string): void | Promise<void>;
 }
 
-export interface PublishedManifest {
-  umid: string;
-  file: string;
-  etag: string;
-  legacyVersion?: string;
-}
-
 export interface ContentCheck {
   /** Every file checked, in order, with the UMID it claims (null for none); not kept by a build (with a sink). */
   files: { file: string; umid: string | null }[];
   /** Valid manifests a build publishes, in file order (their bodies went to the sink); empty when only checking. */
-  published: PublishedManifest[];
+  published: PublishedManifests;
+  /** Those of them checked as legacy payloads (manifestVersion < 0.4). */
+  legacy: { file: string; version: string }[];
   redirects: Map<string, string>;
   revoked: Set<string>;
   diagnostics: Diagnostic[];
@@ -65,12 +61,13 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
   }
 
   const context: ManifestContext = { ...options, validators, pinned: keys.pinned };
-  const paths = (await manifestFiles(dir)).map((name) => join(dir, name));
-  const sink = await sinkFor?.(paths.length);
-  /** UMID → the file that claims it first. */
-  const claimed = new Map<string, string>();
+  const files = { dir, names: await manifestFiles(dir) };
+  const fileAt = (i: number) => displayPath(join(dir, files.names[i]!));
+  const sink = await sinkFor?.(files.names.length);
+  /** UMID → the index of the file that claims it first. */
+  const claimed = new Map<string, number>();
   const withheld: { file: string; umid: string }[] = [];
-  await checkManifestFiles(paths, context, sink !== undefined, async (manifest) => {
+  await checkManifestFiles(files, context, sink !== undefined, async (manifest, index) => {
     result.diagnostics.push(...manifest.diagnostics);
     // A million entries a build never reads: only check lists them.
     if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
@@ -81,17 +78,18 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
       // One file per UMID. A manifest that failed other checks still claims its @id, so a
       // duplicate is reported even before the first copy is fixed.
       const source = sourceOf(manifest.file, options.settings);
-      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(umid)} is also the @id of ${placeOf(sourceOf(first, options.settings), "/@id")}`));
+      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(umid)} is also the @id of ${placeOf(sourceOf(fileAt(first), options.settings), "/@id")}`));
       return;
     }
-    claimed.set(umid, manifest.file);
+    claimed.set(umid, index);
     if (hasErrors(manifest.diagnostics) || result.redirects.has(umid)) return;
     if (result.revoked.has(umid)) {
       withheld.push({ file: manifest.file, umid });
       return;
     }
     if (sink === undefined || manifest.body === undefined || manifest.etag === undefined) return;
-    result.published.push({ umid, file: manifest.file, etag: manifest.etag, ...(manifest.legacyVersion && { legacyVersion: manifest.legacyVersion }) });
+    result.published.add(umid, manifest.etag);
+    if (manifest.legacyVersion !== undefined) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
     await sink.write(umid, manifest.body, manifest.etag);
   });
 
@@ -102,7 +100,7 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
     for (const [umid, { pointer }] of routes.redirectEntries) {
       const manifest = claimed.get(umid);
       if (manifest === undefined) continue;
-      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(sourceOf(manifest, options.settings), "/@id")}; remove one of them`;
+      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(sourceOf(fileAt(manifest), options.settings), "/@id")}; remove one of them`;
       result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
     }
   }
@@ -133,7 +131,7 @@ export async function checkPaths(paths: string[], options: CheckOptions): Promis
       part.diagnostics.push(...(routes?.diagnostics ?? [missingFile(path)]));
     } else {
       const keys = checkKeys(await findKeysFile(dirname(path)), validators);
-      await checkManifestFiles([path], { ...options, validators, pinned: keys.pinned }, false, (manifest) => {
+      await checkManifestFiles({ dir: dirname(path), names: [basename(path)] }, { ...options, validators, pinned: keys.pinned }, false, (manifest) => {
         part.files.push({ file: manifest.file, umid: manifest.umid ?? null });
         part.diagnostics.push(...manifest.diagnostics);
       });
@@ -177,7 +175,7 @@ export async function findKeysFile(dir: string): Promise<string | undefined> {
 }
 
 function emptyCheck(): ContentCheck {
-  return { files: [], published: [], redirects: new Map(), revoked: new Set(), diagnostics: [] };
+  return { files: [], published: new PublishedManifests(), legacy: [], redirects: new Map(), revoked: new Set(), diagnostics: [] };
 }
 
 function missingFile(path: string): Diagnostic {

@@ -4,6 +4,7 @@
  * sets. Few files are checked on the main thread, one after another, where starting
  * workers would cost more than it saves.
  */
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
 import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
@@ -22,21 +23,31 @@ export interface WorkerInit {
   withBody: boolean;
 }
 
+/**
+ * Files as names under one folder: a registry's million names cost far less memory than
+ * its million paths, which are made only when a batch is sent.
+ */
+export interface FileSet {
+  dir: string;
+  names: readonly string[];
+}
+
 export interface WorkerBatch {
   start: number;
   paths: string[];
 }
 
+/** Receives each file's result, in the order of `names`, with its index there. */
 export type ResultHandler = (result: CheckedManifest, index: number) => void | Promise<void>;
 
-export async function checkManifestFiles(paths: string[], context: ManifestContext, withBody: boolean, onResult: ResultHandler): Promise<void> {
+export async function checkManifestFiles(files: FileSet, context: ManifestContext, withBody: boolean, onResult: ResultHandler): Promise<void> {
   const workers = context.settings.workers;
-  if (paths.length < WORKER_THRESHOLD || workers === 0) {
-    for (const [i, path] of paths.entries()) await onResult(checkManifestFile(path, context, withBody), i);
+  if (files.names.length < WORKER_THRESHOLD || workers === 0) {
+    for (const [i, name] of files.names.entries()) await onResult(checkManifestFile(join(files.dir, name), context, withBody), i);
     return;
   }
   const init: WorkerInit = { settings: context.settings, now: context.now.toISOString(), strict: context.strict, pinned: [...context.pinned], withBody };
-  await new Pool(paths, init, workers, onResult).run();
+  await new Pool(files, init, workers, onResult).run();
 }
 
 class Pool {
@@ -49,7 +60,7 @@ class Pool {
   #settle!: { resolve: () => void; reject: (error: unknown) => void };
 
   constructor(
-    readonly paths: string[],
+    readonly files: FileSet,
     readonly init: WorkerInit,
     readonly size: number,
     readonly onResult: ResultHandler,
@@ -86,7 +97,7 @@ class Pool {
         this.#dispatch();
       }
       this.#dispatch();
-      if (this.#next === this.paths.length) this.#settle.resolve();
+      if (this.#next === this.files.names.length) this.#settle.resolve();
     } catch (error) {
       this.#settle.reject(error);
     } finally {
@@ -95,10 +106,12 @@ class Pool {
   }
 
   #dispatch(): void {
-    while (this.#idle.length > 0 && this.#dispatched < this.paths.length && this.#dispatched - this.#next < MAX_WAITING) {
+    const { dir, names } = this.files;
+    while (this.#idle.length > 0 && this.#dispatched < names.length && this.#dispatched - this.#next < MAX_WAITING) {
       const start = this.#dispatched;
-      this.#dispatched = Math.min(start + BATCH, this.paths.length);
-      this.#idle.pop()!.postMessage({ start, paths: this.paths.slice(start, this.#dispatched) } satisfies WorkerBatch);
+      this.#dispatched = Math.min(start + BATCH, names.length);
+      const paths = names.slice(start, this.#dispatched).map((name) => join(dir, name));
+      this.#idle.pop()!.postMessage({ start, paths } satisfies WorkerBatch);
     }
   }
 }

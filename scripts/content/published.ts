@@ -1,0 +1,41 @@
+/**
+ * The manifests a build publishes, as compactly as the index needs them: a million of
+ * them are held until the index is written. Each is its UMID and the SHA-256 its ETag
+ * carries, kept as raw bytes in one growing buffer outside the JavaScript heap (32 bytes
+ * instead of a 55-character string and an object around it).
+ */
+import { decodeBase64url } from "../../edge/base64url.ts";
+import { formatEtag } from "../../edge/etag.ts";
+
+const DIGEST_BYTES = 32;
+const ETAG = /^W\/"sha256-([A-Za-z0-9_-]{43})"$/;
+
+export class PublishedManifests {
+  readonly #umids: string[] = [];
+  #digests = new Uint8Array(1024 * DIGEST_BYTES);
+
+  get length(): number {
+    return this.#umids.length;
+  }
+
+  add(umid: string, etag: string): void {
+    const digest = decodeBase64url(ETAG.exec(etag)?.[1] ?? "");
+    if (digest?.byteLength !== DIGEST_BYTES) throw new Error(`not a resolver ETag: ${etag}`);
+    const at = this.#umids.length * DIGEST_BYTES;
+    if (at === this.#digests.byteLength) {
+      const grown = new Uint8Array(this.#digests.byteLength * 2);
+      grown.set(this.#digests);
+      this.#digests = grown;
+    }
+    this.#digests.set(digest, at);
+    this.#umids.push(umid);
+  }
+
+  umidAt(i: number): string {
+    return this.#umids[i]!;
+  }
+
+  etagAt(i: number): string {
+    return formatEtag(this.#digests.subarray(i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES));
+  }
+}
