@@ -71,6 +71,8 @@ class ProblemError extends Error {
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+/** A run of string characters that need no attention: no quote, backslash or control character. */
+const PLAIN_CHARS = /[^"\\\x00-\x1f]*/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
 class Parser {
@@ -81,7 +83,12 @@ class Parser {
     readonly text: string,
     readonly offsets: Map<string, number> | undefined,
     readonly limits: ShapeLimits,
-  ) {}
+    readonly start = 0,
+    /** Filled with the offsets of the member names of the object at `start`. */
+    readonly names?: Map<string, number>,
+  ) {
+    this.#pos = start;
+  }
 
   document(): unknown {
     this.#skipSpace();
@@ -139,7 +146,7 @@ class Parser {
 
   #object(pointer: string): Record<string, unknown> {
     const object: Record<string, unknown> = {};
-    const keyOffsets = new Map<string, number>();
+    const start = this.#pos;
     this.#pos++;
     this.#skipSpace();
     if (this.text[this.#pos] === "}") {
@@ -151,23 +158,19 @@ class Parser {
       if (this.text[this.#pos] !== '"') this.#fail("json/syntax", "expected a member name in double quotes");
       const keyOffset = this.#pos;
       const key = this.#string();
-      const first = keyOffsets.get(key);
-      if (first !== undefined) {
-        const at = lineColumn(this.text, first);
+      if (start === this.start && this.names?.has(key) === false) this.names.set(key, keyOffset);
+      if (Object.hasOwn(object, key)) {
+        const at = lineColumn(this.text, memberNameOffset(this.text, start, key));
         this.#fail("json/duplicate-key", `duplicate member name ${JSON.stringify(key)} (first at ${at.line}:${at.column})`, keyOffset);
       }
-      keyOffsets.set(key, keyOffset);
       this.#skipSpace();
       if (this.text[this.#pos] !== ":") this.#fail("json/syntax", "expected ':' after the member name");
       this.#pos++;
       this.#skipSpace();
-      // defineProperty, not assignment: a member named "__proto__" must stay plain data.
-      Object.defineProperty(object, key, {
-        value: this.#value(this.offsets ? `${pointer}/${escapePointerToken(key)}` : ""),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const value = this.#value(this.offsets ? `${pointer}/${escapePointerToken(key)}` : "");
+      // A member named "__proto__" must stay plain data: assigning it would set the prototype.
+      if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      else object[key] = value;
       this.#skipSpace();
       const c = this.text[this.#pos++];
       if (c === "}") {
@@ -205,9 +208,12 @@ class Parser {
   #string(): string {
     const text = this.text;
     const start = this.#pos;
-    let pos = start + 1;
+    // Most strings hold no escape: the regular expression skips them natively.
+    PLAIN_CHARS.lastIndex = start + 1;
+    PLAIN_CHARS.test(text);
+    let pos = PLAIN_CHARS.lastIndex;
     let out = "";
-    let chunk = pos;
+    let chunk = start + 1;
     for (;;) {
       const c = text.charCodeAt(pos);
       if (c === 0x22) break;
@@ -252,4 +258,18 @@ class Parser {
     }
     return value;
   }
+}
+
+/**
+ * Where the member named `key` of the object at `objectStart` begins: found again only
+ * to report a duplicate, so that parsing need not record every member's offset.
+ */
+function memberNameOffset(text: string, objectStart: number, key: string): number {
+  const names = new Map<string, number>();
+  try {
+    new Parser(text, undefined, UNLIMITED, objectStart, names).document();
+  } catch {
+    // It fails at the duplicate again (or at the text after the object), after the first copy.
+  }
+  return names.get(key)!;
 }

@@ -34,6 +34,12 @@ describe("strict JSON", () => {
     assert.deepEqual([p.rule, p.line, p.column], ["json/duplicate-key", 3, 17]);
     assert.match(p.message, /"c" \(first at 3:9\)/);
   });
+  it("names the first copy in the same object, not a namesake nested in it", () => {
+    const p = problemAt('{"c": {"c": 1}, "x": 0,\n "c": 2}');
+    assert.deepEqual([p.rule, p.line, p.column], ["json/duplicate-key", 2, 2]);
+    assert.match(p.message, /"c" \(first at 1:2\)/);
+    assert.match(problemAt('{"__proto__": 1, "__proto__": 2}').message, /first at 1:2/);
+  });
   it("compares member names after unescaping", () => assert.equal(problemAt('{"a": 1, "\\u0061": 2}').rule, "json/duplicate-key"));
   it("rejects lone surrogates", () => {
     assert.equal(problemAt('["\\uD800"]').rule, "json/lone-surrogate");
