@@ -3,7 +3,6 @@
  * state. Each reads only values of the right type, so it runs (and reports) even when the
  * schema found other faults in the same manifest. None depends on the clock.
  */
-import { canonicalize } from "../crypto/jcs.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import type { SchemaProblem } from "./schema-validator.ts";
 
@@ -67,7 +66,7 @@ function claimRules(m: Json): SchemaProblem[] {
     const embedded: [unknown, string][] = Array.isArray(proof) ? proof.map((p, j) => [p, `${at}/claimProof/${j}`]) : [[proof, `${at}/claimProof`]];
     for (const [value, pointer] of embedded) {
       if (!isJsonObject(value)) continue;
-      const bytes = new TextEncoder().encode(canonicalize(value)).byteLength;
+      const bytes = canonicalByteLength(value);
       if (bytes > MAX_CLAIM_PROOF_BYTES) {
         problems.push({
           pointer,
@@ -105,4 +104,14 @@ export function instant(value: unknown): number | undefined {
 
 function objects(list: unknown): Json[] {
   return Array.isArray(list) ? list.map((item) => (isJsonObject(item) ? item : {})) : [];
+}
+
+/**
+ * The UTF-8 length of a parsed value's JCS form, without canonicalizing it. JCS writes
+ * strings, numbers and literals exactly as JSON.stringify does and only orders members
+ * differently, so the two texts hold the same characters; JSON.stringify is native and
+ * several times faster. (Values that JCS refuses, lone surrogates, never pass the parser.)
+ */
+function canonicalByteLength(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value)).byteLength;
 }

@@ -1,6 +1,8 @@
 /** The rules across fields, each with a passing and a failing case, and where they point. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
+import { canonicalize } from "../../scripts/crypto/jcs.ts";
 import { crossFieldProblems, MAX_CLAIM_PROOF_BYTES } from "../../scripts/validate/cross-field.ts";
 import { freshnessProblems } from "../../scripts/validate/freshness.ts";
 import { manifestFor } from "../support/fixture-content.ts";
@@ -50,6 +52,15 @@ describe("cross-field rules", () => {
     assert.deepEqual(rulesAt(claim(proofOf(MAX_CLAIM_PROOF_BYTES + 1))), ["claim/proof-too-large /claims/0/claimProof"]);
     assert.deepEqual(rulesAt(claim([{}, proofOf(MAX_CLAIM_PROOF_BYTES + 1)])), ["claim/proof-too-large /claims/0/claimProof/1"]);
     assert.deepEqual(rulesAt(claim("https://proofs.example/big")), [], "a proof by reference has no embedded size");
+  });
+
+  it("measures a proof as JCS would write it, whatever its member order, numbers and characters", () => {
+    // The rule measures JSON.stringify's text: the same characters as JCS's, reordered.
+    const utf8Length = (text: string) => new TextEncoder().encode(text).byteLength;
+    fc.assert(
+      fc.property(fc.jsonValue({ depthSize: "medium", stringUnit: "grapheme" }), (value) => assert.equal(utf8Length(JSON.stringify(value)), utf8Length(canonicalize(value)))),
+      { numRuns: 2000 },
+    );
   });
 
   it("reads only values of the right type, whatever else is wrong", () => {
