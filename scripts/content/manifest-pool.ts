@@ -5,8 +5,9 @@
  * workers would cost more than it saves.
  */
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
+import { typescriptWorker } from "../typescript-worker.ts";
 import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
 
 /** Below this many files, the main thread checks them alone. */
@@ -73,10 +74,7 @@ class Pool {
   }
 
   #start(): Worker {
-    // The worker runs TypeScript: it registers tsx before importing its module.
-    const code = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
-      .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("manifest-worker.ts", import.meta.url).href)}); })`;
-    const worker = new Worker(code, { eval: true, workerData: this.init });
+    const worker = typescriptWorker(new URL("manifest-worker.ts", import.meta.url), { workerData: this.init });
     worker.on("message", (message: "ready" | { start: number; results: CheckedManifest[] }) => {
       if (message !== "ready") message.results.forEach((result, i) => this.#waiting.set(message.start + i, result));
       this.#idle.push(worker);
