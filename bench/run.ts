@@ -29,6 +29,7 @@ import { manifestSchema } from "../scripts/validate/manifest-schema.ts";
 import { startPrintingUrl, type Started } from "../tests/support/processes.ts";
 import { wranglerConfig } from "../tests/support/runtimes.ts";
 import { corpus, umidOf } from "./corpus.ts";
+import { manifestStages } from "./stages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -334,6 +335,13 @@ async function soak(serve: Started): Promise<void> {
   });
 }
 
+/** One manifest's stages, timed alone: the costs behind the build and check ratios. */
+async function stagesTable(content: string): Promise<string> {
+  const stages = await manifestStages(content);
+  const lines = stages.map(([stage, micros]) => `| ${stage} | ${micros.toFixed(1)} µs |`);
+  return ["| stage, per manifest, one core, warm | time |", "| --- | --- |", ...lines].join("\n");
+}
+
 function table(): string {
   const header = ["what", "measured", "against (same run)", "ratio", "target", "met"];
   const lines = rows.map((r) => [r.what, r.ours, r.baseline, r.ratio, r.target, r.met === undefined ? "" : r.met ? "yes" : "**no**"]);
@@ -343,8 +351,10 @@ function table(): string {
 mkdirSync(WORK, { recursive: true });
 const started = performance.now();
 const content = await corpus(N, log);
+let stages = "";
 if (values.scale === undefined) {
   const { dist } = await buildAndCheck(content);
+  stages = await stagesTable(content);
   await handlerCpu(dist);
   await bundleSize();
   await servers(dist);
@@ -368,6 +378,6 @@ ${values.scale === undefined ? `Medians of ${RUNS} runs; each ratio is the media
 baseline measured beside it.` : "One build of each size, one after the other."}
 
 ${table()}
-`;
+${stages && `\nWhere one manifest's time goes (each stage alone, on the main thread; check and build\nspread the manifests over UM_WORKERS threads):\n\n${stages}\n`}`;
 writeFileSync(join(import.meta.dirname, values.scale === undefined ? "results.md" : "results-scale.md"), report);
 console.log(report);

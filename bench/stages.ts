@@ -1,0 +1,81 @@
+/**
+ * Where one manifest's time goes: each stage of the check (and the build's extra hashing),
+ * timed alone over a sample of the corpus, warm. Each stage runs in a fresh worker
+ * thread, so that no stage's compiled code depends on what ran before it (timed in one
+ * isolate, canonicalization swung between 20 and 55 µs with the order of the stages).
+ * The benchmark prints these beside its ratios, so that a ratio comes with its costs.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { utf8 } from "../edge/base64url.ts";
+import { settingsFromEnv } from "../scripts/config.ts";
+import { canonicalMembers, joinMembers } from "../scripts/crypto/jcs.ts";
+import { verifyProfileA } from "../scripts/crypto/profile-a.ts";
+import { parseJson, type JsonParseResult } from "../scripts/json/strict-json.ts";
+import { crossFieldProblems } from "../scripts/validate/cross-field.ts";
+import { typescriptWorker } from "../scripts/typescript-worker.ts";
+import { schemaValidators } from "../scripts/validate/schema-validator.ts";
+
+const SAMPLE = 200;
+/** Runs before timing: enough for the optimizing compiler to have compiled the stage. */
+const WARM_UP = 2000;
+/** Timed runs, in rounds: the median round is reported. */
+const ROUNDS = 7;
+const PER_ROUND = 1000;
+
+const STAGES = [
+  "read the file",
+  "parse strictly (duplicates, exact integers, surrogates)",
+  "JSON.parse of the same text, for comparison",
+  "validate against the schema (ajv)",
+  "cross-field rules",
+  "canonicalize (JCS)",
+  "verify the Ed25519 signature",
+  "build only: encode the body, SHA-256 for the ETag",
+] as const;
+
+/** Microseconds per manifest for each stage, over the first files of the corpus's first folder. */
+export async function manifestStages(content: string): Promise<[stage: string, micros: number][]> {
+  const timings: [string, number][] = [];
+  for (const stage of STAGES) {
+    const worker = typescriptWorker(new URL(import.meta.url), { workerData: { content, stage } });
+    const micros = await new Promise<number>((resolve, reject) => worker.once("message", resolve).once("error", reject));
+    await worker.terminate();
+    timings.push([stage, micros]);
+  }
+  return timings;
+}
+
+function timeStage(content: string, stage: (typeof STAGES)[number]): number {
+  const folder = join(content, readdirSync(content).filter((name) => !name.startsWith("_")).sort()[0]!);
+  const files = readdirSync(folder).slice(0, SAMPLE).map((name) => join(folder, name));
+  const texts = files.map((file) => readFileSync(file, "utf8"));
+  const settings = settingsFromEnv({});
+  const validators = schemaValidators(settings.contextUrl);
+  const manifests = texts.map((text) => (parseJson(text, settings.limits) as Extract<JsonParseResult, { ok: true }>).value as Record<string, unknown>);
+  const members = manifests.map((manifest) => canonicalMembers(manifest));
+  const runs: Record<(typeof STAGES)[number], (i: number) => unknown> = {
+    "read the file": (i) => readFileSync(files[i]!),
+    "parse strictly (duplicates, exact integers, surrogates)": (i) => parseJson(texts[i]!, settings.limits),
+    "JSON.parse of the same text, for comparison": (i) => JSON.parse(texts[i]!),
+    "validate against the schema (ajv)": (i) => validators.manifest(manifests[i]),
+    "cross-field rules": (i) => crossFieldProblems(manifests[i]!),
+    "canonicalize (JCS)": (i) => canonicalMembers(manifests[i]!),
+    "verify the Ed25519 signature": (i) => verifyProfileA(manifests[i]!, new Map(), members[i]),
+    "build only: encode the body, SHA-256 for the ETag": (i) => createHash("sha256").update(utf8(joinMembers(members[i]!))).digest(),
+  };
+  const run = runs[stage];
+  for (let i = 0; i < WARM_UP; i++) run(i % files.length);
+  const rounds = Array.from({ length: ROUNDS }, () => {
+    const started = performance.now();
+    for (let i = 0; i < PER_ROUND; i++) run(i % files.length);
+    return ((performance.now() - started) * 1000) / PER_ROUND;
+  });
+  return rounds.sort((a, b) => a - b)[ROUNDS >> 1]!;
+}
+
+if (!isMainThread && workerData?.stage !== undefined) {
+  parentPort!.postMessage(timeStage(workerData.content, workerData.stage));
+}
