@@ -378,6 +378,6 @@ ${values.scale === undefined ? `Medians of ${RUNS} runs; each ratio is the media
 baseline measured beside it.` : "One build of each size, one after the other."}
 
 ${table()}
-${stages && `\nWhere one manifest's time goes (each stage alone, on the main thread; check and build\nspread the manifests over UM_WORKERS threads):\n\n${stages}\n`}`;
+${stages && `\nWhere one manifest's time goes (each stage alone, in a fresh worker thread; check and\nbuild spread the manifests over UM_WORKERS threads):\n\n${stages}\n`}`;
 writeFileSync(join(import.meta.dirname, values.scale === undefined ? "results.md" : "results-scale.md"), report);
 console.log(report);
