@@ -25,21 +25,31 @@ const WARM_UP = 2000;
 const ROUNDS = 7;
 const PER_ROUND = 1000;
 
-const STAGES = [
-  "read the file",
-  "parse strictly (duplicates, exact integers, surrogates)",
-  "JSON.parse of the same text, for comparison",
-  "validate against the schema (ajv)",
-  "cross-field rules",
-  "canonicalize (JCS)",
-  "verify the Ed25519 signature",
-  "build only: encode the body, SHA-256 for the ETag",
-] as const;
+/** A sample of the corpus, prepared once per stage's worker. */
+interface Sample {
+  files: string[];
+  texts: string[];
+  limits: ReturnType<typeof settingsFromEnv>["limits"];
+  validate: ReturnType<typeof schemaValidators>["manifest"];
+  manifests: Record<string, unknown>[];
+  members: ReturnType<typeof canonicalMembers>[];
+}
+
+const STAGES: Record<string, (sample: Sample, i: number) => unknown> = {
+  "read the file": (s, i) => readFileSync(s.files[i]!),
+  "parse strictly (duplicates, exact integers, surrogates)": (s, i) => parseJson(s.texts[i]!, s.limits),
+  "JSON.parse of the same text, for comparison": (s, i) => JSON.parse(s.texts[i]!),
+  "validate against the schema (ajv)": (s, i) => s.validate(s.manifests[i]),
+  "cross-field rules": (s, i) => crossFieldProblems(s.manifests[i]!),
+  "canonicalize (JCS)": (s, i) => canonicalMembers(s.manifests[i]!),
+  "verify the Ed25519 signature": (s, i) => verifyProfileA(s.manifests[i]!, new Map(), s.members[i]),
+  "build only: encode the body, SHA-256 for the ETag": (s, i) => createHash("sha256").update(utf8(joinMembers(s.members[i]!))).digest(),
+};
 
 /** Microseconds per manifest for each stage, over the first files of the corpus's first folder. */
 export async function manifestStages(content: string): Promise<[stage: string, micros: number][]> {
   const timings: [string, number][] = [];
-  for (const stage of STAGES) {
+  for (const stage of Object.keys(STAGES)) {
     const worker = typescriptWorker(new URL(import.meta.url), { workerData: { content, stage } });
     const micros = await new Promise<number>((resolve, reject) => worker.once("message", resolve).once("error", reject));
     await worker.terminate();
@@ -48,29 +58,22 @@ export async function manifestStages(content: string): Promise<[stage: string, m
   return timings;
 }
 
-function timeStage(content: string, stage: (typeof STAGES)[number]): number {
+function sampleOf(content: string): Sample {
   const folder = join(content, readdirSync(content).filter((name) => !name.startsWith("_")).sort()[0]!);
   const files = readdirSync(folder).slice(0, SAMPLE).map((name) => join(folder, name));
   const texts = files.map((file) => readFileSync(file, "utf8"));
   const settings = settingsFromEnv({});
-  const validators = schemaValidators(settings.contextUrl);
   const manifests = texts.map((text) => (parseJson(text, settings.limits) as Extract<JsonParseResult, { ok: true }>).value as Record<string, unknown>);
-  const members = manifests.map((manifest) => canonicalMembers(manifest));
-  const runs: Record<(typeof STAGES)[number], (i: number) => unknown> = {
-    "read the file": (i) => readFileSync(files[i]!),
-    "parse strictly (duplicates, exact integers, surrogates)": (i) => parseJson(texts[i]!, settings.limits),
-    "JSON.parse of the same text, for comparison": (i) => JSON.parse(texts[i]!),
-    "validate against the schema (ajv)": (i) => validators.manifest(manifests[i]),
-    "cross-field rules": (i) => crossFieldProblems(manifests[i]!),
-    "canonicalize (JCS)": (i) => canonicalMembers(manifests[i]!),
-    "verify the Ed25519 signature": (i) => verifyProfileA(manifests[i]!, new Map(), members[i]),
-    "build only: encode the body, SHA-256 for the ETag": (i) => createHash("sha256").update(utf8(joinMembers(members[i]!))).digest(),
-  };
-  const run = runs[stage];
-  for (let i = 0; i < WARM_UP; i++) run(i % files.length);
+  return { files, texts, limits: settings.limits, validate: schemaValidators(settings.contextUrl).manifest, manifests, members: manifests.map((m) => canonicalMembers(m)) };
+}
+
+function timeStage(content: string, stage: string): number {
+  const sample = sampleOf(content);
+  const run = (i: number) => STAGES[stage]!(sample, i % sample.files.length);
+  for (let i = 0; i < WARM_UP; i++) run(i);
   const rounds = Array.from({ length: ROUNDS }, () => {
     const started = performance.now();
-    for (let i = 0; i < PER_ROUND; i++) run(i % files.length);
+    for (let i = 0; i < PER_ROUND; i++) run(i);
     return ((performance.now() - started) * 1000) / PER_ROUND;
   });
   return rounds.sort((a, b) => a - b)[ROUNDS >> 1]!;
