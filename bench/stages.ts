@@ -42,7 +42,7 @@ const STAGES: Record<string, (sample: Sample, i: number) => unknown> = {
   "validate against the schema (ajv)": (s, i) => s.validate(s.manifests[i]),
   "cross-field rules": (s, i) => crossFieldProblems(s.manifests[i]!),
   "canonicalize (JCS)": (s, i) => canonicalMembers(s.manifests[i]!),
-  "verify the Ed25519 signature": (s, i) => verifyProfileA(s.manifests[i]!, new Map(), s.members[i]),
+  "verify the Ed25519 signature": (s, i) => verifyProfileA(s.manifests[i]!, undefined, s.members[i]),
   "build only: encode the body, SHA-256 for the ETag": (s, i) => createHash("sha256").update(utf8(joinMembers(s.members[i]!))).digest(),
 };
 

@@ -21,6 +21,8 @@ export interface Limits extends ShapeLimits {
 }
 
 export interface Settings {
+  /** The standards site, without a trailing slash: namespaces are `{standardsUrl}/ns/v0.X`. */
+  standardsUrl: string;
   contextUrl: string;
   limits: Limits;
   /** The resolver the lookup page asks by default; empty when not set. */
@@ -33,7 +35,7 @@ export interface Settings {
 export class ConfigError extends Error {}
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
-  const standardsUrl = env.UM_STANDARDS_URL || DEFAULT_STANDARDS_URL;
+  const standardsUrl = (env.UM_STANDARDS_URL || DEFAULT_STANDARDS_URL).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/\s]+/.test(standardsUrl)) {
     throw new ConfigError(`UM_STANDARDS_URL must be an http or https URL, not '${standardsUrl}'`);
   }
@@ -44,7 +46,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   return {
     resolverUrl,
     workers: env.UM_WORKERS === "0" ? 0 : positiveInteger(env, "UM_WORKERS", Math.min(availableParallelism(), 4)),
-    contextUrl: `${standardsUrl.replace(/\/+$/, "")}/ns/v0.4`,
+    standardsUrl,
+    contextUrl: `${standardsUrl}/ns/v0.4`,
     limits: {
       maxManifestBytes: positiveInteger(env, "UM_MAX_MANIFEST_BYTES", 1_048_576),
       maxDepth: positiveInteger(env, "UM_MAX_DEPTH", 10),

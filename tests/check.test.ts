@@ -1,13 +1,14 @@
 /** `manifest-resolver check`: outputs, clock, strictness, pinned keys, limits, legacy payloads. */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createPublicKey } from "node:crypto";
+import { createHash, createPublicKey } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { canonicalize } from "../scripts/crypto/jcs.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
-import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-check-"));
@@ -59,10 +60,12 @@ describe("check: a content directory", () => {
   write(`${dir}/pinned/stand-in.json`, pinnedManifest("urn:pinned:stand-in", key, null));
   write(`${dir}/pinned/substituted.json`, pinnedManifest("urn:pinned:substituted", otherKey, otherKey));
   write(`${dir}/legacy/v03.json`, signed(legacy("0.3"), key));
-  write(`${dir}/legacy/v01-unsigned.json`, legacy("0.1", { signature: { algorithm: "RSA", value: "x" }, subject: 5 }));
+  const v01 = legacy("0.1", { signature: { algorithm: "RSA", value: "x" }, subject: 5 });
+  write(`${dir}/legacy/v01-unsigned.json`, v01);
+  const V01_DIGEST = `sha256-${createHash("sha256").update(canonicalize(v01)).digest("base64url")}`;
   write(`${dir}/legacy/v02-tampered.json`, { ...signed(legacy("0.2"), key), subject: "did:web:mallory.example" });
   write(`${dir}/legacy/v03-no-id.json`, { ...legacy("0.3"), "@id": "" });
-  write(`${dir}/_keys.json`, { [PINNED]: spki(key) });
+  write(`${dir}/_keys.json`, { [PINNED]: spki(key), [FIXTURE_KEY_REF]: spki(key) });
   const now = "2026-11-21T00:00:00Z";
 
   it("reports each problem at its line and column, and a summary; exit 1", () => {
@@ -70,11 +73,14 @@ describe("check: a content directory", () => {
     assert.equal(result.status, 1);
     const lines = result.stdout.trim().split("\n");
     assert.deepEqual(lines.slice(0, -1).sort(), [
+      `${dir}/legacy/v01-unsigned.json:5:22 - error legacy/unsigned: manifestVersion "0.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add "legacy/v01-unsigned.json": "${V01_DIGEST}" to ${dir}/_unsigned.json at /manifestVersion`,
+      `${dir}/legacy/v01-unsigned.json:6:14 - error schema/type: must be string at /subject`,
       `${dir}/legacy/v02-tampered.json:15:14 - error signature/invalid: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, or another key signed it at /signature/value`,
-      `${dir}/legacy/v03-no-id.json:3:10 - error legacy/id: a legacy manifest needs a non-empty string @id at /@id`,
+      `${dir}/legacy/v03-no-id.json:1:1 - error schema/required: missing required member "signature" at (root)`,
+      `${dir}/legacy/v03-no-id.json:3:10 - error schema/minLength: must NOT have fewer than 1 characters at /@id`,
       `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" at ${dir}/_keys.json:2:35: the embedded key was substituted at /signature/publicKeySpkiB64`,
     ]);
-    assert.equal(lines.at(-1), "Checked 10 files: 3 errors in 3 files.");
+    assert.equal(lines.at(-1), "Checked 10 files: 6 errors in 4 files.");
   });
 
   it("--json: one line per checked file, and nothing else", () => {
@@ -87,32 +93,33 @@ describe("check: a content directory", () => {
     assert.deepEqual(byFile.get("current.json"), { file: `${dir}/current.json`, umid: "urn:current", ok: true, errors: [], warnings: [] });
     assert.deepEqual(byFile.get("_keys.json"), { file: `${dir}/_keys.json`, umid: null, ok: true, errors: [], warnings: [] });
     assert.deepEqual(byFile.get("pinned/substituted.json")!.errors.map((e) => [e.rule, e.pointer, e.line, e.column]), [["signature/key-mismatch", "/signature/publicKeySpkiB64", 14, 25]]);
-    for (const ok of ["pinned/embedded.json", "pinned/stand-in.json", "legacy/v03.json", "legacy/v01-unsigned.json"]) assert.equal(byFile.get(ok)?.ok, true, ok);
+    for (const ok of ["pinned/embedded.json", "pinned/stand-in.json", "legacy/v03.json"]) assert.equal(byFile.get(ok)?.ok, true, ok);
+    assert.equal(byFile.get("legacy/v01-unsigned.json")?.ok, false);
     assert.equal(byFile.get("legacy/v03-no-id.json")!.umid, null);
   });
 
   it("--now sets the clock of expiry warnings; --strict makes them errors", () => {
     const before = jsonLines(cli(["check", dir, "--json", "--now", now]).stdout).find((l) => l.umid === "urn:expiring")!;
     assert.deepEqual(before.warnings, []);
-    const later = cli(["check", `${dir}/expiring.json`, "--now", "2027-06-01T00:00:00Z"]);
+    const later = cli(["check", `${dir}/expiring.json`, "--content", dir, "--now", "2027-06-01T00:00:00Z"]);
     assert.equal(later.status, 0);
     assert.match(later.stdout, /expiring\.json:8:16 - warning time\/expired: expired at 2027-01-01T00:00:00Z: consumers must reject it \(now is 2027-06-01T00:00:00\.000Z\) at \/expiresAt\nChecked 1 file: no errors, 1 warning\.\n$/);
-    const strict = cli(["check", `${dir}/expiring.json`, "--now", "2027-06-01T00:00:00Z", "--strict"]);
+    const strict = cli(["check", `${dir}/expiring.json`, "--content", dir, "--now", "2027-06-01T00:00:00Z", "--strict"]);
     assert.equal(strict.status, 1);
     assert.match(strict.stdout, /- error time\/expired: /);
   });
 
-  it("a single file is checked against the nearest _keys.json above it", () => {
-    assert.equal(cli(["check", `${dir}/pinned/stand-in.json`]).status, 0);
-    assert.equal(cli(["check", `${dir}/pinned/substituted.json`]).status, 1);
+  it("a single file of a content folder is checked against that folder's _keys.json; a file outside one against none", () => {
+    assert.equal(cli(["check", `${dir}/pinned/stand-in.json`, "--content", dir]).status, 0);
+    assert.equal(cli(["check", `${dir}/pinned/substituted.json`, "--content", dir]).status, 1);
     const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
-    const result = cli(["check", elsewhere]);
+    const result = cli(["check", elsewhere, "--content", dir]);
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /error signature\/unverifiable: no publicKeySpkiB64 is embedded and no key is pinned/);
+    assert.match(result.stdout, /error signature\/unverifiable: no publicKeySpkiB64 is embedded and no _keys.json pins keyRef/);
   });
 
   it("under GitHub Actions, also prints annotations", () => {
-    const result = cli(["check", `${dir}/pinned/substituted.json`], { GITHUB_ACTIONS: "true" });
+    const result = cli(["check", `${dir}/pinned/substituted.json`, "--content", dir], { GITHUB_ACTIONS: "true" });
     const annotation = `::error file=${dir}/pinned/substituted.json,line=14,col=25,title=signature/key-mismatch::${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: `;
     assert.ok(result.stdout.split("\n").some((line) => line.startsWith(annotation)), result.stdout);
   });

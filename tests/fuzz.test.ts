@@ -10,7 +10,8 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { checkManifestText, type ManifestContext } from "../scripts/content/manifest-check.ts";
-import { manifestFiles } from "../scripts/content/files.ts";
+import { listContent } from "../scripts/content/files.ts";
+import { NO_OPT_INS } from "../scripts/content/unsigned.ts";
 import { canonicalize } from "../scripts/crypto/jcs.ts";
 import { UNSIGNED_MEMBERS } from "../scripts/crypto/signing-input.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
@@ -22,13 +23,14 @@ const context: ManifestContext = {
   now: new Date("2027-01-01T00:00:00Z"),
   strict: false,
   validators: schemaValidators(settings.contextUrl),
-  pinned: new Map(),
+  pins: undefined,
+  unsigned: NO_OPT_INS,
 };
 const errorsOf = (text: string) => checkManifestText("fuzz.json", text, context).diagnostics.filter((d) => d.severity === "error");
 
 // The signed samples of content/: facets (one encrypted), claims, consents, pointers, liveness.
 const contentDir = join(ROOT, "content");
-const samples = (await manifestFiles(contentDir)).map((name) => JSON.parse(readFileSync(join(contentDir, name), "utf8")) as Record<string, unknown>);
+const samples = (await listContent(contentDir)).manifests.map((name) => JSON.parse(readFileSync(join(contentDir, name), "utf8")) as Record<string, unknown>);
 
 type Path = (string | number)[];
 /** Every value inside the signed content, as a path from the root. */

@@ -160,7 +160,7 @@ describe("sign", () => {
   it("refuses a key that is not the one pinned for the keyRef", async () => {
     write("pinned/_keys.json", JSON.stringify({ "did:web:k#pinned": createPublicKey(newKey()).export({ format: "der", type: "spki" }).toString("base64") }));
     write("pinned/a.json", JSON.stringify(unsigned("urn:pinned")));
-    const result = await cli(["sign", "pinned/a.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#pinned"]);
+    const result = await cli(["sign", "pinned/a.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#pinned", "--content", "pinned"]);
     assert.equal(result.status, 1);
     assert.match(result.stderr, /pinned\/a\.json - error sign\/key-not-pinned: refusing to sign with this key: keyRef "did:web:k#pinned" is pinned to another key at pinned\/_keys\.json:1:2/);
   });

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import { WORKER_THRESHOLD } from "../scripts/content/manifest-pool.ts";
-import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { caseTwins, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { CLI } from "./support/paths.ts";
 
@@ -20,6 +20,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 const content = join(scratch, "content");
 mkdirSync(content);
 const key = newKey();
+writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
 const count = WORKER_THRESHOLD + 100;
 const [twinA, twinB] = caseTwins();
 const umidAt = (i: number) => (i === 5 ? twinA : i === count - 5 ? twinB : i === 1050 ? "urn:many:600" : `urn:many:${i}`);

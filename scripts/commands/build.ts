@@ -5,6 +5,8 @@ import { KvWriter } from "../build/kv-writer.ts";
 import { commitStaging, discardStaging, openStaging, OutputError, writeIndex, writeOutput } from "../build/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
+import { defaultContentDir } from "../content/content-root.ts";
+import { displayPath } from "../content/files.ts";
 import { hasErrors, plural, printDiagnostics, summarize } from "../diagnostics.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
@@ -27,7 +29,7 @@ limit), or with --kv-out, it also writes Workers KV bulk-upload files, for a Wor
 reads its records from KV: load each with 'wrangler kv bulk put FILE'.
 
 Options:
-  --content DIR     content directory (default: content)
+  --content DIR     content directory (default: the repository's content/)
   --out DIR         output directory (default: dist)
   --lookup-out DIR  lookup page directory (default: dist-lookup)
   --kv-out DIR      Workers KV bulk files directory (default: dist-kv, when written)
@@ -52,7 +54,7 @@ Example:
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const contentDir = stringOption(values, "content", "content");
+    const contentDir = stringOption(values, "content", defaultContentDir());
     const outDir = stringOption(values, "out", "dist");
     const lookupDir = stringOption(values, "lookup-out", "dist-lookup");
     const started = performance.now();
@@ -66,7 +68,7 @@ Example:
 
     const { content, bytes } = built;
     console.log(
-      `built ${outDir}/ from ${contentDir}/: ${plural(content.published.length, "manifest")}, ` +
+      `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
         `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
         `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
         (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),

@@ -1,8 +1,9 @@
 /** `manifest-resolver check`: the build's validation, without writing anything. */
 import { settingsFromEnv } from "../config.ts";
 import { checkPaths } from "../content/check-content.ts";
+import { defaultContentDir } from "../content/content-root.ts";
 import { hasErrors, plural, printDiagnostics, type Diagnostic } from "../diagnostics.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
@@ -10,11 +11,12 @@ export const check: Command = {
   name: "check",
   summary: "validate manifests, _routes.json and _keys.json without writing anything",
   help: `Usage: manifest-resolver check [PATH...] [--json] [--now DATE-TIME] [--strict]
+                              [--content DIR] [--allow-unsigned FILE]...
 
 Validates what 'manifest-resolver build' validates and writes nothing. A PATH is a
-content directory (its manifests, _keys.json, _routes.json and the rules across them)
-or a single file (checked against the nearest _keys.json at or above it). With no PATH,
-the content directory 'content'.
+content directory (its manifests, _keys.json, _unsigned.json, _routes.json and the rules
+across them) or a file or folder in one, judged as the build judges it, by the content
+folder's _keys.json and _unsigned.json. With no PATH, the repository's content folder.
 
 Problems are printed as 'file:line:col - error RULE: message at /json/pointer', then a
 summary; under GitHub Actions (GITHUB_ACTIONS=true) also as annotations.
@@ -23,7 +25,13 @@ Options:
   --json            one JSON object per checked file per line, and nothing else:
                     {"file","umid","ok","errors":[{"rule","message","pointer","line","column"}],"warnings":[...]}
   --now DATE-TIME   the clock for expiry warnings (RFC 3339), for reproducible runs
-  --strict          an expired or not yet issued manifest is an error, not a warning
+  --strict          an expired or not yet issued manifest is an error, not a warning,
+                    and so are manifests checked with no _keys.json to pin their keys
+  --content DIR     the content folder FILEs belong to (default: the repository's content/)
+  --allow-unsigned FILE
+                    check FILE, a payload whose version defines no verifiable signature
+                    (v0.1), as if opted in by _unsigned.json (for files outside a content
+                    folder; the build reads only _unsigned.json); repeat for more files
 
 Environment: as for 'manifest-resolver build --help'.
 
@@ -35,6 +43,8 @@ Example:
     json: { type: "boolean" },
     now: { type: "string" },
     strict: { type: "boolean" },
+    content: { type: "string" },
+    "allow-unsigned": { type: "string", multiple: true },
   },
   async run(values, positionals) {
     const nowText = values.now;
@@ -42,10 +52,13 @@ Example:
       throw new UsageError(`--now must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z, not '${nowText}'`);
     }
     const now = typeof nowText === "string" ? new Date(nowText) : new Date();
-    const result = await checkPaths(positionals.length > 0 ? positionals : ["content"], {
+    const contentDir = stringOption(values, "content", defaultContentDir());
+    const result = await checkPaths(positionals.length > 0 ? positionals : [contentDir], {
       settings: settingsFromEnv(),
       now,
       strict: values.strict === true,
+      contentDir,
+      allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [],
     });
 
     if (values.json === true) {

@@ -5,7 +5,7 @@ export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface Command {
   name: string;

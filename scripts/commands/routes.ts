@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
-import { displayPath, manifestFiles, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
+import { displayPath, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
 import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
@@ -147,7 +147,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
 /** Which manifest file claims each UMID: only each file's @id is read. */
 async function manifestIds(dir: string, settings: Settings): Promise<Map<string, SourceFile>> {
   const ids = new Map<string, SourceFile>();
-  const sources = await mapConcurrent(await manifestFiles(dir), FILE_CONCURRENCY, async (name) => {
+  const sources = await mapConcurrent((await listContent(dir)).manifests, FILE_CONCURRENCY, async (name) => {
     const path = join(dir, name);
     const read = readSourceText(path, settings.limits.maxManifestBytes);
     return "text" in read ? { file: displayPath(path), text: read.text } : undefined;

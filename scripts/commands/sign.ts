@@ -1,19 +1,19 @@
 /** `manifest-resolver sign`: fill in a manifest's Profile A signature. */
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { settingsFromEnv, type Settings } from "../config.ts";
-import { findKeysFile } from "../content/check-content.ts";
+import { checkRootFiles } from "../content/check-content.ts";
+import { defaultContentDir, isInside } from "../content/content-root.ts";
 import { checkManifestText } from "../content/manifest-check.ts";
 import { displayPath, readSourceText } from "../content/files.ts";
 import { detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
-import { checkKeys } from "../content/keys.ts";
 import { parseAndValidate } from "../content/source.ts";
+import { NO_OPT_INS } from "../content/unsigned.ts";
 import { signProfileA } from "../crypto/profile-a.ts";
 import { formatDiagnostic, hasErrors, printDiagnostics } from "../diagnostics.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
 export const sign: Command = {
   name: "sign",
@@ -22,19 +22,20 @@ export const sign: Command = {
 
 Fills in each manifest's signature (Ed25519 over the JCS canonical manifest, with
 publicKeySpkiB64 and created) and rewrites the file in its own indentation style.
-Refuses a file that fails validation for any other reason than its signature, and a key
-whose public half is not the one pinned for KEYREF in the nearest _keys.json; other
-files are still signed.
+Refuses a file that fails validation for any other reason than its signature, and, for
+a file in the content folder that has a _keys.json, a KEYREF it does not pin or a key
+whose public half is not the one pinned for KEYREF; other files are still signed.
 
 Options:
   --key PEM        the Ed25519 private key (PKCS#8 PEM, as keygen writes it)
   --key-ref KEYREF the signature's keyRef, e.g. did:web:you.example#key-1
+  --content DIR    the content folder (default: the repository's content/)
 
 Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
 
 Example:
   manifest-resolver sign content/alice.jsonld --key signing-key.pem --key-ref did:web:alice.example#key-1`,
-  options: { key: { type: "string" }, "key-ref": { type: "string" } },
+  options: { key: { type: "string" }, "key-ref": { type: "string" }, content: { type: "string" } },
   async run(values, files) {
     if (files.length === 0) throw new UsageError("name at least one FILE to sign");
     if (typeof values.key !== "string") throw new UsageError("--key PEM is required");
@@ -51,7 +52,7 @@ Example:
     const validators = schemaValidators(settings.contextUrl);
     let refused = 0;
     for (const path of files) {
-      const problem = await signFile(path, key, spki, keyRef, settings, validators);
+      const problem = await signFile(path, key, spki, keyRef, stringOption(values, "content", defaultContentDir()), settings, validators);
       if (problem !== undefined) {
         refused++;
         console.error(problem);
@@ -85,6 +86,7 @@ async function signFile(
   key: KeyObject,
   spki: string,
   keyRef: string,
+  contentDir: string,
   settings: Settings,
   validators: SchemaValidators,
 ): Promise<string | undefined> {
@@ -95,9 +97,12 @@ async function signFile(
   if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic).join("\n");
   if (!isJsonObject(parsed.value)) return `${file} - error sign/not-object: a manifest is a JSON object`;
 
-  const keys = checkKeys(await findKeysFile(dirname(path)), validators);
-  if (hasErrors(keys.diagnostics)) return keys.diagnostics.map(formatDiagnostic).join("\n");
-  const pin = keys.pinned.get(keyRef);
+  // Judged by the content root's files, as check and build judge it.
+  const root = isInside(path, contentDir) ? checkRootFiles(contentDir, { settings, now: new Date(), strict: false }, validators) : undefined;
+  const rootErrors = root?.checked.flatMap((checked) => checked.diagnostics).filter((d) => d.severity === "error") ?? [];
+  if (rootErrors.length > 0) return rootErrors.map(formatDiagnostic).join("\n");
+  const context = root?.context ?? { settings, now: new Date(), strict: false, validators, pins: undefined, unsigned: NO_OPT_INS };
+  const pin = context.pins?.keys.get(keyRef);
   if (pin !== undefined && pin.spki !== spki) {
     return `${file} - error sign/key-not-pinned: refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;
   }
@@ -110,7 +115,7 @@ async function signFile(
   const signed = "signature" in manifest ? Object.fromEntries(Object.entries(manifest).map(([k, v]) => [k, k === "signature" ? signature : v])) : { ...manifest, signature };
   const text = formatJson(signed, detectStyle(read.text));
 
-  const check = checkManifestText(file, text, { settings, now: new Date(), strict: false, validators, pinned: keys.pinned });
+  const check = checkManifestText(file, text, context, path);
   if (hasErrors(check.diagnostics)) {
     return `${check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic).join("\n")}\n${file} was not signed: fix the problems above first.`;
   }

@@ -1,23 +1,29 @@
 /**
  * The one validator of content, shared by `build` and `check`: `_keys.json`,
- * `_routes.json`, every manifest (see manifest-check.ts, run on every core by
- * manifest-pool.ts), and the rules across files (one file per UMID, one fate per UMID).
+ * `_unsigned.json`, `_routes.json`, every manifest (see manifest-check.ts, run on every
+ * core by manifest-pool.ts), the rules across files (one file per UMID, one fate per
+ * UMID), and every other file of the content root (no private key, no list file below
+ * its top, where it would be ignored).
  *
  * It holds one small record per manifest, never the manifests: for the build, each valid
  * manifest's body goes to a sink as soon as it is checked. It writes nothing itself.
  */
+import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Settings } from "../config.ts";
 import { hasErrors, type Diagnostic } from "../diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
-import { displayPath, KEYS_FILE, manifestFiles, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "./files.ts";
-import { checkKeys, type KeysCheck } from "./keys.ts";
+import { isInside } from "./content-root.ts";
+import { displayPath, KEYS_FILE, LIST_FILES, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE, UNSIGNED_FILE } from "./files.ts";
+import { checkKeys, openWorldWarning } from "./keys.ts";
 import { type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles } from "./manifest-pool.ts";
 import { checkRoutesText, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
+import { privateKeyProblem } from "./private-keys.ts";
 import { placed, placeOf, type SourceFile } from "./source.ts";
+import { checkUnsigned, NO_OPT_INS, withCommandLineOptIns } from "./unsigned.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
@@ -39,9 +45,10 @@ export interface ContentCheck {
 }
 
 /**
- * A content directory: its manifests, `_keys.json`, `_routes.json`, and the rules across
- * them. A build passes `sinkFor`, which is told how many manifest files there are (so that
- * it can choose its outputs without listing the directory again) and returns the sink.
+ * A content directory: its manifests, `_keys.json`, `_unsigned.json`, `_routes.json`, the
+ * rules across them, and the files that must not be there. A build passes `sinkFor`, which
+ * is told how many manifest files there are (so that it can choose its outputs without
+ * listing the directory again) and returns the sink.
  */
 export async function checkContent(dir: string, options: CheckOptions, sinkFor?: (manifestFiles: number) => Promise<BodySink>): Promise<ContentCheck> {
   const result = emptyCheck();
@@ -51,7 +58,8 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
     return result;
   }
   const validators = schemaValidators(options.settings.contextUrl);
-  const keys = checkKeys(await findKeysFile(dir), validators);
+  const listing = await listContent(dir);
+  const root = checkRootFiles(dir, options, validators);
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
   const routes = checkRoutes(routesPath, validators);
@@ -60,14 +68,13 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
     result.revoked = routes.revoked;
   }
 
-  const context: ManifestContext = { ...options, validators, pinned: keys.pinned };
-  const files = { dir, names: await manifestFiles(dir) };
+  const files = { dir, names: listing.manifests };
   const fileAt = (i: number) => displayPath(join(dir, files.names[i]!));
   const sink = await sinkFor?.(files.names.length);
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
   const withheld: { file: string; umid: string }[] = [];
-  await checkManifestFiles(files, context, sink !== undefined, async (manifest, index) => {
+  await checkManifestFiles(files, root.context, sink !== undefined, async (manifest, index) => {
     result.diagnostics.push(...manifest.diagnostics);
     // A million entries a build never reads: only check lists them.
     if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
@@ -93,7 +100,7 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
     await sink.write(umid, manifest.body, manifest.etag);
   });
 
-  addKeysFile(result, keys);
+  addFiles(result, root.checked);
   if (routes !== undefined) {
     result.files.push({ file: displayPath(routesPath), umid: null });
     result.diagnostics.push(...routes.diagnostics);
@@ -108,38 +115,109 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
     const source = sourceOf(file, options.settings);
     result.diagnostics.push({ ...placed(source, "/@id", "routes/withheld", `${JSON.stringify(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
   }
+  addFiles(result, listing.others.flatMap((name) => otherFileProblems(dir, join(dir, name))));
   return result;
 }
 
 /**
- * Files and directories as `check` takes them: a directory is a content directory; a
- * file is one manifest (or, by its name, a `_routes.json` or `_keys.json`), checked
- * against the keys pinned in the nearest `_keys.json` at or above it.
+ * Files and directories as `check` takes them: a directory is a content root, unless it
+ * lies in `contentDir`; a file is one manifest (or, by its name, a list file), judged as
+ * the build judges it: by the `_keys.json` and `_unsigned.json` of the content root
+ * `contentDir` if it lies there, by none otherwise. `allowUnsigned` names files opted in
+ * from the command line.
  */
-export async function checkPaths(paths: string[], options: CheckOptions): Promise<ContentCheck> {
+export async function checkPaths(paths: string[], options: CheckOptions & { contentDir: string; allowUnsigned: readonly string[] }): Promise<ContentCheck> {
   const result = emptyCheck();
+  const { contentDir } = options;
   const validators = schemaValidators(options.settings.contextUrl);
-  for (const path of paths) {
-    let part = emptyCheck();
-    if (await isDirectory(path)) {
-      part = await checkContent(path, options);
-    } else if (basename(path) === KEYS_FILE) {
-      addKeysFile(part, checkKeys(path, validators));
-    } else if (basename(path) === ROUTES_FILE) {
-      const routes = checkRoutes(path, validators);
-      part.files.push({ file: displayPath(path), umid: null });
-      part.diagnostics.push(...(routes?.diagnostics ?? [missingFile(path)]));
+  let root: RootFiles | undefined;
+  let loose: ManifestContext | undefined;
+
+  const contextFor = (path: string): ManifestContext => {
+    if (isInside(path, contentDir)) {
+      if (root === undefined) {
+        root = checkRootFiles(contentDir, options, validators, options.allowUnsigned);
+        // The root's own files are reported once, where they bear on the files checked.
+        addFiles(result, root.checked.filter((checked) => checked.diagnostics.length > 0));
+      }
+      return root.context;
+    }
+    if (loose === undefined) {
+      loose = { ...options, validators, pins: undefined, unsigned: withCommandLineOptIns(NO_OPT_INS, options.allowUnsigned) };
+      result.diagnostics.push(openWorldWarning(displayPath(path), options.strict));
+    }
+    return loose;
+  };
+  const checkFile = async (path: string): Promise<void> => {
+    const name = basename(path);
+    if (LIST_FILES.has(name) && isInside(path, contentDir) && resolve(dirname(path)) !== resolve(contentDir)) {
+      addFiles(result, [{ file: displayPath(path), diagnostics: [misplacedListFile(displayPath(path), displayPath(contentDir))] }]);
+    } else if (name === KEYS_FILE) {
+      addFiles(result, [checkKeys(path, validators)]);
+    } else if (name === UNSIGNED_FILE) {
+      addFiles(result, [checkUnsigned(dirname(path), validators)]);
+    } else if (name === ROUTES_FILE) {
+      addFiles(result, [{ file: displayPath(path), diagnostics: checkRoutes(path, validators)?.diagnostics ?? [missingFile(path)] }]);
+    } else if (!existsSync(path)) {
+      addFiles(result, [{ file: displayPath(path), diagnostics: [missingFile(path)] }]);
     } else {
-      const keys = checkKeys(await findKeysFile(dirname(path)), validators);
-      await checkManifestFiles({ dir: dirname(path), names: [basename(path)] }, { ...options, validators, pinned: keys.pinned }, false, (manifest) => {
-        part.files.push({ file: manifest.file, umid: manifest.umid ?? null });
-        part.diagnostics.push(...manifest.diagnostics);
+      await checkManifestFiles({ dir: dirname(path), names: [name] }, contextFor(path), false, (manifest) => {
+        result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+        result.diagnostics.push(...manifest.diagnostics);
       });
     }
-    result.files.push(...part.files);
-    result.diagnostics.push(...part.diagnostics);
+  };
+
+  for (const path of paths) {
+    if (!(await isDirectory(path))) {
+      await checkFile(path);
+    } else if (isInside(path, contentDir) && resolve(path) !== resolve(contentDir)) {
+      // A folder of the content root: its files, judged as the root's.
+      const listing = await listContent(path);
+      for (const name of listing.manifests) await checkFile(join(path, name));
+      for (const name of listing.others) addFiles(result, otherFileProblems(contentDir, join(path, name)));
+    } else {
+      const part = await checkContent(path, options);
+      result.files.push(...part.files);
+      result.diagnostics.push(...part.diagnostics);
+    }
   }
   return result;
+}
+
+/** What a content root's own files (`_keys.json`, `_unsigned.json`) say, as files checked, and the context they make. */
+export interface RootFiles {
+  checked: { file?: string; diagnostics: Diagnostic[] }[];
+  context: ManifestContext;
+}
+
+export function checkRootFiles(dir: string, options: CheckOptions, validators: SchemaValidators, allowUnsigned: readonly string[] = []): RootFiles {
+  const keys = checkKeys(join(dir, KEYS_FILE), validators);
+  const unsigned = checkUnsigned(dir, validators);
+  const keysChecked = keys.file !== undefined ? keys : { file: displayPath(join(dir, KEYS_FILE)), diagnostics: [openWorldWarning(displayPath(join(dir, KEYS_FILE)), options.strict)] };
+  return {
+    checked: [keysChecked, unsigned],
+    context: { ...options, validators, pins: keys.pins, unsigned: withCommandLineOptIns(unsigned.optIns, allowUnsigned) },
+  };
+}
+
+/** A file of the content root `dir` that is not a manifest: a private key, or a list file below the top, fails. */
+function otherFileProblems(dir: string, path: string): { file: string; diagnostics: Diagnostic[] }[] {
+  const file = displayPath(path);
+  if (LIST_FILES.has(basename(path)) && resolve(dirname(path)) !== resolve(dir)) return [{ file, diagnostics: [misplacedListFile(file, displayPath(dir))] }];
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const problem = "text" in read ? privateKeyProblem(file, read.text) : undefined;
+  return problem === undefined ? [] : [{ file, diagnostics: [problem] }];
+}
+
+function misplacedListFile(file: string, root: string): Diagnostic {
+  const name = basename(file);
+  return {
+    severity: "error",
+    file,
+    rule: "content/misplaced",
+    message: `only ${join(root, name)} applies to ${root}/: this ${name} would be ignored by the build, so it is refused; move its entries there and delete it`,
+  };
 }
 
 /** `_routes.json` on its own; undefined when there is none. */
@@ -158,19 +236,12 @@ function sourceOf(file: string, settings: Settings): SourceFile {
   return { file, text: "text" in read ? read.text : "" };
 }
 
-function addKeysFile(result: ContentCheck, keys: KeysCheck): void {
-  if (keys.file === undefined) return;
-  result.files.push({ file: keys.file, umid: null });
-  result.diagnostics.push(...keys.diagnostics);
-}
-
-/** `_keys.json` in `dir` or the nearest folder above it, up to the working directory. */
-export async function findKeysFile(dir: string): Promise<string | undefined> {
-  const stop = resolve(".");
-  for (let at = resolve(dir); ; at = dirname(at)) {
-    const candidate = join(at, KEYS_FILE);
-    if (await stat(candidate).then(() => true, () => false)) return candidate;
-    if (at === stop || !at.startsWith(stop) || at === dirname(at)) return undefined;
+/** Files checked on their own (`file` undefined: there is none), with what was found in them. */
+function addFiles(result: ContentCheck, checked: { file?: string; diagnostics: Diagnostic[] }[]): void {
+  for (const { file, diagnostics } of checked) {
+    if (file === undefined) continue;
+    result.files.push({ file, umid: null });
+    result.diagnostics.push(...diagnostics);
   }
 }
 

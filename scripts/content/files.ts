@@ -1,7 +1,7 @@
 /**
  * Which files of a content directory are what: every `*.json` and `*.jsonld` file is a
- * manifest, except files whose name starts with `_` (`_routes.json` among them). Hidden
- * files and folders, and `node_modules`, are not content.
+ * manifest, except files whose name starts with `_` (`_routes.json` among them) and those
+ * in folders whose name does. Hidden files and folders, and `node_modules`, are not content.
  */
 import fg from "fast-glob";
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
@@ -12,25 +12,46 @@ import type { ShapeLimits } from "../json/strict-json.ts";
 
 export const ROUTES_FILE = "_routes.json";
 export const KEYS_FILE = "_keys.json";
+export const UNSIGNED_FILE = "_unsigned.json";
+/** The files that configure a content root; they mean something only at its top. */
+export const LIST_FILES: ReadonlySet<string> = new Set([ROUTES_FILE, KEYS_FILE, UNSIGNED_FILE]);
 
 /**
- * `_routes.json` and `_keys.json` grow with the registry (an entry per UMID or key), so
+ * `_routes.json`, `_keys.json` and `_unsigned.json` grow with the registry (an entry per UMID, key or file), so
  * the per-manifest limits do not apply to them; these bounds do.
  */
 export const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
 export const LIST_FILE_SHAPE: ShapeLimits = { maxDepth: 10, maxArrayItems: Number.POSITIVE_INFINITY };
 
+export interface ContentListing {
+  /** The manifest files, relative to the folder, in a stable order. */
+  manifests: string[];
+  /**
+   * Every other file, hidden ones and `_` ones included (but nothing in `node_modules` or
+   * `.git`): none is published, but each is committed, so each is looked at for private
+   * keys and for list files out of place.
+   */
+  others: string[];
+}
+
 /**
- * Paths of the manifest files under `dir`, relative to it, in a stable order. Streamed:
- * fast-glob's own result list holds several times the memory of the names (measured at a
- * million files: 212 against 74 MB of heap), and a build keeps the names to the end.
+ * The files under `dir`, relative to it, in one walk. Streamed: fast-glob's own result
+ * list holds several times the memory of the names (measured at a million files: 212
+ * against 74 MB of heap), and a build keeps the names to the end.
  */
-export async function manifestFiles(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for await (const name of fg.stream(["**/*.json", "**/*.jsonld"], { cwd: dir, ignore: ["**/_*", "**/node_modules/**"], onlyFiles: true })) {
-    files.push(name as string);
+export async function listContent(dir: string): Promise<ContentListing> {
+  const listing: ContentListing = { manifests: [], others: [] };
+  for await (const name of fg.stream("**/*", { cwd: dir, dot: true, ignore: ["**/node_modules/**", "**/.git/**"], onlyFiles: true })) {
+    (isManifestName(name as string) ? listing.manifests : listing.others).push(name as string);
   }
-  return files.sort();
+  listing.manifests.sort();
+  listing.others.sort();
+  return listing;
+}
+
+/** `*.json` and `*.jsonld`, in no folder and with no name that starts with `_` or `.`. */
+function isManifestName(name: string): boolean {
+  return (name.endsWith(".json") || name.endsWith(".jsonld")) && !/(?:^|\/)[_.]/.test(name);
 }
 
 /** How a file is named in diagnostics: relative to the working directory, as compilers do. */

@@ -1,5 +1,9 @@
-/** `_keys.json`: signing keys pinned by keyRef, checked like any other content file. */
-import { ed25519PublicKey, type PinnedKeys } from "../crypto/profile-a.ts";
+/**
+ * `_keys.json` of the content root: signing keys pinned by keyRef, checked like any other
+ * content file. Only the root's file pins keys (see content-root.ts); when it exists, it
+ * closes the world: a keyRef it does not pin is refused (profile-a.ts).
+ */
+import { ed25519PublicKey, type KeyPins } from "../crypto/profile-a.ts";
 import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
@@ -7,20 +11,21 @@ import { parseAndValidate } from "./source.ts";
 import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "./files.ts";
 
 export interface KeysCheck {
-  /** The file checked, or undefined when there is none. */
+  /** The file checked; undefined when there is none (an open world: any embedded key is accepted). */
   file?: string;
-  pinned: PinnedKeys;
+  /** The pins, when the file exists, even if some of it is invalid: it still closes the world. */
+  pins?: KeyPins;
   diagnostics: Diagnostic[];
 }
 
-export function checkKeys(path: string | undefined, validators: SchemaValidators): KeysCheck {
-  const pinned = new Map<string, { spki: string; place: string }>();
-  if (path === undefined) return { pinned, diagnostics: [] };
+export function checkKeys(path: string, validators: SchemaValidators): KeysCheck {
   const file = displayPath(path);
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  if ("diagnostic" in read) return { file, pinned, diagnostics: [read.diagnostic] };
+  if ("diagnostic" in read) return read.missing ? { diagnostics: [] } : { file, pins: { file, keys: new Map() }, diagnostics: [read.diagnostic] };
+  const keys = new Map<string, { spki: string; place: string }>();
+  const pins = { file, keys };
   const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
-  if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pinned, diagnostics };
+  if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pins, diagnostics };
 
   const locate = sourceLocator(read.text);
   for (const [keyRef, spki] of Object.entries(value as Record<string, string>)) {
@@ -29,8 +34,21 @@ export function checkKeys(path: string | undefined, validators: SchemaValidators
     if (ed25519PublicKey(spki) === undefined) {
       diagnostics.push({ severity: "error", file, rule: "keys/not-ed25519", message: "is not an Ed25519 SubjectPublicKeyInfo in canonical base64", pointer, line, column });
     } else {
-      pinned.set(keyRef, { spki, place: `${file}:${line}:${column}` });
+      keys.set(keyRef, { spki, place: `${file}:${line}:${column}` });
     }
   }
-  return { file, pinned, diagnostics };
+  return { file, pins, diagnostics };
+}
+
+/**
+ * The one warning of a run that checks manifests with no `_keys.json` to pin their keys
+ * (an error under `check --strict`): anyone can sign a manifest with a key of their own.
+ */
+export function openWorldWarning(file: string, strict: boolean): Diagnostic {
+  return {
+    severity: strict ? "error" : "warning",
+    file,
+    rule: "keys/none-pinned",
+    message: "no _keys.json pins signing keys here, so a manifest signed with any key it embeds is accepted: pin yours (manifest-resolver keygen --key-ref KEYREF prints the file)",
+  };
 }

@@ -1,25 +1,28 @@
 /**
  * One manifest file, checked on its own (no cross-file rules): strict I-JSON within the
- * limits, the v0.4 schema and cross-field rules (or the legacy checks), the Profile A
- * signature against embedded or pinned keys, and freshness. For the build, a valid
- * manifest also yields its body (the JCS canonical form) and that body's ETag.
+ * limits, the v0.4 schema and cross-field rules (or its own version's rules, for a legacy
+ * payload), the Profile A signature against the pinned or embedded key (or, for a payload
+ * whose version defines no verifiable signature, the publisher's explicit opt-in), no
+ * private key, and freshness. For the build, a valid manifest also yields its body (the
+ * JCS canonical form) and that body's ETag.
  */
 import { createHash } from "node:crypto";
-import { utf8 } from "../../edge/base64url.ts";
+import { resolve } from "node:path";
+import { encodeBase64url, utf8 } from "../../edge/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../crypto/jcs.ts";
-import { verifyProfileA, type PinnedKeys } from "../crypto/profile-a.ts";
+import { verifyProfileA, type KeyPins } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { crossFieldProblems } from "../validate/cross-field.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
+import { legacyProblems, legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../validate/legacy.ts";
 import type { SchemaProblem, SchemaValidators } from "../validate/schema-validator.ts";
 import { displayPath, readSourceText } from "./files.ts";
+import { privateKeyProblem } from "./private-keys.ts";
 import { diagnostic, parseAndValidate, type Parsed } from "./source.ts";
-
-/** Versions older than 0.4 that stored payloads may carry (spec 4.3), checked as legacy. */
-export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(["0.1", "0.2", "0.3"]);
+import { optInAdvice, type UnsignedOptIns } from "./unsigned.ts";
 
 export interface CheckOptions {
   settings: Settings;
@@ -32,7 +35,9 @@ export interface CheckOptions {
 /** What checking one manifest needs besides its text. */
 export interface ManifestContext extends CheckOptions {
   validators: SchemaValidators;
-  pinned: PinnedKeys;
+  /** The content root's `_keys.json`; undefined when there is none. */
+  pins: KeyPins | undefined;
+  unsigned: UnsignedOptIns;
 }
 
 export interface CheckedManifest {
@@ -50,7 +55,7 @@ export function checkManifestFile(path: string, context: ManifestContext, withBo
   const file = displayPath(path);
   const read = readSourceText(path, context.settings.limits.maxManifestBytes);
   if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
-  const { value, diagnostics, legacyVersion, canonical } = checkManifestText(file, read.text, context);
+  const { value, diagnostics, legacyVersion, canonical } = checkManifestText(file, read.text, context, path);
   const result: CheckedManifest = { file, diagnostics };
   if (!isJsonObject(value) || typeof value["@id"] !== "string" || value["@id"] === "") return result;
   result.umid = value["@id"];
@@ -58,26 +63,36 @@ export function checkManifestFile(path: string, context: ManifestContext, withBo
   if (withBody && canonical !== undefined && !hasErrors(diagnostics)) {
     // The body is the canonical form: see "What the build writes" in the README.
     result.body = utf8(joinMembers(canonical));
-    result.etag = formatEtag(createHash("sha256").update(result.body).digest());
+    result.etag = formatEtag(sha256(result.body));
   }
   return result;
 }
 
 /**
  * Everything wrong with one manifest's text on its own; for an object, also its canonical
- * members (canonicalized once, for both the signature and the body).
+ * members (canonicalized once, for both the signature and the body). `path` is the file's
+ * path, by which an unsigned payload is opted in (default: `file`).
  */
-export function checkManifestText(file: string, text: string, context: ManifestContext): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers } {
-  const result = parseAndValidate(file, text, context.settings.limits, (value) =>
-    legacyVersionOf(value) === undefined ? context.validators.manifest(value) : legacyProblems(value as Record<string, unknown>),
-  );
+export function checkManifestText(
+  file: string,
+  text: string,
+  context: ManifestContext,
+  path = file,
+): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers } {
+  const result = parseAndValidate(file, text, context.settings.limits, (value) => {
+    const version = legacyVersionOf(value);
+    return version === undefined ? context.validators.manifest(value) : legacyProblems(version, value as Record<string, unknown>, context.settings.standardsUrl);
+  });
+  const privateKey = privateKeyProblem(file, text);
+  if (privateKey !== undefined) result.diagnostics.push(privateKey);
   if (!isJsonObject(result.value)) return result;
   const manifest = result.value;
   const legacyVersion = legacyVersionOf(manifest);
   const canonical = canonicalMembers(manifest);
+  const verifiable = legacyVersion === undefined || SIGNED_LEGACY_VERSIONS.has(legacyVersion);
   const problems: [Severity, SchemaProblem[]][] = [
     ["error", legacyVersion === undefined ? crossFieldProblems(manifest) : []],
-    ["error", verifyProfileA(manifest, context.pinned, canonical)],
+    ["error", verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned)],
     [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
   ];
   const more = problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p)));
@@ -86,16 +101,19 @@ export function checkManifestText(file: string, text: string, context: ManifestC
   return { ...result, canonical, ...(legacyVersion !== undefined && { legacyVersion }) };
 }
 
-function legacyVersionOf(value: unknown): string | undefined {
-  return isJsonObject(value) && typeof value.manifestVersion === "string" && LEGACY_VERSIONS.has(value.manifestVersion) ? value.manifestVersion : undefined;
+/** A payload whose version defines no verifiable signature: published only if opted in, as it is now. */
+function optInProblems(path: string, canonical: CanonicalMembers, optIns: UnsignedOptIns): SchemaProblem[] {
+  const digest = `sha256-${encodeBase64url(sha256(utf8(joinMembers(canonical))))}`;
+  const optIn = optIns.entries.get(resolve(path));
+  if (optIn === undefined) {
+    const message = `manifestVersion "0.1" defines no verifiable signature, so nothing shows who wrote this payload; ${optInAdvice(path, digest, optIns)}`;
+    return [{ pointer: "/manifestVersion", rule: "legacy/unsigned", message }];
+  }
+  if (optIn.digest === undefined || optIn.digest === digest) return [];
+  const message = `was opted in unsigned at ${optIn.place} as ${optIn.digest}, but its canonical form is now ${digest}: review what changed, then update that entry`;
+  return [{ pointer: "", rule: "legacy/unsigned-changed", message }];
 }
 
-/**
- * A legacy payload is checked only as far as its version allows: a JSON object with a
- * non-empty `@id`, whose signature, if it declares Profile A, verifies (checked by the
- * caller, as for v0.4).
- */
-function legacyProblems(value: Record<string, unknown>): SchemaProblem[] {
-  if (typeof value["@id"] === "string" && value["@id"] !== "") return [];
-  return [{ pointer: "@id" in value ? "/@id" : "", rule: "legacy/id", message: "a legacy manifest needs a non-empty string @id" }];
+function sha256(bytes: Uint8Array): Uint8Array {
+  return createHash("sha256").update(bytes).digest();
 }

@@ -9,6 +9,7 @@ import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
 import { typescriptWorker } from "../typescript-worker.ts";
 import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
+import type { UnsignedOptIn, UnsignedOptIns } from "./unsigned.ts";
 
 /** Below this many files, the main thread checks them alone. */
 export const WORKER_THRESHOLD = 1000;
@@ -16,11 +17,13 @@ const BATCH = 256;
 /** Results checked but not yet taken: the bound on what waits in memory. */
 const MAX_WAITING = 8192;
 
+/** A ManifestContext as a worker receives it: maps as entry lists. */
 export interface WorkerInit {
   settings: Settings;
   now: string;
   strict: boolean;
-  pinned: [string, { spki: string; place: string }][];
+  pins: { file: string; keys: [string, { spki: string; place: string }][] } | undefined;
+  unsigned: Omit<UnsignedOptIns, "entries"> & { entries: [string, UnsignedOptIn][] };
   withBody: boolean;
 }
 
@@ -47,7 +50,15 @@ export async function checkManifestFiles(files: FileSet, context: ManifestContex
     for (const [i, name] of files.names.entries()) await onResult(checkManifestFile(join(files.dir, name), context, withBody), i);
     return;
   }
-  const init: WorkerInit = { settings: context.settings, now: context.now.toISOString(), strict: context.strict, pinned: [...context.pinned], withBody };
+  const { settings, now, strict, pins, unsigned } = context;
+  const init: WorkerInit = {
+    settings,
+    now: now.toISOString(),
+    strict,
+    pins: pins && { file: pins.file, keys: [...pins.keys] },
+    unsigned: { ...unsigned, entries: [...unsigned.entries] },
+    withBody,
+  };
   await new Pool(files, init, workers, onResult).run();
 }
 

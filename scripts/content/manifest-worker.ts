@@ -13,7 +13,8 @@ const context: ManifestContext = {
   now: new Date(init.now),
   strict: init.strict,
   validators: schemaValidators(init.settings.contextUrl),
-  pinned: new Map(init.pinned),
+  pins: init.pins && { file: init.pins.file, keys: new Map(init.pins.keys) },
+  unsigned: { ...init.unsigned, entries: new Map(init.unsigned.entries) },
 };
 
 parentPort!.on("message", ({ start, paths }: WorkerBatch) => {

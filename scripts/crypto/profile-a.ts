@@ -51,18 +51,25 @@ export function ed25519Verify(key: KeyObject, message: Uint8Array, signature: Ui
   }
 }
 
-/** Keys pinned by keyRef in `_keys.json`: the SPKI text, and where it was pinned (for messages). */
-export type PinnedKeys = ReadonlyMap<string, { spki: string; place: string }>;
+/**
+ * The content root's `_keys.json` (display path), and its keys by keyRef: the SPKI text,
+ * and where it was pinned (for messages). When it exists the world is closed: a keyRef
+ * it does not pin, by exact string, is refused, whatever key the manifest embeds.
+ */
+export interface KeyPins {
+  file: string;
+  keys: ReadonlyMap<string, { spki: string; place: string }>;
+}
 
 /**
  * Problems with the manifest's Profile A signature; none when it verifies. A signature
  * whose shape the schema already rejects (missing, or another profile) is left to the schema.
  *
- * The key: the embedded `publicKeySpkiB64`, which must be byte-identical to the key pinned
- * for its `keyRef` if there is one (anything else is a key substitution); or, with none
- * embedded, the pinned key. With neither, the signature cannot be verified: rejected.
+ * The key: with `pins` (a `_keys.json`), the key pinned for `keyRef`, which an embedded
+ * `publicKeySpkiB64` must equal byte for byte (anything else is a key substitution); an
+ * unpinned keyRef is refused. Without `pins`, the embedded key (none: unverifiable).
  */
-export function verifyProfileA(manifest: Record<string, unknown>, pinned: PinnedKeys = new Map(), members?: CanonicalMembers): SignatureProblem[] {
+export function verifyProfileA(manifest: Record<string, unknown>, pins: KeyPins | undefined, members?: CanonicalMembers): SignatureProblem[] {
   const signature = manifest.signature as Record<string, unknown> | undefined;
   if (typeof signature !== "object" || signature === null) return [];
   if (signature.algorithm !== PROFILE_A.algorithm || signature.canonicalization !== PROFILE_A.canonicalization) return [];
@@ -77,15 +84,17 @@ export function verifyProfileA(manifest: Record<string, unknown>, pinned: Pinned
     });
   }
   const keyRef = signature.keyRef;
-  const pin = typeof keyRef === "string" ? pinned.get(keyRef) : undefined;
+  const pin = typeof keyRef === "string" ? pins?.keys.get(keyRef) : undefined;
   const embedded = signature.publicKeySpkiB64;
   let key: KeyObject | undefined;
-  if (embedded === undefined) {
+  if (pins !== undefined && pin === undefined) {
+    problems.push({ pointer: "/signature/keyRef", rule: "signature/unpinned-key", message: unpinnedMessage(keyRef, pins) });
+  } else if (embedded === undefined) {
     if (pin === undefined) {
       problems.push({
         pointer: "/signature",
         rule: "signature/unverifiable",
-        message: `no publicKeySpkiB64 is embedded and no key is pinned for keyRef ${JSON.stringify(keyRef)} in _keys.json, so the signature cannot be verified`,
+        message: `no publicKeySpkiB64 is embedded and no _keys.json pins keyRef ${JSON.stringify(keyRef)}, so the signature cannot be verified`,
       });
     } else {
       key = ed25519PublicKey(pin.spki);
@@ -114,6 +123,12 @@ export function verifyProfileA(manifest: Record<string, unknown>, pinned: Pinned
     });
   }
   return problems;
+}
+
+function unpinnedMessage(keyRef: unknown, pins: KeyPins): string {
+  const near = typeof keyRef === "string" ? [...pins.keys].find(([pinned]) => pinned.trim().toLowerCase() === keyRef.trim().toLowerCase()) : undefined;
+  const hint = near === undefined ? "" : `; ${JSON.stringify(near[0])} is pinned at ${near[1].place}, but keyRefs are compared exactly`;
+  return `keyRef ${JSON.stringify(keyRef)} is not pinned in ${pins.file}: when that file exists, every manifest must be signed with a key pinned there${hint}`;
 }
 
 /** A Profile A `signature` member for `manifest`, made with an Ed25519 private key. */

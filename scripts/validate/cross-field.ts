@@ -15,7 +15,7 @@ export function crossFieldProblems(manifest: Json): SchemaProblem[] {
   return [...issuedBeforeExpiry(manifest), ...floorsOnlyRaise(manifest), ...delegationsBySubject(manifest), ...claimRules(manifest)];
 }
 
-function issuedBeforeExpiry(m: Json): SchemaProblem[] {
+export function issuedBeforeExpiry(m: Json): SchemaProblem[] {
   const issued = instant(m.issuedAt);
   const expires = instant(m.expiresAt);
   if (issued === undefined || expires === undefined || issued <= expires) return [];

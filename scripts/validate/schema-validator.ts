@@ -8,6 +8,7 @@ import { escapePointerToken } from "../json/strict-json.ts";
 import { manifestSchema, SCHEMA_ID } from "./manifest-schema.ts";
 import { keysSchema } from "./keys-schema.ts";
 import { routesSchema } from "./routes-schema.ts";
+import { unsignedSchema } from "./unsigned-schema.ts";
 
 // ajv-formats is CommonJS with a `default` property; under ESM the callable is either.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
@@ -24,6 +25,7 @@ export interface SchemaValidators {
   manifest: Validate;
   routes: Validate;
   keys: Validate;
+  unsigned: Validate;
   /** Any resource of spec section 2 by its `$defs` name, e.g. `BilateralSession`. */
   resource(name: string): Validate;
 }
@@ -41,6 +43,7 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
       manifest: problemsOf(ajv.getSchema(SCHEMA_ID)!),
       routes: problemsOf(ajv.compile(routesSchema)),
       keys: problemsOf(ajv.compile(keysSchema)),
+      unsigned: problemsOf(ajv.compile(unsignedSchema)),
       resource: (name) => {
         const validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${name}`);
         if (validate === undefined) throw new Error(`no resource ${JSON.stringify(name)} in the v0.4 schema`);
@@ -52,7 +55,7 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
   return validators;
 }
 
-function problemsOf(validate: ValidateFunction): Validate {
+export function problemsOf(validate: ValidateFunction): Validate {
   return (value) => (validate(value) ? [] : toProblems(validate.errors ?? []));
 }
 

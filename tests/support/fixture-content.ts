@@ -5,7 +5,7 @@
  * after the build, two records corrupted on disk.
  */
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,8 +29,15 @@ export function manifestFor(umid: string, extra: Record<string, unknown> = {}): 
   };
 }
 
+export const FIXTURE_KEY_REF = "did:web:fixture.example#key-1";
+
 export function signed(manifest: Record<string, unknown>, key: KeyObject): Record<string, unknown> {
-  return { ...manifest, signature: signProfileA(manifest, key, "did:web:fixture.example#key-1", new Date("2026-01-01T00:00:00Z")) };
+  return { ...manifest, signature: signProfileA(manifest, key, FIXTURE_KEY_REF, new Date("2026-01-01T00:00:00Z")) };
+}
+
+/** The `_keys.json` that pins `key` for the keyRef `signed` uses, as a publisher would. */
+export function pinning(key: KeyObject): Record<string, string> {
+  return { [FIXTURE_KEY_REF]: createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64") };
 }
 
 export function newKey(): KeyObject {
@@ -109,6 +116,7 @@ export function makeFixture(): Fixture {
     write(`${i % 3 === 0 ? "nested/deeper/" : i % 3 === 1 ? "nested/" : ""}m${i}.${i % 2 ? "json" : "jsonld"}`, manifest, i === 1 ? "\t" : 2);
   });
   write("withheld.json", signed(manifestFor(revokedWithFile), key));
+  write("_keys.json", pinning(key));
   // Underscore files are not manifests, whatever they hold.
   writeFileSync(join(content, "_notes.json"), "not json at all");
 

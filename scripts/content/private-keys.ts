@@ -1,0 +1,26 @@
+/**
+ * A private key anywhere under the content root fails the build. The content folder is
+ * committed, so a key found there is already in the repository's history: removing the
+ * file is not enough, the key must be replaced (and its keyRef re-pinned). PEM armour is
+ * what keygen, OpenSSL and ssh-keygen write, encrypted or not, whatever the algorithm; it
+ * is found inside JSON strings too, where a manifest would publish it to the world.
+ */
+import { lineColumn } from "../json/strict-json.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+
+const PEM_PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;
+
+/** The diagnostic for a private key in `text`, if it holds one. */
+export function privateKeyProblem(file: string, text: string): Diagnostic | undefined {
+  // indexOf first: it is far cheaper than the expression, and almost never matches.
+  if (text.indexOf("PRIVATE KEY-----") === -1) return undefined;
+  const match = PEM_PRIVATE_KEY.exec(text);
+  if (match === null) return undefined;
+  return {
+    severity: "error",
+    file,
+    rule: "content/private-key",
+    message: `holds a private key (${match[0]}): remove it from the content folder and rotate it (make a new key, pin and sign with it): it is in the git history now, readable by anyone with the repository`,
+    ...lineColumn(text, match.index),
+  };
+}

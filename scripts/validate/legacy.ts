@@ -1,0 +1,73 @@
+/**
+ * Payloads of earlier manifest versions (spec 4.3: "the stored payload may carry an older
+ * `manifestVersion`"), each validated by its own version's rules, not waved through: the
+ * published schema of that version (`legacy/v0.X.schema.json`, copied verbatim from the
+ * Universal Manifest repository, Apache-2.0; a test compares them with the published
+ * files), and the rules those schemas state only in prose or the version's suite checks:
+ * `@type` includes `um:Manifest`, `issuedAt` is not after `expiresAt`, `shards` is an
+ * array of `um:Shard` objects, and a v0.3 `@context` references the v0.3 namespace.
+ *
+ * Signatures: v0.2 introduced Signature Profile A and v0.3 requires it (their schemas
+ * require `signature`); v0.1's signature format was never fixed, and the v0.4 spec says
+ * it "MUST NOT be relied upon for tamper protection", so a v0.1 payload is never verified.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { isJsonObject } from "../json/strict-json.ts";
+import { issuedBeforeExpiry } from "./cross-field.ts";
+import v01 from "./legacy/v0.1.schema.json" with { type: "json" };
+import v02 from "./legacy/v0.2.schema.json" with { type: "json" };
+import v03 from "./legacy/v0.3.schema.json" with { type: "json" };
+import { problemsOf, type SchemaProblem, type Validate } from "./schema-validator.ts";
+
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+export type LegacyVersion = "0.1" | "0.2" | "0.3";
+
+const SCHEMAS: Record<LegacyVersion, object> = { "0.1": v01, "0.2": v02, "0.3": v03 };
+
+/** Versions whose payloads carry a signature this resolver can verify (Profile A). */
+export const SIGNED_LEGACY_VERSIONS: ReadonlySet<string> = new Set(["0.2", "0.3"]);
+
+export function legacyVersionOf(value: unknown): LegacyVersion | undefined {
+  const version = isJsonObject(value) ? value.manifestVersion : undefined;
+  return typeof version === "string" && Object.hasOwn(SCHEMAS, version) ? (version as LegacyVersion) : undefined;
+}
+
+let compiled: Record<LegacyVersion, Validate> | undefined;
+
+/**
+ * Everything a legacy payload's version says is wrong with it. `standardsUrl` is the
+ * configured standards site, whose `/ns/v0.3` a v0.3 context must reference.
+ */
+export function legacyProblems(version: LegacyVersion, manifest: Record<string, unknown>, standardsUrl: string): SchemaProblem[] {
+  // The published schemas are not ours to correct: ajv's strict mode (which polices our
+  // own schemas' authoring) would refuse v0.3's for a missing `type` beside `required`.
+  compiled ??= (() => {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
+    addFormats(ajv);
+    return { "0.1": problemsOf(ajv.compile(v01)), "0.2": problemsOf(ajv.compile(v02)), "0.3": problemsOf(ajv.compile(v03)) };
+  })();
+  const problems = [...compiled[version](manifest), ...issuedBeforeExpiry(manifest), ...typeIncludes(manifest, "", "um:Manifest")];
+  if (Object.hasOwn(manifest, "shards")) problems.push(...shardProblems(manifest.shards));
+  if (version === "0.3") problems.push(...contextProblems(manifest["@context"], `${standardsUrl}/ns/v0.3`));
+  return problems;
+}
+
+function typeIncludes(object: Record<string, unknown>, at: string, type: string): SchemaProblem[] {
+  const value = object["@type"];
+  if (value === type || (Array.isArray(value) && value.includes(type))) return [];
+  return [{ pointer: `${at}/@type`, rule: "legacy/type", message: `@type must be or include ${JSON.stringify(type)}, found ${JSON.stringify(value) ?? "nothing"}` }];
+}
+
+function shardProblems(shards: unknown): SchemaProblem[] {
+  if (!Array.isArray(shards)) return [{ pointer: "/shards", rule: "legacy/shards", message: `shards must be an array, found ${JSON.stringify(shards)}` }];
+  return shards.flatMap((shard, i) =>
+    isJsonObject(shard) ? typeIncludes(shard, `/shards/${i}`, "um:Shard") : [{ pointer: `/shards/${i}`, rule: "legacy/shards", message: "a shard must be an object" }],
+  );
+}
+
+function contextProblems(context: unknown, namespace: string): SchemaProblem[] {
+  if (context === namespace || (Array.isArray(context) && context.includes(namespace))) return [];
+  return [{ pointer: "/@context", rule: "legacy/context", message: `a v0.3 @context must be or include ${JSON.stringify(namespace)}` }];
+}
