@@ -1,0 +1,221 @@
+/**
+ * The build as a trust gate, tried as an attacker in a pull request would try it: keys
+ * that look pinned but are not, a key file where the build does not look, an older
+ * payload nobody signed, a private key committed under content/. Every command gives the
+ * same verdict on the same file, run from any folder of the repository.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { canonicalize } from "../scripts/crypto/jcs.ts";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
+import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { readRecords } from "./support/index.ts";
+import { CLI } from "./support/paths.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-trust-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const publisher = newKey();
+const attacker = newKey();
+
+/** A repository of its own (found by its package.json), with `files` under it. */
+function repository(name: string, files: Record<string, unknown>): string {
+  const root = join(scratch, name);
+  for (const [file, value] of Object.entries({ "package.json": {}, ...files })) {
+    mkdirSync(join(root, file, ".."), { recursive: true });
+    writeFileSync(join(root, file), typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+  }
+  return root;
+}
+
+function cli(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, output: result.stdout + result.stderr };
+}
+
+/** Signed by `key` under `keyRef`, embedding that key. */
+function signedAs(umid: string, key: typeof publisher, keyRef: string, extra: Record<string, unknown> = {}) {
+  const manifest = manifestFor(umid, extra);
+  return { ...manifest, signature: signProfileA(manifest, key, keyRef, new Date("2026-01-01T00:00:00Z")) };
+}
+
+const digestOf = (value: unknown) => `sha256-${createHash("sha256").update(canonicalize(value)).digest("base64url")}`;
+
+describe("closed-world key pinning", () => {
+  const lookAlikes = { "space.json": `${FIXTURE_KEY_REF} `, "case.json": FIXTURE_KEY_REF.toUpperCase(), "fragment.json": FIXTURE_KEY_REF.replace("#key-1", "#key-2") };
+  const root = repository("closed", {
+    "content/_keys.json": pinning(publisher),
+    "content/good.json": signed(manifestFor("urn:good"), publisher),
+    ...Object.fromEntries(Object.entries(lookAlikes).map(([file, keyRef]) => [`content/${file}`, signedAs(`urn:${file}`, attacker, keyRef)])),
+  });
+
+  it("refuses a keyRef that _keys.json does not pin by exact string, whatever key the manifest embeds", () => {
+    const result = cli(root, "check");
+    assert.equal(result.status, 1, result.output);
+    for (const [file, keyRef] of Object.entries(lookAlikes)) {
+      assert.match(result.stdout, new RegExp(`^content/${file}:\\d+:\\d+ - error signature/unpinned-key: keyRef ${JSON.stringify(JSON.stringify(keyRef)).slice(1, -1).replace(/[.#]/g, "\\$&")} is not pinned in content/_keys.json`, "m"));
+    }
+    // A near miss is named, so the publisher sees why.
+    assert.match(result.stdout, /content\/space\.json.* "did:web:fixture\.example#key-1" is pinned at content\/_keys\.json:2:\d+, but keyRefs are compared exactly/);
+    assert.doesNotMatch(result.stdout, /content\/good\.json/);
+    assert.equal(cli(root, "build").status, 1);
+    assert.equal(existsSync(join(root, "dist")), false);
+  });
+
+  it("without _keys.json: one warning per run that any embedded key is accepted; an error under --strict", () => {
+    const open = repository("open", { "content/a.json": signed(manifestFor("urn:a"), publisher), "content/b.json": signed(manifestFor("urn:b"), attacker) });
+    const result = cli(open, "check");
+    assert.equal(result.status, 0, result.output);
+    assert.equal(result.stdout.match(/keys\/none-pinned/g)?.length, 1, result.stdout);
+    assert.match(result.stdout, /^content\/_keys\.json - warning keys\/none-pinned: no _keys\.json pins signing keys here/m);
+    const strict = cli(open, "check", "--strict");
+    assert.equal(strict.status, 1);
+    assert.match(strict.stdout, /^content\/_keys\.json - error keys\/none-pinned: /m);
+    const built = cli(open, "build");
+    assert.equal(built.status, 0, built.output);
+    assert.equal(built.stderr.match(/keys\/none-pinned/g)?.length, 1, built.stderr);
+  });
+});
+
+describe("one key file, one verdict", () => {
+  // The attacker's pull request adds a key file of its own beside its manifest.
+  const root = repository("one-file", {
+    "content/_keys.json": pinning(publisher),
+    "content/sub/_keys.json": pinning(attacker),
+    "content/sub/forged.json": signed(manifestFor("urn:forged"), attacker),
+    "keys/attacker.pem": attacker.export({ format: "pem", type: "pkcs8" }) as string,
+  });
+  const keyMismatch = /content\/sub\/forged\.json:\d+:\d+ - error signature\/key-mismatch: /;
+
+  it("a _keys.json below the content root is an error naming it", () => {
+    const result = cli(root, "check");
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /^content\/sub\/_keys\.json - error content\/misplaced: only content\/_keys\.json applies to content\/: this _keys\.json would be ignored by the build/m);
+    assert.match(result.stdout, keyMismatch);
+  });
+
+  it("check FILE, check FOLDER, check DIR, sign and build refuse the same file, from any working directory", () => {
+    for (const [cwd, args] of [
+      [root, ["check", "content/sub/forged.json"]],
+      [join(root, "content/sub"), ["check", "forged.json"]],
+      [root, ["check", "content/sub"]],
+      [root, ["check", "content"]],
+    ] as const) {
+      const result = cli(cwd, ...args);
+      assert.equal(result.status, 1, `${args.join(" ")} in ${cwd}:\n${result.output}`);
+      assert.match(result.stdout, /error signature\/key-mismatch: is not the key pinned for keyRef "did:web:fixture\.example#key-1" at \S*_keys\.json:2:\d+: the embedded key was substituted/);
+    }
+    const built = cli(root, "build");
+    assert.equal(built.status, 1);
+    assert.match(built.stderr, keyMismatch);
+    const before = readFileSync(join(root, "content/sub/forged.json"), "utf8");
+    const signing = cli(root, "sign", "content/sub/forged.json", "--key", "keys/attacker.pem", "--key-ref", FIXTURE_KEY_REF);
+    assert.equal(signing.status, 1);
+    assert.match(signing.stderr, /error sign\/key-not-pinned: refusing to sign with this key: keyRef "did:web:fixture\.example#key-1" is pinned to another key at content\/_keys\.json:2:\d+/);
+    assert.equal(readFileSync(join(root, "content/sub/forged.json"), "utf8"), before);
+  });
+});
+
+describe("older payloads, validated by their own version", () => {
+  const v01 = {
+    "@context": "https://universalmanifest.net/ns/universal-manifest/v0.1/schema.jsonld",
+    "@id": "urn:legacy:v01",
+    "@type": "um:Manifest",
+    manifestVersion: "0.1",
+    subject: "did:web:old.example",
+    issuedAt: "2026-01-01T00:00:00Z",
+    expiresAt: "2030-01-01T00:00:00Z",
+  };
+  const v02 = { ...manifestFor("urn:legacy:v02"), "@context": "https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld", manifestVersion: "0.2", presentationProof: { note: "signed in v0.2" } };
+
+  it("an unsigned v0.3 document with malformed facets is refused, not published", () => {
+    const root = repository("v03-junk", {
+      "content/_keys.json": pinning(publisher),
+      "content/junk.json": { ...manifestFor("urn:junk"), "@context": "https://universalmanifest.net/ns/v0.3", manifestVersion: "0.3", facets: "junk" },
+    });
+    const result = cli(root, "check");
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /content\/junk\.json:\d+:\d+ - error schema\/type: must be array at \/facets/);
+    assert.match(result.stdout, /content\/junk\.json:1:1 - error schema\/required: missing required member "signature" at \(root\)/);
+    assert.equal(cli(root, "build").status, 1);
+  });
+
+  it("v0.2 signatures cover every member but signature: a presentationProof changed after signing is caught", () => {
+    const good = signed(v02, publisher);
+    const root = repository("v02", {
+      "content/_keys.json": pinning(publisher),
+      "content/good.json": good,
+      "content/changed.json": { ...signed({ ...v02, "@id": "urn:legacy:v02-changed" }, publisher), presentationProof: { note: "changed" } },
+    });
+    const result = cli(root, "check");
+    assert.equal(result.status, 1, result.output);
+    assert.match(result.stdout, /content\/changed\.json:\d+:\d+ - error signature\/invalid: /);
+    assert.doesNotMatch(result.stdout, /content\/good\.json/);
+  });
+
+  it("a v0.1 payload (no verifiable signature) is published only when _unsigned.json opts in to exactly its content", () => {
+    const root = repository("v01", { "content/_keys.json": pinning(publisher), "content/old/profile.json": v01 });
+    const refused = cli(root, "check");
+    assert.equal(refused.status, 1);
+    const entry = `"old/profile.json": "${digestOf(v01)}"`;
+    assert.match(refused.stdout, new RegExp(`content/old/profile\\.json:5:22 - error legacy/unsigned: manifestVersion "0\\.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add ${entry.replace(/[.+]/g, "\\$&")} to content/_unsigned\\.json`));
+    assert.equal(cli(root, "build").status, 1);
+
+    writeFileSync(join(root, "content/_unsigned.json"), `{\n  ${entry}\n}\n`);
+    assert.equal(cli(root, "check").status, 0);
+    const built = cli(root, "build");
+    assert.equal(built.status, 0, built.output);
+    assert.ok(readRecords(join(root, "dist"))["urn:legacy:v01"]?.file);
+
+    writeFileSync(join(root, "content/old/profile.json"), JSON.stringify({ ...v01, subject: "did:web:mallory.example" }, null, 2));
+    const changed = cli(root, "check");
+    assert.equal(changed.status, 1);
+    assert.match(changed.stdout, /content\/old\/profile\.json:1:1 - error legacy\/unsigned-changed: was opted in unsigned at content\/_unsigned\.json:2:\d+ as sha256-/);
+  });
+
+  it("_unsigned.json entries must name files below the content root; a stale one is a warning", () => {
+    const root = repository("v01-entries", {
+      "content/_keys.json": pinning(publisher),
+      "content/_unsigned.json": { "../outside.json": digestOf(v01), "gone.json": digestOf(v01) },
+      "content/a.json": signed(manifestFor("urn:a"), publisher),
+    });
+    const result = cli(root, "check");
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /content\/_unsigned\.json:2:\d+ - error unsigned\/path: "\.\.\/outside\.json" must be a file's path below the content root/);
+    assert.match(result.stdout, /content\/_unsigned\.json:3:\d+ - warning unsigned\/stale: no file "gone\.json" in content: remove this opt-in/);
+  });
+
+  it("outside a content folder, check --allow-unsigned FILE opts one file in", () => {
+    const root = repository("v01-loose", { "suite/old.json": v01, "suite/other.json": { ...v01, "@id": "urn:legacy:other" } });
+    assert.equal(cli(root, "check", "suite/old.json").status, 1);
+    const result = cli(root, "check", "--json", "suite/old.json", "suite/other.json", "--allow-unsigned", "suite/old.json");
+    assert.equal(result.status, 1);
+    const verdicts = Object.fromEntries(result.stdout.trim().split("\n").map((line) => JSON.parse(line)).map((l: { file: string; ok: boolean }) => [l.file, l.ok]));
+    assert.deepEqual(verdicts, { "suite/old.json": true, "suite/other.json": false });
+  });
+});
+
+describe("private keys under content/", () => {
+  const pem = publisher.export({ format: "pem", type: "pkcs8" }) as string;
+  const root = repository("leak", {
+    "content/_keys.json": pinning(publisher),
+    "content/a.json": signed(manifestFor("urn:a"), publisher),
+    "content/signing-key.pem": pem,
+    "content/.backup/notes.txt": `old key:\n${pem}`,
+    "content/leaky.json": signed(manifestFor("urn:leaky", { pointers: [{ "@type": "ex:key", label: pem }] }), publisher),
+  });
+
+  it("fail the build wherever they are, saying to remove and rotate the key; nothing is written", () => {
+    const built = cli(root, "build");
+    assert.equal(built.status, 1);
+    for (const [file, place] of [["content/signing-key.pem", ":1:1"], ["content/.backup/notes.txt", ":2:1"], ["content/leaky.json", ":\\d+:\\d+"]]) {
+      assert.match(built.stderr, new RegExp(`^${file!.replace(/\./g, "\\.")}${place} - error content/private-key: holds a private key \\(-----BEGIN PRIVATE KEY-----\\): remove it from the content folder and rotate it`, "m"));
+    }
+    assert.equal(existsSync(join(root, "dist")), false);
+  });
+});
