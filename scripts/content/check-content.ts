@@ -150,8 +150,9 @@ export async function checkPaths(paths: string[], options: CheckOptions & { cont
   };
   const checkFile = async (path: string): Promise<void> => {
     const name = basename(path);
-    if (LIST_FILES.has(name) && isInside(path, contentDir) && resolve(dirname(path)) !== resolve(contentDir)) {
-      addFiles(result, [{ file: displayPath(path), diagnostics: [misplacedListFile(displayPath(path), displayPath(contentDir))] }]);
+    const misplaced = isInside(path, contentDir) ? misplacedListFile(contentDir, path) : undefined;
+    if (misplaced !== undefined) {
+      addFiles(result, [{ file: misplaced.file, diagnostics: [misplaced] }]);
     } else if (name === KEYS_FILE) {
       addFiles(result, [checkKeys(path, validators)]);
     } else if (name === UNSIGNED_FILE) {
@@ -204,17 +205,22 @@ export function checkRootFiles(dir: string, options: CheckOptions, validators: S
 /** A file of the content root `dir` that is not a manifest: a private key, or a list file below the top, fails. */
 function otherFileProblems(dir: string, path: string): { file: string; diagnostics: Diagnostic[] }[] {
   const file = displayPath(path);
-  if (LIST_FILES.has(basename(path)) && resolve(dirname(path)) !== resolve(dir)) return [{ file, diagnostics: [misplacedListFile(file, displayPath(dir))] }];
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  const problem = "text" in read ? privateKeyProblem(file, read.text) : undefined;
+  let problem = misplacedListFile(dir, path);
+  if (problem === undefined) {
+    const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+    if ("text" in read) problem = privateKeyProblem(file, read.text);
+  }
   return problem === undefined ? [] : [{ file, diagnostics: [problem] }];
 }
 
-function misplacedListFile(file: string, root: string): Diagnostic {
-  const name = basename(file);
+/** The error for a list file of the content root `dir` below its top, where the build would ignore it. */
+function misplacedListFile(dir: string, path: string): Diagnostic | undefined {
+  const name = basename(path);
+  if (!LIST_FILES.has(name) || resolve(dirname(path)) === resolve(dir)) return undefined;
+  const root = displayPath(dir);
   return {
     severity: "error",
-    file,
+    file: displayPath(path),
     rule: "content/misplaced",
     message: `only ${join(root, name)} applies to ${root}/: this ${name} would be ignored by the build, so it is refused; move its entries there and delete it`,
   };
