@@ -28,7 +28,7 @@ function repository(name: string, files: Record<string, unknown>): string {
   const root = join(scratch, name);
   for (const [file, value] of Object.entries({ "package.json": {}, ...files })) {
     mkdirSync(join(root, file, ".."), { recursive: true });
-    writeFileSync(join(root, file), typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+    writeFileSync(join(root, file), typeof value === "string" || Buffer.isBuffer(value) ? value : JSON.stringify(value, null, 2) + "\n");
   }
   return root;
 }
@@ -207,13 +207,14 @@ describe("private keys under content/", () => {
     "content/a.json": signed(manifestFor("urn:a"), publisher),
     "content/signing-key.pem": pem,
     "content/.backup/notes.txt": `old key:\n${pem}`,
+    "content/blob.bin": Buffer.concat([Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from(pem)]),
     "content/leaky.json": signed(manifestFor("urn:leaky", { pointers: [{ "@type": "ex:key", label: pem }] }), publisher),
   });
 
   it("fail the build wherever they are, saying to remove and rotate the key; nothing is written", () => {
     const built = cli(root, "build");
     assert.equal(built.status, 1);
-    for (const [file, place] of [["content/signing-key.pem", ":1:1"], ["content/.backup/notes.txt", ":2:1"], ["content/leaky.json", ":\\d+:\\d+"]]) {
+    for (const [file, place] of [["content/signing-key.pem", ":1:1"], ["content/.backup/notes.txt", ":2:1"], ["content/blob.bin", ":2:1"], ["content/leaky.json", ":\\d+:\\d+"]]) {
       assert.match(built.stderr, new RegExp(`^${file!.replace(/\./g, "\\.")}${place} - error content/private-key: holds a private key \\(-----BEGIN PRIVATE KEY-----\\): remove it from the content folder and rotate it`, "m"));
     }
     assert.equal(existsSync(join(root, "dist")), false);

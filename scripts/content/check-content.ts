@@ -15,7 +15,7 @@ import type { Settings } from "../config.ts";
 import { hasErrors, type Diagnostic } from "../diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside } from "./content-root.ts";
-import { displayPath, KEYS_FILE, LIST_FILES, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE, UNSIGNED_FILE } from "./files.ts";
+import { displayPath, KEYS_FILE, LIST_FILES, listContent, MAX_LIST_FILE_BYTES, readHead, readSourceText, ROUTES_FILE, UNSIGNED_FILE } from "./files.ts";
 import { checkKeys, openWorldWarning } from "./keys.ts";
 import { type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles } from "./manifest-pool.ts";
@@ -205,11 +205,8 @@ export function checkRootFiles(dir: string, options: CheckOptions, validators: S
 /** A file of the content root `dir` that is not a manifest: a private key, or a list file below the top, fails. */
 function otherFileProblems(dir: string, path: string): { file: string; diagnostics: Diagnostic[] }[] {
   const file = displayPath(path);
-  let problem = misplacedListFile(dir, path);
-  if (problem === undefined) {
-    const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-    if ("text" in read) problem = privateKeyProblem(file, read.text);
-  }
+  // Any bytes, read as Latin-1: PEM armour is ASCII, whatever else a file holds.
+  const problem = misplacedListFile(dir, path) ?? privateKeyProblem(file, readHead(path, MAX_LIST_FILE_BYTES).toString("latin1"));
   return problem === undefined ? [] : [{ file, diagnostics: [problem] }];
 }
 

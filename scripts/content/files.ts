@@ -4,7 +4,7 @@
  * in folders whose name does. Hidden files and folders, and `node_modules`, are not content.
  */
 import fg from "fast-glob";
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { relative } from "node:path";
 import { decodeUtf8 } from "../../edge/base64url.ts";
 import type { Diagnostic } from "../diagnostics.ts";
@@ -57,6 +57,20 @@ function isManifestName(name: string): boolean {
 /** How a file is named in diagnostics: relative to the working directory, as compilers do. */
 export function displayPath(path: string): string {
   return relative(process.cwd(), path) || path;
+}
+
+/** The first `maxBytes` of a file (all of a smaller one); nothing for a file that cannot be read. */
+export function readHead(path: string, maxBytes: number): Buffer {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const head = Buffer.alloc(Math.min(fstatSync(fd).size, maxBytes));
+    return head.subarray(0, readSync(fd, head, 0, head.length, 0));
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 export type SourceText = { text: string } | { diagnostic: Diagnostic; missing: boolean };
