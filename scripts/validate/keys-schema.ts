@@ -1,6 +1,7 @@
 /**
  * `_keys.json`: pinned signing keys, `{ "<keyRef>": "<Ed25519 SPKI, standard base64>" }`.
- * A manifest whose `signature.keyRef` is pinned must embed exactly that key, or none.
+ * Once it exists, every manifest's `signature.keyRef` must be pinned here, and a manifest
+ * must embed exactly the pinned key, or none.
  */
 
 export const KEYS_SCHEMA_ID = "urn:manifest-resolver:schema:keys";
