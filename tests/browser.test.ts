@@ -62,7 +62,21 @@ describe("in Chromium", { skip }, () => {
 
     // A resolver that serves a manifest altered after signing: only the page can notice.
     const tampered = JSON.stringify({ ...shown, subject: "did:web:mallory.example" });
-    fake = createServer((_req, res) => res.writeHead(200, { "Access-Control-Allow-Origin": "*", "Content-Type": "application/ld+json" }).end(tampered));
+    // And one "signed" by the identity point (R = identity, S = 0), which verifies anything under a lax verifier.
+    const identity = Buffer.concat([Buffer.from([1]), Buffer.alloc(31)]);
+    const forged = JSON.stringify({
+      ...manifestFor("urn:browser:forged"),
+      signature: {
+        algorithm: "Ed25519",
+        canonicalization: "JCS-RFC8785",
+        keyRef: "did:web:forger.example#k",
+        publicKeySpkiB64: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), identity]).toString("base64"),
+        value: Buffer.concat([identity, Buffer.alloc(32)]).toString("base64url"),
+      },
+    });
+    fake = createServer((req, res) =>
+      res.writeHead(200, { "Access-Control-Allow-Origin": "*", "Content-Type": "application/ld+json" }).end(req.url?.includes("forged") ? forged : tampered),
+    );
     await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
     fakeUrl = `http://localhost:${(fake.address() as { port: number }).port}`;
   });
@@ -147,5 +161,10 @@ describe("in Chromium", { skip }, () => {
     await page.goto(`${ui}/?${new URLSearchParams({ resolver: fakeUrl, umid: "urn:browser:shown" })}`);
     await page.locator("#result pre").waitFor();
     assert.match(await page.locator("#result").innerText(), /signature does not verify: the manifest changed after signing/);
+  });
+  it("the lookup page refuses a signature by a small-order key, as the build does", async () => {
+    await page.goto(`${ui}/?${new URLSearchParams({ resolver: fakeUrl, umid: "urn:browser:forged" })}`);
+    await page.locator("#result pre").waitFor();
+    assert.match(await page.locator("#result").innerText(), /signature refused: the embedded key is a small-order or non-canonical Ed25519 key/);
   });
 });

@@ -220,3 +220,45 @@ describe("private keys under content/", () => {
     assert.equal(existsSync(join(root, "dist")), false);
   });
 });
+
+describe("strict Ed25519", () => {
+  // The identity point as key and as R, with S = 0: OpenSSL verifies it for any message.
+  const identity = Buffer.concat([Buffer.from([1]), Buffer.alloc(31)]);
+  const identitySpki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), identity]).toString("base64");
+  const forged = (umid: string) => ({
+    ...manifestFor(umid),
+    signature: { algorithm: "Ed25519", canonicalization: "JCS-RFC8785", keyRef: "did:web:forger.example#k", publicKeySpkiB64: identitySpki, value: Buffer.concat([identity, Buffer.alloc(32)]).toString("base64url") },
+  });
+  /** A real signature made malleable: S + L verifies under a lax verifier. */
+  const malleated = (umid: string) => {
+    const good = signed(manifestFor(umid), publisher) as { signature: { value: string } };
+    const bytes = Buffer.from(good.signature.value, "base64url");
+    let s = BigInt(`0x${Buffer.from(bytes.subarray(32)).reverse().toString("hex")}`) + 2n ** 252n + 27742317777372353535851937790883648493n;
+    const sBytes = Buffer.alloc(32);
+    for (let i = 0; i < 32; i++, s >>= 8n) sBytes[i] = Number(s & 0xffn);
+    return { ...good, signature: { ...good.signature, value: Buffer.concat([bytes.subarray(0, 32), sBytes]).toString("base64url") } };
+  };
+
+  it("a small-order key that verifies anything is refused by check and build: signature/weak-key", () => {
+    const root = repository("weak-key", { "content/forged.json": forged("urn:forged") });
+    const result = cli(root, "check");
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /content\/forged\.json:\d+:\d+ - error signature\/weak-key: is a small-order or non-canonically encoded Ed25519 key/);
+    assert.equal(cli(root, "build").status, 1);
+    assert.equal(existsSync(join(root, "dist")), false);
+  });
+
+  it("S not below the group order is refused: signature/invalid", () => {
+    const root = repository("malleated", { "content/_keys.json": pinning(publisher), "content/m.json": malleated("urn:malleated") });
+    const result = cli(root, "check");
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /content\/m\.json:\d+:\d+ - error signature\/invalid: /);
+  });
+
+  it("_keys.json cannot pin a small-order key", () => {
+    const root = repository("weak-pin", { "content/_keys.json": { "did:web:forger.example#k": identitySpki }, "content/forged.json": forged("urn:forged") });
+    const result = cli(root, "check");
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /content\/_keys\.json:2:\d+ - error keys\/weak-key: /);
+  });
+});

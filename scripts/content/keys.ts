@@ -3,6 +3,7 @@
  * content file. Only the root's file pins keys (see content-root.ts); when it exists, it
  * closes the world: a keyRef it does not pin is refused (profile-a.ts).
  */
+import { isStrongPoint } from "../crypto/ed25519-strict.ts";
 import { ed25519PublicKey, type KeyPins } from "../crypto/profile-a.ts";
 import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../json/strict-json.ts";
@@ -33,6 +34,8 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
     const { line, column } = locate(pointer);
     if (ed25519PublicKey(spki) === undefined) {
       diagnostics.push({ severity: "error", file, rule: "keys/not-ed25519", message: "is not an Ed25519 SubjectPublicKeyInfo in canonical base64", pointer, line, column });
+    } else if (!isStrongPoint(Buffer.from(spki, "base64").subarray(-32))) {
+      diagnostics.push({ severity: "error", file, rule: "keys/weak-key", message: "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key", pointer, line, column });
     } else {
       keys.set(keyRef, { spki, place: `${file}:${line}:${column}` });
     }

@@ -3,11 +3,13 @@
  * manifest without `signature`, `presentationProof` and `postQuantumSignature`; `value`
  * is unpadded base64url of the 64-byte signature; the key is an SPKI in standard base64.
  *
- * Verification uses Node's native Ed25519 (an order of magnitude faster than JS), with
- * key objects cached by their SPKI text: building one costs as much as a verification.
+ * Verification is strict (ed25519-strict.ts refuses weak keys and malleable signatures
+ * first), then Node's native Ed25519 (an order of magnitude faster than JS), with key
+ * objects cached by their SPKI text: building one costs as much as a verification.
  */
 import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
+import { ed25519Weakness, type Ed25519Weakness } from "./ed25519-strict.ts";
 import type { CanonicalMembers } from "./jcs.ts";
 import { PROFILE_A, signingInputText } from "./signing-input.ts";
 /** DER prefix of every Ed25519 SubjectPublicKeyInfo: SEQUENCE { id-Ed25519 } BIT STRING (32 bytes). */
@@ -41,13 +43,25 @@ export function ed25519PublicKey(spkiB64: string): KeyObject | undefined {
   return key;
 }
 
-/** Whether `signature` is a valid Ed25519 signature of `message`: never throws. */
-export function ed25519Verify(key: KeyObject, message: Uint8Array, signature: Uint8Array): boolean {
-  if (signature.length !== 64) return false;
+/** The 32-byte public key inside a key object (the end of its SPKI), kept as long as the key. */
+const rawKeys = new WeakMap<KeyObject, Uint8Array>();
+function rawPublicKey(key: KeyObject): Uint8Array {
+  let raw = rawKeys.get(key);
+  if (raw === undefined) rawKeys.set(key, (raw = key.export({ format: "der", type: "spki" }).subarray(ED25519_SPKI_PREFIX.length)));
+  return raw;
+}
+
+/**
+ * Whether `signature` is a valid Ed25519 signature of `message` under a strict verifier
+ * (ed25519-strict.ts): "valid", or why not. Never throws.
+ */
+export function ed25519Verify(key: KeyObject, message: Uint8Array, signature: Uint8Array): "valid" | Ed25519Weakness {
+  const weakness = ed25519Weakness(rawPublicKey(key), signature);
+  if (weakness !== undefined) return weakness;
   try {
-    return verify(null, message, key, signature);
+    return verify(null, message, key, signature) ? "valid" : "invalid";
   } catch {
-    return false;
+    return "invalid";
   }
 }
 
@@ -115,11 +129,18 @@ export function verifyProfileA(manifest: Record<string, unknown>, pins: KeyPins 
   }
   if (problems.length > 0 || key === undefined || value === undefined) return problems;
 
-  if (!ed25519Verify(key, signingInput(manifest, members), value)) {
+  const verdict = ed25519Verify(key, signingInput(manifest, members), value);
+  if (verdict === "weak-key") {
+    problems.push({
+      pointer: embedded === undefined ? "/signature/keyRef" : "/signature/publicKeySpkiB64",
+      rule: "signature/weak-key",
+      message: "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key: refused",
+    });
+  } else if (verdict === "invalid") {
     problems.push({
       pointer: "/signature/value",
       rule: "signature/invalid",
-      message: "the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, or another key signed it",
+      message: "the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order)",
     });
   }
   return problems;

@@ -5,6 +5,7 @@
  */
 import { decodeBase64url } from "../../edge/base64url.ts";
 import { umidPath } from "../../edge/umid-path.ts";
+import { ed25519Weakness } from "../crypto/ed25519-strict.ts";
 import { PROFILE_A, signingInputText } from "../crypto/signing-input.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
@@ -66,6 +67,10 @@ async function signatureCheck(manifest: Record<string, unknown>): Promise<[strin
   if (value === undefined || value.length !== 64) return ["bad", "signature does not verify: its value is not a 64-byte base64url signature"];
   try {
     const spki = Uint8Array.from(atob(signature.publicKeySpkiB64), (c) => c.charCodeAt(0));
+    // The same strict refusals as the build: browsers' verifiers accept some forgeries.
+    const weakness = ed25519Weakness(spki.subarray(-32), value);
+    if (weakness === "weak-key") return ["bad", "signature refused: the embedded key is a small-order or non-canonical Ed25519 key, for which anything verifies"];
+    if (weakness === "invalid") return ["bad", "signature refused: it is not strictly encoded (small-order R, or S not below the group order)"];
     const key = await crypto.subtle.importKey("spki", spki, { name: "Ed25519" }, false, ["verify"]);
     const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, value, new TextEncoder().encode(signingInputText(manifest)));
     return ok

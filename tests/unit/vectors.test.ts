@@ -1,4 +1,4 @@
-/** JCS against RFC 8785's test data, Ed25519 verification against Wycheproof. */
+/** JCS against RFC 8785's test data, Ed25519 verification against Wycheproof and the speccheck edge cases. */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
@@ -47,7 +47,7 @@ describe("Ed25519 (Wycheproof)", () => {
     for (const t of group.tests) {
       it(`tc${t.tcId} ${t.result}${t.comment ? `: ${t.comment}` : ""}`, () => {
         assert.ok(key, "the SPKI decodes");
-        assert.equal(ed25519Verify(key, Buffer.from(t.msg, "hex"), Buffer.from(t.sig, "hex")), t.result === "valid");
+        assert.equal(ed25519Verify(key, Buffer.from(t.msg, "hex"), Buffer.from(t.sig, "hex")) === "valid", t.result === "valid");
       });
     }
   }
@@ -59,5 +59,21 @@ describe("Ed25519 (Wycheproof)", () => {
     assert.equal(ed25519PublicKey(good.replace("/", "_")), undefined, "base64url alphabet");
     assert.equal(ed25519PublicKey(` ${good}`), undefined, "whitespace");
     assert.equal(ed25519PublicKey("MCowBQYDK2VuAyEAvWsBD/ov/5zQwtkxvssqOFz/Ejca8C0NfnAJ9z0iBZY="), undefined, "X25519 key");
+  });
+});
+
+describe("Ed25519 edge cases (speccheck): a strict verifier's verdicts", () => {
+  const skip = skipWithoutShared("vectors/ed25519-speccheck/cases.json");
+  const cases: { message: string; pub_key: string; signature: string }[] = skip ? [] : JSON.parse(readFileSync(sharedPath("vectors/ed25519-speccheck/cases.json"), "utf8"));
+  // ../shared/vectors/ed25519-speccheck/README.md: only case 3 (mixed-order A and R) is accepted;
+  // 0 and 1 have a small-order key, the rest a bad signature.
+  const expected = ["weak-key", "weak-key", "invalid", "valid", "invalid", "invalid", "invalid", "invalid", "invalid", "invalid"];
+  it("has the ten cases", { skip }, () => assert.equal(cases.length, 10));
+  cases.forEach((c, i) => {
+    it(`case ${i}: ${expected[i]}`, () => {
+      const key = ed25519PublicKey(Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from(c.pub_key, "hex")]).toString("base64"));
+      assert.ok(key, "the key decodes");
+      assert.equal(ed25519Verify(key, Buffer.from(c.message, "hex"), Buffer.from(c.signature, "hex")), expected[i]);
+    });
   });
 });
