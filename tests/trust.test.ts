@@ -262,3 +262,22 @@ describe("strict Ed25519", () => {
     assert.match(result.stdout, /content\/_keys\.json:2:\d+ - error keys\/weak-key: /);
   });
 });
+
+describe("numbers keep their value", () => {
+  const text = (spelling: string) => `{\n  "@context": "https://universalmanifest.net/ns/v0.4",\n  "@id": "urn:number",\n  "@type": "um:Manifest",\n  "manifestVersion": "0.4",\n  "subject": "did:web:fixture.example",\n  "issuedAt": "2026-01-01T00:00:00Z",\n  "expiresAt": "2030-01-01T00:00:00Z",\n  "devices": [{ "serial": ${spelling} }]\n}\n`;
+
+  it("an integer beyond ±(2^53-1) is refused by check, build and sign at the place written, however it is spelt", () => {
+    for (const spelling of ["9007199254740993.0", "9.007199254740993e15"]) {
+      const root = repository(`number-${spelling}`, { "content/_keys.json": pinning(publisher), "content/n.json": text(spelling), "keys/publisher.pem": publisher.export({ format: "pem", type: "pkcs8" }) as string });
+      const place = new RegExp(`content/n\\.json:9:27 - error json/unsafe-integer: integer ${spelling.replace(/\./g, "\\.")} is beyond ±\\(2\\^53-1\\)`);
+      const signing = cli(root, "sign", "content/n.json", "--key", "keys/publisher.pem", "--key-ref", FIXTURE_KEY_REF);
+      assert.equal(signing.status, 1, spelling);
+      assert.match(signing.stderr, place);
+      assert.equal(readFileSync(join(root, "content/n.json"), "utf8"), text(spelling), "the file is left as it was");
+      assert.match(cli(root, "check").stdout, place);
+      const built = cli(root, "build");
+      assert.equal(built.status, 1);
+      assert.match(built.stderr, place);
+    }
+  });
+});

@@ -1,9 +1,10 @@
 /**
  * A strict JSON parser for I-JSON (RFC 7493) input.
  *
- * `JSON.parse` keeps the last of duplicate member names and silently rounds integers past
- * 2^53, so a signature would cover a different value than the file shows. This parser
- * rejects both, and lone surrogates, with the offset of the offending token; it can also
+ * `JSON.parse` keeps the last of duplicate member names and silently rounds numbers past
+ * 2^53 (`9007199254740993.0` reads as ...992, however it is spelt), so a signature would
+ * cover a different value than the file shows. This parser rejects both, numbers that
+ * underflow to 0, and lone surrogates, with the offset of the offending token; it can also
  * record where every value starts, keyed by JSON pointer, to place later diagnostics.
  */
 
@@ -252,12 +253,38 @@ class Parser {
     this.#pos = start + match[0].length;
     const value = Number(match[0]);
     if (!Number.isFinite(value)) this.#fail("json/number-range", `number ${match[0]} is outside the range of a double`, start);
-    const isIntegerLiteral = match[1] === undefined && match[2] === undefined;
-    if (isIntegerLiteral && !Number.isSafeInteger(value)) {
-      this.#fail("json/unsafe-integer", `integer ${match[0]} is outside ±(2^53-1) and cannot be represented exactly`, start);
+    if (value === 0 && /[1-9]/.test(match[0].split(/[eE]/)[0]!)) this.#fail("json/number-range", `number ${match[0]} is too small for a double: it reads as 0`, start);
+    // A literal whose exact value is beyond 2^53-1 reads as a double at least that large,
+    // so only those are looked at digit by digit (9007199254740993.0 reads as ...992).
+    if (Math.abs(value) >= Number.MAX_SAFE_INTEGER) {
+      const beyond = beyondSafeRange(match[0]);
+      if (beyond !== undefined) {
+        const [rule, kind] = beyond === "integer" ? ["json/unsafe-integer", "integer"] : ["json/unsafe-number", "number"];
+        this.#fail(rule, `${kind} ${match[0]} is beyond ±(2^53-1), where JSON numbers stop being exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`, start);
+      }
     }
     return value;
   }
+}
+
+const SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Whether a number literal's exact value has a magnitude beyond 2^53-1, decided on its
+ * decimal digits (no BigInt of a hostile length): "integer" or "number" (with a fraction)
+ * if so. The value is 0.D × 10^k, D its significant digits.
+ */
+function beyondSafeRange(literal: string): "integer" | "number" | undefined {
+  const [, whole = "", fraction = "", exponent = "0"] = /^-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(literal)!;
+  const all = whole + fraction;
+  const leading = all.length - all.replace(/^0+/, "").length;
+  const digits = all.slice(leading).replace(/0+$/, "");
+  if (digits === "") return undefined;
+  const k = whole.length - leading + Number(exponent);
+  const head = digits.slice(0, SAFE_DIGITS.length).padEnd(SAFE_DIGITS.length, "0");
+  const beyond = k > SAFE_DIGITS.length || (k === SAFE_DIGITS.length && (head > SAFE_DIGITS || (head === SAFE_DIGITS && digits.length > SAFE_DIGITS.length)));
+  if (!beyond) return undefined;
+  return digits.length <= k ? "integer" : "number";
 }
 
 /**

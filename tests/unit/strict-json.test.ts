@@ -10,20 +10,20 @@ function problemAt(text: string) {
   return { rule: result.problem.rule, ...lineColumn(text, result.problem.offset), message: result.problem.message };
 }
 
-/** An integer literal JSON.parse would round: what I-JSON forbids. */
-function hasInexactInteger(value: unknown): boolean {
-  if (typeof value === "number") return Number.isInteger(value) && !Number.isSafeInteger(value) && !String(value).includes("e");
-  if (typeof value === "object" && value !== null) return Object.values(value).some(hasInexactInteger);
+/** A number beyond ±(2^53-1), where doubles stop being exact: what I-JSON forbids, however written. */
+function hasUnsafeNumber(value: unknown): boolean {
+  if (typeof value === "number") return Math.abs(value) > Number.MAX_SAFE_INTEGER;
+  if (typeof value === "object" && value !== null) return Object.values(value).some(hasUnsafeNumber);
   return false;
 }
 
 describe("strict JSON", () => {
-  it("parses what JSON.parse parses, to the same value, and rejects only inexact integers", () => {
+  it("parses what JSON.parse parses, to the same value, and rejects only numbers beyond ±(2^53-1)", () => {
     fc.assert(
       fc.property(fc.jsonValue({ depthSize: "medium" }), (value) => {
         const text = JSON.stringify(value, null, 1);
         const result = parseJson(text);
-        assert.equal(result.ok, !hasInexactInteger(value), text);
+        assert.equal(result.ok, !hasUnsafeNumber(value), text);
         if (result.ok) assert.deepEqual(result.value, JSON.parse(text));
       }),
       { numRuns: 500 },
@@ -52,7 +52,18 @@ describe("strict JSON", () => {
     assert.deepEqual([p.rule, p.line, p.column], ["json/unsafe-integer", 2, 7]);
     assert.equal(problemAt("[-9007199254740992]").rule, "json/unsafe-integer");
     assert.equal(problemAt("[1e400]").rule, "json/number-range");
-    assert.ok(parseJson("[1.5e300, 0.1, -0]").ok, "non-integers are doubles as written");
+    assert.ok(parseJson("[1.5e-300, 0.1, -0, 0e-999, 123.456]").ok, "small numbers are doubles as written");
+  });
+  it("refuses an integer beyond ±(2^53-1) however it is spelt, and what underflows to 0", () => {
+    for (const spelling of ["9007199254740993.0", "9.007199254740993e15", "90071992547409930e-1", "0.00000000009007199254740993e26", "-9007199254740992.000", "1e16", "1.5e300"]) {
+      const p = problemAt(`{"n": ${spelling}}`);
+      assert.deepEqual([p.rule, p.column], ["json/unsafe-integer", 7], spelling);
+    }
+    assert.match(problemAt("[9007199254740993.0]").message, /9007199254740993\.0 is beyond ±\(2\^53-1\).*: it reads as 9007199254740992$/);
+    assert.equal(problemAt("[9007199254740991.5]").rule, "json/unsafe-number");
+    assert.equal(problemAt("[1e-400]").rule, "json/number-range");
+    assert.ok(parseJson("[9007199254740991.0, 9.007199254740991e15, -9007199254740991e0, 1e15]").ok, "up to 2^53-1, any spelling");
+    assert.ok(parseJson(`[1${"0".repeat(100_000)}e-100000]`).ok, "long spellings cost no big arithmetic");
   });
   it("places syntax errors", () => {
     const cases: [string, number, number][] = [
