@@ -18,9 +18,32 @@ export interface Diagnostic {
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
-  const place = d.line === undefined ? d.file : `${d.file}:${d.line}:${d.column}`;
+  const place = d.line === undefined ? printableFile(d.file) : `${printableFile(d.file)}:${d.line}:${d.column}`;
   const at = d.pointer === undefined ? "" : ` at ${d.pointer === "" ? "(root)" : d.pointer}`;
-  return `${place} - ${d.severity} ${d.rule}: ${d.message}${at}`;
+  return printable(`${place} - ${d.severity} ${d.rule}: ${d.message}${at}`);
+}
+
+/**
+ * Control, line-break and bidirectional formatting characters (C0, DEL, C1, U+2028,
+ * U+2029, U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), written as visible
+ * escapes. File names, UMIDs and values quoted in messages come from content an attacker
+ * may write: a line break would start a line of their own (under GitHub Actions, a
+ * workflow command), and a bidirectional override would show the reader other text than
+ * what is there.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`);
+  });
+}
+
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** A file name as printed: escaped, and never starting a line with ":" (GitHub runs any stdout line starting "::"). */
+export function printableFile(file: string): string {
+  return printable(file.startsWith(":") ? `./${file}` : file);
 }
 
 /**
@@ -64,7 +87,7 @@ export function githubAnnotation(d: Diagnostic): string {
   const data = (s: string) => s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
   const property = (s: string) => data(s).replaceAll(":", "%3A").replaceAll(",", "%2C");
   const place = d.line === undefined ? "" : `,line=${d.line},col=${d.column}`;
-  return `::${d.severity} file=${property(d.file)}${place},title=${property(d.rule)}::${data(formatDiagnostic(d))}`;
+  return `::${d.severity} file=${property(printable(d.file))}${place},title=${property(printable(d.rule))}::${data(formatDiagnostic(d))}`;
 }
 
 /** Prints diagnostics one per line, with GitHub annotations too when run by GitHub Actions. */

@@ -75,7 +75,7 @@ describe("check: a content directory", () => {
     assert.deepEqual(lines.slice(0, -1).sort(), [
       `${dir}/legacy/v01-unsigned.json:5:22 - error legacy/unsigned: manifestVersion "0.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add "legacy/v01-unsigned.json": "${V01_DIGEST}" to ${dir}/_unsigned.json at /manifestVersion`,
       `${dir}/legacy/v01-unsigned.json:6:14 - error schema/type: must be string at /subject`,
-      `${dir}/legacy/v02-tampered.json:15:14 - error signature/invalid: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, or another key signed it at /signature/value`,
+      `${dir}/legacy/v02-tampered.json:15:14 - error signature/invalid: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order) at /signature/value`,
       `${dir}/legacy/v03-no-id.json:1:1 - error schema/required: missing required member "signature" at (root)`,
       `${dir}/legacy/v03-no-id.json:3:10 - error schema/minLength: must NOT have fewer than 1 characters at /@id`,
       `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" at ${dir}/_keys.json:2:35: the embedded key was substituted at /signature/publicKeySpkiB64`,

@@ -281,3 +281,27 @@ describe("numbers keep their value", () => {
     }
   });
 });
+
+describe("output cannot be forged by file names", () => {
+  const injected = "x\n::error file=README.md,line=1::forged\n.json";
+  const root = repository("names", {
+    "content/_keys.json": pinning(publisher),
+    [`content/${injected}`]: "{ not json",
+    "content/\u202etxt.json": { ...signed(manifestFor("urn:\u202eevil"), publisher), subject: "did:web:changed.example" },
+  });
+
+  it("under GitHub Actions, no line but the real annotations starts a workflow command", () => {
+    const result = spawnSync(process.execPath, [CLI, "check"], { cwd: root, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "true" } });
+    assert.equal(result.status, 1);
+    const lines = result.stdout.split("\n");
+    assert.ok(!lines.includes("::error file=README.md,line=1::forged"), result.stdout);
+    for (const line of lines.filter((l) => l.startsWith("::"))) assert.match(line, /^::(error|warning) file=content\//, line);
+    assert.ok(lines.some((l) => l.startsWith("content/x\\n::error file=README.md,line=1::forged\\n.json:1:3 - error json/syntax: ")), result.stdout);
+  });
+
+  it("bidirectional overrides, in a file name or a quoted value, are shown escaped", () => {
+    const result = cli(root, "check");
+    assert.doesNotMatch(result.output, /\u202e/);
+    assert.match(result.stdout, /^content\/\\u202etxt\.json:\d+:\d+ - error signature\/invalid: /m);
+  });
+});

@@ -7,7 +7,7 @@ import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir } from "../content/content-root.ts";
 import { displayPath } from "../content/files.ts";
-import { hasErrors, plural, printDiagnostics, summarize } from "../diagnostics.ts";
+import { hasErrors, plural, printableFile, printDiagnostics, summarize } from "../diagnostics.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
@@ -74,7 +74,7 @@ Example:
         (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
     );
     if (content.legacy.length > 0) {
-      console.log(`legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${m.file} (${m.version})`).join(", ")}`);
+      console.log(`legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${printableFile(m.file)} (${m.version})`).join(", ")}`);
     }
     return EXIT_OK;
   },

@@ -1,4 +1,5 @@
 /** `manifest-resolver probe`: check a running resolver against the contract. */
+import { printable } from "../diagnostics.ts";
 import { probe as probeResolver } from "../probe.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 
@@ -25,10 +26,10 @@ Example:
     for await (const result of probeResolver(baseUrl, umids)) {
       checks++;
       if (result.failure === undefined) {
-        console.log(`ok    ${result.check}${result.detail === undefined ? "" : `: ${result.detail}`}`);
+        console.log(printable(`ok    ${result.check}${result.detail === undefined ? "" : `: ${result.detail}`}`));
       } else {
         failed++;
-        console.log(`FAIL  ${result.check}: ${result.failure}`);
+        console.log(printable(`FAIL  ${result.check}: ${result.failure}`));
       }
     }
     console.log(`${baseUrl}: ${checks} checks, ${failed === 0 ? "all passed" : `${failed} failed`}`);

@@ -11,7 +11,7 @@ import { displayPath, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_F
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
 import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
-import { formatDiagnostic, hasErrors } from "../diagnostics.ts";
+import { formatDiagnostic, hasErrors, printable } from "../diagnostics.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
@@ -132,7 +132,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   });
   if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);
   if ("unchanged" in outcome) {
-    console.log(outcome.unchanged);
+    console.log(printable(outcome.unchanged));
     return EXIT_OK;
   }
 
@@ -140,7 +140,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   const after = checkRoutesText(file, updated, validators);
   if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
   await writeFileAtomically(path, updated);
-  console.log(`${outcome.changed} in ${file}`);
+  console.log(printable(`${outcome.changed} in ${file}`));
   return EXIT_OK;
 }
 
@@ -162,6 +162,6 @@ async function manifestIds(dir: string, settings: Settings): Promise<Map<string,
 }
 
 function fail(lines: string[]): number {
-  for (const line of lines) console.error(line);
+  for (const line of lines) console.error(printable(line));
   return EXIT_FAILED;
 }

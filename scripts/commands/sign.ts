@@ -10,7 +10,7 @@ import { detectStyle, formatJson, writeFileAtomically } from "../content/json-fi
 import { parseAndValidate } from "../content/source.ts";
 import { NO_OPT_INS } from "../content/unsigned.ts";
 import { signProfileA } from "../crypto/profile-a.ts";
-import { formatDiagnostic, hasErrors, printDiagnostics } from "../diagnostics.ts";
+import { formatDiagnostic, hasErrors, printable, printableFile, printDiagnostics } from "../diagnostics.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
@@ -55,7 +55,7 @@ Example:
       const problem = await signFile(path, key, spki, keyRef, stringOption(values, "content", defaultContentDir()), settings, validators);
       if (problem !== undefined) {
         refused++;
-        console.error(problem);
+        for (const line of problem) console.error(line);
       }
     }
     if (refused > 0) console.error(`${refused} of ${files.length} not signed.`);
@@ -89,22 +89,23 @@ async function signFile(
   contentDir: string,
   settings: Settings,
   validators: SchemaValidators,
-): Promise<string | undefined> {
+): Promise<string[] | undefined> {
   const file = displayPath(path);
   const read = readSourceText(path, settings.limits.maxManifestBytes);
-  if ("diagnostic" in read) return formatDiagnostic(read.diagnostic);
+  if ("diagnostic" in read) return [formatDiagnostic(read.diagnostic)];
   const parsed = parseAndValidate(file, read.text, settings.limits, () => []);
-  if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic).join("\n");
-  if (!isJsonObject(parsed.value)) return `${file} - error sign/not-object: a manifest is a JSON object`;
+  if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic);
+  if (!isJsonObject(parsed.value)) return [formatDiagnostic({ severity: "error", file, rule: "sign/not-object", message: "a manifest is a JSON object" })];
 
   // Judged by the content root's files, as check and build judge it.
   const root = isInside(path, contentDir) ? checkRootFiles(contentDir, { settings, now: new Date(), strict: false }, validators) : undefined;
   const rootErrors = root?.checked.flatMap((checked) => checked.diagnostics).filter((d) => d.severity === "error") ?? [];
-  if (rootErrors.length > 0) return rootErrors.map(formatDiagnostic).join("\n");
+  if (rootErrors.length > 0) return rootErrors.map(formatDiagnostic);
   const context = root?.context ?? { settings, now: new Date(), strict: false, validators, pins: undefined, unsigned: NO_OPT_INS };
   const pin = context.pins?.keys.get(keyRef);
   if (pin !== undefined && pin.spki !== spki) {
-    return `${file} - error sign/key-not-pinned: refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;
+    const message = `refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;
+    return [formatDiagnostic({ severity: "error", file, rule: "sign/key-not-pinned", message })];
   }
 
   // The signature replaces the old one in place (keeping members such as statusRef) or
@@ -117,10 +118,10 @@ async function signFile(
 
   const check = checkManifestText(file, text, context, path);
   if (hasErrors(check.diagnostics)) {
-    return `${check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic).join("\n")}\n${file} was not signed: fix the problems above first.`;
+    return [...check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic), `${printableFile(file)} was not signed: fix the problems above first.`];
   }
   printDiagnostics(check.diagnostics, (line) => console.error(line));
   await writeFileAtomically(path, text);
-  console.log(`signed ${file} (keyRef ${keyRef})`);
+  console.log(printable(`signed ${printableFile(file)} (keyRef ${keyRef})`));
   return undefined;
 }

@@ -5,15 +5,22 @@ import { formatDiagnostic, githubAnnotation, type Diagnostic } from "../../scrip
 const d: Diagnostic = { severity: "error", file: "content/a,b:c.json", rule: "schema/required", message: 'missing "x"\n100%', pointer: "/a", line: 3, column: 7 };
 
 test("formats like TypeScript, with the pointer after the message", () => {
-  assert.equal(formatDiagnostic(d), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\n100% at /a');
-  assert.equal(formatDiagnostic({ ...d, pointer: "" }), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\n100% at (root)');
+  assert.equal(formatDiagnostic(d), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\\n100% at /a');
+  assert.equal(formatDiagnostic({ ...d, pointer: "" }), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\\n100% at (root)');
   const { line: _, column: __, pointer: ___, ...whole } = d;
-  assert.equal(formatDiagnostic({ ...whole, severity: "warning" }), 'content/a,b:c.json - warning schema/required: missing "x"\n100%');
+  assert.equal(formatDiagnostic({ ...whole, severity: "warning" }), 'content/a,b:c.json - warning schema/required: missing "x"\\n100%');
 });
 
 test("GitHub annotations escape what the runner would misread", () => {
   assert.equal(
     githubAnnotation(d),
-    "::error file=content/a%2Cb%3Ac.json,line=3,col=7,title=schema/required::content/a,b:c.json:3:7 - error schema/required: missing \"x\"%0A100%25 at /a",
+    "::error file=content/a%2Cb%3Ac.json,line=3,col=7,title=schema/required::content/a,b:c.json:3:7 - error schema/required: missing \"x\"\\n100%25 at /a",
   );
+});
+
+test("control, line-break and bidirectional characters are shown as escapes; no line starts a workflow command", () => {
+  const hostile: Diagnostic = { severity: "error", file: "a\r\n::error::x\u2028.json", rule: "r", message: "\u202eevil\u2066 \u0085\u007f\t" };
+  assert.equal(formatDiagnostic(hostile), "a\\r\\n::error::x\\u2028.json - error r: \\u202eevil\\u2066 \\x85\\x7f\\t");
+  assert.equal(formatDiagnostic({ ...hostile, file: "::warning::b.json" }).slice(0, 2), "./");
+  assert.doesNotMatch(githubAnnotation(hostile), /[\r\n\u2028\u202e]/);
 });
