@@ -201,10 +201,16 @@ describe("build: the output directory", () => {
     assert.match(result.stderr, /refusing to replace .*precious.*: it is not empty and holds no resolver\.json from a previous build/);
     assert.deepEqual(Object.keys(tree(dir)), ["thesis.json"]);
   });
-  it("builds an empty content directory into an empty index", () => {
+  it("refuses to replace a deployed resolver with an empty one; --allow-empty builds it", () => {
     const out = join(scratch, "empty-dist");
+    assert.equal(cli(["build", "--content", content("before-empty", { "a.json": signed(manifestFor("urn:kept"), key) }), "--out", out]).status, 0);
+    const before = tree(out);
     mkdirSync(join(scratch, "empty"));
-    assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out]).status, 0);
+    const refused = cli(["build", "--content", join(scratch, "empty"), "--out", out]);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /empty has no manifest to publish: this build would replace .*empty-dist with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean\. .*empty-dist was left unchanged\./);
+    assert.deepEqual(tree(out), before);
+    assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"]).status, 0);
     assert.deepEqual(readRecords(out), {});
     assert.deepEqual(Object.keys(tree(out)), ["resolver.json"]);
   });

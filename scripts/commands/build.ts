@@ -7,7 +7,7 @@ import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir } from "../content/content-root.ts";
 import { displayPath } from "../content/files.ts";
-import { hasErrors, plural, printableFile, printDiagnostics, summarize } from "../diagnostics.ts";
+import { hasErrors, plural, printable, printableFile, printDiagnostics, summarize } from "../diagnostics.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
@@ -17,7 +17,7 @@ const KV_AUTOMATIC = 20_000;
 export const build: Command = {
   name: "build",
   summary: "validate content/ and write the resolver's static output to dist/",
-  help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR]
+  help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR] [--allow-empty]
 
 Validates the content directory as 'manifest-resolver check' does, then writes one body
 file per manifest and the record index to the output directory. Nothing is written if
@@ -33,6 +33,8 @@ Options:
   --out DIR         output directory (default: dist)
   --lookup-out DIR  lookup page directory (default: dist-lookup)
   --kv-out DIR      Workers KV bulk files directory (default: dist-kv, when written)
+  --allow-empty     publish even when no manifest would be (by default such a build
+                    is refused: it would answer 404 for every UMID)
 
 Environment:
   UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
@@ -51,6 +53,7 @@ Example:
     out: { type: "string" },
     "lookup-out": { type: "string" },
     "kv-out": { type: "string" },
+    "allow-empty": { type: "boolean" },
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -61,7 +64,7 @@ Example:
     const settings = settingsFromEnv();
 
     const kvOption = values["kv-out"];
-    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, typeof kvOption === "string" ? kvOption : undefined, settings));
+    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, typeof kvOption === "string" ? kvOption : undefined, values["allow-empty"] === true, settings));
     if (built === undefined) return EXIT_FAILED;
     const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
     if (page === undefined) return EXIT_FAILED;
@@ -89,6 +92,7 @@ async function buildInto(
   contentDir: string,
   outDir: string,
   kvOut: string | undefined,
+  allowEmpty: boolean,
   settings: Settings,
 ): Promise<{ content: ContentCheck; bytes: number; kvDir?: string; kvFiles: number } | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
@@ -108,8 +112,15 @@ async function buildInto(
       };
     });
     printDiagnostics(content.diagnostics, (line) => console.error(line));
-    if (hasErrors(content.diagnostics)) {
-      console.error(`${summarize(content.diagnostics)} ${outDir} was left unchanged.`);
+    // An empty content folder is far more often a mistake (a wrong --content, a deletion)
+    // than a wish to answer 404 for every UMID that was published.
+    const refusal = hasErrors(content.diagnostics)
+      ? summarize(content.diagnostics)
+      : content.published.length === 0 && !allowEmpty
+        ? `${displayPath(contentDir)} has no manifest to publish: this build would replace ${outDir} with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean.`
+        : undefined;
+    if (refusal !== undefined) {
+      console.error(`${printable(refusal)} ${outDir} was left unchanged.`);
       for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
       return undefined;
     }
