@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,7 +70,7 @@ describe("from a new key to a probed resolver", () => {
     assert.equal(signing.stdout, `signed content/first.jsonld (keyRef ${keyRef})\n`);
     assert.equal(JSON.parse(read("content/first.jsonld")).signature.publicKeySpkiB64, spki);
 
-    assert.equal((await cli(["revoke", "urn:uuid:00000000-dead-4000-8000-000000000000", "--reason", "rotated"])).status, 0);
+    assert.equal((await cli(["revoke", "urn:uuid:00000000-dead-4000-8000-000000000000", "--reason", "rotated", "--unpublished"])).status, 0);
     assert.equal((await cli(["redirect", "urn:uuid:00000000-0000-4000-8000-00000000beef", "https://elsewhere.example/m/1"])).status, 0);
     const checked = await cli(["check"]);
     assert.equal(checked.status, 0, checked.stdout);
@@ -211,7 +211,7 @@ describe("revoke and redirect", () => {
     write("routes2/content/published.json", JSON.stringify(signed(manifestFor("urn:published"), key), null, 2));
     const edit2 = (...args: string[]) => cli([...args, "--content", "routes2/content"]);
     assert.equal((await edit2("redirect", "urn:x", "https://x.example/")).status, 0);
-    assert.equal((await edit2("revoke", "urn:y")).status, 0);
+    assert.equal((await edit2("revoke", "urn:y", "--unpublished")).status, 0);
     const before = read("routes2/content/_routes.json");
     const cases: [string[], RegExp][] = [
       [["revoke", "urn:x"], /urn:x is redirected at routes2\/content\/_routes\.json:4:15: remove the redirect before revoking it/],
@@ -224,6 +224,22 @@ describe("revoke and redirect", () => {
       assert.match(result.stderr, message);
     }
     assert.equal(read("routes2/content/_routes.json"), before);
+  });
+  it("refuses to revoke a UMID no manifest publishes, naming the nearest published ones, unless --unpublished", async () => {
+    for (const umid of ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60", "urn:other"]) {
+      write(`routes4/content/${umid.slice(-4)}.json`, JSON.stringify(signed(manifestFor(umid), key), null, 2));
+    }
+    const edit4 = (...args: string[]) => cli([...args, "--content", "routes4/content"]);
+    const typo = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e");
+    assert.equal(typo.status, 1);
+    assert.match(
+      typo.stderr,
+      /^manifest-resolver: no manifest in the content folder publishes urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e; the nearest published: urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f \(routes4\/content\/4e5f\.json:3:10\), urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60 \(routes4\/content\/4e60\.json:3:10\)\. Nothing was revoked; to revoke it anyway \(a UMID published elsewhere, or before\), add --unpublished\n$/,
+    );
+    assert.equal(existsSync(join(scratch, "routes4/content/_routes.json")), false);
+    const meant = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e", "--unpublished");
+    assert.equal(meant.status, 0, meant.stderr);
+    assert.deepEqual(JSON.parse(read("routes4/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid), ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e"]);
   });
   it("refuses to edit an invalid _routes.json, and a URL that is not http(s)", async () => {
     write("routes3/content/_routes.json", '{"redirects": [{"umid": "urn:z"}]}');

@@ -5,6 +5,7 @@
  * is replaced atomically, in its own indentation style.
  */
 import { join } from "node:path";
+import { closest } from "../closest.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { displayPath, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
@@ -24,6 +25,8 @@ interface RoutesEdit {
   listed(list: "redirects" | "revoked", umid: string): { index: number; place: string } | undefined;
   /** The manifest file that publishes `umid`, if any. */
   publishedBy(umid: string): string | undefined;
+  /** The published UMIDs nearest to `umid`, to name when it is not one. */
+  nearest(umid: string): string[];
 }
 
 const contentOption = { content: { type: "string" } } as const;
@@ -32,27 +35,35 @@ const contentHelp = "  --content DIR  content directory (default: content)";
 export const revoke: Command = {
   name: "revoke",
   summary: "revoke a UMID in _routes.json: it then answers 410",
-  help: `Usage: manifest-resolver revoke UMID [--reason TEXT] [--content DIR]
+  help: `Usage: manifest-resolver revoke UMID [--reason TEXT] [--unpublished] [--content DIR]
 
 Adds UMID to the revoked list of _routes.json, with revokedAt now. A revoked UMID answers
 410 Gone, and a manifest file for it is no longer published. A redirected UMID is not
-revoked: remove its redirect first.
+revoked: remove its redirect first. A UMID that no manifest in the content folder
+publishes is refused, naming the nearest ones that are (a typo must not leave the
+intended UMID live), unless --unpublished says it is meant.
 
 Options:
   --reason TEXT  why, kept in _routes.json for the record
+  --unpublished  revoke a UMID that no manifest here publishes (one published elsewhere, or before)
 ${contentHelp}
 
 Exit status: 0 revoked (or already), 1 refused or _routes.json invalid, 2 usage error.
 
 Example:
   manifest-resolver revoke urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "key compromised"`,
-  options: { reason: { type: "string" }, ...contentOption },
+  options: { reason: { type: "string" }, unpublished: { type: "boolean" }, ...contentOption },
   run: (values, positionals) =>
-    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy }) => {
+    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearest }) => {
       const revoked = listed("revoked", umid!);
       if (revoked !== undefined) return { unchanged: `${umid} is already revoked at ${revoked.place}` };
       const redirected = listed("redirects", umid!);
       if (redirected !== undefined) return { refused: `${umid} is redirected at ${redirected.place}: remove the redirect before revoking it` };
+      if (publishedBy(umid!) === undefined && values.unpublished !== true) {
+        const near = nearest(umid!);
+        const hint = near.length === 0 ? "" : `; the nearest published: ${near.map((n) => `${n} (${publishedBy(n)})`).join(", ")}`;
+        return { refused: `no manifest in the content folder publishes ${umid}${hint}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished` };
+      }
       const reason = values.reason;
       routes.revoked.push({ umid: umid!, revokedAt: new Date().toISOString(), ...(typeof reason === "string" && { reason }) });
       const file = publishedBy(umid!);
@@ -129,6 +140,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
       const manifest = manifests.get(umid);
       return manifest && placeOf(manifest, "/@id");
     },
+    nearest: (umid) => closest(umid, manifests.keys()),
   });
   if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);
   if ("unchanged" in outcome) {
