@@ -6,10 +6,12 @@ import { keygen } from "./commands/keygen.ts";
 import { newManifest } from "./commands/new.ts";
 import { probe } from "./commands/probe.ts";
 import { redirect, revoke } from "./commands/routes.ts";
-import { EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
 import { serve } from "./commands/serve.ts";
 import { sign } from "./commands/sign.ts";
 import { ConfigError } from "./config.ts";
+import { LockTimeout } from "./content/file-lock.ts";
+import { printable } from "./diagnostics.ts";
 
 const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, redirect, build, serve, probe];
 
@@ -44,6 +46,10 @@ export async function main(argv: string[]): Promise<number> {
     const code = (error as { code?: string }).code;
     if (error instanceof UsageError || error instanceof ConfigError || code?.startsWith("ERR_PARSE_ARGS")) {
       return usageError((error as Error).message, `Run 'manifest-resolver ${name} --help' for usage.`);
+    }
+    if (error instanceof LockTimeout) {
+      console.error(`manifest-resolver: ${printable(error.message)}`);
+      return EXIT_FAILED;
     }
     throw error;
   }

@@ -10,6 +10,7 @@
  * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
+ * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
  */
 import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "./json/strict-json.ts";
@@ -29,6 +30,8 @@ export interface Settings {
   resolverUrl: string;
   /** Worker threads for checking many manifests (0: the main thread only). */
   workers: number;
+  /** How long an edit of a content file waits for another one to finish. */
+  lockWaitMs: number;
 }
 
 /** A setting with a value it cannot have: a usage error, like a bad flag. */
@@ -46,6 +49,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   return {
     resolverUrl,
     workers: env.UM_WORKERS === "0" ? 0 : positiveInteger(env, "UM_WORKERS", Math.min(availableParallelism(), 4)),
+    lockWaitMs: positiveInteger(env, "UM_LOCK_WAIT_MS", 10_000),
     standardsUrl,
     contextUrl: `${standardsUrl}/ns/v0.4`,
     limits: {

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
@@ -18,8 +18,8 @@ const scratch = mkdtempSync(join(tmpdir(), "um-publisher-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs the CLI like a publisher, asynchronously so that a test server can answer it. */
-async function cli(args: string[], cwd = scratch) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, GITHUB_ACTIONS: "" } });
+async function cli(args: string[], cwd = scratch, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c));
@@ -240,6 +240,30 @@ describe("revoke and redirect", () => {
     const meant = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e", "--unpublished");
     assert.equal(meant.status, 0, meant.stderr);
     assert.deepEqual(JSON.parse(read("routes4/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid), ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e"]);
+  });
+  it("concurrent edits wait for each other: every edit that reports success is in the file", async () => {
+    const umids = Array.from({ length: 6 }, (_, i) => `urn:concurrent:${i}`);
+    for (const umid of umids) write(`routes5/content/${umid.slice(-1)}.json`, JSON.stringify(signed(manifestFor(umid), key)));
+    const results = await Promise.all(umids.map((umid) => cli(["revoke", umid, "--content", "routes5/content"])));
+    for (const result of results) assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(read("routes5/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid).sort(), umids);
+    assert.equal(existsSync(join(scratch, "routes5/content/_routes.json.lock")), false, "the lock is released");
+  });
+  it("a held lock makes an edit wait, then fail saying who holds it; an abandoned one is taken over", async () => {
+    write("routes6/content/a.json", JSON.stringify(signed(manifestFor("urn:locked"), key)));
+    const lock = "routes6/content/_routes.json.lock";
+    write(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: "2026-11-22T00:00:00.000Z" }));
+    const waited = await cli(["revoke", "urn:locked", "--content", "routes6/content"], scratch, { UM_LOCK_WAIT_MS: "300" });
+    assert.equal(waited.status, 1);
+    assert.match(waited.stderr, new RegExp(`^manifest-resolver: routes6/content/_routes\\.json is being edited by process ${process.pid} on .* since 2026-11-22T00:00:00\\.000Z; gave up waiting\\. If no such command is running any more, delete routes6/content/_routes\\.json\\.lock\\n$`));
+    assert.equal(existsSync(join(scratch, "routes6/content/_routes.json")), false);
+
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => gone.on("exit", resolve));
+    write(lock, JSON.stringify({ pid: gone.pid, host: hostname(), since: "2026-11-22T00:00:00.000Z" }));
+    const taken = await cli(["revoke", "urn:locked", "--content", "routes6/content"], scratch, { UM_LOCK_WAIT_MS: "300" });
+    assert.equal(taken.status, 0, taken.stderr);
+    assert.equal(existsSync(join(scratch, lock)), false);
   });
   it("refuses to edit an invalid _routes.json, and a URL that is not http(s)", async () => {
     write("routes3/content/_routes.json", '{"redirects": [{"umid": "urn:z"}]}');

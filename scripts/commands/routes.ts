@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { closest } from "../closest.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
+import { defaultContentDir } from "../content/content-root.ts";
 import { displayPath, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
+import { withFileLock } from "../content/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
 import { formatDiagnostic, hasErrors, printable } from "../diagnostics.ts";
@@ -30,7 +32,7 @@ interface RoutesEdit {
 }
 
 const contentOption = { content: { type: "string" } } as const;
-const contentHelp = "  --content DIR  content directory (default: content)";
+const contentHelp = "  --content DIR  content directory (default: the repository's content/)";
 
 export const revoke: Command = {
   name: "revoke",
@@ -114,46 +116,50 @@ Example:
 async function editRoutes(values: OptionValues, positionals: string[], arity: number, edit: (args: string[], at: RoutesEdit) => Outcome): Promise<number> {
   if (positionals.length !== arity) throw new UsageError(`expected ${arity === 1 ? "UMID" : "UMID URL"}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`);
   if (positionals[0] === "") throw new UsageError("UMID must not be empty");
-  const dir = stringOption(values, "content", "content");
+  const dir = stringOption(values, "content", defaultContentDir());
   const settings = settingsFromEnv();
   const validators = schemaValidators(settings.contextUrl);
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);
 
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
-  const text = "text" in read ? read.text : "{}";
   const manifests = await manifestIds(dir, settings);
-  const before = checkRoutesText(file, text, validators);
-  if (hasErrors(before.diagnostics)) return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
+  // Read, edited and written back under the file's lock: a concurrent edit waits, then
+  // sees this one.
+  return withFileLock(path, settings.lockWaitMs, async () => {
+    const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+    if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
+    const text = "text" in read ? read.text : "{}";
+    const before = checkRoutesText(file, text, validators);
+    if (hasErrors(before.diagnostics)) return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
 
-  const current = before.document;
-  const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [] };
-  const source = { file, text };
-  const outcome = edit(positionals, {
-    routes,
-    listed: (list, umid) => {
-      const index = routes[list].findIndex((entry) => entry.umid === umid);
-      return index < 0 ? undefined : { index, place: placeOf(source, `/${list}/${index}/umid`) };
-    },
-    publishedBy: (umid) => {
-      const manifest = manifests.get(umid);
-      return manifest && placeOf(manifest, "/@id");
-    },
-    nearest: (umid) => closest(umid, manifests.keys()),
-  });
-  if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);
-  if ("unchanged" in outcome) {
-    console.log(printable(outcome.unchanged));
+    const current = before.document;
+    const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [] };
+    const source = { file, text };
+    const outcome = edit(positionals, {
+      routes,
+      listed: (list, umid) => {
+        const index = routes[list].findIndex((entry) => entry.umid === umid);
+        return index < 0 ? undefined : { index, place: placeOf(source, `/${list}/${index}/umid`) };
+      },
+      publishedBy: (umid) => {
+        const manifest = manifests.get(umid);
+        return manifest && placeOf(manifest, "/@id");
+      },
+      nearest: (umid) => closest(umid, manifests.keys()),
+    });
+    if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);
+    if ("unchanged" in outcome) {
+      console.log(printable(outcome.unchanged));
+      return EXIT_OK;
+    }
+
+    const updated = formatJson(routes, "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
+    const after = checkRoutesText(file, updated, validators);
+    if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
+    await writeFileAtomically(path, updated);
+    console.log(printable(`${outcome.changed} in ${file}`));
     return EXIT_OK;
-  }
-
-  const updated = formatJson(routes, "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
-  const after = checkRoutesText(file, updated, validators);
-  if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
-  await writeFileAtomically(path, updated);
-  console.log(printable(`${outcome.changed} in ${file}`));
-  return EXIT_OK;
+  });
 }
 
 /** Which manifest file claims each UMID: only each file's @id is read. */

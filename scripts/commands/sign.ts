@@ -3,6 +3,7 @@ import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkRootFiles } from "../content/check-content.ts";
+import { withFileLock } from "../content/file-lock.ts";
 import { defaultContentDir, isInside } from "../content/content-root.ts";
 import { checkManifestText } from "../content/manifest-check.ts";
 import { displayPath, readSourceText } from "../content/files.ts";
@@ -91,37 +92,40 @@ async function signFile(
   validators: SchemaValidators,
 ): Promise<string[] | undefined> {
   const file = displayPath(path);
-  const read = readSourceText(path, settings.limits.maxManifestBytes);
-  if ("diagnostic" in read) return [formatDiagnostic(read.diagnostic)];
-  const parsed = parseAndValidate(file, read.text, settings.limits, () => []);
-  if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic);
-  if (!isJsonObject(parsed.value)) return [formatDiagnostic({ severity: "error", file, rule: "sign/not-object", message: "a manifest is a JSON object" })];
+  // The file is read, signed and written back under its lock, as every edit of content is.
+  return withFileLock(path, settings.lockWaitMs, async () => {
+    const read = readSourceText(path, settings.limits.maxManifestBytes);
+    if ("diagnostic" in read) return [formatDiagnostic(read.diagnostic)];
+    const parsed = parseAndValidate(file, read.text, settings.limits, () => []);
+    if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic);
+    if (!isJsonObject(parsed.value)) return [formatDiagnostic({ severity: "error", file, rule: "sign/not-object", message: "a manifest is a JSON object" })];
 
-  // Judged by the content root's files, as check and build judge it.
-  const root = isInside(path, contentDir) ? checkRootFiles(contentDir, { settings, now: new Date(), strict: false }, validators) : undefined;
-  const rootErrors = root?.checked.flatMap((checked) => checked.diagnostics).filter((d) => d.severity === "error") ?? [];
-  if (rootErrors.length > 0) return rootErrors.map(formatDiagnostic);
-  const context = root?.context ?? { settings, now: new Date(), strict: false, validators, pins: undefined, unsigned: NO_OPT_INS };
-  const pin = context.pins?.keys.get(keyRef);
-  if (pin !== undefined && pin.spki !== spki) {
-    const message = `refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;
-    return [formatDiagnostic({ severity: "error", file, rule: "sign/key-not-pinned", message })];
-  }
+    // Judged by the content root's files, as check and build judge it.
+    const root = isInside(path, contentDir) ? checkRootFiles(contentDir, { settings, now: new Date(), strict: false }, validators) : undefined;
+    const rootErrors = root?.checked.flatMap((checked) => checked.diagnostics).filter((d) => d.severity === "error") ?? [];
+    if (rootErrors.length > 0) return rootErrors.map(formatDiagnostic);
+    const context = root?.context ?? { settings, now: new Date(), strict: false, validators, pins: undefined, unsigned: NO_OPT_INS };
+    const pin = context.pins?.keys.get(keyRef);
+    if (pin !== undefined && pin.spki !== spki) {
+      const message = `refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;
+      return [formatDiagnostic({ severity: "error", file, rule: "sign/key-not-pinned", message })];
+    }
 
-  // The signature replaces the old one in place (keeping members such as statusRef) or
-  // goes last; everything else keeps its order.
-  const manifest = parsed.value;
-  const previous = isJsonObject(manifest.signature) ? manifest.signature : {};
-  const signature = { ...previous, ...signProfileA(manifest, key, keyRef) };
-  const signed = "signature" in manifest ? Object.fromEntries(Object.entries(manifest).map(([k, v]) => [k, k === "signature" ? signature : v])) : { ...manifest, signature };
-  const text = formatJson(signed, detectStyle(read.text));
+    // The signature replaces the old one in place (keeping members such as statusRef) or
+    // goes last; everything else keeps its order.
+    const manifest = parsed.value;
+    const previous = isJsonObject(manifest.signature) ? manifest.signature : {};
+    const signature = { ...previous, ...signProfileA(manifest, key, keyRef) };
+    const signed = "signature" in manifest ? Object.fromEntries(Object.entries(manifest).map(([k, v]) => [k, k === "signature" ? signature : v])) : { ...manifest, signature };
+    const text = formatJson(signed, detectStyle(read.text));
 
-  const check = checkManifestText(file, text, context, path);
-  if (hasErrors(check.diagnostics)) {
-    return [...check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic), `${printableFile(file)} was not signed: fix the problems above first.`];
-  }
-  printDiagnostics(check.diagnostics, (line) => console.error(line));
-  await writeFileAtomically(path, text);
-  console.log(printable(`signed ${printableFile(file)} (keyRef ${keyRef})`));
-  return undefined;
+    const check = checkManifestText(file, text, context, path);
+    if (hasErrors(check.diagnostics)) {
+      return [...check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic), `${printableFile(file)} was not signed: fix the problems above first.`];
+    }
+    printDiagnostics(check.diagnostics, (line) => console.error(line));
+    await writeFileAtomically(path, text);
+    console.log(printable(`signed ${printableFile(file)} (keyRef ${keyRef})`));
+    return undefined;
+  });
 }

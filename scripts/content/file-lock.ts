@@ -1,0 +1,81 @@
+/**
+ * One writer at a time for a content file. Commands that edit a file read it, change it
+ * and write it back whole: two at once would each write their own change over the
+ * other's, and both report success. A writer takes `<file>.lock` (created exclusively,
+ * naming its process), re-reads the file inside it, and removes the lock when done. A
+ * second writer waits, up to a bound, then says who holds the lock; a lock left by a
+ * process that no longer runs on this host (killed mid-edit) is taken over.
+ */
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { displayPath } from "./files.ts";
+
+/** A lock held for too long: the message names the file and how to clear it. */
+export class LockTimeout extends Error {}
+
+interface Holder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+/** Runs `work` holding the lock of `path`, waiting at most `waitMs` for it. */
+export async function withFileLock<T>(path: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+  const lock = `${path}.lock`;
+  // No folder, no file to protect: `work` says what is missing.
+  if (!(await acquire(lock, Date.now() + waitMs))) return work();
+  try {
+    return await work();
+  } finally {
+    unlinkSync(lock);
+  }
+}
+
+/** Takes the lock (true), or finds that its folder does not exist (false). */
+async function acquire(lock: string, deadline: number): Promise<boolean> {
+  const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  for (;;) {
+    try {
+      const fd = openSync(lock, "wx", 0o644);
+      writeSync(fd, JSON.stringify(me));
+      closeSync(fd);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return false;
+      if (code !== "EEXIST") throw error;
+    }
+    const held = readHolder(lock);
+    if (held !== undefined && isAbandoned(held.holder)) {
+      // Removed only if it is still the abandoned lock just read, not a new holder's.
+      if (readHolder(lock)?.text === held.text) unlinkSync(lock);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const by = held === undefined ? "another command" : `process ${held.holder.pid} on ${held.holder.host} since ${held.holder.since}`;
+      throw new LockTimeout(`${displayPath(lock.slice(0, -".lock".length))} is being edited by ${by}; gave up waiting. If no such command is running any more, delete ${displayPath(lock)}`);
+    }
+    await sleep(20 + Math.random() * 30);
+  }
+}
+
+function readHolder(lock: string): { text: string; holder: Holder } | undefined {
+  try {
+    const text = readFileSync(lock, "utf8");
+    return { text, holder: JSON.parse(text) as Holder };
+  } catch {
+    // Released meanwhile, or caught half-written: try again.
+    return undefined;
+  }
+}
+
+function isAbandoned(holder: Holder): boolean {
+  if (holder.host !== hostname() || !Number.isInteger(holder.pid)) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
