@@ -1,17 +1,20 @@
 /** `manifest-resolver build` and the CLI around it, run as a publisher runs them. */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, describe, it } from "node:test";
 import { encodeBase64url, utf8 } from "../edge/base64url.ts";
 import { shardPath } from "../edge/records.ts";
+import { recoverOutput } from "../scripts/build/output.ts";
 import { canonicalize } from "../scripts/crypto/jcs.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { CLI } from "./support/paths.ts";
+import { startPrintingUrl } from "./support/processes.ts";
 
 const key = newKey();
 const scratch = mkdtempSync(join(tmpdir(), "um-build-"));
@@ -247,5 +250,59 @@ describe("CLI", () => {
     const result = cli(["build", "--content", join(scratch, "no-such-content"), "--out", join(scratch, "x")]);
     assert.equal(result.status, 1);
     assert.match(result.stderr, /no-such-content/);
+  });
+});
+
+describe("build: killed at any instant", () => {
+  const source = content("killed", Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`m${i}.json`, signed(manifestFor(`urn:killed:${i}`), key)])));
+  const fresh = () => {
+    const out = mkdtempSync(join(scratch, "killed-out-"));
+    rmSync(out, { recursive: true });
+    assert.equal(cli(["build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`]).status, 0);
+    return out;
+  };
+  const aside = (out: string, kind: "next" | "previous" | "building-x") => join(out, "..", `.${basename(out)}.${kind}`);
+  const complete = (out: string) => existsSync(join(out, "resolver.json")) && Object.keys(readRecords(out)).length === 40;
+
+  it("serve puts back an output a build left aside between its renames, and answers from it", async () => {
+    const out = fresh();
+    renameSync(out, aside(out, "next"));
+    const old = fresh();
+    renameSync(old, aside(out, "previous"));
+    assert.equal(existsSync(out), false, "the state a kill between the two renames leaves");
+    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", out, "--port", "0"]);
+    try {
+      assert.equal((await fetch(`${server.url}/urn:killed:7`)).status, 200);
+    } finally {
+      await server.stop();
+    }
+    assert.ok(complete(out));
+  });
+
+  it("the next build restores or clears every leftover before it builds", () => {
+    for (const state of [["next"], ["previous"], ["next", "previous"]] as const) {
+      const out = fresh();
+      for (const kind of state) cpSync(out, aside(out, kind), { recursive: true });
+      rmSync(out, { recursive: true });
+      mkdirSync(aside(out, "building-x"));
+      const result = cli(["build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`]);
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stderr, new RegExp(`restored .*${basename(out)} from \\.${basename(out)}\\.${state[0]}, left by an interrupted build`));
+      assert.ok(complete(out));
+      assert.deepEqual(readdirSync(join(out, "..")).filter((name) => name.startsWith(`.${basename(out)}.`)), [], `leftovers of ${state.join("+")}`);
+    }
+  });
+
+  it("SIGKILL at random moments never leaves the output unrecoverable", { timeout: 120_000 }, async () => {
+    const out = fresh();
+    for (let i = 0; i < 20; i++) {
+      const child = spawn(process.execPath, [CLI, "build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`], { stdio: "ignore" });
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      await sleep(100 + Math.random() * 900);
+      child.kill("SIGKILL");
+      await exited;
+      for (const dir of [out, `${out}-lookup`]) await recoverOutput(dir);
+      assert.ok(complete(out), `after kill ${i}: ${readdirSync(join(out, "..")).join(", ")}`);
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Writing build output: into a staging folder beside the target, swapped in only when
- * complete, so a failed build leaves the previous output as it was. Also the files of the
+ * complete, so a failed build leaves the previous output as it was, and a killed one
+ * leaves what `recoverOutput` puts back. Also the files of the
  * record index, which depend only on the records: identical content, identical bytes.
  */
 import { rmSync, writeFileSync } from "node:fs";
@@ -83,9 +84,54 @@ export async function openStaging(outDir: string, marker: string): Promise<strin
   return staging;
 }
 
-/** Swaps a complete staging folder in as `outDir`. */
+/**
+ * Swaps a complete staging folder in as `outDir`. Every step is a rename, and at every
+ * instant between two of them one complete output is either at `outDir` or at a name
+ * that `recoverOutput` knows: the new one at `.NAME.next` until the old one has moved to
+ * `.NAME.previous`, then at `outDir`.
+ */
 export async function commitStaging(staging: string, outDir: string): Promise<void> {
-  await swapIn(staging, resolve(outDir));
+  const target = resolve(outDir);
+  const { next, previous } = swapNames(target);
+  await rename(staging, next);
+  const hadPrevious = await exists(target);
+  if (hadPrevious) await rename(target, previous);
+  try {
+    await rename(next, target);
+  } catch (error) {
+    if (hadPrevious) await rename(previous, target);
+    throw error;
+  }
+  if (hadPrevious) removeTree(previous);
+}
+
+/**
+ * Undoes what a killed build left: with nothing at `outDir`, the new complete output
+ * (`.NAME.next`) or else the old one (`.NAME.previous`) is put back; then every leftover
+ * (staging folders, a `.next` never swapped in, a `.previous`) is removed. Run under the
+ * output's lock, before anything reads or writes `outDir`.
+ */
+export async function recoverOutput(outDir: string): Promise<string[]> {
+  const target = resolve(outDir);
+  const { next, previous } = swapNames(target);
+  const done: string[] = [];
+  if (!(await exists(target))) {
+    for (const complete of [next, previous]) {
+      if (!(await exists(complete))) continue;
+      await rename(complete, target);
+      done.push(`restored ${outDir} from ${basename(complete)}, left by an interrupted build`);
+      break;
+    }
+  }
+  const parent = dirname(target);
+  const leftover = (name: string) => name.startsWith(`.${basename(target)}.building-`) || [basename(next), basename(previous)].includes(name);
+  for (const name of (await readdir(parent).catch(() => [])).filter(leftover)) removeTree(join(parent, name));
+  return done;
+}
+
+function swapNames(target: string): { next: string; previous: string } {
+  const hidden = join(dirname(target), `.${basename(target)}`);
+  return { next: `${hidden}.next`, previous: `${hidden}.previous` };
 }
 
 export async function discardStaging(staging: string): Promise<void> {
@@ -98,19 +144,6 @@ export async function discardStaging(staging: string): Promise<void> {
  */
 function removeTree(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
-}
-
-async function swapIn(staging: string, target: string): Promise<void> {
-  const previous = `${staging}.previous`;
-  const hadPrevious = await exists(target);
-  if (hadPrevious) await rename(target, previous);
-  try {
-    await rename(staging, target);
-  } catch (error) {
-    if (hadPrevious) await rename(previous, target);
-    throw error;
-  }
-  if (hadPrevious) removeTree(previous);
 }
 
 /** Refuses to replace a directory that is not a previous build: it would be deleted. */

@@ -1,11 +1,13 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
+import { join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../build/body-writer.ts";
 import { KvWriter } from "../build/kv-writer.ts";
-import { commitStaging, discardStaging, openStaging, OutputError, writeIndex, writeOutput } from "../build/output.ts";
+import { commitStaging, discardStaging, openStaging, OutputError, recoverOutput, writeIndex, writeOutput } from "../build/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
-import { defaultContentDir } from "../content/content-root.ts";
+import { defaultContentDir, projectRoot } from "../content/content-root.ts";
+import { withFileLocks } from "../content/file-lock.ts";
 import { displayPath } from "../content/files.ts";
 import { hasErrors, plural, printable, printableFile, printDiagnostics, summarize } from "../diagnostics.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
@@ -13,6 +15,7 @@ import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./
 
 /** Above this many manifests, KV bulk files are written without being asked for. */
 const KV_AUTOMATIC = 20_000;
+const DEFAULT_KV_DIR = "dist-kv";
 
 export const build: Command = {
   name: "build",
@@ -30,9 +33,10 @@ reads its records from KV: load each with 'wrangler kv bulk put FILE'.
 
 Options:
   --content DIR     content directory (default: the repository's content/)
-  --out DIR         output directory (default: dist)
-  --lookup-out DIR  lookup page directory (default: dist-lookup)
-  --kv-out DIR      Workers KV bulk files directory (default: dist-kv, when written)
+  --out DIR         output directory (default: the repository's dist/)
+  --lookup-out DIR  lookup page directory (default: the repository's dist-lookup/)
+  --kv-out DIR      Workers KV bulk files directory (default: the repository's dist-kv/,
+                    when written)
   --allow-empty     publish even when no manifest would be (by default such a build
                     is refused: it would answer 404 for every UMID)
 
@@ -58,30 +62,47 @@ Example:
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const contentDir = stringOption(values, "content", defaultContentDir());
-    const outDir = stringOption(values, "out", "dist");
-    const lookupDir = stringOption(values, "lookup-out", "dist-lookup");
+    const outDir = displayPath(stringOption(values, "out", join(projectRoot(), "dist")));
+    const lookupDir = displayPath(stringOption(values, "lookup-out", join(projectRoot(), "dist-lookup")));
+    const kvOption = values["kv-out"];
+    const kvOut = typeof kvOption === "string" ? kvOption : undefined;
     const started = performance.now();
     const settings = settingsFromEnv();
 
-    const kvOption = values["kv-out"];
-    const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, typeof kvOption === "string" ? kvOption : undefined, values["allow-empty"] === true, settings));
-    if (built === undefined) return EXIT_FAILED;
-    const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
-    if (page === undefined) return EXIT_FAILED;
-
-    const { content, bytes } = built;
-    console.log(
-      `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
-        `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
-        `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
-        (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
-    );
-    if (content.legacy.length > 0) {
-      console.log(`legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${printableFile(m.file)} (${m.version})`).join(", ")}`);
-    }
-    return EXIT_OK;
+    // One build at a time writes these outputs; first, whatever a killed build left is put right.
+    const outputs = [outDir, lookupDir, kvOut ?? join(projectRoot(), DEFAULT_KV_DIR)];
+    return withFileLocks(outputs.map((dir) => resolve(dir)), settings.lockWaitMs, async () => {
+      for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
+      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kvOut, values["allow-empty"] === true, settings));
+      if (built === undefined) return EXIT_FAILED;
+      const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
+      if (page === undefined) return EXIT_FAILED;
+      report(built, contentDir, outDir, lookupDir, started);
+      return EXIT_OK;
+    });
   },
 };
+
+/** What a build made: its content check, the bytes written, and its KV bulk files if any. */
+interface Built {
+  content: ContentCheck;
+  bytes: number;
+  kvDir?: string;
+  kvFiles: number;
+}
+
+function report(built: Built, contentDir: string, outDir: string, lookupDir: string, started: number): void {
+  const { content, bytes } = built;
+  console.log(
+    `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
+      `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
+      `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
+      (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
+  );
+  if (content.legacy.length > 0) {
+    console.log(`legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${printableFile(m.file)} (${m.version})`).join(", ")}`);
+  }
+}
 
 /**
  * Checks the content and writes it into staging folders as it goes (bodies, and KV pairs
@@ -94,7 +115,7 @@ async function buildInto(
   kvOut: string | undefined,
   allowEmpty: boolean,
   settings: Settings,
-): Promise<{ content: ContentCheck; bytes: number; kvDir?: string; kvFiles: number } | undefined> {
+): Promise<Built | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
   let kvDir: string | undefined;
   let kvStaging: string | undefined;
@@ -102,7 +123,7 @@ async function buildInto(
     const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
     const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, async (manifests) => {
-      kvDir = kvOut ?? (manifests > KV_AUTOMATIC ? "dist-kv" : undefined);
+      kvDir = kvOut ?? (manifests > KV_AUTOMATIC ? displayPath(join(projectRoot(), DEFAULT_KV_DIR)) : undefined);
       if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
       return {
         write: async (umid, body, etag) => {

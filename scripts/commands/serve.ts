@@ -1,8 +1,14 @@
 /** `manifest-resolver serve`: answer the contract locally from a built output directory. */
+import { existsSync } from "node:fs";
 import { access } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
+import { recoverOutput } from "../build/output.ts";
+import { settingsFromEnv } from "../config.ts";
+import { projectRoot } from "../content/content-root.ts";
+import { withFileLock } from "../content/file-lock.ts";
+import { displayPath } from "../content/files.ts";
 import { lookupPageFiles } from "../lookup-page/files.ts";
 import { serveLookupPage } from "../lookup-page/serve.ts";
 import { EXIT_FAILED, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
@@ -14,10 +20,10 @@ export const serve: Command = {
 
 Serves the output of 'manifest-resolver build' through the same handler that runs on
 Netlify and Cloudflare, and prints its URL. A rebuild is picked up without a restart.
-Stop it with Ctrl+C.
+Stop it with Ctrl+C. An output left aside by a build killed mid-swap is put back first.
 
 Options:
-  --dist DIR   built output directory (default: dist)
+  --dist DIR   built output directory (default: the repository's dist/)
   --port N     TCP port, 0 for any free port (default: 8787)
   --host H     address to listen on (default: 127.0.0.1)
   --ui-port N  also serve the lookup page on this port (another origin), asking this resolver
@@ -34,11 +40,15 @@ Example:
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const dist = stringOption(values, "dist", "dist");
+    const dist = displayPath(stringOption(values, "dist", join(projectRoot(), "dist")));
     const host = stringOption(values, "host", "127.0.0.1");
     const port = portOption(values, "port", "8787")!;
     const uiPort = portOption(values, "ui-port", undefined);
 
+    // A build killed between its renames may have left the output aside: put it back first.
+    if (!existsSync(dist)) {
+      for (const line of await withFileLock(resolve(dist), settingsFromEnv().lockWaitMs, () => recoverOutput(dist))) console.error(line);
+    }
     try {
       await access(join(dist, BUILD_INFO_PATH));
     } catch {

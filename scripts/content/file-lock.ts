@@ -33,6 +33,12 @@ export async function withFileLock<T>(path: string, waitMs: number, work: () => 
 }
 
 /** Takes the lock (true), or finds that its folder does not exist (false). */
+/** Runs `work` holding the locks of all `paths`, taken in one order so that two commands never wait on each other. */
+export async function withFileLocks<T>(paths: readonly string[], waitMs: number, work: () => Promise<T>): Promise<T> {
+  const [first, ...rest] = [...new Set(paths)].sort();
+  return first === undefined ? work() : withFileLock(first, waitMs, () => withFileLocks(rest, waitMs, work));
+}
+
 async function acquire(lock: string, deadline: number): Promise<boolean> {
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   for (;;) {
