@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { CACHE_NONE, CACHE_RESOLVED, CONTRACT, JSON_CONTENT_TYPE, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
 import { umidPath } from "../edge/umid-path.ts";
+import { redirectLocationProblem } from "./validate/redirect-location.ts";
 
 export interface ProbeResult {
   check: string;
@@ -146,7 +147,8 @@ async function* probeUmid(
     expectHeader(first, "Cache-Control", CACHE_RESOLVED);
     if (first.status === 307) {
       const location = first.headers.get("Location");
-      expect(location !== null && URL.canParse(location), `Location is not an absolute URL: ${JSON.stringify(location)}`);
+      const problem = location === null ? "is missing" : redirectLocationProblem(location);
+      expect(problem === undefined, `Location ${problem}: ${JSON.stringify(location?.slice(0, 200))}`);
       return `307 to ${location}`;
     }
     expectHeader(first, "Content-Type", MANIFEST_CONTENT_TYPE);

@@ -272,7 +272,22 @@ describe("revoke and redirect", () => {
     assert.match(invalid.stderr, /_routes\.json:1:16 - error schema\/required: missing required member "location" at \/redirects\/0\n.*must be valid before it is edited\./);
     const url = await cli(["redirect", "urn:q", "ftp://q.example/", "--content", "routes3/content"]);
     assert.equal(url.status, 2);
-    assert.match(url.stderr, /URL must be an absolute http or https URL, not 'ftp:\/\/q\.example\/'/);
+    assert.match(url.stderr, /URL 'ftp:\/\/q\.example\/' must be an absolute http: or https: URL/);
+  });
+  it("redirect takes only an absolute http(s) URL with a host, no credentials, at most 8 KiB", async () => {
+    const cases: [string, RegExp][] = [
+      ["http://", /must name a host right after the \/\//],
+      ["https:///etc/passwd", /must name a host right after the \/\//],
+      [`https://long.example/${"a".repeat(100_000)}`, /is 100021 bytes long; a redirect location is at most 8192 bytes/],
+      ["https://user:pass@host.example/m", /must not carry credentials/],
+      ["https:\\evil.example/", /must not contain a backslash/],
+    ];
+    for (const [location, message] of cases) {
+      const result = await cli(["redirect", "urn:q", location, "--content", "routes7/content"]);
+      assert.equal(result.status, 2, location.slice(0, 40));
+      assert.match(result.stderr, message);
+    }
+    assert.equal(existsSync(join(scratch, "routes7/content/_routes.json")), false);
   });
 });
 
@@ -288,6 +303,18 @@ describe("probe", () => {
       assert.match(result.stdout, /^FAIL {2}GET \/a\/b is 400 unexpected extra path segments: expected 400, got 200$/m);
       assert.match(result.stdout, /^FAIL {2}GET \/urn%3Ax: /m);
       assert.match(result.stdout, /: 11 checks, 11 failed\n$/);
+    } finally {
+      server.close();
+    }
+  });
+  it("fails a redirect whose Location breaks the redirect rule", async () => {
+    const common = { "X-UM-Resolver-Contract": "manifest-resolver/v0.1", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract", "Cache-Control": "public, max-age=60" };
+    const server = createServer((_req, res) => res.writeHead(307, { ...common, Location: "https:///etc/passwd" }).end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const result = await cli(["probe", `http://127.0.0.1:${(server.address() as { port: number }).port}`, "urn:moved"]);
+      assert.equal(result.status, 1);
+      assert.match(result.stdout, /^FAIL {2}GET \/urn%3Amoved: Location must name a host right after the \/\/: "https:\/\/\/etc\/passwd"$/m);
     } finally {
       server.close();
     }

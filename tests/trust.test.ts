@@ -305,3 +305,20 @@ describe("output cannot be forged by file names", () => {
     assert.match(result.stdout, /^content\/\\u202etxt\.json:\d+:\d+ - error signature\/invalid: /m);
   });
 });
+
+describe("one rule for redirect locations", () => {
+  const bad = ["http://", "https:///etc/passwd", `https://long.example/${"a".repeat(100_000)}`, "https://user:pass@host.example/m"];
+  const root = repository("locations", {
+    "content/_keys.json": pinning(publisher),
+    "content/a.json": signed(manifestFor("urn:a"), publisher),
+    "content/_routes.json": { redirects: bad.map((location, i) => ({ umid: `urn:moved:${i}`, location })) },
+  });
+
+  it("check and build refuse each bad location in _routes.json, at its place", () => {
+    const result = cli(root, "check");
+    assert.equal(result.status, 1);
+    bad.forEach((_, i) => assert.match(result.stdout, new RegExp(`content/_routes\\.json:\\d+:\\d+ - error schema/redirect-location: .* at /redirects/${i}/location`)));
+    assert.equal(cli(root, "build").status, 1);
+    assert.equal(existsSync(join(root, "dist")), false);
+  });
+});

@@ -16,6 +16,7 @@ import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
 import { formatDiagnostic, hasErrors, printable } from "../diagnostics.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { redirectLocationProblem } from "../validate/redirect-location.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
 
@@ -78,8 +79,8 @@ export const redirect: Command = {
   summary: "redirect a UMID to a URL in _routes.json: it then answers 307",
   help: `Usage: manifest-resolver redirect UMID URL [--content DIR]
 
-Adds (or updates) the redirect of UMID to URL, an absolute http or https URL, in
-_routes.json. The UMID then answers 307 with Location: URL. A UMID that a manifest file
+Adds (or updates) the redirect of UMID to URL, an absolute http or https URL with a host,
+no credentials and at most 8 KiB, in _routes.json. The UMID then answers 307 with Location: URL. A UMID that a manifest file
 publishes, or that is revoked, is not redirected.
 
 Options:
@@ -92,8 +93,9 @@ Example:
   options: contentOption,
   run: (values, positionals) => {
     const location = positionals[1];
-    if (location !== undefined && (!/^https?:\/\/[^/?#\s]+/i.test(location) || !URL.canParse(location))) {
-      throw new UsageError(`URL must be an absolute http or https URL, not '${location}'`);
+    const problem = location === undefined ? undefined : redirectLocationProblem(location);
+    if (problem !== undefined) {
+      throw new UsageError(`URL '${location!.length > 100 ? `${location!.slice(0, 100)}…` : location}' ${problem}`);
     }
     return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy }) => {
       const revoked = listed("revoked", umid!);

@@ -1,7 +1,8 @@
 /**
  * `_routes.json`: the UMIDs the content directory answers without a manifest payload.
  * Closed objects throughout: a misspelt member here would silently drop a redirect or a
- * revocation, so it is an error instead.
+ * revocation, so it is an error instead. A redirect's location obeys the one rule of
+ * redirect-location.ts, a keyword of our own (see schema-validator.ts).
  */
 
 export const ROUTES_SCHEMA_ID = "urn:manifest-resolver:schema:routes";
@@ -23,12 +24,7 @@ export const routesSchema = {
         required: ["umid", "location"],
         properties: {
           umid,
-          location: {
-            type: "string",
-            format: "uri",
-            pattern: "^[hH][tT][tT][pP][sS]?://",
-            description: "an absolute http or https URL",
-          },
+          location: { type: "string", "redirect-location": true },
         },
       },
     },

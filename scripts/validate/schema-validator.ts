@@ -6,6 +6,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsModule from "ajv-formats";
 import { escapePointerToken } from "../json/strict-json.ts";
 import { manifestSchema, SCHEMA_ID } from "./manifest-schema.ts";
+import { redirectLocationProblem } from "./redirect-location.ts";
 import { keysSchema } from "./keys-schema.ts";
 import { routesSchema } from "./routes-schema.ts";
 import { unsignedSchema } from "./unsigned-schema.ts";
@@ -38,6 +39,17 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
   if (validators === undefined) {
     const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
     addFormats(ajv);
+    ajv.addKeyword({
+      keyword: "redirect-location",
+      type: "string",
+      schemaType: "boolean",
+      errors: true,
+      validate: function redirectLocation(this: unknown, _schema: boolean, data: string): boolean {
+        const problem = redirectLocationProblem(data);
+        (redirectLocation as { errors?: Partial<ErrorObject>[] }).errors = problem === undefined ? [] : [{ keyword: "redirect-location", message: problem, params: {} }];
+        return problem === undefined;
+      },
+    });
     ajv.addSchema(manifestSchema(contextUrl));
     validators = {
       manifest: problemsOf(ajv.getSchema(SCHEMA_ID)!),
