@@ -4,13 +4,12 @@
  * inside its signed content has changed.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { checkManifestText, type ManifestContext } from "../scripts/content/manifest-check.ts";
-import { listContent } from "../scripts/content/files.ts";
 import { NO_OPT_INS } from "../scripts/content/unsigned.ts";
 import { canonicalize } from "../scripts/crypto/jcs.ts";
 import { UNSIGNED_MEMBERS } from "../scripts/crypto/signing-input.ts";
@@ -28,9 +27,10 @@ const context: ManifestContext = {
 };
 const errorsOf = (text: string) => checkManifestText("fuzz.json", text, context).diagnostics.filter((d) => d.severity === "error");
 
-// The signed samples of content/: facets (one encrypted), claims, consents, pointers, liveness.
-const contentDir = join(ROOT, "content");
-const samples = (await listContent(contentDir)).manifests.map((name) => JSON.parse(readFileSync(join(contentDir, name), "utf8")) as Record<string, unknown>);
+// Signed manifests of the tests' own: facets (one encrypted), claims, consents, pointers,
+// liveness. (Never the repository's content/, which is the publisher's to change.)
+const fixtures = join(ROOT, "tests/fixtures/manifests");
+const samples = readdirSync(fixtures).map((name) => JSON.parse(readFileSync(join(fixtures, name), "utf8")) as Record<string, unknown>);
 
 type Path = (string | number)[];
 /** Every value inside the signed content, as a path from the root. */

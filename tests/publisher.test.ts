@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,59 +35,81 @@ const write = (path: string, text: string) => {
 };
 
 describe("from a new key to a probed resolver", () => {
-  const keyRef = "did:web:publisher.example#key-1";
+  const keyRef = "did:web:you.example#key-1";
 
-  it("walks the README's steps", async () => {
-    const keygen = await cli(["keygen", "--out", "keys/signing.pem"]);
-    assert.equal(keygen.status, 1, "the folder does not exist yet");
-    mkdirSync(join(scratch, "keys"));
-    const made = await cli(["keygen", "--out", "keys/signing.pem"]);
+  it("walks the README's steps, in its order", async () => {
+    // 1. An empty content folder in a repository of its own.
+    write("walk/package.json", "{}\n");
+    mkdirSync(join(scratch, "walk/content"));
+    const repo = join(scratch, "walk");
+    const run = (...args: string[]) => cli(args, repo);
+    const home = mkdtempSync(join(tmpdir(), "um-home-"));
+
+    // 2. keygen makes the folder, owner-only, and prints the whole _keys.json.
+    const keyFile = join(home, ".manifest-keys/signing.pem");
+    const made = await run("keygen", "--out", keyFile, "--key-ref", keyRef);
     assert.equal(made.status, 0, made.stderr);
-    const pem = read("keys/signing.pem");
-    assert.equal(statSync(join(scratch, "keys/signing.pem")).mode & 0o777, 0o600);
+    assert.equal(statSync(join(home, ".manifest-keys")).mode & 0o777, 0o700);
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    const pem = readFileSync(keyFile, "utf8");
     const spki = createPublicKey(createPrivateKey(pem)).export({ format: "der", type: "spki" }).toString("base64");
-    assert.ok(made.stdout.includes(spki), "prints the public key");
     assert.ok(!made.stdout.includes("PRIVATE") && !made.stdout.includes(pem.split("\n")[1]!), "never prints the private key");
-    const entry = /^\s*("did:web:example\.com#key-1": "[^"]+")$/m.exec(made.stdout)![1]!;
-    write("content/_keys.json", `{\n  ${entry.replace("did:web:example.com#key-1", keyRef)}\n}\n`);
+    const file = /^pin it: write content\/_keys\.json as\n(\{\n[^]*\n\})\n$/m.exec(made.stdout)?.[1];
+    assert.ok(file, made.stdout);
+    assert.deepEqual(JSON.parse(file), { [keyRef]: spki });
+    write("walk/content/_keys.json", `${file}\n`);
 
-    mkdirSync(join(scratch, "content"), { recursive: true });
-    const created = await cli(["new", "--subject", "did:web:publisher.example", "--out", "content/first.jsonld"]);
+    // 3. new.
+    const created = await run("new", "--subject", "did:web:you.example", "--out", "content/me.jsonld");
     assert.equal(created.status, 0, created.stderr);
-    const skeleton = JSON.parse(read("content/first.jsonld"));
-    assert.match(skeleton["@id"], /^urn:uuid:[0-9a-f-]{36}$/);
-    assert.equal(skeleton.subject, "did:web:publisher.example");
+    const skeleton = JSON.parse(read("walk/content/me.jsonld"));
+    const umid: string = skeleton["@id"];
+    assert.match(umid, /^urn:uuid:[0-9a-f-]{36}$/);
+    assert.ok(created.stdout.includes(umid), "new prints the UMID");
+    assert.equal(skeleton.subject, "did:web:you.example");
     const lifetime = Date.parse(skeleton.expiresAt) - Date.parse(skeleton.issuedAt);
     assert.equal(lifetime, 365 * 86_400_000);
     assert.ok(Math.abs(Date.parse(skeleton.issuedAt) - Date.now()) < 60_000);
-
-    const unsigned = await cli(["check"]);
+    const unsigned = await run("check");
     assert.equal(unsigned.status, 1);
-    assert.match(unsigned.stdout, /first\.jsonld:1:1 - error schema\/required: missing required member "signature"/);
+    assert.match(unsigned.stdout, /me\.jsonld:1:1 - error schema\/required: missing required member "signature"/);
 
-    const signing = await cli(["sign", "content/first.jsonld", "--key", "keys/signing.pem", "--key-ref", keyRef]);
+    // 4. sign.
+    const signing = await run("sign", "content/me.jsonld", "--key", keyFile, "--key-ref", keyRef);
     assert.equal(signing.status, 0, signing.stderr);
-    assert.equal(signing.stdout, `signed content/first.jsonld (keyRef ${keyRef})\n`);
-    assert.equal(JSON.parse(read("content/first.jsonld")).signature.publicKeySpkiB64, spki);
+    assert.equal(signing.stdout, `signed content/me.jsonld (keyRef ${keyRef})\n`);
+    assert.equal(JSON.parse(read("walk/content/me.jsonld")).signature.publicKeySpkiB64, spki);
 
-    assert.equal((await cli(["revoke", "urn:uuid:00000000-dead-4000-8000-000000000000", "--reason", "rotated", "--unpublished"])).status, 0);
-    assert.equal((await cli(["redirect", "urn:uuid:00000000-0000-4000-8000-00000000beef", "https://elsewhere.example/m/1"])).status, 0);
-    const checked = await cli(["check"]);
+    // 5. check, build, serve, probe.
+    const checked = await run("check");
     assert.equal(checked.status, 0, checked.stdout);
-    assert.equal(checked.stdout, "Checked 3 files: no errors.\n");
-
-    const built = await cli(["build"]);
+    assert.equal(checked.stdout, "Checked 2 files: no errors.\n");
+    const built = await run("build");
     assert.equal(built.status, 0, built.stderr);
-    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(scratch, "dist"), "--port", "0"]);
+    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(repo, "dist"), "--port", "0"]);
     try {
-      const probe = await cli(["probe", server.url, skeleton["@id"], "urn:uuid:00000000-dead-4000-8000-000000000000", "urn:uuid:00000000-0000-4000-8000-00000000beef"]);
+      const probe = await run("probe", server.url, umid);
       assert.equal(probe.status, 0, probe.stdout);
-      assert.match(probe.stdout, /^ok {4}GET \/urn%3Auuid%3A00000000-dead-4000-8000-000000000000: 410 revoked$/m);
-      assert.match(probe.stdout, /^ok {4}GET \/urn%3Auuid%3A00000000-0000-4000-8000-00000000beef: 307 to https:\/\/elsewhere\.example\/m\/1$/m);
-      assert.match(probe.stdout, /: 16 checks, all passed\n$/);
+      assert.match(probe.stdout, /: 14 checks, all passed\n$/);
     } finally {
       await server.stop();
     }
+
+    // 6. revoke and redirect.
+    assert.equal((await run("revoke", umid, "--reason", "superseded")).status, 0);
+    assert.equal((await run("redirect", "urn:uuid:00000000-0000-4000-8000-00000000beef", "https://manifests.elsewhere.example/m/1")).status, 0);
+    assert.equal((await run("build")).status, 1, "nothing left to publish");
+    assert.equal((await run("build", "--allow-empty")).status, 0);
+    const again = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(repo, "dist"), "--port", "0"]);
+    try {
+      const probe = await run("probe", again.url, umid, "urn:uuid:00000000-0000-4000-8000-00000000beef");
+      assert.equal(probe.status, 0, probe.stdout);
+      assert.match(probe.stdout, new RegExp(`^ok {4}GET /${encodeURIComponent(umid)}: 410 revoked$`, "m"));
+      assert.match(probe.stdout, /^ok {4}GET \/urn%3Auuid%3A00000000-0000-4000-8000-00000000beef: 307 to https:\/\/manifests\.elsewhere\.example\/m\/1$/m);
+    } finally {
+      await again.stop();
+    }
+    rmSync(home, { recursive: true, force: true });
   });
 });
 
@@ -98,10 +120,23 @@ describe("keygen and new refuse to lose anything", () => {
     assert.equal(result.status, 1);
     assert.match(result.stderr, /cannot write existing\.pem: it exists; move it away or choose another --out/);
     assert.equal(read("existing.pem"), "precious");
-    mkdirSync(join(scratch, "content"), { recursive: true });
-    const inContent = await cli(["keygen", "--out", "content/deep/key.pem"]);
-    assert.equal(inContent.status, 1);
-    assert.match(inContent.stderr, /refusing to write a private key under content\//);
+  });
+  it("keygen finds the repository's content folder from anywhere, by real path: no key gets in through a link or from inside", async () => {
+    write("keyrepo/package.json", "{}\n");
+    mkdirSync(join(scratch, "keyrepo/content/people"), { recursive: true });
+    symlinkSync(join(scratch, "keyrepo/content"), join(scratch, "keyrepo/link"));
+    const repo = join(scratch, "keyrepo");
+    for (const [cwd, out] of [
+      [repo, "content/deep/key.pem"],
+      [repo, "link/key.pem"],
+      [join(repo, "content/people"), "key.pem"],
+      [join(repo, "content/people"), "../../content/key.pem"],
+    ] as const) {
+      const result = await cli(["keygen", "--out", out], cwd);
+      assert.equal(result.status, 1, `${out} from ${cwd}`);
+      assert.match(result.stderr, /refusing to write a private key into the content folder \((content|\.\.)\), which is committed and published: choose another --out/);
+    }
+    assert.deepEqual(readdirSync(join(repo, "content"), { recursive: true }), ["people"], "nothing was written");
   });
   it("new prints to stdout without --out, and keeps an existing file", async () => {
     const printed = await cli(["new"]);

@@ -1,39 +1,49 @@
 /** `manifest-resolver keygen`: a new Ed25519 signing key. */
 import { createPublicKey, generateKeyPairSync } from "node:crypto";
-import { writeFile } from "node:fs/promises";
-import { relative, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { defaultContentDir, isInside } from "../content/content-root.ts";
+import { displayPath, KEYS_FILE } from "../content/files.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
-export const CONTENT_DIR = "content";
+const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
 
 export const keygen: Command = {
   name: "keygen",
   summary: "make a new Ed25519 signing key (private key to a file, public key printed)",
-  help: `Usage: manifest-resolver keygen [--out FILE]
+  help: `Usage: manifest-resolver keygen [--out FILE] [--key-ref KEYREF]
 
-Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only, and
-prints the public key (SPKI, standard base64) with the _keys.json entry that pins it.
-The private key is never printed, never written under content/, and an existing file
-is never overwritten. Keep it out of git (*.pem is ignored here) and in your CI's secrets.
+Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only
+(missing folders are made, owner-only too), and prints the public key with what to put
+in content/_keys.json to pin it: the whole file when there is none yet, else the entry
+to add. The private key is never printed, never written into the repository's content
+folder (by its real path: not through a symbolic link either, and not from a folder
+inside it), and an existing file is never overwritten. Keep it out of git (*.pem is
+ignored here) and in your CI's secrets.
 
 Options:
-  --out FILE   where to write the private key (default: signing-key.pem)
+  --out FILE        where to write the private key (default: signing-key.pem)
+  --key-ref KEYREF  the keyRef you will sign with (default: ${EXAMPLE_KEY_REF}, to replace)
 
-Exit status: 0 written, 1 not written (the file exists, or is under content/), 2 usage error.
+Exit status: 0 written, 1 not written (the file exists, or is in content/), 2 usage error.
 
 Example:
-  manifest-resolver keygen --out ~/.keys/manifests.pem`,
-  options: { out: { type: "string" } },
+  manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref did:web:you.example#key-1`,
+  options: { out: { type: "string" }, "key-ref": { type: "string" } },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const out = stringOption(values, "out", "signing-key.pem");
-    const inContent = relative(resolve(CONTENT_DIR), resolve(out));
-    if (!inContent.startsWith("..") && !inContent.startsWith("/")) {
-      console.error(`manifest-resolver: refusing to write a private key under ${CONTENT_DIR}/, which is published: choose another --out`);
+    const keyRef = stringOption(values, "key-ref", EXAMPLE_KEY_REF);
+    if (keyRef === "") throw new UsageError("--key-ref must not be empty");
+    const content = defaultContentDir();
+    if (isInside(out, content)) {
+      console.error(`manifest-resolver: refusing to write a private key into the content folder (${displayPath(content)}), which is committed and published: choose another --out`);
       return EXIT_FAILED;
     }
     const { privateKey } = generateKeyPairSync("ed25519");
     try {
+      await mkdir(dirname(out), { recursive: true, mode: 0o700 });
       // "wx": a key that exists is never replaced. A lost key cannot be recovered.
       await writeFile(out, privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
     } catch (error) {
@@ -42,13 +52,12 @@ Example:
       return EXIT_FAILED;
     }
     const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
+    const keysFile = displayPath(join(content, KEYS_FILE));
+    const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
+    const replace = values["key-ref"] === undefined ? ` (with your keyRef for ${EXAMPLE_KEY_REF}, or run keygen with --key-ref)` : "";
     console.log(`wrote the private key to ${out} (owner-only; keep it secret and out of git)
-
-public key (SPKI, base64):
-  ${spki}
-
-to pin it, add this entry to ${CONTENT_DIR}/_keys.json, with the keyRef you sign with:
-  ${JSON.stringify("did:web:example.com#key-1")}: ${JSON.stringify(spki)}`);
+public key (SPKI, base64): ${spki}
+${existsSync(join(content, KEYS_FILE)) ? `add this entry to ${keysFile}${replace}:\n  ${entry}` : `pin it: write ${keysFile}${replace} as\n{\n  ${entry}\n}`}`);
     return EXIT_OK;
   },
 };
