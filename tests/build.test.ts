@@ -174,7 +174,7 @@ describe("build: invalid content", () => {
     ["redirect of a published UMID, naming the manifest", /^(\S+):4:15 - error routes\/conflict: UMID "urn:uuid:valid" is redirected here and published by (\S+):3:10; remove one of them at \/redirects\/0\/umid$/],
     ["revoked and redirected, naming both entries", /^(\S+):8:15 - error routes\/conflict: UMID "urn:both" is already revoked at (\S+):18:15 at \/redirects\/1\/umid$/],
     ["revoked twice", /^(\S+):24:15 - error routes\/duplicate: UMID "urn:twice" is already revoked at (\S+):21:15 at \/revoked\/2\/umid$/],
-    ["a location that is not http(s)", /^(\S+):13:19 - error schema\/pattern: an absolute http or https URL, found "ftp:\/\/files\.example\/m" at \/redirects\/2\/location$/],
+    ["a location that is not http(s)", /^(\S+):13:19 - error schema\/redirect-location: must be an absolute http: or https: URL \(https:\/\/host\/…\) at \/redirects\/2\/location$/],
   ];
   const files: Record<string, string[]> = {
     schema: ["no-expiry.json"],
