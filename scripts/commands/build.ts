@@ -29,7 +29,8 @@ expired, or are not yet issued, are warnings here. The lookup page, a static pag
 people to look UMIDs up in a browser, is written to its own folder: it must be hosted on
 another origin than the resolver. Past ${KV_AUTOMATIC} manifests (Cloudflare's static-file
 limit), or with --kv-out, it also writes Workers KV bulk-upload files, for a Worker that
-reads its records from KV: load each with 'wrangler kv bulk put FILE'.
+reads its records from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS
+--remote'.
 
 Options:
   --content DIR     content directory (default: the repository's content/)

@@ -4,7 +4,7 @@
  * (which the workerd tests start from) runs the worker before assets.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ROOT } from "../support/paths.ts";
@@ -30,9 +30,42 @@ test("wrangler.jsonc runs the worker first over the built output", () => {
   assert.ok(existsSync(join(ROOT, config.main)));
 });
 
-test("the publishers' workflow checks pull requests and builds main", () => {
+test("the publishers' workflow checks pull requests and builds main, on Node 22 and current actions, without devDependencies", () => {
   const workflow = readFileSync(join(ROOT, ".github/workflows/check.yml"), "utf8");
   assert.match(workflow, /on:\n  pull_request:\n  push:\n    branches: \[main\]/);
-  assert.match(workflow, /check:\n    if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci\n[\s\S]*?- run: npx manifest-resolver check\n/);
-  assert.match(workflow, /build:\n    if: github\.event_name == 'push'[\s\S]*?- run: npm ci\n[\s\S]*?- run: npx manifest-resolver build\n/);
+  assert.match(workflow, /check:\n    if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- run: npx manifest-resolver check\n/);
+  assert.match(workflow, /build:\n    if: github\.event_name == 'push'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- run: npx manifest-resolver build\n/);
+  // Node 20 is past its end of life, and so are the @v4 actions that run on it.
+  assert.deepEqual([...workflow.matchAll(/node-version: (\d+)/g)].map((m) => m[1]), ["22", "22"]);
+  assert.deepEqual([...new Set([...workflow.matchAll(/uses: (\S+)/g)].map((m) => m[1]))].sort(), ["actions/checkout@v7", "actions/setup-node@v7", "actions/upload-artifact@v7"]);
+});
+
+test("Netlify builds on Node 22, without devDependencies", () => {
+  const toml = readFileSync(join(ROOT, "netlify.toml"), "utf8").replace(/#.*$/gm, "");
+  assert.match(toml, /^\s*NODE_VERSION = "22"$/m);
+  assert.match(toml, /^\s*NPM_FLAGS = "--omit=dev"$/m);
+  // So every package the CLI imports (bin/, scripts/, edge/) must be a dependency.
+  const { dependencies } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const sources = ["bin", "scripts", "edge"].flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true }).map((name) => join(ROOT, dir, String(name))));
+  const imported = new Set(
+    sources
+      .filter((file) => /\.(ts|js)$/.test(file))
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s+|^import\s+)["']([^"'./][^"']*)["']/gm)].map((m) => m[1]!))
+      .filter((specifier) => !specifier.startsWith("node:"))
+      .map((specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/")),
+  );
+  assert.ok(imported.has("ajv") && imported.has("fast-glob"), [...imported].join(", "));
+  for (const name of imported) assert.ok(dependencies[name], `${name} is imported by the CLI but not a dependency`);
+});
+
+test("the hosts' local state is not committed", () => {
+  const ignored = readFileSync(join(ROOT, ".gitignore"), "utf8").split("\n");
+  for (const entry of [".netlify/", ".wrangler/", "dist/", "*.pem", "*.lock"]) assert.ok(ignored.includes(entry), entry);
+});
+
+test("every Workers KV loading command the publisher is shown writes to Cloudflare, not to Wrangler 4's local storage", () => {
+  const shown = [readFileSync(join(ROOT, "README.md"), "utf8"), readFileSync(join(ROOT, "scripts/commands/build.ts"), "utf8")].join("\n").replace(/\s*\n\s*/g, " ");
+  const commands = [...shown.matchAll(/wrangler kv bulk put [^;'`]*/g)].map((m) => m[0]);
+  assert.ok(commands.length >= 2, commands.join("\n"));
+  for (const command of commands) assert.match(command, /--remote\b/, command);
 });
