@@ -15,7 +15,6 @@ import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./
 
 /** Above this many manifests, KV bulk files are written without being asked for. */
 const KV_AUTOMATIC = 20_000;
-const DEFAULT_KV_DIR = "dist-kv";
 
 export const build: Command = {
   name: "build",
@@ -62,19 +61,19 @@ Example:
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const root = projectRoot();
     const contentDir = stringOption(values, "content", defaultContentDir());
-    const outDir = displayPath(stringOption(values, "out", join(projectRoot(), "dist")));
-    const lookupDir = displayPath(stringOption(values, "lookup-out", join(projectRoot(), "dist-lookup")));
-    const kvOption = values["kv-out"];
-    const kvOut = typeof kvOption === "string" ? kvOption : undefined;
+    const outDir = displayPath(stringOption(values, "out", join(root, "dist")));
+    const lookupDir = displayPath(stringOption(values, "lookup-out", join(root, "dist-lookup")));
+    const kv = { dir: displayPath(stringOption(values, "kv-out", join(root, "dist-kv"))), asked: typeof values["kv-out"] === "string" };
     const started = performance.now();
     const settings = settingsFromEnv();
 
     // One build at a time writes these outputs; first, whatever a killed build left is put right.
-    const outputs = [outDir, lookupDir, kvOut ?? join(projectRoot(), DEFAULT_KV_DIR)];
+    const outputs = [outDir, lookupDir, kv.dir];
     return withFileLocks(outputs.map((dir) => resolve(dir)), settings.lockWaitMs, async () => {
       for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
-      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kvOut, values["allow-empty"] === true, settings));
+      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, values["allow-empty"] === true, settings));
       if (built === undefined) return EXIT_FAILED;
       const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
       if (page === undefined) return EXIT_FAILED;
@@ -113,7 +112,7 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
 async function buildInto(
   contentDir: string,
   outDir: string,
-  kvOut: string | undefined,
+  kvOut: { dir: string; asked: boolean },
   allowEmpty: boolean,
   settings: Settings,
 ): Promise<Built | undefined> {
@@ -124,7 +123,7 @@ async function buildInto(
     const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
     const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, async (manifests) => {
-      kvDir = kvOut ?? (manifests > KV_AUTOMATIC ? displayPath(join(projectRoot(), DEFAULT_KV_DIR)) : undefined);
+      kvDir = kvOut.asked || manifests > KV_AUTOMATIC ? kvOut.dir : undefined;
       if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
       return {
         write: async (umid, body, etag) => {
