@@ -6,7 +6,7 @@
  * second writer waits, up to a bound, then says who holds the lock; a lock left by a
  * process that no longer runs on this host (killed mid-edit) is taken over.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { displayPath } from "./files.ts";
@@ -28,7 +28,7 @@ export async function withFileLock<T>(path: string, waitMs: number, work: () => 
   try {
     return await work();
   } finally {
-    unlinkSync(lock);
+    rmSync(lock, { force: true });
   }
 }
 
