@@ -6,7 +6,7 @@
  * second writer waits, up to a bound, then says who holds the lock; a lock left by a
  * process that no longer runs on this host (killed mid-edit) is taken over.
  */
-import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { displayPath } from "./files.ts";
@@ -55,7 +55,7 @@ async function acquire(lock: string, deadline: number): Promise<boolean> {
     const held = readHolder(lock);
     if (held !== undefined && isAbandoned(held.holder)) {
       // Removed only if it is still the abandoned lock just read, not a new holder's.
-      if (readHolder(lock)?.text === held.text) unlinkSync(lock);
+      if (readHolder(lock)?.text === held.text) rmSync(lock, { force: true });
       continue;
     }
     if (Date.now() >= deadline) {
