@@ -288,6 +288,7 @@ describe("output cannot be forged by file names", () => {
     "content/_keys.json": pinning(publisher),
     [`content/${injected}`]: "{ not json",
     "content/\u202etxt.json": { ...signed(manifestFor("urn:\u202eevil"), publisher), subject: "did:web:changed.example" },
+    "content/y##[error]forged.json": "{ not json",
   });
 
   it("under GitHub Actions, no line but the real annotations starts a workflow command", () => {
@@ -295,7 +296,11 @@ describe("output cannot be forged by file names", () => {
     assert.equal(result.status, 1);
     const lines = result.stdout.split("\n");
     assert.ok(!lines.includes("::error file=README.md,line=1::forged"), result.stdout);
-    for (const line of lines.filter((l) => l.startsWith("::"))) assert.match(line, /^::(error|warning) file=content\//, line);
+    for (const line of lines.filter((l) => l.trimStart().startsWith("::"))) assert.match(line, /^::(error|warning) file=content\//, line);
+    assert.ok(!lines.some((l) => l.includes("##[")), "the runner's older syntax, anywhere in a line");
+    const json = spawnSync(process.execPath, [CLI, "check", "--json"], { cwd: root, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "true" } });
+    assert.doesNotMatch(json.stdout, /##\[|\u202e/);
+    assert.ok(json.stdout.trim().split("\n").map((l) => JSON.parse(l).file).includes("content/y##[error]forged.json"), "the JSON values are intact");
     assert.ok(lines.some((l) => l.startsWith("content/x\\n::error file=README.md,line=1::forged\\n.json:1:3 - error json/syntax: ")), result.stdout);
   });
 

@@ -2,7 +2,7 @@
 import { settingsFromEnv } from "../config.ts";
 import { checkPaths } from "../content/check-content.ts";
 import { defaultContentDir } from "../content/content-root.ts";
-import { hasErrors, plural, printDiagnostics, type Diagnostic } from "../diagnostics.ts";
+import { hasErrors, plural, printable, printDiagnostics, type Diagnostic } from "../diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
@@ -66,7 +66,7 @@ Example:
         const mine = result.diagnostics.filter((d) => d.file === file);
         const errors = mine.filter((d) => d.severity === "error").map(problemJson);
         const warnings = mine.filter((d) => d.severity === "warning").map(problemJson);
-        console.log(JSON.stringify({ file, umid, ok: errors.length === 0, errors, warnings }));
+        console.log(printable(JSON.stringify({ file, umid, ok: errors.length === 0, errors, warnings })));
       }
     } else {
       printDiagnostics(result.diagnostics, (line) => console.log(line));

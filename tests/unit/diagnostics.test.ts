@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatDiagnostic, githubAnnotation, type Diagnostic } from "../../scripts/diagnostics.ts";
+import { formatDiagnostic, githubAnnotation, printable, type Diagnostic } from "../../scripts/diagnostics.ts";
 
 const d: Diagnostic = { severity: "error", file: "content/a,b:c.json", rule: "schema/required", message: 'missing "x"\n100%', pointer: "/a", line: 3, column: 7 };
 
@@ -20,7 +20,17 @@ test("GitHub annotations escape what the runner would misread", () => {
 
 test("control, line-break and bidirectional characters are shown as escapes; no line starts a workflow command", () => {
   const hostile: Diagnostic = { severity: "error", file: "a\r\n::error::x\u2028.json", rule: "r", message: "\u202eevil\u2066 \u0085\u007f\t" };
-  assert.equal(formatDiagnostic(hostile), "a\\r\\n::error::x\\u2028.json - error r: \\u202eevil\\u2066 \\x85\\x7f\\t");
+  assert.equal(formatDiagnostic(hostile), "a\\r\\n::error::x\\u2028.json - error r: \\u202eevil\\u2066 \\u0085\\u007f\\t");
   assert.equal(formatDiagnostic({ ...hostile, file: "::warning::b.json" }).slice(0, 2), "./");
+  assert.equal(formatDiagnostic({ ...hostile, file: " \t::warning::b.json" }).slice(0, 2), "./");
+  // The runner's older syntax runs "##[command]" wherever it stands in a line.
+  assert.doesNotMatch(formatDiagnostic({ ...hostile, file: "x##[error]f.json", message: "##[stop-commands]t" }), /##\[/);
   assert.doesNotMatch(githubAnnotation(hostile), /[\r\n\u2028\u202e]/);
+});
+
+test("escapes are JSON's, so a JSON line stays JSON with the same values", () => {
+  const value = { file: "a\u202e##[x]\u0085\u007f\u2028\n" };
+  const line = printable(JSON.stringify(value));
+  assert.doesNotMatch(line, /[\u202e\u0085\u007f\u2028]|##\[/);
+  assert.deepEqual(JSON.parse(line), value);
 });
