@@ -47,6 +47,8 @@ Environment:
   UM_MAX_DEPTH           deepest nesting of objects and arrays (default: 10)
   UM_MAX_ARRAY_ITEMS     longest array (default: 1000)
   UM_RESOLVER_URL        the resolver the lookup page asks by default (default: none)
+  UM_LOCK_WAIT_MS        how long to wait for another build of the same output, or
+                         another edit of the same file (default: 10000)
 
 Exit status: 0 built, 1 invalid content or write failure, 2 usage error.
 
