@@ -165,6 +165,8 @@ describe("older payloads, validated by their own version", () => {
     const entry = `"old/profile.json": "${digestOf(v01)}"`;
     assert.match(refused.stdout, new RegExp(`content/old/profile\\.json:5:22 - error legacy/unsigned: manifestVersion "0\\.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add ${entry.replace(/[.+]/g, "\\$&")} to content/_unsigned\\.json`));
     assert.equal(cli(root, "build").status, 1);
+    // The command-line opt-in is for files outside a content folder: inside, check judges as build does.
+    assert.equal(cli(root, "check", "content/old/profile.json", "--allow-unsigned", "content/old/profile.json").status, 1);
 
     writeFileSync(join(root, "content/_unsigned.json"), `{\n  ${entry}\n}\n`);
     assert.equal(cli(root, "check").status, 0);

@@ -30,8 +30,8 @@ Options:
   --content DIR     the content folder FILEs belong to (default: the repository's content/)
   --allow-unsigned FILE
                     check FILE, a payload whose version defines no verifiable signature
-                    (v0.1), as if opted in by _unsigned.json (for files outside a content
-                    folder; the build reads only _unsigned.json); repeat for more files
+                    (v0.1), as if opted in: for files outside a content folder only (in
+                    one, _unsigned.json alone opts in, as for the build); repeatable
 
 Environment: as for 'manifest-resolver build --help'.
 

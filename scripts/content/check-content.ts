@@ -23,7 +23,7 @@ import { checkRoutesText, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { placed, placeOf, type SourceFile } from "./source.ts";
-import { checkUnsigned, NO_OPT_INS, withCommandLineOptIns } from "./unsigned.ts";
+import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
@@ -123,8 +123,8 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
  * Files and directories as `check` takes them: a directory is a content root, unless it
  * lies in `contentDir`; a file is one manifest (or, by its name, a list file), judged as
  * the build judges it: by the `_keys.json` and `_unsigned.json` of the content root
- * `contentDir` if it lies there, by none otherwise. `allowUnsigned` names files opted in
- * from the command line.
+ * `contentDir` if it lies there, by none otherwise. `allowUnsigned` names files outside
+ * it opted in from the command line.
  */
 export async function checkPaths(paths: string[], options: CheckOptions & { contentDir: string; allowUnsigned: readonly string[] }): Promise<ContentCheck> {
   const result = emptyCheck();
@@ -136,14 +136,15 @@ export async function checkPaths(paths: string[], options: CheckOptions & { cont
   const contextFor = (path: string): ManifestContext => {
     if (isInside(path, contentDir)) {
       if (root === undefined) {
-        root = checkRootFiles(contentDir, options, validators, options.allowUnsigned);
+        // Judged exactly as the build judges them: --allow-unsigned is for files outside it.
+        root = checkRootFiles(contentDir, options, validators);
         // The root's own files are reported once, where they bear on the files checked.
         addFiles(result, root.checked.filter((checked) => checked.diagnostics.length > 0));
       }
       return root.context;
     }
     if (loose === undefined) {
-      loose = { ...options, validators, pins: undefined, unsigned: withCommandLineOptIns(NO_OPT_INS, options.allowUnsigned) };
+      loose = { ...options, validators, pins: undefined, unsigned: commandLineOptIns(options.allowUnsigned) };
       result.diagnostics.push(openWorldWarning(displayPath(path), options.strict));
     }
     return loose;
@@ -192,13 +193,13 @@ export interface RootFiles {
   context: ManifestContext;
 }
 
-export function checkRootFiles(dir: string, options: CheckOptions, validators: SchemaValidators, allowUnsigned: readonly string[] = []): RootFiles {
+export function checkRootFiles(dir: string, options: CheckOptions, validators: SchemaValidators): RootFiles {
   const keys = checkKeys(join(dir, KEYS_FILE), validators);
   const unsigned = checkUnsigned(dir, validators);
   const keysChecked = keys.file !== undefined ? keys : { file: displayPath(join(dir, KEYS_FILE)), diagnostics: [openWorldWarning(displayPath(join(dir, KEYS_FILE)), options.strict)] };
   return {
     checked: [keysChecked, unsigned],
-    context: { ...options, validators, pins: keys.pins, unsigned: withCommandLineOptIns(unsigned.optIns, allowUnsigned) },
+    context: { ...options, validators, pins: keys.pins, unsigned: unsigned.optIns },
   };
 }
 

@@ -26,7 +26,6 @@ export interface UnsignedOptIns {
   entries: ReadonlyMap<string, UnsignedOptIn>;
 }
 
-export const NO_OPT_INS: UnsignedOptIns = { entries: new Map() };
 
 /** `_unsigned.json` of the content root `dir` (absent: no opt-ins). */
 export function checkUnsigned(dir: string, validators: SchemaValidators): { optIns: UnsignedOptIns; file?: string; diagnostics: Diagnostic[] } {
@@ -55,12 +54,11 @@ export function checkUnsigned(dir: string, validators: SchemaValidators): { optI
   return { optIns: { root, entries }, file, diagnostics };
 }
 
-/** `check --allow-unsigned FILE…`, added to the content root's opt-ins. */
-export function withCommandLineOptIns(optIns: UnsignedOptIns, files: readonly string[]): UnsignedOptIns {
-  if (files.length === 0) return optIns;
-  const entries = new Map(optIns.entries);
-  for (const file of files) entries.set(resolve(file), { place: `--allow-unsigned ${file}` });
-  return { ...optIns, entries };
+export const NO_OPT_INS: UnsignedOptIns = { entries: new Map() };
+
+/** `check --allow-unsigned FILE…`: opt-ins for files outside any content folder. */
+export function commandLineOptIns(files: readonly string[]): UnsignedOptIns {
+  return { entries: new Map(files.map((file) => [resolve(file), { place: `--allow-unsigned ${file}` }])) };
 }
 
 /** How to opt `path` in: the `_unsigned.json` entry, or the command-line flag outside a content root. */
