@@ -147,6 +147,36 @@ describe("keygen and new refuse to lose anything", () => {
   });
 });
 
+describe("keygen's pinning, as printed", () => {
+  const spkiOf = (pemFile: string) => createPublicKey(createPrivateKey(readFileSync(pemFile, "utf8"))).export({ format: "der", type: "spki" }).toString("base64");
+
+  it("names the entry to add when the repository's _keys.json exists, from any folder of it", async () => {
+    write("pinrepo/package.json", "{}\n");
+    write("pinrepo/content/_keys.json", '{\n  "did:web:old.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n');
+    mkdirSync(join(scratch, "pinrepo/scripts"));
+    const made = await cli(["keygen", "--out", "../../pinkeys/second.pem", "--key-ref", "did:web:new.example#k"], join(scratch, "pinrepo/scripts"));
+    assert.equal(made.status, 0, made.stderr);
+    const entry = /^add this entry to \.\.\/content\/_keys\.json:\n {2}(.*)\n$/m.exec(made.stdout)?.[1];
+    assert.ok(entry, made.stdout);
+    assert.deepEqual(JSON.parse(`{${entry}}`), { "did:web:new.example#k": spkiOf(join(scratch, "pinkeys/second.pem")) });
+  });
+
+  it("escapes what it quotes: a file name cannot start a line of its own, and the pinning stays the same JSON", async () => {
+    const out = "odd\n::error file=README.md::forged\u202e.pem";
+    const keyRef = "did:web:odd.example#\u202ek";
+    const made = await cli(["keygen", "--out", out, "--key-ref", keyRef]);
+    assert.equal(made.status, 0, made.stderr);
+    assert.ok(existsSync(join(scratch, out)));
+    assert.match(made.stdout, /^wrote the private key to odd\\n::error file=README\.md::forged\\u202e\.pem /);
+    assert.ok(!/[\u202e]/.test(made.stdout));
+    const file = /^pin it: write content\/_keys\.json as\n(\{\n[^]*\n\})\n$/m.exec(made.stdout)?.[1];
+    assert.deepEqual(JSON.parse(file ?? "null"), { [keyRef]: spkiOf(join(scratch, out)) });
+    const again = await cli(["keygen", "--out", out]);
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /^manifest-resolver: cannot write odd\\n::error file=README\.md::forged\\u202e\.pem: it exists/);
+  });
+});
+
 describe("sign", () => {
   const key = newKey();
   const pem = key.export({ format: "pem", type: "pkcs8" }) as string;
