@@ -86,11 +86,15 @@ describe("from a new key to a probed resolver", () => {
     assert.equal(checked.stdout, "Checked 2 files: no errors.\n");
     const built = await run("build");
     assert.equal(built.status, 0, built.stderr);
-    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(repo, "dist"), "--port", "0"]);
+    // serve as the README runs it, from the repository: its dist/, and the lookup page (free ports here).
+    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--port", "0", "--ui-port", "0"], process.env, 2, repo);
     try {
       const probe = await run("probe", server.url, umid);
       assert.equal(probe.status, 0, probe.stdout);
       assert.match(probe.stdout, /: 14 checks, all passed\n$/);
+      const page = await fetch(server.urls[1]!);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
     } finally {
       await server.stop();
     }
