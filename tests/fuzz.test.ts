@@ -4,8 +4,6 @@
  * inside its signed content has changed.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { settingsFromEnv } from "../scripts/config.ts";
@@ -14,7 +12,8 @@ import { NO_OPT_INS } from "../scripts/content/unsigned.ts";
 import { canonicalize } from "../scripts/crypto/jcs.ts";
 import { UNSIGNED_MEMBERS } from "../scripts/crypto/signing-input.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
-import { ROOT } from "./support/paths.ts";
+import { newKey } from "./support/fixture-content.ts";
+import { manifestsOfEveryShape } from "./support/manifest-shapes.ts";
 
 const settings = settingsFromEnv({});
 const context: ManifestContext = {
@@ -27,10 +26,9 @@ const context: ManifestContext = {
 };
 const errorsOf = (text: string) => checkManifestText("fuzz.json", text, context).diagnostics.filter((d) => d.severity === "error");
 
-// Signed manifests of the tests' own: facets (one encrypted), claims, consents, pointers,
-// liveness. (Never the repository's content/, which is the publisher's to change.)
-const fixtures = join(ROOT, "tests/fixtures/manifests");
-const samples = readdirSync(fixtures).map((name) => JSON.parse(readFileSync(join(fixtures, name), "utf8")) as Record<string, unknown>);
+// Facets (one encrypted), claims, consents, pointers, liveness: signed here with a key of
+// the test's own. (Never the repository's content/, which is the publisher's to change.)
+const samples = manifestsOfEveryShape(newKey());
 
 type Path = (string | number)[];
 /** Every value inside the signed content, as a path from the root. */

@@ -86,11 +86,15 @@ describe("from a new key to a probed resolver", () => {
     assert.equal(checked.stdout, "Checked 2 files: no errors.\n");
     const built = await run("build");
     assert.equal(built.status, 0, built.stderr);
-    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(repo, "dist"), "--port", "0"]);
+    // serve as the README runs it, from the repository: its dist/, and the lookup page (free ports here).
+    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--port", "0", "--ui-port", "0"], process.env, 2, repo);
     try {
       const probe = await run("probe", server.url, umid);
       assert.equal(probe.status, 0, probe.stdout);
       assert.match(probe.stdout, /: 14 checks, all passed\n$/);
+      const page = await fetch(server.urls[1]!);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
     } finally {
       await server.stop();
     }
@@ -144,6 +148,36 @@ describe("keygen and new refuse to lose anything", () => {
     write("taken.json", "mine");
     assert.equal((await cli(["new", "--out", "taken.json"])).status, 1);
     assert.equal(read("taken.json"), "mine");
+  });
+});
+
+describe("keygen's pinning, as printed", () => {
+  const spkiOf = (pemFile: string) => createPublicKey(createPrivateKey(readFileSync(pemFile, "utf8"))).export({ format: "der", type: "spki" }).toString("base64");
+
+  it("names the entry to add when the repository's _keys.json exists, from any folder of it", async () => {
+    write("pinrepo/package.json", "{}\n");
+    write("pinrepo/content/_keys.json", '{\n  "did:web:old.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n');
+    mkdirSync(join(scratch, "pinrepo/scripts"));
+    const made = await cli(["keygen", "--out", "../../pinkeys/second.pem", "--key-ref", "did:web:new.example#k"], join(scratch, "pinrepo/scripts"));
+    assert.equal(made.status, 0, made.stderr);
+    const entry = /^add this entry to \.\.\/content\/_keys\.json:\n {2}(.*)\n$/m.exec(made.stdout)?.[1];
+    assert.ok(entry, made.stdout);
+    assert.deepEqual(JSON.parse(`{${entry}}`), { "did:web:new.example#k": spkiOf(join(scratch, "pinkeys/second.pem")) });
+  });
+
+  it("escapes what it quotes: a file name cannot start a line of its own, and the pinning stays the same JSON", async () => {
+    const out = "odd\n::error file=README.md::forged\u202e.pem";
+    const keyRef = "did:web:odd.example#\u202ek";
+    const made = await cli(["keygen", "--out", out, "--key-ref", keyRef]);
+    assert.equal(made.status, 0, made.stderr);
+    assert.ok(existsSync(join(scratch, out)));
+    assert.match(made.stdout, /^wrote the private key to odd\\n::error file=README\.md::forged\\u202e\.pem /);
+    assert.ok(!/[\u202e]/.test(made.stdout));
+    const file = /^pin it: write content\/_keys\.json as\n(\{\n[^]*\n\})\n$/m.exec(made.stdout)?.[1];
+    assert.deepEqual(JSON.parse(file ?? "null"), { [keyRef]: spkiOf(join(scratch, out)) });
+    const again = await cli(["keygen", "--out", out]);
+    assert.equal(again.status, 1);
+    assert.match(again.stderr, /^manifest-resolver: cannot write odd\\n::error file=README\.md::forged\\u202e\.pem: it exists/);
   });
 });
 

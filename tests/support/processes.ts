@@ -10,9 +10,9 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Spawns `command` and resolves once its output holds `count` http:// URLs. */
-export function startPrintingUrl(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, count = 1): Promise<Started> {
-  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+/** Spawns `command` (in `cwd`) and resolves once its output holds `count` http:// URLs. */
+export function startPrintingUrl(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, count = 1, cwd = process.cwd()): Promise<Started> {
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`${command} printed no URL in 30s:\n${output}`)), 30_000);
