@@ -314,18 +314,44 @@ describe("output cannot be forged by file names", () => {
 });
 
 describe("one rule for redirect locations", () => {
-  const bad = ["http://", "https:///etc/passwd", `https://long.example/${"a".repeat(100_000)}`, "https://user:pass@host.example/m"];
+  // The issue's four, then what URL parsers would repair into another target.
+  const bad: [string, string][] = [
+    ["http://", "must name a host right after the //"],
+    ["https:///etc/passwd", "must name a host right after the //"],
+    [`https://long.example/${"a".repeat(100_000)}`, "is 100021 bytes long; a redirect location is at most 8192 bytes"],
+    ["https://user:pass@host.example/m", "must not carry credentials (user:password@) before the host"],
+    ["https:\\\\evil.example/", "must not contain a backslash, which URL parsers read as a slash"],
+    ["https://host.example/a b", "must be printable ASCII, without spaces or control characters (percent-encode anything else)"],
+    ["https://host.example/\tx", "must be printable ASCII, without spaces or control characters (percent-encode anything else)"],
+    ["https://host.example/\nx", "must be printable ASCII, without spaces or control characters (percent-encode anything else)"],
+    ["https:/one-slash.example/", "must be an absolute http: or https: URL (https://host/…)"],
+  ];
   const root = repository("locations", {
     "content/_keys.json": pinning(publisher),
     "content/a.json": signed(manifestFor("urn:a"), publisher),
-    "content/_routes.json": { redirects: bad.map((location, i) => ({ umid: `urn:moved:${i}`, location })) },
+    "content/_routes.json": { redirects: bad.map(([location], i) => ({ umid: `urn:moved:${i}`, location })) },
+  });
+  // Each entry takes four lines of the file; its location's value starts at column 19.
+  const expected = bad.map(([, reason], i) => `content/_routes.json:${5 + 4 * i}:19 - error schema/redirect-location: ${reason} at /redirects/${i}/location`);
+
+  it("check and build refuse each bad location in _routes.json, at its place, with its reason", () => {
+    const checked = cli(root, "check");
+    assert.equal(checked.status, 1);
+    assert.deepEqual(checked.stdout.split("\n").filter((line) => line.includes("_routes.json")), expected);
+    const built = cli(root, "build");
+    assert.equal(built.status, 1);
+    assert.deepEqual(built.stderr.split("\n").filter((line) => line.includes("_routes.json")), expected);
+    assert.equal(existsSync(join(root, "dist")), false);
   });
 
-  it("check and build refuse each bad location in _routes.json, at its place", () => {
-    const result = cli(root, "check");
-    assert.equal(result.status, 1);
-    bad.forEach((_, i) => assert.match(result.stdout, new RegExp(`content/_routes\\.json:\\d+:\\d+ - error schema/redirect-location: .* at /redirects/${i}/location`)));
-    assert.equal(cli(root, "build").status, 1);
-    assert.equal(existsSync(join(root, "dist")), false);
+  it("a scheme in capitals is the same URL: accepted, and served as written", () => {
+    const accepted = repository("locations-accepted", {
+      "content/_keys.json": pinning(publisher),
+      "content/a.json": signed(manifestFor("urn:a"), publisher),
+      "content/_routes.json": { redirects: [{ umid: "urn:upper", location: "HTTPS://Canonical.Example/M" }] },
+    });
+    const built = cli(accepted, "build");
+    assert.equal(built.status, 0, built.output);
+    assert.equal(readRecords(join(accepted, "dist"))["urn:upper"]?.redirect, "HTTPS://Canonical.Example/M");
   });
 });

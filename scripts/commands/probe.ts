@@ -10,8 +10,9 @@ export const probe: Command = {
 
 Checks health, the descriptor, the 400, 404 and 405 answers and the CORS preflight; then,
 for each UMID, whatever it resolves to: a 200 whose ETag is the SHA-256 of its body, with
-a working 304, HEAD and b64u: path; or a 307 with a Location; or a 410. One line per
-check, then a summary. Run it against a deploy preview before merging.
+a working 304, HEAD and b64u: path; or a 307 whose Location keeps the rule of
+_routes.json (see redirect --help); or a 410. One line per check, then a summary. Run it
+against a deploy preview before merging.
 
 Exit status: 0 every check passed, 1 a check failed, 2 usage error.
 

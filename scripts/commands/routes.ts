@@ -79,9 +79,10 @@ export const redirect: Command = {
   summary: "redirect a UMID to a URL in _routes.json: it then answers 307",
   help: `Usage: manifest-resolver redirect UMID URL [--content DIR]
 
-Adds (or updates) the redirect of UMID to URL, an absolute http or https URL with a host,
-no credentials and at most 8 KiB, in _routes.json. The UMID then answers 307 with Location: URL. A UMID that a manifest file
-publishes, or that is revoked, is not redirected.
+Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307
+with Location: URL, so URL must be an absolute http or https URL naming a host, with no
+credentials, printable ASCII, at most 8 KiB, as written (not as a URL parser would repair
+it). A UMID that a manifest file publishes, or that is revoked, is not redirected.
 
 Options:
 ${contentHelp}
@@ -94,8 +95,8 @@ Example:
   run: (values, positionals) => {
     const location = positionals[1];
     const problem = location === undefined ? undefined : redirectLocationProblem(location);
-    if (problem !== undefined) {
-      throw new UsageError(`URL '${location!.length > 100 ? `${location!.slice(0, 100)}…` : location}' ${problem}`);
+    if (location !== undefined && problem !== undefined) {
+      throw new UsageError(`URL '${printable(location.length > 100 ? `${location.slice(0, 100)}…` : location)}' ${problem}`);
     }
     return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy }) => {
       const revoked = listed("revoked", umid!);
