@@ -56,6 +56,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function usageError(message: string, hint: string): number {
-  console.error(`manifest-resolver: ${message}\n${hint}`);
+  console.error(`${printable(`manifest-resolver: ${message}`)}\n${hint}`);
   return EXIT_USAGE;
 }

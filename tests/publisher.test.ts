@@ -334,6 +334,14 @@ describe("revoke and redirect", () => {
     assert.equal(taken.status, 0, taken.stderr);
     assert.equal(existsSync(join(scratch, lock)), false);
   });
+  it("says so when the content folder does not exist, and a usage error cannot forge a line", async () => {
+    const missing = await cli(["revoke", "urn:q", "--content", "no-such/content"]);
+    assert.equal(missing.status, 1);
+    assert.equal(missing.stderr, "manifest-resolver: no content folder no-such/content: run this in your repository, or name the folder with --content\n");
+    const forged = await cli(["x\n::error file=README.md::forged"]);
+    assert.equal(forged.status, 2);
+    assert.ok(!forged.stderr.split("\n").some((line) => line.startsWith("::")), forged.stderr);
+  });
   it("refuses to edit an invalid _routes.json, and a URL that is not http(s)", async () => {
     write("routes3/content/_routes.json", '{"redirects": [{"umid": "urn:z"}]}');
     const invalid = await cli(["revoke", "urn:q", "--content", "routes3/content"]);

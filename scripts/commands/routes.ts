@@ -4,6 +4,7 @@
  * entries keep their order and new ones go last; a UMID is never listed twice; the file
  * is replaced atomically, in its own indentation style.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { closest } from "../closest.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
@@ -125,6 +126,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);
 
+  if (!existsSync(dir)) return fail([`manifest-resolver: no content folder ${displayPath(dir)}: run this in your repository, or name the folder with --content`]);
   const manifests = await manifestIds(dir, settings);
   // Read, edited and written back under the file's lock: a concurrent edit waits, then
   // sees this one.
