@@ -25,7 +25,7 @@ import { handleRequest } from "../edge/handler.ts";
 import { StaticRecords } from "../edge/static-records.ts";
 import { umidPath } from "../edge/umid-path.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
-import { manifestSchema } from "../scripts/validate/manifest-schema.ts";
+import { manifestSchema } from "../core/validate/manifest-schema.ts";
 import { startPrintingUrl, type Started } from "../tests/support/processes.ts";
 import { wranglerConfig } from "../tests/support/runtimes.ts";
 import { corpus, umidOf } from "./corpus.ts";

@@ -9,12 +9,12 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { utf8 } from "../edge/base64url.ts";
+import { utf8 } from "../core/base64url.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
-import { canonicalMembers, joinMembers } from "../scripts/crypto/jcs.ts";
+import { canonicalMembers, joinMembers } from "../core/crypto/jcs.ts";
 import { verifyProfileA } from "../scripts/crypto/profile-a.ts";
-import { parseJson, type JsonParseResult } from "../scripts/json/strict-json.ts";
-import { crossFieldProblems } from "../scripts/validate/cross-field.ts";
+import { parseJson, type JsonParseResult } from "../core/json/strict-json.ts";
+import { crossFieldProblems } from "../core/validate/cross-field.ts";
 import { typescriptWorker } from "../scripts/typescript-worker.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 

@@ -3,7 +3,7 @@
  * The build computes it once per body; the edge recomputes it only to prove a stored
  * body still matches what the build recorded.
  */
-import { encodeBase64url } from "./base64url.ts";
+import { encodeBase64url } from "../core/base64url.ts";
 
 export function formatEtag(sha256: Uint8Array): string {
   return `W/"sha256-${encodeBase64url(sha256)}"`;

@@ -1,4 +1,4 @@
-import { utf8 } from "./base64url.ts";
+import { utf8 } from "../core/base64url.ts";
 
 /**
  * What the handler needs from storage: one lookup per UMID. Implementations decide where

@@ -3,7 +3,7 @@
  * either percent-encoded UMID text (direct mode) or `b64u:` followed by the unpadded
  * base64url of the UMID's UTF-8 bytes.
  */
-import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "./base64url.ts";
+import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../core/base64url.ts";
 
 export const B64U_PREFIX = "b64u:";
 export const HEALTH_PATH = "/health";

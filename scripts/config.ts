@@ -13,7 +13,7 @@
  * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
  */
 import { availableParallelism } from "node:os";
-import type { ShapeLimits } from "./json/strict-json.ts";
+import type { ShapeLimits } from "../core/json/strict-json.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 

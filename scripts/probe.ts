@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { CACHE_NONE, CACHE_RESOLVED, CONTRACT, JSON_CONTENT_TYPE, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
 import { umidPath } from "../edge/umid-path.ts";
-import { redirectLocationProblem } from "./validate/redirect-location.ts";
+import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 
 export interface ProbeResult {
   check: string;

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { canonicalize } from "../scripts/crypto/jcs.ts";
+import { canonicalize } from "../core/crypto/jcs.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { parseJson } from "../scripts/json/strict-json.ts";
+import { parseJson } from "../core/json/strict-json.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 import { CONTEXT } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";

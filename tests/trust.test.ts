@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { canonicalize } from "../scripts/crypto/jcs.ts";
+import { canonicalize } from "../core/crypto/jcs.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";

@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeBase64url, utf8 } from "../../edge/base64url.ts";
+import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { fnv1a32 } from "../../edge/records.ts";
 
 export const MAX_BASE64URL_NAME = 128;

@@ -7,7 +7,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rename, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { utf8 } from "../../edge/base64url.ts";
+import { utf8 } from "../../core/base64url.ts";
 import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry } from "../../edge/records.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import type { ContentCheck } from "../content/check-content.ts";

@@ -16,8 +16,8 @@ import { withFileLock } from "../content/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
 import { formatDiagnostic, hasErrors, printable } from "../diagnostics.ts";
-import { isJsonObject, parseJson } from "../json/strict-json.ts";
-import { redirectLocationProblem } from "../validate/redirect-location.ts";
+import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
 

@@ -12,7 +12,7 @@ import { parseAndValidate } from "../content/source.ts";
 import { NO_OPT_INS } from "../content/unsigned.ts";
 import { signProfileA } from "../crypto/profile-a.ts";
 import { formatDiagnostic, hasErrors, printable, printableFile, printDiagnostics } from "../diagnostics.ts";
-import { isJsonObject } from "../json/strict-json.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 

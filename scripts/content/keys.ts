@@ -3,10 +3,10 @@
  * content file. Only the root's file pins keys (see content-root.ts); when it exists, it
  * closes the world: a keyRef it does not pin is refused (profile-a.ts).
  */
-import { isStrongPoint } from "../crypto/ed25519-strict.ts";
+import { isStrongPoint } from "../../core/crypto/ed25519-strict.ts";
 import { ed25519PublicKey, type KeyPins } from "../crypto/profile-a.ts";
 import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
-import { escapePointerToken, isJsonObject } from "../json/strict-json.ts";
+import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { parseAndValidate } from "./source.ts";
 import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "./files.ts";

@@ -8,17 +8,18 @@
  */
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import { encodeBase64url, utf8 } from "../../edge/base64url.ts";
+import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
-import { canonicalMembers, joinMembers, type CanonicalMembers } from "../crypto/jcs.ts";
+import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
 import { verifyProfileA, type KeyPins } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
-import { isJsonObject } from "../json/strict-json.ts";
-import { crossFieldProblems } from "../validate/cross-field.ts";
-import { freshnessProblems } from "../validate/freshness.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
+import { crossFieldProblems } from "../../core/validate/cross-field.ts";
+import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyProblems, legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../validate/legacy.ts";
-import type { SchemaProblem, SchemaValidators } from "../validate/schema-validator.ts";
+import type { SchemaValidators } from "../validate/schema-validator.ts";
+import type { Problem } from "../../core/validate/problem.ts";
 import { displayPath, readSourceText } from "./files.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { diagnostic, parseAndValidate, type Parsed } from "./source.ts";
@@ -90,7 +91,7 @@ export function checkManifestText(
   const legacyVersion = legacyVersionOf(manifest);
   const canonical = canonicalMembers(manifest);
   const verifiable = legacyVersion === undefined || SIGNED_LEGACY_VERSIONS.has(legacyVersion);
-  const problems: [Severity, SchemaProblem[]][] = [
+  const problems: [Severity, Problem[]][] = [
     ["error", legacyVersion === undefined ? crossFieldProblems(manifest) : []],
     ["error", verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned)],
     [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
@@ -102,7 +103,7 @@ export function checkManifestText(
 }
 
 /** A payload whose version defines no verifiable signature: published only if opted in, as it is now. */
-function optInProblems(path: string, canonical: CanonicalMembers, optIns: UnsignedOptIns): SchemaProblem[] {
+function optInProblems(path: string, canonical: CanonicalMembers, optIns: UnsignedOptIns): Problem[] {
   const digest = `sha256-${encodeBase64url(sha256(utf8(joinMembers(canonical))))}`;
   const optIn = optIns.entries.get(resolve(path));
   if (optIn === undefined) {

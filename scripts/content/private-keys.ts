@@ -5,7 +5,7 @@
  * what keygen, OpenSSL and ssh-keygen write, encrypted or not, whatever the algorithm; it
  * is found inside JSON strings too, where a manifest would publish it to the world.
  */
-import { lineColumn } from "../json/strict-json.ts";
+import { lineColumn } from "../../core/json/strict-json.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 
 const PEM_PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;

@@ -4,7 +4,7 @@
  * carries, kept as raw bytes in one growing buffer outside the JavaScript heap (32 bytes
  * instead of a 55-character string and an object around it).
  */
-import { decodeBase64url } from "../../edge/base64url.ts";
+import { decodeBase64url } from "../../core/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 
 const DIGEST_BYTES = 32;

@@ -4,7 +4,7 @@
  * published is checked against the manifests, in check-content.ts.)
  */
 import type { Diagnostic } from "../diagnostics.ts";
-import { isJsonObject } from "../json/strict-json.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { LIST_FILE_SHAPE } from "./files.ts";
 import { parseAndValidate, placed, placeOf } from "./source.ts";

@@ -1,7 +1,8 @@
 /** One content file's text as a JSON document: parsed strictly, validated, problems placed. */
 import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "../diagnostics.ts";
-import { lineColumn, parseJson, type ShapeLimits } from "../json/strict-json.ts";
-import type { SchemaProblem, Validate } from "../validate/schema-validator.ts";
+import { lineColumn, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
+import type { Validate } from "../validate/schema-validator.ts";
+import type { Problem } from "../../core/validate/problem.ts";
 
 /** A file's name and text, to place a diagnostic in it. */
 export interface SourceFile {
@@ -27,7 +28,7 @@ export function parseAndValidate(file: string, text: string, limits: ShapeLimits
   return { text, value: parsed.value, diagnostics };
 }
 
-export function diagnostic(file: string, severity: Severity, problem: SchemaProblem): Diagnostic {
+export function diagnostic(file: string, severity: Severity, problem: Problem): Diagnostic {
   return { severity, file, ...problem };
 }
 

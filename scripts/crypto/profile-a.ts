@@ -8,19 +8,14 @@
  * objects cached by their SPKI text: building one costs as much as a verification.
  */
 import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
-import { ed25519Weakness, type Ed25519Weakness } from "./ed25519-strict.ts";
-import type { CanonicalMembers } from "./jcs.ts";
-import { PROFILE_A, signingInputText } from "./signing-input.ts";
+import { decodeBase64url, encodeBase64url } from "../../core/base64url.ts";
+import { ed25519Weakness, type Ed25519Weakness } from "../../core/crypto/ed25519-strict.ts";
+import type { Problem } from "../../core/validate/problem.ts";
+import type { CanonicalMembers } from "../../core/crypto/jcs.ts";
+import { PROFILE_A, signingInputText } from "../../core/crypto/signing-input.ts";
 /** DER prefix of every Ed25519 SubjectPublicKeyInfo: SEQUENCE { id-Ed25519 } BIT STRING (32 bytes). */
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-export interface SignatureProblem {
-  pointer: string;
-  rule: string;
-  message: string;
-}
 
 /** The bytes Profile A signs; `members` when the caller has canonicalized the manifest already. */
 export function signingInput(manifest: Record<string, unknown>, members?: CanonicalMembers): Buffer {
@@ -83,12 +78,12 @@ export interface KeyPins {
  * `publicKeySpkiB64` must equal byte for byte (anything else is a key substitution); an
  * unpinned keyRef is refused. Without `pins`, the embedded key (none: unverifiable).
  */
-export function verifyProfileA(manifest: Record<string, unknown>, pins: KeyPins | undefined, members?: CanonicalMembers): SignatureProblem[] {
+export function verifyProfileA(manifest: Record<string, unknown>, pins: KeyPins | undefined, members?: CanonicalMembers): Problem[] {
   const signature = manifest.signature as Record<string, unknown> | undefined;
   if (typeof signature !== "object" || signature === null) return [];
   if (signature.algorithm !== PROFILE_A.algorithm || signature.canonicalization !== PROFILE_A.canonicalization) return [];
 
-  const problems: SignatureProblem[] = [];
+  const problems: Problem[] = [];
   const value = typeof signature.value === "string" ? decodeBase64url(signature.value) : undefined;
   if (value === undefined || value.length !== 64) {
     problems.push({

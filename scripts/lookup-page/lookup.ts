@@ -3,10 +3,10 @@
  * status, the exposed headers, the manifest, its expiry, and whether its signature
  * verifies (Profile A, checked here with WebCrypto against the embedded key).
  */
-import { decodeBase64url } from "../../edge/base64url.ts";
+import { decodeBase64url } from "../../core/base64url.ts";
 import { umidPath } from "../../edge/umid-path.ts";
-import { ed25519Weakness } from "../crypto/ed25519-strict.ts";
-import { PROFILE_A, signingInputText } from "../crypto/signing-input.ts";
+import { ed25519Weakness } from "../../core/crypto/ed25519-strict.ts";
+import { PROFILE_A, signingInputText } from "../../core/crypto/signing-input.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
 const resolverInput = document.querySelector<HTMLInputElement>("#resolver")!;

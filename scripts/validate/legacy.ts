@@ -13,12 +13,13 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { isJsonObject } from "../json/strict-json.ts";
-import { issuedBeforeExpiry } from "./cross-field.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
+import { issuedBeforeExpiry } from "../../core/validate/cross-field.ts";
 import v01 from "./legacy/v0.1.schema.json" with { type: "json" };
 import v02 from "./legacy/v0.2.schema.json" with { type: "json" };
 import v03 from "./legacy/v0.3.schema.json" with { type: "json" };
-import { problemsOf, type SchemaProblem, type Validate } from "./schema-validator.ts";
+import { problemsOf, type Validate } from "./schema-validator.ts";
+import type { Problem } from "../../core/validate/problem.ts";
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
@@ -40,7 +41,7 @@ let compiled: Record<LegacyVersion, Validate> | undefined;
  * Everything a legacy payload's version says is wrong with it. `standardsUrl` is the
  * configured standards site, whose `/ns/v0.3` a v0.3 context must reference.
  */
-export function legacyProblems(version: LegacyVersion, manifest: Record<string, unknown>, standardsUrl: string): SchemaProblem[] {
+export function legacyProblems(version: LegacyVersion, manifest: Record<string, unknown>, standardsUrl: string): Problem[] {
   // The published schemas are not ours to correct: ajv's strict mode (which polices our
   // own schemas' authoring) would refuse v0.3's for a missing `type` beside `required`.
   compiled ??= (() => {
@@ -54,20 +55,20 @@ export function legacyProblems(version: LegacyVersion, manifest: Record<string, 
   return problems;
 }
 
-function typeIncludes(object: Record<string, unknown>, at: string, type: string): SchemaProblem[] {
+function typeIncludes(object: Record<string, unknown>, at: string, type: string): Problem[] {
   const value = object["@type"];
   if (value === type || (Array.isArray(value) && value.includes(type))) return [];
   return [{ pointer: `${at}/@type`, rule: "legacy/type", message: `@type must be or include ${JSON.stringify(type)}, found ${JSON.stringify(value) ?? "nothing"}` }];
 }
 
-function shardProblems(shards: unknown): SchemaProblem[] {
+function shardProblems(shards: unknown): Problem[] {
   if (!Array.isArray(shards)) return [{ pointer: "/shards", rule: "legacy/shards", message: `shards must be an array, found ${JSON.stringify(shards)}` }];
   return shards.flatMap((shard, i) =>
     isJsonObject(shard) ? typeIncludes(shard, `/shards/${i}`, "um:Shard") : [{ pointer: `/shards/${i}`, rule: "legacy/shards", message: "a shard must be an object" }],
   );
 }
 
-function contextProblems(context: unknown, namespace: string): SchemaProblem[] {
+function contextProblems(context: unknown, namespace: string): Problem[] {
   if (context === namespace || (Array.isArray(context) && context.includes(namespace))) return [];
   return [{ pointer: "/@context", rule: "legacy/context", message: `a v0.3 @context must be or include ${JSON.stringify(namespace)}` }];
 }

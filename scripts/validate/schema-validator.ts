@@ -4,9 +4,10 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { escapePointerToken } from "../json/strict-json.ts";
-import { manifestSchema, SCHEMA_ID } from "./manifest-schema.ts";
-import { redirectLocationProblem } from "./redirect-location.ts";
+import { escapePointerToken } from "../../core/json/strict-json.ts";
+import { manifestSchema, SCHEMA_ID } from "../../core/validate/manifest-schema.ts";
+import type { Problem } from "../../core/validate/problem.ts";
+import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
 import { keysSchema } from "./keys-schema.ts";
 import { routesSchema } from "./routes-schema.ts";
 import { unsignedSchema } from "./unsigned-schema.ts";
@@ -14,13 +15,7 @@ import { unsignedSchema } from "./unsigned-schema.ts";
 // ajv-formats is CommonJS with a `default` property; under ESM the callable is either.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
 
-export interface SchemaProblem {
-  pointer: string;
-  rule: string;
-  message: string;
-}
-
-export type Validate = (value: unknown) => SchemaProblem[];
+export type Validate = (value: unknown) => Problem[];
 
 export interface SchemaValidators {
   manifest: Validate;
@@ -71,7 +66,7 @@ export function problemsOf(validate: ValidateFunction): Validate {
   return (value) => (validate(value) ? [] : toProblems(validate.errors ?? []));
 }
 
-function toProblems(errors: ErrorObject[]): SchemaProblem[] {
+function toProblems(errors: ErrorObject[]): Problem[] {
   // A failed anyOf is reported once, in its own words, not once per branch that failed.
   const anyOfs = errors.filter((e) => e.keyword === "anyOf");
   const insideAnyOf = (e: ErrorObject) =>

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { canonicalize } from "../../scripts/crypto/jcs.ts";
+import { canonicalize } from "../../core/crypto/jcs.ts";
 import { umidPath } from "../../edge/umid-path.ts";
 import type { Fixture } from "../support/fixture-content.ts";
 import type { RawResponse } from "../support/http.ts";

@@ -9,7 +9,7 @@ import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypt
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../edge/base64url.ts";
+import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { signProfileA } from "../../scripts/crypto/profile-a.ts";
 import { readRecords } from "./index.ts";
 import { CLI } from "./paths.ts";

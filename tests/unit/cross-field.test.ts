@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { canonicalize } from "../../scripts/crypto/jcs.ts";
-import { crossFieldProblems, MAX_CLAIM_PROOF_BYTES } from "../../scripts/validate/cross-field.ts";
-import { freshnessProblems } from "../../scripts/validate/freshness.ts";
+import { canonicalize } from "../../core/crypto/jcs.ts";
+import { crossFieldProblems, MAX_CLAIM_PROOF_BYTES } from "../../core/validate/cross-field.ts";
+import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { manifestFor } from "../support/fixture-content.ts";
 
 const m = (extra: Record<string, unknown> = {}) => manifestFor("urn:uuid:x", extra);

@@ -44,9 +44,9 @@ test("Netlify builds on Node 22, without devDependencies", () => {
   const toml = readFileSync(join(ROOT, "netlify.toml"), "utf8").replace(/#.*$/gm, "");
   assert.match(toml, /^\s*NODE_VERSION = "22"$/m);
   assert.match(toml, /^\s*NPM_FLAGS = "--omit=dev"$/m);
-  // So every package the CLI imports (bin/, scripts/, edge/) must be a dependency.
+  // So every package the CLI imports (bin/, scripts/, edge/, core/) must be a dependency.
   const { dependencies } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-  const sources = ["bin", "scripts", "edge"].flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true }).map((name) => join(ROOT, dir, String(name))));
+  const sources = ["bin", "scripts", "edge", "core"].flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true }).map((name) => join(ROOT, dir, String(name))));
   const imported = new Set(
     sources
       .filter((file) => /\.(ts|js)$/.test(file))

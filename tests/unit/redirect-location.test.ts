@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_LOCATION_BYTES, redirectLocationProblem } from "../../scripts/validate/redirect-location.ts";
+import { MAX_LOCATION_BYTES, redirectLocationProblem } from "../../core/validate/redirect-location.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 import { CONTEXT } from "../support/fixture-content.ts";
 

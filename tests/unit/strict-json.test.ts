@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { lineColumn, parseJson, valueOffsets } from "../../scripts/json/strict-json.ts";
+import { lineColumn, parseJson, valueOffsets } from "../../core/json/strict-json.ts";
 
 function problemAt(text: string) {
   const result = parseJson(text);

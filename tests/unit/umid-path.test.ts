@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { decodeBase64url, encodeBase64url } from "../../edge/base64url.ts";
+import { decodeBase64url, encodeBase64url } from "../../core/base64url.ts";
 import { fnv1a32, shardPath } from "../../edge/records.ts";
 import { parseUmidPath, pathnameOf, umidPath } from "../../edge/umid-path.ts";
 

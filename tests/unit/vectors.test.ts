@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { canonicalize } from "../../scripts/crypto/jcs.ts";
+import { canonicalize } from "../../core/crypto/jcs.ts";
 import { ed25519PublicKey, ed25519Verify } from "../../scripts/crypto/profile-a.ts";
 import { sharedPath, skipWithoutShared } from "../support/shared.ts";
 

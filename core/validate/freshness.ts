@@ -4,13 +4,13 @@
  * that a publisher does not deploy a manifest consumers will refuse.
  */
 import { instant } from "./cross-field.ts";
-import type { SchemaProblem } from "./schema-validator.ts";
+import type { Problem } from "./problem.ts";
 
 /** Clock difference tolerated between the signer's machine and the builder's. */
 export const CLOCK_SKEW_MS = 60_000;
 
-export function freshnessProblems(manifest: Record<string, unknown>, now: Date): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
+export function freshnessProblems(manifest: Record<string, unknown>, now: Date): Problem[] {
+  const problems: Problem[] = [];
   const expires = instant(manifest.expiresAt);
   const issued = instant(manifest.issuedAt);
   if (expires !== undefined && expires <= now.getTime()) {

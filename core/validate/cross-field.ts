@@ -4,18 +4,18 @@
  * schema found other faults in the same manifest. None depends on the clock.
  */
 import { isJsonObject } from "../json/strict-json.ts";
-import type { SchemaProblem } from "./schema-validator.ts";
+import type { Problem } from "./problem.ts";
 
 /** Largest embedded claim proof (one verifiable presentation), in canonical JSON bytes. */
 export const MAX_CLAIM_PROOF_BYTES = 50 * 1024;
 
 type Json = Record<string, unknown>;
 
-export function crossFieldProblems(manifest: Json): SchemaProblem[] {
+export function crossFieldProblems(manifest: Json): Problem[] {
   return [...issuedBeforeExpiry(manifest), ...floorsOnlyRaise(manifest), ...delegationsBySubject(manifest), ...claimRules(manifest)];
 }
 
-export function issuedBeforeExpiry(m: Json): SchemaProblem[] {
+export function issuedBeforeExpiry(m: Json): Problem[] {
   const issued = instant(m.issuedAt);
   const expires = instant(m.expiresAt);
   if (issued === undefined || expires === undefined || issued <= expires) return [];
@@ -23,9 +23,9 @@ export function issuedBeforeExpiry(m: Json): SchemaProblem[] {
 }
 
 /** A facet or claim may demand a higher trust tier than the manifest, never a lower one. */
-function floorsOnlyRaise(m: Json): SchemaProblem[] {
+function floorsOnlyRaise(m: Json): Problem[] {
   const floor = typeof m.requiredTrustTier === "number" ? m.requiredTrustTier : 0;
-  const problems: SchemaProblem[] = [];
+  const problems: Problem[] = [];
   for (const list of ["facets", "claims"] as const) {
     objects(m[list]).forEach((item, i) => {
       const tier = item.requiredTrustTier;
@@ -42,8 +42,8 @@ function floorsOnlyRaise(m: Json): SchemaProblem[] {
 }
 
 /** Only the subject can delegate on its own behalf. */
-function delegationsBySubject(m: Json): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
+function delegationsBySubject(m: Json): Problem[] {
+  const problems: Problem[] = [];
   objects(m.pointers).forEach((pointer, i) => {
     if (pointer["@type"] !== "um:agentDelegation" || typeof pointer.delegatedBy !== "string") return;
     if (pointer.delegatedBy !== m.subject) {
@@ -57,8 +57,8 @@ function delegationsBySubject(m: Json): SchemaProblem[] {
   return problems;
 }
 
-function claimRules(m: Json): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
+function claimRules(m: Json): Problem[] {
+  const problems: Problem[] = [];
   objects(m.claims).forEach((claim, i) => {
     const at = `/claims/${i}`;
     if (isJsonObject(claim.ceremonyProof)) problems.push(...ceremonyThreshold(claim.ceremonyProof, `${at}/ceremonyProof`));
@@ -80,7 +80,7 @@ function claimRules(m: Json): SchemaProblem[] {
 }
 
 /** `M-of-N`: at least one signer needed, no more than exist, and at least M distinct attesters among at most N. */
-function ceremonyThreshold(proof: Json, at: string): SchemaProblem[] {
+function ceremonyThreshold(proof: Json, at: string): Problem[] {
   const match = typeof proof.threshold === "string" ? /^(\d+)-of-(\d+)$/.exec(proof.threshold) : null;
   if (match === null || !Array.isArray(proof.attesters)) return [];
   const m = Number(match[1]);
