@@ -11,7 +11,6 @@ import { checkManifestText, type ManifestContext } from "../scripts/content/mani
 import { NO_OPT_INS } from "../scripts/content/unsigned.ts";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { UNSIGNED_MEMBERS } from "../core/crypto/signing-input.ts";
-import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 import { newKey } from "./support/fixture-content.ts";
 import { manifestsOfEveryShape } from "./support/manifest-shapes.ts";
 
@@ -20,7 +19,6 @@ const context: ManifestContext = {
   settings,
   now: new Date("2027-01-01T00:00:00Z"),
   strict: false,
-  validators: schemaValidators(settings.contextUrl),
   pins: undefined,
   unsigned: NO_OPT_INS,
 };

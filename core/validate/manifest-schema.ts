@@ -4,7 +4,7 @@
  * Every resource of section 2 is a `$defs` entry, so other tools can validate a bilateral
  * session (2.10) or a status reference response (2.11) against the same rules. Objects are
  * open except where the spec closes them (RequiredLiveness). `anyOf` branches never use
- * `$ref`, so the validator can fold a failed `anyOf` into one message (see validator.ts).
+ * `$ref`, so a failed `anyOf` folds into one message (see schema-problems.ts).
  * The context URL depends on the configured standards site, hence a function.
  */
 
@@ -19,7 +19,7 @@ const stringArray = { type: "array", items: string } as const;
 const nonEmptyStringArray = { type: "array", minItems: 1, items: nonEmptyString } as const;
 
 /** "Must be, or (in an array) contain, `value`" — the rule for `@context` and `@type`. */
-function isOrContains(value: string) {
+export function isOrContains(value: string) {
   return {
     description: `must be ${JSON.stringify(value)} or an array of strings that contains it`,
     anyOf: [{ const: value }, { type: "array", items: string, contains: { const: value } }],
@@ -31,7 +31,12 @@ function when(name: string, value: string, then: object) {
   return { if: { required: [name], properties: { [name]: { const: value } } }, then };
 }
 
-export function manifestSchema(contextUrl: string) {
+/**
+ * The schema, whose `@context` rule names the configured namespace. Without one, as the
+ * validator generated ahead of time is (core/validate/generated/), `@context` is only
+ * required, and manifest-structure.ts applies the namespace rule in code.
+ */
+export function manifestSchema(contextUrl?: string) {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: SCHEMA_ID,
@@ -41,7 +46,7 @@ export function manifestSchema(contextUrl: string) {
         type: "object",
         required: ["@context", "@id", "@type", "manifestVersion", "subject", "issuedAt", "expiresAt", "signature"],
         properties: {
-          "@context": isOrContains(contextUrl),
+          "@context": contextUrl === undefined ? {} : isOrContains(contextUrl),
           "@id": nonEmptyString,
           "@type": isOrContains("um:Manifest"),
           manifestVersion: { const: "0.4" },

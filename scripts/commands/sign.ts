@@ -104,7 +104,7 @@ async function signFile(
     const root = isInside(path, contentDir) ? checkRootFiles(contentDir, { settings, now: new Date(), strict: false }, validators) : undefined;
     const rootErrors = root?.checked.flatMap((checked) => checked.diagnostics).filter((d) => d.severity === "error") ?? [];
     if (rootErrors.length > 0) return rootErrors.map(formatDiagnostic);
-    const context = root?.context ?? { settings, now: new Date(), strict: false, validators, pins: undefined, unsigned: NO_OPT_INS };
+    const context = root?.context ?? { settings, now: new Date(), strict: false, pins: undefined, unsigned: NO_OPT_INS };
     const pin = context.pins?.keys.get(keyRef);
     if (pin !== undefined && pin.spki !== spki) {
       const message = `refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;

@@ -144,7 +144,7 @@ export async function checkPaths(paths: string[], options: CheckOptions & { cont
       return root.context;
     }
     if (loose === undefined) {
-      loose = { ...options, validators, pins: undefined, unsigned: commandLineOptIns(options.allowUnsigned) };
+      loose = { ...options, pins: undefined, unsigned: commandLineOptIns(options.allowUnsigned) };
       result.diagnostics.push(openWorldWarning(displayPath(path), options.strict));
     }
     return loose;
@@ -199,7 +199,7 @@ export function checkRootFiles(dir: string, options: CheckOptions, validators: S
   const keysChecked = keys.file !== undefined ? keys : { file: displayPath(join(dir, KEYS_FILE)), diagnostics: [openWorldWarning(displayPath(join(dir, KEYS_FILE)), options.strict)] };
   return {
     checked: [keysChecked, unsigned],
-    context: { ...options, validators, pins: keys.pins, unsigned: unsigned.optIns },
+    context: { ...options, pins: keys.pins, unsigned: unsigned.optIns },
   };
 }
 

@@ -15,10 +15,9 @@ import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core
 import { verifyProfileA, type KeyPins } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
-import { crossFieldProblems } from "../../core/validate/cross-field.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
-import { legacyProblems, legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../validate/legacy.ts";
-import type { SchemaValidators } from "../validate/schema-validator.ts";
+import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
+import { structureProblems } from "../../core/validate/manifest-structure.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import { displayPath, readSourceText } from "./files.ts";
 import { privateKeyProblem } from "./private-keys.ts";
@@ -35,7 +34,6 @@ export interface CheckOptions {
 
 /** What checking one manifest needs besides its text. */
 export interface ManifestContext extends CheckOptions {
-  validators: SchemaValidators;
   /** The content root's `_keys.json`; undefined when there is none. */
   pins: KeyPins | undefined;
   unsigned: UnsignedOptIns;
@@ -80,10 +78,7 @@ export function checkManifestText(
   context: ManifestContext,
   path = file,
 ): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers } {
-  const result = parseAndValidate(file, text, context.settings.limits, (value) => {
-    const version = legacyVersionOf(value);
-    return version === undefined ? context.validators.manifest(value) : legacyProblems(version, value as Record<string, unknown>, context.settings.standardsUrl);
-  });
+  const result = parseAndValidate(file, text, context.settings.limits, (value) => structureProblems(value, context.settings.standardsUrl));
   const privateKey = privateKeyProblem(file, text);
   if (privateKey !== undefined) result.diagnostics.push(privateKey);
   if (!isJsonObject(result.value)) return result;
@@ -92,7 +87,6 @@ export function checkManifestText(
   const canonical = canonicalMembers(manifest);
   const verifiable = legacyVersion === undefined || SIGNED_LEGACY_VERSIONS.has(legacyVersion);
   const problems: [Severity, Problem[]][] = [
-    ["error", legacyVersion === undefined ? crossFieldProblems(manifest) : []],
     ["error", verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned)],
     [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
   ];

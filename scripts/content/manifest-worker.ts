@@ -3,7 +3,6 @@
  * main thread (manifest-check.ts) and sends the results back, bodies transferred, not copied.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { schemaValidators } from "../validate/schema-validator.ts";
 import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
 import type { WorkerBatch, WorkerInit } from "./manifest-pool.ts";
 
@@ -12,7 +11,6 @@ const context: ManifestContext = {
   settings: init.settings,
   now: new Date(init.now),
   strict: init.strict,
-  validators: schemaValidators(init.settings.contextUrl),
   pins: init.pins && { file: init.pins.file, keys: new Map(init.pins.keys) },
   unsigned: { ...init.unsigned, entries: new Map(init.unsigned.entries) },
 };

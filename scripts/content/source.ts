@@ -1,7 +1,7 @@
 /** One content file's text as a JSON document: parsed strictly, validated, problems placed. */
 import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "../diagnostics.ts";
 import { lineColumn, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
-import type { Validate } from "../validate/schema-validator.ts";
+import type { Validate } from "../../core/validate/schema-problems.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 
 /** A file's name and text, to place a diagnostic in it. */

@@ -1,9 +1,9 @@
 /**
  * Payloads of earlier manifest versions (spec 4.3: "the stored payload may carry an older
  * `manifestVersion`"), each validated by its own version's rules, not waved through: the
- * published schema of that version (`legacy/v0.X.schema.json`, copied verbatim from the
- * Universal Manifest repository, Apache-2.0; a test compares them with the published
- * files), and the rules those schemas state only in prose or the version's suite checks:
+ * published schema of that version (`scripts/validate/legacy/v0.X.schema.json`, copied
+ * verbatim from the Universal Manifest repository, Apache-2.0; a test compares them with
+ * the published files; compiled ahead of time into `generated/`), and the rules those schemas state only in prose or the version's suite checks:
  * `@type` includes `um:Manifest`, `issuedAt` is not after `expiresAt`, `shards` is an
  * array of `um:Shard` objects, and a v0.3 `@context` references the v0.3 namespace.
  *
@@ -11,21 +11,17 @@
  * require `signature`); v0.1's signature format was never fixed, and the v0.4 spec says
  * it "MUST NOT be relied upon for tamper protection", so a v0.1 payload is never verified.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { isJsonObject } from "../../core/json/strict-json.ts";
-import { issuedBeforeExpiry } from "../../core/validate/cross-field.ts";
-import v01 from "./legacy/v0.1.schema.json" with { type: "json" };
-import v02 from "./legacy/v0.2.schema.json" with { type: "json" };
-import v03 from "./legacy/v0.3.schema.json" with { type: "json" };
-import { problemsOf, type Validate } from "./schema-validator.ts";
-import type { Problem } from "../../core/validate/problem.ts";
-
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+import { isJsonObject } from "../json/strict-json.ts";
+import { issuedBeforeExpiry } from "./cross-field.ts";
+import { legacyV01 } from "./generated/legacy-v0.1.js";
+import { legacyV02 } from "./generated/legacy-v0.2.js";
+import { legacyV03 } from "./generated/legacy-v0.3.js";
+import type { Problem } from "./problem.ts";
+import { problemsOf, type Validate } from "./schema-problems.ts";
 
 export type LegacyVersion = "0.1" | "0.2" | "0.3";
 
-const SCHEMAS: Record<LegacyVersion, object> = { "0.1": v01, "0.2": v02, "0.3": v03 };
+const SCHEMAS: Record<LegacyVersion, Validate> = { "0.1": problemsOf(legacyV01), "0.2": problemsOf(legacyV02), "0.3": problemsOf(legacyV03) };
 
 /** Versions whose payloads carry a signature this resolver can verify (Profile A). */
 export const SIGNED_LEGACY_VERSIONS: ReadonlySet<string> = new Set(["0.2", "0.3"]);
@@ -35,21 +31,12 @@ export function legacyVersionOf(value: unknown): LegacyVersion | undefined {
   return typeof version === "string" && Object.hasOwn(SCHEMAS, version) ? (version as LegacyVersion) : undefined;
 }
 
-let compiled: Record<LegacyVersion, Validate> | undefined;
-
 /**
  * Everything a legacy payload's version says is wrong with it. `standardsUrl` is the
  * configured standards site, whose `/ns/v0.3` a v0.3 context must reference.
  */
 export function legacyProblems(version: LegacyVersion, manifest: Record<string, unknown>, standardsUrl: string): Problem[] {
-  // The published schemas are not ours to correct: ajv's strict mode (which polices our
-  // own schemas' authoring) would refuse v0.3's for a missing `type` beside `required`.
-  compiled ??= (() => {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false });
-    addFormats(ajv);
-    return { "0.1": problemsOf(ajv.compile(v01)), "0.2": problemsOf(ajv.compile(v02)), "0.3": problemsOf(ajv.compile(v03)) };
-  })();
-  const problems = [...compiled[version](manifest), ...issuedBeforeExpiry(manifest), ...typeIncludes(manifest, "", "um:Manifest")];
+  const problems = [...SCHEMAS[version](manifest), ...issuedBeforeExpiry(manifest), ...typeIncludes(manifest, "", "um:Manifest")];
   if (Object.hasOwn(manifest, "shards")) problems.push(...shardProblems(manifest.shards));
   if (version === "0.3") problems.push(...contextProblems(manifest["@context"], `${standardsUrl}/ns/v0.3`));
   return problems;

@@ -1,0 +1,41 @@
+/**
+ * The structural verdict on one parsed manifest: what is wrong with it on its own, read
+ * without a clock and before its signature. For v0.4, the schema of spec section 2 (run
+ * as the code generated from core/validate/manifest-schema.ts), the `@context` namespace
+ * of the configured standards site (section 2.1: not in the generated code, as the site
+ * is a setting) and the cross-field rules; for an earlier version, its own version's
+ * rules (legacy.ts). `check` and the evaluator's Arrive stage both call this: one
+ * structural truth.
+ */
+import { isJsonObject } from "../json/strict-json.ts";
+import { crossFieldProblems } from "./cross-field.ts";
+import { manifestV04 } from "./generated/manifest-v0.4.js";
+import { legacyProblems, legacyVersionOf } from "./legacy.ts";
+import { isOrContains } from "./manifest-schema.ts";
+import type { Problem } from "./problem.ts";
+import { problemsOf } from "./schema-problems.ts";
+
+const schemaV04 = problemsOf(manifestV04);
+
+/** The v0.4 schema's problems, the namespace `contextUrl` included. */
+export function manifestSchemaProblems(value: unknown, contextUrl: string): Problem[] {
+  const problems = schemaV04(value);
+  if (isJsonObject(value) && Object.hasOwn(value, "@context")) {
+    const context = value["@context"];
+    if (context !== contextUrl && !(Array.isArray(context) && context.every((c) => typeof c === "string") && context.includes(contextUrl))) {
+      // The rule keeps the name the schema gave it before the namespace became a setting:
+      // `check --json` consumers match on it.
+      problems.unshift({ pointer: "/@context", rule: "schema/anyOf", message: isOrContains(contextUrl).description });
+    }
+  }
+  return problems;
+}
+
+/** Everything structurally wrong with a manifest of any version this resolver reads. */
+export function structureProblems(value: unknown, standardsUrl: string): Problem[] {
+  const legacyVersion = legacyVersionOf(value);
+  if (legacyVersion !== undefined) return legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl);
+  const problems = manifestSchemaProblems(value, `${standardsUrl}/ns/v0.4`);
+  if (isJsonObject(value)) problems.push(...crossFieldProblems(value));
+  return problems;
+}
