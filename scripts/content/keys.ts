@@ -4,7 +4,8 @@
  * closes the world: a keyRef it does not pin is refused (profile-a.ts).
  */
 import { isStrongPoint } from "../../core/crypto/ed25519-strict.ts";
-import { ed25519PublicKey, type KeyPins } from "../crypto/profile-a.ts";
+import type { KeyPins } from "../../core/crypto/profile-a.ts";
+import { ed25519PublicKey } from "../crypto/profile-a.ts";
 import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";

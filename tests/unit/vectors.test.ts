@@ -1,8 +1,14 @@
-/** JCS against RFC 8785's test data, Ed25519 verification against Wycheproof and the speccheck edge cases. */
+/**
+ * JCS against RFC 8785's test data; Ed25519 verification against Wycheproof and the
+ * speccheck edge cases, with both verifiers: Node's (check, build) and WebCrypto's (the
+ * evaluator, in any runtime), which must give the same verdicts.
+ */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { canonicalize } from "../../core/crypto/jcs.ts";
+import { spkiPublicKey, type Ed25519Verdict } from "../../core/crypto/profile-a.ts";
+import { verifyEd25519 } from "../../core/crypto/webcrypto-ed25519.ts";
 import { ed25519PublicKey, ed25519Verify } from "../../scripts/crypto/profile-a.ts";
 import { sharedPath, skipWithoutShared } from "../support/shared.ts";
 
@@ -31,6 +37,12 @@ describe("JCS (RFC 8785)", () => {
   });
 });
 
+/** Each verifier, by the SPKI (standard base64) of the key. */
+const VERIFIERS: Record<string, (spki: string, message: Uint8Array, signature: Uint8Array) => Ed25519Verdict | Promise<Ed25519Verdict>> = {
+  node: (spki, message, signature) => ed25519Verify(ed25519PublicKey(spki)!, message, signature),
+  webcrypto: (spki, message, signature) => verifyEd25519(spkiPublicKey(spki)!, message, signature),
+};
+
 interface WycheproofGroup {
   publicKeyDer: string;
   tests: { tcId: number; comment: string; msg: string; sig: string; result: "valid" | "invalid" }[];
@@ -43,11 +55,13 @@ describe("Ed25519 (Wycheproof)", () => {
     : JSON.parse(readFileSync(sharedPath("vectors/ed25519/wycheproof_ed25519_test.json"), "utf8")).testGroups;
   it("has vectors to run", { skip }, () => assert.ok(groups.length > 0));
   for (const group of groups) {
-    const key = ed25519PublicKey(Buffer.from(group.publicKeyDer, "hex").toString("base64"));
+    const spki = Buffer.from(group.publicKeyDer, "hex").toString("base64");
     for (const t of group.tests) {
-      it(`tc${t.tcId} ${t.result}${t.comment ? `: ${t.comment}` : ""}`, () => {
-        assert.ok(key, "the SPKI decodes");
-        assert.equal(ed25519Verify(key, Buffer.from(t.msg, "hex"), Buffer.from(t.sig, "hex")) === "valid", t.result === "valid");
+      it(`tc${t.tcId} ${t.result}${t.comment ? `: ${t.comment}` : ""}`, async () => {
+        assert.ok(ed25519PublicKey(spki) && spkiPublicKey(spki), "the SPKI decodes");
+        for (const [name, verify] of Object.entries(VERIFIERS)) {
+          assert.equal((await verify(spki, Buffer.from(t.msg, "hex"), Buffer.from(t.sig, "hex"))) === "valid", t.result === "valid", name);
+        }
       });
     }
   }
@@ -55,10 +69,18 @@ describe("Ed25519 (Wycheproof)", () => {
   it("decodes SPKI keys strictly", () => {
     const good = "MCowBQYDK2VwAyEAvWsBD/ov/5zQwtkxvssqOFz/Ejca8C0NfnAJ9z0iBZY=";
     assert.ok(ed25519PublicKey(good));
-    assert.equal(ed25519PublicKey(good.slice(0, -1)), undefined, "padding missing");
-    assert.equal(ed25519PublicKey(good.replace("/", "_")), undefined, "base64url alphabet");
-    assert.equal(ed25519PublicKey(` ${good}`), undefined, "whitespace");
-    assert.equal(ed25519PublicKey("MCowBQYDK2VuAyEAvWsBD/ov/5zQwtkxvssqOFz/Ejca8C0NfnAJ9z0iBZY="), undefined, "X25519 key");
+    assert.deepEqual(spkiPublicKey(good), Uint8Array.from(Buffer.from(good, "base64").subarray(12)));
+    const bad: [string, string][] = [
+      [good.slice(0, -1), "padding missing"],
+      [good.replace("/", "_"), "base64url alphabet"],
+      [` ${good}`, "whitespace"],
+      [good.slice(0, -2) + "Z=", "non-zero bits before the padding"],
+      ["MCowBQYDK2VuAyEAvWsBD/ov/5zQwtkxvssqOFz/Ejca8C0NfnAJ9z0iBZY=", "X25519 key"],
+    ];
+    for (const [spki, why] of bad) {
+      assert.equal(spkiPublicKey(spki), undefined, why);
+      assert.equal(ed25519PublicKey(spki), undefined, why);
+    }
   });
 });
 
@@ -70,10 +92,11 @@ describe("Ed25519 edge cases (speccheck): a strict verifier's verdicts", () => {
   const expected = ["weak-key", "weak-key", "invalid", "valid", "invalid", "invalid", "invalid", "invalid", "invalid", "invalid"];
   it("has the ten cases", { skip }, () => assert.equal(cases.length, 10));
   cases.forEach((c, i) => {
-    it(`case ${i}: ${expected[i]}`, () => {
-      const key = ed25519PublicKey(Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from(c.pub_key, "hex")]).toString("base64"));
-      assert.ok(key, "the key decodes");
-      assert.equal(ed25519Verify(key, Buffer.from(c.message, "hex"), Buffer.from(c.signature, "hex")), expected[i]);
+    it(`case ${i}: ${expected[i]}`, async () => {
+      const spki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from(c.pub_key, "hex")]).toString("base64");
+      for (const [name, verify] of Object.entries(VERIFIERS)) {
+        assert.equal(await verify(spki, Buffer.from(c.message, "hex"), Buffer.from(c.signature, "hex")), expected[i], name);
+      }
     });
   });
 });
