@@ -1,7 +1,9 @@
 /**
- * Whether a manifest is current at a given instant. Not part of the structural verdict
- * (which must not depend on the clock): the build warns, and `check --strict` fails, so
- * that a publisher does not deploy a manifest consumers will refuse.
+ * Whether a manifest is current at a given instant (core §3.1.2): expired once `now` is
+ * past `expiresAt`, stale while `issuedAt` is more than the clock-skew tolerance ahead.
+ * Not part of the structural verdict (which must not depend on the clock): the build
+ * warns, `check --strict` fails, so that a publisher does not deploy a manifest consumers
+ * will refuse; the evaluator rejects, with `freshnessCheck` "expired" or "stale".
  */
 import { instant } from "./cross-field.ts";
 import type { Problem } from "./problem.ts";
@@ -13,7 +15,7 @@ export function freshnessProblems(manifest: Record<string, unknown>, now: Date):
   const problems: Problem[] = [];
   const expires = instant(manifest.expiresAt);
   const issued = instant(manifest.issuedAt);
-  if (expires !== undefined && expires <= now.getTime()) {
+  if (expires !== undefined && expires < now.getTime()) {
     problems.push({ pointer: "/expiresAt", rule: "time/expired", message: `expired at ${manifest.expiresAt}: consumers must reject it (now is ${now.toISOString()})` });
   }
   if (issued !== undefined && issued > now.getTime() + CLOCK_SKEW_MS) {

@@ -3,10 +3,9 @@
  * status, the exposed headers, the manifest, its expiry, and whether its signature
  * verifies (Profile A, checked here with WebCrypto against the embedded key).
  */
-import { decodeBase64url } from "../../core/base64url.ts";
+import { isProfileA, prepareProfileA } from "../../core/crypto/profile-a.ts";
+import { verifyEd25519 } from "../../core/crypto/webcrypto-ed25519.ts";
 import { umidPath } from "../../edge/umid-path.ts";
-import { ed25519Weakness } from "../../core/crypto/ed25519-strict.ts";
-import { PROFILE_A, signingInputText } from "../../core/crypto/signing-input.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
 const resolverInput = document.querySelector<HTMLInputElement>("#resolver")!;
@@ -57,28 +56,19 @@ function expiry(manifest: Record<string, unknown>): [string, string] {
 }
 
 async function signatureCheck(manifest: Record<string, unknown>): Promise<[string, string]> {
-  const signature = manifest.signature;
-  if (!isObject(signature) || signature.algorithm !== PROFILE_A.algorithm || signature.canonicalization !== PROFILE_A.canonicalization) {
-    return ["bad", "signature not checked: not Profile A (Ed25519 over JCS)"];
+  if (!isProfileA(manifest.signature)) return ["bad", "signature not checked: not Profile A (Ed25519 over JCS)"];
+  const keyRef = JSON.stringify((manifest.signature as Record<string, unknown>).keyRef);
+  // The build's rules, verbatim: the same refusals, strict encodings first.
+  const { problems, pending } = prepareProfileA(manifest, undefined);
+  if (pending === undefined) {
+    if (problems[0]?.rule === "signature/unverifiable") return ["muted", `signature not checked here: no embedded key; verify it with the key of ${keyRef}`];
+    return ["bad", `signature does not verify: ${problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`];
   }
-  const keyRef = JSON.stringify(signature.keyRef);
-  if (typeof signature.publicKeySpkiB64 !== "string") return ["muted", `signature not checked here: no embedded key; verify it with the key of ${keyRef}`];
-  const value = typeof signature.value === "string" ? decodeBase64url(signature.value) : undefined;
-  if (value === undefined || value.length !== 64) return ["bad", "signature does not verify: its value is not a 64-byte base64url signature"];
-  try {
-    const spki = Uint8Array.from(atob(signature.publicKeySpkiB64), (c) => c.charCodeAt(0));
-    // The same strict refusals as the build: browsers' verifiers accept some forgeries.
-    const weakness = ed25519Weakness(spki.subarray(-32), value);
-    if (weakness === "weak-key") return ["bad", "signature refused: the embedded key is a small-order or non-canonical Ed25519 key, for which anything verifies"];
-    if (weakness === "invalid") return ["bad", "signature refused: it is not strictly encoded (small-order R, or S not below the group order)"];
-    const key = await crypto.subtle.importKey("spki", spki, { name: "Ed25519" }, false, ["verify"]);
-    const ok = await crypto.subtle.verify({ name: "Ed25519" }, key, value, new TextEncoder().encode(signingInputText(manifest)));
-    return ok
-      ? ["ok", `signature verifies with the key embedded in the manifest (keyRef ${keyRef}); that this key is ${keyRef}'s is not checked here`]
-      : ["bad", "signature does not verify: the manifest changed after signing, or another key signed it"];
-  } catch (error) {
-    return ["bad", `signature not checked: ${(error as Error).message}`];
-  }
+  const verdict = await verifyEd25519(pending.publicKey, pending.message, pending.signature);
+  if (verdict === "weak-key") return ["bad", "signature refused: the embedded key is a small-order or non-canonical Ed25519 key, for which anything verifies"];
+  return verdict === "valid"
+    ? ["ok", `signature verifies with the key embedded in the manifest (keyRef ${keyRef}); that this key is ${keyRef}'s is not checked here`]
+    : ["bad", "signature does not verify: the manifest changed after signing, another key signed it, or it is not strictly encoded"];
 }
 
 function headerList(headers: Headers): HTMLElement {

@@ -1,0 +1,68 @@
+/**
+ * Stage 1, Arrive (core §3.1.1): the manifest is read strictly (I-JSON: duplicate names
+ * refused, §1.6.3; within the resource limits of §6.3) and held to the structural rules
+ * `check` applies, by the same code (manifest-structure.ts). A version without a
+ * processing path here is refused (§1.3.1): v0.4, and v0.3 through EXT-T1 §T1.6.4.
+ *
+ * One structural fault waits for Verify: an unsupported signature profile, which §1.6.5
+ * records as `signatureCheck: "unsupported-profile"` rather than as a malformed envelope.
+ */
+import { decodeUtf8, utf8 } from "../base64url.ts";
+import { canonicalMembers, type CanonicalMembers } from "../crypto/jcs.ts";
+import { isJsonObject, lineColumn, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { structureProblems } from "../validate/manifest-structure.ts";
+import { problemWarning } from "./evaluation.ts";
+import type { Warning } from "./receipt.ts";
+
+/** The limits of core §6.3, which a deployment may change and must then document. */
+export interface Limits extends ShapeLimits {
+  maxManifestBytes: number;
+}
+export const DEFAULT_LIMITS: Limits = { maxManifestBytes: 1_048_576, maxDepth: 10, maxArrayItems: 1000 };
+
+export type Arrival =
+  | { ok: true; manifest: Record<string, unknown>; version: "0.4" | "0.3"; members: CanonicalMembers }
+  | { ok: false; manifestId: string | null; warnings: Warning[] };
+
+/** The members whose structural faults are the Verify stage's to report. */
+const PROFILE_POINTERS = new Set(["/signature/algorithm", "/signature/canonicalization"]);
+
+export function arrive(input: string | Uint8Array | Record<string, unknown>, limits: Limits, standardsUrl: string): Arrival {
+  const read = readInput(input, limits);
+  if ("warning" in read) return { ok: false, manifestId: null, warnings: [read.warning] };
+  const value = read.value;
+  const manifestId = isJsonObject(value) && typeof value["@id"] === "string" ? value["@id"] : null;
+
+  const warnings = structureProblems(value, standardsUrl)
+    .filter((p) => !PROFILE_POINTERS.has(p.pointer))
+    .map((p) => problemWarning("um:reason:arrive:structure", p));
+  const version = isJsonObject(value) ? value.manifestVersion : undefined;
+  if (version === "0.1" || version === "0.2") {
+    warnings.unshift({
+      code: "um:reason:arrive:unsupported-version",
+      message: `manifestVersion ${JSON.stringify(version)} has no processing path in a v0.4 evaluator (only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`,
+      pointer: "/manifestVersion",
+    });
+  }
+  if (warnings.length > 0 || !isJsonObject(value)) return { ok: false, manifestId, warnings };
+  try {
+    return { ok: true, manifest: value, version: version === "0.3" ? "0.3" : "0.4", members: canonicalMembers(value) };
+  } catch (error) {
+    // Only a value given as an object can hold what JSON cannot (a lone surrogate, NaN).
+    return { ok: false, manifestId, warnings: [{ code: "um:reason:arrive:malformed", message: `not JSON: ${(error as Error).message}` }] };
+  }
+}
+
+function readInput(input: string | Uint8Array | Record<string, unknown>, limits: Limits): { value: unknown } | { warning: Warning } {
+  if (typeof input !== "string" && !(input instanceof Uint8Array)) return { value: input };
+  const bytes = typeof input === "string" ? utf8(input).byteLength : input.byteLength;
+  if (bytes > limits.maxManifestBytes) {
+    return { warning: { code: "um:reason:arrive:too-large", message: `the manifest is ${bytes} bytes; the limit is ${limits.maxManifestBytes} (core §6.3)` } };
+  }
+  const text = typeof input === "string" ? input : decodeUtf8(input);
+  if (text === undefined) return { warning: { code: "um:reason:arrive:malformed", message: "not UTF-8 text" } };
+  const parsed = parseJson(text, limits);
+  if (parsed.ok) return { value: parsed.value };
+  const { rule, message, offset } = parsed.problem;
+  return { warning: { code: "um:reason:arrive:malformed", message, rule, ...lineColumn(text, offset) } };
+}

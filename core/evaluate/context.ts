@@ -1,0 +1,86 @@
+/**
+ * The evaluation context: what the relying party knows and intends, in the members of the
+ * v0.4 suite's `evaluationContext` (SUITE-README "evaluationContext"). Every member is
+ * optional, and a missing one takes the spec's fail-closed default: the clock is the
+ * context's `now` when given (never the wall clock then), no trust tier above 0, no
+ * challenge issued (a non-interactive presentation), the lowest assurance class, and the
+ * one operation every evaluation performs, `read`.
+ */
+
+export const ASSURANCE_CLASSES = ["software", "hardware-uv", "hardware-bound"] as const;
+export type AssuranceClass = (typeof ASSURANCE_CLASSES)[number];
+
+export interface EvaluationContext {
+  /** RFC 3339 date-time: the instant of every freshness, expiry and liveness comparison. Default: the wall clock. */
+  now?: string;
+  /** The highest trust tier this evaluator can verify, 0–3 (core §6.4.5). Default 0. */
+  maxSupportedTrustTier?: number;
+  /** The nonce this verifier issued; the manifest must then carry a `presentationProof` for it (EXT-T1 §T1.2). */
+  verifierChallenge?: string;
+  /** This verifier's identifier, which the proof's `audience` must equal. */
+  verifierAudience?: string;
+  /** The assurance class the unlock gesture reached, as this evaluator determined it (EXT-T1 §T1.3.3). Default "software". */
+  presentedAssuranceClass?: AssuranceClass;
+  /** The operations the evaluator intends, each of which a governing consent's `scope` must list literally (core §3.1.4). Default ["read"]. */
+  intendedScope?: string[];
+  /** The intended use, which must equal a governing consent's `purpose` (core §1.4.4). Default: not compared. */
+  intendedPurpose?: string;
+  /** Leave `processedAt` (and each consent's `checkedAt`) out of the receipt, for byte-comparable output. */
+  omitProcessedAt?: boolean;
+}
+
+/** A context whose defaults are filled in and whose `now` is a Date. */
+export interface ResolvedContext {
+  now: Date;
+  maxSupportedTrustTier: number;
+  verifierChallenge?: string;
+  verifierAudience?: string;
+  presentedAssuranceClass: AssuranceClass;
+  intendedScope: string[];
+  intendedPurpose?: string;
+  omitProcessedAt: boolean;
+}
+
+/** A context that cannot be used: a usage error, named member by member. */
+export class ContextError extends Error {}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+type Check = (value: unknown) => string | undefined;
+const nonEmptyString: Check = (v) => (typeof v === "string" && v !== "" ? undefined : "must be a non-empty string");
+const MEMBERS: Record<keyof EvaluationContext, Check> = {
+  now: (v) => (typeof v === "string" && RFC3339.test(v) && !Number.isNaN(Date.parse(v)) ? undefined : "must be an RFC 3339 date-time, such as 2026-06-01T00:00:00Z"),
+  maxSupportedTrustTier: (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 3 ? undefined : "must be an integer from 0 to 3"),
+  verifierChallenge: nonEmptyString,
+  verifierAudience: nonEmptyString,
+  presentedAssuranceClass: (v) => (ASSURANCE_CLASSES.includes(v as AssuranceClass) ? undefined : `must be one of ${ASSURANCE_CLASSES.map((c) => JSON.stringify(c)).join(", ")}`),
+  intendedScope: (v) => (Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "") ? undefined : "must be a non-empty array of non-empty strings"),
+  intendedPurpose: nonEmptyString,
+  omitProcessedAt: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
+};
+
+/** Checks a context (as parsed from JSON, say) and fills in the defaults; throws ContextError. */
+export function resolveContext(context: unknown = {}, wallClock: () => Date = () => new Date()): ResolvedContext {
+  if (typeof context !== "object" || context === null || Array.isArray(context)) throw new ContextError("the evaluation context must be a JSON object");
+  const faults: string[] = [];
+  for (const [name, value] of Object.entries(context)) {
+    const check = MEMBERS[name as keyof EvaluationContext];
+    if (check === undefined) faults.push(`unknown member ${JSON.stringify(name)} (known: ${Object.keys(MEMBERS).join(", ")})`);
+    else if (value !== undefined) {
+      const fault = check(value);
+      if (fault !== undefined) faults.push(`${name} ${fault}, not ${JSON.stringify(value)}`);
+    }
+  }
+  if (faults.length > 0) throw new ContextError(`evaluation context: ${faults.join("; ")}`);
+  const c = context as EvaluationContext;
+  return {
+    now: c.now === undefined ? wallClock() : new Date(c.now),
+    maxSupportedTrustTier: c.maxSupportedTrustTier ?? 0,
+    ...(c.verifierChallenge !== undefined && { verifierChallenge: c.verifierChallenge }),
+    ...(c.verifierAudience !== undefined && { verifierAudience: c.verifierAudience }),
+    presentedAssuranceClass: c.presentedAssuranceClass ?? "software",
+    intendedScope: c.intendedScope ?? ["read"],
+    ...(c.intendedPurpose !== undefined && { intendedPurpose: c.intendedPurpose }),
+    omitProcessedAt: c.omitProcessedAt ?? false,
+  };
+}

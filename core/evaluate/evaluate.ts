@@ -1,0 +1,63 @@
+/**
+ * The six-stage evaluation of core §3.1 (Arrive, Verify, Project, Consent, Compose,
+ * Receipt) of one manifest, under a pinned evaluation context, to a structured receipt.
+ * Web-standard APIs only (WebCrypto for Ed25519 and SHA-256), so the same module runs in
+ * Node, Deno, workerd and a browser. A rejection at Arrive or Verify cuts the sequence
+ * short (§3.1: "MAY short-circuit"), leaving later checks "not-evaluated".
+ */
+import type { KeyPins } from "../crypto/profile-a.ts";
+import { arrive, DEFAULT_LIMITS, type Limits } from "./arrive.ts";
+import { compose } from "./compose.ts";
+import { consent } from "./consent.ts";
+import { resolveContext, type EvaluationContext } from "./context.ts";
+import { blankReceipt, type Evaluation } from "./evaluation.ts";
+import { project } from "./project.ts";
+import type { Receipt } from "./receipt.ts";
+import { verify } from "./verify.ts";
+
+export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
+
+export interface EvaluateOptions {
+  /** The standards site whose `/ns/v0.4` (or `/ns/v0.3`) namespace a manifest must use. Default https://universalmanifest.net. */
+  standardsUrl?: string;
+  /**
+   * Keys this relying party resolved out of band, SPKI (standard base64) by keyRef. When
+   * given, a keyRef must be among them and an embedded key must equal its key byte for
+   * byte (core §1.6.4), and `keyRefResolution` is "resolved"; otherwise the embedded key
+   * is used and "unresolved" recorded.
+   */
+  keys?: Readonly<Record<string, string>>;
+  /** Resource limits (core §6.3); default 1 MiB, depth 10, 1000 items per array. */
+  limits?: Partial<Limits>;
+}
+
+/**
+ * Evaluates a manifest: its text (strictly parsed; preferred, as only the text shows
+ * duplicate member names), its UTF-8 bytes, or an object parsed already. Throws
+ * ContextError for an unusable context; any fault of the manifest is in the receipt.
+ */
+export async function evaluate(manifest: string | Uint8Array | Record<string, unknown>, context: EvaluationContext = {}, options: EvaluateOptions = {}): Promise<Receipt> {
+  const resolved = resolveContext(context);
+  const receipt = blankReceipt();
+  const arrival = arrive(manifest, { ...DEFAULT_LIMITS, ...options.limits }, (options.standardsUrl ?? DEFAULT_STANDARDS_URL).replace(/\/+$/, ""));
+  if (!arrival.ok) {
+    receipt.manifestId = arrival.manifestId;
+    receipt.warnings.push(...arrival.warnings);
+  } else {
+    const ev: Evaluation = { receipt, context: resolved, manifest: arrival.manifest, version: arrival.version, members: arrival.members, pins: keyPins(options.keys), rejected: false };
+    receipt.manifestId = String(arrival.manifest["@id"]);
+    await verify(ev);
+    if (!ev.rejected) {
+      project(ev);
+      consent(ev);
+    }
+    receipt.outcome = compose(ev);
+  }
+  if (!resolved.omitProcessedAt) receipt.processedAt = resolved.now.toISOString();
+  return receipt;
+}
+
+function keyPins(keys: Readonly<Record<string, string>> | undefined): KeyPins | undefined {
+  if (keys === undefined) return undefined;
+  return { file: "the evaluator's keys", keys: new Map(Object.entries(keys).map(([keyRef, spki]) => [keyRef, { spki, place: `keys[${JSON.stringify(keyRef)}]` }])) };
+}

@@ -1,0 +1,82 @@
+/**
+ * The structured receipt (core §3.3.1, §3.3.1.1; EXT-T1 for the binding value sets): what
+ * the evaluator did with one manifest, every check recorded, failed ones included. Beyond
+ * the spec's value sets, a status field whose stage was never reached (the sequence was
+ * cut short by a rejection) records "not-evaluated", as §3.3.1 asks of the first two.
+ * receipt-schema.ts states all of it as a JSON Schema.
+ */
+
+export type Outcome = "accepted" | "accepted-with-warnings" | "accepted-partial" | "rejected";
+export type NotEvaluated = "not-evaluated";
+export type FreshnessClass = "live" | "recent" | "stale" | "unknown";
+
+export interface FacetStatus {
+  facetId: string;
+  status: "processed" | "opaque" | "consent-denied" | "consent-missing" | "trustTierUnsupported" | "assuranceInsufficient" | "not-projected" | "written";
+  name?: string;
+  /** Registry-coded where a code applies (`um:reason:…`), then in words. */
+  reason?: string;
+  /** Present where the facet carries a `requiredAssuranceClass` floor. */
+  assuranceStatus?: { assertedClass: "software" | "hardware-uv" | "hardware-bound"; met: boolean };
+}
+
+export interface ConsentStatus {
+  facetId: string;
+  consentRef: string;
+  status: "valid" | "scope-mismatch" | "purpose-mismatch" | "condition-violated" | "expired" | "withdrawn";
+  reason?: string;
+  checkedAt?: string;
+}
+
+export interface ClaimStatus {
+  claimRef: string;
+  status: "verified" | "unverified" | "failed" | "unprocessable" | "trustTierUnsupported";
+  /** The highest tier at which this evaluator could verify the claim. */
+  tier: number;
+  reason?: string;
+}
+
+export interface UnprocessedEntry {
+  /** What kind of structural entry: `pointer`, `device`, `consent`, `actorState`. */
+  kind: string;
+  /** Its `@type`, or "" when it has none. */
+  type: string;
+  /** Its JSON pointer in the manifest. */
+  at: string;
+  ref?: string;
+  reason?: string;
+}
+
+export interface Warning {
+  /** A `um:reason:<category>:<code>` registry code (README, "For relying parties"). */
+  code: string;
+  message: string;
+  /** For a problem found by the rules `check` shares: its rule, and the JSON pointer of the value at fault. */
+  rule?: string;
+  pointer?: string;
+  /** For input that is not JSON: where the parser stopped. */
+  line?: number;
+  column?: number;
+}
+
+export interface Receipt {
+  "@type": ["um:Receipt"];
+  /** The manifest's `@id`; null when there was none to read. */
+  manifestId: string | null;
+  outcome: Outcome;
+  signatureCheck: "valid" | "invalid" | "unsupported-profile" | NotEvaluated;
+  freshnessCheck: "fresh" | "expired" | "stale" | NotEvaluated;
+  keyRefResolution: "resolved" | "unresolved" | NotEvaluated;
+  revocationStatus: "active" | "revoked" | "suspended" | "unchecked";
+  holderBindingStatus: "verified" | "failed" | "unsupported-mode" | "absent" | NotEvaluated;
+  presentationProofStatus: "verified" | "failed" | "missing-required" | "absent" | NotEvaluated;
+  livenessStatus: { freshnessClass: FreshnessClass | NotEvaluated; validated?: boolean; method?: string; userVerified?: boolean };
+  crossDidBindingStatus: "verified" | "failed" | "absent" | "trustTierUnsupported" | NotEvaluated;
+  effectiveTrustTier: number;
+  facetStatuses: FacetStatus[];
+  consentStatuses: ConsentStatus[];
+  claimStatuses: ClaimStatus[];
+  unprocessedEntries: UnprocessedEntry[];
+  warnings: Warning[];
+  processedAt?: string;
+}

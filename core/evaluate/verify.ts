@@ -1,0 +1,129 @@
+/**
+ * Stage 2, Verify (core §3.1.2, §1.6.4–1.6.5; EXT-T1 §T1.4): the signature under the
+ * gate's rules (profile-a.ts, with the strict Ed25519 of ed25519-strict.ts), then
+ * freshness at the context's clock, then the credential-binding sub-steps 2a–2c (2d, the
+ * cross-DID bindings, is recorded per claim in project.ts). A failed signature or
+ * freshness check ends the sequence: what comes after is "not-evaluated".
+ *
+ * What this evaluator verifies of EXT-T1: presentation proofs of `proofType` `did-auth`
+ * (Ed25519 by the manifest's own key over the signing-input hash, challenge, audience and
+ * created); the other two proof types fail closed, as T1.2 requires. No holder-binding
+ * mode and no liveness `proofType` is verified (their keys are not in the manifest), so
+ * bindings record "unsupported-mode", attestations are classified but unvalidated, and
+ * no claim is relied upon above Tier 0.
+ */
+import { decodeBase64url, utf8 } from "../base64url.ts";
+import { isProfileA, prepareProfileA, verdictProblems } from "../crypto/profile-a.ts";
+import { sha256, verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
+import { isJsonObject } from "../json/strict-json.ts";
+import { instant } from "../validate/cross-field.ts";
+import { CLOCK_SKEW_MS, freshnessProblems } from "../validate/freshness.ts";
+import { entries, problemWarning, warn, type Evaluation } from "./evaluation.ts";
+import type { FreshnessClass, Receipt } from "./receipt.ts";
+
+export async function verify(ev: Evaluation): Promise<void> {
+  if (!(await verifySignature(ev)) || !verifyFreshness(ev)) return;
+  ev.receipt.holderBindingStatus = holderBindingStatus(ev);
+  ev.receipt.presentationProofStatus = await presentationProofStatus(ev);
+  ev.receipt.livenessStatus = livenessStatus(ev);
+}
+
+async function verifySignature(ev: Evaluation): Promise<boolean> {
+  const { receipt, manifest } = ev;
+  const signature = manifest.signature as Record<string, unknown>;
+  receipt.keyRefResolution = typeof signature.keyRef === "string" && ev.pins?.keys.has(signature.keyRef) ? "resolved" : "unresolved";
+  if (!isProfileA(signature)) {
+    receipt.signatureCheck = "unsupported-profile";
+    const pair = `${JSON.stringify(signature.algorithm)} + ${JSON.stringify(signature.canonicalization)}`;
+    warn(ev, true, { code: "um:reason:crypto:unsupported-profile", message: `signature profile ${pair} is not supported: only Profile A ("Ed25519" + "JCS-RFC8785")`, pointer: "/signature" });
+    return false;
+  }
+  const { problems, pending } = prepareProfileA(manifest, ev.pins, ev.members);
+  if (pending !== undefined) problems.push(...verdictProblems(await verifyEd25519(pending.publicKey, pending.message, pending.signature), pending));
+  if (problems.length > 0 || pending === undefined) {
+    receipt.signatureCheck = "invalid";
+    for (const problem of problems) warn(ev, true, problemWarning("um:reason:crypto:signature-invalid", problem));
+    return false;
+  }
+  receipt.signatureCheck = "valid";
+  ev.publicKey = pending.publicKey;
+  ev.signingInput = pending.message;
+  return true;
+}
+
+const FRESHNESS_CODES: Record<string, [Receipt["freshnessCheck"], string]> = {
+  "time/expired": ["expired", "um:reason:time:expired"],
+  "time/not-yet-issued": ["stale", "um:reason:time:issued-in-future"],
+};
+
+function verifyFreshness(ev: Evaluation): boolean {
+  const problems = freshnessProblems(ev.manifest, ev.context.now);
+  ev.receipt.freshnessCheck = problems.length === 0 ? "fresh" : FRESHNESS_CODES[problems[0]!.rule]![0];
+  for (const problem of problems) warn(ev, true, problemWarning(FRESHNESS_CODES[problem.rule]![1], problem));
+  return problems.length === 0;
+}
+
+/** 2a. No mode is verified here, so a binding present is "unsupported-mode"; v0.3 has none (T1.6.4). */
+function holderBindingStatus(ev: Evaluation): Receipt["holderBindingStatus"] {
+  if (ev.version === "0.3") return "absent";
+  return entries(ev.manifest, "claims").some(([claim]) => isJsonObject(claim.holderBinding)) ? "unsupported-mode" : "absent";
+}
+
+/** 2b. A challenge issued and not answered, or answered wrongly, rejects (T1.2). */
+async function presentationProofStatus(ev: Evaluation): Promise<Receipt["presentationProofStatus"]> {
+  const { verifierChallenge, verifierAudience } = ev.context;
+  const proof = ev.version === "0.4" ? ev.manifest.presentationProof : undefined;
+  if (!isJsonObject(proof)) {
+    if (verifierChallenge === undefined) return "absent";
+    warn(ev, true, {
+      code: "um:reason:presentation:missing-required",
+      message: "this verifier issued a challenge and the manifest carries no presentationProof: replay-suspect, refused for interactive verification",
+    });
+    return "missing-required";
+  }
+  const fault = await presentationProofFault(ev, proof, verifierChallenge, verifierAudience);
+  if (fault === undefined) return "verified";
+  warn(ev, true, { code: "um:reason:presentation:failed", message: `presentationProof ${fault}: replay-suspect, refused for interactive verification`, pointer: "/presentationProof" });
+  return "failed";
+}
+
+async function presentationProofFault(ev: Evaluation, proof: Record<string, unknown>, challenge?: string, audience?: string): Promise<string | undefined> {
+  if (challenge !== undefined && proof.challenge !== challenge) return `answers challenge ${JSON.stringify(proof.challenge)}, not this verifier's ${JSON.stringify(challenge)}`;
+  if (audience !== undefined && proof.audience !== audience) return `is addressed to ${JSON.stringify(proof.audience)}, not to this verifier, ${JSON.stringify(audience)}`;
+  if (proof.proofType !== "did-auth") return `proofType ${JSON.stringify(proof.proofType)} is not verified by this evaluator (only "did-auth"), so it fails closed`;
+  const value = typeof proof.proofValue === "string" ? decodeBase64url(proof.proofValue) : undefined;
+  if (value === undefined || value.length !== 64) return "proofValue is not the unpadded base64url of a 64-byte Ed25519 signature";
+  // did-auth (T1.2): SHA-256 of the signing input, then challenge, audience and created.
+  const hash = await sha256(ev.signingInput!);
+  const bound = [String(proof.challenge), String(proof.audience), String(proof.created)].map((s) => utf8(s));
+  const message = new Uint8Array(hash.length + bound.reduce((n, b) => n + b.length, 0));
+  let offset = 0;
+  for (const part of [hash, ...bound]) {
+    message.set(part, offset);
+    offset += part.length;
+  }
+  const verdict = await verifyEd25519(ev.publicKey!, message, value);
+  return verdict === "valid" ? undefined : "does not verify under the manifest's key over its signing-input hash, challenge, audience and created";
+}
+
+/** 2c. The freshness class at the context's clock (T1.3); unvalidated, as no proofType is verified here. */
+function livenessStatus(ev: Evaluation): Receipt["livenessStatus"] {
+  const attestation = ev.version === "0.4" ? ev.manifest.livenessAttestation : undefined;
+  if (!isJsonObject(attestation)) return { freshnessClass: "unknown" };
+  return {
+    freshnessClass: freshnessClass(instant(attestation.attestedAt), instant(attestation.validUntil), ev.context.now.getTime()),
+    validated: false,
+    ...(typeof attestation.method === "string" && { method: attestation.method }),
+    ...(typeof attestation.userVerified === "boolean" && { userVerified: attestation.userVerified }),
+  };
+}
+
+const LIVE_MS = 60_000;
+const RECENT_MS = 4 * 3_600_000;
+
+function freshnessClass(attestedAt: number | undefined, validUntil: number | undefined, now: number): FreshnessClass {
+  // Past validUntil is "unknown" whatever attestedAt says; so is an attestation from the future.
+  if (attestedAt === undefined || validUntil === undefined || now > validUntil || attestedAt > now + CLOCK_SKEW_MS) return "unknown";
+  const age = now - attestedAt;
+  return age <= LIVE_MS ? "live" : age <= RECENT_MS ? "recent" : "stale";
+}
