@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { build } from "./commands/build.ts";
 import { check } from "./commands/check.ts";
+import { evaluateCommand } from "./commands/evaluate.ts";
 import { keygen } from "./commands/keygen.ts";
 import { newManifest } from "./commands/new.ts";
 import { probe } from "./commands/probe.ts";
@@ -13,7 +14,7 @@ import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
 import { printable } from "./diagnostics.ts";
 
-const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, redirect, build, serve, probe];
+const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, redirect, build, serve, probe, evaluateCommand];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
 

@@ -6,6 +6,7 @@
  * challenge issued (a non-interactive presentation), the lowest assurance class, and the
  * one operation every evaluation performs, `read`.
  */
+import { isDateTime } from "../validate/cross-field.ts";
 
 export const ASSURANCE_CLASSES = ["software", "hardware-uv", "hardware-bound"] as const;
 export type AssuranceClass = (typeof ASSURANCE_CLASSES)[number];
@@ -44,12 +45,10 @@ export interface ResolvedContext {
 /** A context that cannot be used: a usage error, named member by member. */
 export class ContextError extends Error {}
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
-
 type Check = (value: unknown) => string | undefined;
 const nonEmptyString: Check = (v) => (typeof v === "string" && v !== "" ? undefined : "must be a non-empty string");
 const MEMBERS: Record<keyof EvaluationContext, Check> = {
-  now: (v) => (typeof v === "string" && RFC3339.test(v) && !Number.isNaN(Date.parse(v)) ? undefined : "must be an RFC 3339 date-time, such as 2026-06-01T00:00:00Z"),
+  now: (v) => (isDateTime(v) ? undefined : "must be an RFC 3339 date-time, such as 2026-06-01T00:00:00Z"),
   maxSupportedTrustTier: (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 3 ? undefined : "must be an integer from 0 to 3"),
   verifierChallenge: nonEmptyString,
   verifierAudience: nonEmptyString,

@@ -33,7 +33,12 @@ export function warn(ev: Pick<Evaluation, "receipt" | "rejected">, critical: boo
 
 /** A problem found by a rule `check` shares, as a warning that keeps its rule and place. */
 export function problemWarning(code: string, problem: Problem): Warning {
-  return { code, message: `${problem.pointer || "/"}: ${problem.message}`, rule: problem.rule, pointer: problem.pointer };
+  return { code, message: `${placeName(problem.pointer)}: ${problem.message}`, rule: problem.rule, pointer: problem.pointer };
+}
+
+/** How a message names the value at `pointer`. */
+export function placeName(pointer: string): string {
+  return pointer === "" ? "(root)" : pointer;
 }
 
 /** The receipt before any stage has run: every check "not-evaluated". */

@@ -95,6 +95,13 @@ function ceremonyThreshold(proof: Json, at: string): Problem[] {
   return [];
 }
 
+const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+/** Whether a value is an RFC 3339 date-time that names an instant (a clock given on a command line, say). */
+export function isDateTime(value: unknown): value is string {
+  return typeof value === "string" && RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+}
+
 /** Milliseconds since the epoch of an RFC 3339 date-time, or undefined if it is not one. */
 export function instant(value: unknown): number | undefined {
   if (typeof value !== "string") return undefined;

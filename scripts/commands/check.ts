@@ -1,11 +1,10 @@
 /** `manifest-resolver check`: the build's validation, without writing anything. */
+import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
 import { checkPaths } from "../content/check-content.ts";
 import { defaultContentDir } from "../content/content-root.ts";
 import { hasErrors, plural, printable, printDiagnostics, type Diagnostic } from "../diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
 export const check: Command = {
   name: "check",
@@ -48,7 +47,7 @@ Example:
   },
   async run(values, positionals) {
     const nowText = values.now;
-    if (typeof nowText === "string" && (!RFC3339.test(nowText) || Number.isNaN(Date.parse(nowText)))) {
+    if (typeof nowText === "string" && !isDateTime(nowText)) {
       throw new UsageError(`--now must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z, not '${nowText}'`);
     }
     const now = typeof nowText === "string" ? new Date(nowText) : new Date();

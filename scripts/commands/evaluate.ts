@@ -1,0 +1,113 @@
+/**
+ * `manifest-resolver evaluate`: the relying party's six-stage evaluation of one manifest
+ * file (core/evaluate/), its receipt on stdout. The same module runs in any runtime; this
+ * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
+ */
+import { readFileSync } from "node:fs";
+import { placeName } from "../../core/evaluate/evaluation.ts";
+import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { parseJson } from "../../core/json/strict-json.ts";
+import { settingsFromEnv } from "../config.ts";
+import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../diagnostics.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+
+export const evaluateCommand: Command = {
+  name: "evaluate",
+  summary: "evaluate a manifest as a relying party would, and print its receipt",
+  help: `Usage: manifest-resolver evaluate FILE [--context JSON] [--now DATE-TIME] [--json]
+
+Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,
+Consent, Compose, Receipt) on FILE and prints the structured receipt on stdout: the
+outcome, and every check with its result (README, "For relying parties").
+
+Options:
+  --context JSON    the evaluation context, a JSON object with any of: now,
+                    maxSupportedTrustTier, verifierChallenge, verifierAudience,
+                    presentedAssuranceClass, intendedScope, intendedPurpose,
+                    omitProcessedAt (what a member does, and its fail-closed default:
+                    the README). Default {}: the wall clock, Tier 0, no challenge.
+  --now DATE-TIME   the clock (RFC 3339), overriding the context's "now"
+  --json            the receipt on one line (default: indented)
+
+A manifest that cannot be read as one (not JSON, a structural fault) also gets its
+problems on stderr as 'file:line:col - error RULE: message'; a short summary follows
+there when stderr is a terminal.
+
+Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
+as for 'manifest-resolver build --help'.
+
+Exit status: 0 accepted (also with warnings, or partially), 1 rejected, 2 usage error.
+
+Example:
+  manifest-resolver evaluate alice.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
+  options: {
+    context: { type: "string" },
+    now: { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(values, positionals) {
+    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "evaluate needs a FILE" : `evaluate takes one FILE, not ${positionals.length}`);
+    const file = positionals[0]!;
+    const context = contextOption(values.context as string | undefined, values.now as string | undefined);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(file);
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    const settings = settingsFromEnv();
+    let receipt: Receipt;
+    try {
+      receipt = await evaluate(bytes, context, { standardsUrl: settings.standardsUrl, limits: settings.limits });
+    } catch (error) {
+      if (error instanceof ContextError) throw new UsageError(error.message);
+      throw error;
+    }
+    // Line by line: JSON escapes the line breaks inside values, so each line is one of ours.
+    const text = values.json === true ? JSON.stringify(receipt) : JSON.stringify(receipt, null, 2);
+    console.log(text.split("\n").map(printable).join("\n"));
+    for (const diagnostic of diagnostics(file, bytes, receipt)) console.error(formatDiagnostic(diagnostic));
+    if (process.stderr.isTTY) console.error(summary(file, receipt));
+    return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
+  },
+};
+
+function contextOption(text: string | undefined, now: string | undefined): EvaluationContext {
+  let context: unknown = {};
+  if (text !== undefined) {
+    const parsed = parseJson(text);
+    if (!parsed.ok) throw new UsageError(`--context is not JSON: ${parsed.problem.message} (at character ${parsed.problem.offset + 1})`);
+    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) throw new UsageError("--context must be a JSON object");
+    context = parsed.value;
+  }
+  return { ...(context as EvaluationContext), ...(now !== undefined && { now }) };
+}
+
+/** The problems that kept the manifest from being read, placed in the file. */
+function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnostic[] {
+  const arrival = receipt.warnings.filter((w) => w.code.startsWith("um:reason:arrive:"));
+  if (arrival.length === 0) return [];
+  const locate = sourceLocator(Buffer.from(bytes).toString("utf8"));
+  return arrival.map((w) => {
+    const place = w.line !== undefined ? { line: w.line, column: w.column! } : w.pointer !== undefined ? locate(w.pointer) : {};
+    // A structural warning's message starts with its place, which the diagnostic prints last.
+    const prefix = w.pointer === undefined ? "" : `${placeName(w.pointer)}: `;
+    const message = w.message.startsWith(prefix) ? w.message.slice(prefix.length) : w.message;
+    return { severity: "error", file, rule: w.rule ?? w.code.slice("um:reason:".length), message, ...(w.pointer !== undefined && { pointer: w.pointer }), ...place };
+  });
+}
+
+/** A few lines for a person: the outcome, the checks, and why it is not plainly accepted. */
+function summary(file: string, r: Receipt): string {
+  const facets = r.facetStatuses.length === 0 ? "" : `; ${r.facetStatuses.filter((f) => f.status === "processed").length} of ${r.facetStatuses.length} facets processed`;
+  const notes = [
+    ...r.warnings.map((w) => w.message),
+    ...r.facetStatuses.filter((f) => f.status !== "processed").map((f) => `facet ${f.facetId}: ${f.status}${f.reason ? ` (${f.reason})` : ""}`),
+    ...r.claimStatuses.filter((c) => c.status === "trustTierUnsupported" || c.status === "failed").map((c) => `claim ${c.claimRef}: ${c.status}${c.reason ? ` (${c.reason})` : ""}`),
+  ];
+  const shown = notes.slice(0, 3).map((note) => `  ${note}`);
+  if (notes.length > 3) shown.push(`  … and ${notes.length - 3} more in the receipt`);
+  return [`${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ${r.keyRefResolution}, freshness ${r.freshnessCheck}${facets})`, ...shown]
+    .map(printable)
+    .join("\n");
+}
