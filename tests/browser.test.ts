@@ -1,19 +1,23 @@
 /**
  * A real browser (Debian's Chromium, driven by playwright-core): a page on one origin uses
- * the resolver on another, as a consumer's web page would; and the lookup page works.
+ * the resolver on another, as a consumer's web page would; the lookup page works; and the
+ * evaluator's module runs in a page as it does in Node.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../edge/umid-path.ts";
+import { bundleEvaluator } from "../scripts/build-library.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { startPrintingUrl, type Started } from "./support/processes.ts";
+import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
@@ -166,5 +170,64 @@ describe("in Chromium", { skip }, () => {
     await page.goto(`${ui}/?${new URLSearchParams({ resolver: fakeUrl, umid: "urn:browser:forged" })}`);
     await page.locator("#result pre").waitFor();
     assert.match(await page.locator("#result").innerText(), /signature refused: the embedded key is a small-order or non-canonical Ed25519 key/);
+  });
+});
+
+/**
+ * The evaluator's one module, bundled as `manifest-resolver/evaluate` ships it, run in
+ * the page: the receipts Chromium's WebCrypto gives equal the ones Node gives, for every
+ * entry of the v0.4 suite and for manifests made here.
+ */
+describe("the evaluator in Chromium", { skip }, () => {
+  const key = newKey();
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    const bundle = await bundleEvaluator(false);
+    server = createServer((request, response) => {
+      if (request.url === "/evaluate.js") response.writeHead(200, { "Content-Type": "text/javascript" }).end(bundle);
+      else response.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>evaluator</title>");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+  });
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  /** Receipts from the bundle in the page, for [text, context] pairs. */
+  const inPage = (cases: [string, EvaluationContext][]) =>
+    page.evaluate(async (cases) => {
+      const { evaluate } = await import("/evaluate.js" as string);
+      return Promise.all(cases.map(([text, context]) => evaluate(text, context)));
+    }, cases) as Promise<Receipt[]>;
+
+  it("gives the receipts Node gives for manifests made here: accepted, forged, expired", async () => {
+    const good = JSON.stringify(signed(manifestFor("urn:browser:evaluated"), key));
+    const forged = good.replace("did:web:fixture.example", "did:web:mallory.example");
+    const cases: [string, EvaluationContext][] = [
+      [good, { now: "2026-06-01T00:00:00Z" }],
+      [forged, { now: "2026-06-01T00:00:00Z" }],
+      [good, { now: "2031-01-01T00:00:00Z", omitProcessedAt: true }],
+    ];
+    const receipts = await inPage(cases);
+    assert.deepEqual(receipts.map((r) => [r.outcome, r.signatureCheck, r.freshnessCheck]), [["accepted", "valid", "fresh"], ["rejected", "invalid", "not-evaluated"], ["rejected", "valid", "expired"]]);
+    assert.deepEqual(receipts, await Promise.all(cases.map(([text, context]) => evaluate(text, context))));
+  });
+
+  const suiteSkip = skipWithoutShared("peer/universal-manifest-v0.4/expected.json");
+  it("gives the receipts Node gives for every present entry of the v0.4 suite", { skip: suiteSkip }, async () => {
+    const suite = "peer/universal-manifest-v0.4";
+    const entries = (JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures as { filename: string; evaluationContext?: EvaluationContext }[]).filter((e) =>
+      existsSync(sharedPath(`${suite}/${e.filename}`)),
+    );
+    const cases = entries.map((e): [string, EvaluationContext] => [readFileSync(sharedPath(`${suite}/${e.filename}`), "utf8"), e.evaluationContext ?? { now: "2026-06-01T00:01:00Z", omitProcessedAt: true }]);
+    assert.ok(cases.length >= 59, `${cases.length} entries`);
+    assert.deepEqual(await inPage(cases), await Promise.all(cases.map(([text, context]) => evaluate(text, context))));
   });
 });

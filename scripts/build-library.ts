@@ -1,0 +1,66 @@
+/**
+ * `npm run build:lib`: the evaluator as a library others import (package.json `exports`,
+ * `manifest-resolver/evaluate`): lib/evaluate.js, one ES module bundled by esbuild from
+ * core/evaluate/ with nothing left to install (the validators it runs were generated ahead
+ * of time, so no schema compiler comes along), and its types in lib/types/. The bundle
+ * targets no platform: it uses only web-standard APIs, for Node, Deno, workerd and browsers.
+ */
+import { build } from "esbuild";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+export const LIB_DIR = fileURLToPath(new URL("../lib/", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../core/evaluate/index.ts", import.meta.url));
+
+/** The evaluator bundled as one ES module, minified or not. */
+export async function bundleEvaluator(minify: boolean): Promise<Uint8Array> {
+  const result = await build({ entryPoints: [ENTRY], bundle: true, format: "esm", platform: "neutral", target: "es2022", minify, legalComments: minify ? "none" : "eof", write: false, logLevel: "silent" });
+  return result.outputFiles[0]!.contents;
+}
+
+/** What a browser downloads for the evaluator: bytes minified, and minified then gzipped. */
+export async function evaluatorSize(): Promise<{ minified: number; gzipped: number }> {
+  const minified = await bundleEvaluator(true);
+  return { minified: minified.byteLength, gzipped: gzipSync(minified, { level: 9 }).byteLength };
+}
+
+export async function buildLibrary(): Promise<void> {
+  rmSync(LIB_DIR, { recursive: true, force: true });
+  mkdirSync(LIB_DIR, { recursive: true });
+  writeFileSync(join(LIB_DIR, "evaluate.js"), await bundleEvaluator(false));
+  await writeTypes(join(LIB_DIR, "types"));
+}
+
+/** Declarations of core/, by the TypeScript compiler (a devDependency: building the library is a developer's step). */
+async function writeTypes(outDir: string): Promise<void> {
+  const ts = (await import("typescript")).default;
+  const program = ts.createProgram([ENTRY], {
+    declaration: true,
+    emitDeclarationOnly: true,
+    outDir,
+    rootDir: fileURLToPath(new URL("../core/", import.meta.url)),
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
+    strict: true,
+    skipLibCheck: true,
+    lib: ["lib.es2024.d.ts"],
+    types: [],
+  });
+  const { diagnostics } = program.emit();
+  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => "\n" }));
+  // Declarations keep the `.ts` of our imports; a consumer resolves `.js` to the `.d.ts` beside it.
+  for (const name of readdirSync(outDir, { recursive: true }).map(String).filter((n) => n.endsWith(".d.ts"))) {
+    const path = join(outDir, name);
+    writeFileSync(path, readFileSync(path, "utf8").replace(/(from\s+["']\.{1,2}\/[^"']*)\.ts(["'])/g, "$1.js$2"));
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildLibrary();
+  const { minified, gzipped } = await evaluatorSize();
+  console.log(`wrote ${LIB_DIR}evaluate.js and types/ (for a browser: ${(minified / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
+}
