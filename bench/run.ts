@@ -29,7 +29,9 @@ import { manifestSchema } from "../core/validate/manifest-schema.ts";
 import { startPrintingUrl, type Started } from "../tests/support/processes.ts";
 import { wranglerConfig } from "../tests/support/runtimes.ts";
 import { corpus, umidOf } from "./corpus.ts";
+import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
+import { evaluatorSize } from "../scripts/build-library.ts";
 
 const { values } = parseArgs({
   options: {
@@ -268,6 +270,30 @@ async function handlerCpu(dist: string): Promise<void> {
   rows.push({ what: "handler time per request, in process, warm", ours: `p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`, baseline: "Netlify: 50 ms CPU", ratio: `${(p(0.99) / 50_000).toFixed(4)}×`, target: "p99 ≤ 1 ms", met: p(0.99) <= 1000 });
 }
 
+/** The relying party's evaluator: receipts per second on one core beside check, and its size in a browser. */
+async function evaluator(content: string): Promise<void> {
+  log("evaluate vs check, one core ...");
+  const rate = await evaluatorThroughput(content, RUNS);
+  const perSecond = (x: number) => `${Math.round(x).toLocaleString("en")}/s`;
+  rows.push({
+    what: "evaluate: receipts per second, one core, signatures verified (WebCrypto)",
+    ours: perSecond(rate.evaluate),
+    baseline: `check, same manifests, one core: ${perSecond(rate.check)}`,
+    ratio: `${(rate.evaluate / rate.check).toFixed(2)}×`,
+    target: "",
+    met: undefined,
+  });
+  const size = await evaluatorSize();
+  rows.push({
+    what: "evaluator bundle for a browser (manifest-resolver/evaluate)",
+    ours: `${(size.minified / 1024).toFixed(1)} KiB minified, ${(size.gzipped / 1024).toFixed(1)} KiB gzip`,
+    baseline: "60 KiB minified",
+    ratio: `${(size.minified / (60 * 1024)).toFixed(2)}×`,
+    target: "≤ 60 KiB minified",
+    met: size.minified <= 60 * 1024,
+  });
+}
+
 /** The edge function as each host bundles it: the same size at any number of manifests. */
 async function bundleSize(): Promise<void> {
   for (const [host, entry] of [["Netlify", "edge/adapters/netlify/resolver.ts"], ["Cloudflare", "edge/adapters/cloudflare/worker.ts"]] as const) {
@@ -355,6 +381,7 @@ let stages = "";
 if (values.scale === undefined) {
   const { dist } = await buildAndCheck(content);
   stages = await stagesTable(content);
+  await evaluator(content);
   await handlerCpu(dist);
   await bundleSize();
   await servers(dist);

@@ -4,7 +4,7 @@
  * a warm request costs no KV read; a body is checked against its ETag before it is kept.
  */
 import { etagOf } from "./etag.ts";
-import { LruCache } from "./lru-cache.ts";
+import { LruCache } from "../core/lru-cache.ts";
 import { kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** The part of a KV namespace binding this store uses. */

@@ -8,7 +8,7 @@
  * so nothing here needs invalidation; a failed read is not cached and is retried.
  */
 import { etagOf } from "./etag.ts";
-import { LruCache } from "./lru-cache.ts";
+import { LruCache } from "../core/lru-cache.ts";
 import { INDEX_FORMAT, shardPath, type IndexShard, type RecordEntry, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** Reads one file of the build output: its bytes, or `undefined` when it does not exist. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { LruCache } from "../../edge/lru-cache.ts";
+import { LruCache } from "../../core/lru-cache.ts";
 
 const keysOf = (cache: LruCache<number>, upTo: number) => Array.from({ length: upTo }, (_, i) => `k${i}`).filter((key) => cache.get(key) !== undefined);
 
