@@ -10,7 +10,7 @@
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalMembers, type CanonicalMembers } from "../crypto/jcs.ts";
 import { isJsonObject, lineColumn, parseJson, type ShapeLimits } from "../json/strict-json.ts";
-import { structureProblems } from "../validate/manifest-structure.ts";
+import { structureProblems, V03_SCHEMAS } from "../validate/manifest-structure.ts";
 import { problemWarning } from "./evaluation.ts";
 import type { Warning } from "./receipt.ts";
 
@@ -33,17 +33,14 @@ export function arrive(input: string | Uint8Array | Record<string, unknown>, lim
   const value = read.value;
   const manifestId = isJsonObject(value) && typeof value["@id"] === "string" ? value["@id"] : null;
 
-  const warnings = structureProblems(value, standardsUrl)
-    .filter((p) => !PROFILE_POINTERS.has(p.pointer))
-    .map((p) => problemWarning("um:reason:arrive:structure", p));
   const version = isJsonObject(value) ? value.manifestVersion : undefined;
   if (version === "0.1" || version === "0.2") {
-    warnings.unshift({
-      code: "um:reason:arrive:unsupported-version",
-      message: `manifestVersion ${JSON.stringify(version)} has no processing path in a v0.4 evaluator (only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`,
-      pointer: "/manifestVersion",
-    });
+    const message = `manifestVersion ${JSON.stringify(version)} has no processing path in a v0.4 evaluator (only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`;
+    return { ok: false, manifestId, warnings: [{ code: "um:reason:arrive:unsupported-version", message, pointer: "/manifestVersion" }] };
   }
+  const warnings = structureProblems(value, standardsUrl, V03_SCHEMAS)
+    .filter((p) => !PROFILE_POINTERS.has(p.pointer))
+    .map((p) => problemWarning("um:reason:arrive:structure", p));
   if (warnings.length > 0 || !isJsonObject(value)) return { ok: false, manifestId, warnings };
   try {
     return { ok: true, manifest: value, version: version === "0.3" ? "0.3" : "0.4", members: canonicalMembers(value) };

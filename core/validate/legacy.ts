@@ -13,30 +13,34 @@
  */
 import { isJsonObject } from "../json/strict-json.ts";
 import { issuedBeforeExpiry } from "./cross-field.ts";
-import { legacyV01 } from "./generated/legacy-v0.1.js";
-import { legacyV02 } from "./generated/legacy-v0.2.js";
-import { legacyV03 } from "./generated/legacy-v0.3.js";
 import type { Problem } from "./problem.ts";
-import { problemsOf, type Validate } from "./schema-problems.ts";
+import type { Validate } from "./schema-problems.ts";
 
-export type LegacyVersion = "0.1" | "0.2" | "0.3";
+export const LEGACY_VERSIONS = ["0.1", "0.2", "0.3"] as const;
+export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
 
-const SCHEMAS: Record<LegacyVersion, Validate> = { "0.1": problemsOf(legacyV01), "0.2": problemsOf(legacyV02), "0.3": problemsOf(legacyV03) };
+/**
+ * The published schema of each legacy version a caller reads, compiled ahead of time
+ * (generated/legacy-v0.X.js). Passed in, not imported here, so that code which reads only
+ * v0.3 (the evaluator) does not carry the others.
+ */
+export type LegacySchemas = Partial<Record<LegacyVersion, Validate>>;
 
 /** Versions whose payloads carry a signature this resolver can verify (Profile A). */
 export const SIGNED_LEGACY_VERSIONS: ReadonlySet<string> = new Set(["0.2", "0.3"]);
 
 export function legacyVersionOf(value: unknown): LegacyVersion | undefined {
   const version = isJsonObject(value) ? value.manifestVersion : undefined;
-  return typeof version === "string" && Object.hasOwn(SCHEMAS, version) ? (version as LegacyVersion) : undefined;
+  return LEGACY_VERSIONS.includes(version as LegacyVersion) ? (version as LegacyVersion) : undefined;
 }
 
 /**
- * Everything a legacy payload's version says is wrong with it. `standardsUrl` is the
- * configured standards site, whose `/ns/v0.3` a v0.3 context must reference.
+ * Everything a legacy payload's version says is wrong with it, `schema` being that
+ * version's. `standardsUrl` is the configured standards site, whose `/ns/v0.3` a v0.3
+ * context must reference.
  */
-export function legacyProblems(version: LegacyVersion, manifest: Record<string, unknown>, standardsUrl: string): Problem[] {
-  const problems = [...SCHEMAS[version](manifest), ...issuedBeforeExpiry(manifest), ...typeIncludes(manifest, "", "um:Manifest")];
+export function legacyProblems(version: LegacyVersion, manifest: Record<string, unknown>, standardsUrl: string, schema: Validate): Problem[] {
+  const problems = [...schema(manifest), ...issuedBeforeExpiry(manifest), ...typeIncludes(manifest, "", "um:Manifest")];
   if (Object.hasOwn(manifest, "shards")) problems.push(...shardProblems(manifest.shards));
   if (version === "0.3") problems.push(...contextProblems(manifest["@context"], `${standardsUrl}/ns/v0.3`));
   return problems;

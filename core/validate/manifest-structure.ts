@@ -9,13 +9,16 @@
  */
 import { isJsonObject } from "../json/strict-json.ts";
 import { crossFieldProblems } from "./cross-field.ts";
+import { legacyV03 } from "./generated/legacy-v0.3.js";
 import { manifestV04 } from "./generated/manifest-v0.4.js";
-import { legacyProblems, legacyVersionOf } from "./legacy.ts";
+import { legacyProblems, legacyVersionOf, type LegacySchemas } from "./legacy.ts";
 import { isOrContains } from "./manifest-schema.ts";
 import type { Problem } from "./problem.ts";
 import { problemsOf } from "./schema-problems.ts";
 
 const schemaV04 = problemsOf(manifestV04);
+/** What the evaluator reads besides v0.4: v0.3, on the path of EXT-T1 §T1.6.4. */
+export const V03_SCHEMAS: LegacySchemas = { "0.3": problemsOf(legacyV03) };
 
 /** The v0.4 schema's problems, the namespace `contextUrl` included. */
 export function manifestSchemaProblems(value: unknown, contextUrl: string): Problem[] {
@@ -31,10 +34,17 @@ export function manifestSchemaProblems(value: unknown, contextUrl: string): Prob
   return problems;
 }
 
-/** Everything structurally wrong with a manifest of any version this resolver reads. */
-export function structureProblems(value: unknown, standardsUrl: string): Problem[] {
+/**
+ * Everything structurally wrong with a manifest: of v0.4, or of an earlier version whose
+ * schema `legacy` holds (the build reads v0.1–v0.3; the evaluator, v0.3).
+ */
+export function structureProblems(value: unknown, standardsUrl: string, legacy: LegacySchemas): Problem[] {
   const legacyVersion = legacyVersionOf(value);
-  if (legacyVersion !== undefined) return legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl);
+  const legacySchema = legacyVersion === undefined ? undefined : legacy[legacyVersion];
+  if (legacyVersion !== undefined && legacySchema === undefined) {
+    return [{ pointer: "/manifestVersion", rule: "version/unsupported", message: `manifestVersion ${JSON.stringify(legacyVersion)} is not read here` }];
+  }
+  if (legacyVersion !== undefined) return legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl, legacySchema!);
   const problems = manifestSchemaProblems(value, `${standardsUrl}/ns/v0.4`);
   if (isJsonObject(value)) problems.push(...crossFieldProblems(value));
   return problems;

@@ -19,6 +19,7 @@ import { isJsonObject } from "../../core/json/strict-json.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
 import { structureProblems } from "../../core/validate/manifest-structure.ts";
+import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import { displayPath, readSourceText } from "./files.ts";
 import { privateKeyProblem } from "./private-keys.ts";
@@ -79,7 +80,7 @@ export function checkManifestText(
   context: ManifestContext,
   path = file,
 ): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers } {
-  const result = parseAndValidate(file, text, context.settings.limits, (value) => structureProblems(value, context.settings.standardsUrl));
+  const result = parseAndValidate(file, text, context.settings.limits, (value) => structureProblems(value, context.settings.standardsUrl, PUBLISHED_LEGACY_SCHEMAS));
   const privateKey = privateKeyProblem(file, text);
   if (privateKey !== undefined) result.diagnostics.push(privateKey);
   if (!isJsonObject(result.value)) return result;

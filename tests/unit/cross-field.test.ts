@@ -72,7 +72,10 @@ describe("freshness at an instant", () => {
   const now = new Date("2027-01-01T00:00:00Z");
   const at = (issuedAt: string, expiresAt: string) => freshnessProblems(m({ issuedAt, expiresAt }), now).map((p) => `${p.rule} ${p.pointer}`);
   it("is quiet for a current manifest", () => assert.deepEqual(at("2026-01-01T00:00:00Z", "2028-01-01T00:00:00Z"), []));
-  it("flags an expired one", () => assert.deepEqual(at("2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z"), ["time/expired /expiresAt"]));
+  it("flags an expired one: past expiresAt, not at it (core §3.1.2: now > expiresAt)", () => {
+    assert.deepEqual(at("2026-01-01T00:00:00Z", "2026-12-31T23:59:59.999Z"), ["time/expired /expiresAt"]);
+    assert.deepEqual(at("2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z"), []);
+  });
   it("flags one issued in the future, beyond a minute of clock skew", () => {
     assert.deepEqual(at("2027-01-01T00:00:59Z", "2028-01-01T00:00:00Z"), []);
     assert.deepEqual(at("2027-01-01T00:01:01Z", "2028-01-01T00:00:00Z"), ["time/not-yet-issued /issuedAt"]);
