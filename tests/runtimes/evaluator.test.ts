@@ -1,0 +1,80 @@
+/**
+ * The evaluator's bundle (as `manifest-resolver/evaluate` ships it) in the other runtimes
+ * it claims: Deno (the bundle imported by `deno run`) and workerd (a Worker importing it,
+ * under miniflare). Each gives, for the same manifests and contexts, the receipts Node
+ * gives: a manifest accepted, one forged, one expired, one with a presentation proof
+ * missing, and every present evaluation entry of the v0.4 suite.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Miniflare } from "miniflare";
+import { evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { bundleEvaluator } from "../../scripts/build-library.ts";
+import { manifestFor, newKey, signed } from "../support/fixture-content.ts";
+import { ROOT } from "../support/paths.ts";
+import { DENO_ENV, wranglerConfig } from "../support/runtimes.ts";
+import { sharedPath, skipWithoutShared } from "../support/shared.ts";
+
+type Case = [text: string, context: EvaluationContext];
+
+function cases(): Case[] {
+  const good = JSON.stringify(signed(manifestFor("urn:runtimes:evaluated"), newKey()));
+  const made: Case[] = [
+    [good, { now: "2026-06-01T00:00:00Z", omitProcessedAt: true }],
+    [good.replace("did:web:fixture.example", "did:web:mallory.example"), { now: "2026-06-01T00:00:00Z", omitProcessedAt: true }],
+    [good, { now: "2031-01-01T00:00:00Z", omitProcessedAt: true }],
+    [good, { now: "2026-06-01T00:00:00Z", verifierChallenge: "n-1", omitProcessedAt: true }],
+  ];
+  const suite = "peer/universal-manifest-v0.4";
+  if (skipWithoutShared(`${suite}/expected.json`)) return made;
+  const entries = (JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures as { filename: string; evaluationContext?: EvaluationContext }[]).filter(
+    (e) => e.evaluationContext !== undefined && existsSync(sharedPath(`${suite}/${e.filename}`)),
+  );
+  return [...made, ...entries.map((e): Case => [readFileSync(sharedPath(`${suite}/${e.filename}`), "utf8"), e.evaluationContext!])];
+}
+
+describe("the evaluator in Deno and workerd", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "um-runtimes-"));
+  const all = cases();
+  let expected: Receipt[];
+  before(async () => {
+    writeFileSync(join(scratch, "evaluate.js"), await bundleEvaluator(false));
+    writeFileSync(join(scratch, "cases.json"), JSON.stringify(all));
+    expected = await Promise.all(all.map(([text, context]) => evaluate(text, context)));
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("Deno gives Node's receipts", () => {
+    const script = `import { evaluate } from "./evaluate.js";
+const cases = JSON.parse(await Deno.readTextFile(new URL("./cases.json", import.meta.url)));
+console.log(JSON.stringify(await Promise.all(cases.map(([text, context]) => evaluate(text, context)))));`;
+    writeFileSync(join(scratch, "run.js"), script);
+    const deno = spawnSync(join(ROOT, "node_modules/.bin/deno"), ["run", "--quiet", "--no-prompt", `--allow-read=${scratch}`, join(scratch, "run.js")], { encoding: "utf8", env: DENO_ENV });
+    assert.equal(deno.status, 0, deno.stderr);
+    assert.deepEqual(JSON.parse(deno.stdout), expected);
+  });
+
+  it("workerd gives Node's receipts", async () => {
+    const worker = `import { evaluate } from "./evaluate.js";
+export default { async fetch(request) { const cases = await request.json(); return Response.json(await Promise.all(cases.map(([text, context]) => evaluate(text, context)))); } };`;
+    const mf = new Miniflare({
+      modules: [
+        { type: "ESModule", path: join(scratch, "worker.js"), contents: worker },
+        { type: "ESModule", path: join(scratch, "evaluate.js"), contents: readFileSync(join(scratch, "evaluate.js"), "utf8") },
+      ],
+      modulesRoot: scratch,
+      compatibilityDate: wranglerConfig().compatibility_date,
+    });
+    try {
+      const response = await mf.dispatchFetch("http://evaluator.test/", { method: "POST", body: JSON.stringify(all) });
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), expected);
+    } finally {
+      await mf.dispose();
+    }
+  });
+});
