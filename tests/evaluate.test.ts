@@ -108,9 +108,11 @@ describe("evaluate(): presentation proofs (did-auth)", () => {
     assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:elsewhere.example" })), ["failed", "rejected"]);
     assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example", proofType: "sd-jwt-kb" })), ["failed", "rejected"]);
   });
-  it("without a challenge, needs no proof", async () => {
+  it("without a challenge, needs no proof, and relies on none that fails", async () => {
     assert.deepEqual(await status(base, at(NOW)), ["absent", "accepted"]);
     assert.deepEqual(await status(base), ["missing-required", "rejected"]);
+    const forged = withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example" }, newKey());
+    assert.deepEqual(await status(forged, at(NOW)), ["failed", "accepted-with-warnings"]);
   });
 });
 
@@ -199,6 +201,9 @@ describe("evaluate(): Arrive, and the context", () => {
     const r = await run(v02);
     assert.deepEqual([r.outcome, r.warnings[0]!.code], ["rejected", "um:reason:arrive:unsupported-version"]);
   });
+  it("ignores a byte order mark, as check does", async () => {
+    assert.equal((await evaluate(`\uFEFF${text(signed(manifestFor("urn:eval:bom"), key))}`, at(NOW))).outcome, "accepted");
+  });
   it("takes an object parsed already", async () => {
     assert.equal((await evaluate(signed(manifestFor("urn:eval:object"), key), at(NOW))).outcome, "accepted");
   });
@@ -245,6 +250,11 @@ describe("manifest-resolver evaluate", () => {
     assert.equal(result.status, 1);
     assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.rule, "json/duplicate-key");
     assert.match(result.stderr, new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:3 - error json/duplicate-key: duplicate member name "@id"`));
+  });
+  it("reads no more of a file than the size limit, and rejects it as too large", () => {
+    const result = spawnSync(process.execPath, [CLI, "evaluate", good], { encoding: "utf8", env: { ...process.env, UM_MAX_MANIFEST_BYTES: "100" } });
+    assert.equal(result.status, 1);
+    assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.code, "um:reason:arrive:too-large");
   });
   it("places a structural fault in the file", () => {
     const { subject: _, ...noSubject } = manifestFor("urn:eval:nosubject");

@@ -54,10 +54,12 @@ function readInput(input: string | Uint8Array | Record<string, unknown>, limits:
   if (typeof input !== "string" && !(input instanceof Uint8Array)) return { value: input };
   const bytes = typeof input === "string" ? utf8(input).byteLength : input.byteLength;
   if (bytes > limits.maxManifestBytes) {
-    return { warning: { code: "um:reason:arrive:too-large", message: `the manifest is ${bytes} bytes; the limit is ${limits.maxManifestBytes} (core §6.3)` } };
+    return { warning: { code: "um:reason:arrive:too-large", message: `the manifest is larger than the limit of ${limits.maxManifestBytes} bytes (core §6.3)` } };
   }
-  const text = typeof input === "string" ? input : decodeUtf8(input);
-  if (text === undefined) return { warning: { code: "um:reason:arrive:malformed", message: "not UTF-8 text" } };
+  const decoded = typeof input === "string" ? input : decodeUtf8(input);
+  if (decoded === undefined) return { warning: { code: "um:reason:arrive:malformed", message: "not UTF-8 text" } };
+  // A byte order mark carries no content (RFC 8259 §8.1 lets a parser ignore it), as for `check`.
+  const text = decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
   const parsed = parseJson(text, limits);
   if (parsed.ok) return { value: parsed.value };
   const { rule, message, offset } = parsed.problem;

@@ -59,7 +59,7 @@ const MEMBERS: Record<keyof EvaluationContext, Check> = {
 };
 
 /** Checks a context (as parsed from JSON, say) and fills in the defaults; throws ContextError. */
-export function resolveContext(context: unknown = {}, wallClock: () => Date = () => new Date()): ResolvedContext {
+export function resolveContext(context: unknown = {}): ResolvedContext {
   if (typeof context !== "object" || context === null || Array.isArray(context)) throw new ContextError("the evaluation context must be a JSON object");
   const faults: string[] = [];
   for (const [name, value] of Object.entries(context)) {
@@ -73,7 +73,7 @@ export function resolveContext(context: unknown = {}, wallClock: () => Date = ()
   if (faults.length > 0) throw new ContextError(`evaluation context: ${faults.join("; ")}`);
   const c = context as EvaluationContext;
   return {
-    now: c.now === undefined ? wallClock() : new Date(c.now),
+    now: c.now === undefined ? new Date() : new Date(c.now),
     maxSupportedTrustTier: c.maxSupportedTrustTier ?? 0,
     ...(c.verifierChallenge !== undefined && { verifierChallenge: c.verifierChallenge }),
     ...(c.verifierAudience !== undefined && { verifierAudience: c.verifierAudience }),

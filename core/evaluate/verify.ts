@@ -69,7 +69,7 @@ function holderBindingStatus(ev: Evaluation): Receipt["holderBindingStatus"] {
   return entries(ev.manifest, "claims").some(([claim]) => isJsonObject(claim.holderBinding)) ? "unsupported-mode" : "absent";
 }
 
-/** 2b. A challenge issued and not answered, or answered wrongly, rejects (T1.2). */
+/** 2b. A challenge issued and not answered, or answered wrongly, rejects (T1.2); a proof no challenge asked for is checked all the same. */
 async function presentationProofStatus(ev: Evaluation): Promise<Receipt["presentationProofStatus"]> {
   const { verifierChallenge, verifierAudience } = ev.context;
   const proof = ev.version === "0.4" ? ev.manifest.presentationProof : undefined;
@@ -83,7 +83,10 @@ async function presentationProofStatus(ev: Evaluation): Promise<Receipt["present
   }
   const fault = await presentationProofFault(ev, proof, verifierChallenge, verifierAudience);
   if (fault === undefined) return "verified";
-  warn(ev, true, { code: "um:reason:presentation:failed", message: `presentationProof ${fault}: replay-suspect, refused for interactive verification`, pointer: "/presentationProof" });
+  // Replay-suspect: refused for an interactive verification; noted when no challenge was issued.
+  const interactive = verifierChallenge !== undefined;
+  const consequence = interactive ? "replay-suspect, refused for interactive verification" : "not relied upon (no challenge was issued)";
+  warn(ev, interactive, { code: "um:reason:presentation:failed", message: `presentationProof ${fault}: ${consequence}`, pointer: "/presentationProof" });
   return "failed";
 }
 

@@ -3,7 +3,7 @@
  * file (core/evaluate/), its receipt on stdout. The same module runs in any runtime; this
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { placeName } from "../../core/evaluate/evaluation.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
@@ -49,13 +49,8 @@ Example:
     if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "evaluate needs a FILE" : `evaluate takes one FILE, not ${positionals.length}`);
     const file = positionals[0]!;
     const context = contextOption(values.context as string | undefined, values.now as string | undefined);
-    let bytes: Uint8Array;
-    try {
-      bytes = readFileSync(file);
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
     const settings = settingsFromEnv();
+    const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
     let receipt: Receipt;
     try {
       receipt = await evaluate(bytes, context, { standardsUrl: settings.standardsUrl, limits: settings.limits });
@@ -71,6 +66,26 @@ Example:
     return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },
 };
+
+/** The file's first `max` bytes: enough to judge it, without loading a file of any size. */
+function readAtMost(file: string, max: number): Uint8Array {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const bytes = Buffer.alloc(Math.min(fstatSync(fd).size, max));
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 function contextOption(text: string | undefined, now: string | undefined): EvaluationContext {
   let context: unknown = {};
