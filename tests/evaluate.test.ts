@@ -269,7 +269,8 @@ describe("manifest-resolver evaluate", () => {
     [["--context", "{now", "x"], /--context is not JSON/],
     [["--context", "[]", "x"], /--context must be a JSON object/],
     [["--context", '{"maxSupportedTier":1}', "x"], /unknown member "maxSupportedTier"/],
-    [["--now", "yesterday", "x"], /now must be an RFC 3339 date-time/],
+    [["--now", "yesterday", "x"], /--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not 'yesterday'/],
+    [["--context", '{"now":"tomorrow"}', "x"], /evaluation context: now must be an RFC 3339 date-time/],
   ] as const) {
     it(`usage error (exit 2): ${message.source}`, () => {
       const args2 = [...args].map((a) => (a === "x" ? good : a));

@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { placeName } from "../../core/evaluate/evaluation.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
+import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
 import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
@@ -95,6 +96,7 @@ function contextOption(text: string | undefined, now: string | undefined): Evalu
     if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) throw new UsageError("--context must be a JSON object");
     context = parsed.value;
   }
+  if (now !== undefined && !isDateTime(now)) throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${now}'`);
   return { ...(context as EvaluationContext), ...(now !== undefined && { now }) };
 }
 
