@@ -61,6 +61,14 @@ describe("evaluate(): Verify", () => {
     assert.deepEqual([unknown.keyRefResolution, unknown.signatureCheck, unknown.warnings[0]?.rule], ["unresolved", "invalid", "signature/unpinned-key"]);
   });
 
+  it("rejects a manifest that expired on a leap second, and a delegation that did", async () => {
+    const leap = await run(manifestFor("urn:eval:leap", { issuedAt: "2016-01-01T00:00:00Z", expiresAt: "2016-12-31T23:59:60Z" }), at(NOW));
+    assert.deepEqual([leap.outcome, leap.freshnessCheck], ["rejected", "expired"]);
+    const delegation = { "@type": "um:agentDelegation", delegateType: "bot", delegateId: "did:web:bot.example", delegatedBy: "did:web:fixture.example", delegatedAt: "2016-01-01T00:00:00Z", expiresAt: "2016-12-31T23:59:60Z", scope: ["x.y"] };
+    const delegated = await run(manifestFor("urn:eval:leap-delegation", { pointers: [delegation] }), at(NOW));
+    assert.deepEqual([delegated.outcome, delegated.warnings.map((w) => w.code)], ["rejected", ["um:reason:delegation:expired"]]);
+  });
+
   it("judges freshness by the context's clock, not the wall clock", async () => {
     const manifest = manifestFor("urn:eval:clock", { issuedAt: "2026-01-01T00:00:00Z", expiresAt: "2026-02-01T00:00:00Z" });
     assert.equal((await run(manifest, at("2026-01-15T00:00:00Z"))).freshnessCheck, "fresh");

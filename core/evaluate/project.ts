@@ -71,7 +71,8 @@ function projectPointers(ev: Evaluation): void {
       continue;
     }
     const expires = instant(pointer.expiresAt);
-    if (expires !== undefined && expires < now) {
+    // An expiry that cannot be read is treated as past: fail closed.
+    if (expires === undefined || expires < now) {
       warn(ev, true, { code: "um:reason:delegation:expired", message: `the agent delegation at ${at} expired at ${pointer.expiresAt}: an expired grant of authority rejects the manifest (core §6.5.1)`, pointer: `${at}/expiresAt` });
     }
     if (!Array.isArray(pointer.scope) || pointer.scope.length === 0) {

@@ -106,7 +106,12 @@ export function isDateTime(value: unknown): value is string {
 export function instant(value: unknown): number | undefined {
   if (typeof value !== "string") return undefined;
   const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
+  if (!Number.isNaN(ms)) return ms;
+  // A leap second (23:59:60), which RFC 3339 and the schema's date-time format allow and
+  // Date.parse does not read, is the instant after 23:59:59: an expiry must not be lost.
+  const leap = /^(.{10}[Tt ]\d{2}:\d{2}:)60(.*)$/.exec(value);
+  const before = leap === null ? NaN : Date.parse(`${leap[1]}59${leap[2]}`);
+  return Number.isNaN(before) ? undefined : before + 1000;
 }
 
 function objects(list: unknown): Json[] {

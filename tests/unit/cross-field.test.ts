@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
-import { crossFieldProblems, MAX_CLAIM_PROOF_BYTES } from "../../core/validate/cross-field.ts";
+import { crossFieldProblems, instant, MAX_CLAIM_PROOF_BYTES } from "../../core/validate/cross-field.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { manifestFor } from "../support/fixture-content.ts";
 
@@ -79,5 +79,20 @@ describe("freshness at an instant", () => {
   it("flags one issued in the future, beyond a minute of clock skew", () => {
     assert.deepEqual(at("2027-01-01T00:00:59Z", "2028-01-01T00:00:00Z"), []);
     assert.deepEqual(at("2027-01-01T00:01:01Z", "2028-01-01T00:00:00Z"), ["time/not-yet-issued /issuedAt"]);
+  });
+});
+
+describe("leap seconds, which the schema's date-time allows and Date.parse does not read", () => {
+  it("are the instant after 23:59:59", () => {
+    assert.equal(instant("2016-12-31T23:59:60Z"), Date.parse("2017-01-01T00:00:00Z"));
+    assert.equal(instant("2016-12-31T23:59:60.5+00:00"), Date.parse("2017-01-01T00:00:00.5Z"));
+    assert.equal(instant("2016-12-31 23:59:60z"), Date.parse("2017-01-01T00:00:00Z"));
+  });
+  it("do not make an expired manifest current", () => {
+    const problems = freshnessProblems(m({ issuedAt: "2016-01-01T00:00:00Z", expiresAt: "2016-12-31T23:59:60Z" }), new Date("2027-01-01T00:00:00Z"));
+    assert.deepEqual(problems.map((p) => p.rule), ["time/expired"]);
+  });
+  it("an expiry that names no instant is treated as past", () => {
+    assert.deepEqual(freshnessProblems(m({ expiresAt: "soon" }), new Date("2027-01-01T00:00:00Z")).map((p) => p.rule), ["time/expired"]);
   });
 });
