@@ -3,16 +3,19 @@
  * Receipt) of one manifest, under a pinned evaluation context, to a structured receipt.
  * Web-standard APIs only (WebCrypto for Ed25519 and SHA-256), so the same module runs in
  * Node, Deno, workerd and a browser. A rejection at Arrive or Verify cuts the sequence
- * short (§3.1: "MAY short-circuit"), leaving later checks "not-evaluated".
+ * short (§3.1: "MAY short-circuit"), leaving later checks "not-evaluated". The
+ * revocation status is an input, resolved by the caller (core/client/), so evaluation
+ * itself does no I/O and is a function of its arguments.
  */
 import type { KeyPins } from "../crypto/profile-a.ts";
 import { arrive, DEFAULT_LIMITS, type Limits } from "./arrive.ts";
 import { compose } from "./compose.ts";
 import { consent } from "./consent.ts";
-import { resolveContext, type EvaluationContext } from "./context.ts";
+import { resolveContext, type EvaluationContext, type ResolvedContext } from "./context.ts";
 import { blankReceipt, type Evaluation } from "./evaluation.ts";
 import { project } from "./project.ts";
 import type { Receipt } from "./receipt.ts";
+import { recordRevocation, type Revocation } from "./revocation.ts";
 import { verify } from "./verify.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
@@ -29,6 +32,13 @@ export interface EvaluateOptions {
   keys?: Readonly<Record<string, string>>;
   /** Resource limits (core §6.3); default 1 MiB, depth 10, 1000 items per array. */
   limits?: Partial<Limits>;
+  /**
+   * The manifest's status as the caller resolved it from `signature.statusRef` (EXT-OPT
+   * O2; `resolve` of manifest-resolver/client does), recorded at Verify step 3 once the
+   * signature and freshness hold: "revoked" rejects, "suspended" and an "unchecked" with a
+   * reason `code` add a warning (revocation.ts). Without it: "unchecked", no warning.
+   */
+  revocation?: Revocation;
 }
 
 /**
@@ -44,7 +54,16 @@ export async function evaluate(manifest: string | Uint8Array | Record<string, un
     receipt.manifestId = arrival.manifestId;
     receipt.warnings.push(...arrival.warnings);
   } else {
-    const ev: Evaluation = { receipt, context: resolved, manifest: arrival.manifest, version: arrival.version, members: arrival.members, pins: keyPins(options.keys), rejected: false };
+    const ev: Evaluation = {
+      receipt,
+      context: resolved,
+      manifest: arrival.manifest,
+      version: arrival.version,
+      members: arrival.members,
+      pins: keyPins(options.keys),
+      revocation: options.revocation,
+      rejected: false,
+    };
     receipt.manifestId = String(arrival.manifest["@id"]);
     await verify(ev);
     if (!ev.rejected) {
@@ -53,7 +72,25 @@ export async function evaluate(manifest: string | Uint8Array | Record<string, un
     }
     receipt.outcome = compose(ev);
   }
-  if (!resolved.omitProcessedAt) receipt.processedAt = resolved.now.toISOString();
+  return stamped(receipt, resolved);
+}
+
+/**
+ * The receipt for a UMID whose resolver answers 410 Gone (contract §3.1: "known and
+ * revoked"): there is no manifest to evaluate, so it is rejected with
+ * `revocationStatus: "revoked"` and every check "not-evaluated". Throws ContextError for
+ * an unusable context, as `evaluate` does.
+ */
+export function revokedReceipt(manifestId: string, context: EvaluationContext = {}, message = `the resolver answers 410 Gone for ${JSON.stringify(manifestId)}: the manifest is revoked`): Receipt {
+  const resolved = resolveContext(context);
+  const ev = { receipt: blankReceipt(), rejected: false };
+  ev.receipt.manifestId = manifestId;
+  recordRevocation(ev, { status: "revoked", message });
+  return stamped(ev.receipt, resolved);
+}
+
+function stamped(receipt: Receipt, context: ResolvedContext): Receipt {
+  if (!context.omitProcessedAt) receipt.processedAt = context.now.toISOString();
   return receipt;
 }
 

@@ -10,6 +10,7 @@ import { isJsonObject } from "../json/strict-json.ts";
 import type { Problem } from "../validate/problem.ts";
 import type { ResolvedContext } from "./context.ts";
 import type { Receipt, Warning } from "./receipt.ts";
+import type { Revocation } from "./revocation.ts";
 
 export interface Evaluation {
   receipt: Receipt;
@@ -20,6 +21,8 @@ export interface Evaluation {
   version: "0.4" | "0.3";
   members: CanonicalMembers;
   pins: KeyPins | undefined;
+  /** The manifest's status as the relying party resolved it (Verify step 3), if it did. */
+  revocation: Revocation | undefined;
   /** The manifest's verified public key, for proofs its holder made with it. */
   publicKey?: Uint8Array;
   signingInput?: Uint8Array;

@@ -1,9 +1,12 @@
 /**
  * The relying party's evaluator, as a library: `evaluate(manifest, context)` to a
- * structured receipt (core §3.1, §3.3), and the receipt's JSON Schema. Imported as
- * `manifest-resolver/evaluate`; runs in Node, Deno, workerd and browsers.
+ * structured receipt (core §3.1, §3.3), given the manifest's revocation status when the
+ * caller resolved it; `revokedReceipt` for a UMID its resolver answers 410 for; the
+ * receipt's JSON Schema. Imported as `manifest-resolver/evaluate`; runs in Node, Deno,
+ * workerd and browsers.
  */
-export { evaluate, DEFAULT_STANDARDS_URL, type EvaluateOptions } from "./evaluate.ts";
+export { evaluate, revokedReceipt, DEFAULT_STANDARDS_URL, type EvaluateOptions } from "./evaluate.ts";
 export { ContextError, resolveContext, type AssuranceClass, type EvaluationContext } from "./context.ts";
 export type { ClaimStatus, ConsentStatus, FacetStatus, Outcome, Receipt, UnprocessedEntry, Warning } from "./receipt.ts";
 export { receiptSchema } from "./receipt-schema.ts";
+export type { Revocation } from "./revocation.ts";

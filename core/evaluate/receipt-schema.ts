@@ -3,9 +3,13 @@
  * a JSON Schema, draft 2020-12, for consumers of receipts and for the tests that hold
  * every receipt this evaluator makes to it. The spec's required members are required
  * here, with the members this evaluator always records; objects stay open, as a receipt
- * may carry more (`receiptId`, `exchangeId`, `revocationReason`). "not-evaluated" joins
- * each status's value set for a stage the sequence did not reach (§3.3.1).
+ * may carry more (`receiptId`, `exchangeId`). "not-evaluated" joins each status's value
+ * set for a stage the sequence did not reach (§3.3.1). A registry code's last part may
+ * hold digits: EXT-OPT O2.4 puts an HTTP status in one (`um:reason:status:http-502`).
  */
+
+/** A registry code, `um:reason:<category>:<code>`: of a warning, and of `revocationReason`. */
+export const WARNING_CODE = /^um:reason:[a-z-]+:[a-z0-9-]+$/;
 
 const NOT_EVALUATED = "not-evaluated";
 const dateTime = { type: "string", format: "date-time" } as const;
@@ -55,7 +59,7 @@ export const receiptSchema = {
     freshnessCheck: oneOf("fresh", "expired", "stale", NOT_EVALUATED),
     keyRefResolution: oneOf("resolved", "unresolved", NOT_EVALUATED),
     revocationStatus: oneOf("active", "revoked", "suspended", "unchecked"),
-    revocationReason: text,
+    revocationReason: { type: "string", pattern: WARNING_CODE.source },
     holderBindingStatus: oneOf("verified", "failed", "unsupported-mode", "absent", NOT_EVALUATED),
     presentationProofStatus: oneOf("verified", "failed", "missing-required", "absent", NOT_EVALUATED),
     livenessStatus: {
@@ -96,7 +100,7 @@ export const receiptSchema = {
     }),
     unprocessedEntries: listOf(["kind", "type"], { kind: nonEmpty, type: text, at: text, ref: text, reason: text }),
     warnings: listOf(["code", "message"], {
-      code: { type: "string", pattern: "^um:reason:[a-z-]+:[a-z-]+$" },
+      code: { type: "string", pattern: WARNING_CODE.source },
       message: nonEmpty,
       rule: text,
       pointer: text,

@@ -68,6 +68,8 @@ export interface Receipt {
   freshnessCheck: "fresh" | "expired" | "stale" | NotEvaluated;
   keyRefResolution: "resolved" | "unresolved" | NotEvaluated;
   revocationStatus: "active" | "revoked" | "suspended" | "unchecked";
+  /** Why the status is not "active", as a registry code (EXT-OPT O2.4), when a status was resolved (revocation.ts). */
+  revocationReason?: string;
   holderBindingStatus: "verified" | "failed" | "unsupported-mode" | "absent" | NotEvaluated;
   presentationProofStatus: "verified" | "failed" | "missing-required" | "absent" | NotEvaluated;
   livenessStatus: { freshnessClass: FreshnessClass | NotEvaluated; validated?: boolean; method?: string; userVerified?: boolean };

@@ -1,9 +1,12 @@
 /**
  * Stage 2, Verify (core §3.1.2, §1.6.4–1.6.5; EXT-T1 §T1.4): the signature under the
  * gate's rules (profile-a.ts, with the strict Ed25519 of ed25519-strict.ts), then
- * freshness at the context's clock, then the credential-binding sub-steps 2a–2c (2d, the
+ * freshness at the context's clock, then the revocation status the relying party
+ * resolved (revocation.ts), then the credential-binding sub-steps 2a–2c (2d, the
  * cross-DID bindings, is recorded per claim in project.ts). A failed signature or
- * freshness check ends the sequence: what comes after is "not-evaluated".
+ * freshness check, or a revoked status, ends the sequence: what comes after is
+ * "not-evaluated". A status is recorded only for a manifest whose signature and freshness
+ * held: the `statusRef` it came from is the signer's only once the signature is valid.
  *
  * What this evaluator verifies of EXT-T1: presentation proofs of `proofType` `did-auth`
  * (Ed25519 by the manifest's own key over the signing-input hash, challenge, audience and
@@ -20,9 +23,10 @@ import { instant } from "../validate/cross-field.ts";
 import { CLOCK_SKEW_MS, freshnessProblems } from "../validate/freshness.ts";
 import { entries, problemWarning, warn, type Evaluation } from "./evaluation.ts";
 import type { FreshnessClass, Receipt } from "./receipt.ts";
+import { verifyRevocation } from "./revocation.ts";
 
 export async function verify(ev: Evaluation): Promise<void> {
-  if (!(await verifySignature(ev)) || !verifyFreshness(ev)) return;
+  if (!(await verifySignature(ev)) || !verifyFreshness(ev) || !verifyRevocation(ev)) return;
   ev.receipt.holderBindingStatus = holderBindingStatus(ev);
   ev.receipt.presentationProofStatus = await presentationProofStatus(ev);
   ev.receipt.livenessStatus = livenessStatus(ev);

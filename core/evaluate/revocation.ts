@@ -1,0 +1,55 @@
+/**
+ * Verify step 3, revocation status (core §3.1.2, §1.6.6; EXT-OPT O2.3, O2.4): what the
+ * status a relying party resolved (core/client/ resolves `signature.statusRef`) means for
+ * the receipt. The evaluator does no I/O: it is given the result. `revoked` rejects
+ * (O2.3: MUST); `suspended` is a non-critical warning, so at best accepted-with-warnings
+ * (O2.3: SHOULD); `unchecked` with a reason is a non-critical warning too, as O2.4 forbids
+ * rejecting a manifest only because its status endpoint could not be asked. The reason's
+ * registry code is recorded as `revocationReason` (§3.3.1) and as the warning's code.
+ * Without a result, "unchecked" is recorded and nothing else, as by an evaluator that does
+ * not resolve status (§1.6.6).
+ */
+import { warn, type Evaluation } from "./evaluation.ts";
+import { WARNING_CODE } from "./receipt-schema.ts";
+import type { Receipt } from "./receipt.ts";
+
+/** The result of resolving a manifest's status, given to `evaluate` (EvaluateOptions.revocation). */
+export interface Revocation {
+  status: Receipt["revocationStatus"];
+  /**
+   * A registry code (`um:reason:status:…`) for why the status is what it is: for
+   * "unchecked", why it could not be determined (O2.4: `um:reason:status:endpoint-unavailable`,
+   * `…:endpoint-unknown-manifest`, `…:http-<status>`, `…:offline`); without one, an
+   * "unchecked" result records no warning. Default for "revoked" `um:reason:status:revoked`,
+   * for "suspended" `um:reason:status:suspended`; ignored for "active".
+   */
+  code?: string;
+  /** The warning's words: what the status endpoint said, or why it could not be asked. */
+  message?: string;
+}
+
+const DEFAULTS: Record<Receipt["revocationStatus"], { code?: string; message: string }> = {
+  active: { message: "" },
+  revoked: { code: "um:reason:status:revoked", message: "the manifest's status is revoked (EXT-OPT O2.3): rejected" },
+  suspended: { code: "um:reason:status:suspended", message: "the manifest's status is suspended (EXT-OPT O2.3): accepted at most with warnings" },
+  unchecked: { message: "the manifest's revocation status could not be determined" },
+};
+
+/** Verify step 3: records `ev.revocation`; false when it rejects the manifest. */
+export function verifyRevocation(ev: Evaluation): boolean {
+  if (ev.revocation !== undefined) recordRevocation(ev, ev.revocation);
+  return !ev.rejected;
+}
+
+/** Records a status in the receipt: revocationStatus, and for all but "active" its reason and a warning. */
+export function recordRevocation(ev: Pick<Evaluation, "receipt" | "rejected">, revocation: Revocation): void {
+  const { status } = revocation;
+  const code = revocation.code ?? DEFAULTS[status].code;
+  if (code !== undefined && status !== "active" && !WARNING_CODE.test(code)) {
+    throw new RangeError(`revocation.code ${JSON.stringify(code)} is not a registry code of the form um:reason:<category>:<code> (${WARNING_CODE.source})`);
+  }
+  ev.receipt.revocationStatus = status;
+  if (status === "active" || code === undefined) return;
+  ev.receipt.revocationReason = code;
+  warn(ev, status === "revoked", { code, message: revocation.message ?? DEFAULTS[status].message });
+}
