@@ -50,7 +50,7 @@ export async function listContent(dir: string): Promise<ContentListing> {
 }
 
 /** `*.json` and `*.jsonld`, in no folder and with no name that starts with `_` or `.`. */
-function isManifestName(name: string): boolean {
+export function isManifestName(name: string): boolean {
   return (name.endsWith(".json") || name.endsWith(".jsonld")) && !/(?:^|\/)[_.]/.test(name);
 }
 

@@ -1,0 +1,55 @@
+/**
+ * What a change must not do to what the resolver already answered (issue 11, "history a
+ * pull request cannot rewrite"): un-revoke a UMID, since revocation is permanent (EXT-OPT
+ * O2.3), or drop a UMID it served or redirected without revoking or redirecting it, which
+ * would silently turn it into a 404 for everyone who holds a link to it.
+ */
+import type { Diagnostic } from "../diagnostics.ts";
+import { placed, placeOf } from "../content/source.ts";
+import type { ResolverState } from "./resolver-state.ts";
+
+/** A file the rules name (one at the revision, `content/x.json@REV`, or `_routes.json` now), with what they found there. */
+export interface HistoryFinding {
+  file: string;
+  umid: string | null;
+  diagnostics: Diagnostic[];
+}
+
+/** The errors of `now` against `before` (the content at `revision`); none while `_routes.json` now is unreadable. */
+export function historyProblems(before: ResolverState, now: ResolverState, revision: string): HistoryFinding[] {
+  if (!now.routesKnown) return [];
+  const findings = new Map<string, HistoryFinding>();
+  const report = (umid: string | null, diagnostic: Diagnostic) => {
+    const finding = findings.get(diagnostic.file) ?? { file: diagnostic.file, umid, diagnostics: [] };
+    finding.diagnostics.push(diagnostic);
+    findings.set(diagnostic.file, finding);
+  };
+  const isRevoked = (state: ResolverState, umid: string) => state.statuses.get(umid)?.list === "revoked";
+
+  for (const [umid, { list, pointer }] of before.statuses) {
+    if (list !== "revoked" || isRevoked(now, umid)) continue;
+    const was = `UMID ${JSON.stringify(umid)} was revoked at ${placeOf(before.routes, `${pointer}/umid`)}`;
+    const permanent = "revocation is permanent (EXT-OPT O2.3): put its entry back in the revoked list";
+    const listedNow = now.statuses.has(umid) ? `${now.statuses.get(umid)!.pointer}/umid` : now.redirectEntries.get(umid)?.pointer;
+    if (listedNow === undefined) {
+      report(null, { severity: "error", file: now.routes.file, rule: "history/unrevoked", message: `${was} and is not revoked now; ${permanent}` });
+    } else {
+      const fate = now.redirects.has(umid) ? "redirected" : now.statuses.get(umid)!.list;
+      report(null, placed(now.routes, listedNow, "history/unrevoked", `${was} and is ${fate} here instead; ${permanent}`));
+    }
+  }
+
+  const answered = (umid: string) => now.published.has(umid) || now.redirects.has(umid) || isRevoked(now, umid);
+  const dropped = `so it would answer 404 Not Found to everyone who holds it; revoke or redirect it instead (manifest-resolver revoke / redirect)`;
+  for (const [umid, { file }] of before.published) {
+    if (answered(umid)) continue;
+    const message = `UMID ${JSON.stringify(umid)} was published by this file at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
+    report(umid, { severity: "error", file, rule: "history/vanished", message });
+  }
+  for (const [umid, { pointer }] of before.redirectEntries) {
+    if (answered(umid)) continue;
+    const message = `UMID ${JSON.stringify(umid)} was redirected here at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
+    report(null, placed(before.routes, pointer, "history/vanished", message));
+  }
+  return [...findings.values()];
+}

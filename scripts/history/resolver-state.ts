@@ -1,0 +1,116 @@
+/**
+ * What the resolver answers for each UMID, in the working tree (as check found it) or at
+ * a git revision: the UMIDs it serves a manifest for, and from which file; its redirects;
+ * and the statuses `_routes.json` gives (revoked, suspended, reinstated). A revoked UMID
+ * is not served even if its file is there: revocation wins (EXT-OPT O2.3). At a revision,
+ * a manifest counts as served if its file is strict JSON with a non-empty string @id, as
+ * check reads it; old signatures are not verified again, since the question is what was
+ * served then, not whether it would pass today.
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { decodeUtf8 } from "../../core/base64url.ts";
+import { canonicalize } from "../../core/crypto/jcs.ts";
+import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
+import type { Limits } from "../config.ts";
+import type { ContentCheck } from "../content/check-content.ts";
+import { displayPath, isManifestName, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
+import { checkRoutesText, type RouteStatus } from "../content/routes.ts";
+import type { SourceFile } from "../content/source.ts";
+import type { SchemaValidators } from "../validate/schema-validator.ts";
+import { listFolder, readBlobs, type Revision } from "./git-revision.ts";
+
+export interface ResolverState {
+  /** UMID → the manifest file that serves it and, when asked for, the SHA-256 of its JCS canonical form. */
+  published: Map<string, { file: string; digest?: string }>;
+  redirects: Map<string, string>;
+  redirectEntries: Map<string, { pointer: string }>;
+  statuses: Map<string, RouteStatus>;
+  /** `_routes.json` (named `content/_routes.json@REV` at a revision), to place its entries; "" where there is none. */
+  routes: SourceFile;
+  /** False when `_routes.json` is there but not readable as a JSON object: its lists are unknown. */
+  routesKnown: boolean;
+}
+
+/** The working tree, as `checkContent` found it; with the digests of the UMIDs `digestsFor` holds. */
+export function stateNow(check: ContentCheck, contentDir: string, limits: Limits, validators: SchemaValidators, digestsFor: ReadonlyMap<string, unknown>): ResolverState {
+  const routesPath = join(contentDir, ROUTES_FILE);
+  const read = readSourceText(routesPath, MAX_LIST_FILE_BYTES);
+  const state = routesState(displayPath(routesPath), "text" in read ? read.text : read.missing ? undefined : "", validators);
+  for (const { file, umid } of check.files) {
+    if (umid === null || state.published.has(umid) || !isServed(state, umid)) continue;
+    const text = digestsFor.has(umid) ? readSourceText(file, limits.maxManifestBytes) : undefined;
+    const value = text !== undefined && "text" in text ? readManifest(text.text, limits)?.value : undefined;
+    state.published.set(umid, { file, ...(value !== undefined && { digest: canonicalDigest(value) }) });
+  }
+  return state;
+}
+
+/** The content folder as committed at `revision` (empty if it did not exist there); with digests if `digests`. */
+export async function stateAt(revision: Revision, contentDir: string, limits: Limits, validators: SchemaValidators, digests: boolean): Promise<ResolverState> {
+  const shown = (name: string) => `${displayPath(join(contentDir, name))}@${revision.name}`;
+  const files = await listFolder(revision);
+  // As listContent: nothing in node_modules is content. Files over the limit were refused then.
+  const manifests = files.filter((f) => isManifestName(f.name) && !f.name.split("/").includes("node_modules") && f.size <= limits.maxManifestBytes);
+  const routes = files.find((f) => f.name === ROUTES_FILE);
+  const routesReadable = routes !== undefined && routes.size <= MAX_LIST_FILE_BYTES;
+  let routesText = routes === undefined ? undefined : "";
+  const claims = new Map<string, { file: string; digest?: string }>();
+  const blobs = [...(routesReadable ? [routes.blob] : []), ...manifests.map((f) => f.blob)];
+  await readBlobs(revision.top, blobs, (index, bytes) => {
+    const text = textOf(bytes);
+    if (routesReadable && index === 0) {
+      routesText = text;
+      return;
+    }
+    const manifest = readManifest(text, limits);
+    if (manifest === undefined || claims.has(manifest.umid)) return;
+    const file = shown(manifests[routesReadable ? index - 1 : index]!.name);
+    claims.set(manifest.umid, { file, ...(digests && { digest: canonicalDigest(manifest.value) }) });
+  });
+  const state = routesState(shown(ROUTES_FILE), routesText, validators);
+  for (const [umid, served] of claims) if (isServed(state, umid)) state.published.set(umid, served);
+  return state;
+}
+
+/** No content at all: what `--summary` compares with when there is no `--base`. */
+export function emptyState(validators: SchemaValidators): ResolverState {
+  return routesState("", undefined, validators);
+}
+
+/** The state `_routes.json` alone makes (no text: there is none), before any manifest is counted. */
+function routesState(file: string, text: string | undefined, validators: SchemaValidators): ResolverState {
+  const routes = text === undefined ? undefined : checkRoutesText(file, text, validators);
+  const parsed = text === undefined ? undefined : parseJson(text, LIST_FILE_SHAPE);
+  return {
+    published: new Map(),
+    redirects: routes?.redirects ?? new Map(),
+    redirectEntries: routes?.redirectEntries ?? new Map(),
+    statuses: routes?.statuses ?? new Map(),
+    routes: { file, text: text ?? "" },
+    routesKnown: parsed === undefined || (parsed.ok && isJsonObject(parsed.value)),
+  };
+}
+
+/** Whether a manifest for `umid` is served: not when the UMID is revoked or redirected. */
+function isServed(state: ResolverState, umid: string): boolean {
+  return !state.redirects.has(umid) && state.statuses.get(umid)?.list !== "revoked";
+}
+
+/** A manifest's text read as check reads it: strict JSON within the limits, an object with a non-empty string @id. */
+function readManifest(text: string, limits: ShapeLimits): { umid: string; value: unknown } | undefined {
+  const parsed = parseJson(text, limits);
+  if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
+  const umid = parsed.value["@id"];
+  return typeof umid === "string" && umid !== "" ? { umid, value: parsed.value } : undefined;
+}
+
+function canonicalDigest(value: unknown): string {
+  return createHash("sha256").update(canonicalize(value)).digest("base64url");
+}
+
+/** A blob as readSourceText reads a file: UTF-8 ("" if it is not), a byte order mark dropped. */
+function textOf(bytes: Uint8Array): string {
+  const text = decodeUtf8(bytes) ?? "";
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+}
