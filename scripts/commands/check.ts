@@ -1,9 +1,21 @@
-/** `manifest-resolver check`: the build's validation, without writing anything. */
+/**
+ * `manifest-resolver check`: the build's validation, without writing anything; with
+ * `--base`, also what the change does to what the resolver already answered, which a pull
+ * request must not rewrite (revocation is permanent: EXT-OPT O2.3).
+ */
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { isDateTime } from "../../core/validate/cross-field.ts";
-import { settingsFromEnv } from "../config.ts";
-import { checkPaths } from "../content/check-content.ts";
+import { settingsFromEnv, type Settings } from "../config.ts";
+import { checkContent, checkPaths, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir } from "../content/content-root.ts";
+import { writeFileAtomically } from "../content/json-file.ts";
 import { hasErrors, plural, printable, printDiagnostics, type Diagnostic } from "../diagnostics.ts";
+import { changes, summaryMarkdown } from "../history/change-summary.ts";
+import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";
+import { historyProblems } from "../history/history-rules.ts";
+import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
+import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
 export const check: Command = {
@@ -11,6 +23,7 @@ export const check: Command = {
   summary: "validate manifests, _routes.json and _keys.json without writing anything",
   help: `Usage: manifest-resolver check [PATH...] [--json] [--now DATE-TIME] [--strict]
                               [--content DIR] [--allow-unsigned FILE]...
+                              [--base REV] [--summary FILE]
 
 Validates what 'manifest-resolver build' validates and writes nothing. A PATH is a
 content directory (its manifests, _keys.json, _unsigned.json, _routes.json and the rules
@@ -31,19 +44,31 @@ Options:
                     check FILE, a payload whose version defines no verifiable signature
                     (v0.1), as if opted in: for files outside a content folder only (in
                     one, _unsigned.json alone opts in, as for the build); repeatable
+  --base REV        also compare the content folder on disk with the one committed at
+                    REV, a git revision (in CI, the pull request's base): a UMID revoked
+                    there and not here is an error (history/unrevoked: revocation is
+                    permanent), and so is one published or redirected there that is now
+                    neither published, redirected nor revoked (history/vanished: it would
+                    answer 404); the whole content folder, so no PATH
+  --summary FILE    write FILE, a Markdown table of what the change does to the resolver
+                    (UMIDs published, changed, revoked, suspended, reinstated, redirected),
+                    even when the check fails; without --base, against nothing: all is new
 
 Environment: as for 'manifest-resolver build --help'.
 
 Exit status: 0 no errors, 1 errors found, 2 usage error.
 
-Example:
-  manifest-resolver check content/people/alice.jsonld --now 2027-01-01T00:00:00Z`,
+Examples:
+  manifest-resolver check content/people/alice.jsonld --now 2027-01-01T00:00:00Z
+  manifest-resolver check --base origin/main --summary summary.md`,
   options: {
     json: { type: "boolean" },
     now: { type: "string" },
     strict: { type: "boolean" },
     content: { type: "string" },
     "allow-unsigned": { type: "string", multiple: true },
+    base: { type: "string" },
+    summary: { type: "string" },
   },
   async run(values, positionals) {
     const nowText = values.now;
@@ -52,13 +77,18 @@ Example:
     }
     const now = typeof nowText === "string" ? new Date(nowText) : new Date();
     const contentDir = stringOption(values, "content", defaultContentDir());
-    const result = await checkPaths(positionals.length > 0 ? positionals : [contentDir], {
-      settings: settingsFromEnv(),
-      now,
-      strict: values.strict === true,
-      contentDir,
-      allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [],
-    });
+    const base = typeof values.base === "string" ? values.base : undefined;
+    const summaryFile = typeof values.summary === "string" ? values.summary : undefined;
+    const compares = base !== undefined || summaryFile !== undefined;
+    if (compares && positionals.length > 0) throw new UsageError("--base and --summary compare the whole content folder: name it with --content DIR, not as a PATH");
+    if (summaryFile !== undefined && !existsSync(dirname(summaryFile))) throw new UsageError(`--summary: there is no folder ${dirname(summaryFile)} to write ${summaryFile} in`);
+    // Before the check, which may take minutes: a revision that cannot be read is a usage error.
+    const revision = base === undefined ? undefined : await resolveRevision(contentDir, base).catch(asUsageError);
+    const options = { settings: settingsFromEnv(), now, strict: values.strict === true };
+    const result = compares
+      ? await checkContent(contentDir, options)
+      : await checkPaths(positionals.length > 0 ? positionals : [contentDir], { ...options, contentDir, allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [] });
+    if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
 
     if (values.json === true) {
       for (const { file, umid } of result.files) {
@@ -74,6 +104,30 @@ Example:
     return hasErrors(result.diagnostics) ? EXIT_FAILED : EXIT_OK;
   },
 };
+
+/**
+ * Adds the history rules' errors to `result`, as diagnostics of the files they name (so
+ * that --json lists them too), and writes the summary, if asked for, once they are in.
+ */
+async function compareWithRevision(result: ContentCheck, contentDir: string, settings: Settings, revision: Revision | undefined, summaryFile: string | undefined): Promise<void> {
+  const validators = schemaValidators(settings.contextUrl);
+  const before = revision === undefined ? emptyState(validators) : await stateAt(revision, contentDir, settings.limits, validators, summaryFile !== undefined);
+  const now = stateNow(result, contentDir, settings.limits, validators, summaryFile === undefined ? new Map() : before.published);
+  const listed = new Set(result.files.map((checked) => checked.file));
+  for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "")) {
+    if (!listed.has(file)) result.files.push({ file, umid });
+    result.diagnostics.push(...diagnostics);
+  }
+  if (summaryFile === undefined) return;
+  const markdown = summaryMarkdown(changes(before, now), revision?.name, summary(result.files.length, result.diagnostics));
+  await writeFileAtomically(summaryFile, markdown).catch((error: Error) => {
+    throw new UsageError(`--summary: cannot write ${summaryFile}: ${error.message}`);
+  });
+}
+
+function asUsageError(error: unknown): never {
+  throw error instanceof RevisionError ? new UsageError(error.message) : error;
+}
 
 function problemJson(d: Diagnostic) {
   return { rule: d.rule, message: d.message, pointer: d.pointer ?? null, line: d.line ?? null, column: d.column ?? null };
