@@ -1,0 +1,11 @@
+/**
+ * The relying party's client, as a library: `resolve(baseUrl, umid, options)` fetches a
+ * manifest from a resolver (contract §4.3), resolves its status (EXT-OPT O2) and evaluates
+ * it (core §3.1) to a receipt, through an HTTP cache the caller chooses. Imported as
+ * `manifest-resolver/client`; web-standard APIs only, for Node, Deno, workerd and browsers.
+ */
+export { resolve, type NotResolvable, type Resolution, type Resolved, type ResolveOptions } from "./resolve.ts";
+export { cachedEntryOf, memoryCache, type CachedEntry, type HttpCache } from "./http-cache.ts";
+export { baseUrlProblem } from "./secure-url.ts";
+export { MAX_REDIRECTS, type Fetch } from "./fetch-following.ts";
+export type { EvaluationContext, Receipt } from "../evaluate/index.ts";

@@ -1,0 +1,93 @@
+/**
+ * Resolving `signature.statusRef` (EXT-OPT O2.1–O2.4; core §1.6.6) to the result the
+ * evaluator records at Verify step 3 (core/evaluate/revocation.ts).
+ *
+ * O2.1: only over https: (or loopback http:, secure-url.ts), redirects included; a cached
+ * document is used without a request while younger than its `nextCheck` (default PT10M,
+ * core/status.ts) and not older than the manifest's `revocationCursor`; otherwise it is
+ * revalidated with `If-None-Match: "<its cursor>"` (a 304: still current), or, when its
+ * cursor is older than that floor, requested unconditionally. O2.2: a 200 must be
+ * `application/json` and a status document for this manifest's `@id`.
+ *
+ * Why a status is "unchecked" (registry codes; the evaluator records the code as
+ * `revocationReason` and as a warning, never a rejection, O2.4):
+ *   um:reason:status:endpoint-unknown-manifest  the endpoint answered 404 (O2.4)
+ *   um:reason:status:endpoint-unavailable       503, no answer, a timeout, too many redirects (O2.4)
+ *   um:reason:status:http-<status>              any other answer (O2.4: "the HTTP status code in the reason")
+ *   um:reason:status:insecure-ref               statusRef, or a redirect from it, is not https: (O2.1: "treat as unreachable")
+ *   um:reason:status:invalid-response           not application/json, or not a status document (O2.2)
+ *   um:reason:status:manifest-mismatch          a status document for another manifestId (O2.2: "MUST match")
+ * A manifest without a statusRef gets no result at all: "unchecked" with no warning, as
+ * there is no endpoint to be unavailable; a policy that requires an active status (§1.6.6)
+ * rejects on `revocationStatus !== "active"` itself.
+ */
+import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
+import type { Revocation } from "../evaluate/revocation.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, statusDocumentOf, type StatusDocument } from "../status.ts";
+import { cachedGet, type Freshness } from "./conditional-get.ts";
+import type { Transport } from "./fetch-following.ts";
+import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
+
+/** A status document is a few hundred bytes; this bounds what is read of one. */
+const MAX_STATUS_BYTES = 64 * 1024;
+const DEFAULT_NEXT_CHECK_SECONDS = durationSeconds(DEFAULT_NEXT_CHECK)!;
+
+export interface StatusRequest {
+  /** The evaluation clock, milliseconds since 1970. */
+  now: number;
+  cache: HttpCache | undefined;
+  transport: Transport;
+}
+
+/** The status of `manifest` from its `signature.statusRef`; undefined when it has none. */
+export async function resolveStatus(manifest: Record<string, unknown>, request: StatusRequest): Promise<Revocation | undefined> {
+  const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
+  const statusRef = signature.statusRef;
+  if (typeof statusRef !== "string") return undefined;
+  const floor = typeof signature.revocationCursor === "string" ? signature.revocationCursor : undefined;
+  const got = await cachedGet({ url: statusRef, accept: "application/json", maxBytes: MAX_STATUS_BYTES, ...request, judge: (entry) => judge(entry, floor, request.now) });
+  switch (got.kind) {
+    case "insecure":
+      return unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
+    case "unreachable":
+      return unchecked("endpoint-unavailable", `status endpoint unavailable: ${got.reason}`);
+    case "status": {
+      const code = got.status === 404 ? "endpoint-unknown-manifest" : got.status === 503 ? "endpoint-unavailable" : `http-${got.status}`;
+      return unchecked(code, `status endpoint ${got.url} answered ${got.status}`);
+    }
+    case "raw":
+      return unchecked("invalid-response", `status endpoint ${got.url} answered a body that is not UTF-8 or is over ${MAX_STATUS_BYTES} bytes`);
+  }
+  const document = documentOf(got.entry);
+  if ("problem" in document) return unchecked("invalid-response", `status endpoint ${got.entry.url}: ${document.problem}`);
+  if (document.manifestId !== manifest["@id"]) {
+    return unchecked("manifest-mismatch", `status endpoint ${got.entry.url} answers for manifestId ${JSON.stringify(document.manifestId)}, not for this manifest, ${JSON.stringify(manifest["@id"])}`);
+  }
+  await got.save();
+  if (document.status === "active") return { status: "active" };
+  const since = `${document.status} since ${document.updatedAt}`;
+  return { status: document.status, message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${document.reason})`}` };
+}
+
+function unchecked(code: string, message: string): Revocation {
+  return { status: "unchecked", code: `um:reason:status:${code}`, message };
+}
+
+/** O2.1: fresh while younger than nextCheck and not older than the floor; revalidated by its cursor unless older than the floor. */
+function judge(entry: CachedEntry, floor: string | undefined, now: number): Freshness {
+  const document = documentOf(entry);
+  if ("problem" in document) return { fresh: false, validator: undefined };
+  const { cursor, nextCheck } = document;
+  if (floor !== undefined && (cursor === undefined || !cursorAtLeast(cursor, floor))) return { fresh: false, validator: undefined };
+  const seconds = (nextCheck === undefined ? undefined : durationSeconds(nextCheck)) ?? DEFAULT_NEXT_CHECK_SECONDS;
+  return { fresh: storedWithin(entry, seconds, now), validator: cursor === undefined ? entry.etag : `"${cursor}"` };
+}
+
+/** The status document an entry holds (O2.1: `application/json`; O2.2: its schema), or why it holds none. */
+function documentOf(entry: CachedEntry): StatusDocument | { problem: string } {
+  const mediaType = entry.contentType?.split(";")[0]!.trim().toLowerCase();
+  if (mediaType !== "application/json") return { problem: `the status response is ${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, not application/json` };
+  const parsed = parseJson(entry.body, DEFAULT_LIMITS);
+  return parsed.ok ? statusDocumentOf(parsed.value) : { problem: `the status response is not JSON: ${parsed.problem.message}` };
+}
