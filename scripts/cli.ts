@@ -6,6 +6,7 @@ import { evaluateCommand } from "./commands/evaluate.ts";
 import { keygen } from "./commands/keygen.ts";
 import { newManifest } from "./commands/new.ts";
 import { probe } from "./commands/probe.ts";
+import { resolveCommand } from "./commands/resolve.ts";
 import { redirect, revoke } from "./commands/routes.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
 import { serve } from "./commands/serve.ts";
@@ -14,7 +15,7 @@ import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
 import { printable } from "./diagnostics.ts";
 
-const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, redirect, build, serve, probe, evaluateCommand];
+const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, redirect, build, serve, probe, evaluateCommand, resolveCommand];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
 

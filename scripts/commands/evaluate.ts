@@ -59,9 +59,7 @@ Example:
       if (error instanceof ContextError) throw new UsageError(error.message);
       throw error;
     }
-    // Line by line: JSON escapes the line breaks inside values, so each line is one of ours.
-    const text = values.json === true ? JSON.stringify(receipt) : JSON.stringify(receipt, null, 2);
-    console.log(text.split("\n").map(printable).join("\n"));
+    printReceipt(receipt, values.json === true);
     for (const diagnostic of diagnostics(file, bytes, receipt)) console.error(formatDiagnostic(diagnostic));
     if (process.stderr.isTTY) console.error(summary(file, receipt));
     return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
@@ -88,7 +86,15 @@ function readAtMost(file: string, max: number): Uint8Array {
   }
 }
 
-function contextOption(text: string | undefined, now: string | undefined): EvaluationContext {
+/** The receipt on stdout: indented, or on one line. */
+export function printReceipt(receipt: Receipt, oneLine: boolean): void {
+  // Line by line: JSON escapes the line breaks inside values, so each line is one of ours.
+  const text = oneLine ? JSON.stringify(receipt) : JSON.stringify(receipt, null, 2);
+  console.log(text.split("\n").map(printable).join("\n"));
+}
+
+/** The evaluation context of `--context JSON` and `--now DATE-TIME`, the latter winning; usage errors name the flag. */
+export function contextOption(text: string | undefined, now: string | undefined): EvaluationContext {
   let context: unknown = {};
   if (text !== undefined) {
     const parsed = parseJson(text);
@@ -114,8 +120,8 @@ function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnos
   });
 }
 
-/** A few lines for a person: the outcome, the checks, and why it is not plainly accepted. */
-function summary(file: string, r: Receipt): string {
+/** A few lines for a person about what `file` (or a URL) held: the outcome, the checks, and why it is not plainly accepted. */
+export function summary(file: string, r: Receipt): string {
   const facets = r.facetStatuses.length === 0 ? "" : `; ${r.facetStatuses.filter((f) => f.status === "processed").length} of ${r.facetStatuses.length} facets processed`;
   const notes = [
     ...r.warnings.map((w) => w.message),
@@ -124,7 +130,7 @@ function summary(file: string, r: Receipt): string {
   ];
   const shown = notes.slice(0, 3).map((note) => `  ${note}`);
   if (notes.length > 3) shown.push(`  … and ${notes.length - 3} more in the receipt`);
-  return [`${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ${r.keyRefResolution}, freshness ${r.freshnessCheck}${facets})`, ...shown]
+  return [`${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ${r.keyRefResolution}, freshness ${r.freshnessCheck}, revocation ${r.revocationStatus}${facets})`, ...shown]
     .map(printable)
     .join("\n");
 }

@@ -1,0 +1,90 @@
+/**
+ * `manifest-resolver resolve`: the relying party's client (core/client/) from a shell:
+ * resolve a UMID at a resolver (contract §4.3), follow its redirect, resolve the
+ * manifest's status (EXT-OPT O2), evaluate it (core §3.1), and print the receipt. The
+ * library runs in any runtime; this is its Node front end: flags, a cache in files, exit
+ * statuses, and the summary a person reads.
+ */
+import { ContextError } from "../../core/evaluate/index.ts";
+import { baseUrlProblem, resolve, type HttpCache } from "../../core/client/index.ts";
+import { CacheDirError, fileCache } from "../client/file-cache.ts";
+import { settingsFromEnv } from "../config.ts";
+import { printable } from "../diagnostics.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+import { contextOption, printReceipt, summary } from "./evaluate.ts";
+
+export const resolveCommand: Command = {
+  name: "resolve",
+  summary: "resolve a UMID at a resolver, check its status, evaluate it, print the receipt",
+  help: `Usage: manifest-resolver resolve BASE_URL UMID [--context JSON] [--now DATE-TIME] [--cache DIR] [--json]
+
+Asks the resolver at BASE_URL for UMID (following a redirect, at most 5, over https: or
+loopback http: only), resolves the manifest's signature.statusRef when it has one
+(active, suspended or revoked; an endpoint that cannot be asked leaves the status
+"unchecked", with a warning, never a rejection), evaluates it as 'evaluate' does, and
+prints the receipt on stdout. A UMID the resolver answers 410 for gets a rejected
+receipt with revocationStatus "revoked".
+
+BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].
+
+Options:
+  --context JSON    the evaluation context, as for 'manifest-resolver evaluate --help'
+  --now DATE-TIME   the clock (RFC 3339), overriding the context's "now"; every cache
+                    decision is taken at this clock too
+  --cache DIR       keep responses in DIR (created if need be) and reuse them: a manifest
+                    within its max-age and expiresAt, a status within its nextCheck, and
+                    otherwise revalidated with If-None-Match. Default: no cache.
+  --json            the receipt on one line (default: indented)
+
+A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused, a manifest
+for another UMID) prints one line on stderr: 'manifest-resolver: <why>'. A short summary
+of the receipt follows on stderr when stderr is a terminal.
+
+Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
+as for 'manifest-resolver build --help'.
+
+Exit status: 0 accepted (also with warnings, or partially), 1 rejected or not
+resolvable, 2 usage error.
+
+Example:
+  manifest-resolver resolve https://resolver.example urn:uuid:4b7d1e2a-93c1-4f0e-a6b2-7d8e9f0a1b2c --cache ~/.cache/manifest-resolver`,
+  options: {
+    context: { type: "string" },
+    now: { type: "string" },
+    cache: { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(values, positionals) {
+    if (positionals.length !== 2) throw new UsageError(`resolve takes BASE_URL and UMID, not ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`);
+    const [baseUrl, umid] = positionals as [string, string];
+    const problem = baseUrlProblem(baseUrl);
+    if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
+    const context = contextOption(values.context as string | undefined, values.now as string | undefined);
+    const cache = cacheOption(values.cache as string | undefined);
+    const settings = settingsFromEnv();
+    let result;
+    try {
+      result = await resolve(baseUrl, umid, { context, standardsUrl: settings.standardsUrl, limits: settings.limits, ...(cache !== undefined && { cache }) });
+    } catch (error) {
+      if (error instanceof ContextError) throw new UsageError(error.message);
+      throw error;
+    }
+    if (!("receipt" in result)) {
+      console.error(printable(`manifest-resolver: ${result.reason}`));
+      return EXIT_FAILED;
+    }
+    printReceipt(result.receipt, values.json === true);
+    if (process.stderr.isTTY) console.error(summary(result.manifestUrl, result.receipt));
+    return result.receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
+  },
+};
+
+function cacheOption(dir: string | undefined): HttpCache | undefined {
+  if (dir === undefined) return undefined;
+  try {
+    return fileCache(dir);
+  } catch (error) {
+    if (error instanceof CacheDirError) throw new UsageError(`--cache: ${error.message}`);
+    throw error;
+  }
+}

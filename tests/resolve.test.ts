@@ -1,0 +1,503 @@
+/**
+ * The relying party's client (core/client/) and revocation-aware evaluation, against real
+ * HTTP servers started here on 127.0.0.1 that serve manifests signed here with the test
+ * key, status documents written here (EXT-OPT O2.2), redirects, 410, 404 and 5xx: status
+ * semantics (O2.3) and errors (O2.4), the redirect rules, the HTTP cache (max-age,
+ * If-None-Match, 304), `expiresAt` over the cache (contract §1.6), `nextCheck` and the
+ * `revocationCursor` floor (O2.1), and `manifest-resolver resolve`. Every receipt is held
+ * to receiptSchema.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createHash, createPrivateKey } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { memoryCache, resolve, type HttpCache, type Resolution, type ResolveOptions } from "../core/client/index.ts";
+import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
+import { statusCursor, type StatusDocument } from "../core/status.ts";
+import { umidPath } from "../core/umid-path.ts";
+import { fileCache } from "../scripts/client/file-cache.ts";
+import { manifestFor, signed } from "./support/fixture-content.ts";
+import { CLI, ROOT } from "./support/paths.ts";
+
+const key = createPrivateKey(readFileSync(join(ROOT, "tests/fixtures/sample-signing-key.TEST-ONLY.pem")));
+const NOW = "2026-06-01T00:00:00Z";
+const later = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000).toISOString();
+
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+const validateReceipt = (() => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  return ajv.compile(receiptSchema);
+})();
+
+function valid(receipt: Receipt): Receipt {
+  assert.ok(validateReceipt(receipt), `${JSON.stringify(validateReceipt.errors)}\n${JSON.stringify(receipt, null, 2)}`);
+  return receipt;
+}
+
+/** The receipt of a resolution that must have one, held to the schema. */
+function receiptOf(result: Resolution): Receipt {
+  assert.ok("receipt" in result, `not resolvable: ${"reason" in result ? result.reason : ""}`);
+  return valid(result.receipt);
+}
+
+function reasonOf(result: Resolution): string {
+  assert.ok(!("receipt" in result), `resolvable: ${JSON.stringify(result)}`);
+  return result.reason;
+}
+
+/** A manifest signed with the test key; `signature` members beyond Profile A's are outside the signing input. */
+function manifest(umid: string, signatureExtra: Record<string, string> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const m = signed(manifestFor(umid, extra), key);
+  return { ...m, signature: { ...(m.signature as Record<string, string>), ...signatureExtra } };
+}
+
+function statusDocument(manifestId: string, status: StatusDocument["status"], updatedAt = "2026-05-01T00:00:00Z", extra: Partial<StatusDocument> = {}): StatusDocument {
+  return { manifestId, status, updatedAt, cursor: statusCursor(updatedAt), ...extra };
+}
+
+type Route = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface Server {
+  url: string;
+  routes: Map<string, Route>;
+  /** Every request, in order: its path and headers. */
+  requests: { path: string; headers: IncomingHttpHeaders }[];
+  hits(path: string): number;
+  close(): Promise<void>;
+}
+
+async function startServer(): Promise<Server> {
+  const routes = new Map<string, Route>();
+  const requests: Server["requests"] = [];
+  const server = createServer((req, res) => {
+    requests.push({ path: req.url!, headers: req.headers });
+    const route = routes.get(req.url!);
+    if (route === undefined) {
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found" }));
+    } else route(req, res);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    routes,
+    requests,
+    hits: (path) => requests.filter((r) => r.path === path).length,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
+
+/** A 200 with an ETag of the body's digest, or a 304 to a request that has it. */
+function body(value: unknown, headers: Record<string, string> = {}, type = "application/ld+json; charset=utf-8"): Route {
+  const text = JSON.stringify(value);
+  const etag = headers.etag ?? `W/"sha256-${createHash("sha256").update(text).digest("base64url")}"`;
+  return (req, res) => {
+    const common = { etag, ...headers };
+    if (req.headers["if-none-match"] === etag) res.writeHead(304, common).end();
+    else res.writeHead(200, { "content-type": type, ...common }).end(text);
+  };
+}
+
+/** A status document as a status endpoint serves it: application/json, ETag the quoted cursor. */
+function statusBody(document: StatusDocument, headers: Record<string, string> = {}): Route {
+  return body(document, { etag: `"${document.cursor}"`, "cache-control": "public, max-age=60", ...headers }, "application/json");
+}
+
+const redirectTo = (location: string, status = 307): Route => (_req, res) => res.writeHead(status, { location }).end();
+const answer = (status: number): Route => (_req, res) => res.writeHead(status, { "content-type": "application/json" }).end("{}");
+
+const server = await startServer();
+after(() => server.close());
+
+/** Publishes `m` at its resolve path (and its status at /status/<n>, when given); returns the resolve path. */
+let published = 0;
+function publish(m: Record<string, unknown>, headers: Record<string, string> = {}): string {
+  const path = umidPath(String(m["@id"]));
+  server.routes.set(path, body(m, headers));
+  return path;
+}
+function statusPathFor(): string {
+  return `/status/${++published}`;
+}
+
+const at = (now: string, more: Partial<ResolveOptions> = {}): ResolveOptions => ({ context: { now, omitProcessedAt: true }, ...more });
+
+describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", () => {
+  const text = JSON.stringify(manifest("urn:rev:direct"));
+  it("without one: unchecked, no reason, no warning, as before", async () => {
+    const r = valid(await evaluate(text, { now: NOW }));
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings], ["accepted", "unchecked", undefined, []]);
+  });
+  it("active: accepted, no warning", async () => {
+    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "active" } }));
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings], ["accepted", "active", undefined, []]);
+  });
+  it("revoked: rejected at Verify, what follows not evaluated", async () => {
+    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "revoked", message: "holder says so" } }));
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.signatureCheck, r.freshnessCheck], ["rejected", "revoked", "um:reason:status:revoked", "valid", "fresh"]);
+    assert.deepEqual([r.holderBindingStatus, r.presentationProofStatus, r.livenessStatus.freshnessClass], ["not-evaluated", "not-evaluated", "not-evaluated"]);
+    assert.deepEqual(r.warnings, [{ code: "um:reason:status:revoked", message: "holder says so" }]);
+  });
+  it("suspended: accepted with warnings", async () => {
+    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "suspended" } }));
+    assert.deepEqual([r.outcome, r.revocationStatus, r.warnings.map((w) => w.code)], ["accepted-with-warnings", "suspended", ["um:reason:status:suspended"]]);
+  });
+  it("unchecked with a reason: a warning and the reason, never a rejection", async () => {
+    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "um:reason:status:http-502", message: "502" } }));
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)], ["accepted-with-warnings", "unchecked", "um:reason:status:http-502", ["um:reason:status:http-502"]]);
+  });
+  it("records no status for a manifest whose signature fails: its statusRef is nobody's", async () => {
+    const tampered = JSON.stringify({ ...JSON.parse(text), subject: "did:web:mallory.example" });
+    const r = valid(await evaluate(tampered, { now: NOW }, { revocation: { status: "revoked" } }));
+    assert.deepEqual([r.outcome, r.signatureCheck, r.revocationStatus, r.warnings.map((w) => w.code)], ["rejected", "invalid", "unchecked", ["um:reason:crypto:signature-invalid"]]);
+  });
+  it("refuses a reason that is not a registry code, naming it", async () => {
+    await assert.rejects(evaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "endpoint down" } }), /revocation\.code "endpoint down" is not a registry code/);
+  });
+  it("revokedReceipt: rejected, revoked, every check not evaluated", () => {
+    const r = valid(revokedReceipt("urn:rev:gone", { now: NOW }));
+    assert.deepEqual([r.manifestId, r.outcome, r.revocationStatus, r.revocationReason, r.signatureCheck, r.freshnessCheck, r.processedAt], ["urn:rev:gone", "rejected", "revoked", "um:reason:status:revoked", "not-evaluated", "not-evaluated", "2026-06-01T00:00:00.000Z"]);
+  });
+});
+
+describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
+  /** Publishes a manifest whose statusRef is served by `route` (or is `statusRef`), and resolves it. */
+  async function withStatus(umid: string, route: Route | string, options: ResolveOptions = at(NOW)) {
+    const path = statusPathFor();
+    const statusRef = typeof route === "string" ? route : `${server.url}${path}`;
+    if (typeof route !== "string") server.routes.set(path, route);
+    publish(manifest(umid, { statusRef }));
+    return { result: await resolve(server.url, umid, options), path };
+  }
+
+  it("active: accepted, revocationStatus active", async () => {
+    const { result } = await withStatus("urn:st:active", statusBody(statusDocument("urn:st:active", "active")));
+    const r = receiptOf(result);
+    assert.deepEqual([r.outcome, r.revocationStatus, r.warnings], ["accepted", "active", []]);
+  });
+  it("suspended: accepted with warnings, saying since when and why", async () => {
+    const { result } = await withStatus("urn:st:suspended", statusBody(statusDocument("urn:st:suspended", "suspended", "2026-05-02T00:00:00Z", { reason: "under review" })));
+    const r = receiptOf(result);
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted-with-warnings", "suspended", "um:reason:status:suspended"]);
+    assert.match(r.warnings[0]!.message, /suspended since 2026-05-02T00:00:00Z \(under review\)/);
+  });
+  it("revoked: rejected", async () => {
+    const { result } = await withStatus("urn:st:revoked", statusBody(statusDocument("urn:st:revoked", "revoked")));
+    const r = receiptOf(result);
+    assert.deepEqual([r.outcome, r.revocationStatus, r.holderBindingStatus], ["rejected", "revoked", "not-evaluated"]);
+  });
+  it("endpoint down: unchecked, endpoint-unavailable, accepted with warnings", async () => {
+    const down = await startServer();
+    await down.close();
+    const { result } = await withStatus("urn:st:down", `${down.url}/status`);
+    const r = receiptOf(result);
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted-with-warnings", "unchecked", "um:reason:status:endpoint-unavailable"]);
+    assert.match(r.warnings[0]!.message, /cannot reach http:\/\/127\.0\.0\.1:\d+\/status/);
+  });
+  for (const [status, code] of [
+    [404, "um:reason:status:endpoint-unknown-manifest"],
+    [503, "um:reason:status:endpoint-unavailable"],
+    [500, "um:reason:status:http-500"],
+    [401, "um:reason:status:http-401"],
+  ] as const) {
+    it(`status endpoint answers ${status}: unchecked, ${code}`, async () => {
+      const { result } = await withStatus(`urn:st:http-${status}`, answer(status));
+      const r = receiptOf(result);
+      assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)], ["accepted-with-warnings", "unchecked", code, [code]]);
+    });
+  }
+  it("a statusRef that is not https: is not resolved (O2.1: unreachable), and never asked", async () => {
+    const before = server.requests.length;
+    const { result } = await withStatus("urn:st:plain", "http://status.example/urn:st:plain");
+    const r = receiptOf(result);
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted-with-warnings", "unchecked", "um:reason:status:insecure-ref"]);
+    assert.equal(server.requests.length, before + 1, "only the manifest was requested");
+  });
+  it("a status endpoint that redirects to plain http: is not followed", async () => {
+    const { result } = await withStatus("urn:st:downgrade", redirectTo("http://status.example/s"));
+    assert.equal(receiptOf(result).revocationReason, "um:reason:status:insecure-ref");
+  });
+  it("a status document for another manifestId: unchecked, manifest-mismatch", async () => {
+    const { result } = await withStatus("urn:st:other", statusBody(statusDocument("urn:st:someone-else", "active")));
+    const r = receiptOf(result);
+    assert.deepEqual([r.revocationStatus, r.revocationReason], ["unchecked", "um:reason:status:manifest-mismatch"]);
+    assert.match(r.warnings[0]!.message, /"urn:st:someone-else", not for this manifest, "urn:st:other"/);
+  });
+  it("a status response that is not application/json, or not a status document: invalid-response", async () => {
+    const typed = await withStatus("urn:st:typed", body(statusDocument("urn:st:typed", "revoked"), {}, "text/plain"));
+    assert.deepEqual([receiptOf(typed.result).revocationReason, receiptOf(typed.result).outcome], ["um:reason:status:invalid-response", "accepted-with-warnings"]);
+    const shapeless = await withStatus("urn:st:shapeless", body({ manifestId: "urn:st:shapeless", status: "gone" }, {}, "application/json"));
+    assert.match(receiptOf(shapeless.result).warnings[0]!.message, /status is not one of active, revoked, suspended/);
+  });
+  it("no statusRef: unchecked, and no warning (there is no endpoint to be unavailable)", async () => {
+    publish(manifest("urn:st:none"));
+    const r = receiptOf(await resolve(server.url, "urn:st:none", at(NOW)));
+    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted", "unchecked", undefined]);
+  });
+});
+
+describe("resolve(): the resolver's answers and redirects", () => {
+  it("follows a 307 to the manifest, and reports where it came from", async () => {
+    const m = manifest("urn:rd:moved");
+    server.routes.set("/canonical/moved", body(m));
+    server.routes.set(umidPath("urn:rd:moved"), redirectTo("/canonical/moved"));
+    const result = await resolve(server.url, "urn:rd:moved", at(NOW));
+    assert.equal(receiptOf(result).outcome, "accepted");
+    assert.equal((result as { manifestUrl: string }).manifestUrl, `${server.url}/canonical/moved`);
+    assert.deepEqual((result as { manifest: unknown }).manifest, m);
+  });
+  it("resolves a UMID that needs the b64u: path (a slash in it)", async () => {
+    const path = publish(manifest("urn:rd:with/slash"));
+    assert.ok(path.startsWith("/b64u:"));
+    assert.equal(receiptOf(await resolve(`${server.url}/`, "urn:rd:with/slash", at(NOW))).outcome, "accepted");
+  });
+  /** A chain of `hops` redirects of every redirect status, relative and absolute, ending at the manifest. */
+  function chain(umid: string, hops: number) {
+    server.routes.set(`/chain/${umid}/end`, body(manifest(umid)));
+    const statuses = [307, 301, 302, 303, 308];
+    for (let i = 0; i < hops; i++) {
+      const from = i === 0 ? umidPath(umid) : `/chain/${umid}/${i}`;
+      const to = i === hops - 1 ? `/chain/${umid}/end` : `/chain/${umid}/${i + 1}`;
+      server.routes.set(from, redirectTo(i % 2 === 0 ? to : `${server.url}${to}`, statuses[i % statuses.length]));
+    }
+  }
+  it("follows 5 redirects", async () => {
+    chain("urn:rd:five", 5);
+    assert.equal(receiptOf(await resolve(server.url, "urn:rd:five", at(NOW))).outcome, "accepted");
+  });
+  it("refuses a sixth, without requesting it", async () => {
+    chain("urn:rd:six", 6);
+    const reason = reasonOf(await resolve(server.url, "urn:rd:six", at(NOW)));
+    assert.match(reason, /more than 5 redirects from http:\/\/127\.0\.0\.1:\d+\/urn%3Ard%3Asix: .*\/chain\/urn:rd:six\/5 redirects again, to .*\/chain\/urn:rd:six\/end, not followed/);
+    assert.equal(server.hits("/chain/urn:rd:six/end"), 0);
+  });
+  it("refuses a redirect to plain http: off this machine", async () => {
+    server.routes.set(umidPath("urn:rd:downgrade"), redirectTo("http://canonical.example/m"));
+    const result = await resolve(server.url, "urn:rd:downgrade", at(NOW));
+    assert.match(reasonOf(result), /redirects to http:\/\/canonical\.example\/m, which is neither https: nor http: to a loopback address: not followed/);
+  });
+  it("refuses a manifest, found through a redirect to another server, whose @id is another UMID", async () => {
+    const other = await startServer();
+    try {
+      other.routes.set("/m", body(manifest("urn:rd:impostor")));
+      server.routes.set(umidPath("urn:rd:asked"), redirectTo(`${other.url}/m`));
+      const reason = reasonOf(await resolve(server.url, "urn:rd:asked", at(NOW)));
+      assert.equal(reason, `the manifest at ${other.url}/m has @id "urn:rd:impostor", not the UMID asked for, "urn:rd:asked"`);
+    } finally {
+      await other.close();
+    }
+  });
+  it("410: the revoked receipt", async () => {
+    server.routes.set(umidPath("urn:rd:gone"), answer(410));
+    const r = receiptOf(await resolve(server.url, "urn:rd:gone", at(NOW)));
+    assert.deepEqual([r.manifestId, r.outcome, r.revocationStatus, r.signatureCheck], ["urn:rd:gone", "rejected", "revoked", "not-evaluated"]);
+  });
+  it("404: not found", async () => {
+    const result = await resolve(server.url, "urn:rd:unknown", at(NOW));
+    assert.deepEqual(result, { reason: `"urn:rd:unknown" not found: ${server.url}/urn%3Ard%3Aunknown answered 404`, status: 404 });
+  });
+  it("500, and a resolver that does not answer: not resolvable, naming the URL", async () => {
+    server.routes.set(umidPath("urn:rd:broken"), answer(500));
+    assert.deepEqual(await resolve(server.url, "urn:rd:broken", at(NOW)), { reason: `${server.url}/urn%3Ard%3Abroken answered 500, not a manifest`, status: 500 });
+    const down = await startServer();
+    await down.close();
+    assert.match(reasonOf(await resolve(down.url, "urn:rd:x", at(NOW))), /^cannot reach http:\/\/127\.0\.0\.1:\d+\/urn%3Ard%3Ax: fetch failed \(ECONNREFUSED\)$/);
+  });
+  it("evaluates what is served, however bad: a body over the size limit is rejected, not read whole", async () => {
+    server.routes.set(umidPath("urn:rd:big"), (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("x".repeat(5000)));
+    const r = receiptOf(await resolve(server.url, "urn:rd:big", at(NOW, { limits: { maxManifestBytes: 1000 } })));
+    assert.deepEqual([r.outcome, r.warnings[0]!.code], ["rejected", "um:reason:arrive:too-large"]);
+  });
+  it("throws for a base URL that is not https: or loopback, and for a bad context", async () => {
+    await assert.rejects(resolve("http://resolver.example", "urn:x"), (e: Error) => e instanceof TypeError && /baseUrl "http:\/\/resolver\.example" must be https:/.test(e.message));
+    await assert.rejects(resolve(server.url, "urn:x", { context: { now: "soon" } }), /now must be an RFC 3339 date-time/);
+  });
+});
+
+describe("resolve(): the HTTP cache", () => {
+  it("uses a manifest within max-age without a request, then revalidates it with If-None-Match and uses the 304", async () => {
+    const path = publish(manifest("urn:c:maxage"), { "cache-control": "public, max-age=60" });
+    const cache = memoryCache();
+    assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(NOW, { cache }))).outcome, "accepted");
+    assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(later(59), { cache }))).outcome, "accepted");
+    assert.equal(server.hits(path), 1, "no request within max-age");
+    assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(later(60), { cache }))).outcome, "accepted");
+    assert.equal(server.hits(path), 2);
+    const revalidation = server.requests.filter((r) => r.path === path)[1]!;
+    assert.match(String(revalidation.headers["if-none-match"]), /^W\/"sha256-/);
+    // The 304 refreshed the entry: fresh again for 60 s from then.
+    await resolve(server.url, "urn:c:maxage", at(later(119), { cache }));
+    assert.equal(server.hits(path), 2);
+  });
+  it("never uses a manifest past its expiresAt, whatever the cache says: revalidated, then rejected as expired", async () => {
+    const path = publish(manifest("urn:c:expiring", {}, { expiresAt: "2026-06-01T00:10:00Z" }), { "cache-control": "public, max-age=86400" });
+    const cache = memoryCache();
+    assert.equal(receiptOf(await resolve(server.url, "urn:c:expiring", at(NOW, { cache }))).outcome, "accepted");
+    const r = receiptOf(await resolve(server.url, "urn:c:expiring", at(later(20 * 60), { cache })));
+    assert.deepEqual([r.outcome, r.freshnessCheck], ["rejected", "expired"]);
+    assert.equal(server.hits(path), 2, "the expired entry was revalidated, not used as fresh");
+    assert.ok(server.requests.filter((q) => q.path === path)[1]!.headers["if-none-match"] !== undefined);
+  });
+  it("keeps nothing a response says not to store", async () => {
+    const path = publish(manifest("urn:c:nostore"), { "cache-control": "no-store, max-age=60" });
+    const cache = memoryCache();
+    await resolve(server.url, "urn:c:nostore", at(NOW, { cache }));
+    await resolve(server.url, "urn:c:nostore", at(NOW, { cache }));
+    assert.equal(server.hits(path), 2);
+    assert.equal(server.requests.filter((q) => q.path === path)[1]!.headers["if-none-match"], undefined);
+  });
+
+  describe("status documents: nextCheck and the revocationCursor floor (O2.1)", () => {
+    const first = statusDocument("urn:c:status", "active", "2026-05-01T00:00:00Z", { nextCheck: "PT5M" });
+    const statusPath = "/status/cached";
+    const manifestPath = umidPath("urn:c:status");
+    const cache = memoryCache();
+    const statusRequests = () => server.requests.filter((r) => r.path === statusPath);
+    before(() => {
+      server.routes.set(statusPath, statusBody(first));
+      // The manifest itself is never fresh: only the status is served from the cache.
+      publish(manifest("urn:c:status", { statusRef: `${server.url}${statusPath}` }), { "cache-control": "no-cache" });
+    });
+
+    it("asks once, then not again within nextCheck", async () => {
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(NOW, { cache }))).revocationStatus, "active");
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(later(299), { cache }))).revocationStatus, "active");
+      assert.deepEqual([statusRequests().length, server.hits(manifestPath)], [1, 2]);
+    });
+    it("after nextCheck, revalidates with If-None-Match: the stored cursor, quoted; a 304 keeps the status", async () => {
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(later(300), { cache }))).revocationStatus, "active");
+      assert.equal(statusRequests().length, 2);
+      assert.equal(statusRequests()[1]!.headers["if-none-match"], `"${first.cursor}"`);
+    });
+    it("a manifest whose revocationCursor is newer than the cached status forces an unconditional request, within nextCheck", async () => {
+      const suspended = statusDocument("urn:c:status", "suspended", "2026-05-20T00:00:00Z", { nextCheck: "PT5M" });
+      server.routes.set(statusPath, statusBody(suspended));
+      // Within nextCheck of the 304 above, a manifest without a newer floor still uses the cache ...
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(later(301), { cache }))).revocationStatus, "active");
+      assert.equal(statusRequests().length, 2);
+      // ... one re-issued with revocationCursor = the new status's cursor does not.
+      publish(manifest("urn:c:status", { statusRef: `${server.url}${statusPath}`, revocationCursor: suspended.cursor! }), { "cache-control": "no-cache" });
+      const r = receiptOf(await resolve(server.url, "urn:c:status", at(later(302), { cache })));
+      assert.deepEqual([r.revocationStatus, r.outcome], ["suspended", "accepted-with-warnings"]);
+      assert.equal(statusRequests().length, 3);
+      assert.equal(statusRequests()[2]!.headers["if-none-match"], undefined, "older than the floor: revalidated unconditionally");
+      // The new status meets the floor: used from the cache again.
+      await resolve(server.url, "urn:c:status", at(later(303), { cache }));
+      assert.equal(statusRequests().length, 3);
+    });
+    it("a status document without nextCheck is kept 10 minutes (PT10M)", async () => {
+      const path = "/status/default-next-check";
+      server.routes.set(path, statusBody(statusDocument("urn:c:default", "active")));
+      publish(manifest("urn:c:default", { statusRef: `${server.url}${path}` }));
+      const own = memoryCache();
+      for (const seconds of [0, 599, 600]) await resolve(server.url, "urn:c:default", at(later(seconds), { cache: own }));
+      assert.equal(server.hits(path), 2);
+    });
+  });
+});
+
+describe("the file cache (--cache DIR)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "um-resolve-cache-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("keeps one JSON file per key, written whole, and reads it back", async () => {
+    const cache: HttpCache = fileCache(join(dir, "a"));
+    const entry = { url: "https://r.example/x", body: "{}", etag: 'W/"1"', storedAt: 1, maxAge: 60 };
+    await cache.set("https://r.example/x", entry);
+    assert.deepEqual(await cache.get("https://r.example/x"), entry);
+    assert.equal(await cache.get("https://r.example/y"), undefined);
+    const files = readdirSync(join(dir, "a"));
+    assert.deepEqual(files, [`${createHash("sha256").update("https://r.example/x").digest("hex")}.json`], "no temporary file left");
+  });
+  it("counts a corrupt or foreign entry as absent", async () => {
+    const cache = fileCache(join(dir, "b"));
+    await cache.set("k", { url: "u", body: "b", storedAt: 1, maxAge: 1 });
+    const file = join(dir, "b", readdirSync(join(dir, "b"))[0]!);
+    writeFileSync(file, '{"key":"k","entry":{"url":"u"');
+    assert.equal(await cache.get("k"), undefined);
+    writeFileSync(file, JSON.stringify({ key: "another key", entry: { url: "u", body: "b", storedAt: 1, maxAge: 1 } }));
+    assert.equal(await cache.get("k"), undefined);
+    writeFileSync(file, JSON.stringify({ key: "k", entry: { url: "u", body: 42, storedAt: 1, maxAge: 1 } }));
+    assert.equal(await cache.get("k"), undefined);
+  });
+  it("refuses a directory it cannot create, naming it", () => {
+    const file = join(dir, "plain-file");
+    writeFileSync(file, "");
+    assert.throws(() => fileCache(join(file, "cache")), /cannot use .*plain-file\/cache as the cache directory: ENOTDIR/);
+  });
+});
+
+describe("manifest-resolver resolve", () => {
+  const dir = mkdtempSync(join(tmpdir(), "um-resolve-cli-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const manifestPath = publish(manifest("urn:cli:ok"), { "cache-control": "public, max-age=60" });
+  server.routes.set(umidPath("urn:cli:gone"), answer(410));
+
+  /** Spawned, not spawnSync: the servers answering it run in this process. */
+  function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [CLI, "resolve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    return new Promise((done) => child.on("close", (status) => done({ status, stdout, stderr })));
+  }
+
+  it("prints the receipt, indented, and exits 0 when accepted", async () => {
+    const result = await cli(server.url, "urn:cli:ok", "--now", NOW);
+    assert.equal(result.status, 0, result.stderr);
+    assert.ok(result.stdout.startsWith('{\n  "@type"'), result.stdout);
+    const r = valid(JSON.parse(result.stdout) as Receipt);
+    assert.deepEqual([r.manifestId, r.outcome, r.processedAt], ["urn:cli:ok", "accepted", "2026-06-01T00:00:00.000Z"]);
+    assert.equal(result.stderr, "");
+  });
+  it("--json: one line; exits 1 for a revoked UMID (410), with its receipt", async () => {
+    const result = await cli(server.url, "urn:cli:gone", "--json", "--now", NOW);
+    assert.equal(result.status, 1);
+    assert.equal(result.stdout.trim().split("\n").length, 1);
+    assert.deepEqual([valid(JSON.parse(result.stdout) as Receipt).revocationStatus, result.stderr], ["revoked", ""]);
+  });
+  it("exits 1 for an expired manifest (--now past expiresAt)", async () => {
+    const result = await cli(server.url, "urn:cli:ok", "--json", "--now", "2031-01-01T00:00:00Z");
+    assert.equal(result.status, 1);
+    assert.equal(valid(JSON.parse(result.stdout) as Receipt).freshnessCheck, "expired");
+  });
+  it("exits 1 for a UMID that is not resolvable, one line on stderr and nothing on stdout", async () => {
+    const result = await cli(server.url, "urn:cli:unknown");
+    assert.deepEqual([result.status, result.stdout, result.stderr], [1, "", `manifest-resolver: "urn:cli:unknown" not found: ${server.url}/urn%3Acli%3Aunknown answered 404\n`]);
+  });
+  it("--cache DIR: a second run within max-age makes no request", async () => {
+    const cacheDir = join(dir, "cache");
+    const before = server.hits(manifestPath);
+    for (const now of [NOW, later(30)]) {
+      const result = await cli(server.url, "urn:cli:ok", "--cache", cacheDir, "--now", now, "--json");
+      assert.equal(result.status, 0, result.stderr);
+    }
+    assert.equal(server.hits(manifestPath), before + 1);
+    assert.equal(readdirSync(cacheDir).length, 1);
+  });
+  for (const [args, message] of [
+    [["http://resolver.example", "urn:x"], /BASE_URL "http:\/\/resolver\.example" must be https:/],
+    [["not a url", "urn:x"], /BASE_URL "not a url" is not an absolute URL/],
+    [["https://r.example"], /resolve takes BASE_URL and UMID, not 1 argument$/m],
+    [["https://r.example", "urn:x", "--context", "{now"], /--context is not JSON/],
+    [["https://r.example", "urn:x", "--context", '{"maxSupportedTier":1}'], /unknown member "maxSupportedTier"/],
+    [["https://r.example", "urn:x", "--now", "yesterday"], /--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not 'yesterday'/],
+    [["https://r.example", "urn:x", "--cache", "/dev/null/cache"], /--cache: cannot use \/dev\/null\/cache as the cache directory: ENOTDIR/],
+  ] as const) {
+    it(`usage error (exit 2): ${message.source}`, async () => {
+      const result = await cli(...args);
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, "");
+    });
+  }
+});
