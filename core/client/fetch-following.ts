@@ -1,6 +1,6 @@
 /**
  * GET with redirects followed by the client itself, so that every hop is held to the rule
- * of secure-url.ts (fetch's own following would take an https: resolver's 307 to plain
+ * of core/secure-url.ts (fetch's own following would take an https: resolver's 307 to plain
  * http:) and to a hop limit: at most 5 redirects (301, 302, 303, 307, 308: for a GET they
  * all mean "get it there"; contract §3.1 uses 307), each `Location` resolved against the
  * URL that gave it (RFC 9110 §10.2.2).
@@ -12,7 +12,7 @@
  * limit, which this code cannot lower), a secure page cannot be sent to http: (mixed
  * content is blocked), and the URL it ended at (`response.url`) must pass the same rule.
  */
-import { isSecureUrl } from "./secure-url.ts";
+import { isTrustworthyUrl } from "../secure-url.ts";
 
 /** The fetch the client uses: the global one, or the caller's (a test's, a proxy's). */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -28,7 +28,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export type Followed =
   | { kind: "response"; response: Response; url: string }
-  /** A URL on the way is not https: or loopback http: (secure-url.ts). */
+  /** A URL on the way is not https: or loopback http: (core/secure-url.ts). */
   | { kind: "insecure"; reason: string }
   /** No answer: a network failure, a timeout, a redirect with no usable Location, too many redirects. */
   | { kind: "unreachable"; reason: string };
@@ -37,7 +37,7 @@ export async function getFollowing(start: string, headers: Record<string, string
   let url = start;
   for (let hops = 0; ; hops++) {
     if (!URL.canParse(url)) return { kind: "insecure", reason: `${JSON.stringify(url)} is not an absolute URL` };
-    if (!isSecureUrl(new URL(url))) return { kind: "insecure", reason: `${url} is neither https: nor http: to a loopback address` };
+    if (!isTrustworthyUrl(url)) return { kind: "insecure", reason: `${url} is neither https: nor http: to a loopback address` };
     let response: Response;
     try {
       response = await transport.fetch(url, { method: "GET", headers, redirect: "manual", signal: AbortSignal.timeout(transport.timeoutMs) });
@@ -51,7 +51,7 @@ export async function getFollowing(start: string, headers: Record<string, string
     if (location === null || !URL.canParse(location, url)) return { kind: "unreachable", reason: `${url} answered ${response.status} with ${location === null ? "no Location" : `Location ${JSON.stringify(location)}, which is not a URL`}` };
     const next = new URL(location, url).href;
     if (hops === MAX_REDIRECTS) return { kind: "unreachable", reason: `more than ${MAX_REDIRECTS} redirects from ${start}: ${url} redirects again, to ${next}, not followed` };
-    if (!isSecureUrl(new URL(next))) return { kind: "insecure", reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed` };
+    if (!isTrustworthyUrl(next)) return { kind: "insecure", reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed` };
     url = next;
   }
 }
@@ -64,7 +64,7 @@ async function followedByBrowser(url: string, headers: Record<string, string>, t
     return { kind: "unreachable", reason: `cannot reach ${url}: ${failure(error)}` };
   }
   const final = response.url === "" ? url : response.url;
-  if (isSecureUrl(new URL(final))) return { kind: "response", response, url: final };
+  if (isTrustworthyUrl(final)) return { kind: "response", response, url: final };
   await discard(response);
   return { kind: "insecure", reason: `${url} redirects to ${final}, which is neither https: nor http: to a loopback address: not used` };
 }

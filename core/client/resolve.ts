@@ -21,7 +21,7 @@ import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "./conditional-get.ts";
 import type { Fetch } from "./fetch-following.ts";
 import { storedWithin, type HttpCache } from "./http-cache.ts";
-import { baseUrlProblem } from "./secure-url.ts";
+import { baseUrlProblem } from "./base-url.ts";
 import { resolveStatus } from "./status-resolution.ts";
 
 export interface ResolveOptions extends Omit<EvaluateOptions, "revocation"> {

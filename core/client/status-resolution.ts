@@ -2,11 +2,11 @@
  * Resolving `signature.statusRef` (EXT-OPT O2.1–O2.4; core §1.6.6) to the result the
  * evaluator records at Verify step 3 (core/evaluate/revocation.ts).
  *
- * O2.1: only over https: (or loopback http:, secure-url.ts), redirects included; a cached
- * document is used without a request while younger than its `nextCheck` (default PT10M,
- * core/status.ts) and not older than the manifest's `revocationCursor`; otherwise it is
- * revalidated with `If-None-Match: "<its cursor>"` (a 304: still current), or, when its
- * cursor is older than that floor, requested unconditionally. O2.2: a 200 must be
+ * O2.1: only over https: (or loopback http:, core/secure-url.ts), redirects included; a
+ * cached document is used without a request while younger than its `nextCheck` (default
+ * PT10M, core/status.ts) and not older than the manifest's `revocationCursor`; otherwise
+ * it is revalidated with `If-None-Match: "<its cursor>"` (a 304: still current), or, when
+ * its cursor is older than that floor, requested unconditionally. O2.2: a 200 must be
  * `application/json` and a status document for this manifest's `@id`.
  *
  * Why a status is "unchecked" (registry codes; the evaluator records the code as

@@ -1,0 +1,18 @@
+/**
+ * What a resolver's base address must be for the client (contract §4.3: `{base_url}` then
+ * `/{UMID_PATH}`): a URL a manifest can be trusted over (core/secure-url.ts: https:, or
+ * http: to a loopback host, EXT-OPT O2.1's rule for what carries no signature of its own),
+ * to which the UMID path can be appended (no query, no fragment), asking for no
+ * credentials (contract §5: resolution is public).
+ */
+import { isTrustworthyUrl } from "../secure-url.ts";
+
+/** Why `baseUrl` cannot be a resolver's base address; undefined when it can. */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+  if (!URL.canParse(baseUrl)) return `${JSON.stringify(baseUrl)} is not an absolute URL`;
+  const url = new URL(baseUrl);
+  if (!isTrustworthyUrl(url)) return `${JSON.stringify(baseUrl)} must be https:, or http: to a loopback host (localhost, 127.0.0.0/8, [::1])`;
+  if (url.search !== "" || url.hash !== "") return `${JSON.stringify(baseUrl)} must not have a query or fragment: the UMID path is appended to it`;
+  if (url.username !== "" || url.password !== "") return `${JSON.stringify(baseUrl)} must not carry credentials: resolution is public (contract §5)`;
+  return undefined;
+}
