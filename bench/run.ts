@@ -23,7 +23,7 @@ import { KV_BINDING } from "../edge/descriptor.ts";
 import { kvKey } from "../edge/records.ts";
 import { handleRequest } from "../edge/handler.ts";
 import { StaticRecords } from "../edge/static-records.ts";
-import { umidPath } from "../edge/umid-path.ts";
+import { umidPath } from "../core/umid-path.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { manifestSchema } from "../core/validate/manifest-schema.ts";
 import { startPrintingUrl, type Started } from "../tests/support/processes.ts";

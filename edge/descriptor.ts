@@ -3,7 +3,7 @@
  * and privacy posture the spec says the descriptor states.
  */
 import { CACHE_NONE, CACHE_RESOLVED, CONTRACT } from "./responses.ts";
-import { B64U_PREFIX, DESCRIPTOR_PATH, HEALTH_PATH } from "./umid-path.ts";
+import { B64U_PREFIX, DESCRIPTOR_PATH, HEALTH_PATH, STATUS_PREFIX } from "../core/umid-path.ts";
 
 export const RESOLVER_NAME = "manifest-resolver";
 export const KV_BINDING = "UM_RECORDS";
@@ -17,7 +17,7 @@ export const descriptor = {
     `${B64U_PREFIX} mode: the rest of the segment is unpadded base64url of the UMID's UTF-8 bytes; use it for UMIDs containing '/' or other characters that conflict with path syntax, and for the UMIDs '.', '..' and 'health'`,
   ],
   kv: { binding: KV_BINDING, keyPattern: "um:{UMID}" },
-  endpoints: { health: HEALTH_PATH, descriptor: DESCRIPTOR_PATH, resolve: "/{UMID_PATH}" },
+  endpoints: { health: HEALTH_PATH, descriptor: DESCRIPTOR_PATH, resolve: "/{UMID_PATH}", status: `${STATUS_PREFIX}/{UMID_PATH}` },
   methods: ["GET", "HEAD", "OPTIONS"],
   caching: {
     resolved: CACHE_RESOLVED,
@@ -26,6 +26,9 @@ export const descriptor = {
     health: CACHE_NONE,
     descriptor: CACHE_NONE,
     preflight: CACHE_NONE,
+    status: CACHE_RESOLVED,
+    statusDocument:
+      "EXT-OPT O2.2: {manifestId, status, updatedAt, reason?, cursor, nextCheck}; ETag is the quoted cursor, which strictly increases at each status change (16 digits: milliseconds from 1970 to updatedAt)",
     etag: 'weak, W/"sha256-<base64url SHA-256 of the response body>", computed when the content was built',
     conditionalRequests: "If-None-Match (weak comparison, lists and *) answers 304 with the same ETag and Cache-Control",
     expiry: "HTTP freshness is not manifest validity: consumers must reject a manifest past its expiresAt whatever the cache state",

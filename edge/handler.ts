@@ -1,6 +1,7 @@
 /**
  * The resolver: one web-standard function from `Request` to `Response` that answers the
- * whole HTTP contract (spec 4 and 7). It uses only Fetch and WebCrypto, so the same code
+ * whole HTTP contract (spec 4 and 7), and the status endpoint of EXT-OPT O2 (the status
+ * of each UMID, at `STATUS_PREFIX/{UMID_PATH}`). It uses only Fetch and WebCrypto, so the same code
  * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
  * Underneath, `answer` gives the same answer as plain data, for an adapter that can write
  * it without a Response (Node's).
@@ -8,8 +9,9 @@
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
-import { CONTRACT, manifestAnswer, notModified, preflight, temporaryRedirect, toResponse, uncachedJson, type Answer } from "./responses.ts";
-import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath, pathnameOf } from "./umid-path.ts";
+import { CONTRACT, JSON_CONTENT_TYPE, manifestAnswer, notModified, preflight, statusAnswer, temporaryRedirect, toResponse, uncachedJson, type Answer } from "./responses.ts";
+import { statusCursor } from "../core/status.ts";
+import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath, pathnameOf, STATUS_PREFIX } from "../core/umid-path.ts";
 
 /**
  * What the handler reads of a request. Every Fetch `Request` is one; an adapter may pass a
@@ -42,7 +44,9 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
 
-  const parsed = parseUmidPath(pathname);
+  // The status endpoint takes a UMID_PATH after its prefix as the resolve endpoint does.
+  const forStatus = pathname === STATUS_PREFIX || pathname.startsWith(`${STATUS_PREFIX}/`);
+  const parsed = parseUmidPath(forStatus ? pathname.slice(STATUS_PREFIX.length) : pathname);
   if ("error" in parsed) return uncachedJson(400, { error: "bad_request", message: parsed.error });
   const { umid } = parsed;
 
@@ -53,13 +57,16 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
     console.error(`manifest-resolver: record lookup failed for ${JSON.stringify(umid)}:`, error);
     record = { kind: "corrupt" };
   }
+  if (record?.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", umid });
+  return forStatus ? statusOf(umid, record, request) : resolution(umid, record, request);
+}
+
+function resolution(umid: string, record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined, request: ResolverRequest): Answer {
   switch (record?.kind) {
     case undefined:
       return uncachedJson(404, { error: "not_found", umid });
     case "revoked":
       return uncachedJson(410, { error: "revoked", umid });
-    case "corrupt":
-      return uncachedJson(500, { error: "corrupt_record", umid });
     case "redirect":
       return temporaryRedirect(record.location);
     case "manifest":
@@ -67,4 +74,14 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
         ? notModified(record.etag)
         : manifestAnswer(record.body, record.etag);
   }
+}
+
+/** O2.2: the status of a UMID this resolver publishes or revoked; a redirected one has none here. */
+function statusOf(umid: string, record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined, request: ResolverRequest): Answer {
+  if (record === undefined || record.kind === "redirect") return uncachedJson(404, { error: "not_found", umid });
+  const { status, updatedAt, reason, nextCheck } = record.status;
+  const cursor = statusCursor(updatedAt);
+  const etag = `"${cursor}"`;
+  if (ifNoneMatchMatches(request.headers.get("If-None-Match"), etag)) return notModified(etag, JSON_CONTENT_TYPE);
+  return statusAnswer({ manifestId: umid, status, updatedAt, ...(reason !== undefined && { reason }), cursor, nextCheck });
 }

@@ -34,12 +34,12 @@ export class KvRecords {
 
 async function toRecord(umid: string, value: ArrayBuffer | null, metadata: KvMetadata | null): Promise<ResolverRecord | undefined> {
   if (value === null) return undefined;
-  if (metadata !== null && "revoked" in metadata) return { kind: "revoked" };
+  if (metadata !== null && "revoked" in metadata) return { kind: "revoked", status: metadata.status };
   if (metadata !== null && "redirect" in metadata) return { kind: "redirect", location: new TextDecoder().decode(value) };
   const body = new Uint8Array(value);
   if (metadata === null || !("etag" in metadata) || (await etagOf(body)) !== metadata.etag) {
     console.error(`manifest-resolver: the KV record of ${JSON.stringify(umid)} is not the body that was built`);
     return { kind: "corrupt" };
   }
-  return { kind: "manifest", etag: metadata.etag, body };
+  return { kind: "manifest", etag: metadata.etag, body, status: metadata.status };
 }

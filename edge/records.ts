@@ -1,4 +1,5 @@
 import { utf8 } from "../core/base64url.ts";
+import type { ManifestStatus } from "../core/status.ts";
 
 /**
  * What the handler needs from storage: one lookup per UMID. Implementations decide where
@@ -7,10 +8,22 @@ import { utf8 } from "../core/base64url.ts";
  * its ETag: they answer `corrupt` instead.
  */
 export type ResolverRecord =
-  | { kind: "manifest"; etag: string; body: Uint8Array<ArrayBuffer> }
+  | { kind: "manifest"; etag: string; body: Uint8Array<ArrayBuffer>; status: StatusEntry }
   | { kind: "redirect"; location: string }
-  | { kind: "revoked" }
+  | { kind: "revoked"; status: StatusEntry }
   | { kind: "corrupt" };
+
+/**
+ * A UMID's status as the build records it: the status document of EXT-OPT O2.2 but for
+ * what the edge derives (`manifestId` is the UMID asked for, `cursor` comes from
+ * `updatedAt`: core/status.ts).
+ */
+export interface StatusEntry {
+  status: ManifestStatus;
+  updatedAt: string;
+  reason?: string;
+  nextCheck: string;
+}
 
 export interface RecordStore {
   /** The record for `umid`, or `undefined` when the UMID is unknown. */
@@ -27,7 +40,7 @@ export interface RecordStore {
  * Lower-case hex names survive case-insensitive hosts; 4096 shards keep each near 250
  * records (~40 KB) at a million manifests. Paths in entries are relative to the output root.
  */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 export function shardPath(umid: string): string {
   return `index/${(fnv1a32(umid) >>> 20).toString(16).padStart(3, "0")}.json`;
@@ -57,9 +70,9 @@ export interface IndexShard {
 }
 
 export type RecordEntry =
-  | { file: string; etag: string }
+  | { file: string; etag: string; status: StatusEntry }
   | { redirect: string }
-  | { revoked: true };
+  | { revoked: true; status: StatusEntry };
 
 /** Written beside the index: what was built. It also marks a folder as build output. */
 export const BUILD_INFO_PATH = "resolver.json";
@@ -67,11 +80,12 @@ export const BUILD_INFO_PATH = "resolver.json";
 /**
  * Workers KV, for registries past Cloudflare's static-file limits: one pair per UMID,
  * keyed `um:{UMID}` as the descriptor says. A manifest's value is its body, with
- * `{"etag"}` as metadata; a redirect's value is its location, with `{"redirect": true}`;
- * a revocation's value is empty, with `{"revoked": true}`. KV keys hold at most 512 bytes:
- * a longer UMID is keyed `um-sha256:{hex SHA-256 of the UMID}` instead.
+ * `{"etag", "status"}` as metadata; a redirect's value is its location, with
+ * `{"redirect": true}`; a revocation's value is empty, with `{"revoked": true, "status"}`.
+ * (Metadata holds at most 1024 bytes: a status reason is at most 200 characters.) KV keys
+ * hold at most 512 bytes: a longer UMID is keyed `um-sha256:{hex SHA-256 of the UMID}`.
  */
-export type KvMetadata = { etag: string } | { redirect: true } | { revoked: true };
+export type KvMetadata = { etag: string; status: StatusEntry } | { redirect: true } | { revoked: true; status: StatusEntry };
 export const MAX_KV_KEY_BYTES = 512;
 
 export async function kvKey(umid: string): Promise<string> {

@@ -6,6 +6,8 @@
  * the Node adapter writes an answer to its socket without one.
  */
 
+import type { StatusDocument } from "../core/status.ts";
+
 export const CONTRACT = "manifest-resolver/v0.1";
 export const MANIFEST_CONTENT_TYPE = "application/ld+json; charset=utf-8";
 export const JSON_CONTENT_TYPE = "application/json";
@@ -51,9 +53,15 @@ export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Ans
   return { status: 200, headers: [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", etag]], body };
 }
 
+/** A status document (EXT-OPT O2.2), cached like a manifest; its ETag is the quoted cursor (O2.1). */
+export function statusAnswer(document: StatusDocument & { cursor: string }): Answer {
+  const body = encoder.encode(JSON.stringify(document)) as Uint8Array<ArrayBuffer>;
+  return { status: 200, headers: [...RESOLVED, ["Content-Type", JSON_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", `"${document.cursor}"`]], body };
+}
+
 /** 304: the 200's headers (spec 4.3: "as 200") but no body, and so no Content-Length. */
-export function notModified(etag: string): Answer {
-  return { status: 304, headers: [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["ETag", etag]], body: null };
+export function notModified(etag: string, contentType = MANIFEST_CONTENT_TYPE): Answer {
+  return { status: 304, headers: [...RESOLVED, ["Content-Type", contentType], ["ETag", etag]], body: null };
 }
 
 export function temporaryRedirect(location: string): Answer {

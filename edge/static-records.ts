@@ -32,17 +32,17 @@ export class StaticRecords {
     const entry = (await this.#shard(shardPath(umid), read)).get(umid);
     if (entry === undefined) return undefined;
     if ("redirect" in entry) return { kind: "redirect", location: entry.redirect };
-    if ("revoked" in entry) return { kind: "revoked" };
+    if ("revoked" in entry) return { kind: "revoked", status: entry.status };
 
     const cached = this.#bodies.get(entry.file);
-    if (cached !== undefined) return { kind: "manifest", etag: entry.etag, body: cached };
+    if (cached !== undefined) return { kind: "manifest", etag: entry.etag, body: cached, status: entry.status };
     const body = await read(entry.file);
     if (body === undefined || (await etagOf(body)) !== entry.etag) {
       console.error(`manifest-resolver: ${entry.file} for ${JSON.stringify(umid)} is ${body === undefined ? "missing" : "not the body that was built"}`);
       return { kind: "corrupt" };
     }
     this.#bodies.set(entry.file, body, body.byteLength);
-    return { kind: "manifest", etag: entry.etag, body };
+    return { kind: "manifest", etag: entry.etag, body, status: entry.status };
   }
 
   /** The shard at `path`, read once; concurrent first requests share one read. */

@@ -11,9 +11,11 @@
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
  * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
+ * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in days, hours, minutes, seconds |
  */
 import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
+import { DEFAULT_NEXT_CHECK, durationSeconds } from "../core/status.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
@@ -32,6 +34,8 @@ export interface Settings {
   workers: number;
   /** How long an edit of a content file waits for another one to finish. */
   lockWaitMs: number;
+  /** How long relying parties may keep a status document before they ask again (ISO 8601). */
+  statusNextCheck: string;
 }
 
 /** A setting with a value it cannot have: a usage error, like a bad flag. */
@@ -46,8 +50,13 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   if (resolverUrl !== "" && !/^https?:\/\/[^/\s]+/.test(resolverUrl)) {
     throw new ConfigError(`UM_RESOLVER_URL must be an http or https URL, not '${resolverUrl}'`);
   }
+  const statusNextCheck = env.UM_STATUS_NEXT_CHECK || DEFAULT_NEXT_CHECK;
+  if (durationSeconds(statusNextCheck) === undefined) {
+    throw new ConfigError(`UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds such as PT10M or P1D, not '${statusNextCheck}'`);
+  }
   return {
     resolverUrl,
+    statusNextCheck,
     workers: env.UM_WORKERS === "0" ? 0 : positiveInteger(env, "UM_WORKERS", Math.min(availableParallelism(), 4)),
     lockWaitMs: positiveInteger(env, "UM_LOCK_WAIT_MS", 10_000),
     standardsUrl,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, test } from "node:test";
-import { umidPath } from "../edge/umid-path.ts";
+import { umidPath } from "../core/umid-path.ts";
 import { manifestBody } from "./contract/cases.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { rawRequest } from "./support/http.ts";

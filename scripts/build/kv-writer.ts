@@ -8,7 +8,7 @@
  */
 import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { kvKey, type KvMetadata } from "../../edge/records.ts";
+import { kvKey, type KvMetadata, type StatusEntry } from "../../edge/records.ts";
 
 export const KV_PAIRS_PER_FILE = 10_000;
 /** Text gathered before a write: few system calls, little memory. */
@@ -24,16 +24,16 @@ export class KvWriter {
     mkdirSync(dir, { recursive: true });
   }
 
-  async manifest(umid: string, body: Uint8Array, etag: string): Promise<void> {
-    await this.#add(umid, new TextDecoder().decode(body), { etag });
+  async manifest(umid: string, body: Uint8Array, etag: string, status: StatusEntry): Promise<void> {
+    await this.#add(umid, new TextDecoder().decode(body), { etag, status });
   }
 
   async redirect(umid: string, location: string): Promise<void> {
     await this.#add(umid, location, { redirect: true });
   }
 
-  async revoked(umid: string): Promise<void> {
-    await this.#add(umid, "", { revoked: true });
+  async revoked(umid: string, status: StatusEntry): Promise<void> {
+    await this.#add(umid, "", { revoked: true, status });
   }
 
   /** Completes the last file; returns the number of files. */

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../build/body-writer.ts";
 import { KvWriter } from "../build/kv-writer.ts";
+import { publishedStatus, revokedStatus } from "../build/statuses.ts";
 import { commitStaging, discardStaging, openStaging, OutputError, recoverOutput, writeIndex, writeOutput } from "../build/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
@@ -124,13 +125,14 @@ async function buildInto(
   try {
     const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
-    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, async (manifests) => {
+    const nextCheck = settings.statusNextCheck;
+    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, async (manifests, statuses) => {
       kvDir = kvOut.asked || manifests > KV_AUTOMATIC ? kvOut.dir : undefined;
       if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
       return {
-        write: async (umid, body, etag) => {
+        write: async (umid, body, etag, issuedAt) => {
           bodies.write(umid, body);
-          await kv?.manifest(umid, body, etag);
+          await kv?.manifest(umid, body, etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
         },
       };
     });
@@ -147,9 +149,9 @@ async function buildInto(
       for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
       return undefined;
     }
-    const indexBytes = await writeIndex(staging, content, (umid) => bodies.nameOf(umid));
+    const indexBytes = await writeIndex(staging, content, (umid) => bodies.nameOf(umid), nextCheck);
     for (const [umid, location] of content.redirects) await kv?.redirect(umid, location);
-    for (const umid of content.revoked) await kv?.revoked(umid);
+    for (const umid of content.revoked) await kv?.revoked(umid, revokedStatus(content.statuses.get(umid), nextCheck));
     const kvFiles = kv?.finish() ?? 0;
     await commitStaging(staging, outDir);
     if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);

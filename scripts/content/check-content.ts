@@ -19,7 +19,7 @@ import { displayPath, KEYS_FILE, LIST_FILES, listContent, MAX_LIST_FILE_BYTES, r
 import { checkKeys, openWorldWarning } from "./keys.ts";
 import { type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles } from "./manifest-pool.ts";
-import { checkRoutesText, type RoutesCheck } from "./routes.ts";
+import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { placed, placeOf, type SourceFile } from "./source.ts";
@@ -29,7 +29,8 @@ export type { CheckOptions } from "./manifest-check.ts";
 
 /** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
 export interface BodySink {
-  write(umid: string, body: Uint8Array, etag: string): void | Promise<void>;
+  /** `issuedAt`: milliseconds since the epoch, NaN when the manifest does not say. */
+  write(umid: string, body: Uint8Array, etag: string, issuedAt: number): void | Promise<void>;
 }
 
 export interface ContentCheck {
@@ -41,6 +42,8 @@ export interface ContentCheck {
   legacy: { file: string; version: string }[];
   redirects: Map<string, string>;
   revoked: Set<string>;
+  /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
+  statuses: Map<string, RouteStatus>;
   diagnostics: Diagnostic[];
 }
 
@@ -48,9 +51,9 @@ export interface ContentCheck {
  * A content directory: its manifests, `_keys.json`, `_unsigned.json`, `_routes.json`, the
  * rules across them, and the files that must not be there. A build passes `sinkFor`, which
  * is told how many manifest files there are (so that it can choose its outputs without
- * listing the directory again) and returns the sink.
+ * listing the directory again) and the statuses of `_routes.json`, and returns the sink.
  */
-export async function checkContent(dir: string, options: CheckOptions, sinkFor?: (manifestFiles: number) => Promise<BodySink>): Promise<ContentCheck> {
+export async function checkContent(dir: string, options: CheckOptions, sinkFor?: (manifestFiles: number, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
     result.diagnostics.push({ severity: "error", file: displayPath(dir), rule: "file/unreadable", message: "no such content directory" });
@@ -66,11 +69,12 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
   if (routes !== undefined) {
     result.redirects = routes.redirects;
     result.revoked = routes.revoked;
+    result.statuses = routes.statuses;
   }
 
   const files = { dir, names: listing.manifests };
   const fileAt = (i: number) => displayPath(join(dir, files.names[i]!));
-  const sink = await sinkFor?.(files.names.length);
+  const sink = await sinkFor?.(files.names.length, result.statuses);
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
   const withheld: { file: string; umid: string }[] = [];
@@ -95,9 +99,10 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
       return;
     }
     if (sink === undefined || manifest.body === undefined || manifest.etag === undefined) return;
-    result.published.add(umid, manifest.etag);
+    const issuedAt = manifest.issuedAt ?? NaN;
+    result.published.add(umid, manifest.etag, issuedAt);
     if (manifest.legacyVersion !== undefined) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
-    await sink.write(umid, manifest.body, manifest.etag);
+    await sink.write(umid, manifest.body, manifest.etag, issuedAt);
   });
 
   addFiles(result, root.checked);
@@ -109,6 +114,11 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
       if (manifest === undefined) continue;
       const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(sourceOf(fileAt(manifest), options.settings), "/@id")}; remove one of them`;
       result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
+    }
+    // Suspension is a status of a manifest served (O2.3): there must be one.
+    for (const [umid, { list, pointer }] of routes.statuses) {
+      if (list === "revoked" || claimed.has(umid)) continue;
+      result.diagnostics.push(placed(routes.source, `${pointer}/umid`, "routes/unpublished", `UMID ${JSON.stringify(umid)} is ${list} here, but no manifest in the content folder publishes it; remove the entry (or revoke or redirect the UMID)`));
     }
   }
   for (const { file, umid } of withheld) {
@@ -229,7 +239,7 @@ function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck &
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
   const source = { file: displayPath(path), text: "text" in read ? read.text : "" };
   if ("diagnostic" in read) {
-    return read.missing ? undefined : { source, document: {}, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), diagnostics: [read.diagnostic] };
+    return read.missing ? undefined : { source, document: {}, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: [read.diagnostic] };
   }
   return { source, ...checkRoutesText(source.file, read.text, validators) };
 }
@@ -250,7 +260,7 @@ function addFiles(result: ContentCheck, checked: { file?: string; diagnostics: D
 }
 
 function emptyCheck(): ContentCheck {
-  return { files: [], published: new PublishedManifests(), legacy: [], redirects: new Map(), revoked: new Set(), diagnostics: [] };
+  return { files: [], published: new PublishedManifests(), legacy: [], redirects: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: [] };
 }
 
 function missingFile(path: string): Diagnostic {

@@ -1,8 +1,9 @@
 /**
  * The manifests a build publishes, as compactly as the index needs them: a million of
- * them are held until the index is written. Each is its UMID and the SHA-256 its ETag
+ * them are held until the index is written. Each is its UMID, the SHA-256 its ETag
  * carries, kept as raw bytes in one growing buffer outside the JavaScript heap (32 bytes
- * instead of a 55-character string and an object around it).
+ * instead of a 55-character string and an object around it), and its issuedAt, which
+ * dates its status when nothing else does (8 bytes).
  */
 import { decodeBase64url } from "../../core/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
@@ -13,12 +14,14 @@ const ETAG = /^W\/"sha256-([A-Za-z0-9_-]{43})"$/;
 export class PublishedManifests {
   readonly #umids: string[] = [];
   #digests = new Uint8Array(1024 * DIGEST_BYTES);
+  #issued = new Float64Array(1024);
 
   get length(): number {
     return this.#umids.length;
   }
 
-  add(umid: string, etag: string): void {
+  /** `issuedAt` in milliseconds since the epoch; NaN when unknown. */
+  add(umid: string, etag: string, issuedAt = NaN): void {
     const digest = decodeBase64url(ETAG.exec(etag)?.[1] ?? "");
     if (digest?.byteLength !== DIGEST_BYTES) throw new Error(`not a resolver ETag: ${etag}`);
     const at = this.#umids.length * DIGEST_BYTES;
@@ -26,13 +29,22 @@ export class PublishedManifests {
       const grown = new Uint8Array(this.#digests.byteLength * 2);
       grown.set(this.#digests);
       this.#digests = grown;
+      const issued = new Float64Array(this.#issued.length * 2);
+      issued.set(this.#issued);
+      this.#issued = issued;
     }
     this.#digests.set(digest, at);
+    this.#issued[this.#umids.length] = issuedAt;
     this.#umids.push(umid);
   }
 
   umidAt(i: number): string {
     return this.#umids[i]!;
+  }
+
+  /** When the manifest was issued, in milliseconds since the epoch (NaN: unknown). */
+  issuedAt(i: number): number {
+    return this.#issued[i]!;
   }
 
   etagAt(i: number): string {

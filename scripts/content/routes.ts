@@ -1,7 +1,8 @@
 /**
- * `_routes.json`: the UMIDs answered without a payload (redirects, revocations), checked
- * on its own: its schema, and one fate per UMID. (That no redirected UMID is also
- * published is checked against the manifests, in check-content.ts.)
+ * `_routes.json`: the UMIDs answered without a payload (redirects, revocations) and the
+ * status of published ones (suspended, reinstated), checked on its own: its schema, and
+ * one entry per UMID. (That no redirected UMID is also published, and that a suspended or
+ * reinstated one is, is checked against the manifests, in check-content.ts.)
  */
 import type { Diagnostic } from "../diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
@@ -16,13 +17,30 @@ export interface RoutesCheck {
   /** Where each redirect's UMID is, to name it in a conflict. */
   redirectEntries: Map<string, { pointer: string }>;
   revoked: Set<string>;
+  /** The dated status of each revoked, suspended or reinstated UMID, and where it is listed. */
+  statuses: Map<string, RouteStatus>;
   diagnostics: Diagnostic[];
 }
+
+/** A status `_routes.json` gives a UMID; `at` is when it began, if the entry says. */
+export interface RouteStatus {
+  list: StatusList;
+  at?: string;
+  reason?: string;
+  pointer: string;
+}
+
+export type StatusList = "revoked" | "suspended" | "reinstated";
 
 export interface RoutesFile {
   redirects?: { umid: string; location: string }[];
   revoked?: { umid: string; revokedAt?: string; reason?: string }[];
+  suspended?: { umid: string; suspendedAt?: string; reason?: string }[];
+  reinstated?: { umid: string; reinstatedAt: string }[];
 }
+
+/** The member of each status list's entries that dates it. */
+export const DATE_MEMBER = { revoked: "revokedAt", suspended: "suspendedAt", reinstated: "reinstatedAt" } as const;
 
 /** `_routes.json` text on its own. */
 export function checkRoutesText(file: string, text: string, validators: SchemaValidators): RoutesCheck {
@@ -30,32 +48,43 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
   // Entries are still checked against each other when others are malformed, so that one
   // run lists every problem; a malformed entry itself is skipped.
   const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;
-  const result: RoutesCheck = { document: routes, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), diagnostics: parsed.diagnostics };
+  const result: RoutesCheck = { document: routes, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: parsed.diagnostics };
   const source = { file, text };
 
-  // One fate per UMID: listed once, and never both revoked and redirected.
-  const firstEntry = new Map<string, { pointer: string; fate: "revoked" | "redirected" }>();
-  const claim = (umid: string, pointer: string, fate: "revoked" | "redirected"): boolean => {
+  // One fate per UMID: listed once, in one list.
+  const firstEntry = new Map<string, { pointer: string; fate: StatusList | "redirects" }>();
+  const claim = (umid: string, pointer: string, fate: StatusList | "redirects"): boolean => {
     const first = firstEntry.get(umid);
     if (first !== undefined) {
       const rule = first.fate === fate ? "routes/duplicate" : "routes/conflict";
-      result.diagnostics.push(placed(source, pointer, rule, `UMID ${JSON.stringify(umid)} is already ${first.fate} at ${placeOf(source, first.pointer)}`));
+      result.diagnostics.push(placed(source, pointer, rule, `UMID ${JSON.stringify(umid)} is already ${first.fate === "redirects" ? "redirected" : first.fate} at ${placeOf(source, first.pointer)}`));
       return false;
     }
     firstEntry.set(umid, { pointer, fate });
     return true;
   };
-  for (const [{ umid }, i] of namedEntries(routes.revoked)) {
-    if (claim(umid, `/revoked/${i}/umid`, "revoked")) result.revoked.add(umid);
+  for (const list of ["revoked", "suspended", "reinstated"] as const) {
+    for (const [entry, i] of namedEntries<{ umid: string; reason?: string } & Partial<Record<string, string>>>(routes[list])) {
+      const pointer = `/${list}/${i}`;
+      if (!claim(entry.umid, `${pointer}/umid`, list)) continue;
+      const at = entry[DATE_MEMBER[list]];
+      result.statuses.set(entry.umid, { list, pointer, ...(typeof at === "string" && { at }), ...(typeof entry.reason === "string" && { reason: entry.reason }) });
+      if (list === "revoked") result.revoked.add(entry.umid);
+      // The status endpoint says when a status began: an undated one is served as 1970.
+      if (at === undefined) result.diagnostics.push({ ...placed(source, pointer, "routes/undated", `has no ${DATE_MEMBER[list]}: its status document will say this status began at ${UNDATED}; add when it did`), severity: "warning" });
+    }
   }
   for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {
     const pointer = `/redirects/${i}/umid`;
-    if (!claim(umid, pointer, "redirected")) continue;
+    if (!claim(umid, pointer, "redirects")) continue;
     result.redirects.set(umid, location);
     result.redirectEntries.set(umid, { pointer });
   }
   return result;
 }
+
+/** When an undated status began, as served. */
+export const UNDATED = "1970-01-01T00:00:00.000Z";
 
 /** The entries of a routes list that at least name a UMID, with their indexes. */
 function namedEntries<T extends { umid: string }>(list: T[] | undefined): [T, number][] {

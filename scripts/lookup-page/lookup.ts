@@ -5,7 +5,7 @@
  */
 import { isProfileA, prepareProfileA } from "../../core/crypto/profile-a.ts";
 import { verifyEd25519 } from "../../core/crypto/webcrypto-ed25519.ts";
-import { umidPath } from "../../edge/umid-path.ts";
+import { umidPath } from "../../core/umid-path.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
 const resolverInput = document.querySelector<HTMLInputElement>("#resolver")!;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { canonicalize } from "../../core/crypto/jcs.ts";
-import { umidPath } from "../../edge/umid-path.ts";
+import { statusPath, STATUS_PREFIX, umidPath } from "../../core/umid-path.ts";
 import type { Fixture } from "../support/fixture-content.ts";
 import type { RawResponse } from "../support/http.ts";
 
@@ -122,6 +122,7 @@ export function contractCases(f: Fixture): ContractCase[] {
       assert.equal(d.kv.keyPattern, "um:{UMID}");
       assert.equal(d.endpoints.health, "/health");
       assert.equal(d.endpoints.resolve, "/{UMID_PATH}");
+      assert.equal(d.endpoints.status, "/.well-known/manifest-resolver/status/{UMID_PATH}");
       assert.equal(d.caching.resolved, "public, max-age=60");
       assert.equal(typeof d.privacy, "object");
     },
@@ -198,6 +199,7 @@ export function contractCases(f: Fixture): ContractCase[] {
     ["/%", "invalid UMID encoding"],
   ];
   for (const [path, message] of badPaths) cases.push(badRequest(path, message));
+  cases.push(...statusCases(f, healthy, badPaths));
 
   for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
     cases.push(error(`405 ${method}`, method, firstPath, 405, { error: "method_not_allowed" }));
@@ -229,6 +231,51 @@ export function contractCases(f: Fixture): ContractCase[] {
       body: EMPTY,
     });
   }
+  return cases;
+}
+
+/**
+ * The status endpoint (EXT-OPT O2.2): each UMID's document, its ETag the quoted cursor
+ * (16 digits of milliseconds since 1970 to updatedAt) and a 304 for it; 404 for a UMID with
+ * no status here; the resolve endpoint's path rules after the prefix.
+ */
+function statusCases(f: Fixture, healthy: [string, Record<string, unknown>][], badPaths: [string, string][]): ContractCase[] {
+  const cases: ContractCase[] = [];
+  const documentOf = (umid: string) => {
+    const { status, updatedAt, reason } = f.statuses.get(umid)!;
+    const cursor = String(Date.parse(updatedAt)).padStart(16, "0");
+    return { body: json({ manifestId: umid, status, updatedAt, ...(reason !== undefined && { reason }), cursor, nextCheck: "PT10M" }), etag: `"${cursor}"` };
+  };
+  const statusOk = (name: string, path: string, umid: string, requestHeaders?: Record<string, string>): ContractCase => {
+    const { body, etag } = documentOf(umid);
+    return { name, method: "GET", path, ...(requestHeaders && { requestHeaders }), status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60", etag, "content-length": String(body.length) }, body };
+  };
+  for (const [umid] of healthy) {
+    const label = JSON.stringify(umid.length > 40 ? `${umid.slice(0, 40)}…` : umid);
+    cases.push(statusOk(`status 200 ${label} (${f.statuses.get(umid)!.status})`, statusPath(umid), umid));
+  }
+  for (const umid of f.revoked) cases.push(statusOk(`status 200 ${JSON.stringify(umid)} (revoked)`, statusPath(umid), umid));
+  const [firstUmid] = healthy[0]!;
+  const { etag } = documentOf(firstUmid);
+  cases.push(statusOk("status 200 by b64u path", statusPath(firstUmid, "b64u"), firstUmid));
+  cases.push(statusOk("status 200 If-None-Match: the manifest's ETag is not the status's", statusPath(firstUmid), firstUmid, { "If-None-Match": etagOf(manifestBody(healthy[0]![1])) }));
+  for (const ifNoneMatch of [etag, `W/${etag}`, "*"]) {
+    cases.push({
+      name: `status 304 If-None-Match: ${ifNoneMatch}`,
+      method: "GET",
+      path: statusPath(firstUmid),
+      requestHeaders: { "If-None-Match": ifNoneMatch },
+      status: 304,
+      headers: { "content-type": "application/json", "cache-control": "public, max-age=60", etag },
+      body: EMPTY,
+    });
+  }
+  for (const umid of [...f.redirects.keys(), "urn:uuid:00000000-0000-4000-8000-000000000000"]) {
+    cases.push(error(`status 404 ${JSON.stringify(umid)}`, "GET", statusPath(umid), 404, { error: "not_found", umid }));
+  }
+  cases.push(error(`status 500 ${JSON.stringify(f.corruptAltered)}`, "GET", statusPath(f.corruptAltered), 500, { error: "corrupt_record", umid: f.corruptAltered }));
+  cases.push(badRequest(STATUS_PREFIX, "missing UMID"));
+  for (const [path, message] of badPaths) cases.push(badRequest(STATUS_PREFIX + path, message));
   return cases;
 }
 

@@ -68,6 +68,8 @@ export interface Fixture {
   published: Map<string, Record<string, unknown>>;
   redirects: Map<string, string>;
   revoked: string[];
+  /** What each status document must say, by UMID, written from the rules (README, "Status"). */
+  statuses: Map<string, { status: string; updatedAt: string; reason?: string }>;
   /** Revoked, although a valid manifest file for it exists. */
   revokedWithFile: string;
   /** Published, then its body file deleted / its bytes altered on disk. */
@@ -125,10 +127,23 @@ export function makeFixture(): Fixture {
     ["moved/with slash", "http://legacy.example/m?id=42"],
   ]);
   const revoked = ["urn:revoked:gone", revokedWithFile];
+  const [suspended, reinstated, gone, goneWithFile] = ["umid with spaces", "100%-pure", "urn:revoked:gone", revokedWithFile] as const;
   write("_routes.json", {
     redirects: [...redirects].map(([umid, location]) => ({ umid, location })),
-    revoked: revoked.map((umid) => ({ umid, reason: "test" })),
+    // One revocation dated with an offset (served in UTC), one undated (served as 1970).
+    revoked: [
+      { umid: gone, revokedAt: "2026-03-01T12:00:00+02:00", reason: "test" },
+      { umid: goneWithFile, reason: "test" },
+    ],
+    suspended: [{ umid: suspended, suspendedAt: "2026-02-01T00:00:00Z", reason: "under review" }],
+    reinstated: [{ umid: reinstated, reinstatedAt: "2026-02-02T00:00:00.250Z" }],
   });
+  // Every manifest here was issued 2026-01-01: active since then unless _routes.json says otherwise.
+  const statuses = new Map<string, { status: string; updatedAt: string; reason?: string }>([...published.keys()].map((umid) => [umid, { status: "active", updatedAt: "2026-01-01T00:00:00.000Z" }]));
+  statuses.set(suspended, { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", reason: "under review" });
+  statuses.set(reinstated, { status: "active", updatedAt: "2026-02-02T00:00:00.250Z" });
+  statuses.set(gone, { status: "revoked", updatedAt: "2026-03-01T10:00:00.000Z", reason: "test" });
+  statuses.set(goneWithFile, { status: "revoked", updatedAt: "1970-01-01T00:00:00.000Z", reason: "test" });
 
   execFileSync(process.execPath, [CLI, "build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`, "--kv-out", `${dist}-kv`], { stdio: "pipe" });
   const records = readRecords(dist);
@@ -142,6 +157,7 @@ export function makeFixture(): Fixture {
     published,
     redirects,
     revoked,
+    statuses,
     revokedWithFile,
     corruptMissing,
     corruptAltered,

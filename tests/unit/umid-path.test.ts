@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { decodeBase64url, encodeBase64url } from "../../core/base64url.ts";
 import { fnv1a32, shardPath } from "../../edge/records.ts";
-import { parseUmidPath, pathnameOf, umidPath } from "../../edge/umid-path.ts";
+import { parseUmidPath, pathnameOf, umidPath } from "../../core/umid-path.ts";
 
 /** The pathname a runtime hands the handler for a request target, after URL parsing. */
 const parsedPathname = (path: string) => new URL(path, "http://resolver.test").pathname;

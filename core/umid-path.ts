@@ -3,11 +3,13 @@
  * either percent-encoded UMID text (direct mode) or `b64u:` followed by the unpadded
  * base64url of the UMID's UTF-8 bytes.
  */
-import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../core/base64url.ts";
+import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "./base64url.ts";
 
 export const B64U_PREFIX = "b64u:";
 export const HEALTH_PATH = "/health";
 export const DESCRIPTOR_PATH = "/.well-known/manifest-resolver.json";
+/** The status endpoint (EXT-OPT O2): this prefix, then a UMID_PATH as the resolve endpoint takes it. */
+export const STATUS_PREFIX = "/.well-known/manifest-resolver/status";
 
 /** The five 400 messages of spec 4.3, verbatim. */
 export type BadRequestMessage =
@@ -59,10 +61,17 @@ export function parseUmidPath(pathname: string): ParsedUmidPath {
 
 /**
  * The path that resolves `umid`. Direct mode is used unless the UMID cannot survive it:
- * URL parsers collapse `.` and `..` segments, `health` is the health endpoint, and a
- * leading `b64u:` would switch modes. `mode: "b64u"` forces the base64url form.
+ * URL parsers collapse `.` and `..` segments, `health` is the health endpoint, a leading
+ * `b64u:` would switch modes, and a `/` (even as `%2F`) is decoded into a segment break by
+ * some hosts and proxies (the contract asks for `b64u:` then). `mode: "b64u"` forces the
+ * base64url form.
  */
 export function umidPath(umid: string, mode: "auto" | "b64u" = "auto"): string {
-  const direct = mode === "auto" && umid !== "." && umid !== ".." && umid !== "health" && !umid.startsWith(B64U_PREFIX);
+  const direct = mode === "auto" && umid !== "." && umid !== ".." && umid !== "health" && !umid.startsWith(B64U_PREFIX) && !umid.includes("/");
   return "/" + (direct ? encodeURIComponent(umid) : B64U_PREFIX + encodeBase64url(utf8(umid)));
+}
+
+/** The path of `umid`'s status document. */
+export function statusPath(umid: string, mode: "auto" | "b64u" = "auto"): string {
+  return STATUS_PREFIX + umidPath(umid, mode);
 }
