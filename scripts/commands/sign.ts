@@ -13,16 +13,20 @@ import { NO_OPT_INS } from "../content/unsigned.ts";
 import { signProfileA } from "../crypto/profile-a.ts";
 import { formatDiagnostic, hasErrors, printable, printableFile, printDiagnostics } from "../diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
+import { isTrustworthyUrl } from "../../core/secure-url.ts";
+import { statusRefFor } from "../../core/validate/status-ref.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
 export const sign: Command = {
   name: "sign",
   summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place",
-  help: `Usage: manifest-resolver sign FILE... --key PEM --key-ref KEYREF
+  help: `Usage: manifest-resolver sign FILE... --key PEM --key-ref KEYREF [--status-base URL]
 
 Fills in each manifest's signature (Ed25519 over the JCS canonical manifest, with
-publicKeySpkiB64 and created) and rewrites the file in its own indentation style.
+publicKeySpkiB64 and created) and rewrites the file in its own indentation style. With
+--status-base (or UM_RESOLVER_URL), also its statusRef: the manifest's status URL at that
+resolver, where relying parties check whether it was revoked or suspended.
 Refuses a file that fails validation for any other reason than its signature, and, for
 a file in the content folder that has a _keys.json, a KEYREF it does not pin or a key
 whose public half is not the one pinned for KEYREF; other files are still signed.
@@ -30,13 +34,17 @@ whose public half is not the one pinned for KEYREF; other files are still signed
 Options:
   --key PEM        the Ed25519 private key (PKCS#8 PEM, as keygen writes it)
   --key-ref KEYREF the signature's keyRef, e.g. did:web:you.example#key-1
+  --status-base URL
+                   the resolver that will serve these manifests (https:, or http: to
+                   a loopback host): statusRef becomes URL/.well-known/manifest-resolver/
+                   status/{UMID} (default: UM_RESOLVER_URL; neither: statusRef is kept)
   --content DIR    the content folder (default: the repository's content/)
 
 Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
 
 Example:
   manifest-resolver sign content/alice.jsonld --key signing-key.pem --key-ref did:web:alice.example#key-1`,
-  options: { key: { type: "string" }, "key-ref": { type: "string" }, content: { type: "string" } },
+  options: { key: { type: "string" }, "key-ref": { type: "string" }, "status-base": { type: "string" }, content: { type: "string" } },
   async run(values, files) {
     if (files.length === 0) throw new UsageError("name at least one FILE to sign");
     if (typeof values.key !== "string") throw new UsageError("--key PEM is required");
@@ -50,10 +58,14 @@ Example:
     }
     const spki = createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64");
     const settings = settingsFromEnv();
+    const statusBase = stringOption(values, "status-base", settings.resolverUrl);
+    if (statusBase !== "" && !isTrustworthyUrl(statusBase)) {
+      throw new UsageError(`${typeof values["status-base"] === "string" ? "--status-base" : "UM_RESOLVER_URL"} must be an https: URL (or http: to a loopback host) for a statusRef, not '${statusBase}'`);
+    }
     const validators = schemaValidators(settings.contextUrl);
     let refused = 0;
     for (const path of files) {
-      const problem = await signFile(path, key, spki, keyRef, stringOption(values, "content", defaultContentDir()), settings, validators);
+      const problem = await signFile(path, { key, spki, keyRef, statusBase }, stringOption(values, "content", defaultContentDir()), settings, validators);
       if (problem !== undefined) {
         refused++;
         for (const line of problem) console.error(line);
@@ -84,9 +96,7 @@ async function loadPrivateKey(path: string): Promise<KeyObject | string> {
 /** Signs one file in place; the reason it was refused otherwise, already formatted. */
 async function signFile(
   path: string,
-  key: KeyObject,
-  spki: string,
-  keyRef: string,
+  { key, spki, keyRef, statusBase }: { key: KeyObject; spki: string; keyRef: string; statusBase: string },
   contentDir: string,
   settings: Settings,
   validators: SchemaValidators,
@@ -115,7 +125,8 @@ async function signFile(
     // goes last; everything else keeps its order.
     const manifest = parsed.value;
     const previous = isJsonObject(manifest.signature) ? manifest.signature : {};
-    const signature = { ...previous, ...signProfileA(manifest, key, keyRef) };
+    const statusRef = statusBase !== "" && typeof manifest["@id"] === "string" ? { statusRef: statusRefFor(statusBase, manifest["@id"]) } : {};
+    const signature = { ...previous, ...signProfileA(manifest, key, keyRef), ...statusRef };
     const signed = "signature" in manifest ? Object.fromEntries(Object.entries(manifest).map(([k, v]) => [k, k === "signature" ? signature : v])) : { ...manifest, signature };
     const text = formatJson(signed, detectStyle(read.text));
 

@@ -16,9 +16,11 @@ import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
+import { instant } from "../../core/validate/cross-field.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
 import { structureProblems } from "../../core/validate/manifest-structure.ts";
+import { statusRefProblems } from "../../core/validate/status-ref.ts";
 import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import { displayPath, readSourceText } from "./files.ts";
@@ -50,6 +52,8 @@ export interface CheckedManifest {
   /** For a valid manifest, when bodies were asked for: what a 200 carries, and its ETag. */
   body?: Uint8Array;
   etag?: string;
+  /** With the body: when the manifest was issued (ms since the epoch), if it says. */
+  issuedAt?: number;
 }
 
 export function checkManifestFile(path: string, context: ManifestContext, withBody: boolean): CheckedManifest {
@@ -65,6 +69,8 @@ export function checkManifestFile(path: string, context: ManifestContext, withBo
     // The body is the canonical form: see "What the build writes" in the README.
     result.body = utf8(joinMembers(canonical));
     result.etag = formatEtag(sha256(result.body));
+    const issuedAt = instant(value.issuedAt);
+    if (issuedAt !== undefined) result.issuedAt = issuedAt;
   }
   return result;
 }
@@ -90,6 +96,7 @@ export function checkManifestText(
   const verifiable = legacyVersion === undefined || SIGNED_LEGACY_VERSIONS.has(legacyVersion);
   const problems: [Severity, Problem[]][] = [
     ["error", verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned)],
+    ["error", statusRefProblems(manifest, context.settings.resolverUrl)],
     [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
   ];
   const more = problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p)));

@@ -1,0 +1,38 @@
+/**
+ * `signature.statusRef` (core §1.6.2, EXT-OPT O2.1) is outside the signing input: anyone
+ * who handles a manifest can change it without breaking the signature, and relying
+ * parties will ask it whether the manifest was revoked. So a publisher's build holds it
+ * to two rules: it is a URL a status answer can be trusted over (https, or loopback
+ * http), and if it points at this publisher's own resolver, it is this UMID's own status
+ * URL there (a manifest must not borrow another UMID's "active").
+ */
+import { isJsonObject } from "../json/strict-json.ts";
+import { isTrustworthyUrl } from "../secure-url.ts";
+import { parseUmidPath, statusPath, STATUS_PREFIX } from "../umid-path.ts";
+import type { Problem } from "./problem.ts";
+
+const POINTER = "/signature/statusRef";
+
+/** `resolverUrl`: the publisher's resolver (its base URL), or "" when none is configured. */
+export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl: string): Problem[] {
+  const statusRef = isJsonObject(manifest.signature) ? manifest.signature.statusRef : undefined;
+  if (typeof statusRef !== "string") return [];
+  if (!isTrustworthyUrl(statusRef)) {
+    return [{ pointer: POINTER, rule: "signature/status-ref-insecure", message: `must be an https: URL (or http: to a loopback host), not ${JSON.stringify(statusRef)}: a status document carries no signature, only its transport protects it (EXT-OPT O2.1)` }];
+  }
+  const id = manifest["@id"];
+  if (resolverUrl === "" || typeof id !== "string") return [];
+  const ref = new URL(statusRef);
+  const base = new URL(resolverUrl.replace(/\/*$/, "/"));
+  if (ref.origin !== base.origin || !ref.pathname.startsWith(base.pathname)) return [];
+  const own = statusRefFor(resolverUrl, id);
+  const path = `/${ref.pathname.slice(base.pathname.length)}`;
+  const named = path.startsWith(`${STATUS_PREFIX}/`) && ref.search === "" && ref.hash === "" ? parseUmidPath(path.slice(STATUS_PREFIX.length)) : undefined;
+  if (named !== undefined && "umid" in named && named.umid === id) return [];
+  return [{ pointer: POINTER, rule: "signature/status-ref-mismatch", message: `points at this publisher's resolver (${resolverUrl}) but not at this manifest's own status URL, ${own}` }];
+}
+
+/** The status URL of `umid` at the resolver whose base URL is `resolverUrl`. */
+export function statusRefFor(resolverUrl: string, umid: string): string {
+  return resolverUrl.replace(/\/+$/, "") + statusPath(umid);
+}
