@@ -7,7 +7,7 @@ import { keygen } from "./commands/keygen.ts";
 import { newManifest } from "./commands/new.ts";
 import { probe } from "./commands/probe.ts";
 import { resolveCommand } from "./commands/resolve.ts";
-import { redirect, revoke } from "./commands/routes.ts";
+import { redirect, reinstate, revoke, suspend } from "./commands/routes.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
 import { serve } from "./commands/serve.ts";
 import { sign } from "./commands/sign.ts";
@@ -15,7 +15,7 @@ import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
 import { printable } from "./diagnostics.ts";
 
-const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, redirect, build, serve, probe, evaluateCommand, resolveCommand];
+const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, suspend, reinstate, redirect, build, serve, probe, evaluateCommand, resolveCommand];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
 

@@ -1,11 +1,14 @@
 /**
  * A black-box check of a running resolver, local or deployed, against the contract:
  * what any conforming resolver must answer, and, for given UMIDs, a coherent answer for
- * each (200 with a correct ETag and a working 304, or 307, or 410).
+ * each (200 with a correct ETag and a working 304, or 307, or 410), and a status document
+ * that agrees with it (EXT-OPT O2: 200 is active or suspended, 410 is revoked, and a 307
+ * has no status here: 404).
  */
 import { createHash, randomUUID } from "node:crypto";
 import { CACHE_NONE, CACHE_RESOLVED, CONTRACT, JSON_CONTENT_TYPE, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
-import { umidPath } from "../edge/umid-path.ts";
+import { statusDocumentOf } from "../core/status.ts";
+import { statusPath, STATUS_PREFIX, umidPath } from "../core/umid-path.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 
 export interface ProbeResult {
@@ -87,6 +90,7 @@ export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<P
     expect(Array.isArray(d.umidPathRule) && d.umidPathRule.every((r: unknown) => typeof r === "string"), "umidPathRule is not an array of strings");
     expect(d.kv?.keyPattern === "um:{UMID}" && typeof d.kv?.binding === "string", "kv is not {binding, keyPattern: \"um:{UMID}\"}");
     expect(d.endpoints?.health === "/health" && d.endpoints?.resolve === "/{UMID_PATH}", "endpoints are not {health: \"/health\", resolve: \"/{UMID_PATH}\"}");
+    expect(d.endpoints?.status === `${STATUS_PREFIX}/{UMID_PATH}`, `endpoints.status is not "${STATUS_PREFIX}/{UMID_PATH}"`);
   });
   const badPaths: [string, string][] = [
     ["/", "missing UMID"],
@@ -159,6 +163,7 @@ async function* probeUmid(
     return `200, ${first.body.length} bytes, ETag ${etag}`;
   });
   yield resolved;
+  if (first !== undefined) yield* probeStatus(umid, first.status, ask, run);
   // A 304, HEAD and b64u: path are checked against a 200 that passed, or not at all.
   if (resolved.failure !== undefined || first?.status !== 200) return;
   const etag = first.headers.get("ETag")!;
@@ -182,5 +187,44 @@ async function* probeUmid(
     const answer = await ask("GET", b64u);
     expect(answer.status === 200, `expected 200, got ${answer.status}`);
     expectHeader(answer, "ETag", etag);
+  });
+}
+
+/** The status document of `umid`, against what its resolve path answered (`resolvedStatus`). */
+async function* probeStatus(
+  umid: string,
+  resolvedStatus: number,
+  ask: (method: string, path: string, headers?: Record<string, string>) => Promise<Answer>,
+  run: Check,
+): AsyncGenerator<ProbeResult> {
+  const path = statusPath(umid);
+  const shown = path.length > 80 ? `${path.slice(0, 80)}…` : path;
+  const expected = resolvedStatus === 200 ? ["active", "suspended"] : resolvedStatus === 410 ? ["revoked"] : [];
+  let etag: string | undefined;
+  yield await run(`GET ${shown} agrees with ${resolvedStatus}`, async () => {
+    const answer = await ask("GET", path);
+    expectCommon(answer);
+    if (expected.length === 0) {
+      expectJson(answer, 404, { error: "not_found", umid });
+      return "404: no status here";
+    }
+    expect(answer.status === 200, `expected 200, got ${answer.status}`);
+    expectHeader(answer, "Content-Type", JSON_CONTENT_TYPE);
+    expectHeader(answer, "Cache-Control", CACHE_RESOLVED);
+    const document = statusDocumentOf(JSON.parse(new TextDecoder().decode(answer.body)));
+    if ("problem" in document) throw new Mismatch(document.problem);
+    expect(document.manifestId === umid, `manifestId is ${JSON.stringify(document.manifestId)}`);
+    expect(expected.includes(document.status), `status is ${document.status}, but the UMID answered ${resolvedStatus}`);
+    expect(typeof document.cursor === "string" && typeof document.nextCheck === "string", "cursor and nextCheck are missing");
+    expectHeader(answer, "ETag", `"${document.cursor}"`);
+    etag = `"${document.cursor}"`;
+    return `${document.status} since ${document.updatedAt}, cursor ${document.cursor}`;
+  });
+  if (etag === undefined) return;
+  yield await run(`GET ${shown} with If-None-Match is 304`, async () => {
+    const answer = await ask("GET", path, { "If-None-Match": etag! });
+    expect(answer.status === 304, `expected 304, got ${answer.status}`);
+    expectHeader(answer, "ETag", etag!);
+    expect(answer.body.length === 0, "a 304 has no body");
   });
 }

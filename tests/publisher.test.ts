@@ -12,21 +12,12 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
-import { startPrintingUrl } from "./support/processes.ts";
+import { runCli, startPrintingUrl } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-publisher-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs the CLI like a publisher, asynchronously so that a test server can answer it. */
-async function cli(args: string[], cwd = scratch, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c));
-  child.stderr.on("data", (c: Buffer) => (stderr += c));
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr };
-}
+const cli = (args: string[], cwd = scratch, env: Record<string, string> = {}) => runCli(args, cwd, env);
 
 const read = (path: string) => readFileSync(join(scratch, path), "utf8");
 const write = (path: string, text: string) => {
@@ -91,7 +82,7 @@ describe("from a new key to a probed resolver", () => {
     try {
       const probe = await run("probe", server.url, umid);
       assert.equal(probe.status, 0, probe.stdout);
-      assert.match(probe.stdout, /: 14 checks, all passed\n$/);
+      assert.match(probe.stdout, /: 16 checks, all passed\n$/);
       const page = await fetch(server.urls[1]!);
       assert.equal(page.status, 200);
       assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
@@ -389,7 +380,8 @@ describe("probe", () => {
       assert.match(result.stdout, /^FAIL {2}GET \/health: body: expected .*, got "hello"$/m);
       assert.match(result.stdout, /^FAIL {2}GET \/a\/b is 400 unexpected extra path segments: expected 400, got 200$/m);
       assert.match(result.stdout, /^FAIL {2}GET \/urn%3Ax: /m);
-      assert.match(result.stdout, /: 11 checks, 11 failed\n$/);
+      assert.match(result.stdout, /^FAIL {2}GET \/\.well-known\/manifest-resolver\/status\/urn%3Ax agrees with 200: X-UM-Resolver-Contract: expected "manifest-resolver\/v0.1", got null$/m);
+      assert.match(result.stdout, /: 12 checks, 12 failed\n$/);
     } finally {
       server.close();
     }
@@ -418,11 +410,32 @@ describe("probe", () => {
       const umids = [...locations.keys(), locations.length].map((i) => `urn:moved:${i}`);
       const result = await cli(["probe", `http://127.0.0.1:${(server.address() as { port: number }).port}`, ...umids]);
       assert.equal(result.status, 1);
-      const lines = result.stdout.split("\n").filter((line) => line.includes("urn%3Amoved"));
+      const lines = result.stdout.split("\n").filter((line) => line.includes(" GET /urn%3Amoved"));
       assert.deepEqual(lines, [
         ...locations.map(([location, reason], i) => `FAIL  GET /urn%3Amoved%3A${i}: Location ${reason}: ${JSON.stringify(location.slice(0, 200))}`),
         `ok    GET /urn%3Amoved%3A${locations.length}: 307 to HTTPS://Good.example/m`,
       ]);
+    } finally {
+      server.close();
+    }
+  });
+  it("fails a status document that disagrees with the resolve answer", async () => {
+    const common = { "X-UM-Resolver-Contract": "manifest-resolver/v0.1", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract" };
+    // urn:gone answers 410, yet its status document says it is active.
+    const server = createServer((req, res) => {
+      if (req.url!.startsWith("/.well-known/manifest-resolver/status/")) {
+        const body = JSON.stringify({ manifestId: "urn:gone", status: "active", updatedAt: "2026-01-01T00:00:00Z", cursor: "0001767225600000", nextCheck: "PT10M" });
+        res.writeHead(200, { ...common, "Content-Type": "application/json", "Cache-Control": "public, max-age=60", ETag: '"0001767225600000"' }).end(body);
+      } else {
+        res.writeHead(410, { ...common, "Content-Type": "application/json", "Cache-Control": "no-store" }).end(JSON.stringify({ error: "revoked", umid: "urn:gone" }));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const result = await cli(["probe", `http://127.0.0.1:${(server.address() as { port: number }).port}`, "urn:gone"]);
+      assert.equal(result.status, 1);
+      assert.match(result.stdout, /^ok {4}GET \/urn%3Agone: 410 revoked$/m);
+      assert.match(result.stdout, /^FAIL {2}GET \/\.well-known\/manifest-resolver\/status\/urn%3Agone agrees with 410: status is active, but the UMID answered 410$/m);
     } finally {
       server.close();
     }

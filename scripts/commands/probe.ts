@@ -11,8 +11,9 @@ export const probe: Command = {
 Checks health, the descriptor, the 400, 404 and 405 answers and the CORS preflight; then,
 for each UMID, whatever it resolves to: a 200 whose ETag is the SHA-256 of its body, with
 a working 304, HEAD and b64u: path; or a 307 whose Location keeps the rule of
-_routes.json (see redirect --help); or a 410. One line per check, then a summary. Run it
-against a deploy preview before merging.
+_routes.json (see redirect --help); or a 410. And for each, its status document: active or
+suspended for a 200, revoked for a 410, none (404) for a 307, with a working 304. One line
+per check, then a summary. Run it against a deploy preview before merging.
 
 Exit status: 0 every check passed, 1 a check failed, 2 usage error.
 

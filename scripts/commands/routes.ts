@@ -1,8 +1,11 @@
 /**
- * `manifest-resolver revoke` and `redirect`: safe edits of `_routes.json`. The file must be
- * valid before the edit and is validated again after it (against the manifests too);
- * entries keep their order and new ones go last; a UMID is never listed twice; the file
- * is replaced atomically, in its own indentation style.
+ * `manifest-resolver revoke`, `redirect`, `suspend` and `reinstate`: safe edits of
+ * `_routes.json`. The file must be valid before the edit and is validated again after it
+ * (against the manifests too); entries keep their order and new ones go last; a UMID is
+ * never listed twice; the file is replaced atomically, in its own indentation style. A
+ * status change is dated strictly after the status it ends (the status cursor, which
+ * core/status.ts derives from that date, must increase), and revocation is permanent
+ * (EXT-OPT O2.3).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +20,7 @@ import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
 import { formatDiagnostic, hasErrors, printable } from "../diagnostics.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { instant } from "../../core/validate/cross-field.ts";
 import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
@@ -26,11 +30,15 @@ type Outcome = { changed: string } | { unchanged: string } | { refused: string }
 interface RoutesEdit {
   routes: Required<RoutesFile>;
   /** Where an entry for `umid` already is, as file:line:col, if it is listed in `list`. */
-  listed(list: "redirects" | "revoked", umid: string): { index: number; place: string } | undefined;
+  listed(list: keyof RoutesFile, umid: string): { index: number; place: string } | undefined;
+  /** Removes `umid`'s suspended or reinstated entry, if any: it is about to get another fate. */
+  dropStatus(umid: string): void;
+  /** Now, or if that is not later than the start of `umid`'s current status, just after it. */
+  changeTime(umid: string): string;
   /** The manifest file that publishes `umid`, if any. */
   publishedBy(umid: string): string | undefined;
-  /** The published UMIDs nearest to `umid`, to name when it is not one. */
-  nearest(umid: string): string[];
+  /** The published UMIDs nearest to `umid`, with their files, to name when it is not one ("" if none). */
+  nearestHint(umid: string): string;
 }
 
 const contentOption = { content: { type: "string" } } as const;
@@ -58,22 +66,89 @@ Example:
   manifest-resolver revoke urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "key compromised"`,
   options: { reason: { type: "string" }, unpublished: { type: "boolean" }, ...contentOption },
   run: (values, positionals) =>
-    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearest }) => {
+    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
       const revoked = listed("revoked", umid!);
       if (revoked !== undefined) return { unchanged: `${umid} is already revoked at ${revoked.place}` };
       const redirected = listed("redirects", umid!);
       if (redirected !== undefined) return { refused: `${umid} is redirected at ${redirected.place}: remove the redirect before revoking it` };
       if (publishedBy(umid!) === undefined && values.unpublished !== true) {
-        const near = nearest(umid!);
-        const hint = near.length === 0 ? "" : `; the nearest published: ${near.map((n) => `${n} (${publishedBy(n)})`).join(", ")}`;
-        return { refused: `no manifest in the content folder publishes ${umid}${hint}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished` };
+        return { refused: `no manifest in the content folder publishes ${umid}${nearestHint(umid!)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished` };
       }
-      const reason = values.reason;
-      routes.revoked.push({ umid: umid!, revokedAt: new Date().toISOString(), ...(typeof reason === "string" && { reason }) });
+      const revokedAt = changeTime(umid!);
+      dropStatus(umid!);
+      routes.revoked.push({ umid: umid!, revokedAt, ...reasonOf(values) });
       const file = publishedBy(umid!);
       return { changed: `revoked ${umid}${file === undefined ? "" : `; ${file} is no longer published`}` };
     }),
 };
+
+export const suspend: Command = {
+  name: "suspend",
+  summary: "suspend a published UMID in _routes.json: its status becomes suspended",
+  help: `Usage: manifest-resolver suspend UMID [--reason TEXT] [--content DIR]
+
+Adds UMID to the suspended list of _routes.json, with suspendedAt now. The manifest is
+still served (200), and its status document says "suspended": relying parties that check
+status accept it with a warning (EXT-OPT O2.3). Undo it with 'manifest-resolver
+reinstate'. Only a UMID that a manifest in the content folder publishes can be suspended.
+
+Options:
+  --reason TEXT  why, served in the status document (one line, at most 200 characters)
+${contentHelp}
+
+Exit status: 0 suspended (or already), 1 refused or _routes.json invalid, 2 usage error.
+
+Example:
+  manifest-resolver suspend urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "under review"`,
+  options: { reason: { type: "string" }, ...contentOption },
+  run: (values, positionals) =>
+    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
+      const suspended = listed("suspended", umid!);
+      if (suspended !== undefined) return { unchanged: `${umid} is already suspended at ${suspended.place}` };
+      const revoked = listed("revoked", umid!);
+      if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      if (publishedBy(umid!) === undefined) {
+        return { refused: `no manifest in the content folder publishes ${umid}, and only a published manifest can be suspended${nearestHint(umid!)}` };
+      }
+      const suspendedAt = changeTime(umid!);
+      dropStatus(umid!);
+      routes.suspended.push({ umid: umid!, suspendedAt, ...reasonOf(values) });
+      return { changed: `suspended ${umid}` };
+    }),
+};
+
+export const reinstate: Command = {
+  name: "reinstate",
+  summary: "end the suspension of a UMID in _routes.json: its status becomes active",
+  help: `Usage: manifest-resolver reinstate UMID [--content DIR]
+
+Ends the suspension of UMID: its entry moves from the suspended list of _routes.json to
+the reinstated list, with reinstatedAt now, so that its status document says "active"
+again from that instant. A revoked UMID is refused: revocation is permanent (EXT-OPT O2.3).
+
+Options:
+${contentHelp}
+
+Exit status: 0 reinstated (or not suspended), 1 refused or _routes.json invalid, 2 usage error.
+
+Example:
+  manifest-resolver reinstate urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
+  options: contentOption,
+  run: (values, positionals) =>
+    editRoutes(values, positionals, 1, ([umid], { routes, listed, dropStatus, changeTime }) => {
+      const revoked = listed("revoked", umid!);
+      if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated` };
+      if (listed("suspended", umid!) === undefined) return { unchanged: `${umid} is not suspended` };
+      const reinstatedAt = changeTime(umid!);
+      dropStatus(umid!);
+      routes.reinstated.push({ umid: umid!, reinstatedAt });
+      return { changed: `reinstated ${umid}` };
+    }),
+};
+
+function reasonOf(values: OptionValues): { reason?: string } {
+  return typeof values.reason === "string" ? { reason: values.reason } : {};
+}
 
 export const redirect: Command = {
   name: "redirect",
@@ -99,12 +174,14 @@ Example:
     if (location !== undefined && problem !== undefined) {
       throw new UsageError(`URL '${printable(location.length > 100 ? `${location.slice(0, 100)}…` : location)}' ${problem}`);
     }
-    return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy }) => {
+    return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy, dropStatus }) => {
       const revoked = listed("revoked", umid!);
       if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
       const file = publishedBy(umid!);
       if (file !== undefined) return { refused: `${umid} is published by ${file}: delete that file first, or revoke the UMID instead` };
       const existing = listed("redirects", umid!);
+      // A status of a manifest no longer here goes with it.
+      dropStatus(umid!);
       if (existing === undefined) {
         routes.redirects.push({ umid: umid!, location: location! });
         return { changed: `redirected ${umid} to ${location}` };
@@ -138,7 +215,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
     if (hasErrors(before.diagnostics)) return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
 
     const current = before.document;
-    const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [] };
+    const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [], suspended: current.suspended ?? [], reinstated: current.reinstated ?? [] };
     const source = { file, text };
     const outcome = edit(positionals, {
       routes,
@@ -146,11 +223,23 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
         const index = routes[list].findIndex((entry) => entry.umid === umid);
         return index < 0 ? undefined : { index, place: placeOf(source, `/${list}/${index}/umid`) };
       },
+      dropStatus: (umid) => {
+        routes.suspended = routes.suspended.filter((entry) => entry.umid !== umid);
+        routes.reinstated = routes.reinstated.filter((entry) => entry.umid !== umid);
+      },
+      changeTime: (umid) => {
+        const status = before.statuses.get(umid);
+        const since = Math.max(instant(status?.at) ?? -Infinity, instant(manifests.get(umid)?.issuedAt) ?? -Infinity);
+        return new Date(Math.max(Date.now(), since + 1)).toISOString();
+      },
       publishedBy: (umid) => {
         const manifest = manifests.get(umid);
         return manifest && placeOf(manifest, "/@id");
       },
-      nearest: (umid) => closest(umid, manifests.keys()),
+      nearestHint: (umid) => {
+        const near = closest(umid, manifests.keys());
+        return near.length === 0 ? "" : `; the nearest published: ${near.map((n) => `${n} (${placeOf(manifests.get(n)!, "/@id")})`).join(", ")}`;
+      },
     });
     if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);
     if ("unchanged" in outcome) {
@@ -158,7 +247,9 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
       return EXIT_OK;
     }
 
-    const updated = formatJson(routes, "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
+    // A list the file did not have is written only if the edit gave it an entry.
+    const lists = Object.entries(routes).filter(([name, list]) => !(Array.isArray(list) && list.length === 0 && !(name in current)));
+    const updated = formatJson(Object.fromEntries(lists), "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
     const after = checkRoutesText(file, updated, validators);
     if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
     await writeFileAtomically(path, updated);
@@ -167,9 +258,9 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   });
 }
 
-/** Which manifest file claims each UMID: only each file's @id is read. */
-async function manifestIds(dir: string, settings: Settings): Promise<Map<string, SourceFile>> {
-  const ids = new Map<string, SourceFile>();
+/** Which manifest file claims each UMID, and when that manifest was issued: only each file's @id and issuedAt are read. */
+async function manifestIds(dir: string, settings: Settings): Promise<Map<string, SourceFile & { issuedAt?: unknown }>> {
+  const ids = new Map<string, SourceFile & { issuedAt?: unknown }>();
   const sources = await mapConcurrent((await listContent(dir)).manifests, FILE_CONCURRENCY, async (name) => {
     const path = join(dir, name);
     const read = readSourceText(path, settings.limits.maxManifestBytes);
@@ -178,7 +269,7 @@ async function manifestIds(dir: string, settings: Settings): Promise<Map<string,
   for (const source of sources) {
     const parsed = source && parseJson(source.text, settings.limits);
     if (parsed?.ok && isJsonObject(parsed.value) && typeof parsed.value["@id"] === "string" && !ids.has(parsed.value["@id"])) {
-      ids.set(parsed.value["@id"], source!);
+      ids.set(parsed.value["@id"], { ...source!, issuedAt: parsed.value.issuedAt });
     }
   }
   return ids;

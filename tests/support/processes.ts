@@ -1,5 +1,6 @@
 /** Starting a server process for a test and reading the URL it prints. */
 import { spawn, type ChildProcess } from "node:child_process";
+import { CLI } from "./paths.ts";
 
 export interface Started {
   url: string;
@@ -41,4 +42,15 @@ function stopProcess(child: ChildProcess): Promise<void> {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
+}
+
+/** Runs the CLI as a person would, asynchronously (so that a test server can answer it), with GitHub's annotations off. */
+export async function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c));
+  child.stderr.on("data", (c: Buffer) => (stderr += c));
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { status, stdout, stderr };
 }
