@@ -1,9 +1,11 @@
 /**
- * `npm run build:lib`: the evaluator as a library others import (package.json `exports`,
- * `manifest-resolver/evaluate`): lib/evaluate.js, one ES module bundled by esbuild from
- * core/evaluate/ with nothing left to install (the validators it runs were generated ahead
- * of time, so no schema compiler comes along), and its types in lib/types/. The bundle
- * targets no platform: it uses only web-standard APIs, for Node, Deno, workerd and browsers.
+ * `npm run build:lib`: the libraries others import (package.json `exports`):
+ * `manifest-resolver/evaluate`, lib/evaluate.js from core/evaluate/, and
+ * `manifest-resolver/client`, lib/client.js from core/client/ (the evaluator included).
+ * Each is one ES module bundled by esbuild with nothing left to install (the validators
+ * the evaluator runs were generated ahead of time, so no schema compiler comes along);
+ * their types are in lib/types/. The bundles target no platform: they use only
+ * web-standard APIs, for Node, Deno, workerd and browsers.
  */
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -12,12 +14,21 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 export const LIB_DIR = fileURLToPath(new URL("../lib/", import.meta.url));
-const ENTRY = fileURLToPath(new URL("../core/evaluate/index.ts", import.meta.url));
+/** Each library: its name under lib/ (and in package.json `exports`), and its entry. */
+const ENTRIES = {
+  evaluate: fileURLToPath(new URL("../core/evaluate/index.ts", import.meta.url)),
+  client: fileURLToPath(new URL("../core/client/index.ts", import.meta.url)),
+};
+
+/** A library bundled as one ES module, minified or not. */
+async function bundle(name: keyof typeof ENTRIES, minify: boolean): Promise<Uint8Array> {
+  const result = await build({ entryPoints: [ENTRIES[name]], bundle: true, format: "esm", platform: "neutral", target: "es2022", minify, legalComments: minify ? "none" : "eof", write: false, logLevel: "silent" });
+  return result.outputFiles[0]!.contents;
+}
 
 /** The evaluator bundled as one ES module, minified or not. */
-export async function bundleEvaluator(minify: boolean): Promise<Uint8Array> {
-  const result = await build({ entryPoints: [ENTRY], bundle: true, format: "esm", platform: "neutral", target: "es2022", minify, legalComments: minify ? "none" : "eof", write: false, logLevel: "silent" });
-  return result.outputFiles[0]!.contents;
+export function bundleEvaluator(minify: boolean): Promise<Uint8Array> {
+  return bundle("evaluate", minify);
 }
 
 /** What a browser downloads for the evaluator: bytes minified, and minified then gzipped. */
@@ -29,14 +40,14 @@ export async function evaluatorSize(): Promise<{ minified: number; gzipped: numb
 export async function buildLibrary(): Promise<void> {
   rmSync(LIB_DIR, { recursive: true, force: true });
   mkdirSync(LIB_DIR, { recursive: true });
-  writeFileSync(join(LIB_DIR, "evaluate.js"), await bundleEvaluator(false));
+  for (const name of Object.keys(ENTRIES) as (keyof typeof ENTRIES)[]) writeFileSync(join(LIB_DIR, `${name}.js`), await bundle(name, false));
   await writeTypes(join(LIB_DIR, "types"));
 }
 
 /** Declarations of core/, by the TypeScript compiler (a devDependency: building the library is a developer's step). */
 async function writeTypes(outDir: string): Promise<void> {
   const ts = (await import("typescript")).default;
-  const program = ts.createProgram([ENTRY], {
+  const program = ts.createProgram(Object.values(ENTRIES), {
     declaration: true,
     emitDeclarationOnly: true,
     outDir,
@@ -62,5 +73,5 @@ async function writeTypes(outDir: string): Promise<void> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildLibrary();
   const { minified, gzipped } = await evaluatorSize();
-  console.log(`wrote ${LIB_DIR}evaluate.js and types/ (for a browser: ${(minified / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
+  console.log(`wrote ${Object.keys(ENTRIES).map((name) => `${LIB_DIR}${name}.js`).join(", ")} and types/ (the evaluator, for a browser: ${(minified / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
 }

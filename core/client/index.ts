@@ -8,4 +8,4 @@ export { resolve, type NotResolvable, type Resolution, type Resolved, type Resol
 export { cachedEntryOf, memoryCache, type CachedEntry, type HttpCache } from "./http-cache.ts";
 export { baseUrlProblem } from "./base-url.ts";
 export { MAX_REDIRECTS, type Fetch } from "./fetch-following.ts";
-export type { EvaluationContext, Receipt } from "../evaluate/index.ts";
+export { ContextError, type EvaluationContext, type Receipt } from "../evaluate/index.ts";
