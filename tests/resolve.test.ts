@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { memoryCache, resolve, type HttpCache, type Resolution, type ResolveOptions } from "../core/client/index.ts";
+import { memoryCache, resolve, type Fetch, type HttpCache, type Resolution, type ResolveOptions } from "../core/client/index.ts";
 import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
 import { umidPath } from "../core/umid-path.ts";
@@ -214,6 +214,12 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
       assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)], ["accepted-with-warnings", "unchecked", code, [code]]);
     });
   }
+  it("a status endpoint that does not answer in time: unchecked, endpoint-unavailable", async () => {
+    const { result } = await withStatus("urn:st:slow", () => {}, at(NOW, { timeoutMs: 300 }));
+    const r = receiptOf(result);
+    assert.deepEqual([r.outcome, r.revocationReason], ["accepted-with-warnings", "um:reason:status:endpoint-unavailable"]);
+    assert.match(r.warnings[0]!.message, /cannot reach .*: no answer in time/);
+  });
   it("a statusRef that is not https: is not resolved (O2.1: unreachable), and never asked", async () => {
     const before = server.requests.length;
     const { result } = await withStatus("urn:st:plain", "http://status.example/urn:st:plain");
@@ -294,6 +300,30 @@ describe("resolve(): the resolver's answers and redirects", () => {
     } finally {
       await other.close();
     }
+  });
+  describe("in a browser, where redirect: manual gives an opaque redirect (no Location)", () => {
+    /** A browser's fetch: a redirect answered as opaque to `manual`; `follow` as given. */
+    const browser =
+      (follow: Fetch): Fetch =>
+      async (url, init) => {
+        if (init.redirect !== "manual") return follow(url, init);
+        const response = await fetch(url, init);
+        if (response.status < 300 || response.status > 399) return response;
+        return { type: "opaqueredirect", status: 0, headers: new Headers(), body: null, url: "" } as unknown as Response;
+      };
+    it("lets the browser follow, and uses where it ended when that is secure", async () => {
+      server.routes.set("/canonical/browser", body(manifest("urn:rd:browser")));
+      server.routes.set(umidPath("urn:rd:browser"), redirectTo("/canonical/browser"));
+      const result = await resolve(server.url, "urn:rd:browser", at(NOW, { fetch: browser(fetch) }));
+      assert.equal(receiptOf(result).outcome, "accepted");
+      assert.equal((result as { manifestUrl: string }).manifestUrl, `${server.url}/canonical/browser`);
+    });
+    it("refuses where it ended when that is plain http: off this machine", async () => {
+      server.routes.set(umidPath("urn:rd:browser-downgrade"), redirectTo("http://canonical.example/m"));
+      const endedElsewhere: Fetch = async () => Object.defineProperty(new Response(JSON.stringify(manifest("urn:rd:browser-downgrade"))), "url", { value: "http://canonical.example/m" });
+      const reason = reasonOf(await resolve(server.url, "urn:rd:browser-downgrade", at(NOW, { fetch: browser(endedElsewhere) })));
+      assert.match(reason, /redirects to http:\/\/canonical\.example\/m, which is neither https: nor http: to a loopback address: not used/);
+    });
   });
   it("410: the revoked receipt", async () => {
     server.routes.set(umidPath("urn:rd:gone"), answer(410));
