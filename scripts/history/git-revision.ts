@@ -6,7 +6,7 @@
  * git is run at the repository's top, with the folder's path relative to it.
  */
 import { spawn } from "node:child_process";
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { displayPath } from "../content/files.ts";
 
@@ -33,6 +33,7 @@ export interface TreeFile {
 
 /** The commit `name` means in the repository that holds `contentDir`. */
 export async function resolveRevision(contentDir: string, name: string): Promise<Revision> {
+  if (!existsSync(contentDir)) throw new RevisionError(`--base: there is no content folder ${displayPath(contentDir)} to compare`);
   const inRepository = await git(contentDir, ["rev-parse", "--show-toplevel"]).catch((error: Error) => {
     throw new RevisionError(`--base needs git, which cannot be run here: ${error.message}`);
   });
