@@ -1,0 +1,315 @@
+/**
+ * `check --base REV` and `--summary FILE` (issue 11, "history a pull request cannot
+ * rewrite"): in scratch git repositories whose content folder lies below the top, the
+ * working tree against a commit. Revocation is permanent (EXT-OPT O2.3); a UMID served
+ * or redirected must stay answered; the summary says what a change does to the resolver.
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { codeSpan } from "../scripts/history/change-summary.ts";
+import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { CLI } from "./support/paths.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-history-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const key = newKey();
+const NOW = "2026-06-01T00:00:00Z";
+/** The content folder, below the repository's top: git must be asked about the right path. */
+const CONTENT = "site/content";
+const manifest = (umid: string, extra: Record<string, unknown> = {}) => signed(manifestFor(umid, extra), key);
+
+const BASE_ROUTES = {
+  revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T00:00:00Z" }],
+  suspended: [{ umid: "urn:s", suspendedAt: "2026-01-03T00:00:00Z" }],
+  redirects: [{ umid: "urn:moved", location: "https://elsewhere.example/moved" }],
+};
+const baseContent = (): Record<string, unknown> => ({
+  "_keys.json": pinning(key),
+  "_routes.json": BASE_ROUTES,
+  "a.json": manifest("urn:a"),
+  "b.json": manifest("urn:b"),
+  "nested/c.jsonld": manifest("urn:c"),
+  "d.json": manifest("urn:d"),
+  "s.json": manifest("urn:s"),
+});
+
+const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
+
+interface Repository {
+  root: string;
+  /** The commit the content was committed in. */
+  base: string;
+  write(name: string, value: unknown): void;
+  remove(name: string): void;
+  /** `check --content CONTENT --now NOW ARGS`, from the repository's top. */
+  check(...args: string[]): { status: number | null; stdout: string; stderr: string };
+}
+
+let repositories = 0;
+/** A repository with `files` in its content folder `content`, committed; `extra` files beside it too. */
+function repository(files: Record<string, unknown> = baseContent(), extra: Record<string, string> = {}, content = CONTENT): Repository {
+  const root = join(scratch, `repo-${repositories++}`);
+  const write = (path: string, text: string) => {
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  for (const [name, value] of Object.entries(files)) write(join(content, name), json(value));
+  for (const [path, text] of Object.entries(extra)) write(path, text);
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", ...args], { cwd: root, encoding: "utf8" });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-q", "-m", "base");
+  return {
+    root,
+    base: git("rev-parse", "HEAD").trim(),
+    write: (name, value) => write(join(content, name), typeof value === "string" ? value : json(value)),
+    remove: (name) => rmSync(join(root, content, name)),
+    check: (...args) => {
+      const result = spawnSync(process.execPath, [CLI, "check", "--content", content, "--now", NOW, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" } });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    },
+  };
+}
+
+/** `file:line:col` of the value of `"umid": "<umid>"` in `text`, as the CLI places it. */
+function placeOfUmid(file: string, text: string, umid: string): string {
+  const lines = text.split("\n");
+  const line = lines.findIndex((l) => l.includes(`"umid": ${JSON.stringify(umid)}`));
+  assert.notEqual(line, -1, `${umid} is not in ${file}`);
+  return `${file}:${line + 1}:${lines[line]!.indexOf(JSON.stringify(umid)) + 1}`;
+}
+
+const errorLines = (stdout: string) => stdout.split("\n").filter((line) => line.includes(" - error "));
+
+describe("check --base: what a change must not do to what was served", () => {
+  it("passes content that did not change, and reads nothing as a problem", () => {
+    const repo = repository();
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(errorLines(result.stdout), []);
+  });
+
+  it("refuses an un-revocation: the revoked entry removed from the working tree", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [] });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1);
+    const was = placeOfUmid(`${CONTENT}/_routes.json@${repo.base}`, json(BASE_ROUTES), "urn:gone");
+    assert.deepEqual(errorLines(result.stdout), [
+      `${CONTENT}/_routes.json - error history/unrevoked: UMID "urn:gone" was revoked at ${was} and is not revoked now; revocation is permanent (EXT-OPT O2.3): put its entry back in the revoked list`,
+    ]);
+  });
+
+  it("places an un-revocation at the entry that gives the UMID another fate now", () => {
+    const repo = repository({ ...baseContent(), "gone.json": manifest("urn:gone") });
+    const routes = { ...BASE_ROUTES, revoked: [], suspended: [...BASE_ROUTES.suspended, { umid: "urn:gone", suspendedAt: "2026-01-04T00:00:00Z" }] };
+    repo.write("_routes.json", routes);
+    const result = repo.check("--base", "HEAD");
+    assert.equal(result.status, 1);
+    const [line] = errorLines(result.stdout);
+    assert.ok(line?.startsWith(`${placeOfUmid(`${CONTENT}/_routes.json`, json(routes), "urn:gone")} - error history/unrevoked: UMID "urn:gone" was revoked at ${CONTENT}/_routes.json@HEAD:`), line);
+    assert.match(line!, / and is suspended here instead; revocation is permanent /);
+  });
+
+  it("refuses a deleted manifest that is neither revoked nor redirected, naming the file that published it", () => {
+    const repo = repository();
+    repo.remove("nested/c.jsonld");
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1);
+    assert.deepEqual(errorLines(result.stdout), [
+      `${CONTENT}/nested/c.jsonld@${repo.base} - error history/vanished: UMID "urn:c" was published by this file at ${repo.base} and is now neither published, redirected nor revoked, so it would answer 404 Not Found to everyone who holds it; revoke or redirect it instead (manifest-resolver revoke / redirect)`,
+    ]);
+  });
+
+  it("reports history errors as JSON lines of the files they name", () => {
+    const repo = repository();
+    repo.remove("a.json");
+    const result = repo.check("--base", repo.base, "--json");
+    assert.equal(result.status, 1);
+    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { file: string; umid: string | null; ok: boolean; errors: { rule: string }[] });
+    const vanished = lines.find((line) => line.file === `${CONTENT}/a.json@${repo.base}`);
+    assert.deepEqual(vanished && { umid: vanished.umid, ok: vanished.ok, rules: vanished.errors.map((e) => e.rule) }, { umid: "urn:a", ok: false, rules: ["history/vanished"] });
+    assert.deepEqual(lines.filter((line) => !line.ok).map((line) => line.file), [vanished!.file]);
+  });
+
+  it("accepts a deleted manifest that is revoked", () => {
+    const repo = repository();
+    repo.remove("a.json");
+    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [...BASE_ROUTES.revoked, { umid: "urn:a", revokedAt: "2026-05-01T00:00:00Z" }] });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+  });
+
+  it("accepts a deleted manifest that is redirected", () => {
+    const repo = repository();
+    repo.remove("a.json");
+    repo.write("_routes.json", { ...BASE_ROUTES, redirects: [...BASE_ROUTES.redirects, { umid: "urn:a", location: "https://elsewhere.example/a" }] });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+  });
+
+  it("accepts a manifest moved to another file", () => {
+    const repo = repository();
+    repo.remove("a.json");
+    repo.write("moved/a.jsonld", manifest("urn:a"));
+    assert.equal(repo.check("--base", repo.base).status, 0);
+  });
+
+  it("refuses a removed redirect, placed where the redirect was", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, redirects: [] });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1);
+    const was = placeOfUmid(`${CONTENT}/_routes.json@${repo.base}`, json(BASE_ROUTES), "urn:moved");
+    assert.deepEqual(errorLines(result.stdout), [
+      `${was} - error history/vanished: UMID "urn:moved" was redirected here at ${repo.base} and is now neither published, redirected nor revoked, so it would answer 404 Not Found to everyone who holds it; revoke or redirect it instead (manifest-resolver revoke / redirect) at /redirects/0/umid`,
+    ]);
+  });
+
+  it("takes a content folder absent at REV for one where nothing existed", () => {
+    const repo = repository({}, { "README.md": "no content yet\n" });
+    for (const [name, value] of Object.entries(baseContent())) repo.write(name, value);
+    const added = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(added.status, 0, added.stdout);
+    assert.match(readFileSync(join(repo.root, "summary.md"), "utf8"), /^\| published \| 5 \| `urn:a`, `urn:b`, `urn:c`, `urn:d`, `urn:s` \|$/m);
+  });
+
+  it("says nothing of history while _routes.json is not readable now: its own error comes first", () => {
+    const repo = repository();
+    repo.write("_routes.json", "{not json");
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1);
+    assert.deepEqual(errorLines(result.stdout).map((line) => line.split(" - ")[0]), [`${CONTENT}/_routes.json:1:2`]);
+  });
+
+  it("reads a content folder that is the repository's top", () => {
+    const repo = repository({ "_keys.json": pinning(key), "a.json": manifest("urn:a"), "b.json": manifest("urn:b") }, {}, ".");
+    repo.remove("a.json");
+    const result = repo.check("--base", "HEAD");
+    assert.deepEqual(errorLines(result.stdout).map((line) => line.split(" - ")[0]), ["a.json@HEAD"]);
+  });
+
+  it("is a usage error, exit 2, for a revision git cannot resolve, or a content folder in no repository", () => {
+    const repo = repository();
+    const result = repo.check("--base", "no-such-revision");
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^manifest-resolver: --base: git cannot resolve 'no-such-revision' to a commit of .+ \(a shallow clone may lack it: fetch it, or check out with fetch-depth: 0\)$/m);
+    assert.equal(result.stdout, "");
+
+    const loose = join(scratch, "not-a-repository");
+    mkdirSync(loose);
+    const outside = spawnSync(process.execPath, [CLI, "check", "--content", loose, "--base", "HEAD"], { cwd: loose, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "", GIT_CEILING_DIRECTORIES: scratch } });
+    assert.equal(outside.status, 2);
+    assert.match(outside.stderr, /^manifest-resolver: --base: .* is not a folder in a git repository, so there is no revision to compare it with$/m);
+  });
+
+  it("is a usage error to name a PATH with --base: the comparison is of the whole folder", () => {
+    const repo = repository();
+    const result = repo.check(`${CONTENT}/a.json`, "--base", repo.base);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /--base and --summary compare the whole content folder/);
+  });
+});
+
+describe("check --summary: what a change does to the resolver", () => {
+  const summaryOf = (repo: Repository) => readFileSync(join(repo.root, "summary.md"), "utf8");
+  const rows = (summary: string) => summary.split("\n").filter((line) => /^\| [a-z]+ \|/.test(line));
+
+  it("counts and names the UMIDs a change publishes, changes, revokes, suspends, reinstates and redirects", () => {
+    const repo = repository();
+    repo.write("e.json", manifest("urn:e"));
+    repo.write("pipe.json", manifest("urn:pipe|x"));
+    repo.write("b.json", manifest("urn:b", { subject: "did:web:changed.example" }));
+    repo.remove("a.json");
+    repo.remove("nested/c.jsonld");
+    repo.write("_routes.json", {
+      revoked: [...BASE_ROUTES.revoked, { umid: "urn:c", revokedAt: "2026-05-01T00:00:00Z" }],
+      suspended: [{ umid: "urn:d", suspendedAt: "2026-05-01T00:00:00Z" }],
+      reinstated: [{ umid: "urn:s", reinstatedAt: "2026-05-01T00:00:00Z" }],
+      redirects: [
+        { umid: "urn:moved", location: "https://elsewhere.example/moved-again" },
+        { umid: "urn:a", location: "https://elsewhere.example/a" },
+      ],
+    });
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const summary = summaryOf(repo);
+    assert.ok(summary.includes(`Compared with \`${repo.base}\`. Checked `), summary);
+    assert.deepEqual(rows(summary), [
+      "| published | 2 | `urn:e`, `urn:pipe\\|x` |",
+      "| changed | 1 | `urn:b` |",
+      "| revoked | 1 | `urn:c` |",
+      "| suspended | 1 | `urn:d` |",
+      "| reinstated | 1 | `urn:s` |",
+      "| redirected | 2 | `urn:a`, `urn:moved` |",
+    ]);
+    assert.doesNotMatch(summary, /Nothing changes/);
+  });
+
+  it("says so when nothing changes, a file merely re-indented included", () => {
+    const repo = repository();
+    repo.write("b.json", JSON.stringify(manifest("urn:b"), null, "\t"));
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const summary = summaryOf(repo);
+    assert.ok(rows(summary).every((row) => / \| 0 \|  \|$/.test(row)), summary);
+    assert.match(summary, /^Nothing changes: no UMID is published, changed, revoked, suspended, reinstated or redirected\.$/m);
+  });
+
+  it("is written when the check fails, with the check's result", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [] });
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 1);
+    assert.match(summaryOf(repo), /Checked \d+ files: 1 error in 1 file\./);
+  });
+
+  it("without --base compares with nothing: every UMID is new, the first five named", () => {
+    const repo = repository({ ...baseContent(), "f.json": manifest("urn:f"), "g.json": manifest("urn:g") });
+    const result = repo.check("--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const summary = summaryOf(repo);
+    assert.match(summary, /^Compared with nothing \(no --base\): everything is new\./m);
+    // urn:gone is revoked, urn:s suspended and urn:moved redirected: new, as everything is.
+    assert.deepEqual(rows(summary), [
+      "| published | 7 | `urn:a`, `urn:b`, `urn:c`, `urn:d`, `urn:f`, … |",
+      "| changed | 0 |  |",
+      "| revoked | 1 | `urn:gone` |",
+      "| suspended | 1 | `urn:s` |",
+      "| reinstated | 0 |  |",
+      "| redirected | 1 | `urn:moved` |",
+    ]);
+  });
+
+  it("refuses a summary file in a folder that does not exist, before checking", () => {
+    const repo = repository();
+    const result = repo.check("--base", repo.base, "--summary", "no/such/folder/summary.md");
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /--summary: there is no folder no\/such\/folder to write no\/such\/folder\/summary\.md in/);
+  });
+});
+
+describe("codeSpan: a UMID in a GitHub table cell", () => {
+  it("escapes every pipe, so that no UMID ends its cell", () => {
+    assert.equal(codeSpan("a|b|c"), "`a\\|b\\|c`");
+  });
+
+  it("gives a pipe after an odd run of backslashes one more, since \\\\ escapes itself", () => {
+    assert.equal(codeSpan("a\\|b"), "`a\\\\\\|b`");
+    assert.equal(codeSpan("a\\\\|b"), "`a\\\\\\|b`");
+  });
+
+  it("fences backticks with a longer run, padded where they start or end the span", () => {
+    assert.equal(codeSpan("a`b``c"), "```a`b``c```");
+    assert.equal(codeSpan("`a"), "`` `a ``");
+  });
+
+  it("writes line breaks and other control characters as escapes, which keep the row on one line", () => {
+    assert.equal(codeSpan("a\nb\u202e"), "`a\\nb\\u202e`");
+  });
+});
