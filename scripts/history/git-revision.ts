@@ -1,9 +1,10 @@
 /**
- * A content folder as git holds it at a revision, read with three git processes whatever
- * its size: `rev-parse` names the commit, one `ls-tree -r -z` lists the folder's files and
- * one `cat-file --batch` streams all their blobs (a registry holds 100,000 manifests; a
- * process per file would take minutes). The folder may lie anywhere in its repository:
- * git is run at the repository's top, with the folder's path relative to it.
+ * A content folder as git holds it at a revision, read with four git processes whatever
+ * its size: two `rev-parse` find the repository and the commit, one `ls-tree -r -z` lists
+ * the folder's files and one `cat-file --batch` streams all their blobs (a registry holds
+ * 100,000 manifests; a process per file would take minutes). The folder may lie anywhere
+ * in its repository: git is run at the repository's top, with the folder's path relative
+ * to it.
  */
 import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
