@@ -70,7 +70,7 @@ describe("build: valid content", () => {
 
   it("succeeds with a one-line summary", () => {
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, /^built .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked \(\d+\.\d KiB\) in \d+ms; lookup page in dist-lookup\/\n$/);
+    assert.match(first.stdout, /^built .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked, 0 suspended \(\d+\.\d KiB\) in \d+ms; lookup page in dist-lookup\/\n$/);
   });
   it("writes folders a web server can read, and the lookup page beside them", () => {
     assert.equal(statSync(out).mode & 0o777, 0o755);

@@ -98,7 +98,7 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
   const { content, bytes } = built;
   console.log(
     `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
-      `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked ` +
+      `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked, ${[...content.statuses.values()].filter((s) => s.list === "suspended").length} suspended ` +
       `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
       (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
   );
