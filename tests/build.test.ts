@@ -222,10 +222,10 @@ describe("build: the output directory", () => {
 
 describe("CLI", () => {
   it("prints help with an example, exit 0, for every command", () => {
-    for (const command of ["keygen", "new", "sign", "check", "revoke", "redirect", "build", "serve", "probe"]) {
+    for (const command of ["keygen", "new", "sign", "check", "revoke", "suspend", "reinstate", "redirect", "build", "serve", "probe", "evaluate", "resolve"]) {
       const result = cli([command, "--help"]);
       assert.equal(result.status, 0);
-      assert.match(result.stdout, new RegExp(`^Usage: manifest-resolver ${command} [\\s\\S]*Exit status: 0 [\\s\\S]*Example:\\n  manifest-resolver ${command} `));
+      assert.match(result.stdout, new RegExp(`^Usage: manifest-resolver ${command} [\\s\\S]*Exit status: 0 [\\s\\S]*Examples?:\\n  manifest-resolver ${command} `));
     }
   });
   it("exits 2 on usage errors, saying what is wrong", () => {
