@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -219,6 +219,41 @@ describe("private keys under content/", () => {
     for (const [file, place] of [["content/signing-key.pem", ":1:1"], ["content/.backup/notes.txt", ":2:1"], ["content/blob.bin", ":2:1"], ["content/leaky.json", ":\\d+:\\d+"]]) {
       assert.match(built.stderr, new RegExp(`^${file!.replace(/\./g, "\\.")}${place} - error content/private-key: holds a private key \\(-----BEGIN PRIVATE KEY-----\\): remove it from the content folder and rotate it`, "m"));
     }
+    assert.equal(existsSync(join(root, "dist")), false);
+  });
+});
+
+describe("symbolic links in content", () => {
+  // git keeps a link, not what it points at: a pull request could change a linked
+  // _routes.json or manifest (un-revoke, empty a UMID) with nothing for check --base to see.
+  it("a linked _routes.json, manifest or folder is refused by check and build, and nothing is written", () => {
+    const root = repository("links", {
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "content/_keys.json": pinning(publisher),
+      "content/a.json": signed(manifestFor("urn:a"), publisher),
+      "meta/routes.json": { revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T00:00:00Z" }] },
+      "store/b.json": signed(manifestFor("urn:b"), publisher),
+      "store/more/c.json": signed(manifestFor("urn:c"), publisher),
+    });
+    symlinkSync("../meta/routes.json", join(root, "content/_routes.json"));
+    symlinkSync("../store/b.json", join(root, "content/b.json"));
+    symlinkSync("../store/more", join(root, "content/more"));
+    for (const command of ["check", "build"]) {
+      const result = cli(root, command);
+      assert.equal(result.status, 1, result.output);
+      for (const file of ["content/_routes.json", "content/b.json", "content/more"]) {
+        assert.match(result.output, new RegExp(`^${file.replace(/\./g, "\\.")} - error content/symlink: is a symbolic link: git records the link, not what it points at, so check --base cannot see a change made through it, yet the build would publish it; commit the file itself$`, "m"));
+      }
+    }
+    assert.equal(existsSync(join(root, "dist")), false);
+  });
+
+  it("a content folder reached through a link inside the repository is refused", () => {
+    const root = repository("linked-root", { ".git/HEAD": "ref: refs/heads/main\n", "data/_keys.json": pinning(publisher), "data/a.json": signed(manifestFor("urn:a"), publisher) });
+    symlinkSync("data", join(root, "content"));
+    const built = cli(root, "build");
+    assert.equal(built.status, 1, built.output);
+    assert.match(built.stderr, /^content - error content\/symlink: content is a symbolic link, so this content folder is reached through one: git records the link/m);
     assert.equal(existsSync(join(root, "dist")), false);
   });
 });

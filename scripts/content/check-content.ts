@@ -22,6 +22,7 @@ import { checkManifestFiles } from "./manifest-pool.ts";
 import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
 import { privateKeyProblem } from "./private-keys.ts";
+import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { placed, placeOf, type SourceFile } from "./source.ts";
 import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
 
@@ -62,6 +63,9 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
   }
   const validators = schemaValidators(options.settings.contextUrl);
   const listing = await listContent(dir);
+  const linkedRoot = linkedRootProblem(dir);
+  if (linkedRoot !== undefined) addFiles(result, [{ file: linkedRoot.file, diagnostics: [linkedRoot] }]);
+  addFiles(result, linkProblems(dir, listing.links));
   const root = checkRootFiles(dir, options, validators);
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
@@ -188,6 +192,7 @@ export async function checkPaths(paths: string[], options: CheckOptions & { cont
       const listing = await listContent(path);
       for (const name of listing.manifests) await checkFile(join(path, name));
       for (const name of listing.others) addFiles(result, otherFileProblems(contentDir, join(path, name)));
+      addFiles(result, linkProblems(path, listing.links));
     } else {
       const part = await checkContent(path, options);
       result.files.push(...part.files);

@@ -2,6 +2,8 @@
  * Which files of a content directory are what: every `*.json` and `*.jsonld` file is a
  * manifest, except files whose name starts with `_` (`_routes.json` among them) and those
  * in folders whose name does. Hidden files and folders, and `node_modules`, are not content.
+ * Symbolic links are listed apart, never followed: git records a link, not what it points
+ * at, so `check --base` would read at a revision something else than the build publishes.
  */
 import fg from "fast-glob";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
@@ -32,6 +34,8 @@ export interface ContentListing {
    * keys and for list files out of place.
    */
   others: string[];
+  /** Symbolic links, to files or folders alike: refused as content. */
+  links: string[];
 }
 
 /**
@@ -40,12 +44,16 @@ export interface ContentListing {
  * against 74 MB of heap), and a build keeps the names to the end.
  */
 export async function listContent(dir: string): Promise<ContentListing> {
-  const listing: ContentListing = { manifests: [], others: [] };
-  for await (const name of fg.stream("**/*", { cwd: dir, dot: true, ignore: ["**/node_modules/**", "**/.git/**"], onlyFiles: true })) {
-    (isManifestName(name as string) ? listing.manifests : listing.others).push(name as string);
+  const listing: ContentListing = { manifests: [], others: [], links: [] };
+  const entries = fg.stream("**/*", { cwd: dir, dot: true, ignore: ["**/node_modules/**", "**/.git/**"], onlyFiles: false, followSymbolicLinks: false, objectMode: true });
+  for await (const entry of entries as AsyncIterable<fg.Entry>) {
+    const name = entry.path;
+    if (entry.dirent.isSymbolicLink()) listing.links.push(name);
+    else if (entry.dirent.isFile()) (isManifestName(name) ? listing.manifests : listing.others).push(name);
   }
   listing.manifests.sort();
   listing.others.sort();
+  listing.links.sort();
   return listing;
 }
 
