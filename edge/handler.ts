@@ -79,6 +79,10 @@ function resolution(umid: string, record: Exclude<ResolverRecord, { kind: "corru
 /** O2.2: the status of a UMID this resolver publishes or revoked; a redirected one has none here. */
 function statusOf(umid: string, record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined, request: ResolverRequest): Answer {
   if (record === undefined || record.kind === "redirect") return uncachedJson(404, { error: "not_found", umid });
+  if (record.status === undefined) {
+    console.error(`manifest-resolver: the record of ${JSON.stringify(umid)} has no status: it was stored by a build older than this handler`);
+    return uncachedJson(500, { error: "corrupt_record", umid });
+  }
   const { status, updatedAt, reason, nextCheck } = record.status;
   const cursor = statusCursor(updatedAt);
   const etag = `"${cursor}"`;

@@ -5,7 +5,7 @@
  */
 import { etagOf } from "./etag.ts";
 import { LruCache } from "../core/lru-cache.ts";
-import { kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
+import { isStatusEntry, kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** The part of a KV namespace binding this store uses. */
 export interface KvNamespace {
@@ -34,12 +34,13 @@ export class KvRecords {
 
 async function toRecord(umid: string, value: ArrayBuffer | null, metadata: KvMetadata | null): Promise<ResolverRecord | undefined> {
   if (value === null) return undefined;
-  if (metadata !== null && "revoked" in metadata) return { kind: "revoked", status: metadata.status };
   if (metadata !== null && "redirect" in metadata) return { kind: "redirect", location: new TextDecoder().decode(value) };
+  const status = metadata !== null && "status" in metadata && isStatusEntry(metadata.status) ? metadata.status : undefined;
+  if (metadata !== null && "revoked" in metadata) return { kind: "revoked", status };
   const body = new Uint8Array(value);
   if (metadata === null || !("etag" in metadata) || (await etagOf(body)) !== metadata.etag) {
     console.error(`manifest-resolver: the KV record of ${JSON.stringify(umid)} is not the body that was built`);
     return { kind: "corrupt" };
   }
-  return { kind: "manifest", etag: metadata.etag, body, status: metadata.status };
+  return { kind: "manifest", etag: metadata.etag, body, status };
 }

@@ -1,5 +1,6 @@
 import { utf8 } from "../core/base64url.ts";
-import type { ManifestStatus } from "../core/status.ts";
+import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
+import { instant } from "../core/validate/cross-field.ts";
 
 /**
  * What the handler needs from storage: one lookup per UMID. Implementations decide where
@@ -8,9 +9,9 @@ import type { ManifestStatus } from "../core/status.ts";
  * its ETag: they answer `corrupt` instead.
  */
 export type ResolverRecord =
-  | { kind: "manifest"; etag: string; body: Uint8Array<ArrayBuffer>; status: StatusEntry }
+  | { kind: "manifest"; etag: string; body: Uint8Array<ArrayBuffer>; status: StatusEntry | undefined }
   | { kind: "redirect"; location: string }
-  | { kind: "revoked"; status: StatusEntry }
+  | { kind: "revoked"; status: StatusEntry | undefined }
   | { kind: "corrupt" };
 
 /**
@@ -41,6 +42,23 @@ export interface RecordStore {
  * records (~40 KB) at a million manifests. Paths in entries are relative to the output root.
  */
 export const INDEX_FORMAT = 2;
+
+/**
+ * Whether a stored status can be served. A KV record written before statuses existed (a
+ * Worker deployed before its new records were loaded) has none: its manifest or 410 is
+ * still answered, and its status document is a logged 500, not a crash.
+ */
+export function isStatusEntry(value: unknown): value is StatusEntry {
+  const entry = value as Partial<StatusEntry> | null;
+  return (
+    typeof entry === "object" &&
+    entry !== null &&
+    (MANIFEST_STATUSES as readonly unknown[]).includes(entry.status) &&
+    instant(entry.updatedAt) !== undefined &&
+    typeof entry.nextCheck === "string" &&
+    (entry.reason === undefined || typeof entry.reason === "string")
+  );
+}
 
 export function shardPath(umid: string): string {
   return `index/${(fnv1a32(umid) >>> 20).toString(16).padStart(3, "0")}.json`;
