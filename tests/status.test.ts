@@ -188,15 +188,24 @@ describe("statusRef", () => {
     write("own-b64u.json", "urn:own", `${base}/.well-known/manifest-resolver/status/b64u:dXJuOm93bg`);
     write("elsewhere.json", "urn:else", "https://other.example/status/anything");
     write("loopback.json", "urn:loop", "http://localhost:8787/s");
+    // The same server however it is spelt: a trailing dot is the same DNS name.
+    write("dot.json", "urn:dot", "https://resolver.example./.well-known/manifest-resolver/status/urn%3Asomeone-else");
+    // Node looks x.localhost up in DNS: not a loopback host.
+    write("sub-localhost.json", "urn:sub", "http://evil.localhost/status");
     const result = await runCli(["check", dir], scratch, { UM_RESOLVER_URL: base });
     assert.equal(result.status, 1);
     const errors = result.stdout.split("\n").filter((line) => line.includes(" - error "));
-    assert.equal(errors.length, 3, result.stdout);
+    assert.equal(errors.length, 5, result.stdout);
+    assert.match(result.stdout, /dot\.json:\d+:\d+ - error signature\/status-ref-mismatch/);
+    assert.match(result.stdout, /sub-localhost\.json:\d+:\d+ - error signature\/status-ref-insecure/);
     assert.match(result.stdout, /plain\.json:\d+:\d+ - error signature\/status-ref-insecure: must be an https: URL \(or http: to a loopback host\), not "http:\/\/status\.example\/urn:plain": a status document carries no signature, only its transport protects it \(EXT-OPT O2\.1\) at \/signature\/statusRef/);
     assert.match(result.stdout, /borrowed\.json:\d+:\d+ - error signature\/status-ref-mismatch: points at this publisher's resolver \(https:\/\/resolver\.example\) but not at this manifest's own status URL, https:\/\/resolver\.example\/\.well-known\/manifest-resolver\/status\/urn%3Amine at \/signature\/statusRef/);
     assert.match(result.stdout, /root\.json:\d+:\d+ - error signature\/status-ref-mismatch/);
     // Without a configured resolver, only the transport rule applies.
     const open = await cli("check", dir);
-    assert.equal(open.stdout.split("\n").filter((line) => line.includes(" - error ")).length, 1, open.stdout);
+    assert.equal(open.stdout.split("\n").filter((line) => line.includes(" - error ")).length, 2, open.stdout);
+    // A resolver on this machine is one server by any of its names.
+    const local = await runCli(["check", join(dir, "loopback.json")], scratch, { UM_RESOLVER_URL: "http://127.0.0.1:8787" });
+    assert.match(local.stdout, /loopback\.json:\d+:\d+ - error signature\/status-ref-mismatch: points at this publisher's resolver \(http:\/\/127\.0\.0\.1:8787\)/);
   });
 });

@@ -7,7 +7,7 @@
  * URL there (a manifest must not borrow another UMID's "active").
  */
 import { isJsonObject } from "../json/strict-json.ts";
-import { isTrustworthyUrl } from "../secure-url.ts";
+import { isLoopbackHost, isTrustworthyUrl } from "../secure-url.ts";
 import { parseUmidPath, statusPath, STATUS_PREFIX } from "../umid-path.ts";
 import type { Problem } from "./problem.ts";
 
@@ -24,12 +24,22 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
   if (resolverUrl === "" || typeof id !== "string") return [];
   const ref = new URL(statusRef);
   const base = new URL(resolverUrl.replace(/\/*$/, "/"));
-  if (ref.origin !== base.origin || !ref.pathname.startsWith(base.pathname)) return [];
+  if (!sameServer(ref, base) || !ref.pathname.startsWith(base.pathname)) return [];
   const own = statusRefFor(resolverUrl, id);
   const path = `/${ref.pathname.slice(base.pathname.length)}`;
   const named = path.startsWith(`${STATUS_PREFIX}/`) && ref.search === "" && ref.hash === "" ? parseUmidPath(path.slice(STATUS_PREFIX.length)) : undefined;
   if (named !== undefined && "umid" in named && named.umid === id) return [];
   return [{ pointer: POINTER, rule: "signature/status-ref-mismatch", message: `points at this publisher's resolver (${resolverUrl}) but not at this manifest's own status URL, ${own}` }];
+}
+
+/**
+ * Whether two URLs name one server however it is spelt: a host's trailing dot (the same
+ * name in DNS) and the names of this machine (`localhost`, 127.0.0.0/8, `[::1]`) do not
+ * make another one.
+ */
+function sameServer(a: URL, b: URL): boolean {
+  const host = (url: URL) => (isLoopbackHost(url.hostname) ? "loopback" : url.hostname.replace(/\.$/, ""));
+  return a.protocol === b.protocol && a.port === b.port && host(a) === host(b);
 }
 
 /** The status URL of `umid` at the resolver whose base URL is `resolverUrl`. */
