@@ -28,6 +28,13 @@ export interface StatusDocument {
 /** O2.2: "an ISO 8601 duration, e.g. PT1H"; ours unless configured otherwise. */
 export const DEFAULT_NEXT_CHECK = "PT10M";
 
+/**
+ * The longest a status is kept without asking again, whatever `nextCheck` says (O2.1:
+ * SHOULD respect it, not must): one misconfigured or forged `P36500D` must not pin a
+ * status in every relying party's cache for a century. A publisher's setting is held to it too.
+ */
+export const MAX_NEXT_CHECK_SECONDS = 86_400;
+
 const CURSOR_DIGITS = 16;
 
 /** The cursor of a status that began at `updatedAt` (an RFC 3339 date-time). */

@@ -11,11 +11,11 @@
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
  * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
- * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in days, hours, minutes, seconds |
+ * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in days, hours, minutes, seconds, at most P1D |
  */
 import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
-import { DEFAULT_NEXT_CHECK, durationSeconds } from "../core/status.ts";
+import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
@@ -51,8 +51,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     throw new ConfigError(`UM_RESOLVER_URL must be an http or https URL, not '${resolverUrl}'`);
   }
   const statusNextCheck = env.UM_STATUS_NEXT_CHECK || DEFAULT_NEXT_CHECK;
-  if (durationSeconds(statusNextCheck) === undefined) {
-    throw new ConfigError(`UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds such as PT10M or P1D, not '${statusNextCheck}'`);
+  const nextCheckSeconds = durationSeconds(statusNextCheck);
+  if (nextCheckSeconds === undefined || nextCheckSeconds > MAX_NEXT_CHECK_SECONDS) {
+    throw new ConfigError(`UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds, at most P1D, such as PT10M, not '${statusNextCheck}'`);
   }
   return {
     resolverUrl,

@@ -423,6 +423,14 @@ describe("resolve(): the HTTP cache", () => {
       await resolve(server.url, "urn:c:status", at(later(303), { cache }));
       assert.equal(statusRequests().length, 3);
     });
+    it("a nextCheck over a day is held to a day: a forged P36500D cannot pin a status", async () => {
+      const path = "/status/long-next-check";
+      server.routes.set(path, statusBody(statusDocument("urn:c:long", "active", "2026-05-01T00:00:00Z", { nextCheck: "P36500D" })));
+      publish(manifest("urn:c:long", { statusRef: `${server.url}${path}` }));
+      const own = memoryCache();
+      for (const seconds of [0, 86_399, 86_400]) await resolve(server.url, "urn:c:long", at(later(seconds), { cache: own }));
+      assert.equal(server.hits(path), 2);
+    });
     it("a status document without nextCheck is kept 10 minutes (PT10M)", async () => {
       const path = "/status/default-next-check";
       server.routes.set(path, statusBody(statusDocument("urn:c:default", "active")));

@@ -147,9 +147,11 @@ describe("the build records each status", () => {
     const pairs = JSON.parse(readFileSync(join(`${out}-kv`, "kv-00001.json"), "utf8")) as { key: string; metadata: { status?: unknown } }[];
     assert.deepEqual(pairs.find((p) => p.key === "um:urn:b")!.metadata.status, records["urn:b"]!.status);
     assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, records["urn:d"]!.status);
-    const bad = await runCli(["build", "--content", dir, "--out", out], scratch, { UM_STATUS_NEXT_CHECK: "PT1M30" });
-    assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /UM_STATUS_NEXT_CHECK must be an ISO 8601 duration/);
+    for (const value of ["PT1M30", "P2D"]) {
+      const bad = await runCli(["build", "--content", dir, "--out", out], scratch, { UM_STATUS_NEXT_CHECK: value });
+      assert.equal(bad.status, 2);
+      assert.match(bad.stderr, new RegExp(`UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds, at most P1D, such as PT10M, not '${value}'`));
+    }
   });
 });
 

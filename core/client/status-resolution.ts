@@ -4,7 +4,7 @@
  *
  * O2.1: only over https: (or loopback http:, core/secure-url.ts), redirects included; a
  * cached document is used without a request while younger than its `nextCheck` (default
- * PT10M, core/status.ts) and not older than the manifest's `revocationCursor`; otherwise
+ * PT10M, at most a day: core/status.ts) and not older than the manifest's `revocationCursor`; otherwise
  * it is revalidated with `If-None-Match: "<its cursor>"` (a 304: still current), or, when
  * its cursor is older than that floor, requested unconditionally. O2.2: a 200 must be
  * `application/json` and a status document for this manifest's `@id`.
@@ -24,7 +24,7 @@
 import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import type { Revocation } from "../evaluate/revocation.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
-import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, statusDocumentOf, type StatusDocument } from "../status.ts";
+import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS, statusDocumentOf, type StatusDocument } from "../status.ts";
 import { cachedGet, type Freshness } from "./conditional-get.ts";
 import type { Transport } from "./fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
@@ -80,7 +80,7 @@ function judge(entry: CachedEntry, floor: string | undefined, now: number): Fres
   if ("problem" in document) return { fresh: false, validator: undefined };
   const { cursor, nextCheck } = document;
   if (floor !== undefined && (cursor === undefined || !cursorAtLeast(cursor, floor))) return { fresh: false, validator: undefined };
-  const seconds = (nextCheck === undefined ? undefined : durationSeconds(nextCheck)) ?? DEFAULT_NEXT_CHECK_SECONDS;
+  const seconds = Math.min((nextCheck === undefined ? undefined : durationSeconds(nextCheck)) ?? DEFAULT_NEXT_CHECK_SECONDS, MAX_NEXT_CHECK_SECONDS);
   return { fresh: storedWithin(entry, seconds, now), validator: cursor === undefined ? entry.etag : `"${cursor}"` };
 }
 
