@@ -23,7 +23,7 @@ import { KV_BINDING } from "../edge/descriptor.ts";
 import { kvKey } from "../edge/records.ts";
 import { handleRequest } from "../edge/handler.ts";
 import { StaticRecords } from "../edge/static-records.ts";
-import { umidPath } from "../core/umid-path.ts";
+import { statusPath, umidPath } from "../core/umid-path.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { manifestSchema } from "../core/validate/manifest-schema.ts";
 import { startPrintingUrl, type Started } from "../tests/support/processes.ts";
@@ -253,21 +253,23 @@ async function servers(dist: string): Promise<void> {
   await serve.stop();
 }
 
-/** The handler's own CPU time per request, warm: a lookup and a copy. */
+/** The handler's own CPU time per request, warm: a lookup and a copy; for a manifest and for its status document. */
 async function handlerCpu(dist: string): Promise<void> {
   const records = new StaticRecords().reading(directoryReader(dist));
-  const sample = Array.from({ length: 1000 }, (_, i) => `http://resolver.test${umidPath(umidOf((i * 7919) % N))}`);
-  for (const url of sample) await (await handleRequest(new Request(url), records)).arrayBuffer();
-  const times: number[] = [];
-  for (let i = 0; i < 50_000; i++) {
-    const request = new Request(sample[i % sample.length]!);
-    const started = performance.now();
-    await (await handleRequest(request, records)).arrayBuffer();
-    times.push((performance.now() - started) * 1000);
+  for (const [what, pathOf] of [["a manifest", umidPath], ["a status document", statusPath]] as const) {
+    const sample = Array.from({ length: 1000 }, (_, i) => `http://resolver.test${pathOf(umidOf((i * 7919) % N))}`);
+    for (const url of sample) await (await handleRequest(new Request(url), records)).arrayBuffer();
+    const times: number[] = [];
+    for (let i = 0; i < 50_000; i++) {
+      const request = new Request(sample[i % sample.length]!);
+      const started = performance.now();
+      await (await handleRequest(request, records)).arrayBuffer();
+      times.push((performance.now() - started) * 1000);
+    }
+    times.sort((a, b) => a - b);
+    const p = (q: number) => times[Math.floor(q * (times.length - 1))]!;
+    rows.push({ what: `handler time per request, in process, warm: ${what}`, ours: `p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`, baseline: "Netlify: 50 ms CPU", ratio: `${(p(0.99) / 50_000).toFixed(4)}×`, target: "p99 ≤ 1 ms", met: p(0.99) <= 1000 });
   }
-  times.sort((a, b) => a - b);
-  const p = (q: number) => times[Math.floor(q * (times.length - 1))]!;
-  rows.push({ what: "handler time per request, in process, warm", ours: `p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`, baseline: "Netlify: 50 ms CPU", ratio: `${(p(0.99) / 50_000).toFixed(4)}×`, target: "p99 ≤ 1 ms", met: p(0.99) <= 1000 });
 }
 
 /** The relying party's evaluator: receipts per second on one core beside check, and its size in a browser. */

@@ -1,7 +1,8 @@
 /**
  * Workers KV records the Worker reads (edge/kv-records.ts). A record loaded before
  * statuses existed (a Worker deployed before its new build's KV files were loaded) has
- * no status: its manifest (or 410) is still answered, and its status document is a logged 500, never a crash of the handler.
+ * no status: its manifest (or 410) is still answered, and its status document is a
+ * logged 500, never a crash of the handler.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
