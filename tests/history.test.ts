@@ -2,7 +2,9 @@
  * `check --base REV` and `--summary FILE` (issue 11, "history a pull request cannot
  * rewrite"): in scratch git repositories whose content folder lies below the top, the
  * working tree against a commit. Revocation is permanent (EXT-OPT O2.3); a UMID served
- * or redirected must stay answered; the summary says what a change does to the resolver.
+ * or redirected must stay answered; a status change must raise the status cursor, the
+ * ETag relying parties revalidate with (O2.1, O2.2); the summary says what a change does
+ * to the resolver.
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -213,6 +215,63 @@ describe("check --base: what a change must not do to what was served", () => {
     const result = repo.check(`${CONTENT}/a.json`, "--base", repo.base);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--base and --summary compare the whole content folder/);
+  });
+});
+
+describe("check --base: a status change must raise the status cursor (history/cursor-regressed)", () => {
+  /** The rule's message for `umid` going from `from` to `to`, each `[status, since]`. */
+  const regressed = (umid: string, [was, since]: [string, string], [is, at]: [string, string]) =>
+    `history/cursor-regressed: UMID ${JSON.stringify(umid)} goes from ${was} (since ${since}) to ${is} since ${at}, which is not later: its status cursor (the ETag relying parties revalidate with) would not increase, so caches would keep the old status; date the change after ${since} (manifest-resolver suspend, reinstate and revoke do)`;
+
+  it("refuses a suspension added by hand at the manifest's issuedAt, placed at its entry", () => {
+    const repo = repository();
+    const routes = { ...BASE_ROUTES, suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:00Z" }] };
+    repo.write("_routes.json", routes);
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1);
+    assert.deepEqual(errorLines(result.stdout), [
+      `${placeOfUmid(`${CONTENT}/_routes.json`, json(routes), "urn:a")} - error ${regressed("urn:a", ["active", "2026-01-01T00:00:00.000Z"], ["suspended", "2026-01-01T00:00:00.000Z"])} at /suspended/1/umid`,
+    ]);
+  });
+
+  it("accepts the same suspension dated a second later", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:01Z" }] });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(errorLines(result.stdout), []);
+  });
+
+  it("refuses a suspended entry deleted by hand: active again since the older issuedAt, named on the manifest", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, suspended: [] });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1);
+    assert.deepEqual(errorLines(result.stdout), [
+      `${CONTENT}/s.json - error ${regressed("urn:s", ["suspended", "2026-01-03T00:00:00.000Z"], ["active", "2026-01-01T00:00:00.000Z"])}`,
+    ]);
+  });
+
+  it("accepts manifest-resolver reinstate, which dates the reinstatement after the suspension", () => {
+    const repo = repository();
+    const reinstated = spawnSync(process.execPath, [CLI, "reinstate", "urn:s", "--content", CONTENT], { cwd: repo.root, encoding: "utf8" });
+    assert.equal(reinstated.status, 0, reinstated.stdout + reinstated.stderr);
+    const routes = JSON.parse(readFileSync(join(repo.root, CONTENT, "_routes.json"), "utf8")) as { suspended: unknown[]; reinstated: { umid: string }[] };
+    assert.deepEqual([routes.suspended, routes.reinstated.map((entry) => entry.umid)], [[], ["urn:s"]]);
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(errorLines(result.stdout), []);
+  });
+
+  it("refuses a revocation dated earlier than the suspension it replaces", () => {
+    const repo = repository();
+    const routes = { ...BASE_ROUTES, revoked: [...BASE_ROUTES.revoked, { umid: "urn:s", revokedAt: "2026-01-02T12:00:00+01:00" }], suspended: [] };
+    repo.write("_routes.json", routes);
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1);
+    assert.deepEqual(errorLines(result.stdout), [
+      `${placeOfUmid(`${CONTENT}/_routes.json`, json(routes), "urn:s")} - error ${regressed("urn:s", ["suspended", "2026-01-03T00:00:00.000Z"], ["revoked", "2026-01-02T11:00:00.000Z"])} at /revoked/1/umid`,
+    ]);
   });
 });
 

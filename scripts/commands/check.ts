@@ -114,7 +114,7 @@ async function compareWithRevision(result: ContentCheck, contentDir: string, set
   const before = revision === undefined ? emptyState(validators) : await stateAt(revision, contentDir, settings.limits, validators, summaryFile !== undefined);
   const now = stateNow(result, contentDir, settings.limits, validators, summaryFile === undefined ? new Map() : before.published);
   const listed = new Set(result.files.map((checked) => checked.file));
-  for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "")) {
+  for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "", settings.limits)) {
     if (!listed.has(file)) result.files.push({ file, umid });
     result.diagnostics.push(...diagnostics);
   }

@@ -2,11 +2,14 @@
  * What a change must not do to what the resolver already answered (issue 11, "history a
  * pull request cannot rewrite"): un-revoke a UMID, since revocation is permanent (EXT-OPT
  * O2.3), or drop a UMID it served or redirected without revoking or redirecting it, which
- * would silently turn it into a 404 for everyone who holds a link to it.
+ * would silently turn it into a 404 for everyone who holds a link to it; or change a
+ * status without raising its cursor (EXT-OPT O2.1, O2.2: cursor-rule.ts).
  */
+import type { Limits } from "../config.ts";
 import type { Diagnostic } from "../diagnostics.ts";
 import { placed, placeOf } from "../content/source.ts";
-import type { ResolverState } from "./resolver-state.ts";
+import { cursorProblems } from "./cursor-rule.ts";
+import { issuedAtNow, type ResolverState } from "./resolver-state.ts";
 
 /** A file the rules name (one at the revision, `content/x.json@REV`, or `_routes.json` now), with what they found there. */
 export interface HistoryFinding {
@@ -15,8 +18,11 @@ export interface HistoryFinding {
   diagnostics: Diagnostic[];
 }
 
-/** The errors of `now` against `before` (the content at `revision`); none while `_routes.json` now is unreadable. */
-export function historyProblems(before: ResolverState, now: ResolverState, revision: string): HistoryFinding[] {
+/**
+ * The errors of `now` against `before` (the content at `revision`); none while `_routes.json`
+ * now is unreadable. `limits`: to read the few manifests now whose status date is needed.
+ */
+export function historyProblems(before: ResolverState, now: ResolverState, revision: string, limits: Limits): HistoryFinding[] {
   if (!now.routesKnown) return [];
   const findings = new Map<string, HistoryFinding>();
   const report = (umid: string | null, diagnostic: Diagnostic) => {
@@ -51,5 +57,6 @@ export function historyProblems(before: ResolverState, now: ResolverState, revis
     const message = `UMID ${JSON.stringify(umid)} was redirected here at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
     report(null, placed(before.routes, pointer, "history/vanished", message));
   }
+  for (const { umid, diagnostic } of cursorProblems(before, now, (file) => issuedAtNow(file, limits))) report(umid, diagnostic);
   return [...findings.values()];
 }

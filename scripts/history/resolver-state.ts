@@ -5,13 +5,16 @@
  * is not served even if its file is there: revocation wins (EXT-OPT O2.3). At a revision,
  * a manifest counts as served if its file is strict JSON with a non-empty string @id, as
  * check reads it; old signatures are not verified again, since the question is what was
- * served then, not whether it would pass today.
+ * served then, not whether it would pass today. Each manifest's `issuedAt` is kept at a
+ * revision, which dates its status (EXT-OPT O2.2 `updatedAt`) when nothing else does; now,
+ * it is read from its file on demand (`issuedAtNow`), for the few UMIDs that need it.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { decodeUtf8 } from "../../core/base64url.ts";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
+import { instant } from "../../core/validate/cross-field.ts";
 import type { Limits } from "../config.ts";
 import type { ContentCheck } from "../content/check-content.ts";
 import { displayPath, isManifestName, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
@@ -21,8 +24,11 @@ import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { listFolder, readBlobs, type Revision } from "./git-revision.ts";
 
 export interface ResolverState {
-  /** UMID → the manifest file that serves it and, when asked for, the SHA-256 of its JCS canonical form. */
-  published: Map<string, { file: string; digest?: string }>;
+  /**
+   * UMID → the manifest file that serves it and, when asked for, the SHA-256 of its JCS
+   * canonical form; at a revision, its `issuedAt` too (milliseconds, NaN if it has none).
+   */
+  published: Map<string, { file: string; digest?: string; issuedAt?: number }>;
   redirects: Map<string, string>;
   redirectEntries: Map<string, { pointer: string }>;
   statuses: Map<string, RouteStatus>;
@@ -39,8 +45,7 @@ export function stateNow(check: ContentCheck, contentDir: string, limits: Limits
   const state = routesState(displayPath(routesPath), "text" in read ? read.text : read.missing ? undefined : "", validators);
   for (const { file, umid } of check.files) {
     if (umid === null || state.published.has(umid) || !isServed(state, umid)) continue;
-    const text = digestsFor.has(umid) ? readSourceText(file, limits.maxManifestBytes) : undefined;
-    const value = text !== undefined && "text" in text ? readManifest(text.text, limits)?.value : undefined;
+    const value = digestsFor.has(umid) ? manifestIn(file, limits) : undefined;
     state.published.set(umid, { file, ...(value !== undefined && { digest: canonicalDigest(value) }) });
   }
   return state;
@@ -55,7 +60,7 @@ export async function stateAt(revision: Revision, contentDir: string, limits: Li
   const routes = files.find((f) => f.name === ROUTES_FILE);
   const routesReadable = routes !== undefined && routes.size <= MAX_LIST_FILE_BYTES;
   let routesText = routes === undefined ? undefined : "";
-  const claims = new Map<string, { file: string; digest?: string }>();
+  const claims = new Map<string, { file: string; digest?: string; issuedAt: number }>();
   const blobs = [...(routesReadable ? [routes.blob] : []), ...manifests.map((f) => f.blob)];
   await readBlobs(revision.top, blobs, (index, bytes) => {
     const text = textOf(bytes);
@@ -66,11 +71,16 @@ export async function stateAt(revision: Revision, contentDir: string, limits: Li
     const manifest = readManifest(text, limits);
     if (manifest === undefined || claims.has(manifest.umid)) return;
     const file = shown(manifests[routesReadable ? index - 1 : index]!.name);
-    claims.set(manifest.umid, { file, ...(digests && { digest: canonicalDigest(manifest.value) }) });
+    claims.set(manifest.umid, { file, issuedAt: issuedAtOf(manifest.value), ...(digests && { digest: canonicalDigest(manifest.value) }) });
   });
   const state = routesState(shown(ROUTES_FILE), routesText, validators);
   for (const [umid, served] of claims) if (isServed(state, umid)) state.published.set(umid, served);
   return state;
+}
+
+/** When the manifest in `file` (a file of the working tree) was issued, in milliseconds; NaN if it does not say or cannot be read. */
+export function issuedAtNow(file: string, limits: Limits): number {
+  return issuedAtOf(manifestIn(file, limits));
 }
 
 /** No content at all: what `--summary` compares with when there is no `--base`. */
@@ -97,12 +107,23 @@ function isServed(state: ResolverState, umid: string): boolean {
   return !state.redirects.has(umid) && state.statuses.get(umid)?.list !== "revoked";
 }
 
+/** The manifest in `file` of the working tree, read as `readManifest` reads it; undefined if it cannot be read. */
+function manifestIn(file: string, limits: Limits): Record<string, unknown> | undefined {
+  const read = readSourceText(file, limits.maxManifestBytes);
+  return "text" in read ? readManifest(read.text, limits)?.value : undefined;
+}
+
 /** A manifest's text read as check reads it: strict JSON within the limits, an object with a non-empty string @id. */
-function readManifest(text: string, limits: ShapeLimits): { umid: string; value: unknown } | undefined {
+function readManifest(text: string, limits: ShapeLimits): { umid: string; value: Record<string, unknown> } | undefined {
   const parsed = parseJson(text, limits);
   if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
   const umid = parsed.value["@id"];
   return typeof umid === "string" && umid !== "" ? { umid, value: parsed.value } : undefined;
+}
+
+/** `issuedAt` as the build reads it (manifest-check.ts): milliseconds, NaN when it is not a date-time. */
+function issuedAtOf(manifest: Record<string, unknown> | undefined): number {
+  return instant(manifest?.issuedAt) ?? NaN;
 }
 
 function canonicalDigest(value: unknown): string {

@@ -1,0 +1,52 @@
+/**
+ * `history/cursor-regressed`: a status change must raise the UMID's status cursor. The
+ * cursor (EXT-OPT O2.2; core/status.ts) is when the current status began, and it is the
+ * ETag relying parties revalidate with (O2.1: a 304 means the status is unchanged). The
+ * commands date each change after the status it ends; a hand edit of `_routes.json` may
+ * not, and then caches keep answering 304 with the old status. Statuses are computed as
+ * the build computes them (scripts/build/statuses.ts); a revoked UMID that is no longer
+ * revoked is history/unrevoked's business, and a new or vanished one has no change to date.
+ */
+import type { StatusEntry } from "../../edge/records.ts";
+import { DEFAULT_NEXT_CHECK, statusCursor } from "../../core/status.ts";
+import { publishedStatus, revokedStatus } from "../build/statuses.ts";
+import type { Diagnostic } from "../diagnostics.ts";
+import { placed } from "../content/source.ts";
+import type { ResolverState } from "./resolver-state.ts";
+
+/** The errors of the rule, each with the UMID of the manifest file it names (null for `_routes.json`). */
+export function cursorProblems(before: ResolverState, now: ResolverState, issuedAtNow: (file: string) => number): { umid: string | null; diagnostic: Diagnostic }[] {
+  const problems: { umid: string | null; diagnostic: Diagnostic }[] = [];
+  // Published at the revision: a UMID revoked there is not (so no un-revocation is reported twice).
+  for (const umid of before.published.keys()) {
+    // Which status, without its date: no file is read for a UMID whose status stays.
+    const was = servedStatus(before, umid, () => NaN)?.status;
+    const is = servedStatus(now, umid, () => NaN)?.status;
+    if (was === undefined || is === undefined || was === is) continue;
+    const from = servedStatus(before, umid, () => before.published.get(umid)!.issuedAt ?? NaN)!;
+    const to = servedStatus(now, umid, () => issuedAtNow(now.published.get(umid)!.file))!;
+    if (statusCursor(to.updatedAt) > statusCursor(from.updatedAt)) continue;
+    const message =
+      `UMID ${JSON.stringify(umid)} goes from ${from.status} (since ${from.updatedAt}) to ${to.status} since ${to.updatedAt}, which is not later: ` +
+      `its status cursor (the ETag relying parties revalidate with) would not increase, so caches would keep the old status; ` +
+      `date the change after ${from.updatedAt} (manifest-resolver suspend, reinstate and revoke do)`;
+    const entry = now.statuses.get(umid);
+    problems.push(
+      entry === undefined
+        ? { umid, diagnostic: { severity: "error", file: now.published.get(umid)!.file, rule: "history/cursor-regressed", message } }
+        : { umid: null, diagnostic: placed(now.routes, `${entry.pointer}/umid`, "history/cursor-regressed", message) },
+    );
+  }
+  return problems;
+}
+
+/**
+ * The status the build serves for `umid` in `state` (as output.ts and build.ts compute
+ * it), or none: neither published nor revoked there. `issuedAt` is asked for only when
+ * the manifest is served, and a date of NaN still tells which status it is.
+ */
+function servedStatus(state: ResolverState, umid: string, issuedAt: () => number): StatusEntry | undefined {
+  const route = state.statuses.get(umid);
+  if (route?.list === "revoked") return revokedStatus(route, DEFAULT_NEXT_CHECK);
+  return state.published.has(umid) ? publishedStatus(issuedAt(), route, DEFAULT_NEXT_CHECK) : undefined;
+}
