@@ -49,7 +49,9 @@ Options:
                     there and not here is an error (history/unrevoked: revocation is
                     permanent), and so is one published or redirected there that is now
                     neither published, redirected nor revoked (history/vanished: it would
-                    answer 404); the whole content folder, so no PATH
+                    answer 404), and so is a status change dated no later than the status
+                    it ends (history/cursor-regressed: caches would keep the old status);
+                    the whole content folder, so no PATH
   --summary FILE    write FILE, a Markdown table of what the change does to the resolver
                     (UMIDs published, changed, revoked, suspended, reinstated, redirected),
                     even when the check fails; without --base, against nothing: all is new
