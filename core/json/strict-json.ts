@@ -179,7 +179,7 @@ class Parser {
         return object;
       }
       if (c !== ",") this.#fail("json/syntax", "expected ',' or '}'", this.#pos - 1);
-      this.#skipSpace();
+      this.#noTrailingComma("}");
     }
   }
 
@@ -202,8 +202,15 @@ class Parser {
         return array;
       }
       if (c !== ",") this.#fail("json/syntax", "expected ',' or ']'", this.#pos - 1);
-      this.#skipSpace();
+      this.#noTrailingComma("]");
     }
+  }
+
+  /** After a comma: the next value must follow. A comma before `close` is reported where it stands, not at `close`. */
+  #noTrailingComma(close: "}" | "]"): void {
+    const comma = this.#pos - 1;
+    this.#skipSpace();
+    if (this.text[this.#pos] === close) this.#fail("json/syntax", `trailing comma before '${close}': JSON allows none; delete it`, comma);
   }
 
   #string(): string {

@@ -67,7 +67,7 @@ describe("strict JSON", () => {
   });
   it("places syntax errors", () => {
     const cases: [string, number, number][] = [
-      ['{"a": 1,}', 1, 9],
+      ['{"a": 1 2}', 1, 9],
       ["[1 2]", 1, 4],
       ['{"a" 1}', 1, 6],
       ["\n\n  tru", 3, 3],
@@ -82,6 +82,13 @@ describe("strict JSON", () => {
     for (const [text, line, column] of cases) {
       const p = problemAt(text);
       assert.deepEqual([p.rule, p.line, p.column], ["json/syntax", line, column], JSON.stringify(text));
+    }
+  });
+  it("reports a trailing comma at the comma, not at the bracket after it", () => {
+    for (const [text, line, column] of [['{"a": 1,}', 1, 8], ['{\n  "a": 1,\n\n}', 2, 9], ["[1, 2 ,\n]", 1, 7]] as const) {
+      const p = problemAt(text);
+      assert.deepEqual([p.rule, p.line, p.column], ["json/syntax", line, column], JSON.stringify(text));
+      assert.match(p.message, /^trailing comma before '[}\]]'/);
     }
   });
   it("keeps a member named __proto__ as plain data", () => {
