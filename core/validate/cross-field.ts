@@ -4,6 +4,7 @@
  * schema found other faults in the same manifest. None depends on the clock.
  */
 import { isJsonObject } from "../json/strict-json.ts";
+import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
 
 /** Largest embedded claim proof (one verifiable presentation), in canonical JSON bytes. */
@@ -99,12 +100,13 @@ const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+
 
 /** Whether a value is an RFC 3339 date-time that names an instant (a clock given on a command line, say). */
 export function isDateTime(value: unknown): value is string {
-  return typeof value === "string" && RFC3339_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+  return typeof value === "string" && RFC3339_DATE_TIME.test(value) && instant(value) !== undefined;
 }
 
 /** Milliseconds since the epoch of an RFC 3339 date-time, or undefined if it is not one. */
 export function instant(value: unknown): number | undefined {
-  if (typeof value !== "string") return undefined;
+  // 2026-02-30 is reported by the schema, once: Date.parse would read it as 2026-03-02.
+  if (typeof value !== "string" || noSuchDate(value) !== undefined) return undefined;
   const ms = Date.parse(value);
   if (!Number.isNaN(ms)) return ms;
   // A leap second (23:59:60), which RFC 3339 and the schema's date-time format allow and

@@ -5,6 +5,7 @@
  * same thing about the same fault.
  */
 import { escapePointerToken } from "../json/strict-json.ts";
+import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
 
 /** The members of an ajv error object (with `verbose`) that the messages need. */
@@ -59,6 +60,11 @@ function messageOf(e: SchemaError): string {
     case "anyOf":
       return description ?? "must match one of the allowed shapes";
     case "format":
+      if (e.params.format === "date-time" && typeof e.data === "string") {
+        const impossible = noSuchDate(e.data);
+        return impossible === undefined ? `must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z, found ${JSON.stringify(e.data)}` : `${impossible}, found ${JSON.stringify(e.data)}`;
+      }
+    // falls through
     case "pattern":
       return `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, found ${JSON.stringify(e.data)}`;
     default:

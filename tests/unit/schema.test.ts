@@ -59,6 +59,14 @@ describe("manifest envelope", () => {
   });
   it("requires manifestVersion 0.4", () => expectProblem(manifest({ manifestVersion: "0.5" }), "/manifestVersion", "schema/const"));
   it("requires RFC 3339 date-times", () => expectProblem(manifest({ issuedAt: "2026-01-01 00:00" }), "/issuedAt", "schema/format"));
+  it("says what form a date-time takes", () => {
+    assert.deepEqual(validators.manifest(manifest({ expiresAt: "2030-01-01" })).map((p) => p.message), ['must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z, found "2030-01-01"']);
+  });
+  it("reports an impossible date as such, once", () => {
+    const problems = validators.manifest(manifest({ issuedAt: "2026-02-30T00:00:00Z", expiresAt: "2026-03-01T00:00:00Z" }));
+    assert.deepEqual(problems, [{ pointer: "/issuedAt", rule: "schema/format", message: 'no such date: February has 28 days in 2026, found "2026-02-30T00:00:00Z"' }]);
+    assert.equal(validators.manifest(manifest({ expiresAt: "2030-04-31T00:00:00Z" }))[0]?.message, 'no such date: April has 30 days, found "2030-04-31T00:00:00Z"');
+  });
   it("bounds trust tiers to 0..3", () => {
     expectValid(manifest({ requiredTrustTier: 3 }));
     expectProblem(manifest({ requiredTrustTier: 4 }), "/requiredTrustTier", "schema/maximum");
