@@ -1,5 +1,7 @@
-/** `manifest-resolver COMMAND [options]`: dispatch, `--help`, and usage errors. */
+/** `manifest-resolver COMMAND [options]`: dispatch, `--help`, `--version`, and usage errors that say what was meant. */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { closest } from "./closest.ts";
 import { build } from "./commands/build.ts";
 import { check } from "./commands/check.ts";
 import { evaluateCommand } from "./commands/evaluate.ts";
@@ -15,14 +17,16 @@ import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
 import { printable } from "./diagnostics.ts";
 
-const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, suspend, reinstate, redirect, build, serve, probe, evaluateCommand, resolveCommand];
+export const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, suspend, reinstate, redirect, build, serve, probe, evaluateCommand, resolveCommand];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
 
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
-Run 'manifest-resolver COMMAND --help' for a command's options.`;
+Run 'manifest-resolver COMMAND --help' for a command's options, 'manifest-resolver --version' for the version.`;
+
+const VERSION: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -30,8 +34,12 @@ export async function main(argv: string[]): Promise<number> {
     console.log(OVERVIEW);
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
+  if (name === "--version" || name === "-V") {
+    console.log(`manifest-resolver ${VERSION}`);
+    return EXIT_OK;
+  }
   const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) return usageError(`unknown command '${name}'`, OVERVIEW);
+  if (command === undefined) return usageError(`unknown command '${name}'${didYouMean(name, COMMANDS.map((c) => c.name))}`, OVERVIEW);
   try {
     const { values, positionals } = parseArgs({
       args: rest,
@@ -46,6 +54,11 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(values, positionals);
   } catch (error) {
     const code = (error as { code?: string }).code;
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      const option = /'(-[^']*)'/.exec((error as Error).message)?.[1] ?? "";
+      const flags = Object.keys({ ...command.options, help: true }).map((o) => `--${o}`);
+      return usageError(`unknown option '${option}' for ${name}${didYouMean(option.split("=")[0]!, flags)}`, `Run 'manifest-resolver ${name} --help' for usage.`);
+    }
     if (error instanceof UsageError || error instanceof ConfigError || code?.startsWith("ERR_PARSE_ARGS")) {
       return usageError((error as Error).message, `Run 'manifest-resolver ${name} --help' for usage.`);
     }
@@ -55,6 +68,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** "; did you mean 'x'?" when one of `known` is near `typed`, else nothing. */
+function didYouMean(typed: string, known: string[]): string {
+  const [nearest] = closest(typed, known, 1, Math.max(2, Math.floor(typed.length / 3)));
+  return nearest === undefined ? "" : `; did you mean '${nearest}'?`;
 }
 
 function usageError(message: string, hint: string): number {

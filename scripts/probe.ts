@@ -17,6 +17,8 @@ export interface ProbeResult {
   detail?: string;
   /** Undefined when the check passed; what was wrong otherwise. */
   failure?: string;
+  /** The request itself failed (nothing answers, or the connection broke): later checks would only repeat it. */
+  unreachable?: true;
 }
 
 type Check = (check: string, body: () => Promise<string | void>) => Promise<ProbeResult>;
@@ -31,6 +33,15 @@ const EXPOSED = ["ETag", "Cache-Control", "Content-Type", "Location", "X-UM-Reso
 
 /** Thrown inside a check to fail it with a message. */
 class Mismatch extends Error {}
+
+/** Why a request failed, in a few words: the system's code (ECONNREFUSED) when there is one. */
+function requestFailure(error: unknown): string {
+  const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
+  if ((error as Error).name === "TimeoutError") return "no answer in 15 s";
+  if (cause?.code === "ECONNREFUSED") return "connection refused (ECONNREFUSED): is the resolver running, on this port?";
+  if (cause?.code === "ENOTFOUND") return "no such host (ENOTFOUND)";
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
 
 function expect(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Mismatch(message);
@@ -69,8 +80,8 @@ export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<P
       const detail = await body();
       return detail === undefined ? { check } : { check, detail };
     } catch (error) {
-      const reason = error instanceof Mismatch ? error.message : `request failed: ${(error as Error).cause ?? (error as Error).message}`;
-      return { check, failure: reason };
+      if (error instanceof Mismatch) return { check, failure: error.message };
+      return { check, failure: `cannot reach ${base}: ${requestFailure(error)}`, unreachable: true };
     }
   };
 

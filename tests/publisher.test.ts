@@ -440,10 +440,15 @@ describe("probe", () => {
       server.close();
     }
   });
-  it("fails when nothing answers, and rejects a bad URL as usage", async () => {
-    const result = await cli(["probe", "http://127.0.0.1:9"]);
+  it("stops at the first refused connection with one clear line, and rejects a bad URL as usage", async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await cli(["probe", base, "urn:a", "urn:b"]);
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /^FAIL {2}GET \/health: request failed: /m);
+    assert.equal(result.stdout, `FAIL  GET /health: cannot reach ${base}: connection refused (ECONNREFUSED): is the resolver running, on this port?\n${base}: stopped after 1 check: nothing answered\n`);
     assert.equal((await cli(["probe", "ftp://x"])).status, 2);
   });
 });

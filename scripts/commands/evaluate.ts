@@ -40,7 +40,7 @@ as for 'manifest-resolver build --help'.
 Exit status: 0 accepted (also with warnings, or partially), 1 rejected, 2 usage error.
 
 Example:
-  manifest-resolver evaluate alice.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
+  manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
   options: {
     context: { type: "string" },
     now: { type: "string" },

@@ -15,10 +15,11 @@ _routes.json (see redirect --help); or a 410. And for each, its status document:
 suspended for a 200, revoked for a 410, none (404) for a 307, with a working 304. One line
 per check, then a summary. Run it against a deploy preview before merging.
 
-Exit status: 0 every check passed, 1 a check failed, 2 usage error.
+Exit status: 0 every check passed, 1 a check failed (probing stops at the first request
+that gets no answer), 2 usage error.
 
 Example:
-  manifest-resolver probe https://deploy-preview-12--my-manifests.netlify.app urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
+  manifest-resolver probe http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
   options: {},
   async run(_values, [baseUrl, ...umids]) {
     if (baseUrl === undefined) throw new UsageError("BASE_URL is required");
@@ -32,6 +33,11 @@ Example:
       } else {
         failed++;
         console.log(printable(`FAIL  ${result.check}: ${result.failure}`));
+      }
+      // Every later check would fail the same way: one clear line is enough.
+      if (result.unreachable) {
+        console.log(printable(`${baseUrl}: stopped after ${checks} ${checks === 1 ? "check" : "checks"}: nothing answered`));
+        return EXIT_FAILED;
       }
     }
     console.log(`${baseUrl}: ${checks} checks, ${failed === 0 ? "all passed" : `${failed} failed`}`);

@@ -47,7 +47,7 @@ Exit status: 0 accepted (also with warnings, or partially), 1 rejected or not
 resolvable, 2 usage error.
 
 Example:
-  manifest-resolver resolve https://resolver.example urn:uuid:4b7d1e2a-93c1-4f0e-a6b2-7d8e9f0a1b2c --cache ~/.cache/manifest-resolver`,
+  manifest-resolver resolve http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --cache ~/.cache/manifest-resolver`,
   options: {
     context: { type: "string" },
     now: { type: "string" },

@@ -1,12 +1,14 @@
 /** `manifest-resolver sign`: fill in a manifest's Profile A signature. */
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
+import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkRootFiles } from "../content/check-content.ts";
 import { withFileLock } from "../content/file-lock.ts";
 import { defaultContentDir, isInside } from "../content/content-root.ts";
 import { checkManifestText } from "../content/manifest-check.ts";
-import { displayPath, readSourceText } from "../content/files.ts";
+import { displayPath, listContent, readSourceText } from "../content/files.ts";
 import { detectStyle, formatJson, writeFileAtomically } from "../content/json-file.ts";
 import { parseAndValidate } from "../content/source.ts";
 import { NO_OPT_INS } from "../content/unsigned.ts";
@@ -21,9 +23,9 @@ import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./
 export const sign: Command = {
   name: "sign",
   summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place",
-  help: `Usage: manifest-resolver sign FILE... --key PEM --key-ref KEYREF [--status-base URL]
+  help: `Usage: manifest-resolver sign FILE|DIR... --key PEM --key-ref KEYREF [--status-base URL]
 
-Fills in each manifest's signature (Ed25519 over the JCS canonical manifest, with
+Fills in each manifest's signature (a DIR: every manifest file in it, as build finds them) (Ed25519 over the JCS canonical manifest, with
 publicKeySpkiB64 and created) and rewrites the file in its own indentation style. With
 --status-base (or UM_RESOLVER_URL), also its statusRef: the manifest's status URL at that
 resolver, where relying parties check whether it was revoked or suspended.
@@ -43,10 +45,10 @@ Options:
 Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
 
 Example:
-  manifest-resolver sign content/alice.jsonld --key signing-key.pem --key-ref did:web:alice.example#key-1`,
+  manifest-resolver sign content/people --key tests/fixtures/sample-signing-key.TEST-ONLY.pem --key-ref did:web:samples.manifest-resolver.example#test-key-1`,
   options: { key: { type: "string" }, "key-ref": { type: "string" }, "status-base": { type: "string" }, content: { type: "string" } },
-  async run(values, files) {
-    if (files.length === 0) throw new UsageError("name at least one FILE to sign");
+  async run(values, paths) {
+    if (paths.length === 0) throw new UsageError("name at least one FILE or DIR to sign");
     if (typeof values.key !== "string") throw new UsageError("--key PEM is required");
     const keyRef = values["key-ref"];
     if (typeof keyRef !== "string" || keyRef === "") throw new UsageError("--key-ref KEYREF is required");
@@ -63,6 +65,7 @@ Example:
       throw new UsageError(`${typeof values["status-base"] === "string" ? "--status-base" : "UM_RESOLVER_URL"} must be an https: URL (or http: to a loopback host) for a statusRef, not '${statusBase}'`);
     }
     const validators = schemaValidators(settings.contextUrl);
+    const files = await manifestFiles(paths);
     let refused = 0;
     for (const path of files) {
       const problem = await signFile(path, { key, spki, keyRef, statusBase }, stringOption(values, "content", defaultContentDir()), settings, validators);
@@ -75,6 +78,21 @@ Example:
     return refused > 0 ? EXIT_FAILED : EXIT_OK;
   },
 };
+
+/** FILEs as given, and for each DIR the manifest files in it (the build's rule: files.ts); a DIR with none is a usage error. */
+async function manifestFiles(paths: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+      files.push(path);
+      continue;
+    }
+    const { manifests } = await listContent(path);
+    if (manifests.length === 0) throw new UsageError(`${path} holds no manifest file (*.json or *.jsonld, not starting with _)`);
+    files.push(...manifests.map((name) => join(path, name)));
+  }
+  return files;
+}
 
 /** The key, or why it cannot be used. */
 async function loadPrivateKey(path: string): Promise<KeyObject | string> {
