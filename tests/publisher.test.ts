@@ -134,11 +134,27 @@ describe("keygen and new refuse to lose anything", () => {
     assert.deepEqual(readdirSync(join(repo, "content"), { recursive: true }), ["people"], "nothing was written");
   });
   it("new prints to stdout without --out, and keeps an existing file", async () => {
-    const printed = await cli(["new"]);
+    const printed = await cli(["new", "--subject", "did:web:you.example"]);
     assert.equal(JSON.parse(printed.stdout).manifestVersion, "0.4");
     write("taken.json", "mine");
-    assert.equal((await cli(["new", "--out", "taken.json"])).status, 1);
+    assert.equal((await cli(["new", "--subject", "did:web:you.example", "--out", "taken.json"])).status, 1);
     assert.equal(read("taken.json"), "mine");
+  });
+  it("new never makes a subject up: the DID of the one pinned key, else it asks; a subject must be a URI", async () => {
+    write("subject1/package.json", "{}\n");
+    write("subject1/content/_keys.json", '{"did:web:me.example#key-1": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}');
+    const one = await cli(["new"], join(scratch, "subject1"));
+    assert.equal(one.status, 0, one.stderr);
+    assert.equal(JSON.parse(one.stdout).subject, "did:web:me.example");
+    write("subject2/package.json", "{}\n");
+    const none = await cli(["new"], join(scratch, "subject2"));
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /^manifest-resolver: name the manifest's subject with --subject DID: there is no content\/_keys\.json to take the DID of its key from\n/);
+    write("subject2/content/_keys.json", '{"did:web:a.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s=", "did:web:b.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}');
+    assert.match((await cli(["new"], join(scratch, "subject2"))).stderr, /content\/_keys\.json pins 2 keys, so there is no one DID to take/);
+    const notUri = await cli(["new", "--subject", "alice"]);
+    assert.equal(notUri.status, 2);
+    assert.match(notUri.stderr, /^manifest-resolver: --subject must be a URI such as did:web:you\.example, not 'alice'\n/);
   });
 });
 

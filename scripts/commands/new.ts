@@ -1,9 +1,16 @@
-/** `manifest-resolver new`: a v0.4 manifest skeleton to fill in and sign. */
+/**
+ * `manifest-resolver new`: a v0.4 manifest skeleton to fill in and sign. Its subject is
+ * never made up: a placeholder DID would be signed and published as someone's identity.
+ */
 import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { settingsFromEnv } from "../config.ts";
+import { defaultContentDir } from "../content/content-root.ts";
+import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../content/files.ts";
 import { DEFAULT_STYLE, formatJson } from "../content/json-file.ts";
-import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 
 /** How long a new manifest is valid: consumers refuse it after expiresAt. */
 const LIFETIME_DAYS = 365;
@@ -17,18 +24,19 @@ A v0.4 manifest with a fresh urn:uuid @id, issuedAt now and expiresAt in ${LIFET
 and empty facets, claims, consents and pointers to fill in. Sign it when it is ready.
 
 Options:
-  --subject DID   the manifest's subject (default: did:web:example.com)
+  --subject DID   the manifest's subject, a URI (default: the DID of the one key the
+                  content folder's _keys.json pins, if it pins exactly one)
   --out FILE      write it there instead of printing it (an existing file is kept)
 
 Exit status: 0 done, 1 not written (the file exists), 2 usage error.
 
 Example:
-  manifest-resolver new --subject did:web:alice.example --out content/alice.jsonld`,
+  manifest-resolver new --subject did:web:alice.example --out content/people/alice/new.jsonld`,
   options: { subject: { type: "string" }, out: { type: "string" } },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const subject = stringOption(values, "subject", "did:web:example.com");
-    if (subject.trim() === "") throw new UsageError("--subject must not be empty");
+    const subject = typeof values.subject === "string" ? values.subject : pinnedSubject();
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(subject)) throw new UsageError(`--subject must be a URI such as did:web:you.example, not '${subject}'`);
     const now = new Date();
     now.setUTCMilliseconds(0);
     const expires = new Date(now.getTime() + LIFETIME_DAYS * 86_400_000);
@@ -62,3 +70,14 @@ Example:
     return EXIT_OK;
   },
 };
+
+/** The DID of the one key `_keys.json` pins (its keyRef without the #fragment); a usage error otherwise. */
+function pinnedSubject(): string {
+  const path = join(defaultContentDir(), KEYS_FILE);
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const parsed = "text" in read ? parseJson(read.text, LIST_FILE_SHAPE) : undefined;
+  const keyRefs = parsed?.ok && isJsonObject(parsed.value) ? Object.keys(parsed.value) : [];
+  if (keyRefs.length === 1) return keyRefs[0]!.split("#")[0]!;
+  const why = "text" in read ? `${displayPath(path)} pins ${keyRefs.length} keys, so there is no one DID to take` : `there is no ${displayPath(path)} to take the DID of its key from`;
+  throw new UsageError(`name the manifest's subject with --subject DID: ${why}`);
+}
