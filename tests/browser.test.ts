@@ -48,22 +48,6 @@ describe("in Chromium", { skip }, () => {
   let origin: string;
 
   before(async () => {
-    const port = await freePort();
-    origin = `http://localhost:${port}`;
-    mkdirSync(join(scratch, "content"));
-    writeFileSync(join(scratch, "content/shown.json"), JSON.stringify(shown));
-    writeFileSync(join(scratch, "content/target.json"), JSON.stringify(target));
-    writeFileSync(
-      join(scratch, "content/_routes.json"),
-      JSON.stringify({ redirects: [{ umid: "urn:browser:moved", location: origin + umidPath("urn:browser:redirect-target") }], revoked: [{ umid: "urn:browser:gone" }] }),
-    );
-    const build = spawnSync(process.execPath, [CLI, "build", "--content", join(scratch, "content"), "--out", join(scratch, "dist"), "--lookup-out", join(scratch, "lookup")], { encoding: "utf8" });
-    assert.equal(build.status, 0, build.stderr);
-    resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(scratch, "dist"), "--port", String(port), "--ui-port", "0"], process.env, 2);
-    ui = resolver.urls[1]!;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await browser.newPage();
-
     // A resolver that serves a manifest altered after signing: only the page can notice.
     const tampered = JSON.stringify({ ...shown, subject: "did:web:mallory.example" });
     // And one "signed" by the identity point (R = identity, S = 0), which verifies anything under a lax verifier.
@@ -78,11 +62,35 @@ describe("in Chromium", { skip }, () => {
         value: Buffer.concat([identity, Buffer.alloc(32)]).toString("base64url"),
       },
     });
-    fake = createServer((req, res) =>
-      res.writeHead(200, { "Access-Control-Allow-Origin": "*", "Content-Type": "application/ld+json" }).end(req.url?.includes("forged") ? forged : tampered),
-    );
+    // A manifest past its expiresAt, which a build refuses to publish, and the target of a redirect to this other origin.
+    const expired = JSON.stringify(signed(manifestFor("urn:browser:expired", { expiresAt: "2026-02-01T00:00:00Z" }), key));
+    const elsewhere = JSON.stringify(signed(manifestFor("urn:browser:elsewhere"), key));
+    fake = createServer((req, res) => {
+      // A target that does not allow other origins to read it (no Access-Control-Allow-Origin).
+      if (req.url?.includes("no-cors")) return res.writeHead(200, { "Content-Type": "application/ld+json" }).end(elsewhere);
+      const body = req.url?.includes("forged") ? forged : req.url?.includes("expired") ? expired : req.url?.includes("elsewhere") ? elsewhere : tampered;
+      res.writeHead(200, { "Access-Control-Allow-Origin": "*", "Content-Type": "application/ld+json" }).end(body);
+    });
     await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
     fakeUrl = `http://localhost:${(fake.address() as { port: number }).port}`;
+
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    mkdirSync(join(scratch, "content"));
+    writeFileSync(join(scratch, "content/shown.json"), JSON.stringify(shown));
+    writeFileSync(join(scratch, "content/target.json"), JSON.stringify(target));
+    const redirects = [
+      { umid: "urn:browser:moved", location: origin + umidPath("urn:browser:redirect-target") },
+      { umid: "urn:browser:elsewhere", location: fakeUrl + umidPath("urn:browser:elsewhere") },
+      { umid: "urn:browser:unreadable", location: `${fakeUrl}/no-cors` },
+    ];
+    writeFileSync(join(scratch, "content/_routes.json"), JSON.stringify({ redirects, revoked: [{ umid: "urn:browser:gone" }] }));
+    const build = spawnSync(process.execPath, [CLI, "build", "--content", join(scratch, "content"), "--out", join(scratch, "dist"), "--lookup-out", join(scratch, "lookup")], { encoding: "utf8" });
+    assert.equal(build.status, 0, build.stderr);
+    resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(scratch, "dist"), "--port", String(port), "--ui-port", "0"], process.env, 2);
+    ui = resolver.urls[1]!;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage();
   });
   after(async () => {
     await browser?.close();
@@ -138,38 +146,77 @@ describe("in Chromium", { skip }, () => {
     assert.equal(r.status, 200);
     assert.equal(JSON.parse(r.text)["@id"], "urn:browser:redirect-target");
   });
-  it("the lookup page, on its own origin, shows a manifest, its expiry and its verified signature", async () => {
+  /** The lookup page opened with a shared link, once its result is in. */
+  async function lookUp(resolverUrl: string, umid: string, on: Page = page): Promise<string> {
+    await on.goto(`${ui}/?${new URLSearchParams({ resolver: resolverUrl, umid })}`);
+    await on.locator("#result .verdict").waitFor();
+    return on.locator("#result").innerText();
+  }
+
+  it("the lookup page, on its own origin, gives a manifest's verdict first, then the answer and the receipt", async () => {
     await page.goto(`${ui}/?resolver=${encodeURIComponent(origin)}`);
-    await page.fill("#umid", "urn:browser:shown");
+    // Pasted with blanks around it: trimmed.
+    await page.fill("#umid", "  urn:browser:shown\t ");
     await page.click("button[type=submit]");
-    const result = page.locator("#result");
-    await result.locator("pre").waitFor();
-    const text = await result.innerText();
-    assert.match(text, /^200 OK/);
-    assert.match(text, /valid until 2030-01-01T00:00:00Z \(\d+ days left\)/);
-    assert.match(text, /signature verifies with the key embedded in the manifest \(keyRef "did:web:fixture\.example#key-1"\)/);
-    assert.match(text, /"@id": "urn:browser:shown"/);
+    await page.locator("#result .verdict").waitFor();
+    const text = await page.locator("#result").innerText();
+    assert.match(text, /^Usable\n+the signature verifies, the manifest is within its validity period, and nothing in it was withheld\n/);
+    assert.equal(await page.inputValue("#umid"), "urn:browser:shown");
+    assert.match(text, new RegExp(`Request: GET ${origin}/urn%3Abrowser%3Ashown Copy`));
+    assert.match(text, /The answer: 200 OK/);
     assert.match(text, /X-UM-Resolver-Contract\s+manifest-resolver\/v0\.1/);
+    assert.match(text, /"@id": "urn:browser:shown"/);
+    assert.match(text, /"outcome": "accepted",\n\s+"signatureCheck": "valid",\n\s+"freshnessCheck": "fresh"/);
+    assert.equal(new URL(page.url()).searchParams.get("umid"), "urn:browser:shown");
   });
-  it("the lookup page shows a revocation, an unknown UMID and a followed redirect", async () => {
-    const show = async (umid: string) => {
-      await page.goto(`${ui}/?${new URLSearchParams({ resolver: origin, umid })}`);
-      await page.locator("#result pre").waitFor();
-      return page.locator("#result").innerText();
-    };
-    assert.match(await show("urn:browser:gone"), /^410 Gone[\s\S]*"error": "revoked"/);
-    assert.match(await show("urn:browser:nobody"), /^404 Not Found[\s\S]*"error": "not_found"/);
-    assert.match(await show("urn:browser:moved"), /^200 OK\n+redirected to http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target/);
+  it("the lookup page says an expired manifest must not be used, though it came with 200 OK", async () => {
+    const text = await lookUp(fakeUrl, "urn:browser:expired");
+    assert.match(text, /^Do not use\n+\/expiresAt: expired at 2026-02-01T00:00:00Z: consumers must reject it/);
+    assert.match(text, /The answer: 200 OK/);
+  });
+  it("the lookup page shows a redirect to another origin as a redirect, and the verdict where it ended", async () => {
+    const text = await lookUp(origin, "urn:browser:elsewhere");
+    assert.match(text, /^Usable\n/);
+    assert.match(text, new RegExp(`GET ${origin}/urn%3Abrowser%3Aelsewhere: a redirect\\. A browser hides a redirect's status \\(such as 307\\) and its Location from the page \\(an opaque redirect\\)`));
+    assert.match(text, new RegExp(`the browser followed the redirect to ${fakeUrl}/urn%3Abrowser%3Aelsewhere, which answered 200 OK`));
+    assert.match(text, /"@id": "urn:browser:elsewhere"/);
+  });
+  it("the lookup page says plainly when a redirect's target cannot be read cross-origin", async () => {
+    const text = await lookUp(origin, "urn:browser:unreadable");
+    assert.match(text, /^Nothing to use\n/);
+    assert.match(text, /following that redirect: no readable answer \(Failed to fetch\)\. The target does not allow this page's origin to read it \(no CORS\), or cannot be reached/);
+    assert.doesNotMatch(text, /The answer:/);
+  });
+  it("the lookup page explains a 404 and a 410 beside their JSON", async () => {
+    const missing = await lookUp(origin, "urn:browser:nobody");
+    assert.match(missing, new RegExp(`^Nothing to use\\n+"urn:browser:nobody" not found: ${origin}/urn%3Abrowser%3Anobody answered 404\\n`));
+    assert.match(missing, /The answer: 404 Not Found\n[\s\S]*404 Not Found: this resolver has no manifest for this UMID\.[\s\S]*"error": "not_found"/);
+    const gone = await lookUp(origin, "urn:browser:gone");
+    assert.match(gone, /^Do not use\n+the resolver answers 410 Gone for "urn:browser:gone": the manifest is revoked\n/);
+    assert.match(gone, /The answer: 410 Gone\n[\s\S]*410 Gone: the publisher revoked this manifest[\s\S]*"error": "revoked"/);
+  });
+  it("the lookup page follows a redirect to another UMID's manifest, and refuses it as the client does", async () => {
+    const text = await lookUp(origin, "urn:browser:moved");
+    assert.match(text, /^Nothing to use\n+the manifest at http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target has @id "urn:browser:redirect-target", not the UMID asked for, "urn:browser:moved"\n/);
+    assert.match(text, /the browser followed the redirect to http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target, which answered 200 OK/);
   });
   it("the lookup page notices a manifest altered after signing", async () => {
-    await page.goto(`${ui}/?${new URLSearchParams({ resolver: fakeUrl, umid: "urn:browser:shown" })}`);
-    await page.locator("#result pre").waitFor();
-    assert.match(await page.locator("#result").innerText(), /signature does not verify: the manifest changed after signing/);
+    assert.match(await lookUp(fakeUrl, "urn:browser:shown"), /^Do not use\n+\/signature\/value: the Ed25519 signature does not verify over the canonical manifest/);
   });
   it("the lookup page refuses a signature by a small-order key, as the build does", async () => {
-    await page.goto(`${ui}/?${new URLSearchParams({ resolver: fakeUrl, umid: "urn:browser:forged" })}`);
-    await page.locator("#result pre").waitFor();
-    assert.match(await page.locator("#result").innerText(), /signature refused: the embedded key is a small-order or non-canonical Ed25519 key/);
+    assert.match(await lookUp(fakeUrl, "urn:browser:forged"), /^Do not use\n+.*small-order/);
+  });
+  it("a link with the resolver and UMID in its hash works, and Copy copies the request URL", async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ui });
+    const shared = await context.newPage();
+    await shared.goto(`${ui}/#${new URLSearchParams({ resolver: origin, umid: "urn:browser:shown" })}`);
+    await shared.locator("#result .verdict").waitFor();
+    assert.match(await shared.locator("#result").innerText(), /^Usable\n/);
+    await shared.getByRole("button", { name: "Copy the request URL" }).click();
+    await shared.getByText("Copied").waitFor();
+    assert.equal(await shared.evaluate(() => navigator.clipboard.readText()), `${origin}/urn%3Abrowser%3Ashown`);
+    await context.close();
   });
 });
 

@@ -1,11 +1,14 @@
 /**
- * The lookup page: asks a resolver for a UMID, cross-origin, and shows what came back:
- * status, the exposed headers, the manifest, its expiry, and whether its signature
- * verifies (Profile A, checked here with WebCrypto against the embedded key).
+ * The lookup page: resolves a UMID as a relying party's client does (core/client: the
+ * request, redirects, the statusRef, the evaluation, contract §4.3 and core §3.1),
+ * cross-origin from a browser, and shows first the verdict in plain words, then what
+ * happened on the wire, the answer's status, headers and body, and the receipt.
  */
-import { isProfileA, prepareProfileA } from "../../core/crypto/profile-a.ts";
-import { verifyEd25519 } from "../../core/crypto/webcrypto-ed25519.ts";
+import { resolve, type Resolution } from "../../core/client/index.ts";
 import { umidPath } from "../../core/umid-path.ts";
+import { exchangeWords, manifestAnswer, recordingFetch, type Exchange } from "./exchanges.ts";
+import { httpMeaning } from "./http-meaning.ts";
+import { receiptVerdict, unresolvedVerdict, type Verdict } from "./verdict.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
 const resolverInput = document.querySelector<HTMLInputElement>("#resolver")!;
@@ -13,78 +16,102 @@ const umidInput = document.querySelector<HTMLInputElement>("#umid")!;
 const result = document.querySelector<HTMLElement>("#result")!;
 
 const SHOWN_HEADERS = ["ETag", "Cache-Control", "Content-Type", "X-UM-Resolver-Contract"];
-const query = new URLSearchParams(location.search);
-resolverInput.value = query.get("resolver") ?? document.querySelector<HTMLMetaElement>('meta[name="manifest-resolver"]')?.content ?? "";
-umidInput.value = query.get("umid") ?? "";
+// A shared link carries the resolver and the UMID in its query, or in its hash (which no server sees).
+const shared = new URLSearchParams(location.search !== "" ? location.search : location.hash.slice(1));
+resolverInput.value = shared.get("resolver") ?? document.querySelector<HTMLMetaElement>('meta[name="manifest-resolver"]')?.content ?? "";
+umidInput.value = shared.get("umid")?.trim() ?? "";
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   const resolver = resolverInput.value.trim().replace(/\/+$/, "");
-  const umid = umidInput.value;
+  // A UMID pasted with a space or a line break around it is the same UMID.
+  const umid = umidInput.value.trim();
+  umidInput.value = umid;
+  if (!form.reportValidity()) return;
   history.replaceState(null, "", `?${new URLSearchParams({ resolver, umid })}`);
   void lookUp(resolver, umid);
 });
 if (resolverInput.value !== "" && umidInput.value !== "") form.requestSubmit();
 
 async function lookUp(resolver: string, umid: string): Promise<void> {
-  const url = resolver + umidPath(umid);
-  result.replaceChildren(line("muted", `GET ${url} …`));
-  let response: Response;
+  const request = requestLine(resolver + umidPath(umid));
+  result.replaceChildren(request, line("muted", "Asking…"));
+  const log: Exchange[] = [];
+  let resolution: Resolution;
   try {
-    response = await fetch(url, { cache: "no-store" });
+    resolution = await resolve(resolver, umid, { fetch: recordingFetch(log) });
   } catch (error) {
-    result.replaceChildren(line("status bad", "No answer"), line("", `${(error as Error).message}: is the resolver URL right, and does it allow cross-origin requests?`));
-    return;
+    // Only an unusable resolver URL (or context) throws.
+    resolution = { reason: (error as Error).message };
   }
-  const text = await response.text();
-  const body = parseJson(text);
-  const parts: Node[] = [line(`status ${response.ok ? "ok" : "bad"}`, `${response.status} ${response.statusText}`)];
-  if (response.redirected) parts.push(line("muted", `redirected to ${response.url}`));
-  parts.push(headerList(response.headers));
-  if (response.ok && isObject(body)) parts.push(facts([expiry(body), await signatureCheck(body)]));
-  parts.push(element("pre", body === undefined ? text : JSON.stringify(body, null, 2)));
+  const parts: Node[] = [verdictBlock("receipt" in resolution ? receiptVerdict(resolution.receipt) : unresolvedVerdict(resolution.reason)), request, shareLink()];
+  if (log.length > 0) parts.push(heading("What happened"), list(exchangeWords(log)));
+  const answer = manifestAnswer(log);
+  if (answer !== undefined) {
+    parts.push(heading(`The answer: ${answer.status} ${answer.statusText}`), headerList(answer.headers));
+    const meaning = httpMeaning(answer.status);
+    if (meaning !== undefined) parts.push(line("", meaning));
+    parts.push(scrollable(answer.ok ? "Manifest" : "Response body", pretty(await answer.text())));
+  }
+  if ("receipt" in resolution) parts.push(heading("The receipt"), scrollable("Receipt", JSON.stringify(resolution.receipt, null, 2)));
   result.replaceChildren(...parts);
 }
 
-function expiry(manifest: Record<string, unknown>): [string, string] {
-  const expires = typeof manifest.expiresAt === "string" ? Date.parse(manifest.expiresAt) : NaN;
-  if (Number.isNaN(expires)) return ["bad", "no valid expiresAt: do not use it"];
-  const days = Math.floor((expires - Date.now()) / 86_400_000);
-  return expires <= Date.now()
-    ? ["bad", `expired on ${manifest.expiresAt}: consumers must reject it`]
-    : ["ok", `valid until ${manifest.expiresAt} (${days} day${days === 1 ? "" : "s"} left)`];
+function verdictBlock(verdict: Verdict): HTMLElement {
+  const block = element("div", "", `verdict ${verdict.tone}`);
+  block.append(element("p", verdict.headline, "headline"), list(verdict.reasons));
+  return block;
 }
 
-async function signatureCheck(manifest: Record<string, unknown>): Promise<[string, string]> {
-  if (!isProfileA(manifest.signature)) return ["bad", "signature not checked: not Profile A (Ed25519 over JCS)"];
-  const keyRef = JSON.stringify((manifest.signature as Record<string, unknown>).keyRef);
-  // The build's rules, verbatim: the same refusals, strict encodings first.
-  const { problems, pending } = prepareProfileA(manifest, undefined);
-  if (pending === undefined) {
-    if (problems[0]?.rule === "signature/unverifiable") return ["muted", `signature not checked here: no embedded key; verify it with the key of ${keyRef}`];
-    return ["bad", `signature does not verify: ${problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`];
-  }
-  const verdict = await verifyEd25519(pending.publicKey, pending.message, pending.signature);
-  if (verdict === "weak-key") return ["bad", "signature refused: the embedded key is a small-order or non-canonical Ed25519 key, for which anything verifies"];
-  return verdict === "valid"
-    ? ["ok", `signature verifies with the key embedded in the manifest (keyRef ${keyRef}); that this key is ${keyRef}'s is not checked here`]
-    : ["bad", "signature does not verify: the manifest changed after signing, another key signed it, or it is not strictly encoded"];
+function requestLine(url: string): HTMLElement {
+  const copy = element("button", "Copy");
+  copy.setAttribute("type", "button");
+  copy.setAttribute("aria-label", "Copy the request URL");
+  copy.addEventListener("click", () => {
+    navigator.clipboard.writeText(url).then(
+      () => (copy.textContent = "Copied"),
+      () => (copy.textContent = "Not copied: select the URL"),
+    );
+  });
+  const paragraph = element("p", "Request: GET ");
+  paragraph.append(element("code", url), " ", copy);
+  return paragraph;
+}
+
+function shareLink(): HTMLElement {
+  const link = element("a", "Link to this lookup");
+  link.setAttribute("href", location.href);
+  const paragraph = element("p", "");
+  paragraph.append(link);
+  return paragraph;
+}
+
+/** A region that scrolls on its own, so keyboard users can reach and scroll it (WCAG 2.1.1). */
+function scrollable(label: string, text: string): HTMLElement {
+  const pre = element("pre", text);
+  pre.tabIndex = 0;
+  pre.setAttribute("role", "region");
+  pre.setAttribute("aria-label", label);
+  return pre;
 }
 
 function headerList(headers: Headers): HTMLElement {
-  const list = document.createElement("dl");
+  const dl = document.createElement("dl");
   for (const name of SHOWN_HEADERS) {
     const value = headers.get(name);
-    if (value !== null) list.append(element("dt", name), element("dd", value));
+    if (value !== null) dl.append(element("dt", name), element("dd", value));
   }
-  return list;
+  return dl;
 }
 
-function facts(items: [string, string][]): HTMLElement {
-  const list = document.createElement("ul");
-  list.className = "facts";
-  for (const [kind, text] of items) list.append(element("li", text, kind));
-  return list;
+function list(items: string[]): HTMLElement {
+  const ul = document.createElement("ul");
+  for (const item of items) ul.append(element("li", item));
+  return ul;
+}
+
+function heading(text: string): HTMLElement {
+  return element("h2", text);
 }
 
 function line(className: string, text: string): HTMLElement {
@@ -98,14 +125,10 @@ function element(tag: string, text: string, className = ""): HTMLElement {
   return node;
 }
 
-function parseJson(text: string): unknown {
+function pretty(text: string): string {
   try {
-    return JSON.parse(text);
+    return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
-    return undefined;
+    return text;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

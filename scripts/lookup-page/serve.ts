@@ -18,7 +18,7 @@ export async function serveLookupPage(files: OutputFile[], host: string, port: n
       "Content-Length": file.bytes.byteLength,
       "Cache-Control": "no-cache",
       // The page may ask any resolver, and nothing else.
-      "Content-Security-Policy": "default-src 'self'; connect-src *; style-src 'self' 'unsafe-inline'",
+      "Content-Security-Policy": "default-src 'self'; connect-src *; style-src 'self' 'unsafe-inline'; img-src data:",
       "X-Content-Type-Options": "nosniff",
     });
     res.end(req.method === "HEAD" ? undefined : file.bytes);
