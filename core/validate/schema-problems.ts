@@ -48,6 +48,9 @@ function pointerOf(e: SchemaError): string {
 
 function messageOf(e: SchemaError): string {
   const description = (e.parentSchema as { description?: string } | undefined)?.description;
+  if (e.keyword === "format" && e.params.format === "date-time" && typeof e.data === "string") {
+    return `${noSuchDate(e.data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${JSON.stringify(e.data)}`;
+  }
   switch (e.keyword) {
     case "required":
       return `missing required member ${JSON.stringify(e.params.missingProperty)}`;
@@ -60,11 +63,6 @@ function messageOf(e: SchemaError): string {
     case "anyOf":
       return description ?? "must match one of the allowed shapes";
     case "format":
-      if (e.params.format === "date-time" && typeof e.data === "string") {
-        const impossible = noSuchDate(e.data);
-        return impossible === undefined ? `must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z, found ${JSON.stringify(e.data)}` : `${impossible}, found ${JSON.stringify(e.data)}`;
-      }
-    // falls through
     case "pattern":
       return `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, found ${JSON.stringify(e.data)}`;
     default:
