@@ -1,9 +1,9 @@
 /** `manifest-resolver serve`: answer the contract locally from a built output directory. */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
-import { BUILD_INFO_PATH } from "../../edge/records.ts";
+import { BUILD_INFO_PATH, type IndexShard } from "../../edge/records.ts";
 import { recoverOutput } from "../build/output.ts";
 import { settingsFromEnv } from "../config.ts";
 import { projectRoot } from "../content/content-root.ts";
@@ -86,10 +86,27 @@ Example:
       process.once("SIGTERM", stop);
     });
     console.log(`serving ${dist}/ at ${running.url}/`);
-    if (servers[1] !== undefined) console.log(`lookup page at ${listeningUrl(servers[1], host)}/`);
+    if (servers[1] !== undefined) {
+      const page = `${listeningUrl(servers[1], host)}/`;
+      console.log(`lookup page at ${page}`);
+      // The first click of a newcomer should show a verdict, not a form to fill in.
+      const umid = activeUmid(dist);
+      if (umid !== undefined) console.log(`look one up: ${page}?${new URLSearchParams({ resolver: running.url, umid })}`);
+    }
     return stopped;
   },
 };
+
+/** A UMID the build published with status active (the first in index order), to link to; undefined if none. */
+function activeUmid(dist: string): string | undefined {
+  const dir = join(dist, "index");
+  for (const name of readdirSync(dir).sort()) {
+    const shard = JSON.parse(readFileSync(join(dir, name), "utf8")) as IndexShard;
+    const found = Object.entries(shard.records).find(([, entry]) => "file" in entry && entry.status.status === "active");
+    if (found !== undefined) return found[0];
+  }
+  return undefined;
+}
 
 function portOption(values: OptionValues, name: string, fallback: string | undefined): number | undefined {
   const text = values[name];

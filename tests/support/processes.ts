@@ -8,6 +8,8 @@ export interface Started {
   pid?: number;
   /** Every URL it printed, in order, when it was asked to wait for several. */
   urls: string[];
+  /** What its process printed until then, where it is one. */
+  output?: string;
   stop(): Promise<void>;
 }
 
@@ -27,7 +29,7 @@ export function startPrintingUrl(command: string, args: string[], env: NodeJS.Pr
       const urls = output.match(/http:\/\/[^\s/]+/g) ?? [];
       if (urls.length < count) return;
       clearTimeout(timer);
-      resolve({ url: urls[0]!, urls, pid: child.pid!, stop: () => stopProcess(child) });
+      resolve({ url: urls[0]!, urls, output, pid: child.pid!, stop: () => stopProcess(child) });
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
