@@ -1,0 +1,202 @@
+/**
+ * The lookup page, measured in Chromium (Debian's, driven by playwright-core): WCAG 2.2 AA
+ * contrast (SC 1.4.3, 4.5:1, relative luminance as WCAG defines it) of every text colour
+ * on its background, in the light and the dark theme; no sideways scrolling at 390×844
+ * (SC 1.4.10, reflow); every control and each scrollable region reachable by Tab (SC 2.1.1);
+ * and no console error while the page is used. The page asks a resolver made here, on
+ * another origin, whose answers render each tone of verdict: usable, usable with warnings
+ * (a suspended status), nothing to use (404).
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { after, before, describe, it } from "node:test";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { umidPath } from "../core/umid-path.ts";
+import { lookupPageFiles } from "../scripts/lookup-page/files.ts";
+import { serveLookupPage } from "../scripts/lookup-page/serve.ts";
+import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
+// The flags these machines need: no sandbox as root, and no background traffic to a closed network.
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const SCHEMES = ["light", "dark"] as const;
+
+/** WCAG 2.2's contrast ratio of two opaque sRGB colours, each [r, g, b] in 0–255. */
+function contrastRatio(a: number[], b: number[]): number {
+  const luminance = (rgb: number[]) => {
+    const [r, g, bl] = rgb.map((c) => {
+      const s = c / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+describe("the lookup page, measured", { skip }, () => {
+  const key = newKey();
+  let resolver: Server;
+  let origin: string;
+  let ui: string;
+  let pageServer: Server;
+  let browser: Browser;
+
+  before(async () => {
+    resolver = createServer((req, res) => {
+      const cors = { "Access-Control-Allow-Origin": "*" };
+      const path = req.url ?? "/";
+      if (path === umidPath("urn:measured:usable")) return res.writeHead(200, { ...cors, "Content-Type": "application/ld+json" }).end(JSON.stringify(signed(manifestFor("urn:measured:usable"), key)));
+      if (path === umidPath("urn:measured:suspended")) {
+        // statusRef lies outside the signing input (EXT-OPT O2.1): added after signing.
+        const manifest = signed(manifestFor("urn:measured:suspended"), key);
+        const statusRef = `${origin}/.well-known/manifest-resolver/status${umidPath("urn:measured:suspended")}`;
+        return res.writeHead(200, { ...cors, "Content-Type": "application/ld+json" }).end(JSON.stringify({ ...manifest, signature: { ...(manifest.signature as object), statusRef } }));
+      }
+      if (path.startsWith("/.well-known/manifest-resolver/status/")) {
+        const document = { manifestId: "urn:measured:suspended", status: "suspended", updatedAt: "2026-03-01T00:00:00Z", reason: "under review", cursor: "0000001772323200000", nextCheck: "PT10M" };
+        return res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify(document));
+      }
+      res.writeHead(404, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify({ error: "not_found", umid: decodeURIComponent(path.slice(1)) }));
+    });
+    await new Promise<void>((listening) => resolver.listen(0, "127.0.0.1", listening));
+    // localhost, not 127.0.0.1: another origin than the page's.
+    origin = `http://localhost:${(resolver.address() as { port: number }).port}`;
+    pageServer = (await serveLookupPage(await lookupPageFiles(origin), "127.0.0.1", 0)).server;
+    ui = `http://127.0.0.1:${(pageServer.address() as { port: number }).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+    resolver?.close();
+    pageServer?.close();
+  });
+
+  /** A new page at 390×844 (a phone) in `scheme`, its console errors and uncaught exceptions collected. */
+  async function openPage(scheme: "light" | "dark" = "light"): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: scheme });
+    // tsx compiles this file keeping function names, through a helper `__name` that the functions given to page.evaluate call: give the page one.
+    await page.addInitScript({ content: "globalThis.__name = (target) => target;" });
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    return { page, errors };
+  }
+
+  async function lookUp(page: Page, umid: string): Promise<string> {
+    await page.goto(`${ui}/?${new URLSearchParams({ umid })}`);
+    await page.locator("#result .verdict").waitFor();
+    return page.locator("#result .headline").innerText();
+  }
+
+  /** Every piece of text on the page now: its colour and the colour of the background it is drawn on. */
+  function textColours(page: Page) {
+    return page.evaluate(() => {
+      const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+      const background = (element: Element | null): number[] => {
+        for (let e = element; e !== null; e = e.parentElement) {
+          const colour = rgb(getComputedStyle(e).backgroundColor);
+          if (colour.length === 3 || colour[3] === 1) return colour.slice(0, 3);
+          assert(colour[3] === 0, `${e.tagName} has a translucent background: measure it blended`);
+        }
+        throw new Error("no opaque background behind the text");
+      };
+      function assert(condition: boolean, message: string): void {
+        if (!condition) throw new Error(message);
+      }
+      const found: { text: string; colour: number[]; background: number[] }[] = [];
+      for (const element of document.querySelectorAll("body *")) {
+        const own = [...element.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent!.trim()).join(" ").trim();
+        const text = element instanceof HTMLInputElement ? element.value : own;
+        if (text !== "" && element.getClientRects().length > 0) found.push({ text: text.slice(0, 40), colour: rgb(getComputedStyle(element).color), background: background(element) });
+        if (element instanceof HTMLInputElement) found.push({ text: `placeholder of #${element.id}`, colour: rgb(getComputedStyle(element, "::placeholder").color), background: background(element) });
+      }
+      const palette = Object.fromEntries(["--fg", "--muted", "--ok", "--warn", "--bad", "--link"].map((name) => [name, getComputedStyle(document.documentElement).getPropertyValue(name).trim()]));
+      return { found, palette };
+    });
+  }
+
+  for (const scheme of SCHEMES) {
+    it(`every text colour has a contrast of at least 4.5:1 on its background, ${scheme} theme`, async () => {
+      const { page } = await openPage(scheme);
+      const seen = new Set<string>();
+      let palette: Record<string, string> = {};
+      for (const umid of ["urn:measured:usable", "urn:measured:suspended", "urn:measured:nobody"]) {
+        await lookUp(page, umid);
+        const measured = await textColours(page);
+        palette = measured.palette;
+        for (const { text, colour, background } of measured.found) {
+          const ratio = contrastRatio(colour, background);
+          assert.ok(ratio >= 4.5, `${scheme}: ${JSON.stringify(text)} in rgb(${colour}) on rgb(${background}): ${ratio.toFixed(2)}:1`);
+          seen.add(`#${colour.map((c) => c.toString(16).padStart(2, "0")).join("")}`);
+        }
+      }
+      // Each text colour of the palette was on the page, so each was measured.
+      for (const [name, value] of Object.entries(palette)) assert.ok(seen.has(value), `${scheme}: ${name} (${value}) was not measured; measured ${[...seen].join(", ")}`);
+      await page.close();
+    });
+  }
+
+  it("renders each tone of verdict: usable, usable with warnings, nothing to use", async () => {
+    const { page } = await openPage();
+    assert.equal(await lookUp(page, "urn:measured:usable"), "Usable");
+    assert.equal(await lookUp(page, "urn:measured:suspended"), "Usable with warnings");
+    assert.match(await page.locator("#result .verdict").innerText(), /the manifest is suspended since 2026-03-01T00:00:00Z \(under review\)/);
+    assert.equal(await lookUp(page, "urn:measured:nobody"), "Nothing to use");
+    await page.close();
+  });
+
+  it("at 390×844 the page does not scroll sideways, whatever the result", async () => {
+    const { page } = await openPage();
+    for (const umid of ["urn:measured:usable", "urn:measured:suspended", "urn:measured:nobody"]) {
+      await lookUp(page, umid);
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, clientWidth: document.scrollingElement!.clientWidth }));
+      assert.ok(scrollWidth <= clientWidth, `${umid}: scrollWidth ${scrollWidth} > clientWidth ${clientWidth}`);
+    }
+    await page.close();
+  });
+
+  it("Tab reaches every control, the link and each scrollable region, the manifest's among them", async () => {
+    const { page } = await openPage();
+    await lookUp(page, "urn:measured:usable");
+    const describe = () =>
+      page.evaluate(() => {
+        const e = document.activeElement!;
+        return e.id !== "" ? `#${e.id}` : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`;
+      });
+    const all = await page.evaluate(() =>
+      [...document.querySelectorAll("input, button, a[href], [tabindex]")].map((e) => (e.id !== "" ? `#${e.id}` : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`)),
+    );
+    const scrollable = await page.evaluate(() => [...document.querySelectorAll("pre")].filter((e) => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth).length);
+    assert.ok(scrollable >= 1, "a manifest region that scrolls");
+    const reached = new Set<string>();
+    for (let i = 0; i < all.length + 2; i++) {
+      await page.keyboard.press("Tab");
+      reached.add(await describe());
+    }
+    for (const focusable of all) assert.ok(reached.has(focusable), `Tab did not reach ${focusable}; reached ${[...reached].join(", ")}`);
+    assert.ok(reached.has("pre:Manifest"), "the manifest region");
+    // Chromium focuses a scrollable region of itself (keyboard-focusable scrollers); other browsers, Safari among them, need the tabindex.
+    assert.equal(await page.getAttribute('pre[aria-label="Manifest"]', "tabindex"), "0");
+    await page.close();
+  });
+
+  it("the console has no errors while the page is used", async () => {
+    const { page, errors } = await openPage();
+    await page.goto(`${ui}/`);
+    await page.fill("#umid", "urn:measured:usable");
+    await page.keyboard.press("Enter");
+    await page.locator("#result .verdict").waitFor();
+    await page.getByRole("button", { name: "Copy the request URL" }).click();
+    await page.locator("#result").getByText(/^(Copied|Not copied)/).waitFor();
+    await page.fill("#umid", "urn:measured:suspended");
+    await page.click("form button");
+    await page.getByText("Usable with warnings").waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
