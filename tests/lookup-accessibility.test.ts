@@ -23,6 +23,29 @@ const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get inst
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const SCHEMES = ["light", "dark"] as const;
 
+/**
+ * The browser's names that the functions given to page.evaluate use, as far as they use
+ * them: those functions run in Chromium, and this file is type-checked without the DOM library.
+ */
+interface PageElement {
+  id: string;
+  tagName: string;
+  textContent: string | null;
+  value?: string;
+  parentElement: PageElement | null;
+  childNodes: Iterable<{ nodeType: number; textContent: string | null }>;
+  getAttribute(name: string): string | null;
+  getClientRects(): { length: number };
+  scrollHeight: number;
+  clientHeight: number;
+  scrollWidth: number;
+  clientWidth: number;
+}
+declare const document: { documentElement: PageElement; activeElement: PageElement | null; scrollingElement: PageElement | null; querySelectorAll(selector: string): Iterable<PageElement> };
+declare function getComputedStyle(element: PageElement, pseudoElement?: string): { color: string; backgroundColor: string; getPropertyValue(name: string): string };
+/** DOM's Node.TEXT_NODE. */
+const TEXT_NODE = 3;
+
 /** WCAG 2.2's contrast ratio of two opaque sRGB colours, each [r, g, b] in 0–255. */
 function contrastRatio(a: number[], b: number[]): number {
   const luminance = (rgb: number[]) => {
@@ -56,8 +79,8 @@ describe("the lookup page, measured", { skip }, () => {
         return res.writeHead(200, { ...cors, "Content-Type": "application/ld+json" }).end(JSON.stringify({ ...manifest, signature: { ...(manifest.signature as object), statusRef } }));
       }
       if (path.startsWith("/.well-known/manifest-resolver/status/")) {
-        const document = { manifestId: "urn:measured:suspended", status: "suspended", updatedAt: "2026-03-01T00:00:00Z", reason: "under review", cursor: "0000001772323200000", nextCheck: "PT10M" };
-        return res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify(document));
+        const status = { manifestId: "urn:measured:suspended", status: "suspended", updatedAt: "2026-03-01T00:00:00Z", reason: "under review", cursor: "0000001772323200000", nextCheck: "PT10M" };
+        return res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify(status));
       }
       res.writeHead(404, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify({ error: "not_found", umid: decodeURIComponent(path.slice(1)) }));
     });
@@ -95,9 +118,9 @@ describe("the lookup page, measured", { skip }, () => {
 
   /** Every piece of text on the page now: its colour and the colour of the background it is drawn on. */
   function textColours(page: Page) {
-    return page.evaluate(() => {
+    return page.evaluate((textNode) => {
       const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
-      const background = (element: Element | null): number[] => {
+      const background = (element: PageElement | null): number[] => {
         for (let e = element; e !== null; e = e.parentElement) {
           const colour = rgb(getComputedStyle(e).backgroundColor);
           if (colour.length === 3 || colour[3] === 1) return colour.slice(0, 3);
@@ -110,14 +133,15 @@ describe("the lookup page, measured", { skip }, () => {
       }
       const found: { text: string; colour: number[]; background: number[] }[] = [];
       for (const element of document.querySelectorAll("body *")) {
-        const own = [...element.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent!.trim()).join(" ").trim();
-        const text = element instanceof HTMLInputElement ? element.value : own;
+        const own = [...element.childNodes].filter((n) => n.nodeType === textNode).map((n) => n.textContent!.trim()).join(" ").trim();
+        const input = element.tagName === "INPUT";
+        const text = input ? element.value! : own;
         if (text !== "" && element.getClientRects().length > 0) found.push({ text: text.slice(0, 40), colour: rgb(getComputedStyle(element).color), background: background(element) });
-        if (element instanceof HTMLInputElement) found.push({ text: `placeholder of #${element.id}`, colour: rgb(getComputedStyle(element, "::placeholder").color), background: background(element) });
+        if (input) found.push({ text: `placeholder of #${element.id}`, colour: rgb(getComputedStyle(element, "::placeholder").color), background: background(element) });
       }
       const palette = Object.fromEntries(["--fg", "--muted", "--ok", "--warn", "--bad", "--link"].map((name) => [name, getComputedStyle(document.documentElement).getPropertyValue(name).trim()]));
       return { found, palette };
-    });
+    }, TEXT_NODE);
   }
 
   for (const scheme of SCHEMES) {
