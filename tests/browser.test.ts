@@ -187,7 +187,11 @@ describe("in Chromium", { skip }, () => {
     assert.match(text, /following that redirect: no readable answer \(Failed to fetch\)\. The target does not allow this page's origin to read it \(no CORS\), or cannot be reached/);
     assert.doesNotMatch(text, /The answer:/);
   });
-  it("the lookup page explains a 404 and a 410 beside their JSON", async () => {
+  it("the lookup page explains a 400, a 404 and a 410 beside their JSON", async () => {
+    // A resolver URL with a path of its own: the UMID becomes a second path segment.
+    const bad = await lookUp(`${origin}/extra`, "urn:browser:shown");
+    assert.match(bad, new RegExp(`^Nothing to use\\n+${origin}/extra/urn%3Abrowser%3Ashown answered 400, not a manifest\\n`));
+    assert.match(bad, /The answer: 400 Bad Request\n[\s\S]*400 Bad Request: the resolver cannot read one UMID in this URL's path[\s\S]*"message": "unexpected extra path segments"/);
     const missing = await lookUp(origin, "urn:browser:nobody");
     assert.match(missing, new RegExp(`^Nothing to use\\n+"urn:browser:nobody" not found: ${origin}/urn%3Abrowser%3Anobody answered 404\\n`));
     assert.match(missing, /The answer: 404 Not Found\n[\s\S]*404 Not Found: this resolver has no manifest for this UMID\.[\s\S]*"error": "not_found"/);
