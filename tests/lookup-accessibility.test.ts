@@ -168,6 +168,8 @@ describe("the lookup page, measured", { skip }, () => {
   it("renders each tone of verdict: usable, usable with warnings, nothing to use", async () => {
     const { page } = await openPage();
     assert.equal(await lookUp(page, "urn:measured:usable"), "Usable");
+    // The live region screen readers announce holds the verdict, not the whole result.
+    assert.equal(await page.locator("#announcement").textContent(), "Usable: the signature verifies, the manifest is within its validity period, and nothing in it was withheld");
     assert.equal(await lookUp(page, "urn:measured:suspended"), "Usable with warnings");
     assert.match(await page.locator("#result .verdict").innerText(), /the manifest is suspended since 2026-03-01T00:00:00Z \(under review\)/);
     assert.equal(await lookUp(page, "urn:measured:nobody"), "Nothing to use");
@@ -219,7 +221,7 @@ describe("the lookup page, measured", { skip }, () => {
     await page.locator("#result").getByText(/^(Copied|Not copied)/).waitFor();
     await page.fill("#umid", "urn:measured:suspended");
     await page.click("form button");
-    await page.getByText("Usable with warnings").waitFor();
+    await page.locator("#result .headline", { hasText: "Usable with warnings" }).waitFor();
     assert.deepEqual(errors, []);
     // Chromium itself logs every 4xx answer to a fetch as an error, which no page can prevent; the page adds none of its own.
     await lookUp(page, "urn:measured:nobody");

@@ -14,6 +14,9 @@ const form = document.querySelector<HTMLFormElement>("#lookup")!;
 const resolverInput = document.querySelector<HTMLInputElement>("#resolver")!;
 const umidInput = document.querySelector<HTMLInputElement>("#umid")!;
 const result = document.querySelector<HTMLElement>("#result")!;
+const announcement = document.querySelector<HTMLElement>("#announcement")!;
+/** The latest lookup: an earlier one that answers later must not overwrite it. */
+let latest = 0;
 
 const SHOWN_HEADERS = ["ETag", "Cache-Control", "Content-Type", "X-UM-Resolver-Contract"];
 // A shared link carries the resolver and the UMID in its query, or in its hash (which no server sees).
@@ -34,8 +37,10 @@ form.addEventListener("submit", (event) => {
 if (resolverInput.value !== "" && umidInput.value !== "") form.requestSubmit();
 
 async function lookUp(resolver: string, umid: string): Promise<void> {
+  const lookup = ++latest;
   const request = requestLine(resolver + umidPath(umid));
   result.replaceChildren(request, line("muted", "Asking…"));
+  announcement.textContent = "";
   const log: Exchange[] = [];
   let resolution: Resolution;
   try {
@@ -44,7 +49,8 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
     // Only an unusable resolver URL (or context) throws.
     resolution = { reason: (error as Error).message };
   }
-  const parts: Node[] = [verdictBlock("receipt" in resolution ? receiptVerdict(resolution.receipt) : unresolvedVerdict(resolution.reason)), request, shareLink()];
+  const verdict = "receipt" in resolution ? receiptVerdict(resolution.receipt) : unresolvedVerdict(resolution.reason);
+  const parts: Node[] = [verdictBlock(verdict), request, shareLink()];
   if (log.length > 0) parts.push(heading("What happened"), list(exchangeWords(log)));
   const answer = manifestAnswer(log);
   if (answer !== undefined) {
@@ -54,7 +60,9 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
     parts.push(scrollable(answer.ok ? "Manifest" : "Response body", pretty(await answer.text())));
   }
   if ("receipt" in resolution) parts.push(heading("The receipt"), scrollable("Receipt", JSON.stringify(resolution.receipt, null, 2)));
+  if (lookup !== latest) return;
   result.replaceChildren(...parts);
+  announcement.textContent = `${verdict.headline}: ${verdict.reasons[0]}`;
 }
 
 function verdictBlock(verdict: Verdict): HTMLElement {
