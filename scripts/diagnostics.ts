@@ -3,6 +3,7 @@
  * prints them: `file:line:col - error RULE: message at /json/pointer`.
  */
 import { lineColumn, valueOffsets } from "../core/json/strict-json.ts";
+import type { Paint } from "./terminal-style.ts";
 
 export type Severity = "error" | "warning";
 
@@ -18,9 +19,36 @@ export interface Diagnostic {
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
-  const place = d.line === undefined ? printableFile(d.file) : `${printableFile(d.file)}:${d.line}:${d.column}`;
+  return formatPainted(d, (_, text) => text);
+}
+
+/** The same line, `paint` colouring its parts (each escaped first, so that no colour code is), as tsc --pretty does. */
+export function formatPainted(d: Diagnostic, paint: (colour: Paint, text: string) => string): string {
+  const place = d.line === undefined ? "" : `:${d.line}:${d.column}`;
   const at = d.pointer === undefined ? "" : ` at ${d.pointer === "" ? "(root)" : d.pointer}`;
-  return printable(`${place} - ${d.severity} ${d.rule}: ${d.message}${at}`);
+  const severity = paint(d.severity === "error" ? "red" : "yellow", d.severity);
+  return `${paint("cyan", printableFile(d.file))}${paint("yellow", place)} - ${severity} ${paint("dim", printable(d.rule))}: ${printable(d.message + at)}`;
+}
+
+/**
+ * In the order the files were checked, and within a file by line and column, as tsc and
+ * eslint list them: problems of the file as a whole first. The sort is stable: problems
+ * at one place keep the order the rules found them in.
+ */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const fileOrder = new Map<string, number>();
+  for (const d of diagnostics) if (!fileOrder.has(d.file)) fileOrder.set(d.file, fileOrder.size);
+  return [...diagnostics].sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/** How many problems each rule found, most first: `signature/invalid ×312, schema/required ×40`. */
+export function countsByRule(diagnostics: readonly Diagnostic[]): string {
+  const counts = new Map<string, number>();
+  for (const d of diagnostics) counts.set(d.rule, (counts.get(d.rule) ?? 0) + 1);
+  return [...counts]
+    .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
+    .map(([rule, n]) => `${printable(rule)} ×${n}`)
+    .join(", ");
 }
 
 /**

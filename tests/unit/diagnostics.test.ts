@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatDiagnostic, githubAnnotation, printable, type Diagnostic } from "../../scripts/diagnostics.ts";
+import { countsByRule, formatDiagnostic, githubAnnotation, printable, sortDiagnostics, type Diagnostic } from "../../scripts/diagnostics.ts";
 
 const d: Diagnostic = { severity: "error", file: "content/a,b:c.json", rule: "schema/required", message: 'missing "x"\n100%', pointer: "/a", line: 3, column: 7 };
 
@@ -33,4 +33,15 @@ test("escapes are JSON's, so a JSON line stays JSON with the same values", () =>
   const line = printable(JSON.stringify(value));
   assert.doesNotMatch(line, /[\u202e\u0085\u007f\u2028]|##\[/);
   assert.deepEqual(JSON.parse(line), value);
+});
+
+test("sorted by file, in the order files were checked, then by line and column; problems of the whole file first; ties keep their order", () => {
+  const at = (file: string, rule: string, line?: number, column = 1): Diagnostic => ({ severity: "error", file, rule, message: "m", ...(line !== undefined && { line, column }) });
+  const found = [at("b.json", "signature/invalid", 15, 14), at("a.json", "x", 3, 1), at("b.json", "schema/required", 1, 1), at("b.json", "time/issued-after-expiry", 7, 15), at("b.json", "schema/format", 7, 15), at("b.json", "file/too-large"), at("b.json", "schema/type", 7, 3)];
+  assert.deepEqual(sortDiagnostics(found).map((d) => `${d.file} ${d.rule}`), ["b.json file/too-large", "b.json schema/required", "b.json schema/type", "b.json time/issued-after-expiry", "b.json schema/format", "b.json signature/invalid", "a.json x"]);
+});
+
+test("counts by rule, most first, ties by name", () => {
+  const of = (rule: string): Diagnostic => ({ severity: "error", file: "f", rule, message: "m" });
+  assert.equal(countsByRule([of("b"), of("signature/invalid"), of("a"), of("signature/invalid")]), "signature/invalid ×2, a ×1, b ×1");
 });
