@@ -20,8 +20,8 @@ const key = newKey();
 const scratch = mkdtempSync(join(tmpdir(), "um-build-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function cli(args: string[], cwd = scratch) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
+function cli(args: string[], cwd = scratch, env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "", ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -68,16 +68,22 @@ describe("build: valid content", () => {
   const first = cli(["build", "--content", dir, "--out", out]);
   const records = readRecords(out);
 
-  it("succeeds with a one-line summary", () => {
+  it("succeeds with a one-line summary, in human units, after the warnings", () => {
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, /^built .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked, 0 suspended \(\d+\.\d KiB\) in \d+ms; lookup page in dist-lookup\/\n$/);
+    assert.match(first.stdout, /\nbuilt .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked, 0 suspended \(\d+\.\d KiB\) in (\d+ ms|\d+\.\d s); lookup page in dist-lookup\/\n$/);
+  });
+  it("warns, on stderr, that a lookup page built without UM_RESOLVER_URL asks its reader for a resolver", () => {
+    assert.match(first.stderr, /^manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in dist-lookup\/ asks its reader for a resolver URL; set it/m);
+    const named = cli(["build", "--content", dir, "--out", out], scratch, { UM_RESOLVER_URL: "https://resolver.example" });
+    assert.equal(named.status, 0, named.stderr);
+    assert.doesNotMatch(named.stderr, /UM_RESOLVER_URL/);
   });
   it("writes folders a web server can read, and the lookup page beside them", () => {
     assert.equal(statSync(out).mode & 0o777, 0o755);
     assert.deepEqual(Object.keys(tree(join(scratch, "dist-lookup"))), ["index.html", "lookup.js"]);
   });
   it("warns that a revoked manifest is not published, at its @id", () => {
-    assert.match(first.stderr, /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/);
+    assert.match(first.stdout, /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/);
     assert.equal(records["urn:revoked:with-file"]!.revoked, true);
   });
   it("names a body by the base64url of its UMID", () => {
@@ -153,13 +159,14 @@ describe("build: invalid content", () => {
   const seeded = cli(["build", "--content", content("seed", { "a.json": valid }), "--out", out]);
   const before = tree(out);
   const result = cli(["build", "--content", dir, "--out", out]);
-  const lines = result.stderr.trim().split("\n");
+  const lines = result.stdout.trim().split("\n");
   const at = (file: string) => relative(scratch, join(dir, file));
 
   it("fails with status 1 and a summary", () => {
     assert.equal(seeded.status, 0, seeded.stderr);
     assert.equal(result.status, 1);
-    assert.equal(result.stdout, "");
+    assert.equal(result.stderr.replace(/^manifest-resolver: warning: UM_RESOLVER_URL .*\n/m, ""), "");
+    assert.match(lines.at(-2)!, /^Errors by rule: routes\/conflict ×2, json\/duplicate-key ×1, json\/syntax ×1, routes\/duplicate ×1, schema\/redirect-location ×1, schema\/required ×1, signature\/invalid ×1, umid\/duplicate ×1; warnings by rule: routes\/undated ×2, keys\/none-pinned ×1\.$/);
     assert.match(lines.at(-1)!, /^Found 9 errors in 6 files\. .*bad-dist was left unchanged\.$/);
   });
   it("leaves the previous output as it was, and no staging directory behind", () => {
@@ -191,7 +198,7 @@ describe("build: invalid content", () => {
   for (const [what, pattern] of expected) {
     it(`reports ${what} as file:line:col - error RULE: message`, () => {
       const match = lines.map((l) => pattern.exec(l)).find((m) => m !== null);
-      assert.ok(match, `no line matches ${pattern} in:\n${result.stderr}`);
+      assert.ok(match, `no line matches ${pattern} in:\n${result.stdout}`);
       assert.deepEqual(match.slice(1).sort(), files[what]!.map(at).sort());
     });
   }
@@ -212,7 +219,7 @@ describe("build: the output directory", () => {
     mkdirSync(join(scratch, "empty"));
     const refused = cli(["build", "--content", join(scratch, "empty"), "--out", out]);
     assert.equal(refused.status, 1);
-    assert.match(refused.stderr, /empty has no manifest to publish: this build would replace .*empty-dist with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean\. .*empty-dist was left unchanged\./);
+    assert.match(refused.stdout, /empty has no manifest to publish: this build would replace .*empty-dist with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean\. .*empty-dist was left unchanged\./);
     assert.deepEqual(tree(out), before);
     assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"]).status, 0);
     assert.deepEqual(readRecords(out), {});
@@ -250,7 +257,7 @@ describe("CLI", () => {
   it("build of a missing content directory fails, exit 1", () => {
     const result = cli(["build", "--content", join(scratch, "no-such-content"), "--out", join(scratch, "x")]);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /no-such-content/);
+    assert.match(result.stdout, /no-such-content/);
   });
 });
 

@@ -72,15 +72,17 @@ describe("check: a content directory", () => {
     const result = cli(["check", dir, "--now", now]);
     assert.equal(result.status, 1);
     const lines = result.stdout.trim().split("\n");
-    assert.deepEqual(lines.slice(0, -1).sort(), [
+    assert.deepEqual(lines.slice(0, -2), [
       `${dir}/legacy/v01-unsigned.json:5:22 - error legacy/unsigned: manifestVersion "0.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add "legacy/v01-unsigned.json": "${V01_DIGEST}" to ${dir}/_unsigned.json at /manifestVersion`,
       `${dir}/legacy/v01-unsigned.json:6:14 - error schema/type: must be string at /subject`,
       `${dir}/legacy/v02-tampered.json:15:14 - error signature/invalid: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order) at /signature/value`,
+      `  hint: if you edited it, sign it again: manifest-resolver sign ${dir}/legacy/v02-tampered.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`,
       `${dir}/legacy/v03-no-id.json:1:1 - error schema/required: missing required member "signature" at (root)`,
       `${dir}/legacy/v03-no-id.json:3:10 - error schema/minLength: must NOT have fewer than 1 characters at /@id`,
       `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" at ${dir}/_keys.json:2:35: the embedded key was substituted at /signature/publicKeySpkiB64`,
     ]);
-    assert.equal(lines.at(-1), "Checked 10 files: 6 errors in 4 files.");
+    assert.equal(lines.at(-2), "Errors by rule: legacy/unsigned ×1, schema/minLength ×1, schema/required ×1, schema/type ×1, signature/invalid ×1, signature/key-mismatch ×1.");
+    assert.equal(lines.at(-1), "Checked 9 manifests and 1 list file: 6 errors in 4 files.");
   });
 
   it("--json: one line per checked file, and nothing else", () => {
@@ -103,7 +105,7 @@ describe("check: a content directory", () => {
     assert.deepEqual(before.warnings, []);
     const later = cli(["check", `${dir}/expiring.json`, "--content", dir, "--now", "2027-06-01T00:00:00Z"]);
     assert.equal(later.status, 0);
-    assert.match(later.stdout, /expiring\.json:8:16 - warning time\/expired: expired at 2027-01-01T00:00:00Z: consumers must reject it \(now is 2027-06-01T00:00:00\.000Z\) at \/expiresAt\nChecked 1 file: no errors, 1 warning\.\n$/);
+    assert.match(later.stdout, /expiring\.json:8:16 - warning time\/expired: expired at 2027-01-01T00:00:00Z: consumers must reject it \(now is 2027-06-01T00:00:00\.000Z\) at \/expiresAt\nWarnings by rule: time\/expired ×1\.\nChecked 1 manifest: no errors, 1 warning\.\n$/);
     const strict = cli(["check", `${dir}/expiring.json`, "--content", dir, "--now", "2027-06-01T00:00:00Z", "--strict"]);
     assert.equal(strict.status, 1);
     assert.match(strict.stdout, /- error time\/expired: /);

@@ -325,7 +325,7 @@ describe("check --summary: what a change does to the resolver", () => {
     repo.write("_routes.json", { ...BASE_ROUTES, revoked: [] });
     const result = repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 1);
-    assert.match(summaryOf(repo), /Checked \d+ files: 1 error in 1 file\./);
+    assert.match(summaryOf(repo), /Checked \d+ manifests and 2 list files: 1 error in 1 file\./);
   });
 
   it("without --base compares with nothing: every UMID is new, the first five named", () => {

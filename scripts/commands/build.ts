@@ -10,9 +10,13 @@ import { checkContent, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir, projectRoot } from "../content/content-root.ts";
 import { withFileLocks } from "../content/file-lock.ts";
 import { displayPath } from "../content/files.ts";
-import { hasErrors, plural, printable, printableFile, printDiagnostics, summarize } from "../diagnostics.ts";
+import { hasErrors, plural, printable, printableFile, summarize } from "../diagnostics.ts";
+import { duration, size } from "../human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
+import { printProblems } from "../problem-report.ts";
+import { Progress } from "../progress.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
+import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
 
 /** Above this many manifests, KV bulk files are written without being asked for. */
 const KV_AUTOMATIC = 20_000;
@@ -21,6 +25,7 @@ export const build: Command = {
   name: "build",
   summary: "validate content/ and write the resolver's static output to dist/",
   help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR] [--allow-empty]
+                              [--max-problems N]
 
 Validates the content directory as 'manifest-resolver check' does, then writes one body
 file per manifest and the record index to the output directory. Nothing is written if
@@ -30,7 +35,7 @@ people to look UMIDs up in a browser, is written to its own folder: it must be h
 another origin than the resolver. Past ${KV_AUTOMATIC} manifests (Cloudflare's static-file
 limit), or with --kv-out, it also writes Workers KV bulk-upload files, for a Worker that
 reads its records from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS
---remote'.
+--remote'. Problems are printed on stdout as 'manifest-resolver check' prints them.
 
 Options:
   --content DIR     content directory (default: the repository's content/)
@@ -40,6 +45,7 @@ Options:
                     when written)
   --allow-empty     publish even when no manifest would be (by default such a build
                     is refused: it would answer 404 for every UMID)
+${MAX_PROBLEMS_HELP}
 
 Environment:
   UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
@@ -47,7 +53,8 @@ Environment:
   UM_MAX_MANIFEST_BYTES  largest manifest file (default: 1048576)
   UM_MAX_DEPTH           deepest nesting of objects and arrays (default: 10)
   UM_MAX_ARRAY_ITEMS     longest array (default: 1000)
-  UM_RESOLVER_URL        the resolver the lookup page asks by default (default: none)
+  UM_RESOLVER_URL        the resolver the lookup page asks by default (default: none,
+                         and a warning: the page asks its reader for one)
   UM_LOCK_WAIT_MS        how long to wait for another build of the same output, or
                          another edit of the same file (default: 10000)
 
@@ -61,6 +68,7 @@ Example:
     "lookup-out": { type: "string" },
     "kv-out": { type: "string" },
     "allow-empty": { type: "boolean" },
+    ...MAX_PROBLEMS_OPTION,
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -71,15 +79,19 @@ Example:
     const kv = { dir: displayPath(stringOption(values, "kv-out", join(root, "dist-kv"))), asked: typeof values["kv-out"] === "string" };
     const started = performance.now();
     const settings = settingsFromEnv();
+    const shown = maxProblems(values);
 
     // One build at a time writes these outputs; first, whatever a killed build left is put right.
     const outputs = [outDir, lookupDir, kv.dir];
     return withFileLocks(outputs.map((dir) => resolve(dir)), settings.lockWaitMs, async () => {
       for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
-      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, values["allow-empty"] === true, settings));
+      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, { allowEmpty: values["allow-empty"] === true, maxProblems: shown }, settings));
       if (built === undefined) return EXIT_FAILED;
       const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
       if (page === undefined) return EXIT_FAILED;
+      if (settings.resolverUrl === "") {
+        console.error(`manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader for a resolver URL; set it to the resolver's URL to build a page that asks it`);
+      }
       report(built, contentDir, outDir, lookupDir, started);
       return EXIT_OK;
     });
@@ -99,7 +111,7 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
   console.log(
     `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
       `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked, ${[...content.statuses.values()].filter((s) => s.list === "suspended").length} suspended ` +
-      `(${(bytes / 1024).toFixed(1)} KiB) in ${Math.round(performance.now() - started)}ms; lookup page in ${lookupDir}/` +
+      `(${size(bytes)}) in ${duration(performance.now() - started)}; lookup page in ${lookupDir}/` +
       (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
   );
   if (content.legacy.length > 0) {
@@ -116,7 +128,7 @@ async function buildInto(
   contentDir: string,
   outDir: string,
   kvOut: { dir: string; asked: boolean },
-  allowEmpty: boolean,
+  { allowEmpty, maxProblems }: { allowEmpty: boolean; maxProblems: number },
   settings: Settings,
 ): Promise<Built | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
@@ -126,7 +138,9 @@ async function buildInto(
     const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
     const nextCheck = settings.statusNextCheck;
-    const content = await checkContent(contentDir, { settings, now: new Date(), strict: false }, async (manifests, statuses) => {
+    const progress = new Progress(process.stderr, "building");
+    const checking = { settings, now: new Date(), strict: false, progress: (checked: number, total: number) => progress.update(checked, total) };
+    const content = await checkContent(contentDir, checking, async (manifests, statuses) => {
       kvDir = kvOut.asked || manifests > KV_AUTOMATIC ? kvOut.dir : undefined;
       if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
       return {
@@ -135,8 +149,8 @@ async function buildInto(
           await kv?.manifest(umid, body, etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
         },
       };
-    });
-    printDiagnostics(content.diagnostics, (line) => console.error(line));
+    }).finally(() => progress.stop());
+    printProblems(content.diagnostics, { maxProblems, write: (line) => console.log(line) });
     // An empty content folder is far more often a mistake (a wrong --content, a deletion)
     // than a wish to answer 404 for every UMID that was published.
     const refusal = hasErrors(content.diagnostics)
@@ -145,7 +159,7 @@ async function buildInto(
         ? `${displayPath(contentDir)} has no manifest to publish: this build would replace ${outDir} with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean.`
         : undefined;
     if (refusal !== undefined) {
-      console.error(`${printable(refusal)} ${outDir} was left unchanged.`);
+      console.log(`${printable(`${refusal} ${outDir} was left unchanged.`)}`);
       for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
       return undefined;
     }

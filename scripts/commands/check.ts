@@ -4,34 +4,42 @@
  * request must not rewrite (revocation is permanent: EXT-OPT O2.3).
  */
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, checkPaths, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir } from "../content/content-root.ts";
+import { isManifestName, LIST_FILES } from "../content/files.ts";
 import { writeFileAtomically } from "../content/json-file.ts";
-import { hasErrors, plural, printable, printDiagnostics, type Diagnostic } from "../diagnostics.ts";
+import { hasErrors, plural, printable, sortDiagnostics, type Diagnostic } from "../diagnostics.ts";
 import { changes, summaryMarkdown } from "../history/change-summary.ts";
 import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";
 import { historyProblems } from "../history/history-rules.ts";
 import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
+import { printProblems } from "../problem-report.ts";
+import { Progress } from "../progress.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
+import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
 
 export const check: Command = {
   name: "check",
   summary: "validate manifests, _routes.json and _keys.json without writing anything",
   help: `Usage: manifest-resolver check [PATH...] [--json] [--now DATE-TIME] [--strict]
                               [--content DIR] [--allow-unsigned FILE]...
-                              [--base REV] [--summary FILE]
+                              [--base REV] [--summary FILE] [--max-problems N]
 
 Validates what 'manifest-resolver build' validates and writes nothing. A PATH is a
 content directory (its manifests, _keys.json, _unsigned.json, _routes.json and the rules
 across them) or a file or folder in one, judged as the build judges it, by the content
 folder's _keys.json and _unsigned.json. With no PATH, the repository's content folder.
 
-Problems are printed as 'file:line:col - error RULE: message at /json/pointer', then a
-summary; under GitHub Actions (GITHUB_ACTIONS=true) also as annotations.
+Problems are printed on stdout as 'file:line:col - error RULE: message at /json/pointer',
+by file and place, with a hint where one command fixes them, then their counts by rule
+and a summary; on a terminal, each with its source line, in colour (NO_COLOR, FORCE_COLOR
+as usual), and a progress line on stderr past two seconds. Under GitHub Actions
+(GITHUB_ACTIONS=true), the first 10 errors and 10 warnings also as annotations (all that
+GitHub shows), then a notice of how many more, by rule.
 
 Options:
   --json            one JSON object per checked file per line, and nothing else:
@@ -55,6 +63,7 @@ Options:
   --summary FILE    write FILE, a Markdown table of what the change does to the resolver
                     (UMIDs published, changed, revoked, suspended, reinstated, redirected),
                     even when the check fails; without --base, against nothing: all is new
+${MAX_PROBLEMS_HELP}
 
 Environment: as for 'manifest-resolver build --help'.
 
@@ -71,6 +80,7 @@ Examples:
     "allow-unsigned": { type: "string", multiple: true },
     base: { type: "string" },
     summary: { type: "string" },
+    ...MAX_PROBLEMS_OPTION,
   },
   async run(values, positionals) {
     const nowText = values.now;
@@ -81,29 +91,33 @@ Examples:
     const contentDir = stringOption(values, "content", defaultContentDir());
     const base = typeof values.base === "string" ? values.base : undefined;
     const summaryFile = typeof values.summary === "string" ? values.summary : undefined;
+    const shown = maxProblems(values);
     const compares = base !== undefined || summaryFile !== undefined;
     if (compares && positionals.length > 0) throw new UsageError("--base and --summary compare the whole content folder: name it with --content DIR, not as a PATH");
     if (summaryFile !== undefined && !existsSync(dirname(summaryFile))) throw new UsageError(`--summary: there is no folder ${dirname(summaryFile)} to write ${summaryFile} in`);
     // Before the check, which may take minutes: a revision that cannot be read is a usage error.
     const revision = base === undefined ? undefined : await resolveRevision(contentDir, base).catch(asUsageError);
-    const options = { settings: settingsFromEnv(), now, strict: values.strict === true };
-    const result = compares
-      ? await checkContent(contentDir, options)
-      : await checkPaths(positionals.length > 0 ? positionals : [contentDir], { ...options, contentDir, allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [] });
+    const progress = new Progress(process.stderr, "checking");
+    const options = { settings: settingsFromEnv(), now, strict: values.strict === true, progress: (checked: number, total: number) => progress.update(checked, total) };
+    const result = await (compares
+      ? checkContent(contentDir, options)
+      : checkPaths(positionals.length > 0 ? positionals : [contentDir], { ...options, contentDir, allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [] })
+    ).finally(() => progress.stop());
     if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
+    const diagnostics = sortDiagnostics(result.diagnostics);
 
     if (values.json === true) {
       for (const { file, umid } of result.files) {
-        const mine = result.diagnostics.filter((d) => d.file === file);
+        const mine = diagnostics.filter((d) => d.file === file);
         const errors = mine.filter((d) => d.severity === "error").map(problemJson);
         const warnings = mine.filter((d) => d.severity === "warning").map(problemJson);
         console.log(printable(JSON.stringify({ file, umid, ok: errors.length === 0, errors, warnings })));
       }
     } else {
-      printDiagnostics(result.diagnostics, (line) => console.log(line));
-      console.log(summary(result.files.length, result.diagnostics));
+      printProblems(diagnostics, { maxProblems: shown, write: (line) => console.log(line) });
+      console.log(summary(result.files, diagnostics));
     }
-    return hasErrors(result.diagnostics) ? EXIT_FAILED : EXIT_OK;
+    return hasErrors(diagnostics) ? EXIT_FAILED : EXIT_OK;
   },
 };
 
@@ -121,7 +135,7 @@ async function compareWithRevision(result: ContentCheck, contentDir: string, set
     result.diagnostics.push(...diagnostics);
   }
   if (summaryFile === undefined) return;
-  const markdown = summaryMarkdown(changes(before, now), revision?.name, summary(result.files.length, result.diagnostics));
+  const markdown = summaryMarkdown(changes(before, now), revision?.name, summary(result.files, result.diagnostics));
   await writeFileAtomically(summaryFile, markdown).catch((error: Error) => {
     throw new UsageError(`--summary: cannot write ${summaryFile}: ${error.message}`);
   });
@@ -135,10 +149,21 @@ function problemJson(d: Diagnostic) {
   return { rule: d.rule, message: d.message, pointer: d.pointer ?? null, line: d.line ?? null, column: d.column ?? null };
 }
 
-function summary(fileCount: number, diagnostics: Diagnostic[]): string {
+function summary(files: ContentCheck["files"], diagnostics: Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === "error");
   const warnings = diagnostics.length - errors.length;
   const failed = new Set(errors.map((d) => d.file)).size;
   const found = errors.length === 0 ? "no errors" : `${plural(errors.length, "error")} in ${plural(failed, "file")}`;
-  return `Checked ${plural(fileCount, "file")}: ${found}${warnings > 0 ? `, ${plural(warnings, "warning")}` : ""}.`;
+  return `Checked ${checkedFiles(files)}: ${found}${warnings > 0 ? `, ${plural(warnings, "warning")}` : ""}.`;
+}
+
+/** "500 manifests and 2 list files": list files (_keys.json, _routes.json, _unsigned.json) are not manifests; nor is a private key found among them. */
+function checkedFiles(files: ContentCheck["files"]): string {
+  const count = { manifest: 0, "list file": 0, "other file": 0 };
+  for (const { file, umid } of files) {
+    const name = basename(file);
+    count[LIST_FILES.has(name) ? "list file" : umid !== null || isManifestName(name) ? "manifest" : "other file"]++;
+  }
+  const parts = Object.entries(count).flatMap(([kind, n], i) => (n > 0 || i === 0 ? [plural(n, kind)] : []));
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }

@@ -28,6 +28,9 @@ import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
+/** How a check is run: its options, and who is told of each manifest checked (for a progress line). */
+export type ContentCheckOptions = CheckOptions & { progress?: (checked: number, total: number) => void };
+
 /** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
 export interface BodySink {
   /** `issuedAt`: milliseconds since the epoch, NaN when the manifest does not say. */
@@ -54,7 +57,7 @@ export interface ContentCheck {
  * is told how many manifest files there are (so that it can choose its outputs without
  * listing the directory again) and the statuses of `_routes.json`, and returns the sink.
  */
-export async function checkContent(dir: string, options: CheckOptions, sinkFor?: (manifestFiles: number, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>): Promise<ContentCheck> {
+export async function checkContent(dir: string, options: ContentCheckOptions, sinkFor?: (manifestFiles: number, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
     result.diagnostics.push({ severity: "error", file: displayPath(dir), rule: "file/unreadable", message: "no such content directory" });
@@ -82,7 +85,9 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
   const withheld: { file: string; umid: string }[] = [];
+  let checked = 0;
   await checkManifestFiles(files, root.context, sink !== undefined, async (manifest, index) => {
+    options.progress?.(++checked, files.names.length);
     result.diagnostics.push(...manifest.diagnostics);
     // A million entries a build never reads: only check lists them.
     if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
@@ -140,7 +145,7 @@ export async function checkContent(dir: string, options: CheckOptions, sinkFor?:
  * `contentDir` if it lies there, by none otherwise. `allowUnsigned` names files outside
  * it opted in from the command line.
  */
-export async function checkPaths(paths: string[], options: CheckOptions & { contentDir: string; allowUnsigned: readonly string[] }): Promise<ContentCheck> {
+export async function checkPaths(paths: string[], options: ContentCheckOptions & { contentDir: string; allowUnsigned: readonly string[] }): Promise<ContentCheck> {
   const result = emptyCheck();
   const { contentDir } = options;
   const validators = schemaValidators(options.settings.contextUrl);
@@ -190,7 +195,10 @@ export async function checkPaths(paths: string[], options: CheckOptions & { cont
     } else if (isInside(path, contentDir) && resolve(path) !== resolve(contentDir)) {
       // A folder of the content root: its files, judged as the root's.
       const listing = await listContent(path);
-      for (const name of listing.manifests) await checkFile(join(path, name));
+      for (const [i, name] of listing.manifests.entries()) {
+        await checkFile(join(path, name));
+        options.progress?.(i + 1, listing.manifests.length);
+      }
       for (const name of listing.others) addFiles(result, otherFileProblems(contentDir, join(path, name)));
       addFiles(result, linkProblems(path, listing.links));
     } else {

@@ -1,0 +1,110 @@
+/**
+ * How `check` prints problems at scale and for people (issue 12): capped at 50 with a line
+ * saying how many more, `--max-problems`, counts by rule, GitHub's 10 annotations per
+ * severity and a notice for the rest, code frames and colour on a terminal only, sorted
+ * places, fix hints.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { CLI } from "./support/paths.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-cli-output-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The CLI in `scratch`, in a pipe, with no colour or CI setting inherited from the test's own environment. */
+function cli(args: string[], env: Record<string, string> = {}) {
+  const inherited = { ...process.env };
+  for (const name of ["FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS", "CI"]) delete inherited[name];
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: "utf8", env: { ...inherited, ...env } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trimEnd().split("\n") };
+}
+
+const key = newKey();
+const FILES = 500;
+const broken = "broken";
+mkdirSync(join(scratch, broken));
+writeFileSync(join(scratch, broken, "_keys.json"), JSON.stringify(pinning(key), null, 2));
+for (let i = 0; i < FILES; i++) {
+  const name = `m${String(i).padStart(3, "0")}.json`;
+  // Even: edited after signing; odd: signed without a member the format requires.
+  const manifest = i % 2 === 0 ? { ...signed(manifestFor(`urn:broken:${i}`), key), subject: "did:web:edited.example" } : signed(manifestFor(`urn:broken:${i}`, { expiresAt: undefined }), key);
+  writeFileSync(join(scratch, broken, name), JSON.stringify(manifest, null, 2) + "\n");
+}
+const problemLines = (lines: string[]) => lines.filter((line) => / - error /.test(line));
+
+describe(`check over ${FILES} broken manifests`, () => {
+  const capped = cli(["check", broken]);
+
+  it("prints the first 50 problems, then how many more, the counts by rule and the summary; exit 1", () => {
+    assert.equal(capped.status, 1);
+    const shown = problemLines(capped.lines);
+    assert.equal(shown.length, 50);
+    assert.match(shown[0]!, /^broken\/m000\.json:15:14 - error signature\/invalid: /);
+    assert.match(shown[1]!, /^broken\/m001\.json:1:1 - error schema\/required: missing required member "expiresAt" at \(root\)$/);
+    assert.deepEqual(capped.lines.slice(-3), [
+      "… and 450 more problems not shown (--max-problems 0 shows all)",
+      "Errors by rule: schema/required ×250, signature/invalid ×250.",
+      `Checked ${FILES} manifests and 1 list file: ${FILES} errors in ${FILES} files.`,
+    ]);
+  });
+
+  it("--max-problems 0 prints them all, N prints N; anything else is a usage error", () => {
+    const all = cli(["check", broken, "--max-problems", "0"]);
+    assert.equal(all.status, 1);
+    assert.equal(problemLines(all.lines).length, FILES);
+    assert.doesNotMatch(all.stdout, /more problems not shown/);
+    const three = cli(["check", broken, "--max-problems", "3"]);
+    assert.equal(problemLines(three.lines).length, 3);
+    assert.match(three.stdout, /^… and 497 more problems not shown/m);
+    const wrong = cli(["check", broken, "--max-problems", "all"]);
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /--max-problems must be a whole number \(0: no cap\), not 'all'/);
+  });
+
+  it("says what fixes an edited manifest: the sign command, with the keyRef the manifest names", () => {
+    const at = capped.lines.findIndex((line) => line.startsWith("broken/m000.json:15:14"));
+    assert.equal(capped.lines[at + 1], `  hint: if you edited it, sign it again: manifest-resolver sign broken/m000.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`);
+  });
+
+  it("under GitHub Actions, annotates the first 10 errors (all GitHub shows) and then says, once, how many more by rule", () => {
+    const result = cli(["check", broken], { GITHUB_ACTIONS: "true" });
+    const errors = result.lines.filter((line) => line.startsWith("::error "));
+    assert.equal(errors.length, 10);
+    assert.match(errors[0]!, /^::error file=broken\/m000\.json,line=15,col=14,title=signature\/invalid::/);
+    assert.deepEqual(
+      result.lines.filter((line) => line.startsWith("::notice")),
+      ["::notice title=490 more problems::490 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): schema/required ×245, signature/invalid ×245; the log lists them"],
+    );
+  });
+
+  it("prints no progress line into a pipe", () => assert.equal(capped.stderr, ""));
+});
+
+describe("check for a person at a terminal", () => {
+  const dir = "one";
+  mkdirSync(join(scratch, dir));
+  writeFileSync(join(scratch, dir, "_keys.json"), JSON.stringify(pinning(key), null, 2));
+  writeFileSync(join(scratch, dir, "edited.json"), JSON.stringify({ ...signed(manifestFor("urn:edited"), key), subject: "did:web:edited.example" }, null, 2) + "\n");
+
+  it("FORCE_COLOR: the problem in colour, its source line and a caret under its column", () => {
+    const result = cli(["check", dir], { FORCE_COLOR: "1" });
+    assert.equal(result.lines[0], "\x1b[36mone/edited.json\x1b[39m\x1b[33m:15:14\x1b[39m - \x1b[31merror\x1b[39m \x1b[2msignature/invalid\x1b[22m: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order) at /signature/value");
+    assert.match(result.lines[1]!, /^ 15 \|     "value": "[\w-]+"$/);
+    assert.equal(result.lines[2], `    | ${" ".repeat(13)}\x1b[31m^\x1b[39m`);
+    assert.match(result.lines[3]!, /^  \x1b\[36mhint:\x1b\[39m if you edited it, sign it again: /);
+  });
+
+  it("in a pipe, or with NO_COLOR, plain: no frame, no escape codes", () => {
+    for (const env of [{}, { NO_COLOR: "1" }]) {
+      const result = cli(["check", dir], env);
+      assert.equal(result.status, 1);
+      assert.doesNotMatch(result.stdout, /\x1b|^ 15 \|/m, JSON.stringify(env));
+      assert.match(result.lines[0]!, /^one\/edited\.json:15:14 - error signature\/invalid: /);
+    }
+  });
+});
