@@ -17,8 +17,8 @@ export function crossFieldProblems(manifest: Json): Problem[] {
 }
 
 export function issuedBeforeExpiry(m: Json): Problem[] {
-  const issued = instant(m.issuedAt);
-  const expires = instant(m.expiresAt);
+  const issued = existingInstant(m.issuedAt);
+  const expires = existingInstant(m.expiresAt);
   if (issued === undefined || expires === undefined || issued <= expires) return [];
   return [{ pointer: "/issuedAt", rule: "time/issued-after-expiry", message: `issuedAt ${m.issuedAt} is after expiresAt ${m.expiresAt}` }];
 }
@@ -100,13 +100,12 @@ const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+
 
 /** Whether a value is an RFC 3339 date-time that names an instant (a clock given on a command line, say). */
 export function isDateTime(value: unknown): value is string {
-  return typeof value === "string" && RFC3339_DATE_TIME.test(value) && instant(value) !== undefined;
+  return typeof value === "string" && RFC3339_DATE_TIME.test(value) && noSuchDate(value) === undefined && !Number.isNaN(Date.parse(value));
 }
 
 /** Milliseconds since the epoch of an RFC 3339 date-time, or undefined if it is not one. */
 export function instant(value: unknown): number | undefined {
-  // 2026-02-30 is reported by the schema, once: Date.parse would read it as 2026-03-02.
-  if (typeof value !== "string" || noSuchDate(value) !== undefined) return undefined;
+  if (typeof value !== "string") return undefined;
   const ms = Date.parse(value);
   if (!Number.isNaN(ms)) return ms;
   // A leap second (23:59:60), which RFC 3339 and the schema's date-time format allow and
@@ -114,6 +113,14 @@ export function instant(value: unknown): number | undefined {
   const leap = /^(.{10}[Tt ]\d{2}:\d{2}:)60(.*)$/.exec(value);
   const before = leap === null ? NaN : Date.parse(`${leap[1]}59${leap[2]}`);
   return Number.isNaN(before) ? undefined : before + 1000;
+}
+
+/**
+ * The instant of a date that exists. An impossible date (2026-02-30) is the schema's error
+ * alone: Date.parse reads it as another date (2026-03-02), which no rule may compare.
+ */
+function existingInstant(value: unknown): number | undefined {
+  return typeof value === "string" && noSuchDate(value) !== undefined ? undefined : instant(value);
 }
 
 function objects(list: unknown): Json[] {
