@@ -70,7 +70,7 @@ Environment: as for 'manifest-resolver build --help'.
 Exit status: 0 no errors, 1 errors found, 2 usage error.
 
 Examples:
-  manifest-resolver check content/people/alice.jsonld --now 2027-01-01T00:00:00Z
+  manifest-resolver check content/people/alice/profile.jsonld --now 2027-01-01T00:00:00Z
   manifest-resolver check --base origin/main --summary summary.md`,
   options: {
     json: { type: "boolean" },
