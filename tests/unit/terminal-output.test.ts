@@ -77,6 +77,15 @@ describe("progress line", () => {
     assert.match(tty.written[0]!, /^\rchecking: 5 of 10 manifests \(50%\), \d+ ms\x1b\[K$/);
     assert.equal(tty.written.at(-1), "\r\x1b[K");
   });
+  it("cut to the terminal's width, or 80 columns when the terminal reports none", async () => {
+    for (const [columns, length] of [[20, 19], [0, 79]] as const) {
+      const tty = { ...stream(true), columns };
+      const progress = new Progress(tty, "checking".repeat(10), 1);
+      await sleep(30);
+      progress.stop();
+      assert.equal(tty.written[0]!.replace(/^\r|\x1b\[K$/g, "").length, length, String(columns));
+    }
+  });
   it("none for a run shorter than the delay, and none outside a terminal", async () => {
     const quick = stream(true);
     new Progress(quick, "checking", 50).stop();
