@@ -72,7 +72,7 @@ export function annotations(diagnostics: readonly Diagnostic[]): string[] {
     else left.push(d);
   }
   if (left.length > 0) {
-    const message = `${plural(left.length, "more problem")} not annotated (GitHub shows ${GITHUB_ANNOTATIONS_SHOWN} errors and ${GITHUB_ANNOTATIONS_SHOWN} warnings per step): ${countsByRule(left)}; the log lists them`;
+    const message = `${plural(left.length, "more problem")} not annotated (GitHub shows ${GITHUB_ANNOTATIONS_SHOWN} errors and ${GITHUB_ANNOTATIONS_SHOWN} warnings per step): ${countsByRule(left)}; 'manifest-resolver check --max-problems 0' prints them all`;
     lines.push(`::notice title=${plural(left.length, "more problem")}::${message.replaceAll("%", "%25")}`);
   }
   return lines;

@@ -73,7 +73,7 @@ describe("build: valid content", () => {
     assert.match(first.stdout, /\nbuilt .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked, 0 suspended \(\d+\.\d KiB\) in (\d+ ms|\d+\.\d s); lookup page in dist-lookup\/\n$/);
   });
   it("warns, on stderr, that a lookup page built without UM_RESOLVER_URL asks its reader for a resolver", () => {
-    assert.match(first.stderr, /^manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in dist-lookup\/ asks its reader for a resolver URL; set it/m);
+    assert.match(first.stderr, /^manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in dist-lookup\/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver.s URL to make it the default$/m);
     const named = cli(["build", "--content", dir, "--out", out], scratch, { UM_RESOLVER_URL: "https://resolver.example" });
     assert.equal(named.status, 0, named.stderr);
     assert.doesNotMatch(named.stderr, /UM_RESOLVER_URL/);

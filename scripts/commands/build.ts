@@ -90,7 +90,7 @@ Example:
       const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
       if (page === undefined) return EXIT_FAILED;
       if (settings.resolverUrl === "") {
-        console.error(`manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader for a resolver URL; set it to the resolver's URL to build a page that asks it`);
+        console.error(`manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver's URL to make it the default`);
       }
       report(built, contentDir, outDir, lookupDir, started);
       return EXIT_OK;
