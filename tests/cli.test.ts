@@ -1,0 +1,89 @@
+/**
+ * The CLI's surface as a newcomer meets it: every command's help ends with an example
+ * that runs in a fresh clone (the files it names exist, a file it writes after --out
+ * need not; the UMIDs it names are the sample content's); `--version`; "did you mean"
+ * for a mistyped command or option; `sign DIR`.
+ */
+import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import fg from "fast-glob";
+import { COMMANDS } from "../scripts/cli.ts";
+import { CLI, ROOT } from "./support/paths.ts";
+import { runCli, startPrintingUrl } from "./support/processes.ts";
+
+const sampleUmids = new Set<string>([
+  ...fg.sync("content/**/*.jsonld", { cwd: ROOT }).map((file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"))["@id"] as string),
+  ...Object.values(JSON.parse(readFileSync(join(ROOT, "content/_routes.json"), "utf8")) as { umid: string }[][]).flat().map((entry) => entry.umid),
+]);
+
+test("every command's examples name files of a fresh clone and sample UMIDs", () => {
+  for (const command of COMMANDS) {
+    const examples = /\nExamples?:\n((?:  .*\n?)+)$/.exec(command.help)?.[1];
+    assert.ok(examples, `${command.name} --help ends with an example`);
+    const words = examples.split(/\s+/).map((word) => word.replace(/^'|'$/g, ""));
+    words.forEach((word, i) => {
+      if (/^(content|tests)\//.test(word) && words[i - 1] !== "--out") assert.ok(existsSync(join(ROOT, word)), `${command.name} --help names ${word}, which a fresh clone does not have`);
+      if (/^urn:uuid:/.test(word)) assert.ok(sampleUmids.has(word), `${command.name} --help names ${word}, which the sample content does not publish, redirect or revoke`);
+    });
+  }
+});
+
+test("--version prints the package's version", async () => {
+  const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  const result = await runCli(["--version"], ROOT);
+  assert.equal(result.status, 0);
+  assert.equal(result.stdout, `manifest-resolver ${version}\n`);
+});
+
+test("a mistyped command or option names the one meant, exit 2", async () => {
+  const command = await runCli(["chekc"], ROOT);
+  assert.equal(command.status, 2);
+  assert.match(command.stderr, /^manifest-resolver: unknown command 'chekc'; did you mean 'check'\?\n/);
+  const option = await runCli(["check", "--jsno"], ROOT);
+  assert.equal(option.status, 2);
+  assert.equal(option.stderr, "manifest-resolver: unknown option '--jsno' for check; did you mean '--json'?\nRun 'manifest-resolver check --help' for usage.\n");
+  const far = await runCli(["check", "--zzzzzz"], ROOT);
+  assert.match(far.stderr, /^manifest-resolver: unknown option '--zzzzzz' for check\n/);
+});
+
+test("sign DIR signs every manifest in it; a DIR with none is a usage error", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "um-cli-"));
+  try {
+    cpSync(join(ROOT, "content"), join(scratch, "content"), { recursive: true });
+    const key = ["--key", join(ROOT, "tests/fixtures/sample-signing-key.TEST-ONLY.pem"), "--key-ref", "did:web:samples.manifest-resolver.example#test-key-1", "--content", join(scratch, "content")];
+    const signed = await runCli(["sign", join(scratch, "content/people"), ...key], scratch);
+    assert.equal(signed.status, 0, signed.stderr);
+    assert.deepEqual(signed.stdout.trim().split("\n").map((line) => line.replace(/ \(keyRef .*\)$/, "")).sort(), ["signed content/people/alice/identity-claims.jsonld", "signed content/people/alice/profile.jsonld", "signed content/people/bob/zk-binding.jsonld", "signed content/people/carol/liveness.jsonld"]);
+    const none = await runCli(["sign", join(ROOT, "tests/fixtures"), ...key], scratch);
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /fixtures holds no manifest file \(\*\.json or \*\.jsonld, not starting with _\)/);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test("serve with the lookup page prints both URLs and a link that looks up an active sample UMID (npm start)", async () => {
+  const scratch = mkdtempSync(join(tmpdir(), "um-start-"));
+  try {
+    const dist = join(scratch, "dist");
+    const built = await runCli(["build", "--out", dist, "--lookup-out", join(scratch, "lookup")], ROOT);
+    assert.equal(built.status, 0, built.stderr);
+    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", "0", "--ui-port", "0"], process.env, 3, ROOT);
+    try {
+      const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
+      assert.ok(link, server.output);
+      const query = new URL(link).searchParams;
+      assert.equal(query.get("resolver"), server.urls[0]);
+      assert.equal(query.get("umid"), "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f", "the first active manifest in index order: Alice's profile");
+      assert.equal((await fetch(link)).status, 200);
+      assert.equal((await fetch(`${server.urls[0]}/.well-known/manifest-resolver/status/${encodeURIComponent(query.get("umid")!)}`)).status, 200);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
