@@ -239,7 +239,7 @@ describe("CLI", () => {
     const cases: [string[], RegExp][] = [
       [[], /^Usage: manifest-resolver COMMAND/],
       [["deploy"], /unknown command 'deploy'/],
-      [["build", "--contents", "x"], /Unknown option '--contents'/],
+      [["build", "--contents", "x"], /unknown option '--contents' for build; did you mean '--content'\?/],
       [["build", "extra"], /unexpected argument 'extra'/],
       [["serve", "--port", "http"], /--port must be a whole number from 0 to 65535, not 'http'/],
     ];
