@@ -71,10 +71,11 @@ Example:
       const problem = await signFile(path, { key, spki, keyRef, statusBase }, stringOption(values, "content", defaultContentDir()), settings, validators);
       if (problem !== undefined) {
         refused++;
-        for (const line of problem) console.error(line);
+        // Problems on stdout, as check and build print them (README, "Commands").
+        for (const line of problem) console.log(line);
       }
     }
-    if (refused > 0) console.error(`${refused} of ${files.length} not signed.`);
+    if (refused > 0) console.log(`${refused} of ${files.length} not signed.`);
     return refused > 0 ? EXIT_FAILED : EXIT_OK;
   },
 };
@@ -152,7 +153,7 @@ async function signFile(
     if (hasErrors(check.diagnostics)) {
       return [...check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic), `${printableFile(file)} was not signed: fix the problems above first.`];
     }
-    printDiagnostics(check.diagnostics, (line) => console.error(line));
+    printDiagnostics(check.diagnostics, (line) => console.log(line));
     await writeFileAtomically(path, text);
     console.log(printable(`signed ${printableFile(file)} (keyRef ${keyRef})`));
     return undefined;
