@@ -15,7 +15,7 @@ import { serve } from "./commands/serve.ts";
 import { sign } from "./commands/sign.ts";
 import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
-import { printable } from "./diagnostics.ts";
+import { printable } from "./report/diagnostics.ts";
 
 export const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, suspend, reinstate, redirect, build, serve, probe, evaluateCommand, resolveCommand];
 

@@ -10,11 +10,11 @@ import { checkContent, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir, projectRoot } from "../content/content-root.ts";
 import { withFileLocks } from "../content/file-lock.ts";
 import { displayPath } from "../content/files.ts";
-import { hasErrors, plural, printable, printableFile, summarize } from "../diagnostics.ts";
-import { duration, size } from "../human-units.ts";
+import { hasErrors, plural, printable, printableFile, summarize } from "../report/diagnostics.ts";
+import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
-import { printProblems } from "../problem-report.ts";
-import { Progress } from "../progress.ts";
+import { printProblems } from "../report/problem-report.ts";
+import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
 

@@ -11,13 +11,13 @@ import { checkContent, checkPaths, type ContentCheck } from "../content/check-co
 import { defaultContentDir } from "../content/content-root.ts";
 import { isManifestName, LIST_FILES } from "../content/files.ts";
 import { writeFileAtomically } from "../content/json-file.ts";
-import { hasErrors, plural, printable, sortDiagnostics, type Diagnostic } from "../diagnostics.ts";
+import { hasErrors, plural, printable, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
 import { changes, summaryMarkdown } from "../history/change-summary.ts";
 import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";
 import { historyProblems } from "../history/history-rules.ts";
 import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
-import { printProblems } from "../problem-report.ts";
-import { Progress } from "../progress.ts";
+import { printProblems } from "../report/problem-report.ts";
+import { Progress } from "../report/progress.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";

@@ -9,7 +9,7 @@ import { ContextError, evaluate, type EvaluationContext, type Receipt } from "..
 import { parseJson } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
-import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../diagnostics.ts";
+import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 
 export const evaluateCommand: Command = {

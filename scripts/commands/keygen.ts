@@ -5,7 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { defaultContentDir, isInside } from "../content/content-root.ts";
 import { displayPath, KEYS_FILE } from "../content/files.ts";
-import { printable } from "../diagnostics.ts";
+import { printable } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 
 const EXAMPLE_KEY_REF = "did:web:you.example#key-1";

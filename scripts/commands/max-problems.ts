@@ -3,7 +3,7 @@
  * "… and N more" (eslint's --max-warnings caps a verdict; this caps only the output: the
  * verdict and the counts by rule always cover every problem).
  */
-import { DEFAULT_MAX_PROBLEMS } from "../problem-report.ts";
+import { DEFAULT_MAX_PROBLEMS } from "../report/problem-report.ts";
 import { UsageError, type OptionValues } from "./command.ts";
 
 export const MAX_PROBLEMS_OPTION = { "max-problems": { type: "string" } } as const;

@@ -1,5 +1,5 @@
 /** `manifest-resolver probe`: check a running resolver against the contract. */
-import { printable } from "../diagnostics.ts";
+import { printable } from "../report/diagnostics.ts";
 import { probe as probeResolver } from "../probe.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 

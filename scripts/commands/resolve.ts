@@ -9,7 +9,7 @@ import { ContextError } from "../../core/evaluate/index.ts";
 import { baseUrlProblem, resolve, type HttpCache } from "../../core/client/index.ts";
 import { CacheDirError, fileCache } from "../client/file-cache.ts";
 import { settingsFromEnv } from "../config.ts";
-import { printable } from "../diagnostics.ts";
+import { printable } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 import { contextOption, printReceipt, summary } from "./evaluate.ts";
 

@@ -13,7 +13,7 @@ import { detectStyle, formatJson, writeFileAtomically } from "../content/json-fi
 import { parseAndValidate } from "../content/source.ts";
 import { NO_OPT_INS } from "../content/unsigned.ts";
 import { signProfileA } from "../crypto/profile-a.ts";
-import { formatDiagnostic, hasErrors, printable, printableFile, printDiagnostics } from "../diagnostics.ts";
+import { formatDiagnostic, hasErrors, printable, printableFile, printDiagnostics } from "../report/diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";

@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Settings } from "../config.ts";
-import { hasErrors, type Diagnostic } from "../diagnostics.ts";
+import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside } from "./content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILES, listContent, MAX_LIST_FILE_BYTES, readHead, readSourceText, ROUTES_FILE, UNSIGNED_FILE } from "./files.ts";

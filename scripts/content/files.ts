@@ -9,7 +9,7 @@ import fg from "fast-glob";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { relative } from "node:path";
 import { decodeUtf8 } from "../../core/base64url.ts";
-import type { Diagnostic } from "../diagnostics.ts";
+import type { Diagnostic } from "../report/diagnostics.ts";
 import type { ShapeLimits } from "../../core/json/strict-json.ts";
 
 export const ROUTES_FILE = "_routes.json";

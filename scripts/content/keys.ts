@@ -6,7 +6,7 @@
 import { isStrongPoint } from "../../core/crypto/ed25519-strict.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { ed25519PublicKey } from "../crypto/profile-a.ts";
-import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
+import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { parseAndValidate } from "./source.ts";

@@ -14,7 +14,7 @@ import type { Settings } from "../config.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
-import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../diagnostics.ts";
+import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";

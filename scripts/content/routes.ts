@@ -4,7 +4,7 @@
  * one entry per UMID. (That no redirected UMID is also published, and that a suspended or
  * reinstated one is, is checked against the manifests, in check-content.ts.)
  */
-import type { Diagnostic } from "../diagnostics.ts";
+import type { Diagnostic } from "../report/diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { LIST_FILE_SHAPE } from "./files.ts";

@@ -1,5 +1,5 @@
 /** One content file's text as a JSON document: parsed strictly, validated, problems placed. */
-import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "../diagnostics.ts";
+import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "../report/diagnostics.ts";
 import { lineColumn, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import type { Validate } from "../../core/validate/schema-problems.ts";
 import type { Problem } from "../../core/validate/problem.ts";

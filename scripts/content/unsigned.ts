@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { sourceLocator, type Diagnostic } from "../diagnostics.ts";
+import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, UNSIGNED_FILE } from "./files.ts";

@@ -4,7 +4,7 @@
  * publishes, changes (other canonical bytes: JCS, RFC 8785, is what the resolver serves),
  * revokes, suspends, reinstates and redirects.
  */
-import { printable } from "../diagnostics.ts";
+import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */

@@ -10,7 +10,7 @@
 import type { StatusEntry } from "../../edge/records.ts";
 import { DEFAULT_NEXT_CHECK, statusCursor } from "../../core/status.ts";
 import { publishedStatus, revokedStatus } from "../build/statuses.ts";
-import type { Diagnostic } from "../diagnostics.ts";
+import type { Diagnostic } from "../report/diagnostics.ts";
 import { placed } from "../content/source.ts";
 import type { ResolverState } from "./resolver-state.ts";
 

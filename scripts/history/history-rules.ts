@@ -6,7 +6,7 @@
  * status without raising its cursor (EXT-OPT O2.1, O2.2: cursor-rule.ts).
  */
 import type { Limits } from "../config.ts";
-import type { Diagnostic } from "../diagnostics.ts";
+import type { Diagnostic } from "../report/diagnostics.ts";
 import { placed, placeOf } from "../content/source.ts";
 import { cursorProblems } from "./cursor-rule.ts";
 import { issuedAtNow, type ResolverState } from "./resolver-state.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { countsByRule, formatDiagnostic, githubAnnotation, printable, sortDiagnostics, type Diagnostic } from "../../scripts/diagnostics.ts";
+import { countsByRule, formatDiagnostic, githubAnnotation, printable, sortDiagnostics, type Diagnostic } from "../../scripts/report/diagnostics.ts";
 
 const d: Diagnostic = { severity: "error", file: "content/a,b:c.json", rule: "schema/required", message: 'missing "x"\n100%', pointer: "/a", line: 3, column: 7 };
 

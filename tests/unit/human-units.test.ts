@@ -1,7 +1,7 @@
 /** Durations and sizes in build's summary and check's progress, as people read them. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { duration, size } from "../../scripts/human-units.ts";
+import { duration, size } from "../../scripts/report/human-units.ts";
 
 test("durations: milliseconds below a second, then seconds with one decimal, then minutes", () => {
   const cases: [number, string][] = [[0, "0 ms"], [839.6, "840 ms"], [999.4, "999 ms"], [1000, "1.0 s"], [13_640, "13.6 s"], [59_949, "59.9 s"], [59_950, "1 min 0 s"], [125_400, "2 min 5 s"]];

@@ -2,12 +2,12 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { codeFrame } from "../../scripts/code-frame.ts";
-import type { Diagnostic } from "../../scripts/diagnostics.ts";
-import { fixHint, shellWord } from "../../scripts/fix-hints.ts";
-import { annotations } from "../../scripts/problem-report.ts";
-import { Progress } from "../../scripts/progress.ts";
-import { terminalStyle } from "../../scripts/terminal-style.ts";
+import { codeFrame } from "../../scripts/report/code-frame.ts";
+import type { Diagnostic } from "../../scripts/report/diagnostics.ts";
+import { fixHint, shellWord } from "../../scripts/report/fix-hints.ts";
+import { annotations } from "../../scripts/report/problem-report.ts";
+import { Progress } from "../../scripts/report/progress.ts";
+import { terminalStyle } from "../../scripts/report/terminal-style.ts";
 
 describe("terminal style", () => {
   it("frames and colour on a TTY; NO_COLOR drops the colour; FORCE_COLOR forces both, even over NO_COLOR; a pipe gets neither", () => {

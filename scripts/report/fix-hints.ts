@@ -5,7 +5,7 @@
  * relying party trusts keys, not what a manifest embeds). Values come from the manifest,
  * which anyone may have written: the hint says "if", and never runs anything.
  */
-import { isJsonObject } from "../core/json/strict-json.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 
 export function fixHint(d: Diagnostic, text: string | undefined): string | undefined {

@@ -2,7 +2,7 @@
  * Problems found in content, in one shape for every check, printed the way TypeScript
  * prints them: `file:line:col - error RULE: message at /json/pointer`.
  */
-import { lineColumn, valueOffsets } from "../core/json/strict-json.ts";
+import { lineColumn, valueOffsets } from "../../core/json/strict-json.ts";
 import type { Paint } from "./terminal-style.ts";
 
 export type Severity = "error" | "warning";
