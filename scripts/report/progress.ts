@@ -3,6 +3,8 @@
  * that it never mixes with the problems (stdout), and only when stderr is a TTY, where
  * `\r` rewrites the line in place (ECMA-48 EL, `ESC [ K`, clears what was longer); in a
  * pipe or a CI log it would be a line per update. A run under two seconds shows none.
+ * The line is drawn by a timer while checks run elsewhere (worker threads), and by each
+ * update too: a check on the main thread never yields to a timer until it is done.
  */
 import { duration } from "./human-units.ts";
 
@@ -21,13 +23,14 @@ export class Progress {
   #total = 0;
   #shown = false;
   readonly #started = performance.now();
+  #drawnAt = -Infinity;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly stream: ProgressStream,
     /** What is being done: "checking", "building". */
     readonly label: string,
-    delayMs = PROGRESS_DELAY_MS,
+    readonly delayMs = PROGRESS_DELAY_MS,
   ) {
     if (stream.isTTY !== true) return;
     // A progress line never keeps the process alive.
@@ -41,6 +44,8 @@ export class Progress {
   update(done: number, total: number): void {
     this.#done = done;
     this.#total = total;
+    const now = performance.now();
+    if (this.stream.isTTY === true && now - this.#started >= this.delayMs && now - this.#drawnAt >= REFRESH_MS) this.#render();
   }
 
   /** Clears the line, if one was shown, so that what is printed next starts a clean line. */
@@ -56,5 +61,6 @@ export class Progress {
     const line = `${this.label}: ${this.#done} of ${this.#total} manifests${share}, ${duration(performance.now() - this.#started)}`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 80) - 1)}\x1b[K`);
     this.#shown = true;
+    this.#drawnAt = performance.now();
   }
 }

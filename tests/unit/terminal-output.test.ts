@@ -86,6 +86,21 @@ describe("progress line", () => {
       assert.equal(tty.written[0]!.replace(/^\r|\x1b\[K$/g, "").length, length, String(columns));
     }
   });
+  it("drawn by updates too, for a check on the main thread that never lets a timer run", () => {
+    const tty = stream(true);
+    const progress = new Progress(tty, "checking", 20);
+    const busyUntil = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    progress.update(1, 10);
+    busyUntil(30);
+    progress.update(2, 10);
+    progress.update(3, 10);
+    assert.equal(tty.written.length, 1, "once past the delay, and not again within 100 ms");
+    assert.match(tty.written[0]!, /^\rchecking: 2 of 10 manifests \(20%\)/);
+    progress.stop();
+  });
   it("none for a run shorter than the delay, and none outside a terminal", async () => {
     const quick = stream(true);
     new Progress(quick, "checking", 50).stop();
