@@ -19,6 +19,9 @@ describe("terminal style", () => {
     assert.deepEqual(terminalStyle(pipe, {}), { frame: false, colour: false });
     assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "1", NO_COLOR: "1" }), { frame: true, colour: true });
     assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "0" }), { frame: false, colour: false });
+    // A CI runner that attaches a terminal still writes a log.
+    assert.deepEqual(terminalStyle(tty, { CI: "true" }), { frame: false, colour: false });
+    assert.deepEqual(terminalStyle(tty, { CI: "true", FORCE_COLOR: "1" }), { frame: true, colour: true });
   });
 });
 
