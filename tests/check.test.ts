@@ -79,7 +79,7 @@ describe("check: a content directory", () => {
       `  hint: if you edited it, sign it again: manifest-resolver sign ${dir}/legacy/v02-tampered.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`,
       `${dir}/legacy/v03-no-id.json:1:1 - error schema/required: missing required member "signature" at (root)`,
       `${dir}/legacy/v03-no-id.json:3:10 - error schema/minLength: must NOT have fewer than 1 characters at /@id`,
-      `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" at ${dir}/_keys.json:2:35: the embedded key was substituted at /signature/publicKeySpkiB64`,
+      `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" (${dir}/_keys.json:2:35): either the embedded key was substituted, or the pin there was changed at /signature/publicKeySpkiB64`,
     ]);
     assert.equal(lines.at(-2), "Errors by rule: legacy/unsigned ×1, schema/minLength ×1, schema/required ×1, schema/type ×1, signature/invalid ×1, signature/key-mismatch ×1.");
     assert.equal(lines.at(-1), "Checked 9 manifests and 1 list file: 6 errors in 4 files.");

@@ -67,6 +67,19 @@ describe("closed-world key pinning", () => {
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
+  it("a _keys.json that cannot be read is its one error, not also one per manifest; nothing is built", () => {
+    const broken = repository("keys-comma", {
+      "content/_keys.json": JSON.stringify(pinning(publisher), null, 2).replace(/"\n}$/, '",\n}'),
+      "content/a.json": signed(manifestFor("urn:a"), publisher),
+      "content/b.json": signed(manifestFor("urn:b"), attacker),
+    });
+    const result = cli(broken, "check");
+    assert.equal(result.status, 1, result.output);
+    assert.deepEqual(result.stdout.split("\n").filter((line) => / - error /.test(line)).map((line) => line.replace(/:\d+:\d+ - error (\S+):.*/, " $1")), ["content/_keys.json json/syntax"]);
+    assert.equal(cli(broken, "build").status, 1);
+    assert.equal(existsSync(join(broken, "dist")), false);
+  });
+
   it("without _keys.json: one warning per run that any embedded key is accepted; an error under --strict", () => {
     const open = repository("open", { "content/a.json": signed(manifestFor("urn:a"), publisher), "content/b.json": signed(manifestFor("urn:b"), attacker) });
     const result = cli(open, "check");
@@ -108,7 +121,7 @@ describe("one key file, one verdict", () => {
     ] as const) {
       const result = cli(cwd, ...args);
       assert.equal(result.status, 1, `${args.join(" ")} in ${cwd}:\n${result.output}`);
-      assert.match(result.stdout, /error signature\/key-mismatch: is not the key pinned for keyRef "did:web:fixture\.example#key-1" at \S*_keys\.json:2:\d+: the embedded key was substituted/);
+      assert.match(result.stdout, /error signature\/key-mismatch: is not the key pinned for keyRef "did:web:fixture\.example#key-1" \(\S*_keys\.json:2:\d+\): either the embedded key was substituted, or the pin there was changed/);
     }
     const built = cli(root, "build");
     assert.equal(built.status, 1);

@@ -27,6 +27,12 @@ const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
 export interface KeyPins {
   file: string;
   keys: ReadonlyMap<string, { spki: string; place: string }>;
+  /**
+   * The file could not be read as a whole (not JSON, or not its schema): the keys it pins
+   * are unknown. Its own errors fail the run; each manifest is then not also called
+   * unpinned, which would bury the one real fault under a false one per manifest.
+   */
+  unreadable?: true;
 }
 
 export type Ed25519Verdict = "valid" | "weak-key" | "invalid";
@@ -84,7 +90,7 @@ export function prepareProfileA(
   const pin = typeof keyRef === "string" ? pins?.keys.get(keyRef) : undefined;
   let spki: string | undefined;
   if (pins !== undefined && pin === undefined) {
-    problems.push({ pointer: "/signature/keyRef", rule: "signature/unpinned-key", message: unpinnedMessage(keyRef, pins) });
+    if (pins.unreadable !== true) problems.push({ pointer: "/signature/keyRef", rule: "signature/unpinned-key", message: unpinnedMessage(keyRef, pins) });
   } else if (embedded === undefined) {
     if (pin === undefined) {
       problems.push({
@@ -105,7 +111,7 @@ export function prepareProfileA(
     problems.push({
       pointer: "/signature/publicKeySpkiB64",
       rule: "signature/key-mismatch",
-      message: `is not the key pinned for keyRef ${JSON.stringify(keyRef)} at ${pin.place}: the embedded key was substituted`,
+      message: `is not the key pinned for keyRef ${JSON.stringify(keyRef)} (${pin.place}): either the embedded key was substituted, or the pin there was changed`,
     });
   } else {
     spki = embedded;

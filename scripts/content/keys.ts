@@ -23,11 +23,11 @@ export interface KeysCheck {
 export function checkKeys(path: string, validators: SchemaValidators): KeysCheck {
   const file = displayPath(path);
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  if ("diagnostic" in read) return read.missing ? { diagnostics: [] } : { file, pins: { file, keys: new Map() }, diagnostics: [read.diagnostic] };
+  if ("diagnostic" in read) return read.missing ? { diagnostics: [] } : { file, pins: { file, keys: new Map(), unreadable: true }, diagnostics: [read.diagnostic] };
   const keys = new Map<string, { spki: string; place: string }>();
   const pins = { file, keys };
   const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
-  if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pins, diagnostics };
+  if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pins: { ...pins, unreadable: true }, diagnostics };
 
   const locate = sourceLocator(read.text);
   for (const [keyRef, spki] of Object.entries(value as Record<string, string>)) {
