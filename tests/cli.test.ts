@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import fg from "fast-glob";
+import { evaluate } from "../core/evaluate/index.ts";
 import { COMMANDS } from "../scripts/cli.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import { runCli, startPrintingUrl } from "./support/processes.ts";
@@ -65,7 +66,7 @@ test("sign DIR signs every manifest in it; a DIR with none is a usage error", as
   }
 });
 
-test("serve with the lookup page prints both URLs and a link that looks up an active sample UMID (npm start)", async () => {
+test("serve with the lookup page prints both URLs and a link to a sample UMID the page calls usable (npm start)", async () => {
   const scratch = mkdtempSync(join(tmpdir(), "um-start-"));
   try {
     const dist = join(scratch, "dist");
@@ -77,7 +78,11 @@ test("serve with the lookup page prints both URLs and a link that looks up an ac
       assert.ok(link, server.output);
       const query = new URL(link).searchParams;
       assert.equal(query.get("resolver"), server.urls[0]);
-      assert.equal(query.get("umid"), "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f", "the first active manifest in index order: Alice's profile");
+      // The first active manifest a relying party accepts as it is (the page evaluates at Tier 0).
+      const umid = query.get("umid")!;
+      const file = fg.sync("content/**/*.jsonld", { cwd: ROOT }).find((f) => JSON.parse(readFileSync(join(ROOT, f), "utf8"))["@id"] === umid);
+      assert.ok(file, `${umid} is a sample manifest`);
+      assert.equal((await evaluate(readFileSync(join(ROOT, file)))).outcome, "accepted");
       assert.equal((await fetch(link)).status, 200);
       assert.equal((await fetch(`${server.urls[0]}/.well-known/manifest-resolver/status/${encodeURIComponent(query.get("umid")!)}`)).status, 200);
     } finally {

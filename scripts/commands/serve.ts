@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
+import { evaluate } from "../../core/evaluate/index.ts";
 import { BUILD_INFO_PATH, type IndexShard } from "../../edge/records.ts";
 import { recoverOutput } from "../build/output.ts";
 import { settingsFromEnv } from "../config.ts";
@@ -90,22 +91,33 @@ Example:
       const page = `${listeningUrl(servers[1], host)}/`;
       console.log(`lookup page at ${page}`);
       // The first click of a newcomer should show a verdict, not a form to fill in.
-      const umid = activeUmid(dist);
+      const umid = await sampleUmid(dist);
       if (umid !== undefined) console.log(`look one up: ${page}?${new URLSearchParams({ resolver: running.url, umid })}`);
     }
     return stopped;
   },
 };
 
-/** A UMID the build published with status active (the first in index order), to link to; undefined if none. */
-function activeUmid(dist: string): string | undefined {
+/** How many published manifests are tried for a sample link: a start-up cost, kept small. */
+const SAMPLE_CANDIDATES = 50;
+
+/**
+ * A UMID to link the lookup page to: the first active one in index order whose manifest a
+ * relying party would accept as it is (the page evaluates at Tier 0), else the first active
+ * one; undefined if none is published.
+ */
+async function sampleUmid(dist: string): Promise<string | undefined> {
   const dir = join(dist, "index");
+  const active: [string, string][] = [];
   for (const name of readdirSync(dir).sort()) {
     const shard = JSON.parse(readFileSync(join(dir, name), "utf8")) as IndexShard;
-    const found = Object.entries(shard.records).find(([, entry]) => "file" in entry && entry.status.status === "active");
-    if (found !== undefined) return found[0];
+    for (const [umid, entry] of Object.entries(shard.records)) if ("file" in entry && entry.status.status === "active") active.push([umid, entry.file]);
+    if (active.length >= SAMPLE_CANDIDATES) break;
   }
-  return undefined;
+  for (const [umid, file] of active.slice(0, SAMPLE_CANDIDATES)) {
+    if ((await evaluate(readFileSync(join(dist, file)))).outcome === "accepted") return umid;
+  }
+  return active[0]?.[0];
 }
 
 function portOption(values: OptionValues, name: string, fallback: string | undefined): number | undefined {
