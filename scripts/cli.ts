@@ -60,7 +60,8 @@ export async function main(argv: string[]): Promise<number> {
       return usageError(`unknown option '${option}' for ${name}${didYouMean(option.split("=")[0]!, flags)}`, `Run 'manifest-resolver ${name} --help' for usage.`);
     }
     if (error instanceof UsageError || error instanceof ConfigError || code?.startsWith("ERR_PARSE_ARGS")) {
-      return usageError((error as Error).message, `Run 'manifest-resolver ${name} --help' for usage.`);
+      // Node's parseArgs writes some messages over several lines: one line here, as every error.
+      return usageError((error as Error).message.replace(/\n/g, " "), `Run 'manifest-resolver ${name} --help' for usage.`);
     }
     if (error instanceof LockTimeout) {
       console.error(`manifest-resolver: ${printable(error.message)}`);

@@ -48,6 +48,10 @@ test("a mistyped command or option names the one meant, exit 2", async () => {
   assert.equal(option.stderr, "manifest-resolver: unknown option '--jsno' for check; did you mean '--json'?\nRun 'manifest-resolver check --help' for usage.\n");
   const far = await runCli(["check", "--zzzzzz"], ROOT);
   assert.match(far.stderr, /^manifest-resolver: unknown option '--zzzzzz' for check\n/);
+  // Node's parseArgs writes this one over three lines: one line here.
+  const ambiguous = await runCli(["check", "--max-problems", "-1"], ROOT);
+  assert.equal(ambiguous.status, 2);
+  assert.match(ambiguous.stderr, /^manifest-resolver: Option '--max-problems' argument is ambiguous\. Did you forget .* use '--max-problems=-XYZ'\.\nRun 'manifest-resolver check --help' for usage\.\n$/);
 });
 
 test("sign DIR signs every manifest in it; a DIR with none is a usage error", async () => {

@@ -273,7 +273,7 @@ describe("revoke and redirect", () => {
     assert.equal(again.status, 0);
     assert.equal(again.stdout, "urn:b already redirects to https://b.example/\n");
     const moved = await edit("redirect", "urn:b", "https://b2.example/");
-    assert.match(moved.stdout, /^urn:b now redirects to https:\/\/b2\.example\/ \(was routes\/content\/_routes\.json:4:15\) in routes\/content\/_routes\.json\n$/);
+    assert.match(moved.stdout, /^urn:b now redirects to https:\/\/b2\.example\/ \(was https:\/\/b\.example\/, at routes\/content\/_routes\.json:4:15\) in routes\/content\/_routes\.json\n$/);
     assert.deepEqual(routes().redirects, [{ umid: "urn:b", location: "https://b2.example/" }, { umid: "urn:a", location: "https://a.example/" }]);
 
     const revoked = await edit("revoke", "urn:published", "--reason", "superseded");

@@ -188,8 +188,9 @@ Example:
       }
       const entry = routes.redirects[existing.index]!;
       if (entry.location === location) return { unchanged: `${umid} already redirects to ${location}` };
+      const previous = entry.location;
       entry.location = location!;
-      return { changed: `${umid} now redirects to ${location} (was ${existing.place})` };
+      return { changed: `${umid} now redirects to ${location} (was ${previous}, at ${existing.place})` };
     });
   },
 };
