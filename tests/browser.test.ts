@@ -37,6 +37,8 @@ describe("in Chromium", { skip }, () => {
   const key = newKey();
   const shown = signed(manifestFor("urn:browser:shown"), key);
   const target = signed(manifestFor("urn:browser:redirect-target"), key);
+  // Published, then listed as suspended, with no signature.statusRef: only the resolver's listing says so.
+  const paused = signed(manifestFor("urn:browser:paused"), key);
   let resolver: Started;
   /** The lookup page's origin: 127.0.0.1 and a port of its own. */
   let ui: string;
@@ -79,12 +81,13 @@ describe("in Chromium", { skip }, () => {
     mkdirSync(join(scratch, "content"));
     writeFileSync(join(scratch, "content/shown.json"), JSON.stringify(shown));
     writeFileSync(join(scratch, "content/target.json"), JSON.stringify(target));
+    writeFileSync(join(scratch, "content/paused.json"), JSON.stringify(paused));
     const redirects = [
       { umid: "urn:browser:moved", location: origin + umidPath("urn:browser:redirect-target") },
       { umid: "urn:browser:elsewhere", location: fakeUrl + umidPath("urn:browser:elsewhere") },
       { umid: "urn:browser:unreadable", location: `${fakeUrl}/no-cors` },
     ];
-    writeFileSync(join(scratch, "content/_routes.json"), JSON.stringify({ redirects, revoked: [{ umid: "urn:browser:gone" }] }));
+    writeFileSync(join(scratch, "content/_routes.json"), JSON.stringify({ redirects, revoked: [{ umid: "urn:browser:gone" }], suspended: [{ umid: "urn:browser:paused", suspendedAt: "2026-02-01T00:00:00Z", reason: "under review" }] }));
     const build = spawnSync(process.execPath, [CLI, "build", "--content", join(scratch, "content"), "--out", join(scratch, "dist"), "--lookup-out", join(scratch, "lookup")], { encoding: "utf8" });
     assert.equal(build.status, 0, build.stderr);
     resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(scratch, "dist"), "--port", String(port), "--ui-port", "0"], process.env, 2);
@@ -160,7 +163,7 @@ describe("in Chromium", { skip }, () => {
     await page.click("button[type=submit]");
     await page.locator("#result .verdict").waitFor();
     const text = await page.locator("#result").innerText();
-    assert.match(text, /^Usable\n+the signature verifies, the manifest is within its validity period, and nothing in it was withheld\n/);
+    assert.match(text, /^Usable\n+the signature verifies, the manifest is within its validity period, and nothing in it was withheld\nit verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's\n/);
     assert.equal(await page.inputValue("#umid"), "urn:browser:shown");
     assert.match(text, new RegExp(`Request: GET ${origin}/urn%3Abrowser%3Ashown Copy`));
     assert.match(text, /The answer: 200 OK/);
@@ -174,6 +177,12 @@ describe("in Chromium", { skip }, () => {
     assert.match(text, /^Do not use\n+\/expiresAt: expired at 2026-02-01T00:00:00Z: consumers must reject it/);
     assert.match(text, /The answer: 200 OK/);
   });
+  it("the lookup page asks the resolver's status listing when the manifest has no statusRef, and warns of a suspension", async () => {
+    assert.equal((paused.signature as Record<string, unknown>).statusRef, undefined);
+    const text = await lookUp(origin, "urn:browser:paused");
+    assert.match(text, /^Usable with warnings\n+the resolver lists it as suspended since 2026-02-01T00:00:00(\.000)?Z: under review\n/);
+    assert.match(text, /"revocationStatus": "unchecked"/);
+  });
   it("the lookup page shows a redirect to another origin as a redirect, and the verdict where it ended", async () => {
     const text = await lookUp(origin, "urn:browser:elsewhere");
     assert.match(text, /^Usable\n/);
@@ -183,7 +192,7 @@ describe("in Chromium", { skip }, () => {
   });
   it("the lookup page says plainly when a redirect's target cannot be read cross-origin", async () => {
     const text = await lookUp(origin, "urn:browser:unreadable");
-    assert.match(text, /^Nothing to use\n/);
+    assert.match(text, /^Nothing to use\n+the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser\n/);
     assert.match(text, /following that redirect: no readable answer \(Failed to fetch\)\. The target does not allow this page's origin to read it \(no CORS\), or cannot be reached/);
     assert.doesNotMatch(text, /The answer:/);
   });

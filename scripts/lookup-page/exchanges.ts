@@ -40,12 +40,21 @@ export function manifestAnswer(log: Exchange[]): Response | undefined {
   return answered?.response;
 }
 
+/** Whether exchange `i` failed following an opaque redirect: the resolver answered, its target cannot be read. */
+function unreadableAfterRedirect(exchanges: Exchange[], i: number): boolean {
+  return exchanges[i]?.response === undefined && exchanges[i - 1]?.response?.type === "opaqueredirect";
+}
+
+/** Whether the lookup ended at a redirect's target that this page cannot read (not at the resolver). */
+export function endedAtUnreadableRedirect(exchanges: Exchange[]): boolean {
+  return exchanges.length > 1 && unreadableAfterRedirect(exchanges, exchanges.length - 1);
+}
+
 /** One line per exchange, in words. */
 export function exchangeWords(exchanges: Exchange[]): string[] {
   return exchanges.map((exchange, i) => {
-    const previous = exchanges[i - 1]?.response;
     if (exchange.response === undefined) {
-      return previous?.type === "opaqueredirect"
+      return unreadableAfterRedirect(exchanges, i)
         ? `GET ${exchange.url}, following that redirect: no readable answer (${exchange.error}). The target does not allow this page's origin to read it (no CORS), or cannot be reached; open the request URL in a tab to see where it leads.`
         : `GET ${exchange.url}: no answer (${exchange.error}). Is the resolver URL right, is it up, and does it allow cross-origin requests?`;
     }

@@ -1,13 +1,15 @@
 /**
  * The lookup page: resolves a UMID as a relying party's client does (core/client: the
  * request, redirects, the statusRef, the evaluation, contract §4.3 and core §3.1),
- * cross-origin from a browser, and shows first the verdict in plain words, then what
- * happened on the wire, the answer's status, headers and body, and the receipt.
+ * cross-origin from a browser, and shows first the verdict in plain words (with the
+ * resolver's own status listing when the manifest names no statusRef), then what happened
+ * on the wire, the answer's status, headers and body, and the receipt.
  */
 import { resolve, type Resolution } from "../../core/client/index.ts";
 import { umidPath } from "../../core/umid-path.ts";
-import { exchangeWords, manifestAnswer, recordingFetch, type Exchange } from "./exchanges.ts";
+import { endedAtUnreadableRedirect, exchangeWords, manifestAnswer, recordingFetch, type Exchange } from "./exchanges.ts";
 import { httpMeaning } from "./http-meaning.ts";
+import { listedStatus } from "./listed-status.ts";
 import { receiptVerdict, unresolvedVerdict, type Verdict } from "./verdict.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
@@ -49,7 +51,7 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
     // Only an unusable resolver URL (or context) throws.
     resolution = { reason: (error as Error).message };
   }
-  const verdict = "receipt" in resolution ? receiptVerdict(resolution.receipt) : unresolvedVerdict(resolution.reason);
+  const verdict = "receipt" in resolution ? receiptVerdict(resolution.receipt, await listedStatus(resolver, umid, resolution)) : unresolvedVerdict(unresolvedReason(resolution.reason, log));
   const parts: Node[] = [verdictBlock(verdict), request, shareLink()];
   if (log.length > 0) parts.push(heading("What happened"), list(exchangeWords(log)));
   const answer = manifestAnswer(log);
@@ -63,6 +65,11 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
   if (lookup !== latest) return;
   result.replaceChildren(...parts);
   announcement.textContent = `${verdict.headline}: ${verdict.reasons[0]}`;
+}
+
+/** Why nothing came: the client's reason, unless the resolver did answer, with a redirect this page cannot follow. */
+function unresolvedReason(reason: string, log: Exchange[]): string {
+  return endedAtUnreadableRedirect(log) ? "the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser" : reason;
 }
 
 function verdictBlock(verdict: Verdict): HTMLElement {

@@ -1,9 +1,11 @@
 /**
  * What a person reads first: whether to use the manifest, in plain words, from the
- * evaluator's receipt (core §3.3.1: its `outcome`, and its `warnings` for why), or from why
+ * evaluator's receipt (core §3.3.1: its `outcome`, and its `warnings` for why), from the
+ * resolver's own status listing when the manifest names none (EXT-OPT O2), or from why
  * the client could not resolve the UMID at all (contract §4.3: 404, 5xx, no answer).
  */
 import type { Outcome, Receipt } from "../../core/evaluate/index.ts";
+import type { StatusDocument } from "../../core/status.ts";
 
 export type Tone = "ok" | "warn" | "bad";
 
@@ -21,12 +23,36 @@ const BY_OUTCOME: Record<Outcome, [Tone, string]> = {
   rejected: ["bad", "Do not use"],
 };
 
-export function receiptVerdict(receipt: Receipt): Verdict {
-  const [tone, headline] = BY_OUTCOME[receipt.outcome];
-  const withheld = receipt.outcome === "accepted-partial" ? receipt.facetStatuses.filter((f) => f.status !== "processed").map((f) => `facet ${f.name ?? f.facetId} withheld (${f.status})${f.reason === undefined ? "" : `: ${f.reason}`}`) : [];
-  const reasons = [...receipt.warnings.map((w) => w.message), ...withheld];
-  if (reasons.length === 0) reasons.push("the signature verifies, the manifest is within its validity period, and nothing in it was withheld");
+/** Claim statuses that leave a claim out of what may be used (core §3.3.1). */
+const UNUSABLE_CLAIMS = new Set(["trustTierUnsupported", "failed", "unprocessable"]);
+
+/**
+ * The verdict on `receipt`; `listed` is the resolver's status document for the UMID, asked
+ * for when the manifest has no statusRef (so the receipt's revocationStatus is "unchecked").
+ * A suspension listed there makes an accepted manifest at best usable with warnings.
+ */
+export function receiptVerdict(receipt: Receipt, listed?: StatusDocument): Verdict {
+  const suspension = listed?.status === "suspended" ? [`the resolver lists it as suspended since ${listed.updatedAt}${listed.reason === undefined ? "" : `: ${listed.reason}`}`] : [];
+  const outcome = suspension.length > 0 && receipt.outcome === "accepted" ? "accepted-with-warnings" : receipt.outcome;
+  const [tone, headline] = BY_OUTCOME[outcome];
+  const reasons = [...suspension, ...receipt.warnings.map((w) => w.message), ...(outcome === "rejected" ? [] : withheldParts(receipt))];
+  if (reasons.length === 0) reasons.push("the signature verifies, the manifest is within its validity period, and nothing in it was withheld", ...embeddedKeyOnly(receipt));
   return { tone, headline, reasons };
+}
+
+/** Each facet, consent and claim withheld or not verified, one sentence each. */
+function withheldParts(receipt: Receipt): string[] {
+  const because = (reason: string | undefined) => (reason === undefined ? "" : `: ${reason}`);
+  return [
+    ...receipt.facetStatuses.filter((f) => f.status !== "processed").map((f) => `facet ${f.name ?? f.facetId} withheld (${f.status})${because(f.reason)}`),
+    ...receipt.consentStatuses.filter((c) => c.status !== "valid").map((c) => `consent ${c.consentRef} for facet ${c.facetId} not valid (${c.status})${because(c.reason)}`),
+    ...receipt.claimStatuses.filter((c) => UNUSABLE_CLAIMS.has(c.status)).map((c) => `claim ${c.claimRef} not verified (${c.status})${because(c.reason)}`),
+  ];
+}
+
+/** That the signature was checked only with the key the manifest embeds, when its keyRef was not resolved. */
+function embeddedKeyOnly(receipt: Receipt): string[] {
+  return receipt.keyRefResolution === "unresolved" ? ["it verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's"] : [];
 }
 
 /** The client found no manifest to evaluate: there is nothing to use. */
