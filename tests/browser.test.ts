@@ -15,6 +15,7 @@ import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate
 import { umidPath } from "../core/umid-path.ts";
 import { bundleEvaluator } from "../scripts/build-library.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { startPrintingUrl, type Started } from "./support/processes.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
@@ -23,14 +24,6 @@ const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
 // The flags these machines need: no sandbox as root, and no background traffic to a closed network.
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("in Chromium", { skip }, () => {
   const scratch = mkdtempSync(join(tmpdir(), "um-browser-"));

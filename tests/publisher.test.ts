@@ -11,6 +11,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
+import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { runCli, startPrintingUrl } from "./support/processes.ts";
 
@@ -459,11 +460,7 @@ describe("probe", () => {
     }
   });
   it("stops at the first refused connection with one clear line, and rejects a bad URL as usage", async () => {
-    // A port that was free a moment ago: nothing listens there.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const base = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
-    await new Promise((resolve) => closed.close(resolve));
+    const base = `http://127.0.0.1:${await freePort()}`;
     const result = await cli(["probe", base, "urn:a", "urn:b"]);
     assert.equal(result.status, 1);
     assert.equal(result.stdout, `FAIL  GET /health: cannot reach ${base}: connection refused (ECONNREFUSED): is the resolver running, on this port?\n${base}: stopped after 1 check: nothing answered\n`);

@@ -16,6 +16,7 @@ import { canonicalize } from "../core/crypto/jcs.ts";
 import { statusPath } from "../core/umid-path.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
+import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-resolve-e2e-"));
@@ -24,15 +25,6 @@ const dist = join(scratch, "dist");
 const key = newKey();
 
 const UMID = { active: "urn:e2e:active", suspended: "urn:e2e:suspended", revoked: "urn:e2e:revoked", moved: "urn:e2e:moved", impostor: "urn:e2e:impostor", statusDown: "urn:e2e:status-down", unknown: "urn:e2e:never" };
-
-/** A port nothing listens on: taken from the system, then released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A second origin that serves fixed manifests by path, as another resolver would. */
 async function otherServer(bodies: Map<string, string>): Promise<{ server: Server; url: string }> {

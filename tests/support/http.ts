@@ -2,7 +2,16 @@
  * A raw HTTP/1.1 client for contract tests: the path goes on the wire exactly as written
  * (fetch would normalise it), no redirect is followed, no body is decoded.
  */
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+
+/** A port nothing listens on: taken from the system, then released. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export interface RawResponse {
   status: number;
