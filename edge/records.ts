@@ -60,8 +60,13 @@ export function isStatusEntry(value: unknown): value is StatusEntry {
   );
 }
 
+/** The index's shards are named by the top 12 bits of the hash: three hex digits. */
+const SHARD_BITS = 12;
+/** How many shard files the record index can have (a shard where no UMID falls is not written). */
+export const INDEX_SHARDS = 1 << SHARD_BITS;
+
 export function shardPath(umid: string): string {
-  return `index/${(fnv1a32(umid) >>> 20).toString(16).padStart(3, "0")}.json`;
+  return `index/${(fnv1a32(umid) >>> (32 - SHARD_BITS)).toString(16).padStart(SHARD_BITS / 4, "0")}.json`;
 }
 
 /** The 32-bit FNV-1a hash of a string's UTF-8 bytes, unsigned. */

@@ -1,0 +1,107 @@
+/**
+ * The hosts' limits, and what the build does about them. Hosts count files, not
+ * manifests: the static output holds one body per manifest, up to 4,096 index shards and
+ * `resolver.json`, so 20,000 manifests are about 24,000 files. The limits (README, "Host
+ * limits"; ../shared/notes/platforms.md):
+ * - Cloudflare Workers Static Assets: 20,000 files per Worker version on the free plan,
+ *   100,000 on Workers Paid; 25 MiB per file
+ *   (https://developers.cloudflare.com/workers/platform/limits/);
+ * - Workers KV: keys of 512 bytes, 1,024 bytes of metadata, values of 25 MiB
+ *   (https://developers.cloudflare.com/kv/platform/limits/);
+ * - Netlify: no limit on a deploy's files, but a deploy fails when one folder holds more
+ *   than 54,000 (https://docs.netlify.com/site-deploys/overview/, "Files per directory
+ *   limit"). Netlify documents no size limit for a static file.
+ * The build decides before checking (bodies are written as they are checked), so it counts
+ * what the output holds at most: every manifest file published, every record in a shard
+ * of its own.
+ */
+import { BUILD_INFO_PATH, INDEX_SHARDS } from "../../edge/records.ts";
+import { size } from "../report/human-units.ts";
+
+/** Cloudflare Workers Static Assets: files per Worker version on the free plan; past it the build writes Workers KV bulk files. */
+export const CLOUDFLARE_FREE_FILES = 20_000;
+/** Cloudflare Workers Static Assets: files per Worker version on Workers Paid. */
+export const CLOUDFLARE_PAID_FILES = 100_000;
+/** Cloudflare: the largest static asset, and the largest Workers KV value. */
+export const CLOUDFLARE_MAX_FILE_BYTES = 25 * 1024 * 1024;
+/** Netlify: files in one folder of a deploy; a deploy with more fails. */
+export const NETLIFY_FOLDER_FILES = 54_000;
+/** The share of a limit from which the build warns that the output nears it. */
+export const NEAR_LIMIT = 0.9;
+
+/** The files the output holds besides bodies and index shards. */
+const FIXED_FILES = [BUILD_INFO_PATH].length;
+
+/** What the content about to be built holds: its manifest files, and the entries of `_routes.json`. */
+export interface ContentCounts {
+  manifestFiles: number;
+  redirects: number;
+  revoked: number;
+}
+
+/** The static output's size as hosts count it: at most this many files in all, and in one folder. */
+export interface StaticOutput {
+  files: number;
+  largestFolder: number;
+}
+
+/**
+ * At most what the static output of `content` holds. A manifest file that fails, is
+ * withheld or is a duplicate writes no body, and records that share a shard share its file:
+ * the output holds these many files exactly when neither happens.
+ */
+export function staticOutput({ manifestFiles, redirects, revoked }: ContentCounts): StaticOutput {
+  const shards = Math.min(INDEX_SHARDS, manifestFiles + redirects + revoked);
+  // Bodies go to m/ (or h/), shards to index/; the root holds resolver.json and those three folders.
+  return { files: manifestFiles + shards + FIXED_FILES, largestFolder: Math.max(manifestFiles, shards) };
+}
+
+/** Whether the build writes Workers KV bulk files without being asked: when the static output could exceed Cloudflare's free plan. */
+export function writesKv(output: StaticOutput): boolean {
+  return output.files > CLOUDFLARE_FREE_FILES;
+}
+
+/**
+ * What to warn of before an output crosses a host's limit: one line per host it nears
+ * (from `NEAR_LIMIT` of the limit) or exceeds, each naming the host, the limit, the count
+ * and what to do. `dirs` are the output and KV folders as the build prints them;
+ * `maxManifestBytes` is UM_MAX_MANIFEST_BYTES, the largest body.
+ */
+export function hostWarnings(output: StaticOutput, dirs: { out: string; kv: string }, maxManifestBytes: number): string[] {
+  const warnings: string[] = [];
+  const files = `${dirs.out}/ will hold up to ${count(output.files)} files`;
+  const kv = `Workers KV (the bulk files in ${dirs.kv}/; README, "Host limits")`;
+  const cloudflare = (limit: number, plan: string) => `Cloudflare's ${plan} limit of ${count(limit)} static files per Worker version`;
+  if (output.files > CLOUDFLARE_PAID_FILES) {
+    warnings.push(`${files}, over ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}: on Cloudflare, deploy the Worker with ${kv}`);
+  } else if (near(output.files, CLOUDFLARE_PAID_FILES)) {
+    warnings.push(`${files}, ${share(output.files, CLOUDFLARE_PAID_FILES)} of ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}; past it, only the Worker with ${kv} serves this content on Cloudflare`);
+  } else if (output.files > CLOUDFLARE_FREE_FILES) {
+    warnings.push(`${files}, over ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}: on Cloudflare, deploy the Worker with ${kv}, or use Workers Paid (${count(CLOUDFLARE_PAID_FILES)} files)`);
+  } else if (near(output.files, CLOUDFLARE_FREE_FILES)) {
+    warnings.push(`${files}, ${share(output.files, CLOUDFLARE_FREE_FILES)} of ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}; past it the build also writes Workers KV bulk files to ${dirs.kv}/, for a Worker that reads its records from KV (README, "Host limits")`);
+  }
+  const folder = `one folder of ${dirs.out}/ will hold up to ${count(output.largestFolder)} files`;
+  const netlify = `Netlify's limit of ${count(NETLIFY_FOLDER_FILES)} files in one folder`;
+  if (output.largestFolder > NETLIFY_FOLDER_FILES) {
+    warnings.push(`${folder}, over ${netlify}: Netlify fails the deploy; serve it from Cloudflare, with ${kv}`);
+  } else if (near(output.largestFolder, NETLIFY_FOLDER_FILES)) {
+    warnings.push(`${folder}, ${share(output.largestFolder, NETLIFY_FOLDER_FILES)} of ${netlify}; past it Netlify fails the deploy, and only Cloudflare, with ${kv}, serves this content`);
+  }
+  if (maxManifestBytes > CLOUDFLARE_MAX_FILE_BYTES) {
+    warnings.push(`UM_MAX_MANIFEST_BYTES is ${count(maxManifestBytes)} (${size(maxManifestBytes)}): Cloudflare refuses a static file or a Workers KV value over ${size(CLOUDFLARE_MAX_FILE_BYTES)}, so a manifest that large cannot be served there; set it to at most ${count(CLOUDFLARE_MAX_FILE_BYTES)} to deploy there`);
+  }
+  return warnings;
+}
+
+function near(n: number, limit: number): boolean {
+  return n >= NEAR_LIMIT * limit;
+}
+
+function share(n: number, limit: number): string {
+  return `${Math.floor((100 * n) / limit)}%`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
