@@ -3,11 +3,12 @@
  * which is encrypted, claims with holder bindings, consents, and some agent delegations),
  * signed with a handful of pinned keys as a real publisher's would be, plus 1% redirects
  * and 1% revocations. Deterministic (seeded), so a cached corpus is the corpus; cached in
- * bench/.cache/corpus-N until deleted.
+ * bench/.cache/corpus-N until deleted. A warm run's benchmark changes some of its manifests
+ * for a while (withChangedManifests), and puts them back.
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync, writeFileSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../scripts/concurrency.ts";
@@ -15,6 +16,7 @@ import { FILE_CONCURRENCY, mapConcurrent } from "../scripts/concurrency.ts";
 const CONTEXT = "https://universalmanifest.net/ns/v0.4";
 const KEYS = 5;
 const CHUNK = 10_000;
+const ISSUED = Date.parse("2026-11-01T00:00:00Z");
 
 /** xorshift32: enough randomness for plausible content, and the same every run. */
 function prng(seed: number): () => number {
@@ -32,10 +34,15 @@ function keyFromSeed(i: number): KeyObject {
   return createPrivateKey({ key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]), format: "der", type: "pkcs8" });
 }
 
+const keys = Array.from({ length: KEYS }, (_, i) => keyFromSeed(i));
+const keyRef = (k: number) => `did:web:publisher.example#key-${k + 1}`;
+
 const pad = (n: number, width: number) => String(n).padStart(width, "0");
 export const umidOf = (i: number) => `urn:uuid:${pad(i, 8)}-0000-4000-8000-${pad(i, 12)}`;
+const rootOf = (n: number) => join(import.meta.dirname, ".cache", `corpus-${n}`);
+const fileOf = (content: string, i: number) => join(content, pad(i % 256, 3), `${i}.json`);
 
-function manifest(i: number): Record<string, unknown> {
+function manifest(i: number, issuedAt: string): Record<string, unknown> {
   const random = prng(i + 1);
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
   const subject = `did:web:member-${i}.example`;
@@ -68,7 +75,7 @@ function manifest(i: number): Record<string, unknown> {
     "@type": "um:Manifest",
     manifestVersion: "0.4",
     subject,
-    issuedAt: "2026-11-01T00:00:00Z",
+    issuedAt,
     expiresAt: "2031-11-01T00:00:00Z",
     requiredTrustTier: 1,
     facets,
@@ -99,24 +106,29 @@ function manifest(i: number): Record<string, unknown> {
   };
 }
 
+/**
+ * Manifest i's file, signed. Revision r is re-issued, and re-signed with the same key, r
+ * seconds after revision 0: the corpus's own, whose times are written in whole seconds.
+ */
+function manifestFile(i: number, revision: number): string {
+  const issued = new Date(ISSUED + revision * 1000);
+  const m = manifest(i, issued.toISOString().replace(".000Z", "Z"));
+  m.signature = signProfileA(m, keys[i % KEYS]!, keyRef(i % KEYS), issued);
+  return JSON.stringify(m, null, 2) + "\n";
+}
+
 /** The content directory of an N-manifest corpus, made (and cached) if needed. */
 export async function corpus(n: number, log: (line: string) => void): Promise<string> {
-  const root = join(import.meta.dirname, ".cache", `corpus-${n}`);
+  const root = rootOf(n);
   const content = join(root, "content");
   if (existsSync(join(root, "complete"))) return content;
   await rm(root, { recursive: true, force: true });
-  const keys = Array.from({ length: KEYS }, (_, i) => keyFromSeed(i));
-  const keyRef = (k: number) => `did:web:publisher.example#key-${k + 1}`;
   const started = performance.now();
   for (let from = 0; from < n; from += CHUNK) {
     const indexes = Array.from({ length: Math.min(CHUNK, n - from) }, (_, j) => from + j);
     const folders = new Set(indexes.map((i) => join(content, pad(i % 256, 3))));
     for (const folder of folders) await mkdir(folder, { recursive: true });
-    await mapConcurrent(indexes, FILE_CONCURRENCY, async (i) => {
-      const m = manifest(i);
-      m.signature = signProfileA(m, keys[i % KEYS]!, keyRef(i % KEYS), new Date("2026-11-01T00:00:00Z"));
-      await writeFile(join(content, pad(i % 256, 3), `${i}.json`), JSON.stringify(m, null, 2) + "\n");
-    });
+    await mapConcurrent(indexes, FILE_CONCURRENCY, (i) => writeFile(fileOf(content, i), manifestFile(i, 0)));
     log(`  corpus: ${Math.min(from + CHUNK, n)} / ${n} manifests`);
   }
   const pinned = Object.fromEntries(keys.map((k, i) => [keyRef(i), createPublicKey(k).export({ format: "der", type: "spki" }).toString("base64")]));
@@ -129,4 +141,30 @@ export async function corpus(n: number, log: (line: string) => void): Promise<st
   await writeFile(join(content, "_routes.json"), JSON.stringify(routes, null, 2) + "\n");
   await writeFile(join(root, "complete"), `${n} manifests in ${Math.round(performance.now() - started)} ms\n`);
   return content;
+}
+
+/**
+ * Runs `use` with `change()`, which rewrites `count` manifests of the (made) N corpus, spread
+ * over it, as a revision not written before: each call changes the same files' bytes anew,
+ * and they stay valid. Afterwards they are the corpus's own again, byte for byte. Meanwhile
+ * the corpus has no "complete" marker, so that a run killed halfway leaves it to be made
+ * again rather than passed off as the corpus.
+ */
+export async function withChangedManifests<T>(n: number, count: number, use: (change: () => void) => Promise<T>): Promise<T> {
+  const root = rootOf(n);
+  const marker = join(root, "complete");
+  const made = await readFile(marker, "utf8");
+  await rm(marker);
+  const changed = Math.min(count, n);
+  const indexes = Array.from({ length: changed }, (_, k) => Math.floor((k * n) / changed));
+  const rewrite = (revision: number) => {
+    for (const i of indexes) writeFileSync(fileOf(join(root, "content"), i), manifestFile(i, revision));
+  };
+  let revision = 0;
+  try {
+    return await use(() => rewrite(++revision));
+  } finally {
+    rewrite(0);
+    await writeFile(marker, made);
+  }
 }
