@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly: tsx compiles each module on first import (and caches
-// it), so the repository needs no separate compile step before `npx manifest-resolver`.
-import { register } from "tsx/esm/api";
+import { loadCli } from "./load-cli.js";
 
 // A reader that stops early (`manifest-resolver check --json | head`) is not an error.
 process.stdout.on("error", (error) => {
@@ -9,6 +7,5 @@ process.stdout.on("error", (error) => {
   throw error;
 });
 
-register();
-const { main } = await import("../scripts/cli.ts");
+const { main } = await loadCli();
 process.exitCode = await main(process.argv.slice(2));

@@ -38,7 +38,8 @@ export async function evaluatorSize(): Promise<{ minified: number; gzipped: numb
 }
 
 export async function buildLibrary(): Promise<void> {
-  rmSync(LIB_DIR, { recursive: true, force: true });
+  // Only its own files: lib/cli/ is the prebuilt CLI (build-cli.ts).
+  for (const name of [...Object.keys(ENTRIES).map((n) => `${n}.js`), "types"]) rmSync(join(LIB_DIR, name), { recursive: true, force: true });
   mkdirSync(LIB_DIR, { recursive: true });
   for (const name of Object.keys(ENTRIES) as (keyof typeof ENTRIES)[]) writeFileSync(join(LIB_DIR, `${name}.js`), await bundle(name, false));
   await writeTypes(join(LIB_DIR, "types"));

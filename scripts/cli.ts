@@ -2,22 +2,34 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closest } from "./closest.ts";
-import { build } from "./commands/build.ts";
-import { check } from "./commands/check.ts";
-import { evaluateCommand } from "./commands/evaluate.ts";
-import { keygen } from "./commands/keygen.ts";
-import { newManifest } from "./commands/new.ts";
-import { probe } from "./commands/probe.ts";
-import { resolveCommand } from "./commands/resolve.ts";
-import { redirect, reinstate, revoke, suspend } from "./commands/routes.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
-import { serve } from "./commands/serve.ts";
-import { sign } from "./commands/sign.ts";
 import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
 import { printable } from "./report/diagnostics.ts";
+import { toolFile } from "./tool-files.ts";
 
-export const COMMANDS: Command[] = [keygen, newManifest, sign, check, revoke, suspend, reinstate, redirect, build, serve, probe, evaluateCommand, resolveCommand];
+/** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: CommandEntry[] = [
+  { name: "keygen", summary: "make a new Ed25519 signing key (private key to a file, public key printed)", load: async () => (await import("./commands/keygen.ts")).keygen },
+  { name: "new", summary: "print or write a new, unsigned v0.4 manifest skeleton", load: async () => (await import("./commands/new.ts")).newManifest },
+  { name: "sign", summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place", load: async () => (await import("./commands/sign.ts")).sign },
+  { name: "check", summary: "validate manifests, _routes.json and _keys.json without writing anything", load: async () => (await import("./commands/check.ts")).check },
+  { name: "revoke", summary: "revoke a UMID in _routes.json: it then answers 410", load: async () => (await import("./commands/routes.ts")).revoke },
+  { name: "suspend", summary: "suspend a published UMID in _routes.json: its status becomes suspended", load: async () => (await import("./commands/routes.ts")).suspend },
+  { name: "reinstate", summary: "end the suspension of a UMID in _routes.json: its status becomes active", load: async () => (await import("./commands/routes.ts")).reinstate },
+  { name: "redirect", summary: "redirect a UMID to a URL in _routes.json: it then answers 307", load: async () => (await import("./commands/routes.ts")).redirect },
+  { name: "build", summary: "validate content/ and write the resolver's static output to dist/", load: async () => (await import("./commands/build.ts")).build },
+  { name: "serve", summary: "serve a built dist/ through the resolver's edge handler, until stopped", load: async () => (await import("./commands/serve.ts")).serve },
+  { name: "probe", summary: "check a running resolver (local, a deploy preview, production) against the contract", load: async () => (await import("./commands/probe.ts")).probe },
+  { name: "evaluate", summary: "evaluate a manifest as a relying party would, and print its receipt", load: async () => (await import("./commands/evaluate.ts")).evaluateCommand },
+  { name: "resolve", summary: "resolve a UMID at a resolver, check its status, evaluate it, print the receipt", load: async () => (await import("./commands/resolve.ts")).resolveCommand },
+];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
 
@@ -26,7 +38,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
 Run 'manifest-resolver COMMAND --help' for a command's options, 'manifest-resolver --version' for the version.`;
 
-const VERSION: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+const VERSION: string = JSON.parse(readFileSync(toolFile("package.json"), "utf8")).version;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -38,8 +50,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(`manifest-resolver ${VERSION}`);
     return EXIT_OK;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) return usageError(`unknown command '${name}'${didYouMean(name, COMMANDS.map((c) => c.name))}`, OVERVIEW);
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined) return usageError(`unknown command '${name}'${didYouMean(name, COMMANDS.map((c) => c.name))}`, OVERVIEW);
+  const command = await entry.load();
   try {
     const { values, positionals } = parseArgs({
       args: rest,

@@ -20,8 +20,8 @@ const sampleUmids = new Set<string>([
   ...Object.values(JSON.parse(readFileSync(join(ROOT, "content/_routes.json"), "utf8")) as { umid: string }[][]).flat().map((entry) => entry.umid),
 ]);
 
-test("every command's examples name files of a fresh clone and sample UMIDs", () => {
-  for (const command of COMMANDS) {
+test("every command's examples name files of a fresh clone and sample UMIDs", async () => {
+  for (const command of await Promise.all(COMMANDS.map((entry) => entry.load()))) {
     const examples = /\nExamples?:\n((?:  .*\n?)+)$/.exec(command.help)?.[1];
     assert.ok(examples, `${command.name} --help ends with an example`);
     const words = examples.split(/\s+/).map((word) => word.replace(/^'|'$/g, ""));

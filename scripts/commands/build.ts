@@ -2,6 +2,7 @@
 import { join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../build/body-writer.ts";
+import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../build/host-limits.ts";
 import { KvWriter } from "../build/kv-writer.ts";
 import { publishedStatus, revokedStatus } from "../build/statuses.ts";
 import { commitStaging, discardStaging, openStaging, OutputError, recoverOutput, writeIndex, writeOutput } from "../build/output.ts";
@@ -18,12 +19,8 @@ import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
 
-/** Above this many manifests, KV bulk files are written without being asked for. */
-const KV_AUTOMATIC = 20_000;
-
 export const build: Command = {
   name: "build",
-  summary: "validate content/ and write the resolver's static output to dist/",
   help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR] [--allow-empty]
                               [--max-problems N]
 
@@ -32,10 +29,12 @@ file per manifest and the record index to the output directory. Nothing is writt
 anything fails: the previous output directory is left as it was. Manifests that have
 expired, or are not yet issued, are warnings here. The lookup page, a static page for
 people to look UMIDs up in a browser, is written to its own folder: it must be hosted on
-another origin than the resolver. Past ${KV_AUTOMATIC} manifests (Cloudflare's static-file
-limit), or with --kv-out, it also writes Workers KV bulk-upload files, for a Worker that
-reads its records from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS
---remote'. Problems are printed on stdout as 'manifest-resolver check' prints them.
+another origin than the resolver. When the output would hold over ${CLOUDFLARE_FREE_FILES.toLocaleString("en-US")} files
+(Cloudflare's free-plan limit: a body per manifest, up to 4,096 index shards), or with
+--kv-out, it also writes Workers KV bulk-upload files, for a Worker that reads its records
+from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS --remote'. It
+warns, on stderr, when the output nears or passes a host's limit (README, "Host limits").
+Problems are printed on stdout as 'manifest-resolver check' prints them.
 
 Options:
   --content DIR     content directory (default: the repository's content/)
@@ -89,6 +88,7 @@ Example:
       if (built === undefined) return EXIT_FAILED;
       const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
       if (page === undefined) return EXIT_FAILED;
+      for (const warning of built.hostWarnings) console.error(`manifest-resolver: warning: ${warning}`);
       if (settings.resolverUrl === "") {
         console.error(`manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver's URL to make it the default`);
       }
@@ -98,12 +98,13 @@ Example:
   },
 };
 
-/** What a build made: its content check, the bytes written, and its KV bulk files if any. */
+/** What a build made: its content check, the bytes written, its KV bulk files if any, and what it warns of hosts' limits. */
 interface Built {
   content: ContentCheck;
   bytes: number;
   kvDir?: string;
   kvFiles: number;
+  hostWarnings: string[];
 }
 
 function report(built: Built, contentDir: string, outDir: string, lookupDir: string, started: number): void {
@@ -134,14 +135,18 @@ async function buildInto(
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
   let kvDir: string | undefined;
   let kvStaging: string | undefined;
+  let limits: string[] = [];
   try {
     const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
     const nextCheck = settings.statusNextCheck;
     const progress = new Progress(process.stderr, "building");
     const checking = { settings, now: new Date(), strict: false, progress: (checked: number, total: number) => progress.update(checked, total) };
-    const content = await checkContent(contentDir, checking, async (manifests, statuses) => {
-      kvDir = kvOut.asked || manifests > KV_AUTOMATIC ? kvOut.dir : undefined;
+    const content = await checkContent(contentDir, checking, async (counts, statuses) => {
+      // Hosts count files, not manifests: decided on what the output holds at most.
+      const output = staticOutput(counts);
+      kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
+      limits = hostWarnings(output, { out: printable(outDir), kv: printable(kvOut.dir) }, settings.limits.maxManifestBytes);
       if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
       return {
         write: async (umid, body, etag, issuedAt) => {
@@ -169,7 +174,7 @@ async function buildInto(
     const kvFiles = kv?.finish() ?? 0;
     await commitStaging(staging, outDir);
     if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
-    return { content, bytes: bodies.bytes + indexBytes, ...(kvDir !== undefined && { kvDir }), kvFiles };
+    return { content, bytes: bodies.bytes + indexBytes, ...(kvDir !== undefined && { kvDir }), kvFiles, hostWarnings: limits };
   } catch (error) {
     for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
     throw error;

@@ -24,7 +24,6 @@ import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-probl
 
 export const check: Command = {
   name: "check",
-  summary: "validate manifests, _routes.json and _keys.json without writing anything",
   help: `Usage: manifest-resolver check [PATH...] [--json] [--now DATE-TIME] [--strict]
                               [--content DIR] [--allow-unsigned FILE]...
                               [--base REV] [--summary FILE] [--max-problems N]

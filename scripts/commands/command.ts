@@ -9,7 +9,6 @@ export type OptionValues = Record<string, string | boolean | string[] | undefine
 
 export interface Command {
   name: string;
-  summary: string;
   /** The text of `--help`: synopsis, options, an example. */
   help: string;
   options: NonNullable<ParseArgsConfig["options"]>;

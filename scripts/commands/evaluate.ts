@@ -14,7 +14,6 @@ import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 
 export const evaluateCommand: Command = {
   name: "evaluate",
-  summary: "evaluate a manifest as a relying party would, and print its receipt",
   help: `Usage: manifest-resolver evaluate FILE [--context JSON] [--now DATE-TIME] [--json]
 
 Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,

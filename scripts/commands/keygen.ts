@@ -12,7 +12,6 @@ const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
 
 export const keygen: Command = {
   name: "keygen",
-  summary: "make a new Ed25519 signing key (private key to a file, public key printed)",
   help: `Usage: manifest-resolver keygen [--out FILE] [--key-ref KEYREF]
 
 Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only

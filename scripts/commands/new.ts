@@ -17,7 +17,6 @@ const LIFETIME_DAYS = 365;
 
 export const newManifest: Command = {
   name: "new",
-  summary: "print or write a new, unsigned v0.4 manifest skeleton",
   help: `Usage: manifest-resolver new [--subject DID] [--out FILE]
 
 A v0.4 manifest with a fresh urn:uuid @id, issuedAt now and expiresAt in ${LIFETIME_DAYS} days,

@@ -5,7 +5,6 @@ import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 
 export const probe: Command = {
   name: "probe",
-  summary: "check a running resolver (local, a deploy preview, production) against the contract",
   help: `Usage: manifest-resolver probe BASE_URL [UMID...]
 
 Checks health, the descriptor, the 400, 404 and 405 answers and the CORS preflight; then,

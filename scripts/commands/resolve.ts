@@ -15,7 +15,6 @@ import { contextOption, printReceipt, summary } from "./evaluate.ts";
 
 export const resolveCommand: Command = {
   name: "resolve",
-  summary: "resolve a UMID at a resolver, check its status, evaluate it, print the receipt",
   help: `Usage: manifest-resolver resolve BASE_URL UMID [--context JSON] [--now DATE-TIME] [--cache DIR] [--json]
 
 Asks the resolver at BASE_URL for UMID (following a redirect, at most 5, over https: or

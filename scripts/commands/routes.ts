@@ -46,7 +46,6 @@ const contentHelp = "  --content DIR  content directory (default: the repository
 
 export const revoke: Command = {
   name: "revoke",
-  summary: "revoke a UMID in _routes.json: it then answers 410",
   help: `Usage: manifest-resolver revoke UMID [--reason TEXT] [--unpublished] [--content DIR]
 
 Adds UMID to the revoked list of _routes.json, with revokedAt now. A revoked UMID answers
@@ -84,7 +83,6 @@ Example:
 
 export const suspend: Command = {
   name: "suspend",
-  summary: "suspend a published UMID in _routes.json: its status becomes suspended",
   help: `Usage: manifest-resolver suspend UMID [--reason TEXT] [--content DIR]
 
 Adds UMID to the suspended list of _routes.json, with suspendedAt now. The manifest is
@@ -119,7 +117,6 @@ Example:
 
 export const reinstate: Command = {
   name: "reinstate",
-  summary: "end the suspension of a UMID in _routes.json: its status becomes active",
   help: `Usage: manifest-resolver reinstate UMID [--content DIR]
 
 Ends the suspension of UMID: its entry moves from the suspended list of _routes.json to
@@ -152,7 +149,6 @@ function reasonOf(values: OptionValues): { reason?: string } {
 
 export const redirect: Command = {
   name: "redirect",
-  summary: "redirect a UMID to a URL in _routes.json: it then answers 307",
   help: `Usage: manifest-resolver redirect UMID URL [--content DIR]
 
 Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307

@@ -16,7 +16,6 @@ import { EXIT_FAILED, stringOption, UsageError, type Command, type OptionValues 
 
 export const serve: Command = {
   name: "serve",
-  summary: "serve a built dist/ through the resolver's edge handler, until stopped",
   help: `Usage: manifest-resolver serve [--dist DIR] [--port N] [--host H] [--ui-port N]
 
 Serves the output of 'manifest-resolver build' through the same handler that runs on

@@ -22,7 +22,6 @@ import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./
 
 export const sign: Command = {
   name: "sign",
-  summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place",
   help: `Usage: manifest-resolver sign FILE|DIR... --key PEM --key-ref KEYREF [--status-base URL]
 
 Fills in each manifest's signature (a DIR: every manifest file in it, as build finds them) (Ed25519 over the JCS canonical manifest, with

@@ -25,6 +25,7 @@ import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { placed, placeOf, type SourceFile } from "./source.ts";
 import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
+import type { ContentCounts } from "../build/host-limits.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
@@ -54,10 +55,11 @@ export interface ContentCheck {
 /**
  * A content directory: its manifests, `_keys.json`, `_unsigned.json`, `_routes.json`, the
  * rules across them, and the files that must not be there. A build passes `sinkFor`, which
- * is told how many manifest files there are (so that it can choose its outputs without
- * listing the directory again) and the statuses of `_routes.json`, and returns the sink.
+ * is told how many manifest files, redirects and revocations there are (so that it can
+ * choose its outputs without listing the directory again) and the statuses of
+ * `_routes.json`, and returns the sink.
  */
-export async function checkContent(dir: string, options: ContentCheckOptions, sinkFor?: (manifestFiles: number, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>): Promise<ContentCheck> {
+export async function checkContent(dir: string, options: ContentCheckOptions, sinkFor?: (counts: ContentCounts, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
     result.diagnostics.push({ severity: "error", file: displayPath(dir), rule: "file/unreadable", message: "no such content directory" });
@@ -81,7 +83,7 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
 
   const files = { dir, names: listing.manifests };
   const fileAt = (i: number) => displayPath(join(dir, files.names[i]!));
-  const sink = await sinkFor?.(files.names.length, result.statuses);
+  const sink = await sinkFor?.({ manifestFiles: files.names.length, redirects: result.redirects.size, revoked: result.revoked.size }, result.statuses);
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
   const withheld: { file: string; umid: string }[] = [];

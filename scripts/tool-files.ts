@@ -1,0 +1,32 @@
+/**
+ * The tool's own files, wherever its code runs from: its TypeScript sources (through tsx),
+ * or the prebuilt CLI that build-cli.ts bundles into lib/cli/, which bin/manifest-resolver.js
+ * runs when it is newer than every file it was built from. A bundled module's
+ * `import.meta.url` is its chunk's, so paths are taken from the package root instead: the
+ * nearest folder above this code that holds a package.json.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(import.meta.url);
+
+/** Whether this is the prebuilt CLI: the sources are `.ts`, the bundle's chunks `.js`. */
+export const PREBUILT = here.endsWith(".js");
+
+export const TOOL_ROOT = packageRoot(dirname(here));
+
+/** Where build-cli.ts writes the prebuilt CLI. */
+export const PREBUILT_DIR = join(TOOL_ROOT, "lib", "cli");
+
+/** A file of the package, by its path from the package root. */
+export function toolFile(path: string): string {
+  return join(TOOL_ROOT, path);
+}
+
+function packageRoot(from: string): string {
+  for (let at = from; ; at = dirname(at)) {
+    if (existsSync(join(at, "package.json"))) return at;
+    if (at === dirname(at)) throw new Error(`no package.json above ${from}`);
+  }
+}
