@@ -8,12 +8,17 @@
  * - file systems cap names at 255 bytes (some encrypted ones at 143): long names are too.
  * Digest names (`h/<lowercase hex SHA-256 of the UMID>`) live in their own folder, so
  * they can never meet a base64url name; the index says which name a UMID has.
+ *
+ * With the verification cache's body store, a body the store holds is linked from it, not
+ * written, and a body written is put in the store for the next build (body-store.ts).
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { fnv1a32 } from "../../edge/records.ts";
+import type { BodyStore } from "../cache/body-store.ts";
+import type { StoredBody } from "../cache/verification-cache.ts";
 
 export const MAX_BASE64URL_NAME = 128;
 
@@ -32,7 +37,10 @@ export class BodyWriter {
   /** Bytes written so far. */
   bytes = 0;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    readonly store?: BodyStore,
+  ) {
     mkdirSync(join(dir, "m"));
     mkdirSync(join(dir, "h"));
   }
@@ -42,8 +50,8 @@ export class BodyWriter {
     return this.#digestNamed.has(umid) ? digestName(umid) : `m/${encodeBase64url(utf8(umid))}`;
   }
 
-  write(umid: string, body: Uint8Array): void {
-    this.bytes += body.byteLength;
+  /** False: `body` is a stored body the store no longer holds (nothing was written). */
+  write(umid: string, body: Uint8Array | StoredBody): boolean {
     const name = encodeBase64url(utf8(umid));
     const folded = name.toLowerCase();
     // As a signed 32-bit integer, a key is stored inline rather than as a boxed number.
@@ -51,16 +59,28 @@ export class BodyWriter {
     const twin = this.#twinOf(folded, hash);
     if (name.length <= MAX_BASE64URL_NAME && twin === undefined) {
       const others = this.#byFoldedHash.get(hash);
+      if (!this.#put(join(this.dir, `m/${name}`), body)) return false;
       this.#byFoldedHash.set(hash, others === undefined ? umid : [others, umid].flat());
-      writeFileSync(join(this.dir, `m/${name}`), body);
-      return;
+      return true;
     }
     if (twin !== undefined && !this.#digestNamed.has(twin)) {
       renameSync(join(this.dir, this.nameOf(twin)), join(this.dir, digestName(twin)));
       this.#digestNamed.add(twin);
     }
+    if (!this.#put(join(this.dir, digestName(umid)), body)) return false;
     this.#digestNamed.add(umid);
-    writeFileSync(join(this.dir, digestName(umid)), body);
+    return true;
+  }
+
+  #put(path: string, body: Uint8Array | StoredBody): boolean {
+    if (body instanceof Uint8Array) {
+      writeFileSync(path, body);
+      this.store?.keep(path, createHash("sha256").update(body).digest("hex"));
+    } else if (this.store === undefined || !this.store.place(body.digest, path)) {
+      return false;
+    }
+    this.bytes += body instanceof Uint8Array ? body.byteLength : body.bytes;
+    return true;
   }
 
   /** The UMID already written under a name equal to `folded` but for letter case. */

@@ -18,11 +18,13 @@ import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
+import { CACHE_ENVIRONMENT, CACHE_HELP, CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
+import type { VerificationCache } from "../cache/verification-cache.ts";
 
 export const build: Command = {
   name: "build",
   help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR] [--allow-empty]
-                              [--max-problems N]
+                              [--max-problems N] [--no-cache]
 
 Validates the content directory as 'manifest-resolver check' does, then writes one body
 file per manifest and the record index to the output directory. Nothing is written if
@@ -45,6 +47,7 @@ Options:
   --allow-empty     publish even when no manifest would be (by default such a build
                     is refused: it would answer 404 for every UMID)
 ${MAX_PROBLEMS_HELP}
+${CACHE_HELP}
 
 Environment:
   UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
@@ -56,6 +59,7 @@ Environment:
                          and a warning: the page asks its reader for one)
   UM_LOCK_WAIT_MS        how long to wait for another build of the same output, or
                          another edit of the same file (default: 10000)
+${CACHE_ENVIRONMENT}
 
 Exit status: 0 built, 1 invalid content or write failure, 2 usage error.
 
@@ -68,6 +72,7 @@ Example:
     "kv-out": { type: "string" },
     "allow-empty": { type: "boolean" },
     ...MAX_PROBLEMS_OPTION,
+    ...CACHE_OPTION,
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -84,7 +89,9 @@ Example:
     const outputs = [outDir, lookupDir, kv.dir];
     return withFileLocks(outputs.map((dir) => resolve(dir)), settings.lockWaitMs, async () => {
       for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
-      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, { allowEmpty: values["allow-empty"] === true, maxProblems: shown }, settings));
+      const cache = openCache(values, true);
+      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache }, settings));
+      saveCache(cache);
       if (built === undefined) return EXIT_FAILED;
       const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
       if (page === undefined) return EXIT_FAILED;
@@ -112,7 +119,7 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
   console.log(
     `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
       `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked, ${[...content.statuses.values()].filter((s) => s.list === "suspended").length} suspended ` +
-      `(${size(bytes)}) in ${duration(performance.now() - started)}; lookup page in ${lookupDir}/` +
+      `(${size(bytes)}) in ${duration(performance.now() - started)}${fromCache(content.recalled)}; lookup page in ${lookupDir}/` +
       (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
   );
   if (content.legacy.length > 0) {
@@ -129,7 +136,7 @@ async function buildInto(
   contentDir: string,
   outDir: string,
   kvOut: { dir: string; asked: boolean },
-  { allowEmpty, maxProblems }: { allowEmpty: boolean; maxProblems: number },
+  { allowEmpty, maxProblems, cache }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined },
   settings: Settings,
 ): Promise<Built | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
@@ -137,11 +144,11 @@ async function buildInto(
   let kvStaging: string | undefined;
   let limits: string[] = [];
   try {
-    const bodies = new BodyWriter(staging);
+    const bodies = new BodyWriter(staging, cache?.bodies);
     let kv: KvWriter | undefined;
     const nextCheck = settings.statusNextCheck;
     const progress = new Progress(process.stderr, "building");
-    const checking = { settings, now: new Date(), strict: false, progress: (checked: number, total: number) => progress.update(checked, total) };
+    const checking = { settings, now: new Date(), strict: false, progress: (checked: number, total: number) => progress.update(checked, total), ...(cache && { cache }) };
     const content = await checkContent(contentDir, checking, async (counts, statuses) => {
       // Hosts count files, not manifests: decided on what the output holds at most.
       const output = staticOutput(counts);
@@ -150,8 +157,9 @@ async function buildInto(
       if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
       return {
         write: async (umid, body, etag, issuedAt) => {
-          bodies.write(umid, body);
-          await kv?.manifest(umid, body, etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
+          if (!bodies.write(umid, body)) return false;
+          await kv?.manifest(umid, body instanceof Uint8Array ? body : cache!.bodies!.read(body.digest), etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
+          return true;
         },
       };
     }).finally(() => progress.stop());

@@ -21,12 +21,13 @@ import { Progress } from "../report/progress.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
+import { CACHE_HELP, CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
 
 export const check: Command = {
   name: "check",
   help: `Usage: manifest-resolver check [PATH...] [--json] [--now DATE-TIME] [--strict]
                               [--content DIR] [--allow-unsigned FILE]...
-                              [--base REV] [--summary FILE] [--max-problems N]
+                              [--base REV] [--summary FILE] [--max-problems N] [--no-cache]
 
 Validates what 'manifest-resolver build' validates and writes nothing. A PATH is a
 content directory (its manifests, _keys.json, _unsigned.json, _routes.json and the rules
@@ -63,6 +64,7 @@ Options:
                     (UMIDs published, changed, revoked, suspended, reinstated, redirected),
                     even when the check fails; without --base, against nothing: all is new
 ${MAX_PROBLEMS_HELP}
+${CACHE_HELP}
 
 Environment: as for 'manifest-resolver build --help'.
 
@@ -80,6 +82,7 @@ Examples:
     base: { type: "string" },
     summary: { type: "string" },
     ...MAX_PROBLEMS_OPTION,
+    ...CACHE_OPTION,
   },
   async run(values, positionals) {
     const nowText = values.now;
@@ -97,11 +100,13 @@ Examples:
     // Before the check, which may take minutes: a revision that cannot be read is a usage error.
     const revision = base === undefined ? undefined : await resolveRevision(contentDir, base).catch(asUsageError);
     const progress = new Progress(process.stderr, "checking");
-    const options = { settings: settingsFromEnv(), now, strict: values.strict === true, progress: (checked: number, total: number) => progress.update(checked, total) };
+    const cache = openCache(values, false);
+    const options = { settings: settingsFromEnv(), now, strict: values.strict === true, progress: (checked: number, total: number) => progress.update(checked, total), ...(cache && { cache }) };
     const result = await (compares
       ? checkContent(contentDir, options)
       : checkPaths(positionals.length > 0 ? positionals : [contentDir], { ...options, contentDir, allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [] })
     ).finally(() => progress.stop());
+    saveCache(cache);
     if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
     const diagnostics = sortDiagnostics(result.diagnostics);
 
@@ -114,7 +119,7 @@ Examples:
       }
     } else {
       printProblems(diagnostics, { maxProblems: shown, write: (line) => console.log(line) });
-      console.log(summary(result.files, diagnostics));
+      console.log(summary(result.files, diagnostics, result.recalled));
     }
     return hasErrors(diagnostics) ? EXIT_FAILED : EXIT_OK;
   },
@@ -148,12 +153,12 @@ function problemJson(d: Diagnostic) {
   return { rule: d.rule, message: d.message, pointer: d.pointer ?? null, line: d.line ?? null, column: d.column ?? null };
 }
 
-function summary(files: ContentCheck["files"], diagnostics: Diagnostic[]): string {
+function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recalled = 0): string {
   const errors = diagnostics.filter((d) => d.severity === "error");
   const warnings = diagnostics.length - errors.length;
   const failed = new Set(errors.map((d) => d.file)).size;
   const found = errors.length === 0 ? "no errors" : `${plural(errors.length, "error")} in ${plural(failed, "file")}`;
-  return `Checked ${checkedFiles(files)}: ${found}${warnings > 0 ? `, ${plural(warnings, "warning")}` : ""}.`;
+  return `Checked ${checkedFiles(files)}${fromCache(recalled)}: ${found}${warnings > 0 ? `, ${plural(warnings, "warning")}` : ""}.`;
 }
 
 /** "500 manifests and 2 list files": list files (_keys.json, _routes.json, _unsigned.json) are not manifests; nor is a private key found among them. */

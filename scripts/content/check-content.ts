@@ -6,19 +6,21 @@
  * its top, where it would be ignored).
  *
  * It holds one small record per manifest, never the manifests: for the build, each valid
- * manifest's body goes to a sink as soon as it is checked. It writes nothing itself.
+ * manifest's body goes to a sink as soon as it is checked. It writes nothing itself but,
+ * given the verification cache, the entries of the files it checked into it.
  */
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { Settings } from "../config.ts";
+import { cacheScope, type StoredBody, type VerificationCache } from "../cache/verification-cache.ts";
 import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
-import { isInside } from "./content-root.ts";
+import { isInside, realPath } from "./content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILES, listContent, MAX_LIST_FILE_BYTES, readHead, readSourceText, ROUTES_FILE, UNSIGNED_FILE } from "./files.ts";
 import { checkKeys, openWorldWarning } from "./keys.ts";
-import { type CheckOptions, type ManifestContext } from "./manifest-check.ts";
-import { checkManifestFiles } from "./manifest-pool.ts";
+import { checkManifestFile, type CheckedManifest, type CheckOptions, type ManifestContext } from "./manifest-check.ts";
+import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
 import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
 import { privateKeyProblem } from "./private-keys.ts";
@@ -29,13 +31,17 @@ import type { ContentCounts } from "../build/host-limits.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
-/** How a check is run: its options, and who is told of each manifest checked (for a progress line). */
-export type ContentCheckOptions = CheckOptions & { progress?: (checked: number, total: number) => void };
+/** How a check is run: its options, who is told of each manifest checked (for a progress line), and the verification cache, if used. */
+export type ContentCheckOptions = CheckOptions & { progress?: (checked: number, total: number) => void; cache?: VerificationCache };
 
 /** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
 export interface BodySink {
-  /** `issuedAt`: milliseconds since the epoch, NaN when the manifest does not say. */
-  write(umid: string, body: Uint8Array, etag: string, issuedAt: number): void | Promise<void>;
+  /**
+   * `issuedAt`: milliseconds since the epoch, NaN when the manifest does not say. A body
+   * may be one the verification cache's body store holds; false says it no longer does
+   * (another run pruned it meanwhile), and the file is checked again.
+   */
+  write(umid: string, body: Uint8Array | StoredBody, etag: string, issuedAt: number): boolean | void | Promise<boolean | void>;
 }
 
 export interface ContentCheck {
@@ -50,6 +56,8 @@ export interface ContentCheck {
   /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
   statuses: Map<string, RouteStatus>;
   diagnostics: Diagnostic[];
+  /** How many manifest files were not checked again: the verification cache knew them. */
+  recalled: number;
 }
 
 /**
@@ -90,6 +98,7 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
   let checked = 0;
   await checkManifestFiles(files, root.context, sink !== undefined, async (manifest, index) => {
     options.progress?.(++checked, files.names.length);
+    keepEntry(result, options.cache, manifest);
     result.diagnostics.push(...manifest.diagnostics);
     // A million entries a build never reads: only check lists them.
     if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
@@ -109,12 +118,16 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
       withheld.push({ file: manifest.file, umid });
       return;
     }
-    if (sink === undefined || manifest.body === undefined || manifest.etag === undefined) return;
+    const body = manifest.body ?? manifest.stored;
+    if (sink === undefined || body === undefined || manifest.etag === undefined) return;
     const issuedAt = manifest.issuedAt ?? NaN;
     result.published.add(umid, manifest.etag, issuedAt);
     if (manifest.legacyVersion !== undefined) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
-    await sink.write(umid, manifest.body, manifest.etag, issuedAt);
-  });
+    if ((await sink.write(umid, body, manifest.etag, issuedAt)) === false) {
+      const again = checkManifestFile(join(dir, files.names[index]!), root.context, true) as CheckedManifest;
+      await sink.write(umid, again.body!, again.etag!, issuedAt);
+    }
+  }, usableCache(options, root.context));
 
   addFiles(result, root.checked);
   if (routes !== undefined) {
@@ -153,6 +166,7 @@ export async function checkPaths(paths: string[], options: ContentCheckOptions &
   const validators = schemaValidators(options.settings.contextUrl);
   let root: RootFiles | undefined;
   let loose: ManifestContext | undefined;
+  const caches = new Map<ManifestContext, CacheUse | undefined>();
 
   const contextFor = (path: string): ManifestContext => {
     if (isInside(path, contentDir)) {
@@ -184,10 +198,15 @@ export async function checkPaths(paths: string[], options: ContentCheckOptions &
     } else if (!existsSync(path)) {
       addFiles(result, [{ file: displayPath(path), diagnostics: [missingFile(path)] }]);
     } else {
-      await checkManifestFiles({ dir: dirname(path), names: [name] }, contextFor(path), false, (manifest) => {
+      const context = contextFor(path);
+      if (!caches.has(context)) caches.set(context, usableCache(options, context));
+      // Named as in its content root, as a check of the whole root names it: one cache entry serves both.
+      const files = isInside(path, contentDir) ? { dir: contentDir, names: [relative(realPath(contentDir), realPath(path)).split(sep).join("/")] } : { dir: dirname(path), names: [name] };
+      await checkManifestFiles(files, context, false, (manifest) => {
+        keepEntry(result, options.cache, manifest);
         result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
         result.diagnostics.push(...manifest.diagnostics);
-      });
+      }, caches.get(context));
     }
   };
 
@@ -207,6 +226,7 @@ export async function checkPaths(paths: string[], options: ContentCheckOptions &
       const part = await checkContent(path, options);
       result.files.push(...part.files);
       result.diagnostics.push(...part.diagnostics);
+      result.recalled += part.recalled;
     }
   }
   return result;
@@ -259,6 +279,17 @@ function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck &
   return { source, ...checkRoutesText(source.file, read.text, validators) };
 }
 
+/** The verification cache's entries usable in `context`, if a cache is used. */
+function usableCache(options: ContentCheckOptions, context: ManifestContext): CacheUse | undefined {
+  return options.cache && { scope: cacheScope(options.settings), usable: options.cache.usable(context) };
+}
+
+/** Counts a manifest the cache knew; keeps the entry of one it did not. */
+function keepEntry(result: ContentCheck, cache: VerificationCache | undefined, manifest: CheckedManifest): void {
+  if (manifest.recalled === true) result.recalled++;
+  else if (manifest.entry !== undefined) cache?.add(manifest.entry);
+}
+
 /** A file's text, read again to place a rare cross-file diagnostic in it. */
 function sourceOf(file: string, settings: Settings): SourceFile {
   const read = readSourceText(file, settings.limits.maxManifestBytes);
@@ -275,7 +306,7 @@ function addFiles(result: ContentCheck, checked: { file?: string; diagnostics: D
 }
 
 function emptyCheck(): ContentCheck {
-  return { files: [], published: new PublishedManifests(), legacy: [], redirects: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: [] };
+  return { files: [], published: new PublishedManifests(), legacy: [], redirects: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: [], recalled: 0 };
 }
 
 function missingFile(path: string): Diagnostic {

@@ -81,7 +81,7 @@ export function readHead(path: string, maxBytes: number): Buffer {
   }
 }
 
-export type SourceText = { text: string } | { diagnostic: Diagnostic; missing: boolean };
+export type SourceText = { text: string; bytes: Uint8Array } | { diagnostic: Diagnostic; missing: boolean };
 
 /**
  * A file's text, or the diagnostic that says why it cannot be read as UTF-8 text within
@@ -113,5 +113,5 @@ export function readSourceText(path: string, maxBytes: number): SourceText {
     return { diagnostic: { severity: "error", file, rule: "json/encoding", message: "file is not valid UTF-8" }, missing: false };
   }
   // A byte order mark carries no content; editors on some systems add one.
-  return { text: text.startsWith("\uFEFF") ? text.slice(1) : text };
+  return { text: text.startsWith("\uFEFF") ? text.slice(1) : text, bytes };
 }

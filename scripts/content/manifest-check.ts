@@ -5,12 +5,19 @@
  * whose version defines no verifiable signature, the publisher's explicit opt-in), no
  * private key, and freshness. For the build, a valid manifest also yields its body (the
  * JCS canonical form) and that body's ETag.
+ *
+ * With the verification cache (scripts/cache/), a file whose key is among the usable
+ * entries' is not checked again: its result is the entry's (`recall`), with freshness
+ * judged anew. Every other file is checked and yields the entry to keep.
  */
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
+import { cacheKey, type CacheEntry, type StoredBody } from "../cache/verification-cache.ts";
+import type { KnownKeys } from "../cache/known-keys.ts";
+import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
@@ -54,22 +61,81 @@ export interface CheckedManifest {
   etag?: string;
   /** With the body: when the manifest was issued (ms since the epoch), if it says. */
   issuedAt?: number;
+  /** Checked with the cache: what it keeps of this check. */
+  entry?: Omit<CacheEntry, "used">;
+  /** Not checked again: the cache's entry gave this result. */
+  recalled?: true;
+  /** Recalled, for a build, instead of `body`: where the cache's body store has it. */
+  stored?: StoredBody;
 }
 
-export function checkManifestFile(path: string, context: ManifestContext, withBody: boolean): CheckedManifest {
+/** The cache as a check consults it: the scope of its keys, and the keys of the entries it may use. */
+export interface CacheLookup {
+  scope: string;
+  known: KnownKeys;
+}
+
+/** A file whose key is a usable entry's, at `position` in their table: its result is that entry's (`recall`). */
+export interface Recalled {
+  file: string;
+  position: number;
+}
+
+/** The entry's result for the file at `path`, as checking it would give (freshness judged at `context.now`). */
+export function recall(entry: CacheEntry, path: string, context: ManifestContext, withBody: boolean): CheckedManifest {
+  const file = displayPath(path);
+  const freshness = freshnessDiagnostics(file, entry.times, context);
+  if (freshness.length > 0) {
+    const read = readSourceText(path, context.settings.limits.maxManifestBytes);
+    placeInSource("text" in read ? read.text : "", freshness);
+  }
+  const diagnostics = [...entry.diagnostics.map((d) => ({ ...d, file })), ...freshness];
+  const result: CheckedManifest = { file, diagnostics, recalled: true };
+  if (entry.umid === null) return result;
+  result.umid = entry.umid;
+  if (entry.legacy !== null) result.legacyVersion = entry.legacy;
+  if (withBody && entry.body !== null && !hasErrors(diagnostics)) {
+    result.stored = entry.body;
+    result.etag = formatEtag(Buffer.from(entry.body.digest, "hex"));
+    if (entry.issuedAt !== null) result.issuedAt = entry.issuedAt;
+  }
+  return result;
+}
+
+/** `cache.name`: the file's name in its content root, which its key includes. */
+export function checkManifestFile(path: string, context: ManifestContext, withBody: boolean, cache?: CacheLookup & { name: string }): CheckedManifest | Recalled {
   const file = displayPath(path);
   const read = readSourceText(path, context.settings.limits.maxManifestBytes);
   if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
-  const { value, diagnostics, legacyVersion, canonical } = checkManifestText(file, read.text, context, path);
+  const key = cache && cacheKey(cache.scope, cache.name, read.bytes);
+  const position = key === undefined ? -1 : cache!.known.positionOf(key);
+  if (position >= 0) return { file, position };
+  const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(file, read.text, context, path);
   const result: CheckedManifest = { file, diagnostics };
-  if (!isJsonObject(value) || typeof value["@id"] !== "string" || value["@id"] === "") return result;
-  result.umid = value["@id"];
+  const umid = isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : undefined;
+  // The body is the canonical form: see "What the build writes" in the README.
+  const body = umid !== undefined && canonical !== undefined && !hasErrors(diagnostics.filter((d) => !freshness.includes(d))) ? utf8(joinMembers(canonical)) : undefined;
+  const digest = body && sha256(body);
+  const issuedAt = isJsonObject(value) ? instant(value.issuedAt) : undefined;
+  if (key !== undefined) {
+    result.entry = {
+      key: Buffer.from(key).toString("base64url"),
+      umid: umid ?? null,
+      body: digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
+      issuedAt: issuedAt ?? null,
+      times: isJsonObject(value) ? timesOf(value) : {},
+      legacy: legacyVersion ?? null,
+      reads,
+      found: found(reads, context),
+      diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
+    };
+  }
+  if (umid === undefined) return result;
+  result.umid = umid;
   if (legacyVersion !== undefined) result.legacyVersion = legacyVersion;
-  if (withBody && canonical !== undefined && !hasErrors(diagnostics)) {
-    // The body is the canonical form: see "What the build writes" in the README.
-    result.body = utf8(joinMembers(canonical));
-    result.etag = formatEtag(sha256(result.body));
-    const issuedAt = instant(value.issuedAt);
+  if (withBody && body !== undefined && !hasErrors(diagnostics)) {
+    result.body = body;
+    result.etag = formatEtag(digest!);
     if (issuedAt !== undefined) result.issuedAt = issuedAt;
   }
   return result;
@@ -85,11 +151,11 @@ export function checkManifestText(
   text: string,
   context: ManifestContext,
   path = file,
-): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers } {
+): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers; freshness: Diagnostic[]; reads: VerdictReads } {
   const result = parseAndValidate(file, text, context.settings.limits, (value) => structureProblems(value, context.settings.standardsUrl, PUBLISHED_LEGACY_SCHEMAS));
   const privateKey = privateKeyProblem(file, text);
   if (privateKey !== undefined) result.diagnostics.push(privateKey);
-  if (!isJsonObject(result.value)) return result;
+  if (!isJsonObject(result.value)) return { ...result, freshness: [], reads: {} };
   const manifest = result.value;
   const legacyVersion = legacyVersionOf(manifest);
   const canonical = canonicalMembers(manifest);
@@ -97,12 +163,22 @@ export function checkManifestText(
   const problems: [Severity, Problem[]][] = [
     ["error", verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned)],
     ["error", statusRefProblems(manifest, context.settings.resolverUrl)],
-    [context.strict ? "error" : "warning", freshnessProblems(manifest, context.now)],
   ];
-  const more = problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p)));
+  const freshness = freshnessDiagnostics(file, manifest, context);
+  const more = [...problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p))), ...freshness];
   placeInSource(text, more);
   result.diagnostics.push(...more);
-  return { ...result, canonical, ...(legacyVersion !== undefined && { legacyVersion }) };
+  return { ...result, canonical, freshness, reads: verdictReads(manifest, verifiable, path), ...(legacyVersion !== undefined && { legacyVersion }) };
+}
+
+/** The problems that depend on the clock: never cached (see freshness.ts). */
+function freshnessDiagnostics(file: string, manifest: Record<string, unknown>, context: CheckOptions): Diagnostic[] {
+  return freshnessProblems(manifest, context.now).map((p) => diagnostic(file, context.strict ? "error" : "warning", p));
+}
+
+/** What freshness reads of a manifest, kept in a cache entry. */
+function timesOf(manifest: Record<string, unknown>): CacheEntry["times"] {
+  return Object.fromEntries(["issuedAt", "expiresAt"].filter((name) => Object.hasOwn(manifest, name)).map((name) => [name, manifest[name]]));
 }
 
 /** A payload whose version defines no verifiable signature: published only if opted in, as it is now. */

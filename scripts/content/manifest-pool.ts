@@ -2,13 +2,16 @@
  * Checks many manifest files on every core: worker threads check batches while the main
  * thread takes the results, in file order, at the pace its consumer (the build's writer)
  * sets. Few files are checked on the main thread, one after another, where starting
- * workers would cost more than it saves.
+ * workers would cost more than it saves. With the verification cache, every thread reads
+ * and hashes its files, and checks only those whose key no usable entry has; the main
+ * thread turns the others into the entries' results.
  */
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
+import type { UsableEntries } from "../cache/verification-cache.ts";
 import { typescriptWorker } from "../typescript-worker.ts";
-import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
+import { checkManifestFile, recall, type CheckedManifest, type ManifestContext, type Recalled } from "./manifest-check.ts";
 import type { UnsignedOptIn, UnsignedOptIns } from "./unsigned.ts";
 
 /** Below this many files, the main thread checks them alone. */
@@ -25,6 +28,15 @@ export interface WorkerInit {
   pins: { file: string; keys: [string, { spki: string; place: string }][] } | undefined;
   unsigned: Omit<UnsignedOptIns, "entries"> & { entries: [string, UnsignedOptIn][] };
   withBody: boolean;
+  dir: string;
+  /** The scope of the cache's keys, and the table of its usable keys (shared memory). */
+  cache?: { scope: string; table: Uint8Array };
+}
+
+/** The cache as a check uses it: the scope of its keys, and the entries it may use. */
+export interface CacheUse {
+  scope: string;
+  usable: UsableEntries;
 }
 
 /**
@@ -38,16 +50,21 @@ export interface FileSet {
 
 export interface WorkerBatch {
   start: number;
-  paths: string[];
+  names: string[];
 }
 
 /** Receives each file's result, in the order of `names`, with its index there. */
 export type ResultHandler = (result: CheckedManifest, index: number) => void | Promise<void>;
+type PoolResultHandler = (result: CheckedManifest | Recalled, index: number) => void | Promise<void>;
 
-export async function checkManifestFiles(files: FileSet, context: ManifestContext, withBody: boolean, onResult: ResultHandler): Promise<void> {
+/** `files.names` are the files' names in their content root, which their cache keys include. */
+export async function checkManifestFiles(files: FileSet, context: ManifestContext, withBody: boolean, onResult: ResultHandler, cache?: CacheUse): Promise<void> {
   const workers = context.settings.workers;
+  const recalling = (result: CheckedManifest | Recalled, i: number) =>
+    onResult("position" in result ? recall(cache!.usable.entryAt(result.position), join(files.dir, files.names[i]!), context, withBody) : result, i);
   if (files.names.length < WORKER_THRESHOLD || workers === 0) {
-    for (const [i, name] of files.names.entries()) await onResult(checkManifestFile(join(files.dir, name), context, withBody), i);
+    const lookup = cache && { scope: cache.scope, known: cache.usable.known };
+    for (const [i, name] of files.names.entries()) await recalling(checkManifestFile(join(files.dir, name), context, withBody, lookup && { ...lookup, name }), i);
     return;
   }
   const { settings, now, strict, pins, unsigned } = context;
@@ -58,12 +75,14 @@ export async function checkManifestFiles(files: FileSet, context: ManifestContex
     pins: pins && { file: pins.file, keys: [...pins.keys] },
     unsigned: { ...unsigned, entries: [...unsigned.entries] },
     withBody,
+    dir: files.dir,
+    ...(cache && { cache: { scope: cache.scope, table: cache.usable.known.table } }),
   };
-  await new Pool(files, init, workers, onResult).run();
+  await new Pool(files, init, workers, recalling).run();
 }
 
 class Pool {
-  readonly #waiting = new Map<number, CheckedManifest>();
+  readonly #waiting = new Map<number, CheckedManifest | Recalled>();
   #next = 0;
   #dispatched = 0;
   #delivering = false;
@@ -75,7 +94,7 @@ class Pool {
     readonly files: FileSet,
     readonly init: WorkerInit,
     readonly size: number,
-    readonly onResult: ResultHandler,
+    readonly onResult: PoolResultHandler,
   ) {}
 
   run(): Promise<void> {
@@ -86,7 +105,7 @@ class Pool {
 
   #start(): Worker {
     const worker = typescriptWorker(new URL("manifest-worker.ts", import.meta.url), { workerData: this.init });
-    worker.on("message", (message: "ready" | { start: number; results: CheckedManifest[] }) => {
+    worker.on("message", (message: "ready" | { start: number; results: (CheckedManifest | Recalled)[] }) => {
       if (message !== "ready") message.results.forEach((result, i) => this.#waiting.set(message.start + i, result));
       this.#idle.push(worker);
       void this.#deliver();
@@ -115,12 +134,11 @@ class Pool {
   }
 
   #dispatch(): void {
-    const { dir, names } = this.files;
+    const { names } = this.files;
     while (this.#idle.length > 0 && this.#dispatched < names.length && this.#dispatched - this.#next < MAX_WAITING) {
       const start = this.#dispatched;
       this.#dispatched = Math.min(start + BATCH, names.length);
-      const paths = names.slice(start, this.#dispatched).map((name) => join(dir, name));
-      this.#idle.pop()!.postMessage({ start, paths } satisfies WorkerBatch);
+      this.#idle.pop()!.postMessage({ start, names: names.slice(start, this.#dispatched) } satisfies WorkerBatch);
     }
   }
 }

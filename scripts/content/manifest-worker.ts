@@ -2,8 +2,10 @@
  * A worker thread of the manifest pool: checks batches of files with the same code as the
  * main thread (manifest-check.ts) and sends the results back, bodies transferred, not copied.
  */
+import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
+import { KnownKeys } from "../cache/known-keys.ts";
+import { checkManifestFile, type ManifestContext } from "./manifest-check.ts";
 import type { WorkerBatch, WorkerInit } from "./manifest-pool.ts";
 
 const init = workerData as WorkerInit;
@@ -15,9 +17,11 @@ const context: ManifestContext = {
   unsigned: { ...init.unsigned, entries: new Map(init.unsigned.entries) },
 };
 
-parentPort!.on("message", ({ start, paths }: WorkerBatch) => {
-  const results: CheckedManifest[] = paths.map((path) => checkManifestFile(path, context, init.withBody));
-  const transfer = results.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : []));
+const cache = init.cache && { scope: init.cache.scope, known: new KnownKeys(init.cache.table) };
+
+parentPort!.on("message", ({ start, names }: WorkerBatch) => {
+  const results = names.map((name) => checkManifestFile(join(init.dir, name), context, init.withBody, cache && { ...cache, name }));
+  const transfer = results.flatMap((r) => ("body" in r && r.body ? [r.body.buffer as ArrayBuffer] : []));
   parentPort!.postMessage({ start, results }, transfer);
 });
 parentPort!.postMessage("ready");

@@ -1,0 +1,207 @@
+/**
+ * The verification cache (scripts/cache/, README "The verification cache"): a changed byte,
+ * pin, limit or tool invalidates exactly the entries it should; a warm build's output is
+ * byte-identical to a cold one's; an entry written for another content tree never makes a
+ * bad signature pass; expiry is judged at every run; a damaged cache is ignored, never trusted.
+ */
+import assert from "node:assert/strict";
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { after, describe, it } from "node:test";
+import { cacheKey, cacheScope } from "../scripts/cache/verification-cache.ts";
+import { settingsFromEnv } from "../scripts/config.ts";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
+import { manifestFor, newKey } from "./support/fixture-content.ts";
+import { runCli } from "./support/processes.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-cache-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let trees = 0;
+
+const KEY_A = "did:web:fixture.example#key-a";
+const KEY_B = "did:web:fixture.example#key-b";
+
+function spki(key: KeyObject): string {
+  return createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64");
+}
+
+function signedBy(umid: string, key: KeyObject, keyRef: string, extra: Record<string, unknown> = {}): string {
+  const manifest = manifestFor(umid, extra);
+  return JSON.stringify({ ...manifest, signature: signProfileA(manifest, key, keyRef, new Date("2026-01-01T00:00:00Z")) }, null, 2);
+}
+
+/** A content tree: three manifests signed with key A, two with key B, both pinned; and its own cache. */
+function tree(keys = { a: newKey(), b: newKey() }) {
+  const root = join(scratch, `tree-${++trees}`);
+  const content = join(root, "content");
+  mkdirSync(content, { recursive: true });
+  writeFileSync(join(content, "_keys.json"), JSON.stringify({ [KEY_A]: spki(keys.a), [KEY_B]: spki(keys.b) }, null, 2));
+  for (let i = 0; i < 3; i++) writeFileSync(join(content, `a${i}.json`), signedBy(`urn:cache:a${i}`, keys.a, KEY_A));
+  for (let i = 0; i < 2; i++) writeFileSync(join(content, `b${i}.json`), signedBy(`urn:cache:b${i}`, keys.b, KEY_B));
+  const env = { UM_CACHE_DIR: join(root, "cache") };
+  const cli = (args: string[], more: Record<string, string> = {}) => runCli(args, root, { ...env, ...more });
+  return { root, content, keys, env, cli };
+}
+
+/** How many manifests the run took from the cache, by its summary line. */
+function recalled(stdout: string): number {
+  return Number(/\((\d+) manifests? unchanged, from the cache\)/.exec(stdout)?.[1] ?? 0);
+}
+
+function files(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
+    const path = join(entry.parentPath, entry.name);
+    out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+  }
+  return out;
+}
+
+describe("what invalidates a cache entry", () => {
+  it("a changed byte: that file alone is checked again, and its new verdict stands", async () => {
+    const t = tree();
+    const cold = await t.cli(["check", "content"]);
+    assert.equal(cold.status, 0, cold.stdout);
+    assert.equal(recalled(cold.stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
+    const text = readFileSync(join(t.content, "a1.json"), "utf8");
+    writeFileSync(join(t.content, "a1.json"), text.replace('"subject": "did:web:fixture.example"', '"subject": "did:web:fixture.example "'));
+    const warm = await t.cli(["check", "content"]);
+    assert.equal(recalled(warm.stdout), 4);
+    assert.equal(warm.status, 1);
+    assert.match(warm.stdout, /a1\.json:\d+:\d+ - error signature\/invalid/);
+    // The failure is cached too, and still fails.
+    const again = await t.cli(["check", "content"]);
+    assert.equal(recalled(again.stdout), 5);
+    assert.equal(again.status, 1);
+    assert.match(again.stdout, /a1\.json:\d+:\d+ - error signature\/invalid/);
+  });
+
+  it("a changed pin: the manifests of that key alone; a key pinned beside the others: none", async () => {
+    const t = tree();
+    await t.cli(["check", "content"]);
+    const pins = JSON.parse(readFileSync(join(t.content, "_keys.json"), "utf8"));
+    writeFileSync(join(t.content, "_keys.json"), JSON.stringify({ ...pins, "did:web:fixture.example#key-c": spki(newKey()) }, null, 2));
+    const added = await t.cli(["check", "content"]);
+    assert.equal(added.status, 0, added.stdout);
+    assert.equal(recalled(added.stdout), 5);
+    writeFileSync(join(t.content, "_keys.json"), JSON.stringify({ ...pins, [KEY_B]: spki(newKey()) }, null, 2));
+    const changed = await t.cli(["check", "content"]);
+    assert.equal(recalled(changed.stdout), 3);
+    assert.equal(changed.status, 1);
+    assert.equal((changed.stdout.match(/ - error signature\/key-mismatch/g) ?? []).length, 2, changed.stdout);
+    assert.match(changed.stdout, /b0\.json/);
+    assert.match(changed.stdout, /b1\.json/);
+  });
+
+  it("a changed limit or standards site: every entry", async () => {
+    const t = tree();
+    await t.cli(["check", "content"]);
+    const shallower = await t.cli(["check", "content"], { UM_MAX_DEPTH: "1" });
+    assert.equal(recalled(shallower.stdout), 0);
+    assert.equal(shallower.status, 1, "a depth of 1 refuses the manifests' signature objects");
+    assert.equal(recalled((await t.cli(["check", "content"], { UM_STANDARDS_URL: "https://standards.example" })).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5, "the entries of the first settings are kept beside the others'");
+  });
+
+  it("another tool: every entry (the tool's identity is in every key)", () => {
+    const settings = settingsFromEnv({});
+    const bytes = new TextEncoder().encode("{}");
+    assert.notDeepEqual(cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes), cacheKey(cacheScope(settings, "tool 2"), "a.json", bytes));
+    assert.deepEqual(cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes), cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes));
+    assert.notDeepEqual(cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes), cacheKey(cacheScope(settings, "tool 1"), "b.json", bytes));
+  });
+
+  it("--no-cache neither reads nor writes it", async () => {
+    const t = tree();
+    const run = await t.cli(["check", "content", "--no-cache"]);
+    assert.equal(run.status, 0);
+    assert.equal(readdirSync(t.root).includes("cache"), false);
+    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "content", "--no-cache"])).stdout), 0);
+  });
+});
+
+describe("what a cache entry can never do", () => {
+  it("make a bad signature pass in another content tree: same name, same bytes, another pin", async () => {
+    const good = tree();
+    assert.equal((await good.cli(["check", "content"])).status, 0);
+    // The same files, the same cache, but this tree pins another key for key A.
+    const other = tree();
+    for (const name of readdirSync(good.content)) writeFileSync(join(other.content, name), readFileSync(join(good.content, name)));
+    writeFileSync(join(other.content, "_keys.json"), JSON.stringify({ [KEY_A]: spki(newKey()), [KEY_B]: spki(good.keys.b) }, null, 2));
+    const shared = { UM_CACHE_DIR: good.env.UM_CACHE_DIR };
+    const check = await other.cli(["check", "content"], shared);
+    assert.equal(check.status, 1);
+    assert.equal((check.stdout.match(/ - error signature\/key-mismatch/g) ?? []).length, 3, check.stdout);
+    assert.equal(recalled(check.stdout), 2, "key B's manifests read the same pin: their entries stand");
+    const build = await other.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"], shared);
+    assert.equal(build.status, 1, build.stdout);
+    assert.equal(readdirSync(other.root).includes("dist"), false);
+  });
+
+  it("pass a forged file under a name whose genuine bytes are cached", async () => {
+    const t = tree();
+    assert.equal((await t.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"])).status, 0);
+    writeFileSync(join(t.content, "a0.json"), signedBy("urn:cache:a0", newKey(), KEY_A, { subject: "did:web:forger.example" }));
+    const build = await t.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"]);
+    assert.equal(build.status, 1);
+    assert.match(build.stdout, /a0\.json:\d+:\d+ - error signature\/key-mismatch/);
+  });
+
+  it("outlive a damaged cache file: it is ignored with a warning, then rebuilt", async () => {
+    const t = tree();
+    await t.cli(["check", "content"]);
+    const file = join(t.env.UM_CACHE_DIR, "verification.json");
+    truncateSync(file, readFileSync(file).byteLength - 10);
+    const damaged = await t.cli(["check", "content"]);
+    assert.equal(damaged.status, 0, damaged.stdout);
+    assert.equal(recalled(damaged.stdout), 0);
+    assert.match(damaged.stderr, /warning: the verification cache in .* was ignored, and is rebuilt: /);
+    const text = readFileSync(file, "utf8");
+    // Altered but well-formed: the digest on its first line no longer matches.
+    writeFileSync(file, text.replace('"diagnostics":[]', '"diagnostics":[] '));
+    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
+  });
+});
+
+describe("expiry and the build", () => {
+  it("judges expiry at every run from the times it kept", async () => {
+    const t = tree();
+    const before = await t.cli(["check", "content", "--now", "2029-12-31T00:00:00Z"]);
+    assert.equal(before.status, 0);
+    assert.doesNotMatch(before.stdout, /time\/expired/);
+    const afterExpiry = await t.cli(["check", "content", "--now", "2030-01-02T00:00:00Z", "--strict"]);
+    assert.equal(recalled(afterExpiry.stdout), 5);
+    assert.equal(afterExpiry.status, 1);
+    assert.equal((afterExpiry.stdout.match(/:\d+:\d+ - error time\/expired: expired at 2030-01-01T00:00:00Z/g) ?? []).length, 5, afterExpiry.stdout);
+  });
+
+  it("a warm build's output is byte-identical to a cold one's, KV files included, and links what did not change", async () => {
+    const t = tree();
+    const build = (out: string, ...more: string[]) => t.cli(["build", "--content", "content", "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`, ...more]);
+    assert.equal((await build("dist")).status, 0);
+    writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
+    const warm = await build("dist");
+    assert.equal(warm.status, 0, warm.stdout);
+    assert.equal(recalled(warm.stdout), 4);
+    const cold = await build("cold", "--no-cache");
+    assert.equal(recalled(cold.stdout), 0);
+    assert.deepEqual(files(join(t.root, "dist")), files(join(t.root, "cold")));
+    assert.deepEqual(files(join(t.root, "dist-kv")), files(join(t.root, "cold-kv")));
+    // The bodies the build did not write are the cache's own files, linked; the one b1 had is kept with its entry (another branch may have it).
+    const stored = readdirSync(join(t.env.UM_CACHE_DIR, "bodies"));
+    assert.equal(stored.length, 6);
+    const inode = (path: string) => statSync(path).ino;
+    const a0 = readdirSync(join(t.root, "dist", "m")).find((name) => Buffer.from(name, "base64url").toString() === "urn:cache:a0")!;
+    assert.ok(stored.some((digest) => inode(join(t.env.UM_CACHE_DIR, "bodies", digest)) === inode(join(t.root, "dist", "m", a0))));
+    // A body the store no longer holds is checked and written again.
+    rmSync(join(t.env.UM_CACHE_DIR, "bodies"), { recursive: true });
+    const lost = await build("dist");
+    assert.equal(lost.status, 0, lost.stdout);
+    assert.deepEqual(files(join(t.root, "dist")), files(join(t.root, "cold")));
+  });
+});
