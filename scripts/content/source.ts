@@ -34,11 +34,20 @@ export function diagnostic(file: string, severity: Severity, problem: Problem): 
 
 /** An error at `pointer` of a file, with its line and column. */
 export function placed(source: SourceFile, pointer: string, rule: string, message: string): Diagnostic {
-  return { severity: "error", file: source.file, rule, message, pointer, ...sourceLocator(source.text)(pointer) };
+  return { severity: "error", file: source.file, rule, message, pointer, ...locate(source, pointer) };
 }
 
 /** `file:line:col` of `pointer`, to name the other place in a message. */
 export function placeOf(source: SourceFile, pointer: string): string {
-  const { line, column } = sourceLocator(source.text)(pointer);
+  const { line, column } = locate(source, pointer);
   return `${source.file}:${line}:${column}`;
+}
+
+/** One locator per source: `_routes.json` of a large registry may have a problem per entry, and each would parse it again. */
+const locators = new WeakMap<SourceFile, ReturnType<typeof sourceLocator>>();
+
+function locate(source: SourceFile, pointer: string): { line: number; column: number } {
+  let locator = locators.get(source);
+  if (locator === undefined) locators.set(source, (locator = sourceLocator(source.text)));
+  return locator(pointer);
 }
