@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, tr
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
-import { cacheKey, cacheScope } from "../scripts/cache/verification-cache.ts";
+import { cacheKey, cacheScope, keyPrefix } from "../scripts/cache/verification-cache.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
@@ -108,10 +108,10 @@ describe("what invalidates a cache entry", () => {
 
   it("another tool: every entry (the tool's identity is in every key)", () => {
     const settings = settingsFromEnv({});
-    const bytes = new TextEncoder().encode("{}");
-    assert.notDeepEqual(cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes), cacheKey(cacheScope(settings, "tool 2"), "a.json", bytes));
-    assert.deepEqual(cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes), cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes));
-    assert.notDeepEqual(cacheKey(cacheScope(settings, "tool 1"), "a.json", bytes), cacheKey(cacheScope(settings, "tool 1"), "b.json", bytes));
+    const key = (tool: string, name: string) => cacheKey(Buffer.concat([keyPrefix(cacheScope(settings, tool), name), Buffer.from("{}")]));
+    assert.notDeepEqual(key("tool 1", "a.json"), key("tool 2", "a.json"));
+    assert.deepEqual(key("tool 1", "a.json"), key("tool 1", "a.json"));
+    assert.notDeepEqual(key("tool 1", "a.json"), key("tool 1", "b.json"));
   });
 
   it("--no-cache neither reads nor writes it", async () => {

@@ -8,34 +8,42 @@
  *
  * One file, written whole under a temporary name and renamed over the old one, so that a
  * reader finds the old file or the new, never a part. Its first line holds the SHA-256 of
- * the rest: a file that does not match it, or does not parse, is ignored as if absent and
- * rebuilt, and an entry of the wrong shape is dropped. What entries read and found is kept
- * once for all that share it (most share one pin). Entries a run did not use (another
+ * the rest: a file that does not match it, or does not parse, or holds an entry of the
+ * wrong shape, is ignored as if absent and rebuilt. Then come the keys, sorted, as raw
+ * bytes (the table the workers search, loaded without parsing), the bodies' digests, and
+ * the entries as JSON arrays, what they read and found kept once for all that share it
+ * (most share one pin): a registry of 100,000 loads in about a tenth of a second. Entries a run did not use (another
  * branch's, or production's beside a preview's) are kept, the most recently used first,
  * while they number no more than those it used plus 1,000.
  */
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { BodyStore } from "./body-store.ts";
-import { KnownKeys } from "./known-keys.ts";
+import { KEY_BYTES, KnownKeys } from "./known-keys.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 
 const FILE = "verification.json";
-const FORMAT = 1;
+const FORMAT = 2;
 const KEPT_BEYOND_USED = 1000;
 
 /** A diagnostic as kept: its file is the one the entry is for, wherever that is now displayed. */
 export type KeptDiagnostic = Omit<Diagnostic, "file">;
 
-export interface CacheEntry {
-  /** SHA-256 (base64url) of the scope, the file's name and its bytes. */
-  key: string;
+/** A body in the cache's body store. */
+export interface StoredBody {
+  /** Its SHA-256, lowercase hex, as its ETag carries it. */
+  digest: string;
+  bytes: number;
+}
+
+/** What one file's check concluded, as the cache keeps it. */
+export interface CachedVerdict {
   umid: string | null;
-  /** For a manifest with no error of its own: its body's SHA-256 (lowercase hex, as its ETag carries it) and size. */
+  /** For a manifest with no error of its own: its body. */
   body: StoredBody | null;
   /** `issuedAt` in milliseconds since the epoch, when it names an instant. */
   issuedAt: number | null;
@@ -46,15 +54,10 @@ export interface CacheEntry {
   found: string;
   /** What the check found but freshness. */
   diagnostics: KeptDiagnostic[];
-  /** When a run last used it (milliseconds since the epoch). */
-  used: number;
 }
 
-/** A body in the cache's body store. */
-export interface StoredBody {
-  digest: string;
-  bytes: number;
-}
+/** An entry as stored: [umid, body bytes (null: no body), issuedAt, times, legacy, index of [reads, found], diagnostics, last used]. */
+type StoredEntry = [string | null, number | null, number | null, CachedVerdict["times"], string | null, number, KeptDiagnostic[], number];
 
 /** The scope of a run's keys: the tool's identity and the settings a verdict depends on. */
 export function cacheScope(settings: Settings, tool = toolIdentity()): string {
@@ -62,31 +65,50 @@ export function cacheScope(settings: Settings, tool = toolIdentity()): string {
   return createHash("sha256").update(JSON.stringify({ format: FORMAT, tool, standardsUrl, contextUrl, resolverUrl, limits })).digest("base64url");
 }
 
-export function cacheKey(scope: string, name: string, bytes: Uint8Array): Uint8Array {
-  return createHash("sha256").update(`${scope}\0${name}\0`).update(bytes).digest();
+/** The key of a file's bytes `bytes`, which follow `prefix` (`keyPrefix`) in the same buffer. */
+export function cacheKey(prefixed: Uint8Array): Uint8Array {
+  return hash("sha256", prefixed, "buffer");
 }
 
-/** The entries a run may use, by their position in the table of their keys. */
+/** What precedes a file's bytes in its key: the scope and the file's name in its content root. */
+export function keyPrefix(scope: string, name: string): Uint8Array {
+  return Buffer.from(`${scope}\0${name}\0`);
+}
+
+/** Writes `keyPrefix(scope, name)` at the start of `buffer`; returns its length. */
+export function writeKeyPrefix(buffer: Buffer, scope: string, name: string): number {
+  return buffer.write(`${scope}\0${name}\0`, 0);
+}
+
+/** The entries a run may use: the table of every key, whether each may be used (shared memory, for the workers), and each by its position. */
 export interface UsableEntries {
   known: KnownKeys;
-  entryAt(position: number): CacheEntry;
+  usable: Uint8Array;
+  /** `withBody`: with its body's digest (a build's). */
+  verdictAt(position: number, withBody: boolean): CachedVerdict;
 }
 
 export class VerificationCache {
   readonly #file: string;
-  readonly #entries: CacheEntry[];
-  readonly #added: CacheEntry[] = [];
+  readonly #stored: Stored;
+  readonly #added: { key: Uint8Array; verdict: CachedVerdict }[] = [];
+  /** Which stored entries this run used. */
+  readonly #used: Uint8Array;
   readonly #started = Date.now();
   /** Why the cache file on disk was ignored, if it was. */
   readonly ignored?: string;
   /** The bodies, when a build uses the cache. */
   readonly bodies?: BodyStore;
 
-  constructor(readonly dir: string, withBodies: boolean) {
+  constructor(
+    readonly dir: string,
+    withBodies: boolean,
+  ) {
     this.#file = join(dir, FILE);
     const loaded = load(this.#file);
-    this.#entries = loaded.entries;
+    this.#stored = loaded.stored;
     if (loaded.ignored !== undefined) this.ignored = loaded.ignored;
+    this.#used = new Uint8Array(this.#stored.entries.length);
     if (withBodies) this.bodies = new BodyStore(join(dir, "bodies"));
   }
 
@@ -95,103 +117,161 @@ export class VerificationCache {
    * those whose body is in the store (the others are checked again, which writes it).
    */
   usable(context: ReadContext): UsableEntries {
-    const memo = new Map<string, string>();
-    const stillFound = (entry: CacheEntry) => {
-      const reads = JSON.stringify(entry.reads);
-      let now = memo.get(reads);
-      if (now === undefined) memo.set(reads, (now = found(entry.reads, context)));
-      return now === entry.found;
-    };
-    const usable = this.#entries.filter((entry) => stillFound(entry) && (this.bodies === undefined || entry.body === null || this.bodies.held.has(entry.body.digest)));
-    const { known, origin } = KnownKeys.of(usable.map((entry) => Buffer.from(entry.key, "base64url")));
+    const { keys, digests, entries, deps } = this.#stored;
+    const stillFound = deps.map(([reads, was]) => found(reads, context) === was);
+    const usable = new Uint8Array(new SharedArrayBuffer(entries.length));
+    entries.forEach((entry, i) => {
+      const bodyHeld = this.bodies === undefined || entry[1] === null || this.bodies.held.has(hex(digests, i));
+      usable[i] = stillFound[entry[5]] === true && bodyHeld ? 1 : 0;
+    });
+    const shared = new Uint8Array(new SharedArrayBuffer(keys.byteLength));
+    shared.set(keys);
     return {
-      known,
-      entryAt: (position) => {
-        const entry = usable[origin[position]!]!;
-        entry.used = this.#started;
-        return entry;
+      known: new KnownKeys(shared),
+      usable,
+      verdictAt: (position, withBody) => {
+        this.#used[position] = 1;
+        const [umid, bytes, issuedAt, times, legacy, dep, diagnostics] = entries[position]!;
+        const [reads, was] = deps[dep]!;
+        const body = bytes === null ? null : { digest: withBody ? hex(digests, position) : "", bytes };
+        return { umid, body, issuedAt, times, legacy, reads, found: was, diagnostics };
       },
     };
   }
 
-  add(entry: Omit<CacheEntry, "used">): void {
-    this.#added.push({ ...entry, used: this.#started });
+  add(key: Uint8Array, verdict: CachedVerdict): void {
+    this.#added.push({ key, verdict });
   }
 
-  /** Writes the entries used and added, and the most recent others; removes bodies no entry kept names. Unchanged: nothing. */
+  /**
+   * Writes the entries used and added, and the most recent others; removes the bodies no
+   * entry kept names. A run that added nothing writes nothing.
+   */
   save(): void {
     if (this.#added.length === 0) return;
-    const added = new Set(this.#added.map((entry) => entry.key));
-    const old = this.#entries.filter((entry) => !added.has(entry.key));
-    const used = old.filter((entry) => entry.used === this.#started);
-    const others = old.filter((entry) => entry.used !== this.#started).sort((a, b) => b.used - a.used);
-    const kept = [...used, ...this.#added].concat(others.slice(0, used.length + this.#added.length + KEPT_BEYOND_USED));
-    const deps = new Map<string, number>();
-    const entries = kept.map(({ reads, found, ...entry }) => {
-      const dep = JSON.stringify([reads, found]);
-      if (!deps.has(dep)) deps.set(dep, deps.size);
-      return { ...entry, dep: deps.get(dep) };
+    const { keys, digests, entries } = this.#stored;
+    const deps = [...this.#stored.deps];
+    const depIndex = new Map(deps.map((dep, i) => [JSON.stringify(dep), i]));
+    const depOf = (reads: VerdictReads, was: string) => {
+      const text = JSON.stringify([reads, was]);
+      let i = depIndex.get(text);
+      if (i === undefined) depIndex.set(text, (i = deps.push([reads, was]) - 1));
+      return i;
+    };
+    const addedKeys = new Set(this.#added.map(({ key }) => latin1(key)));
+    const old = entries.map((_, i) => i).filter((i) => !addedKeys.has(latin1(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES))));
+    const used = old.filter((i) => this.#used[i] === 1);
+    const others = old.filter((i) => this.#used[i] === 0).sort((a, b) => entries[b]![7] - entries[a]![7]);
+    const keptOld = new Set([...used, ...others.slice(0, used.length + this.#added.length + KEPT_BEYOND_USED)]);
+    type Row = { key: Uint8Array; digest: Uint8Array | undefined; entry: StoredEntry };
+    const rows: Row[] = old
+      .filter((i) => keptOld.has(i))
+      .map((i) => {
+        const entry = [...entries[i]!] as StoredEntry;
+        if (this.#used[i] === 1) entry[7] = this.#started;
+        return { key: keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), digest: digests.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), entry };
+      });
+    const added: Row[] = this.#added.map(({ key, verdict: v }) => ({
+      key,
+      digest: v.body === null ? undefined : Buffer.from(v.body.digest, "hex"),
+      entry: [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.legacy, depOf(v.reads, v.found), v.diagnostics, this.#started],
+    }));
+    const all = mergeSorted(rows, added.sort((a, b) => Buffer.compare(a.key, b.key)));
+    const tables = Buffer.alloc(all.length * KEY_BYTES * 2);
+    all.forEach((row, i) => {
+      tables.set(row.key, i * KEY_BYTES);
+      if (row.digest !== undefined) tables.set(row.digest, (all.length + i) * KEY_BYTES);
     });
-    const body = `{"deps":[${[...deps.keys()].join(",")}],"entries":${JSON.stringify(entries)}}`;
+    const text = Buffer.from(JSON.stringify({ deps, entries: all.map((row) => row.entry) }));
+    const header = JSON.stringify({ format: FORMAT, count: all.length, sha256: createHash("sha256").update(tables).update(text).digest("base64url") });
     mkdirSync(this.dir, { recursive: true });
     const temporary = `${this.#file}.${process.pid}.tmp`;
     try {
-      writeFileSync(temporary, `${JSON.stringify({ format: FORMAT, sha256: digest(body) })}\n${body}`);
+      writeFileSync(temporary, Buffer.concat([Buffer.from(`${header}\n`), tables, text]));
       renameSync(temporary, this.#file);
     } finally {
       rmSync(temporary, { force: true });
     }
-    this.bodies?.prune(new Set(kept.flatMap((entry) => (entry.body === null ? [] : [entry.body.digest]))));
+    this.bodies?.prune(new Set(all.flatMap((row) => (row.digest === undefined || row.entry[1] === null ? [] : [Buffer.from(row.digest).toString("hex")]))));
   }
 }
 
-function load(file: string): { entries: CacheEntry[]; ignored?: string } {
-  let text: string;
+interface Stored {
+  /** The keys, sorted: entry i's at i × 32. */
+  keys: Uint8Array;
+  /** Entry i's body digest at i × 32 (zeros for none). */
+  digests: Uint8Array;
+  entries: StoredEntry[];
+  deps: [VerdictReads, string][];
+}
+
+const EMPTY: Stored = { keys: new Uint8Array(0), digests: new Uint8Array(0), entries: [], deps: [] };
+
+/** The stored entries; none, with why, when the file is not to be trusted. */
+function load(file: string): { stored: Stored; ignored?: string } {
+  const ignored = (why: string) => ({ stored: EMPTY, ignored: why });
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch {
-    return { entries: [] };
+    return { stored: EMPTY };
   }
-  const newline = text.indexOf("\n");
   try {
-    const header = JSON.parse(text.slice(0, newline));
-    const body = text.slice(newline + 1);
-    if (header?.format !== FORMAT) return { entries: [], ignored: `its format is not ${FORMAT}` };
-    if (newline < 0 || header.sha256 !== digest(body)) return { entries: [], ignored: "its content does not match its digest (truncated or altered)" };
-    const { deps, entries } = JSON.parse(body) as { deps: unknown; entries: unknown };
-    if (!Array.isArray(deps) || !Array.isArray(entries)) return { entries: [], ignored: "it holds no list of entries" };
-    const withDeps = entries.map((entry) => {
-      const [reads, found] = (Array.isArray(deps[entry?.dep]) ? deps[entry.dep] : []) as [unknown, unknown];
-      return { ...entry, reads, found };
-    });
-    return { entries: withDeps.filter(isEntry) };
+    const newline = bytes.indexOf(10);
+    const header = JSON.parse(bytes.toString("utf8", 0, newline));
+    if (header?.format !== FORMAT) return ignored(`its format is not ${FORMAT}`);
+    const rest = bytes.subarray(newline + 1);
+    if (newline < 0 || header.sha256 !== createHash("sha256").update(rest).digest("base64url")) return ignored("its content does not match its digest (truncated or altered)");
+    const count = header.count as number;
+    const tables = count * KEY_BYTES;
+    const { deps, entries } = JSON.parse(rest.toString("utf8", 2 * tables)) as Omit<Stored, "keys" | "digests">;
+    if (!Array.isArray(deps) || !deps.every(isDep) || !Array.isArray(entries) || entries.length !== count || !entries.every((e) => isEntry(e, deps.length))) {
+      return ignored("it holds an entry of the wrong shape");
+    }
+    return { stored: { keys: rest.subarray(0, tables), digests: rest.subarray(tables, 2 * tables), entries, deps } };
   } catch {
-    return { entries: [], ignored: "it is not JSON (truncated or altered)" };
+    return ignored("it cannot be read (truncated or altered)");
   }
 }
 
-function digest(text: string): string {
-  return createHash("sha256").update(text).digest("base64url");
+/** `rows` and `more`, each sorted by key, as one sorted list. */
+function mergeSorted<T extends { key: Uint8Array }>(rows: T[], more: T[]): T[] {
+  const out: T[] = [];
+  let j = 0;
+  for (const row of rows) {
+    while (j < more.length && Buffer.compare(more[j]!.key, row.key) < 0) out.push(more[j++]!);
+    out.push(row);
+  }
+  return out.concat(more.slice(j));
 }
 
-function isEntry(value: unknown): value is CacheEntry {
-  const e = value as CacheEntry;
+function hex(table: Uint8Array, i: number): string {
+  return Buffer.from(table.buffer, table.byteOffset + i * KEY_BYTES, KEY_BYTES).toString("hex");
+}
+
+function latin1(key: Uint8Array): string {
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
+}
+
+function isDep(dep: unknown): dep is [VerdictReads, string] {
+  return Array.isArray(dep) && dep.length === 2 && typeof dep[0] === "object" && dep[0] !== null && typeof dep[1] === "string";
+}
+
+function isEntry(e: unknown, deps: number): e is StoredEntry {
   return (
-    typeof e === "object" &&
-    e !== null &&
-    typeof e.key === "string" &&
-    /^[A-Za-z0-9_-]{43}$/.test(e.key) &&
-    (e.umid === null || typeof e.umid === "string") &&
-    (e.body === null || (typeof e.body === "object" && typeof e.body.digest === "string" && /^[0-9a-f]{64}$/.test(e.body.digest) && Number.isSafeInteger(e.body.bytes))) &&
-    (e.issuedAt === null || typeof e.issuedAt === "number") &&
-    typeof e.times === "object" &&
-    e.times !== null &&
-    (e.legacy === null || typeof e.legacy === "string") &&
-    typeof e.reads === "object" &&
-    e.reads !== null &&
-    typeof e.found === "string" &&
-    Array.isArray(e.diagnostics) &&
-    e.diagnostics.every((d) => typeof d === "object" && d !== null && (d.severity === "error" || d.severity === "warning") && typeof d.rule === "string" && typeof d.message === "string") &&
-    typeof e.used === "number"
+    Array.isArray(e) &&
+    e.length === 8 &&
+    (e[0] === null || typeof e[0] === "string") &&
+    (e[1] === null || Number.isSafeInteger(e[1])) &&
+    (e[2] === null || typeof e[2] === "number") &&
+    typeof e[3] === "object" &&
+    e[3] !== null &&
+    (e[4] === null || typeof e[4] === "string") &&
+    Number.isInteger(e[5]) &&
+    e[5] >= 0 &&
+    e[5] < deps &&
+    Array.isArray(e[6]) &&
+    e[6].every((d: KeptDiagnostic) => typeof d === "object" && d !== null && (d.severity === "error" || d.severity === "warning") && typeof d.rule === "string" && typeof d.message === "string") &&
+    typeof e[7] === "number"
   );
 }

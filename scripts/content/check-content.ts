@@ -287,7 +287,7 @@ function usableCache(options: ContentCheckOptions, context: ManifestContext): Ca
 /** Counts a manifest the cache knew; keeps the entry of one it did not. */
 function keepEntry(result: ContentCheck, cache: VerificationCache | undefined, manifest: CheckedManifest): void {
   if (manifest.recalled === true) result.recalled++;
-  else if (manifest.entry !== undefined) cache?.add(manifest.entry);
+  else if (manifest.entry !== undefined) cache?.add(manifest.entry.key, manifest.entry.verdict);
 }
 
 /** A file's text, read again to place a rare cross-file diagnostic in it. */

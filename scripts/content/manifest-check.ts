@@ -15,7 +15,8 @@ import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
-import { cacheKey, type CacheEntry, type StoredBody } from "../cache/verification-cache.ts";
+import { closeSync, openSync, readSync } from "node:fs";
+import { cacheKey, keyPrefix, writeKeyPrefix, type CachedVerdict, type StoredBody } from "../cache/verification-cache.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
 import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
@@ -61,29 +62,28 @@ export interface CheckedManifest {
   etag?: string;
   /** With the body: when the manifest was issued (ms since the epoch), if it says. */
   issuedAt?: number;
-  /** Checked with the cache: what it keeps of this check. */
-  entry?: Omit<CacheEntry, "used">;
+  /** Checked with the cache: what it keeps of this check, under its key. */
+  entry?: { key: Uint8Array; verdict: CachedVerdict };
   /** Not checked again: the cache's entry gave this result. */
   recalled?: true;
   /** Recalled, for a build, instead of `body`: where the cache's body store has it. */
   stored?: StoredBody;
 }
 
-/** The cache as a check consults it: the scope of its keys, and the keys of the entries it may use. */
+/** The cache as a check consults it: the scope of its keys, their table, and which of them may be used. */
 export interface CacheLookup {
   scope: string;
   known: KnownKeys;
+  usable: Uint8Array;
 }
 
 /** A file whose key is a usable entry's, at `position` in their table: its result is that entry's (`recall`). */
 export interface Recalled {
-  file: string;
   position: number;
 }
 
-/** The entry's result for the file at `path`, as checking it would give (freshness judged at `context.now`). */
-export function recall(entry: CacheEntry, path: string, context: ManifestContext, withBody: boolean): CheckedManifest {
-  const file = displayPath(path);
+/** The entry's result for the file at `path`, displayed as `file`, as checking it would give (freshness judged at `context.now`). */
+export function recall(entry: CachedVerdict, path: string, file: string, context: ManifestContext, withBody: boolean): CheckedManifest {
   const freshness = freshnessDiagnostics(file, entry.times, context);
   if (freshness.length > 0) {
     const read = readSourceText(path, context.settings.limits.maxManifestBytes);
@@ -104,12 +104,14 @@ export function recall(entry: CacheEntry, path: string, context: ManifestContext
 
 /** `cache.name`: the file's name in its content root, which its key includes. */
 export function checkManifestFile(path: string, context: ManifestContext, withBody: boolean, cache?: CacheLookup & { name: string }): CheckedManifest | Recalled {
+  const position = cache === undefined ? -1 : usablePosition(path, cache);
+  if (position >= 0) return { position };
+  const prefix = cache && keyPrefix(cache.scope, cache.name);
   const file = displayPath(path);
   const read = readSourceText(path, context.settings.limits.maxManifestBytes);
   if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
-  const key = cache && cacheKey(cache.scope, cache.name, read.bytes);
-  const position = key === undefined ? -1 : cache!.known.positionOf(key);
-  if (position >= 0) return { file, position };
+  // The key of the bytes checked, not of those looked up: the file may have changed between.
+  const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
   const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(file, read.text, context, path);
   const result: CheckedManifest = { file, diagnostics };
   const umid = isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : undefined;
@@ -119,15 +121,17 @@ export function checkManifestFile(path: string, context: ManifestContext, withBo
   const issuedAt = isJsonObject(value) ? instant(value.issuedAt) : undefined;
   if (key !== undefined) {
     result.entry = {
-      key: Buffer.from(key).toString("base64url"),
-      umid: umid ?? null,
-      body: digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
-      issuedAt: issuedAt ?? null,
-      times: isJsonObject(value) ? timesOf(value) : {},
-      legacy: legacyVersion ?? null,
-      reads,
-      found: found(reads, context),
-      diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
+      key,
+      verdict: {
+        umid: umid ?? null,
+        body: digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
+        issuedAt: issuedAt ?? null,
+        times: isJsonObject(value) ? timesOf(value) : {},
+        legacy: legacyVersion ?? null,
+        reads,
+        found: found(reads, context),
+        diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
+      },
     };
   }
   if (umid === undefined) return result;
@@ -171,13 +175,43 @@ export function checkManifestText(
   return { ...result, canonical, freshness, reads: verdictReads(manifest, verifiable, path), ...(legacyVersion !== undefined && { legacyVersion }) };
 }
 
+/** One buffer per thread for the keys of files looked up: most manifests are a few kilobytes. */
+const lookup = Buffer.allocUnsafe(1 << 16);
+
+/**
+ * The position of the file's key among the cache's, if that entry may be used; else -1
+ * (also for a file too large for the buffer, or unreadable: the check reads it as usual).
+ * The cheapest read there is, since most files of a run are looked up and found: no
+ * decoding, no size query.
+ */
+function usablePosition(path: string, cache: CacheLookup & { name: string }): number {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return -1;
+  }
+  try {
+    const prefix = writeKeyPrefix(lookup, cache.scope, cache.name);
+    const room = lookup.length - prefix;
+    const read = readSync(fd, lookup, prefix, room, 0);
+    if (read === room) return -1;
+    const position = cache.known.positionOf(cacheKey(lookup.subarray(0, prefix + read)));
+    return position >= 0 && cache.usable[position] === 1 ? position : -1;
+  } catch {
+    return -1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The problems that depend on the clock: never cached (see freshness.ts). */
 function freshnessDiagnostics(file: string, manifest: Record<string, unknown>, context: CheckOptions): Diagnostic[] {
   return freshnessProblems(manifest, context.now).map((p) => diagnostic(file, context.strict ? "error" : "warning", p));
 }
 
 /** What freshness reads of a manifest, kept in a cache entry. */
-function timesOf(manifest: Record<string, unknown>): CacheEntry["times"] {
+function timesOf(manifest: Record<string, unknown>): CachedVerdict["times"] {
   return Object.fromEntries(["issuedAt", "expiresAt"].filter((name) => Object.hasOwn(manifest, name)).map((name) => [name, manifest[name]]));
 }
 

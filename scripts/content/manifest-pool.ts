@@ -6,7 +6,7 @@
  * and hashes its files, and checks only those whose key no usable entry has; the main
  * thread turns the others into the entries' results.
  */
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
 import type { UsableEntries } from "../cache/verification-cache.ts";
@@ -29,8 +29,8 @@ export interface WorkerInit {
   unsigned: Omit<UnsignedOptIns, "entries"> & { entries: [string, UnsignedOptIn][] };
   withBody: boolean;
   dir: string;
-  /** The scope of the cache's keys, and the table of its usable keys (shared memory). */
-  cache?: { scope: string; table: Uint8Array };
+  /** The scope of the cache's keys, the table of its keys, and which may be used (shared memory). */
+  cache?: { scope: string; table: Uint8Array; usable: Uint8Array };
 }
 
 /** The cache as a check uses it: the scope of its keys, and the entries it may use. */
@@ -53,6 +53,17 @@ export interface WorkerBatch {
   names: string[];
 }
 
+/**
+ * What a worker sends back for a batch: for each file, the position of its cache entry,
+ * or -1 for a file it checked, whose results follow in order. Most files of a warm run are
+ * found: a number each, not an object.
+ */
+export interface WorkerResults {
+  start: number;
+  positions: Int32Array;
+  checked: CheckedManifest[];
+}
+
 /** Receives each file's result, in the order of `names`, with its index there. */
 export type ResultHandler = (result: CheckedManifest, index: number) => void | Promise<void>;
 type PoolResultHandler = (result: CheckedManifest | Recalled, index: number) => void | Promise<void>;
@@ -60,10 +71,15 @@ type PoolResultHandler = (result: CheckedManifest | Recalled, index: number) => 
 /** `files.names` are the files' names in their content root, which their cache keys include. */
 export async function checkManifestFiles(files: FileSet, context: ManifestContext, withBody: boolean, onResult: ResultHandler, cache?: CacheUse): Promise<void> {
   const workers = context.settings.workers;
-  const recalling = (result: CheckedManifest | Recalled, i: number) =>
-    onResult("position" in result ? recall(cache!.usable.entryAt(result.position), join(files.dir, files.names[i]!), context, withBody) : result, i);
+  // As displayPath() names them, without a relative() per file.
+  const shownDir = relative(process.cwd(), files.dir);
+  const recalling = (result: CheckedManifest | Recalled, i: number) => {
+    if (!("position" in result)) return onResult(result, i);
+    const name = files.names[i]!;
+    return onResult(recall(cache!.usable.verdictAt(result.position, withBody), join(files.dir, name), shownDir === "" ? name : `${shownDir}${sep}${name}`, context, withBody), i);
+  };
   if (files.names.length < WORKER_THRESHOLD || workers === 0) {
-    const lookup = cache && { scope: cache.scope, known: cache.usable.known };
+    const lookup = cache && { scope: cache.scope, known: cache.usable.known, usable: cache.usable.usable };
     for (const [i, name] of files.names.entries()) await recalling(checkManifestFile(join(files.dir, name), context, withBody, lookup && { ...lookup, name }), i);
     return;
   }
@@ -76,7 +92,7 @@ export async function checkManifestFiles(files: FileSet, context: ManifestContex
     unsigned: { ...unsigned, entries: [...unsigned.entries] },
     withBody,
     dir: files.dir,
-    ...(cache && { cache: { scope: cache.scope, table: cache.usable.known.table } }),
+    ...(cache && { cache: { scope: cache.scope, table: cache.usable.known.table, usable: cache.usable.usable } }),
   };
   await new Pool(files, init, workers, recalling).run();
 }
@@ -105,8 +121,11 @@ class Pool {
 
   #start(): Worker {
     const worker = typescriptWorker(new URL("manifest-worker.ts", import.meta.url), { workerData: this.init });
-    worker.on("message", (message: "ready" | { start: number; results: (CheckedManifest | Recalled)[] }) => {
-      if (message !== "ready") message.results.forEach((result, i) => this.#waiting.set(message.start + i, result));
+    worker.on("message", (message: "ready" | WorkerResults) => {
+      if (message !== "ready") {
+        let next = 0;
+        message.positions.forEach((position, i) => this.#waiting.set(message.start + i, position >= 0 ? { position } : message.checked[next++]!));
+      }
       this.#idle.push(worker);
       void this.#deliver();
     });

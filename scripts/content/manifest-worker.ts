@@ -5,8 +5,8 @@
 import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { KnownKeys } from "../cache/known-keys.ts";
-import { checkManifestFile, type ManifestContext } from "./manifest-check.ts";
-import type { WorkerBatch, WorkerInit } from "./manifest-pool.ts";
+import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
+import type { WorkerBatch, WorkerInit, WorkerResults } from "./manifest-pool.ts";
 
 const init = workerData as WorkerInit;
 const context: ManifestContext = {
@@ -17,11 +17,17 @@ const context: ManifestContext = {
   unsigned: { ...init.unsigned, entries: new Map(init.unsigned.entries) },
 };
 
-const cache = init.cache && { scope: init.cache.scope, known: new KnownKeys(init.cache.table) };
+const cache = init.cache && { scope: init.cache.scope, known: new KnownKeys(init.cache.table), usable: init.cache.usable };
 
 parentPort!.on("message", ({ start, names }: WorkerBatch) => {
-  const results = names.map((name) => checkManifestFile(join(init.dir, name), context, init.withBody, cache && { ...cache, name }));
-  const transfer = results.flatMap((r) => ("body" in r && r.body ? [r.body.buffer as ArrayBuffer] : []));
-  parentPort!.postMessage({ start, results }, transfer);
+  const positions = new Int32Array(names.length);
+  const checked: CheckedManifest[] = [];
+  names.forEach((name, i) => {
+    const result = checkManifestFile(join(init.dir, name), context, init.withBody, cache && { ...cache, name });
+    positions[i] = "position" in result ? result.position : -1;
+    if (!("position" in result)) checked.push(result);
+  });
+  const transfer = [positions.buffer, ...checked.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : []))];
+  parentPort!.postMessage({ start, positions, checked } satisfies WorkerResults, transfer);
 });
 parentPort!.postMessage("ready");
