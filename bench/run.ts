@@ -41,6 +41,7 @@ import { corpus, umidOf, withChangedManifests } from "./corpus.ts";
 import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
 import { evaluatorSize } from "../scripts/build-library.ts";
+import { staticOutput, writesKv } from "../scripts/build/host-limits.ts";
 
 const { values } = parseArgs({
   options: {
@@ -237,9 +238,9 @@ function removeBuild(out: string): void {
   for (const folder of [out, `${out}-kv`, `${out}-lookup`]) rmSync(folder, { recursive: true, force: true });
 }
 
-/** Past Cloudflare's free static-file limit the build writes KV files: beside the output, here. */
-const KV_FROM = 20_000;
-const kvOut = (manifests: number, out: string) => (manifests > KV_FROM ? ["--kv-out", `${out}-kv`] : []);
+/** Past Cloudflare's free static-file limit (scripts/build/host-limits.ts) the build writes KV files: beside the output, here. */
+const writesKvAt = (manifests: number) => writesKv(staticOutput({ manifestFiles: manifests, redirects: Math.floor(manifests / 100), revoked: Math.floor(manifests / 100) }));
+const kvOut = (manifests: number, out: string) => (writesKvAt(manifests) ? ["--kv-out", `${out}-kv`] : []);
 
 interface Fixture {
   ok: { headers: Record<string, string>; body: string };
@@ -299,7 +300,7 @@ async function servers(dist: string): Promise<void> {
   const worker = await build({ entryPoints: [join(ROOT, config.main)], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
   // As deployed at this size: static assets, or, past the static-file limit, Workers KV
   // holding the records (here, the pairs of the UMIDs this measurement asks for).
-  const useKv = N > KV_FROM;
+  const useKv = writesKvAt(N);
   const ours = new Miniflare({
     modules: true,
     script: worker.outputFiles[0]!.text,
