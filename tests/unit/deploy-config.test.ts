@@ -33,11 +33,11 @@ test("wrangler.jsonc runs the worker first over the built output", () => {
 test("the publishers' workflow checks pull requests and builds main, on Node 22 and current actions, without devDependencies", () => {
   const workflow = readFileSync(join(ROOT, ".github/workflows/check.yml"), "utf8");
   assert.match(workflow, /on:\n  pull_request:\n  push:\n    branches: \[main\]/);
-  assert.match(workflow, /check:\n    if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- run: npx manifest-resolver check\n/);
-  assert.match(workflow, /build:\n    if: github\.event_name == 'push'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- run: npx manifest-resolver build\n/);
+  assert.match(workflow, /check:\n    if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n        with:\n          path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver check\n/);
+  assert.match(workflow, /build:\n    if: github\.event_name == 'push'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n        with:\n          path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver build\n/);
   // Node 20 is past its end of life, and so are the @v4 actions that run on it.
   assert.deepEqual([...workflow.matchAll(/node-version: (\d+)/g)].map((m) => m[1]), ["22", "22"]);
-  assert.deepEqual([...new Set([...workflow.matchAll(/uses: (\S+)/g)].map((m) => m[1]))].sort(), ["actions/checkout@v7", "actions/setup-node@v7", "actions/upload-artifact@v7"]);
+  assert.deepEqual([...new Set([...workflow.matchAll(/uses: (\S+)/g)].map((m) => m[1]))].sort(), ["actions/cache@v6", "actions/checkout@v7", "actions/setup-node@v7", "actions/upload-artifact@v7"]);
 });
 
 test("Netlify builds on Node 22, without devDependencies", () => {
