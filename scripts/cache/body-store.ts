@@ -8,7 +8,7 @@
  * place cannot reach the next build; where a link is impossible (another file system), the
  * body is copied.
  */
-import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
+import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export class BodyStore {
@@ -52,8 +52,8 @@ export class BodyStore {
     return readFileSync(join(this.dir, digest));
   }
 
-  /** Removes every body held at the start that `wanted` does not name. */
+  /** Removes every body held at the start that `wanted` does not name (another run may have removed it first). */
   prune(wanted: ReadonlySet<string>): void {
-    for (const digest of this.held) if (!wanted.has(digest)) unlinkSync(join(this.dir, digest));
+    for (const digest of this.held) if (!wanted.has(digest)) rmSync(join(this.dir, digest), { force: true });
   }
 }
