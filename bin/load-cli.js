@@ -3,22 +3,23 @@
 // starts without compiling TypeScript; else the sources through tsx, which compiles each
 // module on first import: ~0.5 s slower to start, but never stale after an edit.
 import { readFileSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../", import.meta.url);
-const prebuilt = new URL("lib/cli/cli.js", root);
+const root = fileURLToPath(new URL("../", import.meta.url));
+const prebuilt = `${root}lib/cli/cli.js`;
 
 export async function loadCli() {
-  if (isFresh()) return import(prebuilt.href);
+  if (isFresh()) return import(prebuilt);
   const { register } = await import("tsx/esm/api");
   register();
-  return import(new URL("scripts/cli.ts", root).href);
+  return import(`${root}scripts/cli.ts`);
 }
 
 function isFresh() {
   try {
     const built = statSync(prebuilt).mtimeMs;
-    const { inputs } = JSON.parse(readFileSync(new URL("lib/cli/inputs.json", root), "utf8"));
-    return inputs.every((input) => statSync(new URL(input, root)).mtimeMs <= built);
+    const { inputs } = JSON.parse(readFileSync(`${root}lib/cli/inputs.json`, "utf8"));
+    return inputs.every((input) => statSync(root + input).mtimeMs <= built);
   } catch {
     return false;
   }

@@ -7,10 +7,10 @@
  */
 import fg from "fast-glob";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { relative } from "node:path";
 import { decodeUtf8 } from "../../core/base64url.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import type { ShapeLimits } from "../../core/json/strict-json.ts";
+import { displayPath } from "./display-path.ts";
 
 export const ROUTES_FILE = "_routes.json";
 export const KEYS_FILE = "_keys.json";
@@ -62,10 +62,7 @@ export function isManifestName(name: string): boolean {
   return (name.endsWith(".json") || name.endsWith(".jsonld")) && !/(?:^|\/)[_.]/.test(name);
 }
 
-/** How a file is named in diagnostics: relative to the working directory, as compilers do. */
-export function displayPath(path: string): string {
-  return relative(process.cwd(), path) || path;
-}
+export { displayPath } from "./display-path.ts";
 
 /** The first `maxBytes` of a file (all of a smaller one); nothing for a file that cannot be read. */
 export function readHead(path: string, maxBytes: number): Buffer {

@@ -11,11 +11,11 @@
  * judged anew. Every other file is checked and yields the entry to keep.
  */
 import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
-import { closeSync, openSync, readSync } from "node:fs";
 import { cacheKey, keyPrefix, writeKeyPrefix, type CachedVerdict, type StoredBody } from "../cache/verification-cache.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
 import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
@@ -115,8 +115,10 @@ export function checkManifestFile(path: string, context: ManifestContext, withBo
   const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(file, read.text, context, path);
   const result: CheckedManifest = { file, diagnostics };
   const umid = isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : undefined;
-  // The body is the canonical form: see "What the build writes" in the README.
-  const body = umid !== undefined && canonical !== undefined && !hasErrors(diagnostics.filter((d) => !freshness.includes(d))) ? utf8(joinMembers(canonical)) : undefined;
+  // The body is the canonical form: see "What the build writes" in the README. Its digest is
+  // kept in the cache entry even for check, so that a build can use the entry.
+  const wanted = withBody || key !== undefined;
+  const body = wanted && umid !== undefined && canonical !== undefined && !hasErrors(diagnostics.filter((d) => !freshness.includes(d))) ? utf8(joinMembers(canonical)) : undefined;
   const digest = body && sha256(body);
   const issuedAt = isJsonObject(value) ? instant(value.issuedAt) : undefined;
   if (key !== undefined) {
@@ -194,6 +196,8 @@ function usablePosition(path: string, cache: CacheLookup & { name: string }): nu
   try {
     const prefix = writeKeyPrefix(lookup, cache.scope, cache.name);
     const room = lookup.length - prefix;
+    // A name that fills the buffer would be cut short, and its key would be another file's.
+    if (Buffer.byteLength(cache.name) + cache.scope.length + 2 !== prefix) return -1;
     const read = readSync(fd, lookup, prefix, room, 0);
     if (read === room) return -1;
     const position = cache.known.positionOf(cacheKey(lookup.subarray(0, prefix + read)));
