@@ -12,9 +12,9 @@
  * wrong shape, is ignored as if absent and rebuilt. Then come the keys, sorted, as raw
  * bytes (the table the workers search, loaded without parsing), the bodies' digests, and
  * the entries as JSON arrays, what they read and found kept once for all that share it
- * (most share one pin): a registry of 100,000 loads in about a tenth of a second. Entries a run did not use (another
- * branch's, or production's beside a preview's) are kept, the most recently used first,
- * while they number no more than those it used plus 1,000.
+ * (most share one pin): 100,000 entries are 23 MB, loaded in about 0.4 s here. Entries a
+ * run did not use (another branch's, or production's beside a preview's) are kept, the
+ * most recently used first, while they number no more than those it used plus 1,000.
  */
 import { createHash, hash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
