@@ -10,7 +10,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, tr
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
-import { cacheKey, cacheScope, keyPrefix } from "../scripts/cache/verification-cache.ts";
+import { BodyWriter } from "../scripts/build/body-writer.ts";
+import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
+import { checkContent } from "../scripts/content/check-content.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
@@ -205,3 +207,32 @@ describe("expiry and the build", () => {
     assert.deepEqual(files(join(t.root, "dist")), files(join(t.root, "cold")));
   });
 });
+
+describe("a body the store loses during a build", () => {
+  it("is read again from its file, which must still be what the cache recalled", async () => {
+    const t = tree();
+    const options = (cache: VerificationCache) => ({ settings: settingsFromEnv({}), now: new Date("2027-01-01T00:00:00Z"), strict: false, cache });
+    const first = new VerificationCache(t.env.UM_CACHE_DIR, true);
+    mkdirSync(join(t.root, "staging"));
+    const writer = new BodyWriter(join(t.root, "staging"), first.bodies);
+    await checkContent(t.content, options(first), async () => ({ write: (umid, body) => writer.write(umid, body) }));
+    first.save();
+    // Another run prunes every stored body after this one listed them; meanwhile b0.json is edited.
+    const second = new VerificationCache(t.env.UM_CACHE_DIR, true);
+    const written: string[] = [];
+    const result = await checkContent(t.content, options(second), async () => ({
+      write: (umid, body) => {
+        if (body instanceof Uint8Array) return void written.push(umid);
+        if (umid === "urn:cache:b0") writeFileSync(join(t.content, "b0.json"), signedBy("urn:cache:b0", t.keys.b, KEY_B, { name: "edited" }));
+        return false;
+      },
+    }));
+    assert.equal(result.recalled, 5);
+    assert.deepEqual(written.sort(), ["urn:cache:a0", "urn:cache:a1", "urn:cache:a2", "urn:cache:b1"]);
+    assert.deepEqual(
+      result.diagnostics.filter((d) => d.severity === "error").map((d) => [d.file.endsWith("b0.json"), d.rule]),
+      [[true, "file/changed"]],
+    );
+  });
+});
+
