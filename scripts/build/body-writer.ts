@@ -17,7 +17,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { fnv1a32 } from "../../edge/records.ts";
-import type { BodyStore } from "../cache/body-store.ts";
+import { BODY_MODE, type BodyStore } from "../cache/body-store.ts";
 import type { StoredBody } from "../cache/verification-cache.ts";
 
 export const MAX_BASE64URL_NAME = 128;
@@ -74,7 +74,7 @@ export class BodyWriter {
 
   #put(path: string, body: Uint8Array | StoredBody): boolean {
     if (body instanceof Uint8Array) {
-      writeFileSync(path, body);
+      writeFileSync(path, body, this.store === undefined ? {} : { mode: BODY_MODE });
       this.store?.keep(path, createHash("sha256").update(body).digest("hex"));
     } else if (this.store === undefined || !this.store.place(body.digest, path)) {
       return false;

@@ -11,6 +11,9 @@
 import { chmodSync, copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
+/** The mode of a body the store holds, given when the build writes it: one system call less per body than a chmod. */
+export const BODY_MODE = 0o444;
+
 export class BodyStore {
   /** The digests (lowercase hex) held when the run began. */
   readonly held: ReadonlySet<string>;
@@ -20,17 +23,16 @@ export class BodyStore {
     this.held = new Set(readdirSync(dir).filter((name) => /^[0-9a-f]{64}$/.test(name)));
   }
 
-  /** Puts the body written at `path` in the store, unless it is there already. */
+  /** Puts the body written at `path` (read-only: see `BODY_MODE`) in the store, unless it is there already. */
   keep(path: string, digest: string): void {
     const stored = join(this.dir, digest);
     try {
       linkSync(path, stored);
-      chmodSync(stored, 0o444);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") return;
       if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
       copyFileSync(path, stored);
-      chmodSync(stored, 0o444);
+      chmodSync(stored, BODY_MODE);
     }
   }
 

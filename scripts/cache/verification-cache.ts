@@ -17,7 +17,7 @@
  * most recently used first, while they number no more than those it used plus 1,000.
  */
 import { createHash, hash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
@@ -28,6 +28,10 @@ import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 
 const FILE = "verification.json";
 const FORMAT = 2;
+/** The first line's length, spaces included: written last, once the digest of the rest is known. */
+const HEADER_BYTES = 160;
+/** Entries joined into one write: few system calls, never the whole file in memory at once. */
+const WRITE_ROWS = 10_000;
 const KEPT_BEYOND_USED = 1000;
 
 /** A diagnostic as kept: its file is the one the entry is for, wherever that is now displayed. */
@@ -91,7 +95,10 @@ export interface UsableEntries {
 export class VerificationCache {
   readonly #file: string;
   readonly #stored: Stored;
-  readonly #added: { key: Uint8Array; verdict: CachedVerdict }[] = [];
+  readonly #added: Row[] = [];
+  /** What entries read and found, each once; the stored ones first, so their indices stand. */
+  readonly #deps: [VerdictReads, string][];
+  readonly #depIndex: Map<string, number>;
   /** Which stored entries this run used. */
   readonly #used: Uint8Array;
   readonly #started = Date.now();
@@ -109,6 +116,8 @@ export class VerificationCache {
     this.#stored = loaded.stored;
     if (loaded.ignored !== undefined) this.ignored = loaded.ignored;
     this.#used = new Uint8Array(this.#stored.entries.length);
+    this.#deps = [...this.#stored.deps];
+    this.#depIndex = new Map(this.#deps.map((dep, i) => [JSON.stringify(dep), i]));
     if (withBodies) this.bodies = new BodyStore(join(dir, "bodies"));
   }
 
@@ -139,61 +148,80 @@ export class VerificationCache {
     };
   }
 
+  /** Keeps a new entry, serialized at once: a cold run of many files holds strings, not objects. */
   add(key: Uint8Array, verdict: CachedVerdict): void {
-    this.#added.push({ key, verdict });
+    const v = verdict;
+    const entry: StoredEntry = [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.legacy, this.#depOf(v.reads, v.found), v.diagnostics, this.#started];
+    this.#added.push({ key: latin1(key), digest: v.body?.digest ?? "", json: JSON.stringify(entry) });
+  }
+
+  #depOf(reads: VerdictReads, was: string): number {
+    const text = JSON.stringify([reads, was]);
+    let i = this.#depIndex.get(text);
+    if (i === undefined) this.#depIndex.set(text, (i = this.#deps.push([reads, was]) - 1));
+    return i;
   }
 
   /**
-   * Writes the entries used and added, and the most recent others; removes the bodies no
-   * entry kept names. A run that added nothing writes nothing.
+   * Writes the entries used and added, and the most recent others, as it goes (the digest
+   * goes into the fixed-length first line last); then removes the bodies no entry kept
+   * names. A run that added nothing writes nothing.
    */
   save(): void {
     if (this.#added.length === 0) return;
     const { keys, digests, entries } = this.#stored;
-    const deps = [...this.#stored.deps];
-    const depIndex = new Map(deps.map((dep, i) => [JSON.stringify(dep), i]));
-    const depOf = (reads: VerdictReads, was: string) => {
-      const text = JSON.stringify([reads, was]);
-      let i = depIndex.get(text);
-      if (i === undefined) depIndex.set(text, (i = deps.push([reads, was]) - 1));
-      return i;
-    };
-    const addedKeys = new Set(this.#added.map(({ key }) => latin1(key)));
-    const old = entries.map((_, i) => i).filter((i) => !addedKeys.has(latin1(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES))));
+    const keyAt = (i: number) => latin1(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
+    const addedKeys = new Set(this.#added.map((row) => row.key));
+    const old = entries.map((_, i) => i).filter((i) => !addedKeys.has(keyAt(i)));
     const used = old.filter((i) => this.#used[i] === 1);
     const others = old.filter((i) => this.#used[i] === 0).sort((a, b) => entries[b]![7] - entries[a]![7]);
     const keptOld = new Set([...used, ...others.slice(0, used.length + this.#added.length + KEPT_BEYOND_USED)]);
-    type Row = { key: Uint8Array; digest: Uint8Array | undefined; entry: StoredEntry };
-    const rows: Row[] = old
+    const oldRows: Row[] = old
       .filter((i) => keptOld.has(i))
       .map((i) => {
-        const entry = [...entries[i]!] as StoredEntry;
-        if (this.#used[i] === 1) entry[7] = this.#started;
-        return { key: keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), digest: digests.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), entry };
+        const entry = entries[i]!;
+        const json = JSON.stringify(this.#used[i] === 1 ? [...entry.slice(0, 7), this.#started] : entry);
+        return { key: keyAt(i), digest: entry[1] === null ? "" : hex(digests, i), json };
       });
-    const added: Row[] = this.#added.map(({ key, verdict: v }) => ({
-      key,
-      digest: v.body === null ? undefined : Buffer.from(v.body.digest, "hex"),
-      entry: [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.legacy, depOf(v.reads, v.found), v.diagnostics, this.#started],
-    }));
-    const all = mergeSorted(rows, added.sort((a, b) => Buffer.compare(a.key, b.key)));
-    const tables = Buffer.alloc(all.length * KEY_BYTES * 2);
-    all.forEach((row, i) => {
-      tables.set(row.key, i * KEY_BYTES);
-      if (row.digest !== undefined) tables.set(row.digest, (all.length + i) * KEY_BYTES);
+    const rows = mergeSorted(oldRows, this.#added.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)));
+    const tables = Buffer.alloc(rows.length * KEY_BYTES * 2);
+    rows.forEach((row, i) => {
+      tables.write(row.key, i * KEY_BYTES, "latin1");
+      if (row.digest !== "") tables.write(row.digest, (rows.length + i) * KEY_BYTES, "hex");
     });
-    const text = Buffer.from(JSON.stringify({ deps, entries: all.map((row) => row.entry) }));
-    const header = JSON.stringify({ format: FORMAT, count: all.length, sha256: createHash("sha256").update(tables).update(text).digest("base64url") });
     mkdirSync(this.dir, { recursive: true });
     const temporary = `${this.#file}.${process.pid}.tmp`;
+    const fd = openSync(temporary, "w");
     try {
-      writeFileSync(temporary, Buffer.concat([Buffer.from(`${header}\n`), tables, text]));
+      try {
+        const hash = createHash("sha256");
+        const append = (bytes: Uint8Array) => {
+          hash.update(bytes);
+          writeFileSync(fd, bytes);
+        };
+        writeFileSync(fd, `${" ".repeat(HEADER_BYTES - 1)}\n`);
+        append(tables);
+        append(Buffer.from(`{"deps":${JSON.stringify(this.#deps)},"entries":[`));
+        for (let at = 0; at < rows.length; at += WRITE_ROWS) append(Buffer.from((at === 0 ? "" : ",") + rows.slice(at, at + WRITE_ROWS).map((row) => row.json).join(",")));
+        append(Buffer.from("]}"));
+        const header = JSON.stringify({ format: FORMAT, count: rows.length, sha256: hash.digest("base64url") });
+        writeSync(fd, header.padEnd(HEADER_BYTES - 1), 0);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temporary, this.#file);
     } finally {
       rmSync(temporary, { force: true });
     }
-    this.bodies?.prune(new Set(all.flatMap((row) => (row.digest === undefined || row.entry[1] === null ? [] : [Buffer.from(row.digest).toString("hex")]))));
+    this.bodies?.prune(new Set(rows.flatMap((row) => (row.digest === "" ? [] : [row.digest]))));
   }
+}
+
+/** An entry as written: its key (32 bytes as latin1 text), its body's digest (hex; empty for none), and the JSON of its StoredEntry. */
+interface Row {
+  key: string;
+  digest: string;
+  json: string;
 }
 
 interface Stored {
@@ -235,11 +263,11 @@ function load(file: string): { stored: Stored; ignored?: string } {
 }
 
 /** `rows` and `more`, each sorted by key, as one sorted list. */
-function mergeSorted<T extends { key: Uint8Array }>(rows: T[], more: T[]): T[] {
-  const out: T[] = [];
+function mergeSorted(rows: Row[], more: Row[]): Row[] {
+  const out: Row[] = [];
   let j = 0;
   for (const row of rows) {
-    while (j < more.length && Buffer.compare(more[j]!.key, row.key) < 0) out.push(more[j++]!);
+    while (j < more.length && more[j]!.key < row.key) out.push(more[j++]!);
     out.push(row);
   }
   return out.concat(more.slice(j));
