@@ -13,6 +13,7 @@ import { recoverOutput } from "../scripts/build/output.ts";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
+import { fileDigests } from "./support/file-tree.ts";
 import { CLI } from "./support/paths.ts";
 import { startPrintingUrl } from "./support/processes.ts";
 
@@ -33,16 +34,6 @@ function content(name: string, files: Record<string, unknown>): string {
     writeFileSync(join(dir, file), typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
   }
   return dir;
-}
-
-/** Every file under `dir` with the SHA-256 of its bytes, in path order. */
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
-    const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-  }
-  return Object.fromEntries(Object.entries(out).sort());
 }
 
 const [twinA, twinB] = caseTwins();
@@ -80,7 +71,7 @@ describe("build: valid content", () => {
   });
   it("writes folders a web server can read, and the lookup page beside them", () => {
     assert.equal(statSync(out).mode & 0o777, 0o755);
-    assert.deepEqual(Object.keys(tree(join(scratch, "dist-lookup"))), ["index.html", "lookup.js"]);
+    assert.deepEqual(Object.keys(fileDigests(join(scratch, "dist-lookup"))), ["index.html", "lookup.js"]);
   });
   it("warns that a revoked manifest is not published, at its @id", () => {
     assert.match(first.stdout, /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/);
@@ -96,7 +87,7 @@ describe("build: valid content", () => {
     assert.equal(records[twinA]!.file, digest(twinA));
     assert.equal(records[twinB]!.file, digest(twinB));
     assert.equal(records[longUmid]!.file, digest(longUmid));
-    const names = Object.keys(tree(out)).map((n) => n.toLowerCase());
+    const names = Object.keys(fileDigests(out)).map((n) => n.toLowerCase());
     assert.equal(new Set(names).size, names.length, "no two files differ only in case");
   });
   it("writes the canonical form as the body, with the ETag of exactly those bytes", () => {
@@ -115,7 +106,7 @@ describe("build: valid content", () => {
     assert.equal(Object.keys(records).length, 8);
   });
   it("writes the index, the build info and the five bodies: underscore files and other files are not content", () => {
-    const files = Object.keys(tree(out));
+    const files = Object.keys(fileDigests(out));
     assert.equal(files.filter((f) => f.startsWith("index/")).length, new Set(Object.keys(records).map(shardPath)).size);
     assert.equal(files.filter((f) => /^[mh]\//.test(f)).length, 5);
     assert.ok(files.every((f) => /^(index\/[0-9a-f]{3}\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)), files.join(" "));
@@ -124,13 +115,13 @@ describe("build: valid content", () => {
   it("gives byte-identical output for identical input", () => {
     const again = join(scratch, "good-dist-again");
     assert.equal(cli(["build", "--content", dir, "--out", again]).status, 0);
-    assert.deepEqual(tree(again), tree(out));
+    assert.deepEqual(fileDigests(again), fileDigests(out));
   });
   it("keeps the ETag when only the formatting of a file changes", () => {
     const reformatted = content("good-reformatted", { ...good, "a.json": JSON.stringify(good["a.json"]) });
     const out2 = join(scratch, "good-reformatted-dist");
     assert.equal(cli(["build", "--content", reformatted, "--out", out2]).status, 0);
-    assert.deepEqual(tree(out2), tree(out));
+    assert.deepEqual(fileDigests(out2), fileDigests(out));
   });
 });
 
@@ -157,7 +148,7 @@ describe("build: invalid content", () => {
   });
   const out = join(scratch, "bad-dist");
   const seeded = cli(["build", "--content", content("seed", { "a.json": valid }), "--out", out]);
-  const before = tree(out);
+  const before = fileDigests(out);
   const result = cli(["build", "--content", dir, "--out", out]);
   const lines = result.stdout.trim().split("\n");
   const at = (file: string) => relative(scratch, join(dir, file));
@@ -170,7 +161,7 @@ describe("build: invalid content", () => {
     assert.match(lines.at(-1)!, /^Found 9 errors in 6 files\. .*bad-dist was left unchanged\.$/);
   });
   it("leaves the previous output as it was, and no staging directory behind", () => {
-    assert.deepEqual(tree(out), before);
+    assert.deepEqual(fileDigests(out), before);
     assert.deepEqual(readdirSync(scratch).filter((n) => n.includes("building")), []);
   });
   const expected: [string, RegExp][] = [
@@ -210,20 +201,20 @@ describe("build: the output directory", () => {
     const result = cli(["build", "--content", content("one", { "a.json": signed(manifestFor("urn:one"), key) }), "--out", dir]);
     assert.equal(result.status, 1);
     assert.match(result.stderr, /refusing to replace .*precious.*: it is not empty and holds no resolver\.json from a previous build/);
-    assert.deepEqual(Object.keys(tree(dir)), ["thesis.json"]);
+    assert.deepEqual(Object.keys(fileDigests(dir)), ["thesis.json"]);
   });
   it("refuses to replace a deployed resolver with an empty one; --allow-empty builds it", () => {
     const out = join(scratch, "empty-dist");
     assert.equal(cli(["build", "--content", content("before-empty", { "a.json": signed(manifestFor("urn:kept"), key) }), "--out", out]).status, 0);
-    const before = tree(out);
+    const before = fileDigests(out);
     mkdirSync(join(scratch, "empty"));
     const refused = cli(["build", "--content", join(scratch, "empty"), "--out", out]);
     assert.equal(refused.status, 1);
     assert.match(refused.stdout, /empty has no manifest to publish: this build would replace .*empty-dist with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean\. .*empty-dist was left unchanged\./);
-    assert.deepEqual(tree(out), before);
+    assert.deepEqual(fileDigests(out), before);
     assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"]).status, 0);
     assert.deepEqual(readRecords(out), {});
-    assert.deepEqual(Object.keys(tree(out)), ["resolver.json"]);
+    assert.deepEqual(Object.keys(fileDigests(out)), ["resolver.json"]);
   });
 });
 

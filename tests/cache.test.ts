@@ -5,10 +5,10 @@
  * bad signature pass; expiry is judged at every run; a damaged cache is ignored, never trusted.
  */
 import assert from "node:assert/strict";
-import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { BodyWriter } from "../scripts/build/body-writer.ts";
 import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
@@ -16,6 +16,7 @@ import { checkContent } from "../scripts/content/check-content.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
+import { fileDigests } from "./support/file-tree.ts";
 import { runCli } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-cache-"));
@@ -50,15 +51,6 @@ function tree(keys = { a: newKey(), b: newKey() }) {
 /** How many manifests the run took from the cache, by its summary line. */
 function recalled(stdout: string): number {
   return Number(/\((\d+) manifests? unchanged, from the cache\)/.exec(stdout)?.[1] ?? 0);
-}
-
-function files(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
-    const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-  }
-  return out;
 }
 
 describe("what invalidates a cache entry", () => {
@@ -192,8 +184,8 @@ describe("expiry and the build", () => {
     assert.equal(recalled(warm.stdout), 4);
     const cold = await build("cold", "--no-cache");
     assert.equal(recalled(cold.stdout), 0);
-    assert.deepEqual(files(join(t.root, "dist")), files(join(t.root, "cold")));
-    assert.deepEqual(files(join(t.root, "dist-kv")), files(join(t.root, "cold-kv")));
+    assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
+    assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
     // The bodies the build did not write are the cache's own files, linked; the one b1 had is kept with its entry (another branch may have it).
     const stored = readdirSync(join(t.env.UM_CACHE_DIR, "bodies"));
     assert.equal(stored.length, 6);
@@ -204,7 +196,7 @@ describe("expiry and the build", () => {
     rmSync(join(t.env.UM_CACHE_DIR, "bodies"), { recursive: true });
     const lost = await build("dist");
     assert.equal(lost.status, 0, lost.stdout);
-    assert.deepEqual(files(join(t.root, "dist")), files(join(t.root, "cold")));
+    assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
   });
 });
 

@@ -5,14 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { WORKER_THRESHOLD } from "../scripts/content/manifest-pool.ts";
 import { caseTwins, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
+import { fileDigests } from "./support/file-tree.ts";
 import { CLI } from "./support/paths.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-workers-"));
@@ -37,15 +37,6 @@ function build(out: string, env: Record<string, string>) {
   });
 }
 
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
-    const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
-  }
-  return out;
-}
-
 describe(`${count} manifests, on worker threads`, () => {
   it("reports every problem, in file order, as the main thread would", () => {
     const threaded = build("bad", { UM_WORKERS: "2" });
@@ -68,11 +59,11 @@ describe(`${count} manifests, on worker threads`, () => {
     assert.equal(threaded.status, 0, threaded.stderr);
     assert.match(threaded.stdout, new RegExp(`: ${count - 2} manifests, `));
     assert.equal(build("good-alone", { UM_WORKERS: "0" }).status, 0);
-    assert.deepEqual(tree(join(scratch, "good")), tree(join(scratch, "good-alone")));
+    assert.deepEqual(fileDigests(join(scratch, "good")), fileDigests(join(scratch, "good-alone")));
     const records = readRecords(join(scratch, "good"));
     assert.equal(Object.keys(records).length, count - 2);
     assert.match(records[twinA]!.file!, /^h\/[0-9a-f]{64}$/, "case twins far apart are both named by digest");
     assert.match(records[twinB]!.file!, /^h\/[0-9a-f]{64}$/);
-    assert.ok(!Object.keys(tree(join(scratch, "good"))).some((f) => f.startsWith("m/") && records[twinA]!.file === f));
+    assert.ok(!Object.keys(fileDigests(join(scratch, "good"))).some((f) => f.startsWith("m/") && records[twinA]!.file === f));
   });
 });
