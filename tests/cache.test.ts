@@ -9,6 +9,7 @@ import { createPublicKey, type KeyObject } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { BodyWriter } from "../scripts/build/body-writer.ts";
 import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
@@ -17,6 +18,7 @@ import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { fileDigests } from "./support/file-tree.ts";
+import { CLI } from "./support/paths.ts";
 import { runCli } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-cache-"));
@@ -225,6 +227,40 @@ describe("a body the store loses during a build", () => {
       result.diagnostics.filter((d) => d.severity === "error").map((d) => [d.file.endsWith("b0.json"), d.rule]),
       [[true, "file/changed"]],
     );
+  });
+});
+
+describe("runs that meet in one cache", () => {
+  it("two builds and a check at once, and checks killed at any instant, leave a cache every run can trust", { timeout: 120_000 }, async () => {
+    const a = tree();
+    const b = tree();
+    const shared = { UM_CACHE_DIR: a.env.UM_CACHE_DIR };
+    writeFileSync(join(b.content, "a2.json"), signedBy("urn:cache:a2", newKey(), KEY_A));
+    const [builtA, builtB, checkedB] = await Promise.all([
+      a.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"], shared),
+      b.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"], shared),
+      b.cli(["check", "content"], shared),
+    ]);
+    assert.equal(builtA.status, 0, builtA.stdout + builtA.stderr);
+    for (const refused of [builtB, checkedB]) {
+      assert.equal(refused.status, 1);
+      assert.match(refused.stdout, /a2\.json:\d+:\d+ - error signature\/key-mismatch/);
+    }
+    for (let i = 0; i < 6; i++) {
+      const child = spawn(process.execPath, [CLI, "check", "content"], { cwd: b.root, env: { ...process.env, ...shared }, stdio: "ignore" });
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 40 + i * 60));
+      child.kill("SIGKILL");
+      await exited;
+    }
+    for (const [t, status] of [[a, 0], [b, 1]] as const) {
+      const run = await t.cli(["check", "content"], shared);
+      assert.equal(run.status, status, run.stdout);
+      assert.doesNotMatch(run.stderr, /verification cache/);
+    }
+    const again = await b.cli(["check", "content"], shared);
+    assert.equal(recalled(again.stdout), 5);
+    assert.match(again.stdout, /a2\.json:\d+:\d+ - error signature\/key-mismatch/);
   });
 });
 
