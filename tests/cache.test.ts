@@ -6,12 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
-import { BodyWriter } from "../scripts/build/body-writer.ts";
 import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/content/check-content.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
@@ -176,7 +175,7 @@ describe("expiry and the build", () => {
     assert.equal((afterExpiry.stdout.match(/:\d+:\d+ - error time\/expired: expired at 2030-01-01T00:00:00Z/g) ?? []).length, 5, afterExpiry.stdout);
   });
 
-  it("a warm build's output is byte-identical to a cold one's, KV files included, and links what did not change", async () => {
+  it("a warm build's output is byte-identical to a cold one's, KV files included, and takes what did not change from the store", async () => {
     const t = tree();
     const build = (out: string, ...more: string[]) => t.cli(["build", "--content", "content", "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`, ...more]);
     assert.equal((await build("dist")).status, 0);
@@ -188,12 +187,8 @@ describe("expiry and the build", () => {
     assert.equal(recalled(cold.stdout), 0);
     assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
     assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
-    // The bodies the build did not write are the cache's own files, linked; the one b1 had is kept with its entry (another branch may have it).
-    const stored = readdirSync(join(t.env.UM_CACHE_DIR, "bodies"));
-    assert.equal(stored.length, 6);
-    const inode = (path: string) => statSync(path).ino;
-    const a0 = readdirSync(join(t.root, "dist", "m")).find((name) => Buffer.from(name, "base64url").toString() === "urn:cache:a0")!;
-    assert.ok(stored.some((digest) => inode(join(t.env.UM_CACHE_DIR, "bodies", digest)) === inode(join(t.root, "dist", "m", a0))));
+    // The one b1 had is kept with its entry (another branch may have it).
+    assert.equal(readdirSync(join(t.env.UM_CACHE_DIR, "bodies")).length, 6);
     // A body the store no longer holds is checked and written again.
     rmSync(join(t.env.UM_CACHE_DIR, "bodies"), { recursive: true });
     const lost = await build("dist");
@@ -207,9 +202,7 @@ describe("a body the store loses during a build", () => {
     const t = tree();
     const options = (cache: VerificationCache) => ({ settings: settingsFromEnv({}), now: new Date("2027-01-01T00:00:00Z"), strict: false, cache });
     const first = new VerificationCache(t.env.UM_CACHE_DIR, true);
-    mkdirSync(join(t.root, "staging"));
-    const writer = new BodyWriter(join(t.root, "staging"), first.bodies);
-    await checkContent(t.content, options(first), async () => ({ write: (umid, body) => writer.write(umid, body) }));
+    await checkContent(t.content, options(first), async () => ({ write: (_, body) => first.bodies!.keep(body as Uint8Array) }));
     first.save();
     // Another run prunes every stored body after this one listed them; meanwhile b0.json is edited.
     const second = new VerificationCache(t.env.UM_CACHE_DIR, true);
@@ -264,3 +257,140 @@ describe("runs that meet in one cache", () => {
   });
 });
 
+
+describe("a damaged body store", () => {
+  /** Builds `out` (with its KV files) from the tree's content; `more` options after. */
+  const builder = (t: ReturnType<typeof tree>) => (out: string, ...more: string[]) => t.cli(["build", "--content", "content", "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`, ...more]);
+  /** The output of a build with no cache, to compare a warm one with. */
+  const coldOutput = async (t: ReturnType<typeof tree>) => {
+    assert.equal((await builder(t)("cold", "--no-cache")).status, 0);
+    return [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))];
+  };
+  const output = (t: ReturnType<typeof tree>) => [fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "dist-kv"))];
+  /** The stored body whose bytes name `umid`. */
+  const storedBodyOf = (t: ReturnType<typeof tree>, umid: string) => {
+    const dir = join(t.env.UM_CACHE_DIR, "bodies");
+    return join(dir, readdirSync(dir).find((digest) => readFileSync(join(dir, digest), "utf8").includes(`"${umid}"`))!);
+  };
+
+  it("publishes no body altered in the store: it is dropped with a warning naming its UMID, and its file verified again", async () => {
+    const t = tree();
+    const build = builder(t);
+    assert.equal((await build("dist")).status, 0);
+    const stored = storedBodyOf(t, "urn:cache:a1");
+    chmodSync(stored, 0o644);
+    writeFileSync(stored, readFileSync(stored, "utf8").replace("urn:cache:a1", "urn:cache:a1-forged"));
+    const warm = await build("dist");
+    assert.equal(warm.status, 0, warm.stdout + warm.stderr);
+    assert.equal(recalled(warm.stdout), 5);
+    const warnings = warm.stderr.split("\n").filter((line) => line.includes("verification cache"));
+    assert.equal(warnings.length, 1, warm.stderr);
+    assert.match(warnings[0]!, /"urn:cache:a1"/);
+    assert.deepEqual(output(t), await coldOutput(t));
+    // The store holds the verified body again: the next build trusts it, and says nothing.
+    const after = await build("dist");
+    assert.equal(recalled(after.stdout), 5);
+    assert.doesNotMatch(after.stderr, /verification cache/);
+    assert.deepEqual(output(t), await coldOutput(t));
+  });
+
+  it("shares no inode between an output and the cache, or between two outputs: a served file edited in place reaches no later build", async () => {
+    const t = tree();
+    const build = builder(t);
+    assert.equal((await build("dist")).status, 0);
+    assert.equal((await build("dist")).status, 0);
+    const inodes = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).ino);
+    const cached = new Set(inodes(t.env.UM_CACHE_DIR));
+    const served = ["dist", "dist-kv", "dist-lookup"].flatMap((dir) => inodes(join(t.root, dir)));
+    assert.deepEqual(served.filter((ino) => cached.has(ino)), []);
+    assert.equal(new Set(served).size, served.length);
+    for (const entry of readdirSync(join(t.root, "dist", "m"))) {
+      const path = join(t.root, "dist", "m", entry);
+      chmodSync(path, 0o644);
+      writeFileSync(path, readFileSync(path, "utf8").replace("fixture", "forged!"));
+    }
+    assert.equal((await build("dist")).status, 0);
+    assert.deepEqual(output(t), await coldOutput(t));
+  });
+});
+
+describe("a cache that cannot be used", () => {
+  const build = (t: ReturnType<typeof tree>, env: Record<string, string> = {}) => t.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "dist-lookup", "--kv-out", "dist-kv"], env);
+  /** A build with the cache unusable: exit 0, one warning that says so, no stack trace, and the output of a build without one. */
+  const assertBuiltWithout = async (t: ReturnType<typeof tree>, env: Record<string, string> = {}) => {
+    const run = await build(t, env);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.equal(run.stderr.split("\n").filter((line) => line.includes("verification cache")).length, 1, run.stderr);
+    assert.doesNotMatch(run.stderr, /^\s+at /m);
+    const built = [fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "dist-kv"))];
+    assert.equal((await t.cli(["build", "--content", "content", "--out", "cold", "--lookup-out", "cold-lookup", "--kv-out", "cold-kv", "--no-cache"])).status, 0);
+    assert.deepEqual(built, [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))]);
+  };
+  /** A small tmpfs at a new folder, for the test's life; undefined (with why) where it cannot be mounted. */
+  const tmpfs = (options: string): { dir: string; unmount(): void } | string => {
+    if (process.getuid?.() !== 0) return "mounting a tmpfs needs root";
+    const dir = mkdtempSync(join(scratch, "tmpfs-"));
+    const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir]);
+    if (mounted.status !== 0) return `cannot mount a tmpfs here: ${String(mounted.stderr).trim() || mounted.error?.message}`;
+    return { dir, unmount: () => void spawnSync("umount", [dir]) };
+  };
+
+  it("a cache folder that is a regular file", async () => {
+    const t = tree();
+    writeFileSync(join(t.root, "cache-file"), "not a folder");
+    await assertBuiltWithout(t, { UM_CACHE_DIR: join(t.root, "cache-file") });
+  });
+
+  it("a body store that is a regular file", async () => {
+    const t = tree();
+    mkdirSync(t.env.UM_CACHE_DIR);
+    writeFileSync(join(t.env.UM_CACHE_DIR, "bodies"), "not a folder");
+    await assertBuiltWithout(t);
+  });
+
+  it("a cache folder without write permission, its store holding all but one body", async (context) => {
+    if (process.getuid?.() === 0) return context.skip("root writes to a folder without write permission: the read-only tmpfs case covers it");
+    const t = tree();
+    assert.equal((await build(t)).status, 0);
+    writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
+    chmodSync(join(t.env.UM_CACHE_DIR, "bodies"), 0o555);
+    chmodSync(t.env.UM_CACHE_DIR, 0o555);
+    try {
+      await assertBuiltWithout(t);
+    } finally {
+      chmodSync(t.env.UM_CACHE_DIR, 0o755);
+      chmodSync(join(t.env.UM_CACHE_DIR, "bodies"), 0o755);
+    }
+  });
+
+  it("a read-only disk (EROFS), empty or holding all but one body", async (context) => {
+    const disk = tmpfs("size=4m");
+    if (typeof disk === "string") return context.skip(disk);
+    try {
+      const t = tree();
+      const env = { UM_CACHE_DIR: join(disk.dir, "cache") };
+      assert.equal((await build(t, env)).status, 0);
+      writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
+      assert.equal(spawnSync("mount", ["-o", "remount,ro", disk.dir]).status, 0);
+      await assertBuiltWithout(t, env);
+      await assertBuiltWithout(t, { UM_CACHE_DIR: join(disk.dir, "never-made") });
+    } finally {
+      disk.unmount();
+    }
+  });
+
+  it("a full disk (ENOSPC)", async (context) => {
+    const disk = tmpfs("size=64k");
+    if (typeof disk === "string") return context.skip(disk);
+    try {
+      const t = tree();
+      const env = { UM_CACHE_DIR: join(disk.dir, "cache") };
+      mkdirSync(join(disk.dir, "cache", "bodies"), { recursive: true });
+      // Fill the disk: the first body the build keeps finds no room.
+      spawnSync("dd", ["if=/dev/zero", `of=${join(disk.dir, "filler")}`, "bs=4k"]);
+      await assertBuiltWithout(t, env);
+    } finally {
+      disk.unmount();
+    }
+  });
+});

@@ -8,17 +8,12 @@
  * - file systems cap names at 255 bytes (some encrypted ones at 143): long names are too.
  * Digest names (`h/<lowercase hex SHA-256 of the UMID>`) live in their own folder, so
  * they can never meet a base64url name; the index says which name a UMID has.
- *
- * With the verification cache's body store, a body the store holds is linked from it, not
- * written, and a body written is put in the store for the next build (body-store.ts).
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { fnv1a32 } from "../../edge/records.ts";
-import { BODY_MODE, type BodyStore } from "../cache/body-store.ts";
-import type { StoredBody } from "../cache/verification-cache.ts";
 
 export const MAX_BASE64URL_NAME = 128;
 
@@ -37,10 +32,7 @@ export class BodyWriter {
   /** Bytes written so far. */
   bytes = 0;
 
-  constructor(
-    readonly dir: string,
-    readonly store?: BodyStore,
-  ) {
+  constructor(readonly dir: string) {
     mkdirSync(join(dir, "m"));
     mkdirSync(join(dir, "h"));
   }
@@ -50,8 +42,7 @@ export class BodyWriter {
     return this.#digestNamed.has(umid) ? digestName(umid) : `m/${encodeBase64url(utf8(umid))}`;
   }
 
-  /** False: `body` is a stored body the store no longer holds (nothing was written). */
-  write(umid: string, body: Uint8Array | StoredBody): boolean {
+  write(umid: string, body: Uint8Array): void {
     const name = encodeBase64url(utf8(umid));
     const folded = name.toLowerCase();
     // As a signed 32-bit integer, a key is stored inline rather than as a boxed number.
@@ -59,28 +50,21 @@ export class BodyWriter {
     const twin = this.#twinOf(folded, hash);
     if (name.length <= MAX_BASE64URL_NAME && twin === undefined) {
       const others = this.#byFoldedHash.get(hash);
-      if (!this.#put(join(this.dir, `m/${name}`), body)) return false;
+      this.#put(join(this.dir, `m/${name}`), body);
       this.#byFoldedHash.set(hash, others === undefined ? umid : [others, umid].flat());
-      return true;
+      return;
     }
     if (twin !== undefined && !this.#digestNamed.has(twin)) {
       renameSync(join(this.dir, this.nameOf(twin)), join(this.dir, digestName(twin)));
       this.#digestNamed.add(twin);
     }
-    if (!this.#put(join(this.dir, digestName(umid)), body)) return false;
+    this.#put(join(this.dir, digestName(umid)), body);
     this.#digestNamed.add(umid);
-    return true;
   }
 
-  #put(path: string, body: Uint8Array | StoredBody): boolean {
-    if (body instanceof Uint8Array) {
-      writeFileSync(path, body, this.store === undefined ? {} : { mode: BODY_MODE });
-      this.store?.keep(path, createHash("sha256").update(body).digest("hex"));
-    } else if (this.store === undefined || !this.store.place(body.digest, path)) {
-      return false;
-    }
-    this.bytes += body instanceof Uint8Array ? body.byteLength : body.bytes;
-    return true;
+  #put(path: string, body: Uint8Array): void {
+    writeFileSync(path, body);
+    this.bytes += body.byteLength;
   }
 
   /** The UMID already written under a name equal to `folded` but for letter case. */

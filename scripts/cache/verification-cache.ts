@@ -130,7 +130,7 @@ export class VerificationCache {
     const stillFound = deps.map(([reads, was]) => found(reads, context) === was);
     const usable = new Uint8Array(new SharedArrayBuffer(entries.length));
     entries.forEach((entry, i) => {
-      const bodyHeld = this.bodies === undefined || entry[1] === null || this.bodies.held.has(hex(digests, i));
+      const bodyHeld = this.bodies === undefined || entry[1] === null || this.bodies.holds(hex(digests, i));
       usable[i] = stillFound[entry[5]] === true && bodyHeld ? 1 : 0;
     });
     const shared = new Uint8Array(new SharedArrayBuffer(keys.byteLength));

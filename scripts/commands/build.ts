@@ -18,7 +18,7 @@ import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
-import { CACHE_ENVIRONMENT, CACHE_HELP, CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
+import { CACHE_ENVIRONMENT, CACHE_HELP, CACHE_OPTION, fromCache, openCache, recalledBody, saveCache } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 
 export const build: Command = {
@@ -144,7 +144,7 @@ async function buildInto(
   let kvStaging: string | undefined;
   let limits: string[] = [];
   try {
-    const bodies = new BodyWriter(staging, cache?.bodies);
+    const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
     const nextCheck = settings.statusNextCheck;
     const progress = new Progress(process.stderr, "building");
@@ -157,8 +157,11 @@ async function buildInto(
       if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
       return {
         write: async (umid, body, etag, issuedAt) => {
-          if (!bodies.write(umid, body)) return false;
-          await kv?.manifest(umid, body instanceof Uint8Array ? body : cache!.bodies!.read(body.digest), etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
+          const bytes = body instanceof Uint8Array ? body : recalledBody(cache!, umid, body);
+          if (bytes === undefined) return false;
+          bodies.write(umid, bytes);
+          if (body instanceof Uint8Array) cache?.bodies?.keep(bytes);
+          await kv?.manifest(umid, bytes, etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
           return true;
         },
       };

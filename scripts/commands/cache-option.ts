@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { projectRoot } from "../content/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
-import { VerificationCache } from "../cache/verification-cache.ts";
+import { VerificationCache, type StoredBody } from "../cache/verification-cache.ts";
 import type { OptionValues } from "./command.ts";
 
 export const CACHE_OPTION = { "no-cache": { type: "boolean" } } as const;
@@ -32,13 +32,30 @@ export function openCache(values: OptionValues, withBodies: boolean): Verificati
   }
 }
 
-/** Keeps what the run learnt; a cache that cannot be written is a warning. */
+/**
+ * Keeps what the run learnt. A cache that cannot be written is one warning, whether its
+ * body store refused a body during the run (then nothing more is tried) or its file now.
+ */
 export function saveCache(cache: VerificationCache | undefined): void {
+  if (cache === undefined) return;
+  const unwritable = (error: Error) => warn(`cannot write the verification cache in ${cache.dir}, so this run's results are not kept: ${error.message}`);
+  if (cache.bodies?.unwritable !== undefined) return unwritable(cache.bodies.unwritable);
   try {
-    cache?.save();
+    cache.save();
   } catch (error) {
-    warn(`cannot write the verification cache in ${cache!.dir}: ${(error as Error).message}`);
+    unwritable(error as Error);
   }
+}
+
+/**
+ * The bytes of a body the cache recalled, from its body store, still those verified; none
+ * when the file must be checked again: the store no longer has it, or has other bytes
+ * under its digest (a warning: someone or something altered the store).
+ */
+export function recalledBody(cache: VerificationCache, umid: string, body: StoredBody): Uint8Array | undefined {
+  const recalled = cache.bodies!.recall(body.digest);
+  if (recalled === "altered") warn(`the verification cache's body of ${JSON.stringify(umid)} is not the one verified (${cache.bodies!.dir} was altered), so it was dropped and its file checked again`);
+  return typeof recalled === "string" ? undefined : recalled;
 }
 
 /** What a run's summary says of the files the cache knew: nothing when none. */
