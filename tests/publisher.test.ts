@@ -10,6 +10,7 @@ import { createServer } from "node:http";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { quoted } from "../core/excerpt.ts";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
@@ -320,6 +321,19 @@ describe("revoke and redirect", () => {
     assert.equal(meant.status, 0, meant.stderr);
     assert.deepEqual(JSON.parse(read("routes4/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid), ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e"]);
   });
+  it("refuses a UMID that differs from a published one only in letter case, naming that one, whatever the edit", async () => {
+    const published = "urn:uuid:0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
+    write("routes8/content/published.json", JSON.stringify(signed(manifestFor(published), key), null, 2));
+    const shouted = published.toUpperCase();
+    for (const args of [["revoke", shouted], ["revoke", shouted, "--unpublished"], ["suspend", shouted], ["reinstate", shouted], ["redirect", shouted, "https://x.example/"]]) {
+      const result = await cli([...args, "--content", "routes8/content"]);
+      assert.equal(result.status, 1, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
+      const lines = result.stderr.trimEnd().split("\n");
+      assert.equal(lines.length, 1, result.stderr);
+      assert.ok(lines[0]!.startsWith("manifest-resolver: ") && lines[0]!.includes(`${published} (routes8/content/published.json:3:10)`), `${args.join(" ")}: ${lines[0]}`);
+    }
+    assert.equal(existsSync(join(scratch, "routes8/content/_routes.json")), false, "nothing was written");
+  });
   it("concurrent edits wait for each other: every edit that reports success is in the file", async () => {
     const umids = Array.from({ length: 6 }, (_, i) => `urn:concurrent:${i}`);
     for (const umid of umids) write(`routes5/content/${umid.slice(-1)}.json`, JSON.stringify(signed(manifestFor(umid), key)));
@@ -431,7 +445,7 @@ describe("probe", () => {
       assert.equal(result.status, 1);
       const lines = result.stdout.split("\n").filter((line) => line.includes(" GET /urn%3Amoved"));
       assert.deepEqual(lines, [
-        ...locations.map(([location, reason], i) => `FAIL  GET /urn%3Amoved%3A${i}: Location ${reason}: ${JSON.stringify(location.slice(0, 200))}`),
+        ...locations.map(([location, reason], i) => `FAIL  GET /urn%3Amoved%3A${i}: Location ${reason}: ${quoted(location)}`),
         `ok    GET /urn%3Amoved%3A${locations.length}: 307 to HTTPS://Good.example/m`,
       ]);
     } finally {

@@ -12,6 +12,7 @@
  * `pins`, the embedded key (none: unverifiable).
  */
 import { decodeBase64url, utf8 } from "../base64url.ts";
+import { quoted } from "../excerpt.ts";
 import type { Problem } from "../validate/problem.ts";
 import type { CanonicalMembers } from "./jcs.ts";
 import { PROFILE_A, signingInputText } from "./signing-input.ts";
@@ -96,7 +97,7 @@ export function prepareProfileA(
       problems.push({
         pointer: "/signature",
         rule: "signature/unverifiable",
-        message: `no publicKeySpkiB64 is embedded and no _keys.json pins keyRef ${JSON.stringify(keyRef)}, so the signature cannot be verified`,
+        message: `no publicKeySpkiB64 is embedded and no _keys.json pins keyRef ${quoted(keyRef)}, so the signature cannot be verified`,
       });
     } else {
       spki = pin.spki;
@@ -111,14 +112,14 @@ export function prepareProfileA(
     problems.push({
       pointer: "/signature/publicKeySpkiB64",
       rule: "signature/key-mismatch",
-      message: `is not the key pinned for keyRef ${JSON.stringify(keyRef)} (${pin.place}): either the embedded key was substituted, or the pin there was changed`,
+      message: `is not the key pinned for keyRef ${quoted(keyRef)} (${pin.place}): either the embedded key was substituted, or the pin there was changed`,
     });
   } else {
     spki = embedded;
   }
   const publicKey = spki === undefined ? undefined : spkiPublicKey(spki);
   if (spki !== undefined && publicKey === undefined) {
-    problems.push({ pointer: "/signature/keyRef", rule: "signature/key-encoding", message: `the key pinned for keyRef ${JSON.stringify(keyRef)} is not an Ed25519 SubjectPublicKeyInfo` });
+    problems.push({ pointer: "/signature/keyRef", rule: "signature/key-encoding", message: `the key pinned for keyRef ${quoted(keyRef)} is not an Ed25519 SubjectPublicKeyInfo` });
   }
   if (problems.length > 0 || publicKey === undefined || value === undefined) return { problems };
   const keyPointer = embedded === undefined ? "/signature/keyRef" : "/signature/publicKeySpkiB64";
@@ -151,6 +152,6 @@ export function verdictProblems(verdict: Ed25519Verdict, pending: PendingVerific
 
 function unpinnedMessage(keyRef: unknown, pins: KeyPins): string {
   const near = typeof keyRef === "string" ? [...pins.keys].find(([pinned]) => pinned.trim().toLowerCase() === keyRef.trim().toLowerCase()) : undefined;
-  const hint = near === undefined ? "" : `; ${JSON.stringify(near[0])} is pinned at ${near[1].place}, but keyRefs are compared exactly`;
-  return `keyRef ${JSON.stringify(keyRef)} is not pinned in ${pins.file}: when that file exists, every manifest must be signed with a key pinned there${hint}`;
+  const hint = near === undefined ? "" : `; ${quoted(near[0])} is pinned at ${near[1].place}, but keyRefs are compared exactly`;
+  return `keyRef ${quoted(keyRef)} is not pinned in ${pins.file}: when that file exists, every manifest must be signed with a key pinned there${hint}`;
 }

@@ -8,6 +8,7 @@
  * closed. A liveness floor is never met here, as no attestation is validated; the spec
  * names no facet status of its own for it, so it is withheld as `assuranceInsufficient`.
  */
+import { excerpt, quoted } from "../excerpt.ts";
 import { ASSURANCE_CLASSES } from "./context.ts";
 import { entries, type Evaluation } from "./evaluation.ts";
 import { instant } from "../validate/cross-field.ts";
@@ -30,7 +31,7 @@ export function consent(ev: Evaluation): void {
     receipt.facetStatuses.push(status);
   }
   for (const [c, at] of consents) {
-    if (!facetIds.has(c.facetRef)) receipt.unprocessedEntries.push({ kind: "consent", type: "um:Consent", at, ref: String(c["@id"]), reason: `no facet ${JSON.stringify(c.facetRef)} in this manifest` });
+    if (!facetIds.has(c.facetRef)) receipt.unprocessedEntries.push({ kind: "consent", type: "um:Consent", at, ref: String(c["@id"]), reason: `no facet ${quoted(c.facetRef)} in this manifest` });
   }
 }
 
@@ -38,7 +39,7 @@ function gates(ev: Evaluation, facet: Record<string, unknown>, consents: Consent
   const { context, manifest } = ev;
   if (Object.hasOwn(facet, "encryptionProfile")) return { status: "opaque", reason: "um:reason:crypto:no-decryption-key: a sealed entry, present and not read" };
   if (consents.length === 0) return { status: "consent-missing", reason: "no consent governs this facet" };
-  if (!consents.some((c) => c.status === "valid")) return { status: "consent-denied", reason: consents.map((c) => `${c.consentRef}: ${c.status}`).join("; ") };
+  if (!consents.some((c) => c.status === "valid")) return { status: "consent-denied", reason: excerpt(consents.map((c) => `${c.consentRef}: ${c.status}`).join("; ")) };
 
   const tier = Math.max(typeof manifest.requiredTrustTier === "number" ? manifest.requiredTrustTier : 0, typeof facet.requiredTrustTier === "number" ? facet.requiredTrustTier : 0);
   if (tier > ev.receipt.effectiveTrustTier) {
@@ -60,12 +61,12 @@ function consentStatus(ev: Evaluation, c: Record<string, unknown>, facetId: stri
   const expires = instant(c.expiresAt);
   const scope = Array.isArray(c.scope) ? c.scope : [];
   const missing = intendedScope.filter((operation) => !scope.includes(operation));
-  if (Object.hasOwn(c, "withdrawnAt")) Object.assign(result, { status: "withdrawn", reason: `withdrawn at ${c.withdrawnAt}` });
-  else if (expires === undefined || now.getTime() >= expires) Object.assign(result, { status: "expired", reason: `expired at ${c.expiresAt}` });
-  else if (granted === undefined || now.getTime() < granted) Object.assign(result, { status: "expired", reason: `not granted until ${c.grantedAt}` });
-  else if (missing.length > 0) Object.assign(result, { status: "scope-mismatch", reason: `scope does not list ${missing.map((m) => JSON.stringify(m)).join(", ")}` });
-  else if (intendedPurpose !== undefined && c.purpose !== intendedPurpose) Object.assign(result, { status: "purpose-mismatch", reason: `purpose is ${JSON.stringify(c.purpose)}, not ${JSON.stringify(intendedPurpose)}` });
-  else if (Array.isArray(c.conditions) && c.conditions.length > 0) Object.assign(result, { status: "condition-violated", reason: `this evaluator enforces no condition: ${c.conditions.map((x) => JSON.stringify(x)).join(", ")}` });
+  if (Object.hasOwn(c, "withdrawnAt")) Object.assign(result, { status: "withdrawn", reason: `withdrawn at ${excerpt(String(c.withdrawnAt))}` });
+  else if (expires === undefined || now.getTime() >= expires) Object.assign(result, { status: "expired", reason: `expired at ${excerpt(String(c.expiresAt))}` });
+  else if (granted === undefined || now.getTime() < granted) Object.assign(result, { status: "expired", reason: `not granted until ${excerpt(String(c.grantedAt))}` });
+  else if (missing.length > 0) Object.assign(result, { status: "scope-mismatch", reason: `scope does not list ${excerpt(missing.map((m) => JSON.stringify(m)).join(", "))}` });
+  else if (intendedPurpose !== undefined && c.purpose !== intendedPurpose) Object.assign(result, { status: "purpose-mismatch", reason: `purpose is ${quoted(c.purpose)}, not ${quoted(intendedPurpose)}` });
+  else if (Array.isArray(c.conditions) && c.conditions.length > 0) Object.assign(result, { status: "condition-violated", reason: `this evaluator enforces no condition: ${excerpt(c.conditions.map((x) => JSON.stringify(x)).join(", "))}` });
   if (!omitProcessedAt) result.checkedAt = now.toISOString();
   return result;
 }

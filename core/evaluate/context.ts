@@ -6,6 +6,8 @@
  * challenge issued (a non-interactive presentation), the lowest assurance class, and the
  * one operation every evaluation performs, `read`.
  */
+import { quoted } from "../excerpt.ts";
+import { isJsonObject } from "../json/strict-json.ts";
 import { isDateTime } from "../validate/cross-field.ts";
 
 export const ASSURANCE_CLASSES = ["software", "hardware-uv", "hardware-bound"] as const;
@@ -58,20 +60,25 @@ const MEMBERS: Record<keyof EvaluationContext, Check> = {
   omitProcessedAt: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
 };
 
-/** Checks a context (as parsed from JSON, say) and fills in the defaults; throws ContextError. */
+/**
+ * Checks a context (as parsed from JSON, say) and fills in the defaults; throws
+ * ContextError. Only the context's own members are read: a member named as one of
+ * Object.prototype's ("__proto__", "constructor") is unknown, and an inherited one is not
+ * the caller's to give.
+ */
 export function resolveContext(context: unknown = {}): ResolvedContext {
-  if (typeof context !== "object" || context === null || Array.isArray(context)) throw new ContextError("the evaluation context must be a JSON object");
+  if (!isJsonObject(context)) throw new ContextError("the evaluation context must be a JSON object");
   const faults: string[] = [];
+  const c: EvaluationContext = {};
   for (const [name, value] of Object.entries(context)) {
-    const check = MEMBERS[name as keyof EvaluationContext];
-    if (check === undefined) faults.push(`unknown member ${JSON.stringify(name)} (known: ${Object.keys(MEMBERS).join(", ")})`);
+    if (!Object.hasOwn(MEMBERS, name)) faults.push(`unknown member ${quoted(name)} (known: ${Object.keys(MEMBERS).join(", ")})`);
     else if (value !== undefined) {
-      const fault = check(value);
-      if (fault !== undefined) faults.push(`${name} ${fault}, not ${JSON.stringify(value)}`);
+      const fault = MEMBERS[name as keyof EvaluationContext](value);
+      if (fault !== undefined) faults.push(`${name} ${fault}, not ${quoted(value)}`);
+      else Object.assign(c, { [name]: value });
     }
   }
   if (faults.length > 0) throw new ContextError(`evaluation context: ${faults.join("; ")}`);
-  const c = context as EvaluationContext;
   return {
     now: c.now === undefined ? new Date() : new Date(c.now),
     maxSupportedTrustTier: c.maxSupportedTrustTier ?? 0,

@@ -6,6 +6,7 @@
  */
 import type { CanonicalMembers } from "../crypto/jcs.ts";
 import type { KeyPins } from "../crypto/profile-a.ts";
+import { pointerExcerpt } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import type { Problem } from "../validate/problem.ts";
 import type { ResolvedContext } from "./context.ts";
@@ -34,9 +35,10 @@ export function warn(ev: Pick<Evaluation, "receipt" | "rejected">, critical: boo
   if (critical) ev.rejected = true;
 }
 
-/** A problem found by a rule `check` shares, as a warning that keeps its rule and place. */
+/** A problem found by a rule `check` shares, as a warning that keeps its rule and place (its member names excerpted). */
 export function problemWarning(code: string, problem: Problem): Warning {
-  return { code, message: `${placeName(problem.pointer)}: ${problem.message}`, rule: problem.rule, pointer: problem.pointer };
+  const pointer = pointerExcerpt(problem.pointer);
+  return { code, message: `${placeName(pointer)}: ${problem.message}`, rule: problem.rule, pointer };
 }
 
 /** How a message names the value at `pointer`. */

@@ -10,6 +10,7 @@
  * is honored fail-closed and noted; any other pointer, device or `actorState` is recorded
  * as present and not acted on.
  */
+import { excerpt, quoted } from "../excerpt.ts";
 import { instant } from "../validate/cross-field.ts";
 import { entries, hasType, warn, type Evaluation } from "./evaluation.ts";
 import type { ClaimStatus, Receipt } from "./receipt.ts";
@@ -46,7 +47,7 @@ function projectClaims(ev: Evaluation): void {
   }
   receipt.crossDidBindingStatus = crossDid.includes("trustTierUnsupported") ? "trustTierUnsupported" : "absent";
   if (ev.version === "0.3" || unbound.length > 0) {
-    const which = unbound.length > 0 ? `Claims ${unbound.join(", ")} lack holder binding` : "This v0.3 manifest carries no holder binding";
+    const which = unbound.length > 0 ? `Claims ${excerpt(unbound.join(", "))} lack holder binding` : "This v0.3 manifest carries no holder binding";
     warn(ev, false, { code: "um:reason:trust:unbound-claims", message: `${which}: claims are accepted at Tier 0 assurance regardless of declared trust tier (EXT-T1 §T1.6.4).` });
   }
 }
@@ -57,8 +58,8 @@ function claimStatus(claim: Record<string, unknown>, required: number, tier: num
     return { status: "trustTierUnsupported", reason: `um:reason:trust:tier-unsupported: ${why}` };
   }
   const expires = instant(claim.expiresAt);
-  if (expires !== undefined && expires < now) return { status: "failed", reason: `um:reason:claim:expired: expired at ${claim.expiresAt}` };
-  if (!hasType(claim, CROSS_DID)) return { status: "unprocessable", reason: `unrecognized claim type ${JSON.stringify(claim["@type"])}: present, not verifiable above Tier 0` };
+  if (expires !== undefined && expires < now) return { status: "failed", reason: `um:reason:claim:expired: expired at ${excerpt(String(claim.expiresAt))}` };
+  if (!hasType(claim, CROSS_DID)) return { status: "unprocessable", reason: `unrecognized claim type ${quoted(claim["@type"])}: present, not verifiable above Tier 0` };
   return { status: "unverified", reason: "self-asserted at Tier 0: the binding's attester or proof is not verified" };
 }
 
@@ -73,7 +74,7 @@ function projectPointers(ev: Evaluation): void {
     const expires = instant(pointer.expiresAt);
     // An expiry that cannot be read is treated as past: fail closed.
     if (expires === undefined || expires < now) {
-      warn(ev, true, { code: "um:reason:delegation:expired", message: `the agent delegation at ${at} expired at ${pointer.expiresAt}: an expired grant of authority rejects the manifest (core §6.5.1)`, pointer: `${at}/expiresAt` });
+      warn(ev, true, { code: "um:reason:delegation:expired", message: `the agent delegation at ${at} expired at ${excerpt(String(pointer.expiresAt))}: an expired grant of authority rejects the manifest (core §6.5.1)`, pointer: `${at}/expiresAt` });
     }
     if (!Array.isArray(pointer.scope) || pointer.scope.length === 0) {
       warn(ev, false, { code: "um:reason:delegation:empty-scope", message: `the agent delegation at ${at} lists no scope: it grants no capabilities`, pointer: at });

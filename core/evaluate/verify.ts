@@ -18,6 +18,7 @@
 import { decodeBase64url, utf8 } from "../base64url.ts";
 import { isProfileA, prepareProfileA, verdictProblems } from "../crypto/profile-a.ts";
 import { sha256, verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
+import { quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { instant } from "../validate/cross-field.ts";
 import { CLOCK_SKEW_MS, freshnessProblems } from "../validate/freshness.ts";
@@ -38,7 +39,7 @@ async function verifySignature(ev: Evaluation): Promise<boolean> {
   receipt.keyRefResolution = typeof signature.keyRef === "string" && ev.pins?.keys.has(signature.keyRef) ? "resolved" : "unresolved";
   if (!isProfileA(signature)) {
     receipt.signatureCheck = "unsupported-profile";
-    const pair = `${JSON.stringify(signature.algorithm)} + ${JSON.stringify(signature.canonicalization)}`;
+    const pair = `${quoted(signature.algorithm)} + ${quoted(signature.canonicalization)}`;
     warn(ev, true, { code: "um:reason:crypto:unsupported-profile", message: `signature profile ${pair} is not supported: only Profile A ("Ed25519" + "JCS-RFC8785")`, pointer: "/signature" });
     return false;
   }
@@ -95,9 +96,9 @@ async function presentationProofStatus(ev: Evaluation): Promise<Receipt["present
 }
 
 async function presentationProofFault(ev: Evaluation, proof: Record<string, unknown>, challenge?: string, audience?: string): Promise<string | undefined> {
-  if (challenge !== undefined && proof.challenge !== challenge) return `answers challenge ${JSON.stringify(proof.challenge)}, not this verifier's ${JSON.stringify(challenge)}`;
-  if (audience !== undefined && proof.audience !== audience) return `is addressed to ${JSON.stringify(proof.audience)}, not to this verifier, ${JSON.stringify(audience)}`;
-  if (proof.proofType !== "did-auth") return `proofType ${JSON.stringify(proof.proofType)} is not verified by this evaluator (only "did-auth"), so it fails closed`;
+  if (challenge !== undefined && proof.challenge !== challenge) return `answers challenge ${quoted(proof.challenge)}, not this verifier's ${quoted(challenge)}`;
+  if (audience !== undefined && proof.audience !== audience) return `is addressed to ${quoted(proof.audience)}, not to this verifier, ${quoted(audience)}`;
+  if (proof.proofType !== "did-auth") return `proofType ${quoted(proof.proofType)} is not verified by this evaluator (only "did-auth"), so it fails closed`;
   const value = typeof proof.proofValue === "string" ? decodeBase64url(proof.proofValue) : undefined;
   if (value === undefined || value.length !== 64) return "proofValue is not the unpadded base64url of a 64-byte Ed25519 signature";
   // did-auth (T1.2): SHA-256 of the signing input, then challenge, audience and created.

@@ -7,6 +7,7 @@
  * underflow to 0, and lone surrogates, with the offset of the offending token; it can also
  * record where every value starts, keyed by JSON pointer, to place later diagnostics.
  */
+import { excerpt, quoted } from "../excerpt.ts";
 
 export interface JsonProblem {
   rule: string;
@@ -161,8 +162,11 @@ class Parser {
       const key = this.#string();
       if (start === this.start && this.names?.has(key) === false) this.names.set(key, keyOffset);
       if (Object.hasOwn(object, key)) {
+        // Only a pass of memberNameOffset records names: it meets this duplicate again, and
+        // must stop there, not look for the first copy in a pass of its own, and so on.
+        if (this.names !== undefined) this.#fail("json/duplicate-key", "", keyOffset);
         const at = lineColumn(this.text, memberNameOffset(this.text, start, key));
-        this.#fail("json/duplicate-key", `duplicate member name ${JSON.stringify(key)} (first at ${at.line}:${at.column})`, keyOffset);
+        this.#fail("json/duplicate-key", `duplicate member name ${quoted(key)} (first at ${at.line}:${at.column})`, keyOffset);
       }
       this.#skipSpace();
       if (this.text[this.#pos] !== ":") this.#fail("json/syntax", "expected ':' after the member name");
@@ -259,15 +263,15 @@ class Parser {
     if (match === null) return this.#fail("json/syntax", "invalid number");
     this.#pos = start + match[0].length;
     const value = Number(match[0]);
-    if (!Number.isFinite(value)) this.#fail("json/number-range", `number ${match[0]} is outside the range of a double`, start);
-    if (value === 0 && /[1-9]/.test(match[0].split(/[eE]/)[0]!)) this.#fail("json/number-range", `number ${match[0]} is too small for a double: it reads as 0`, start);
+    if (!Number.isFinite(value)) this.#fail("json/number-range", `number ${excerpt(match[0])} is outside the range of a double`, start);
+    if (value === 0 && /[1-9]/.test(match[0].split(/[eE]/)[0]!)) this.#fail("json/number-range", `number ${excerpt(match[0])} is too small for a double: it reads as 0`, start);
     // A literal whose exact value is beyond 2^53-1 reads as a double at least that large,
     // so only those are looked at digit by digit (9007199254740993.0 reads as ...992).
     if (Math.abs(value) >= Number.MAX_SAFE_INTEGER) {
       const beyond = beyondSafeRange(match[0]);
       if (beyond !== undefined) {
         const [rule, kind] = beyond === "integer" ? ["json/unsafe-integer", "integer"] : ["json/unsafe-number", "number"];
-        this.#fail(rule, `${kind} ${match[0]} is beyond ±(2^53-1), where JSON numbers stop being exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`, start);
+        this.#fail(rule, `${kind} ${excerpt(match[0])} is beyond ±(2^53-1), where JSON numbers stop being exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`, start);
       }
     }
     return value;
@@ -285,7 +289,10 @@ function beyondSafeRange(literal: string): "integer" | "number" | undefined {
   const [, whole = "", fraction = "", exponent = "0"] = /^-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(literal)!;
   const all = whole + fraction;
   const leading = all.length - all.replace(/^0+/, "").length;
-  const digits = all.slice(leading).replace(/0+$/, "");
+  // Not /0+$/, which tries each zero of a run as a start: quadratic in a long run before a last digit.
+  let end = all.length;
+  while (end > leading && all.charCodeAt(end - 1) === 0x30) end--;
+  const digits = all.slice(leading, end);
   if (digits === "") return undefined;
   const k = whole.length - leading + Number(exponent);
   const head = digits.slice(0, SAFE_DIGITS.length).padEnd(SAFE_DIGITS.length, "0");

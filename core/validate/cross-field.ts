@@ -3,6 +3,7 @@
  * state. Each reads only values of the right type, so it runs (and reports) even when the
  * schema found other faults in the same manifest. None depends on the clock.
  */
+import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
@@ -20,7 +21,7 @@ export function issuedBeforeExpiry(m: Json): Problem[] {
   const issued = existingInstant(m.issuedAt);
   const expires = existingInstant(m.expiresAt);
   if (issued === undefined || expires === undefined || issued <= expires) return [];
-  return [{ pointer: "/issuedAt", rule: "time/issued-after-expiry", message: `issuedAt ${m.issuedAt} is after expiresAt ${m.expiresAt}` }];
+  return [{ pointer: "/issuedAt", rule: "time/issued-after-expiry", message: `issuedAt ${excerpt(String(m.issuedAt))} is after expiresAt ${excerpt(String(m.expiresAt))}` }];
 }
 
 /** A facet or claim may demand a higher trust tier than the manifest, never a lower one. */
@@ -51,7 +52,7 @@ function delegationsBySubject(m: Json): Problem[] {
       problems.push({
         pointer: `/pointers/${i}/delegatedBy`,
         rule: "delegation/not-by-subject",
-        message: `delegatedBy ${JSON.stringify(pointer.delegatedBy)} must be the manifest subject ${JSON.stringify(m.subject)}`,
+        message: `delegatedBy ${quoted(pointer.delegatedBy)} must be the manifest subject ${quoted(m.subject)}`,
       });
     }
   });
@@ -89,10 +90,11 @@ function ceremonyThreshold(proof: Json, at: string): Problem[] {
   const attesters = proof.attesters.filter((a): a is string => typeof a === "string");
   const distinct = new Set(attesters).size;
   const problem = (pointer: string, message: string) => [{ pointer: `${at}/${pointer}`, rule: "ceremony/threshold", message }];
-  if (m < 1 || m > n) return problem("threshold", `threshold ${proof.threshold} needs 1 <= M <= N`);
+  const threshold = excerpt(match[0]);
+  if (m < 1 || m > n) return problem("threshold", `threshold ${threshold} needs 1 <= M <= N`);
   if (distinct < attesters.length) return problem("attesters", "attesters must be distinct");
-  if (distinct < m) return problem("attesters", `threshold ${proof.threshold} needs at least ${m} attesters, found ${distinct}`);
-  if (distinct > n) return problem("attesters", `threshold ${proof.threshold} allows at most ${n} attesters, found ${distinct}`);
+  if (distinct < m) return problem("attesters", `threshold ${threshold} needs at least ${m} attesters, found ${distinct}`);
+  if (distinct > n) return problem("attesters", `threshold ${threshold} allows at most ${n} attesters, found ${distinct}`);
   return [];
 }
 

@@ -11,6 +11,7 @@
  * require `signature`); v0.1's signature format was never fixed, and the v0.4 spec says
  * it "MUST NOT be relied upon for tamper protection", so a v0.1 payload is never verified.
  */
+import { quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { issuedBeforeExpiry } from "./cross-field.ts";
 import type { Problem } from "./problem.ts";
@@ -49,11 +50,11 @@ export function legacyProblems(version: LegacyVersion, manifest: Record<string, 
 function typeIncludes(object: Record<string, unknown>, at: string, type: string): Problem[] {
   const value = object["@type"];
   if (value === type || (Array.isArray(value) && value.includes(type))) return [];
-  return [{ pointer: `${at}/@type`, rule: "legacy/type", message: `@type must be or include ${JSON.stringify(type)}, found ${JSON.stringify(value) ?? "nothing"}` }];
+  return [{ pointer: `${at}/@type`, rule: "legacy/type", message: `@type must be or include ${JSON.stringify(type)}, found ${value === undefined ? "nothing" : quoted(value)}` }];
 }
 
 function shardProblems(shards: unknown): Problem[] {
-  if (!Array.isArray(shards)) return [{ pointer: "/shards", rule: "legacy/shards", message: `shards must be an array, found ${JSON.stringify(shards)}` }];
+  if (!Array.isArray(shards)) return [{ pointer: "/shards", rule: "legacy/shards", message: `shards must be an array, found ${quoted(shards)}` }];
   return shards.flatMap((shard, i) =>
     isJsonObject(shard) ? typeIncludes(shard, `/shards/${i}`, "um:Shard") : [{ pointer: `/shards/${i}`, rule: "legacy/shards", message: "a shard must be an object" }],
   );

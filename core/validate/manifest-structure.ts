@@ -15,6 +15,7 @@ import { legacyProblems, legacyVersionOf, type LegacySchemas } from "./legacy.ts
 import { isOrContains } from "./manifest-schema.ts";
 import type { Problem } from "./problem.ts";
 import { problemsOf } from "./schema-problems.ts";
+import { quoted } from "../excerpt.ts";
 
 const schemaV04 = problemsOf(manifestV04);
 /** What the evaluator reads besides v0.4: v0.3, on the path of EXT-T1 §T1.6.4. */
@@ -42,10 +43,24 @@ export function structureProblems(value: unknown, standardsUrl: string, legacy: 
   const legacyVersion = legacyVersionOf(value);
   const legacySchema = legacyVersion === undefined ? undefined : legacy[legacyVersion];
   if (legacyVersion !== undefined && legacySchema === undefined) {
-    return [{ pointer: "/manifestVersion", rule: "version/unsupported", message: `manifestVersion ${JSON.stringify(legacyVersion)} is not read here` }];
+    return [{ pointer: "/manifestVersion", rule: "version/unsupported", message: `manifestVersion ${quoted(legacyVersion)} is not read here` }];
   }
-  if (legacyVersion !== undefined) return legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl, legacySchema!);
+  if (legacyVersion !== undefined) return listed(legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl, legacySchema!));
   const problems = manifestSchemaProblems(value, `${standardsUrl}/ns/v0.4`);
   if (isJsonObject(value)) problems.push(...crossFieldProblems(value));
-  return problems;
+  return listed(problems);
+}
+
+/**
+ * The most structural problems listed for one manifest. A thousand faults, each quoting an
+ * excerpt, would still be half a megabyte in every report of the file (check's, its JSON,
+ * a receipt); the first ones say what is wrong, and fixing them is the way to the rest.
+ */
+export const MAX_LISTED_PROBLEMS = 50;
+
+/** `problems`, the first MAX_LISTED_PROBLEMS of them and one saying how many more there are. */
+function listed(problems: Problem[]): Problem[] {
+  if (problems.length <= MAX_LISTED_PROBLEMS) return problems;
+  const more = problems.length - MAX_LISTED_PROBLEMS;
+  return [...problems.slice(0, MAX_LISTED_PROBLEMS), { pointer: "", rule: "limits/problems", message: `${more} more structural problem${more === 1 ? "" : "s"} not listed: fix those listed, and check again` }];
 }

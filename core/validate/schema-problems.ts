@@ -4,6 +4,7 @@
  * pointer of the value at fault. Shared by `check` and the evaluator, so that both say the
  * same thing about the same fault.
  */
+import { quoted } from "../excerpt.ts";
 import { escapePointerToken } from "../json/strict-json.ts";
 import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
@@ -49,22 +50,22 @@ function pointerOf(e: SchemaError): string {
 function messageOf(e: SchemaError): string {
   const description = (e.parentSchema as { description?: string } | undefined)?.description;
   if (e.keyword === "format" && e.params.format === "date-time" && typeof e.data === "string") {
-    return `${noSuchDate(e.data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${JSON.stringify(e.data)}`;
+    return `${noSuchDate(e.data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${quoted(e.data)}`;
   }
   switch (e.keyword) {
     case "required":
       return `missing required member ${JSON.stringify(e.params.missingProperty)}`;
     case "additionalProperties":
-      return `unknown member ${JSON.stringify(e.params.additionalProperty)}: this object allows no other members`;
+      return `unknown member ${quoted(e.params.additionalProperty)}: this object allows no other members`;
     case "const":
-      return `must be ${JSON.stringify(e.params.allowedValue)}, found ${JSON.stringify(e.data)}`;
+      return `must be ${JSON.stringify(e.params.allowedValue)}, found ${quoted(e.data)}`;
     case "enum":
-      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, found ${JSON.stringify(e.data)}`;
+      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, found ${quoted(e.data)}`;
     case "anyOf":
       return description ?? "must match one of the allowed shapes";
     case "format":
     case "pattern":
-      return `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, found ${JSON.stringify(e.data)}`;
+      return `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, found ${quoted(e.data)}`;
     default:
       return e.message ?? e.keyword;
   }

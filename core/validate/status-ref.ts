@@ -6,6 +6,7 @@
  * http), and if it points at this publisher's own resolver, it is this UMID's own status
  * URL there (a manifest must not borrow another UMID's "active").
  */
+import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { isLoopbackHost, isTrustworthyUrl } from "../secure-url.ts";
 import { parseUmidPath, statusPath, STATUS_PREFIX } from "../umid-path.ts";
@@ -18,7 +19,7 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
   const statusRef = isJsonObject(manifest.signature) ? manifest.signature.statusRef : undefined;
   if (typeof statusRef !== "string") return [];
   if (!isTrustworthyUrl(statusRef)) {
-    return [{ pointer: POINTER, rule: "signature/status-ref-insecure", message: `must be an https: URL (or http: to a loopback host), not ${JSON.stringify(statusRef)}: a status document carries no signature, only its transport protects it (EXT-OPT O2.1)` }];
+    return [{ pointer: POINTER, rule: "signature/status-ref-insecure", message: `must be an https: URL (or http: to a loopback host), not ${quoted(statusRef)}: a status document carries no signature, only its transport protects it (EXT-OPT O2.1)` }];
   }
   const id = manifest["@id"];
   if (resolverUrl === "" || typeof id !== "string") return [];
@@ -29,7 +30,7 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
   const path = `/${ref.pathname.slice(base.pathname.length)}`;
   const named = path.startsWith(`${STATUS_PREFIX}/`) && ref.search === "" && ref.hash === "" ? parseUmidPath(path.slice(STATUS_PREFIX.length)) : undefined;
   if (named !== undefined && "umid" in named && named.umid === id) return [];
-  return [{ pointer: POINTER, rule: "signature/status-ref-mismatch", message: `points at this publisher's resolver (${resolverUrl}) but not at this manifest's own status URL, ${own}` }];
+  return [{ pointer: POINTER, rule: "signature/status-ref-mismatch", message: `points at this publisher's resolver (${resolverUrl}) but not at this manifest's own status URL, ${excerpt(own)}` }];
 }
 
 /**

@@ -9,6 +9,7 @@ import { projectRoot } from "../content/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
 import { VerificationCache, type StoredBody } from "../cache/verification-cache.ts";
 import type { OptionValues } from "./command.ts";
+import { quoted } from "../../core/excerpt.ts";
 
 export const CACHE_OPTION = { "no-cache": { type: "boolean" } } as const;
 
@@ -54,7 +55,7 @@ export function saveCache(cache: VerificationCache | undefined): void {
  */
 export function recalledBody(cache: VerificationCache, umid: string, body: StoredBody): Uint8Array | undefined {
   const recalled = cache.bodies!.recall(body.digest);
-  if (recalled === "altered") warn(`the verification cache's body of ${JSON.stringify(umid)} is not the one verified (${cache.bodies!.dir} was altered), so it was dropped and its file checked again`);
+  if (recalled === "altered") warn(`the verification cache's body of ${quoted(umid)} is not the one verified (${cache.bodies!.dir} was altered), so it was dropped and its file checked again`);
   return typeof recalled === "string" ? undefined : recalled;
 }
 

@@ -19,6 +19,7 @@ import { withFileLock } from "../content/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
 import { formatDiagnostic, hasErrors, printable } from "../report/diagnostics.ts";
+import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
@@ -52,7 +53,8 @@ Adds UMID to the revoked list of _routes.json, with revokedAt now. A revoked UMI
 410 Gone, and a manifest file for it is no longer published. A redirected UMID is not
 revoked: remove its redirect first. A UMID that no manifest in the content folder
 publishes is refused, naming the nearest ones that are (a typo must not leave the
-intended UMID live), unless --unpublished says it is meant.
+intended UMID live), unless --unpublished says it is meant; one that differs from a
+published UMID only in letter case is refused even then.
 
 Options:
   --reason TEXT  why, kept in _routes.json for the record
@@ -154,7 +156,8 @@ export const redirect: Command = {
 Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307
 with Location: URL, so URL must be an absolute http or https URL naming a host, with no
 credentials, printable ASCII, at most 8 KiB, as written (not as a URL parser would repair
-it). A UMID that a manifest file publishes, or that is revoked, is not redirected.
+it). A UMID that a manifest file publishes, or that is revoked, is not redirected, nor
+one that differs from a published UMID only in letter case.
 
 Options:
 ${contentHelp}
@@ -168,7 +171,7 @@ Example:
     const location = positionals[1];
     const problem = location === undefined ? undefined : redirectLocationProblem(location);
     if (location !== undefined && problem !== undefined) {
-      throw new UsageError(`URL '${printable(location.length > 100 ? `${location.slice(0, 100)}…` : location)}' ${problem}`);
+      throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
     }
     return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy, dropStatus }) => {
       const revoked = listed("revoked", umid!);
@@ -214,6 +217,17 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
     const current = before.document;
     const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [], suspended: current.suspended ?? [], reinstated: current.reinstated ?? [] };
     const source = { file, text };
+    const withPlace = (umid: string) => `${umid} (${placeOf(manifests.get(umid)!, "/@id")})`;
+    // A UMID given in other letter case than a published one is almost surely that one, and
+    // an edit of it would leave the one meant as it was: refused, whatever the edit, unless
+    // _routes.json lists this spelling already.
+    const [umid] = positionals as [string];
+    if (!manifests.has(umid) && !before.redirects.has(umid) && !before.statuses.has(umid)) {
+      const meant = [...manifests.keys()].filter((candidate) => candidate !== umid && candidate.toLowerCase() === umid.toLowerCase());
+      if (meant.length > 0) {
+        return fail([`manifest-resolver: no manifest in the content folder publishes ${umid}; did you mean ${meant.map(withPlace).join(" or ")}? UMIDs differing only in letter case are different UMIDs. Nothing was changed`]);
+      }
+    }
     const outcome = edit(positionals, {
       routes,
       listed: (list, umid) => {
@@ -235,7 +249,7 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
       },
       nearestHint: (umid) => {
         const near = closest(umid, manifests.keys());
-        return near.length === 0 ? "" : `; the nearest published: ${near.map((n) => `${n} (${placeOf(manifests.get(n)!, "/@id")})`).join(", ")}`;
+        return near.length === 0 ? "" : `; the nearest published: ${near.map(withPlace).join(", ")}`;
       },
     });
     if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);

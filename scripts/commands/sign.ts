@@ -14,6 +14,7 @@ import { parseAndValidate } from "../content/source.ts";
 import { NO_OPT_INS } from "../content/unsigned.ts";
 import { signProfileA } from "../crypto/profile-a.ts";
 import { formatDiagnostic, hasErrors, printable, printableFile, printDiagnostics } from "../report/diagnostics.ts";
+import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";
@@ -135,7 +136,7 @@ async function signFile(
     const context = root?.context ?? { settings, now: new Date(), strict: false, pins: undefined, unsigned: NO_OPT_INS };
     const pin = context.pins?.keys.get(keyRef);
     if (pin !== undefined && pin.spki !== spki) {
-      const message = `refusing to sign with this key: keyRef ${JSON.stringify(keyRef)} is pinned to another key at ${pin.place}`;
+      const message = `refusing to sign with this key: keyRef ${quoted(keyRef)} is pinned to another key at ${pin.place}`;
       return [formatDiagnostic({ severity: "error", file, rule: "sign/key-not-pinned", message })];
     }
 

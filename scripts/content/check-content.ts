@@ -12,6 +12,7 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { quoted } from "../../core/excerpt.ts";
 import type { Settings } from "../config.ts";
 import { cacheScope, type StoredBody, type VerificationCache } from "../cache/verification-cache.ts";
 import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
@@ -109,7 +110,7 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
       // One file per UMID. A manifest that failed other checks still claims its @id, so a
       // duplicate is reported even before the first copy is fixed.
       const source = sourceOf(manifest.file, options.settings);
-      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${JSON.stringify(umid)} is also the @id of ${placeOf(sourceOf(fileAt(first), options.settings), "/@id")}`));
+      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${quoted(umid)} is also the @id of ${placeOf(sourceOf(fileAt(first), options.settings), "/@id")}`));
       return;
     }
     claimed.set(umid, index);
@@ -138,18 +139,18 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
     for (const [umid, { pointer }] of routes.redirectEntries) {
       const manifest = claimed.get(umid);
       if (manifest === undefined) continue;
-      const message = `UMID ${JSON.stringify(umid)} is redirected here and published by ${placeOf(sourceOf(fileAt(manifest), options.settings), "/@id")}; remove one of them`;
+      const message = `UMID ${quoted(umid)} is redirected here and published by ${placeOf(sourceOf(fileAt(manifest), options.settings), "/@id")}; remove one of them`;
       result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
     }
     // Suspension is a status of a manifest served (O2.3): there must be one.
     for (const [umid, { list, pointer }] of routes.statuses) {
       if (list === "revoked" || claimed.has(umid)) continue;
-      result.diagnostics.push(placed(routes.source, `${pointer}/umid`, "routes/unpublished", `UMID ${JSON.stringify(umid)} is ${list} here, but no manifest in the content folder publishes it; remove the entry (or revoke or redirect the UMID)`));
+      result.diagnostics.push(placed(routes.source, `${pointer}/umid`, "routes/unpublished", `UMID ${quoted(umid)} is ${list} here, but no manifest in the content folder publishes it; remove the entry (or revoke or redirect the UMID)`));
     }
   }
   for (const { file, umid } of withheld) {
     const source = sourceOf(file, options.settings);
-    result.diagnostics.push({ ...placed(source, "/@id", "routes/withheld", `${JSON.stringify(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
+    result.diagnostics.push({ ...placed(source, "/@id", "routes/withheld", `${quoted(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
   }
   addFiles(result, listing.others.flatMap((name) => otherFileProblems(dir, join(dir, name))));
   return result;

@@ -5,6 +5,7 @@
  * what keygen, OpenSSL and ssh-keygen write, encrypted or not, whatever the algorithm; it
  * is found inside JSON strings too, where a manifest would publish it to the world.
  */
+import { excerpt } from "../../core/excerpt.ts";
 import { lineColumn } from "../../core/json/strict-json.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 
@@ -20,7 +21,7 @@ export function privateKeyProblem(file: string, text: string): Diagnostic | unde
     severity: "error",
     file,
     rule: "content/private-key",
-    message: `holds a private key (${match[0]}): remove it from the content folder and rotate it (make a new key, pin and sign with it): it is in the git history now, readable by anyone with the repository`,
+    message: `holds a private key (${excerpt(match[0])}): remove it from the content folder and rotate it (make a new key, pin and sign with it): it is in the git history now, readable by anyone with the repository`,
     ...lineColumn(text, match.index),
   };
 }

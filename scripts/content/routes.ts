@@ -5,6 +5,7 @@
  * reinstated one is, is checked against the manifests, in check-content.ts.)
  */
 import type { Diagnostic } from "../report/diagnostics.ts";
+import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { LIST_FILE_SHAPE } from "./files.ts";
@@ -57,7 +58,7 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
     const first = firstEntry.get(umid);
     if (first !== undefined) {
       const rule = first.fate === fate ? "routes/duplicate" : "routes/conflict";
-      result.diagnostics.push(placed(source, pointer, rule, `UMID ${JSON.stringify(umid)} is already ${first.fate === "redirects" ? "redirected" : first.fate} at ${placeOf(source, first.pointer)}`));
+      result.diagnostics.push(placed(source, pointer, rule, `UMID ${quoted(umid)} is already ${first.fate === "redirects" ? "redirected" : first.fate} at ${placeOf(source, first.pointer)}`));
       return false;
     }
     firstEntry.set(umid, { pointer, fate });

@@ -7,6 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
+import { quoted } from "../../core/excerpt.ts";
 import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
@@ -43,9 +44,9 @@ export function checkUnsigned(dir: string, validators: SchemaValidators): { optI
       const { line, column } = locate(pointer);
       const at = { file, pointer, line, column };
       if (name.startsWith("/") || name.includes("\\") || name.split("/").some((part) => part === "" || part === "." || part === "..")) {
-        diagnostics.push({ severity: "error", ...at, rule: "unsigned/path", message: `${JSON.stringify(name)} must be a file's path below the content root, with / between folders` });
+        diagnostics.push({ severity: "error", ...at, rule: "unsigned/path", message: `${quoted(name)} must be a file's path below the content root, with / between folders` });
       } else if (!existsSync(join(dir, name))) {
-        diagnostics.push({ severity: "warning", ...at, rule: "unsigned/stale", message: `no file ${JSON.stringify(name)} in ${displayPath(dir)}: remove this opt-in` });
+        diagnostics.push({ severity: "warning", ...at, rule: "unsigned/stale", message: `no file ${quoted(name)} in ${displayPath(dir)}: remove this opt-in` });
       } else {
         entries.set(join(root.dir, name), { digest, place: `${file}:${line}:${column}` });
       }

@@ -2,6 +2,8 @@
  * Problems found in content, in one shape for every check, printed the way TypeScript
  * prints them: `file:line:col - error RULE: message at /json/pointer`.
  */
+import { placeName } from "../../core/evaluate/evaluation.ts";
+import { pointerExcerpt } from "../../core/excerpt.ts";
 import { lineColumn, valueOffsets } from "../../core/json/strict-json.ts";
 import type { Paint } from "./terminal-style.ts";
 
@@ -25,7 +27,7 @@ export function formatDiagnostic(d: Diagnostic): string {
 /** The same line, `paint` colouring its parts (each escaped first, so that no colour code is), as tsc --pretty does. */
 export function formatPainted(d: Diagnostic, paint: (colour: Paint, text: string) => string): string {
   const place = d.line === undefined ? "" : `:${d.line}:${d.column}`;
-  const at = d.pointer === undefined ? "" : ` at ${d.pointer === "" ? "(root)" : d.pointer}`;
+  const at = d.pointer === undefined ? "" : ` at ${placeName(pointerExcerpt(d.pointer))}`;
   const severity = paint(d.severity === "error" ? "red" : "yellow", d.severity);
   return `${paint("cyan", printableFile(d.file))}${paint("yellow", place)} - ${severity} ${paint("dim", printable(d.rule))}: ${printable(d.message + at)}`;
 }

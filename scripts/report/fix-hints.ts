@@ -5,6 +5,7 @@
  * relying party trusts keys, not what a manifest embeds). Values come from the manifest,
  * which anyone may have written: the hint says "if", and never runs anything.
  */
+import { excerpt, quoted } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { Diagnostic } from "./diagnostics.ts";
 
@@ -13,11 +14,11 @@ export function fixHint(d: Diagnostic, text: string | undefined): string | undef
   const signature = signatureOf(text);
   const keyRef = typeof signature?.keyRef === "string" ? signature.keyRef : undefined;
   if (d.rule === "signature/invalid") {
-    return `if you edited it, sign it again: manifest-resolver sign ${shellWord(d.file)} --key <your key> --key-ref ${keyRef === undefined ? "KEYREF" : shellWord(keyRef)}`;
+    return `if you edited it, sign it again: manifest-resolver sign ${shellWord(d.file)} --key <your key> --key-ref ${keyRef === undefined ? "KEYREF" : shellWord(excerpt(keyRef))}`;
   }
   if (keyRef === undefined) return undefined;
   const spki = typeof signature?.publicKeySpkiB64 === "string" ? signature.publicKeySpkiB64 : "<its public key, as manifest-resolver keygen prints it>";
-  return `if ${JSON.stringify(keyRef)} is your key, pin it: add ${JSON.stringify(keyRef)}: ${JSON.stringify(spki)} to _keys.json`;
+  return `if ${quoted(keyRef)} is your key, pin it: add ${quoted(keyRef)}: ${quoted(spki)} to _keys.json`;
 }
 
 function signatureOf(text: string | undefined): Record<string, unknown> | undefined {
