@@ -28,8 +28,8 @@ export const descriptor = {
     preflight: CACHE_NONE,
     status: CACHE_RESOLVED,
     statusDocument:
-      "EXT-OPT O2.2: {manifestId, status, updatedAt, reason?, cursor, nextCheck}; ETag is the quoted cursor, which strictly increases at each status change (16 digits: milliseconds from 1970 to updatedAt)",
-    etag: 'weak, W/"sha256-<base64url SHA-256 of the response body>", computed when the content was built',
+      "EXT-OPT O2.2: {manifestId, status, updatedAt, reason?, cursor, nextCheck}; cursor strictly increases at each status change (16 digits: milliseconds from 1970 to updatedAt); the ETag is not the cursor but, as for every body, the document's digest: a reason may change while the cursor stays",
+    etag: 'weak, W/"sha256-<base64url SHA-256 of the response body>", computed when the content was built (for a status document read from Workers KV: when the Worker first reads the record)',
     conditionalRequests: "If-None-Match (weak comparison, lists and *) answers 304 with the same ETag and Cache-Control",
     expiry: "HTTP freshness is not manifest validity: consumers must reject a manifest past its expiresAt whatever the cache state",
   },

@@ -9,8 +9,7 @@
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
-import { CONTRACT, JSON_CONTENT_TYPE, manifestAnswer, notModified, preflight, statusAnswer, temporaryRedirect, toResponse, uncachedJson, type Answer } from "./responses.ts";
-import { statusCursor } from "../core/status.ts";
+import { CONTRACT, JSON_CONTENT_TYPE, manifestAnswer, notModified, preflight, statusAnswer, statusDocumentBytes, temporaryRedirect, toResponse, uncachedJson, type Answer } from "./responses.ts";
 import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath, pathnameOf, STATUS_PREFIX } from "../core/umid-path.ts";
 
 /**
@@ -83,9 +82,7 @@ function statusOf(umid: string, record: Exclude<ResolverRecord, { kind: "corrupt
     console.error(`manifest-resolver: the record of ${JSON.stringify(umid)} has no status: it was stored by a build older than this handler`);
     return uncachedJson(500, { error: "corrupt_record", umid });
   }
-  const { status, updatedAt, reason, nextCheck } = record.status;
-  const cursor = statusCursor(updatedAt);
-  const etag = `"${cursor}"`;
+  const { etag } = record.status;
   if (ifNoneMatchMatches(request.headers.get("If-None-Match"), etag)) return notModified(etag, JSON_CONTENT_TYPE);
-  return statusAnswer({ manifestId: umid, status, updatedAt, ...(reason !== undefined && { reason }), cursor, nextCheck });
+  return statusAnswer(statusDocumentBytes(umid, record.status), etag);
 }

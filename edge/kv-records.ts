@@ -1,11 +1,13 @@
 /**
  * A RecordStore over Workers KV (see edge/records.ts for the layout), for the Worker of a
  * registry too large for static assets. Answers are kept in a bounded in-memory cache, so
- * a warm request costs no KV read; a body is checked against its ETag before it is kept.
+ * a warm request costs no KV read; a body is checked against its ETag before it is kept,
+ * and a status gets the ETag of its document then (KV metadata has no room for it).
  */
 import { etagOf } from "./etag.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import { isStatusEntry, kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
+import { statusDocumentBytes } from "./responses.ts";
 
 /** The part of a KV namespace binding this store uses. */
 export interface KvNamespace {
@@ -35,7 +37,8 @@ export class KvRecords {
 async function toRecord(umid: string, value: ArrayBuffer | null, metadata: KvMetadata | null): Promise<ResolverRecord | undefined> {
   if (value === null) return undefined;
   if (metadata !== null && "redirect" in metadata) return { kind: "redirect", location: new TextDecoder().decode(value) };
-  const status = metadata !== null && "status" in metadata && isStatusEntry(metadata.status) ? metadata.status : undefined;
+  const stored = metadata !== null && "status" in metadata && isStatusEntry(metadata.status) ? metadata.status : undefined;
+  const status = stored && { ...stored, etag: await etagOf(statusDocumentBytes(umid, stored)) };
   if (metadata !== null && "revoked" in metadata) return { kind: "revoked", status };
   const body = new Uint8Array(value);
   if (metadata === null || !("etag" in metadata) || (await etagOf(body)) !== metadata.etag) {

@@ -9,13 +9,13 @@ import { instant } from "../core/validate/cross-field.ts";
  * its ETag: they answer `corrupt` instead.
  */
 export type ResolverRecord =
-  | { kind: "manifest"; etag: string; body: Uint8Array<ArrayBuffer>; status: StatusEntry | undefined }
+  | { kind: "manifest"; etag: string; body: Uint8Array<ArrayBuffer>; status: StatusWithEtag | undefined }
   | { kind: "redirect"; location: string }
-  | { kind: "revoked"; status: StatusEntry | undefined }
+  | { kind: "revoked"; status: StatusWithEtag | undefined }
   | { kind: "corrupt" };
 
 /**
- * A UMID's status as the build records it: the status document of EXT-OPT O2.2 but for
+ * A UMID's status as the build computes it: the status document of EXT-OPT O2.2 but for
  * what the edge derives (`manifestId` is the UMID asked for, `cursor` comes from
  * `updatedAt`: core/status.ts).
  */
@@ -24,6 +24,17 @@ export interface StatusEntry {
   updatedAt: string;
   reason?: string;
   nextCheck: string;
+}
+
+/**
+ * A status with the ETag of the status document it makes (statusDocumentBytes in
+ * edge/responses.ts): the digest of exactly those bytes, so that any change to the
+ * document, a reason too, is a new ETag. The build records it in the index; Workers KV
+ * metadata has no room for it (see KvMetadata), so the Worker derives it when it reads
+ * the record.
+ */
+export interface StatusWithEtag extends StatusEntry {
+  etag: string;
 }
 
 export interface RecordStore {
@@ -39,9 +50,10 @@ export interface RecordStore {
  * UMID (a missing shard holds no records). The hash only spreads records (it guards
  * nothing), so a fast synchronous one serves; build and edge share this very function.
  * Lower-case hex names survive case-insensitive hosts; 4096 shards keep each near 250
- * records (~40 KB) at a million manifests. Paths in entries are relative to the output root.
+ * records at a million manifests (~80 KB with UUID UMIDs: a record with its status is
+ * about 330 bytes). Paths in entries are relative to the output root.
  */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
 /**
  * Whether a stored status can be served. A KV record written before statuses existed (a
@@ -93,9 +105,9 @@ export interface IndexShard {
 }
 
 export type RecordEntry =
-  | { file: string; etag: string; status: StatusEntry }
+  | { file: string; etag: string; status: StatusWithEtag }
   | { redirect: string }
-  | { revoked: true; status: StatusEntry };
+  | { revoked: true; status: StatusWithEtag };
 
 /** Written beside the index: what was built. It also marks a folder as build output. */
 export const BUILD_INFO_PATH = "resolver.json";
@@ -105,7 +117,9 @@ export const BUILD_INFO_PATH = "resolver.json";
  * keyed `um:{UMID}` as the descriptor says. A manifest's value is its body, with
  * `{"etag", "status"}` as metadata; a redirect's value is its location, with
  * `{"redirect": true}`; a revocation's value is empty, with `{"revoked": true, "status"}`.
- * (Metadata holds at most 1024 bytes: a status reason is at most 200 characters.) KV keys
+ * (Metadata holds at most 1024 bytes: a status reason is at most 200 characters, and with
+ * 200 of four UTF-8 bytes the metadata is 970 bytes, leaving no room for the 66 of the
+ * status document's ETag, which the Worker derives instead.) KV keys
  * hold at most 512 bytes: a longer UMID is keyed `um-sha256:{hex SHA-256 of the UMID}`.
  */
 export type KvMetadata = { etag: string; status: StatusEntry } | { redirect: true } | { revoked: true; status: StatusEntry };

@@ -6,7 +6,8 @@
  * the Node adapter writes an answer to its socket without one.
  */
 
-import type { StatusDocument } from "../core/status.ts";
+import { statusCursor, type StatusDocument } from "../core/status.ts";
+import type { StatusEntry } from "./records.ts";
 
 export const CONTRACT = "manifest-resolver/v0.1";
 export const MANIFEST_CONTENT_TYPE = "application/ld+json; charset=utf-8";
@@ -53,10 +54,20 @@ export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Ans
   return { status: 200, headers: [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", etag]], body };
 }
 
-/** A status document (EXT-OPT O2.2), cached like a manifest; its ETag is the quoted cursor (O2.1). */
-export function statusAnswer(document: StatusDocument & { cursor: string }): Answer {
-  const body = encoder.encode(JSON.stringify(document)) as Uint8Array<ArrayBuffer>;
-  return { status: 200, headers: [...RESOLVED, ["Content-Type", JSON_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", `"${document.cursor}"`]], body };
+/**
+ * The status document (EXT-OPT O2.2) of `umid` in `status`, as it is served. Its ETag is
+ * the digest of exactly these bytes (edge/records.ts, StatusWithEtag): not the cursor,
+ * which O2.1 suggests but which stays the same when only the reason changes, so that a
+ * revalidation would keep the old reason for ever.
+ */
+export function statusDocumentBytes(umid: string, { status, updatedAt, reason, nextCheck }: StatusEntry): Uint8Array<ArrayBuffer> {
+  const document: StatusDocument = { manifestId: umid, status, updatedAt, ...(reason !== undefined && { reason }), cursor: statusCursor(updatedAt), nextCheck };
+  return encoder.encode(JSON.stringify(document)) as Uint8Array<ArrayBuffer>;
+}
+
+/** A status document (statusDocumentBytes), cached like a manifest. */
+export function statusAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
+  return { status: 200, headers: [...RESOLVED, ["Content-Type", JSON_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", etag]], body };
 }
 
 /** 304: the 200's headers (spec 4.3: "as 200") but no body, and so no Content-Length. */

@@ -3,10 +3,12 @@
  * what any conforming resolver must answer, and, for given UMIDs, a coherent answer for
  * each (200 with a correct ETag and a working 304, or 307, or 410), and a status document
  * that agrees with it (EXT-OPT O2: 200 is active or suspended, 410 is revoked, and a 307
- * has no status here: 404).
+ * has no status here: 404), also with a correct ETag and a working 304.
  */
 import { createHash, randomUUID } from "node:crypto";
+import { formatEtag } from "../edge/etag.ts";
 import { CACHE_NONE, CACHE_RESOLVED, CONTRACT, JSON_CONTENT_TYPE, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
+import { quoted } from "../core/excerpt.ts";
 import { statusDocumentOf } from "../core/status.ts";
 import { statusPath, STATUS_PREFIX, umidPath } from "../core/umid-path.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
@@ -30,6 +32,11 @@ interface Answer {
 }
 
 const EXPOSED = ["ETag", "Cache-Control", "Content-Type", "Location", "X-UM-Resolver-Contract"];
+
+/** The ETag of a body, as the resolver gives every body: a digest of exactly its bytes. */
+function etagOfBody(body: Uint8Array): string {
+  return formatEtag(createHash("sha256").update(body).digest());
+}
 
 /** Thrown inside a check to fail it with a message. */
 class Mismatch extends Error {}
@@ -55,7 +62,7 @@ function expectHeader(answer: Answer, name: string, expected: string): void {
 function expectJson(answer: Answer, status: number, body: unknown, cacheControl = CACHE_NONE): void {
   expect(answer.status === status, `expected ${status}, got ${answer.status}`);
   const text = new TextDecoder().decode(answer.body);
-  expect(text === JSON.stringify(body), `body: expected ${JSON.stringify(body)}, got ${JSON.stringify(text.slice(0, 200))}`);
+  expect(text === JSON.stringify(body), `body: expected ${JSON.stringify(body)}, got ${quoted(text)}`);
   expectHeader(answer, "Content-Type", JSON_CONTENT_TYPE);
   expectHeader(answer, "Cache-Control", cacheControl);
 }
@@ -163,14 +170,14 @@ async function* probeUmid(
     if (first.status === 307) {
       const location = first.headers.get("Location");
       const problem = location === null ? "is missing" : redirectLocationProblem(location);
-      expect(problem === undefined, `Location ${problem}: ${JSON.stringify(location?.slice(0, 200))}`);
+      expect(problem === undefined, `Location ${problem}: ${quoted(location)}`);
       return `307 to ${location}`;
     }
     expectHeader(first, "Content-Type", MANIFEST_CONTENT_TYPE);
-    const etag = `W/"sha256-${createHash("sha256").update(first.body).digest("base64url")}"`;
+    const etag = etagOfBody(first.body);
     expectHeader(first, "ETag", etag);
     const manifest = JSON.parse(new TextDecoder().decode(first.body));
-    expect(manifest?.["@id"] === umid, `the manifest's @id is ${JSON.stringify(manifest?.["@id"])}`);
+    expect(manifest?.["@id"] === umid, `the manifest's @id is ${quoted(manifest?.["@id"])}`);
     return `200, ${first.body.length} bytes, ETag ${etag}`;
   });
   yield resolved;
@@ -227,8 +234,9 @@ async function* probeStatus(
     expect(document.manifestId === umid, `manifestId is ${JSON.stringify(document.manifestId)}`);
     expect(expected.includes(document.status), `status is ${document.status}, but the UMID answered ${resolvedStatus}`);
     expect(typeof document.cursor === "string" && typeof document.nextCheck === "string", "cursor and nextCheck are missing");
-    expectHeader(answer, "ETag", `"${document.cursor}"`);
-    etag = `"${document.cursor}"`;
+    const digest = etagOfBody(answer.body);
+    expectHeader(answer, "ETag", digest);
+    etag = digest;
     return `${document.status} since ${document.updatedAt}, cursor ${document.cursor}`;
   });
   if (etag === undefined) return;

@@ -2,9 +2,9 @@
  * `check --base REV` and `--summary FILE` (issue 11, "history a pull request cannot
  * rewrite"): in scratch git repositories whose content folder lies below the top, the
  * working tree against a commit. Revocation is permanent (EXT-OPT O2.3); a UMID served
- * or redirected must stay answered; a status change must raise the status cursor, the
- * ETag relying parties revalidate with (O2.1, O2.2); the summary says what a change does
- * to the resolver.
+ * or redirected must stay answered; a status change must raise the status cursor, which
+ * relying parties revalidate with (O2.1, O2.2), and when a status began is not moved
+ * (issue 21); the summary says what a change does to the resolver, reasons included.
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -221,7 +221,7 @@ describe("check --base: what a change must not do to what was served", () => {
 describe("check --base: a status change must raise the status cursor (history/cursor-regressed)", () => {
   /** The rule's message for `umid` going from `from` to `to`, each `[status, since]`. */
   const regressed = (umid: string, [was, since]: [string, string], [is, at]: [string, string]) =>
-    `history/cursor-regressed: UMID ${JSON.stringify(umid)} goes from ${was} (since ${since}) to ${is} since ${at}, which is not later: its status cursor (the ETag relying parties revalidate with) would not increase, so caches would keep the old status; date the change after ${since} (manifest-resolver suspend, reinstate and revoke do)`;
+    `history/cursor-regressed: UMID ${JSON.stringify(umid)} goes from ${was} (since ${since}) to ${is} since ${at}, which is not later: its status cursor (what relying parties revalidate with, EXT-OPT O2.1) would not increase, so caches would keep the old status; date the change after ${since} (manifest-resolver suspend, reinstate and revoke do)`;
 
   it("refuses a suspension added by hand at the manifest's issuedAt, placed at its entry", () => {
     const repo = repository();
@@ -275,6 +275,84 @@ describe("check --base: a status change must raise the status cursor (history/cu
   });
 });
 
+describe("check --base: when a status began is history (history/revocation-redated, suspension-redated, reinstatement-redated)", () => {
+  interface Problem {
+    rule: string;
+    message: string;
+    pointer: string | null;
+  }
+  /** The errors `check --json --base` reports on `_routes.json` now. */
+  const routesErrors = (repo: Repository): { status: number | null; errors: Problem[] } => {
+    const result = repo.check("--base", repo.base, "--json");
+    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { file: string; errors: Problem[] });
+    return { status: result.status, errors: lines.find((line) => line.file === `${CONTENT}/_routes.json`)?.errors ?? [] };
+  };
+  /** Each error as its rule and pointer, and whether its message names the UMID and both times (undefined: undated, served as 1970). */
+  const named = (errors: Problem[], umid: string, was: string, is: string | undefined) =>
+    errors.map(({ rule, pointer, message }) => ({ rule, pointer, named: [JSON.stringify(umid), was, is ?? "1970-01-01T00:00:00.000Z"].every((part) => message.includes(part)) }));
+
+  it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] });
+    const { status, errors } = routesErrors(repo);
+    assert.equal(status, 1);
+    assert.deepEqual(named(errors, "urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"), [{ rule: "history/revocation-redated", pointer: "/revoked/0/revokedAt", named: true }]);
+  });
+
+  it("refuses a revocation moved later, or left undated: any move of its time", () => {
+    const later = repository();
+    later.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] });
+    const moved = routesErrors(later);
+    assert.equal(moved.status, 1);
+    assert.deepEqual(named(moved.errors, "urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"), [{ rule: "history/revocation-redated", pointer: "/revoked/0/revokedAt", named: true }]);
+    const undated = repository();
+    undated.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] });
+    const dropped = routesErrors(undated);
+    assert.equal(dropped.status, 1);
+    assert.deepEqual(named(dropped.errors, "urn:gone", "2026-01-02T00:00:00Z", undefined), [{ rule: "history/revocation-redated", pointer: "/revoked/0", named: true }]);
+  });
+
+  it("accepts the same instant written with another offset, a changed reason, and a date given to an undated revocation", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T01:00:00+01:00", reason: "key compromised" }] });
+    assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
+    const undated = repository({ ...baseContent(), "_routes.json": { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] } });
+    undated.write("_routes.json", BASE_ROUTES);
+    assert.deepEqual(routesErrors(undated), { status: 0, errors: [] });
+  });
+
+  it("refuses a suspension whose start moved earlier, or was dropped", () => {
+    const earlier = repository();
+    earlier.write("_routes.json", { ...BASE_ROUTES, suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] });
+    const moved = routesErrors(earlier);
+    assert.equal(moved.status, 1);
+    assert.deepEqual(named(moved.errors, "urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"), [{ rule: "history/suspension-redated", pointer: "/suspended/0/suspendedAt", named: true }]);
+    const undated = repository();
+    undated.write("_routes.json", { ...BASE_ROUTES, suspended: [{ umid: "urn:s" }] });
+    const dropped = routesErrors(undated);
+    assert.equal(dropped.status, 1);
+    assert.deepEqual(named(dropped.errors, "urn:s", "2026-01-03T00:00:00Z", undefined), [{ rule: "history/suspension-redated", pointer: "/suspended/0", named: true }]);
+  });
+
+  it("accepts a suspension lifted and suspended again (manifest-resolver reinstate, then suspend): a new suspension, which begins later", () => {
+    const repo = repository();
+    for (const command of [["reinstate", "urn:s"], ["suspend", "urn:s", "--reason", "again"]]) {
+      const done = spawnSync(process.execPath, [CLI, ...command, "--content", CONTENT], { cwd: repo.root, encoding: "utf8" });
+      assert.equal(done.status, 0, done.stdout + done.stderr);
+    }
+    assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
+  });
+
+  it("refuses a reinstatement whose time moved earlier", () => {
+    const routes = { ...BASE_ROUTES, suspended: [], reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-05T00:00:00Z" }] };
+    const repo = repository({ ...baseContent(), "_routes.json": routes });
+    repo.write("_routes.json", { ...routes, reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-04T00:00:00Z" }] });
+    const { status, errors } = routesErrors(repo);
+    assert.equal(status, 1);
+    assert.deepEqual(named(errors, "urn:s", "2026-01-05T00:00:00Z", "2026-01-04T00:00:00Z"), [{ rule: "history/reinstatement-redated", pointer: "/reinstated/0/reinstatedAt", named: true }]);
+  });
+});
+
 describe("check --summary: what a change does to the resolver", () => {
   const summaryOf = (repo: Repository) => readFileSync(join(repo.root, "summary.md"), "utf8");
   const rows = (summary: string) => summary.split("\n").filter((line) => /^\| [a-z]+ \|/.test(line));
@@ -318,6 +396,34 @@ describe("check --summary: what a change does to the resolver", () => {
     const summary = summaryOf(repo);
     assert.ok(rows(summary).every((row) => / \| 0 \|  \|$/.test(row)), summary);
     assert.match(summary, /^Nothing changes: no UMID is published, changed, revoked, suspended, reinstated or redirected\.$/m);
+  });
+
+  it("names each UMID whose status reason changes, with the old and the new reason", () => {
+    const repo = repository({ ...baseContent(), "_routes.json": { ...BASE_ROUTES, revoked: [{ ...BASE_ROUTES.revoked[0]!, reason: "superseded" }] } });
+    repo.write("_routes.json", {
+      ...BASE_ROUTES,
+      revoked: [{ ...BASE_ROUTES.revoked[0]!, reason: "key | compromised" }],
+      suspended: [{ ...BASE_ROUTES.suspended[0]!, reason: "under review" }],
+    });
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const summary = summaryOf(repo);
+    assert.match(summary, /^\| reason changed \| 2 \| `urn:gone`, `urn:s` \|$/m);
+    assert.ok(
+      summary.includes(
+        ["| UMID | Status | Reason before | Reason now |", "| --- | --- | --- | --- |", "| `urn:gone` | revoked | `superseded` | `key \\| compromised` |", "| `urn:s` | suspended | none | `under review` |"].join("\n"),
+      ),
+      summary,
+    );
+    assert.doesNotMatch(summary, /Nothing changes/);
+  });
+
+  it("counts a suspension lifted and suspended again in the same change as suspended", () => {
+    const repo = repository();
+    repo.write("_routes.json", { ...BASE_ROUTES, suspended: [{ umid: "urn:s", suspendedAt: "2026-05-01T00:00:00Z" }] });
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    assert.match(summaryOf(repo), /^\| suspended \| 1 \| `urn:s` \|$/m);
   });
 
   it("is written when the check fails, with the check's result", () => {

@@ -139,14 +139,21 @@ describe("the build records each status", () => {
     const built = await runCli(["build", "--content", dir, "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`], scratch, { UM_STATUS_NEXT_CHECK: "PT1H" });
     assert.equal(built.status, 0, built.stderr);
     const records = readRecords(out);
-    assert.deepEqual(records["urn:a"]!.status, { status: "active", updatedAt: "2026-01-01T00:00:00.000Z", nextCheck: "PT1H" });
-    assert.deepEqual(records["urn:b"]!.status, { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", reason: "review", nextCheck: "PT1H" });
-    assert.deepEqual(records["urn:c"]!.status, { status: "active", updatedAt: "2026-03-01T00:00:00.000Z", nextCheck: "PT1H" });
-    assert.deepEqual(records["urn:d"], { revoked: true, status: { status: "revoked", updatedAt: "2026-04-01T00:00:00.000Z", reason: "key lost", nextCheck: "PT1H" } });
-    // Workers KV carries the same statuses.
+    // Each with the ETag of its status document, which tests/etag.test.ts checks against the bytes served.
+    const statusOf = (umid: string) => {
+      const { etag, ...status } = records[umid]!.status!;
+      assert.match(etag!, /^W\/"sha256-[\w-]{43}"$/);
+      return status;
+    };
+    assert.deepEqual(statusOf("urn:a"), { status: "active", updatedAt: "2026-01-01T00:00:00.000Z", nextCheck: "PT1H" });
+    assert.deepEqual(statusOf("urn:b"), { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", reason: "review", nextCheck: "PT1H" });
+    assert.deepEqual(statusOf("urn:c"), { status: "active", updatedAt: "2026-03-01T00:00:00.000Z", nextCheck: "PT1H" });
+    assert.equal(records["urn:d"]!.revoked, true);
+    assert.deepEqual(statusOf("urn:d"), { status: "revoked", updatedAt: "2026-04-01T00:00:00.000Z", reason: "key lost", nextCheck: "PT1H" });
+    // Workers KV carries the same statuses (the Worker derives their ETags: KV metadata has no room).
     const pairs = JSON.parse(readFileSync(join(`${out}-kv`, "kv-00001.json"), "utf8")) as { key: string; metadata: { status?: unknown } }[];
-    assert.deepEqual(pairs.find((p) => p.key === "um:urn:b")!.metadata.status, records["urn:b"]!.status);
-    assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, records["urn:d"]!.status);
+    assert.deepEqual(pairs.find((p) => p.key === "um:urn:b")!.metadata.status, statusOf("urn:b"));
+    assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, statusOf("urn:d"));
     for (const value of ["PT1M30", "P2D"]) {
       const bad = await runCli(["build", "--content", dir, "--out", out], scratch, { UM_STATUS_NEXT_CHECK: value });
       assert.equal(bad.status, 2);

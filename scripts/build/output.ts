@@ -11,7 +11,7 @@ import { utf8 } from "../../core/base64url.ts";
 import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry } from "../../edge/records.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import type { ContentCheck } from "../content/check-content.ts";
-import { publishedStatus, revokedStatus } from "./statuses.ts";
+import { publishedStatus, revokedStatus, withEtag } from "./statuses.ts";
 
 export interface OutputFile {
   path: string;
@@ -30,10 +30,10 @@ export async function writeIndex(dir: string, content: ContentCheck, fileOf: (um
   const umidAt = (i: number) => (i < published.length ? published.umidAt(i) : i < published.length + redirects.length ? redirects[i - published.length]![0] : revoked[i - published.length - redirects.length]!);
   const entryAt = (i: number): RecordEntry =>
     i < published.length
-      ? { file: fileOf(published.umidAt(i)), etag: published.etagAt(i), status: publishedStatus(published.issuedAt(i), content.statuses.get(published.umidAt(i)), nextCheck) }
+      ? { file: fileOf(published.umidAt(i)), etag: published.etagAt(i), status: withEtag(published.umidAt(i), publishedStatus(published.issuedAt(i), content.statuses.get(published.umidAt(i)), nextCheck)) }
       : i < published.length + redirects.length
         ? { redirect: redirects[i - published.length]![1] }
-        : { revoked: true, status: revokedStatus(content.statuses.get(umidAt(i)), nextCheck) };
+        : { revoked: true, status: withEtag(umidAt(i), revokedStatus(content.statuses.get(umidAt(i)), nextCheck)) };
   const shards = new Map<string, number[]>();
   const total = published.length + redirects.length + revoked.length;
   for (let i = 0; i < total; i++) {

@@ -8,9 +8,13 @@
  * - active otherwise: the manifest's `issuedAt` (a new manifest instance is active from
  *   its issuance).
  * An entry without its date (check warns) dates its status 1970-01-01. Instants are
- * written in UTC, to the millisecond, whatever offset the source used.
+ * written in UTC, to the millisecond, whatever offset the source used. The index records
+ * each status with the ETag of the status document the edge makes of it (`withEtag`).
  */
-import type { StatusEntry } from "../../edge/records.ts";
+import { createHash } from "node:crypto";
+import { formatEtag } from "../../edge/etag.ts";
+import type { StatusEntry, StatusWithEtag } from "../../edge/records.ts";
+import { statusDocumentBytes } from "../../edge/responses.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import { UNDATED, type RouteStatus } from "../content/routes.ts";
 
@@ -24,6 +28,11 @@ export function publishedStatus(issuedAt: number, route: RouteStatus | undefined
 
 export function revokedStatus(route: RouteStatus | undefined, nextCheck: string): StatusEntry {
   return dated("revoked", instant(route?.at), route?.reason, nextCheck);
+}
+
+/** `status` with the ETag of `umid`'s status document: the digest of exactly the bytes the edge serves. */
+export function withEtag(umid: string, status: StatusEntry): StatusWithEtag {
+  return { ...status, etag: formatEtag(createHash("sha256").update(statusDocumentBytes(umid, status)).digest()) };
 }
 
 function dated(status: StatusEntry["status"], at: number | undefined, reason: string | undefined, nextCheck: string): StatusEntry {

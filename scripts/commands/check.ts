@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { excerpt, pointerExcerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, checkPaths, type ContentCheck } from "../content/check-content.ts";
@@ -12,7 +13,7 @@ import { defaultContentDir } from "../content/content-root.ts";
 import { isManifestName, LIST_FILES } from "../content/files.ts";
 import { writeFileAtomically } from "../content/json-file.ts";
 import { hasErrors, plural, printable, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
-import { changes, summaryMarkdown } from "../history/change-summary.ts";
+import { summaryMarkdown } from "../history/change-summary.ts";
 import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";
 import { historyProblems } from "../history/history-rules.ts";
 import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
@@ -58,11 +59,14 @@ Options:
                     permanent), and so is one published or redirected there that is now
                     neither published, redirected nor revoked (history/vanished: it would
                     answer 404), and so is a status change dated no later than the status
-                    it ends (history/cursor-regressed: caches would keep the old status);
-                    the whole content folder, so no PATH
+                    it ends (history/cursor-regressed: caches would keep the old status),
+                    and a revokedAt moved, or a suspendedAt or reinstatedAt moved earlier
+                    (history/revocation-redated, suspension-redated, reinstatement-redated:
+                    when a status began is history); the whole content folder, so no PATH
   --summary FILE    write FILE, a Markdown table of what the change does to the resolver
-                    (UMIDs published, changed, revoked, suspended, reinstated, redirected),
-                    even when the check fails; without --base, against nothing: all is new
+                    (UMIDs published, changed, revoked, suspended, reinstated, redirected,
+                    and whose status reason changed, each reason old and new), even when
+                    the check fails; without --base, against nothing: all is new
 ${MAX_PROBLEMS_HELP}
 ${CACHE_HELP}
 
@@ -87,7 +91,7 @@ Examples:
   async run(values, positionals) {
     const nowText = values.now;
     if (typeof nowText === "string" && !isDateTime(nowText)) {
-      throw new UsageError(`--now must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z, not '${nowText}'`);
+      throw new UsageError(`--now must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z, not '${excerpt(nowText)}'`);
     }
     const now = typeof nowText === "string" ? new Date(nowText) : new Date();
     const contentDir = stringOption(values, "content", defaultContentDir());
@@ -139,7 +143,7 @@ async function compareWithRevision(result: ContentCheck, contentDir: string, set
     result.diagnostics.push(...diagnostics);
   }
   if (summaryFile === undefined) return;
-  const markdown = summaryMarkdown(changes(before, now), revision?.name, summary(result.files, result.diagnostics));
+  const markdown = summaryMarkdown(before, now, revision?.name, summary(result.files, result.diagnostics));
   await writeFileAtomically(summaryFile, markdown).catch((error: Error) => {
     throw new UsageError(`--summary: cannot write ${summaryFile}: ${error.message}`);
   });
@@ -150,7 +154,7 @@ function asUsageError(error: unknown): never {
 }
 
 function problemJson(d: Diagnostic) {
-  return { rule: d.rule, message: d.message, pointer: d.pointer ?? null, line: d.line ?? null, column: d.column ?? null };
+  return { rule: d.rule, message: d.message, pointer: d.pointer === undefined ? null : pointerExcerpt(d.pointer), line: d.line ?? null, column: d.column ?? null };
 }
 
 function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recalled = 0): string {

@@ -2,37 +2,68 @@
  * What a change does to the resolver, as a Markdown table for a pull request's reviewer
  * (GitHub shows a job's `$GITHUB_STEP_SUMMARY` as GitHub Flavored Markdown): the UMIDs it
  * publishes, changes (other canonical bytes: JCS, RFC 8785, is what the resolver serves),
- * revokes, suspends, reinstates and redirects.
+ * revokes, suspends, reinstates and redirects, and those whose status reason it changes,
+ * with each reason old and new (a reason is served in the status document).
  */
+import { instant } from "../../core/validate/cross-field.ts";
+import type { StatusList } from "../content/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */
 const SHOWN = 5;
+/** How many changed reasons are shown, old and new; the row of the table counts them all. */
+const REASONS_SHOWN = 20;
 
-export interface Change {
+interface Change {
   /** What happens to the UMIDs: "published", "changed", … */
   row: string;
   umids: string[];
 }
 
-/** Every row, in a fixed order, its UMIDs sorted. */
-export function changes(before: ResolverState, now: ResolverState): Change[] {
+/** A UMID that keeps its status with another reason (none: undefined). */
+interface ReasonChange {
+  umid: string;
+  list: StatusList;
+  before: string | undefined;
+  now: string | undefined;
+}
+
+/** Every row, in a fixed order, its UMIDs sorted; `reasons`: reasonChanges(before, now). */
+function changes(before: ResolverState, now: ResolverState, reasons: ReasonChange[]): Change[] {
   const status = (state: ResolverState, umid: string) => state.statuses.get(umid)?.list;
+  const began = (state: ResolverState, umid: string) => instant(state.statuses.get(umid)?.at) ?? NaN;
   const published = [...now.published];
   const rows: [string, string[]][] = [
     ["published", published.filter(([umid]) => !before.published.has(umid)).map(([umid]) => umid)],
     ["changed", published.filter(([umid, { digest }]) => before.published.has(umid) && before.published.get(umid)!.digest !== digest).map(([umid]) => umid)],
     ["revoked", [...now.statuses.keys()].filter((umid) => status(now, umid) === "revoked" && status(before, umid) !== "revoked")],
-    ["suspended", [...now.statuses.keys()].filter((umid) => status(now, umid) === "suspended" && status(before, umid) !== "suspended")],
+    // A suspension that begins later than the one at the base is new: lifted and made again in this change.
+    ["suspended", [...now.statuses.keys()].filter((umid) => status(now, umid) === "suspended" && (status(before, umid) !== "suspended" || began(now, umid) > began(before, umid)))],
     ["reinstated", [...before.statuses.keys()].filter((umid) => status(before, umid) === "suspended" && now.published.has(umid) && status(now, umid) !== "suspended")],
     ["redirected", [...now.redirects].filter(([umid, location]) => before.redirects.get(umid) !== location).map(([umid]) => umid)],
+    ["reason changed", reasons.map(({ umid }) => umid)],
   ];
   return rows.map(([row, umids]) => ({ row, umids: umids.sort() }));
 }
 
-/** The summary: a heading, what was compared, the table, and a line when nothing changes. `checked`: check's own summary line. */
-export function summaryMarkdown(rows: Change[], base: string | undefined, checked: string): string {
+/** The UMIDs listed in the same status list in both states, with another reason, sorted. */
+function reasonChanges(before: ResolverState, now: ResolverState): ReasonChange[] {
+  const changed: ReasonChange[] = [];
+  for (const [umid, was] of before.statuses) {
+    const is = now.statuses.get(umid);
+    if (is?.list === was.list && is.reason !== was.reason) changed.push({ umid, list: is.list, before: was.reason, now: is.reason });
+  }
+  return changed.sort((a, b) => (a.umid < b.umid ? -1 : a.umid > b.umid ? 1 : 0));
+}
+
+/**
+ * The summary of `now` against `before`: a heading, what was compared, the table, a line
+ * when nothing changes, and the reasons that change. `checked`: check's own summary line.
+ */
+export function summaryMarkdown(before: ResolverState, now: ResolverState, base: string | undefined, checked: string): string {
+  const reasons = reasonChanges(before, now);
+  const rows = changes(before, now, reasons);
   const compared = base === undefined ? "nothing (no --base): everything is new" : codeSpan(base);
   const lines = [
     "### What this change does to the resolver",
@@ -44,6 +75,18 @@ export function summaryMarkdown(rows: Change[], base: string | undefined, checke
     ...rows.map(({ row, umids }) => `| ${row} | ${umids.length} | ${umids.slice(0, SHOWN).map(codeSpan).join(", ")}${umids.length > SHOWN ? ", …" : ""} |`),
   ];
   if (rows.every(({ umids }) => umids.length === 0)) lines.push("", "Nothing changes: no UMID is published, changed, revoked, suspended, reinstated or redirected.");
+  if (reasons.length > 0) {
+    const reason = (text: string | undefined) => (text === undefined ? "none" : codeSpan(text));
+    lines.push(
+      "",
+      "#### Reasons changed",
+      "",
+      "| UMID | Status | Reason before | Reason now |",
+      "| --- | --- | --- | --- |",
+      ...reasons.slice(0, REASONS_SHOWN).map(({ umid, list, before, now }) => `| ${codeSpan(umid)} | ${list} | ${reason(before)} | ${reason(now)} |`),
+    );
+    if (reasons.length > REASONS_SHOWN) lines.push("", `…and ${reasons.length - REASONS_SHOWN} more.`);
+  }
   return lines.join("\n") + "\n";
 }
 

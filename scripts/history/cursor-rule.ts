@@ -1,13 +1,15 @@
 /**
  * `history/cursor-regressed`: a status change must raise the UMID's status cursor. The
- * cursor (EXT-OPT O2.2; core/status.ts) is when the current status began, and it is the
- * ETag relying parties revalidate with (O2.1: a 304 means the status is unchanged). The
- * commands date each change after the status it ends; a hand edit of `_routes.json` may
- * not, and then caches keep answering 304 with the old status. Statuses are computed as
- * the build computes them (scripts/build/statuses.ts); a revoked UMID that is no longer
- * revoked is history/unrevoked's business, and a new or vanished one has no change to date.
+ * cursor (EXT-OPT O2.2; core/status.ts) is when the current status began, and relying
+ * parties revalidate with it (O2.1: `If-None-Match`) and weigh a cached status by it
+ * against a manifest's `revocationCursor`. The commands date each change after the status
+ * it ends; a hand edit of `_routes.json` may not, and then relying parties keep the old
+ * status. Statuses are computed as the build computes them (scripts/build/statuses.ts); a
+ * revoked UMID that is no longer revoked is history/unrevoked's business, a new or
+ * vanished one has no change to date, and a status kept but re-dated is redating-rule.ts's.
  */
 import type { StatusEntry } from "../../edge/records.ts";
+import { quoted } from "../../core/excerpt.ts";
 import { DEFAULT_NEXT_CHECK, statusCursor } from "../../core/status.ts";
 import { publishedStatus, revokedStatus } from "../build/statuses.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
@@ -27,8 +29,8 @@ export function cursorProblems(before: ResolverState, now: ResolverState, issued
     const to = servedStatus(now, umid, () => issuedAtNow(now.published.get(umid)!.file))!;
     if (statusCursor(to.updatedAt) > statusCursor(from.updatedAt)) continue;
     const message =
-      `UMID ${JSON.stringify(umid)} goes from ${from.status} (since ${from.updatedAt}) to ${to.status} since ${to.updatedAt}, which is not later: ` +
-      `its status cursor (the ETag relying parties revalidate with) would not increase, so caches would keep the old status; ` +
+      `UMID ${quoted(umid)} goes from ${from.status} (since ${from.updatedAt}) to ${to.status} since ${to.updatedAt}, which is not later: ` +
+      `its status cursor (what relying parties revalidate with, EXT-OPT O2.1) would not increase, so caches would keep the old status; ` +
       `date the change after ${from.updatedAt} (manifest-resolver suspend, reinstate and revoke do)`;
     const entry = now.statuses.get(umid);
     problems.push(

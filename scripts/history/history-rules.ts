@@ -3,12 +3,15 @@
  * pull request cannot rewrite"): un-revoke a UMID, since revocation is permanent (EXT-OPT
  * O2.3), or drop a UMID it served or redirected without revoking or redirecting it, which
  * would silently turn it into a 404 for everyone who holds a link to it; or change a
- * status without raising its cursor (EXT-OPT O2.1, O2.2: cursor-rule.ts).
+ * status without raising its cursor (EXT-OPT O2.1, O2.2: cursor-rule.ts), or re-date one
+ * it keeps (redating-rule.ts).
  */
 import type { Limits } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
+import { quoted } from "../../core/excerpt.ts";
 import { placed, placeOf } from "../content/source.ts";
 import { cursorProblems } from "./cursor-rule.ts";
+import { redatingProblems } from "./redating-rule.ts";
 import { issuedAtNow, type ResolverState } from "./resolver-state.ts";
 
 /** A file the rules name (one at the revision, `content/x.json@REV`, or `_routes.json` now), with what they found there. */
@@ -34,7 +37,7 @@ export function historyProblems(before: ResolverState, now: ResolverState, revis
 
   for (const [umid, { list, pointer }] of before.statuses) {
     if (list !== "revoked" || isRevoked(now, umid)) continue;
-    const was = `UMID ${JSON.stringify(umid)} was revoked at ${placeOf(before.routes, `${pointer}/umid`)}`;
+    const was = `UMID ${quoted(umid)} was revoked at ${placeOf(before.routes, `${pointer}/umid`)}`;
     const permanent = "revocation is permanent (EXT-OPT O2.3): put its entry back in the revoked list";
     const listedNow = now.statuses.has(umid) ? `${now.statuses.get(umid)!.pointer}/umid` : now.redirectEntries.get(umid)?.pointer;
     if (listedNow === undefined) {
@@ -49,14 +52,15 @@ export function historyProblems(before: ResolverState, now: ResolverState, revis
   const dropped = `so it would answer 404 Not Found to everyone who holds it; revoke or redirect it instead (manifest-resolver revoke / redirect)`;
   for (const [umid, { file }] of before.published) {
     if (answered(umid)) continue;
-    const message = `UMID ${JSON.stringify(umid)} was published by this file at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
+    const message = `UMID ${quoted(umid)} was published by this file at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
     report(umid, { severity: "error", file, rule: "history/vanished", message });
   }
   for (const [umid, { pointer }] of before.redirectEntries) {
     if (answered(umid)) continue;
-    const message = `UMID ${JSON.stringify(umid)} was redirected here at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
+    const message = `UMID ${quoted(umid)} was redirected here at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
     report(null, placed(before.routes, pointer, "history/vanished", message));
   }
   for (const { umid, diagnostic } of cursorProblems(before, now, (file) => issuedAtNow(file, limits))) report(umid, diagnostic);
+  for (const diagnostic of redatingProblems(before, now)) report(null, diagnostic);
   return [...findings.values()];
 }
