@@ -55,6 +55,11 @@ export function cursorAtLeast(cursor: string, floor: string): boolean {
   return ours.test(cursor) && ours.test(floor) && cursor.length === floor.length && cursor > floor;
 }
 
+/** Whether a status with cursor `cursor` is strictly more recent than one with `than`: at least as recent, and not the same. */
+export function cursorNewer(cursor: string, than: string): boolean {
+  return cursor !== than && cursorAtLeast(cursor, than);
+}
+
 /**
  * Seconds of an ISO 8601 duration of days, hours, minutes and seconds (`P1D`, `PT10M`,
  * `PT1H30M`, `PT0.5S`), or undefined for any other form. Years, months and weeks have no

@@ -9,7 +9,7 @@ import { createPublicKey, type KeyObject } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/content/check-content.ts";
@@ -19,6 +19,7 @@ import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { fileDigests } from "./support/file-tree.ts";
 import { CLI } from "./support/paths.ts";
 import { runCli } from "./support/processes.ts";
+import { withTmpfs } from "./support/tmpfs.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-cache-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -326,15 +327,6 @@ describe("a cache that cannot be used", () => {
     assert.equal((await t.cli(["build", "--content", "content", "--out", "cold", "--lookup-out", "cold-lookup", "--kv-out", "cold-kv", "--no-cache"])).status, 0);
     assert.deepEqual(built, [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))]);
   };
-  /** A small tmpfs at a new folder, for the test's life; undefined (with why) where it cannot be mounted. */
-  const tmpfs = (options: string): { dir: string; unmount(): void } | string => {
-    if (process.getuid?.() !== 0) return "mounting a tmpfs needs root";
-    const dir = mkdtempSync(join(scratch, "tmpfs-"));
-    const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir]);
-    if (mounted.status !== 0) return `cannot mount a tmpfs here: ${String(mounted.stderr).trim() || mounted.error?.message}`;
-    return { dir, unmount: () => void spawnSync("umount", [dir]) };
-  };
-
   it("a cache folder that is a regular file", async () => {
     const t = tree();
     writeFileSync(join(t.root, "cache-file"), "not a folder");
@@ -364,33 +356,25 @@ describe("a cache that cannot be used", () => {
   });
 
   it("a read-only disk (EROFS), empty or holding all but one body", async (context) => {
-    const disk = tmpfs("size=4m");
-    if (typeof disk === "string") return context.skip(disk);
-    try {
+    await withTmpfs(context, scratch, "4m", async (disk) => {
       const t = tree();
       const env = { UM_CACHE_DIR: join(disk.dir, "cache") };
       assert.equal((await build(t, env)).status, 0);
       writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
-      assert.equal(spawnSync("mount", ["-o", "remount,ro", disk.dir]).status, 0);
+      disk.readOnly();
       await assertBuiltWithout(t, env);
       await assertBuiltWithout(t, { UM_CACHE_DIR: join(disk.dir, "never-made") });
-    } finally {
-      disk.unmount();
-    }
+    });
   });
 
   it("a full disk (ENOSPC)", async (context) => {
-    const disk = tmpfs("size=64k");
-    if (typeof disk === "string") return context.skip(disk);
-    try {
+    await withTmpfs(context, scratch, "64k", async (disk) => {
       const t = tree();
       const env = { UM_CACHE_DIR: join(disk.dir, "cache") };
       mkdirSync(join(disk.dir, "cache", "bodies"), { recursive: true });
-      // Fill the disk: the first body the build keeps finds no room.
-      spawnSync("dd", ["if=/dev/zero", `of=${join(disk.dir, "filler")}`, "bs=4k"]);
+      // The first body the build keeps finds no room.
+      disk.fill();
       await assertBuiltWithout(t, env);
-    } finally {
-      disk.unmount();
-    }
+    });
   });
 });

@@ -220,6 +220,22 @@ describe("evaluate(): Arrive, and the context", () => {
     await assert.rejects(evaluate("{}", { now: "June 1st", maxSupportedTrustTier: 4 }), (e: Error) => /now must be an RFC 3339 date-time.*maxSupportedTrustTier must be an integer from 0 to 3/.test(e.message));
     await assert.rejects(evaluate("{}", { intendedScope: [] }), /intendedScope must be a non-empty array/);
   });
+  it("reads a context's own members only: one named as Object.prototype's is unknown, an inherited one is not read", async () => {
+    for (const name of ["__proto__", "constructor", "valueOf", "hasOwnProperty", "toString"]) {
+      const context = JSON.parse(`{${JSON.stringify(name)}:1}`) as EvaluationContext;
+      await assert.rejects(evaluate("{}", context), (e: Error) => e instanceof ContextError && e.message.includes(`unknown member ${JSON.stringify(name)}`), name);
+    }
+    const inherited = Object.create({ now: "soon", maxSupportedTrustTier: 9 }) as EvaluationContext;
+    const r = await evaluate(text(signed(manifestFor("urn:eval:inherited"), key)), inherited);
+    assert.deepEqual([r.outcome, r.effectiveTrustTier], ["accepted", 0]);
+  });
+  it("throws ContextError, never another error, for a member that is not JSON", async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    for (const context of [{ now: 1n }, { intendedPurpose: circular }] as unknown as EvaluationContext[]) {
+      await assert.rejects(evaluate("{}", context), (e: Error) => e instanceof ContextError, String(Object.keys(context)));
+    }
+  });
   it("reads the wall clock only when the context gives no `now`", async () => {
     const before = Date.now();
     const r = await evaluate(text(signed(manifestFor("urn:eval:wall"), key)));
@@ -264,11 +280,49 @@ describe("manifest-resolver evaluate", () => {
     assert.equal(result.status, 1);
     assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.code, "um:reason:arrive:too-large");
   });
+  it("--keys FILE pins keys as _keys.json does: resolved when pinned, rejected naming the keyRef otherwise, exit 2 for a bad file", () => {
+    const pinned = cli(good, "--keys", file("keys.json", JSON.stringify(pinning(key))), "--now", NOW, "--json");
+    assert.equal(pinned.status, 0, pinned.stderr);
+    assert.deepEqual([JSON.parse(pinned.stdout).outcome, JSON.parse(pinned.stdout).keyRefResolution], ["accepted", "resolved"]);
+    for (const [keys, rule] of [
+      [pinning(newKey()), "signature/key-mismatch"],
+      [{ "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF]! }, "signature/unpinned-key"],
+    ] as const) {
+      const result = cli(good, "--keys", file(`${rule.replace("/", "-")}.json`, JSON.stringify(keys)), "--now", NOW, "--json");
+      assert.equal(result.status, 1, result.stderr);
+      const warning = (JSON.parse(result.stdout) as Receipt).warnings[0]!;
+      assert.equal(warning.rule, rule);
+      assert.ok(warning.message.includes(JSON.stringify(FIXTURE_KEY_REF)), warning.message);
+    }
+    const bad = cli(good, "--keys", file("bad-keys.json", "{"));
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /^manifest-resolver: --keys: .*bad-keys\.json:1:2 - error json\/[a-z-]+: /);
+    assert.equal(bad.stderr.trimEnd().split("\n").length, 2, "the line, and the hint to --help");
+  });
   it("places a structural fault in the file", () => {
     const { subject: _, ...noSubject } = manifestFor("urn:eval:nosubject");
     const result = cli(file("nosubject.json", JSON.stringify(signed(noSubject, key), null, 2)));
     assert.equal(result.status, 1);
     assert.match(result.stderr, /nosubject\.json:1:1 - error schema\/required: missing required member "subject" at \(root\)/);
+  });
+  it("--context: hostile JSON is one usage error naming --context and the fault, never a stack trace", () => {
+    for (const [context, fault] of [
+      ['{"__proto__":1}', /unknown member "__proto__"/],
+      ['{"constructor":1}', /unknown member "constructor"/],
+      ['{"valueOf":1}', /unknown member "valueOf"/],
+      ['{"hasOwnProperty":1}', /unknown member "hasOwnProperty"/],
+      ['{"toString":"x"}', /unknown member "toString"/],
+      [`${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`, /containers nested more than 10 deep/],
+      [`${"[".repeat(5000)}${"]".repeat(5000)}`, /containers nested more than 10 deep/],
+    ] as const) {
+      const result = cli(good, "--context", context);
+      assert.equal(result.status, 2, `${context.slice(0, 20)}: ${result.stderr.slice(0, 300)}`);
+      const [line, ...rest] = result.stderr.trimEnd().split("\n");
+      assert.match(line!, /^manifest-resolver: --context\b/);
+      assert.match(line!, fault);
+      assert.deepEqual(rest, ["Run 'manifest-resolver evaluate --help' for usage."]);
+      assert.equal(result.stdout, "");
+    }
   });
   for (const [args, message] of [
     [[], /evaluate needs a FILE/],

@@ -4,17 +4,20 @@
  * key, status documents written here (EXT-OPT O2.2), redirects, 410, 404 and 5xx: status
  * semantics (O2.3) and errors (O2.4), the redirect rules, the HTTP cache (max-age,
  * If-None-Match, 304), `expiresAt` over the cache (contract §1.6), `nextCheck` and the
- * `revocationCursor` floor (O2.1), and `manifest-resolver resolve`. Every receipt is held
- * to receiptSchema.
+ * `revocationCursor` floor (O2.1), the statuses a client remembers (O2.3: revoked is
+ * permanent, a suspension ends only by a newer cursor), a cache that fails (a store that
+ * throws, a file in the way, a read-only or full disk), the manifest's media type, and
+ * `manifest-resolver resolve` with `--cache` and `--keys`. Every receipt is held to
+ * receiptSchema.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash, createPrivateKey } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -22,9 +25,11 @@ import { memoryCache, resolve, type Fetch, type HttpCache, type Resolution, type
 import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
 import { umidPath } from "../core/umid-path.ts";
+import { ifNoneMatchMatches } from "../edge/conditional.ts";
 import { fileCache } from "../scripts/client/file-cache.ts";
-import { manifestFor, signed } from "./support/fixture-content.ts";
+import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { CLI, ROOT } from "./support/paths.ts";
+import { withTmpfs } from "./support/tmpfs.ts";
 
 const key = createPrivateKey(readFileSync(join(ROOT, "tests/fixtures/sample-signing-key.TEST-ONLY.pem")));
 const NOW = "2026-06-01T00:00:00Z";
@@ -101,7 +106,7 @@ function body(value: unknown, headers: Record<string, string> = {}, type = "appl
   const etag = headers.etag ?? `W/"sha256-${createHash("sha256").update(text).digest("base64url")}"`;
   return (req, res) => {
     const common = { etag, ...headers };
-    if (req.headers["if-none-match"] === etag) res.writeHead(304, common).end();
+    if (ifNoneMatchMatches(req.headers["if-none-match"] ?? null, etag)) res.writeHead(304, common).end();
     else res.writeHead(200, { "content-type": type, ...common }).end(text);
   };
 }
@@ -423,6 +428,24 @@ describe("resolve(): the HTTP cache", () => {
       await resolve(server.url, "urn:c:status", at(later(303), { cache }));
       assert.equal(statusRequests().length, 3);
     });
+    it("revalidates with the stored ETag beside the cursor: a 304 from a resolver whose ETag is its document's digest (ours), no reason kept past its change", async () => {
+      const path = "/status/digest-etag";
+      const digestServed = (document: StatusDocument) => body(document, { "cache-control": "public, max-age=60" }, "application/json");
+      const suspended = statusDocument("urn:c:digest", "suspended", "2026-05-01T00:00:00Z", { nextCheck: "PT5M", reason: "audit" });
+      server.routes.set(path, digestServed(suspended));
+      publish(manifest("urn:c:digest", { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
+      const own = memoryCache();
+      const asked = () => server.requests.filter((r) => r.path === path);
+      const warningsOf = async (seconds: number) => receiptOf(await resolve(server.url, "urn:c:digest", at(later(seconds), { cache: own }))).warnings.map((w) => w.message).join("\n");
+      assert.match(await warningsOf(0), /\(audit\)/);
+      assert.match(await warningsOf(300), /\(audit\)/);
+      const validators = String(asked()[1]!.headers["if-none-match"]);
+      assert.ok(validators.includes(`"${suspended.cursor}"`), validators);
+      // So the server answered 304: the stored ETag matches what it serves.
+      assert.ok(ifNoneMatchMatches(validators, `W/"sha256-${createHash("sha256").update(JSON.stringify(suspended)).digest("base64url")}"`), validators);
+      server.routes.set(path, digestServed({ ...suspended, reason: "fraud" }));
+      assert.match(await warningsOf(600), /\(fraud\)/);
+    });
     it("a nextCheck over a day is held to a day: a forged P36500D cannot pin a status", async () => {
       const path = "/status/long-next-check";
       server.routes.set(path, statusBody(statusDocument("urn:c:long", "active", "2026-05-01T00:00:00Z", { nextCheck: "P36500D" })));
@@ -466,10 +489,18 @@ describe("the file cache (--cache DIR)", () => {
     writeFileSync(file, JSON.stringify({ key: "k", entry: { url: "u", body: 42, storedAt: 1, maxAge: 1 } }));
     assert.equal(await cache.get("k"), undefined);
   });
-  it("refuses a directory it cannot create, naming it", () => {
+  it("creates its directory on the first write, and an entry not yet written is absent", async () => {
+    const cache = fileCache(join(dir, "c", "d"));
+    assert.equal(await cache.get("k"), undefined);
+    await cache.set("k", { url: "u", body: "b", storedAt: 1, maxAge: 1 });
+    assert.equal((await cache.get("k"))?.body, "b");
+  });
+  it("throws the file system's error when it cannot read or write (resolve reports it, once)", async () => {
     const file = join(dir, "plain-file");
     writeFileSync(file, "");
-    assert.throws(() => fileCache(join(file, "cache")), /cannot use .*plain-file\/cache as the cache directory: ENOTDIR/);
+    const cache = fileCache(join(file, "cache"));
+    await assert.rejects(cache.get("k"), { code: "ENOTDIR" });
+    await assert.rejects(cache.set("k", { url: "u", body: "b", storedAt: 1, maxAge: 1 }), { code: "ENOTDIR" });
   });
 });
 
@@ -522,14 +553,138 @@ describe("manifest-resolver resolve", () => {
     assert.equal(server.hits(manifestPath), before + 1);
     assert.equal(readdirSync(cacheDir).length, 1);
   });
+
+  describe("--cache DIR that cannot be read or written: one warning line, the receipt, exit by the verdict", () => {
+    /** The run's receipt and its one warning, never a stack trace. */
+    async function warnedOnce(cacheDir: string, umid = "urn:cli:ok", status = 0): Promise<{ receipt: Receipt; warning: string }> {
+      const result = await cli(server.url, umid, "--cache", cacheDir, "--now", NOW, "--json");
+      assert.equal(result.status, status, result.stderr);
+      const lines = result.stderr.trimEnd().split("\n");
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0]!, new RegExp(`^manifest-resolver: warning: --cache ${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the cache (was not saved|could not be read): `));
+      return { receipt: valid(JSON.parse(result.stdout) as Receipt), warning: lines[0]! };
+    }
+    it("a path that is a file (ENOTDIR), or under one", async () => {
+      const file = join(dir, "cache-is-a-file");
+      writeFileSync(file, "");
+      assert.equal((await warnedOnce(file)).receipt.outcome, "accepted");
+      assert.match((await warnedOnce(join(file, "cache"))).warning, /ENOTDIR/);
+      assert.equal((await warnedOnce(file, "urn:cli:gone", 1)).receipt.revocationStatus, "revoked");
+    });
+    it("a folder without write permission (EACCES)", async (context) => {
+      if (process.getuid?.() === 0) return context.skip("root writes to a folder without write permission: the read-only tmpfs case covers it");
+      const locked = join(dir, "locked");
+      mkdirSync(locked);
+      chmodSync(locked, 0o555);
+      try {
+        assert.match((await warnedOnce(locked)).warning, /was not saved: EACCES/);
+      } finally {
+        chmodSync(locked, 0o755);
+      }
+    });
+    it("a read-only disk (EROFS)", async (context) => {
+      await withTmpfs(context, dir, "1m", async (disk) => {
+        mkdirSync(join(disk.dir, "cache"));
+        disk.readOnly();
+        assert.match((await warnedOnce(join(disk.dir, "cache"))).warning, /was not saved: EROFS/);
+        // Node's recursive mkdir says ENOENT, not EROFS, for a folder it cannot make there.
+        assert.match((await warnedOnce(join(disk.dir, "never-made"))).warning, /was not saved: (EROFS|ENOENT): /);
+      });
+    });
+    it("a full disk (ENOSPC)", async (context) => {
+      await withTmpfs(context, dir, "64k", async (disk) => {
+        mkdirSync(join(disk.dir, "cache"));
+        disk.fill();
+        const { receipt, warning } = await warnedOnce(join(disk.dir, "cache"));
+        assert.deepEqual([receipt.outcome, receipt.manifestId], ["accepted", "urn:cli:ok"]);
+        assert.match(warning, /was not saved: ENOSPC/);
+      });
+    });
+  });
+
+  it("--cache DIR remembers a revocation between runs: a later active answer is refused, with its rule", async () => {
+    const umid = "urn:cli:revoked-once";
+    const path = statusPathFor();
+    server.routes.set(path, statusBody(statusDocument(umid, "revoked", "2026-05-10T00:00:00Z")));
+    publish(manifest(umid, { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
+    const cacheDir = join(dir, "memory");
+    const first = await cli(server.url, umid, "--cache", cacheDir, "--now", NOW, "--json");
+    assert.deepEqual([first.status, valid(JSON.parse(first.stdout) as Receipt).revocationStatus], [1, "revoked"]);
+    server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
+    const second = await cli(server.url, umid, "--cache", cacheDir, "--now", later(3600), "--json");
+    const r = valid(JSON.parse(second.stdout) as Receipt);
+    assert.deepEqual([second.status, r.outcome, r.revocationStatus, r.warnings.map((w) => w.rule), second.stderr], [1, "rejected", "revoked", ["status/revocation-contradicted"], ""]);
+    // Without the cache, nothing is remembered: the answer is believed.
+    const forgetful = await cli(server.url, umid, "--now", later(3600), "--json");
+    assert.deepEqual([forgetful.status, JSON.parse(forgetful.stdout).revocationStatus], [0, "active"]);
+  });
+
+  describe("--keys FILE: keys pinned by keyRef, as in _keys.json", () => {
+    const keysFile = (name: string, content: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+      return path;
+    };
+    const pinned = keysFile("keys.json", pinning(key));
+    it("a manifest signed with the key pinned for its keyRef: accepted, keyRefResolution resolved", async () => {
+      const result = await cli(server.url, "urn:cli:ok", "--keys", pinned, "--now", NOW, "--json");
+      assert.equal(result.status, 0, result.stderr);
+      assert.deepEqual([JSON.parse(result.stdout).outcome, JSON.parse(result.stdout).keyRefResolution], ["accepted", "resolved"]);
+    });
+    for (const [name, keys, rule] of [
+      ["another key pinned for the keyRef", pinning(newKey()), "signature/key-mismatch"],
+      ["the keyRef not pinned", { "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF] }, "signature/unpinned-key"],
+    ] as const) {
+      it(`${name}: rejected (exit 1), ${rule}, naming the keyRef`, async () => {
+        const result = await cli(server.url, "urn:cli:ok", "--keys", keysFile(`${rule.replace("/", "-")}.json`, keys), "--now", NOW, "--json");
+        assert.equal(result.status, 1, result.stderr);
+        const r = valid(JSON.parse(result.stdout) as Receipt);
+        assert.deepEqual([r.outcome, r.signatureCheck, r.warnings.map((w) => w.rule)], ["rejected", "invalid", [rule]]);
+        assert.ok(r.warnings[0]!.message.includes(JSON.stringify(FIXTURE_KEY_REF)), r.warnings[0]!.message);
+      });
+    }
+    for (const [name, content, problem] of [
+      ["not JSON", '{"did:web:fixture.example#key-1": ', /json\//],
+      ["not an object of strings", "[1]", /schema\//],
+      ["a key of the right form that is not Ed25519's encoding", { [FIXTURE_KEY_REF]: `MCowBQYDK2VwAyEA${"A".repeat(42)}B=` }, /keys\/not-ed25519/],
+      ["a small-order key", { [FIXTURE_KEY_REF]: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from([1]), Buffer.alloc(31)]).toString("base64") }, /keys\/weak-key/],
+    ] as const) {
+      it(`a keys file with ${name}: usage error (exit 2), one line naming the file and the problem`, async () => {
+        const file = keysFile(`bad-${name.replace(/\W+/g, "-")}.json`, content);
+        const result = await cli(server.url, "urn:cli:ok", "--keys", file, "--now", NOW);
+        assert.equal(result.status, 2, result.stderr);
+        const [line, ...rest] = result.stderr.trimEnd().split("\n");
+        // Named as diagnostics name files: relative to the working directory, which the command shares.
+        assert.ok(line!.startsWith(`manifest-resolver: --keys: ${relative(process.cwd(), file)}:`), line);
+        assert.match(line!, problem);
+        assert.deepEqual([rest, result.stdout], [["Run 'manifest-resolver resolve --help' for usage."], ""]);
+      });
+    }
+    it("a keys file that is not there: usage error (exit 2)", async () => {
+      const result = await cli(server.url, "urn:cli:ok", "--keys", join(dir, "absent-keys.json"));
+      assert.equal(result.status, 2);
+      assert.match(result.stderr, /^manifest-resolver: --keys: .*absent-keys\.json.*file not found/);
+    });
+  });
+
+  it("a manifest served as text/html: a resolve/media-type warning naming it, exit by the verdict", async () => {
+    const text = JSON.stringify(manifest("urn:cli:html"));
+    server.routes.set(umidPath("urn:cli:html"), (_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(text));
+    const result = await cli(server.url, "urn:cli:html", "--now", NOW, "--json");
+    assert.equal(result.status, 0, result.stderr);
+    const r = valid(JSON.parse(result.stdout) as Receipt);
+    assert.deepEqual([r.outcome, r.warnings.map((w) => [w.code, w.rule])], ["accepted-with-warnings", [["um:reason:arrive:media-type", "resolve/media-type"]]]);
+    assert.match(r.warnings[0]!.message, /"text\/html; charset=utf-8"/);
+  });
   for (const [args, message] of [
     [["http://resolver.example", "urn:x"], /BASE_URL "http:\/\/resolver\.example" must be https:/],
     [["not a url", "urn:x"], /BASE_URL "not a url" is not an absolute URL/],
     [["https://r.example"], /resolve takes BASE_URL and UMID, not 1 argument$/m],
     [["https://r.example", "urn:x", "--context", "{now"], /--context is not JSON/],
     [["https://r.example", "urn:x", "--context", '{"maxSupportedTier":1}'], /unknown member "maxSupportedTier"/],
+    [["https://r.example", "urn:x", "--context", '{"__proto__":1}'], /^manifest-resolver: --context\b.*unknown member "__proto__"/],
+    [["https://r.example", "urn:x", "--context", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`], /^manifest-resolver: --context\b.*nested more than 10 deep/],
     [["https://r.example", "urn:x", "--now", "yesterday"], /--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not 'yesterday'/],
-    [["https://r.example", "urn:x", "--cache", "/dev/null/cache"], /--cache: cannot use \/dev\/null\/cache as the cache directory: ENOTDIR/],
   ] as const) {
     it(`usage error (exit 2): ${message.source}`, async () => {
       const result = await cli(...args);
@@ -538,4 +693,189 @@ describe("manifest-resolver resolve", () => {
       assert.equal(result.stdout, "");
     });
   }
+});
+
+describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a suspension ends only by a newer cursor)", () => {
+  /** A manifest for `umid` whose status endpoint answers what `answer` last set, resolved through one cache, each time past nextCheck so the endpoint is asked again. */
+  function scenario(umid: string, signatureExtra: Record<string, string> = {}) {
+    const path = statusPathFor();
+    publish(manifest(umid, { statusRef: `${server.url}${path}`, ...signatureExtra }), { "cache-control": "no-cache" });
+    const cache = memoryCache();
+    let step = 0;
+    return {
+      cache,
+      answer: (route: Route) => server.routes.set(path, route),
+      says: (status: StatusDocument["status"], updatedAt: string) => server.routes.set(path, statusBody(statusDocument(umid, status, updatedAt))),
+      // 11 minutes apart: past the default nextCheck (PT10M) of every answer before.
+      resolve: async () => receiptOf(await resolve(server.url, umid, at(later(660 * step++), { cache }))),
+    };
+  }
+  const verdict = (r: Receipt) => [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.rule)];
+
+  it("revoked stays revoked: a later active or suspended answer, with a newer cursor or an older one, is a contradiction, recorded", async () => {
+    const s = scenario("urn:seen:revoked");
+    s.says("revoked", "2026-05-10T00:00:00Z");
+    assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
+    for (const [status, updatedAt] of [["active", "2026-05-20T00:00:00Z"], ["active", "2026-05-01T00:00:00Z"], ["suspended", "2026-05-21T00:00:00Z"]] as const) {
+      s.says(status, updatedAt);
+      const r = await s.resolve();
+      assert.deepEqual(verdict(r), ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]], `${status} ${updatedAt}`);
+      assert.match(r.warnings[0]!.message, new RegExp(`\\b${status}\\b`));
+    }
+  });
+  it("a UMID the resolver answered 410 for stays revoked when it serves the manifest again, with a status or without one", async () => {
+    const umid = "urn:seen:gone";
+    const cache = memoryCache();
+    server.routes.set(umidPath(umid), answer(410));
+    assert.equal(receiptOf(await resolve(server.url, umid, at(NOW, { cache }))).revocationStatus, "revoked");
+    const path = statusPathFor();
+    server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
+    publish(manifest(umid, { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]]);
+    publish(manifest(umid), { "cache-control": "no-cache" });
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(2), { cache })))), ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]]);
+  });
+  it("a suspension ends only by an answer whose cursor is newer: an older or equal one is a rollback, refused with a warning", async () => {
+    const s = scenario("urn:seen:suspended");
+    s.says("suspended", "2026-05-10T00:00:00Z");
+    assert.deepEqual(verdict(await s.resolve()), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", [undefined]]);
+    for (const updatedAt of ["2026-05-01T00:00:00Z", "2026-05-10T00:00:00Z"]) {
+      s.says("active", updatedAt);
+      const r = await s.resolve();
+      assert.deepEqual(verdict(r), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", ["status/cursor-rollback"]], updatedAt);
+      assert.match(r.warnings[0]!.message, new RegExp(`${statusCursor(updatedAt)}.*${statusCursor("2026-05-10T00:00:00Z")}`));
+    }
+    s.says("active", "2026-05-20T00:00:00Z");
+    assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
+    // Lifted: an active answer older than the one that lifted it loosens nothing, and is used.
+    s.says("active", "2026-05-15T00:00:00Z");
+    assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
+  });
+  it("a later suspension, or a later revocation, is believed whatever its cursor: it loosens nothing", async () => {
+    const s = scenario("urn:seen:tightened");
+    s.says("active", "2026-05-20T00:00:00Z");
+    assert.equal((await s.resolve()).revocationStatus, "active");
+    s.says("suspended", "2026-05-10T00:00:00Z");
+    assert.deepEqual(verdict(await s.resolve()), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", [undefined]]);
+    s.says("revoked", "2026-05-01T00:00:00Z");
+    assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
+  });
+  it("an endpoint that cannot be asked ends nothing: the suspension or revocation seen stands, and it is no contradiction", async () => {
+    const suspended = scenario("urn:seen:suspended-then-down");
+    suspended.says("suspended", "2026-05-10T00:00:00Z");
+    await suspended.resolve();
+    suspended.answer(answer(503));
+    const r = await suspended.resolve();
+    assert.deepEqual(verdict(r), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", [undefined]]);
+    assert.match(r.warnings[0]!.message, /503/);
+    const revoked = scenario("urn:seen:revoked-then-down");
+    revoked.says("revoked", "2026-05-10T00:00:00Z");
+    await revoked.resolve();
+    revoked.answer(answer(503));
+    assert.deepEqual(verdict(await revoked.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
+  });
+  it("a UMID seen revoked gets its revoked receipt even when the resolver now answers no manifest: 404, 500, another @id", async () => {
+    const umid = "urn:seen:then-lost";
+    const cache = memoryCache();
+    server.routes.set(umidPath(umid), answer(410));
+    await resolve(server.url, umid, at(NOW, { cache }));
+    for (const [route, said] of [
+      [answer(404), /answered 404/],
+      [answer(500), /answered 500/],
+      [body(manifest("urn:seen:someone-else")), /has @id "urn:seen:someone-else"/],
+    ] as const) {
+      server.routes.set(umidPath(umid), route);
+      const r = receiptOf(await resolve(server.url, umid, at(later(1), { cache })));
+      assert.deepEqual([r.manifestId, r.outcome, r.revocationStatus, r.revocationReason], [umid, "rejected", "revoked", "um:reason:status:revoked"]);
+      assert.match(r.warnings[0]!.message, said);
+    }
+    // Never seen revoked: not resolvable, as ever.
+    assert.deepEqual(await resolve(server.url, "urn:seen:never", at(NOW, { cache })), { reason: `"urn:seen:never" not found: ${server.url}/urn%3Aseen%3Anever answered 404`, status: 404 });
+  });
+  it("remembers only a status it believed: one from a manifest whose signature fails is nobody's", async () => {
+    const umid = "urn:seen:forged";
+    const path = statusPathFor();
+    server.routes.set(path, statusBody(statusDocument(umid, "revoked", "2026-05-10T00:00:00Z")));
+    const good = manifest(umid, { statusRef: `${server.url}${path}` });
+    server.routes.set(umidPath(umid), body({ ...good, subject: "did:web:mallory.example" }, { "cache-control": "no-cache" }));
+    const cache = memoryCache();
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(NOW, { cache })))), ["rejected", "unchecked", undefined, ["signature/invalid"]]);
+    server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
+    publish(good, { "cache-control": "no-cache" });
+    // Past the revoked answer's nextCheck, so the endpoint is asked again.
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(660), { cache })))), ["accepted", "active", undefined, []]);
+  });
+});
+
+describe("resolve(): a cache store that fails costs time, never a verdict", () => {
+  const broken = (error: NodeJS.ErrnoException, fails: "get" | "set" | "both"): HttpCache => {
+    const store = memoryCache();
+    return {
+      get: fails === "set" ? store.get : async () => Promise.reject(error),
+      set: fails === "get" ? store.set : async () => Promise.reject(error),
+    };
+  };
+  const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+  it("a store whose reads or writes throw: the receipt as without a cache, and the first failure reported", async () => {
+    const statusPath = statusPathFor();
+    server.routes.set(statusPath, statusBody(statusDocument("urn:cf:store", "suspended")));
+    publish(manifest("urn:cf:store", { statusRef: `${server.url}${statusPath}` }), { "cache-control": "public, max-age=60" });
+    for (const fails of ["get", "set", "both"] as const) {
+      const result = await resolve(server.url, "urn:cf:store", at(NOW, { cache: broken(enospc, fails) }));
+      assert.deepEqual([receiptOf(result).outcome, receiptOf(result).revocationStatus], ["accepted-with-warnings", "suspended"], fails);
+      assert.match((result as { cacheFailure?: string }).cacheFailure ?? "", fails === "set" ? /^the cache was not saved: ENOSPC: no space left on device/ : /^the cache could not be read: ENOSPC/, fails);
+    }
+  });
+  it("and for a UMID that is revoked (410) or not resolvable (404) alike", async () => {
+    server.routes.set(umidPath("urn:cf:gone"), answer(410));
+    const gone = await resolve(server.url, "urn:cf:gone", at(NOW, { cache: broken(enospc, "set") }));
+    assert.deepEqual([receiptOf(gone).revocationStatus, (gone as { cacheFailure?: string }).cacheFailure], ["revoked", "the cache was not saved: ENOSPC: no space left on device, write"]);
+    const unknown = await resolve(server.url, "urn:cf:unknown", at(NOW, { cache: broken(enospc, "both") }));
+    assert.deepEqual(unknown, { reason: `"urn:cf:unknown" not found: ${server.url}/urn%3Acf%3Aunknown answered 404`, status: 404, cacheFailure: "the cache could not be read: ENOSPC: no space left on device, write" });
+  });
+});
+
+describe("resolve(): the manifest's media type", () => {
+  const served = (umid: string, contentType: string | undefined, headers: Record<string, string> = {}) => {
+    const text = JSON.stringify(manifest(umid));
+    server.routes.set(umidPath(umid), (_req, res) => res.writeHead(200, { ...(contentType !== undefined && { "content-type": contentType }), ...headers }).end(text));
+  };
+  const mediaWarnings = (r: Receipt) => r.warnings.filter((w) => w.rule === "resolve/media-type");
+
+  for (const type of ["application/ld+json", "application/json; charset=utf-8", "application/vnd.example+json", "Application/LD+JSON;profile=x"]) {
+    it(`${type}: a JSON media type, no warning`, async () => {
+      const umid = `urn:mt:${type}`;
+      served(umid, type);
+      const r = receiptOf(await resolve(server.url, umid, at(NOW)));
+      assert.deepEqual([r.outcome, r.warnings], ["accepted", []]);
+    });
+  }
+  for (const type of ["text/html", "text/plain; charset=utf-8", "application/jsonp", "application/json-seq", undefined]) {
+    it(`${type ?? "no Content-Type"}: a warning naming what came, accepted with warnings`, async () => {
+      const umid = `urn:mt:bad:${type ?? "none"}`;
+      served(umid, type);
+      const r = receiptOf(await resolve(server.url, umid, at(NOW)));
+      assert.equal(r.outcome, "accepted-with-warnings");
+      assert.deepEqual(mediaWarnings(r).map((w) => w.code), ["um:reason:arrive:media-type"]);
+      assert.match(mediaWarnings(r)[0]!.message, type === undefined ? /no Content-Type/ : new RegExp(JSON.stringify(type).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    });
+  }
+  it("the same warning for a manifest from the cache, and for a body too large to read", async () => {
+    served("urn:mt:cached", "text/html", { "cache-control": "public, max-age=60" });
+    const cache = memoryCache();
+    await resolve(server.url, "urn:mt:cached", at(NOW, { cache }));
+    assert.equal(server.hits(umidPath("urn:mt:cached")), 1);
+    const cached = receiptOf(await resolve(server.url, "urn:mt:cached", at(later(1), { cache })));
+    assert.equal(server.hits(umidPath("urn:mt:cached")), 1, "served from the cache");
+    assert.equal(mediaWarnings(cached).length, 1);
+    server.routes.set(umidPath("urn:mt:big"), (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("x".repeat(5000)));
+    const big = receiptOf(await resolve(server.url, "urn:mt:big", at(NOW, { limits: { maxManifestBytes: 1000 } })));
+    assert.deepEqual(big.warnings.map((w) => w.code), ["um:reason:arrive:media-type", "um:reason:arrive:too-large"]);
+  });
+  it("evaluate() takes the Content-Type too, for a caller that fetched the manifest itself", async () => {
+    const text = JSON.stringify(manifest("urn:mt:evaluate"));
+    assert.deepEqual(mediaWarnings(valid(await evaluate(text, { now: NOW }, { contentType: "text/html; charset=utf-8" }))).length, 1);
+    assert.deepEqual(valid(await evaluate(text, { now: NOW }, { contentType: "application/ld+json" })).warnings, []);
+    assert.deepEqual(valid(await evaluate(text, { now: NOW })).warnings, [], "not given: not checked (a file has no media type)");
+  });
 });

@@ -35,7 +35,7 @@ export interface CachedGet {
 export type Got =
   | { kind: "entry"; entry: CachedEntry; from: "cache" | "revalidated" | "network"; save(): Promise<void> }
   /** A 200 whose body cannot be kept as text: not UTF-8, or longer than maxBytes. */
-  | { kind: "raw"; url: string; bytes: Uint8Array }
+  | { kind: "raw"; url: string; bytes: Uint8Array; contentType: string | null }
   /** Any other answer than 200, or than a 304 to a revalidation. */
   | { kind: "status"; url: string; status: number }
   | { kind: "insecure" | "unreachable"; reason: string };
@@ -69,10 +69,10 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
   } catch (error) {
     return { kind: "unreachable", reason: `${followed.url}: the body was cut off: ${failure(error)}` };
   }
-  const body = bytes.length <= request.maxBytes ? decodeUtf8(bytes) : undefined;
-  if (body === undefined) return { kind: "raw", url: followed.url, bytes };
-  const etag = response.headers.get("etag");
   const contentType = response.headers.get("content-type");
+  const body = bytes.length <= request.maxBytes ? decodeUtf8(bytes) : undefined;
+  if (body === undefined) return { kind: "raw", url: followed.url, bytes, contentType };
+  const etag = response.headers.get("etag");
   const entry: CachedEntry = { url: followed.url, body, storedAt: now, maxAge: control.maxAge, ...(etag !== null && { etag }), ...(contentType !== null && { contentType }) };
   return { kind: "entry", entry, from: "network", save: save(entry) };
 }

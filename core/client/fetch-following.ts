@@ -13,6 +13,7 @@
  * content is blocked), and the URL it ended at (`response.url`) must pass the same rule.
  */
 import { isTrustworthyUrl } from "../secure-url.ts";
+import { quoted } from "../excerpt.ts";
 
 /** The fetch the client uses: the global one, or the caller's (a test's, a proxy's). */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -48,7 +49,7 @@ export async function getFollowing(start: string, headers: Record<string, string
     if (!REDIRECT_STATUSES.has(response.status)) return { kind: "response", response, url };
     await discard(response);
     const location = response.headers.get("location");
-    if (location === null || !URL.canParse(location, url)) return { kind: "unreachable", reason: `${url} answered ${response.status} with ${location === null ? "no Location" : `Location ${JSON.stringify(location)}, which is not a URL`}` };
+    if (location === null || !URL.canParse(location, url)) return { kind: "unreachable", reason: `${url} answered ${response.status} with ${location === null ? "no Location" : `Location ${quoted(location)}, which is not a URL`}` };
     const next = new URL(location, url).href;
     if (hops === MAX_REDIRECTS) return { kind: "unreachable", reason: `more than ${MAX_REDIRECTS} redirects from ${start}: ${url} redirects again, to ${next}, not followed` };
     if (!isTrustworthyUrl(next)) return { kind: "insecure", reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed` };

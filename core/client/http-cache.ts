@@ -23,10 +23,46 @@ export interface CachedEntry {
   maxAge: number;
 }
 
-/** Where cached responses are kept, by key (the request URL). */
+/**
+ * Where cached responses are kept, by key (the request URL). Either method may throw (a
+ * full disk, a folder that cannot be written): `resolve` then goes on without the cache.
+ */
 export interface HttpCache {
   get(key: string): Promise<CachedEntry | undefined>;
   set(key: string, entry: CachedEntry): Promise<void>;
+}
+
+/** A cache whose failures cost time, never a verdict: `failure` says the first, in words. */
+export interface GuardedCache extends HttpCache {
+  readonly failure: string | undefined;
+}
+
+/** `cache` with its failures caught: a read that fails is a miss, a write that fails is skipped, and the first is kept to report once. */
+export function guardedCache(cache: HttpCache): GuardedCache {
+  let failure: string | undefined;
+  const failed = (what: string, error: unknown) => {
+    failure ??= `${what}: ${error instanceof Error ? error.message : String(error)}`;
+  };
+  return {
+    get failure() {
+      return failure;
+    },
+    async get(key) {
+      try {
+        return await cache.get(key);
+      } catch (error) {
+        failed("the cache could not be read", error);
+        return undefined;
+      }
+    },
+    async set(key, entry) {
+      try {
+        await cache.set(key, entry);
+      } catch (error) {
+        failed("the cache was not saved", error);
+      }
+    },
+  };
 }
 
 /** The entry in `value` (as read back from storage), or undefined when it is not one. */

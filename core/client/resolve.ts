@@ -9,27 +9,33 @@
  * Caching is the HttpCache given (http-cache.ts), for the manifest and its status alike,
  * with every time read from the evaluation clock. Whatever the cache holds, a manifest past
  * its `expiresAt` is never used as fresh (contract §1.6): it is revalidated, and if what
- * comes back is still expired the evaluator rejects it (freshnessCheck "expired").
+ * comes back is still expired the evaluator rejects it (freshnessCheck "expired"). The
+ * same store keeps the statuses seen (status-memory.ts), so that a revocation is never
+ * forgotten and a suspension never rolled back. A store that fails costs time, never a
+ * verdict: the resolution goes on without it, and says why in `cacheFailure`.
  */
 import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import { evaluate, revokedReceipt, type EvaluateOptions } from "../evaluate/evaluate.ts";
 import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";
 import type { Receipt } from "../evaluate/receipt.ts";
+import type { Revocation } from "../evaluate/revocation.ts";
+import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
 import { umidPath } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "./conditional-get.ts";
 import type { Fetch } from "./fetch-following.ts";
-import { storedWithin, type HttpCache } from "./http-cache.ts";
+import { guardedCache, storedWithin, type HttpCache } from "./http-cache.ts";
 import { baseUrlProblem } from "./base-url.ts";
-import { resolveStatus } from "./status-resolution.ts";
+import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
+import { resolveStatus, type StatusAnswer } from "./status-resolution.ts";
 
-export interface ResolveOptions extends Omit<EvaluateOptions, "revocation"> {
+export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "contentType"> {
   /** The evaluation context (its `now` is also the clock of every cache decision). Default {}. */
   context?: EvaluationContext;
   /** Default: the global fetch. */
   fetch?: Fetch;
-  /** Where responses are kept between calls. Default: none, every call asks. */
+  /** Where responses, and the statuses seen, are kept between calls. Default: none, every call asks and nothing is remembered. */
   cache?: HttpCache;
   /** Milliseconds each request may take. Default 10 000. */
   timeoutMs?: number;
@@ -41,6 +47,7 @@ export interface Resolved {
   manifestUrl: string;
   /** The manifest as read, when it is a JSON object; use it only as the receipt allows. */
   manifest?: Record<string, unknown>;
+  cacheFailure?: string;
 }
 
 export interface NotResolvable {
@@ -48,8 +55,13 @@ export interface NotResolvable {
   reason: string;
   /** The HTTP status that ended it, when one did. */
   status?: number;
+  cacheFailure?: string;
 }
 
+/**
+ * `cacheFailure`, on either: the first read or write of the cache that failed, in one line
+ * ("the cache was not saved: ENOSPC: …"); the resolution went on without the cache.
+ */
 export type Resolution = Resolved | NotResolvable;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -67,9 +79,29 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const now = resolveContext(options.context).now;
   // One clock for every decision: the cache's, and the evaluator's.
   const context: EvaluationContext = { ...options.context, now: now.toISOString() };
-  const { fetch: given, cache, timeoutMs, context: _, ...evaluateOptions } = options;
+  const { fetch: given, cache: store, timeoutMs, context: _, ...evaluateOptions } = options;
   const transport = { fetch: given ?? ((url: string, init: RequestInit) => fetch(url, init)), timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const cache = store === undefined ? undefined : guardedCache(store);
+  const done = (resolution: Resolution): Resolution => (cache?.failure === undefined ? resolution : { ...resolution, cacheFailure: cache.failure });
+  const seen = await recallStatus(cache, umid);
+
+  /** The receipt for what was answered (undefined: a manifest with no status to check), given what was seen before, which it updates. */
+  const answered = async (answer: StatusAnswer | undefined, manifestUrl: string, evaluated: (revocation: Revocation | undefined) => Promise<Receipt>, manifest?: Record<string, unknown>) => {
+    const { revocation, remember } = reconcileStatus(seen, answer);
+    // Revoked once, revoked for good (EXT-OPT O2.3), whatever is served now: nothing of it is evaluated.
+    const receipt = seen?.status === "revoked" ? revokedReceipt(umid, context, revocation) : await evaluated(revocation);
+    if (remember !== undefined && receipt.revocationStatus === remember.status) await rememberStatus(cache, umid, remember, manifestUrl, now.getTime());
+    return done({ receipt, manifestUrl, ...(manifest !== undefined && { manifest }) });
+  };
+  const withRevocation = (revocation: Revocation | undefined) => (revocation === undefined ? {} : { revocation });
+  /** No manifest came: not resolvable, unless this client saw the UMID revoked, which it stays whatever the resolver answers now. */
+  const notResolvable = (reason: string, manifestUrl: string, status?: number) =>
+    done(
+      seen?.status === "revoked"
+        ? { receipt: revokedReceipt(umid, context, reconcileStatus(seen, { revocation: { status: "unchecked", message: reason } }).revocation), manifestUrl }
+        : { reason, ...(status !== undefined && { status }) },
+    );
 
   const url = baseUrl.replace(/\/+$/, "") + umidPath(umid);
   const got = await cachedGet({
@@ -84,20 +116,20 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   switch (got.kind) {
     case "insecure":
     case "unreachable":
-      return { reason: got.reason };
+      return notResolvable(got.reason, url);
     case "status":
-      if (got.status === 410) return { receipt: revokedReceipt(umid, context), manifestUrl: got.url };
-      return { reason: got.status === 404 ? `${JSON.stringify(umid)} not found: ${got.url} answered 404` : `${got.url} answered ${got.status}, not a manifest`, status: got.status };
+      if (got.status === 410) return answered({ revocation: { status: "revoked" } }, got.url, async (revocation) => revokedReceipt(umid, context, revocation));
+      return notResolvable(got.status === 404 ? `${JSON.stringify(umid)} not found: ${got.url} answered 404` : `${got.url} answered ${got.status}, not a manifest`, got.url, got.status);
     case "raw":
-      return { receipt: await evaluate(got.bytes, context, evaluateOptions), manifestUrl: got.url };
+      return answered(undefined, got.url, (revocation) => evaluate(got.bytes, context, { ...evaluateOptions, contentType: got.contentType, ...withRevocation(revocation) }));
   }
-  const manifest = manifestOf(got.entry.body, limits);
+  const { entry } = got;
+  const manifest = manifestOf(entry.body, limits);
   const id = manifest?.["@id"];
-  if (typeof id === "string" && id !== umid) return { reason: `the manifest at ${got.entry.url} has @id ${JSON.stringify(id)}, not the UMID asked for, ${JSON.stringify(umid)}` };
+  if (typeof id === "string" && id !== umid) return notResolvable(`the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`, entry.url);
   await got.save();
-  const revocation = manifest === undefined ? undefined : await resolveStatus(manifest, { now: now.getTime(), cache, transport });
-  const receipt = await evaluate(got.entry.body, context, { ...evaluateOptions, ...(revocation !== undefined && { revocation }) });
-  return { receipt, manifestUrl: got.entry.url, ...(manifest !== undefined && { manifest }) };
+  const answer = manifest === undefined ? undefined : await resolveStatus(manifest, { now: now.getTime(), cache, transport });
+  return answered(answer, entry.url, (revocation) => evaluate(entry.body, context, { ...evaluateOptions, contentType: entry.contentType ?? null, ...withRevocation(revocation) }), manifest);
 }
 
 function manifestOf(body: string, limits: ShapeLimits): Record<string, unknown> | undefined {

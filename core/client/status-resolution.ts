@@ -1,11 +1,12 @@
 /**
  * Resolving `signature.statusRef` (EXT-OPT O2.1–O2.4; core §1.6.6) to the result the
- * evaluator records at Verify step 3 (core/evaluate/revocation.ts).
+ * evaluator records at Verify step 3 (core/evaluate/revocation.ts), with the answer's
+ * cursor, by which the client orders it against the statuses it saw (status-memory.ts).
  *
  * O2.1: only over https: (or loopback http:, core/secure-url.ts), redirects included; a
  * cached document is used without a request while younger than its `nextCheck` (default
  * PT10M, at most a day: core/status.ts) and not older than the manifest's `revocationCursor`; otherwise
- * it is revalidated with `If-None-Match: "<its cursor>"` (a 304: still current), or, when
+ * it is revalidated with `If-None-Match: <its ETag>, "<its cursor>"` (a 304: still current), or, when
  * its cursor is older than that floor, requested unconditionally. O2.2: a 200 must be
  * `application/json` and a status document for this manifest's `@id`.
  *
@@ -23,8 +24,10 @@
  */
 import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import type { Revocation } from "../evaluate/revocation.ts";
+import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
-import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS, statusDocumentOf, type StatusDocument } from "../status.ts";
+import { mediaTypeOf } from "../media-type.ts";
+import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS, statusCursor, statusDocumentOf, type StatusDocument } from "../status.ts";
 import { cachedGet, type Freshness } from "./conditional-get.ts";
 import type { Transport } from "./fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
@@ -40,8 +43,18 @@ export interface StatusRequest {
   transport: Transport;
 }
 
+/** What a status endpoint answered: the status for the evaluator, and the cursor of a status document. */
+export interface StatusAnswer {
+  revocation: Revocation;
+  /**
+   * The document's `cursor`; for one without, the cursor of its `updatedAt` (core/status.ts),
+   * which orders the statuses of an endpoint that gives none. Absent when no document came.
+   */
+  cursor?: string;
+}
+
 /** The status of `manifest` from its `signature.statusRef`; undefined when it has none. */
-export async function resolveStatus(manifest: Record<string, unknown>, request: StatusRequest): Promise<Revocation | undefined> {
+export async function resolveStatus(manifest: Record<string, unknown>, request: StatusRequest): Promise<StatusAnswer | undefined> {
   const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
   const statusRef = signature.statusRef;
   if (typeof statusRef !== "string") return undefined;
@@ -62,32 +75,41 @@ export async function resolveStatus(manifest: Record<string, unknown>, request: 
   const document = documentOf(got.entry);
   if ("problem" in document) return unchecked("invalid-response", `status endpoint ${got.entry.url}: ${document.problem}`);
   if (document.manifestId !== manifest["@id"]) {
-    return unchecked("manifest-mismatch", `status endpoint ${got.entry.url} answers for manifestId ${JSON.stringify(document.manifestId)}, not for this manifest, ${JSON.stringify(manifest["@id"])}`);
+    return unchecked("manifest-mismatch", `status endpoint ${got.entry.url} answers for manifestId ${quoted(document.manifestId)}, not for this manifest, ${quoted(manifest["@id"])}`);
   }
   await got.save();
-  if (document.status === "active") return { status: "active" };
+  const cursor = document.cursor ?? statusCursor(document.updatedAt);
+  if (document.status === "active") return { revocation: { status: "active" }, cursor };
   const since = `${document.status} since ${document.updatedAt}`;
-  return { status: document.status, message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${document.reason})`}` };
+  return { revocation: { status: document.status, message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}` }, cursor };
 }
 
-function unchecked(code: string, message: string): Revocation {
-  return { status: "unchecked", code: `um:reason:status:${code}`, message };
+function unchecked(code: string, message: string): StatusAnswer {
+  return { revocation: { status: "unchecked", code: `um:reason:status:${code}`, message } };
 }
 
-/** O2.1: fresh while younger than nextCheck and not older than the floor; revalidated by its cursor unless older than the floor. */
+/**
+ * O2.1: fresh while younger than nextCheck and not older than the floor; unless older than
+ * the floor, revalidated by its cursor (O2.1: a status endpoint SHOULD make it its ETag)
+ * and by the ETag it came with (ours is the digest of the document, which a changed reason
+ * changes too: edge/responses.ts): either one matching is a 304.
+ */
 function judge(entry: CachedEntry, floor: string | undefined, now: number): Freshness {
   const document = documentOf(entry);
   if ("problem" in document) return { fresh: false, validator: undefined };
   const { cursor, nextCheck } = document;
   if (floor !== undefined && (cursor === undefined || !cursorAtLeast(cursor, floor))) return { fresh: false, validator: undefined };
   const seconds = Math.min((nextCheck === undefined ? undefined : durationSeconds(nextCheck)) ?? DEFAULT_NEXT_CHECK_SECONDS, MAX_NEXT_CHECK_SECONDS);
-  return { fresh: storedWithin(entry, seconds, now), validator: cursor === undefined ? entry.etag : `"${cursor}"` };
+  const validators = new Set([entry.etag, cursor !== undefined && ENTITY_TAG_TEXT.test(cursor) ? `"${cursor}"` : undefined].filter((tag) => tag !== undefined));
+  return { fresh: storedWithin(entry, seconds, now), validator: validators.size === 0 ? undefined : [...validators].join(", ") };
 }
+
+/** What an entity-tag may hold (RFC 9110 §8.8.3, less obs-text): a cursor outside it cannot be sent as one. */
+const ENTITY_TAG_TEXT = /^[\x21\x23-\x7e]*$/;
 
 /** The status document an entry holds (O2.1: `application/json`; O2.2: its schema), or why it holds none. */
 function documentOf(entry: CachedEntry): StatusDocument | { problem: string } {
-  const mediaType = entry.contentType?.split(";")[0]!.trim().toLowerCase();
-  if (mediaType !== "application/json") return { problem: `the status response is ${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, not application/json` };
+  if (mediaTypeOf(entry.contentType) !== "application/json") return { problem: `the status response is ${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, not application/json` };
   const parsed = parseJson(entry.body, DEFAULT_LIMITS);
   return parsed.ok ? statusDocumentOf(parsed.value) : { problem: `the status response is not JSON: ${parsed.problem.message}` };
 }

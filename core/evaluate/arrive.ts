@@ -10,9 +10,11 @@
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalMembers, type CanonicalMembers } from "../crypto/jcs.ts";
 import { isJsonObject, lineColumn, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
 import { structureProblems, V03_SCHEMAS } from "../validate/manifest-structure.ts";
 import { problemWarning } from "./evaluation.ts";
 import type { Warning } from "./receipt.ts";
+import { quoted } from "../excerpt.ts";
 
 /** The limits of core §6.3, which a deployment may change and must then document. */
 export interface Limits extends ShapeLimits {
@@ -35,7 +37,7 @@ export function arrive(input: string | Uint8Array | Record<string, unknown>, lim
 
   const version = isJsonObject(value) ? value.manifestVersion : undefined;
   if (version === "0.1" || version === "0.2") {
-    const message = `manifestVersion ${JSON.stringify(version)} has no processing path in a v0.4 evaluator (only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`;
+    const message = `manifestVersion ${quoted(version)} has no processing path in a v0.4 evaluator (only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`;
     return { ok: false, manifestId, warnings: [{ code: "um:reason:arrive:unsupported-version", message, pointer: "/manifestVersion" }] };
   }
   const warnings = structureProblems(value, standardsUrl, V03_SCHEMAS)
@@ -48,6 +50,18 @@ export function arrive(input: string | Uint8Array | Record<string, unknown>, lim
     // Only a value given as an object can hold what JSON cannot (a lone surrogate, NaN).
     return { ok: false, manifestId, warnings: [{ code: "um:reason:arrive:malformed", message: `not JSON: ${(error as Error).message}` }] };
   }
+}
+
+/**
+ * The warning for a manifest that came over HTTP with a `Content-Type` (null: none) that is
+ * not JSON: a resolver answers one as application/ld+json (contract §4.3), and one that
+ * says text/html is misconfigured, or is not the resolver it claims to be. Not critical:
+ * the body is judged by what it is.
+ */
+export function mediaTypeWarning(contentType: string | null): Warning | undefined {
+  if (isJsonMediaType(mediaTypeOf(contentType))) return undefined;
+  const received = contentType === null ? "no Content-Type" : `Content-Type ${quoted(contentType)}`;
+  return { code: "um:reason:arrive:media-type", rule: "resolve/media-type", message: `the manifest was answered with ${received}, not a JSON media type (application/ld+json, application/json or +json)` };
 }
 
 function readInput(input: string | Uint8Array | Record<string, unknown>, limits: Limits): { value: unknown } | { warning: Warning } {

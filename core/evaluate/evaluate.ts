@@ -8,7 +8,8 @@
  * itself does no I/O and is a function of its arguments.
  */
 import type { KeyPins } from "../crypto/profile-a.ts";
-import { arrive, DEFAULT_LIMITS, type Limits } from "./arrive.ts";
+import { quoted } from "../excerpt.ts";
+import { arrive, DEFAULT_LIMITS, mediaTypeWarning, type Limits } from "./arrive.ts";
 import { compose } from "./compose.ts";
 import { consent } from "./consent.ts";
 import { resolveContext, type EvaluationContext, type ResolvedContext } from "./context.ts";
@@ -39,6 +40,13 @@ export interface EvaluateOptions {
    * reason `code` add a warning (revocation.ts). Without it: "unchecked", no warning.
    */
   revocation?: Revocation;
+  /**
+   * The `Content-Type` the manifest was answered with, when it came over HTTP (null: the
+   * answer had none); `resolve` of manifest-resolver/client passes it. One that is not a
+   * JSON media type is a warning (rule `resolve/media-type`). Not given: not checked, as a
+   * file has no media type.
+   */
+  contentType?: string | null;
 }
 
 /**
@@ -49,6 +57,8 @@ export interface EvaluateOptions {
 export async function evaluate(manifest: string | Uint8Array | Record<string, unknown>, context: EvaluationContext = {}, options: EvaluateOptions = {}): Promise<Receipt> {
   const resolved = resolveContext(context);
   const receipt = blankReceipt();
+  const mediaType = options.contentType === undefined ? undefined : mediaTypeWarning(options.contentType);
+  if (mediaType !== undefined) receipt.warnings.push(mediaType);
   const arrival = arrive(manifest, { ...DEFAULT_LIMITS, ...options.limits }, (options.standardsUrl ?? DEFAULT_STANDARDS_URL).replace(/\/+$/, ""));
   if (!arrival.ok) {
     receipt.manifestId = arrival.manifestId;
@@ -76,16 +86,17 @@ export async function evaluate(manifest: string | Uint8Array | Record<string, un
 }
 
 /**
- * The receipt for a UMID whose resolver answers 410 Gone (contract §3.1: "known and
- * revoked"): there is no manifest to evaluate, so it is rejected with
- * `revocationStatus: "revoked"` and every check "not-evaluated". Throws ContextError for
- * an unusable context, as `evaluate` does.
+ * The receipt for a UMID known to be revoked without a manifest to evaluate: its resolver
+ * answers 410 Gone (contract §3.1: "known and revoked"), or the relying party saw it
+ * revoked before (EXT-OPT O2.3: permanent). It is rejected with `revocationStatus:
+ * "revoked"` and every check "not-evaluated"; `revocation` gives the warning's words, and
+ * rule, in place of the 410's. Throws ContextError for an unusable context, as `evaluate` does.
  */
-export function revokedReceipt(manifestId: string, context: EvaluationContext = {}, message = `the resolver answers 410 Gone for ${JSON.stringify(manifestId)}: the manifest is revoked`): Receipt {
+export function revokedReceipt(manifestId: string, context: EvaluationContext = {}, revocation: Omit<Revocation, "status"> = {}): Receipt {
   const resolved = resolveContext(context);
   const ev = { receipt: blankReceipt(), rejected: false };
   ev.receipt.manifestId = manifestId;
-  recordRevocation(ev, { status: "revoked", message });
+  recordRevocation(ev, { message: `the resolver answers 410 Gone for ${JSON.stringify(manifestId)}: the manifest is revoked`, ...revocation, status: "revoked" });
   return stamped(ev.receipt, resolved);
 }
 
@@ -96,5 +107,5 @@ function stamped(receipt: Receipt, context: ResolvedContext): Receipt {
 
 function keyPins(keys: Readonly<Record<string, string>> | undefined): KeyPins | undefined {
   if (keys === undefined) return undefined;
-  return { file: "the evaluator's keys", keys: new Map(Object.entries(keys).map(([keyRef, spki]) => [keyRef, { spki, place: `keys[${JSON.stringify(keyRef)}]` }])) };
+  return { file: "the evaluator's keys", keys: new Map(Object.entries(keys).map(([keyRef, spki]) => [keyRef, { spki, place: `keys[${quoted(keyRef)}]` }])) };
 }

@@ -26,6 +26,12 @@ export interface Revocation {
   code?: string;
   /** The warning's words: what the status endpoint said, or why it could not be asked. */
   message?: string;
+  /**
+   * The rule that set the status against what was answered, for the warning: the client's
+   * memory of a status seen before (core/client/status-memory.ts) keeps a revocation the
+   * resolver now contradicts, and a suspension an older cursor would lift.
+   */
+  rule?: string;
 }
 
 const DEFAULTS: Record<Receipt["revocationStatus"], { code?: string; message: string }> = {
@@ -51,5 +57,5 @@ export function recordRevocation(ev: Pick<Evaluation, "receipt" | "rejected">, r
   ev.receipt.revocationStatus = status;
   if (status === "active" || code === undefined) return;
   ev.receipt.revocationReason = code;
-  warn(ev, status === "revoked", { code, message: revocation.message ?? DEFAULTS[status].message });
+  warn(ev, status === "revoked", { code, message: revocation.message ?? DEFAULTS[status].message, ...(revocation.rule !== undefined && { rule: revocation.rule }) });
 }

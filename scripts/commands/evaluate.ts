@@ -6,15 +6,17 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { placeName } from "../../core/evaluate/evaluation.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { excerpt } from "../../core/excerpt.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
 import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+import { KEYS_HELP, keysOption } from "./keys-option.ts";
 
 export const evaluateCommand: Command = {
   name: "evaluate",
-  help: `Usage: manifest-resolver evaluate FILE [--context JSON] [--now DATE-TIME] [--json]
+  help: `Usage: manifest-resolver evaluate FILE [--context JSON] [--now DATE-TIME] [--keys FILE] [--json]
 
 Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,
 Consent, Compose, Receipt) on FILE and prints the structured receipt on stdout: the
@@ -27,6 +29,7 @@ Options:
                     omitProcessedAt (what a member does, and its fail-closed default:
                     the README). Default {}: the wall clock, Tier 0, no challenge.
   --now DATE-TIME   the clock (RFC 3339), overriding the context's "now"
+${KEYS_HELP}
   --json            the receipt on one line (default: indented)
 
 A manifest that cannot be read as one (not JSON, a structural fault) also gets its
@@ -43,6 +46,7 @@ Example:
   options: {
     context: { type: "string" },
     now: { type: "string" },
+    keys: { type: "string" },
     json: { type: "boolean" },
   },
   async run(values, positionals) {
@@ -50,12 +54,13 @@ Example:
     const file = positionals[0]!;
     const context = contextOption(values.context as string | undefined, values.now as string | undefined);
     const settings = settingsFromEnv();
+    const keys = keysOption(values.keys as string | undefined, settings);
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
     let receipt: Receipt;
     try {
-      receipt = await evaluate(bytes, context, { standardsUrl: settings.standardsUrl, limits: settings.limits });
+      receipt = await evaluate(bytes, context, { standardsUrl: settings.standardsUrl, limits: settings.limits, ...(keys !== undefined && { keys }) });
     } catch (error) {
-      if (error instanceof ContextError) throw new UsageError(error.message);
+      if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
     }
     printReceipt(receipt, values.json === true);
@@ -96,12 +101,16 @@ export function printReceipt(receipt: Receipt, oneLine: boolean): void {
 export function contextOption(text: string | undefined, now: string | undefined): EvaluationContext {
   let context: unknown = {};
   if (text !== undefined) {
-    const parsed = parseJson(text);
-    if (!parsed.ok) throw new UsageError(`--context is not JSON: ${parsed.problem.message} (at character ${parsed.problem.offset + 1})`);
+    // User input, read as strictly as a manifest and within the same limits: no nesting deep enough to exhaust the stack.
+    const parsed = parseJson(text, settingsFromEnv().limits);
+    if (!parsed.ok) {
+      const { rule, message, offset } = parsed.problem;
+      throw new UsageError(`--context ${rule.startsWith("limits/") ? "is too large" : "is not JSON"}: ${message} (at character ${offset + 1})`);
+    }
     if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) throw new UsageError("--context must be a JSON object");
     context = parsed.value;
   }
-  if (now !== undefined && !isDateTime(now)) throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${now}'`);
+  if (now !== undefined && !isDateTime(now)) throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${excerpt(now)}'`);
   return { ...(context as EvaluationContext), ...(now !== undefined && { now }) };
 }
 
@@ -124,8 +133,8 @@ export function summary(file: string, r: Receipt): string {
   const facets = r.facetStatuses.length === 0 ? "" : `; ${r.facetStatuses.filter((f) => f.status === "processed").length} of ${r.facetStatuses.length} facets processed`;
   const notes = [
     ...r.warnings.map((w) => w.message),
-    ...r.facetStatuses.filter((f) => f.status !== "processed").map((f) => `facet ${f.facetId}: ${f.status}${f.reason ? ` (${f.reason})` : ""}`),
-    ...r.claimStatuses.filter((c) => c.status === "trustTierUnsupported" || c.status === "failed").map((c) => `claim ${c.claimRef}: ${c.status}${c.reason ? ` (${c.reason})` : ""}`),
+    ...r.facetStatuses.filter((f) => f.status !== "processed").map((f) => `facet ${excerpt(f.facetId)}: ${f.status}${f.reason ? ` (${f.reason})` : ""}`),
+    ...r.claimStatuses.filter((c) => c.status === "trustTierUnsupported" || c.status === "failed").map((c) => `claim ${excerpt(c.claimRef)}: ${c.status}${c.reason ? ` (${c.reason})` : ""}`),
   ];
   const shown = notes.slice(0, 3).map((note) => `  ${note}`);
   if (notes.length > 3) shown.push(`  … and ${notes.length - 3} more in the receipt`);

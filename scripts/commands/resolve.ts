@@ -6,23 +6,26 @@
  * statuses, and the summary a person reads.
  */
 import { ContextError } from "../../core/evaluate/index.ts";
-import { baseUrlProblem, resolve, type HttpCache } from "../../core/client/index.ts";
-import { CacheDirError, fileCache } from "../client/file-cache.ts";
+import { baseUrlProblem, resolve } from "../../core/client/index.ts";
+import { fileCache } from "../client/file-cache.ts";
 import { settingsFromEnv } from "../config.ts";
 import { printable } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 import { contextOption, printReceipt, summary } from "./evaluate.ts";
+import { KEYS_HELP, keysOption } from "./keys-option.ts";
 
 export const resolveCommand: Command = {
   name: "resolve",
-  help: `Usage: manifest-resolver resolve BASE_URL UMID [--context JSON] [--now DATE-TIME] [--cache DIR] [--json]
+  help: `Usage: manifest-resolver resolve BASE_URL UMID [--context JSON] [--now DATE-TIME] [--keys FILE] [--cache DIR] [--json]
 
 Asks the resolver at BASE_URL for UMID (following a redirect, at most 5, over https: or
 loopback http: only), resolves the manifest's signature.statusRef when it has one
 (active, suspended or revoked; an endpoint that cannot be asked leaves the status
 "unchecked", with a warning, never a rejection), evaluates it as 'evaluate' does, and
 prints the receipt on stdout. A UMID the resolver answers 410 for gets a rejected
-receipt with revocationStatus "revoked".
+receipt with revocationStatus "revoked". A manifest answered with a Content-Type that is
+not JSON (application/ld+json, application/json, +json) gets a warning (rule
+resolve/media-type).
 
 BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].
 
@@ -30,9 +33,16 @@ Options:
   --context JSON    the evaluation context, as for 'manifest-resolver evaluate --help'
   --now DATE-TIME   the clock (RFC 3339), overriding the context's "now"; every cache
                     decision is taken at this clock too
+${KEYS_HELP}
   --cache DIR       keep responses in DIR (created if need be) and reuse them: a manifest
                     within its max-age and expiresAt, a status within its nextCheck, and
-                    otherwise revalidated with If-None-Match. Default: no cache.
+                    otherwise revalidated with If-None-Match. DIR also remembers the
+                    statuses seen: a UMID seen revoked stays revoked whatever a later
+                    answer says (rule status/revocation-contradicted when it says
+                    otherwise), and a suspension ends only by an answer with a newer
+                    cursor (an older one: rule status/cursor-rollback). A DIR that cannot
+                    be read or written costs one warning on stderr, never the verdict.
+                    Default: no cache, nothing remembered.
   --json            the receipt on one line (default: indented)
 
 A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused, a manifest
@@ -50,6 +60,7 @@ Example:
   options: {
     context: { type: "string" },
     now: { type: "string" },
+    keys: { type: "string" },
     cache: { type: "string" },
     json: { type: "boolean" },
   },
@@ -59,15 +70,17 @@ Example:
     const problem = baseUrlProblem(baseUrl);
     if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
     const context = contextOption(values.context as string | undefined, values.now as string | undefined);
-    const cache = cacheOption(values.cache as string | undefined);
+    const cacheDir = values.cache as string | undefined;
     const settings = settingsFromEnv();
+    const keys = keysOption(values.keys as string | undefined, settings);
     let result;
     try {
-      result = await resolve(baseUrl, umid, { context, standardsUrl: settings.standardsUrl, limits: settings.limits, ...(cache !== undefined && { cache }) });
+      result = await resolve(baseUrl, umid, { context, standardsUrl: settings.standardsUrl, limits: settings.limits, ...(keys !== undefined && { keys }), ...(cacheDir !== undefined && { cache: fileCache(cacheDir) }) });
     } catch (error) {
-      if (error instanceof ContextError) throw new UsageError(error.message);
+      if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
     }
+    if (result.cacheFailure !== undefined) console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${result.cacheFailure}`));
     if (!("receipt" in result)) {
       console.error(printable(`manifest-resolver: ${result.reason}`));
       return EXIT_FAILED;
@@ -77,13 +90,3 @@ Example:
     return result.receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },
 };
-
-function cacheOption(dir: string | undefined): HttpCache | undefined {
-  if (dir === undefined) return undefined;
-  try {
-    return fileCache(dir);
-  } catch (error) {
-    if (error instanceof CacheDirError) throw new UsageError(`--cache: ${error.message}`);
-    throw error;
-  }
-}

@@ -1,0 +1,92 @@
+/**
+ * What this client has seen of a UMID's status, and what a later answer may change of it
+ * (EXT-OPT O2.3). "revoked" is permanent: once seen, no answer makes the UMID anything
+ * else, and one that says otherwise (active, suspended, or a manifest served with no
+ * status to check) is the resolver contradicting itself, recorded under the rule
+ * `status/revocation-contradicted`. A suspension ends only by an "active" whose cursor is
+ * newer than that of the suspension; an older or equal one is a rollback (a stale replica
+ * or cache), refused under the rule `status/cursor-rollback`. An answer that tightens
+ * (suspended, revoked) is believed whatever its cursor, as it loosens nothing; one that
+ * says nothing (the endpoint cannot be asked) ends nothing.
+ *
+ * What was seen is kept in the client's HttpCache, under a key no request URL has
+ * (`status-seen:` and the UMID), so it lasts as long as the store keeps it: the CLI's
+ * files, a memoryCache until it evicts it, nothing without a cache. Only a status a
+ * receipt recorded is kept: one a manifest whose signature failed pointed to is nobody's.
+ */
+import type { Revocation } from "../evaluate/revocation.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { cursorNewer, MANIFEST_STATUSES, type ManifestStatus } from "../status.ts";
+import type { HttpCache } from "./http-cache.ts";
+import type { StatusAnswer } from "./status-resolution.ts";
+import { quoted } from "../excerpt.ts";
+
+export interface SeenStatus {
+  status: ManifestStatus;
+  cursor?: string;
+}
+
+export interface Reconciled {
+  /** The status to evaluate with. */
+  revocation: Revocation | undefined;
+  /** What to remember once the receipt records that status; undefined when nothing changes. */
+  remember: SeenStatus | undefined;
+}
+
+const keyOf = (umid: string) => `status-seen:${umid}`;
+
+/** What `cache` holds of `umid`'s status; undefined when nothing, or nothing usable. */
+export async function recallStatus(cache: HttpCache | undefined, umid: string): Promise<SeenStatus | undefined> {
+  const entry = await cache?.get(keyOf(umid));
+  const parsed = entry === undefined ? undefined : parseJson(entry.body);
+  if (!parsed?.ok || !isJsonObject(parsed.value)) return undefined;
+  const { status, cursor } = parsed.value;
+  if (!(MANIFEST_STATUSES as readonly unknown[]).includes(status) || (cursor !== undefined && typeof cursor !== "string")) return undefined;
+  return parsed.value as unknown as SeenStatus;
+}
+
+/** Keeps `seen` as `umid`'s status; `url` is where it was answered, `now` the evaluation clock. */
+export async function rememberStatus(cache: HttpCache | undefined, umid: string, seen: SeenStatus, url: string, now: number): Promise<void> {
+  await cache?.set(keyOf(umid), { url, body: JSON.stringify(seen), storedAt: now, maxAge: 0 });
+}
+
+/** What `answer` (undefined: a manifest served with no status to check) means, given what was `seen` before. */
+export function reconcileStatus(seen: SeenStatus | undefined, answer: StatusAnswer | undefined): Reconciled {
+  const said = answer?.revocation.status;
+  const cursor = answer?.cursor;
+  const settled = (revocation: Revocation | undefined, next: SeenStatus | undefined): Reconciled => ({
+    revocation,
+    remember: next === undefined || (next.status === seen?.status && next.cursor === seen.cursor) ? undefined : next,
+  });
+  const believed = (kept = cursor) => settled(answer?.revocation, said === undefined || said === "unchecked" ? undefined : { status: said, ...(kept !== undefined && { cursor: kept }) });
+
+  if (seen === undefined || seen.status === "active" || said === "revoked") return believed();
+  if (seen.status === "revoked") return settled(stillRevoked(seen, answer), undefined);
+  // Suspended: the newer of two suspensions is the one an "active" must be newer than.
+  if (said === "suspended") return believed(seen.cursor !== undefined && (cursor === undefined || !cursorNewer(cursor, seen.cursor)) ? seen.cursor : cursor);
+  if (said === "active" && cursor !== undefined && seen.cursor !== undefined && cursorNewer(cursor, seen.cursor)) return believed();
+  return settled(stillSuspended(seen, answer), undefined);
+}
+
+function stillRevoked(seen: SeenStatus, answer: StatusAnswer | undefined): Revocation {
+  const seenAs = `this client saw the manifest revoked${seen.cursor === undefined ? "" : ` ${at(seen.cursor)}`}, and revocation is permanent (EXT-OPT O2.3)`;
+  if (answer?.revocation.status === "unchecked") return { status: "revoked", message: `${seenAs}; now ${answer.revocation.message}` };
+  return { status: "revoked", rule: "status/revocation-contradicted", message: `${seenAs}, yet ${saying(answer)}: a contradiction, not believed` };
+}
+
+function stillSuspended(seen: SeenStatus, answer: StatusAnswer | undefined): Revocation {
+  const seenAs = `the suspension this client saw ${at(seen.cursor)}`;
+  if (answer?.revocation.status === "active") {
+    return { status: "suspended", rule: "status/cursor-rollback", message: `${saying(answer)}, not newer than ${seenAs}: a rollback, refused; still suspended (EXT-OPT O2.1, O2.3)` };
+  }
+  return { status: "suspended", message: `${answer === undefined ? saying(answer) : answer.revocation.message}; ${seenAs} stands until an answer with a newer cursor ends it` };
+}
+
+/** What the resolver or its status endpoint said this time, in words. */
+function saying(answer: StatusAnswer | undefined): string {
+  return answer === undefined ? "the resolver now serves a manifest for it with no status to check" : `the status endpoint now answers ${answer.revocation.status} ${at(answer.cursor)}`;
+}
+
+function at(cursor: string | undefined): string {
+  return cursor === undefined ? "with no cursor" : `at cursor ${quoted(cursor)}`;
+}
