@@ -5,11 +5,11 @@
  * bad signature pass; expiry is judged at every run; a damaged cache is ignored, never trusted.
  */
 import assert from "node:assert/strict";
-import { createPublicKey, type KeyObject } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/content/check-content.ts";
@@ -203,7 +203,15 @@ describe("a body the store loses during a build", () => {
     const t = tree();
     const options = (cache: VerificationCache) => ({ settings: settingsFromEnv({}), now: new Date("2027-01-01T00:00:00Z"), strict: false, cache });
     const first = new VerificationCache(t.env.UM_CACHE_DIR, true);
-    await checkContent(t.content, options(first), async () => ({ write: (_, body) => first.bodies!.keep(body as Uint8Array) }));
+    const built = join(t.root, "built");
+    mkdirSync(built);
+    await checkContent(t.content, options(first), async () => ({
+      write: (umid, body) => {
+        const file = join(built, Buffer.from(umid).toString("base64url"));
+        writeFileSync(file, body as Uint8Array);
+        first.bodies!.keep(file, createHash("sha256").update(body as Uint8Array).digest("hex"));
+      },
+    }));
     first.save();
     // Another run prunes every stored body after this one listed them; meanwhile b0.json is edited.
     const second = new VerificationCache(t.env.UM_CACHE_DIR, true);
@@ -215,7 +223,8 @@ describe("a body the store loses during a build", () => {
         return false;
       },
     }));
-    assert.equal(result.recalled, 5);
+    // Each was checked again: none counts as taken from the cache.
+    assert.equal(result.recalled, 0);
     assert.deepEqual(written.sort(), ["urn:cache:a0", "urn:cache:a1", "urn:cache:a2", "urn:cache:b1"]);
     assert.deepEqual(
       result.diagnostics.filter((d) => d.severity === "error").map((d) => [d.file.endsWith("b0.json"), d.rule]),
@@ -283,7 +292,7 @@ describe("a damaged body store", () => {
     writeFileSync(stored, readFileSync(stored, "utf8").replace("urn:cache:a1", "urn:cache:a1-forged"));
     const warm = await build("dist");
     assert.equal(warm.status, 0, warm.stdout + warm.stderr);
-    assert.equal(recalled(warm.stdout), 5);
+    assert.equal(recalled(warm.stdout), 4);
     const warnings = warm.stderr.split("\n").filter((line) => line.includes("verification cache"));
     assert.equal(warnings.length, 1, warm.stderr);
     assert.match(warnings[0]!, /"urn:cache:a1"/);
@@ -365,6 +374,53 @@ describe("a cache that cannot be used", () => {
       await assertBuiltWithout(t, env);
       await assertBuiltWithout(t, { UM_CACHE_DIR: join(disk.dir, "never-made") });
     });
+  });
+
+  it("a disk the output and the cache share, with room for the output alone: the output comes first", async (context) => {
+    await withTmpfs(context, scratch, "2m", async (disk) => {
+      const t = tree();
+      const on = (dir: string) => join(disk.dir, dir);
+      const built = (env: Record<string, string>) => t.cli(["build", "--content", "content", "--out", on("dist"), "--lookup-out", on("lookup"), "--kv-out", on("kv"), ...(env.UM_CACHE_DIR === undefined ? ["--no-cache"] : [])], env);
+      const free = () => statfsSync(disk.dir).bavail * statfsSync(disk.dir).bsize;
+      const before = free();
+      assert.equal((await built({})).status, 0);
+      const needed = before - free();
+      for (const dir of ["dist", "lookup", "kv"]) rmSync(on(dir), { recursive: true });
+      // Room for the output, and three pages more: the cache's two folders, not its five bodies.
+      writeFileSync(on("filler"), Buffer.alloc(free() - needed - 3 * 4096));
+      const run = await built({ UM_CACHE_DIR: on("cache") });
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      assert.equal(run.stderr.split("\n").filter((line) => line.includes("verification cache")).length, 1, run.stderr);
+      assert.equal((await t.cli(["build", "--content", "content", "--out", "cold", "--lookup-out", "cold-lookup", "--kv-out", "cold-kv", "--no-cache"])).status, 0);
+      assert.deepEqual([fileDigests(on("dist")), fileDigests(on("kv"))], [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))]);
+    });
+  });
+
+  it("a cache file or body that is a FIFO, a device or a link is never read as one: a warning, and the output of a cold build", { timeout: 60_000 }, async () => {
+    for (const replace of ["fifo", "device", "body-link", "store-link"] as const) {
+      const t = tree();
+      assert.equal((await build(t)).status, 0);
+      const bodies = join(t.env.UM_CACHE_DIR, "bodies");
+      const body = join(bodies, readdirSync(bodies)[0]!);
+      rmSync(body);
+      if (replace === "fifo") assert.equal(spawnSync("mkfifo", [body]).status, 0);
+      if (replace === "device") symlinkSync("/dev/zero", body);
+      if (replace === "body-link") symlinkSync(join(t.content, "a0.json"), body);
+      if (replace === "store-link") {
+        rmSync(bodies, { recursive: true });
+        mkdirSync(join(t.root, "elsewhere"));
+        writeFileSync(join(t.root, "elsewhere", "a".repeat(64)), "not the store's");
+        symlinkSync(join(t.root, "elsewhere"), bodies);
+      }
+      await assertBuiltWithout(t);
+      if (replace === "store-link") assert.deepEqual(readdirSync(join(t.root, "elsewhere")), ["a".repeat(64)]);
+    }
+    const t = tree();
+    mkdirSync(t.env.UM_CACHE_DIR);
+    assert.equal(spawnSync("mkfifo", [join(t.env.UM_CACHE_DIR, "verification.json")]).status, 0);
+    const checked = await t.cli(["check", "content"]);
+    assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+    assert.match(checked.stderr, /verification cache .* was ignored, and is rebuilt: it is not a regular file/);
   });
 
   it("a full disk (ENOSPC)", async (context) => {

@@ -11,8 +11,9 @@
  * temporary name and renamed, so that a kill or a full disk leaves no part of one.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 
 /** Read-only: an edit by mistake is refused, though a recall checks every body all the same. */
 const BODY_MODE = 0o444;
@@ -23,12 +24,20 @@ export type Recalled = Uint8Array | "missing" | "altered";
 export class BodyStore {
   /** The digests (lowercase hex) held: at the start of the run, less those found altered. */
   readonly #held: Set<string>;
+  /** The bodies this run kept, removed again if the file system refuses one of them. */
+  readonly #kept: string[] = [];
+  /** Temporary files of runs killed while keeping a body, at the start of this run. */
+  readonly #temporaries: string[];
   /** Why the store takes no more bodies this run: the file system refused one. */
   #unwritable?: Error;
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
-    this.#held = new Set(readdirSync(dir).filter((name) => /^[0-9a-f]{64}$/.test(name)));
+    // A link would make the store write, and prune, wherever it points.
+    if (!lstatSync(dir).isDirectory()) throw new Error(`${dir} is not a folder (a symbolic link, or a file)`);
+    const names = readdirSync(dir);
+    this.#held = new Set(names.filter((name) => /^[0-9a-f]{64}$/.test(name)));
+    this.#temporaries = names.filter((name) => /^[0-9a-f]{64}\.\d+\.tmp$/.test(name));
   }
 
   holds(digest: string): boolean {
@@ -40,40 +49,57 @@ export class BodyStore {
     return this.#unwritable;
   }
 
-  /** Keeps `body` for later builds, unless the store holds it. A refused write costs the cache, never the build. */
-  keep(body: Uint8Array): void {
-    const digest = sha256Hex(body);
+  /**
+   * Keeps the body at `path` for later builds if it is the body of `digest` and the store
+   * does not hold it. A refused write costs the cache, never the build: it removes what
+   * this run kept (on a full disk, that space is the output's) and keeps nothing more.
+   */
+  keep(path: string, digest: string): void {
     if (this.#unwritable !== undefined || this.#held.has(digest)) return;
     const stored = join(this.dir, digest);
     const temporary = `${stored}.${process.pid}.tmp`;
     try {
+      const body = readRegularFile(path, Number.MAX_SAFE_INTEGER);
+      if (sha256Hex(body) !== digest) return;
       writeFileSync(temporary, body, { mode: BODY_MODE });
       renameSync(temporary, stored);
       this.#held.add(digest);
+      this.#kept.push(digest);
     } catch (error) {
       this.#unwritable = error as Error;
       removeIfAble(temporary);
+      for (const kept of this.#kept) removeIfAble(join(this.dir, kept));
     }
   }
 
-  /** The body `digest`, if the store still has it and its bytes are still that body. */
-  recall(digest: string): Recalled {
-    let bytes: Uint8Array;
+  /** The body `digest` of `bytes` bytes, if the store still has it and it is still that body. */
+  recall(digest: string, bytes: number): Recalled {
+    let body: Uint8Array;
     try {
-      bytes = readFileSync(join(this.dir, digest));
-    } catch {
-      // Pruned by another run, or unreadable: either way the file is checked again.
-      return "missing";
+      body = readRegularFile(join(this.dir, digest), bytes);
+    } catch (error) {
+      // Pruned by another run, or unreadable: either way the file is checked again. Any other thing in its place is not a body.
+      if (!(error instanceof NotACacheFile) || error.message === "no such file") return "missing";
+      body = new Uint8Array(0);
     }
-    if (sha256Hex(bytes) === digest) return bytes;
+    if (body.byteLength === bytes && sha256Hex(body) === digest) return body;
     this.#held.delete(digest);
     removeIfAble(join(this.dir, digest));
     return "altered";
   }
 
-  /** Removes every body held that `wanted` does not name (another run may have removed it first). */
+  /**
+   * Removes every body held that `wanted` does not name (another run may have removed it
+   * first), and what killed runs left half-kept an hour or more ago (a run still going
+   * writes its own within seconds).
+   */
   prune(wanted: ReadonlySet<string>): void {
     for (const digest of this.#held) if (!wanted.has(digest)) rmSync(join(this.dir, digest), { force: true });
+    const stale = Date.now() - 3600_000;
+    for (const name of this.#temporaries) {
+      const path = join(this.dir, name);
+      if ((statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < stale) rmSync(path, { force: true });
+    }
   }
 }
 

@@ -17,12 +17,13 @@
  * most recently used first, while they number no more than those it used plus 1,000.
  */
 import { createHash, hash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { BodyStore } from "./body-store.ts";
 import { KEY_BYTES, KnownKeys } from "./known-keys.ts";
+import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 
@@ -33,6 +34,8 @@ const HEADER_BYTES = 160;
 /** Entries joined into one write: few system calls, never the whole file in memory at once. */
 const WRITE_ROWS = 10_000;
 const KEPT_BEYOND_USED = 1000;
+/** Far more than a million entries take (about 230 MB): a larger file is not one this tool wrote. */
+const MAX_FILE_BYTES = 1024 ** 3;
 
 /** A diagnostic as kept: its file is the one the entry is for, wherever that is now displayed. */
 export type KeptDiagnostic = Omit<Diagnostic, "file">;
@@ -240,8 +243,10 @@ function load(file: string): { stored: Stored; ignored?: string } {
   const ignored = (why: string) => ({ stored: EMPTY, ignored: why });
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
-  } catch {
+    bytes = readRegularFile(file, MAX_FILE_BYTES);
+  } catch (error) {
+    // None yet is the usual case, and says nothing; anything else in its place is worth a word.
+    if (error instanceof NotACacheFile && error.message !== "no such file") return ignored(`it is ${error.message}`);
     return { stored: EMPTY };
   }
   try {

@@ -18,7 +18,7 @@ import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
-import { CACHE_ENVIRONMENT, CACHE_HELP, CACHE_OPTION, fromCache, openCache, recalledBody, saveCache } from "./cache-option.ts";
+import { CACHE_ENVIRONMENT, CACHE_HELP, CACHE_OPTION, fromCache, keepBodies, openCache, recalledBody, saveCache } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 
 export const build: Command = {
@@ -91,10 +91,11 @@ Example:
       for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
       const cache = openCache(values, true);
       const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache }, settings));
+      const page = built && (await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true)));
+      // Only once every output is written: on a disk the cache shares with them, its bodies must never take their room.
+      if (page !== undefined) keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)));
       saveCache(cache);
-      if (built === undefined) return EXIT_FAILED;
-      const page = await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true));
-      if (page === undefined) return EXIT_FAILED;
+      if (built === undefined || page === undefined) return EXIT_FAILED;
       for (const warning of built.hostWarnings) console.error(`manifest-resolver: warning: ${warning}`);
       if (settings.resolverUrl === "") {
         console.error(`manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver's URL to make it the default`);
@@ -108,6 +109,8 @@ Example:
 /** What a build made: its content check, the bytes written, its KV bulk files if any, and what it warns of hosts' limits. */
 interface Built {
   content: ContentCheck;
+  /** The file of a UMID's body, relative to the output folder. */
+  bodyFile(umid: string): string;
   bytes: number;
   kvDir?: string;
   kvFiles: number;
@@ -160,7 +163,6 @@ async function buildInto(
           const bytes = body instanceof Uint8Array ? body : recalledBody(cache!, umid, body);
           if (bytes === undefined) return false;
           bodies.write(umid, bytes);
-          if (body instanceof Uint8Array) cache?.bodies?.keep(bytes);
           await kv?.manifest(umid, bytes, etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
           return true;
         },
@@ -185,7 +187,7 @@ async function buildInto(
     const kvFiles = kv?.finish() ?? 0;
     await commitStaging(staging, outDir);
     if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
-    return { content, bytes: bodies.bytes + indexBytes, ...(kvDir !== undefined && { kvDir }), kvFiles, hostWarnings: limits };
+    return { content, bodyFile: (umid) => bodies.nameOf(umid), bytes: bodies.bytes + indexBytes, ...(kvDir !== undefined && { kvDir }), kvFiles, hostWarnings: limits };
   } catch (error) {
     for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
     throw error;

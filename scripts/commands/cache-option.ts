@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { projectRoot } from "../content/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
 import { VerificationCache, type StoredBody } from "../cache/verification-cache.ts";
+import type { PublishedManifests } from "../content/published.ts";
 import type { OptionValues } from "./command.ts";
 import { quoted } from "../../core/excerpt.ts";
 
@@ -48,13 +49,23 @@ export function saveCache(cache: VerificationCache | undefined): void {
   }
 }
 
+/** Puts in the cache's body store each published body it does not hold, from its file in the output (`fileOf`). */
+export function keepBodies(cache: VerificationCache | undefined, published: PublishedManifests, fileOf: (umid: string) => string): void {
+  const store = cache?.bodies;
+  if (store === undefined) return;
+  for (let i = 0; i < published.length && store.unwritable === undefined; i++) {
+    const digest = published.digestAt(i);
+    if (!store.holds(digest)) store.keep(fileOf(published.umidAt(i)), digest);
+  }
+}
+
 /**
  * The bytes of a body the cache recalled, from its body store, still those verified; none
  * when the file must be checked again: the store no longer has it, or has other bytes
  * under its digest (a warning: someone or something altered the store).
  */
 export function recalledBody(cache: VerificationCache, umid: string, body: StoredBody): Uint8Array | undefined {
-  const recalled = cache.bodies!.recall(body.digest);
+  const recalled = cache.bodies!.recall(body.digest, body.bytes);
   if (recalled === "altered") warn(`the verification cache's body of ${quoted(umid)} is not the one verified (${cache.bodies!.dir} was altered), so it was dropped and its file checked again`);
   return typeof recalled === "string" ? undefined : recalled;
 }

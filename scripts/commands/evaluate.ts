@@ -3,7 +3,8 @@
  * file (core/evaluate/), its receipt on stdout. The same module runs in any runtime; this
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { readFully } from "../content/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
 import { excerpt } from "../../core/excerpt.ts";
@@ -75,14 +76,7 @@ function readAtMost(file: string, max: number): Uint8Array {
   let fd: number | undefined;
   try {
     fd = openSync(file, "r");
-    const bytes = Buffer.alloc(Math.min(fstatSync(fd).size, max));
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.subarray(0, read);
+    return readFully(fd, Math.min(fstatSync(fd).size, max));
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   } finally {

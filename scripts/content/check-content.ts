@@ -126,6 +126,7 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
     if (manifest.legacyVersion !== undefined) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
     if ((await sink.write(umid, body, manifest.etag, issuedAt)) === false) {
       // Read again, it must still be what the cache recalled: a file edited meanwhile is not published unchecked.
+      result.recalled--;
       const again = checkManifestFile(join(dir, files.names[index]!), root.context, true) as CheckedManifest;
       if (again.body !== undefined && again.etag === manifest.etag) await sink.write(umid, again.body, again.etag, issuedAt);
       else result.diagnostics.push({ severity: "error", file: manifest.file, rule: "file/changed", message: "changed while the build read it: build again" });

@@ -47,6 +47,11 @@ export class PublishedManifests {
     return this.#issued[i]!;
   }
 
+  /** The SHA-256 of its body, as lowercase hex. */
+  digestAt(i: number): string {
+    return Buffer.from(this.#digests.buffer, i * DIGEST_BYTES, DIGEST_BYTES).toString("hex");
+  }
+
   etagAt(i: number): string {
     return formatEtag(this.#digests.subarray(i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES));
   }
