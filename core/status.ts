@@ -10,7 +10,7 @@
  * ensure. Fixed width makes string order numeric order.
  */
 import { isJsonObject } from "./json/strict-json.ts";
-import { instant } from "./validate/cross-field.ts";
+import { instant, isDateTime } from "./validate/cross-field.ts";
 
 export const MANIFEST_STATUSES = ["active", "revoked", "suspended"] as const;
 export type ManifestStatus = (typeof MANIFEST_STATUSES)[number];
@@ -78,7 +78,8 @@ export function statusDocumentOf(value: unknown): StatusDocument | { problem: st
   const { manifestId, status, updatedAt, reason, cursor, nextCheck } = value;
   if (typeof manifestId !== "string") return { problem: "the status response has no manifestId" };
   if (typeof status !== "string" || !(MANIFEST_STATUSES as readonly string[]).includes(status)) return { problem: `the status response's status is not one of ${MANIFEST_STATUSES.join(", ")}` };
-  if (instant(updatedAt) === undefined) return { problem: "the status response's updatedAt is not an RFC 3339 date-time" };
+  // Strictly RFC 3339 (O2.2), not whatever Date.parse reads: it is quoted in receipts.
+  if (!isDateTime(updatedAt)) return { problem: "the status response's updatedAt is not an RFC 3339 date-time" };
   for (const [name, member] of Object.entries({ reason, cursor, nextCheck })) {
     if (member !== undefined && typeof member !== "string") return { problem: `the status response's ${name} is not a string` };
   }

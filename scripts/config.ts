@@ -6,7 +6,7 @@
  * |---|---|---|
  * | `UM_STANDARDS_URL` | https://universalmanifest.net | manifests must use the context `{standards_url}/ns/v0.4` |
  * | `UM_MAX_MANIFEST_BYTES` | 1048576 (1 MiB) | largest manifest file |
- * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 |
+ * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 (at most 1000) |
  * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
@@ -16,6 +16,7 @@
 import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
 import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status.ts";
+import { excerpt } from "../core/excerpt.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
@@ -64,15 +65,23 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     contextUrl: `${standardsUrl}/ns/v0.4`,
     limits: {
       maxManifestBytes: positiveInteger(env, "UM_MAX_MANIFEST_BYTES", 1_048_576),
-      maxDepth: positiveInteger(env, "UM_MAX_DEPTH", 10),
+      maxDepth: positiveInteger(env, "UM_MAX_DEPTH", 10, MAX_DEPTH),
       maxArrayItems: positiveInteger(env, "UM_MAX_ARRAY_ITEMS", 1000),
     },
   };
 }
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/**
+ * The deepest nesting UM_MAX_DEPTH may allow: the parser and the schema recurse once per
+ * level, and past a few thousand levels Node's stack runs out. No manifest needs more.
+ */
+const MAX_DEPTH = 1000;
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const text = env[name];
   if (text === undefined || text === "") return fallback;
-  if (!/^[1-9][0-9]*$/.test(text)) throw new ConfigError(`${name} must be a positive whole number, not '${text}'`);
+  if (!/^[1-9][0-9]*$/.test(text) || Number(text) > max) {
+    throw new ConfigError(`${name} must be a positive whole number${max === Number.MAX_SAFE_INTEGER ? "" : ` of at most ${max}`}, not '${excerpt(text)}'`);
+  }
   return Number(text);
 }

@@ -153,6 +153,12 @@ describe("check: limits and strict input", () => {
     assert.equal(result.status, 1);
     assert.match(result.stdout, /deep\.json:15:16 - error limits\/depth: containers nested more than 5 deep$/m);
   });
+  it("nesting as deep as UM_MAX_DEPTH can allow: problems, not a stack overflow", () => {
+    const nested = write("limits/nested.json", `{"@id":"urn:nested","x":${"[".repeat(995)}${"]".repeat(995)}}`);
+    const result = cli(["check", "--json", nested], { UM_MAX_DEPTH: "1000" });
+    assert.equal(result.status, 1, result.stderr);
+    assert.ok(jsonLines(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
+  });
   it("arrays longer than UM_MAX_ARRAY_ITEMS", () => {
     const result = cli(["check", write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key))], { UM_MAX_ARRAY_ITEMS: "2" });
     assert.match(result.stdout, /long\.json:\d+:\d+ - error limits\/array-length: array has more than 2 elements$/m);
@@ -167,7 +173,9 @@ describe("check: limits and strict input", () => {
   });
   it("a bad setting or flag is a usage error, exit 2", () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
-      [["check", deep], { UM_MAX_DEPTH: "ten" }, /UM_MAX_DEPTH must be a positive whole number, not 'ten'/],
+      [["check", deep], { UM_MAX_DEPTH: "ten" }, /UM_MAX_DEPTH must be a positive whole number of at most 1000, not 'ten'/],
+      // Deeper, and a file nested as deep would exhaust the parser's stack.
+      [["check", deep], { UM_MAX_DEPTH: "1000000" }, /UM_MAX_DEPTH must be a positive whole number of at most 1000, not '1000000'/],
       [["check", deep], { UM_STANDARDS_URL: "universalmanifest.net" }, /UM_STANDARDS_URL must be an http or https URL/],
       [["check", "--now", "tomorrow"], {}, /--now must be an RFC 3339 date-time/],
       [["check", "--now", "2026-13-45T00:00:00Z"], {}, /--now must be an RFC 3339 date-time/],

@@ -474,6 +474,9 @@ describe("codeSpan: a UMID in a GitHub table cell", () => {
     assert.equal(codeSpan("`a"), "`` `a ``");
   });
 
+  it("quotes a long text as an excerpt: a UMID of 120,000 characters is not a summary of as many", () => {
+    assert.equal(codeSpan("u".repeat(120_000)), `\`${"u".repeat(200)}… (119800 more characters)\``);
+  });
   it("writes line breaks and other control characters as escapes, which keep the row on one line", () => {
     assert.equal(codeSpan("a\nb\u202e"), "`a\\nb\\u202e`");
   });

@@ -334,6 +334,18 @@ describe("revoke and redirect", () => {
     }
     assert.equal(existsSync(join(scratch, "routes8/content/_routes.json")), false, "nothing was written");
   });
+  it("finds a letter-case twin beyond ASCII (σ and ς have one capital, Σ), and quotes a long UMID as an excerpt", async () => {
+    write("routes9/content/greek.json", JSON.stringify(signed(manifestFor("urn:x:ασ"), key), null, 2));
+    const twin = await cli(["redirect", "urn:x:ΑΣ", "https://x.example/", "--content", "routes9/content"]);
+    assert.equal(twin.status, 1, twin.stdout + twin.stderr);
+    assert.ok(twin.stderr.includes("urn:x:ασ (routes9/content/greek.json:3:10)"), twin.stderr);
+    const long = `urn:x:${"y".repeat(100_000)}`;
+    for (const args of [["revoke", long], ["suspend", long], ["reinstate", long], ["redirect", long, "https://x.example/"], ["revoke", long, "--unpublished"]]) {
+      const result = await cli([...args, "--content", "routes9/content"]);
+      assert.ok(result.stdout.length + result.stderr.length < 2_000, `${args[0]}: ${result.stdout.length + result.stderr.length} characters`);
+      assert.match(result.stdout + result.stderr, /… \(\d+ more characters\)/);
+    }
+  });
   it("concurrent edits wait for each other: every edit that reports success is in the file", async () => {
     const umids = Array.from({ length: 6 }, (_, i) => `urn:concurrent:${i}`);
     for (const umid of umids) write(`routes5/content/${umid.slice(-1)}.json`, JSON.stringify(signed(manifestFor(umid), key)));

@@ -11,9 +11,9 @@
  * receiptSchema.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash, createPrivateKey } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -26,6 +26,7 @@ import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/e
 import { statusCursor, type StatusDocument } from "../core/status.ts";
 import { umidPath } from "../core/umid-path.ts";
 import { ifNoneMatchMatches } from "../edge/conditional.ts";
+import { recallStatus, rememberStatus, type SeenStatus } from "../core/client/status-memory.ts";
 import { fileCache } from "../scripts/client/file-cache.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { CLI, ROOT } from "./support/paths.ts";
@@ -247,6 +248,16 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
     assert.deepEqual([receiptOf(typed.result).revocationReason, receiptOf(typed.result).outcome], ["um:reason:status:invalid-response", "accepted-with-warnings"]);
     const shapeless = await withStatus("urn:st:shapeless", body({ manifestId: "urn:st:shapeless", status: "gone" }, {}, "application/json"));
     assert.match(receiptOf(shapeless.result).warnings[0]!.message, /status is not one of active, revoked, suspended/);
+  });
+  it("an updatedAt of 60,000 characters: quoted as an excerpt; one that is not RFC 3339 (an HTTP date): invalid-response", async () => {
+    const long = `2026-05-02T00:00:00.${"0".repeat(60_000)}Z`;
+    const { result } = await withStatus("urn:st:long-date", statusBody(statusDocument("urn:st:long-date", "suspended", long)));
+    const r = receiptOf(result);
+    assert.deepEqual([r.revocationStatus, r.revocationReason], ["suspended", "um:reason:status:suspended"]);
+    assert.ok(JSON.stringify(r).length < 5_000, `${JSON.stringify(r).length} characters`);
+    const http = "Sat, 02 May 2026 00:00:00 GMT";
+    const dated = await withStatus("urn:st:http-date", body({ manifestId: "urn:st:http-date", status: "suspended", updatedAt: http, cursor: "1" }, {}, "application/json"));
+    assert.equal(receiptOf(dated.result).revocationReason, "um:reason:status:invalid-response");
   });
   it("no statusRef: unchecked, and no warning (there is no endpoint to be unavailable)", async () => {
     publish(manifest("urn:st:none"));
@@ -488,6 +499,19 @@ describe("the file cache (--cache DIR)", () => {
     assert.equal(await cache.get("k"), undefined);
     writeFileSync(file, JSON.stringify({ key: "k", entry: { url: "u", body: 42, storedAt: 1, maxAge: 1 } }));
     assert.equal(await cache.get("k"), undefined);
+  });
+  it("counts an entry that is a FIFO, a device or a link as absent, without blocking on it or reading it", { timeout: 20_000 }, async () => {
+    const cache = fileCache(join(dir, "e"));
+    const entry = { url: "u", body: "b", storedAt: 1, maxAge: 1 };
+    await cache.set("k", entry);
+    const file = join(dir, "e", readdirSync(join(dir, "e"))[0]!);
+    const elsewhere = join(dir, "elsewhere.json");
+    writeFileSync(elsewhere, JSON.stringify({ key: "k", entry }));
+    for (const make of [() => spawnSync("mkfifo", [file]), () => symlinkSync("/dev/zero", file), () => symlinkSync(elsewhere, file)]) {
+      rmSync(file);
+      make();
+      assert.equal(await cache.get("k"), undefined);
+    }
   });
   it("creates its directory on the first write, and an entry not yet written is absent", async () => {
     const cache = fileCache(join(dir, "c", "d"));
@@ -877,5 +901,22 @@ describe("resolve(): the manifest's media type", () => {
     assert.deepEqual(mediaWarnings(valid(await evaluate(text, { now: NOW }, { contentType: "text/html; charset=utf-8" }))).length, 1);
     assert.deepEqual(valid(await evaluate(text, { now: NOW }, { contentType: "application/ld+json" })).warnings, []);
     assert.deepEqual(valid(await evaluate(text, { now: NOW })).warnings, [], "not given: not checked (a file has no media type)");
+  });
+});
+
+describe("the statuses a client remembers, when two resolutions of one UMID overlap", () => {
+  const recorded = async (stored: SeenStatus, later: SeenStatus) => {
+    const cache = memoryCache();
+    await rememberStatus(cache, "urn:overlap", stored, "https://r.example/s", 0);
+    // A resolution that began before `stored` was recorded, and ends after.
+    await rememberStatus(cache, "urn:overlap", later, "https://r.example/s", 1);
+    return recallStatus(cache, "urn:overlap");
+  };
+  it("a revocation recorded meanwhile stays: the later write of an active status is not kept", async () => {
+    assert.deepEqual(await recorded({ status: "revoked", cursor: "0000000000000002" }, { status: "active", cursor: "0000000000000003" }), { status: "revoked", cursor: "0000000000000002" });
+  });
+  it("a newer suspension recorded meanwhile stays: an active status with an older cursor is not kept; a newer one is", async () => {
+    assert.deepEqual(await recorded({ status: "suspended", cursor: "0000000000000005" }, { status: "active", cursor: "0000000000000003" }), { status: "suspended", cursor: "0000000000000005" });
+    assert.deepEqual(await recorded({ status: "suspended", cursor: "0000000000000005" }, { status: "active", cursor: "0000000000000007" }), { status: "active", cursor: "0000000000000007" });
   });
 });

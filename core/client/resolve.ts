@@ -119,7 +119,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       return notResolvable(got.reason, url);
     case "status":
       if (got.status === 410) return answered({ revocation: { status: "revoked" } }, got.url, async (revocation) => revokedReceipt(umid, context, revocation));
-      return notResolvable(got.status === 404 ? `${JSON.stringify(umid)} not found: ${got.url} answered 404` : `${got.url} answered ${got.status}, not a manifest`, got.url, got.status);
+      return notResolvable(got.status === 404 ? `${quoted(umid)} not found: ${got.url} answered 404` : `${got.url} answered ${got.status}, not a manifest`, got.url, got.status);
     case "raw":
       return answered(undefined, got.url, (revocation) => evaluate(got.bytes, context, { ...evaluateOptions, contentType: got.contentType, ...withRevocation(revocation) }));
   }

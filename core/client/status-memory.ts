@@ -45,9 +45,18 @@ export async function recallStatus(cache: HttpCache | undefined, umid: string): 
   return parsed.value as unknown as SeenStatus;
 }
 
-/** Keeps `seen` as `umid`'s status; `url` is where it was answered, `now` the evaluation clock. */
+/**
+ * Keeps `seen` as `umid`'s status; `url` is where it was answered, `now` the evaluation
+ * clock. What the store holds is read again first, and `seen` kept only where it may
+ * follow that by the rules above: another resolution may have recorded a revocation, or a
+ * newer suspension, since this one began (the window that remains is the store's
+ * read-then-write, not a whole resolution's).
+ */
 export async function rememberStatus(cache: HttpCache | undefined, umid: string, seen: SeenStatus, url: string, now: number): Promise<void> {
-  await cache?.set(keyOf(umid), { url, body: JSON.stringify(seen), storedAt: now, maxAge: 0 });
+  if (cache === undefined) return;
+  const stored = await recallStatus(cache, umid);
+  const kept = stored === undefined ? seen : reconcileStatus(stored, { revocation: { status: seen.status }, ...(seen.cursor !== undefined && { cursor: seen.cursor }) }).remember;
+  if (kept !== undefined) await cache.set(keyOf(umid), { url, body: JSON.stringify(kept), storedAt: now, maxAge: 0 });
 }
 
 /** What `answer` (undefined: a manifest served with no status to check) means, given what was `seen` before. */

@@ -80,7 +80,7 @@ export async function resolveStatus(manifest: Record<string, unknown>, request: 
   await got.save();
   const cursor = document.cursor ?? statusCursor(document.updatedAt);
   if (document.status === "active") return { revocation: { status: "active" }, cursor };
-  const since = `${document.status} since ${document.updatedAt}`;
+  const since = `${document.status} since ${excerpt(document.updatedAt)}`;
   return { revocation: { status: document.status, message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}` }, cursor };
 }
 

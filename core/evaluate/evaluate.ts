@@ -96,7 +96,7 @@ export function revokedReceipt(manifestId: string, context: EvaluationContext = 
   const resolved = resolveContext(context);
   const ev = { receipt: blankReceipt(), rejected: false };
   ev.receipt.manifestId = manifestId;
-  recordRevocation(ev, { message: `the resolver answers 410 Gone for ${JSON.stringify(manifestId)}: the manifest is revoked`, ...revocation, status: "revoked" });
+  recordRevocation(ev, { message: `the resolver answers 410 Gone for ${quoted(manifestId)}: the manifest is revoked`, ...revocation, status: "revoked" });
   return stamped(ev.receipt, resolved);
 }
 

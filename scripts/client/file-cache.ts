@@ -11,9 +11,13 @@
  * before going on without the cache (core/client/http-cache.ts, guardedCache).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cachedEntryOf, type HttpCache } from "../../core/client/http-cache.ts";
+import { NotACacheFile, readRegularFile } from "../cache/regular-file.ts";
+
+/** An entry holds one body the client read, at most a manifest's limit, as JSON text: escaped, up to six times as long. */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** The cache in `dir`, which the first write creates if need be. */
 export function fileCache(dir: string): HttpCache {
@@ -22,9 +26,10 @@ export function fileCache(dir: string): HttpCache {
     async get(key) {
       let text: string;
       try {
-        text = await readFile(fileOf(key), "utf8");
+        text = readRegularFile(fileOf(key), MAX_ENTRY_BYTES).toString("utf8");
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        // None, or what no write of ours left (a link, a FIFO, a device): absent.
+        if (error instanceof NotACacheFile) return undefined;
         throw error;
       }
       try {

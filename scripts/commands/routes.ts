@@ -69,17 +69,17 @@ Example:
   run: (values, positionals) =>
     editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
       const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { unchanged: `${umid} is already revoked at ${revoked.place}` };
+      if (revoked !== undefined) return { unchanged: `${excerpt(umid!)} is already revoked at ${revoked.place}` };
       const redirected = listed("redirects", umid!);
-      if (redirected !== undefined) return { refused: `${umid} is redirected at ${redirected.place}: remove the redirect before revoking it` };
+      if (redirected !== undefined) return { refused: `${excerpt(umid!)} is redirected at ${redirected.place}: remove the redirect before revoking it` };
       if (publishedBy(umid!) === undefined && values.unpublished !== true) {
-        return { refused: `no manifest in the content folder publishes ${umid}${nearestHint(umid!)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished` };
+        return { refused: `no manifest in the content folder publishes ${excerpt(umid!)}${nearestHint(umid!)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished` };
       }
       const revokedAt = changeTime(umid!);
       dropStatus(umid!);
       routes.revoked.push({ umid: umid!, revokedAt, ...reasonOf(values) });
       const file = publishedBy(umid!);
-      return { changed: `revoked ${umid}${file === undefined ? "" : `; ${file} is no longer published`}` };
+      return { changed: `revoked ${excerpt(umid!)}${file === undefined ? "" : `; ${file} is no longer published`}` };
     }),
 };
 
@@ -104,16 +104,16 @@ Example:
   run: (values, positionals) =>
     editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
       const suspended = listed("suspended", umid!);
-      if (suspended !== undefined) return { unchanged: `${umid} is already suspended at ${suspended.place}` };
+      if (suspended !== undefined) return { unchanged: `${excerpt(umid!)} is already suspended at ${suspended.place}` };
       const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      if (revoked !== undefined) return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
       if (publishedBy(umid!) === undefined) {
-        return { refused: `no manifest in the content folder publishes ${umid}, and only a published manifest can be suspended${nearestHint(umid!)}` };
+        return { refused: `no manifest in the content folder publishes ${excerpt(umid!)}, and only a published manifest can be suspended${nearestHint(umid!)}` };
       }
       const suspendedAt = changeTime(umid!);
       dropStatus(umid!);
       routes.suspended.push({ umid: umid!, suspendedAt, ...reasonOf(values) });
-      return { changed: `suspended ${umid}` };
+      return { changed: `suspended ${excerpt(umid!)}` };
     }),
 };
 
@@ -136,12 +136,12 @@ Example:
   run: (values, positionals) =>
     editRoutes(values, positionals, 1, ([umid], { routes, listed, dropStatus, changeTime }) => {
       const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated` };
-      if (listed("suspended", umid!) === undefined) return { unchanged: `${umid} is not suspended` };
+      if (revoked !== undefined) return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated` };
+      if (listed("suspended", umid!) === undefined) return { unchanged: `${excerpt(umid!)} is not suspended` };
       const reinstatedAt = changeTime(umid!);
       dropStatus(umid!);
       routes.reinstated.push({ umid: umid!, reinstatedAt });
-      return { changed: `reinstated ${umid}` };
+      return { changed: `reinstated ${excerpt(umid!)}` };
     }),
 };
 
@@ -175,21 +175,21 @@ Example:
     }
     return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy, dropStatus }) => {
       const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { refused: `${umid} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      if (revoked !== undefined) return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
       const file = publishedBy(umid!);
-      if (file !== undefined) return { refused: `${umid} is published by ${file}: delete that file first, or revoke the UMID instead` };
+      if (file !== undefined) return { refused: `${excerpt(umid!)} is published by ${file}: delete that file first, or revoke the UMID instead` };
       const existing = listed("redirects", umid!);
       // A status of a manifest no longer here goes with it.
       dropStatus(umid!);
       if (existing === undefined) {
         routes.redirects.push({ umid: umid!, location: location! });
-        return { changed: `redirected ${umid} to ${location}` };
+        return { changed: `redirected ${excerpt(umid!)} to ${location}` };
       }
       const entry = routes.redirects[existing.index]!;
-      if (entry.location === location) return { unchanged: `${umid} already redirects to ${location}` };
+      if (entry.location === location) return { unchanged: `${excerpt(umid!)} already redirects to ${location}` };
       const previous = entry.location;
       entry.location = location!;
-      return { changed: `${umid} now redirects to ${location} (was ${previous}, at ${existing.place})` };
+      return { changed: `${excerpt(umid!)} now redirects to ${location} (was ${previous}, at ${existing.place})` };
     });
   },
 };
@@ -217,15 +217,16 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
     const current = before.document;
     const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [], suspended: current.suspended ?? [], reinstated: current.reinstated ?? [] };
     const source = { file, text };
-    const withPlace = (umid: string) => `${umid} (${placeOf(manifests.get(umid)!, "/@id")})`;
+    const withPlace = (umid: string) => `${excerpt(umid)} (${placeOf(manifests.get(umid)!, "/@id")})`;
     // A UMID given in other letter case than a published one is almost surely that one, and
     // an edit of it would leave the one meant as it was: refused, whatever the edit, unless
     // _routes.json lists this spelling already.
     const [umid] = positionals as [string];
     if (!manifests.has(umid) && !before.redirects.has(umid) && !before.statuses.has(umid)) {
-      const meant = [...manifests.keys()].filter((candidate) => candidate !== umid && candidate.toLowerCase() === umid.toLowerCase());
+      // Both ways: one lower-case form may have two upper-case ones (σ, ς: Σ), and the reverse.
+      const meant = [...manifests.keys()].filter((candidate) => candidate !== umid && (candidate.toLowerCase() === umid.toLowerCase() || candidate.toUpperCase() === umid.toUpperCase()));
       if (meant.length > 0) {
-        return fail([`manifest-resolver: no manifest in the content folder publishes ${umid}; did you mean ${meant.map(withPlace).join(" or ")}? UMIDs differing only in letter case are different UMIDs. Nothing was changed`]);
+        return fail([`manifest-resolver: no manifest in the content folder publishes ${excerpt(umid)}; did you mean ${meant.map(withPlace).join(" or ")}? UMIDs differing only in letter case are different UMIDs. Nothing was changed`]);
       }
     }
     const outcome = edit(positionals, {

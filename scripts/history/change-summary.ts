@@ -9,6 +9,7 @@ import { instant } from "../../core/validate/cross-field.ts";
 import type { StatusList } from "../content/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
+import { excerpt } from "../../core/excerpt.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */
 const SHOWN = 5;
@@ -96,10 +97,11 @@ export function summaryMarkdown(before: ResolverState, now: ResolverState, base:
  * fenced by more backticks than it holds in a row (CommonMark), padded with a space where
  * it starts or ends with one (of which one each side is dropped). A `|` after an odd run of
  * backslashes gets one more, or the run would escape itself and end the cell: the cell then
- * shows one backslash too many, the only spelling GFM leaves.
+ * shows one backslash too many, the only spelling GFM leaves. A long text is an excerpt.
  */
 export function codeSpan(text: string): string {
-  const escaped = printable(text).replace(/(\\*)\|/g, (_, run: string) => `${run}${run.length % 2 === 1 ? "\\" : ""}\\|`);
+  // An excerpt: a UMID or reason may be of any length, and GitHub's step summary holds 1 MiB.
+  const escaped = printable(excerpt(text)).replace(/(\\*)\|/g, (_, run: string) => `${run}${run.length % 2 === 1 ? "\\" : ""}\\|`);
   const fence = "`".repeat(Math.max(0, ...[...escaped.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
   const pad = /^[ `]|[ `]$/.test(escaped) ? " " : "";
   return `${fence}${pad}${escaped}${pad}${fence}`;
