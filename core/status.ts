@@ -45,6 +45,17 @@ export function statusCursor(updatedAt: string): string {
 }
 
 /**
+ * The cursor by which a client orders the statuses one endpoint gives: the document's own
+ * where it is of our form (ordered), else that of its `updatedAt`. Another endpoint's
+ * cursor is opaque (O2.2): "v10" is not newer than "v9" by any rule a client can know.
+ */
+export function orderingCursor(document: StatusDocument): string {
+  return document.cursor !== undefined && OUR_CURSOR.test(document.cursor) ? document.cursor : statusCursor(document.updatedAt);
+}
+
+const OUR_CURSOR = new RegExp(`^\\d{${CURSOR_DIGITS}}$`);
+
+/**
  * Whether a status with cursor `cursor` is at least as recent as `floor` (O2.1's
  * `revocationCursor`). Only cursors of our form can be ordered; any other pair must be
  * equal, and otherwise counts as older: the caller then revalidates, which is always safe.

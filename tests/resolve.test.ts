@@ -112,7 +112,7 @@ function body(value: unknown, headers: Record<string, string> = {}, type = "appl
   };
 }
 
-/** A status document as a status endpoint serves it: application/json, ETag the quoted cursor. */
+/** A status document as a status endpoint that follows O2.1's suggestion serves it: application/json, ETag the quoted cursor (ours is its body's digest). */
 function statusBody(document: StatusDocument, headers: Record<string, string> = {}): Route {
   return body(document, { etag: `"${document.cursor}"`, "cache-control": "public, max-age=60", ...headers }, "application/json");
 }
@@ -500,7 +500,7 @@ describe("the file cache (--cache DIR)", () => {
     writeFileSync(file, JSON.stringify({ key: "k", entry: { url: "u", body: 42, storedAt: 1, maxAge: 1 } }));
     assert.equal(await cache.get("k"), undefined);
   });
-  it("counts an entry that is a FIFO, a device or a link as absent, without blocking on it or reading it", { timeout: 20_000 }, async () => {
+  it("counts an entry that is a FIFO, or a link to a device or another file, as absent, without blocking on it or reading it", { timeout: 20_000 }, async () => {
     const cache = fileCache(join(dir, "e"));
     const entry = { url: "u", body: "b", storedAt: 1, maxAge: 1 };
     await cache.set("k", entry);
@@ -784,6 +784,25 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     s.says("revoked", "2026-05-01T00:00:00Z");
     assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
   });
+  it("an endpoint's own cursors are opaque: its statuses are ordered by updatedAt, so a suspension ends, and a rollback is still one", async () => {
+    const s = scenario("urn:seen:opaque");
+    const says = (status: StatusDocument["status"], updatedAt: string, cursor: string) => s.answer(statusBody({ ...statusDocument("urn:seen:opaque", status, updatedAt), cursor }));
+    says("suspended", "2026-05-10T00:00:00Z", "v9");
+    assert.equal((await s.resolve()).revocationStatus, "suspended");
+    says("active", "2026-05-01T00:00:00Z", "v8");
+    assert.deepEqual(verdict(await s.resolve()), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", ["status/cursor-rollback"]]);
+    says("active", "2026-05-20T00:00:00Z", "v10");
+    assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
+  });
+  it("what one resolver said binds that resolver only: a 410 from another does not revoke the UMID here", async () => {
+    const umid = "urn:seen:elsewhere";
+    const cache = memoryCache();
+    server.routes.set(`/other${umidPath(umid)}`, answer(410));
+    assert.equal(receiptOf(await resolve(`${server.url}/other`, umid, at(NOW, { cache }))).revocationStatus, "revoked");
+    publish(manifest(umid));
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), ["accepted", "unchecked", undefined, []]);
+    assert.equal(receiptOf(await resolve(`${server.url}/other`, umid, at(later(2), { cache }))).revocationStatus, "revoked");
+  });
   it("an endpoint that cannot be asked ends nothing: the suspension or revocation seen stands, and it is no contradiction", async () => {
     const suspended = scenario("urn:seen:suspended-then-down");
     suspended.says("suspended", "2026-05-10T00:00:00Z");
@@ -905,12 +924,13 @@ describe("resolve(): the manifest's media type", () => {
 });
 
 describe("the statuses a client remembers, when two resolutions of one UMID overlap", () => {
+  const resolveUrl = "https://r.example/urn:overlap";
   const recorded = async (stored: SeenStatus, later: SeenStatus) => {
     const cache = memoryCache();
-    await rememberStatus(cache, "urn:overlap", stored, "https://r.example/s", 0);
+    await rememberStatus(cache, resolveUrl, stored, "https://r.example/s", 0);
     // A resolution that began before `stored` was recorded, and ends after.
-    await rememberStatus(cache, "urn:overlap", later, "https://r.example/s", 1);
-    return recallStatus(cache, "urn:overlap");
+    await rememberStatus(cache, resolveUrl, later, "https://r.example/s", 1);
+    return recallStatus(cache, resolveUrl);
   };
   it("a revocation recorded meanwhile stays: the later write of an active status is not kept", async () => {
     assert.deepEqual(await recorded({ status: "revoked", cursor: "0000000000000002" }, { status: "active", cursor: "0000000000000003" }), { status: "revoked", cursor: "0000000000000002" });

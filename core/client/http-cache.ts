@@ -24,7 +24,8 @@ export interface CachedEntry {
 }
 
 /**
- * Where cached responses are kept, by key (the request URL). Either method may throw (a
+ * Where cached responses are kept, by key (the request URL; what a client saw of a status
+ * is kept under the URL it resolved the UMID at, with a fragment: status-memory.ts). Either method may throw (a
  * full disk, a folder that cannot be written): `resolve` then goes on without the cache.
  */
 export interface HttpCache {

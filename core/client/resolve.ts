@@ -84,14 +84,15 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const cache = store === undefined ? undefined : guardedCache(store);
   const done = (resolution: Resolution): Resolution => (cache?.failure === undefined ? resolution : { ...resolution, cacheFailure: cache.failure });
-  const seen = await recallStatus(cache, umid);
+  const url = baseUrl.replace(/\/+$/, "") + umidPath(umid);
+  const seen = await recallStatus(cache, url);
 
   /** The receipt for what was answered (undefined: a manifest with no status to check), given what was seen before, which it updates. */
   const answered = async (answer: StatusAnswer | undefined, manifestUrl: string, evaluated: (revocation: Revocation | undefined) => Promise<Receipt>, manifest?: Record<string, unknown>) => {
     const { revocation, remember } = reconcileStatus(seen, answer);
     // Revoked once, revoked for good (EXT-OPT O2.3), whatever is served now: nothing of it is evaluated.
     const receipt = seen?.status === "revoked" ? revokedReceipt(umid, context, revocation) : await evaluated(revocation);
-    if (remember !== undefined && receipt.revocationStatus === remember.status) await rememberStatus(cache, umid, remember, manifestUrl, now.getTime());
+    if (remember !== undefined && receipt.revocationStatus === remember.status) await rememberStatus(cache, url, remember, manifestUrl, now.getTime());
     return done({ receipt, manifestUrl, ...(manifest !== undefined && { manifest }) });
   };
   const withRevocation = (revocation: Revocation | undefined) => (revocation === undefined ? {} : { revocation });
@@ -103,7 +104,6 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
         : { reason, ...(status !== undefined && { status }) },
     );
 
-  const url = baseUrl.replace(/\/+$/, "") + umidPath(umid);
   const got = await cachedGet({
     url,
     accept: MANIFEST_TYPES,

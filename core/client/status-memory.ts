@@ -9,10 +9,13 @@
  * (suspended, revoked) is believed whatever its cursor, as it loosens nothing; one that
  * says nothing (the endpoint cannot be asked) ends nothing.
  *
- * What was seen is kept in the client's HttpCache, under a key no request URL has
- * (`status-seen:` and the UMID), so it lasts as long as the store keeps it: the CLI's
- * files, a memoryCache until it evicts it, nothing without a cache. Only a status a
- * receipt recorded is kept: one a manifest whose signature failed pointed to is nobody's.
+ * What was seen is kept in the client's HttpCache, under the URL the UMID is resolved at
+ * with the fragment `#status-seen` (no request carries a fragment, so no response is kept
+ * there): what one resolver said binds what that resolver says later, and no other, so a
+ * resolver tried once cannot revoke a UMID at the one the client trusts. It lasts as long
+ * as the store keeps it: the CLI's files, a memoryCache until it evicts it, nothing
+ * without a cache. Only a status a receipt recorded is kept: one a manifest whose
+ * signature failed pointed to is nobody's.
  */
 import type { Revocation } from "../evaluate/revocation.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
@@ -33,11 +36,11 @@ export interface Reconciled {
   remember: SeenStatus | undefined;
 }
 
-const keyOf = (umid: string) => `status-seen:${umid}`;
+const keyOf = (resolveUrl: string) => `${resolveUrl}#status-seen`;
 
-/** What `cache` holds of `umid`'s status; undefined when nothing, or nothing usable. */
-export async function recallStatus(cache: HttpCache | undefined, umid: string): Promise<SeenStatus | undefined> {
-  const entry = await cache?.get(keyOf(umid));
+/** What `cache` holds of the status of the UMID resolved at `resolveUrl`; undefined when nothing, or nothing usable. */
+export async function recallStatus(cache: HttpCache | undefined, resolveUrl: string): Promise<SeenStatus | undefined> {
+  const entry = await cache?.get(keyOf(resolveUrl));
   const parsed = entry === undefined ? undefined : parseJson(entry.body);
   if (!parsed?.ok || !isJsonObject(parsed.value)) return undefined;
   const { status, cursor } = parsed.value;
@@ -46,17 +49,17 @@ export async function recallStatus(cache: HttpCache | undefined, umid: string): 
 }
 
 /**
- * Keeps `seen` as `umid`'s status; `url` is where it was answered, `now` the evaluation
+ * Keeps `seen` as the status of the UMID resolved at `resolveUrl`; `url` is where it was answered, `now` the evaluation
  * clock. What the store holds is read again first, and `seen` kept only where it may
  * follow that by the rules above: another resolution may have recorded a revocation, or a
  * newer suspension, since this one began (the window that remains is the store's
  * read-then-write, not a whole resolution's).
  */
-export async function rememberStatus(cache: HttpCache | undefined, umid: string, seen: SeenStatus, url: string, now: number): Promise<void> {
+export async function rememberStatus(cache: HttpCache | undefined, resolveUrl: string, seen: SeenStatus, url: string, now: number): Promise<void> {
   if (cache === undefined) return;
-  const stored = await recallStatus(cache, umid);
+  const stored = await recallStatus(cache, resolveUrl);
   const kept = stored === undefined ? seen : reconcileStatus(stored, { revocation: { status: seen.status }, ...(seen.cursor !== undefined && { cursor: seen.cursor }) }).remember;
-  if (kept !== undefined) await cache.set(keyOf(umid), { url, body: JSON.stringify(kept), storedAt: now, maxAge: 0 });
+  if (kept !== undefined) await cache.set(keyOf(resolveUrl), { url, body: JSON.stringify(kept), storedAt: now, maxAge: 0 });
 }
 
 /** What `answer` (undefined: a manifest served with no status to check) means, given what was `seen` before. */

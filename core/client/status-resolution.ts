@@ -27,7 +27,7 @@ import type { Revocation } from "../evaluate/revocation.ts";
 import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { mediaTypeOf } from "../media-type.ts";
-import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS, statusCursor, statusDocumentOf, type StatusDocument } from "../status.ts";
+import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS, orderingCursor, statusDocumentOf, type StatusDocument } from "../status.ts";
 import { cachedGet, type Freshness } from "./conditional-get.ts";
 import type { Transport } from "./fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
@@ -46,10 +46,7 @@ export interface StatusRequest {
 /** What a status endpoint answered: the status for the evaluator, and the cursor of a status document. */
 export interface StatusAnswer {
   revocation: Revocation;
-  /**
-   * The document's `cursor`; for one without, the cursor of its `updatedAt` (core/status.ts),
-   * which orders the statuses of an endpoint that gives none. Absent when no document came.
-   */
+  /** The cursor that orders this answer among the endpoint's (orderingCursor, core/status.ts); absent when no document came. */
   cursor?: string;
 }
 
@@ -78,7 +75,7 @@ export async function resolveStatus(manifest: Record<string, unknown>, request: 
     return unchecked("manifest-mismatch", `status endpoint ${got.entry.url} answers for manifestId ${quoted(document.manifestId)}, not for this manifest, ${quoted(manifest["@id"])}`);
   }
   await got.save();
-  const cursor = document.cursor ?? statusCursor(document.updatedAt);
+  const cursor = orderingCursor(document);
   if (document.status === "active") return { revocation: { status: "active" }, cursor };
   const since = `${document.status} since ${excerpt(document.updatedAt)}`;
   return { revocation: { status: document.status, message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}` }, cursor };
