@@ -33,10 +33,16 @@ export function quoted(value: unknown): string {
   return typeof value === "object" ? "(an object that is not JSON)" : typeof value === "function" ? "(a function)" : excerpt(String(value));
 }
 
-/** A JSON pointer as a message shows it: each member name in it an excerpt, so that a megabyte name does not make a megabyte place. */
+/**
+ * A JSON pointer as a message shows it: each member name in it an excerpt, so that a
+ * megabyte name does not make a megabyte place. A name that is an excerpt already (the
+ * receipt's pointer, printed again) is left as it is, or it would be cut twice.
+ */
 export function pointerExcerpt(pointer: string): string {
-  return pointer.length <= EXCERPT_LENGTH ? pointer : pointer.split("/").map(excerpt).join("/");
+  return pointer.length <= EXCERPT_LENGTH ? pointer : pointer.split("/").map((name) => (EXCERPTED.test(name) ? name : excerpt(name))).join("/");
 }
+
+const EXCERPTED = new RegExp(`^[^]{0,${EXCERPT_LENGTH}}… \\(\\d+ more characters?\\)$`);
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

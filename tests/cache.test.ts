@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
+import { BodyStore } from "../scripts/cache/body-store.ts";
 import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/content/check-content.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
@@ -233,6 +234,23 @@ describe("a body the store loses during a build", () => {
   });
 });
 
+describe("the body store", () => {
+  it("keeps nothing of an output file that is gone, and goes on keeping the others: a read is not a refused write", () => {
+    const dir = join(scratch, "store-keep");
+    const store = new BodyStore(join(dir, "bodies"));
+    const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    writeFileSync(join(dir, "one"), "one");
+    writeFileSync(join(dir, "two"), "two");
+    store.keep(join(dir, "one"), digestOf("one"));
+    store.keep(join(dir, "gone"), digestOf("gone"));
+    store.keep(join(dir, "two"), digestOf("two"));
+    // Not the body of the digest given: not kept either.
+    store.keep(join(dir, "two"), digestOf("three"));
+    assert.equal(store.unwritable, undefined);
+    assert.deepEqual(readdirSync(join(dir, "bodies")).sort(), [digestOf("one"), digestOf("two")].sort());
+  });
+});
+
 describe("runs that meet in one cache", () => {
   it("two builds and a check at once, and checks killed at any instant, leave a cache every run can trust", { timeout: 120_000 }, async () => {
     const a = tree();
@@ -396,15 +414,15 @@ describe("a cache that cannot be used", () => {
     });
   });
 
-  it("a cache file or body that is a FIFO, a device or a link is never read as one: a warning, and the output of a cold build", { timeout: 60_000 }, async () => {
-    for (const replace of ["fifo", "device", "body-link", "store-link"] as const) {
+  it("a cache file or body that is a FIFO, or a link to a device or another file, is never read as one: a warning, and the output of a cold build", { timeout: 60_000 }, async () => {
+    for (const replace of ["fifo", "device-link", "body-link", "store-link"] as const) {
       const t = tree();
       assert.equal((await build(t)).status, 0);
       const bodies = join(t.env.UM_CACHE_DIR, "bodies");
       const body = join(bodies, readdirSync(bodies)[0]!);
       rmSync(body);
       if (replace === "fifo") assert.equal(spawnSync("mkfifo", [body]).status, 0);
-      if (replace === "device") symlinkSync("/dev/zero", body);
+      if (replace === "device-link") symlinkSync("/dev/zero", body);
       if (replace === "body-link") symlinkSync(join(t.content, "a0.json"), body);
       if (replace === "store-link") {
         rmSync(bodies, { recursive: true });

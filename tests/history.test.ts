@@ -221,7 +221,7 @@ describe("check --base: what a change must not do to what was served", () => {
 describe("check --base: a status change must raise the status cursor (history/cursor-regressed)", () => {
   /** The rule's message for `umid` going from `from` to `to`, each `[status, since]`. */
   const regressed = (umid: string, [was, since]: [string, string], [is, at]: [string, string]) =>
-    `history/cursor-regressed: UMID ${JSON.stringify(umid)} goes from ${was} (since ${since}) to ${is} since ${at}, which is not later: its status cursor (what relying parties revalidate with, EXT-OPT O2.1) would not increase, so caches would keep the old status; date the change after ${since} (manifest-resolver suspend, reinstate and revoke do)`;
+    `history/cursor-regressed: UMID ${JSON.stringify(umid)} goes from ${was} (since ${since}) to ${is} since ${at}, which is not later: its status cursor (by which relying parties order the statuses they see, EXT-OPT O2.1) would not increase, so they would refuse the change as a rollback; date the change after ${since} (manifest-resolver suspend, reinstate and revoke do)`;
 
   it("refuses a suspension added by hand at the manifest's issuedAt, placed at its entry", () => {
     const repo = repository();

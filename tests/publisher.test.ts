@@ -340,8 +340,11 @@ describe("revoke and redirect", () => {
     assert.equal(twin.status, 1, twin.stdout + twin.stderr);
     assert.ok(twin.stderr.includes("urn:x:ασ (routes9/content/greek.json:3:10)"), twin.stderr);
     const long = `urn:x:${"y".repeat(100_000)}`;
-    for (const args of [["revoke", long], ["suspend", long], ["reinstate", long], ["redirect", long, "https://x.example/"], ["revoke", long, "--unpublished"]]) {
+    // Refused (no manifest publishes it), refused, nothing to do, done, refused (it is redirected now).
+    const statuses = [1, 1, 0, 0, 1];
+    for (const [i, args] of [["revoke", long], ["suspend", long], ["reinstate", long], ["redirect", long, "https://x.example/"], ["revoke", long, "--unpublished"]].entries()) {
       const result = await cli([...args, "--content", "routes9/content"]);
+      assert.equal(result.status, statuses[i], `${args[0]}: ${result.stderr}`);
       assert.ok(result.stdout.length + result.stderr.length < 2_000, `${args[0]}: ${result.stdout.length + result.stderr.length} characters`);
       assert.match(result.stdout + result.stderr, /… \(\d+ more characters\)/);
     }

@@ -56,7 +56,7 @@ export function structureProblems(value: unknown, standardsUrl: string, legacy: 
  * excerpt, would still be half a megabyte in every report of the file (check's, its JSON,
  * a receipt); the first ones say what is wrong, and fixing them is the way to the rest.
  */
-export const MAX_LISTED_PROBLEMS = 50;
+const MAX_LISTED_PROBLEMS = 50;
 
 /** `problems`, the first MAX_LISTED_PROBLEMS of them and one saying how many more there are. */
 function listed(problems: Problem[]): Problem[] {

@@ -11,7 +11,7 @@
  * temporary name and renamed, so that a kill or a full disk leaves no part of one.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 
@@ -19,7 +19,7 @@ import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 const BODY_MODE = 0o444;
 
 /** What `recall` found: the body, none (`missing`), or bytes that are not the body of their digest (`altered`, now removed). */
-export type Recalled = Uint8Array | "missing" | "altered";
+export type RecalledBody = Uint8Array | "missing" | "altered";
 
 export class BodyStore {
   /** The digests (lowercase hex) held: at the start of the run, less those found altered. */
@@ -50,17 +50,24 @@ export class BodyStore {
   }
 
   /**
-   * Keeps the body at `path` for later builds if it is the body of `digest` and the store
-   * does not hold it. A refused write costs the cache, never the build: it removes what
-   * this run kept (on a full disk, that space is the output's) and keeps nothing more.
+   * Keeps the body at `path` (an output's file, which the build wrote) for later builds if
+   * it is the body of `digest` and the store does not hold it. A refused write costs the
+   * cache, never the build: it removes what this run kept (on a full disk, that space is
+   * the output's) and keeps nothing more.
    */
   keep(path: string, digest: string): void {
     if (this.#unwritable !== undefined || this.#held.has(digest)) return;
+    let body: Buffer;
+    try {
+      body = readFileSync(path);
+    } catch {
+      // The output's file is gone or unreadable: that body is not kept, and nothing else changes.
+      return;
+    }
+    if (sha256Hex(body) !== digest) return;
     const stored = join(this.dir, digest);
     const temporary = `${stored}.${process.pid}.tmp`;
     try {
-      const body = readRegularFile(path, Number.MAX_SAFE_INTEGER);
-      if (sha256Hex(body) !== digest) return;
       writeFileSync(temporary, body, { mode: BODY_MODE });
       renameSync(temporary, stored);
       this.#held.add(digest);
@@ -73,7 +80,7 @@ export class BodyStore {
   }
 
   /** The body `digest` of `bytes` bytes, if the store still has it and it is still that body. */
-  recall(digest: string, bytes: number): Recalled {
+  recall(digest: string, bytes: number): RecalledBody {
     let body: Uint8Array;
     try {
       body = readRegularFile(join(this.dir, digest), bytes);

@@ -59,7 +59,7 @@ Options:
                     permanent), and so is one published or redirected there that is now
                     neither published, redirected nor revoked (history/vanished: it would
                     answer 404), and so is a status change dated no later than the status
-                    it ends (history/cursor-regressed: caches would keep the old status),
+                    it ends (history/cursor-regressed: clients would refuse it as a rollback),
                     and a revokedAt moved, or a suspendedAt or reinstatedAt moved earlier
                     (history/revocation-redated, suspension-redated, reinstatement-redated:
                     when a status began is history); the whole content folder, so no PATH

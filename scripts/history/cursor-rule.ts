@@ -30,7 +30,7 @@ export function cursorProblems(before: ResolverState, now: ResolverState, issued
     if (statusCursor(to.updatedAt) > statusCursor(from.updatedAt)) continue;
     const message =
       `UMID ${quoted(umid)} goes from ${from.status} (since ${from.updatedAt}) to ${to.status} since ${to.updatedAt}, which is not later: ` +
-      `its status cursor (what relying parties revalidate with, EXT-OPT O2.1) would not increase, so caches would keep the old status; ` +
+      `its status cursor (by which relying parties order the statuses they see, EXT-OPT O2.1) would not increase, so they would refuse the change as a rollback; ` +
       `date the change after ${from.updatedAt} (manifest-resolver suspend, reinstate and revoke do)`;
     const entry = now.statuses.get(umid);
     problems.push(

@@ -12,12 +12,14 @@ import type { Diagnostic } from "./diagnostics.ts";
 export function fixHint(d: Diagnostic, text: string | undefined): string | undefined {
   if (d.rule !== "signature/invalid" && d.rule !== "signature/unpinned-key") return undefined;
   const signature = signatureOf(text);
-  const keyRef = typeof signature?.keyRef === "string" ? signature.keyRef : undefined;
+  // A value a hint cannot quote whole is not offered to copy: a cut one would be wrong.
+  const whole = (value: unknown) => (typeof value === "string" && excerpt(value) === value ? value : undefined);
+  const keyRef = whole(signature?.keyRef);
   if (d.rule === "signature/invalid") {
-    return `if you edited it, sign it again: manifest-resolver sign ${shellWord(d.file)} --key <your key> --key-ref ${keyRef === undefined ? "KEYREF" : shellWord(excerpt(keyRef))}`;
+    return `if you edited it, sign it again: manifest-resolver sign ${shellWord(d.file)} --key <your key> --key-ref ${keyRef === undefined ? "KEYREF" : shellWord(keyRef)}`;
   }
   if (keyRef === undefined) return undefined;
-  const spki = typeof signature?.publicKeySpkiB64 === "string" ? signature.publicKeySpkiB64 : "<its public key, as manifest-resolver keygen prints it>";
+  const spki = whole(signature?.publicKeySpkiB64) ?? "<its public key, as manifest-resolver keygen prints it>";
   return `if ${quoted(keyRef)} is your key, pin it: add ${quoted(keyRef)}: ${quoted(spki)} to _keys.json`;
 }
 

@@ -23,5 +23,7 @@ describe("excerpts of values quoted in messages", () => {
   it("cuts each member name of a long pointer, keeping its shape", () => {
     assert.equal(pointerExcerpt("/facets/0/name"), "/facets/0/name");
     assert.equal(pointerExcerpt(`/a/${"k".repeat(300)}/b`), `/a/${"k".repeat(EXCERPT_LENGTH)}… (100 more characters)/b`);
+    // Printed again (a receipt's pointer, by evaluate's diagnostics), it is not cut twice.
+    assert.equal(pointerExcerpt(pointerExcerpt(`/a/${"k".repeat(300)}/b`)), `/a/${"k".repeat(EXCERPT_LENGTH)}… (100 more characters)/b`);
   });
 });
