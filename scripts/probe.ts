@@ -5,8 +5,8 @@
  * that agrees with it (EXT-OPT O2: 200 is active or suspended, 410 is revoked, and a 307
  * has no status here: 404), also with a correct ETag and a working 304.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { formatEtag } from "../edge/etag.ts";
+import { randomUUID } from "node:crypto";
+import { bodyEtag } from "./body-etag.ts";
 import { CACHE_NONE, CACHE_RESOLVED, CONTRACT, JSON_CONTENT_TYPE, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
 import { quoted } from "../core/excerpt.ts";
 import { statusDocumentOf } from "../core/status.ts";
@@ -32,11 +32,6 @@ interface Answer {
 }
 
 const EXPOSED = ["ETag", "Cache-Control", "Content-Type", "Location", "X-UM-Resolver-Contract"];
-
-/** The ETag of a body, as the resolver gives every body: a digest of exactly its bytes. */
-function etagOfBody(body: Uint8Array): string {
-  return formatEtag(createHash("sha256").update(body).digest());
-}
 
 /** Thrown inside a check to fail it with a message. */
 class Mismatch extends Error {}
@@ -174,7 +169,7 @@ async function* probeUmid(
       return `307 to ${location}`;
     }
     expectHeader(first, "Content-Type", MANIFEST_CONTENT_TYPE);
-    const etag = etagOfBody(first.body);
+    const etag = bodyEtag(first.body);
     expectHeader(first, "ETag", etag);
     const manifest = JSON.parse(new TextDecoder().decode(first.body));
     expect(manifest?.["@id"] === umid, `the manifest's @id is ${quoted(manifest?.["@id"])}`);
@@ -234,7 +229,7 @@ async function* probeStatus(
     expect(document.manifestId === umid, `manifestId is ${JSON.stringify(document.manifestId)}`);
     expect(expected.includes(document.status), `status is ${document.status}, but the UMID answered ${resolvedStatus}`);
     expect(typeof document.cursor === "string" && typeof document.nextCheck === "string", "cursor and nextCheck are missing");
-    const digest = etagOfBody(answer.body);
+    const digest = bodyEtag(answer.body);
     expectHeader(answer, "ETag", digest);
     etag = digest;
     return `${document.status} since ${document.updatedAt}, cursor ${document.cursor}`;

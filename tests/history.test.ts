@@ -290,26 +290,22 @@ describe("check --base: when a status began is history (history/revocation-redat
   /** Each error as its rule and pointer, and whether its message names the UMID and both times (undefined: undated, served as 1970). */
   const named = (errors: Problem[], umid: string, was: string, is: string | undefined) =>
     errors.map(({ rule, pointer, message }) => ({ rule, pointer, named: [JSON.stringify(umid), was, is ?? "1970-01-01T00:00:00.000Z"].every((part) => message.includes(part)) }));
-
-  it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", () => {
+  /** `_routes.json` made `routes` after the base: refused (exit 1) with `rule` alone, at `pointer`, naming the UMID and both times. */
+  const refused = (routes: object, [umid, was, is]: [string, string, string | undefined], rule: string, pointer: string) => {
     const repo = repository();
-    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] });
+    repo.write("_routes.json", { ...BASE_ROUTES, ...routes });
     const { status, errors } = routesErrors(repo);
     assert.equal(status, 1);
-    assert.deepEqual(named(errors, "urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"), [{ rule: "history/revocation-redated", pointer: "/revoked/0/revokedAt", named: true }]);
+    assert.deepEqual(named(errors, umid, was, is), [{ rule, pointer, named: true }]);
+  };
+
+  it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", () => {
+    refused({ revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] }, ["urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"], "history/revocation-redated", "/revoked/0/revokedAt");
   });
 
   it("refuses a revocation moved later, or left undated: any move of its time", () => {
-    const later = repository();
-    later.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] });
-    const moved = routesErrors(later);
-    assert.equal(moved.status, 1);
-    assert.deepEqual(named(moved.errors, "urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"), [{ rule: "history/revocation-redated", pointer: "/revoked/0/revokedAt", named: true }]);
-    const undated = repository();
-    undated.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] });
-    const dropped = routesErrors(undated);
-    assert.equal(dropped.status, 1);
-    assert.deepEqual(named(dropped.errors, "urn:gone", "2026-01-02T00:00:00Z", undefined), [{ rule: "history/revocation-redated", pointer: "/revoked/0", named: true }]);
+    refused({ revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] }, ["urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"], "history/revocation-redated", "/revoked/0/revokedAt");
+    refused({ revoked: [{ umid: "urn:gone" }] }, ["urn:gone", "2026-01-02T00:00:00Z", undefined], "history/revocation-redated", "/revoked/0");
   });
 
   it("accepts the same instant written with another offset, a changed reason, and a date given to an undated revocation", () => {
@@ -322,16 +318,8 @@ describe("check --base: when a status began is history (history/revocation-redat
   });
 
   it("refuses a suspension whose start moved earlier, or was dropped", () => {
-    const earlier = repository();
-    earlier.write("_routes.json", { ...BASE_ROUTES, suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] });
-    const moved = routesErrors(earlier);
-    assert.equal(moved.status, 1);
-    assert.deepEqual(named(moved.errors, "urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"), [{ rule: "history/suspension-redated", pointer: "/suspended/0/suspendedAt", named: true }]);
-    const undated = repository();
-    undated.write("_routes.json", { ...BASE_ROUTES, suspended: [{ umid: "urn:s" }] });
-    const dropped = routesErrors(undated);
-    assert.equal(dropped.status, 1);
-    assert.deepEqual(named(dropped.errors, "urn:s", "2026-01-03T00:00:00Z", undefined), [{ rule: "history/suspension-redated", pointer: "/suspended/0", named: true }]);
+    refused({ suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] }, ["urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"], "history/suspension-redated", "/suspended/0/suspendedAt");
+    refused({ suspended: [{ umid: "urn:s" }] }, ["urn:s", "2026-01-03T00:00:00Z", undefined], "history/suspension-redated", "/suspended/0");
   });
 
   it("accepts a suspension lifted and suspended again (manifest-resolver reinstate, then suspend): a new suspension, which begins later", () => {

@@ -11,8 +11,7 @@
  * written in UTC, to the millisecond, whatever offset the source used. The index records
  * each status with the ETag of the status document the edge makes of it (`withEtag`).
  */
-import { createHash } from "node:crypto";
-import { formatEtag } from "../../edge/etag.ts";
+import { bodyEtag } from "../body-etag.ts";
 import type { StatusEntry, StatusWithEtag } from "../../edge/records.ts";
 import { statusDocumentBytes } from "../../edge/responses.ts";
 import { instant } from "../../core/validate/cross-field.ts";
@@ -32,7 +31,7 @@ export function revokedStatus(route: RouteStatus | undefined, nextCheck: string)
 
 /** `status` with the ETag of `umid`'s status document: the digest of exactly the bytes the edge serves. */
 export function withEtag(umid: string, status: StatusEntry): StatusWithEtag {
-  return { ...status, etag: formatEtag(createHash("sha256").update(statusDocumentBytes(umid, status)).digest()) };
+  return { ...status, etag: bodyEtag(statusDocumentBytes(umid, status)) };
 }
 
 function dated(status: StatusEntry["status"], at: number | undefined, reason: string | undefined, nextCheck: string): StatusEntry {
