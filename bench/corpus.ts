@@ -31,7 +31,11 @@ function prng(seed: number): () => number {
 
 function keyFromSeed(i: number): KeyObject {
   const seed = Buffer.alloc(32, i + 1);
-  return createPrivateKey({ key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]), format: "der", type: "pkcs8" });
+  return createPrivateKey({
+    key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]),
+    format: "der",
+    type: "pkcs8",
+  });
 }
 
 const keys = Array.from({ length: KEYS }, (_, i) => keyFromSeed(i));
@@ -57,7 +61,9 @@ function manifest(i: number, issuedAt: string): Record<string, unknown> {
           encryptionProfile: "jwe-inline-v1",
           entity: {
             protected: "eyJhbGciOiJFQ0RILUVTK0EyNTZLVyIsImVuYyI6IkEyNTZHQ00ifQ",
-            recipients: [{ header: { kid: `did:web:clinic-${i % 97}.example#key-agree` }, encrypted_key: "k".repeat(43) }],
+            recipients: [
+              { header: { kid: `did:web:clinic-${i % 97}.example#key-agree` }, encrypted_key: "k".repeat(43) },
+            ],
             iv: "i".repeat(16),
             ciphertext: "c".repeat(200 + Math.floor(random() * 600)),
             tag: "t".repeat(22),
@@ -66,7 +72,11 @@ function manifest(i: number, issuedAt: string): Record<string, unknown> {
       : {
           requiredLiveness: { minFreshness: pick(["live", "recent", "stale"]) },
           requiredAssuranceClass: pick(["software", "hardware-uv", "hardware-bound"]),
-          entity: { "@id": `${subject}#facet-${f}`, "@type": "schema:Thing", "schema:name": `Facet ${f} of member ${i}` },
+          entity: {
+            "@id": `${subject}#facet-${f}`,
+            "@type": "schema:Thing",
+            "schema:name": `Facet ${f} of member ${i}`,
+          },
         }),
   }));
   return {
@@ -88,7 +98,14 @@ function manifest(i: number, issuedAt: string): Record<string, unknown> {
       expiresAt: "2027-10-01T00:00:00Z",
       requiredTrustTier: 1,
       holderBinding: { mode: "sd-jwt-kb", cnfThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs" },
-      claimProof: [{ proofType: "DataIntegrityProof", proofPurpose: "assertionMethod", verificationMethod: `did:web:issuer-${i % 13}.example#key-1`, proofValue: "z".repeat(88) }],
+      claimProof: [
+        {
+          proofType: "DataIntegrityProof",
+          proofPurpose: "assertionMethod",
+          verificationMethod: `did:web:issuer-${i % 13}.example#key-1`,
+          proofValue: "z".repeat(88),
+        },
+      ],
     })),
     consents: facets.slice(0, 2).map((facet, c) => ({
       "@id": `urn:um:consent:${i}:${c}`,
@@ -101,7 +118,16 @@ function manifest(i: number, issuedAt: string): Record<string, unknown> {
       expiresAt: "2027-11-01T00:00:00Z",
     })),
     ...(i % 10 === 0 && {
-      pointers: [{ "@type": "um:agentDelegation", delegateType: "ai-agent", delegatedBy: subject, delegatedAt: "2026-11-01T00:00:00Z", expiresAt: "2027-01-01T00:00:00Z", scope: ["read"] }],
+      pointers: [
+        {
+          "@type": "um:agentDelegation",
+          delegateType: "ai-agent",
+          delegatedBy: subject,
+          delegatedAt: "2026-11-01T00:00:00Z",
+          expiresAt: "2027-01-01T00:00:00Z",
+          scope: ["read"],
+        },
+      ],
     }),
   };
 }
@@ -114,7 +140,7 @@ function manifestFile(i: number, revision: number): string {
   const issued = new Date(ISSUED + revision * 1000);
   const m = manifest(i, issued.toISOString().replace(".000Z", "Z"));
   m.signature = signProfileA(m, keys[i % KEYS]!, keyRef(i % KEYS), issued);
-  return JSON.stringify(m, null, 2) + "\n";
+  return `${JSON.stringify(m, null, 2)}\n`;
 }
 
 /** The content directory of an N-manifest corpus, made (and cached) if needed. */
@@ -131,14 +157,19 @@ export async function corpus(n: number, log: (line: string) => void): Promise<st
     await mapConcurrent(indexes, FILE_CONCURRENCY, (i) => writeFile(fileOf(content, i), manifestFile(i, 0)));
     log(`  corpus: ${Math.min(from + CHUNK, n)} / ${n} manifests`);
   }
-  const pinned = Object.fromEntries(keys.map((k, i) => [keyRef(i), createPublicKey(k).export({ format: "der", type: "spki" }).toString("base64")]));
-  await writeFile(join(content, "_keys.json"), JSON.stringify(pinned, null, 2) + "\n");
+  const pinned = Object.fromEntries(
+    keys.map((k, i) => [keyRef(i), createPublicKey(k).export({ format: "der", type: "spki" }).toString("base64")]),
+  );
+  await writeFile(join(content, "_keys.json"), `${JSON.stringify(pinned, null, 2)}\n`);
   const extra = Math.max(1, Math.floor(n / 100));
   const routes = {
-    redirects: Array.from({ length: extra }, (_, i) => ({ umid: umidOf(n + i), location: `https://canonical.example/m/${umidOf(n + i)}` })),
+    redirects: Array.from({ length: extra }, (_, i) => ({
+      umid: umidOf(n + i),
+      location: `https://canonical.example/m/${umidOf(n + i)}`,
+    })),
     revoked: Array.from({ length: extra }, (_, i) => ({ umid: umidOf(n + extra + i), reason: "rotated" })),
   };
-  await writeFile(join(content, "_routes.json"), JSON.stringify(routes, null, 2) + "\n");
+  await writeFile(join(content, "_routes.json"), `${JSON.stringify(routes, null, 2)}\n`);
   await writeFile(join(root, "complete"), `${n} manifests in ${Math.round(performance.now() - started)} ms\n`);
   return content;
 }
@@ -150,7 +181,11 @@ export async function corpus(n: number, log: (line: string) => void): Promise<st
  * the corpus has no "complete" marker, so that a run killed halfway leaves it to be made
  * again rather than passed off as the corpus.
  */
-export async function withChangedManifests<T>(n: number, count: number, use: (change: () => void) => Promise<T>): Promise<T> {
+export async function withChangedManifests<T>(
+  n: number,
+  count: number,
+  use: (change: () => void) => Promise<T>,
+): Promise<T> {
   const root = rootOf(n);
   const marker = join(root, "complete");
   const made = await readFile(marker, "utf8");

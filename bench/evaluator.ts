@@ -26,7 +26,9 @@ export async function evaluatorThroughput(content: string, runs: number): Promis
   for (let run = 0; run < runs; run++) {
     for (const side of (run % 2 === 0 ? ["evaluate", "check"] : ["check", "evaluate"]) as Side[]) {
       const worker = typescriptWorker(new URL(import.meta.url), { workerData: { content, side } });
-      results[side].push(await new Promise<number>((resolve, reject) => worker.once("message", resolve).once("error", reject)));
+      results[side].push(
+        await new Promise<number>((resolve, reject) => worker.once("message", resolve).once("error", reject)),
+      );
       await worker.terminate();
     }
   }
@@ -35,8 +37,15 @@ export async function evaluatorThroughput(content: string, runs: number): Promis
 }
 
 async function perSecond(content: string, side: Side): Promise<number> {
-  const folder = join(content, readdirSync(content).filter((name) => !name.startsWith("_")).sort()[0]!);
-  const texts = readdirSync(folder).slice(0, SAMPLE).map((name) => readFileSync(join(folder, name), "utf8"));
+  const folder = join(
+    content,
+    readdirSync(content)
+      .filter((name) => !name.startsWith("_"))
+      .sort()[0]!,
+  );
+  const texts = readdirSync(folder)
+    .slice(0, SAMPLE)
+    .map((name) => readFileSync(join(folder, name), "utf8"));
   const settings = settingsFromEnv({});
   const now = new Date();
   const checkContext = { settings, now, strict: false, pins: undefined, unsigned: NO_OPT_INS };

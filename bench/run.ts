@@ -87,7 +87,12 @@ interface Run {
 function timed(command: string, args: string[], env: Record<string, string> = {}): Run {
   spawnSync("sync");
   const started = performance.now();
-  const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+  const result = spawnSync(command, args, {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...env },
+  });
   const elapsed = performance.now() - started;
   // No corpus file is invalid, so any failure (ajv-cli's included) is a real one.
   if (result.status !== 0) {
@@ -108,7 +113,10 @@ const COLD_CACHE = join(WORK, "cache-cold");
 const ourCli = (args: string[], cache: string) => timed(process.execPath, [CLI, ...args], { UM_CACHE_DIR: cache });
 const ourCheck = (content: string, cache: string) => ourCli(["check", content], cache);
 const ourBuild = (content: string, out: string, manifests: number, cache: string) =>
-  ourCli(["build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`, ...kvOut(manifests, out)], cache);
+  ourCli(
+    ["build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`, ...kvOut(manifests, out)],
+    cache,
+  );
 
 /** A cold build: no output folder and an empty cache. */
 function coldBuild(content: string, out: string, manifests: number, cache = COLD_CACHE): Run {
@@ -143,7 +151,11 @@ function sideBySide(ours: () => number, baseline: () => number, runs = RUNS): Si
       pairs.push([ours(), b]);
     }
   }
-  return { ours: median(pairs.map((p) => p[0])), baseline: median(pairs.map((p) => p[1])), ratio: median(pairs.map(([a, b]) => a / b)) };
+  return {
+    ours: median(pairs.map((p) => p[0])),
+    baseline: median(pairs.map((p) => p[1])),
+    ratio: median(pairs.map(([a, b]) => a / b)),
+  };
 }
 
 /** A time against the baseline beside it, met when the median ratio is at most `limit`. */
@@ -161,14 +173,32 @@ function timeRow(what: string, result: SideBySide, against: string, limit: numbe
 /** Peak RSS, against the 1 GB a build must stay under at any size. */
 function peakMemoryRow(what: string, run: Run): void {
   const rssMiB = (run.maxRssKiB ?? 0) / 1024;
-  rows.push({ what, ours: `${rssMiB.toFixed(0)} MiB RSS`, baseline: "1 GB", ratio: `${(rssMiB / 1024).toFixed(2)}×`, target: "≤ 1 GB", met: rssMiB <= 1024 });
+  rows.push({
+    what,
+    ours: `${rssMiB.toFixed(0)} MiB RSS`,
+    baseline: "1 GB",
+    ratio: `${(rssMiB / 1024).toFixed(2)}×`,
+    target: "≤ 1 GB",
+    met: rssMiB <= 1024,
+  });
 }
 
 /** The CLI's start, through the real bin, beside Node's own: what every command pays first. */
 function startTime(): void {
   log(`start ×${STARTS} vs node -e 0 ...`);
-  const s = sideBySide(() => timed(process.execPath, [BIN, "--help"]).ms, () => timed(process.execPath, ["-e", "0"]).ms, STARTS);
-  rows.push({ what: "start: manifest-resolver --help", ours: ms(s.ours), baseline: `node -e 0: ${ms(s.baseline)}`, ratio: `${s.ratio.toFixed(2)}×`, target: "≤ 150 ms", met: s.ours <= 150 });
+  const s = sideBySide(
+    () => timed(process.execPath, [BIN, "--help"]).ms,
+    () => timed(process.execPath, ["-e", "0"]).ms,
+    STARTS,
+  );
+  rows.push({
+    what: "start: manifest-resolver --help",
+    ours: ms(s.ours),
+    baseline: `node -e 0: ${ms(s.baseline)}`,
+    ratio: `${s.ratio.toFixed(2)}×`,
+    target: "≤ 150 ms",
+    met: s.ours <= 150,
+  });
 }
 
 /**
@@ -185,22 +215,61 @@ async function buildAndCheck(content: string): Promise<{ dist: string }> {
   const schema = join(WORK, "schema.json");
   writeFileSync(schema, JSON.stringify(manifestSchema(settingsFromEnv({}).contextUrl)));
   const ajvCli = join(ROOT, "node_modules/ajv-cli/dist/index.js");
-  const ajvOnce = () => timed(process.execPath, [ajvCli, "validate", "--spec=draft2020", "-c", "ajv-formats", "--strict=false", "--errors=no", "-s", schema, "-d", `${content}/**/[0-9]*.json`]).ms;
+  const ajvOnce = () =>
+    timed(process.execPath, [
+      ajvCli,
+      "validate",
+      "--spec=draft2020",
+      "-c",
+      "ajv-formats",
+      "--strict=false",
+      "--errors=no",
+      "-s",
+      schema,
+      "-d",
+      `${content}/**/[0-9]*.json`,
+    ]).ms;
 
   log(`build ${N} vs cp -r ...`);
-  timeRow(`build of ${N} manifests, signatures verified`, sideBySide(() => coldBuild(content, out, N).ms, copyOnce), "cp -r", 2);
+  timeRow(
+    `build of ${N} manifests, signatures verified`,
+    sideBySide(() => coldBuild(content, out, N).ms, copyOnce),
+    "cp -r",
+    2,
+  );
   log(`check ${N} vs ajv-cli ...`);
-  timeRow(`check of ${N} manifests, signatures verified`, sideBySide(() => ourCheck(content, emptied(COLD_CACHE)).ms, ajvOnce), "ajv-cli, schema only", 2);
+  timeRow(
+    `check of ${N} manifests, signatures verified`,
+    sideBySide(() => ourCheck(content, emptied(COLD_CACHE)).ms, ajvOnce),
+    "ajv-cli, schema only",
+    2,
+  );
 
   await withChangedManifests(N, CHANGED, async (change) => {
     log(`warm check ${N} vs ajv-cli ...`);
     const checkCache = emptied(join(WORK, "cache-warm-check"));
-    timeRow(`warm check of ${N} manifests after ${CHANGED} changed`, sideBySide(warm(() => ourCheck(content, checkCache).ms, change), ajvOnce), "ajv-cli, schema only", 0.3);
+    timeRow(
+      `warm check of ${N} manifests after ${CHANGED} changed`,
+      sideBySide(
+        warm(() => ourCheck(content, checkCache).ms, change),
+        ajvOnce,
+      ),
+      "ajv-cli, schema only",
+      0.3,
+    );
     log(`warm build ${N} vs cp -r ...`);
     const warmOut = join(WORK, "dist-warm");
     rmSync(warmOut, { recursive: true, force: true });
     const buildCache = emptied(join(WORK, "cache-warm-build"));
-    timeRow(`warm build of ${N} manifests after ${CHANGED} changed`, sideBySide(warm(() => ourBuild(content, warmOut, N, buildCache).ms, change), copyOnce), "cp -r", 0.5);
+    timeRow(
+      `warm build of ${N} manifests after ${CHANGED} changed`,
+      sideBySide(
+        warm(() => ourBuild(content, warmOut, N, buildCache).ms, change),
+        copyOnce,
+      ),
+      "cp -r",
+      0.5,
+    );
     removeBuild(warmOut);
   });
   rmSync(copy, { recursive: true, force: true });
@@ -227,8 +296,20 @@ async function scale(m: number, timeAtN: number): Promise<void> {
   // "Within 12× of 100k at 1M": linear growth with 20% to spare, whatever the two sizes.
   const limit = (1.2 * m) / N;
   peakMemoryRow(`build of ${m} manifests: peak memory`, cold);
-  rows.push({ what: `build of ${m} manifests: time`, ours: ms(cold.ms), baseline: `${N}: ${ms(timeAtN)}`, ratio: `${ratio.toFixed(1)}×`, target: `≤ ${limit.toFixed(1)}× (linear: ${m / N}×)`, met: ratio <= limit });
-  timeRow(`warm build of ${m} manifests after ${CHANGED} changed`, { ours: warmRun.ms, baseline: cold.ms, ratio: warmRun.ms / cold.ms }, "cold", 0.25);
+  rows.push({
+    what: `build of ${m} manifests: time`,
+    ours: ms(cold.ms),
+    baseline: `${N}: ${ms(timeAtN)}`,
+    ratio: `${ratio.toFixed(1)}×`,
+    target: `≤ ${limit.toFixed(1)}× (linear: ${m / N}×)`,
+    met: ratio <= limit,
+  });
+  timeRow(
+    `warm build of ${m} manifests after ${CHANGED} changed`,
+    { ours: warmRun.ms, baseline: cold.ms, ratio: warmRun.ms / cold.ms },
+    "cold",
+    0.25,
+  );
   peakMemoryRow(`warm build of ${m} manifests: peak memory`, warmRun);
   removeBuild(out);
 }
@@ -239,7 +320,14 @@ function removeBuild(out: string): void {
 }
 
 /** Past Cloudflare's free static-file limit (scripts/build/host-limits.ts) the build writes KV files: beside the output, here. */
-const writesKvAt = (manifests: number) => writesKv(staticOutput({ manifestFiles: manifests, redirects: Math.floor(manifests / 100), revoked: Math.floor(manifests / 100) }));
+const writesKvAt = (manifests: number) =>
+  writesKv(
+    staticOutput({
+      manifestFiles: manifests,
+      redirects: Math.floor(manifests / 100),
+      revoked: Math.floor(manifests / 100),
+    }),
+  );
 const kvOut = (manifests: number, out: string) => (writesKvAt(manifests) ? ["--kv-out", `${out}-kv`] : []);
 
 interface Fixture {
@@ -249,7 +337,10 @@ interface Fixture {
 
 /** The exact answers of one 200 and its 304, to serve from memory in the baselines. */
 async function responseFixture(url: string, path: string): Promise<Fixture> {
-  const keep = (h: Headers) => Object.fromEntries([...h].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name)));
+  const keep = (h: Headers) =>
+    Object.fromEntries(
+      [...h].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name)),
+    );
   const ok = await fetch(url + path);
   const body = Buffer.from(await ok.arrayBuffer()).toString("base64");
   const nm = await fetch(url + path, { headers: { "If-None-Match": ok.headers.get("etag")! } });
@@ -258,12 +349,16 @@ async function responseFixture(url: string, path: string): Promise<Fixture> {
 
 async function requestsPerSecond(url: string, headers: Record<string, string>): Promise<number> {
   const result = await autocannon({ url, connections: 32, duration: DURATION, headers });
-  if (result.non2xx > 0 && headers["If-None-Match"] === undefined) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
+  if (result.non2xx > 0 && headers["If-None-Match"] === undefined)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
   return result.requests.average;
 }
 
 async function throughput(name: string, ours: Started, baseline: Started, path: string, etag: string): Promise<void> {
-  for (const [label, headers] of [["200", {}], ["304", { "If-None-Match": etag }]] as const) {
+  for (const [label, headers] of [
+    ["200", {}],
+    ["304", { "If-None-Match": etag }],
+  ] as const) {
     log(`${name} ${label} ...`);
     const pairs: [number, number][] = [];
     for (let run = 0; run < RUNS; run++) {
@@ -297,7 +392,14 @@ async function servers(dist: string): Promise<void> {
   }
 
   const config = wranglerConfig();
-  const worker = await build({ entryPoints: [join(ROOT, config.main)], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
+  const worker = await build({
+    entryPoints: [join(ROOT, config.main)],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    write: false,
+    logLevel: "silent",
+  });
   // As deployed at this size: static assets, or, past the static-file limit, Workers KV
   // holding the records (here, the pairs of the UMIDs this measurement asks for).
   const useKv = writesKvAt(N);
@@ -320,10 +422,14 @@ async function servers(dist: string): Promise<void> {
   });
   if (useKv) {
     await ours.ready;
-    const kv = (await ours.getKVNamespace(KV_BINDING)) as unknown as { put(key: string, value: string, options: { metadata: object }): Promise<void> };
+    const kv = (await ours.getKVNamespace(KV_BINDING)) as unknown as {
+      put(key: string, value: string, options: { metadata: object }): Promise<void>;
+    };
     const key = await kvKey(umidOf(7));
     for (const name of readdirSync(`${dist}-kv`)) {
-      const pair = (JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as { key: string; value: string; metadata: object }[]).find((p) => p.key === key);
+      const pair = (
+        JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as { key: string; value: string; metadata: object }[]
+      ).find((p) => p.key === key);
       if (pair !== undefined) await kv.put(pair.key, pair.value, { metadata: pair.metadata });
     }
   }
@@ -345,7 +451,13 @@ async function servers(dist: string): Promise<void> {
       const url = (await mf.ready).origin;
       return { url, urls: [url], stop: () => mf.dispose() };
     };
-    await throughput(`workerd (miniflare, ${useKv ? "Workers KV" : "static assets"})`, await started(ours), await started(baseline), path, fixture.ok.headers.etag!);
+    await throughput(
+      `workerd (miniflare, ${useKv ? "Workers KV" : "static assets"})`,
+      await started(ours),
+      await started(baseline),
+      path,
+      fixture.ok.headers.etag!,
+    );
   } finally {
     await ours.dispose();
     await baseline.dispose();
@@ -357,7 +469,10 @@ async function servers(dist: string): Promise<void> {
 /** The handler's own CPU time per request, warm: a lookup and a copy; for a manifest and for its status document. */
 async function handlerCpu(dist: string): Promise<void> {
   const records = new StaticRecords().reading(directoryReader(dist));
-  for (const [what, pathOf] of [["a manifest", umidPath], ["a status document", statusPath]] as const) {
+  for (const [what, pathOf] of [
+    ["a manifest", umidPath],
+    ["a status document", statusPath],
+  ] as const) {
     const sample = Array.from({ length: 1000 }, (_, i) => `http://resolver.test${pathOf(umidOf((i * 7919) % N))}`);
     for (const url of sample) await (await handleRequest(new Request(url), records)).arrayBuffer();
     const times: number[] = [];
@@ -369,7 +484,14 @@ async function handlerCpu(dist: string): Promise<void> {
     }
     times.sort((a, b) => a - b);
     const p = (q: number) => times[Math.floor(q * (times.length - 1))]!;
-    rows.push({ what: `handler time per request, in process, warm: ${what}`, ours: `p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`, baseline: "Netlify: 50 ms CPU", ratio: `${(p(0.99) / 50_000).toFixed(4)}×`, target: "p99 ≤ 1 ms", met: p(0.99) <= 1000 });
+    rows.push({
+      what: `handler time per request, in process, warm: ${what}`,
+      ours: `p50 ${p(0.5).toFixed(0)} µs, p99 ${p(0.99).toFixed(0)} µs`,
+      baseline: "Netlify: 50 ms CPU",
+      ratio: `${(p(0.99) / 50_000).toFixed(4)}×`,
+      target: "p99 ≤ 1 ms",
+      met: p(0.99) <= 1000,
+    });
   }
 }
 
@@ -399,10 +521,28 @@ async function evaluator(content: string): Promise<void> {
 
 /** The edge function as each host bundles it: the same size at any number of manifests. */
 async function bundleSize(): Promise<void> {
-  for (const [host, entry] of [["Netlify", "edge/adapters/netlify/resolver.ts"], ["Cloudflare", "edge/adapters/cloudflare/worker.ts"]] as const) {
-    const result = await build({ entryPoints: [join(ROOT, entry)], bundle: true, format: "esm", platform: "neutral", minify: true, write: false, logLevel: "silent" });
+  for (const [host, entry] of [
+    ["Netlify", "edge/adapters/netlify/resolver.ts"],
+    ["Cloudflare", "edge/adapters/cloudflare/worker.ts"],
+  ] as const) {
+    const result = await build({
+      entryPoints: [join(ROOT, entry)],
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      minify: true,
+      write: false,
+      logLevel: "silent",
+    });
     const gz = gzipSync(result.outputFiles[0]!.contents).byteLength;
-    rows.push({ what: `edge function bundle (${host}), any number of manifests`, ours: `${(gz / 1024).toFixed(1)} KiB gzip`, baseline: host === "Netlify" ? "20 MB" : "3 MB", ratio: `${(gz / 1_048_576).toFixed(4)}×`, target: "≤ 1 MB", met: gz <= 1_048_576 });
+    rows.push({
+      what: `edge function bundle (${host}), any number of manifests`,
+      ours: `${(gz / 1024).toFixed(1)} KiB gzip`,
+      baseline: host === "Netlify" ? "20 MB" : "3 MB",
+      ratio: `${(gz / 1_048_576).toFixed(4)}×`,
+      target: "≤ 1 MB",
+      met: gz <= 1_048_576,
+    });
   }
 }
 
@@ -473,7 +613,14 @@ async function stagesTable(content: string): Promise<string> {
 
 function table(): string {
   const header = ["what", "measured", "against (same run)", "ratio", "target", "met"];
-  const lines = rows.map((r) => [r.what, r.ours, r.baseline, r.ratio, r.target, r.met === undefined ? "" : r.met ? "yes" : "**no**"]);
+  const lines = rows.map((r) => [
+    r.what,
+    r.ours,
+    r.baseline,
+    r.ratio,
+    r.target,
+    r.met === undefined ? "" : r.met ? "yes" : "**no**",
+  ]);
   return [header, header.map(() => "---"), ...lines].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
 
@@ -502,8 +649,12 @@ const report = `# Benchmark results
 
 Machine: ${machine}.
 
-${values.scale === undefined ? `Medians of ${RUNS} runs (the start time's, of ${STARTS}); each ratio is the median of the
-per-run ratios against the baseline measured beside it.` : `One build of each size, one after the other; the warm build follows the cold build of ${values.scale}.`}
+${
+  values.scale === undefined
+    ? `Medians of ${RUNS} runs (the start time's, of ${STARTS}); each ratio is the median of the
+per-run ratios against the baseline measured beside it.`
+    : `One build of each size, one after the other; the warm build follows the cold build of ${values.scale}.`
+}
 
 Cold: each run starts with an empty verification cache (a fresh UM_CACHE_DIR) and, for a
 build, no output folder, as a first run or a CI job does; rows not called warm are cold.

@@ -43,7 +43,10 @@ const STAGES: Record<string, (sample: Sample, i: number) => unknown> = {
   "cross-field rules": (s, i) => crossFieldProblems(s.manifests[i]!),
   "canonicalize (JCS)": (s, i) => canonicalMembers(s.manifests[i]!),
   "verify the Ed25519 signature": (s, i) => verifyProfileA(s.manifests[i]!, undefined, s.members[i]),
-  "build only: encode the body, SHA-256 for the ETag": (s, i) => createHash("sha256").update(utf8(joinMembers(s.members[i]!))).digest(),
+  "build only: encode the body, SHA-256 for the ETag": (s, i) =>
+    createHash("sha256")
+      .update(utf8(joinMembers(s.members[i]!)))
+      .digest(),
 };
 
 /** Microseconds per manifest for each stage, over the first files of the corpus's first folder. */
@@ -51,7 +54,9 @@ export async function manifestStages(content: string): Promise<[stage: string, m
   const timings: [string, number][] = [];
   for (const stage of Object.keys(STAGES)) {
     const worker = typescriptWorker(new URL(import.meta.url), { workerData: { content, stage } });
-    const micros = await new Promise<number>((resolve, reject) => worker.once("message", resolve).once("error", reject));
+    const micros = await new Promise<number>((resolve, reject) =>
+      worker.once("message", resolve).once("error", reject),
+    );
     await worker.terminate();
     timings.push([stage, micros]);
   }
@@ -59,12 +64,29 @@ export async function manifestStages(content: string): Promise<[stage: string, m
 }
 
 function sampleOf(content: string): Sample {
-  const folder = join(content, readdirSync(content).filter((name) => !name.startsWith("_")).sort()[0]!);
-  const files = readdirSync(folder).slice(0, SAMPLE).map((name) => join(folder, name));
+  const folder = join(
+    content,
+    readdirSync(content)
+      .filter((name) => !name.startsWith("_"))
+      .sort()[0]!,
+  );
+  const files = readdirSync(folder)
+    .slice(0, SAMPLE)
+    .map((name) => join(folder, name));
   const texts = files.map((file) => readFileSync(file, "utf8"));
   const settings = settingsFromEnv({});
-  const manifests = texts.map((text) => (parseJson(text, settings.limits) as Extract<JsonParseResult, { ok: true }>).value as Record<string, unknown>);
-  return { files, texts, limits: settings.limits, validate: schemaValidators(settings.contextUrl).manifest, manifests, members: manifests.map((m) => canonicalMembers(m)) };
+  const manifests = texts.map(
+    (text) =>
+      (parseJson(text, settings.limits) as Extract<JsonParseResult, { ok: true }>).value as Record<string, unknown>,
+  );
+  return {
+    files,
+    texts,
+    limits: settings.limits,
+    validate: schemaValidators(settings.contextUrl).manifest,
+    manifests,
+    members: manifests.map((m) => canonicalMembers(m)),
+  };
 }
 
 function timeStage(content: string, stage: string): number {

@@ -30,7 +30,11 @@ export function quoted(value: unknown): string {
     // A BigInt, or an object holding a cycle: described below instead.
   }
   if (json !== undefined) return excerpt(json);
-  return typeof value === "object" ? "(an object that is not JSON)" : typeof value === "function" ? "(a function)" : excerpt(String(value));
+  return typeof value === "object"
+    ? "(an object that is not JSON)"
+    : typeof value === "function"
+      ? "(a function)"
+      : excerpt(String(value));
 }
 
 /**
@@ -39,7 +43,12 @@ export function quoted(value: unknown): string {
  * receipt's pointer, printed again) is left as it is, or it would be cut twice.
  */
 export function pointerExcerpt(pointer: string): string {
-  return pointer.length <= EXCERPT_LENGTH ? pointer : pointer.split("/").map((name) => (EXCERPTED.test(name) ? name : excerpt(name))).join("/");
+  return pointer.length <= EXCERPT_LENGTH
+    ? pointer
+    : pointer
+        .split("/")
+        .map((name) => (EXCERPTED.test(name) ? name : excerpt(name)))
+        .join("/");
 }
 
 const EXCERPTED = new RegExp(`^[^]{0,${EXCERPT_LENGTH}}… \\(\\d+ more characters?\\)$`);

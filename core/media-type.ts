@@ -8,7 +8,7 @@
 
 /** The media type of `contentType`, such as "application/ld+json"; undefined when there is none. */
 export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
-  const essence = contentType?.split(";")[0]!.trim().toLowerCase();
+  const essence = contentType == null ? undefined : contentType.split(";")[0]!.trim().toLowerCase();
   return essence === "" ? undefined : essence;
 }
 

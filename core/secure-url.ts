@@ -20,5 +20,10 @@ export function isTrustworthyUrl(url: string | URL): boolean {
 
 /** `hostname` as a URL parser leaves it (lower case, IPv4 normalized, IPv6 in brackets). */
 export function isLoopbackHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "localhost." || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return (
+    hostname === "localhost" ||
+    hostname === "localhost." ||
+    hostname === "[::1]" ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname)
+  );
 }

@@ -50,7 +50,9 @@ export function statusCursor(updatedAt: string): string {
  * cursor is opaque (O2.2): "v10" is not newer than "v9" by any rule a client can know.
  */
 export function orderingCursor(document: StatusDocument): string {
-  return document.cursor !== undefined && OUR_CURSOR.test(document.cursor) ? document.cursor : statusCursor(document.updatedAt);
+  return document.cursor !== undefined && OUR_CURSOR.test(document.cursor)
+    ? document.cursor
+    : statusCursor(document.updatedAt);
 }
 
 const OUR_CURSOR = new RegExp(`^\\d{${CURSOR_DIGITS}}$`);
@@ -88,11 +90,13 @@ export function statusDocumentOf(value: unknown): StatusDocument | { problem: st
   if (!isJsonObject(value)) return { problem: "the status response is not a JSON object" };
   const { manifestId, status, updatedAt, reason, cursor, nextCheck } = value;
   if (typeof manifestId !== "string") return { problem: "the status response has no manifestId" };
-  if (typeof status !== "string" || !(MANIFEST_STATUSES as readonly string[]).includes(status)) return { problem: `the status response's status is not one of ${MANIFEST_STATUSES.join(", ")}` };
+  if (typeof status !== "string" || !(MANIFEST_STATUSES as readonly string[]).includes(status))
+    return { problem: `the status response's status is not one of ${MANIFEST_STATUSES.join(", ")}` };
   // Strictly RFC 3339 (O2.2), not whatever Date.parse reads: it is quoted in receipts.
   if (!isDateTime(updatedAt)) return { problem: "the status response's updatedAt is not an RFC 3339 date-time" };
   for (const [name, member] of Object.entries({ reason, cursor, nextCheck })) {
-    if (member !== undefined && typeof member !== "string") return { problem: `the status response's ${name} is not a string` };
+    if (member !== undefined && typeof member !== "string")
+      return { problem: `the status response's ${name} is not a string` };
   }
   return value as unknown as StatusDocument;
 }

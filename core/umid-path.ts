@@ -67,8 +67,14 @@ export function parseUmidPath(pathname: string): ParsedUmidPath {
  * base64url form.
  */
 export function umidPath(umid: string, mode: "auto" | "b64u" = "auto"): string {
-  const direct = mode === "auto" && umid !== "." && umid !== ".." && umid !== "health" && !umid.startsWith(B64U_PREFIX) && !umid.includes("/");
-  return "/" + (direct ? encodeURIComponent(umid) : B64U_PREFIX + encodeBase64url(utf8(umid)));
+  const direct =
+    mode === "auto" &&
+    umid !== "." &&
+    umid !== ".." &&
+    umid !== "health" &&
+    !umid.startsWith(B64U_PREFIX) &&
+    !umid.includes("/");
+  return `/${direct ? encodeURIComponent(umid) : B64U_PREFIX + encodeBase64url(utf8(umid))}`;
 }
 
 /** The path of `umid`'s status document. */

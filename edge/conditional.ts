@@ -15,7 +15,7 @@ export function ifNoneMatchMatches(header: string | null, etag: string): boolean
   if (header.trim() === "*") return true;
   const opaque = opaqueTag(etag);
   for (const [, candidate] of header.matchAll(ENTITY_TAG)) {
-    if (candidate === opaque || candidate === opaque + "-df") return true;
+    if (candidate === opaque || candidate === `${opaque}-df`) return true;
   }
   return false;
 }

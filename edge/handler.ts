@@ -9,7 +9,19 @@
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
-import { CONTRACT, JSON_CONTENT_TYPE, manifestAnswer, notModified, preflight, statusAnswer, statusDocumentBytes, temporaryRedirect, toResponse, uncachedJson, type Answer } from "./responses.ts";
+import {
+  CONTRACT,
+  JSON_CONTENT_TYPE,
+  manifestAnswer,
+  notModified,
+  preflight,
+  statusAnswer,
+  statusDocumentBytes,
+  temporaryRedirect,
+  toResponse,
+  uncachedJson,
+  type Answer,
+} from "./responses.ts";
 import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath, pathnameOf, STATUS_PREFIX } from "../core/umid-path.ts";
 
 /**
@@ -60,7 +72,11 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
   return forStatus ? statusOf(umid, record, request) : resolution(umid, record, request);
 }
 
-function resolution(umid: string, record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined, request: ResolverRequest): Answer {
+function resolution(
+  umid: string,
+  record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined,
+  request: ResolverRequest,
+): Answer {
   switch (record?.kind) {
     case undefined:
       return uncachedJson(404, { error: "not_found", umid });
@@ -76,10 +92,16 @@ function resolution(umid: string, record: Exclude<ResolverRecord, { kind: "corru
 }
 
 /** O2.2: the status of a UMID this resolver publishes or revoked; a redirected one has none here. */
-function statusOf(umid: string, record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined, request: ResolverRequest): Answer {
+function statusOf(
+  umid: string,
+  record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined,
+  request: ResolverRequest,
+): Answer {
   if (record === undefined || record.kind === "redirect") return uncachedJson(404, { error: "not_found", umid });
   if (record.status === undefined) {
-    console.error(`manifest-resolver: the record of ${JSON.stringify(umid)} has no status: it was stored by a build older than this handler`);
+    console.error(
+      `manifest-resolver: the record of ${JSON.stringify(umid)} has no status: it was stored by a build older than this handler`,
+    );
     return uncachedJson(500, { error: "corrupt_record", umid });
   }
   const { etag } = record.status;

@@ -29,15 +29,22 @@ export class KvRecords {
     const { value, metadata } = await kv.getWithMetadata<KvMetadata>(await kvKey(umid), "arrayBuffer");
     const record = await toRecord(umid, value, metadata);
     // A corrupt record is not kept: the next request reads it again.
-    if (record?.kind !== "corrupt") this.#cache.set(umid, record ?? null, umid.length + (record?.kind === "manifest" ? record.body.byteLength : 64));
+    if (record?.kind !== "corrupt")
+      this.#cache.set(umid, record ?? null, umid.length + (record?.kind === "manifest" ? record.body.byteLength : 64));
     return record;
   }
 }
 
-async function toRecord(umid: string, value: ArrayBuffer | null, metadata: KvMetadata | null): Promise<ResolverRecord | undefined> {
+async function toRecord(
+  umid: string,
+  value: ArrayBuffer | null,
+  metadata: KvMetadata | null,
+): Promise<ResolverRecord | undefined> {
   if (value === null) return undefined;
-  if (metadata !== null && "redirect" in metadata) return { kind: "redirect", location: new TextDecoder().decode(value) };
-  const stored = metadata !== null && "status" in metadata && isStatusEntry(metadata.status) ? metadata.status : undefined;
+  if (metadata !== null && "redirect" in metadata)
+    return { kind: "redirect", location: new TextDecoder().decode(value) };
+  const stored =
+    metadata !== null && "status" in metadata && isStatusEntry(metadata.status) ? metadata.status : undefined;
   const status = stored && { ...stored, etag: await etagOf(statusDocumentBytes(umid, stored)) };
   if (metadata !== null && "revoked" in metadata) return { kind: "revoked", status };
   const body = new Uint8Array(value);

@@ -122,7 +122,10 @@ export const BUILD_INFO_PATH = "resolver.json";
  * status document's ETag, which the Worker derives instead.) KV keys
  * hold at most 512 bytes: a longer UMID is keyed `um-sha256:{hex SHA-256 of the UMID}`.
  */
-export type KvMetadata = { etag: string; status: StatusEntry } | { redirect: true } | { revoked: true; status: StatusEntry };
+export type KvMetadata =
+  | { etag: string; status: StatusEntry }
+  | { redirect: true }
+  | { revoked: true; status: StatusEntry };
 export const MAX_KV_KEY_BYTES = 512;
 
 export async function kvKey(umid: string): Promise<string> {

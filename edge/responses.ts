@@ -51,7 +51,16 @@ export function uncachedJson(status: number, body: unknown): Answer {
 }
 
 export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
-  return { status: 200, headers: [...RESOLVED, ["Content-Type", MANIFEST_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", etag]], body };
+  return {
+    status: 200,
+    headers: [
+      ...RESOLVED,
+      ["Content-Type", MANIFEST_CONTENT_TYPE],
+      ["Content-Length", String(body.byteLength)],
+      ["ETag", etag],
+    ],
+    body,
+  };
 }
 
 /**
@@ -60,14 +69,33 @@ export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Ans
  * which O2.1 suggests but which stays the same when only the reason changes, so that a
  * revalidation would keep the old reason for ever.
  */
-export function statusDocumentBytes(umid: string, { status, updatedAt, reason, nextCheck }: StatusEntry): Uint8Array<ArrayBuffer> {
-  const document: StatusDocument = { manifestId: umid, status, updatedAt, ...(reason !== undefined && { reason }), cursor: statusCursor(updatedAt), nextCheck };
+export function statusDocumentBytes(
+  umid: string,
+  { status, updatedAt, reason, nextCheck }: StatusEntry,
+): Uint8Array<ArrayBuffer> {
+  const document: StatusDocument = {
+    manifestId: umid,
+    status,
+    updatedAt,
+    ...(reason !== undefined && { reason }),
+    cursor: statusCursor(updatedAt),
+    nextCheck,
+  };
   return encoder.encode(JSON.stringify(document)) as Uint8Array<ArrayBuffer>;
 }
 
 /** A status document (statusDocumentBytes), cached like a manifest. */
 export function statusAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
-  return { status: 200, headers: [...RESOLVED, ["Content-Type", JSON_CONTENT_TYPE], ["Content-Length", String(body.byteLength)], ["ETag", etag]], body };
+  return {
+    status: 200,
+    headers: [
+      ...RESOLVED,
+      ["Content-Type", JSON_CONTENT_TYPE],
+      ["Content-Length", String(body.byteLength)],
+      ["ETag", etag],
+    ],
+    body,
+  };
 }
 
 /** 304: the 200's headers (spec 4.3: "as 200") but no body, and so no Content-Length. */

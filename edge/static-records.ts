@@ -9,7 +9,14 @@
  */
 import { etagOf } from "./etag.ts";
 import { LruCache } from "../core/lru-cache.ts";
-import { INDEX_FORMAT, shardPath, type IndexShard, type RecordEntry, type RecordStore, type ResolverRecord } from "./records.ts";
+import {
+  INDEX_FORMAT,
+  shardPath,
+  type IndexShard,
+  type RecordEntry,
+  type RecordStore,
+  type ResolverRecord,
+} from "./records.ts";
 
 /** Reads one file of the build output: its bytes, or `undefined` when it does not exist. */
 export type AssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
@@ -38,7 +45,9 @@ export class StaticRecords {
     if (cached !== undefined) return { kind: "manifest", etag: entry.etag, body: cached, status: entry.status };
     const body = await read(entry.file);
     if (body === undefined || (await etagOf(body)) !== entry.etag) {
-      console.error(`manifest-resolver: ${entry.file} for ${JSON.stringify(umid)} is ${body === undefined ? "missing" : "not the body that was built"}`);
+      console.error(
+        `manifest-resolver: ${entry.file} for ${JSON.stringify(umid)} is ${body === undefined ? "missing" : "not the body that was built"}`,
+      );
       return { kind: "corrupt" };
     }
     this.#bodies.set(entry.file, body, body.byteLength);

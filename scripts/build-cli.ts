@@ -39,12 +39,14 @@ export async function buildCli(): Promise<{ files: number; bytes: number }> {
       minify: true,
       external: ["esbuild"],
       // Bundled CommonJS packages call require() for Node's own modules.
-      banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+      banner: {
+        js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+      },
       metafile: true,
       logLevel: "warning",
     });
     const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(":"));
-    writeFileSync(join(staging, "inputs.json"), JSON.stringify({ inputs }, null, 1) + "\n");
+    writeFileSync(join(staging, "inputs.json"), `${JSON.stringify({ inputs }, null, 1)}\n`);
     // Swapped in whole: a CLI started meanwhile finds the old bundle, or none (and runs the sources).
     const previous = `${PREBUILT_DIR}.previous-${process.pid}`;
     rmSync(previous, { recursive: true, force: true });
@@ -64,5 +66,7 @@ export async function buildCli(): Promise<{ files: number; bytes: number }> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { files, bytes } = await buildCli();
-  console.log(`wrote ${relative(process.cwd(), PREBUILT_DIR) || "."}/: the prebuilt CLI, ${files} files, ${(bytes / 1024).toFixed(0)} KiB`);
+  console.log(
+    `wrote ${relative(process.cwd(), PREBUILT_DIR) || "."}/: the prebuilt CLI, ${files} files, ${(bytes / 1024).toFixed(0)} KiB`,
+  );
 }

@@ -22,7 +22,17 @@ const ENTRIES = {
 
 /** A library bundled as one ES module, minified or not. */
 async function bundle(name: keyof typeof ENTRIES, minify: boolean): Promise<Uint8Array> {
-  const result = await build({ entryPoints: [ENTRIES[name]], bundle: true, format: "esm", platform: "neutral", target: "es2022", minify, legalComments: minify ? "none" : "eof", write: false, logLevel: "silent" });
+  const result = await build({
+    entryPoints: [ENTRIES[name]],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    minify,
+    legalComments: minify ? "none" : "eof",
+    write: false,
+    logLevel: "silent",
+  });
   return result.outputFiles[0]!.contents;
 }
 
@@ -39,9 +49,11 @@ export async function evaluatorSize(): Promise<{ minified: number; gzipped: numb
 
 export async function buildLibrary(): Promise<void> {
   // Only its own files: lib/cli/ is the prebuilt CLI (build-cli.ts).
-  for (const name of [...Object.keys(ENTRIES).map((n) => `${n}.js`), "types"]) rmSync(join(LIB_DIR, name), { recursive: true, force: true });
+  for (const name of [...Object.keys(ENTRIES).map((n) => `${n}.js`), "types"])
+    rmSync(join(LIB_DIR, name), { recursive: true, force: true });
   mkdirSync(LIB_DIR, { recursive: true });
-  for (const name of Object.keys(ENTRIES) as (keyof typeof ENTRIES)[]) writeFileSync(join(LIB_DIR, `${name}.js`), await bundle(name, false));
+  for (const name of Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])
+    writeFileSync(join(LIB_DIR, `${name}.js`), await bundle(name, false));
   await writeTypes(join(LIB_DIR, "types"));
 }
 
@@ -63,9 +75,18 @@ async function writeTypes(outDir: string): Promise<void> {
     types: [],
   });
   const { diagnostics } = program.emit();
-  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => "\n" }));
+  if (diagnostics.length > 0)
+    throw new Error(
+      ts.formatDiagnostics(diagnostics, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => process.cwd(),
+        getNewLine: () => "\n",
+      }),
+    );
   // Declarations keep the `.ts` of our imports; a consumer resolves `.js` to the `.d.ts` beside it.
-  for (const name of readdirSync(outDir, { recursive: true }).map(String).filter((n) => n.endsWith(".d.ts"))) {
+  for (const name of readdirSync(outDir, { recursive: true })
+    .map(String)
+    .filter((n) => n.endsWith(".d.ts"))) {
     const path = join(outDir, name);
     writeFileSync(path, readFileSync(path, "utf8").replace(/(from\s+["']\.{1,2}\/[^"']*)\.ts(["'])/g, "$1.js$2"));
   }
@@ -74,5 +95,11 @@ async function writeTypes(outDir: string): Promise<void> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildLibrary();
   const { minified, gzipped } = await evaluatorSize();
-  console.log(`wrote ${Object.keys(ENTRIES).map((name) => `${LIB_DIR}${name}.js`).join(", ")} and types/ (the evaluator, for a browser: ${(minified / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
+  console.log(
+    `wrote ${Object.keys(ENTRIES)
+      .map((name) => `${LIB_DIR}${name}.js`)
+      .join(
+        ", ",
+      )} and types/ (the evaluator, for a browser: ${(minified / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped)`,
+  );
 }

@@ -16,19 +16,71 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: CommandEntry[] = [
-  { name: "keygen", summary: "make a new Ed25519 signing key (private key to a file, public key printed)", load: async () => (await import("./commands/keygen.ts")).keygen },
-  { name: "new", summary: "print or write a new, unsigned v0.4 manifest skeleton", load: async () => (await import("./commands/new.ts")).newManifest },
-  { name: "sign", summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place", load: async () => (await import("./commands/sign.ts")).sign },
-  { name: "check", summary: "validate manifests, _routes.json and _keys.json without writing anything", load: async () => (await import("./commands/check.ts")).check },
-  { name: "revoke", summary: "revoke a UMID in _routes.json: it then answers 410", load: async () => (await import("./commands/routes.ts")).revoke },
-  { name: "suspend", summary: "suspend a published UMID in _routes.json: its status becomes suspended", load: async () => (await import("./commands/routes.ts")).suspend },
-  { name: "reinstate", summary: "end the suspension of a UMID in _routes.json: its status becomes active", load: async () => (await import("./commands/routes.ts")).reinstate },
-  { name: "redirect", summary: "redirect a UMID to a URL in _routes.json: it then answers 307", load: async () => (await import("./commands/routes.ts")).redirect },
-  { name: "build", summary: "validate content/ and write the resolver's static output to dist/", load: async () => (await import("./commands/build.ts")).build },
-  { name: "serve", summary: "serve a built dist/ through the resolver's edge handler, until stopped", load: async () => (await import("./commands/serve.ts")).serve },
-  { name: "probe", summary: "check a running resolver (local, a deploy preview, production) against the contract", load: async () => (await import("./commands/probe.ts")).probe },
-  { name: "evaluate", summary: "evaluate a manifest as a relying party would, and print its receipt", load: async () => (await import("./commands/evaluate.ts")).evaluateCommand },
-  { name: "resolve", summary: "resolve a UMID at a resolver, check its status, evaluate it, print the receipt", load: async () => (await import("./commands/resolve.ts")).resolveCommand },
+  {
+    name: "keygen",
+    summary: "make a new Ed25519 signing key (private key to a file, public key printed)",
+    load: async () => (await import("./commands/keygen.ts")).keygen,
+  },
+  {
+    name: "new",
+    summary: "print or write a new, unsigned v0.4 manifest skeleton",
+    load: async () => (await import("./commands/new.ts")).newManifest,
+  },
+  {
+    name: "sign",
+    summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place",
+    load: async () => (await import("./commands/sign.ts")).sign,
+  },
+  {
+    name: "check",
+    summary: "validate manifests, _routes.json and _keys.json without writing anything",
+    load: async () => (await import("./commands/check.ts")).check,
+  },
+  {
+    name: "revoke",
+    summary: "revoke a UMID in _routes.json: it then answers 410",
+    load: async () => (await import("./commands/routes.ts")).revoke,
+  },
+  {
+    name: "suspend",
+    summary: "suspend a published UMID in _routes.json: its status becomes suspended",
+    load: async () => (await import("./commands/routes.ts")).suspend,
+  },
+  {
+    name: "reinstate",
+    summary: "end the suspension of a UMID in _routes.json: its status becomes active",
+    load: async () => (await import("./commands/routes.ts")).reinstate,
+  },
+  {
+    name: "redirect",
+    summary: "redirect a UMID to a URL in _routes.json: it then answers 307",
+    load: async () => (await import("./commands/routes.ts")).redirect,
+  },
+  {
+    name: "build",
+    summary: "validate content/ and write the resolver's static output to dist/",
+    load: async () => (await import("./commands/build.ts")).build,
+  },
+  {
+    name: "serve",
+    summary: "serve a built dist/ through the resolver's edge handler, until stopped",
+    load: async () => (await import("./commands/serve.ts")).serve,
+  },
+  {
+    name: "probe",
+    summary: "check a running resolver (local, a deploy preview, production) against the contract",
+    load: async () => (await import("./commands/probe.ts")).probe,
+  },
+  {
+    name: "evaluate",
+    summary: "evaluate a manifest as a relying party would, and print its receipt",
+    load: async () => (await import("./commands/evaluate.ts")).evaluateCommand,
+  },
+  {
+    name: "resolve",
+    summary: "resolve a UMID at a resolver, check its status, evaluate it, print the receipt",
+    load: async () => (await import("./commands/resolve.ts")).resolveCommand,
+  },
 ];
 
 const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
@@ -51,7 +103,14 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   const entry = COMMANDS.find((c) => c.name === name);
-  if (entry === undefined) return usageError(`unknown command '${name}'${didYouMean(name, COMMANDS.map((c) => c.name))}`, OVERVIEW);
+  if (entry === undefined)
+    return usageError(
+      `unknown command '${name}'${didYouMean(
+        name,
+        COMMANDS.map((c) => c.name),
+      )}`,
+      OVERVIEW,
+    );
   const command = await entry.load();
   try {
     const { values, positionals } = parseArgs({
@@ -70,11 +129,17 @@ export async function main(argv: string[]): Promise<number> {
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const option = /'(-[^']*)'/.exec((error as Error).message)?.[1] ?? "";
       const flags = Object.keys({ ...command.options, help: true }).map((o) => `--${o}`);
-      return usageError(`unknown option '${option}' for ${name}${didYouMean(option.split("=")[0]!, flags)}`, `Run 'manifest-resolver ${name} --help' for usage.`);
+      return usageError(
+        `unknown option '${option}' for ${name}${didYouMean(option.split("=")[0]!, flags)}`,
+        `Run 'manifest-resolver ${name} --help' for usage.`,
+      );
     }
     if (error instanceof UsageError || error instanceof ConfigError || code?.startsWith("ERR_PARSE_ARGS")) {
       // Node's parseArgs writes some messages over several lines: one line here, as every error.
-      return usageError((error as Error).message.replace(/\n/g, " "), `Run 'manifest-resolver ${name} --help' for usage.`);
+      return usageError(
+        (error as Error).message.replace(/\n/g, " "),
+        `Run 'manifest-resolver ${name} --help' for usage.`,
+      );
     }
     if (error instanceof LockTimeout) {
       console.error(`manifest-resolver: ${printable(error.message)}`);

@@ -7,7 +7,12 @@
  */
 
 /** Up to `count` of `candidates` nearest to `target`, nearest first (ties in candidate order). */
-export function closest(target: string, candidates: Iterable<string>, count = 3, maxDistance = Math.max(3, Math.floor(target.length / 2))): string[] {
+export function closest(
+  target: string,
+  candidates: Iterable<string>,
+  count = 3,
+  maxDistance = Math.max(3, Math.floor(target.length / 2)),
+): string[] {
   const best: { candidate: string; distance: number }[] = [];
   for (const candidate of candidates) {
     const bound = best.length < count ? maxDistance : best[best.length - 1]!.distance - 1;

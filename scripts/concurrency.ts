@@ -3,7 +3,11 @@
  * needs the bound: a registry of thousands of files read at once exhausts the process's
  * file descriptors (1,024 by default on Linux and macOS).
  */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

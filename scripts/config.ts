@@ -54,7 +54,9 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   const statusNextCheck = env.UM_STATUS_NEXT_CHECK || DEFAULT_NEXT_CHECK;
   const nextCheckSeconds = durationSeconds(statusNextCheck);
   if (nextCheckSeconds === undefined || nextCheckSeconds > MAX_NEXT_CHECK_SECONDS) {
-    throw new ConfigError(`UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds, at most P1D, such as PT10M, not '${statusNextCheck}'`);
+    throw new ConfigError(
+      `UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds, at most P1D, such as PT10M, not '${statusNextCheck}'`,
+    );
   }
   return {
     resolverUrl,
@@ -77,11 +79,18 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
  */
 const MAX_DEPTH = 1000;
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+function positiveInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const text = env[name];
   if (text === undefined || text === "") return fallback;
   if (!/^[1-9][0-9]*$/.test(text) || Number(text) > max) {
-    throw new ConfigError(`${name} must be a positive whole number${max === Number.MAX_SAFE_INTEGER ? "" : ` of at most ${max}`}, not '${excerpt(text)}'`);
+    throw new ConfigError(
+      `${name} must be a positive whole number${max === Number.MAX_SAFE_INTEGER ? "" : ` of at most ${max}`}, not '${excerpt(text)}'`,
+    );
   }
   return Number(text);
 }

@@ -23,6 +23,7 @@ export interface ProbeResult {
   unreachable?: true;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a check returns a note, or nothing
 type Check = (check: string, body: () => Promise<string | void>) => Promise<ProbeResult>;
 
 interface Answer {
@@ -40,7 +41,8 @@ class Mismatch extends Error {}
 function requestFailure(error: unknown): string {
   const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
   if ((error as Error).name === "TimeoutError") return "no answer in 15 s";
-  if (cause?.code === "ECONNREFUSED") return "connection refused (ECONNREFUSED): is the resolver running, on this port?";
+  if (cause?.code === "ECONNREFUSED")
+    return "connection refused (ECONNREFUSED): is the resolver running, on this port?";
   if (cause?.code === "ENOTFOUND") return "no such host (ENOTFOUND)";
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
@@ -74,7 +76,12 @@ function expectCommon(answer: Answer): void {
 export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<ProbeResult> {
   const base = baseUrl.replace(/\/+$/, "");
   const ask = async (method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> => {
-    const response = await fetch(base + path, { method, headers, redirect: "manual", signal: AbortSignal.timeout(15_000) });
+    const response = await fetch(base + path, {
+      method,
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(15_000),
+    });
     return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
   };
   const run: Check = async (check, body) => {
@@ -100,10 +107,22 @@ export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<P
     const d = JSON.parse(new TextDecoder().decode(answer.body));
     expect(d.contract === CONTRACT, `contract: ${JSON.stringify(d.contract)}`);
     expect(typeof d.resolver === "string", "resolver is not a string");
-    expect(Array.isArray(d.umidPathRule) && d.umidPathRule.every((r: unknown) => typeof r === "string"), "umidPathRule is not an array of strings");
-    expect(d.kv?.keyPattern === "um:{UMID}" && typeof d.kv?.binding === "string", "kv is not {binding, keyPattern: \"um:{UMID}\"}");
-    expect(d.endpoints?.health === "/health" && d.endpoints?.resolve === "/{UMID_PATH}", "endpoints are not {health: \"/health\", resolve: \"/{UMID_PATH}\"}");
-    expect(d.endpoints?.status === `${STATUS_PREFIX}/{UMID_PATH}`, `endpoints.status is not "${STATUS_PREFIX}/{UMID_PATH}"`);
+    expect(
+      Array.isArray(d.umidPathRule) && d.umidPathRule.every((r: unknown) => typeof r === "string"),
+      "umidPathRule is not an array of strings",
+    );
+    expect(
+      d.kv?.keyPattern === "um:{UMID}" && typeof d.kv?.binding === "string",
+      'kv is not {binding, keyPattern: "um:{UMID}"}',
+    );
+    expect(
+      d.endpoints?.health === "/health" && d.endpoints?.resolve === "/{UMID_PATH}",
+      'endpoints are not {health: "/health", resolve: "/{UMID_PATH}"}',
+    );
+    expect(
+      d.endpoints?.status === `${STATUS_PREFIX}/{UMID_PATH}`,
+      `endpoints.status is not "${STATUS_PREFIX}/{UMID_PATH}"`,
+    );
   });
   const badPaths: [string, string][] = [
     ["/", "missing UMID"],
@@ -140,7 +159,10 @@ export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<P
     expectHeader(answer, "Cache-Control", CACHE_NONE);
     expectCommon(answer);
     const allowed = (answer.headers.get("Access-Control-Allow-Headers") ?? "").toLowerCase();
-    expect(allowed.split(/\s*,\s*/).includes("if-none-match") || allowed === "*", `Access-Control-Allow-Headers does not allow If-None-Match: ${JSON.stringify(allowed)}`);
+    expect(
+      allowed.split(/\s*,\s*/).includes("if-none-match") || allowed === "*",
+      `Access-Control-Allow-Headers does not allow If-None-Match: ${JSON.stringify(allowed)}`,
+    );
   });
 
   for (const umid of umids) yield* probeUmid(umid, ask, run);
@@ -228,7 +250,10 @@ async function* probeStatus(
     if ("problem" in document) throw new Mismatch(document.problem);
     expect(document.manifestId === umid, `manifestId is ${JSON.stringify(document.manifestId)}`);
     expect(expected.includes(document.status), `status is ${document.status}, but the UMID answered ${resolvedStatus}`);
-    expect(typeof document.cursor === "string" && typeof document.nextCheck === "string", "cursor and nextCheck are missing");
+    expect(
+      typeof document.cursor === "string" && typeof document.nextCheck === "string",
+      "cursor and nextCheck are missing",
+    );
     const digest = bodyEtag(answer.body);
     expectHeader(answer, "ETag", digest);
     etag = digest;

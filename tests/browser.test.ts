@@ -23,7 +23,14 @@ import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
 // The flags these machines need: no sandbox as root, and no background traffic to a closed network.
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 describe("in Chromium", { skip }, () => {
   const scratch = mkdtempSync(join(tmpdir(), "um-browser-"));
@@ -58,12 +65,21 @@ describe("in Chromium", { skip }, () => {
       },
     });
     // A manifest past its expiresAt, which a build refuses to publish, and the target of a redirect to this other origin.
-    const expired = JSON.stringify(signed(manifestFor("urn:browser:expired", { expiresAt: "2026-02-01T00:00:00Z" }), key));
+    const expired = JSON.stringify(
+      signed(manifestFor("urn:browser:expired", { expiresAt: "2026-02-01T00:00:00Z" }), key),
+    );
     const elsewhere = JSON.stringify(signed(manifestFor("urn:browser:elsewhere"), key));
     fake = createServer((req, res) => {
       // A target that does not allow other origins to read it (no Access-Control-Allow-Origin).
-      if (req.url?.includes("no-cors")) return res.writeHead(200, { "Content-Type": "application/ld+json" }).end(elsewhere);
-      const body = req.url?.includes("forged") ? forged : req.url?.includes("expired") ? expired : req.url?.includes("elsewhere") ? elsewhere : tampered;
+      if (req.url?.includes("no-cors"))
+        return res.writeHead(200, { "Content-Type": "application/ld+json" }).end(elsewhere);
+      const body = req.url?.includes("forged")
+        ? forged
+        : req.url?.includes("expired")
+          ? expired
+          : req.url?.includes("elsewhere")
+            ? elsewhere
+            : tampered;
       res.writeHead(200, { "Access-Control-Allow-Origin": "*", "Content-Type": "application/ld+json" }).end(body);
     });
     await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
@@ -80,10 +96,35 @@ describe("in Chromium", { skip }, () => {
       { umid: "urn:browser:elsewhere", location: fakeUrl + umidPath("urn:browser:elsewhere") },
       { umid: "urn:browser:unreadable", location: `${fakeUrl}/no-cors` },
     ];
-    writeFileSync(join(scratch, "content/_routes.json"), JSON.stringify({ redirects, revoked: [{ umid: "urn:browser:gone" }], suspended: [{ umid: "urn:browser:paused", suspendedAt: "2026-02-01T00:00:00Z", reason: "under review" }] }));
-    const build = spawnSync(process.execPath, [CLI, "build", "--content", join(scratch, "content"), "--out", join(scratch, "dist"), "--lookup-out", join(scratch, "lookup")], { encoding: "utf8" });
+    writeFileSync(
+      join(scratch, "content/_routes.json"),
+      JSON.stringify({
+        redirects,
+        revoked: [{ umid: "urn:browser:gone" }],
+        suspended: [{ umid: "urn:browser:paused", suspendedAt: "2026-02-01T00:00:00Z", reason: "under review" }],
+      }),
+    );
+    const build = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        "build",
+        "--content",
+        join(scratch, "content"),
+        "--out",
+        join(scratch, "dist"),
+        "--lookup-out",
+        join(scratch, "lookup"),
+      ],
+      { encoding: "utf8" },
+    );
     assert.equal(build.status, 0, build.stderr);
-    resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(scratch, "dist"), "--port", String(port), "--ui-port", "0"], process.env, 2);
+    resolver = await startPrintingUrl(
+      process.execPath,
+      [CLI, "serve", "--dist", join(scratch, "dist"), "--port", String(port), "--ui-port", "0"],
+      process.env,
+      2,
+    );
     ui = resolver.urls[1]!;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage();
@@ -102,7 +143,14 @@ describe("in Chromium", { skip }, () => {
         // Runs in Chromium, whose fetch honours `cache` (Node's type for RequestInit lacks it).
         const options = { method, headers, cache: "no-store" };
         const r = await fetch(url, options as RequestInit);
-        return { status: r.status, redirected: r.redirected, url: r.url, text: await r.text(), etag: r.headers.get("ETag"), contract: r.headers.get("X-UM-Resolver-Contract") };
+        return {
+          status: r.status,
+          redirected: r.redirected,
+          url: r.url,
+          text: await r.text(),
+          etag: r.headers.get("ETag"),
+          contract: r.headers.get("X-UM-Resolver-Contract"),
+        };
       },
       { url: origin + path, method: init.method ?? "GET", headers: init.headers ?? {} },
     );
@@ -124,7 +172,10 @@ describe("in Chromium", { skip }, () => {
     assert.equal(r.text, "");
   });
   it("reads the bodies of 404 and 410", async () => {
-    assert.deepEqual(JSON.parse((await pageFetch(umidPath("urn:browser:nobody"))).text), { error: "not_found", umid: "urn:browser:nobody" });
+    assert.deepEqual(JSON.parse((await pageFetch(umidPath("urn:browser:nobody"))).text), {
+      error: "not_found",
+      umid: "urn:browser:nobody",
+    });
     const gone = await pageFetch(umidPath("urn:browser:gone"));
     assert.equal(gone.status, 410);
     assert.deepEqual(JSON.parse(gone.text), { error: "revoked", umid: "urn:browser:gone" });
@@ -156,7 +207,10 @@ describe("in Chromium", { skip }, () => {
     await page.click("button[type=submit]");
     await page.locator("#result .verdict").waitFor();
     const text = await page.locator("#result").innerText();
-    assert.match(text, /^Usable\n+the signature verifies, the manifest is within its validity period, and nothing in it was withheld\nit verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's\n/);
+    assert.match(
+      text,
+      /^Usable\n+the signature verifies, the manifest is within its validity period, and nothing in it was withheld\nit verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's\n/,
+    );
     assert.equal(await page.inputValue("#umid"), "urn:browser:shown");
     assert.match(text, new RegExp(`Request: GET ${origin}/urn%3Abrowser%3Ashown Copy`));
     assert.match(text, /The answer: 200 OK/);
@@ -173,41 +227,82 @@ describe("in Chromium", { skip }, () => {
   it("the lookup page asks the resolver's status listing when the manifest has no statusRef, and warns of a suspension", async () => {
     assert.equal((paused.signature as Record<string, unknown>).statusRef, undefined);
     const text = await lookUp(origin, "urn:browser:paused");
-    assert.match(text, /^Usable with warnings\n+the resolver lists it as suspended since 2026-02-01T00:00:00(\.000)?Z: under review\n/);
+    assert.match(
+      text,
+      /^Usable with warnings\n+the resolver lists it as suspended since 2026-02-01T00:00:00(\.000)?Z: under review\n/,
+    );
     assert.match(text, /"revocationStatus": "unchecked"/);
   });
   it("the lookup page shows a redirect to another origin as a redirect, and the verdict where it ended", async () => {
     const text = await lookUp(origin, "urn:browser:elsewhere");
     assert.match(text, /^Usable\n/);
-    assert.match(text, new RegExp(`GET ${origin}/urn%3Abrowser%3Aelsewhere: a redirect\\. A browser hides a redirect's status \\(such as 307\\) and its Location from the page \\(an opaque redirect\\)`));
-    assert.match(text, new RegExp(`the browser followed the redirect to ${fakeUrl}/urn%3Abrowser%3Aelsewhere, which answered 200 OK`));
+    assert.match(
+      text,
+      new RegExp(
+        `GET ${origin}/urn%3Abrowser%3Aelsewhere: a redirect\\. A browser hides a redirect's status \\(such as 307\\) and its Location from the page \\(an opaque redirect\\)`,
+      ),
+    );
+    assert.match(
+      text,
+      new RegExp(`the browser followed the redirect to ${fakeUrl}/urn%3Abrowser%3Aelsewhere, which answered 200 OK`),
+    );
     assert.match(text, /"@id": "urn:browser:elsewhere"/);
   });
   it("the lookup page says plainly when a redirect's target cannot be read cross-origin", async () => {
     const text = await lookUp(origin, "urn:browser:unreadable");
-    assert.match(text, /^Nothing to use\n+the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser\n/);
-    assert.match(text, /following that redirect: no readable answer \(Failed to fetch\)\. The target does not allow this page's origin to read it \(no CORS\), or cannot be reached/);
+    assert.match(
+      text,
+      /^Nothing to use\n+the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser\n/,
+    );
+    assert.match(
+      text,
+      /following that redirect: no readable answer \(Failed to fetch\)\. The target does not allow this page's origin to read it \(no CORS\), or cannot be reached/,
+    );
     assert.doesNotMatch(text, /The answer:/);
   });
   it("the lookup page explains a 400, a 404 and a 410 beside their JSON", async () => {
     // A resolver URL with a path of its own: the UMID becomes a second path segment.
     const bad = await lookUp(`${origin}/extra`, "urn:browser:shown");
-    assert.match(bad, new RegExp(`^Nothing to use\\n+${origin}/extra/urn%3Abrowser%3Ashown answered 400, not a manifest\\n`));
-    assert.match(bad, /The answer: 400 Bad Request\n[\s\S]*400 Bad Request: the resolver cannot read one UMID in this URL's path[\s\S]*"message": "unexpected extra path segments"/);
+    assert.match(
+      bad,
+      new RegExp(`^Nothing to use\\n+${origin}/extra/urn%3Abrowser%3Ashown answered 400, not a manifest\\n`),
+    );
+    assert.match(
+      bad,
+      /The answer: 400 Bad Request\n[\s\S]*400 Bad Request: the resolver cannot read one UMID in this URL's path[\s\S]*"message": "unexpected extra path segments"/,
+    );
     const missing = await lookUp(origin, "urn:browser:nobody");
-    assert.match(missing, new RegExp(`^Nothing to use\\n+"urn:browser:nobody" not found: ${origin}/urn%3Abrowser%3Anobody answered 404\\n`));
-    assert.match(missing, /The answer: 404 Not Found\n[\s\S]*404 Not Found: this resolver has no manifest for this UMID\.[\s\S]*"error": "not_found"/);
+    assert.match(
+      missing,
+      new RegExp(`^Nothing to use\\n+"urn:browser:nobody" not found: ${origin}/urn%3Abrowser%3Anobody answered 404\\n`),
+    );
+    assert.match(
+      missing,
+      /The answer: 404 Not Found\n[\s\S]*404 Not Found: this resolver has no manifest for this UMID\.[\s\S]*"error": "not_found"/,
+    );
     const gone = await lookUp(origin, "urn:browser:gone");
     assert.match(gone, /^Do not use\n+the resolver answers 410 Gone for "urn:browser:gone": the manifest is revoked\n/);
-    assert.match(gone, /The answer: 410 Gone\n[\s\S]*410 Gone: the publisher revoked this manifest[\s\S]*"error": "revoked"/);
+    assert.match(
+      gone,
+      /The answer: 410 Gone\n[\s\S]*410 Gone: the publisher revoked this manifest[\s\S]*"error": "revoked"/,
+    );
   });
   it("the lookup page follows a redirect to another UMID's manifest, and refuses it as the client does", async () => {
     const text = await lookUp(origin, "urn:browser:moved");
-    assert.match(text, /^Nothing to use\n+the manifest at http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target has @id "urn:browser:redirect-target", not the UMID asked for, "urn:browser:moved"\n/);
-    assert.match(text, /the browser followed the redirect to http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target, which answered 200 OK/);
+    assert.match(
+      text,
+      /^Nothing to use\n+the manifest at http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target has @id "urn:browser:redirect-target", not the UMID asked for, "urn:browser:moved"\n/,
+    );
+    assert.match(
+      text,
+      /the browser followed the redirect to http:\/\/localhost:\d+\/urn%3Abrowser%3Aredirect-target, which answered 200 OK/,
+    );
   });
   it("the lookup page notices a manifest altered after signing", async () => {
-    assert.match(await lookUp(fakeUrl, "urn:browser:shown"), /^Do not use\n+\/signature\/value: the Ed25519 signature does not verify over the canonical manifest/);
+    assert.match(
+      await lookUp(fakeUrl, "urn:browser:shown"),
+      /^Do not use\n+\/signature\/value: the Ed25519 signature does not verify over the canonical manifest/,
+    );
   });
   it("the lookup page refuses a signature by a small-order key, as the build does", async () => {
     assert.match(await lookUp(fakeUrl, "urn:browser:forged"), /^Do not use\n+.*small-order/);
@@ -270,17 +365,30 @@ describe("the evaluator in Chromium", { skip }, () => {
       [good, { now: "2031-01-01T00:00:00Z", omitProcessedAt: true }],
     ];
     const receipts = await inPage(cases);
-    assert.deepEqual(receipts.map((r) => [r.outcome, r.signatureCheck, r.freshnessCheck]), [["accepted", "valid", "fresh"], ["rejected", "invalid", "not-evaluated"], ["rejected", "valid", "expired"]]);
+    assert.deepEqual(
+      receipts.map((r) => [r.outcome, r.signatureCheck, r.freshnessCheck]),
+      [
+        ["accepted", "valid", "fresh"],
+        ["rejected", "invalid", "not-evaluated"],
+        ["rejected", "valid", "expired"],
+      ],
+    );
     assert.deepEqual(receipts, await Promise.all(cases.map(([text, context]) => evaluate(text, context))));
   });
 
   const suiteSkip = skipWithoutShared("peer/universal-manifest-v0.4/expected.json");
   it("gives the receipts Node gives for every present entry of the v0.4 suite", { skip: suiteSkip }, async () => {
     const suite = "peer/universal-manifest-v0.4";
-    const entries = (JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures as { filename: string; evaluationContext?: EvaluationContext }[]).filter((e) =>
-      existsSync(sharedPath(`${suite}/${e.filename}`)),
-    );
-    const cases = entries.map((e): [string, EvaluationContext] => [readFileSync(sharedPath(`${suite}/${e.filename}`), "utf8"), e.evaluationContext ?? { now: "2026-06-01T00:01:00Z", omitProcessedAt: true }]);
+    const entries = (
+      JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures as {
+        filename: string;
+        evaluationContext?: EvaluationContext;
+      }[]
+    ).filter((e) => existsSync(sharedPath(`${suite}/${e.filename}`)));
+    const cases = entries.map((e): [string, EvaluationContext] => [
+      readFileSync(sharedPath(`${suite}/${e.filename}`), "utf8"),
+      e.evaluationContext ?? { now: "2026-06-01T00:01:00Z", omitProcessedAt: true },
+    ]);
     assert.ok(cases.length >= 59, `${cases.length} entries`);
     assert.deepEqual(await inPage(cases), await Promise.all(cases.map(([text, context]) => evaluate(text, context))));
   });

@@ -2,7 +2,18 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -22,7 +33,11 @@ const scratch = mkdtempSync(join(tmpdir(), "um-build-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: string[], cwd = scratch, env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "", ...env } });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "", ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -31,7 +46,7 @@ function content(name: string, files: Record<string, unknown>): string {
   const dir = join(scratch, name);
   for (const [file, value] of Object.entries(files)) {
     mkdirSync(join(dir, file, ".."), { recursive: true });
-    writeFileSync(join(dir, file), typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+    writeFileSync(join(dir, file), typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
   }
   return dir;
 }
@@ -61,11 +76,19 @@ describe("build: valid content", () => {
 
   it("succeeds with a one-line summary, in human units, after the warnings", () => {
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, /\nbuilt .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked, 0 suspended \(\d+\.\d KiB\) in (\d+ ms|\d+\.\d s); lookup page in dist-lookup\/\n$/);
+    assert.match(
+      first.stdout,
+      /\nbuilt .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked, 0 suspended \(\d+\.\d KiB\) in (\d+ ms|\d+\.\d s); lookup page in dist-lookup\/\n$/,
+    );
   });
   it("warns, on stderr, that a lookup page built without UM_RESOLVER_URL asks its reader for a resolver", () => {
-    assert.match(first.stderr, /^manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in dist-lookup\/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver.s URL to make it the default$/m);
-    const named = cli(["build", "--content", dir, "--out", out], scratch, { UM_RESOLVER_URL: "https://resolver.example" });
+    assert.match(
+      first.stderr,
+      /^manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in dist-lookup\/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver.s URL to make it the default$/m,
+    );
+    const named = cli(["build", "--content", dir, "--out", out], scratch, {
+      UM_RESOLVER_URL: "https://resolver.example",
+    });
     assert.equal(named.status, 0, named.stderr);
     assert.doesNotMatch(named.stderr, /UM_RESOLVER_URL/);
   });
@@ -74,7 +97,10 @@ describe("build: valid content", () => {
     assert.deepEqual(Object.keys(fileDigests(join(scratch, "dist-lookup"))), ["index.html", "lookup.js"]);
   });
   it("warns that a revoked manifest is not published, at its @id", () => {
-    assert.match(first.stdout, /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/);
+    assert.match(
+      first.stdout,
+      /withheld\.json:3:10 - warning routes\/withheld: "urn:revoked:with-file" is revoked in _routes\.json, so this manifest is not published at \/@id/,
+    );
     assert.equal(records["urn:revoked:with-file"]!.revoked, true);
   });
   it("names a body by the base64url of its UMID", () => {
@@ -109,8 +135,16 @@ describe("build: valid content", () => {
     const files = Object.keys(fileDigests(out));
     assert.equal(files.filter((f) => f.startsWith("index/")).length, new Set(Object.keys(records).map(shardPath)).size);
     assert.equal(files.filter((f) => /^[mh]\//.test(f)).length, 5);
-    assert.ok(files.every((f) => /^(index\/[0-9a-f]{3}\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)), files.join(" "));
-    assert.deepEqual(JSON.parse(readFileSync(join(out, "resolver.json"), "utf8")), { format: 3, manifests: 5, redirects: 1, revoked: 2 });
+    assert.ok(
+      files.every((f) => /^(index\/[0-9a-f]{3}\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)),
+      files.join(" "),
+    );
+    assert.deepEqual(JSON.parse(readFileSync(join(out, "resolver.json"), "utf8")), {
+      format: 3,
+      manifests: 5,
+      redirects: 1,
+      revoked: 2,
+    });
   });
   it("gives byte-identical output for identical input", () => {
     const again = join(scratch, "good-dist-again");
@@ -157,23 +191,47 @@ describe("build: invalid content", () => {
     assert.equal(seeded.status, 0, seeded.stderr);
     assert.equal(result.status, 1);
     assert.equal(result.stderr.replace(/^manifest-resolver: warning: UM_RESOLVER_URL .*\n/m, ""), "");
-    assert.match(lines.at(-2)!, /^Errors by rule: routes\/conflict ×2, json\/duplicate-key ×1, json\/syntax ×1, routes\/duplicate ×1, schema\/redirect-location ×1, schema\/required ×1, signature\/invalid ×1, umid\/duplicate ×1; warnings by rule: routes\/undated ×2, keys\/none-pinned ×1\.$/);
+    assert.match(
+      lines.at(-2)!,
+      /^Errors by rule: routes\/conflict ×2, json\/duplicate-key ×1, json\/syntax ×1, routes\/duplicate ×1, schema\/redirect-location ×1, schema\/required ×1, signature\/invalid ×1, umid\/duplicate ×1; warnings by rule: routes\/undated ×2, keys\/none-pinned ×1\.$/,
+    );
     assert.match(lines.at(-1)!, /^Found 9 errors in 6 files\. .*bad-dist was left unchanged\.$/);
   });
   it("leaves the previous output as it was, and no staging directory behind", () => {
     assert.deepEqual(fileDigests(out), before);
-    assert.deepEqual(readdirSync(scratch).filter((n) => n.includes("building")), []);
+    assert.deepEqual(
+      readdirSync(scratch).filter((n) => n.includes("building")),
+      [],
+    );
   });
   const expected: [string, RegExp][] = [
     ["schema", /^(\S+):1:1 - error schema\/required: missing required member "expiresAt" at \(root\)$/],
-    ["signature", /^(\S+):15:14 - error signature\/invalid: the Ed25519 signature does not verify over the canonical manifest.* at \/signature\/value$/],
+    [
+      "signature",
+      /^(\S+):15:14 - error signature\/invalid: the Ed25519 signature does not verify over the canonical manifest.* at \/signature\/value$/,
+    ],
     ["syntax", /^(\S+):3:18 - error json\/syntax: expected a member name in double quotes$/],
     ["duplicate key", /^(\S+):3:3 - error json\/duplicate-key: duplicate member name "@id" \(first at 2:3\)$/],
-    ["duplicate UMID, naming both files", /^(\S+):3:10 - error umid\/duplicate: @id "urn:uuid:valid" is also the @id of (\S+):3:10 at \/@id$/],
-    ["redirect of a published UMID, naming the manifest", /^(\S+):4:15 - error routes\/conflict: UMID "urn:uuid:valid" is redirected here and published by (\S+):3:10; remove one of them at \/redirects\/0\/umid$/],
-    ["revoked and redirected, naming both entries", /^(\S+):8:15 - error routes\/conflict: UMID "urn:both" is already revoked at (\S+):18:15 at \/redirects\/1\/umid$/],
-    ["revoked twice", /^(\S+):24:15 - error routes\/duplicate: UMID "urn:twice" is already revoked at (\S+):21:15 at \/revoked\/2\/umid$/],
-    ["a location that is not http(s)", /^(\S+):13:19 - error schema\/redirect-location: must be an absolute http: or https: URL \(https:\/\/host\/…\) at \/redirects\/2\/location$/],
+    [
+      "duplicate UMID, naming both files",
+      /^(\S+):3:10 - error umid\/duplicate: @id "urn:uuid:valid" is also the @id of (\S+):3:10 at \/@id$/,
+    ],
+    [
+      "redirect of a published UMID, naming the manifest",
+      /^(\S+):4:15 - error routes\/conflict: UMID "urn:uuid:valid" is redirected here and published by (\S+):3:10; remove one of them at \/redirects\/0\/umid$/,
+    ],
+    [
+      "revoked and redirected, naming both entries",
+      /^(\S+):8:15 - error routes\/conflict: UMID "urn:both" is already revoked at (\S+):18:15 at \/redirects\/1\/umid$/,
+    ],
+    [
+      "revoked twice",
+      /^(\S+):24:15 - error routes\/duplicate: UMID "urn:twice" is already revoked at (\S+):21:15 at \/revoked\/2\/umid$/,
+    ],
+    [
+      "a location that is not http(s)",
+      /^(\S+):13:19 - error schema\/redirect-location: must be an absolute http: or https: URL \(https:\/\/host\/…\) at \/redirects\/2\/location$/,
+    ],
   ];
   const files: Record<string, string[]> = {
     schema: ["no-expiry.json"],
@@ -198,19 +256,40 @@ describe("build: invalid content", () => {
 describe("build: the output directory", () => {
   it("refuses to replace a directory that is not a previous build", () => {
     const dir = content("precious", { "thesis.json": { chapter: 1 } });
-    const result = cli(["build", "--content", content("one", { "a.json": signed(manifestFor("urn:one"), key) }), "--out", dir]);
+    const result = cli([
+      "build",
+      "--content",
+      content("one", { "a.json": signed(manifestFor("urn:one"), key) }),
+      "--out",
+      dir,
+    ]);
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /refusing to replace .*precious.*: it is not empty and holds no resolver\.json from a previous build/);
+    assert.match(
+      result.stderr,
+      /refusing to replace .*precious.*: it is not empty and holds no resolver\.json from a previous build/,
+    );
     assert.deepEqual(Object.keys(fileDigests(dir)), ["thesis.json"]);
   });
   it("refuses to replace a deployed resolver with an empty one; --allow-empty builds it", () => {
     const out = join(scratch, "empty-dist");
-    assert.equal(cli(["build", "--content", content("before-empty", { "a.json": signed(manifestFor("urn:kept"), key) }), "--out", out]).status, 0);
+    assert.equal(
+      cli([
+        "build",
+        "--content",
+        content("before-empty", { "a.json": signed(manifestFor("urn:kept"), key) }),
+        "--out",
+        out,
+      ]).status,
+      0,
+    );
     const before = fileDigests(out);
     mkdirSync(join(scratch, "empty"));
     const refused = cli(["build", "--content", join(scratch, "empty"), "--out", out]);
     assert.equal(refused.status, 1);
-    assert.match(refused.stdout, /empty has no manifest to publish: this build would replace .*empty-dist with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean\. .*empty-dist was left unchanged\./);
+    assert.match(
+      refused.stdout,
+      /empty has no manifest to publish: this build would replace .*empty-dist with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean\. .*empty-dist was left unchanged\./,
+    );
     assert.deepEqual(fileDigests(out), before);
     assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"]).status, 0);
     assert.deepEqual(readRecords(out), {});
@@ -220,10 +299,29 @@ describe("build: the output directory", () => {
 
 describe("CLI", () => {
   it("prints help with an example, exit 0, for every command", () => {
-    for (const command of ["keygen", "new", "sign", "check", "revoke", "suspend", "reinstate", "redirect", "build", "serve", "probe", "evaluate", "resolve"]) {
+    for (const command of [
+      "keygen",
+      "new",
+      "sign",
+      "check",
+      "revoke",
+      "suspend",
+      "reinstate",
+      "redirect",
+      "build",
+      "serve",
+      "probe",
+      "evaluate",
+      "resolve",
+    ]) {
       const result = cli([command, "--help"]);
       assert.equal(result.status, 0);
-      assert.match(result.stdout, new RegExp(`^Usage: manifest-resolver ${command} [\\s\\S]*Exit status: 0 [\\s\\S]*Examples?:\\n  manifest-resolver ${command} `));
+      assert.match(
+        result.stdout,
+        new RegExp(
+          `^Usage: manifest-resolver ${command} [\\s\\S]*Exit status: 0 [\\s\\S]*Examples?:\\n  manifest-resolver ${command} `,
+        ),
+      );
     }
   });
   it("exits 2 on usage errors, saying what is wrong", () => {
@@ -253,7 +351,12 @@ describe("CLI", () => {
 });
 
 describe("build: killed at any instant", () => {
-  const source = content("killed", Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`m${i}.json`, signed(manifestFor(`urn:killed:${i}`), key)])));
+  const source = content(
+    "killed",
+    Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`m${i}.json`, signed(manifestFor(`urn:killed:${i}`), key)]),
+    ),
+  );
   const fresh = () => {
     const out = mkdtempSync(join(scratch, "killed-out-"));
     rmSync(out, { recursive: true });
@@ -261,7 +364,8 @@ describe("build: killed at any instant", () => {
     return out;
   };
   const aside = (out: string, kind: "next" | "previous" | "building-x") => join(out, "..", `.${basename(out)}.${kind}`);
-  const complete = (out: string) => existsSync(join(out, "resolver.json")) && Object.keys(readRecords(out)).length === 40;
+  const complete = (out: string) =>
+    existsSync(join(out, "resolver.json")) && Object.keys(readRecords(out)).length === 40;
 
   it("serve puts back an output a build left aside between its renames, and answers from it", async () => {
     const out = fresh();
@@ -286,16 +390,27 @@ describe("build: killed at any instant", () => {
       mkdirSync(aside(out, "building-x"));
       const result = cli(["build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`]);
       assert.equal(result.status, 0, result.stderr);
-      assert.match(result.stderr, new RegExp(`restored .*${basename(out)} from \\.${basename(out)}\\.${state[0]}, left by an interrupted build`));
+      assert.match(
+        result.stderr,
+        new RegExp(`restored .*${basename(out)} from \\.${basename(out)}\\.${state[0]}, left by an interrupted build`),
+      );
       assert.ok(complete(out));
-      assert.deepEqual(readdirSync(join(out, "..")).filter((name) => name.startsWith(`.${basename(out)}.`)), [], `leftovers of ${state.join("+")}`);
+      assert.deepEqual(
+        readdirSync(join(out, "..")).filter((name) => name.startsWith(`.${basename(out)}.`)),
+        [],
+        `leftovers of ${state.join("+")}`,
+      );
     }
   });
 
   it("SIGKILL at random moments never leaves the output unrecoverable", { timeout: 120_000 }, async () => {
     const out = fresh();
     for (let i = 0; i < 20; i++) {
-      const child = spawn(process.execPath, [CLI, "build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`], { stdio: "ignore" });
+      const child = spawn(
+        process.execPath,
+        [CLI, "build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`],
+        { stdio: "ignore" },
+      );
       const exited = new Promise((resolve) => child.once("exit", resolve));
       await sleep(100 + Math.random() * 900);
       child.kill("SIGKILL");

@@ -6,7 +6,19 @@
  */
 import assert from "node:assert/strict";
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
@@ -35,7 +47,11 @@ function spki(key: KeyObject): string {
 
 function signedBy(umid: string, key: KeyObject, keyRef: string, extra: Record<string, unknown> = {}): string {
   const manifest = manifestFor(umid, extra);
-  return JSON.stringify({ ...manifest, signature: signProfileA(manifest, key, keyRef, new Date("2026-01-01T00:00:00Z")) }, null, 2);
+  return JSON.stringify(
+    { ...manifest, signature: signProfileA(manifest, key, keyRef, new Date("2026-01-01T00:00:00Z")) },
+    null,
+    2,
+  );
 }
 
 /** A content tree: three manifests signed with key A, two with key B, both pinned; and its own cache. */
@@ -64,7 +80,10 @@ describe("what invalidates a cache entry", () => {
     assert.equal(recalled(cold.stdout), 0);
     assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
     const text = readFileSync(join(t.content, "a1.json"), "utf8");
-    writeFileSync(join(t.content, "a1.json"), text.replace('"subject": "did:web:fixture.example"', '"subject": "did:web:fixture.example "'));
+    writeFileSync(
+      join(t.content, "a1.json"),
+      text.replace('"subject": "did:web:fixture.example"', '"subject": "did:web:fixture.example "'),
+    );
     const warm = await t.cli(["check", "content"]);
     assert.equal(recalled(warm.stdout), 4);
     assert.equal(warm.status, 1);
@@ -80,7 +99,10 @@ describe("what invalidates a cache entry", () => {
     const t = tree();
     await t.cli(["check", "content"]);
     const pins = JSON.parse(readFileSync(join(t.content, "_keys.json"), "utf8"));
-    writeFileSync(join(t.content, "_keys.json"), JSON.stringify({ ...pins, "did:web:fixture.example#key-c": spki(newKey()) }, null, 2));
+    writeFileSync(
+      join(t.content, "_keys.json"),
+      JSON.stringify({ ...pins, "did:web:fixture.example#key-c": spki(newKey()) }, null, 2),
+    );
     const added = await t.cli(["check", "content"]);
     assert.equal(added.status, 0, added.stdout);
     assert.equal(recalled(added.stdout), 5);
@@ -99,13 +121,21 @@ describe("what invalidates a cache entry", () => {
     const shallower = await t.cli(["check", "content"], { UM_MAX_DEPTH: "1" });
     assert.equal(recalled(shallower.stdout), 0);
     assert.equal(shallower.status, 1, "a depth of 1 refuses the manifests' signature objects");
-    assert.equal(recalled((await t.cli(["check", "content"], { UM_STANDARDS_URL: "https://standards.example" })).stdout), 0);
-    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5, "the entries of the first settings are kept beside the others'");
+    assert.equal(
+      recalled((await t.cli(["check", "content"], { UM_STANDARDS_URL: "https://standards.example" })).stdout),
+      0,
+    );
+    assert.equal(
+      recalled((await t.cli(["check", "content"])).stdout),
+      5,
+      "the entries of the first settings are kept beside the others'",
+    );
   });
 
   it("another tool: every entry (the tool's identity is in every key)", () => {
     const settings = settingsFromEnv({});
-    const key = (tool: string, name: string) => cacheKey(Buffer.concat([keyPrefix(cacheScope(settings, tool), name), Buffer.from("{}")]));
+    const key = (tool: string, name: string) =>
+      cacheKey(Buffer.concat([keyPrefix(cacheScope(settings, tool), name), Buffer.from("{}")]));
     assert.notDeepEqual(key("tool 1", "a.json"), key("tool 2", "a.json"));
     assert.deepEqual(key("tool 1", "a.json"), key("tool 1", "a.json"));
     assert.notDeepEqual(key("tool 1", "a.json"), key("tool 1", "b.json"));
@@ -127,8 +157,12 @@ describe("what a cache entry can never do", () => {
     assert.equal((await good.cli(["check", "content"])).status, 0);
     // The same files, the same cache, but this tree pins another key for key A.
     const other = tree();
-    for (const name of readdirSync(good.content)) writeFileSync(join(other.content, name), readFileSync(join(good.content, name)));
-    writeFileSync(join(other.content, "_keys.json"), JSON.stringify({ [KEY_A]: spki(newKey()), [KEY_B]: spki(good.keys.b) }, null, 2));
+    for (const name of readdirSync(good.content))
+      writeFileSync(join(other.content, name), readFileSync(join(good.content, name)));
+    writeFileSync(
+      join(other.content, "_keys.json"),
+      JSON.stringify({ [KEY_A]: spki(newKey()), [KEY_B]: spki(good.keys.b) }, null, 2),
+    );
     const shared = { UM_CACHE_DIR: good.env.UM_CACHE_DIR };
     const check = await other.cli(["check", "content"], shared);
     assert.equal(check.status, 1);
@@ -142,7 +176,10 @@ describe("what a cache entry can never do", () => {
   it("pass a forged file under a name whose genuine bytes are cached", async () => {
     const t = tree();
     assert.equal((await t.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"])).status, 0);
-    writeFileSync(join(t.content, "a0.json"), signedBy("urn:cache:a0", newKey(), KEY_A, { subject: "did:web:forger.example" }));
+    writeFileSync(
+      join(t.content, "a0.json"),
+      signedBy("urn:cache:a0", newKey(), KEY_A, { subject: "did:web:forger.example" }),
+    );
     const build = await t.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"]);
     assert.equal(build.status, 1);
     assert.match(build.stdout, /a0\.json:\d+:\d+ - error signature\/key-mismatch/);
@@ -174,12 +211,28 @@ describe("expiry and the build", () => {
     const afterExpiry = await t.cli(["check", "content", "--now", "2030-01-02T00:00:00Z", "--strict"]);
     assert.equal(recalled(afterExpiry.stdout), 5);
     assert.equal(afterExpiry.status, 1);
-    assert.equal((afterExpiry.stdout.match(/:\d+:\d+ - error time\/expired: expired at 2030-01-01T00:00:00Z/g) ?? []).length, 5, afterExpiry.stdout);
+    assert.equal(
+      (afterExpiry.stdout.match(/:\d+:\d+ - error time\/expired: expired at 2030-01-01T00:00:00Z/g) ?? []).length,
+      5,
+      afterExpiry.stdout,
+    );
   });
 
   it("a warm build's output is byte-identical to a cold one's, KV files included, and takes what did not change from the store", async () => {
     const t = tree();
-    const build = (out: string, ...more: string[]) => t.cli(["build", "--content", "content", "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`, ...more]);
+    const build = (out: string, ...more: string[]) =>
+      t.cli([
+        "build",
+        "--content",
+        "content",
+        "--out",
+        out,
+        "--lookup-out",
+        `${out}-lookup`,
+        "--kv-out",
+        `${out}-kv`,
+        ...more,
+      ]);
     assert.equal((await build("dist")).status, 0);
     writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
     const warm = await build("dist");
@@ -202,7 +255,12 @@ describe("expiry and the build", () => {
 describe("a body the store loses during a build", () => {
   it("is read again from its file, which must still be what the cache recalled", async () => {
     const t = tree();
-    const options = (cache: VerificationCache) => ({ settings: settingsFromEnv({}), now: new Date("2027-01-01T00:00:00Z"), strict: false, cache });
+    const options = (cache: VerificationCache) => ({
+      settings: settingsFromEnv({}),
+      now: new Date("2027-01-01T00:00:00Z"),
+      strict: false,
+      cache,
+    });
     const first = new VerificationCache(t.env.UM_CACHE_DIR, true);
     const built = join(t.root, "built");
     mkdirSync(built);
@@ -210,7 +268,12 @@ describe("a body the store loses during a build", () => {
       write: (umid, body) => {
         const file = join(built, Buffer.from(umid).toString("base64url"));
         writeFileSync(file, body as Uint8Array);
-        first.bodies!.keep(file, createHash("sha256").update(body as Uint8Array).digest("hex"));
+        first.bodies!.keep(
+          file,
+          createHash("sha256")
+            .update(body as Uint8Array)
+            .digest("hex"),
+        );
       },
     }));
     first.save();
@@ -220,7 +283,8 @@ describe("a body the store loses during a build", () => {
     const result = await checkContent(t.content, options(second), async () => ({
       write: (umid, body) => {
         if (body instanceof Uint8Array) return void written.push(umid);
-        if (umid === "urn:cache:b0") writeFileSync(join(t.content, "b0.json"), signedBy("urn:cache:b0", t.keys.b, KEY_B, { name: "edited" }));
+        if (umid === "urn:cache:b0")
+          writeFileSync(join(t.content, "b0.json"), signedBy("urn:cache:b0", t.keys.b, KEY_B, { name: "edited" }));
         return false;
       },
     }));
@@ -252,7 +316,9 @@ describe("the body store", () => {
 });
 
 describe("runs that meet in one cache", () => {
-  it("two builds and a check at once, and checks killed at any instant, leave a cache every run can trust", { timeout: 120_000 }, async () => {
+  it("two builds and a check at once, and checks killed at any instant, leave a cache every run can trust", {
+    timeout: 120_000,
+  }, async () => {
     const a = tree();
     const b = tree();
     const shared = { UM_CACHE_DIR: a.env.UM_CACHE_DIR };
@@ -268,13 +334,20 @@ describe("runs that meet in one cache", () => {
       assert.match(refused.stdout, /a2\.json:\d+:\d+ - error signature\/key-mismatch/);
     }
     for (let i = 0; i < 6; i++) {
-      const child = spawn(process.execPath, [CLI, "check", "content"], { cwd: b.root, env: { ...process.env, ...shared }, stdio: "ignore" });
+      const child = spawn(process.execPath, [CLI, "check", "content"], {
+        cwd: b.root,
+        env: { ...process.env, ...shared },
+        stdio: "ignore",
+      });
       const exited = new Promise((resolve) => child.once("exit", resolve));
       await new Promise((resolve) => setTimeout(resolve, 40 + i * 60));
       child.kill("SIGKILL");
       await exited;
     }
-    for (const [t, status] of [[a, 0], [b, 1]] as const) {
+    for (const [t, status] of [
+      [a, 0],
+      [b, 1],
+    ] as const) {
       const run = await t.cli(["check", "content"], shared);
       assert.equal(run.status, status, run.stdout);
       assert.doesNotMatch(run.stderr, /verification cache/);
@@ -285,16 +358,32 @@ describe("runs that meet in one cache", () => {
   });
 });
 
-
 describe("a damaged body store", () => {
   /** Builds `out` (with its KV files) from the tree's content; `more` options after. */
-  const builder = (t: ReturnType<typeof tree>) => (out: string, ...more: string[]) => t.cli(["build", "--content", "content", "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`, ...more]);
+  const builder =
+    (t: ReturnType<typeof tree>) =>
+    (out: string, ...more: string[]) =>
+      t.cli([
+        "build",
+        "--content",
+        "content",
+        "--out",
+        out,
+        "--lookup-out",
+        `${out}-lookup`,
+        "--kv-out",
+        `${out}-kv`,
+        ...more,
+      ]);
   /** The output of a build with no cache, to compare a warm one with. */
   const coldOutput = async (t: ReturnType<typeof tree>) => {
     assert.equal((await builder(t)("cold", "--no-cache")).status, 0);
     return [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))];
   };
-  const output = (t: ReturnType<typeof tree>) => [fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "dist-kv"))];
+  const output = (t: ReturnType<typeof tree>) => [
+    fileDigests(join(t.root, "dist")),
+    fileDigests(join(t.root, "dist-kv")),
+  ];
   /** The stored body whose bytes name `umid`. */
   const storedBodyOf = (t: ReturnType<typeof tree>, umid: string) => {
     const dir = join(t.env.UM_CACHE_DIR, "bodies");
@@ -327,10 +416,16 @@ describe("a damaged body store", () => {
     const build = builder(t);
     assert.equal((await build("dist")).status, 0);
     assert.equal((await build("dist")).status, 0);
-    const inodes = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => statSync(join(e.parentPath, e.name)).ino);
+    const inodes = (dir: string) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => statSync(join(e.parentPath, e.name)).ino);
     const cached = new Set(inodes(t.env.UM_CACHE_DIR));
     const served = ["dist", "dist-kv", "dist-lookup"].flatMap((dir) => inodes(join(t.root, dir)));
-    assert.deepEqual(served.filter((ino) => cached.has(ino)), []);
+    assert.deepEqual(
+      served.filter((ino) => cached.has(ino)),
+      [],
+    );
     assert.equal(new Set(served).size, served.length);
     for (const entry of readdirSync(join(t.root, "dist", "m"))) {
       const path = join(t.root, "dist", "m", entry);
@@ -343,7 +438,11 @@ describe("a damaged body store", () => {
 });
 
 describe("a cache that cannot be used", () => {
-  const build = (t: ReturnType<typeof tree>, env: Record<string, string> = {}) => t.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "dist-lookup", "--kv-out", "dist-kv"], env);
+  const build = (t: ReturnType<typeof tree>, env: Record<string, string> = {}) =>
+    t.cli(
+      ["build", "--content", "content", "--out", "dist", "--lookup-out", "dist-lookup", "--kv-out", "dist-kv"],
+      env,
+    );
   /** A build with the cache unusable: exit 0, one warning that says so, no stack trace, and the output of a build without one. */
   const assertBuiltWithout = async (t: ReturnType<typeof tree>, env: Record<string, string> = {}) => {
     const run = await build(t, env);
@@ -351,7 +450,23 @@ describe("a cache that cannot be used", () => {
     assert.equal(run.stderr.split("\n").filter((line) => line.includes("verification cache")).length, 1, run.stderr);
     assert.doesNotMatch(run.stderr, /^\s+at /m);
     const built = [fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "dist-kv"))];
-    assert.equal((await t.cli(["build", "--content", "content", "--out", "cold", "--lookup-out", "cold-lookup", "--kv-out", "cold-kv", "--no-cache"])).status, 0);
+    assert.equal(
+      (
+        await t.cli([
+          "build",
+          "--content",
+          "content",
+          "--out",
+          "cold",
+          "--lookup-out",
+          "cold-lookup",
+          "--kv-out",
+          "cold-kv",
+          "--no-cache",
+        ])
+      ).status,
+      0,
+    );
     assert.deepEqual(built, [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))]);
   };
   it("a cache folder that is a regular file", async () => {
@@ -368,7 +483,8 @@ describe("a cache that cannot be used", () => {
   });
 
   it("a cache folder without write permission, its store holding all but one body", async (context) => {
-    if (process.getuid?.() === 0) return context.skip("root writes to a folder without write permission: the read-only tmpfs case covers it");
+    if (process.getuid?.() === 0)
+      return context.skip("root writes to a folder without write permission: the read-only tmpfs case covers it");
     const t = tree();
     assert.equal((await build(t)).status, 0);
     writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
@@ -398,7 +514,22 @@ describe("a cache that cannot be used", () => {
     await withTmpfs(context, scratch, "2m", async (disk) => {
       const t = tree();
       const on = (dir: string) => join(disk.dir, dir);
-      const built = (env: Record<string, string>) => t.cli(["build", "--content", "content", "--out", on("dist"), "--lookup-out", on("lookup"), "--kv-out", on("kv"), ...(env.UM_CACHE_DIR === undefined ? ["--no-cache"] : [])], env);
+      const built = (env: Record<string, string>) =>
+        t.cli(
+          [
+            "build",
+            "--content",
+            "content",
+            "--out",
+            on("dist"),
+            "--lookup-out",
+            on("lookup"),
+            "--kv-out",
+            on("kv"),
+            ...(env.UM_CACHE_DIR === undefined ? ["--no-cache"] : []),
+          ],
+          env,
+        );
       const free = () => statfsSync(disk.dir).bavail * statfsSync(disk.dir).bsize;
       const before = free();
       assert.equal((await built({})).status, 0);
@@ -409,12 +540,33 @@ describe("a cache that cannot be used", () => {
       const run = await built({ UM_CACHE_DIR: on("cache") });
       assert.equal(run.status, 0, run.stdout + run.stderr);
       assert.equal(run.stderr.split("\n").filter((line) => line.includes("verification cache")).length, 1, run.stderr);
-      assert.equal((await t.cli(["build", "--content", "content", "--out", "cold", "--lookup-out", "cold-lookup", "--kv-out", "cold-kv", "--no-cache"])).status, 0);
-      assert.deepEqual([fileDigests(on("dist")), fileDigests(on("kv"))], [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))]);
+      assert.equal(
+        (
+          await t.cli([
+            "build",
+            "--content",
+            "content",
+            "--out",
+            "cold",
+            "--lookup-out",
+            "cold-lookup",
+            "--kv-out",
+            "cold-kv",
+            "--no-cache",
+          ])
+        ).status,
+        0,
+      );
+      assert.deepEqual(
+        [fileDigests(on("dist")), fileDigests(on("kv"))],
+        [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))],
+      );
     });
   });
 
-  it("a cache file or body that is a FIFO, or a link to a device or another file, is never read as one: a warning, and the output of a cold build", { timeout: 60_000 }, async () => {
+  it("a cache file or body that is a FIFO, or a link to a device or another file, is never read as one: a warning, and the output of a cold build", {
+    timeout: 60_000,
+  }, async () => {
     for (const replace of ["fifo", "device-link", "body-link", "store-link"] as const) {
       const t = tree();
       assert.equal((await build(t)).status, 0);

@@ -15,14 +15,18 @@ const scratch = mkdtempSync(join(tmpdir(), "um-check-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: scratch,
+    encoding: "utf8",
+    env: { ...process.env, GITHUB_ACTIONS: "", ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function write(path: string, value: unknown): string {
   const full = join(scratch, path);
   mkdirSync(join(full, ".."), { recursive: true });
-  writeFileSync(full, typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+  writeFileSync(full, typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
   return full;
 }
 
@@ -33,7 +37,11 @@ interface JsonLine {
   errors: { rule: string; message: string; pointer: string | null; line: number | null; column: number | null }[];
   warnings: JsonLine["errors"];
 }
-const jsonLines = (stdout: string) => stdout.trim().split("\n").map((line) => JSON.parse(line) as JsonLine);
+const jsonLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as JsonLine);
 
 const key = newKey();
 const otherKey = newKey();
@@ -48,7 +56,12 @@ function pinnedManifest(umid: string, signer: typeof key, embed: typeof key | nu
   return { ...manifest, signature };
 }
 const legacy = (version: string, extra: Record<string, unknown> = {}) => {
-  const m = { ...manifestFor(`urn:legacy:${version}`), "@context": `https://universalmanifest.net/ns/v${version}`, manifestVersion: version, ...extra };
+  const m = {
+    ...manifestFor(`urn:legacy:${version}`),
+    "@context": `https://universalmanifest.net/ns/v${version}`,
+    manifestVersion: version,
+    ...extra,
+  };
   return m;
 };
 
@@ -81,7 +94,10 @@ describe("check: a content directory", () => {
       `${dir}/legacy/v03-no-id.json:3:10 - error schema/minLength: must NOT have fewer than 1 characters at /@id`,
       `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" (${dir}/_keys.json:2:35): either the embedded key was substituted, or the pin there was changed at /signature/publicKeySpkiB64`,
     ]);
-    assert.equal(lines.at(-2), "Errors by rule: legacy/unsigned ×1, schema/minLength ×1, schema/required ×1, schema/type ×1, signature/invalid ×1, signature/key-mismatch ×1.");
+    assert.equal(
+      lines.at(-2),
+      "Errors by rule: legacy/unsigned ×1, schema/minLength ×1, schema/required ×1, schema/type ×1, signature/invalid ×1, signature/key-mismatch ×1.",
+    );
     assert.equal(lines.at(-1), "Checked 9 manifests and 1 list file: 6 errors in 4 files.");
   });
 
@@ -92,21 +108,50 @@ describe("check: a content directory", () => {
     const lines = jsonLines(result.stdout);
     assert.equal(lines.length, 10);
     const byFile = new Map(lines.map((l) => [l.file.slice(dir.length + 1), l]));
-    assert.deepEqual(byFile.get("current.json"), { file: `${dir}/current.json`, umid: "urn:current", ok: true, errors: [], warnings: [] });
-    assert.deepEqual(byFile.get("_keys.json"), { file: `${dir}/_keys.json`, umid: null, ok: true, errors: [], warnings: [] });
-    assert.deepEqual(byFile.get("pinned/substituted.json")!.errors.map((e) => [e.rule, e.pointer, e.line, e.column]), [["signature/key-mismatch", "/signature/publicKeySpkiB64", 14, 25]]);
-    for (const ok of ["pinned/embedded.json", "pinned/stand-in.json", "legacy/v03.json"]) assert.equal(byFile.get(ok)?.ok, true, ok);
+    assert.deepEqual(byFile.get("current.json"), {
+      file: `${dir}/current.json`,
+      umid: "urn:current",
+      ok: true,
+      errors: [],
+      warnings: [],
+    });
+    assert.deepEqual(byFile.get("_keys.json"), {
+      file: `${dir}/_keys.json`,
+      umid: null,
+      ok: true,
+      errors: [],
+      warnings: [],
+    });
+    assert.deepEqual(
+      byFile.get("pinned/substituted.json")!.errors.map((e) => [e.rule, e.pointer, e.line, e.column]),
+      [["signature/key-mismatch", "/signature/publicKeySpkiB64", 14, 25]],
+    );
+    for (const ok of ["pinned/embedded.json", "pinned/stand-in.json", "legacy/v03.json"])
+      assert.equal(byFile.get(ok)?.ok, true, ok);
     assert.equal(byFile.get("legacy/v01-unsigned.json")?.ok, false);
     assert.equal(byFile.get("legacy/v03-no-id.json")!.umid, null);
   });
 
   it("--now sets the clock of expiry warnings; --strict makes them errors", () => {
-    const before = jsonLines(cli(["check", dir, "--json", "--now", now]).stdout).find((l) => l.umid === "urn:expiring")!;
+    const before = jsonLines(cli(["check", dir, "--json", "--now", now]).stdout).find(
+      (l) => l.umid === "urn:expiring",
+    )!;
     assert.deepEqual(before.warnings, []);
     const later = cli(["check", `${dir}/expiring.json`, "--content", dir, "--now", "2027-06-01T00:00:00Z"]);
     assert.equal(later.status, 0);
-    assert.match(later.stdout, /expiring\.json:8:16 - warning time\/expired: expired at 2027-01-01T00:00:00Z: consumers must reject it \(now is 2027-06-01T00:00:00\.000Z\) at \/expiresAt\nWarnings by rule: time\/expired ×1\.\nChecked 1 manifest(?: \(1 manifest unchanged, from the cache\))?: no errors, 1 warning\.\n$/);
-    const strict = cli(["check", `${dir}/expiring.json`, "--content", dir, "--now", "2027-06-01T00:00:00Z", "--strict"]);
+    assert.match(
+      later.stdout,
+      /expiring\.json:8:16 - warning time\/expired: expired at 2027-01-01T00:00:00Z: consumers must reject it \(now is 2027-06-01T00:00:00\.000Z\) at \/expiresAt\nWarnings by rule: time\/expired ×1\.\nChecked 1 manifest(?: \(1 manifest unchanged, from the cache\))?: no errors, 1 warning\.\n$/,
+    );
+    const strict = cli([
+      "check",
+      `${dir}/expiring.json`,
+      "--content",
+      dir,
+      "--now",
+      "2027-06-01T00:00:00Z",
+      "--strict",
+    ]);
     assert.equal(strict.status, 1);
     assert.match(strict.stdout, /- error time\/expired: /);
   });
@@ -117,13 +162,19 @@ describe("check: a content directory", () => {
     const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
     const result = cli(["check", elsewhere, "--content", dir]);
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /error signature\/unverifiable: no publicKeySpkiB64 is embedded and no _keys.json pins keyRef/);
+    assert.match(
+      result.stdout,
+      /error signature\/unverifiable: no publicKeySpkiB64 is embedded and no _keys.json pins keyRef/,
+    );
   });
 
   it("under GitHub Actions, also prints annotations", () => {
     const result = cli(["check", `${dir}/pinned/substituted.json`, "--content", dir], { GITHUB_ACTIONS: "true" });
     const annotation = `::error file=${dir}/pinned/substituted.json,line=14,col=25,title=signature/key-mismatch::${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: `;
-    assert.ok(result.stdout.split("\n").some((line) => line.startsWith(annotation)), result.stdout);
+    assert.ok(
+      result.stdout.split("\n").some((line) => line.startsWith(annotation)),
+      result.stdout,
+    );
   });
 
   it("build lists legacy payloads in its summary", () => {
@@ -140,13 +191,22 @@ describe("check: _keys.json", () => {
     const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });
     const result = cli(["check", path]);
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /badkeys\/_keys\.json:2:18 - error schema\/pattern: an Ed25519 public key as standard base64 .* at \/did:web:a#1/);
+    assert.match(
+      result.stdout,
+      /badkeys\/_keys\.json:2:18 - error schema\/pattern: an Ed25519 public key as standard base64 .* at \/did:web:a#1/,
+    );
     assert.match(result.stdout, /badkeys\/_keys\.json:3:18 - error schema\/type: must be string at \/did:web:b#1/);
   });
 });
 
 describe("check: limits and strict input", () => {
-  const deep = write("limits/deep.json", signed(manifestFor("urn:deep", { facets: [{ "@id": "f", "@type": "um:Facet", entity: { a: { b: { c: {} } } } }] }), key));
+  const deep = write(
+    "limits/deep.json",
+    signed(
+      manifestFor("urn:deep", { facets: [{ "@id": "f", "@type": "um:Facet", entity: { a: { b: { c: {} } } } }] }),
+      key,
+    ),
+  );
   it("nesting deeper than UM_MAX_DEPTH", () => {
     assert.equal(cli(["check", deep]).status, 0);
     const result = cli(["check", deep], { UM_MAX_DEPTH: "5" });
@@ -160,12 +220,18 @@ describe("check: limits and strict input", () => {
     assert.ok(jsonLines(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
   });
   it("arrays longer than UM_MAX_ARRAY_ITEMS", () => {
-    const result = cli(["check", write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key))], { UM_MAX_ARRAY_ITEMS: "2" });
+    const result = cli(
+      ["check", write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key))],
+      { UM_MAX_ARRAY_ITEMS: "2" },
+    );
     assert.match(result.stdout, /long\.json:\d+:\d+ - error limits\/array-length: array has more than 2 elements$/m);
   });
   it("files larger than UM_MAX_MANIFEST_BYTES, before reading them", () => {
     const result = cli(["check", deep], { UM_MAX_MANIFEST_BYTES: "100" });
-    assert.match(result.stdout, /deep\.json - error limits\/size: file is \d+ bytes; the limit is 100 \(UM_MAX_MANIFEST_BYTES\)$/m);
+    assert.match(
+      result.stdout,
+      /deep\.json - error limits\/size: file is \d+ bytes; the limit is 100 \(UM_MAX_MANIFEST_BYTES\)$/m,
+    );
   });
   it("I-JSON: lone surrogates and inexact integers, at their place", () => {
     const result = cli(["check", write("ijson/a.json", '{\n  "@id": "\\uDEAD",\n  "n": 12345678901234567890\n}')]);
@@ -173,9 +239,17 @@ describe("check: limits and strict input", () => {
   });
   it("a bad setting or flag is a usage error, exit 2", () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
-      [["check", deep], { UM_MAX_DEPTH: "ten" }, /UM_MAX_DEPTH must be a positive whole number of at most 1000, not 'ten'/],
+      [
+        ["check", deep],
+        { UM_MAX_DEPTH: "ten" },
+        /UM_MAX_DEPTH must be a positive whole number of at most 1000, not 'ten'/,
+      ],
       // Deeper, and a file nested as deep would exhaust the parser's stack.
-      [["check", deep], { UM_MAX_DEPTH: "1000000" }, /UM_MAX_DEPTH must be a positive whole number of at most 1000, not '1000000'/],
+      [
+        ["check", deep],
+        { UM_MAX_DEPTH: "1000000" },
+        /UM_MAX_DEPTH must be a positive whole number of at most 1000, not '1000000'/,
+      ],
       [["check", deep], { UM_STANDARDS_URL: "universalmanifest.net" }, /UM_STANDARDS_URL must be an http or https URL/],
       [["check", "--now", "tomorrow"], {}, /--now must be an RFC 3339 date-time/],
       [["check", "--now", "2026-13-45T00:00:00Z"], {}, /--now must be an RFC 3339 date-time/],
@@ -190,16 +264,28 @@ describe("check: limits and strict input", () => {
     const result = cli(["check", "--json", "no/such/file.json", deep]);
     assert.equal(result.status, 1);
     const [missing, present] = jsonLines(result.stdout);
-    assert.deepEqual(missing, { file: "no/such/file.json", umid: null, ok: false, errors: [{ rule: "file/unreadable", message: "file not found", pointer: null, line: null, column: null }], warnings: [] });
+    assert.deepEqual(missing, {
+      file: "no/such/file.json",
+      umid: null,
+      ok: false,
+      errors: [{ rule: "file/unreadable", message: "file not found", pointer: null, line: null, column: null }],
+      warnings: [],
+    });
     assert.equal(present!.ok, true);
   });
   it("_routes.json grows with the registry: the per-manifest limits do not apply to it", () => {
-    const redirects = Array.from({ length: 1500 }, (_, i) => ({ umid: `urn:moved:${i}`, location: `https://elsewhere.example/${i}` }));
+    const redirects = Array.from({ length: 1500 }, (_, i) => ({
+      umid: `urn:moved:${i}`,
+      location: `https://elsewhere.example/${i}`,
+    }));
     const result = cli(["check", write("big-routes/_routes.json", { redirects })], { UM_MAX_MANIFEST_BYTES: "1000" });
     assert.equal(result.status, 0, result.stdout);
   });
   it("a custom standards URL changes the required context", () => {
     const result = cli(["check", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
-    assert.match(result.stdout, /error schema\/anyOf: must be "https:\/\/standards\.example\/um\/ns\/v0\.4" or an array of strings that contains it at \/@context/);
+    assert.match(
+      result.stdout,
+      /error schema\/anyOf: must be "https:\/\/standards\.example\/um\/ns\/v0\.4" or an array of strings that contains it at \/@context/,
+    );
   });
 });

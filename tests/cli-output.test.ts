@@ -20,8 +20,17 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 function cli(args: string[], env: Record<string, string> = {}) {
   const inherited = { ...process.env };
   for (const name of ["FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS", "CI"]) delete inherited[name];
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: "utf8", env: { ...inherited, ...env } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.trimEnd().split("\n") };
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: scratch,
+    encoding: "utf8",
+    env: { ...inherited, ...env },
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    lines: result.stdout.trimEnd().split("\n"),
+  };
 }
 
 const key = newKey();
@@ -32,8 +41,11 @@ writeFileSync(join(scratch, broken, "_keys.json"), JSON.stringify(pinning(key), 
 for (let i = 0; i < FILES; i++) {
   const name = `m${String(i).padStart(3, "0")}.json`;
   // Even: edited after signing; odd: signed without a member the format requires.
-  const manifest = i % 2 === 0 ? { ...signed(manifestFor(`urn:broken:${i}`), key), subject: "did:web:edited.example" } : signed(manifestFor(`urn:broken:${i}`, { expiresAt: undefined }), key);
-  writeFileSync(join(scratch, broken, name), JSON.stringify(manifest, null, 2) + "\n");
+  const manifest =
+    i % 2 === 0
+      ? { ...signed(manifestFor(`urn:broken:${i}`), key), subject: "did:web:edited.example" }
+      : signed(manifestFor(`urn:broken:${i}`, { expiresAt: undefined }), key);
+  writeFileSync(join(scratch, broken, name), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 const problemLines = (lines: string[]) => lines.filter((line) => / - error /.test(line));
 
@@ -45,7 +57,10 @@ describe(`check over ${FILES} broken manifests`, () => {
     const shown = problemLines(capped.lines);
     assert.equal(shown.length, 50);
     assert.match(shown[0]!, /^broken\/m000\.json:15:14 - error signature\/invalid: /);
-    assert.match(shown[1]!, /^broken\/m001\.json:1:1 - error schema\/required: missing required member "expiresAt" at \(root\)$/);
+    assert.match(
+      shown[1]!,
+      /^broken\/m001\.json:1:1 - error schema\/required: missing required member "expiresAt" at \(root\)$/,
+    );
     assert.deepEqual(capped.lines.slice(-3), [
       "… and 450 more problems not shown (--max-problems 0 shows all)",
       "Errors by rule: schema/required ×250, signature/invalid ×250.",
@@ -68,7 +83,10 @@ describe(`check over ${FILES} broken manifests`, () => {
 
   it("says what fixes an edited manifest: the sign command, with the keyRef the manifest names", () => {
     const at = capped.lines.findIndex((line) => line.startsWith("broken/m000.json:15:14"));
-    assert.equal(capped.lines[at + 1], `  hint: if you edited it, sign it again: manifest-resolver sign broken/m000.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`);
+    assert.equal(
+      capped.lines[at + 1],
+      `  hint: if you edited it, sign it again: manifest-resolver sign broken/m000.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`,
+    );
   });
 
   it("under GitHub Actions, annotates the first 10 errors (all GitHub shows) and then says, once, how many more by rule", () => {
@@ -78,7 +96,9 @@ describe(`check over ${FILES} broken manifests`, () => {
     assert.match(errors[0]!, /^::error file=broken\/m000\.json,line=15,col=14,title=signature\/invalid::/);
     assert.deepEqual(
       result.lines.filter((line) => line.startsWith("::notice")),
-      ["::notice title=490 more problems::490 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): schema/required ×245, signature/invalid ×245; 'manifest-resolver check --max-problems 0' prints them all"],
+      [
+        "::notice title=490 more problems::490 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): schema/required ×245, signature/invalid ×245; 'manifest-resolver check --max-problems 0' prints them all",
+      ],
     );
   });
 
@@ -89,14 +109,20 @@ describe("check for a person at a terminal", () => {
   const dir = "one";
   mkdirSync(join(scratch, dir));
   writeFileSync(join(scratch, dir, "_keys.json"), JSON.stringify(pinning(key), null, 2));
-  writeFileSync(join(scratch, dir, "edited.json"), JSON.stringify({ ...signed(manifestFor("urn:edited"), key), subject: "did:web:edited.example" }, null, 2) + "\n");
+  writeFileSync(
+    join(scratch, dir, "edited.json"),
+    `${JSON.stringify({ ...signed(manifestFor("urn:edited"), key), subject: "did:web:edited.example" }, null, 2)}\n`,
+  );
 
   it("FORCE_COLOR: the problem in colour, its source line and a caret under its column", () => {
     const result = cli(["check", dir], { FORCE_COLOR: "1" });
-    assert.equal(result.lines[0], "\x1b[36mone/edited.json\x1b[39m\x1b[33m:15:14\x1b[39m - \x1b[31merror\x1b[39m \x1b[2msignature/invalid\x1b[22m: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order) at /signature/value");
-    assert.match(result.lines[1]!, /^ 15 \|     "value": "[\w-]+"$/);
+    assert.equal(
+      result.lines[0],
+      "\x1b[36mone/edited.json\x1b[39m\x1b[33m:15:14\x1b[39m - \x1b[31merror\x1b[39m \x1b[2msignature/invalid\x1b[22m: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order) at /signature/value",
+    );
+    assert.match(result.lines[1]!, /^ 15 \| {5}"value": "[\w-]+"$/);
     assert.equal(result.lines[2], `    | ${" ".repeat(13)}\x1b[31m^\x1b[39m`);
-    assert.match(result.lines[3]!, /^  \x1b\[36mhint:\x1b\[39m if you edited it, sign it again: /);
+    assert.match(result.lines[3]!, /^ {2}\x1b\[36mhint:\x1b\[39m if you edited it, sign it again: /);
   });
 
   it("in a pipe, or with NO_COLOR, plain: no frame, no escape codes", () => {

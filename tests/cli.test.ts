@@ -16,18 +16,30 @@ import { CLI, ROOT } from "./support/paths.ts";
 import { runCli, startPrintingUrl } from "./support/processes.ts";
 
 const sampleUmids = new Set<string>([
-  ...fg.sync("content/**/*.jsonld", { cwd: ROOT }).map((file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"))["@id"] as string),
-  ...Object.values(JSON.parse(readFileSync(join(ROOT, "content/_routes.json"), "utf8")) as { umid: string }[][]).flat().map((entry) => entry.umid),
+  ...fg
+    .sync("content/**/*.jsonld", { cwd: ROOT })
+    .map((file) => JSON.parse(readFileSync(join(ROOT, file), "utf8"))["@id"] as string),
+  ...Object.values(JSON.parse(readFileSync(join(ROOT, "content/_routes.json"), "utf8")) as { umid: string }[][])
+    .flat()
+    .map((entry) => entry.umid),
 ]);
 
 test("every command's examples name files of a fresh clone and sample UMIDs", async () => {
   for (const command of await Promise.all(COMMANDS.map((entry) => entry.load()))) {
-    const examples = /\nExamples?:\n((?:  .*\n?)+)$/.exec(command.help)?.[1];
+    const examples = /\nExamples?:\n((?: {2}.*\n?)+)$/.exec(command.help)?.[1];
     assert.ok(examples, `${command.name} --help ends with an example`);
     const words = examples.split(/\s+/).map((word) => word.replace(/^'|'$/g, ""));
     words.forEach((word, i) => {
-      if (/^(content|tests)\//.test(word) && words[i - 1] !== "--out") assert.ok(existsSync(join(ROOT, word)), `${command.name} --help names ${word}, which a fresh clone does not have`);
-      if (/^urn:uuid:/.test(word)) assert.ok(sampleUmids.has(word), `${command.name} --help names ${word}, which the sample content does not publish, redirect or revoke`);
+      if (/^(content|tests)\//.test(word) && words[i - 1] !== "--out")
+        assert.ok(
+          existsSync(join(ROOT, word)),
+          `${command.name} --help names ${word}, which a fresh clone does not have`,
+        );
+      if (/^urn:uuid:/.test(word))
+        assert.ok(
+          sampleUmids.has(word),
+          `${command.name} --help names ${word}, which the sample content does not publish, redirect or revoke`,
+        );
     });
   }
 });
@@ -45,23 +57,48 @@ test("a mistyped command or option names the one meant, exit 2", async () => {
   assert.match(command.stderr, /^manifest-resolver: unknown command 'chekc'; did you mean 'check'\?\n/);
   const option = await runCli(["check", "--jsno"], ROOT);
   assert.equal(option.status, 2);
-  assert.equal(option.stderr, "manifest-resolver: unknown option '--jsno' for check; did you mean '--json'?\nRun 'manifest-resolver check --help' for usage.\n");
+  assert.equal(
+    option.stderr,
+    "manifest-resolver: unknown option '--jsno' for check; did you mean '--json'?\nRun 'manifest-resolver check --help' for usage.\n",
+  );
   const far = await runCli(["check", "--zzzzzz"], ROOT);
   assert.match(far.stderr, /^manifest-resolver: unknown option '--zzzzzz' for check\n/);
   // Node's parseArgs writes this one over three lines: one line here.
   const ambiguous = await runCli(["check", "--max-problems", "-1"], ROOT);
   assert.equal(ambiguous.status, 2);
-  assert.match(ambiguous.stderr, /^manifest-resolver: Option '--max-problems' argument is ambiguous\. Did you forget .* use '--max-problems=-XYZ'\.\nRun 'manifest-resolver check --help' for usage\.\n$/);
+  assert.match(
+    ambiguous.stderr,
+    /^manifest-resolver: Option '--max-problems' argument is ambiguous\. Did you forget .* use '--max-problems=-XYZ'\.\nRun 'manifest-resolver check --help' for usage\.\n$/,
+  );
 });
 
 test("sign DIR signs every manifest in it; a DIR with none is a usage error", async () => {
   const scratch = mkdtempSync(join(tmpdir(), "um-cli-"));
   try {
     cpSync(join(ROOT, "content"), join(scratch, "content"), { recursive: true });
-    const key = ["--key", join(ROOT, "tests/fixtures/sample-signing-key.TEST-ONLY.pem"), "--key-ref", "did:web:samples.manifest-resolver.example#test-key-1", "--content", join(scratch, "content")];
+    const key = [
+      "--key",
+      join(ROOT, "tests/fixtures/sample-signing-key.TEST-ONLY.pem"),
+      "--key-ref",
+      "did:web:samples.manifest-resolver.example#test-key-1",
+      "--content",
+      join(scratch, "content"),
+    ];
     const signed = await runCli(["sign", join(scratch, "content/people"), ...key], scratch);
     assert.equal(signed.status, 0, signed.stderr);
-    assert.deepEqual(signed.stdout.trim().split("\n").map((line) => line.replace(/ \(keyRef .*\)$/, "")).sort(), ["signed content/people/alice/identity-claims.jsonld", "signed content/people/alice/profile.jsonld", "signed content/people/bob/zk-binding.jsonld", "signed content/people/carol/liveness.jsonld"]);
+    assert.deepEqual(
+      signed.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.replace(/ \(keyRef .*\)$/, ""))
+        .sort(),
+      [
+        "signed content/people/alice/identity-claims.jsonld",
+        "signed content/people/alice/profile.jsonld",
+        "signed content/people/bob/zk-binding.jsonld",
+        "signed content/people/carol/liveness.jsonld",
+      ],
+    );
     const none = await runCli(["sign", join(ROOT, "tests/fixtures"), ...key], scratch);
     assert.equal(none.status, 2);
     assert.match(none.stderr, /fixtures holds no manifest file \(\*\.json or \*\.jsonld, not starting with _\)/);
@@ -76,7 +113,13 @@ test("serve with the lookup page prints both URLs and a link to a sample UMID th
     const dist = join(scratch, "dist");
     const built = await runCli(["build", "--out", dist, "--lookup-out", join(scratch, "lookup")], ROOT);
     assert.equal(built.status, 0, built.stderr);
-    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", "0", "--ui-port", "0"], process.env, 3, ROOT);
+    const server = await startPrintingUrl(
+      process.execPath,
+      [CLI, "serve", "--dist", dist, "--port", "0", "--ui-port", "0"],
+      process.env,
+      3,
+      ROOT,
+    );
     try {
       const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
       assert.ok(link, server.output);
@@ -84,11 +127,20 @@ test("serve with the lookup page prints both URLs and a link to a sample UMID th
       assert.equal(query.get("resolver"), server.urls[0]);
       // The first active manifest a relying party accepts as it is (the page evaluates at Tier 0).
       const umid = query.get("umid")!;
-      const file = fg.sync("content/**/*.jsonld", { cwd: ROOT }).find((f) => JSON.parse(readFileSync(join(ROOT, f), "utf8"))["@id"] === umid);
+      const file = fg
+        .sync("content/**/*.jsonld", { cwd: ROOT })
+        .find((f) => JSON.parse(readFileSync(join(ROOT, f), "utf8"))["@id"] === umid);
       assert.ok(file, `${umid} is a sample manifest`);
       assert.equal((await evaluate(readFileSync(join(ROOT, file)))).outcome, "accepted");
       assert.equal((await fetch(link)).status, 200);
-      assert.equal((await fetch(`${server.urls[0]}/.well-known/manifest-resolver/status/${encodeURIComponent(query.get("umid")!)}`)).status, 200);
+      assert.equal(
+        (
+          await fetch(
+            `${server.urls[0]}/.well-known/manifest-resolver/status/${encodeURIComponent(query.get("umid")!)}`,
+          )
+        ).status,
+        200,
+      );
     } finally {
       await server.stop();
     }

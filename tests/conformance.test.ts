@@ -42,8 +42,20 @@ const structural = present.filter((e) => e.validationMode === undefined);
 const evaluation = present.filter((e) => e.validationMode === "evaluation");
 const fixtureText = (entry: Entry) => readFileSync(sharedPath(`${SUITE}/${entry.filename}`), "utf8");
 
-const run = skip ? undefined : spawnSync(process.execPath, [CLI, "check", "--json", ...structural.map((e) => sharedPath(`${SUITE}/${e.filename}`))], { encoding: "utf8" });
-const lines = run === undefined ? [] : run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { file: string; ok: boolean; errors: { rule: string }[] });
+const run = skip
+  ? undefined
+  : spawnSync(
+      process.execPath,
+      [CLI, "check", "--json", ...structural.map((e) => sharedPath(`${SUITE}/${e.filename}`))],
+      { encoding: "utf8" },
+    );
+const lines =
+  run === undefined
+    ? []
+    : run.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { file: string; ok: boolean; errors: { rule: string }[] });
 
 describe("conformance suite v0.4: structural surface, through check --json", { skip }, () => {
   it("runs every present structural fixture, one JSON line each", () => {
@@ -55,7 +67,11 @@ describe("conformance suite v0.4: structural surface, through check --json", { s
     it(`${entry.expectedResult} ${entry.filename}`, () => {
       const line = lines[i]!;
       assert.ok(line.file.endsWith(entry.filename), line.file);
-      assert.equal(line.ok ? "accept" : "reject", entry.expectedResult, `${entry.reason}\n${JSON.stringify(line.errors)}`);
+      assert.equal(
+        line.ok ? "accept" : "reject",
+        entry.expectedResult,
+        `${entry.reason}\n${JSON.stringify(line.errors)}`,
+      );
     });
   });
 });
@@ -76,18 +92,33 @@ const SCALAR_ASSERTIONS: Record<string, (r: Receipt) => unknown> = {
   expectedLivenessFreshnessClass: (r) => r.livenessStatus.freshnessClass,
 };
 const LIST_ASSERTIONS: Record<string, (r: Receipt, expected: never) => boolean> = {
-  expectedFacetStatus: (r, e: { facetId: string; status: string; assuranceStatus?: { assertedClass: string; met: boolean } }) =>
+  expectedFacetStatus: (
+    r,
+    e: { facetId: string; status: string; assuranceStatus?: { assertedClass: string; met: boolean } },
+  ) =>
     r.facetStatuses.some(
       (f) =>
         f.facetId === e.facetId &&
         f.status === e.status &&
-        (e.assuranceStatus === undefined || (f.assuranceStatus?.assertedClass === e.assuranceStatus.assertedClass && f.assuranceStatus.met === e.assuranceStatus.met)),
+        (e.assuranceStatus === undefined ||
+          (f.assuranceStatus?.assertedClass === e.assuranceStatus.assertedClass &&
+            f.assuranceStatus.met === e.assuranceStatus.met)),
     ),
   expectedClaimStatus: (r, e: { claimRef?: string; status: string; tier?: number }) =>
-    r.claimStatuses.some((c) => (e.claimRef === undefined || c.claimRef === e.claimRef) && c.status === e.status && (e.tier === undefined || c.tier === e.tier)),
-  expectedConsentStatus: (r, e: { consentRef?: string; status: string }) => r.consentStatuses.some((c) => (e.consentRef === undefined || c.consentRef === e.consentRef) && c.status === e.status),
-  expectedWarningsContain: (r, markers: string[]) => markers.every((marker) => r.warnings.some((w) => JSON.stringify(w).includes(marker))),
-  expectedUnprocessedEntry: (r, e: { kind: string; type: string }) => r.unprocessedEntries.some((u) => u.kind === e.kind && u.type === e.type),
+    r.claimStatuses.some(
+      (c) =>
+        (e.claimRef === undefined || c.claimRef === e.claimRef) &&
+        c.status === e.status &&
+        (e.tier === undefined || c.tier === e.tier),
+    ),
+  expectedConsentStatus: (r, e: { consentRef?: string; status: string }) =>
+    r.consentStatuses.some(
+      (c) => (e.consentRef === undefined || c.consentRef === e.consentRef) && c.status === e.status,
+    ),
+  expectedWarningsContain: (r, markers: string[]) =>
+    markers.every((marker) => r.warnings.some((w) => JSON.stringify(w).includes(marker))),
+  expectedUnprocessedEntry: (r, e: { kind: string; type: string }) =>
+    r.unprocessedEntries.some((u) => u.kind === e.kind && u.type === e.type),
 };
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -98,7 +129,8 @@ const validateReceipt = (() => {
 })();
 
 describe("conformance suite v0.4: evaluation surface, through evaluate()", { skip }, () => {
-  it("has every evaluation entry present", () => assert.ok(evaluation.length >= 25, `only ${evaluation.length} evaluation fixtures present`));
+  it("has every evaluation entry present", () =>
+    assert.ok(evaluation.length >= 25, `only ${evaluation.length} evaluation fixtures present`));
   for (const entry of evaluation) {
     it(`${entry.expectedResult} ${entry.filename}`, async () => {
       const receipt = await evaluate(fixtureText(entry), entry.evaluationContext);
@@ -111,10 +143,17 @@ describe("conformance suite v0.4: evaluation surface, through evaluate()", { ski
         const list = LIST_ASSERTIONS[name];
         assert.ok(scalar ?? list, `${name}: an assertion SUITE-README.md does not define`);
         if (scalar) assert.deepEqual(scalar(receipt), entry[name as `expected${string}`], `${name}\n${shown}`);
-        else assert.ok(list!(receipt, entry[name as `expected${string}`] as never), `${name}: ${JSON.stringify(entry[name as `expected${string}`])}\n${shown}`);
+        else
+          assert.ok(
+            list!(receipt, entry[name as `expected${string}`] as never),
+            `${name}: ${JSON.stringify(entry[name as `expected${string}`])}\n${shown}`,
+          );
       }
       assert.ok(validateReceipt(receipt), `receipt schema: ${JSON.stringify(validateReceipt.errors)}`);
-      assert.equal(receipt.processedAt, entry.evaluationContext?.omitProcessedAt ? undefined : entry.evaluationContext?.now);
+      assert.equal(
+        receipt.processedAt,
+        entry.evaluationContext?.omitProcessedAt ? undefined : entry.evaluationContext?.now,
+      );
     });
   }
 });
@@ -125,9 +164,15 @@ describe("conformance suite v0.4: the evaluator agrees with check on every struc
   structural.forEach((entry, i) => {
     it(`${entry.expectedResult} ${entry.filename}`, async () => {
       const receipt = await evaluate(fixtureText(entry), context);
-      const structuralFaults = receipt.warnings.filter((w) => w.code.startsWith("um:reason:arrive:") || w.code.startsWith("um:reason:crypto:"));
+      const structuralFaults = receipt.warnings.filter(
+        (w) => w.code.startsWith("um:reason:arrive:") || w.code.startsWith("um:reason:crypto:"),
+      );
       const verdict = structuralFaults.length === 0 && receipt.signatureCheck === "valid" ? "accept" : "reject";
-      assert.equal(verdict, lines[i]!.ok ? "accept" : "reject", `check says ${JSON.stringify(lines[i])}; the receipt ${JSON.stringify(receipt.warnings)}`);
+      assert.equal(
+        verdict,
+        lines[i]!.ok ? "accept" : "reject",
+        `check says ${JSON.stringify(lines[i])}; the receipt ${JSON.stringify(receipt.warnings)}`,
+      );
       if (verdict === "reject") assert.equal(receipt.outcome, "rejected");
       assert.ok(validateReceipt(receipt), `receipt schema: ${JSON.stringify(validateReceipt.errors)}`);
     });
@@ -155,9 +200,12 @@ describe("conformance suite v0.4: schema-sweep surface", { skip }, () => {
 for (const version of ["v0.1", "v0.2"]) {
   const suite = `peer/legacy/${version}`;
   const skipLegacy = skipWithoutShared(`${suite}/expected.json`);
-  const fixtures: Entry[] = skipLegacy ? [] : JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures;
+  const fixtures: Entry[] = skipLegacy
+    ? []
+    : JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures;
   const pathOf = (entry: Entry) => sharedPath(`${suite}/${entry.filename}`);
-  const fresh = (entry: Entry) => (JSON.parse(readFileSync(pathOf(entry), "utf8")) as { __validate?: string }).__validate === "fresh";
+  const fresh = (entry: Entry) =>
+    (JSON.parse(readFileSync(pathOf(entry), "utf8")) as { __validate?: string }).__validate === "fresh";
 
   describe(`legacy suite ${version}: through check --json --allow-unsigned`, { skip: skipLegacy }, () => {
     const verdicts = new Map<string, { ok: boolean; rules: string[] }>();
@@ -166,7 +214,11 @@ for (const version of ["v0.1", "v0.2"]) {
       [fixtures.filter(fresh), ["--strict"]],
     ] as const) {
       const files = entries.map(pathOf);
-      const run = spawnSync(process.execPath, [CLI, "check", "--json", ...flags, ...files.flatMap((f) => ["--allow-unsigned", f]), ...files], { encoding: "utf8" });
+      const run = spawnSync(
+        process.execPath,
+        [CLI, "check", "--json", ...flags, ...files.flatMap((f) => ["--allow-unsigned", f]), ...files],
+        { encoding: "utf8" },
+      );
       for (const line of run.stdout.trim().split("\n").filter(Boolean)) {
         const { file, ok, errors } = JSON.parse(line) as { file: string; ok: boolean; errors: { rule: string }[] };
         verdicts.set(file, { ok, rules: errors.map((e) => e.rule) });
@@ -175,13 +227,22 @@ for (const version of ["v0.1", "v0.2"]) {
 
     it("checks every fixture of expected.json", () => {
       assert.ok(fixtures.length >= 15, `only ${fixtures.length} fixtures`);
-      for (const entry of fixtures) assert.ok([...verdicts.keys()].some((file) => file.endsWith(entry.filename)), entry.filename);
+      for (const entry of fixtures)
+        assert.ok(
+          [...verdicts.keys()].some((file) => file.endsWith(entry.filename)),
+          entry.filename,
+        );
     });
     for (const entry of fixtures) {
       it(`${entry.expectedResult} ${entry.filename}`, () => {
         const [, verdict] = [...verdicts].find(([file]) => file.endsWith(entry.filename))!;
-        assert.equal(verdict.ok ? "accept" : "reject", entry.expectedResult, `${entry.reason}\n${verdict.rules.join(", ")}`);
-        if (fresh(entry) && entry.expectedResult === "reject") assert.ok(verdict.rules.includes("time/expired"), verdict.rules.join(", "));
+        assert.equal(
+          verdict.ok ? "accept" : "reject",
+          entry.expectedResult,
+          `${entry.reason}\n${verdict.rules.join(", ")}`,
+        );
+        if (fresh(entry) && entry.expectedResult === "reject")
+          assert.ok(verdict.rules.includes("time/expired"), verdict.rules.join(", "));
       });
     }
   });
@@ -190,7 +251,9 @@ for (const version of ["v0.1", "v0.2"]) {
 for (const version of ["v0.1", "v0.2", "v0.3"]) {
   const published = `peer/legacy/${version}/schema.json`;
   it(`our copy of the ${version} schema is the published one`, { skip: skipWithoutShared(published) }, () => {
-    const ours = JSON.parse(readFileSync(new URL(`../scripts/validate/legacy/${version}.schema.json`, import.meta.url), "utf8"));
+    const ours = JSON.parse(
+      readFileSync(new URL(`../scripts/validate/legacy/${version}.schema.json`, import.meta.url), "utf8"),
+    );
     assert.deepEqual(ours, JSON.parse(readFileSync(sharedPath(published), "utf8")));
   });
 }

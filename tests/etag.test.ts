@@ -28,19 +28,37 @@ after(() => fixture.cleanup());
 async function built(name: string): Promise<{ dist: string; kv: string; stores: [string, RecordStore][] }> {
   const dist = join(fixture.root, name);
   const kv = `${dist}-kv`;
-  const result = await runCli(["build", "--content", fixture.content, "--out", dist, "--kv-out", kv, "--lookup-out", `${dist}-lookup`], fixture.root);
+  const result = await runCli(
+    ["build", "--content", fixture.content, "--out", dist, "--kv-out", kv, "--lookup-out", `${dist}-lookup`],
+    fixture.root,
+  );
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  return { dist, kv, stores: [["static", new StaticRecords().reading(directoryReader(dist))], ["Workers KV", new KvRecords().reading(kvNamespace(kv))]] };
+  return {
+    dist,
+    kv,
+    stores: [
+      ["static", new StaticRecords().reading(directoryReader(dist))],
+      ["Workers KV", new KvRecords().reading(kvNamespace(kv))],
+    ],
+  };
 }
 
 /** The Workers KV namespace the bulk files in `dir` fill, as `wrangler kv bulk put` loads them. */
 function kvNamespace(dir: string): KvNamespace {
   const pairs = new Map<string, { value: string; metadata: unknown }>();
-  for (const file of readdirSync(dir)) for (const pair of JSON.parse(readFileSync(join(dir, file), "utf8")) as { key: string; value: string; metadata: unknown }[]) pairs.set(pair.key, pair);
+  for (const file of readdirSync(dir))
+    for (const pair of JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+      key: string;
+      value: string;
+      metadata: unknown;
+    }[])
+      pairs.set(pair.key, pair);
   return {
     async getWithMetadata<M>(key: string) {
       const pair = pairs.get(key);
-      return pair === undefined ? { value: null, metadata: null } : { value: new TextEncoder().encode(pair.value).buffer as ArrayBuffer, metadata: pair.metadata as M };
+      return pair === undefined
+        ? { value: null, metadata: null }
+        : { value: new TextEncoder().encode(pair.value).buffer as ArrayBuffer, metadata: pair.metadata as M };
     },
   };
 }
@@ -63,7 +81,8 @@ function etagsWritten(dir: string): [string, string][] {
   const found: [string, string][] = [];
   const collect = (value: unknown, file: string): void => {
     if (typeof value === "string" && /^W\/"sha256-[\w-]{43}"$/.test(value)) found.push([value, file]);
-    else if (typeof value === "object" && value !== null) for (const member of Object.values(value)) collect(member, file);
+    else if (typeof value === "object" && value !== null)
+      for (const member of Object.values(value)) collect(member, file);
   };
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
     const path = join(entry.parentPath, entry.name);
@@ -78,7 +97,12 @@ const records = readRecords(output.dist);
 // The same content with two status reasons changed, their dates kept.
 const routesFile = join(fixture.content, "_routes.json");
 const routes = readFileSync(routesFile, "utf8");
-writeFileSync(routesFile, routes.replace('"reason": "under review"', '"reason": "under review: key audit"').replaceAll('"reason": "test"', '"reason": "key compromised"'));
+writeFileSync(
+  routesFile,
+  routes
+    .replace('"reason": "under review"', '"reason": "under review: key audit"')
+    .replaceAll('"reason": "test"', '"reason": "key compromised"'),
+);
 const reasonsChanged = await built("reasons-changed");
 writeFileSync(routesFile, routes);
 
@@ -92,18 +116,26 @@ describe("every ETag covers every byte of its body", () => {
           const head = await ask(reading, "HEAD", path);
           assert.equal(head.etag, got.etag, `HEAD ${path}`);
           if (got.etag === undefined) continue;
-          assert.equal(got.etag, etagOf(got.body), `GET ${path} answered ${got.status} with ETag ${got.etag}, not that of its body: ${got.body}`);
+          assert.equal(
+            got.etag,
+            etagOf(got.body),
+            `GET ${path} answered ${got.status} with ETag ${got.etag}, not that of its body: ${got.body}`,
+          );
           served.add(got.etag);
           const again = await ask(reading, "GET", path, got.etag);
           assert.deepEqual([again.status, again.etag], [304, got.etag], `GET ${path} with If-None-Match: its ETag`);
         }
       }
       // One ETag for each manifest and one for each status document, of a published or revoked UMID: none was missed.
-      const expected = Object.values(records).reduce((n, record) => n + (record.file !== undefined ? 2 : record.revoked ? 1 : 0), 0);
+      const expected = Object.values(records).reduce(
+        (n, record) => n + (record.file !== undefined ? 2 : record.revoked ? 1 : 0),
+        0,
+      );
       assert.equal(served.size, expected);
       const written = etagsWritten(store === "static" ? output.dist : output.kv);
       assert.ok(written.length > 0);
-      for (const [etag, file] of written) assert.ok(served.has(etag), `${file} holds ${etag}, which no answer was served with`);
+      for (const [etag, file] of written)
+        assert.ok(served.has(etag), `${file} holds ${etag}, which no answer was served with`);
     });
   }
 });
@@ -112,7 +144,10 @@ describe("a status reason changed, its date kept, is a new status document", () 
   for (const [i, [store, reading]] of reasonsChanged.stores.entries()) {
     it(`${store}: the old ETag of a suspended and of a revoked UMID answers 200 with the new reason, not 304`, async () => {
       const [, old] = output.stores[i]!;
-      for (const [umid, reason] of [["umid with spaces", "under review: key audit"], ["urn:revoked:gone", "key compromised"]] as const) {
+      for (const [umid, reason] of [
+        ["umid with spaces", "under review: key audit"],
+        ["urn:revoked:gone", "key compromised"],
+      ] as const) {
         const was = await ask(old, "GET", statusPath(umid));
         assert.equal(was.status, 200);
         const got = await ask(reading, "GET", statusPath(umid), was.etag);

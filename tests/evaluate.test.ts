@@ -32,23 +32,41 @@ const consentFor = (facetId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 const text = (manifest: Record<string, unknown>) => JSON.stringify(manifest);
-const run = async (manifest: Record<string, unknown>, context: EvaluationContext = at(NOW), signer: KeyObject = key) => evaluate(text(signed(manifest, signer)), context);
+const run = async (manifest: Record<string, unknown>, context: EvaluationContext = at(NOW), signer: KeyObject = key) =>
+  evaluate(text(signed(manifest, signer)), context);
 
 describe("evaluate(): Verify", () => {
   it("accepts a signed manifest whose one facet has a valid consent", async () => {
-    const r = await run(manifestFor("urn:eval:ok", { facets: [facet("urn:f:1", { name: "Profile" })], consents: [consentFor("urn:f:1")] }), { now: NOW });
+    const r = await run(
+      manifestFor("urn:eval:ok", {
+        facets: [facet("urn:f:1", { name: "Profile" })],
+        consents: [consentFor("urn:f:1")],
+      }),
+      { now: NOW },
+    );
     assert.equal(r.outcome, "accepted");
     assert.deepEqual(r.facetStatuses, [{ facetId: "urn:f:1", name: "Profile", status: "processed" }]);
-    assert.deepEqual(r.consentStatuses, [{ facetId: "urn:f:1", consentRef: "urn:consent:urn:f:1", status: "valid", checkedAt: "2026-06-01T00:00:00.000Z" }]);
-    assert.deepEqual([r.signatureCheck, r.freshnessCheck, r.keyRefResolution, r.revocationStatus], ["valid", "fresh", "unresolved", "unchecked"]);
+    assert.deepEqual(r.consentStatuses, [
+      { facetId: "urn:f:1", consentRef: "urn:consent:urn:f:1", status: "valid", checkedAt: "2026-06-01T00:00:00.000Z" },
+    ]);
+    assert.deepEqual(
+      [r.signatureCheck, r.freshnessCheck, r.keyRefResolution, r.revocationStatus],
+      ["valid", "fresh", "unresolved", "unchecked"],
+    );
     assert.equal(r.processedAt, "2026-06-01T00:00:00.000Z");
   });
 
   it("rejects a manifest changed after signing, and goes no further", async () => {
     const tampered = { ...signed(manifestFor("urn:eval:tampered"), key), subject: "did:web:mallory.example" };
     const r = await evaluate(text(tampered), at(NOW));
-    assert.deepEqual([r.outcome, r.signatureCheck, r.freshnessCheck, r.presentationProofStatus], ["rejected", "invalid", "not-evaluated", "not-evaluated"]);
-    assert.deepEqual(r.warnings.map((w) => [w.code, w.rule, w.pointer]), [["um:reason:crypto:signature-invalid", "signature/invalid", "/signature/value"]]);
+    assert.deepEqual(
+      [r.outcome, r.signatureCheck, r.freshnessCheck, r.presentationProofStatus],
+      ["rejected", "invalid", "not-evaluated", "not-evaluated"],
+    );
+    assert.deepEqual(
+      r.warnings.map((w) => [w.code, w.rule, w.pointer]),
+      [["um:reason:crypto:signature-invalid", "signature/invalid", "/signature/value"]],
+    );
   });
 
   it("with a relying party's keys: resolved when pinned, refused when substituted or unknown", async () => {
@@ -56,36 +74,80 @@ describe("evaluate(): Verify", () => {
     const resolved = await evaluate(text(manifest), at(NOW), { keys: pinning(key) });
     assert.deepEqual([resolved.outcome, resolved.keyRefResolution], ["accepted", "resolved"]);
     const substituted = await evaluate(text(manifest), at(NOW), { keys: pinning(newKey()) });
-    assert.deepEqual([substituted.outcome, substituted.signatureCheck, substituted.warnings[0]?.rule], ["rejected", "invalid", "signature/key-mismatch"]);
-    const unknown = await evaluate(text(manifest), at(NOW), { keys: { "did:web:other.example#k": pinning(key)[FIXTURE_KEY_REF]! } });
-    assert.deepEqual([unknown.keyRefResolution, unknown.signatureCheck, unknown.warnings[0]?.rule], ["unresolved", "invalid", "signature/unpinned-key"]);
+    assert.deepEqual(
+      [substituted.outcome, substituted.signatureCheck, substituted.warnings[0]?.rule],
+      ["rejected", "invalid", "signature/key-mismatch"],
+    );
+    const unknown = await evaluate(text(manifest), at(NOW), {
+      keys: { "did:web:other.example#k": pinning(key)[FIXTURE_KEY_REF]! },
+    });
+    assert.deepEqual(
+      [unknown.keyRefResolution, unknown.signatureCheck, unknown.warnings[0]?.rule],
+      ["unresolved", "invalid", "signature/unpinned-key"],
+    );
   });
 
   it("rejects a manifest that expired on a leap second, and a delegation that did", async () => {
-    const leap = await run(manifestFor("urn:eval:leap", { issuedAt: "2016-01-01T00:00:00Z", expiresAt: "2016-12-31T23:59:60Z" }), at(NOW));
+    const leap = await run(
+      manifestFor("urn:eval:leap", { issuedAt: "2016-01-01T00:00:00Z", expiresAt: "2016-12-31T23:59:60Z" }),
+      at(NOW),
+    );
     assert.deepEqual([leap.outcome, leap.freshnessCheck], ["rejected", "expired"]);
-    const delegation = { "@type": "um:agentDelegation", delegateType: "bot", delegateId: "did:web:bot.example", delegatedBy: "did:web:fixture.example", delegatedAt: "2016-01-01T00:00:00Z", expiresAt: "2016-12-31T23:59:60Z", scope: ["x.y"] };
+    const delegation = {
+      "@type": "um:agentDelegation",
+      delegateType: "bot",
+      delegateId: "did:web:bot.example",
+      delegatedBy: "did:web:fixture.example",
+      delegatedAt: "2016-01-01T00:00:00Z",
+      expiresAt: "2016-12-31T23:59:60Z",
+      scope: ["x.y"],
+    };
     const delegated = await run(manifestFor("urn:eval:leap-delegation", { pointers: [delegation] }), at(NOW));
-    assert.deepEqual([delegated.outcome, delegated.warnings.map((w) => w.code)], ["rejected", ["um:reason:delegation:expired"]]);
+    assert.deepEqual(
+      [delegated.outcome, delegated.warnings.map((w) => w.code)],
+      ["rejected", ["um:reason:delegation:expired"]],
+    );
   });
 
   it("judges freshness by the context's clock, not the wall clock", async () => {
-    const manifest = manifestFor("urn:eval:clock", { issuedAt: "2026-01-01T00:00:00Z", expiresAt: "2026-02-01T00:00:00Z" });
+    const manifest = manifestFor("urn:eval:clock", {
+      issuedAt: "2026-01-01T00:00:00Z",
+      expiresAt: "2026-02-01T00:00:00Z",
+    });
     assert.equal((await run(manifest, at("2026-01-15T00:00:00Z"))).freshnessCheck, "fresh");
-    assert.equal((await run(manifest, at("2026-02-01T00:00:00Z"))).freshnessCheck, "fresh", "at expiresAt itself, not yet past it");
+    assert.equal(
+      (await run(manifest, at("2026-02-01T00:00:00Z"))).freshnessCheck,
+      "fresh",
+      "at expiresAt itself, not yet past it",
+    );
     assert.equal((await run(manifest, at("2026-02-01T00:00:00.001Z"))).freshnessCheck, "expired");
     assert.equal((await run(manifest, at("2025-12-31T23:59:00Z"))).freshnessCheck, "fresh", "60 seconds of clock skew");
     const early = await run(manifest, at("2025-12-31T23:58:59Z"));
-    assert.deepEqual([early.freshnessCheck, early.outcome, early.warnings[0]?.code], ["stale", "rejected", "um:reason:time:issued-in-future"]);
+    assert.deepEqual(
+      [early.freshnessCheck, early.outcome, early.warnings[0]?.code],
+      ["stale", "rejected", "um:reason:time:issued-in-future"],
+    );
   });
 });
 
 /** A did-auth presentation proof (EXT-T1 §T1.2) made with `signer`, for `manifest` as signed. */
-function withProof(manifest: Record<string, unknown>, proof: { challenge: string; audience: string; proofType?: string }, signer: KeyObject = key) {
+function withProof(
+  manifest: Record<string, unknown>,
+  proof: { challenge: string; audience: string; proofType?: string },
+  signer: KeyObject = key,
+) {
   const created = "2026-06-01T00:00:00Z";
   const hash = createHash("sha256").update(signingInput(manifest)).digest();
   const bound = Buffer.concat([hash, Buffer.from(proof.challenge), Buffer.from(proof.audience), Buffer.from(created)]);
-  return { ...manifest, presentationProof: { proofType: "did-auth", ...proof, created, proofValue: encodeBase64url(sign(null, bound, signer)) } };
+  return {
+    ...manifest,
+    presentationProof: {
+      proofType: "did-auth",
+      ...proof,
+      created,
+      proofValue: encodeBase64url(sign(null, bound, signer)),
+    },
+  };
 }
 
 describe("evaluate(): presentation proofs (did-auth)", () => {
@@ -97,14 +159,23 @@ describe("evaluate(): presentation proofs (did-auth)", () => {
   };
 
   it("verifies a proof made for this challenge and audience", async () => {
-    assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example" })), ["verified", "accepted"]);
+    assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example" })), [
+      "verified",
+      "accepted",
+    ]);
   });
   it("refuses a proof whose signature is forged, or made by another key", async () => {
     const good = withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example" });
     const proof = good.presentationProof as Record<string, string>;
     const flipped = `${proof.proofValue![0] === "A" ? "B" : "A"}${proof.proofValue!.slice(1)}`;
-    assert.deepEqual(await status({ ...good, presentationProof: { ...proof, proofValue: flipped } }), ["failed", "rejected"]);
-    assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example" }, newKey())), ["failed", "rejected"]);
+    assert.deepEqual(await status({ ...good, presentationProof: { ...proof, proofValue: flipped } }), [
+      "failed",
+      "rejected",
+    ]);
+    assert.deepEqual(
+      await status(withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example" }, newKey())),
+      ["failed", "rejected"],
+    );
   });
   it("refuses a proof moved to another manifest (it binds the signing-input hash)", async () => {
     const good = withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example" });
@@ -112,9 +183,20 @@ describe("evaluate(): presentation proofs (did-auth)", () => {
     assert.deepEqual(await status({ ...other, presentationProof: good.presentationProof }), ["failed", "rejected"]);
   });
   it("refuses another challenge, another audience, and the proof types it cannot verify", async () => {
-    assert.deepEqual(await status(withProof(base, { challenge: "nonce-0", audience: "did:web:verifier.example" })), ["failed", "rejected"]);
-    assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:elsewhere.example" })), ["failed", "rejected"]);
-    assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example", proofType: "sd-jwt-kb" })), ["failed", "rejected"]);
+    assert.deepEqual(await status(withProof(base, { challenge: "nonce-0", audience: "did:web:verifier.example" })), [
+      "failed",
+      "rejected",
+    ]);
+    assert.deepEqual(await status(withProof(base, { challenge: "nonce-1", audience: "did:web:elsewhere.example" })), [
+      "failed",
+      "rejected",
+    ]);
+    assert.deepEqual(
+      await status(
+        withProof(base, { challenge: "nonce-1", audience: "did:web:verifier.example", proofType: "sd-jwt-kb" }),
+      ),
+      ["failed", "rejected"],
+    );
   });
   it("without a challenge, needs no proof, and relies on none that fails", async () => {
     assert.deepEqual(await status(base, at(NOW)), ["absent", "accepted"]);
@@ -126,7 +208,16 @@ describe("evaluate(): presentation proofs (did-auth)", () => {
 
 describe("evaluate(): liveness classes (EXT-T1 §T1.3)", () => {
   const attested = (attestedAt: string, validUntil = "2026-06-02T00:00:00Z") =>
-    manifestFor("urn:eval:live", { livenessAttestation: { proofType: "webauthn-uv", attestedAt, validUntil, proofValue: "x", userVerified: true, method: "webauthn-uv" } });
+    manifestFor("urn:eval:live", {
+      livenessAttestation: {
+        proofType: "webauthn-uv",
+        attestedAt,
+        validUntil,
+        proofValue: "x",
+        userVerified: true,
+        method: "webauthn-uv",
+      },
+    });
   for (const [attestedAt, now, expected] of [
     ["2026-06-01T00:00:00Z", "2026-06-01T00:01:00Z", "live"],
     ["2026-06-01T00:00:00Z", "2026-06-01T00:01:01Z", "recent"],
@@ -136,11 +227,20 @@ describe("evaluate(): liveness classes (EXT-T1 §T1.3)", () => {
   ] as const) {
     it(`attested ${attestedAt}, evaluated ${now}: ${expected}`, async () => {
       const r = await run(attested(attestedAt), at(now));
-      assert.deepEqual(r.livenessStatus, { freshnessClass: expected, validated: false, method: "webauthn-uv", userVerified: true });
+      assert.deepEqual(r.livenessStatus, {
+        freshnessClass: expected,
+        validated: false,
+        method: "webauthn-uv",
+        userVerified: true,
+      });
     });
   }
   it("never meets a liveness floor with an attestation it cannot validate", async () => {
-    const m = { ...attested("2026-06-01T00:00:00Z"), facets: [facet("urn:f:1", { requiredLiveness: { minFreshness: "stale" } })], consents: [consentFor("urn:f:1")] };
+    const m = {
+      ...attested("2026-06-01T00:00:00Z"),
+      facets: [facet("urn:f:1", { requiredLiveness: { minFreshness: "stale" } })],
+      consents: [consentFor("urn:f:1")],
+    };
     const r = await run(m, at("2026-06-01T00:00:10Z"));
     assert.equal(r.facetStatuses[0]!.status, "assuranceInsufficient");
     assert.equal(r.outcome, "rejected");
@@ -149,38 +249,72 @@ describe("evaluate(): liveness classes (EXT-T1 §T1.3)", () => {
 
 describe("evaluate(): Consent and the facet floors", () => {
   const oneFacet = (facetExtra: Record<string, unknown>, consentExtra: Record<string, unknown> = {}) =>
-    manifestFor("urn:eval:facet", { facets: [facet("urn:f:1", facetExtra)], consents: [consentFor("urn:f:1", consentExtra)] });
-  const consentStatus = async (extra: Record<string, unknown>, context: EvaluationContext = at(NOW)) => (await run(oneFacet({}, extra), context)).consentStatuses[0]!.status;
+    manifestFor("urn:eval:facet", {
+      facets: [facet("urn:f:1", facetExtra)],
+      consents: [consentFor("urn:f:1", consentExtra)],
+    });
+  const consentStatus = async (extra: Record<string, unknown>, context: EvaluationContext = at(NOW)) =>
+    (await run(oneFacet({}, extra), context)).consentStatuses[0]!.status;
 
-  it("a consent not yet granted is out of its window", async () => assert.equal(await consentStatus({ grantedAt: "2026-07-01T00:00:00Z" }), "expired"));
+  it("a consent not yet granted is out of its window", async () =>
+    assert.equal(await consentStatus({ grantedAt: "2026-07-01T00:00:00Z" }), "expired"));
   it("intends only `read` unless told otherwise", async () => {
     assert.equal(await consentStatus({ scope: ["display"] }), "scope-mismatch");
     assert.equal(await consentStatus({ scope: ["display"] }, at(NOW, { intendedScope: ["display"] })), "valid");
-    assert.equal(await consentStatus({ scope: ["read"] }, at(NOW, { intendedScope: ["read", "cache"] })), "scope-mismatch");
+    assert.equal(
+      await consentStatus({ scope: ["read"] }, at(NOW, { intendedScope: ["read", "cache"] })),
+      "scope-mismatch",
+    );
   });
   it("compares the purpose when the context states one", async () => {
     assert.equal(await consentStatus({}, at(NOW, { intendedPurpose: "display" })), "valid");
     assert.equal(await consentStatus({}, at(NOW, { intendedPurpose: "advertising" })), "purpose-mismatch");
   });
   it("processes a facet once any governing consent holds", async () => {
-    const m = manifestFor("urn:eval:two", { facets: [facet("urn:f:1")], consents: [consentFor("urn:f:1", { "@id": "urn:c:old", withdrawnAt: "2026-02-01T00:00:00Z" }), consentFor("urn:f:1")] });
+    const m = manifestFor("urn:eval:two", {
+      facets: [facet("urn:f:1")],
+      consents: [
+        consentFor("urn:f:1", { "@id": "urn:c:old", withdrawnAt: "2026-02-01T00:00:00Z" }),
+        consentFor("urn:f:1"),
+      ],
+    });
     const r = await run(m);
-    assert.deepEqual([r.outcome, r.facetStatuses[0]!.status, r.consentStatuses.map((c) => c.status)], ["accepted", "processed", ["withdrawn", "valid"]]);
+    assert.deepEqual(
+      [r.outcome, r.facetStatuses[0]!.status, r.consentStatuses.map((c) => c.status)],
+      ["accepted", "processed", ["withdrawn", "valid"]],
+    );
   });
   it("withholds a facet above the verified trust tier; rejects when no facet is left", async () => {
     const only = await run(oneFacet({ requiredTrustTier: 1 }), at(NOW, { maxSupportedTrustTier: 1 }));
     assert.deepEqual([only.outcome, only.facetStatuses[0]!.status], ["rejected", "trustTierUnsupported"]);
-    const m = manifestFor("urn:eval:mixed", { facets: [facet("urn:f:1", { requiredTrustTier: 1 }), facet("urn:f:2")], consents: [consentFor("urn:f:1"), consentFor("urn:f:2")] });
+    const m = manifestFor("urn:eval:mixed", {
+      facets: [facet("urn:f:1", { requiredTrustTier: 1 }), facet("urn:f:2")],
+      consents: [consentFor("urn:f:1"), consentFor("urn:f:2")],
+    });
     const mixed = await run(m, at(NOW, { maxSupportedTrustTier: 1 }));
-    assert.deepEqual([mixed.outcome, mixed.facetStatuses.map((f) => f.status)], ["accepted-partial", ["trustTierUnsupported", "processed"]]);
+    assert.deepEqual(
+      [mixed.outcome, mixed.facetStatuses.map((f) => f.status)],
+      ["accepted-partial", ["trustTierUnsupported", "processed"]],
+    );
   });
   it("meets an assurance floor with the class presented, and echoes it", async () => {
-    const r = await run(oneFacet({ requiredAssuranceClass: "hardware-uv" }), at(NOW, { presentedAssuranceClass: "hardware-bound" }));
-    assert.deepEqual(r.facetStatuses[0], { facetId: "urn:f:1", status: "processed", assuranceStatus: { assertedClass: "hardware-bound", met: true } });
+    const r = await run(
+      oneFacet({ requiredAssuranceClass: "hardware-uv" }),
+      at(NOW, { presentedAssuranceClass: "hardware-bound" }),
+    );
+    assert.deepEqual(r.facetStatuses[0], {
+      facetId: "urn:f:1",
+      status: "processed",
+      assuranceStatus: { assertedClass: "hardware-bound", met: true },
+    });
   });
   it("reports the first failing gate: sealed before consent before floors", async () => {
     const jwe = { protected: "p", recipients: [], iv: "i", ciphertext: "c", tag: "t" };
-    const sealed = await run(manifestFor("urn:eval:sealed", { facets: [facet("urn:f:1", { encryptionProfile: "jwe-inline-v1", entity: jwe, requiredTrustTier: 3 })] }));
+    const sealed = await run(
+      manifestFor("urn:eval:sealed", {
+        facets: [facet("urn:f:1", { encryptionProfile: "jwe-inline-v1", entity: jwe, requiredTrustTier: 3 })],
+      }),
+    );
     assert.equal(sealed.facetStatuses[0]!.status, "opaque");
     const denied = await run(oneFacet({ requiredAssuranceClass: "hardware-bound" }, { scope: ["display"] }));
     assert.equal(denied.facetStatuses[0]!.status, "consent-denied");
@@ -191,39 +325,66 @@ describe("evaluate(): Arrive, and the context", () => {
   it("rejects text that is not JSON, saying where", async () => {
     const r = await evaluate('{"@id": "urn:x",\n  "a": tru }', at(NOW));
     assert.deepEqual([r.outcome, r.manifestId, r.signatureCheck], ["rejected", null, "not-evaluated"]);
-    assert.deepEqual([r.warnings[0]!.code, r.warnings[0]!.line, r.warnings[0]!.column], ["um:reason:arrive:malformed", 2, 8]);
+    assert.deepEqual(
+      [r.warnings[0]!.code, r.warnings[0]!.line, r.warnings[0]!.column],
+      ["um:reason:arrive:malformed", 2, 8],
+    );
   });
   it("reads bytes as UTF-8, strictly", async () => {
     const r = await evaluate(new Uint8Array([0x7b, 0xff, 0x7d]), at(NOW));
     assert.deepEqual([r.outcome, r.warnings[0]!.message], ["rejected", "not UTF-8 text"]);
-    assert.equal((await evaluate(Buffer.from(text(signed(manifestFor("urn:eval:bytes"), key))), at(NOW))).outcome, "accepted");
+    assert.equal(
+      (await evaluate(Buffer.from(text(signed(manifestFor("urn:eval:bytes"), key))), at(NOW))).outcome,
+      "accepted",
+    );
   });
   it("holds to the resource limits", async () => {
-    const r = await evaluate(text(signed(manifestFor("urn:eval:big"), key)), at(NOW), { limits: { maxManifestBytes: 100 } });
+    const r = await evaluate(text(signed(manifestFor("urn:eval:big"), key)), at(NOW), {
+      limits: { maxManifestBytes: 100 },
+    });
     assert.equal(r.warnings[0]!.code, "um:reason:arrive:too-large");
-    const deep = await evaluate(text(signed(manifestFor("urn:eval:deep", { x: [[[[[[[[[[[1]]]]]]]]]]] }), key)), at(NOW));
+    const deep = await evaluate(
+      text(signed(manifestFor("urn:eval:deep", { x: [[[[[[[[[[[1]]]]]]]]]]] }), key)),
+      at(NOW),
+    );
     assert.equal(deep.warnings[0]!.rule, "limits/depth");
   });
   it("refuses v0.1 and v0.2, which have no processing path here", async () => {
-    const v02 = { ...manifestFor("urn:eval:v02"), "@context": "https://universalmanifest.net/ns/v0.2", manifestVersion: "0.2" };
+    const v02 = {
+      ...manifestFor("urn:eval:v02"),
+      "@context": "https://universalmanifest.net/ns/v0.2",
+      manifestVersion: "0.2",
+    };
     const r = await run(v02);
     assert.deepEqual([r.outcome, r.warnings[0]!.code], ["rejected", "um:reason:arrive:unsupported-version"]);
   });
   it("ignores a byte order mark, as check does", async () => {
-    assert.equal((await evaluate(`\uFEFF${text(signed(manifestFor("urn:eval:bom"), key))}`, at(NOW))).outcome, "accepted");
+    assert.equal(
+      (await evaluate(`\uFEFF${text(signed(manifestFor("urn:eval:bom"), key))}`, at(NOW))).outcome,
+      "accepted",
+    );
   });
   it("takes an object parsed already", async () => {
     assert.equal((await evaluate(signed(manifestFor("urn:eval:object"), key), at(NOW))).outcome, "accepted");
   });
   it("throws ContextError for an unusable context, naming each fault", async () => {
-    await assert.rejects(evaluate("{}", { nw: "x" } as EvaluationContext), (e: Error) => e instanceof ContextError && /unknown member "nw"/.test(e.message));
-    await assert.rejects(evaluate("{}", { now: "June 1st", maxSupportedTrustTier: 4 }), (e: Error) => /now must be an RFC 3339 date-time.*maxSupportedTrustTier must be an integer from 0 to 3/.test(e.message));
+    await assert.rejects(
+      evaluate("{}", { nw: "x" } as EvaluationContext),
+      (e: Error) => e instanceof ContextError && /unknown member "nw"/.test(e.message),
+    );
+    await assert.rejects(evaluate("{}", { now: "June 1st", maxSupportedTrustTier: 4 }), (e: Error) =>
+      /now must be an RFC 3339 date-time.*maxSupportedTrustTier must be an integer from 0 to 3/.test(e.message),
+    );
     await assert.rejects(evaluate("{}", { intendedScope: [] }), /intendedScope must be a non-empty array/);
   });
   it("reads a context's own members only: one named as Object.prototype's is unknown, an inherited one is not read", async () => {
     for (const name of ["__proto__", "constructor", "valueOf", "hasOwnProperty", "toString"]) {
       const context = JSON.parse(`{${JSON.stringify(name)}:1}`) as EvaluationContext;
-      await assert.rejects(evaluate("{}", context), (e: Error) => e instanceof ContextError && e.message.includes(`unknown member ${JSON.stringify(name)}`), name);
+      await assert.rejects(
+        evaluate("{}", context),
+        (e: Error) => e instanceof ContextError && e.message.includes(`unknown member ${JSON.stringify(name)}`),
+        name,
+      );
     }
     const inherited = Object.create({ now: "soon", maxSupportedTrustTier: 9 }) as EvaluationContext;
     const r = await evaluate(text(signed(manifestFor("urn:eval:inherited"), key)), inherited);
@@ -233,7 +394,11 @@ describe("evaluate(): Arrive, and the context", () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     for (const context of [{ now: 1n }, { intendedPurpose: circular }] as unknown as EvaluationContext[]) {
-      await assert.rejects(evaluate("{}", context), (e: Error) => e instanceof ContextError, String(Object.keys(context)));
+      await assert.rejects(
+        evaluate("{}", context),
+        (e: Error) => e instanceof ContextError,
+        String(Object.keys(context)),
+      );
     }
   });
   it("reads the wall clock only when the context gives no `now`", async () => {
@@ -263,7 +428,14 @@ describe("manifest-resolver evaluate", () => {
     assert.equal(result.stderr, "", "no summary when stderr is not a terminal");
   });
   it("--json prints one line; --now overrides the context's clock; exits 1 when rejected", () => {
-    const result = cli(good, "--json", "--context", '{"now":"2026-06-01T00:00:00Z","omitProcessedAt":true}', "--now", "2031-01-01T00:00:00Z");
+    const result = cli(
+      good,
+      "--json",
+      "--context",
+      '{"now":"2026-06-01T00:00:00Z","omitProcessedAt":true}',
+      "--now",
+      "2031-01-01T00:00:00Z",
+    );
     assert.equal(result.status, 1);
     assert.equal(result.stdout.trim().split("\n").length, 1);
     assert.deepEqual(JSON.parse(result.stdout).freshnessCheck, "expired");
@@ -273,22 +445,40 @@ describe("manifest-resolver evaluate", () => {
     const result = cli(broken);
     assert.equal(result.status, 1);
     assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.rule, "json/duplicate-key");
-    assert.match(result.stderr, new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:3 - error json/duplicate-key: duplicate member name "@id"`));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:3 - error json/duplicate-key: duplicate member name "@id"`,
+      ),
+    );
   });
   it("reads no more of a file than the size limit, and rejects it as too large", () => {
-    const result = spawnSync(process.execPath, [CLI, "evaluate", good], { encoding: "utf8", env: { ...process.env, UM_MAX_MANIFEST_BYTES: "100" } });
+    const result = spawnSync(process.execPath, [CLI, "evaluate", good], {
+      encoding: "utf8",
+      env: { ...process.env, UM_MAX_MANIFEST_BYTES: "100" },
+    });
     assert.equal(result.status, 1);
     assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.code, "um:reason:arrive:too-large");
   });
   it("--keys FILE pins keys as _keys.json does: resolved when pinned, rejected naming the keyRef otherwise, exit 2 for a bad file", () => {
     const pinned = cli(good, "--keys", file("keys.json", JSON.stringify(pinning(key))), "--now", NOW, "--json");
     assert.equal(pinned.status, 0, pinned.stderr);
-    assert.deepEqual([JSON.parse(pinned.stdout).outcome, JSON.parse(pinned.stdout).keyRefResolution], ["accepted", "resolved"]);
+    assert.deepEqual(
+      [JSON.parse(pinned.stdout).outcome, JSON.parse(pinned.stdout).keyRefResolution],
+      ["accepted", "resolved"],
+    );
     for (const [keys, rule] of [
       [pinning(newKey()), "signature/key-mismatch"],
       [{ "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF]! }, "signature/unpinned-key"],
     ] as const) {
-      const result = cli(good, "--keys", file(`${rule.replace("/", "-")}.json`, JSON.stringify(keys)), "--now", NOW, "--json");
+      const result = cli(
+        good,
+        "--keys",
+        file(`${rule.replace("/", "-")}.json`, JSON.stringify(keys)),
+        "--now",
+        NOW,
+        "--json",
+      );
       assert.equal(result.status, 1, result.stderr);
       const warning = (JSON.parse(result.stdout) as Receipt).warnings[0]!;
       assert.equal(warning.rule, rule);
@@ -303,7 +493,10 @@ describe("manifest-resolver evaluate", () => {
     const { subject: _, ...noSubject } = manifestFor("urn:eval:nosubject");
     const result = cli(file("nosubject.json", JSON.stringify(signed(noSubject, key), null, 2)));
     assert.equal(result.status, 1);
-    assert.match(result.stderr, /nosubject\.json:1:1 - error schema\/required: missing required member "subject" at \(root\)/);
+    assert.match(
+      result.stderr,
+      /nosubject\.json:1:1 - error schema\/required: missing required member "subject" at \(root\)/,
+    );
   });
   it("--context: hostile JSON is one usage error naming --context and the fault, never a stack trace", () => {
     for (const [context, fault] of [

@@ -40,7 +40,7 @@ const baseContent = (): Record<string, unknown> => ({
   "s.json": manifest("urn:s"),
 });
 
-const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 interface Repository {
   root: string;
@@ -54,7 +54,11 @@ interface Repository {
 
 let repositories = 0;
 /** A repository with `files` in its content folder `content`, committed; `extra` files beside it too. */
-function repository(files: Record<string, unknown> = baseContent(), extra: Record<string, string> = {}, content = CONTENT): Repository {
+function repository(
+  files: Record<string, unknown> = baseContent(),
+  extra: Record<string, string> = {},
+  content = CONTENT,
+): Repository {
   const root = join(scratch, `repo-${repositories++}`);
   const write = (path: string, text: string) => {
     mkdirSync(join(root, path, ".."), { recursive: true });
@@ -62,7 +66,12 @@ function repository(files: Record<string, unknown> = baseContent(), extra: Recor
   };
   for (const [name, value] of Object.entries(files)) write(join(content, name), json(value));
   for (const [path, text] of Object.entries(extra)) write(path, text);
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", ...args], { cwd: root, encoding: "utf8" });
+  const git = (...args: string[]) =>
+    execFileSync(
+      "git",
+      ["-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", ...args],
+      { cwd: root, encoding: "utf8" },
+    );
   git("init", "-q");
   git("add", "-A");
   git("commit", "-q", "-m", "base");
@@ -72,7 +81,11 @@ function repository(files: Record<string, unknown> = baseContent(), extra: Recor
     write: (name, value) => write(join(content, name), typeof value === "string" ? value : json(value)),
     remove: (name) => rmSync(join(root, content, name)),
     check: (...args) => {
-      const result = spawnSync(process.execPath, [CLI, "check", "--content", content, "--now", NOW, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" } });
+      const result = spawnSync(process.execPath, [CLI, "check", "--content", content, "--now", NOW, ...args], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, GITHUB_ACTIONS: "" },
+      });
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     },
   };
@@ -109,12 +122,21 @@ describe("check --base: what a change must not do to what was served", () => {
 
   it("places an un-revocation at the entry that gives the UMID another fate now", () => {
     const repo = repository({ ...baseContent(), "gone.json": manifest("urn:gone") });
-    const routes = { ...BASE_ROUTES, revoked: [], suspended: [...BASE_ROUTES.suspended, { umid: "urn:gone", suspendedAt: "2026-01-04T00:00:00Z" }] };
+    const routes = {
+      ...BASE_ROUTES,
+      revoked: [],
+      suspended: [...BASE_ROUTES.suspended, { umid: "urn:gone", suspendedAt: "2026-01-04T00:00:00Z" }],
+    };
     repo.write("_routes.json", routes);
     const result = repo.check("--base", "HEAD");
     assert.equal(result.status, 1);
     const [line] = errorLines(result.stdout);
-    assert.ok(line?.startsWith(`${placeOfUmid(`${CONTENT}/_routes.json`, json(routes), "urn:gone")} - error history/unrevoked: UMID "urn:gone" was revoked at ${CONTENT}/_routes.json@HEAD:`), line);
+    assert.ok(
+      line?.startsWith(
+        `${placeOfUmid(`${CONTENT}/_routes.json`, json(routes), "urn:gone")} - error history/unrevoked: UMID "urn:gone" was revoked at ${CONTENT}/_routes.json@HEAD:`,
+      ),
+      line,
+    );
     assert.match(line!, / and is suspended here instead; revocation is permanent /);
   });
 
@@ -133,16 +155,31 @@ describe("check --base: what a change must not do to what was served", () => {
     repo.remove("a.json");
     const result = repo.check("--base", repo.base, "--json");
     assert.equal(result.status, 1);
-    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { file: string; umid: string | null; ok: boolean; errors: { rule: string }[] });
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (line) => JSON.parse(line) as { file: string; umid: string | null; ok: boolean; errors: { rule: string }[] },
+      );
     const vanished = lines.find((line) => line.file === `${CONTENT}/a.json@${repo.base}`);
-    assert.deepEqual(vanished && { umid: vanished.umid, ok: vanished.ok, rules: vanished.errors.map((e) => e.rule) }, { umid: "urn:a", ok: false, rules: ["history/vanished"] });
-    assert.deepEqual(lines.filter((line) => !line.ok).map((line) => line.file), [vanished!.file]);
+    assert.deepEqual(vanished && { umid: vanished.umid, ok: vanished.ok, rules: vanished.errors.map((e) => e.rule) }, {
+      umid: "urn:a",
+      ok: false,
+      rules: ["history/vanished"],
+    });
+    assert.deepEqual(
+      lines.filter((line) => !line.ok).map((line) => line.file),
+      [vanished!.file],
+    );
   });
 
   it("accepts a deleted manifest that is revoked", () => {
     const repo = repository();
     repo.remove("a.json");
-    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [...BASE_ROUTES.revoked, { umid: "urn:a", revokedAt: "2026-05-01T00:00:00Z" }] });
+    repo.write("_routes.json", {
+      ...BASE_ROUTES,
+      revoked: [...BASE_ROUTES.revoked, { umid: "urn:a", revokedAt: "2026-05-01T00:00:00Z" }],
+    });
     const result = repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
   });
@@ -150,7 +187,10 @@ describe("check --base: what a change must not do to what was served", () => {
   it("accepts a deleted manifest that is redirected", () => {
     const repo = repository();
     repo.remove("a.json");
-    repo.write("_routes.json", { ...BASE_ROUTES, redirects: [...BASE_ROUTES.redirects, { umid: "urn:a", location: "https://elsewhere.example/a" }] });
+    repo.write("_routes.json", {
+      ...BASE_ROUTES,
+      redirects: [...BASE_ROUTES.redirects, { umid: "urn:a", location: "https://elsewhere.example/a" }],
+    });
     const result = repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
   });
@@ -178,7 +218,10 @@ describe("check --base: what a change must not do to what was served", () => {
     for (const [name, value] of Object.entries(baseContent())) repo.write(name, value);
     const added = repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(added.status, 0, added.stdout);
-    assert.match(readFileSync(join(repo.root, "summary.md"), "utf8"), /^\| published \| 5 \| `urn:a`, `urn:b`, `urn:c`, `urn:d`, `urn:s` \|$/m);
+    assert.match(
+      readFileSync(join(repo.root, "summary.md"), "utf8"),
+      /^\| published \| 5 \| `urn:a`, `urn:b`, `urn:c`, `urn:d`, `urn:s` \|$/m,
+    );
   });
 
   it("says nothing of history while _routes.json is not readable now: its own error comes first", () => {
@@ -186,28 +229,48 @@ describe("check --base: what a change must not do to what was served", () => {
     repo.write("_routes.json", "{not json");
     const result = repo.check("--base", repo.base);
     assert.equal(result.status, 1);
-    assert.deepEqual(errorLines(result.stdout).map((line) => line.split(" - ")[0]), [`${CONTENT}/_routes.json:1:2`]);
+    assert.deepEqual(
+      errorLines(result.stdout).map((line) => line.split(" - ")[0]),
+      [`${CONTENT}/_routes.json:1:2`],
+    );
   });
 
   it("reads a content folder that is the repository's top", () => {
-    const repo = repository({ "_keys.json": pinning(key), "a.json": manifest("urn:a"), "b.json": manifest("urn:b") }, {}, ".");
+    const repo = repository(
+      { "_keys.json": pinning(key), "a.json": manifest("urn:a"), "b.json": manifest("urn:b") },
+      {},
+      ".",
+    );
     repo.remove("a.json");
     const result = repo.check("--base", "HEAD");
-    assert.deepEqual(errorLines(result.stdout).map((line) => line.split(" - ")[0]), ["a.json@HEAD"]);
+    assert.deepEqual(
+      errorLines(result.stdout).map((line) => line.split(" - ")[0]),
+      ["a.json@HEAD"],
+    );
   });
 
   it("is a usage error, exit 2, for a revision git cannot resolve, or a content folder in no repository", () => {
     const repo = repository();
     const result = repo.check("--base", "no-such-revision");
     assert.equal(result.status, 2);
-    assert.match(result.stderr, /^manifest-resolver: --base: git cannot resolve 'no-such-revision' to a commit of .+ \(a shallow clone may lack it: fetch it, or check out with fetch-depth: 0\)$/m);
+    assert.match(
+      result.stderr,
+      /^manifest-resolver: --base: git cannot resolve 'no-such-revision' to a commit of .+ \(a shallow clone may lack it: fetch it, or check out with fetch-depth: 0\)$/m,
+    );
     assert.equal(result.stdout, "");
 
     const loose = join(scratch, "not-a-repository");
     mkdirSync(loose);
-    const outside = spawnSync(process.execPath, [CLI, "check", "--content", loose, "--base", "HEAD"], { cwd: loose, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "", GIT_CEILING_DIRECTORIES: scratch } });
+    const outside = spawnSync(process.execPath, [CLI, "check", "--content", loose, "--base", "HEAD"], {
+      cwd: loose,
+      encoding: "utf8",
+      env: { ...process.env, GITHUB_ACTIONS: "", GIT_CEILING_DIRECTORIES: scratch },
+    });
     assert.equal(outside.status, 2);
-    assert.match(outside.stderr, /^manifest-resolver: --base: .* is not a folder in a git repository, so there is no revision to compare it with$/m);
+    assert.match(
+      outside.stderr,
+      /^manifest-resolver: --base: .* is not a folder in a git repository, so there is no revision to compare it with$/m,
+    );
   });
 
   it("is a usage error to name a PATH with --base: the comparison is of the whole folder", () => {
@@ -225,7 +288,10 @@ describe("check --base: a status change must raise the status cursor (history/cu
 
   it("refuses a suspension added by hand at the manifest's issuedAt, placed at its entry", () => {
     const repo = repository();
-    const routes = { ...BASE_ROUTES, suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:00Z" }] };
+    const routes = {
+      ...BASE_ROUTES,
+      suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:00Z" }],
+    };
     repo.write("_routes.json", routes);
     const result = repo.check("--base", repo.base);
     assert.equal(result.status, 1);
@@ -236,7 +302,10 @@ describe("check --base: a status change must raise the status cursor (history/cu
 
   it("accepts the same suspension dated a second later", () => {
     const repo = repository();
-    repo.write("_routes.json", { ...BASE_ROUTES, suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:01Z" }] });
+    repo.write("_routes.json", {
+      ...BASE_ROUTES,
+      suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:01Z" }],
+    });
     const result = repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     assert.deepEqual(errorLines(result.stdout), []);
@@ -254,9 +323,15 @@ describe("check --base: a status change must raise the status cursor (history/cu
 
   it("accepts manifest-resolver reinstate, which dates the reinstatement after the suspension", () => {
     const repo = repository();
-    const reinstated = spawnSync(process.execPath, [CLI, "reinstate", "urn:s", "--content", CONTENT], { cwd: repo.root, encoding: "utf8" });
+    const reinstated = spawnSync(process.execPath, [CLI, "reinstate", "urn:s", "--content", CONTENT], {
+      cwd: repo.root,
+      encoding: "utf8",
+    });
     assert.equal(reinstated.status, 0, reinstated.stdout + reinstated.stderr);
-    const routes = JSON.parse(readFileSync(join(repo.root, CONTENT, "_routes.json"), "utf8")) as { suspended: unknown[]; reinstated: { umid: string }[] };
+    const routes = JSON.parse(readFileSync(join(repo.root, CONTENT, "_routes.json"), "utf8")) as {
+      suspended: unknown[];
+      reinstated: { umid: string }[];
+    };
     assert.deepEqual([routes.suspended, routes.reinstated.map((entry) => entry.umid)], [[], ["urn:s"]]);
     const result = repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
@@ -265,7 +340,11 @@ describe("check --base: a status change must raise the status cursor (history/cu
 
   it("refuses a revocation dated earlier than the suspension it replaces", () => {
     const repo = repository();
-    const routes = { ...BASE_ROUTES, revoked: [...BASE_ROUTES.revoked, { umid: "urn:s", revokedAt: "2026-01-02T12:00:00+01:00" }], suspended: [] };
+    const routes = {
+      ...BASE_ROUTES,
+      revoked: [...BASE_ROUTES.revoked, { umid: "urn:s", revokedAt: "2026-01-02T12:00:00+01:00" }],
+      suspended: [],
+    };
     repo.write("_routes.json", routes);
     const result = repo.check("--base", repo.base);
     assert.equal(result.status, 1);
@@ -284,14 +363,29 @@ describe("check --base: when a status began is history (history/revocation-redat
   /** The errors `check --json --base` reports on `_routes.json` now. */
   const routesErrors = (repo: Repository): { status: number | null; errors: Problem[] } => {
     const result = repo.check("--base", repo.base, "--json");
-    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { file: string; errors: Problem[] });
-    return { status: result.status, errors: lines.find((line) => line.file === `${CONTENT}/_routes.json`)?.errors ?? [] };
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { file: string; errors: Problem[] });
+    return {
+      status: result.status,
+      errors: lines.find((line) => line.file === `${CONTENT}/_routes.json`)?.errors ?? [],
+    };
   };
   /** Each error as its rule and pointer, and whether its message names the UMID and both times (undefined: undated, served as 1970). */
   const named = (errors: Problem[], umid: string, was: string, is: string | undefined) =>
-    errors.map(({ rule, pointer, message }) => ({ rule, pointer, named: [JSON.stringify(umid), was, is ?? "1970-01-01T00:00:00.000Z"].every((part) => message.includes(part)) }));
+    errors.map(({ rule, pointer, message }) => ({
+      rule,
+      pointer,
+      named: [JSON.stringify(umid), was, is ?? "1970-01-01T00:00:00.000Z"].every((part) => message.includes(part)),
+    }));
   /** `_routes.json` made `routes` after the base: refused (exit 1) with `rule` alone, at `pointer`, naming the UMID and both times. */
-  const refused = (routes: object, [umid, was, is]: [string, string, string | undefined], rule: string, pointer: string) => {
+  const refused = (
+    routes: object,
+    [umid, was, is]: [string, string, string | undefined],
+    rule: string,
+    pointer: string,
+  ) => {
     const repo = repository();
     repo.write("_routes.json", { ...BASE_ROUTES, ...routes });
     const { status, errors } = routesErrors(repo);
@@ -300,44 +394,87 @@ describe("check --base: when a status began is history (history/revocation-redat
   };
 
   it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", () => {
-    refused({ revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] }, ["urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"], "history/revocation-redated", "/revoked/0/revokedAt");
+    refused(
+      { revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] },
+      ["urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"],
+      "history/revocation-redated",
+      "/revoked/0/revokedAt",
+    );
   });
 
   it("refuses a revocation moved later, or left undated: any move of its time", () => {
-    refused({ revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] }, ["urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"], "history/revocation-redated", "/revoked/0/revokedAt");
-    refused({ revoked: [{ umid: "urn:gone" }] }, ["urn:gone", "2026-01-02T00:00:00Z", undefined], "history/revocation-redated", "/revoked/0");
+    refused(
+      { revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] },
+      ["urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"],
+      "history/revocation-redated",
+      "/revoked/0/revokedAt",
+    );
+    refused(
+      { revoked: [{ umid: "urn:gone" }] },
+      ["urn:gone", "2026-01-02T00:00:00Z", undefined],
+      "history/revocation-redated",
+      "/revoked/0",
+    );
   });
 
   it("accepts the same instant written with another offset, a changed reason, and a date given to an undated revocation", () => {
     const repo = repository();
-    repo.write("_routes.json", { ...BASE_ROUTES, revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T01:00:00+01:00", reason: "key compromised" }] });
+    repo.write("_routes.json", {
+      ...BASE_ROUTES,
+      revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T01:00:00+01:00", reason: "key compromised" }],
+    });
     assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
-    const undated = repository({ ...baseContent(), "_routes.json": { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] } });
+    const undated = repository({
+      ...baseContent(),
+      "_routes.json": { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] },
+    });
     undated.write("_routes.json", BASE_ROUTES);
     assert.deepEqual(routesErrors(undated), { status: 0, errors: [] });
   });
 
   it("refuses a suspension whose start moved earlier, or was dropped", () => {
-    refused({ suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] }, ["urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"], "history/suspension-redated", "/suspended/0/suspendedAt");
-    refused({ suspended: [{ umid: "urn:s" }] }, ["urn:s", "2026-01-03T00:00:00Z", undefined], "history/suspension-redated", "/suspended/0");
+    refused(
+      { suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] },
+      ["urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"],
+      "history/suspension-redated",
+      "/suspended/0/suspendedAt",
+    );
+    refused(
+      { suspended: [{ umid: "urn:s" }] },
+      ["urn:s", "2026-01-03T00:00:00Z", undefined],
+      "history/suspension-redated",
+      "/suspended/0",
+    );
   });
 
   it("accepts a suspension lifted and suspended again (manifest-resolver reinstate, then suspend): a new suspension, which begins later", () => {
     const repo = repository();
-    for (const command of [["reinstate", "urn:s"], ["suspend", "urn:s", "--reason", "again"]]) {
-      const done = spawnSync(process.execPath, [CLI, ...command, "--content", CONTENT], { cwd: repo.root, encoding: "utf8" });
+    for (const command of [
+      ["reinstate", "urn:s"],
+      ["suspend", "urn:s", "--reason", "again"],
+    ]) {
+      const done = spawnSync(process.execPath, [CLI, ...command, "--content", CONTENT], {
+        cwd: repo.root,
+        encoding: "utf8",
+      });
       assert.equal(done.status, 0, done.stdout + done.stderr);
     }
     assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
   });
 
   it("refuses a reinstatement whose time moved earlier", () => {
-    const routes = { ...BASE_ROUTES, suspended: [], reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-05T00:00:00Z" }] };
+    const routes = {
+      ...BASE_ROUTES,
+      suspended: [],
+      reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-05T00:00:00Z" }],
+    };
     const repo = repository({ ...baseContent(), "_routes.json": routes });
     repo.write("_routes.json", { ...routes, reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-04T00:00:00Z" }] });
     const { status, errors } = routesErrors(repo);
     assert.equal(status, 1);
-    assert.deepEqual(named(errors, "urn:s", "2026-01-05T00:00:00Z", "2026-01-04T00:00:00Z"), [{ rule: "history/reinstatement-redated", pointer: "/reinstated/0/reinstatedAt", named: true }]);
+    assert.deepEqual(named(errors, "urn:s", "2026-01-05T00:00:00Z", "2026-01-04T00:00:00Z"), [
+      { rule: "history/reinstatement-redated", pointer: "/reinstated/0/reinstatedAt", named: true },
+    ]);
   });
 });
 
@@ -382,12 +519,21 @@ describe("check --summary: what a change does to the resolver", () => {
     const result = repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const summary = summaryOf(repo);
-    assert.ok(rows(summary).every((row) => / \| 0 \|  \|$/.test(row)), summary);
-    assert.match(summary, /^Nothing changes: no UMID is published, changed, revoked, suspended, reinstated or redirected\.$/m);
+    assert.ok(
+      rows(summary).every((row) => / \| 0 \| {2}\|$/.test(row)),
+      summary,
+    );
+    assert.match(
+      summary,
+      /^Nothing changes: no UMID is published, changed, revoked, suspended, reinstated or redirected\.$/m,
+    );
   });
 
   it("names each UMID whose status reason changes, with the old and the new reason", () => {
-    const repo = repository({ ...baseContent(), "_routes.json": { ...BASE_ROUTES, revoked: [{ ...BASE_ROUTES.revoked[0]!, reason: "superseded" }] } });
+    const repo = repository({
+      ...baseContent(),
+      "_routes.json": { ...BASE_ROUTES, revoked: [{ ...BASE_ROUTES.revoked[0]!, reason: "superseded" }] },
+    });
     repo.write("_routes.json", {
       ...BASE_ROUTES,
       revoked: [{ ...BASE_ROUTES.revoked[0]!, reason: "key | compromised" }],
@@ -399,7 +545,12 @@ describe("check --summary: what a change does to the resolver", () => {
     assert.match(summary, /^\| reason changed \| 2 \| `urn:gone`, `urn:s` \|$/m);
     assert.ok(
       summary.includes(
-        ["| UMID | Status | Reason before | Reason now |", "| --- | --- | --- | --- |", "| `urn:gone` | revoked | `superseded` | `key \\| compromised` |", "| `urn:s` | suspended | none | `under review` |"].join("\n"),
+        [
+          "| UMID | Status | Reason before | Reason now |",
+          "| --- | --- | --- | --- |",
+          "| `urn:gone` | revoked | `superseded` | `key \\| compromised` |",
+          "| `urn:s` | suspended | none | `under review` |",
+        ].join("\n"),
       ),
       summary,
     );
@@ -443,7 +594,10 @@ describe("check --summary: what a change does to the resolver", () => {
     const repo = repository();
     const result = repo.check("--base", repo.base, "--summary", "no/such/folder/summary.md");
     assert.equal(result.status, 2);
-    assert.match(result.stderr, /--summary: there is no folder no\/such\/folder to write no\/such\/folder\/summary\.md in/);
+    assert.match(
+      result.stderr,
+      /--summary: there is no folder no\/such\/folder to write no\/such\/folder\/summary\.md in/,
+    );
   });
 });
 

@@ -23,27 +23,86 @@ const MILLION = 1_000_000;
 const BOUND = 100_000;
 const key = newKey();
 const facet = { "@id": "urn:f:1", "@type": "um:Facet" };
-const consent = { "@id": "urn:c:1", "@type": "um:Consent", facetRef: "urn:f:1", scope: ["read"], purpose: "p".repeat(MILLION), grantedAt: "2026-01-01T00:00:00Z", expiresAt: "2029-01-01T00:00:00Z" };
+const consent = {
+  "@id": "urn:c:1",
+  "@type": "um:Consent",
+  facetRef: "urn:f:1",
+  scope: ["read"],
+  purpose: "p".repeat(MILLION),
+  grantedAt: "2026-01-01T00:00:00Z",
+  expiresAt: "2029-01-01T00:00:00Z",
+};
 /** A number literal in place of requiredTrustTier's 0. */
-const withNumber = (umid: string, literal: string) => JSON.stringify(signed(manifestFor(umid, { requiredTrustTier: 0 }), key)).replace('"requiredTrustTier":0', `"requiredTrustTier":${literal}`);
+const withNumber = (umid: string, literal: string) =>
+  JSON.stringify(signed(manifestFor(umid, { requiredTrustTier: 0 }), key)).replace(
+    '"requiredTrustTier":0',
+    `"requiredTrustTier":${literal}`,
+  );
 
 /** File name → its text, and the rules `check` reports for it. */
 const FILES: Record<string, [string, string[]]> = {
   "number-range.json": [withNumber("urn:huge:range", "9".repeat(MILLION)), ["json/number-range"]],
-  "unsafe-number.json": [withNumber("urn:huge:unsafe", `9007199254740993.${"0".repeat(MILLION - 20)}1`), ["json/unsafe-number"]],
+  "unsafe-number.json": [
+    withNumber("urn:huge:unsafe", `9007199254740993.${"0".repeat(MILLION - 20)}1`),
+    ["json/unsafe-number"],
+  ],
   "duplicate-key.json": [`{"${"k".repeat(MILLION / 2)}":1,"${"k".repeat(MILLION / 2)}":2}`, ["json/duplicate-key"]],
-  "format.json": [JSON.stringify(signed(manifestFor("urn:huge:format", { issuedAt: "x".repeat(MILLION) }), key)), ["schema/format"]],
-  "enum.json": [JSON.stringify(signed(manifestFor("urn:huge:enum", { facets: [{ ...facet, requiredAssuranceClass: "h".repeat(MILLION) }] }), key)), ["schema/enum"]],
+  "format.json": [
+    JSON.stringify(signed(manifestFor("urn:huge:format", { issuedAt: "x".repeat(MILLION) }), key)),
+    ["schema/format"],
+  ],
+  "enum.json": [
+    JSON.stringify(
+      signed(
+        manifestFor("urn:huge:enum", { facets: [{ ...facet, requiredAssuranceClass: "h".repeat(MILLION) }] }),
+        key,
+      ),
+    ),
+    ["schema/enum"],
+  ],
   "member-name.json": [
-    JSON.stringify(signed(manifestFor("urn:huge:name", { facets: [{ ...facet, requiredLiveness: { minFreshness: "live", ["k".repeat(MILLION)]: true } }] }), key)),
+    JSON.stringify(
+      signed(
+        manifestFor("urn:huge:name", {
+          facets: [{ ...facet, requiredLiveness: { minFreshness: "live", ["k".repeat(MILLION)]: true } }],
+        }),
+        key,
+      ),
+    ),
     ["schema/additionalProperties"],
   ],
-  "key-ref.json": [JSON.stringify({ ...manifestFor("urn:huge:keyref"), signature: signProfileA(manifestFor("urn:huge:keyref"), key, `did:web:x.example#${"k".repeat(MILLION)}`) }), ["signature/unpinned-key"]],
-  "private-key.json": [JSON.stringify(signed(manifestFor("urn:huge:pem", { note: `-----BEGIN ${"A ".repeat(MILLION / 2)}PRIVATE KEY-----` }), key)), ["content/private-key"]],
-  "purpose.json": [JSON.stringify(signed(manifestFor("urn:huge:purpose", { facets: [facet], consents: [consent] }), key)), []],
+  "key-ref.json": [
+    JSON.stringify({
+      ...manifestFor("urn:huge:keyref"),
+      signature: signProfileA(manifestFor("urn:huge:keyref"), key, `did:web:x.example#${"k".repeat(MILLION)}`),
+    }),
+    ["signature/unpinned-key"],
+  ],
+  "private-key.json": [
+    JSON.stringify(
+      signed(manifestFor("urn:huge:pem", { note: `-----BEGIN ${"A ".repeat(MILLION / 2)}PRIVATE KEY-----` }), key),
+    ),
+    ["content/private-key"],
+  ],
+  "purpose.json": [
+    JSON.stringify(signed(manifestFor("urn:huge:purpose", { facets: [facet], consents: [consent] }), key)),
+    [],
+  ],
   // Not one huge value but a thousand faults, each quoting 300 characters: the problems listed stop at a cap.
   "with-many-faults.json": [
-    JSON.stringify(signed(manifestFor("urn:huge:many", { facets: Array.from({ length: 1000 }, (_, i) => ({ ...facet, "@id": `urn:f:${i}`, requiredAssuranceClass: "h".repeat(300), [`m${"k".repeat(300)}`]: "v".repeat(300) })) }), key)),
+    JSON.stringify(
+      signed(
+        manifestFor("urn:huge:many", {
+          facets: Array.from({ length: 1000 }, (_, i) => ({
+            ...facet,
+            "@id": `urn:f:${i}`,
+            requiredAssuranceClass: "h".repeat(300),
+            [`m${"k".repeat(300)}`]: "v".repeat(300),
+          })),
+        }),
+        key,
+      ),
+    ),
     ["schema/enum", "limits/problems"],
   ],
 };
@@ -58,8 +117,19 @@ for (const [name, [text]] of Object.entries(FILES)) {
 function cli(args: string[], env: Record<string, string> = {}) {
   const inherited = { ...process.env };
   for (const name of ["FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS", "CI"]) delete inherited[name];
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: "utf8", env: { ...inherited, ...env }, maxBuffer: 64 * MILLION, timeout: 120_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, size: result.stdout.length + result.stderr.length };
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: scratch,
+    encoding: "utf8",
+    env: { ...inherited, ...env },
+    maxBuffer: 64 * MILLION,
+    timeout: 120_000,
+  });
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    size: result.stdout.length + result.stderr.length,
+  };
 }
 
 const allRules = Object.values(FILES).flatMap(([, rules]) => rules);
@@ -85,13 +155,20 @@ describe("check, of files that each hold a value of a megabyte", () => {
     assert.equal(result.status, 1, result.stderr.slice(0, 500));
     const lines = result.stdout.trimEnd().split("\n");
     for (const line of lines) assert.ok(line.length < BOUND, `${line.slice(0, 100)}: ${line.length} characters`);
-    const errors = new Map(lines.map((line) => JSON.parse(line) as { file: string; errors: { rule: string; pointer: string | null }[] }).map((checked) => [checked.file.split("/").pop(), checked.errors]));
+    const errors = new Map(
+      lines
+        .map((line) => JSON.parse(line) as { file: string; errors: { rule: string; pointer: string | null }[] })
+        .map((checked) => [checked.file.split("/").pop(), checked.errors]),
+    );
     for (const [name, [, expected]] of Object.entries(FILES)) {
       const rules = errors.get(name)?.map((e) => e.rule);
       for (const rule of expected) assert.ok(rules?.includes(rule), `${name}: ${rule} in ${rules}`);
     }
     const [unknownMember] = errors.get("member-name.json")!;
-    assert.equal(unknownMember!.pointer, `/facets/0/requiredLiveness/${"k".repeat(200)}… (${MILLION - 200} more characters)`);
+    assert.equal(
+      unknownMember!.pointer,
+      `/facets/0/requiredLiveness/${"k".repeat(200)}… (${MILLION - 200} more characters)`,
+    );
   });
 });
 
@@ -107,7 +184,15 @@ describe("evaluate --json, of files that each hold a value of a megabyte", () =>
     ["with-many-faults.json", (r: Receipt) => r.warnings.some((w) => w.rule === "limits/problems")],
   ] as const) {
     it(`${name}: the receipt and the diagnostics, under ${BOUND} characters`, () => {
-      const result = cli(["evaluate", join("content", name), "--json", "--now", "2026-06-01T00:00:00Z", "--context", '{"intendedPurpose":"display"}']);
+      const result = cli([
+        "evaluate",
+        join("content", name),
+        "--json",
+        "--now",
+        "2026-06-01T00:00:00Z",
+        "--context",
+        '{"intendedPurpose":"display"}',
+      ]);
       assert.ok(result.size < BOUND, `${result.size} characters printed`);
       const receipt = JSON.parse(result.stdout) as Receipt;
       assert.ok(expected(receipt), JSON.stringify(receipt).slice(0, 1000));

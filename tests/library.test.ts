@@ -20,19 +20,30 @@ describe("manifest-resolver/evaluate", () => {
   before(() => buildLibrary());
 
   it("resolves by the package's name and evaluates", async () => {
-    const { evaluate } = (await import("manifest-resolver/evaluate" as string)) as typeof import("../core/evaluate/index.ts");
-    const receipt = await evaluate(JSON.stringify(signed(manifestFor("urn:lib:one"), newKey())), { now: "2026-06-01T00:00:00Z" });
+    const { evaluate } = (await import(
+      "manifest-resolver/evaluate" as string
+    )) as typeof import("../core/evaluate/index.ts");
+    const receipt = await evaluate(JSON.stringify(signed(manifestFor("urn:lib:one"), newKey())), {
+      now: "2026-06-01T00:00:00Z",
+    });
     assert.deepEqual([receipt.outcome, receipt.signatureCheck], ["accepted", "valid"]);
   });
 
   it("resolves manifest-resolver/client by name, and resolves a UMID with it", async () => {
-    const { resolve } = (await import("manifest-resolver/client" as string)) as typeof import("../core/client/index.ts");
+    const { resolve } = (await import(
+      "manifest-resolver/client" as string
+    )) as typeof import("../core/client/index.ts");
     const body = JSON.stringify(signed(manifestFor("urn:lib:client"), newKey()));
     const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/ld+json" }).end(body));
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     try {
-      const result = await resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, "urn:lib:client", { context: { now: "2026-06-01T00:00:00Z" } });
-      assert.deepEqual("receipt" in result && [result.receipt.outcome, result.receipt.manifestId], ["accepted", "urn:lib:client"]);
+      const result = await resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, "urn:lib:client", {
+        context: { now: "2026-06-01T00:00:00Z" },
+      });
+      assert.deepEqual("receipt" in result && [result.receipt.outcome, result.receipt.manifestId], [
+        "accepted",
+        "urn:lib:client",
+      ]);
     } finally {
       server.close();
     }
@@ -41,7 +52,12 @@ describe("manifest-resolver/evaluate", () => {
   for (const name of ["evaluate.js", "client.js"]) {
     it(`${name} is one module that imports nothing, and compiles no schema at run time`, () => {
       const bundle = readFileSync(join(LIB_DIR, name), "utf8");
-      assert.deepEqual([...bundle.matchAll(/^\s*import\b.*$|\brequire\(["'][^"']+["']\)|\bimport\(["'][^"']+["']\)/gm)].map((m) => m[0]), []);
+      assert.deepEqual(
+        [...bundle.matchAll(/^\s*import\b.*$|\brequire\(["'][^"']+["']\)|\bimport\(["'][^"']+["']\)/gm)].map(
+          (m) => m[0],
+        ),
+        [],
+      );
       assert.doesNotMatch(bundle, /new Function\(|\bnode:/);
     });
   }
@@ -59,8 +75,24 @@ describe("manifest-resolver/evaluate", () => {
       mkdirSync(join(consumer, "node_modules"));
       symlinkSync(ROOT, join(consumer, "node_modules/manifest-resolver"), "dir");
       writeFileSync(join(consumer, "package.json"), JSON.stringify({ type: "module" }));
-      writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2024", "DOM"], types: [] }, include: ["use.ts"] }));
-      const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", consumer], { encoding: "utf8" });
+      writeFileSync(
+        join(consumer, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            lib: ["ES2024", "DOM"],
+            types: [],
+          },
+          include: ["use.ts"],
+        }),
+      );
+      const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", consumer], {
+        encoding: "utf8",
+      });
       assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
     } finally {
       rmSync(consumer, { recursive: true, force: true });

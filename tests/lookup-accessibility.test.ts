@@ -20,7 +20,14 @@ import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
 // The flags these machines need: no sandbox as root, and no background traffic to a closed network.
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const SCHEMES = ["light", "dark"] as const;
 
 /**
@@ -41,8 +48,16 @@ interface PageElement {
   scrollWidth: number;
   clientWidth: number;
 }
-declare const document: { documentElement: PageElement; activeElement: PageElement | null; scrollingElement: PageElement | null; querySelectorAll(selector: string): Iterable<PageElement> };
-declare function getComputedStyle(element: PageElement, pseudoElement?: string): { color: string; backgroundColor: string; getPropertyValue(name: string): string };
+declare const document: {
+  documentElement: PageElement;
+  activeElement: PageElement | null;
+  scrollingElement: PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare function getComputedStyle(
+  element: PageElement,
+  pseudoElement?: string,
+): { color: string; backgroundColor: string; getPropertyValue(name: string): string };
 /** DOM's Node.TEXT_NODE. */
 const TEXT_NODE = 3;
 
@@ -71,18 +86,32 @@ describe("the lookup page, measured", { skip }, () => {
     resolver = createServer((req, res) => {
       const cors = { "Access-Control-Allow-Origin": "*" };
       const path = req.url ?? "/";
-      if (path === umidPath("urn:measured:usable")) return res.writeHead(200, { ...cors, "Content-Type": "application/ld+json" }).end(JSON.stringify(signed(manifestFor("urn:measured:usable"), key)));
+      if (path === umidPath("urn:measured:usable"))
+        return res
+          .writeHead(200, { ...cors, "Content-Type": "application/ld+json" })
+          .end(JSON.stringify(signed(manifestFor("urn:measured:usable"), key)));
       if (path === umidPath("urn:measured:suspended")) {
         // statusRef lies outside the signing input (EXT-OPT O2.1): added after signing.
         const manifest = signed(manifestFor("urn:measured:suspended"), key);
         const statusRef = `${origin}/.well-known/manifest-resolver/status${umidPath("urn:measured:suspended")}`;
-        return res.writeHead(200, { ...cors, "Content-Type": "application/ld+json" }).end(JSON.stringify({ ...manifest, signature: { ...(manifest.signature as object), statusRef } }));
+        return res
+          .writeHead(200, { ...cors, "Content-Type": "application/ld+json" })
+          .end(JSON.stringify({ ...manifest, signature: { ...(manifest.signature as object), statusRef } }));
       }
       if (path.startsWith("/.well-known/manifest-resolver/status/")) {
-        const status = { manifestId: "urn:measured:suspended", status: "suspended", updatedAt: "2026-03-01T00:00:00Z", reason: "under review", cursor: "0000001772323200000", nextCheck: "PT10M" };
+        const status = {
+          manifestId: "urn:measured:suspended",
+          status: "suspended",
+          updatedAt: "2026-03-01T00:00:00Z",
+          reason: "under review",
+          cursor: "0000001772323200000",
+          nextCheck: "PT10M",
+        };
         return res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify(status));
       }
-      res.writeHead(404, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify({ error: "not_found", umid: decodeURIComponent(path.slice(1)) }));
+      res
+        .writeHead(404, { ...cors, "Content-Type": "application/json" })
+        .end(JSON.stringify({ error: "not_found", umid: decodeURIComponent(path.slice(1)) }));
     });
     await new Promise<void>((listening) => resolver.listen(0, "127.0.0.1", listening));
     // localhost, not 127.0.0.1: another origin than the page's.
@@ -120,6 +149,9 @@ describe("the lookup page, measured", { skip }, () => {
   function textColours(page: Page) {
     return page.evaluate((textNode) => {
       const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number);
+      const assert = (condition: boolean, message: string): void => {
+        if (!condition) throw new Error(message);
+      };
       const background = (element: PageElement | null): number[] => {
         for (let e = element; e !== null; e = e.parentElement) {
           const colour = rgb(getComputedStyle(e).backgroundColor);
@@ -128,18 +160,34 @@ describe("the lookup page, measured", { skip }, () => {
         }
         throw new Error("no opaque background behind the text");
       };
-      function assert(condition: boolean, message: string): void {
-        if (!condition) throw new Error(message);
-      }
       const found: { text: string; colour: number[]; background: number[] }[] = [];
       for (const element of document.querySelectorAll("body *")) {
-        const own = [...element.childNodes].filter((n) => n.nodeType === textNode).map((n) => n.textContent!.trim()).join(" ").trim();
+        const own = [...element.childNodes]
+          .filter((n) => n.nodeType === textNode)
+          .map((n) => n.textContent!.trim())
+          .join(" ")
+          .trim();
         const input = element.tagName === "INPUT";
         const text = input ? element.value! : own;
-        if (text !== "" && element.getClientRects().length > 0) found.push({ text: text.slice(0, 40), colour: rgb(getComputedStyle(element).color), background: background(element) });
-        if (input) found.push({ text: `placeholder of #${element.id}`, colour: rgb(getComputedStyle(element, "::placeholder").color), background: background(element) });
+        if (text !== "" && element.getClientRects().length > 0)
+          found.push({
+            text: text.slice(0, 40),
+            colour: rgb(getComputedStyle(element).color),
+            background: background(element),
+          });
+        if (input)
+          found.push({
+            text: `placeholder of #${element.id}`,
+            colour: rgb(getComputedStyle(element, "::placeholder").color),
+            background: background(element),
+          });
       }
-      const palette = Object.fromEntries(["--fg", "--muted", "--ok", "--warn", "--bad", "--link"].map((name) => [name, getComputedStyle(document.documentElement).getPropertyValue(name).trim()]));
+      const palette = Object.fromEntries(
+        ["--fg", "--muted", "--ok", "--warn", "--bad", "--link"].map((name) => [
+          name,
+          getComputedStyle(document.documentElement).getPropertyValue(name).trim(),
+        ]),
+      );
       return { found, palette };
     }, TEXT_NODE);
   }
@@ -155,12 +203,16 @@ describe("the lookup page, measured", { skip }, () => {
         palette = measured.palette;
         for (const { text, colour, background } of measured.found) {
           const ratio = contrastRatio(colour, background);
-          assert.ok(ratio >= 4.5, `${scheme}: ${JSON.stringify(text)} in rgb(${colour}) on rgb(${background}): ${ratio.toFixed(2)}:1`);
+          assert.ok(
+            ratio >= 4.5,
+            `${scheme}: ${JSON.stringify(text)} in rgb(${colour}) on rgb(${background}): ${ratio.toFixed(2)}:1`,
+          );
           seen.add(`#${colour.map((c) => c.toString(16).padStart(2, "0")).join("")}`);
         }
       }
       // Each text colour of the palette was on the page, so each was measured.
-      for (const [name, value] of Object.entries(palette)) assert.ok(seen.has(value), `${scheme}: ${name} (${value}) was not measured; measured ${[...seen].join(", ")}`);
+      for (const [name, value] of Object.entries(palette))
+        assert.ok(seen.has(value), `${scheme}: ${name} (${value}) was not measured; measured ${[...seen].join(", ")}`);
       await page.close();
     });
   }
@@ -169,9 +221,15 @@ describe("the lookup page, measured", { skip }, () => {
     const { page } = await openPage();
     assert.equal(await lookUp(page, "urn:measured:usable"), "Usable");
     // The live region screen readers announce holds the verdict, not the whole result.
-    assert.equal(await page.locator("#announcement").textContent(), "Usable: the signature verifies, the manifest is within its validity period, and nothing in it was withheld");
+    assert.equal(
+      await page.locator("#announcement").textContent(),
+      "Usable: the signature verifies, the manifest is within its validity period, and nothing in it was withheld",
+    );
     assert.equal(await lookUp(page, "urn:measured:suspended"), "Usable with warnings");
-    assert.match(await page.locator("#result .verdict").innerText(), /the manifest is suspended since 2026-03-01T00:00:00Z \(under review\)/);
+    assert.match(
+      await page.locator("#result .verdict").innerText(),
+      /the manifest is suspended since 2026-03-01T00:00:00Z \(under review\)/,
+    );
     assert.equal(await lookUp(page, "urn:measured:nobody"), "Nothing to use");
     await page.close();
   });
@@ -180,7 +238,10 @@ describe("the lookup page, measured", { skip }, () => {
     const { page } = await openPage();
     for (const umid of ["urn:measured:usable", "urn:measured:suspended", "urn:measured:nobody"]) {
       await lookUp(page, umid);
-      const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, clientWidth: document.scrollingElement!.clientWidth }));
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+        scrollWidth: document.scrollingElement!.scrollWidth,
+        clientWidth: document.scrollingElement!.clientWidth,
+      }));
       assert.ok(scrollWidth <= clientWidth, `${umid}: scrollWidth ${scrollWidth} > clientWidth ${clientWidth}`);
     }
     await page.close();
@@ -192,19 +253,31 @@ describe("the lookup page, measured", { skip }, () => {
     const describe = () =>
       page.evaluate(() => {
         const e = document.activeElement!;
-        return e.id !== "" ? `#${e.id}` : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`;
+        return e.id !== ""
+          ? `#${e.id}`
+          : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`;
       });
     const all = await page.evaluate(() =>
-      [...document.querySelectorAll("input, button, a[href], [tabindex]")].map((e) => (e.id !== "" ? `#${e.id}` : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`)),
+      [...document.querySelectorAll("input, button, a[href], [tabindex]")].map((e) =>
+        e.id !== ""
+          ? `#${e.id}`
+          : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`,
+      ),
     );
-    const scrollable = await page.evaluate(() => [...document.querySelectorAll("pre")].filter((e) => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth).length);
+    const scrollable = await page.evaluate(
+      () =>
+        [...document.querySelectorAll("pre")].filter(
+          (e) => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth,
+        ).length,
+    );
     assert.ok(scrollable >= 1, "a manifest region that scrolls");
     const reached = new Set<string>();
     for (let i = 0; i < all.length + 2; i++) {
       await page.keyboard.press("Tab");
       reached.add(await describe());
     }
-    for (const focusable of all) assert.ok(reached.has(focusable), `Tab did not reach ${focusable}; reached ${[...reached].join(", ")}`);
+    for (const focusable of all)
+      assert.ok(reached.has(focusable), `Tab did not reach ${focusable}; reached ${[...reached].join(", ")}`);
     assert.ok(reached.has("pre:Manifest"), "the manifest region");
     // Chromium focuses a scrollable region of itself (keyboard-focusable scrollers); other browsers, Safari among them, need the tabindex.
     assert.equal(await page.getAttribute('pre[aria-label="Manifest"]', "tabindex"), "0");
@@ -218,7 +291,10 @@ describe("the lookup page, measured", { skip }, () => {
     await page.keyboard.press("Enter");
     await page.locator("#result .verdict").waitFor();
     await page.getByRole("button", { name: "Copy the request URL" }).click();
-    await page.locator("#result").getByText(/^(Copied|Not copied)/).waitFor();
+    await page
+      .locator("#result")
+      .getByText(/^(Copied|Not copied)/)
+      .waitFor();
     await page.fill("#umid", "urn:measured:suspended");
     await page.click("form button");
     await page.locator("#result .headline", { hasText: "Usable with warnings" }).waitFor();

@@ -5,7 +5,17 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,8 +56,11 @@ describe("from a new key to a probed resolver", () => {
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
     const pem = readFileSync(keyFile, "utf8");
     const spki = createPublicKey(createPrivateKey(pem)).export({ format: "der", type: "spki" }).toString("base64");
-    assert.ok(!made.stdout.includes("PRIVATE") && !made.stdout.includes(pem.split("\n")[1]!), "never prints the private key");
-    const file = /^pin it: write content\/_keys\.json as\n(\{\n[^]*\n\})\n$/m.exec(made.stdout)?.[1];
+    assert.ok(
+      !made.stdout.includes("PRIVATE") && !made.stdout.includes(pem.split("\n")[1]!),
+      "never prints the private key",
+    );
+    const file = /^pin it: write content\/_keys\.json as\n(\{\n[\s\S]*\n\})\n$/m.exec(made.stdout)?.[1];
     assert.ok(file, made.stdout);
     assert.deepEqual(JSON.parse(file), { [keyRef]: spki });
     write("walk/content/_keys.json", `${file}\n`);
@@ -80,7 +93,13 @@ describe("from a new key to a probed resolver", () => {
     const built = await run("build");
     assert.equal(built.status, 0, built.stderr);
     // serve as the README runs it, from the repository: its dist/, and the lookup page (free ports here).
-    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--port", "0", "--ui-port", "0"], process.env, 2, repo);
+    const server = await startPrintingUrl(
+      process.execPath,
+      [CLI, "serve", "--port", "0", "--ui-port", "0"],
+      process.env,
+      2,
+      repo,
+    );
     try {
       const probe = await run("probe", server.url, umid);
       assert.equal(probe.status, 0, probe.stdout);
@@ -94,7 +113,16 @@ describe("from a new key to a probed resolver", () => {
 
     // 6. revoke and redirect.
     assert.equal((await run("revoke", umid, "--reason", "superseded")).status, 0);
-    assert.equal((await run("redirect", "urn:uuid:00000000-0000-4000-8000-00000000beef", "https://manifests.elsewhere.example/m/1")).status, 0);
+    assert.equal(
+      (
+        await run(
+          "redirect",
+          "urn:uuid:00000000-0000-4000-8000-00000000beef",
+          "https://manifests.elsewhere.example/m/1",
+        )
+      ).status,
+      0,
+    );
     assert.equal((await run("build")).status, 1, "nothing left to publish");
     assert.equal((await run("build", "--allow-empty")).status, 0);
     const again = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(repo, "dist"), "--port", "0"]);
@@ -102,7 +130,10 @@ describe("from a new key to a probed resolver", () => {
       const probe = await run("probe", again.url, umid, "urn:uuid:00000000-0000-4000-8000-00000000beef");
       assert.equal(probe.status, 0, probe.stdout);
       assert.match(probe.stdout, new RegExp(`^ok {4}GET /${encodeURIComponent(umid)}: 410 revoked$`, "m"));
-      assert.match(probe.stdout, /^ok {4}GET \/urn%3Auuid%3A00000000-0000-4000-8000-00000000beef: 307 to https:\/\/manifests\.elsewhere\.example\/m\/1$/m);
+      assert.match(
+        probe.stdout,
+        /^ok {4}GET \/urn%3Auuid%3A00000000-0000-4000-8000-00000000beef: 307 to https:\/\/manifests\.elsewhere\.example\/m\/1$/m,
+      );
     } finally {
       await again.stop();
     }
@@ -131,7 +162,10 @@ describe("keygen and new refuse to lose anything", () => {
     ] as const) {
       const result = await cli(["keygen", "--out", out], cwd);
       assert.equal(result.status, 1, `${out} from ${cwd}`);
-      assert.match(result.stderr, /refusing to write a private key into the content folder \((content|\.\.)\), which is committed and published: choose another --out/);
+      assert.match(
+        result.stderr,
+        /refusing to write a private key into the content folder \((content|\.\.)\), which is committed and published: choose another --out/,
+      );
     }
     assert.deepEqual(readdirSync(join(repo, "content"), { recursive: true }), ["people"], "nothing was written");
   });
@@ -144,34 +178,60 @@ describe("keygen and new refuse to lose anything", () => {
   });
   it("new never makes a subject up: the DID of the one pinned key, else it asks; a subject must be a URI", async () => {
     write("subject1/package.json", "{}\n");
-    write("subject1/content/_keys.json", '{"did:web:me.example#key-1": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}');
+    write(
+      "subject1/content/_keys.json",
+      '{"did:web:me.example#key-1": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}',
+    );
     const one = await cli(["new"], join(scratch, "subject1"));
     assert.equal(one.status, 0, one.stderr);
     assert.equal(JSON.parse(one.stdout).subject, "did:web:me.example");
     write("subject2/package.json", "{}\n");
     const none = await cli(["new"], join(scratch, "subject2"));
     assert.equal(none.status, 2);
-    assert.match(none.stderr, /^manifest-resolver: name the manifest's subject with --subject DID: there is no content\/_keys\.json to take the DID of its key from\n/);
-    write("subject2/content/_keys.json", '{"did:web:a.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s=", "did:web:b.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}');
-    assert.match((await cli(["new"], join(scratch, "subject2"))).stderr, /content\/_keys\.json pins 2 keys, so there is no one DID to take/);
+    assert.match(
+      none.stderr,
+      /^manifest-resolver: name the manifest's subject with --subject DID: there is no content\/_keys\.json to take the DID of its key from\n/,
+    );
+    write(
+      "subject2/content/_keys.json",
+      '{"did:web:a.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s=", "did:web:b.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}',
+    );
+    assert.match(
+      (await cli(["new"], join(scratch, "subject2"))).stderr,
+      /content\/_keys\.json pins 2 keys, so there is no one DID to take/,
+    );
     const notUri = await cli(["new", "--subject", "alice"]);
     assert.equal(notUri.status, 2);
-    assert.match(notUri.stderr, /^manifest-resolver: --subject must be a URI such as did:web:you\.example, not 'alice'\n/);
+    assert.match(
+      notUri.stderr,
+      /^manifest-resolver: --subject must be a URI such as did:web:you\.example, not 'alice'\n/,
+    );
   });
 });
 
 describe("keygen's pinning, as printed", () => {
-  const spkiOf = (pemFile: string) => createPublicKey(createPrivateKey(readFileSync(pemFile, "utf8"))).export({ format: "der", type: "spki" }).toString("base64");
+  const spkiOf = (pemFile: string) =>
+    createPublicKey(createPrivateKey(readFileSync(pemFile, "utf8")))
+      .export({ format: "der", type: "spki" })
+      .toString("base64");
 
   it("names the entry to add when the repository's _keys.json exists, from any folder of it", async () => {
     write("pinrepo/package.json", "{}\n");
-    write("pinrepo/content/_keys.json", '{\n  "did:web:old.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n');
+    write(
+      "pinrepo/content/_keys.json",
+      '{\n  "did:web:old.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n',
+    );
     mkdirSync(join(scratch, "pinrepo/scripts"));
-    const made = await cli(["keygen", "--out", "../../pinkeys/second.pem", "--key-ref", "did:web:new.example#k"], join(scratch, "pinrepo/scripts"));
+    const made = await cli(
+      ["keygen", "--out", "../../pinkeys/second.pem", "--key-ref", "did:web:new.example#k"],
+      join(scratch, "pinrepo/scripts"),
+    );
     assert.equal(made.status, 0, made.stderr);
     const entry = /^add this entry to \.\.\/content\/_keys\.json:\n {2}(.*)\n$/m.exec(made.stdout)?.[1];
     assert.ok(entry, made.stdout);
-    assert.deepEqual(JSON.parse(`{${entry}}`), { "did:web:new.example#k": spkiOf(join(scratch, "pinkeys/second.pem")) });
+    assert.deepEqual(JSON.parse(`{${entry}}`), {
+      "did:web:new.example#k": spkiOf(join(scratch, "pinkeys/second.pem")),
+    });
   });
 
   it("escapes what it quotes: a file name cannot start a line of its own, and the pinning stays the same JSON", async () => {
@@ -182,11 +242,14 @@ describe("keygen's pinning, as printed", () => {
     assert.ok(existsSync(join(scratch, out)));
     assert.match(made.stdout, /^wrote the private key to odd\\n::error file=README\.md::forged\\u202e\.pem /);
     assert.ok(!/[\u202e]/.test(made.stdout));
-    const file = /^pin it: write content\/_keys\.json as\n(\{\n[^]*\n\})\n$/m.exec(made.stdout)?.[1];
+    const file = /^pin it: write content\/_keys\.json as\n(\{\n[\s\S]*\n\})\n$/m.exec(made.stdout)?.[1];
     assert.deepEqual(JSON.parse(file ?? "null"), { [keyRef]: spkiOf(join(scratch, out)) });
     const again = await cli(["keygen", "--out", out]);
     assert.equal(again.status, 1);
-    assert.match(again.stderr, /^manifest-resolver: cannot write odd\\n::error file=README\.md::forged\\u202e\.pem: it exists/);
+    assert.match(
+      again.stderr,
+      /^manifest-resolver: cannot write odd\\n::error file=README\.md::forged\\u202e\.pem: it exists/,
+    );
   });
 });
 
@@ -200,10 +263,19 @@ describe("sign", () => {
   };
 
   it("keeps each file's indentation and member order", async () => {
-    write("sign/tabs.json", JSON.stringify({ ...unsigned("urn:tabs"), "ex:last": 1 }, null, "\t") + "\n");
+    write("sign/tabs.json", `${JSON.stringify({ ...unsigned("urn:tabs"), "ex:last": 1 }, null, "\t")}\n`);
     write("sign/four.json", JSON.stringify(unsigned("urn:four"), null, 4));
     write("sign/line.json", JSON.stringify(unsigned("urn:line")));
-    const result = await cli(["sign", "sign/tabs.json", "sign/four.json", "sign/line.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"]);
+    const result = await cli([
+      "sign",
+      "sign/tabs.json",
+      "sign/four.json",
+      "sign/line.json",
+      "--key",
+      "sign/key.pem",
+      "--key-ref",
+      "did:web:k#1",
+    ]);
     assert.equal(result.status, 0, result.stderr);
     const tabs = read("sign/tabs.json");
     assert.match(tabs, /^\{\n\t"@context"/);
@@ -218,7 +290,10 @@ describe("sign", () => {
     (old.signature as Record<string, string>).statusRef = "https://status.example/1";
     write("sign/resign.json", JSON.stringify({ ...old, subject: "did:web:changed.example" }, null, 2));
     assert.equal((await cli(["check", "sign/resign.json"])).status, 1);
-    assert.equal((await cli(["sign", "sign/resign.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"])).status, 0);
+    assert.equal(
+      (await cli(["sign", "sign/resign.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"])).status,
+      0,
+    );
     const resigned = JSON.parse(read("sign/resign.json"));
     assert.equal(resigned.signature.statusRef, "https://status.example/1");
     assert.equal(resigned.signature.keyRef, "did:web:k#1");
@@ -229,29 +304,76 @@ describe("sign", () => {
     const text = JSON.stringify(noSubject, null, 2);
     write("sign/bad.json", text);
     write("sign/good.json", JSON.stringify(unsigned("urn:good"), null, 2));
-    const result = await cli(["sign", "sign/bad.json", "sign/good.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"]);
+    const result = await cli([
+      "sign",
+      "sign/bad.json",
+      "sign/good.json",
+      "--key",
+      "sign/key.pem",
+      "--key-ref",
+      "did:web:k#1",
+    ]);
     assert.equal(result.status, 1);
     // Problems and what was signed, on stdout in the order they happened, as check prints problems.
-    assert.equal(result.stdout, 'sign/bad.json:1:1 - error schema/required: missing required member "subject" at (root)\nsign/bad.json was not signed: fix the problems above first.\nsigned sign/good.json (keyRef did:web:k#1)\n1 of 2 not signed.\n');
+    assert.equal(
+      result.stdout,
+      'sign/bad.json:1:1 - error schema/required: missing required member "subject" at (root)\nsign/bad.json was not signed: fix the problems above first.\nsigned sign/good.json (keyRef did:web:k#1)\n1 of 2 not signed.\n',
+    );
     assert.equal(result.stderr, "");
     assert.equal(read("sign/bad.json"), text);
   });
   it("refuses a key that is not the one pinned for the keyRef", async () => {
-    write("pinned/_keys.json", JSON.stringify({ "did:web:k#pinned": createPublicKey(newKey()).export({ format: "der", type: "spki" }).toString("base64") }));
+    write(
+      "pinned/_keys.json",
+      JSON.stringify({
+        "did:web:k#pinned": createPublicKey(newKey()).export({ format: "der", type: "spki" }).toString("base64"),
+      }),
+    );
     write("pinned/a.json", JSON.stringify(unsigned("urn:pinned")));
-    const result = await cli(["sign", "pinned/a.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#pinned", "--content", "pinned"]);
+    const result = await cli([
+      "sign",
+      "pinned/a.json",
+      "--key",
+      "sign/key.pem",
+      "--key-ref",
+      "did:web:k#pinned",
+      "--content",
+      "pinned",
+    ]);
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /pinned\/a\.json - error sign\/key-not-pinned: refusing to sign with this key: keyRef "did:web:k#pinned" is pinned to another key at pinned\/_keys\.json:1:2/);
+    assert.match(
+      result.stdout,
+      /pinned\/a\.json - error sign\/key-not-pinned: refusing to sign with this key: keyRef "did:web:k#pinned" is pinned to another key at pinned\/_keys\.json:1:2/,
+    );
   });
   it("says what is wrong with a missing, unreadable or unsuitable key, or a missing file", async () => {
-    write("sign/rsa.pem", generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ format: "pem", type: "pkcs8" }) as string);
+    write(
+      "sign/rsa.pem",
+      generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ format: "pem", type: "pkcs8" }) as string,
+    );
     write("sign/garbage.pem", "not a key");
     // A key that cannot be used stops the run (stderr); a file's problem is a problem (stdout).
     const cases: [string[], "stderr" | "stdout", RegExp][] = [
-      [["sign", "sign/good.json", "--key", "sign/none.pem", "--key-ref", "k"], "stderr", /cannot read the key sign\/none\.pem: file not found/],
-      [["sign", "sign/good.json", "--key", "sign/rsa.pem", "--key-ref", "k"], "stderr", /sign\/rsa\.pem is a rsa key; Profile A needs Ed25519/],
-      [["sign", "sign/good.json", "--key", "sign/garbage.pem", "--key-ref", "k"], "stderr", /sign\/garbage\.pem is not a PEM private key/],
-      [["sign", "sign/missing.json", "--key", "sign/key.pem", "--key-ref", "k"], "stdout", /sign\/missing\.json - error file\/unreadable: file not found/],
+      [
+        ["sign", "sign/good.json", "--key", "sign/none.pem", "--key-ref", "k"],
+        "stderr",
+        /cannot read the key sign\/none\.pem: file not found/,
+      ],
+      [
+        ["sign", "sign/good.json", "--key", "sign/rsa.pem", "--key-ref", "k"],
+        "stderr",
+        /sign\/rsa\.pem is a rsa key; Profile A needs Ed25519/,
+      ],
+      [
+        ["sign", "sign/good.json", "--key", "sign/garbage.pem", "--key-ref", "k"],
+        "stderr",
+        /sign\/garbage\.pem is not a PEM private key/,
+      ],
+      [
+        ["sign", "sign/missing.json", "--key", "sign/key.pem", "--key-ref", "k"],
+        "stdout",
+        /sign\/missing\.json - error file\/unreadable: file not found/,
+      ],
     ];
     for (const [args, stream, message] of cases) {
       const result = await cli(args);
@@ -275,12 +397,24 @@ describe("revoke and redirect", () => {
     assert.equal(again.status, 0);
     assert.equal(again.stdout, "urn:b already redirects to https://b.example/\n");
     const moved = await edit("redirect", "urn:b", "https://b2.example/");
-    assert.match(moved.stdout, /^urn:b now redirects to https:\/\/b2\.example\/ \(was https:\/\/b\.example\/, at routes\/content\/_routes\.json:4:15\) in routes\/content\/_routes\.json\n$/);
-    assert.deepEqual(routes().redirects, [{ umid: "urn:b", location: "https://b2.example/" }, { umid: "urn:a", location: "https://a.example/" }]);
+    assert.match(
+      moved.stdout,
+      /^urn:b now redirects to https:\/\/b2\.example\/ \(was https:\/\/b\.example\/, at routes\/content\/_routes\.json:4:15\) in routes\/content\/_routes\.json\n$/,
+    );
+    assert.deepEqual(routes().redirects, [
+      { umid: "urn:b", location: "https://b2.example/" },
+      { umid: "urn:a", location: "https://a.example/" },
+    ]);
 
     const revoked = await edit("revoke", "urn:published", "--reason", "superseded");
-    assert.equal(revoked.stdout, "revoked urn:published; routes/content/published.json:3:10 is no longer published in routes/content/_routes.json\n");
-    assert.equal((await edit("revoke", "urn:published")).stdout, "urn:published is already revoked at routes/content/_routes.json:14:15\n");
+    assert.equal(
+      revoked.stdout,
+      "revoked urn:published; routes/content/published.json:3:10 is no longer published in routes/content/_routes.json\n",
+    );
+    assert.equal(
+      (await edit("revoke", "urn:published")).stdout,
+      "urn:published is already revoked at routes/content/_routes.json:14:15\n",
+    );
     const [entry] = routes().revoked;
     assert.equal(entry.umid, "urn:published");
     assert.equal(entry.reason, "superseded");
@@ -294,9 +428,18 @@ describe("revoke and redirect", () => {
     assert.equal((await edit2("revoke", "urn:y", "--unpublished")).status, 0);
     const before = read("routes2/content/_routes.json");
     const cases: [string[], RegExp][] = [
-      [["revoke", "urn:x"], /urn:x is redirected at routes2\/content\/_routes\.json:4:15: remove the redirect before revoking it/],
-      [["redirect", "urn:y", "https://y.example/"], /urn:y is revoked at routes2\/content\/_routes\.json:10:15, and a revoked UMID stays revoked/],
-      [["redirect", "urn:published", "https://p.example/"], /urn:published is published by routes2\/content\/published\.json:3:10: delete that file first, or revoke the UMID instead/],
+      [
+        ["revoke", "urn:x"],
+        /urn:x is redirected at routes2\/content\/_routes\.json:4:15: remove the redirect before revoking it/,
+      ],
+      [
+        ["redirect", "urn:y", "https://y.example/"],
+        /urn:y is revoked at routes2\/content\/_routes\.json:10:15, and a revoked UMID stays revoked/,
+      ],
+      [
+        ["redirect", "urn:published", "https://p.example/"],
+        /urn:published is published by routes2\/content\/published\.json:3:10: delete that file first, or revoke the UMID instead/,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await edit2(...args);
@@ -306,7 +449,11 @@ describe("revoke and redirect", () => {
     assert.equal(read("routes2/content/_routes.json"), before);
   });
   it("refuses to revoke a UMID no manifest publishes, naming the nearest published ones, unless --unpublished", async () => {
-    for (const umid of ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60", "urn:other"]) {
+    for (const umid of [
+      "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f",
+      "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60",
+      "urn:other",
+    ]) {
       write(`routes4/content/${umid.slice(-4)}.json`, JSON.stringify(signed(manifestFor(umid), key), null, 2));
     }
     const edit4 = (...args: string[]) => cli([...args, "--content", "routes4/content"]);
@@ -319,18 +466,31 @@ describe("revoke and redirect", () => {
     assert.equal(existsSync(join(scratch, "routes4/content/_routes.json")), false);
     const meant = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e", "--unpublished");
     assert.equal(meant.status, 0, meant.stderr);
-    assert.deepEqual(JSON.parse(read("routes4/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid), ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e"]);
+    assert.deepEqual(
+      JSON.parse(read("routes4/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid),
+      ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e"],
+    );
   });
   it("refuses a UMID that differs from a published one only in letter case, naming that one, whatever the edit", async () => {
     const published = "urn:uuid:0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
     write("routes8/content/published.json", JSON.stringify(signed(manifestFor(published), key), null, 2));
     const shouted = published.toUpperCase();
-    for (const args of [["revoke", shouted], ["revoke", shouted, "--unpublished"], ["suspend", shouted], ["reinstate", shouted], ["redirect", shouted, "https://x.example/"]]) {
+    for (const args of [
+      ["revoke", shouted],
+      ["revoke", shouted, "--unpublished"],
+      ["suspend", shouted],
+      ["reinstate", shouted],
+      ["redirect", shouted, "https://x.example/"],
+    ]) {
       const result = await cli([...args, "--content", "routes8/content"]);
       assert.equal(result.status, 1, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
       const lines = result.stderr.trimEnd().split("\n");
       assert.equal(lines.length, 1, result.stderr);
-      assert.ok(lines[0]!.startsWith("manifest-resolver: ") && lines[0]!.includes(`${published} (routes8/content/published.json:3:10)`), `${args.join(" ")}: ${lines[0]}`);
+      assert.ok(
+        lines[0]!.startsWith("manifest-resolver: ") &&
+          lines[0]!.includes(`${published} (routes8/content/published.json:3:10)`),
+        `${args.join(" ")}: ${lines[0]}`,
+      );
     }
     assert.equal(existsSync(join(scratch, "routes8/content/_routes.json")), false, "nothing was written");
   });
@@ -342,41 +502,68 @@ describe("revoke and redirect", () => {
     const long = `urn:x:${"y".repeat(100_000)}`;
     // Refused (no manifest publishes it), refused, nothing to do, done, refused (it is redirected now).
     const statuses = [1, 1, 0, 0, 1];
-    for (const [i, args] of [["revoke", long], ["suspend", long], ["reinstate", long], ["redirect", long, "https://x.example/"], ["revoke", long, "--unpublished"]].entries()) {
+    for (const [i, args] of [
+      ["revoke", long],
+      ["suspend", long],
+      ["reinstate", long],
+      ["redirect", long, "https://x.example/"],
+      ["revoke", long, "--unpublished"],
+    ].entries()) {
       const result = await cli([...args, "--content", "routes9/content"]);
       assert.equal(result.status, statuses[i], `${args[0]}: ${result.stderr}`);
-      assert.ok(result.stdout.length + result.stderr.length < 2_000, `${args[0]}: ${result.stdout.length + result.stderr.length} characters`);
+      assert.ok(
+        result.stdout.length + result.stderr.length < 2_000,
+        `${args[0]}: ${result.stdout.length + result.stderr.length} characters`,
+      );
       assert.match(result.stdout + result.stderr, /… \(\d+ more characters\)/);
     }
   });
   it("concurrent edits wait for each other: every edit that reports success is in the file", async () => {
     const umids = Array.from({ length: 6 }, (_, i) => `urn:concurrent:${i}`);
-    for (const umid of umids) write(`routes5/content/${umid.slice(-1)}.json`, JSON.stringify(signed(manifestFor(umid), key)));
+    for (const umid of umids)
+      write(`routes5/content/${umid.slice(-1)}.json`, JSON.stringify(signed(manifestFor(umid), key)));
     const results = await Promise.all(umids.map((umid) => cli(["revoke", umid, "--content", "routes5/content"])));
     for (const result of results) assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(JSON.parse(read("routes5/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid).sort(), umids);
+    assert.deepEqual(
+      JSON.parse(read("routes5/content/_routes.json"))
+        .revoked.map((r: { umid: string }) => r.umid)
+        .sort(),
+      umids,
+    );
     assert.equal(existsSync(join(scratch, "routes5/content/_routes.json.lock")), false, "the lock is released");
   });
   it("a held lock makes an edit wait, then fail saying who holds it; an abandoned one is taken over", async () => {
     write("routes6/content/a.json", JSON.stringify(signed(manifestFor("urn:locked"), key)));
     const lock = "routes6/content/_routes.json.lock";
     write(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: "2026-11-22T00:00:00.000Z" }));
-    const waited = await cli(["revoke", "urn:locked", "--content", "routes6/content"], scratch, { UM_LOCK_WAIT_MS: "300" });
+    const waited = await cli(["revoke", "urn:locked", "--content", "routes6/content"], scratch, {
+      UM_LOCK_WAIT_MS: "300",
+    });
     assert.equal(waited.status, 1);
-    assert.match(waited.stderr, new RegExp(`^manifest-resolver: routes6/content/_routes\\.json is being edited by process ${process.pid} on .* since 2026-11-22T00:00:00\\.000Z; gave up waiting\\. If no such command is running any more, delete routes6/content/_routes\\.json\\.lock\\n$`));
+    assert.match(
+      waited.stderr,
+      new RegExp(
+        `^manifest-resolver: routes6/content/_routes\\.json is being edited by process ${process.pid} on .* since 2026-11-22T00:00:00\\.000Z; gave up waiting\\. If no such command is running any more, delete routes6/content/_routes\\.json\\.lock\\n$`,
+      ),
+    );
     assert.equal(existsSync(join(scratch, "routes6/content/_routes.json")), false);
 
     const gone = spawn(process.execPath, ["-e", ""]);
     await new Promise((resolve) => gone.on("exit", resolve));
     write(lock, JSON.stringify({ pid: gone.pid, host: hostname(), since: "2026-11-22T00:00:00.000Z" }));
-    const taken = await cli(["revoke", "urn:locked", "--content", "routes6/content"], scratch, { UM_LOCK_WAIT_MS: "300" });
+    const taken = await cli(["revoke", "urn:locked", "--content", "routes6/content"], scratch, {
+      UM_LOCK_WAIT_MS: "300",
+    });
     assert.equal(taken.status, 0, taken.stderr);
     assert.equal(existsSync(join(scratch, lock)), false);
   });
   it("says so when the content folder does not exist, and a usage error cannot forge a line", async () => {
     const missing = await cli(["revoke", "urn:q", "--content", "no-such/content"]);
     assert.equal(missing.status, 1);
-    assert.equal(missing.stderr, "manifest-resolver: no content folder no-such/content: run this in your repository, or name the folder with --content\n");
+    assert.equal(
+      missing.stderr,
+      "manifest-resolver: no content folder no-such/content: run this in your repository, or name the folder with --content\n",
+    );
     const forged = await cli(["x\n::error file=README.md::forged"]);
     assert.equal(forged.status, 2);
     assert.ok(!forged.stderr.split("\n").some((line) => line.startsWith("::")), forged.stderr);
@@ -385,7 +572,10 @@ describe("revoke and redirect", () => {
     write("routes3/content/_routes.json", '{"redirects": [{"umid": "urn:z"}]}');
     const invalid = await cli(["revoke", "urn:q", "--content", "routes3/content"]);
     assert.equal(invalid.status, 1);
-    assert.match(invalid.stderr, /_routes\.json:1:16 - error schema\/required: missing required member "location" at \/redirects\/0\n.*must be valid before it is edited\./);
+    assert.match(
+      invalid.stderr,
+      /_routes\.json:1:16 - error schema\/required: missing required member "location" at \/redirects\/0\n.*must be valid before it is edited\./,
+    );
     const url = await cli(["redirect", "urn:q", "ftp://q.example/", "--content", "routes3/content"]);
     assert.equal(url.status, 2);
     assert.match(url.stderr, /URL 'ftp:\/\/q\.example\/' must be an absolute http: or https: URL/);
@@ -395,7 +585,10 @@ describe("revoke and redirect", () => {
     const cases: [string, RegExp][] = [
       ["http://", /must name a host right after the \/\//],
       ["https:///etc/passwd", /must name a host right after the \/\//],
-      [`https://long.example/${"a".repeat(100_000)}`, /is 100021 bytes long; a redirect location is at most 8192 bytes/],
+      [
+        `https://long.example/${"a".repeat(100_000)}`,
+        /is 100021 bytes long; a redirect location is at most 8192 bytes/,
+      ],
       ["https://user:pass@host.example/m", /must not carry credentials/],
       ["https:\\evil.example/", /must not contain a backslash/],
       ["https://host.example/a b", /must be printable ASCII/],
@@ -408,12 +601,23 @@ describe("revoke and redirect", () => {
       assert.match(result.stderr, message);
     }
     // The refused URL is quoted escaped: it cannot start a line of its own, such as a workflow command.
-    const forged = await cli(["redirect", "urn:q", "https://q.example/\n::error file=README.md::forged", "--content", "routes7/content"]);
-    assert.equal(forged.stderr.split("\n")[0], "manifest-resolver: URL 'https://q.example/\\n::error file=README.md::forged' must be printable ASCII, without spaces or control characters (percent-encode anything else)");
+    const forged = await cli([
+      "redirect",
+      "urn:q",
+      "https://q.example/\n::error file=README.md::forged",
+      "--content",
+      "routes7/content",
+    ]);
+    assert.equal(
+      forged.stderr.split("\n")[0],
+      "manifest-resolver: URL 'https://q.example/\\n::error file=README.md::forged' must be printable ASCII, without spaces or control characters (percent-encode anything else)",
+    );
     assert.equal(existsSync(join(scratch, "routes7/content/_routes.json")), false);
     // A scheme in capitals is the same URL (RFC 3986 section 3.1): kept as written.
     assert.equal((await cli(["redirect", "urn:q", "HTTPS://Q.example/", "--content", "routes7/content"])).status, 0);
-    assert.deepEqual(JSON.parse(read("routes7/content/_routes.json")).redirects, [{ umid: "urn:q", location: "HTTPS://Q.example/" }]);
+    assert.deepEqual(JSON.parse(read("routes7/content/_routes.json")).redirects, [
+      { umid: "urn:q", location: "HTTPS://Q.example/" },
+    ]);
   });
 });
 
@@ -428,14 +632,22 @@ describe("probe", () => {
       assert.match(result.stdout, /^FAIL {2}GET \/health: body: expected .*, got "hello"$/m);
       assert.match(result.stdout, /^FAIL {2}GET \/a\/b is 400 unexpected extra path segments: expected 400, got 200$/m);
       assert.match(result.stdout, /^FAIL {2}GET \/urn%3Ax: /m);
-      assert.match(result.stdout, /^FAIL {2}GET \/\.well-known\/manifest-resolver\/status\/urn%3Ax agrees with 200: X-UM-Resolver-Contract: expected "manifest-resolver\/v0.1", got null$/m);
+      assert.match(
+        result.stdout,
+        /^FAIL {2}GET \/\.well-known\/manifest-resolver\/status\/urn%3Ax agrees with 200: X-UM-Resolver-Contract: expected "manifest-resolver\/v0.1", got null$/m,
+      );
       assert.match(result.stdout, /: 12 checks, 12 failed\n$/);
     } finally {
       server.close();
     }
   });
   it("fails each redirect whose Location breaks the redirect rule", async () => {
-    const common = { "X-UM-Resolver-Contract": "manifest-resolver/v0.1", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract", "Cache-Control": "public, max-age=60" };
+    const common = {
+      "X-UM-Resolver-Contract": "manifest-resolver/v0.1",
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Expose-Headers": "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract",
+      "Cache-Control": "public, max-age=60",
+    };
     // Over 8 KiB, yet under what an HTTP client reads of a header (16 KiB in Node).
     const long = `https://long.example/${"a".repeat(9_000)}`;
     const locations: [string, string][] = [
@@ -444,7 +656,10 @@ describe("probe", () => {
       [long, "is 9021 bytes long; a redirect location is at most 8192 bytes"],
       ["https://user:pass@host.example/m", "must not carry credentials (user:password@) before the host"],
       ["https:\\evil.example/", "must not contain a backslash, which URL parsers read as a slash"],
-      ["https://host.example/a b", "must be printable ASCII, without spaces or control characters (percent-encode anything else)"],
+      [
+        "https://host.example/a b",
+        "must be printable ASCII, without spaces or control characters (percent-encode anything else)",
+      ],
       ["https:/one-slash.example/", "must be an absolute http: or https: URL (https://host/…)"],
       ["/relative", "must be an absolute http: or https: URL (https://host/…)"],
     ];
@@ -460,7 +675,9 @@ describe("probe", () => {
       assert.equal(result.status, 1);
       const lines = result.stdout.split("\n").filter((line) => line.includes(" GET /urn%3Amoved"));
       assert.deepEqual(lines, [
-        ...locations.map(([location, reason], i) => `FAIL  GET /urn%3Amoved%3A${i}: Location ${reason}: ${quoted(location)}`),
+        ...locations.map(
+          ([location, reason], i) => `FAIL  GET /urn%3Amoved%3A${i}: Location ${reason}: ${quoted(location)}`,
+        ),
         `ok    GET /urn%3Amoved%3A${locations.length}: 307 to HTTPS://Good.example/m`,
       ]);
     } finally {
@@ -468,22 +685,48 @@ describe("probe", () => {
     }
   });
   it("fails a status document that disagrees with the resolve answer", async () => {
-    const common = { "X-UM-Resolver-Contract": "manifest-resolver/v0.1", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract" };
+    const common = {
+      "X-UM-Resolver-Contract": "manifest-resolver/v0.1",
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Expose-Headers": "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract",
+    };
     // urn:gone answers 410, yet its status document says it is active.
     const server = createServer((req, res) => {
       if (req.url!.startsWith("/.well-known/manifest-resolver/status/")) {
-        const body = JSON.stringify({ manifestId: "urn:gone", status: "active", updatedAt: "2026-01-01T00:00:00Z", cursor: "0001767225600000", nextCheck: "PT10M" });
-        res.writeHead(200, { ...common, "Content-Type": "application/json", "Cache-Control": "public, max-age=60", ETag: '"0001767225600000"' }).end(body);
+        const body = JSON.stringify({
+          manifestId: "urn:gone",
+          status: "active",
+          updatedAt: "2026-01-01T00:00:00Z",
+          cursor: "0001767225600000",
+          nextCheck: "PT10M",
+        });
+        res
+          .writeHead(200, {
+            ...common,
+            "Content-Type": "application/json",
+            "Cache-Control": "public, max-age=60",
+            ETag: '"0001767225600000"',
+          })
+          .end(body);
       } else {
-        res.writeHead(410, { ...common, "Content-Type": "application/json", "Cache-Control": "no-store" }).end(JSON.stringify({ error: "revoked", umid: "urn:gone" }));
+        res
+          .writeHead(410, { ...common, "Content-Type": "application/json", "Cache-Control": "no-store" })
+          .end(JSON.stringify({ error: "revoked", umid: "urn:gone" }));
       }
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
-      const result = await cli(["probe", `http://127.0.0.1:${(server.address() as { port: number }).port}`, "urn:gone"]);
+      const result = await cli([
+        "probe",
+        `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        "urn:gone",
+      ]);
       assert.equal(result.status, 1);
       assert.match(result.stdout, /^ok {4}GET \/urn%3Agone: 410 revoked$/m);
-      assert.match(result.stdout, /^FAIL {2}GET \/\.well-known\/manifest-resolver\/status\/urn%3Agone agrees with 410: status is active, but the UMID answered 410$/m);
+      assert.match(
+        result.stdout,
+        /^FAIL {2}GET \/\.well-known\/manifest-resolver\/status\/urn%3Agone agrees with 410: status is active, but the UMID answered 410$/m,
+      );
     } finally {
       server.close();
     }
@@ -492,8 +735,10 @@ describe("probe", () => {
     const base = `http://127.0.0.1:${await freePort()}`;
     const result = await cli(["probe", base, "urn:a", "urn:b"]);
     assert.equal(result.status, 1);
-    assert.equal(result.stdout, `FAIL  GET /health: cannot reach ${base}: connection refused (ECONNREFUSED): is the resolver running, on this port?\n${base}: stopped after 1 check: nothing answered\n`);
+    assert.equal(
+      result.stdout,
+      `FAIL  GET /health: cannot reach ${base}: connection refused (ECONNREFUSED): is the resolver running, on this port?\n${base}: stopped after 1 check: nothing answered\n`,
+    );
     assert.equal((await cli(["probe", "ftp://x"])).status, 2);
   });
 });
-

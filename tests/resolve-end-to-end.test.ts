@@ -24,7 +24,15 @@ const content = join(scratch, "content");
 const dist = join(scratch, "dist");
 const key = newKey();
 
-const UMID = { active: "urn:e2e:active", suspended: "urn:e2e:suspended", revoked: "urn:e2e:revoked", moved: "urn:e2e:moved", impostor: "urn:e2e:impostor", statusDown: "urn:e2e:status-down", unknown: "urn:e2e:never" };
+const UMID = {
+  active: "urn:e2e:active",
+  suspended: "urn:e2e:suspended",
+  revoked: "urn:e2e:revoked",
+  moved: "urn:e2e:moved",
+  impostor: "urn:e2e:impostor",
+  statusDown: "urn:e2e:status-down",
+  unknown: "urn:e2e:never",
+};
 
 /** A second origin that serves fixed manifests by path, as another resolver would. */
 async function otherServer(bodies: Map<string, string>): Promise<{ server: Server; url: string }> {
@@ -50,7 +58,8 @@ before(async () => {
     return { ...manifest, signature: { ...(manifest.signature as object), statusRef: statusBase + statusPath(umid) } };
   };
   mkdirSync(content, { recursive: true });
-  for (const umid of [UMID.active, UMID.suspended, UMID.revoked]) writeFileSync(join(content, `${umid.split(":")[2]}.json`), JSON.stringify(withStatusRef(umid), null, 2));
+  for (const umid of [UMID.active, UMID.suspended, UMID.revoked])
+    writeFileSync(join(content, `${umid.split(":")[2]}.json`), JSON.stringify(withStatusRef(umid), null, 2));
   writeFileSync(join(content, "status-down.json"), JSON.stringify(withStatusRef(UMID.statusDown, downBase), null, 2));
   writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
 
@@ -72,9 +81,19 @@ before(async () => {
       suspended: [{ umid: UMID.suspended, suspendedAt: "2026-05-01T00:00:00Z", reason: "under review" }],
     }),
   );
-  const built = await runCli(["build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`], scratch, { UM_RESOLVER_URL: base });
+  const built = await runCli(
+    ["build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`],
+    scratch,
+    { UM_RESOLVER_URL: base },
+  );
   assert.equal(built.status, 0, built.stderr);
-  resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", String(port)], process.env, 1, scratch);
+  resolver = await startPrintingUrl(
+    process.execPath,
+    [CLI, "serve", "--dist", dist, "--port", String(port)],
+    process.env,
+    1,
+    scratch,
+  );
   assert.equal(resolver.url.replace(/\/$/, ""), base);
 });
 
@@ -121,7 +140,10 @@ describe("resolve over a served build", () => {
     assert.equal(status, 0);
     assert.equal(receipt.outcome, "accepted-with-warnings");
     assert.equal(receipt.revocationStatus, "unchecked");
-    assert.ok(receipt.warnings.some((w: { code: string }) => w.code === "um:reason:status:endpoint-unavailable"), JSON.stringify(receipt.warnings));
+    assert.ok(
+      receipt.warnings.some((w: { code: string }) => w.code === "um:reason:status:endpoint-unavailable"),
+      JSON.stringify(receipt.warnings),
+    );
   });
 
   it("a redirect to another server: the manifest there is evaluated, its status asked of our resolver", async () => {
@@ -130,28 +152,40 @@ describe("resolve over a served build", () => {
     assert.equal(receipt.manifestId, UMID.moved);
     // The moved UMID has no status here (404 at our status endpoint): unchecked, with the O2.4 reason.
     assert.equal(receipt.revocationStatus, "unchecked");
-    assert.ok(receipt.warnings.some((w: { code: string }) => w.code === "um:reason:status:endpoint-unknown-manifest"), JSON.stringify(receipt.warnings));
+    assert.ok(
+      receipt.warnings.some((w: { code: string }) => w.code === "um:reason:status:endpoint-unknown-manifest"),
+      JSON.stringify(receipt.warnings),
+    );
   });
 
   it("a redirect to a server whose manifest carries another @id: not resolvable, one line on stderr", async () => {
     const { status, stdout, stderr } = await resolveCli(UMID.impostor);
     assert.equal(status, 1);
     assert.equal(stdout, "");
-    assert.equal(stderr, `manifest-resolver: the manifest at ${other.url}/impostor has @id "urn:e2e:active", not the UMID asked for, "urn:e2e:impostor"\n`);
+    assert.equal(
+      stderr,
+      `manifest-resolver: the manifest at ${other.url}/impostor has @id "urn:e2e:active", not the UMID asked for, "urn:e2e:impostor"\n`,
+    );
   });
 
   it("an unknown UMID (404): exit 1 and one line on stderr", async () => {
     const { status, stdout, stderr } = await resolveCli(UMID.unknown);
     assert.equal(status, 1);
     assert.equal(stdout, "");
-    assert.equal(stderr, `manifest-resolver: "urn:e2e:never" not found: ${resolver.url.replace(/\/$/, "")}/urn%3Ae2e%3Anever answered 404\n`);
+    assert.equal(
+      stderr,
+      `manifest-resolver: "urn:e2e:never" not found: ${resolver.url.replace(/\/$/, "")}/urn%3Ae2e%3Anever answered 404\n`,
+    );
   });
 
   it("a cached manifest resolved again after its expiresAt is rejected, whatever the cache holds", async () => {
     const cache = join(scratch, "cache");
     const fresh = await resolveCli(UMID.active, "--cache", cache);
     assert.equal(fresh.status, 0);
-    const expired = await runCli(["resolve", resolver.url, UMID.active, "--now", "2030-01-01T00:00:01Z", "--cache", cache], scratch);
+    const expired = await runCli(
+      ["resolve", resolver.url, UMID.active, "--now", "2030-01-01T00:00:01Z", "--cache", cache],
+      scratch,
+    );
     assert.equal(expired.status, 1);
     const receipt = JSON.parse(expired.stdout);
     assert.equal(receipt.outcome, "rejected");

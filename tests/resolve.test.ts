@@ -13,7 +13,16 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, createPrivateKey } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -21,7 +30,14 @@ import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { memoryCache, resolve, type Fetch, type HttpCache, type Resolution, type ResolveOptions } from "../core/client/index.ts";
+import {
+  memoryCache,
+  resolve,
+  type Fetch,
+  type HttpCache,
+  type Resolution,
+  type ResolveOptions,
+} from "../core/client/index.ts";
 import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
 import { umidPath } from "../core/umid-path.ts";
@@ -60,12 +76,21 @@ function reasonOf(result: Resolution): string {
 }
 
 /** A manifest signed with the test key; `signature` members beyond Profile A's are outside the signing input. */
-function manifest(umid: string, signatureExtra: Record<string, string> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function manifest(
+  umid: string,
+  signatureExtra: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const m = signed(manifestFor(umid, extra), key);
   return { ...m, signature: { ...(m.signature as Record<string, string>), ...signatureExtra } };
 }
 
-function statusDocument(manifestId: string, status: StatusDocument["status"], updatedAt = "2026-05-01T00:00:00Z", extra: Partial<StatusDocument> = {}): StatusDocument {
+function statusDocument(
+  manifestId: string,
+  status: StatusDocument["status"],
+  updatedAt = "2026-05-01T00:00:00Z",
+  extra: Partial<StatusDocument> = {},
+): StatusDocument {
   return { manifestId, status, updatedAt, cursor: statusCursor(updatedAt), ...extra };
 }
 
@@ -102,7 +127,11 @@ async function startServer(): Promise<Server> {
 }
 
 /** A 200 with an ETag of the body's digest, or a 304 to a request that has it. */
-function body(value: unknown, headers: Record<string, string> = {}, type = "application/ld+json; charset=utf-8"): Route {
+function body(
+  value: unknown,
+  headers: Record<string, string> = {},
+  type = "application/ld+json; charset=utf-8",
+): Route {
   const text = JSON.stringify(value);
   const etag = headers.etag ?? `W/"sha256-${createHash("sha256").update(text).digest("base64url")}"`;
   return (req, res) => {
@@ -114,11 +143,21 @@ function body(value: unknown, headers: Record<string, string> = {}, type = "appl
 
 /** A status document as a status endpoint that follows O2.1's suggestion serves it: application/json, ETag the quoted cursor (ours is its body's digest). */
 function statusBody(document: StatusDocument, headers: Record<string, string> = {}): Route {
-  return body(document, { etag: `"${document.cursor}"`, "cache-control": "public, max-age=60", ...headers }, "application/json");
+  return body(
+    document,
+    { etag: `"${document.cursor}"`, "cache-control": "public, max-age=60", ...headers },
+    "application/json",
+  );
 }
 
-const redirectTo = (location: string, status = 307): Route => (_req, res) => res.writeHead(status, { location }).end();
-const answer = (status: number): Route => (_req, res) => res.writeHead(status, { "content-type": "application/json" }).end("{}");
+const redirectTo =
+  (location: string, status = 307): Route =>
+  (_req, res) =>
+    res.writeHead(status, { location }).end();
+const answer =
+  (status: number): Route =>
+  (_req, res) =>
+    res.writeHead(status, { "content-type": "application/json" }).end("{}");
 
 const server = await startServer();
 after(() => server.close());
@@ -134,43 +173,97 @@ function statusPathFor(): string {
   return `/status/${++published}`;
 }
 
-const at = (now: string, more: Partial<ResolveOptions> = {}): ResolveOptions => ({ context: { now, omitProcessedAt: true }, ...more });
+const at = (now: string, more: Partial<ResolveOptions> = {}): ResolveOptions => ({
+  context: { now, omitProcessedAt: true },
+  ...more,
+});
 
 describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", () => {
   const text = JSON.stringify(manifest("urn:rev:direct"));
   it("without one: unchecked, no reason, no warning, as before", async () => {
     const r = valid(await evaluate(text, { now: NOW }));
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings], ["accepted", "unchecked", undefined, []]);
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason, r.warnings],
+      ["accepted", "unchecked", undefined, []],
+    );
   });
   it("active: accepted, no warning", async () => {
     const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "active" } }));
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings], ["accepted", "active", undefined, []]);
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason, r.warnings],
+      ["accepted", "active", undefined, []],
+    );
   });
   it("revoked: rejected at Verify, what follows not evaluated", async () => {
-    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "revoked", message: "holder says so" } }));
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.signatureCheck, r.freshnessCheck], ["rejected", "revoked", "um:reason:status:revoked", "valid", "fresh"]);
-    assert.deepEqual([r.holderBindingStatus, r.presentationProofStatus, r.livenessStatus.freshnessClass], ["not-evaluated", "not-evaluated", "not-evaluated"]);
+    const r = valid(
+      await evaluate(text, { now: NOW }, { revocation: { status: "revoked", message: "holder says so" } }),
+    );
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason, r.signatureCheck, r.freshnessCheck],
+      ["rejected", "revoked", "um:reason:status:revoked", "valid", "fresh"],
+    );
+    assert.deepEqual(
+      [r.holderBindingStatus, r.presentationProofStatus, r.livenessStatus.freshnessClass],
+      ["not-evaluated", "not-evaluated", "not-evaluated"],
+    );
     assert.deepEqual(r.warnings, [{ code: "um:reason:status:revoked", message: "holder says so" }]);
   });
   it("suspended: accepted with warnings", async () => {
     const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "suspended" } }));
-    assert.deepEqual([r.outcome, r.revocationStatus, r.warnings.map((w) => w.code)], ["accepted-with-warnings", "suspended", ["um:reason:status:suspended"]]);
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.warnings.map((w) => w.code)],
+      ["accepted-with-warnings", "suspended", ["um:reason:status:suspended"]],
+    );
   });
   it("unchecked with a reason: a warning and the reason, never a rejection", async () => {
-    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "um:reason:status:http-502", message: "502" } }));
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)], ["accepted-with-warnings", "unchecked", "um:reason:status:http-502", ["um:reason:status:http-502"]]);
+    const r = valid(
+      await evaluate(
+        text,
+        { now: NOW },
+        { revocation: { status: "unchecked", code: "um:reason:status:http-502", message: "502" } },
+      ),
+    );
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)],
+      ["accepted-with-warnings", "unchecked", "um:reason:status:http-502", ["um:reason:status:http-502"]],
+    );
   });
   it("records no status for a manifest whose signature fails: its statusRef is nobody's", async () => {
     const tampered = JSON.stringify({ ...JSON.parse(text), subject: "did:web:mallory.example" });
     const r = valid(await evaluate(tampered, { now: NOW }, { revocation: { status: "revoked" } }));
-    assert.deepEqual([r.outcome, r.signatureCheck, r.revocationStatus, r.warnings.map((w) => w.code)], ["rejected", "invalid", "unchecked", ["um:reason:crypto:signature-invalid"]]);
+    assert.deepEqual(
+      [r.outcome, r.signatureCheck, r.revocationStatus, r.warnings.map((w) => w.code)],
+      ["rejected", "invalid", "unchecked", ["um:reason:crypto:signature-invalid"]],
+    );
   });
   it("refuses a reason that is not a registry code, naming it", async () => {
-    await assert.rejects(evaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "endpoint down" } }), /revocation\.code "endpoint down" is not a registry code/);
+    await assert.rejects(
+      evaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "endpoint down" } }),
+      /revocation\.code "endpoint down" is not a registry code/,
+    );
   });
   it("revokedReceipt: rejected, revoked, every check not evaluated", () => {
     const r = valid(revokedReceipt("urn:rev:gone", { now: NOW }));
-    assert.deepEqual([r.manifestId, r.outcome, r.revocationStatus, r.revocationReason, r.signatureCheck, r.freshnessCheck, r.processedAt], ["urn:rev:gone", "rejected", "revoked", "um:reason:status:revoked", "not-evaluated", "not-evaluated", "2026-06-01T00:00:00.000Z"]);
+    assert.deepEqual(
+      [
+        r.manifestId,
+        r.outcome,
+        r.revocationStatus,
+        r.revocationReason,
+        r.signatureCheck,
+        r.freshnessCheck,
+        r.processedAt,
+      ],
+      [
+        "urn:rev:gone",
+        "rejected",
+        "revoked",
+        "um:reason:status:revoked",
+        "not-evaluated",
+        "not-evaluated",
+        "2026-06-01T00:00:00.000Z",
+      ],
+    );
   });
 });
 
@@ -190,9 +283,15 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
     assert.deepEqual([r.outcome, r.revocationStatus, r.warnings], ["accepted", "active", []]);
   });
   it("suspended: accepted with warnings, saying since when and why", async () => {
-    const { result } = await withStatus("urn:st:suspended", statusBody(statusDocument("urn:st:suspended", "suspended", "2026-05-02T00:00:00Z", { reason: "under review" })));
+    const { result } = await withStatus(
+      "urn:st:suspended",
+      statusBody(statusDocument("urn:st:suspended", "suspended", "2026-05-02T00:00:00Z", { reason: "under review" })),
+    );
     const r = receiptOf(result);
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted-with-warnings", "suspended", "um:reason:status:suspended"]);
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason],
+      ["accepted-with-warnings", "suspended", "um:reason:status:suspended"],
+    );
     assert.match(r.warnings[0]!.message, /suspended since 2026-05-02T00:00:00Z \(under review\)/);
   });
   it("revoked: rejected", async () => {
@@ -205,7 +304,10 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
     await down.close();
     const { result } = await withStatus("urn:st:down", `${down.url}/status`);
     const r = receiptOf(result);
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted-with-warnings", "unchecked", "um:reason:status:endpoint-unavailable"]);
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason],
+      ["accepted-with-warnings", "unchecked", "um:reason:status:endpoint-unavailable"],
+    );
     assert.match(r.warnings[0]!.message, /cannot reach http:\/\/127\.0\.0\.1:\d+\/status/);
   });
   for (const [status, code] of [
@@ -217,20 +319,29 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
     it(`status endpoint answers ${status}: unchecked, ${code}`, async () => {
       const { result } = await withStatus(`urn:st:http-${status}`, answer(status));
       const r = receiptOf(result);
-      assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)], ["accepted-with-warnings", "unchecked", code, [code]]);
+      assert.deepEqual(
+        [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)],
+        ["accepted-with-warnings", "unchecked", code, [code]],
+      );
     });
   }
   it("a status endpoint that does not answer in time: unchecked, endpoint-unavailable", async () => {
     const { result } = await withStatus("urn:st:slow", () => {}, at(NOW, { timeoutMs: 300 }));
     const r = receiptOf(result);
-    assert.deepEqual([r.outcome, r.revocationReason], ["accepted-with-warnings", "um:reason:status:endpoint-unavailable"]);
+    assert.deepEqual(
+      [r.outcome, r.revocationReason],
+      ["accepted-with-warnings", "um:reason:status:endpoint-unavailable"],
+    );
     assert.match(r.warnings[0]!.message, /cannot reach .*: no answer in time/);
   });
   it("a statusRef that is not https: is not resolved (O2.1: unreachable), and never asked", async () => {
     const before = server.requests.length;
     const { result } = await withStatus("urn:st:plain", "http://status.example/urn:st:plain");
     const r = receiptOf(result);
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted-with-warnings", "unchecked", "um:reason:status:insecure-ref"]);
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason],
+      ["accepted-with-warnings", "unchecked", "um:reason:status:insecure-ref"],
+    );
     assert.equal(server.requests.length, before + 1, "only the manifest was requested");
   });
   it("a status endpoint that redirects to plain http: is not followed", async () => {
@@ -245,18 +356,34 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
   });
   it("a status response that is not application/json, or not a status document: invalid-response", async () => {
     const typed = await withStatus("urn:st:typed", body(statusDocument("urn:st:typed", "revoked"), {}, "text/plain"));
-    assert.deepEqual([receiptOf(typed.result).revocationReason, receiptOf(typed.result).outcome], ["um:reason:status:invalid-response", "accepted-with-warnings"]);
-    const shapeless = await withStatus("urn:st:shapeless", body({ manifestId: "urn:st:shapeless", status: "gone" }, {}, "application/json"));
+    assert.deepEqual(
+      [receiptOf(typed.result).revocationReason, receiptOf(typed.result).outcome],
+      ["um:reason:status:invalid-response", "accepted-with-warnings"],
+    );
+    const shapeless = await withStatus(
+      "urn:st:shapeless",
+      body({ manifestId: "urn:st:shapeless", status: "gone" }, {}, "application/json"),
+    );
     assert.match(receiptOf(shapeless.result).warnings[0]!.message, /status is not one of active, revoked, suspended/);
   });
   it("an updatedAt of 60,000 characters: quoted as an excerpt; one that is not RFC 3339 (an HTTP date): invalid-response", async () => {
     const long = `2026-05-02T00:00:00.${"0".repeat(60_000)}Z`;
-    const { result } = await withStatus("urn:st:long-date", statusBody(statusDocument("urn:st:long-date", "suspended", long)));
+    const { result } = await withStatus(
+      "urn:st:long-date",
+      statusBody(statusDocument("urn:st:long-date", "suspended", long)),
+    );
     const r = receiptOf(result);
     assert.deepEqual([r.revocationStatus, r.revocationReason], ["suspended", "um:reason:status:suspended"]);
     assert.ok(JSON.stringify(r).length < 5_000, `${JSON.stringify(r).length} characters`);
     const http = "Sat, 02 May 2026 00:00:00 GMT";
-    const dated = await withStatus("urn:st:http-date", body({ manifestId: "urn:st:http-date", status: "suspended", updatedAt: http, cursor: "1" }, {}, "application/json"));
+    const dated = await withStatus(
+      "urn:st:http-date",
+      body(
+        { manifestId: "urn:st:http-date", status: "suspended", updatedAt: http, cursor: "1" },
+        {},
+        "application/json",
+      ),
+    );
     assert.equal(receiptOf(dated.result).revocationReason, "um:reason:status:invalid-response");
   });
   it("no statusRef: unchecked, and no warning (there is no endpoint to be unavailable)", async () => {
@@ -298,13 +425,19 @@ describe("resolve(): the resolver's answers and redirects", () => {
   it("refuses a sixth, without requesting it", async () => {
     chain("urn:rd:six", 6);
     const reason = reasonOf(await resolve(server.url, "urn:rd:six", at(NOW)));
-    assert.match(reason, /more than 5 redirects from http:\/\/127\.0\.0\.1:\d+\/urn%3Ard%3Asix: .*\/chain\/urn:rd:six\/5 redirects again, to .*\/chain\/urn:rd:six\/end, not followed/);
+    assert.match(
+      reason,
+      /more than 5 redirects from http:\/\/127\.0\.0\.1:\d+\/urn%3Ard%3Asix: .*\/chain\/urn:rd:six\/5 redirects again, to .*\/chain\/urn:rd:six\/end, not followed/,
+    );
     assert.equal(server.hits("/chain/urn:rd:six/end"), 0);
   });
   it("refuses a redirect to plain http: off this machine", async () => {
     server.routes.set(umidPath("urn:rd:downgrade"), redirectTo("http://canonical.example/m"));
     const result = await resolve(server.url, "urn:rd:downgrade", at(NOW));
-    assert.match(reasonOf(result), /redirects to http:\/\/canonical\.example\/m, which is neither https: nor http: to a loopback address: not followed/);
+    assert.match(
+      reasonOf(result),
+      /redirects to http:\/\/canonical\.example\/m, which is neither https: nor http: to a loopback address: not followed/,
+    );
   });
   it("refuses a manifest, found through a redirect to another server, whose @id is another UMID", async () => {
     const other = await startServer();
@@ -312,7 +445,10 @@ describe("resolve(): the resolver's answers and redirects", () => {
       other.routes.set("/m", body(manifest("urn:rd:impostor")));
       server.routes.set(umidPath("urn:rd:asked"), redirectTo(`${other.url}/m`));
       const reason = reasonOf(await resolve(server.url, "urn:rd:asked", at(NOW)));
-      assert.equal(reason, `the manifest at ${other.url}/m has @id "urn:rd:impostor", not the UMID asked for, "urn:rd:asked"`);
+      assert.equal(
+        reason,
+        `the manifest at ${other.url}/m has @id "urn:rd:impostor", not the UMID asked for, "urn:rd:asked"`,
+      );
     } finally {
       await other.close();
     }
@@ -325,7 +461,13 @@ describe("resolve(): the resolver's answers and redirects", () => {
         if (init.redirect !== "manual") return follow(url, init);
         const response = await fetch(url, init);
         if (response.status < 300 || response.status > 399) return response;
-        return { type: "opaqueredirect", status: 0, headers: new Headers(), body: null, url: "" } as unknown as Response;
+        return {
+          type: "opaqueredirect",
+          status: 0,
+          headers: new Headers(),
+          body: null,
+          url: "",
+        } as unknown as Response;
       };
     it("lets the browser follow, and uses where it ended when that is secure", async () => {
       server.routes.set("/canonical/browser", body(manifest("urn:rd:browser")));
@@ -336,35 +478,63 @@ describe("resolve(): the resolver's answers and redirects", () => {
     });
     it("refuses where it ended when that is plain http: off this machine", async () => {
       server.routes.set(umidPath("urn:rd:browser-downgrade"), redirectTo("http://canonical.example/m"));
-      const endedElsewhere: Fetch = async () => Object.defineProperty(new Response(JSON.stringify(manifest("urn:rd:browser-downgrade"))), "url", { value: "http://canonical.example/m" });
-      const reason = reasonOf(await resolve(server.url, "urn:rd:browser-downgrade", at(NOW, { fetch: browser(endedElsewhere) })));
-      assert.match(reason, /redirects to http:\/\/canonical\.example\/m, which is neither https: nor http: to a loopback address: not used/);
+      const endedElsewhere: Fetch = async () =>
+        Object.defineProperty(new Response(JSON.stringify(manifest("urn:rd:browser-downgrade"))), "url", {
+          value: "http://canonical.example/m",
+        });
+      const reason = reasonOf(
+        await resolve(server.url, "urn:rd:browser-downgrade", at(NOW, { fetch: browser(endedElsewhere) })),
+      );
+      assert.match(
+        reason,
+        /redirects to http:\/\/canonical\.example\/m, which is neither https: nor http: to a loopback address: not used/,
+      );
     });
   });
   it("410: the revoked receipt", async () => {
     server.routes.set(umidPath("urn:rd:gone"), answer(410));
     const r = receiptOf(await resolve(server.url, "urn:rd:gone", at(NOW)));
-    assert.deepEqual([r.manifestId, r.outcome, r.revocationStatus, r.signatureCheck], ["urn:rd:gone", "rejected", "revoked", "not-evaluated"]);
+    assert.deepEqual(
+      [r.manifestId, r.outcome, r.revocationStatus, r.signatureCheck],
+      ["urn:rd:gone", "rejected", "revoked", "not-evaluated"],
+    );
   });
   it("404: not found", async () => {
     const result = await resolve(server.url, "urn:rd:unknown", at(NOW));
-    assert.deepEqual(result, { reason: `"urn:rd:unknown" not found: ${server.url}/urn%3Ard%3Aunknown answered 404`, status: 404 });
+    assert.deepEqual(result, {
+      reason: `"urn:rd:unknown" not found: ${server.url}/urn%3Ard%3Aunknown answered 404`,
+      status: 404,
+    });
   });
   it("500, and a resolver that does not answer: not resolvable, naming the URL", async () => {
     server.routes.set(umidPath("urn:rd:broken"), answer(500));
-    assert.deepEqual(await resolve(server.url, "urn:rd:broken", at(NOW)), { reason: `${server.url}/urn%3Ard%3Abroken answered 500, not a manifest`, status: 500 });
+    assert.deepEqual(await resolve(server.url, "urn:rd:broken", at(NOW)), {
+      reason: `${server.url}/urn%3Ard%3Abroken answered 500, not a manifest`,
+      status: 500,
+    });
     const down = await startServer();
     await down.close();
-    assert.match(reasonOf(await resolve(down.url, "urn:rd:x", at(NOW))), /^cannot reach http:\/\/127\.0\.0\.1:\d+\/urn%3Ard%3Ax: fetch failed \(ECONNREFUSED\)$/);
+    assert.match(
+      reasonOf(await resolve(down.url, "urn:rd:x", at(NOW))),
+      /^cannot reach http:\/\/127\.0\.0\.1:\d+\/urn%3Ard%3Ax: fetch failed \(ECONNREFUSED\)$/,
+    );
   });
   it("evaluates what is served, however bad: a body over the size limit is rejected, not read whole", async () => {
-    server.routes.set(umidPath("urn:rd:big"), (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("x".repeat(5000)));
+    server.routes.set(umidPath("urn:rd:big"), (_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end("x".repeat(5000)),
+    );
     const r = receiptOf(await resolve(server.url, "urn:rd:big", at(NOW, { limits: { maxManifestBytes: 1000 } })));
     assert.deepEqual([r.outcome, r.warnings[0]!.code], ["rejected", "um:reason:arrive:too-large"]);
   });
   it("throws for a base URL that is not https: or loopback, and for a bad context", async () => {
-    await assert.rejects(resolve("http://resolver.example", "urn:x"), (e: Error) => e instanceof TypeError && /baseUrl "http:\/\/resolver\.example" must be https:/.test(e.message));
-    await assert.rejects(resolve(server.url, "urn:x", { context: { now: "soon" } }), /now must be an RFC 3339 date-time/);
+    await assert.rejects(
+      resolve("http://resolver.example", "urn:x"),
+      (e: Error) => e instanceof TypeError && /baseUrl "http:\/\/resolver\.example" must be https:/.test(e.message),
+    );
+    await assert.rejects(
+      resolve(server.url, "urn:x", { context: { now: "soon" } }),
+      /now must be an RFC 3339 date-time/,
+    );
   });
 });
 
@@ -384,7 +554,9 @@ describe("resolve(): the HTTP cache", () => {
     assert.equal(server.hits(path), 2);
   });
   it("never uses a manifest past its expiresAt, whatever the cache says: revalidated, then rejected as expired", async () => {
-    const path = publish(manifest("urn:c:expiring", {}, { expiresAt: "2026-06-01T00:10:00Z" }), { "cache-control": "public, max-age=86400" });
+    const path = publish(manifest("urn:c:expiring", {}, { expiresAt: "2026-06-01T00:10:00Z" }), {
+      "cache-control": "public, max-age=86400",
+    });
     const cache = memoryCache();
     assert.equal(receiptOf(await resolve(server.url, "urn:c:expiring", at(NOW, { cache }))).outcome, "accepted");
     const r = receiptOf(await resolve(server.url, "urn:c:expiring", at(later(20 * 60), { cache })));
@@ -415,11 +587,17 @@ describe("resolve(): the HTTP cache", () => {
 
     it("asks once, then not again within nextCheck", async () => {
       assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(NOW, { cache }))).revocationStatus, "active");
-      assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(later(299), { cache }))).revocationStatus, "active");
+      assert.equal(
+        receiptOf(await resolve(server.url, "urn:c:status", at(later(299), { cache }))).revocationStatus,
+        "active",
+      );
       assert.deepEqual([statusRequests().length, server.hits(manifestPath)], [1, 2]);
     });
     it("after nextCheck, revalidates with If-None-Match: the stored cursor, quoted; a 304 keeps the status", async () => {
-      assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(later(300), { cache }))).revocationStatus, "active");
+      assert.equal(
+        receiptOf(await resolve(server.url, "urn:c:status", at(later(300), { cache }))).revocationStatus,
+        "active",
+      );
       assert.equal(statusRequests().length, 2);
       assert.equal(statusRequests()[1]!.headers["if-none-match"], `"${first.cursor}"`);
     });
@@ -427,42 +605,69 @@ describe("resolve(): the HTTP cache", () => {
       const suspended = statusDocument("urn:c:status", "suspended", "2026-05-20T00:00:00Z", { nextCheck: "PT5M" });
       server.routes.set(statusPath, statusBody(suspended));
       // Within nextCheck of the 304 above, a manifest without a newer floor still uses the cache ...
-      assert.equal(receiptOf(await resolve(server.url, "urn:c:status", at(later(301), { cache }))).revocationStatus, "active");
+      assert.equal(
+        receiptOf(await resolve(server.url, "urn:c:status", at(later(301), { cache }))).revocationStatus,
+        "active",
+      );
       assert.equal(statusRequests().length, 2);
       // ... one re-issued with revocationCursor = the new status's cursor does not.
-      publish(manifest("urn:c:status", { statusRef: `${server.url}${statusPath}`, revocationCursor: suspended.cursor! }), { "cache-control": "no-cache" });
+      publish(
+        manifest("urn:c:status", { statusRef: `${server.url}${statusPath}`, revocationCursor: suspended.cursor! }),
+        { "cache-control": "no-cache" },
+      );
       const r = receiptOf(await resolve(server.url, "urn:c:status", at(later(302), { cache })));
       assert.deepEqual([r.revocationStatus, r.outcome], ["suspended", "accepted-with-warnings"]);
       assert.equal(statusRequests().length, 3);
-      assert.equal(statusRequests()[2]!.headers["if-none-match"], undefined, "older than the floor: revalidated unconditionally");
+      assert.equal(
+        statusRequests()[2]!.headers["if-none-match"],
+        undefined,
+        "older than the floor: revalidated unconditionally",
+      );
       // The new status meets the floor: used from the cache again.
       await resolve(server.url, "urn:c:status", at(later(303), { cache }));
       assert.equal(statusRequests().length, 3);
     });
     it("revalidates with the stored ETag beside the cursor: a 304 from a resolver whose ETag is its document's digest (ours), no reason kept past its change", async () => {
       const path = "/status/digest-etag";
-      const digestServed = (document: StatusDocument) => body(document, { "cache-control": "public, max-age=60" }, "application/json");
-      const suspended = statusDocument("urn:c:digest", "suspended", "2026-05-01T00:00:00Z", { nextCheck: "PT5M", reason: "audit" });
+      const digestServed = (document: StatusDocument) =>
+        body(document, { "cache-control": "public, max-age=60" }, "application/json");
+      const suspended = statusDocument("urn:c:digest", "suspended", "2026-05-01T00:00:00Z", {
+        nextCheck: "PT5M",
+        reason: "audit",
+      });
       server.routes.set(path, digestServed(suspended));
       publish(manifest("urn:c:digest", { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
       const own = memoryCache();
       const asked = () => server.requests.filter((r) => r.path === path);
-      const warningsOf = async (seconds: number) => receiptOf(await resolve(server.url, "urn:c:digest", at(later(seconds), { cache: own }))).warnings.map((w) => w.message).join("\n");
+      const warningsOf = async (seconds: number) =>
+        receiptOf(await resolve(server.url, "urn:c:digest", at(later(seconds), { cache: own })))
+          .warnings.map((w) => w.message)
+          .join("\n");
       assert.match(await warningsOf(0), /\(audit\)/);
       assert.match(await warningsOf(300), /\(audit\)/);
       const validators = String(asked()[1]!.headers["if-none-match"]);
       assert.ok(validators.includes(`"${suspended.cursor}"`), validators);
       // So the server answered 304: the stored ETag matches what it serves.
-      assert.ok(ifNoneMatchMatches(validators, `W/"sha256-${createHash("sha256").update(JSON.stringify(suspended)).digest("base64url")}"`), validators);
+      assert.ok(
+        ifNoneMatchMatches(
+          validators,
+          `W/"sha256-${createHash("sha256").update(JSON.stringify(suspended)).digest("base64url")}"`,
+        ),
+        validators,
+      );
       server.routes.set(path, digestServed({ ...suspended, reason: "fraud" }));
       assert.match(await warningsOf(600), /\(fraud\)/);
     });
     it("a nextCheck over a day is held to a day: a forged P36500D cannot pin a status", async () => {
       const path = "/status/long-next-check";
-      server.routes.set(path, statusBody(statusDocument("urn:c:long", "active", "2026-05-01T00:00:00Z", { nextCheck: "P36500D" })));
+      server.routes.set(
+        path,
+        statusBody(statusDocument("urn:c:long", "active", "2026-05-01T00:00:00Z", { nextCheck: "P36500D" })),
+      );
       publish(manifest("urn:c:long", { statusRef: `${server.url}${path}` }));
       const own = memoryCache();
-      for (const seconds of [0, 86_399, 86_400]) await resolve(server.url, "urn:c:long", at(later(seconds), { cache: own }));
+      for (const seconds of [0, 86_399, 86_400])
+        await resolve(server.url, "urn:c:long", at(later(seconds), { cache: own }));
       assert.equal(server.hits(path), 2);
     });
     it("a status document without nextCheck is kept 10 minutes (PT10M)", async () => {
@@ -470,7 +675,8 @@ describe("resolve(): the HTTP cache", () => {
       server.routes.set(path, statusBody(statusDocument("urn:c:default", "active")));
       publish(manifest("urn:c:default", { statusRef: `${server.url}${path}` }));
       const own = memoryCache();
-      for (const seconds of [0, 599, 600]) await resolve(server.url, "urn:c:default", at(later(seconds), { cache: own }));
+      for (const seconds of [0, 599, 600])
+        await resolve(server.url, "urn:c:default", at(later(seconds), { cache: own }));
       assert.equal(server.hits(path), 2);
     });
   });
@@ -487,7 +693,11 @@ describe("the file cache (--cache DIR)", () => {
     assert.deepEqual(await cache.get("https://r.example/x"), entry);
     assert.equal(await cache.get("https://r.example/y"), undefined);
     const files = readdirSync(join(dir, "a"));
-    assert.deepEqual(files, [`${createHash("sha256").update("https://r.example/x").digest("hex")}.json`], "no temporary file left");
+    assert.deepEqual(
+      files,
+      [`${createHash("sha256").update("https://r.example/x").digest("hex")}.json`],
+      "no temporary file left",
+    );
   });
   it("counts a corrupt or foreign entry as absent", async () => {
     const cache = fileCache(join(dir, "b"));
@@ -500,14 +710,20 @@ describe("the file cache (--cache DIR)", () => {
     writeFileSync(file, JSON.stringify({ key: "k", entry: { url: "u", body: 42, storedAt: 1, maxAge: 1 } }));
     assert.equal(await cache.get("k"), undefined);
   });
-  it("counts an entry that is a FIFO, or a link to a device or another file, as absent, without blocking on it or reading it", { timeout: 20_000 }, async () => {
+  it("counts an entry that is a FIFO, or a link to a device or another file, as absent, without blocking on it or reading it", {
+    timeout: 20_000,
+  }, async () => {
     const cache = fileCache(join(dir, "e"));
     const entry = { url: "u", body: "b", storedAt: 1, maxAge: 1 };
     await cache.set("k", entry);
     const file = join(dir, "e", readdirSync(join(dir, "e"))[0]!);
     const elsewhere = join(dir, "elsewhere.json");
     writeFileSync(elsewhere, JSON.stringify({ key: "k", entry }));
-    for (const make of [() => spawnSync("mkfifo", [file]), () => symlinkSync("/dev/zero", file), () => symlinkSync(elsewhere, file)]) {
+    for (const make of [
+      () => spawnSync("mkfifo", [file]),
+      () => symlinkSync("/dev/zero", file),
+      () => symlinkSync(elsewhere, file),
+    ]) {
       rmSync(file);
       make();
       assert.equal(await cache.get("k"), undefined);
@@ -565,7 +781,10 @@ describe("manifest-resolver resolve", () => {
   });
   it("exits 1 for a UMID that is not resolvable, one line on stderr and nothing on stdout", async () => {
     const result = await cli(server.url, "urn:cli:unknown");
-    assert.deepEqual([result.status, result.stdout, result.stderr], [1, "", `manifest-resolver: "urn:cli:unknown" not found: ${server.url}/urn%3Acli%3Aunknown answered 404\n`]);
+    assert.deepEqual(
+      [result.status, result.stdout, result.stderr],
+      [1, "", `manifest-resolver: "urn:cli:unknown" not found: ${server.url}/urn%3Acli%3Aunknown answered 404\n`],
+    );
   });
   it("--cache DIR: a second run within max-age makes no request", async () => {
     const cacheDir = join(dir, "cache");
@@ -580,12 +799,21 @@ describe("manifest-resolver resolve", () => {
 
   describe("--cache DIR that cannot be read or written: one warning line, the receipt, exit by the verdict", () => {
     /** The run's receipt and its one warning, never a stack trace. */
-    async function warnedOnce(cacheDir: string, umid = "urn:cli:ok", status = 0): Promise<{ receipt: Receipt; warning: string }> {
+    async function warnedOnce(
+      cacheDir: string,
+      umid = "urn:cli:ok",
+      status = 0,
+    ): Promise<{ receipt: Receipt; warning: string }> {
       const result = await cli(server.url, umid, "--cache", cacheDir, "--now", NOW, "--json");
       assert.equal(result.status, status, result.stderr);
       const lines = result.stderr.trimEnd().split("\n");
       assert.equal(lines.length, 1, result.stderr);
-      assert.match(lines[0]!, new RegExp(`^manifest-resolver: warning: --cache ${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the cache (was not saved|could not be read): `));
+      assert.match(
+        lines[0]!,
+        new RegExp(
+          `^manifest-resolver: warning: --cache ${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the cache (was not saved|could not be read): `,
+        ),
+      );
       return { receipt: valid(JSON.parse(result.stdout) as Receipt), warning: lines[0]! };
     }
     it("a path that is a file (ENOTDIR), or under one", async () => {
@@ -596,7 +824,8 @@ describe("manifest-resolver resolve", () => {
       assert.equal((await warnedOnce(file, "urn:cli:gone", 1)).receipt.revocationStatus, "revoked");
     });
     it("a folder without write permission (EACCES)", async (context) => {
-      if (process.getuid?.() === 0) return context.skip("root writes to a folder without write permission: the read-only tmpfs case covers it");
+      if (process.getuid?.() === 0)
+        return context.skip("root writes to a folder without write permission: the read-only tmpfs case covers it");
       const locked = join(dir, "locked");
       mkdirSync(locked);
       chmodSync(locked, 0o555);
@@ -637,7 +866,10 @@ describe("manifest-resolver resolve", () => {
     server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
     const second = await cli(server.url, umid, "--cache", cacheDir, "--now", later(3600), "--json");
     const r = valid(JSON.parse(second.stdout) as Receipt);
-    assert.deepEqual([second.status, r.outcome, r.revocationStatus, r.warnings.map((w) => w.rule), second.stderr], [1, "rejected", "revoked", ["status/revocation-contradicted"], ""]);
+    assert.deepEqual(
+      [second.status, r.outcome, r.revocationStatus, r.warnings.map((w) => w.rule), second.stderr],
+      [1, "rejected", "revoked", ["status/revocation-contradicted"], ""],
+    );
     // Without the cache, nothing is remembered: the answer is believed.
     const forgetful = await cli(server.url, umid, "--now", later(3600), "--json");
     assert.deepEqual([forgetful.status, JSON.parse(forgetful.stdout).revocationStatus], [0, "active"]);
@@ -653,14 +885,29 @@ describe("manifest-resolver resolve", () => {
     it("a manifest signed with the key pinned for its keyRef: accepted, keyRefResolution resolved", async () => {
       const result = await cli(server.url, "urn:cli:ok", "--keys", pinned, "--now", NOW, "--json");
       assert.equal(result.status, 0, result.stderr);
-      assert.deepEqual([JSON.parse(result.stdout).outcome, JSON.parse(result.stdout).keyRefResolution], ["accepted", "resolved"]);
+      assert.deepEqual(
+        [JSON.parse(result.stdout).outcome, JSON.parse(result.stdout).keyRefResolution],
+        ["accepted", "resolved"],
+      );
     });
     for (const [name, keys, rule] of [
       ["another key pinned for the keyRef", pinning(newKey()), "signature/key-mismatch"],
-      ["the keyRef not pinned", { "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF] }, "signature/unpinned-key"],
+      [
+        "the keyRef not pinned",
+        { "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF] },
+        "signature/unpinned-key",
+      ],
     ] as const) {
       it(`${name}: rejected (exit 1), ${rule}, naming the keyRef`, async () => {
-        const result = await cli(server.url, "urn:cli:ok", "--keys", keysFile(`${rule.replace("/", "-")}.json`, keys), "--now", NOW, "--json");
+        const result = await cli(
+          server.url,
+          "urn:cli:ok",
+          "--keys",
+          keysFile(`${rule.replace("/", "-")}.json`, keys),
+          "--now",
+          NOW,
+          "--json",
+        );
         assert.equal(result.status, 1, result.stderr);
         const r = valid(JSON.parse(result.stdout) as Receipt);
         assert.deepEqual([r.outcome, r.signatureCheck, r.warnings.map((w) => w.rule)], ["rejected", "invalid", [rule]]);
@@ -670,8 +917,22 @@ describe("manifest-resolver resolve", () => {
     for (const [name, content, problem] of [
       ["not JSON", '{"did:web:fixture.example#key-1": ', /json\//],
       ["not an object of strings", "[1]", /schema\//],
-      ["a key of the right form that is not Ed25519's encoding", { [FIXTURE_KEY_REF]: `MCowBQYDK2VwAyEA${"A".repeat(42)}B=` }, /keys\/not-ed25519/],
-      ["a small-order key", { [FIXTURE_KEY_REF]: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from([1]), Buffer.alloc(31)]).toString("base64") }, /keys\/weak-key/],
+      [
+        "a key of the right form that is not Ed25519's encoding",
+        { [FIXTURE_KEY_REF]: `MCowBQYDK2VwAyEA${"A".repeat(42)}B=` },
+        /keys\/not-ed25519/,
+      ],
+      [
+        "a small-order key",
+        {
+          [FIXTURE_KEY_REF]: Buffer.concat([
+            Buffer.from("302a300506032b6570032100", "hex"),
+            Buffer.from([1]),
+            Buffer.alloc(31),
+          ]).toString("base64"),
+        },
+        /keys\/weak-key/,
+      ],
     ] as const) {
       it(`a keys file with ${name}: usage error (exit 2), one line naming the file and the problem`, async () => {
         const file = keysFile(`bad-${name.replace(/\W+/g, "-")}.json`, content);
@@ -693,11 +954,16 @@ describe("manifest-resolver resolve", () => {
 
   it("a manifest served as text/html: a resolve/media-type warning naming it, exit by the verdict", async () => {
     const text = JSON.stringify(manifest("urn:cli:html"));
-    server.routes.set(umidPath("urn:cli:html"), (_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(text));
+    server.routes.set(umidPath("urn:cli:html"), (_req, res) =>
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(text),
+    );
     const result = await cli(server.url, "urn:cli:html", "--now", NOW, "--json");
     assert.equal(result.status, 0, result.stderr);
     const r = valid(JSON.parse(result.stdout) as Receipt);
-    assert.deepEqual([r.outcome, r.warnings.map((w) => [w.code, w.rule])], ["accepted-with-warnings", [["um:reason:arrive:media-type", "resolve/media-type"]]]);
+    assert.deepEqual(
+      [r.outcome, r.warnings.map((w) => [w.code, w.rule])],
+      ["accepted-with-warnings", [["um:reason:arrive:media-type", "resolve/media-type"]]],
+    );
     assert.match(r.warnings[0]!.message, /"text\/html; charset=utf-8"/);
   });
   for (const [args, message] of [
@@ -706,9 +972,18 @@ describe("manifest-resolver resolve", () => {
     [["https://r.example"], /resolve takes BASE_URL and UMID, not 1 argument$/m],
     [["https://r.example", "urn:x", "--context", "{now"], /--context is not JSON/],
     [["https://r.example", "urn:x", "--context", '{"maxSupportedTier":1}'], /unknown member "maxSupportedTier"/],
-    [["https://r.example", "urn:x", "--context", '{"__proto__":1}'], /^manifest-resolver: --context\b.*unknown member "__proto__"/],
-    [["https://r.example", "urn:x", "--context", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`], /^manifest-resolver: --context\b.*nested more than 10 deep/],
-    [["https://r.example", "urn:x", "--now", "yesterday"], /--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not 'yesterday'/],
+    [
+      ["https://r.example", "urn:x", "--context", '{"__proto__":1}'],
+      /^manifest-resolver: --context\b.*unknown member "__proto__"/,
+    ],
+    [
+      ["https://r.example", "urn:x", "--context", `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`],
+      /^manifest-resolver: --context\b.*nested more than 10 deep/,
+    ],
+    [
+      ["https://r.example", "urn:x", "--now", "yesterday"],
+      /--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not 'yesterday'/,
+    ],
   ] as const) {
     it(`usage error (exit 2): ${message.source}`, async () => {
       const result = await cli(...args);
@@ -729,7 +1004,8 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     return {
       cache,
       answer: (route: Route) => server.routes.set(path, route),
-      says: (status: StatusDocument["status"], updatedAt: string) => server.routes.set(path, statusBody(statusDocument(umid, status, updatedAt))),
+      says: (status: StatusDocument["status"], updatedAt: string) =>
+        server.routes.set(path, statusBody(statusDocument(umid, status, updatedAt))),
       // 11 minutes apart: past the default nextCheck (PT10M) of every answer before.
       resolve: async () => receiptOf(await resolve(server.url, umid, at(later(660 * step++), { cache }))),
     };
@@ -740,10 +1016,18 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     const s = scenario("urn:seen:revoked");
     s.says("revoked", "2026-05-10T00:00:00Z");
     assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
-    for (const [status, updatedAt] of [["active", "2026-05-20T00:00:00Z"], ["active", "2026-05-01T00:00:00Z"], ["suspended", "2026-05-21T00:00:00Z"]] as const) {
+    for (const [status, updatedAt] of [
+      ["active", "2026-05-20T00:00:00Z"],
+      ["active", "2026-05-01T00:00:00Z"],
+      ["suspended", "2026-05-21T00:00:00Z"],
+    ] as const) {
       s.says(status, updatedAt);
       const r = await s.resolve();
-      assert.deepEqual(verdict(r), ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]], `${status} ${updatedAt}`);
+      assert.deepEqual(
+        verdict(r),
+        ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]],
+        `${status} ${updatedAt}`,
+      );
       assert.match(r.warnings[0]!.message, new RegExp(`\\b${status}\\b`));
     }
   });
@@ -755,19 +1039,41 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     const path = statusPathFor();
     server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
     publish(manifest(umid, { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]]);
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), [
+      "rejected",
+      "revoked",
+      "um:reason:status:revoked",
+      ["status/revocation-contradicted"],
+    ]);
     publish(manifest(umid), { "cache-control": "no-cache" });
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(2), { cache })))), ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]]);
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(2), { cache })))), [
+      "rejected",
+      "revoked",
+      "um:reason:status:revoked",
+      ["status/revocation-contradicted"],
+    ]);
   });
   it("a suspension ends only by an answer whose cursor is newer: an older or equal one is a rollback, refused with a warning", async () => {
     const s = scenario("urn:seen:suspended");
     s.says("suspended", "2026-05-10T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", [undefined]]);
+    assert.deepEqual(verdict(await s.resolve()), [
+      "accepted-with-warnings",
+      "suspended",
+      "um:reason:status:suspended",
+      [undefined],
+    ]);
     for (const updatedAt of ["2026-05-01T00:00:00Z", "2026-05-10T00:00:00Z"]) {
       s.says("active", updatedAt);
       const r = await s.resolve();
-      assert.deepEqual(verdict(r), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", ["status/cursor-rollback"]], updatedAt);
-      assert.match(r.warnings[0]!.message, new RegExp(`${statusCursor(updatedAt)}.*${statusCursor("2026-05-10T00:00:00Z")}`));
+      assert.deepEqual(
+        verdict(r),
+        ["accepted-with-warnings", "suspended", "um:reason:status:suspended", ["status/cursor-rollback"]],
+        updatedAt,
+      );
+      assert.match(
+        r.warnings[0]!.message,
+        new RegExp(`${statusCursor(updatedAt)}.*${statusCursor("2026-05-10T00:00:00Z")}`),
+      );
     }
     s.says("active", "2026-05-20T00:00:00Z");
     assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
@@ -780,17 +1086,28 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     s.says("active", "2026-05-20T00:00:00Z");
     assert.equal((await s.resolve()).revocationStatus, "active");
     s.says("suspended", "2026-05-10T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", [undefined]]);
+    assert.deepEqual(verdict(await s.resolve()), [
+      "accepted-with-warnings",
+      "suspended",
+      "um:reason:status:suspended",
+      [undefined],
+    ]);
     s.says("revoked", "2026-05-01T00:00:00Z");
     assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
   });
   it("an endpoint's own cursors are opaque: its statuses are ordered by updatedAt, so a suspension ends, and a rollback is still one", async () => {
     const s = scenario("urn:seen:opaque");
-    const says = (status: StatusDocument["status"], updatedAt: string, cursor: string) => s.answer(statusBody({ ...statusDocument("urn:seen:opaque", status, updatedAt), cursor }));
+    const says = (status: StatusDocument["status"], updatedAt: string, cursor: string) =>
+      s.answer(statusBody({ ...statusDocument("urn:seen:opaque", status, updatedAt), cursor }));
     says("suspended", "2026-05-10T00:00:00Z", "v9");
     assert.equal((await s.resolve()).revocationStatus, "suspended");
     says("active", "2026-05-01T00:00:00Z", "v8");
-    assert.deepEqual(verdict(await s.resolve()), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", ["status/cursor-rollback"]]);
+    assert.deepEqual(verdict(await s.resolve()), [
+      "accepted-with-warnings",
+      "suspended",
+      "um:reason:status:suspended",
+      ["status/cursor-rollback"],
+    ]);
     says("active", "2026-05-20T00:00:00Z", "v10");
     assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
   });
@@ -800,8 +1117,16 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     server.routes.set(`/other${umidPath(umid)}`, answer(410));
     assert.equal(receiptOf(await resolve(`${server.url}/other`, umid, at(NOW, { cache }))).revocationStatus, "revoked");
     publish(manifest(umid));
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), ["accepted", "unchecked", undefined, []]);
-    assert.equal(receiptOf(await resolve(`${server.url}/other`, umid, at(later(2), { cache }))).revocationStatus, "revoked");
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), [
+      "accepted",
+      "unchecked",
+      undefined,
+      [],
+    ]);
+    assert.equal(
+      receiptOf(await resolve(`${server.url}/other`, umid, at(later(2), { cache }))).revocationStatus,
+      "revoked",
+    );
   });
   it("an endpoint that cannot be asked ends nothing: the suspension or revocation seen stands, and it is no contradiction", async () => {
     const suspended = scenario("urn:seen:suspended-then-down");
@@ -815,7 +1140,12 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     revoked.says("revoked", "2026-05-10T00:00:00Z");
     await revoked.resolve();
     revoked.answer(answer(503));
-    assert.deepEqual(verdict(await revoked.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
+    assert.deepEqual(verdict(await revoked.resolve()), [
+      "rejected",
+      "revoked",
+      "um:reason:status:revoked",
+      [undefined],
+    ]);
   });
   it("a UMID seen revoked gets its revoked receipt even when the resolver now answers no manifest: 404, 500, another @id", async () => {
     const umid = "urn:seen:then-lost";
@@ -829,24 +1159,43 @@ describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a s
     ] as const) {
       server.routes.set(umidPath(umid), route);
       const r = receiptOf(await resolve(server.url, umid, at(later(1), { cache })));
-      assert.deepEqual([r.manifestId, r.outcome, r.revocationStatus, r.revocationReason], [umid, "rejected", "revoked", "um:reason:status:revoked"]);
+      assert.deepEqual(
+        [r.manifestId, r.outcome, r.revocationStatus, r.revocationReason],
+        [umid, "rejected", "revoked", "um:reason:status:revoked"],
+      );
       assert.match(r.warnings[0]!.message, said);
     }
     // Never seen revoked: not resolvable, as ever.
-    assert.deepEqual(await resolve(server.url, "urn:seen:never", at(NOW, { cache })), { reason: `"urn:seen:never" not found: ${server.url}/urn%3Aseen%3Anever answered 404`, status: 404 });
+    assert.deepEqual(await resolve(server.url, "urn:seen:never", at(NOW, { cache })), {
+      reason: `"urn:seen:never" not found: ${server.url}/urn%3Aseen%3Anever answered 404`,
+      status: 404,
+    });
   });
   it("remembers only a status it believed: one from a manifest whose signature fails is nobody's", async () => {
     const umid = "urn:seen:forged";
     const path = statusPathFor();
     server.routes.set(path, statusBody(statusDocument(umid, "revoked", "2026-05-10T00:00:00Z")));
     const good = manifest(umid, { statusRef: `${server.url}${path}` });
-    server.routes.set(umidPath(umid), body({ ...good, subject: "did:web:mallory.example" }, { "cache-control": "no-cache" }));
+    server.routes.set(
+      umidPath(umid),
+      body({ ...good, subject: "did:web:mallory.example" }, { "cache-control": "no-cache" }),
+    );
     const cache = memoryCache();
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(NOW, { cache })))), ["rejected", "unchecked", undefined, ["signature/invalid"]]);
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(NOW, { cache })))), [
+      "rejected",
+      "unchecked",
+      undefined,
+      ["signature/invalid"],
+    ]);
     server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
     publish(good, { "cache-control": "no-cache" });
     // Past the revoked answer's nextCheck, so the endpoint is asked again.
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(660), { cache })))), ["accepted", "active", undefined, []]);
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(660), { cache })))), [
+      "accepted",
+      "active",
+      undefined,
+      [],
+    ]);
   });
 });
 
@@ -862,30 +1211,56 @@ describe("resolve(): a cache store that fails costs time, never a verdict", () =
   it("a store whose reads or writes throw: the receipt as without a cache, and the first failure reported", async () => {
     const statusPath = statusPathFor();
     server.routes.set(statusPath, statusBody(statusDocument("urn:cf:store", "suspended")));
-    publish(manifest("urn:cf:store", { statusRef: `${server.url}${statusPath}` }), { "cache-control": "public, max-age=60" });
+    publish(manifest("urn:cf:store", { statusRef: `${server.url}${statusPath}` }), {
+      "cache-control": "public, max-age=60",
+    });
     for (const fails of ["get", "set", "both"] as const) {
       const result = await resolve(server.url, "urn:cf:store", at(NOW, { cache: broken(enospc, fails) }));
-      assert.deepEqual([receiptOf(result).outcome, receiptOf(result).revocationStatus], ["accepted-with-warnings", "suspended"], fails);
-      assert.match((result as { cacheFailure?: string }).cacheFailure ?? "", fails === "set" ? /^the cache was not saved: ENOSPC: no space left on device/ : /^the cache could not be read: ENOSPC/, fails);
+      assert.deepEqual(
+        [receiptOf(result).outcome, receiptOf(result).revocationStatus],
+        ["accepted-with-warnings", "suspended"],
+        fails,
+      );
+      assert.match(
+        (result as { cacheFailure?: string }).cacheFailure ?? "",
+        fails === "set"
+          ? /^the cache was not saved: ENOSPC: no space left on device/
+          : /^the cache could not be read: ENOSPC/,
+        fails,
+      );
     }
   });
   it("and for a UMID that is revoked (410) or not resolvable (404) alike", async () => {
     server.routes.set(umidPath("urn:cf:gone"), answer(410));
     const gone = await resolve(server.url, "urn:cf:gone", at(NOW, { cache: broken(enospc, "set") }));
-    assert.deepEqual([receiptOf(gone).revocationStatus, (gone as { cacheFailure?: string }).cacheFailure], ["revoked", "the cache was not saved: ENOSPC: no space left on device, write"]);
+    assert.deepEqual(
+      [receiptOf(gone).revocationStatus, (gone as { cacheFailure?: string }).cacheFailure],
+      ["revoked", "the cache was not saved: ENOSPC: no space left on device, write"],
+    );
     const unknown = await resolve(server.url, "urn:cf:unknown", at(NOW, { cache: broken(enospc, "both") }));
-    assert.deepEqual(unknown, { reason: `"urn:cf:unknown" not found: ${server.url}/urn%3Acf%3Aunknown answered 404`, status: 404, cacheFailure: "the cache could not be read: ENOSPC: no space left on device, write" });
+    assert.deepEqual(unknown, {
+      reason: `"urn:cf:unknown" not found: ${server.url}/urn%3Acf%3Aunknown answered 404`,
+      status: 404,
+      cacheFailure: "the cache could not be read: ENOSPC: no space left on device, write",
+    });
   });
 });
 
 describe("resolve(): the manifest's media type", () => {
   const served = (umid: string, contentType: string | undefined, headers: Record<string, string> = {}) => {
     const text = JSON.stringify(manifest(umid));
-    server.routes.set(umidPath(umid), (_req, res) => res.writeHead(200, { ...(contentType !== undefined && { "content-type": contentType }), ...headers }).end(text));
+    server.routes.set(umidPath(umid), (_req, res) =>
+      res.writeHead(200, { ...(contentType !== undefined && { "content-type": contentType }), ...headers }).end(text),
+    );
   };
   const mediaWarnings = (r: Receipt) => r.warnings.filter((w) => w.rule === "resolve/media-type");
 
-  for (const type of ["application/ld+json", "application/json; charset=utf-8", "application/vnd.example+json", "Application/LD+JSON;profile=x"]) {
+  for (const type of [
+    "application/ld+json",
+    "application/json; charset=utf-8",
+    "application/vnd.example+json",
+    "Application/LD+JSON;profile=x",
+  ]) {
     it(`${type}: a JSON media type, no warning`, async () => {
       const umid = `urn:mt:${type}`;
       served(umid, type);
@@ -893,14 +1268,28 @@ describe("resolve(): the manifest's media type", () => {
       assert.deepEqual([r.outcome, r.warnings], ["accepted", []]);
     });
   }
-  for (const type of ["text/html", "text/plain; charset=utf-8", "application/jsonp", "application/json-seq", undefined]) {
+  for (const type of [
+    "text/html",
+    "text/plain; charset=utf-8",
+    "application/jsonp",
+    "application/json-seq",
+    undefined,
+  ]) {
     it(`${type ?? "no Content-Type"}: a warning naming what came, accepted with warnings`, async () => {
       const umid = `urn:mt:bad:${type ?? "none"}`;
       served(umid, type);
       const r = receiptOf(await resolve(server.url, umid, at(NOW)));
       assert.equal(r.outcome, "accepted-with-warnings");
-      assert.deepEqual(mediaWarnings(r).map((w) => w.code), ["um:reason:arrive:media-type"]);
-      assert.match(mediaWarnings(r)[0]!.message, type === undefined ? /no Content-Type/ : new RegExp(JSON.stringify(type).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+      assert.deepEqual(
+        mediaWarnings(r).map((w) => w.code),
+        ["um:reason:arrive:media-type"],
+      );
+      assert.match(
+        mediaWarnings(r)[0]!.message,
+        type === undefined
+          ? /no Content-Type/
+          : new RegExp(JSON.stringify(type).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+      );
     });
   }
   it("the same warning for a manifest from the cache, and for a body too large to read", async () => {
@@ -911,15 +1300,27 @@ describe("resolve(): the manifest's media type", () => {
     const cached = receiptOf(await resolve(server.url, "urn:mt:cached", at(later(1), { cache })));
     assert.equal(server.hits(umidPath("urn:mt:cached")), 1, "served from the cache");
     assert.equal(mediaWarnings(cached).length, 1);
-    server.routes.set(umidPath("urn:mt:big"), (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("x".repeat(5000)));
+    server.routes.set(umidPath("urn:mt:big"), (_req, res) =>
+      res.writeHead(200, { "content-type": "text/html" }).end("x".repeat(5000)),
+    );
     const big = receiptOf(await resolve(server.url, "urn:mt:big", at(NOW, { limits: { maxManifestBytes: 1000 } })));
-    assert.deepEqual(big.warnings.map((w) => w.code), ["um:reason:arrive:media-type", "um:reason:arrive:too-large"]);
+    assert.deepEqual(
+      big.warnings.map((w) => w.code),
+      ["um:reason:arrive:media-type", "um:reason:arrive:too-large"],
+    );
   });
   it("evaluate() takes the Content-Type too, for a caller that fetched the manifest itself", async () => {
     const text = JSON.stringify(manifest("urn:mt:evaluate"));
-    assert.deepEqual(mediaWarnings(valid(await evaluate(text, { now: NOW }, { contentType: "text/html; charset=utf-8" }))).length, 1);
+    assert.deepEqual(
+      mediaWarnings(valid(await evaluate(text, { now: NOW }, { contentType: "text/html; charset=utf-8" }))).length,
+      1,
+    );
     assert.deepEqual(valid(await evaluate(text, { now: NOW }, { contentType: "application/ld+json" })).warnings, []);
-    assert.deepEqual(valid(await evaluate(text, { now: NOW })).warnings, [], "not given: not checked (a file has no media type)");
+    assert.deepEqual(
+      valid(await evaluate(text, { now: NOW })).warnings,
+      [],
+      "not given: not checked (a file has no media type)",
+    );
   });
 });
 
@@ -933,10 +1334,28 @@ describe("the statuses a client remembers, when two resolutions of one UMID over
     return recallStatus(cache, resolveUrl);
   };
   it("a revocation recorded meanwhile stays: the later write of an active status is not kept", async () => {
-    assert.deepEqual(await recorded({ status: "revoked", cursor: "0000000000000002" }, { status: "active", cursor: "0000000000000003" }), { status: "revoked", cursor: "0000000000000002" });
+    assert.deepEqual(
+      await recorded(
+        { status: "revoked", cursor: "0000000000000002" },
+        { status: "active", cursor: "0000000000000003" },
+      ),
+      { status: "revoked", cursor: "0000000000000002" },
+    );
   });
   it("a newer suspension recorded meanwhile stays: an active status with an older cursor is not kept; a newer one is", async () => {
-    assert.deepEqual(await recorded({ status: "suspended", cursor: "0000000000000005" }, { status: "active", cursor: "0000000000000003" }), { status: "suspended", cursor: "0000000000000005" });
-    assert.deepEqual(await recorded({ status: "suspended", cursor: "0000000000000005" }, { status: "active", cursor: "0000000000000007" }), { status: "active", cursor: "0000000000000007" });
+    assert.deepEqual(
+      await recorded(
+        { status: "suspended", cursor: "0000000000000005" },
+        { status: "active", cursor: "0000000000000003" },
+      ),
+      { status: "suspended", cursor: "0000000000000005" },
+    );
+    assert.deepEqual(
+      await recorded(
+        { status: "suspended", cursor: "0000000000000005" },
+        { status: "active", cursor: "0000000000000007" },
+      ),
+      { status: "active", cursor: "0000000000000007" },
+    );
   });
 });

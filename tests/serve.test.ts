@@ -23,7 +23,7 @@ mkdirSync(content);
 function build(manifests: Record<string, unknown>[]) {
   rmSync(content, { recursive: true, force: true });
   mkdirSync(content);
-  manifests.forEach((m, i) => writeFileSync(join(content, `m${i}.json`), JSON.stringify(m)));
+  for (const [i, m] of manifests.entries()) writeFileSync(join(content, `m${i}.json`), JSON.stringify(m));
   const result = spawnSync(process.execPath, [CLI, "build", "--content", content, "--out", dist], { encoding: "utf8" });
   assert.equal(result.status, 0, result.stderr);
 }
@@ -54,7 +54,9 @@ test("serve answers from a new build without a restart", async () => {
 
 test("serve stops on Ctrl+C with status 0", async () => {
   build([signed(manifestFor("urn:x"), key)]);
-  const child = spawn(process.execPath, [CLI, "serve", "--dist", dist, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [CLI, "serve", "--dist", dist, "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
   child.kill("SIGINT");
   const code = await new Promise((resolve) => child.once("exit", resolve));

@@ -28,13 +28,20 @@ function repository(name: string, files: Record<string, unknown>): string {
   const root = join(scratch, name);
   for (const [file, value] of Object.entries({ "package.json": {}, ...files })) {
     mkdirSync(join(root, file, ".."), { recursive: true });
-    writeFileSync(join(root, file), typeof value === "string" || Buffer.isBuffer(value) ? value : JSON.stringify(value, null, 2) + "\n");
+    writeFileSync(
+      join(root, file),
+      typeof value === "string" || Buffer.isBuffer(value) ? value : `${JSON.stringify(value, null, 2)}\n`,
+    );
   }
   return root;
 }
 
 function cli(cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" } });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GITHUB_ACTIONS: "" },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, output: result.stdout + result.stderr };
 }
 
@@ -47,21 +54,39 @@ function signedAs(umid: string, key: typeof publisher, keyRef: string, extra: Re
 const digestOf = (value: unknown) => `sha256-${createHash("sha256").update(canonicalize(value)).digest("base64url")}`;
 
 describe("closed-world key pinning", () => {
-  const lookAlikes = { "space.json": `${FIXTURE_KEY_REF} `, "case.json": FIXTURE_KEY_REF.toUpperCase(), "fragment.json": FIXTURE_KEY_REF.replace("#key-1", "#key-2") };
+  const lookAlikes = {
+    "space.json": `${FIXTURE_KEY_REF} `,
+    "case.json": FIXTURE_KEY_REF.toUpperCase(),
+    "fragment.json": FIXTURE_KEY_REF.replace("#key-1", "#key-2"),
+  };
   const root = repository("closed", {
     "content/_keys.json": pinning(publisher),
     "content/good.json": signed(manifestFor("urn:good"), publisher),
-    ...Object.fromEntries(Object.entries(lookAlikes).map(([file, keyRef]) => [`content/${file}`, signedAs(`urn:${file}`, attacker, keyRef)])),
+    ...Object.fromEntries(
+      Object.entries(lookAlikes).map(([file, keyRef]) => [
+        `content/${file}`,
+        signedAs(`urn:${file}`, attacker, keyRef),
+      ]),
+    ),
   });
 
   it("refuses a keyRef that _keys.json does not pin by exact string, whatever key the manifest embeds", () => {
     const result = cli(root, "check");
     assert.equal(result.status, 1, result.output);
     for (const [file, keyRef] of Object.entries(lookAlikes)) {
-      assert.match(result.stdout, new RegExp(`^content/${file}:\\d+:\\d+ - error signature/unpinned-key: keyRef ${JSON.stringify(JSON.stringify(keyRef)).slice(1, -1).replace(/[.#]/g, "\\$&")} is not pinned in content/_keys.json`, "m"));
+      assert.match(
+        result.stdout,
+        new RegExp(
+          `^content/${file}:\\d+:\\d+ - error signature/unpinned-key: keyRef ${JSON.stringify(JSON.stringify(keyRef)).slice(1, -1).replace(/[.#]/g, "\\$&")} is not pinned in content/_keys.json`,
+          "m",
+        ),
+      );
     }
     // A near miss is named, so the publisher sees why.
-    assert.match(result.stdout, /content\/space\.json.* "did:web:fixture\.example#key-1" is pinned at content\/_keys\.json:2:\d+, but keyRefs are compared exactly/);
+    assert.match(
+      result.stdout,
+      /content\/space\.json.* "did:web:fixture\.example#key-1" is pinned at content\/_keys\.json:2:\d+, but keyRefs are compared exactly/,
+    );
     assert.doesNotMatch(result.stdout, /content\/good\.json/);
     assert.equal(cli(root, "build").status, 1);
     assert.equal(existsSync(join(root, "dist")), false);
@@ -75,17 +100,29 @@ describe("closed-world key pinning", () => {
     });
     const result = cli(broken, "check");
     assert.equal(result.status, 1, result.output);
-    assert.deepEqual(result.stdout.split("\n").filter((line) => / - error /.test(line)).map((line) => line.replace(/:\d+:\d+ - error (\S+):.*/, " $1")), ["content/_keys.json json/syntax"]);
+    assert.deepEqual(
+      result.stdout
+        .split("\n")
+        .filter((line) => / - error /.test(line))
+        .map((line) => line.replace(/:\d+:\d+ - error (\S+):.*/, " $1")),
+      ["content/_keys.json json/syntax"],
+    );
     assert.equal(cli(broken, "build").status, 1);
     assert.equal(existsSync(join(broken, "dist")), false);
   });
 
   it("without _keys.json: one warning per run that any embedded key is accepted; an error under --strict", () => {
-    const open = repository("open", { "content/a.json": signed(manifestFor("urn:a"), publisher), "content/b.json": signed(manifestFor("urn:b"), attacker) });
+    const open = repository("open", {
+      "content/a.json": signed(manifestFor("urn:a"), publisher),
+      "content/b.json": signed(manifestFor("urn:b"), attacker),
+    });
     const result = cli(open, "check");
     assert.equal(result.status, 0, result.output);
     assert.equal(result.stdout.match(/- warning keys\/none-pinned/g)?.length, 1, result.stdout);
-    assert.match(result.stdout, /^content\/_keys\.json - warning keys\/none-pinned: no _keys\.json pins signing keys here/m);
+    assert.match(
+      result.stdout,
+      /^content\/_keys\.json - warning keys\/none-pinned: no _keys\.json pins signing keys here/m,
+    );
     const strict = cli(open, "check", "--strict");
     assert.equal(strict.status, 1);
     assert.match(strict.stdout, /^content\/_keys\.json - error keys\/none-pinned: /m);
@@ -108,7 +145,10 @@ describe("one key file, one verdict", () => {
   it("a _keys.json below the content root is an error naming it", () => {
     const result = cli(root, "check");
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /^content\/sub\/_keys\.json - error content\/misplaced: only content\/_keys\.json applies to content\/: this _keys\.json would be ignored by the build/m);
+    assert.match(
+      result.stdout,
+      /^content\/sub\/_keys\.json - error content\/misplaced: only content\/_keys\.json applies to content\/: this _keys\.json would be ignored by the build/m,
+    );
     assert.match(result.stdout, keyMismatch);
   });
 
@@ -121,15 +161,29 @@ describe("one key file, one verdict", () => {
     ] as const) {
       const result = cli(cwd, ...args);
       assert.equal(result.status, 1, `${args.join(" ")} in ${cwd}:\n${result.output}`);
-      assert.match(result.stdout, /error signature\/key-mismatch: is not the key pinned for keyRef "did:web:fixture\.example#key-1" \(\S*_keys\.json:2:\d+\): either the embedded key was substituted, or the pin there was changed/);
+      assert.match(
+        result.stdout,
+        /error signature\/key-mismatch: is not the key pinned for keyRef "did:web:fixture\.example#key-1" \(\S*_keys\.json:2:\d+\): either the embedded key was substituted, or the pin there was changed/,
+      );
     }
     const built = cli(root, "build");
     assert.equal(built.status, 1);
     assert.match(built.stdout, keyMismatch);
     const before = readFileSync(join(root, "content/sub/forged.json"), "utf8");
-    const signing = cli(root, "sign", "content/sub/forged.json", "--key", "keys/attacker.pem", "--key-ref", FIXTURE_KEY_REF);
+    const signing = cli(
+      root,
+      "sign",
+      "content/sub/forged.json",
+      "--key",
+      "keys/attacker.pem",
+      "--key-ref",
+      FIXTURE_KEY_REF,
+    );
     assert.equal(signing.status, 1);
-    assert.match(signing.stdout, /error sign\/key-not-pinned: refusing to sign with this key: keyRef "did:web:fixture\.example#key-1" is pinned to another key at content\/_keys\.json:2:\d+/);
+    assert.match(
+      signing.stdout,
+      /error sign\/key-not-pinned: refusing to sign with this key: keyRef "did:web:fixture\.example#key-1" is pinned to another key at content\/_keys\.json:2:\d+/,
+    );
     assert.equal(readFileSync(join(root, "content/sub/forged.json"), "utf8"), before);
   });
 });
@@ -144,17 +198,30 @@ describe("older payloads, validated by their own version", () => {
     issuedAt: "2026-01-01T00:00:00Z",
     expiresAt: "2030-01-01T00:00:00Z",
   };
-  const v02 = { ...manifestFor("urn:legacy:v02"), "@context": "https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld", manifestVersion: "0.2", presentationProof: { note: "signed in v0.2" } };
+  const v02 = {
+    ...manifestFor("urn:legacy:v02"),
+    "@context": "https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld",
+    manifestVersion: "0.2",
+    presentationProof: { note: "signed in v0.2" },
+  };
 
   it("an unsigned v0.3 document with malformed facets is refused, not published", () => {
     const root = repository("v03-junk", {
       "content/_keys.json": pinning(publisher),
-      "content/junk.json": { ...manifestFor("urn:junk"), "@context": "https://universalmanifest.net/ns/v0.3", manifestVersion: "0.3", facets: "junk" },
+      "content/junk.json": {
+        ...manifestFor("urn:junk"),
+        "@context": "https://universalmanifest.net/ns/v0.3",
+        manifestVersion: "0.3",
+        facets: "junk",
+      },
     });
     const result = cli(root, "check");
     assert.equal(result.status, 1);
     assert.match(result.stdout, /content\/junk\.json:\d+:\d+ - error schema\/type: must be array at \/facets/);
-    assert.match(result.stdout, /content\/junk\.json:1:1 - error schema\/required: missing required member "signature" at \(root\)/);
+    assert.match(
+      result.stdout,
+      /content\/junk\.json:1:1 - error schema\/required: missing required member "signature" at \(root\)/,
+    );
     assert.equal(cli(root, "build").status, 1);
   });
 
@@ -163,7 +230,10 @@ describe("older payloads, validated by their own version", () => {
     const root = repository("v02", {
       "content/_keys.json": pinning(publisher),
       "content/good.json": good,
-      "content/changed.json": { ...signed({ ...v02, "@id": "urn:legacy:v02-changed" }, publisher), presentationProof: { note: "changed" } },
+      "content/changed.json": {
+        ...signed({ ...v02, "@id": "urn:legacy:v02-changed" }, publisher),
+        presentationProof: { note: "changed" },
+      },
     });
     const result = cli(root, "check");
     assert.equal(result.status, 1, result.output);
@@ -176,10 +246,18 @@ describe("older payloads, validated by their own version", () => {
     const refused = cli(root, "check");
     assert.equal(refused.status, 1);
     const entry = `"old/profile.json": "${digestOf(v01)}"`;
-    assert.match(refused.stdout, new RegExp(`content/old/profile\\.json:5:22 - error legacy/unsigned: manifestVersion "0\\.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add ${entry.replace(/[.+]/g, "\\$&")} to content/_unsigned\\.json`));
+    assert.match(
+      refused.stdout,
+      new RegExp(
+        `content/old/profile\\.json:5:22 - error legacy/unsigned: manifestVersion "0\\.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add ${entry.replace(/[.+]/g, "\\$&")} to content/_unsigned\\.json`,
+      ),
+    );
     assert.equal(cli(root, "build").status, 1);
     // The command-line opt-in is for files outside a content folder: inside, check judges as build does.
-    assert.equal(cli(root, "check", "content/old/profile.json", "--allow-unsigned", "content/old/profile.json").status, 1);
+    assert.equal(
+      cli(root, "check", "content/old/profile.json", "--allow-unsigned", "content/old/profile.json").status,
+      1,
+    );
 
     writeFileSync(join(root, "content/_unsigned.json"), `{\n  ${entry}\n}\n`);
     assert.equal(cli(root, "check").status, 0);
@@ -187,10 +265,16 @@ describe("older payloads, validated by their own version", () => {
     assert.equal(built.status, 0, built.output);
     assert.ok(readRecords(join(root, "dist"))["urn:legacy:v01"]?.file);
 
-    writeFileSync(join(root, "content/old/profile.json"), JSON.stringify({ ...v01, subject: "did:web:mallory.example" }, null, 2));
+    writeFileSync(
+      join(root, "content/old/profile.json"),
+      JSON.stringify({ ...v01, subject: "did:web:mallory.example" }, null, 2),
+    );
     const changed = cli(root, "check");
     assert.equal(changed.status, 1);
-    assert.match(changed.stdout, /content\/old\/profile\.json:1:1 - error legacy\/unsigned-changed: was opted in unsigned at content\/_unsigned\.json:2:\d+ as sha256-/);
+    assert.match(
+      changed.stdout,
+      /content\/old\/profile\.json:1:1 - error legacy\/unsigned-changed: was opted in unsigned at content\/_unsigned\.json:2:\d+ as sha256-/,
+    );
   });
 
   it("_unsigned.json entries must name files below the content root; a stale one is a warning", () => {
@@ -201,16 +285,39 @@ describe("older payloads, validated by their own version", () => {
     });
     const result = cli(root, "check");
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /content\/_unsigned\.json:2:\d+ - error unsigned\/path: "\.\.\/outside\.json" must be a file's path below the content root/);
-    assert.match(result.stdout, /content\/_unsigned\.json:3:\d+ - warning unsigned\/stale: no file "gone\.json" in content: remove this opt-in/);
+    assert.match(
+      result.stdout,
+      /content\/_unsigned\.json:2:\d+ - error unsigned\/path: "\.\.\/outside\.json" must be a file's path below the content root/,
+    );
+    assert.match(
+      result.stdout,
+      /content\/_unsigned\.json:3:\d+ - warning unsigned\/stale: no file "gone\.json" in content: remove this opt-in/,
+    );
   });
 
   it("outside a content folder, check --allow-unsigned FILE opts one file in", () => {
-    const root = repository("v01-loose", { "suite/old.json": v01, "suite/other.json": { ...v01, "@id": "urn:legacy:other" } });
+    const root = repository("v01-loose", {
+      "suite/old.json": v01,
+      "suite/other.json": { ...v01, "@id": "urn:legacy:other" },
+    });
     assert.equal(cli(root, "check", "suite/old.json").status, 1);
-    const result = cli(root, "check", "--json", "suite/old.json", "suite/other.json", "--allow-unsigned", "suite/old.json");
+    const result = cli(
+      root,
+      "check",
+      "--json",
+      "suite/old.json",
+      "suite/other.json",
+      "--allow-unsigned",
+      "suite/old.json",
+    );
     assert.equal(result.status, 1);
-    const verdicts = Object.fromEntries(result.stdout.trim().split("\n").map((line) => JSON.parse(line)).map((l: { file: string; ok: boolean }) => [l.file, l.ok]));
+    const verdicts = Object.fromEntries(
+      result.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+        .map((l: { file: string; ok: boolean }) => [l.file, l.ok]),
+    );
     assert.deepEqual(verdicts, { "suite/old.json": true, "suite/other.json": false });
   });
 });
@@ -223,14 +330,28 @@ describe("private keys under content/", () => {
     "content/signing-key.pem": pem,
     "content/.backup/notes.txt": `old key:\n${pem}`,
     "content/blob.bin": Buffer.concat([Buffer.from([0xff, 0xfe, 0x0a]), Buffer.from(pem)]),
-    "content/leaky.json": signed(manifestFor("urn:leaky", { pointers: [{ "@type": "ex:key", label: pem }] }), publisher),
+    "content/leaky.json": signed(
+      manifestFor("urn:leaky", { pointers: [{ "@type": "ex:key", label: pem }] }),
+      publisher,
+    ),
   });
 
   it("fail the build wherever they are, saying to remove and rotate the key; nothing is written", () => {
     const built = cli(root, "build");
     assert.equal(built.status, 1);
-    for (const [file, place] of [["content/signing-key.pem", ":1:1"], ["content/.backup/notes.txt", ":2:1"], ["content/blob.bin", ":2:1"], ["content/leaky.json", ":\\d+:\\d+"]]) {
-      assert.match(built.stdout, new RegExp(`^${file!.replace(/\./g, "\\.")}${place} - error content/private-key: holds a private key \\(-----BEGIN PRIVATE KEY-----\\): remove it from the content folder and rotate it`, "m"));
+    for (const [file, place] of [
+      ["content/signing-key.pem", ":1:1"],
+      ["content/.backup/notes.txt", ":2:1"],
+      ["content/blob.bin", ":2:1"],
+      ["content/leaky.json", ":\\d+:\\d+"],
+    ]) {
+      assert.match(
+        built.stdout,
+        new RegExp(
+          `^${file!.replace(/\./g, "\\.")}${place} - error content/private-key: holds a private key \\(-----BEGIN PRIVATE KEY-----\\): remove it from the content folder and rotate it`,
+          "m",
+        ),
+      );
     }
     assert.equal(existsSync(join(root, "dist")), false);
   });
@@ -255,18 +376,31 @@ describe("symbolic links in content", () => {
       const result = cli(root, command);
       assert.equal(result.status, 1, result.output);
       for (const file of ["content/_routes.json", "content/b.json", "content/more"]) {
-        assert.match(result.output, new RegExp(`^${file.replace(/\./g, "\\.")} - error content/symlink: is a symbolic link: git records the link, not what it points at, so check --base cannot see a change made through it, yet the build would publish it; commit the file itself$`, "m"));
+        assert.match(
+          result.output,
+          new RegExp(
+            `^${file.replace(/\./g, "\\.")} - error content/symlink: is a symbolic link: git records the link, not what it points at, so check --base cannot see a change made through it, yet the build would publish it; commit the file itself$`,
+            "m",
+          ),
+        );
       }
     }
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
   it("a content folder reached through a link inside the repository is refused", () => {
-    const root = repository("linked-root", { ".git/HEAD": "ref: refs/heads/main\n", "data/_keys.json": pinning(publisher), "data/a.json": signed(manifestFor("urn:a"), publisher) });
+    const root = repository("linked-root", {
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "data/_keys.json": pinning(publisher),
+      "data/a.json": signed(manifestFor("urn:a"), publisher),
+    });
     symlinkSync("data", join(root, "content"));
     const built = cli(root, "build");
     assert.equal(built.status, 1, built.output);
-    assert.match(built.stdout, /^content - error content\/symlink: content is a symbolic link, so this content folder is reached through one: git records the link/m);
+    assert.match(
+      built.stdout,
+      /^content - error content\/symlink: content is a symbolic link, so this content folder is reached through one: git records the link/m,
+    );
     assert.equal(existsSync(join(root, "dist")), false);
   });
 });
@@ -277,36 +411,57 @@ describe("strict Ed25519", () => {
   const identitySpki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), identity]).toString("base64");
   const forged = (umid: string) => ({
     ...manifestFor(umid),
-    signature: { algorithm: "Ed25519", canonicalization: "JCS-RFC8785", keyRef: "did:web:forger.example#k", publicKeySpkiB64: identitySpki, value: Buffer.concat([identity, Buffer.alloc(32)]).toString("base64url") },
+    signature: {
+      algorithm: "Ed25519",
+      canonicalization: "JCS-RFC8785",
+      keyRef: "did:web:forger.example#k",
+      publicKeySpkiB64: identitySpki,
+      value: Buffer.concat([identity, Buffer.alloc(32)]).toString("base64url"),
+    },
   });
   /** A real signature made malleable: S + L verifies under a lax verifier. */
   const malleated = (umid: string) => {
     const good = signed(manifestFor(umid), publisher) as { signature: { value: string } };
     const bytes = Buffer.from(good.signature.value, "base64url");
-    let s = BigInt(`0x${Buffer.from(bytes.subarray(32)).reverse().toString("hex")}`) + 2n ** 252n + 27742317777372353535851937790883648493n;
+    let s =
+      BigInt(`0x${Buffer.from(bytes.subarray(32)).reverse().toString("hex")}`) +
+      2n ** 252n +
+      27742317777372353535851937790883648493n;
     const sBytes = Buffer.alloc(32);
     for (let i = 0; i < 32; i++, s >>= 8n) sBytes[i] = Number(s & 0xffn);
-    return { ...good, signature: { ...good.signature, value: Buffer.concat([bytes.subarray(0, 32), sBytes]).toString("base64url") } };
+    return {
+      ...good,
+      signature: { ...good.signature, value: Buffer.concat([bytes.subarray(0, 32), sBytes]).toString("base64url") },
+    };
   };
 
   it("a small-order key that verifies anything is refused by check and build: signature/weak-key", () => {
     const root = repository("weak-key", { "content/forged.json": forged("urn:forged") });
     const result = cli(root, "check");
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /content\/forged\.json:\d+:\d+ - error signature\/weak-key: is a small-order or non-canonically encoded Ed25519 key/);
+    assert.match(
+      result.stdout,
+      /content\/forged\.json:\d+:\d+ - error signature\/weak-key: is a small-order or non-canonically encoded Ed25519 key/,
+    );
     assert.equal(cli(root, "build").status, 1);
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
   it("S not below the group order is refused: signature/invalid", () => {
-    const root = repository("malleated", { "content/_keys.json": pinning(publisher), "content/m.json": malleated("urn:malleated") });
+    const root = repository("malleated", {
+      "content/_keys.json": pinning(publisher),
+      "content/m.json": malleated("urn:malleated"),
+    });
     const result = cli(root, "check");
     assert.equal(result.status, 1);
     assert.match(result.stdout, /content\/m\.json:\d+:\d+ - error signature\/invalid: /);
   });
 
   it("_keys.json cannot pin a small-order key", () => {
-    const root = repository("weak-pin", { "content/_keys.json": { "did:web:forger.example#k": identitySpki }, "content/forged.json": forged("urn:forged") });
+    const root = repository("weak-pin", {
+      "content/_keys.json": { "did:web:forger.example#k": identitySpki },
+      "content/forged.json": forged("urn:forged"),
+    });
     const result = cli(root, "check");
     assert.equal(result.status, 1);
     assert.match(result.stdout, /content\/_keys\.json:2:\d+ - error keys\/weak-key: /);
@@ -314,12 +469,19 @@ describe("strict Ed25519", () => {
 });
 
 describe("numbers keep their value", () => {
-  const text = (spelling: string) => `{\n  "@context": "https://universalmanifest.net/ns/v0.4",\n  "@id": "urn:number",\n  "@type": "um:Manifest",\n  "manifestVersion": "0.4",\n  "subject": "did:web:fixture.example",\n  "issuedAt": "2026-01-01T00:00:00Z",\n  "expiresAt": "2030-01-01T00:00:00Z",\n  "devices": [{ "serial": ${spelling} }]\n}\n`;
+  const text = (spelling: string) =>
+    `{\n  "@context": "https://universalmanifest.net/ns/v0.4",\n  "@id": "urn:number",\n  "@type": "um:Manifest",\n  "manifestVersion": "0.4",\n  "subject": "did:web:fixture.example",\n  "issuedAt": "2026-01-01T00:00:00Z",\n  "expiresAt": "2030-01-01T00:00:00Z",\n  "devices": [{ "serial": ${spelling} }]\n}\n`;
 
   it("an integer beyond ±(2^53-1) is refused by check, build and sign at the place written, however it is spelt", () => {
     for (const spelling of ["9007199254740993.0", "9.007199254740993e15"]) {
-      const root = repository(`number-${spelling}`, { "content/_keys.json": pinning(publisher), "content/n.json": text(spelling), "keys/publisher.pem": publisher.export({ format: "pem", type: "pkcs8" }) as string });
-      const place = new RegExp(`content/n\\.json:9:27 - error json/unsafe-integer: integer ${spelling.replace(/\./g, "\\.")} is beyond ±\\(2\\^53-1\\)`);
+      const root = repository(`number-${spelling}`, {
+        "content/_keys.json": pinning(publisher),
+        "content/n.json": text(spelling),
+        "keys/publisher.pem": publisher.export({ format: "pem", type: "pkcs8" }) as string,
+      });
+      const place = new RegExp(
+        `content/n\\.json:9:27 - error json/unsafe-integer: integer ${spelling.replace(/\./g, "\\.")} is beyond ±\\(2\\^53-1\\)`,
+      );
       const signing = cli(root, "sign", "content/n.json", "--key", "keys/publisher.pem", "--key-ref", FIXTURE_KEY_REF);
       assert.equal(signing.status, 1, spelling);
       assert.match(signing.stdout, place);
@@ -337,21 +499,45 @@ describe("output cannot be forged by file names", () => {
   const root = repository("names", {
     "content/_keys.json": pinning(publisher),
     [`content/${injected}`]: "{ not json",
-    "content/\u202etxt.json": { ...signed(manifestFor("urn:\u202eevil"), publisher), subject: "did:web:changed.example" },
+    "content/\u202etxt.json": {
+      ...signed(manifestFor("urn:\u202eevil"), publisher),
+      subject: "did:web:changed.example",
+    },
     "content/y##[error]forged.json": "{ not json",
   });
 
   it("under GitHub Actions, no line but the real annotations starts a workflow command", () => {
-    const result = spawnSync(process.execPath, [CLI, "check"], { cwd: root, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "true" } });
+    const result = spawnSync(process.execPath, [CLI, "check"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, GITHUB_ACTIONS: "true" },
+    });
     assert.equal(result.status, 1);
     const lines = result.stdout.split("\n");
     assert.ok(!lines.includes("::error file=README.md,line=1::forged"), result.stdout);
-    for (const line of lines.filter((l) => l.trimStart().startsWith("::"))) assert.match(line, /^::(error|warning) file=content\//, line);
+    for (const line of lines.filter((l) => l.trimStart().startsWith("::")))
+      assert.match(line, /^::(error|warning) file=content\//, line);
     assert.ok(!lines.some((l) => l.includes("##[")), "the runner's older syntax, anywhere in a line");
-    const json = spawnSync(process.execPath, [CLI, "check", "--json"], { cwd: root, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "true" } });
+    const json = spawnSync(process.execPath, [CLI, "check", "--json"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, GITHUB_ACTIONS: "true" },
+    });
     assert.doesNotMatch(json.stdout, /##\[|\u202e/);
-    assert.ok(json.stdout.trim().split("\n").map((l) => JSON.parse(l).file).includes("content/y##[error]forged.json"), "the JSON values are intact");
-    assert.ok(lines.some((l) => l.startsWith("content/x\\n::error file=README.md,line=1::forged\\n.json:1:3 - error json/syntax: ")), result.stdout);
+    assert.ok(
+      json.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).file)
+        .includes("content/y##[error]forged.json"),
+      "the JSON values are intact",
+    );
+    assert.ok(
+      lines.some((l) =>
+        l.startsWith("content/x\\n::error file=README.md,line=1::forged\\n.json:1:3 - error json/syntax: "),
+      ),
+      result.stdout,
+    );
   });
 
   it("bidirectional overrides, in a file name or a quoted value, are shown escaped", () => {
@@ -369,9 +555,18 @@ describe("one rule for redirect locations", () => {
     [`https://long.example/${"a".repeat(100_000)}`, "is 100021 bytes long; a redirect location is at most 8192 bytes"],
     ["https://user:pass@host.example/m", "must not carry credentials (user:password@) before the host"],
     ["https:\\\\evil.example/", "must not contain a backslash, which URL parsers read as a slash"],
-    ["https://host.example/a b", "must be printable ASCII, without spaces or control characters (percent-encode anything else)"],
-    ["https://host.example/\tx", "must be printable ASCII, without spaces or control characters (percent-encode anything else)"],
-    ["https://host.example/\nx", "must be printable ASCII, without spaces or control characters (percent-encode anything else)"],
+    [
+      "https://host.example/a b",
+      "must be printable ASCII, without spaces or control characters (percent-encode anything else)",
+    ],
+    [
+      "https://host.example/\tx",
+      "must be printable ASCII, without spaces or control characters (percent-encode anything else)",
+    ],
+    [
+      "https://host.example/\nx",
+      "must be printable ASCII, without spaces or control characters (percent-encode anything else)",
+    ],
     ["https:/one-slash.example/", "must be an absolute http: or https: URL (https://host/…)"],
   ];
   const root = repository("locations", {
@@ -380,15 +575,24 @@ describe("one rule for redirect locations", () => {
     "content/_routes.json": { redirects: bad.map(([location], i) => ({ umid: `urn:moved:${i}`, location })) },
   });
   // Each entry takes four lines of the file; its location's value starts at column 19.
-  const expected = bad.map(([, reason], i) => `content/_routes.json:${5 + 4 * i}:19 - error schema/redirect-location: ${reason} at /redirects/${i}/location`);
+  const expected = bad.map(
+    ([, reason], i) =>
+      `content/_routes.json:${5 + 4 * i}:19 - error schema/redirect-location: ${reason} at /redirects/${i}/location`,
+  );
 
   it("check and build refuse each bad location in _routes.json, at its place, with its reason", () => {
     const checked = cli(root, "check");
     assert.equal(checked.status, 1);
-    assert.deepEqual(checked.stdout.split("\n").filter((line) => line.includes("_routes.json")), expected);
+    assert.deepEqual(
+      checked.stdout.split("\n").filter((line) => line.includes("_routes.json")),
+      expected,
+    );
     const built = cli(root, "build");
     assert.equal(built.status, 1);
-    assert.deepEqual(built.stdout.split("\n").filter((line) => line.includes("_routes.json")), expected);
+    assert.deepEqual(
+      built.stdout.split("\n").filter((line) => line.includes("_routes.json")),
+      expected,
+    );
     assert.equal(existsSync(join(root, "dist")), false);
   });
 

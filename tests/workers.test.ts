@@ -23,18 +23,26 @@ const key = newKey();
 writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
 const count = WORKER_THRESHOLD + 100;
 const [twinA, twinB] = caseTwins();
-const umidAt = (i: number) => (i === 5 ? twinA : i === count - 5 ? twinB : i === 1050 ? "urn:many:600" : `urn:many:${i}`);
+const umidAt = (i: number) =>
+  i === 5 ? twinA : i === count - 5 ? twinB : i === 1050 ? "urn:many:600" : `urn:many:${i}`;
 const file = (i: number) => join(content, `m${String(i).padStart(4, "0")}.json`);
 for (let i = 0; i < count; i++) {
   const manifest = signed(manifestFor(umidAt(i)), key);
-  writeFileSync(file(i), JSON.stringify(i === 900 ? { ...manifest, subject: "did:web:tampered.example" } : manifest, null, 2));
+  writeFileSync(
+    file(i),
+    JSON.stringify(i === 900 ? { ...manifest, subject: "did:web:tampered.example" } : manifest, null, 2),
+  );
 }
 
 function build(out: string, env: Record<string, string>) {
-  return spawnSync(process.execPath, [CLI, "build", "--content", content, "--out", join(scratch, out), "--lookup-out", join(scratch, `${out}-lookup`)], {
-    encoding: "utf8",
-    env: { ...process.env, ...env },
-  });
+  return spawnSync(
+    process.execPath,
+    [CLI, "build", "--content", content, "--out", join(scratch, out), "--lookup-out", join(scratch, `${out}-lookup`)],
+    {
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    },
+  );
 }
 
 describe(`${count} manifests, on worker threads`, () => {
@@ -46,8 +54,11 @@ describe(`${count} manifests, on worker threads`, () => {
     const lines = threaded.stdout.trim().split("\n");
     assert.equal(lines.length, 5, threaded.stdout);
     assert.match(lines[0]!, /m0900\.json:\d+:\d+ - error signature\/invalid: /);
-    assert.match(lines[1]!, /^  hint: if you edited it, sign it again: manifest-resolver sign \S+m0900\.json /);
-    assert.match(lines[2]!, /m1050\.json:3:10 - error umid\/duplicate: @id "urn:many:600" is also the @id of .*m0600\.json:3:10 at \/@id$/);
+    assert.match(lines[1]!, /^ {2}hint: if you edited it, sign it again: manifest-resolver sign \S+m0900\.json /);
+    assert.match(
+      lines[2]!,
+      /m1050\.json:3:10 - error umid\/duplicate: @id "urn:many:600" is also the @id of .*m0600\.json:3:10 at \/@id$/,
+    );
     assert.equal(lines[3], "Errors by rule: signature/invalid ×1, umid/duplicate ×1.");
     assert.match(lines[4]!, /^Found 2 errors in 2 files\./);
   });
@@ -64,6 +75,8 @@ describe(`${count} manifests, on worker threads`, () => {
     assert.equal(Object.keys(records).length, count - 2);
     assert.match(records[twinA]!.file!, /^h\/[0-9a-f]{64}$/, "case twins far apart are both named by digest");
     assert.match(records[twinB]!.file!, /^h\/[0-9a-f]{64}$/);
-    assert.ok(!Object.keys(fileDigests(join(scratch, "good"))).some((f) => f.startsWith("m/") && records[twinA]!.file === f));
+    assert.ok(
+      !Object.keys(fileDigests(join(scratch, "good"))).some((f) => f.startsWith("m/") && records[twinA]!.file === f),
+    );
   });
 });

@@ -18,13 +18,18 @@ import { ROOT } from "./support/paths.ts";
 import { wranglerConfig } from "./support/runtimes.ts";
 
 const WRANGLER = join(ROOT, "node_modules/.bin/wrangler");
-const skip = existsSync(WRANGLER) ? false : "wrangler is not installed (npm ci installs it; npm ci --omit=dev does not)";
+const skip = existsSync(WRANGLER)
+  ? false
+  : "wrangler is not installed (npm ci installs it; npm ci --omit=dev does not)";
 
 /** Runs wrangler to its end without blocking this process, whose registry must answer. */
 function wrangler(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number; output: string }> {
   return new Promise((resolve) => {
     execFile(WRANGLER, args, { cwd, env, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ status: error === null ? 0 : typeof error.code === "number" ? error.code : 1, output: stdout + stderr });
+      resolve({
+        status: error === null ? 0 : typeof error.code === "number" ? error.code : 1,
+        output: stdout + stderr,
+      });
     });
   });
 }
@@ -40,7 +45,14 @@ describe("wrangler deploy --dry-run of a built output", { skip }, () => {
     // (`.wrangler/`) stays out of the repository too.
     const config = wranglerConfig();
     const configFile = join(fixture.root, "wrangler.json");
-    writeFileSync(configFile, JSON.stringify({ ...config, main: join(ROOT, config.main), assets: { ...config.assets, directory: fixture.dist } }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        ...config,
+        main: join(ROOT, config.main),
+        assets: { ...config.assets, directory: fixture.dist },
+      }),
+    );
 
     const asked: string[] = [];
     const registry = createServer((request, response) => {
@@ -61,7 +73,11 @@ describe("wrangler deploy --dry-run of a built output", { skip }, () => {
     };
     const outdir = join(fixture.root, "wrangler-out");
     try {
-      const run = await wrangler(["deploy", "--dry-run", "--outdir", outdir, "--config", configFile], fixture.root, env);
+      const run = await wrangler(
+        ["deploy", "--dry-run", "--outdir", outdir, "--config", configFile],
+        fixture.root,
+        env,
+      );
       if (run.status !== 0) {
         const version = await wrangler(["--version"], fixture.root, env);
         if (version.status !== 0) return t.skip(`wrangler cannot run here: ${version.output.trim().split("\n")[0]}`);
@@ -70,7 +86,10 @@ describe("wrangler deploy --dry-run of a built output", { skip }, () => {
       assert.ok(run.output.includes(`files from the assets directory ${fixture.dist}\n`), run.output);
       assert.match(run.output, /env\.ASSETS\s+Assets/);
       assert.match(run.output, /--dry-run: exiting now\./);
-      assert.ok(readdirSync(outdir).some((name) => name.endsWith(".js")), "the bundled Worker is written");
+      assert.ok(
+        readdirSync(outdir).some((name) => name.endsWith(".js")),
+        "the bundled Worker is written",
+      );
       assert.deepEqual(asked, [], "wrangler asked a server");
     } finally {
       registry.close();

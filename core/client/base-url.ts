@@ -11,8 +11,11 @@ import { isTrustworthyUrl } from "../secure-url.ts";
 export function baseUrlProblem(baseUrl: string): string | undefined {
   if (!URL.canParse(baseUrl)) return `${JSON.stringify(baseUrl)} is not an absolute URL`;
   const url = new URL(baseUrl);
-  if (!isTrustworthyUrl(url)) return `${JSON.stringify(baseUrl)} must be https:, or http: to a loopback host (localhost, 127.0.0.0/8, [::1])`;
-  if (url.search !== "" || url.hash !== "") return `${JSON.stringify(baseUrl)} must not have a query or fragment: the UMID path is appended to it`;
-  if (url.username !== "" || url.password !== "") return `${JSON.stringify(baseUrl)} must not carry credentials: resolution is public (contract §5)`;
+  if (!isTrustworthyUrl(url))
+    return `${JSON.stringify(baseUrl)} must be https:, or http: to a loopback host (localhost, 127.0.0.0/8, [::1])`;
+  if (url.search !== "" || url.hash !== "")
+    return `${JSON.stringify(baseUrl)} must not have a query or fragment: the UMID path is appended to it`;
+  if (url.username !== "" || url.password !== "")
+    return `${JSON.stringify(baseUrl)} must not carry credentials: resolution is public (contract §5)`;
   return undefined;
 }

@@ -44,9 +44,14 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
   const { url, cache, now } = request;
   const cached = await cache?.get(url);
   const freshness = cached === undefined ? undefined : request.judge(cached);
-  if (cached !== undefined && freshness?.fresh === true) return { kind: "entry", entry: cached, from: "cache", save: async () => {} };
+  if (cached !== undefined && freshness?.fresh === true)
+    return { kind: "entry", entry: cached, from: "cache", save: async () => {} };
   const validator = freshness?.validator;
-  const followed = await getFollowing(url, { accept: request.accept, ...(validator !== undefined && { "if-none-match": validator }) }, request.transport);
+  const followed = await getFollowing(
+    url,
+    { accept: request.accept, ...(validator !== undefined && { "if-none-match": validator }) },
+    request.transport,
+  );
   if (followed.kind !== "response") return followed;
   const { response } = followed;
   const control = cacheControlOf(response.headers.get("cache-control"));
@@ -56,7 +61,13 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
   if (response.status === 304 && cached !== undefined && validator !== undefined) {
     await discard(response);
     const etag = response.headers.get("etag") ?? cached.etag;
-    const entry: CachedEntry = { ...cached, url: followed.url, storedAt: now, maxAge: response.headers.has("cache-control") ? control.maxAge : cached.maxAge, ...(etag !== undefined && { etag }) };
+    const entry: CachedEntry = {
+      ...cached,
+      url: followed.url,
+      storedAt: now,
+      maxAge: response.headers.has("cache-control") ? control.maxAge : cached.maxAge,
+      ...(etag !== undefined && { etag }),
+    };
     return { kind: "entry", entry, from: "revalidated", save: save(entry) };
   }
   if (response.status !== 200) {
@@ -73,7 +84,14 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
   const body = bytes.length <= request.maxBytes ? decodeUtf8(bytes) : undefined;
   if (body === undefined) return { kind: "raw", url: followed.url, bytes, contentType };
   const etag = response.headers.get("etag");
-  const entry: CachedEntry = { url: followed.url, body, storedAt: now, maxAge: control.maxAge, ...(etag !== null && { etag }), ...(contentType !== null && { contentType }) };
+  const entry: CachedEntry = {
+    url: followed.url,
+    body,
+    storedAt: now,
+    maxAge: control.maxAge,
+    ...(etag !== null && { etag }),
+    ...(contentType !== null && { contentType }),
+  };
   return { kind: "entry", entry, from: "network", save: save(entry) };
 }
 

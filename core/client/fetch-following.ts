@@ -34,14 +34,24 @@ export type Followed =
   /** No answer: a network failure, a timeout, a redirect with no usable Location, too many redirects. */
   | { kind: "unreachable"; reason: string };
 
-export async function getFollowing(start: string, headers: Record<string, string>, transport: Transport): Promise<Followed> {
+export async function getFollowing(
+  start: string,
+  headers: Record<string, string>,
+  transport: Transport,
+): Promise<Followed> {
   let url = start;
   for (let hops = 0; ; hops++) {
     if (!URL.canParse(url)) return { kind: "insecure", reason: `${JSON.stringify(url)} is not an absolute URL` };
-    if (!isTrustworthyUrl(url)) return { kind: "insecure", reason: `${url} is neither https: nor http: to a loopback address` };
+    if (!isTrustworthyUrl(url))
+      return { kind: "insecure", reason: `${url} is neither https: nor http: to a loopback address` };
     let response: Response;
     try {
-      response = await transport.fetch(url, { method: "GET", headers, redirect: "manual", signal: AbortSignal.timeout(transport.timeoutMs) });
+      response = await transport.fetch(url, {
+        method: "GET",
+        headers,
+        redirect: "manual",
+        signal: AbortSignal.timeout(transport.timeoutMs),
+      });
     } catch (error) {
       return { kind: "unreachable", reason: `cannot reach ${url}: ${failure(error)}` };
     }
@@ -49,25 +59,49 @@ export async function getFollowing(start: string, headers: Record<string, string
     if (!REDIRECT_STATUSES.has(response.status)) return { kind: "response", response, url };
     await discard(response);
     const location = response.headers.get("location");
-    if (location === null || !URL.canParse(location, url)) return { kind: "unreachable", reason: `${url} answered ${response.status} with ${location === null ? "no Location" : `Location ${quoted(location)}, which is not a URL`}` };
+    if (location === null || !URL.canParse(location, url))
+      return {
+        kind: "unreachable",
+        reason: `${url} answered ${response.status} with ${location === null ? "no Location" : `Location ${quoted(location)}, which is not a URL`}`,
+      };
     const next = new URL(location, url).href;
-    if (hops === MAX_REDIRECTS) return { kind: "unreachable", reason: `more than ${MAX_REDIRECTS} redirects from ${start}: ${url} redirects again, to ${next}, not followed` };
-    if (!isTrustworthyUrl(next)) return { kind: "insecure", reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed` };
+    if (hops === MAX_REDIRECTS)
+      return {
+        kind: "unreachable",
+        reason: `more than ${MAX_REDIRECTS} redirects from ${start}: ${url} redirects again, to ${next}, not followed`,
+      };
+    if (!isTrustworthyUrl(next))
+      return {
+        kind: "insecure",
+        reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed`,
+      };
     url = next;
   }
 }
 
-async function followedByBrowser(url: string, headers: Record<string, string>, transport: Transport): Promise<Followed> {
+async function followedByBrowser(
+  url: string,
+  headers: Record<string, string>,
+  transport: Transport,
+): Promise<Followed> {
   let response: Response;
   try {
-    response = await transport.fetch(url, { method: "GET", headers, redirect: "follow", signal: AbortSignal.timeout(transport.timeoutMs) });
+    response = await transport.fetch(url, {
+      method: "GET",
+      headers,
+      redirect: "follow",
+      signal: AbortSignal.timeout(transport.timeoutMs),
+    });
   } catch (error) {
     return { kind: "unreachable", reason: `cannot reach ${url}: ${failure(error)}` };
   }
   const final = response.url === "" ? url : response.url;
   if (isTrustworthyUrl(final)) return { kind: "response", response, url: final };
   await discard(response);
-  return { kind: "insecure", reason: `${url} redirects to ${final}, which is neither https: nor http: to a loopback address: not used` };
+  return {
+    kind: "insecure",
+    reason: `${url} redirects to ${final}, which is neither https: nor http: to a loopback address: not used`,
+  };
 }
 
 /** Releases a response's connection without reading its body. */
@@ -83,6 +117,7 @@ export async function discard(response: Response): Promise<void> {
 export function failure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (error.name === "TimeoutError") return "no answer in time";
-  const cause = error.cause instanceof Error ? ((error.cause as { code?: string }).code ?? error.cause.message) : undefined;
+  const cause =
+    error.cause instanceof Error ? ((error.cause as { code?: string }).code ?? error.cause.message) : undefined;
   return cause === undefined ? error.message : `${error.message} (${cause})`;
 }

@@ -71,7 +71,8 @@ export function cachedEntryOf(value: unknown): CachedEntry | undefined {
   if (!isJsonObject(value)) return undefined;
   const { url, body, etag, contentType, storedAt, maxAge } = value;
   const optionalText = (v: unknown) => v === undefined || typeof v === "string";
-  if (typeof url !== "string" || typeof body !== "string" || !optionalText(etag) || !optionalText(contentType)) return undefined;
+  if (typeof url !== "string" || typeof body !== "string" || !optionalText(etag) || !optionalText(contentType))
+    return undefined;
   if (!Number.isFinite(storedAt) || !Number.isFinite(maxAge) || (maxAge as number) < 0) return undefined;
   return value as unknown as CachedEntry;
 }
@@ -84,7 +85,10 @@ export function storedWithin(entry: CachedEntry, seconds: number, now: number): 
 
 /** What a response's Cache-Control lets a private cache do (RFC 9111 §5.2.2). */
 export function cacheControlOf(header: string | null): { maxAge: number; noStore: boolean } {
-  const directives = (header ?? "").toLowerCase().split(",").map((d) => d.trim());
+  const directives = (header ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
   const maxAge = directives.map((d) => /^max-age="?(\d+)"?$/.exec(d)?.[1]).find((v) => v !== undefined);
   // no-cache: store, but revalidate before every use.
   const noCache = directives.includes("no-cache");

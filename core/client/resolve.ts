@@ -80,19 +80,30 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   // One clock for every decision: the cache's, and the evaluator's.
   const context: EvaluationContext = { ...options.context, now: now.toISOString() };
   const { fetch: given, cache: store, timeoutMs, context: _, ...evaluateOptions } = options;
-  const transport = { fetch: given ?? ((url: string, init: RequestInit) => fetch(url, init)), timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS };
+  const transport = {
+    fetch: given ?? ((url: string, init: RequestInit) => fetch(url, init)),
+    timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const cache = store === undefined ? undefined : guardedCache(store);
-  const done = (resolution: Resolution): Resolution => (cache?.failure === undefined ? resolution : { ...resolution, cacheFailure: cache.failure });
+  const done = (resolution: Resolution): Resolution =>
+    cache?.failure === undefined ? resolution : { ...resolution, cacheFailure: cache.failure };
   const url = baseUrl.replace(/\/+$/, "") + umidPath(umid);
   const seen = await recallStatus(cache, url);
 
   /** The receipt for what was answered (undefined: a manifest with no status to check), given what was seen before, which it updates. */
-  const answered = async (answer: StatusAnswer | undefined, manifestUrl: string, evaluated: (revocation: Revocation | undefined) => Promise<Receipt>, manifest?: Record<string, unknown>) => {
+  const answered = async (
+    answer: StatusAnswer | undefined,
+    manifestUrl: string,
+    evaluated: (revocation: Revocation | undefined) => Promise<Receipt>,
+    manifest?: Record<string, unknown>,
+  ) => {
     const { revocation, remember } = reconcileStatus(seen, answer);
     // Revoked once, revoked for good (EXT-OPT O2.3), whatever is served now: nothing of it is evaluated.
-    const receipt = seen?.status === "revoked" ? revokedReceipt(umid, context, revocation) : await evaluated(revocation);
-    if (remember !== undefined && receipt.revocationStatus === remember.status) await rememberStatus(cache, url, remember, manifestUrl, now.getTime());
+    const receipt =
+      seen?.status === "revoked" ? revokedReceipt(umid, context, revocation) : await evaluated(revocation);
+    if (remember !== undefined && receipt.revocationStatus === remember.status)
+      await rememberStatus(cache, url, remember, manifestUrl, now.getTime());
     return done({ receipt, manifestUrl, ...(manifest !== undefined && { manifest }) });
   };
   const withRevocation = (revocation: Revocation | undefined) => (revocation === undefined ? {} : { revocation });
@@ -100,7 +111,14 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const notResolvable = (reason: string, manifestUrl: string, status?: number) =>
     done(
       seen?.status === "revoked"
-        ? { receipt: revokedReceipt(umid, context, reconcileStatus(seen, { revocation: { status: "unchecked", message: reason } }).revocation), manifestUrl }
+        ? {
+            receipt: revokedReceipt(
+              umid,
+              context,
+              reconcileStatus(seen, { revocation: { status: "unchecked", message: reason } }).revocation,
+            ),
+            manifestUrl,
+          }
         : { reason, ...(status !== undefined && { status }) },
     );
 
@@ -111,25 +129,58 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     now: now.getTime(),
     cache,
     transport,
-    judge: (entry) => ({ fresh: storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits), validator: entry.etag }),
+    judge: (entry) => ({
+      fresh: storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits),
+      validator: entry.etag,
+    }),
   });
   switch (got.kind) {
     case "insecure":
     case "unreachable":
       return notResolvable(got.reason, url);
     case "status":
-      if (got.status === 410) return answered({ revocation: { status: "revoked" } }, got.url, async (revocation) => revokedReceipt(umid, context, revocation));
-      return notResolvable(got.status === 404 ? `${quoted(umid)} not found: ${got.url} answered 404` : `${got.url} answered ${got.status}, not a manifest`, got.url, got.status);
+      if (got.status === 410)
+        return answered({ revocation: { status: "revoked" } }, got.url, async (revocation) =>
+          revokedReceipt(umid, context, revocation),
+        );
+      return notResolvable(
+        got.status === 404
+          ? `${quoted(umid)} not found: ${got.url} answered 404`
+          : `${got.url} answered ${got.status}, not a manifest`,
+        got.url,
+        got.status,
+      );
     case "raw":
-      return answered(undefined, got.url, (revocation) => evaluate(got.bytes, context, { ...evaluateOptions, contentType: got.contentType, ...withRevocation(revocation) }));
+      return answered(undefined, got.url, (revocation) =>
+        evaluate(got.bytes, context, {
+          ...evaluateOptions,
+          contentType: got.contentType,
+          ...withRevocation(revocation),
+        }),
+      );
   }
   const { entry } = got;
   const manifest = manifestOf(entry.body, limits);
   const id = manifest?.["@id"];
-  if (typeof id === "string" && id !== umid) return notResolvable(`the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`, entry.url);
+  if (typeof id === "string" && id !== umid)
+    return notResolvable(
+      `the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`,
+      entry.url,
+    );
   await got.save();
-  const answer = manifest === undefined ? undefined : await resolveStatus(manifest, { now: now.getTime(), cache, transport });
-  return answered(answer, entry.url, (revocation) => evaluate(entry.body, context, { ...evaluateOptions, contentType: entry.contentType ?? null, ...withRevocation(revocation) }), manifest);
+  const answer =
+    manifest === undefined ? undefined : await resolveStatus(manifest, { now: now.getTime(), cache, transport });
+  return answered(
+    answer,
+    entry.url,
+    (revocation) =>
+      evaluate(entry.body, context, {
+        ...evaluateOptions,
+        contentType: entry.contentType ?? null,
+        ...withRevocation(revocation),
+      }),
+    manifest,
+  );
 }
 
 function manifestOf(body: string, limits: ShapeLimits): Record<string, unknown> | undefined {

@@ -44,7 +44,11 @@ export async function recallStatus(cache: HttpCache | undefined, resolveUrl: str
   const parsed = entry === undefined ? undefined : parseJson(entry.body);
   if (!parsed?.ok || !isJsonObject(parsed.value)) return undefined;
   const { status, cursor } = parsed.value;
-  if (!(MANIFEST_STATUSES as readonly unknown[]).includes(status) || (cursor !== undefined && typeof cursor !== "string")) return undefined;
+  if (
+    !(MANIFEST_STATUSES as readonly unknown[]).includes(status) ||
+    (cursor !== undefined && typeof cursor !== "string")
+  )
+    return undefined;
   return parsed.value as unknown as SeenStatus;
 }
 
@@ -55,11 +59,24 @@ export async function recallStatus(cache: HttpCache | undefined, resolveUrl: str
  * newer suspension, since this one began (the window that remains is the store's
  * read-then-write, not a whole resolution's).
  */
-export async function rememberStatus(cache: HttpCache | undefined, resolveUrl: string, seen: SeenStatus, url: string, now: number): Promise<void> {
+export async function rememberStatus(
+  cache: HttpCache | undefined,
+  resolveUrl: string,
+  seen: SeenStatus,
+  url: string,
+  now: number,
+): Promise<void> {
   if (cache === undefined) return;
   const stored = await recallStatus(cache, resolveUrl);
-  const kept = stored === undefined ? seen : reconcileStatus(stored, { revocation: { status: seen.status }, ...(seen.cursor !== undefined && { cursor: seen.cursor }) }).remember;
-  if (kept !== undefined) await cache.set(keyOf(resolveUrl), { url, body: JSON.stringify(kept), storedAt: now, maxAge: 0 });
+  const kept =
+    stored === undefined
+      ? seen
+      : reconcileStatus(stored, {
+          revocation: { status: seen.status },
+          ...(seen.cursor !== undefined && { cursor: seen.cursor }),
+        }).remember;
+  if (kept !== undefined)
+    await cache.set(keyOf(resolveUrl), { url, body: JSON.stringify(kept), storedAt: now, maxAge: 0 });
 }
 
 /** What `answer` (undefined: a manifest served with no status to check) means, given what was `seen` before. */
@@ -70,33 +87,57 @@ export function reconcileStatus(seen: SeenStatus | undefined, answer: StatusAnsw
     revocation,
     remember: next === undefined || (next.status === seen?.status && next.cursor === seen.cursor) ? undefined : next,
   });
-  const believed = (kept = cursor) => settled(answer?.revocation, said === undefined || said === "unchecked" ? undefined : { status: said, ...(kept !== undefined && { cursor: kept }) });
+  const believed = (kept = cursor) =>
+    settled(
+      answer?.revocation,
+      said === undefined || said === "unchecked"
+        ? undefined
+        : { status: said, ...(kept !== undefined && { cursor: kept }) },
+    );
 
   if (seen === undefined || seen.status === "active" || said === "revoked") return believed();
   if (seen.status === "revoked") return settled(stillRevoked(seen, answer), undefined);
   // Suspended: the newer of two suspensions is the one an "active" must be newer than.
-  if (said === "suspended") return believed(seen.cursor !== undefined && (cursor === undefined || !cursorNewer(cursor, seen.cursor)) ? seen.cursor : cursor);
-  if (said === "active" && cursor !== undefined && seen.cursor !== undefined && cursorNewer(cursor, seen.cursor)) return believed();
+  if (said === "suspended")
+    return believed(
+      seen.cursor !== undefined && (cursor === undefined || !cursorNewer(cursor, seen.cursor)) ? seen.cursor : cursor,
+    );
+  if (said === "active" && cursor !== undefined && seen.cursor !== undefined && cursorNewer(cursor, seen.cursor))
+    return believed();
   return settled(stillSuspended(seen, answer), undefined);
 }
 
 function stillRevoked(seen: SeenStatus, answer: StatusAnswer | undefined): Revocation {
   const seenAs = `this client saw the manifest revoked${seen.cursor === undefined ? "" : ` ${at(seen.cursor)}`}, and revocation is permanent (EXT-OPT O2.3)`;
-  if (answer?.revocation.status === "unchecked") return { status: "revoked", message: `${seenAs}; now ${answer.revocation.message}` };
-  return { status: "revoked", rule: "status/revocation-contradicted", message: `${seenAs}, yet ${saying(answer)}: a contradiction, not believed` };
+  if (answer?.revocation.status === "unchecked")
+    return { status: "revoked", message: `${seenAs}; now ${answer.revocation.message}` };
+  return {
+    status: "revoked",
+    rule: "status/revocation-contradicted",
+    message: `${seenAs}, yet ${saying(answer)}: a contradiction, not believed`,
+  };
 }
 
 function stillSuspended(seen: SeenStatus, answer: StatusAnswer | undefined): Revocation {
   const seenAs = `the suspension this client saw ${at(seen.cursor)}`;
   if (answer?.revocation.status === "active") {
-    return { status: "suspended", rule: "status/cursor-rollback", message: `${saying(answer)}, not newer than ${seenAs}: a rollback, refused; still suspended (EXT-OPT O2.1, O2.3)` };
+    return {
+      status: "suspended",
+      rule: "status/cursor-rollback",
+      message: `${saying(answer)}, not newer than ${seenAs}: a rollback, refused; still suspended (EXT-OPT O2.1, O2.3)`,
+    };
   }
-  return { status: "suspended", message: `${answer === undefined ? saying(answer) : answer.revocation.message}; ${seenAs} stands until an answer with a newer cursor ends it` };
+  return {
+    status: "suspended",
+    message: `${answer === undefined ? saying(answer) : answer.revocation.message}; ${seenAs} stands until an answer with a newer cursor ends it`,
+  };
 }
 
 /** What the resolver or its status endpoint said this time, in words. */
 function saying(answer: StatusAnswer | undefined): string {
-  return answer === undefined ? "the resolver now serves a manifest for it with no status to check" : `the status endpoint now answers ${answer.revocation.status} ${at(answer.cursor)}`;
+  return answer === undefined
+    ? "the resolver now serves a manifest for it with no status to check"
+    : `the status endpoint now answers ${answer.revocation.status} ${at(answer.cursor)}`;
 }
 
 function at(cursor: string | undefined): string {

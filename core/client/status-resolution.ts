@@ -27,7 +27,15 @@ import type { Revocation } from "../evaluate/revocation.ts";
 import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { mediaTypeOf } from "../media-type.ts";
-import { cursorAtLeast, DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS, orderingCursor, statusDocumentOf, type StatusDocument } from "../status.ts";
+import {
+  cursorAtLeast,
+  DEFAULT_NEXT_CHECK,
+  durationSeconds,
+  MAX_NEXT_CHECK_SECONDS,
+  orderingCursor,
+  statusDocumentOf,
+  type StatusDocument,
+} from "../status.ts";
 import { cachedGet, type Freshness } from "./conditional-get.ts";
 import type { Transport } from "./fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
@@ -51,34 +59,61 @@ export interface StatusAnswer {
 }
 
 /** The status of `manifest` from its `signature.statusRef`; undefined when it has none. */
-export async function resolveStatus(manifest: Record<string, unknown>, request: StatusRequest): Promise<StatusAnswer | undefined> {
+export async function resolveStatus(
+  manifest: Record<string, unknown>,
+  request: StatusRequest,
+): Promise<StatusAnswer | undefined> {
   const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
   const statusRef = signature.statusRef;
   if (typeof statusRef !== "string") return undefined;
   const floor = typeof signature.revocationCursor === "string" ? signature.revocationCursor : undefined;
-  const got = await cachedGet({ url: statusRef, accept: "application/json", maxBytes: MAX_STATUS_BYTES, ...request, judge: (entry) => judge(entry, floor, request.now) });
+  const got = await cachedGet({
+    url: statusRef,
+    accept: "application/json",
+    maxBytes: MAX_STATUS_BYTES,
+    ...request,
+    judge: (entry) => judge(entry, floor, request.now),
+  });
   switch (got.kind) {
     case "insecure":
       return unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
     case "unreachable":
       return unchecked("endpoint-unavailable", `status endpoint unavailable: ${got.reason}`);
     case "status": {
-      const code = got.status === 404 ? "endpoint-unknown-manifest" : got.status === 503 ? "endpoint-unavailable" : `http-${got.status}`;
+      const code =
+        got.status === 404
+          ? "endpoint-unknown-manifest"
+          : got.status === 503
+            ? "endpoint-unavailable"
+            : `http-${got.status}`;
       return unchecked(code, `status endpoint ${got.url} answered ${got.status}`);
     }
     case "raw":
-      return unchecked("invalid-response", `status endpoint ${got.url} answered a body that is not UTF-8 or is over ${MAX_STATUS_BYTES} bytes`);
+      return unchecked(
+        "invalid-response",
+        `status endpoint ${got.url} answered a body that is not UTF-8 or is over ${MAX_STATUS_BYTES} bytes`,
+      );
   }
   const document = documentOf(got.entry);
-  if ("problem" in document) return unchecked("invalid-response", `status endpoint ${got.entry.url}: ${document.problem}`);
+  if ("problem" in document)
+    return unchecked("invalid-response", `status endpoint ${got.entry.url}: ${document.problem}`);
   if (document.manifestId !== manifest["@id"]) {
-    return unchecked("manifest-mismatch", `status endpoint ${got.entry.url} answers for manifestId ${quoted(document.manifestId)}, not for this manifest, ${quoted(manifest["@id"])}`);
+    return unchecked(
+      "manifest-mismatch",
+      `status endpoint ${got.entry.url} answers for manifestId ${quoted(document.manifestId)}, not for this manifest, ${quoted(manifest["@id"])}`,
+    );
   }
   await got.save();
   const cursor = orderingCursor(document);
   if (document.status === "active") return { revocation: { status: "active" }, cursor };
   const since = `${document.status} since ${excerpt(document.updatedAt)}`;
-  return { revocation: { status: document.status, message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}` }, cursor };
+  return {
+    revocation: {
+      status: document.status,
+      message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}`,
+    },
+    cursor,
+  };
 }
 
 function unchecked(code: string, message: string): StatusAnswer {
@@ -95,10 +130,21 @@ function judge(entry: CachedEntry, floor: string | undefined, now: number): Fres
   const document = documentOf(entry);
   if ("problem" in document) return { fresh: false, validator: undefined };
   const { cursor, nextCheck } = document;
-  if (floor !== undefined && (cursor === undefined || !cursorAtLeast(cursor, floor))) return { fresh: false, validator: undefined };
-  const seconds = Math.min((nextCheck === undefined ? undefined : durationSeconds(nextCheck)) ?? DEFAULT_NEXT_CHECK_SECONDS, MAX_NEXT_CHECK_SECONDS);
-  const validators = new Set([entry.etag, cursor !== undefined && ENTITY_TAG_TEXT.test(cursor) ? `"${cursor}"` : undefined].filter((tag) => tag !== undefined));
-  return { fresh: storedWithin(entry, seconds, now), validator: validators.size === 0 ? undefined : [...validators].join(", ") };
+  if (floor !== undefined && (cursor === undefined || !cursorAtLeast(cursor, floor)))
+    return { fresh: false, validator: undefined };
+  const seconds = Math.min(
+    (nextCheck === undefined ? undefined : durationSeconds(nextCheck)) ?? DEFAULT_NEXT_CHECK_SECONDS,
+    MAX_NEXT_CHECK_SECONDS,
+  );
+  const validators = new Set(
+    [entry.etag, cursor !== undefined && ENTITY_TAG_TEXT.test(cursor) ? `"${cursor}"` : undefined].filter(
+      (tag) => tag !== undefined,
+    ),
+  );
+  return {
+    fresh: storedWithin(entry, seconds, now),
+    validator: validators.size === 0 ? undefined : [...validators].join(", "),
+  };
 }
 
 /** What an entity-tag may hold (RFC 9110 §8.8.3, less obs-text): a cursor outside it cannot be sent as one. */
@@ -106,7 +152,12 @@ const ENTITY_TAG_TEXT = /^[\x21\x23-\x7e]*$/;
 
 /** The status document an entry holds (O2.1: `application/json`; O2.2: its schema), or why it holds none. */
 function documentOf(entry: CachedEntry): StatusDocument | { problem: string } {
-  if (mediaTypeOf(entry.contentType) !== "application/json") return { problem: `the status response is ${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, not application/json` };
+  if (mediaTypeOf(entry.contentType) !== "application/json")
+    return {
+      problem: `the status response is ${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, not application/json`,
+    };
   const parsed = parseJson(entry.body, DEFAULT_LIMITS);
-  return parsed.ok ? statusDocumentOf(parsed.value) : { problem: `the status response is not JSON: ${parsed.problem.message}` };
+  return parsed.ok
+    ? statusDocumentOf(parsed.value)
+    : { problem: `the status response is not JSON: ${parsed.problem.message}` };
 }

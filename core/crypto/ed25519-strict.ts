@@ -28,8 +28,8 @@ const SMALL_ORDER: ReadonlySet<string> = new Set([
 
 /** L, the order of the base point, little-endian. */
 const L = Uint8Array.from([
-  0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+  0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0x10,
 ]);
 
 export type Ed25519Weakness = "weak-key" | "invalid";
@@ -40,7 +40,8 @@ export type Ed25519Weakness = "weak-key" | "invalid";
  */
 export function ed25519Weakness(publicKey: Uint8Array, signature: Uint8Array): Ed25519Weakness | undefined {
   if (publicKey.length !== 32 || !isStrongPoint(publicKey)) return "weak-key";
-  if (signature.length !== 64 || !isStrongPoint(signature.subarray(0, 32)) || !isBelowL(signature.subarray(32))) return "invalid";
+  if (signature.length !== 64 || !isStrongPoint(signature.subarray(0, 32)) || !isBelowL(signature.subarray(32)))
+    return "invalid";
   return undefined;
 }
 

@@ -24,14 +24,14 @@ export function canonicalize(value: unknown): string {
       if (Array.isArray(value)) {
         let out = "[";
         for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + canonicalize(value[i]);
-        return out + "]";
+        return `${out}]`;
       }
       let out = "";
       for (const key of Object.keys(value).sort()) {
         const member = (value as Record<string, unknown>)[key];
         if (member !== undefined) out += (out === "" ? "{" : ",") + canonicalMember(key, member);
       }
-      return out === "" ? "{}" : out + "}";
+      return out === "" ? "{}" : `${out}}`;
     }
     default:
       throw new TypeError(`JCS: cannot canonicalize a value of type ${typeof value}`);
@@ -39,7 +39,7 @@ export function canonicalize(value: unknown): string {
 }
 
 function canonicalMember(key: string, value: unknown): string {
-  return canonicalString(key) + ":" + canonicalize(value);
+  return `${canonicalString(key)}:${canonicalize(value)}`;
 }
 
 function canonicalString(text: string): string {
@@ -66,5 +66,5 @@ export function canonicalMembers(object: Record<string, unknown>): CanonicalMemb
 export function joinMembers(members: CanonicalMembers, keep: (key: string) => boolean = () => true): string {
   let out = "";
   for (const [key, member] of members) if (keep(key)) out += (out === "" ? "{" : ",") + member;
-  return out === "" ? "{}" : out + "}";
+  return out === "" ? "{}" : `${out}}`;
 }

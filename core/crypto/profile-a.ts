@@ -53,7 +53,12 @@ export interface PendingVerification {
 
 export function isProfileA(signature: unknown): boolean {
   const s = signature as Record<string, unknown> | null | undefined;
-  return typeof s === "object" && s !== null && s.algorithm === PROFILE_A.algorithm && s.canonicalization === PROFILE_A.canonicalization;
+  return (
+    typeof s === "object" &&
+    s !== null &&
+    s.algorithm === PROFILE_A.algorithm &&
+    s.canonicalization === PROFILE_A.canonicalization
+  );
 }
 
 /** The raw key in a standard-base64 Ed25519 SPKI, or undefined if it is not exactly one. */
@@ -91,7 +96,12 @@ export function prepareProfileA(
   const pin = typeof keyRef === "string" ? pins?.keys.get(keyRef) : undefined;
   let spki: string | undefined;
   if (pins !== undefined && pin === undefined) {
-    if (pins.unreadable !== true) problems.push({ pointer: "/signature/keyRef", rule: "signature/unpinned-key", message: unpinnedMessage(keyRef, pins) });
+    if (pins.unreadable !== true)
+      problems.push({
+        pointer: "/signature/keyRef",
+        rule: "signature/unpinned-key",
+        message: unpinnedMessage(keyRef, pins),
+      });
   } else if (embedded === undefined) {
     if (pin === undefined) {
       problems.push({
@@ -119,11 +129,24 @@ export function prepareProfileA(
   }
   const publicKey = spki === undefined ? undefined : spkiPublicKey(spki);
   if (spki !== undefined && publicKey === undefined) {
-    problems.push({ pointer: "/signature/keyRef", rule: "signature/key-encoding", message: `the key pinned for keyRef ${quoted(keyRef)} is not an Ed25519 SubjectPublicKeyInfo` });
+    problems.push({
+      pointer: "/signature/keyRef",
+      rule: "signature/key-encoding",
+      message: `the key pinned for keyRef ${quoted(keyRef)} is not an Ed25519 SubjectPublicKeyInfo`,
+    });
   }
   if (problems.length > 0 || publicKey === undefined || value === undefined) return { problems };
   const keyPointer = embedded === undefined ? "/signature/keyRef" : "/signature/publicKeySpkiB64";
-  return { problems, pending: { spki: spki!, publicKey, signature: value, message: utf8(signingInputText(manifest, members)), keyPointer } };
+  return {
+    problems,
+    pending: {
+      spki: spki!,
+      publicKey,
+      signature: value,
+      message: utf8(signingInputText(manifest, members)),
+      keyPointer,
+    },
+  };
 }
 
 /** What a verifier's verdict means for the manifest. */
@@ -133,7 +156,8 @@ export function verdictProblems(verdict: Ed25519Verdict, pending: PendingVerific
       {
         pointer: pending.keyPointer,
         rule: "signature/weak-key",
-        message: "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key: refused",
+        message:
+          "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key: refused",
       },
     ];
   }
@@ -151,7 +175,11 @@ export function verdictProblems(verdict: Ed25519Verdict, pending: PendingVerific
 }
 
 function unpinnedMessage(keyRef: unknown, pins: KeyPins): string {
-  const near = typeof keyRef === "string" ? [...pins.keys].find(([pinned]) => pinned.trim().toLowerCase() === keyRef.trim().toLowerCase()) : undefined;
-  const hint = near === undefined ? "" : `; ${quoted(near[0])} is pinned at ${near[1].place}, but keyRefs are compared exactly`;
+  const near =
+    typeof keyRef === "string"
+      ? [...pins.keys].find(([pinned]) => pinned.trim().toLowerCase() === keyRef.trim().toLowerCase())
+      : undefined;
+  const hint =
+    near === undefined ? "" : `; ${quoted(near[0])} is pinned at ${near[1].place}, but keyRefs are compared exactly`;
   return `keyRef ${quoted(keyRef)} is not pinned in ${pins.file}: when that file exists, every manifest must be signed with a key pinned there${hint}`;
 }

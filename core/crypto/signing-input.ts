@@ -8,15 +8,24 @@
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "./jcs.ts";
 
 export const PROFILE_A = { algorithm: "Ed25519", canonicalization: "JCS-RFC8785" } as const;
-export const UNSIGNED_MEMBERS: ReadonlySet<string> = new Set(["signature", "presentationProof", "postQuantumSignature"]);
+export const UNSIGNED_MEMBERS: ReadonlySet<string> = new Set([
+  "signature",
+  "presentationProof",
+  "postQuantumSignature",
+]);
 const UNSIGNED_BEFORE_V04: ReadonlySet<string> = new Set(["signature"]);
 
 /** The members a manifest's signature does not cover, by its `manifestVersion`. */
 export function unsignedMembers(manifest: Record<string, unknown>): ReadonlySet<string> {
-  return manifest.manifestVersion === "0.2" || manifest.manifestVersion === "0.3" ? UNSIGNED_BEFORE_V04 : UNSIGNED_MEMBERS;
+  return manifest.manifestVersion === "0.2" || manifest.manifestVersion === "0.3"
+    ? UNSIGNED_BEFORE_V04
+    : UNSIGNED_MEMBERS;
 }
 
-export function signingInputText(manifest: Record<string, unknown>, members: CanonicalMembers = canonicalMembers(manifest)): string {
+export function signingInputText(
+  manifest: Record<string, unknown>,
+  members: CanonicalMembers = canonicalMembers(manifest),
+): string {
   const unsigned = unsignedMembers(manifest);
   return joinMembers(members, (key) => !unsigned.has(key));
 }

@@ -15,7 +15,11 @@ type VerifyKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 const keys = new LruCache<VerifyKey>(1024);
 
 /** "valid", or why not; never throws (a key WebCrypto refuses to import is "weak-key"). */
-export async function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<Ed25519Verdict> {
+export async function verifyEd25519(
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+): Promise<Ed25519Verdict> {
   const weakness = ed25519Weakness(publicKey, signature);
   if (weakness !== undefined) return weakness;
   const id = String.fromCharCode(...publicKey);

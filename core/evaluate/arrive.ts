@@ -29,7 +29,11 @@ export type Arrival =
 /** The members whose structural faults are the Verify stage's to report. */
 const PROFILE_POINTERS = new Set(["/signature/algorithm", "/signature/canonicalization"]);
 
-export function arrive(input: string | Uint8Array | Record<string, unknown>, limits: Limits, standardsUrl: string): Arrival {
+export function arrive(
+  input: string | Uint8Array | Record<string, unknown>,
+  limits: Limits,
+  standardsUrl: string,
+): Arrival {
   const read = readInput(input, limits);
   if ("warning" in read) return { ok: false, manifestId: null, warnings: [read.warning] };
   const value = read.value;
@@ -38,7 +42,11 @@ export function arrive(input: string | Uint8Array | Record<string, unknown>, lim
   const version = isJsonObject(value) ? value.manifestVersion : undefined;
   if (version === "0.1" || version === "0.2") {
     const message = `manifestVersion ${quoted(version)} has no processing path in a v0.4 evaluator (only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`;
-    return { ok: false, manifestId, warnings: [{ code: "um:reason:arrive:unsupported-version", message, pointer: "/manifestVersion" }] };
+    return {
+      ok: false,
+      manifestId,
+      warnings: [{ code: "um:reason:arrive:unsupported-version", message, pointer: "/manifestVersion" }],
+    };
   }
   const warnings = structureProblems(value, standardsUrl, V03_SCHEMAS)
     .filter((p) => !PROFILE_POINTERS.has(p.pointer))
@@ -48,7 +56,11 @@ export function arrive(input: string | Uint8Array | Record<string, unknown>, lim
     return { ok: true, manifest: value, version: version === "0.3" ? "0.3" : "0.4", members: canonicalMembers(value) };
   } catch (error) {
     // Only a value given as an object can hold what JSON cannot (a lone surrogate, NaN).
-    return { ok: false, manifestId, warnings: [{ code: "um:reason:arrive:malformed", message: `not JSON: ${(error as Error).message}` }] };
+    return {
+      ok: false,
+      manifestId,
+      warnings: [{ code: "um:reason:arrive:malformed", message: `not JSON: ${(error as Error).message}` }],
+    };
   }
 }
 
@@ -61,14 +73,26 @@ export function arrive(input: string | Uint8Array | Record<string, unknown>, lim
 export function mediaTypeWarning(contentType: string | null): Warning | undefined {
   if (isJsonMediaType(mediaTypeOf(contentType))) return undefined;
   const received = contentType === null ? "no Content-Type" : `Content-Type ${quoted(contentType)}`;
-  return { code: "um:reason:arrive:media-type", rule: "resolve/media-type", message: `the manifest was answered with ${received}, not a JSON media type (application/ld+json, application/json or +json)` };
+  return {
+    code: "um:reason:arrive:media-type",
+    rule: "resolve/media-type",
+    message: `the manifest was answered with ${received}, not a JSON media type (application/ld+json, application/json or +json)`,
+  };
 }
 
-function readInput(input: string | Uint8Array | Record<string, unknown>, limits: Limits): { value: unknown } | { warning: Warning } {
+function readInput(
+  input: string | Uint8Array | Record<string, unknown>,
+  limits: Limits,
+): { value: unknown } | { warning: Warning } {
   if (typeof input !== "string" && !(input instanceof Uint8Array)) return { value: input };
   const bytes = typeof input === "string" ? utf8(input).byteLength : input.byteLength;
   if (bytes > limits.maxManifestBytes) {
-    return { warning: { code: "um:reason:arrive:too-large", message: `the manifest is larger than the limit of ${limits.maxManifestBytes} bytes (core §6.3)` } };
+    return {
+      warning: {
+        code: "um:reason:arrive:too-large",
+        message: `the manifest is larger than the limit of ${limits.maxManifestBytes} bytes (core §6.3)`,
+      },
+    };
   }
   const decoded = typeof input === "string" ? input : decodeUtf8(input);
   if (decoded === undefined) return { warning: { code: "um:reason:arrive:malformed", message: "not UTF-8 text" } };

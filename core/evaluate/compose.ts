@@ -20,11 +20,21 @@ export function compose(ev: Evaluation): Outcome {
     });
   }
   const facets = receipt.facetStatuses;
-  const withheldByFloor = facets.some((f) => f.status === "trustTierUnsupported" || f.status === "assuranceInsufficient");
+  const withheldByFloor = facets.some(
+    (f) => f.status === "trustTierUnsupported" || f.status === "assuranceInsufficient",
+  );
   if (!ev.rejected && withheldByFloor && !facets.some((f) => f.status === "processed")) {
-    warn(ev, true, { code: "um:reason:trust:no-processable-facet", message: "every facet is withheld, at least one by a floor this evaluation cannot meet: nothing processable remains" });
+    warn(ev, true, {
+      code: "um:reason:trust:no-processable-facet",
+      message:
+        "every facet is withheld, at least one by a floor this evaluation cannot meet: nothing processable remains",
+    });
   }
   if (ev.rejected) return "rejected";
-  if (facets.some((f) => f.status !== "processed") || receipt.claimStatuses.some((c) => c.status === "trustTierUnsupported" || c.status === "failed")) return "accepted-partial";
+  if (
+    facets.some((f) => f.status !== "processed") ||
+    receipt.claimStatuses.some((c) => c.status === "trustTierUnsupported" || c.status === "failed")
+  )
+    return "accepted-partial";
   return receipt.warnings.length > 0 ? "accepted-with-warnings" : "accepted";
 }

@@ -24,32 +24,70 @@ export function consent(ev: Evaluation): void {
     const governing = consents.filter(([c]) => c.facetRef === facetId);
     const statuses = governing.map(([c]) => consentStatus(ev, c, facetId));
     receipt.consentStatuses.push(...statuses);
-    const status: FacetStatus = { facetId, ...(typeof facet.name === "string" && { name: facet.name }), ...gates(ev, facet, statuses) };
+    const status: FacetStatus = {
+      facetId,
+      ...(typeof facet.name === "string" && { name: facet.name }),
+      ...gates(ev, facet, statuses),
+    };
     if (typeof facet.requiredAssuranceClass === "string") {
-      status.assuranceStatus = { assertedClass: context.presentedAssuranceClass, met: rank(context.presentedAssuranceClass) >= rank(facet.requiredAssuranceClass) };
+      status.assuranceStatus = {
+        assertedClass: context.presentedAssuranceClass,
+        met: rank(context.presentedAssuranceClass) >= rank(facet.requiredAssuranceClass),
+      };
     }
     receipt.facetStatuses.push(status);
   }
   for (const [c, at] of consents) {
-    if (!facetIds.has(c.facetRef)) receipt.unprocessedEntries.push({ kind: "consent", type: "um:Consent", at, ref: String(c["@id"]), reason: `no facet ${quoted(c.facetRef)} in this manifest` });
+    if (!facetIds.has(c.facetRef))
+      receipt.unprocessedEntries.push({
+        kind: "consent",
+        type: "um:Consent",
+        at,
+        ref: String(c["@id"]),
+        reason: `no facet ${quoted(c.facetRef)} in this manifest`,
+      });
   }
 }
 
-function gates(ev: Evaluation, facet: Record<string, unknown>, consents: ConsentStatus[]): Pick<FacetStatus, "status" | "reason"> {
+function gates(
+  ev: Evaluation,
+  facet: Record<string, unknown>,
+  consents: ConsentStatus[],
+): Pick<FacetStatus, "status" | "reason"> {
   const { context, manifest } = ev;
-  if (Object.hasOwn(facet, "encryptionProfile")) return { status: "opaque", reason: "um:reason:crypto:no-decryption-key: a sealed entry, present and not read" };
+  if (Object.hasOwn(facet, "encryptionProfile"))
+    return { status: "opaque", reason: "um:reason:crypto:no-decryption-key: a sealed entry, present and not read" };
   if (consents.length === 0) return { status: "consent-missing", reason: "no consent governs this facet" };
-  if (!consents.some((c) => c.status === "valid")) return { status: "consent-denied", reason: excerpt(consents.map((c) => `${c.consentRef}: ${c.status}`).join("; ")) };
+  if (!consents.some((c) => c.status === "valid"))
+    return {
+      status: "consent-denied",
+      reason: excerpt(consents.map((c) => `${c.consentRef}: ${c.status}`).join("; ")),
+    };
 
-  const tier = Math.max(typeof manifest.requiredTrustTier === "number" ? manifest.requiredTrustTier : 0, typeof facet.requiredTrustTier === "number" ? facet.requiredTrustTier : 0);
+  const tier = Math.max(
+    typeof manifest.requiredTrustTier === "number" ? manifest.requiredTrustTier : 0,
+    typeof facet.requiredTrustTier === "number" ? facet.requiredTrustTier : 0,
+  );
   if (tier > ev.receipt.effectiveTrustTier) {
-    return { status: "trustTierUnsupported", reason: `um:reason:trust:tier-unsupported: requires Tier ${tier}; this evaluator verified Tier ${ev.receipt.effectiveTrustTier} (supports up to ${context.maxSupportedTrustTier})` };
+    return {
+      status: "trustTierUnsupported",
+      reason: `um:reason:trust:tier-unsupported: requires Tier ${tier}; this evaluator verified Tier ${ev.receipt.effectiveTrustTier} (supports up to ${context.maxSupportedTrustTier})`,
+    };
   }
-  if (typeof facet.requiredAssuranceClass === "string" && rank(context.presentedAssuranceClass) < rank(facet.requiredAssuranceClass)) {
-    return { status: "assuranceInsufficient", reason: `um:reason:trust:assurance-insufficient: requires ${facet.requiredAssuranceClass}; the unlock reached ${context.presentedAssuranceClass}` };
+  if (
+    typeof facet.requiredAssuranceClass === "string" &&
+    rank(context.presentedAssuranceClass) < rank(facet.requiredAssuranceClass)
+  ) {
+    return {
+      status: "assuranceInsufficient",
+      reason: `um:reason:trust:assurance-insufficient: requires ${facet.requiredAssuranceClass}; the unlock reached ${context.presentedAssuranceClass}`,
+    };
   }
   if (Object.hasOwn(facet, "requiredLiveness")) {
-    return { status: "assuranceInsufficient", reason: "um:reason:trust:liveness-insufficient: requires a validated liveness attestation; none was validated" };
+    return {
+      status: "assuranceInsufficient",
+      reason: "um:reason:trust:liveness-insufficient: requires a validated liveness attestation; none was validated",
+    };
   }
   return { status: "processed" };
 }
@@ -61,12 +99,27 @@ function consentStatus(ev: Evaluation, c: Record<string, unknown>, facetId: stri
   const expires = instant(c.expiresAt);
   const scope = Array.isArray(c.scope) ? c.scope : [];
   const missing = intendedScope.filter((operation) => !scope.includes(operation));
-  if (Object.hasOwn(c, "withdrawnAt")) Object.assign(result, { status: "withdrawn", reason: `withdrawn at ${excerpt(String(c.withdrawnAt))}` });
-  else if (expires === undefined || now.getTime() >= expires) Object.assign(result, { status: "expired", reason: `expired at ${excerpt(String(c.expiresAt))}` });
-  else if (granted === undefined || now.getTime() < granted) Object.assign(result, { status: "expired", reason: `not granted until ${excerpt(String(c.grantedAt))}` });
-  else if (missing.length > 0) Object.assign(result, { status: "scope-mismatch", reason: `scope does not list ${excerpt(missing.map((m) => JSON.stringify(m)).join(", "))}` });
-  else if (intendedPurpose !== undefined && c.purpose !== intendedPurpose) Object.assign(result, { status: "purpose-mismatch", reason: `purpose is ${quoted(c.purpose)}, not ${quoted(intendedPurpose)}` });
-  else if (Array.isArray(c.conditions) && c.conditions.length > 0) Object.assign(result, { status: "condition-violated", reason: `this evaluator enforces no condition: ${excerpt(c.conditions.map((x) => JSON.stringify(x)).join(", "))}` });
+  if (Object.hasOwn(c, "withdrawnAt"))
+    Object.assign(result, { status: "withdrawn", reason: `withdrawn at ${excerpt(String(c.withdrawnAt))}` });
+  else if (expires === undefined || now.getTime() >= expires)
+    Object.assign(result, { status: "expired", reason: `expired at ${excerpt(String(c.expiresAt))}` });
+  else if (granted === undefined || now.getTime() < granted)
+    Object.assign(result, { status: "expired", reason: `not granted until ${excerpt(String(c.grantedAt))}` });
+  else if (missing.length > 0)
+    Object.assign(result, {
+      status: "scope-mismatch",
+      reason: `scope does not list ${excerpt(missing.map((m) => JSON.stringify(m)).join(", "))}`,
+    });
+  else if (intendedPurpose !== undefined && c.purpose !== intendedPurpose)
+    Object.assign(result, {
+      status: "purpose-mismatch",
+      reason: `purpose is ${quoted(c.purpose)}, not ${quoted(intendedPurpose)}`,
+    });
+  else if (Array.isArray(c.conditions) && c.conditions.length > 0)
+    Object.assign(result, {
+      status: "condition-violated",
+      reason: `this evaluator enforces no condition: ${excerpt(c.conditions.map((x) => JSON.stringify(x)).join(", "))}`,
+    });
   if (!omitProcessedAt) result.checkedAt = now.toISOString();
   return result;
 }

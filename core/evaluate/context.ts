@@ -51,11 +51,18 @@ type Check = (value: unknown) => string | undefined;
 const nonEmptyString: Check = (v) => (typeof v === "string" && v !== "" ? undefined : "must be a non-empty string");
 const MEMBERS: Record<keyof EvaluationContext, Check> = {
   now: (v) => (isDateTime(v) ? undefined : "must be an RFC 3339 date-time, such as 2026-06-01T00:00:00Z"),
-  maxSupportedTrustTier: (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 3 ? undefined : "must be an integer from 0 to 3"),
+  maxSupportedTrustTier: (v) =>
+    Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 3 ? undefined : "must be an integer from 0 to 3",
   verifierChallenge: nonEmptyString,
   verifierAudience: nonEmptyString,
-  presentedAssuranceClass: (v) => (ASSURANCE_CLASSES.includes(v as AssuranceClass) ? undefined : `must be one of ${ASSURANCE_CLASSES.map((c) => JSON.stringify(c)).join(", ")}`),
-  intendedScope: (v) => (Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "") ? undefined : "must be a non-empty array of non-empty strings"),
+  presentedAssuranceClass: (v) =>
+    ASSURANCE_CLASSES.includes(v as AssuranceClass)
+      ? undefined
+      : `must be one of ${ASSURANCE_CLASSES.map((c) => JSON.stringify(c)).join(", ")}`,
+  intendedScope: (v) =>
+    Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "")
+      ? undefined
+      : "must be a non-empty array of non-empty strings",
   intendedPurpose: nonEmptyString,
   omitProcessedAt: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
 };
@@ -71,7 +78,8 @@ export function resolveContext(context: unknown = {}): ResolvedContext {
   const faults: string[] = [];
   const c: EvaluationContext = {};
   for (const [name, value] of Object.entries(context)) {
-    if (!Object.hasOwn(MEMBERS, name)) faults.push(`unknown member ${quoted(name)} (known: ${Object.keys(MEMBERS).join(", ")})`);
+    if (!Object.hasOwn(MEMBERS, name))
+      faults.push(`unknown member ${quoted(name)} (known: ${Object.keys(MEMBERS).join(", ")})`);
     else if (value !== undefined) {
       const fault = MEMBERS[name as keyof EvaluationContext](value);
       if (fault !== undefined) faults.push(`${name} ${fault}, not ${quoted(value)}`);

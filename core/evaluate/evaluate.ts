@@ -54,12 +54,20 @@ export interface EvaluateOptions {
  * duplicate member names), its UTF-8 bytes, or an object parsed already. Throws
  * ContextError for an unusable context; any fault of the manifest is in the receipt.
  */
-export async function evaluate(manifest: string | Uint8Array | Record<string, unknown>, context: EvaluationContext = {}, options: EvaluateOptions = {}): Promise<Receipt> {
+export async function evaluate(
+  manifest: string | Uint8Array | Record<string, unknown>,
+  context: EvaluationContext = {},
+  options: EvaluateOptions = {},
+): Promise<Receipt> {
   const resolved = resolveContext(context);
   const receipt = blankReceipt();
   const mediaType = options.contentType === undefined ? undefined : mediaTypeWarning(options.contentType);
   if (mediaType !== undefined) receipt.warnings.push(mediaType);
-  const arrival = arrive(manifest, { ...DEFAULT_LIMITS, ...options.limits }, (options.standardsUrl ?? DEFAULT_STANDARDS_URL).replace(/\/+$/, ""));
+  const arrival = arrive(
+    manifest,
+    { ...DEFAULT_LIMITS, ...options.limits },
+    (options.standardsUrl ?? DEFAULT_STANDARDS_URL).replace(/\/+$/, ""),
+  );
   if (!arrival.ok) {
     receipt.manifestId = arrival.manifestId;
     receipt.warnings.push(...arrival.warnings);
@@ -92,11 +100,19 @@ export async function evaluate(manifest: string | Uint8Array | Record<string, un
  * "revoked"` and every check "not-evaluated"; `revocation` gives the warning's words, and
  * rule, in place of the 410's. Throws ContextError for an unusable context, as `evaluate` does.
  */
-export function revokedReceipt(manifestId: string, context: EvaluationContext = {}, revocation: Omit<Revocation, "status"> = {}): Receipt {
+export function revokedReceipt(
+  manifestId: string,
+  context: EvaluationContext = {},
+  revocation: Omit<Revocation, "status"> = {},
+): Receipt {
   const resolved = resolveContext(context);
   const ev = { receipt: blankReceipt(), rejected: false };
   ev.receipt.manifestId = manifestId;
-  recordRevocation(ev, { message: `the resolver answers 410 Gone for ${quoted(manifestId)}: the manifest is revoked`, ...revocation, status: "revoked" });
+  recordRevocation(ev, {
+    message: `the resolver answers 410 Gone for ${quoted(manifestId)}: the manifest is revoked`,
+    ...revocation,
+    status: "revoked",
+  });
   return stamped(ev.receipt, resolved);
 }
 
@@ -107,5 +123,8 @@ function stamped(receipt: Receipt, context: ResolvedContext): Receipt {
 
 function keyPins(keys: Readonly<Record<string, string>> | undefined): KeyPins | undefined {
   if (keys === undefined) return undefined;
-  return { file: "the evaluator's keys", keys: new Map(Object.entries(keys).map(([keyRef, spki]) => [keyRef, { spki, place: `keys[${quoted(keyRef)}]` }])) };
+  return {
+    file: "the evaluator's keys",
+    keys: new Map(Object.entries(keys).map(([keyRef, spki]) => [keyRef, { spki, place: `keys[${quoted(keyRef)}]` }])),
+  };
 }

@@ -72,7 +72,11 @@ export function blankReceipt(): Receipt {
 /** The objects of an optional array member, with their JSON pointers. */
 export function entries(manifest: Record<string, unknown>, member: string): [Record<string, unknown>, string][] {
   const list = manifest[member];
-  return Array.isArray(list) ? list.flatMap((item, i) => (isJsonObject(item) ? [[item, `/${member}/${i}`] as [Record<string, unknown>, string]] : [])) : [];
+  return Array.isArray(list)
+    ? list.flatMap((item, i) =>
+        isJsonObject(item) ? [[item, `/${member}/${i}`] as [Record<string, unknown>, string]] : [],
+      )
+    : [];
 }
 
 /** Whether a `@type` is, or (as an array) includes, `type`. */

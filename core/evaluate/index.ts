@@ -7,6 +7,14 @@
  */
 export { evaluate, revokedReceipt, DEFAULT_STANDARDS_URL, type EvaluateOptions } from "./evaluate.ts";
 export { ContextError, resolveContext, type AssuranceClass, type EvaluationContext } from "./context.ts";
-export type { ClaimStatus, ConsentStatus, FacetStatus, Outcome, Receipt, UnprocessedEntry, Warning } from "./receipt.ts";
+export type {
+  ClaimStatus,
+  ConsentStatus,
+  FacetStatus,
+  Outcome,
+  Receipt,
+  UnprocessedEntry,
+  Warning,
+} from "./receipt.ts";
 export { receiptSchema } from "./receipt-schema.ts";
 export type { Revocation } from "./revocation.ts";

@@ -18,8 +18,10 @@ import type { ClaimStatus, Receipt } from "./receipt.ts";
 export function project(ev: Evaluation): void {
   projectClaims(ev);
   projectPointers(ev);
-  for (const [device, at] of entries(ev.manifest, "devices")) ev.receipt.unprocessedEntries.push({ kind: "device", type: typeOf(device), at, ...ref(device) });
-  if (Object.hasOwn(ev.manifest, "actorState")) ev.receipt.unprocessedEntries.push({ kind: "actorState", type: "", at: "/actorState" });
+  for (const [device, at] of entries(ev.manifest, "devices"))
+    ev.receipt.unprocessedEntries.push({ kind: "device", type: typeOf(device), at, ...ref(device) });
+  if (Object.hasOwn(ev.manifest, "actorState"))
+    ev.receipt.unprocessedEntries.push({ kind: "actorState", type: "", at: "/actorState" });
 }
 
 const CROSS_DID = "identity.crossDidBinding";
@@ -32,7 +34,8 @@ function projectClaims(ev: Evaluation): void {
   for (const [claim, at] of entries(manifest, "claims")) {
     const claimRef = typeof claim["@id"] === "string" ? claim["@id"] : at;
     const required = Math.max(floor, typeof claim.requiredTrustTier === "number" ? claim.requiredTrustTier : 0);
-    const selfBound = hasType(claim, CROSS_DID) && Array.isArray(claim.boundDids) && claim.boundDids.includes(manifest.subject);
+    const selfBound =
+      hasType(claim, CROSS_DID) && Array.isArray(claim.boundDids) && claim.boundDids.includes(manifest.subject);
     const bound = selfBound || Object.hasOwn(claim, "holderBinding");
     // Tier 0 without a binding (T1.1), and for v0.3 whatever it declares (T1.6.4).
     const tier = ev.version === "0.3" || !bound ? 0 : context.maxSupportedTrustTier;
@@ -47,19 +50,38 @@ function projectClaims(ev: Evaluation): void {
   }
   receipt.crossDidBindingStatus = crossDid.includes("trustTierUnsupported") ? "trustTierUnsupported" : "absent";
   if (ev.version === "0.3" || unbound.length > 0) {
-    const which = unbound.length > 0 ? `Claims ${excerpt(unbound.join(", "))} lack holder binding` : "This v0.3 manifest carries no holder binding";
-    warn(ev, false, { code: "um:reason:trust:unbound-claims", message: `${which}: claims are accepted at Tier 0 assurance regardless of declared trust tier (EXT-T1 §T1.6.4).` });
+    const which =
+      unbound.length > 0
+        ? `Claims ${excerpt(unbound.join(", "))} lack holder binding`
+        : "This v0.3 manifest carries no holder binding";
+    warn(ev, false, {
+      code: "um:reason:trust:unbound-claims",
+      message: `${which}: claims are accepted at Tier 0 assurance regardless of declared trust tier (EXT-T1 §T1.6.4).`,
+    });
   }
 }
 
-function claimStatus(claim: Record<string, unknown>, required: number, tier: number, now: number): Pick<ClaimStatus, "status" | "reason"> {
+function claimStatus(
+  claim: Record<string, unknown>,
+  required: number,
+  tier: number,
+  now: number,
+): Pick<ClaimStatus, "status" | "reason"> {
   if (required > 0) {
-    const why = tier < required ? `requires Tier ${required}; this evaluator can verify it at Tier ${tier} at most` : `requires Tier ${required}; this evaluator implements no Tier-${required} verification`;
+    const why =
+      tier < required
+        ? `requires Tier ${required}; this evaluator can verify it at Tier ${tier} at most`
+        : `requires Tier ${required}; this evaluator implements no Tier-${required} verification`;
     return { status: "trustTierUnsupported", reason: `um:reason:trust:tier-unsupported: ${why}` };
   }
   const expires = instant(claim.expiresAt);
-  if (expires !== undefined && expires < now) return { status: "failed", reason: `um:reason:claim:expired: expired at ${excerpt(String(claim.expiresAt))}` };
-  if (!hasType(claim, CROSS_DID)) return { status: "unprocessable", reason: `unrecognized claim type ${quoted(claim["@type"])}: present, not verifiable above Tier 0` };
+  if (expires !== undefined && expires < now)
+    return { status: "failed", reason: `um:reason:claim:expired: expired at ${excerpt(String(claim.expiresAt))}` };
+  if (!hasType(claim, CROSS_DID))
+    return {
+      status: "unprocessable",
+      reason: `unrecognized claim type ${quoted(claim["@type"])}: present, not verifiable above Tier 0`,
+    };
   return { status: "unverified", reason: "self-asserted at Tier 0: the binding's attester or proof is not verified" };
 }
 
@@ -68,19 +90,37 @@ function projectPointers(ev: Evaluation): void {
   for (const [pointer, at] of entries(ev.manifest, "pointers")) {
     if (!hasType(pointer, "um:agentDelegation")) {
       const expires = instant(pointer.expiresAt);
-      ev.receipt.unprocessedEntries.push({ kind: "pointer", type: typeOf(pointer), at, ...ref(pointer), ...(expires !== undefined && expires < now && { reason: "expired" }) });
+      ev.receipt.unprocessedEntries.push({
+        kind: "pointer",
+        type: typeOf(pointer),
+        at,
+        ...ref(pointer),
+        ...(expires !== undefined && expires < now && { reason: "expired" }),
+      });
       continue;
     }
     const expires = instant(pointer.expiresAt);
     // An expiry that cannot be read is treated as past: fail closed.
     if (expires === undefined || expires < now) {
-      warn(ev, true, { code: "um:reason:delegation:expired", message: `the agent delegation at ${at} expired at ${excerpt(String(pointer.expiresAt))}: an expired grant of authority rejects the manifest (core §6.5.1)`, pointer: `${at}/expiresAt` });
+      warn(ev, true, {
+        code: "um:reason:delegation:expired",
+        message: `the agent delegation at ${at} expired at ${excerpt(String(pointer.expiresAt))}: an expired grant of authority rejects the manifest (core §6.5.1)`,
+        pointer: `${at}/expiresAt`,
+      });
     }
     if (!Array.isArray(pointer.scope) || pointer.scope.length === 0) {
-      warn(ev, false, { code: "um:reason:delegation:empty-scope", message: `the agent delegation at ${at} lists no scope: it grants no capabilities`, pointer: at });
+      warn(ev, false, {
+        code: "um:reason:delegation:empty-scope",
+        message: `the agent delegation at ${at} lists no scope: it grants no capabilities`,
+        pointer: at,
+      });
     }
     if (typeof pointer.delegateId !== "string" || pointer.delegateId === "") {
-      warn(ev, false, { code: "um:reason:delegation:unattributed", message: `the agent delegation at ${at} names no delegateId: it is attributed to no agent and grants no authority`, pointer: at });
+      warn(ev, false, {
+        code: "um:reason:delegation:unattributed",
+        message: `the agent delegation at ${at} names no delegateId: it is attributed to no agent and grants no authority`,
+        pointer: at,
+      });
     }
   }
 }

@@ -76,7 +76,16 @@ export const receiptSchema = {
     effectiveTrustTier: { type: "integer", minimum: 0, maximum: 3 },
     facetStatuses: listOf(["facetId", "status"], {
       facetId: text,
-      status: oneOf("processed", "opaque", "consent-denied", "consent-missing", "trustTierUnsupported", "assuranceInsufficient", "not-projected", "written"),
+      status: oneOf(
+        "processed",
+        "opaque",
+        "consent-denied",
+        "consent-missing",
+        "trustTierUnsupported",
+        "assuranceInsufficient",
+        "not-projected",
+        "written",
+      ),
       name: text,
       reason: text,
       assuranceStatus: {

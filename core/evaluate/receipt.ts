@@ -12,7 +12,15 @@ export type FreshnessClass = "live" | "recent" | "stale" | "unknown";
 
 export interface FacetStatus {
   facetId: string;
-  status: "processed" | "opaque" | "consent-denied" | "consent-missing" | "trustTierUnsupported" | "assuranceInsufficient" | "not-projected" | "written";
+  status:
+    | "processed"
+    | "opaque"
+    | "consent-denied"
+    | "consent-missing"
+    | "trustTierUnsupported"
+    | "assuranceInsufficient"
+    | "not-projected"
+    | "written";
   name?: string;
   /** Registry-coded where a code applies (`um:reason:…`), then in words. */
   reason?: string;
@@ -72,7 +80,12 @@ export interface Receipt {
   revocationReason?: string;
   holderBindingStatus: "verified" | "failed" | "unsupported-mode" | "absent" | NotEvaluated;
   presentationProofStatus: "verified" | "failed" | "missing-required" | "absent" | NotEvaluated;
-  livenessStatus: { freshnessClass: FreshnessClass | NotEvaluated; validated?: boolean; method?: string; userVerified?: boolean };
+  livenessStatus: {
+    freshnessClass: FreshnessClass | NotEvaluated;
+    validated?: boolean;
+    method?: string;
+    userVerified?: boolean;
+  };
   crossDidBindingStatus: "verified" | "failed" | "absent" | "trustTierUnsupported" | NotEvaluated;
   effectiveTrustTier: number;
   facetStatuses: FacetStatus[];

@@ -37,7 +37,10 @@ export interface Revocation {
 const DEFAULTS: Record<Receipt["revocationStatus"], { code?: string; message: string }> = {
   active: { message: "" },
   revoked: { code: "um:reason:status:revoked", message: "the manifest's status is revoked (EXT-OPT O2.3): rejected" },
-  suspended: { code: "um:reason:status:suspended", message: "the manifest's status is suspended (EXT-OPT O2.3): accepted at most with warnings" },
+  suspended: {
+    code: "um:reason:status:suspended",
+    message: "the manifest's status is suspended (EXT-OPT O2.3): accepted at most with warnings",
+  },
   unchecked: { message: "the manifest's revocation status could not be determined" },
 };
 
@@ -52,10 +55,16 @@ export function recordRevocation(ev: Pick<Evaluation, "receipt" | "rejected">, r
   const { status } = revocation;
   const code = revocation.code ?? DEFAULTS[status].code;
   if (code !== undefined && status !== "active" && !WARNING_CODE.test(code)) {
-    throw new RangeError(`revocation.code ${JSON.stringify(code)} is not a registry code of the form um:reason:<category>:<code> (${WARNING_CODE.source})`);
+    throw new RangeError(
+      `revocation.code ${JSON.stringify(code)} is not a registry code of the form um:reason:<category>:<code> (${WARNING_CODE.source})`,
+    );
   }
   ev.receipt.revocationStatus = status;
   if (status === "active" || code === undefined) return;
   ev.receipt.revocationReason = code;
-  warn(ev, status === "revoked", { code, message: revocation.message ?? DEFAULTS[status].message, ...(revocation.rule !== undefined && { rule: revocation.rule }) });
+  warn(ev, status === "revoked", {
+    code,
+    message: revocation.message ?? DEFAULTS[status].message,
+    ...(revocation.rule !== undefined && { rule: revocation.rule }),
+  });
 }

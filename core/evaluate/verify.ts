@@ -36,15 +36,23 @@ export async function verify(ev: Evaluation): Promise<void> {
 async function verifySignature(ev: Evaluation): Promise<boolean> {
   const { receipt, manifest } = ev;
   const signature = manifest.signature as Record<string, unknown>;
-  receipt.keyRefResolution = typeof signature.keyRef === "string" && ev.pins?.keys.has(signature.keyRef) ? "resolved" : "unresolved";
+  receipt.keyRefResolution =
+    typeof signature.keyRef === "string" && ev.pins?.keys.has(signature.keyRef) ? "resolved" : "unresolved";
   if (!isProfileA(signature)) {
     receipt.signatureCheck = "unsupported-profile";
     const pair = `${quoted(signature.algorithm)} + ${quoted(signature.canonicalization)}`;
-    warn(ev, true, { code: "um:reason:crypto:unsupported-profile", message: `signature profile ${pair} is not supported: only Profile A ("Ed25519" + "JCS-RFC8785")`, pointer: "/signature" });
+    warn(ev, true, {
+      code: "um:reason:crypto:unsupported-profile",
+      message: `signature profile ${pair} is not supported: only Profile A ("Ed25519" + "JCS-RFC8785")`,
+      pointer: "/signature",
+    });
     return false;
   }
   const { problems, pending } = prepareProfileA(manifest, ev.pins, ev.members);
-  if (pending !== undefined) problems.push(...verdictProblems(await verifyEd25519(pending.publicKey, pending.message, pending.signature), pending));
+  if (pending !== undefined)
+    problems.push(
+      ...verdictProblems(await verifyEd25519(pending.publicKey, pending.message, pending.signature), pending),
+    );
   if (problems.length > 0 || pending === undefined) {
     receipt.signatureCheck = "invalid";
     for (const problem of problems) warn(ev, true, problemWarning("um:reason:crypto:signature-invalid", problem));
@@ -71,7 +79,9 @@ function verifyFreshness(ev: Evaluation): boolean {
 /** 2a. No mode is verified here, so a binding present is "unsupported-mode"; v0.3 has none (T1.6.4). */
 function holderBindingStatus(ev: Evaluation): Receipt["holderBindingStatus"] {
   if (ev.version === "0.3") return "absent";
-  return entries(ev.manifest, "claims").some(([claim]) => isJsonObject(claim.holderBinding)) ? "unsupported-mode" : "absent";
+  return entries(ev.manifest, "claims").some(([claim]) => isJsonObject(claim.holderBinding))
+    ? "unsupported-mode"
+    : "absent";
 }
 
 /** 2b. A challenge issued and not answered, or answered wrongly, rejects (T1.2); a proof no challenge asked for is checked all the same. */
@@ -82,7 +92,8 @@ async function presentationProofStatus(ev: Evaluation): Promise<Receipt["present
     if (verifierChallenge === undefined) return "absent";
     warn(ev, true, {
       code: "um:reason:presentation:missing-required",
-      message: "this verifier issued a challenge and the manifest carries no presentationProof: replay-suspect, refused for interactive verification",
+      message:
+        "this verifier issued a challenge and the manifest carries no presentationProof: replay-suspect, refused for interactive verification",
     });
     return "missing-required";
   }
@@ -90,17 +101,32 @@ async function presentationProofStatus(ev: Evaluation): Promise<Receipt["present
   if (fault === undefined) return "verified";
   // Replay-suspect: refused for an interactive verification; noted when no challenge was issued.
   const interactive = verifierChallenge !== undefined;
-  const consequence = interactive ? "replay-suspect, refused for interactive verification" : "not relied upon (no challenge was issued)";
-  warn(ev, interactive, { code: "um:reason:presentation:failed", message: `presentationProof ${fault}: ${consequence}`, pointer: "/presentationProof" });
+  const consequence = interactive
+    ? "replay-suspect, refused for interactive verification"
+    : "not relied upon (no challenge was issued)";
+  warn(ev, interactive, {
+    code: "um:reason:presentation:failed",
+    message: `presentationProof ${fault}: ${consequence}`,
+    pointer: "/presentationProof",
+  });
   return "failed";
 }
 
-async function presentationProofFault(ev: Evaluation, proof: Record<string, unknown>, challenge?: string, audience?: string): Promise<string | undefined> {
-  if (challenge !== undefined && proof.challenge !== challenge) return `answers challenge ${quoted(proof.challenge)}, not this verifier's ${quoted(challenge)}`;
-  if (audience !== undefined && proof.audience !== audience) return `is addressed to ${quoted(proof.audience)}, not to this verifier, ${quoted(audience)}`;
-  if (proof.proofType !== "did-auth") return `proofType ${quoted(proof.proofType)} is not verified by this evaluator (only "did-auth"), so it fails closed`;
+async function presentationProofFault(
+  ev: Evaluation,
+  proof: Record<string, unknown>,
+  challenge?: string,
+  audience?: string,
+): Promise<string | undefined> {
+  if (challenge !== undefined && proof.challenge !== challenge)
+    return `answers challenge ${quoted(proof.challenge)}, not this verifier's ${quoted(challenge)}`;
+  if (audience !== undefined && proof.audience !== audience)
+    return `is addressed to ${quoted(proof.audience)}, not to this verifier, ${quoted(audience)}`;
+  if (proof.proofType !== "did-auth")
+    return `proofType ${quoted(proof.proofType)} is not verified by this evaluator (only "did-auth"), so it fails closed`;
   const value = typeof proof.proofValue === "string" ? decodeBase64url(proof.proofValue) : undefined;
-  if (value === undefined || value.length !== 64) return "proofValue is not the unpadded base64url of a 64-byte Ed25519 signature";
+  if (value === undefined || value.length !== 64)
+    return "proofValue is not the unpadded base64url of a 64-byte Ed25519 signature";
   // did-auth (T1.2): SHA-256 of the signing input, then challenge, audience and created.
   const hash = await sha256(ev.signingInput!);
   const bound = [String(proof.challenge), String(proof.audience), String(proof.created)].map((s) => utf8(s));
@@ -111,7 +137,9 @@ async function presentationProofFault(ev: Evaluation, proof: Record<string, unkn
     offset += part.length;
   }
   const verdict = await verifyEd25519(ev.publicKey!, message, value);
-  return verdict === "valid" ? undefined : "does not verify under the manifest's key over its signing-input hash, challenge, audience and created";
+  return verdict === "valid"
+    ? undefined
+    : "does not verify under the manifest's key over its signing-input hash, challenge, audience and created";
 }
 
 /** 2c. The freshness class at the context's clock (T1.3); unvalidated, as no proofType is verified here. */
@@ -119,7 +147,11 @@ function livenessStatus(ev: Evaluation): Receipt["livenessStatus"] {
   const attestation = ev.version === "0.4" ? ev.manifest.livenessAttestation : undefined;
   if (!isJsonObject(attestation)) return { freshnessClass: "unknown" };
   return {
-    freshnessClass: freshnessClass(instant(attestation.attestedAt), instant(attestation.validUntil), ev.context.now.getTime()),
+    freshnessClass: freshnessClass(
+      instant(attestation.attestedAt),
+      instant(attestation.validUntil),
+      ev.context.now.getTime(),
+    ),
     validated: false,
     ...(typeof attestation.method === "string" && { method: attestation.method }),
     ...(typeof attestation.userVerified === "boolean" && { userVerified: attestation.userVerified }),
@@ -131,7 +163,8 @@ const RECENT_MS = 4 * 3_600_000;
 
 function freshnessClass(attestedAt: number | undefined, validUntil: number | undefined, now: number): FreshnessClass {
   // Past validUntil is "unknown" whatever attestedAt says; so is an attestation from the future.
-  if (attestedAt === undefined || validUntil === undefined || now > validUntil || attestedAt > now + CLOCK_SKEW_MS) return "unknown";
+  if (attestedAt === undefined || validUntil === undefined || now > validUntil || attestedAt > now + CLOCK_SKEW_MS)
+    return "unknown";
   const age = now - attestedAt;
   return age <= LIVE_MS ? "live" : age <= RECENT_MS ? "recent" : "stale";
 }

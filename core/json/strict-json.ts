@@ -136,12 +136,16 @@ class Parser {
         return this.#literal("null", null);
       default:
         if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.#number();
-        return this.#fail("json/syntax", c === undefined ? "unexpected end of input" : `unexpected character ${JSON.stringify(c)}`);
+        return this.#fail(
+          "json/syntax",
+          c === undefined ? "unexpected end of input" : `unexpected character ${JSON.stringify(c)}`,
+        );
     }
   }
 
   #literal(word: string, value: unknown): unknown {
-    if (!this.text.startsWith(word, this.#pos)) this.#fail("json/syntax", `unexpected character ${JSON.stringify(this.text[this.#pos])}`);
+    if (!this.text.startsWith(word, this.#pos))
+      this.#fail("json/syntax", `unexpected character ${JSON.stringify(this.text[this.#pos])}`);
     this.#pos += word.length;
     return value;
   }
@@ -166,7 +170,11 @@ class Parser {
         // must stop there, not look for the first copy in a pass of its own, and so on.
         if (this.names !== undefined) this.#fail("json/duplicate-key", "", keyOffset);
         const at = lineColumn(this.text, memberNameOffset(this.text, start, key));
-        this.#fail("json/duplicate-key", `duplicate member name ${quoted(key)} (first at ${at.line}:${at.column})`, keyOffset);
+        this.#fail(
+          "json/duplicate-key",
+          `duplicate member name ${quoted(key)} (first at ${at.line}:${at.column})`,
+          keyOffset,
+        );
       }
       this.#skipSpace();
       if (this.text[this.#pos] !== ":") this.#fail("json/syntax", "expected ':' after the member name");
@@ -174,7 +182,8 @@ class Parser {
       this.#skipSpace();
       const value = this.#value(this.offsets ? `${pointer}/${escapePointerToken(key)}` : "");
       // A member named "__proto__" must stay plain data: assigning it would set the prototype.
-      if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
       else object[key] = value;
       this.#skipSpace();
       const c = this.text[this.#pos++];
@@ -197,7 +206,8 @@ class Parser {
       return array;
     }
     for (;;) {
-      if (array.length === this.limits.maxArrayItems) this.#fail("limits/array-length", `array has more than ${this.limits.maxArrayItems} elements`);
+      if (array.length === this.limits.maxArrayItems)
+        this.#fail("limits/array-length", `array has more than ${this.limits.maxArrayItems} elements`);
       array.push(this.#value(this.offsets ? `${pointer}/${array.length}` : ""));
       this.#skipSpace();
       const c = this.text[this.#pos++];
@@ -214,7 +224,8 @@ class Parser {
   #noTrailingComma(close: "}" | "]"): void {
     const comma = this.#pos - 1;
     this.#skipSpace();
-    if (this.text[this.#pos] === close) this.#fail("json/syntax", `trailing comma before '${close}': JSON allows none; delete it`, comma);
+    if (this.text[this.#pos] === close)
+      this.#fail("json/syntax", `trailing comma before '${close}': JSON allows none; delete it`, comma);
   }
 
   #string(): string {
@@ -252,7 +263,8 @@ class Parser {
     }
     out += text.slice(chunk, pos);
     this.#pos = pos + 1;
-    if (!out.isWellFormed()) this.#fail("json/lone-surrogate", "string contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape)", start);
+    if (!out.isWellFormed())
+      this.#fail("json/lone-surrogate", "string contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape)", start);
     return out;
   }
 
@@ -263,15 +275,22 @@ class Parser {
     if (match === null) return this.#fail("json/syntax", "invalid number");
     this.#pos = start + match[0].length;
     const value = Number(match[0]);
-    if (!Number.isFinite(value)) this.#fail("json/number-range", `number ${excerpt(match[0])} is outside the range of a double`, start);
-    if (value === 0 && /[1-9]/.test(match[0].split(/[eE]/)[0]!)) this.#fail("json/number-range", `number ${excerpt(match[0])} is too small for a double: it reads as 0`, start);
+    if (!Number.isFinite(value))
+      this.#fail("json/number-range", `number ${excerpt(match[0])} is outside the range of a double`, start);
+    if (value === 0 && /[1-9]/.test(match[0].split(/[eE]/)[0]!))
+      this.#fail("json/number-range", `number ${excerpt(match[0])} is too small for a double: it reads as 0`, start);
     // A literal whose exact value is beyond 2^53-1 reads as a double at least that large,
     // so only those are looked at digit by digit (9007199254740993.0 reads as ...992).
     if (Math.abs(value) >= Number.MAX_SAFE_INTEGER) {
       const beyond = beyondSafeRange(match[0]);
       if (beyond !== undefined) {
-        const [rule, kind] = beyond === "integer" ? ["json/unsafe-integer", "integer"] : ["json/unsafe-number", "number"];
-        this.#fail(rule, `${kind} ${excerpt(match[0])} is beyond ±(2^53-1), where JSON numbers stop being exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`, start);
+        const [rule, kind] =
+          beyond === "integer" ? ["json/unsafe-integer", "integer"] : ["json/unsafe-number", "number"];
+        this.#fail(
+          rule,
+          `${kind} ${excerpt(match[0])} is beyond ±(2^53-1), where JSON numbers stop being exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`,
+          start,
+        );
       }
     }
     return value;
@@ -286,7 +305,9 @@ const SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
  * if so. The value is 0.D × 10^k, D its significant digits.
  */
 function beyondSafeRange(literal: string): "integer" | "number" | undefined {
-  const [, whole = "", fraction = "", exponent = "0"] = /^-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(literal)!;
+  const [, whole = "", fraction = "", exponent = "0"] = /^-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(
+    literal,
+  )!;
   const all = whole + fraction;
   const leading = all.length - all.replace(/^0+/, "").length;
   // Not /0+$/, which tries each zero of a run as a start: quadratic in a long run before a last digit.
@@ -296,7 +317,9 @@ function beyondSafeRange(literal: string): "integer" | "number" | undefined {
   if (digits === "") return undefined;
   const k = whole.length - leading + Number(exponent);
   const head = digits.slice(0, SAFE_DIGITS.length).padEnd(SAFE_DIGITS.length, "0");
-  const beyond = k > SAFE_DIGITS.length || (k === SAFE_DIGITS.length && (head > SAFE_DIGITS || (head === SAFE_DIGITS && digits.length > SAFE_DIGITS.length)));
+  const beyond =
+    k > SAFE_DIGITS.length ||
+    (k === SAFE_DIGITS.length && (head > SAFE_DIGITS || (head === SAFE_DIGITS && digits.length > SAFE_DIGITS.length)));
   if (!beyond) return undefined;
   return digits.length <= k ? "integer" : "number";
 }

@@ -14,14 +14,25 @@ export const MAX_CLAIM_PROOF_BYTES = 50 * 1024;
 type Json = Record<string, unknown>;
 
 export function crossFieldProblems(manifest: Json): Problem[] {
-  return [...issuedBeforeExpiry(manifest), ...floorsOnlyRaise(manifest), ...delegationsBySubject(manifest), ...claimRules(manifest)];
+  return [
+    ...issuedBeforeExpiry(manifest),
+    ...floorsOnlyRaise(manifest),
+    ...delegationsBySubject(manifest),
+    ...claimRules(manifest),
+  ];
 }
 
 export function issuedBeforeExpiry(m: Json): Problem[] {
   const issued = existingInstant(m.issuedAt);
   const expires = existingInstant(m.expiresAt);
   if (issued === undefined || expires === undefined || issued <= expires) return [];
-  return [{ pointer: "/issuedAt", rule: "time/issued-after-expiry", message: `issuedAt ${excerpt(String(m.issuedAt))} is after expiresAt ${excerpt(String(m.expiresAt))}` }];
+  return [
+    {
+      pointer: "/issuedAt",
+      rule: "time/issued-after-expiry",
+      message: `issuedAt ${excerpt(String(m.issuedAt))} is after expiresAt ${excerpt(String(m.expiresAt))}`,
+    },
+  ];
 }
 
 /** A facet or claim may demand a higher trust tier than the manifest, never a lower one. */
@@ -63,9 +74,12 @@ function claimRules(m: Json): Problem[] {
   const problems: Problem[] = [];
   objects(m.claims).forEach((claim, i) => {
     const at = `/claims/${i}`;
-    if (isJsonObject(claim.ceremonyProof)) problems.push(...ceremonyThreshold(claim.ceremonyProof, `${at}/ceremonyProof`));
+    if (isJsonObject(claim.ceremonyProof))
+      problems.push(...ceremonyThreshold(claim.ceremonyProof, `${at}/ceremonyProof`));
     const proof = claim.claimProof;
-    const embedded: [unknown, string][] = Array.isArray(proof) ? proof.map((p, j) => [p, `${at}/claimProof/${j}`]) : [[proof, `${at}/claimProof`]];
+    const embedded: [unknown, string][] = Array.isArray(proof)
+      ? proof.map((p, j) => [p, `${at}/claimProof/${j}`])
+      : [[proof, `${at}/claimProof`]];
     for (const [value, pointer] of embedded) {
       if (!isJsonObject(value)) continue;
       const bytes = canonicalByteLength(value);
@@ -89,12 +103,16 @@ function ceremonyThreshold(proof: Json, at: string): Problem[] {
   const n = Number(match[2]);
   const attesters = proof.attesters.filter((a): a is string => typeof a === "string");
   const distinct = new Set(attesters).size;
-  const problem = (pointer: string, message: string) => [{ pointer: `${at}/${pointer}`, rule: "ceremony/threshold", message }];
+  const problem = (pointer: string, message: string) => [
+    { pointer: `${at}/${pointer}`, rule: "ceremony/threshold", message },
+  ];
   const threshold = excerpt(match[0]);
   if (m < 1 || m > n) return problem("threshold", `threshold ${threshold} needs 1 <= M <= N`);
   if (distinct < attesters.length) return problem("attesters", "attesters must be distinct");
-  if (distinct < m) return problem("attesters", `threshold ${threshold} needs at least ${m} attesters, found ${distinct}`);
-  if (distinct > n) return problem("attesters", `threshold ${threshold} allows at most ${n} attesters, found ${distinct}`);
+  if (distinct < m)
+    return problem("attesters", `threshold ${threshold} needs at least ${m} attesters, found ${distinct}`);
+  if (distinct > n)
+    return problem("attesters", `threshold ${threshold} allows at most ${n} attesters, found ${distinct}`);
   return [];
 }
 
@@ -102,7 +120,12 @@ const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+
 
 /** Whether a value is an RFC 3339 date-time that names an instant (a clock given on a command line, say). */
 export function isDateTime(value: unknown): value is string {
-  return typeof value === "string" && RFC3339_DATE_TIME.test(value) && noSuchDate(value) === undefined && !Number.isNaN(Date.parse(value));
+  return (
+    typeof value === "string" &&
+    RFC3339_DATE_TIME.test(value) &&
+    noSuchDate(value) === undefined &&
+    !Number.isNaN(Date.parse(value))
+  );
 }
 
 /** Milliseconds since the epoch of an RFC 3339 date-time, or undefined if it is not one. */

@@ -17,13 +17,25 @@ export function freshnessProblems(manifest: Record<string, unknown>, now: Date):
   const expires = instant(manifest.expiresAt);
   const issued = instant(manifest.issuedAt);
   if (expires !== undefined && expires < now.getTime()) {
-    problems.push({ pointer: "/expiresAt", rule: "time/expired", message: `expired at ${excerpt(String(manifest.expiresAt))}: consumers must reject it (now is ${now.toISOString()})` });
+    problems.push({
+      pointer: "/expiresAt",
+      rule: "time/expired",
+      message: `expired at ${excerpt(String(manifest.expiresAt))}: consumers must reject it (now is ${now.toISOString()})`,
+    });
   } else if (expires === undefined && Object.hasOwn(manifest, "expiresAt")) {
     // Fail closed: an expiry that cannot be read is never in the future.
-    problems.push({ pointer: "/expiresAt", rule: "time/expired", message: `expiresAt ${quoted(manifest.expiresAt)} names no instant: treated as expired` });
+    problems.push({
+      pointer: "/expiresAt",
+      rule: "time/expired",
+      message: `expiresAt ${quoted(manifest.expiresAt)} names no instant: treated as expired`,
+    });
   }
   if (issued !== undefined && issued > now.getTime() + CLOCK_SKEW_MS) {
-    problems.push({ pointer: "/issuedAt", rule: "time/not-yet-issued", message: `issuedAt ${excerpt(String(manifest.issuedAt))} is in the future (now is ${now.toISOString()})` });
+    problems.push({
+      pointer: "/issuedAt",
+      rule: "time/not-yet-issued",
+      message: `issuedAt ${excerpt(String(manifest.issuedAt))} is in the future (now is ${now.toISOString()})`,
+    });
   }
   return problems;
 }

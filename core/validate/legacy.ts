@@ -40,7 +40,12 @@ export function legacyVersionOf(value: unknown): LegacyVersion | undefined {
  * version's. `standardsUrl` is the configured standards site, whose `/ns/v0.3` a v0.3
  * context must reference.
  */
-export function legacyProblems(version: LegacyVersion, manifest: Record<string, unknown>, standardsUrl: string, schema: Validate): Problem[] {
+export function legacyProblems(
+  version: LegacyVersion,
+  manifest: Record<string, unknown>,
+  standardsUrl: string,
+  schema: Validate,
+): Problem[] {
   const problems = [...schema(manifest), ...issuedBeforeExpiry(manifest), ...typeIncludes(manifest, "", "um:Manifest")];
   if (Object.hasOwn(manifest, "shards")) problems.push(...shardProblems(manifest.shards));
   if (version === "0.3") problems.push(...contextProblems(manifest["@context"], `${standardsUrl}/ns/v0.3`));
@@ -50,17 +55,32 @@ export function legacyProblems(version: LegacyVersion, manifest: Record<string, 
 function typeIncludes(object: Record<string, unknown>, at: string, type: string): Problem[] {
   const value = object["@type"];
   if (value === type || (Array.isArray(value) && value.includes(type))) return [];
-  return [{ pointer: `${at}/@type`, rule: "legacy/type", message: `@type must be or include ${JSON.stringify(type)}, found ${value === undefined ? "nothing" : quoted(value)}` }];
+  return [
+    {
+      pointer: `${at}/@type`,
+      rule: "legacy/type",
+      message: `@type must be or include ${JSON.stringify(type)}, found ${value === undefined ? "nothing" : quoted(value)}`,
+    },
+  ];
 }
 
 function shardProblems(shards: unknown): Problem[] {
-  if (!Array.isArray(shards)) return [{ pointer: "/shards", rule: "legacy/shards", message: `shards must be an array, found ${quoted(shards)}` }];
+  if (!Array.isArray(shards))
+    return [{ pointer: "/shards", rule: "legacy/shards", message: `shards must be an array, found ${quoted(shards)}` }];
   return shards.flatMap((shard, i) =>
-    isJsonObject(shard) ? typeIncludes(shard, `/shards/${i}`, "um:Shard") : [{ pointer: `/shards/${i}`, rule: "legacy/shards", message: "a shard must be an object" }],
+    isJsonObject(shard)
+      ? typeIncludes(shard, `/shards/${i}`, "um:Shard")
+      : [{ pointer: `/shards/${i}`, rule: "legacy/shards", message: "a shard must be an object" }],
   );
 }
 
 function contextProblems(context: unknown, namespace: string): Problem[] {
   if (context === namespace || (Array.isArray(context) && context.includes(namespace))) return [];
-  return [{ pointer: "/@context", rule: "legacy/context", message: `a v0.3 @context must be or include ${JSON.stringify(namespace)}` }];
+  return [
+    {
+      pointer: "/@context",
+      rule: "legacy/context",
+      message: `a v0.3 @context must be or include ${JSON.stringify(namespace)}`,
+    },
+  ];
 }

@@ -83,6 +83,7 @@ export function manifestSchema(contextUrl?: string) {
           entity: { type: ["object", "string", "null"] },
         },
         if: { required: ["encryptionProfile"] },
+        // biome-ignore lint/suspicious/noThenProperty: the then keyword of JSON Schema
         then: { required: ["entity"], properties: { entity: { $ref: "#/$defs/JweEntity" } } },
       },
 
@@ -168,6 +169,7 @@ export function manifestSchema(contextUrl?: string) {
           },
           // Without a cryptographic proof, a person or authority must stand behind the binding.
           if: { not: { anyOf: [{ required: ["bindingProof"] }, { required: ["ceremonyProof"] }] } },
+          // biome-ignore lint/suspicious/noThenProperty: the then keyword of JSON Schema
           then: { required: ["attester", "attestationMethod", "attestedAt"] },
         }),
       },
@@ -222,7 +224,12 @@ export function manifestSchema(contextUrl?: string) {
               publicInputs: {
                 type: "object",
                 required: ["publicKeyA", "publicKeyB", "derivationPathA", "derivationPathB"],
-                properties: { publicKeyA: string, publicKeyB: string, derivationPathA: string, derivationPathB: string },
+                properties: {
+                  publicKeyA: string,
+                  publicKeyB: string,
+                  derivationPathA: string,
+                  derivationPathB: string,
+                },
               },
             },
           }),

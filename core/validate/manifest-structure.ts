@@ -26,7 +26,10 @@ export function manifestSchemaProblems(value: unknown, contextUrl: string): Prob
   const problems = schemaV04(value);
   if (isJsonObject(value) && Object.hasOwn(value, "@context")) {
     const context = value["@context"];
-    if (context !== contextUrl && !(Array.isArray(context) && context.every((c) => typeof c === "string") && context.includes(contextUrl))) {
+    if (
+      context !== contextUrl &&
+      !(Array.isArray(context) && context.every((c) => typeof c === "string") && context.includes(contextUrl))
+    ) {
       // The rule keeps the name the schema gave it before the namespace became a setting:
       // `check --json` consumers match on it.
       problems.unshift({ pointer: "/@context", rule: "schema/anyOf", message: isOrContains(contextUrl).description });
@@ -43,9 +46,16 @@ export function structureProblems(value: unknown, standardsUrl: string, legacy: 
   const legacyVersion = legacyVersionOf(value);
   const legacySchema = legacyVersion === undefined ? undefined : legacy[legacyVersion];
   if (legacyVersion !== undefined && legacySchema === undefined) {
-    return [{ pointer: "/manifestVersion", rule: "version/unsupported", message: `manifestVersion ${quoted(legacyVersion)} is not read here` }];
+    return [
+      {
+        pointer: "/manifestVersion",
+        rule: "version/unsupported",
+        message: `manifestVersion ${quoted(legacyVersion)} is not read here`,
+      },
+    ];
   }
-  if (legacyVersion !== undefined) return listed(legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl, legacySchema!));
+  if (legacyVersion !== undefined)
+    return listed(legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl, legacySchema!));
   const problems = manifestSchemaProblems(value, `${standardsUrl}/ns/v0.4`);
   if (isJsonObject(value)) problems.push(...crossFieldProblems(value));
   return listed(problems);
@@ -62,5 +72,12 @@ const MAX_LISTED_PROBLEMS = 50;
 function listed(problems: Problem[]): Problem[] {
   if (problems.length <= MAX_LISTED_PROBLEMS) return problems;
   const more = problems.length - MAX_LISTED_PROBLEMS;
-  return [...problems.slice(0, MAX_LISTED_PROBLEMS), { pointer: "", rule: "limits/problems", message: `${more} more structural problem${more === 1 ? "" : "s"} not listed: fix those listed, and check again` }];
+  return [
+    ...problems.slice(0, MAX_LISTED_PROBLEMS),
+    {
+      pointer: "",
+      rule: "limits/problems",
+      message: `${more} more structural problem${more === 1 ? "" : "s"} not listed: fix those listed, and check again`,
+    },
+  ];
 }

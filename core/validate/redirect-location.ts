@@ -14,8 +14,10 @@ export const MAX_LOCATION_BYTES = 8 * 1024;
 /** Why `location` cannot be a redirect's target; undefined when it can. */
 export function redirectLocationProblem(location: string): string | undefined {
   const bytes = new TextEncoder().encode(location).length;
-  if (bytes > MAX_LOCATION_BYTES) return `is ${bytes} bytes long; a redirect location is at most ${MAX_LOCATION_BYTES} bytes`;
-  if (!/^[\x21-\x7e]*$/.test(location)) return "must be printable ASCII, without spaces or control characters (percent-encode anything else)";
+  if (bytes > MAX_LOCATION_BYTES)
+    return `is ${bytes} bytes long; a redirect location is at most ${MAX_LOCATION_BYTES} bytes`;
+  if (!/^[\x21-\x7e]*$/.test(location))
+    return "must be printable ASCII, without spaces or control characters (percent-encode anything else)";
   if (location.includes("\\")) return "must not contain a backslash, which URL parsers read as a slash";
   const authority = /^https?:\/\/([^/?#]*)/i.exec(location)?.[1];
   if (authority === undefined) return "must be an absolute http: or https: URL (https://host/…)";

@@ -36,14 +36,17 @@ export function schemaProblems(errors: SchemaError[]): Problem[] {
   // A failed anyOf is reported once, in its own words, not once per branch that failed.
   const anyOfs = errors.filter((e) => e.keyword === "anyOf");
   const insideAnyOf = (e: SchemaError) =>
-    anyOfs.some((a) => a !== e && e.schemaPath.startsWith(a.schemaPath + "/") && e.instancePath.startsWith(a.instancePath));
+    anyOfs.some(
+      (a) => a !== e && e.schemaPath.startsWith(`${a.schemaPath}/`) && e.instancePath.startsWith(a.instancePath),
+    );
   return errors
     .filter((e) => e.keyword !== "if" && !insideAnyOf(e))
     .map((e) => ({ pointer: pointerOf(e), rule: `schema/${e.keyword}`, message: messageOf(e) }));
 }
 
 function pointerOf(e: SchemaError): string {
-  if (e.keyword === "additionalProperties") return `${e.instancePath}/${escapePointerToken(e.params.additionalProperty as string)}`;
+  if (e.keyword === "additionalProperties")
+    return `${e.instancePath}/${escapePointerToken(e.params.additionalProperty as string)}`;
   return e.instancePath;
 }
 

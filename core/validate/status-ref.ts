@@ -19,7 +19,13 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
   const statusRef = isJsonObject(manifest.signature) ? manifest.signature.statusRef : undefined;
   if (typeof statusRef !== "string") return [];
   if (!isTrustworthyUrl(statusRef)) {
-    return [{ pointer: POINTER, rule: "signature/status-ref-insecure", message: `must be an https: URL (or http: to a loopback host), not ${quoted(statusRef)}: a status document carries no signature, only its transport protects it (EXT-OPT O2.1)` }];
+    return [
+      {
+        pointer: POINTER,
+        rule: "signature/status-ref-insecure",
+        message: `must be an https: URL (or http: to a loopback host), not ${quoted(statusRef)}: a status document carries no signature, only its transport protects it (EXT-OPT O2.1)`,
+      },
+    ];
   }
   const id = manifest["@id"];
   if (resolverUrl === "" || typeof id !== "string") return [];
@@ -28,9 +34,18 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
   if (!sameServer(ref, base) || !ref.pathname.startsWith(base.pathname)) return [];
   const own = statusRefFor(resolverUrl, id);
   const path = `/${ref.pathname.slice(base.pathname.length)}`;
-  const named = path.startsWith(`${STATUS_PREFIX}/`) && ref.search === "" && ref.hash === "" ? parseUmidPath(path.slice(STATUS_PREFIX.length)) : undefined;
+  const named =
+    path.startsWith(`${STATUS_PREFIX}/`) && ref.search === "" && ref.hash === ""
+      ? parseUmidPath(path.slice(STATUS_PREFIX.length))
+      : undefined;
   if (named !== undefined && "umid" in named && named.umid === id) return [];
-  return [{ pointer: POINTER, rule: "signature/status-ref-mismatch", message: `points at this publisher's resolver (${resolverUrl}) but not at this manifest's own status URL, ${excerpt(own)}` }];
+  return [
+    {
+      pointer: POINTER,
+      rule: "signature/status-ref-mismatch",
+      message: `points at this publisher's resolver (${resolverUrl}) but not at this manifest's own status URL, ${excerpt(own)}`,
+    },
+  ];
 }
 
 /**

@@ -94,7 +94,8 @@ function send({ status, headers, body }: Answer, res: ServerResponse): void {
   for (const [name, value] of headers) flat.push(name, value);
   // Without a length, Node would frame an empty body as chunked; 204 and 304 carry none.
   const bodiless = status === 204 || status === 304;
-  if (body === null && !bodiless && !headers.some(([name]) => name === "Content-Length")) flat.push("Content-Length", "0");
+  if (body === null && !bodiless && !headers.some(([name]) => name === "Content-Length"))
+    flat.push("Content-Length", "0");
   res.writeHead(status, flat);
   res.end(body ?? undefined);
 }

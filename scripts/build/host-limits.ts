@@ -67,29 +67,46 @@ export function writesKv(output: StaticOutput): boolean {
  * and what to do. `dirs` are the output and KV folders as the build prints them;
  * `maxManifestBytes` is UM_MAX_MANIFEST_BYTES, the largest body.
  */
-export function hostWarnings(output: StaticOutput, dirs: { out: string; kv: string }, maxManifestBytes: number): string[] {
+export function hostWarnings(
+  output: StaticOutput,
+  dirs: { out: string; kv: string },
+  maxManifestBytes: number,
+): string[] {
   const warnings: string[] = [];
   const files = `${dirs.out}/ will hold up to ${count(output.files)} files`;
   const kv = `Workers KV (the bulk files in ${dirs.kv}/; README, "Host limits")`;
-  const cloudflare = (limit: number, plan: string) => `Cloudflare's ${plan} limit of ${count(limit)} static files per Worker version`;
+  const cloudflare = (limit: number, plan: string) =>
+    `Cloudflare's ${plan} limit of ${count(limit)} static files per Worker version`;
   if (output.files > CLOUDFLARE_PAID_FILES) {
-    warnings.push(`${files}, over ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}: on Cloudflare, deploy the Worker with ${kv}`);
+    warnings.push(
+      `${files}, over ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}: on Cloudflare, deploy the Worker with ${kv}`,
+    );
   } else if (near(output.files, CLOUDFLARE_PAID_FILES)) {
-    warnings.push(`${files}, ${share(output.files, CLOUDFLARE_PAID_FILES)} of ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}; past it, only the Worker with ${kv} serves this content on Cloudflare`);
+    warnings.push(
+      `${files}, ${share(output.files, CLOUDFLARE_PAID_FILES)} of ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}; past it, only the Worker with ${kv} serves this content on Cloudflare`,
+    );
   } else if (output.files > CLOUDFLARE_FREE_FILES) {
-    warnings.push(`${files}, over ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}: on Cloudflare, deploy the Worker with ${kv}, or use Workers Paid (${count(CLOUDFLARE_PAID_FILES)} files)`);
+    warnings.push(
+      `${files}, over ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}: on Cloudflare, deploy the Worker with ${kv}, or use Workers Paid (${count(CLOUDFLARE_PAID_FILES)} files)`,
+    );
   } else if (near(output.files, CLOUDFLARE_FREE_FILES)) {
-    warnings.push(`${files}, ${share(output.files, CLOUDFLARE_FREE_FILES)} of ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}; past it the build also writes Workers KV bulk files to ${dirs.kv}/, for a Worker that reads its records from KV (README, "Host limits")`);
+    warnings.push(
+      `${files}, ${share(output.files, CLOUDFLARE_FREE_FILES)} of ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}; past it the build also writes Workers KV bulk files to ${dirs.kv}/, for a Worker that reads its records from KV (README, "Host limits")`,
+    );
   }
   const folder = `one folder of ${dirs.out}/ will hold up to ${count(output.largestFolder)} files`;
   const netlify = `Netlify's limit of ${count(NETLIFY_FOLDER_FILES)} files in one folder`;
   if (output.largestFolder > NETLIFY_FOLDER_FILES) {
     warnings.push(`${folder}, over ${netlify}: Netlify fails the deploy; serve it from Cloudflare, with ${kv}`);
   } else if (near(output.largestFolder, NETLIFY_FOLDER_FILES)) {
-    warnings.push(`${folder}, ${share(output.largestFolder, NETLIFY_FOLDER_FILES)} of ${netlify}; past it Netlify fails the deploy, and only Cloudflare, with ${kv}, serves this content`);
+    warnings.push(
+      `${folder}, ${share(output.largestFolder, NETLIFY_FOLDER_FILES)} of ${netlify}; past it Netlify fails the deploy, and only Cloudflare, with ${kv}, serves this content`,
+    );
   }
   if (maxManifestBytes > CLOUDFLARE_MAX_FILE_BYTES) {
-    warnings.push(`UM_MAX_MANIFEST_BYTES is ${count(maxManifestBytes)} (${size(maxManifestBytes)}): Cloudflare refuses a static file or a Workers KV value over ${size(CLOUDFLARE_MAX_FILE_BYTES)}, so a manifest that large cannot be served there; set it to at most ${count(CLOUDFLARE_MAX_FILE_BYTES)} to deploy there`);
+    warnings.push(
+      `UM_MAX_MANIFEST_BYTES is ${count(maxManifestBytes)} (${size(maxManifestBytes)}): Cloudflare refuses a static file or a Workers KV value over ${size(CLOUDFLARE_MAX_FILE_BYTES)}, so a manifest that large cannot be served there; set it to at most ${count(CLOUDFLARE_MAX_FILE_BYTES)} to deploy there`,
+    );
   }
   return warnings;
 }

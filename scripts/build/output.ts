@@ -23,14 +23,31 @@ export interface OutputFile {
  * shard at a time, so that only one shard's lines are ever held: one record per line, in
  * UMID order.
  */
-export async function writeIndex(dir: string, content: ContentCheck, fileOf: (umid: string) => string, nextCheck: string): Promise<number> {
+export async function writeIndex(
+  dir: string,
+  content: ContentCheck,
+  fileOf: (umid: string) => string,
+  nextCheck: string,
+): Promise<number> {
   const published = content.published;
   const redirects = [...content.redirects];
   const revoked = [...content.revoked];
-  const umidAt = (i: number) => (i < published.length ? published.umidAt(i) : i < published.length + redirects.length ? redirects[i - published.length]![0] : revoked[i - published.length - redirects.length]!);
+  const umidAt = (i: number) =>
+    i < published.length
+      ? published.umidAt(i)
+      : i < published.length + redirects.length
+        ? redirects[i - published.length]![0]
+        : revoked[i - published.length - redirects.length]!;
   const entryAt = (i: number): RecordEntry =>
     i < published.length
-      ? { file: fileOf(published.umidAt(i)), etag: published.etagAt(i), status: withEtag(published.umidAt(i), publishedStatus(published.issuedAt(i), content.statuses.get(published.umidAt(i)), nextCheck)) }
+      ? {
+          file: fileOf(published.umidAt(i)),
+          etag: published.etagAt(i),
+          status: withEtag(
+            published.umidAt(i),
+            publishedStatus(published.issuedAt(i), content.statuses.get(published.umidAt(i)), nextCheck),
+          ),
+        }
       : i < published.length + redirects.length
         ? { redirect: redirects[i - published.length]![1] }
         : { revoked: true, status: withEtag(umidAt(i), revokedStatus(content.statuses.get(umidAt(i)), nextCheck)) };
@@ -53,7 +70,13 @@ export async function writeIndex(dir: string, content: ContentCheck, fileOf: (um
     writeFileSync(join(dir, path), shard);
     bytes += shard.byteLength;
   }
-  const info = utf8(JSON.stringify({ format: INDEX_FORMAT, manifests: published.length, redirects: redirects.length, revoked: revoked.length }, null, 2) + "\n");
+  const info = utf8(
+    `${JSON.stringify(
+      { format: INDEX_FORMAT, manifests: published.length, redirects: redirects.length, revoked: revoked.length },
+      null,
+      2,
+    )}\n`,
+  );
   writeFileSync(join(dir, BUILD_INFO_PATH), info);
   return bytes + info.byteLength;
 }
@@ -125,7 +148,8 @@ export async function recoverOutput(outDir: string): Promise<string[]> {
     }
   }
   const parent = dirname(target);
-  const leftover = (name: string) => name.startsWith(`.${basename(target)}.building-`) || [basename(next), basename(previous)].includes(name);
+  const leftover = (name: string) =>
+    name.startsWith(`.${basename(target)}.building-`) || [basename(next), basename(previous)].includes(name);
   for (const name of (await readdir(parent).catch(() => [])).filter(leftover)) removeTree(join(parent, name));
   return done;
 }
@@ -152,7 +176,9 @@ async function assertReplaceable(target: string, marker: string): Promise<void> 
   if (!(await exists(target))) return;
   const entries = await readdir(target);
   if (entries.length > 0 && !entries.includes(marker)) {
-    throw new OutputError(`refusing to replace ${target}${sep}: it is not empty and holds no ${marker} from a previous build`);
+    throw new OutputError(
+      `refusing to replace ${target}${sep}: it is not empty and holds no ${marker} from a previous build`,
+    );
   }
 }
 

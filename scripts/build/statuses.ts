@@ -34,6 +34,16 @@ export function withEtag(umid: string, status: StatusEntry): StatusWithEtag {
   return { ...status, etag: bodyEtag(statusDocumentBytes(umid, status)) };
 }
 
-function dated(status: StatusEntry["status"], at: number | undefined, reason: string | undefined, nextCheck: string): StatusEntry {
-  return { status, updatedAt: at === undefined ? UNDATED : new Date(at).toISOString(), ...(reason !== undefined && { reason }), nextCheck };
+function dated(
+  status: StatusEntry["status"],
+  at: number | undefined,
+  reason: string | undefined,
+  nextCheck: string,
+): StatusEntry {
+  return {
+    status,
+    updatedAt: at === undefined ? UNDATED : new Date(at).toISOString(),
+    ...(reason !== undefined && { reason }),
+    nextCheck,
+  };
 }

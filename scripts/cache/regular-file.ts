@@ -19,7 +19,8 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
   } catch (error) {
     // ELOOP: a symbolic link, which O_NOFOLLOW refuses.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ELOOP") throw new NotACacheFile(code === "ENOENT" ? "no such file" : "a symbolic link");
+    if (code === "ENOENT" || code === "ELOOP")
+      throw new NotACacheFile(code === "ENOENT" ? "no such file" : "a symbolic link");
     throw error;
   }
   try {

@@ -16,7 +16,10 @@ export function toolIdentity(): string {
   if (identity !== undefined) return identity;
   const files = PREBUILT
     ? fg.sync("*.js", { cwd: PREBUILT_DIR, absolute: true })
-    : [...fg.sync("{scripts,core,edge}/**/*.{ts,js,json,html}", { cwd: TOOL_ROOT, absolute: true }), join(TOOL_ROOT, "package-lock.json")];
+    : [
+        ...fg.sync("{scripts,core,edge}/**/*.{ts,js,json,html}", { cwd: TOOL_ROOT, absolute: true }),
+        join(TOOL_ROOT, "package-lock.json"),
+      ];
   const hash = createHash("sha256").update(process.version);
   for (const file of files.sort()) hash.update(`\0${file.slice(TOOL_ROOT.length)}\0`).update(readFileSync(file));
   identity = hash.digest("base64url");

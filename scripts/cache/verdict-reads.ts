@@ -31,7 +31,13 @@ export function verdictReads(manifest: Record<string, unknown>, verifiable: bool
 export function found(reads: VerdictReads, context: ReadContext): string {
   if ("unsigned" in reads) {
     const path = reads.unsigned;
-    return JSON.stringify(["unsigned", path, displayPath(path), context.unsigned.root ?? null, context.unsigned.entries.get(path) ?? null]);
+    return JSON.stringify([
+      "unsigned",
+      path,
+      displayPath(path),
+      context.unsigned.root ?? null,
+      context.unsigned.entries.get(path) ?? null,
+    ]);
   }
   if (!("pin" in reads)) return "";
   const { pins } = context;
@@ -47,7 +53,9 @@ const digests = new WeakMap<KeyPins, string>();
 function pinsDigest(pins: KeyPins): string {
   let digest = digests.get(pins);
   if (digest === undefined) {
-    digest = createHash("sha256").update(JSON.stringify([...pins.keys])).digest("base64url");
+    digest = createHash("sha256")
+      .update(JSON.stringify([...pins.keys]))
+      .digest("base64url");
     digests.set(pins, digest);
   }
   return digest;

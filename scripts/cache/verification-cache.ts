@@ -64,12 +64,23 @@ export interface CachedVerdict {
 }
 
 /** An entry as stored: [umid, body bytes (null: no body), issuedAt, times, legacy, index of [reads, found], diagnostics, last used]. */
-type StoredEntry = [string | null, number | null, number | null, CachedVerdict["times"], string | null, number, KeptDiagnostic[], number];
+type StoredEntry = [
+  string | null,
+  number | null,
+  number | null,
+  CachedVerdict["times"],
+  string | null,
+  number,
+  KeptDiagnostic[],
+  number,
+];
 
 /** The scope of a run's keys: the tool's identity and the settings a verdict depends on. */
 export function cacheScope(settings: Settings, tool = toolIdentity()): string {
   const { standardsUrl, contextUrl, resolverUrl, limits } = settings;
-  return createHash("sha256").update(JSON.stringify({ format: FORMAT, tool, standardsUrl, contextUrl, resolverUrl, limits })).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify({ format: FORMAT, tool, standardsUrl, contextUrl, resolverUrl, limits }))
+    .digest("base64url");
 }
 
 /** The key of a file's bytes `bytes`, which follow `prefix` (`keyPrefix`) in the same buffer. */
@@ -154,14 +165,26 @@ export class VerificationCache {
   /** Keeps a new entry, serialized at once: a cold run of many files holds strings, not objects. */
   add(key: Uint8Array, verdict: CachedVerdict): void {
     const v = verdict;
-    const entry: StoredEntry = [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.legacy, this.#depOf(v.reads, v.found), v.diagnostics, this.#started];
+    const entry: StoredEntry = [
+      v.umid,
+      v.body?.bytes ?? null,
+      v.issuedAt,
+      v.times,
+      v.legacy,
+      this.#depOf(v.reads, v.found),
+      v.diagnostics,
+      this.#started,
+    ];
     this.#added.push({ key: latin1(key), digest: v.body?.digest ?? "", json: JSON.stringify(entry) });
   }
 
   #depOf(reads: VerdictReads, was: string): number {
     const text = JSON.stringify([reads, was]);
     let i = this.#depIndex.get(text);
-    if (i === undefined) this.#depIndex.set(text, (i = this.#deps.push([reads, was]) - 1));
+    if (i === undefined) {
+      i = this.#deps.push([reads, was]) - 1;
+      this.#depIndex.set(text, i);
+    }
     return i;
   }
 
@@ -186,7 +209,10 @@ export class VerificationCache {
         const json = JSON.stringify(this.#used[i] === 1 ? [...entry.slice(0, 7), this.#started] : entry);
         return { key: keyAt(i), digest: entry[1] === null ? "" : hex(digests, i), json };
       });
-    const rows = mergeSorted(oldRows, this.#added.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)));
+    const rows = mergeSorted(
+      oldRows,
+      this.#added.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+    );
     const tables = Buffer.alloc(rows.length * KEY_BYTES * 2);
     rows.forEach((row, i) => {
       tables.write(row.key, i * KEY_BYTES, "latin1");
@@ -205,7 +231,16 @@ export class VerificationCache {
         writeFileSync(fd, `${" ".repeat(HEADER_BYTES - 1)}\n`);
         append(tables);
         append(Buffer.from(`{"deps":${JSON.stringify(this.#deps)},"entries":[`));
-        for (let at = 0; at < rows.length; at += WRITE_ROWS) append(Buffer.from((at === 0 ? "" : ",") + rows.slice(at, at + WRITE_ROWS).map((row) => row.json).join(",")));
+        for (let at = 0; at < rows.length; at += WRITE_ROWS)
+          append(
+            Buffer.from(
+              (at === 0 ? "" : ",") +
+                rows
+                  .slice(at, at + WRITE_ROWS)
+                  .map((row) => row.json)
+                  .join(","),
+            ),
+          );
         append(Buffer.from("]}"));
         const header = JSON.stringify({ format: FORMAT, count: rows.length, sha256: hash.digest("base64url") });
         writeSync(fd, header.padEnd(HEADER_BYTES - 1), 0);
@@ -254,11 +289,18 @@ function load(file: string): { stored: Stored; ignored?: string } {
     const header = JSON.parse(bytes.toString("utf8", 0, newline));
     if (header?.format !== FORMAT) return ignored(`its format is not ${FORMAT}`);
     const rest = bytes.subarray(newline + 1);
-    if (newline < 0 || header.sha256 !== createHash("sha256").update(rest).digest("base64url")) return ignored("its content does not match its digest (truncated or altered)");
+    if (newline < 0 || header.sha256 !== createHash("sha256").update(rest).digest("base64url"))
+      return ignored("its content does not match its digest (truncated or altered)");
     const count = header.count as number;
     const tables = count * KEY_BYTES;
     const { deps, entries } = JSON.parse(rest.toString("utf8", 2 * tables)) as Omit<Stored, "keys" | "digests">;
-    if (!Array.isArray(deps) || !deps.every(isDep) || !Array.isArray(entries) || entries.length !== count || !entries.every((e) => isEntry(e, deps.length))) {
+    if (
+      !Array.isArray(deps) ||
+      !deps.every(isDep) ||
+      !Array.isArray(entries) ||
+      entries.length !== count ||
+      !entries.every((e) => isEntry(e, deps.length))
+    ) {
       return ignored("it holds an entry of the wrong shape");
     }
     return { stored: { keys: rest.subarray(0, tables), digests: rest.subarray(tables, 2 * tables), entries, deps } };
@@ -287,7 +329,13 @@ function latin1(key: Uint8Array): string {
 }
 
 function isDep(dep: unknown): dep is [VerdictReads, string] {
-  return Array.isArray(dep) && dep.length === 2 && typeof dep[0] === "object" && dep[0] !== null && typeof dep[1] === "string";
+  return (
+    Array.isArray(dep) &&
+    dep.length === 2 &&
+    typeof dep[0] === "object" &&
+    dep[0] !== null &&
+    typeof dep[1] === "string"
+  );
 }
 
 function isEntry(e: unknown, deps: number): e is StoredEntry {
@@ -304,7 +352,14 @@ function isEntry(e: unknown, deps: number): e is StoredEntry {
     e[5] >= 0 &&
     e[5] < deps &&
     Array.isArray(e[6]) &&
-    e[6].every((d: KeptDiagnostic) => typeof d === "object" && d !== null && (d.severity === "error" || d.severity === "warning") && typeof d.rule === "string" && typeof d.message === "string") &&
+    e[6].every(
+      (d: KeptDiagnostic) =>
+        typeof d === "object" &&
+        d !== null &&
+        (d.severity === "error" || d.severity === "warning") &&
+        typeof d.rule === "string" &&
+        typeof d.message === "string",
+    ) &&
     typeof e[7] === "number"
   );
 }

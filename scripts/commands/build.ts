@@ -5,7 +5,15 @@ import { BodyWriter } from "../build/body-writer.ts";
 import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../build/host-limits.ts";
 import { KvWriter } from "../build/kv-writer.ts";
 import { publishedStatus, revokedStatus } from "../build/statuses.ts";
-import { commitStaging, discardStaging, openStaging, OutputError, recoverOutput, writeIndex, writeOutput } from "../build/output.ts";
+import {
+  commitStaging,
+  discardStaging,
+  openStaging,
+  OutputError,
+  recoverOutput,
+  writeIndex,
+  writeOutput,
+} from "../build/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir, projectRoot } from "../content/content-root.ts";
@@ -18,7 +26,16 @@ import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
-import { CACHE_ENVIRONMENT, CACHE_HELP, CACHE_OPTION, fromCache, keepBodies, openCache, recalledBody, saveCache } from "./cache-option.ts";
+import {
+  CACHE_ENVIRONMENT,
+  CACHE_HELP,
+  CACHE_OPTION,
+  fromCache,
+  keepBodies,
+  openCache,
+  recalledBody,
+  saveCache,
+} from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 
 export const build: Command = {
@@ -80,29 +97,51 @@ Example:
     const contentDir = stringOption(values, "content", defaultContentDir());
     const outDir = displayPath(stringOption(values, "out", join(root, "dist")));
     const lookupDir = displayPath(stringOption(values, "lookup-out", join(root, "dist-lookup")));
-    const kv = { dir: displayPath(stringOption(values, "kv-out", join(root, "dist-kv"))), asked: typeof values["kv-out"] === "string" };
+    const kv = {
+      dir: displayPath(stringOption(values, "kv-out", join(root, "dist-kv"))),
+      asked: typeof values["kv-out"] === "string",
+    };
     const started = performance.now();
     const settings = settingsFromEnv();
     const shown = maxProblems(values);
 
     // One build at a time writes these outputs; first, whatever a killed build left is put right.
     const outputs = [outDir, lookupDir, kv.dir];
-    return withFileLocks(outputs.map((dir) => resolve(dir)), settings.lockWaitMs, async () => {
-      for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
-      const cache = openCache(values, true);
-      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache }, settings));
-      const page = built && (await reportingWriteErrors(lookupDir, async () => writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true)));
-      // Only once every output is written: on a disk the cache shares with them, its bodies must never take their room.
-      if (page !== undefined) keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)));
-      saveCache(cache);
-      if (built === undefined || page === undefined) return EXIT_FAILED;
-      for (const warning of built.hostWarnings) console.error(`manifest-resolver: warning: ${warning}`);
-      if (settings.resolverUrl === "") {
-        console.error(`manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver's URL to make it the default`);
-      }
-      report(built, contentDir, outDir, lookupDir, started);
-      return EXIT_OK;
-    });
+    return withFileLocks(
+      outputs.map((dir) => resolve(dir)),
+      settings.lockWaitMs,
+      async () => {
+        for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
+        const cache = openCache(values, true);
+        const built = await reportingWriteErrors(outDir, () =>
+          buildInto(
+            contentDir,
+            outDir,
+            kv,
+            { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache },
+            settings,
+          ),
+        );
+        const page =
+          built &&
+          (await reportingWriteErrors(lookupDir, async () =>
+            writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true),
+          ));
+        // Only once every output is written: on a disk the cache shares with them, its bodies must never take their room.
+        if (page !== undefined)
+          keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)));
+        saveCache(cache);
+        if (built === undefined || page === undefined) return EXIT_FAILED;
+        for (const warning of built.hostWarnings) console.error(`manifest-resolver: warning: ${warning}`);
+        if (settings.resolverUrl === "") {
+          console.error(
+            `manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver's URL to make it the default`,
+          );
+        }
+        report(built, contentDir, outDir, lookupDir, started);
+        return EXIT_OK;
+      },
+    );
   },
 };
 
@@ -123,10 +162,14 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
     `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
       `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked, ${[...content.statuses.values()].filter((s) => s.list === "suspended").length} suspended ` +
       `(${size(bytes)}) in ${duration(performance.now() - started)}${fromCache(content.recalled)}; lookup page in ${lookupDir}/` +
-      (built.kvDir === undefined ? "" : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
+      (built.kvDir === undefined
+        ? ""
+        : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
   );
   if (content.legacy.length > 0) {
-    console.log(`legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${printableFile(m.file)} (${m.version})`).join(", ")}`);
+    console.log(
+      `legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${printableFile(m.file)} (${m.version})`).join(", ")}`,
+    );
   }
 }
 
@@ -139,7 +182,11 @@ async function buildInto(
   contentDir: string,
   outDir: string,
   kvOut: { dir: string; asked: boolean },
-  { allowEmpty, maxProblems, cache }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined },
+  {
+    allowEmpty,
+    maxProblems,
+    cache,
+  }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined },
   settings: Settings,
 ): Promise<Built | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
@@ -151,13 +198,26 @@ async function buildInto(
     let kv: KvWriter | undefined;
     const nextCheck = settings.statusNextCheck;
     const progress = new Progress(process.stderr, "building");
-    const checking = { settings, now: new Date(), strict: false, progress: (checked: number, total: number) => progress.update(checked, total), ...(cache && { cache }) };
+    const checking = {
+      settings,
+      now: new Date(),
+      strict: false,
+      progress: (checked: number, total: number) => progress.update(checked, total),
+      ...(cache && { cache }),
+    };
     const content = await checkContent(contentDir, checking, async (counts, statuses) => {
       // Hosts count files, not manifests: decided on what the output holds at most.
       const output = staticOutput(counts);
       kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
-      limits = hostWarnings(output, { out: printable(outDir), kv: printable(kvOut.dir) }, settings.limits.maxManifestBytes);
-      if (kvDir !== undefined) kv = new KvWriter((kvStaging = await openStaging(kvDir, "kv-00001.json")));
+      limits = hostWarnings(
+        output,
+        { out: printable(outDir), kv: printable(kvOut.dir) },
+        settings.limits.maxManifestBytes,
+      );
+      if (kvDir !== undefined) {
+        kvStaging = await openStaging(kvDir, "kv-00001.json");
+        kv = new KvWriter(kvStaging);
+      }
       return {
         write: async (umid, body, etag, issuedAt) => {
           const bytes = body instanceof Uint8Array ? body : recalledBody(cache!, umid, body);
@@ -187,7 +247,14 @@ async function buildInto(
     const kvFiles = kv?.finish() ?? 0;
     await commitStaging(staging, outDir);
     if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
-    return { content, bodyFile: (umid) => bodies.nameOf(umid), bytes: bodies.bytes + indexBytes, ...(kvDir !== undefined && { kvDir }), kvFiles, hostWarnings: limits };
+    return {
+      content,
+      bodyFile: (umid) => bodies.nameOf(umid),
+      bytes: bodies.bytes + indexBytes,
+      ...(kvDir !== undefined && { kvDir }),
+      kvFiles,
+      hostWarnings: limits,
+    };
   } catch (error) {
     for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
     throw error;

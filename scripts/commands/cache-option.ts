@@ -26,7 +26,8 @@ export function openCache(values: OptionValues, withBodies: boolean): Verificati
   const dir = process.env.UM_CACHE_DIR || join(projectRoot(), "node_modules", ".cache", "manifest-resolver");
   try {
     const cache = new VerificationCache(dir, withBodies);
-    if (cache.ignored !== undefined) warn(`the verification cache in ${dir} was ignored, and is rebuilt: ${cache.ignored}`);
+    if (cache.ignored !== undefined)
+      warn(`the verification cache in ${dir} was ignored, and is rebuilt: ${cache.ignored}`);
     return cache;
   } catch (error) {
     warn(`cannot use the verification cache in ${dir}, so every file is checked: ${(error as Error).message}`);
@@ -40,8 +41,12 @@ export function openCache(values: OptionValues, withBodies: boolean): Verificati
  */
 export function saveCache(cache: VerificationCache | undefined): void {
   if (cache === undefined) return;
-  const unwritable = (error: Error) => warn(`cannot write the verification cache in ${cache.dir}, so this run's results are not kept: ${error.message}`);
-  if (cache.bodies?.unwritable !== undefined) return unwritable(cache.bodies.unwritable);
+  const unwritable = (error: Error) =>
+    warn(`cannot write the verification cache in ${cache.dir}, so this run's results are not kept: ${error.message}`);
+  if (cache.bodies?.unwritable !== undefined) {
+    unwritable(cache.bodies.unwritable);
+    return;
+  }
   try {
     cache.save();
   } catch (error) {
@@ -50,7 +55,11 @@ export function saveCache(cache: VerificationCache | undefined): void {
 }
 
 /** Puts in the cache's body store each published body it does not hold, from its file in the output (`fileOf`). */
-export function keepBodies(cache: VerificationCache | undefined, published: PublishedManifests, fileOf: (umid: string) => string): void {
+export function keepBodies(
+  cache: VerificationCache | undefined,
+  published: PublishedManifests,
+  fileOf: (umid: string) => string,
+): void {
   const store = cache?.bodies;
   if (store === undefined) return;
   for (let i = 0; i < published.length && store.unwritable === undefined; i++) {
@@ -66,7 +75,10 @@ export function keepBodies(cache: VerificationCache | undefined, published: Publ
  */
 export function recalledBody(cache: VerificationCache, umid: string, body: StoredBody): Uint8Array | undefined {
   const recalled = cache.bodies!.recall(body.digest, body.bytes);
-  if (recalled === "altered") warn(`the verification cache's body of ${quoted(umid)} is not the one verified (${cache.bodies!.dir} was altered), so it was dropped and its file checked again`);
+  if (recalled === "altered")
+    warn(
+      `the verification cache's body of ${quoted(umid)} is not the one verified (${cache.bodies!.dir} was altered), so it was dropped and its file checked again`,
+    );
   return typeof recalled === "string" ? undefined : recalled;
 }
 

@@ -91,7 +91,9 @@ Examples:
   async run(values, positionals) {
     const nowText = values.now;
     if (typeof nowText === "string" && !isDateTime(nowText)) {
-      throw new UsageError(`--now must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z, not '${excerpt(nowText)}'`);
+      throw new UsageError(
+        `--now must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z, not '${excerpt(nowText)}'`,
+      );
     }
     const now = typeof nowText === "string" ? new Date(nowText) : new Date();
     const contentDir = stringOption(values, "content", defaultContentDir());
@@ -99,16 +101,30 @@ Examples:
     const summaryFile = typeof values.summary === "string" ? values.summary : undefined;
     const shown = maxProblems(values);
     const compares = base !== undefined || summaryFile !== undefined;
-    if (compares && positionals.length > 0) throw new UsageError("--base and --summary compare the whole content folder: name it with --content DIR, not as a PATH");
-    if (summaryFile !== undefined && !existsSync(dirname(summaryFile))) throw new UsageError(`--summary: there is no folder ${dirname(summaryFile)} to write ${summaryFile} in`);
+    if (compares && positionals.length > 0)
+      throw new UsageError(
+        "--base and --summary compare the whole content folder: name it with --content DIR, not as a PATH",
+      );
+    if (summaryFile !== undefined && !existsSync(dirname(summaryFile)))
+      throw new UsageError(`--summary: there is no folder ${dirname(summaryFile)} to write ${summaryFile} in`);
     // Before the check, which may take minutes: a revision that cannot be read is a usage error.
     const revision = base === undefined ? undefined : await resolveRevision(contentDir, base).catch(asUsageError);
     const progress = new Progress(process.stderr, "checking");
     const cache = openCache(values, false);
-    const options = { settings: settingsFromEnv(), now, strict: values.strict === true, progress: (checked: number, total: number) => progress.update(checked, total), ...(cache && { cache }) };
+    const options = {
+      settings: settingsFromEnv(),
+      now,
+      strict: values.strict === true,
+      progress: (checked: number, total: number) => progress.update(checked, total),
+      ...(cache && { cache }),
+    };
     const result = await (compares
       ? checkContent(contentDir, options)
-      : checkPaths(positionals.length > 0 ? positionals : [contentDir], { ...options, contentDir, allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [] })
+      : checkPaths(positionals.length > 0 ? positionals : [contentDir], {
+          ...options,
+          contentDir,
+          allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [],
+        })
     ).finally(() => progress.stop());
     saveCache(cache);
     if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
@@ -133,10 +149,25 @@ Examples:
  * Adds the history rules' errors to `result`, as diagnostics of the files they name (so
  * that --json lists them too), and writes the summary, if asked for, once they are in.
  */
-async function compareWithRevision(result: ContentCheck, contentDir: string, settings: Settings, revision: Revision | undefined, summaryFile: string | undefined): Promise<void> {
+async function compareWithRevision(
+  result: ContentCheck,
+  contentDir: string,
+  settings: Settings,
+  revision: Revision | undefined,
+  summaryFile: string | undefined,
+): Promise<void> {
   const validators = schemaValidators(settings.contextUrl);
-  const before = revision === undefined ? emptyState(validators) : await stateAt(revision, contentDir, settings.limits, validators, summaryFile !== undefined);
-  const now = stateNow(result, contentDir, settings.limits, validators, summaryFile === undefined ? new Map() : before.published);
+  const before =
+    revision === undefined
+      ? emptyState(validators)
+      : await stateAt(revision, contentDir, settings.limits, validators, summaryFile !== undefined);
+  const now = stateNow(
+    result,
+    contentDir,
+    settings.limits,
+    validators,
+    summaryFile === undefined ? new Map() : before.published,
+  );
   const listed = new Set(result.files.map((checked) => checked.file));
   for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "", settings.limits)) {
     if (!listed.has(file)) result.files.push({ file, umid });
@@ -154,7 +185,13 @@ function asUsageError(error: unknown): never {
 }
 
 function problemJson(d: Diagnostic) {
-  return { rule: d.rule, message: d.message, pointer: d.pointer === undefined ? null : pointerExcerpt(d.pointer), line: d.line ?? null, column: d.column ?? null };
+  return {
+    rule: d.rule,
+    message: d.message,
+    pointer: d.pointer === undefined ? null : pointerExcerpt(d.pointer),
+    line: d.line ?? null,
+    column: d.column ?? null,
+  };
 }
 
 function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recalled = 0): string {

@@ -51,7 +51,10 @@ Example:
     json: { type: "boolean" },
   },
   async run(values, positionals) {
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "evaluate needs a FILE" : `evaluate takes one FILE, not ${positionals.length}`);
+    if (positionals.length !== 1)
+      throw new UsageError(
+        positionals.length === 0 ? "evaluate needs a FILE" : `evaluate takes one FILE, not ${positionals.length}`,
+      );
     const file = positionals[0]!;
     const context = contextOption(values.context as string | undefined, values.now as string | undefined);
     const settings = settingsFromEnv();
@@ -59,7 +62,11 @@ Example:
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
     let receipt: Receipt;
     try {
-      receipt = await evaluate(bytes, context, { standardsUrl: settings.standardsUrl, limits: settings.limits, ...(keys !== undefined && { keys }) });
+      receipt = await evaluate(bytes, context, {
+        standardsUrl: settings.standardsUrl,
+        limits: settings.limits,
+        ...(keys !== undefined && { keys }),
+      });
     } catch (error) {
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
@@ -99,12 +106,16 @@ export function contextOption(text: string | undefined, now: string | undefined)
     const parsed = parseJson(text, settingsFromEnv().limits);
     if (!parsed.ok) {
       const { rule, message, offset } = parsed.problem;
-      throw new UsageError(`--context ${rule.startsWith("limits/") ? "is too large" : "is not JSON"}: ${message} (at character ${offset + 1})`);
+      throw new UsageError(
+        `--context ${rule.startsWith("limits/") ? "is too large" : "is not JSON"}: ${message} (at character ${offset + 1})`,
+      );
     }
-    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) throw new UsageError("--context must be a JSON object");
+    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value))
+      throw new UsageError("--context must be a JSON object");
     context = parsed.value;
   }
-  if (now !== undefined && !isDateTime(now)) throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${excerpt(now)}'`);
+  if (now !== undefined && !isDateTime(now))
+    throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${excerpt(now)}'`);
   return { ...(context as EvaluationContext), ...(now !== undefined && { now }) };
 }
 
@@ -114,25 +125,43 @@ function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnos
   if (arrival.length === 0) return [];
   const locate = sourceLocator(Buffer.from(bytes).toString("utf8"));
   return arrival.map((w) => {
-    const place = w.line !== undefined ? { line: w.line, column: w.column! } : w.pointer !== undefined ? locate(w.pointer) : {};
+    const place =
+      w.line !== undefined ? { line: w.line, column: w.column! } : w.pointer !== undefined ? locate(w.pointer) : {};
     // A structural warning's message starts with its place, which the diagnostic prints last.
     const prefix = w.pointer === undefined ? "" : `${placeName(w.pointer)}: `;
     const message = w.message.startsWith(prefix) ? w.message.slice(prefix.length) : w.message;
-    return { severity: "error", file, rule: w.rule ?? w.code.slice("um:reason:".length), message, ...(w.pointer !== undefined && { pointer: w.pointer }), ...place };
+    return {
+      severity: "error",
+      file,
+      rule: w.rule ?? w.code.slice("um:reason:".length),
+      message,
+      ...(w.pointer !== undefined && { pointer: w.pointer }),
+      ...place,
+    };
   });
 }
 
 /** A few lines for a person about what `file` (or a URL) held: the outcome, the checks, and why it is not plainly accepted. */
 export function summary(file: string, r: Receipt): string {
-  const facets = r.facetStatuses.length === 0 ? "" : `; ${r.facetStatuses.filter((f) => f.status === "processed").length} of ${r.facetStatuses.length} facets processed`;
+  const facets =
+    r.facetStatuses.length === 0
+      ? ""
+      : `; ${r.facetStatuses.filter((f) => f.status === "processed").length} of ${r.facetStatuses.length} facets processed`;
   const notes = [
     ...r.warnings.map((w) => w.message),
-    ...r.facetStatuses.filter((f) => f.status !== "processed").map((f) => `facet ${excerpt(f.facetId)}: ${f.status}${f.reason ? ` (${f.reason})` : ""}`),
-    ...r.claimStatuses.filter((c) => c.status === "trustTierUnsupported" || c.status === "failed").map((c) => `claim ${excerpt(c.claimRef)}: ${c.status}${c.reason ? ` (${c.reason})` : ""}`),
+    ...r.facetStatuses
+      .filter((f) => f.status !== "processed")
+      .map((f) => `facet ${excerpt(f.facetId)}: ${f.status}${f.reason ? ` (${f.reason})` : ""}`),
+    ...r.claimStatuses
+      .filter((c) => c.status === "trustTierUnsupported" || c.status === "failed")
+      .map((c) => `claim ${excerpt(c.claimRef)}: ${c.status}${c.reason ? ` (${c.reason})` : ""}`),
   ];
   const shown = notes.slice(0, 3).map((note) => `  ${note}`);
   if (notes.length > 3) shown.push(`  … and ${notes.length - 3} more in the receipt`);
-  return [`${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ${r.keyRefResolution}, freshness ${r.freshnessCheck}, revocation ${r.revocationStatus}${facets})`, ...shown]
+  return [
+    `${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ${r.keyRefResolution}, freshness ${r.freshnessCheck}, revocation ${r.revocationStatus}${facets})`,
+    ...shown,
+  ]
     .map(printable)
     .join("\n");
 }

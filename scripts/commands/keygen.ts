@@ -38,7 +38,11 @@ Example:
     if (keyRef === "") throw new UsageError("--key-ref must not be empty");
     const content = defaultContentDir();
     if (isInside(out, content)) {
-      console.error(printable(`manifest-resolver: refusing to write a private key into the content folder (${displayPath(content)}), which is committed and published: choose another --out`));
+      console.error(
+        printable(
+          `manifest-resolver: refusing to write a private key into the content folder (${displayPath(content)}), which is committed and published: choose another --out`,
+        ),
+      );
       return EXIT_FAILED;
     }
     const { privateKey } = generateKeyPairSync("ed25519");
@@ -48,19 +52,26 @@ Example:
       await writeFile(out, privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      console.error(printable(`manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists; move it away or choose another --out" : (error as Error).message}`));
+      console.error(
+        printable(
+          `manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists; move it away or choose another --out" : (error as Error).message}`,
+        ),
+      );
       return EXIT_FAILED;
     }
     const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
     const keysFile = displayPath(join(content, KEYS_FILE));
     const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
-    const replace = values["key-ref"] === undefined ? ` (with your keyRef for ${EXAMPLE_KEY_REF}, or run keygen with --key-ref)` : "";
+    const replace =
+      values["key-ref"] === undefined ? ` (with your keyRef for ${EXAMPLE_KEY_REF}, or run keygen with --key-ref)` : "";
     // Escaped line by line: a name cannot start a line of its own, and JSON's escapes keep
     // the printed pinning valid JSON with the same keyRef.
     const lines = [
       `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
       `public key (SPKI, base64): ${spki}`,
-      ...(existsSync(join(content, KEYS_FILE)) ? [`add this entry to ${keysFile}${replace}:`, `  ${entry}`] : [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"]),
+      ...(existsSync(join(content, KEYS_FILE))
+        ? [`add this entry to ${keysFile}${replace}:`, `  ${entry}`]
+        : [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"]),
     ];
     for (const line of lines) console.log(printable(line));
     return EXIT_OK;

@@ -26,7 +26,13 @@ export function keysOption(file: string | undefined, settings: Settings): Record
   if (file === undefined) return undefined;
   const checked = checkKeys(file, schemaValidators(settings.contextUrl));
   // No pins at all: checkKeys finds no file, which for a content root means none is pinned.
-  const [first, ...more] = checked.pins === undefined ? [{ severity: "error" as const, file: displayPath(file), rule: "file/unreadable", message: "file not found" }] : checked.diagnostics;
-  if (first !== undefined) throw new UsageError(`--keys: ${formatDiagnostic(first)}${more.length === 0 ? "" : ` (and ${plural(more.length, "more problem")})`}`);
+  const [first, ...more] =
+    checked.pins === undefined
+      ? [{ severity: "error" as const, file: displayPath(file), rule: "file/unreadable", message: "file not found" }]
+      : checked.diagnostics;
+  if (first !== undefined)
+    throw new UsageError(
+      `--keys: ${formatDiagnostic(first)}${more.length === 0 ? "" : ` (and ${plural(more.length, "more problem")})`}`,
+    );
   return Object.fromEntries([...checked.pins!.keys].map(([keyRef, { spki }]) => [keyRef, spki]));
 }

@@ -14,6 +14,7 @@ export const MAX_PROBLEMS_HELP = `  --max-problems N  print the first N problems
 export function maxProblems(values: OptionValues): number {
   const text = values["max-problems"];
   if (text === undefined) return DEFAULT_MAX_PROBLEMS;
-  if (typeof text !== "string" || !/^\d{1,9}$/.test(text)) throw new UsageError(`--max-problems must be a whole number (0: no cap), not '${String(text)}'`);
+  if (typeof text !== "string" || !/^\d{1,9}$/.test(text))
+    throw new UsageError(`--max-problems must be a whole number (0: no cap), not '${String(text)}'`);
   return Number(text);
 }

@@ -35,7 +35,8 @@ Example:
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const subject = typeof values.subject === "string" ? values.subject : pinnedSubject();
-    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(subject)) throw new UsageError(`--subject must be a URI such as did:web:you.example, not '${subject}'`);
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(subject))
+      throw new UsageError(`--subject must be a URI such as did:web:you.example, not '${subject}'`);
     const now = new Date();
     now.setUTCMilliseconds(0);
     const expires = new Date(now.getTime() + LIFETIME_DAYS * 86_400_000);
@@ -62,10 +63,14 @@ Example:
       await writeFile(out, text, { flag: "wx" });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      console.error(`manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists" : (error as Error).message}`);
+      console.error(
+        `manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists" : (error as Error).message}`,
+      );
       return EXIT_FAILED;
     }
-    console.log(`wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ${out} --key KEY.pem --key-ref KEYREF`);
+    console.log(
+      `wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ${out} --key KEY.pem --key-ref KEYREF`,
+    );
     return EXIT_OK;
   },
 };
@@ -77,6 +82,9 @@ function pinnedSubject(): string {
   const parsed = "text" in read ? parseJson(read.text, LIST_FILE_SHAPE) : undefined;
   const keyRefs = parsed?.ok && isJsonObject(parsed.value) ? Object.keys(parsed.value) : [];
   if (keyRefs.length === 1) return keyRefs[0]!.split("#")[0]!;
-  const why = "text" in read ? `${displayPath(path)} pins ${keyRefs.length} keys, so there is no one DID to take` : `there is no ${displayPath(path)} to take the DID of its key from`;
+  const why =
+    "text" in read
+      ? `${displayPath(path)} pins ${keyRefs.length} keys, so there is no one DID to take`
+      : `there is no ${displayPath(path)} to take the DID of its key from`;
   throw new UsageError(`name the manifest's subject with --subject DID: ${why}`);
 }

@@ -22,7 +22,8 @@ Example:
   options: {},
   async run(_values, [baseUrl, ...umids]) {
     if (baseUrl === undefined) throw new UsageError("BASE_URL is required");
-    if (!/^https?:\/\//i.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`BASE_URL must be an http or https URL, not '${baseUrl}'`);
+    if (!/^https?:\/\//i.test(baseUrl) || !URL.canParse(baseUrl))
+      throw new UsageError(`BASE_URL must be an http or https URL, not '${baseUrl}'`);
     let checks = 0;
     let failed = 0;
     for await (const result of probeResolver(baseUrl, umids)) {
@@ -35,7 +36,9 @@ Example:
       }
       // Every later check would fail the same way: one clear line is enough.
       if (result.unreachable) {
-        console.log(printable(`${baseUrl}: stopped after ${checks} ${checks === 1 ? "check" : "checks"}: nothing answered`));
+        console.log(
+          printable(`${baseUrl}: stopped after ${checks} ${checks === 1 ? "check" : "checks"}: nothing answered`),
+        );
         return EXIT_FAILED;
       }
     }

@@ -65,7 +65,10 @@ Example:
     json: { type: "boolean" },
   },
   async run(values, positionals) {
-    if (positionals.length !== 2) throw new UsageError(`resolve takes BASE_URL and UMID, not ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`);
+    if (positionals.length !== 2)
+      throw new UsageError(
+        `resolve takes BASE_URL and UMID, not ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`,
+      );
     const [baseUrl, umid] = positionals as [string, string];
     const problem = baseUrlProblem(baseUrl);
     if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
@@ -73,14 +76,21 @@ Example:
     const cacheDir = values.cache as string | undefined;
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys as string | undefined, settings);
-    let result;
+    let result: Awaited<ReturnType<typeof resolve>>;
     try {
-      result = await resolve(baseUrl, umid, { context, standardsUrl: settings.standardsUrl, limits: settings.limits, ...(keys !== undefined && { keys }), ...(cacheDir !== undefined && { cache: fileCache(cacheDir) }) });
+      result = await resolve(baseUrl, umid, {
+        context,
+        standardsUrl: settings.standardsUrl,
+        limits: settings.limits,
+        ...(keys !== undefined && { keys }),
+        ...(cacheDir !== undefined && { cache: fileCache(cacheDir) }),
+      });
     } catch (error) {
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
     }
-    if (result.cacheFailure !== undefined) console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${result.cacheFailure}`));
+    if (result.cacheFailure !== undefined)
+      console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${result.cacheFailure}`));
     if (!("receipt" in result)) {
       console.error(printable(`manifest-resolver: ${result.reason}`));
       return EXIT_FAILED;

@@ -67,20 +67,30 @@ Example:
   manifest-resolver revoke urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "key compromised"`,
   options: { reason: { type: "string" }, unpublished: { type: "boolean" }, ...contentOption },
   run: (values, positionals) =>
-    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
-      const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { unchanged: `${excerpt(umid!)} is already revoked at ${revoked.place}` };
-      const redirected = listed("redirects", umid!);
-      if (redirected !== undefined) return { refused: `${excerpt(umid!)} is redirected at ${redirected.place}: remove the redirect before revoking it` };
-      if (publishedBy(umid!) === undefined && values.unpublished !== true) {
-        return { refused: `no manifest in the content folder publishes ${excerpt(umid!)}${nearestHint(umid!)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished` };
-      }
-      const revokedAt = changeTime(umid!);
-      dropStatus(umid!);
-      routes.revoked.push({ umid: umid!, revokedAt, ...reasonOf(values) });
-      const file = publishedBy(umid!);
-      return { changed: `revoked ${excerpt(umid!)}${file === undefined ? "" : `; ${file} is no longer published`}` };
-    }),
+    editRoutes(
+      values,
+      positionals,
+      1,
+      ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
+        const revoked = listed("revoked", umid!);
+        if (revoked !== undefined) return { unchanged: `${excerpt(umid!)} is already revoked at ${revoked.place}` };
+        const redirected = listed("redirects", umid!);
+        if (redirected !== undefined)
+          return {
+            refused: `${excerpt(umid!)} is redirected at ${redirected.place}: remove the redirect before revoking it`,
+          };
+        if (publishedBy(umid!) === undefined && values.unpublished !== true) {
+          return {
+            refused: `no manifest in the content folder publishes ${excerpt(umid!)}${nearestHint(umid!)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished`,
+          };
+        }
+        const revokedAt = changeTime(umid!);
+        dropStatus(umid!);
+        routes.revoked.push({ umid: umid!, revokedAt, ...reasonOf(values) });
+        const file = publishedBy(umid!);
+        return { changed: `revoked ${excerpt(umid!)}${file === undefined ? "" : `; ${file} is no longer published`}` };
+      },
+    ),
 };
 
 export const suspend: Command = {
@@ -102,19 +112,28 @@ Example:
   manifest-resolver suspend urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "under review"`,
   options: { reason: { type: "string" }, ...contentOption },
   run: (values, positionals) =>
-    editRoutes(values, positionals, 1, ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
-      const suspended = listed("suspended", umid!);
-      if (suspended !== undefined) return { unchanged: `${excerpt(umid!)} is already suspended at ${suspended.place}` };
-      const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
-      if (publishedBy(umid!) === undefined) {
-        return { refused: `no manifest in the content folder publishes ${excerpt(umid!)}, and only a published manifest can be suspended${nearestHint(umid!)}` };
-      }
-      const suspendedAt = changeTime(umid!);
-      dropStatus(umid!);
-      routes.suspended.push({ umid: umid!, suspendedAt, ...reasonOf(values) });
-      return { changed: `suspended ${excerpt(umid!)}` };
-    }),
+    editRoutes(
+      values,
+      positionals,
+      1,
+      ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
+        const suspended = listed("suspended", umid!);
+        if (suspended !== undefined)
+          return { unchanged: `${excerpt(umid!)} is already suspended at ${suspended.place}` };
+        const revoked = listed("revoked", umid!);
+        if (revoked !== undefined)
+          return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+        if (publishedBy(umid!) === undefined) {
+          return {
+            refused: `no manifest in the content folder publishes ${excerpt(umid!)}, and only a published manifest can be suspended${nearestHint(umid!)}`,
+          };
+        }
+        const suspendedAt = changeTime(umid!);
+        dropStatus(umid!);
+        routes.suspended.push({ umid: umid!, suspendedAt, ...reasonOf(values) });
+        return { changed: `suspended ${excerpt(umid!)}` };
+      },
+    ),
 };
 
 export const reinstate: Command = {
@@ -136,7 +155,10 @@ Example:
   run: (values, positionals) =>
     editRoutes(values, positionals, 1, ([umid], { routes, listed, dropStatus, changeTime }) => {
       const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated` };
+      if (revoked !== undefined)
+        return {
+          refused: `${excerpt(umid!)} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated`,
+        };
       if (listed("suspended", umid!) === undefined) return { unchanged: `${excerpt(umid!)} is not suspended` };
       const reinstatedAt = changeTime(umid!);
       dropStatus(umid!);
@@ -175,9 +197,13 @@ Example:
     }
     return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy, dropStatus }) => {
       const revoked = listed("revoked", umid!);
-      if (revoked !== undefined) return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      if (revoked !== undefined)
+        return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
       const file = publishedBy(umid!);
-      if (file !== undefined) return { refused: `${excerpt(umid!)} is published by ${file}: delete that file first, or revoke the UMID instead` };
+      if (file !== undefined)
+        return {
+          refused: `${excerpt(umid!)} is published by ${file}: delete that file first, or revoke the UMID instead`,
+        };
       const existing = listed("redirects", umid!);
       // A status of a manifest no longer here goes with it.
       dropStatus(umid!);
@@ -194,8 +220,16 @@ Example:
   },
 };
 
-async function editRoutes(values: OptionValues, positionals: string[], arity: number, edit: (args: string[], at: RoutesEdit) => Outcome): Promise<number> {
-  if (positionals.length !== arity) throw new UsageError(`expected ${arity === 1 ? "UMID" : "UMID URL"}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`);
+async function editRoutes(
+  values: OptionValues,
+  positionals: string[],
+  arity: number,
+  edit: (args: string[], at: RoutesEdit) => Outcome,
+): Promise<number> {
+  if (positionals.length !== arity)
+    throw new UsageError(
+      `expected ${arity === 1 ? "UMID" : "UMID URL"}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`,
+    );
   if (positionals[0] === "") throw new UsageError("UMID must not be empty");
   const dir = stringOption(values, "content", defaultContentDir());
   const settings = settingsFromEnv();
@@ -203,7 +237,10 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);
 
-  if (!existsSync(dir)) return fail([`manifest-resolver: no content folder ${displayPath(dir)}: run this in your repository, or name the folder with --content`]);
+  if (!existsSync(dir))
+    return fail([
+      `manifest-resolver: no content folder ${displayPath(dir)}: run this in your repository, or name the folder with --content`,
+    ]);
   const manifests = await manifestIds(dir, settings);
   // Read, edited and written back under the file's lock: a concurrent edit waits, then
   // sees this one.
@@ -212,10 +249,17 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
     if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
     const text = "text" in read ? read.text : "{}";
     const before = checkRoutesText(file, text, validators);
-    if (hasErrors(before.diagnostics)) return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
+    if (hasErrors(before.diagnostics))
+      return fail([...before.diagnostics.map(formatDiagnostic), `${file} must be valid before it is edited.`]);
 
     const current = before.document;
-    const routes = { ...current, redirects: current.redirects ?? [], revoked: current.revoked ?? [], suspended: current.suspended ?? [], reinstated: current.reinstated ?? [] };
+    const routes = {
+      ...current,
+      redirects: current.redirects ?? [],
+      revoked: current.revoked ?? [],
+      suspended: current.suspended ?? [],
+      reinstated: current.reinstated ?? [],
+    };
     const source = { file, text };
     const withPlace = (umid: string) => `${excerpt(umid)} (${placeOf(manifests.get(umid)!, "/@id")})`;
     // A UMID given in other letter case than a published one is almost surely that one, and
@@ -224,9 +268,15 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
     const [umid] = positionals as [string];
     if (!manifests.has(umid) && !before.redirects.has(umid) && !before.statuses.has(umid)) {
       // Both ways: one lower-case form may have two upper-case ones (σ, ς: Σ), and the reverse.
-      const meant = [...manifests.keys()].filter((candidate) => candidate !== umid && (candidate.toLowerCase() === umid.toLowerCase() || candidate.toUpperCase() === umid.toUpperCase()));
+      const meant = [...manifests.keys()].filter(
+        (candidate) =>
+          candidate !== umid &&
+          (candidate.toLowerCase() === umid.toLowerCase() || candidate.toUpperCase() === umid.toUpperCase()),
+      );
       if (meant.length > 0) {
-        return fail([`manifest-resolver: no manifest in the content folder publishes ${excerpt(umid)}; did you mean ${meant.map(withPlace).join(" or ")}? UMIDs differing only in letter case are different UMIDs. Nothing was changed`]);
+        return fail([
+          `manifest-resolver: no manifest in the content folder publishes ${excerpt(umid)}; did you mean ${meant.map(withPlace).join(" or ")}? UMIDs differing only in letter case are different UMIDs. Nothing was changed`,
+        ]);
       }
     }
     const outcome = edit(positionals, {
@@ -260,10 +310,13 @@ async function editRoutes(values: OptionValues, positionals: string[], arity: nu
     }
 
     // A list the file did not have is written only if the edit gave it an entry.
-    const lists = Object.entries(routes).filter(([name, list]) => !(Array.isArray(list) && list.length === 0 && !(name in current)));
+    const lists = Object.entries(routes).filter(
+      ([name, list]) => !(Array.isArray(list) && list.length === 0 && !(name in current)),
+    );
     const updated = formatJson(Object.fromEntries(lists), "text" in read ? detectStyle(read.text) : DEFAULT_STYLE);
     const after = checkRoutesText(file, updated, validators);
-    if (hasErrors(after.diagnostics)) return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
+    if (hasErrors(after.diagnostics))
+      return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
     await writeFileAtomically(path, updated);
     console.log(printable(`${outcome.changed} in ${file}`));
     return EXIT_OK;
@@ -280,7 +333,12 @@ async function manifestIds(dir: string, settings: Settings): Promise<Map<string,
   });
   for (const source of sources) {
     const parsed = source && parseJson(source.text, settings.limits);
-    if (parsed?.ok && isJsonObject(parsed.value) && typeof parsed.value["@id"] === "string" && !ids.has(parsed.value["@id"])) {
+    if (
+      parsed?.ok &&
+      isJsonObject(parsed.value) &&
+      typeof parsed.value["@id"] === "string" &&
+      !ids.has(parsed.value["@id"])
+    ) {
       ids.set(parsed.value["@id"], { ...source!, issuedAt: parsed.value.issuedAt });
     }
   }

@@ -47,7 +47,8 @@ Example:
 
     // A build killed between its renames may have left the output aside: put it back first.
     if (!existsSync(dist)) {
-      for (const line of await withFileLock(resolve(dist), settingsFromEnv().lockWaitMs, () => recoverOutput(dist))) console.error(line);
+      for (const line of await withFileLock(resolve(dist), settingsFromEnv().lockWaitMs, () => recoverOutput(dist)))
+        console.error(line);
     }
     try {
       await access(join(dist, BUILD_INFO_PATH));
@@ -55,7 +56,7 @@ Example:
       console.error(`manifest-resolver: ${join(dist, BUILD_INFO_PATH)} not found: run 'manifest-resolver build' first`);
       return EXIT_FAILED;
     }
-    let running;
+    let running: Awaited<ReturnType<typeof serveNode>>;
     try {
       running = await serveNode({ dist, port, host });
     } catch (error) {
@@ -91,7 +92,8 @@ Example:
       console.log(`lookup page at ${page}`);
       // The first click of a newcomer should show a verdict, not a form to fill in.
       const umid = await sampleUmid(dist);
-      if (umid !== undefined) console.log(`look one up: ${page}?${new URLSearchParams({ resolver: running.url, umid })}`);
+      if (umid !== undefined)
+        console.log(`look one up: ${page}?${new URLSearchParams({ resolver: running.url, umid })}`);
     }
     return stopped;
   },
@@ -110,7 +112,8 @@ async function sampleUmid(dist: string): Promise<string | undefined> {
   const active: [string, string][] = [];
   for (const name of readdirSync(dir).sort()) {
     const shard = JSON.parse(readFileSync(join(dir, name), "utf8")) as IndexShard;
-    for (const [umid, entry] of Object.entries(shard.records)) if ("file" in entry && entry.status.status === "active") active.push([umid, entry.file]);
+    for (const [umid, entry] of Object.entries(shard.records))
+      if ("file" in entry && entry.status.status === "active") active.push([umid, entry.file]);
     if (active.length >= SAMPLE_CANDIDATES) break;
   }
   for (const [umid, file] of active.slice(0, SAMPLE_CANDIDATES)) {
@@ -123,6 +126,7 @@ function portOption(values: OptionValues, name: string, fallback: string | undef
   const text = values[name];
   if (typeof text !== "string") return fallback === undefined ? undefined : Number(fallback);
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--${name} must be a whole number from 0 to 65535, not '${text}'`);
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new UsageError(`--${name} must be a whole number from 0 to 65535, not '${text}'`);
   return port;
 }

@@ -46,7 +46,12 @@ Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
 
 Example:
   manifest-resolver sign content/people --key tests/fixtures/sample-signing-key.TEST-ONLY.pem --key-ref did:web:samples.manifest-resolver.example#test-key-1`,
-  options: { key: { type: "string" }, "key-ref": { type: "string" }, "status-base": { type: "string" }, content: { type: "string" } },
+  options: {
+    key: { type: "string" },
+    "key-ref": { type: "string" },
+    "status-base": { type: "string" },
+    content: { type: "string" },
+  },
   async run(values, paths) {
     if (paths.length === 0) throw new UsageError("name at least one FILE or DIR to sign");
     if (typeof values.key !== "string") throw new UsageError("--key PEM is required");
@@ -62,13 +67,21 @@ Example:
     const settings = settingsFromEnv();
     const statusBase = stringOption(values, "status-base", settings.resolverUrl);
     if (statusBase !== "" && !isTrustworthyUrl(statusBase)) {
-      throw new UsageError(`${typeof values["status-base"] === "string" ? "--status-base" : "UM_RESOLVER_URL"} must be an https: URL (or http: to a loopback host) for a statusRef, not '${statusBase}'`);
+      throw new UsageError(
+        `${typeof values["status-base"] === "string" ? "--status-base" : "UM_RESOLVER_URL"} must be an https: URL (or http: to a loopback host) for a statusRef, not '${statusBase}'`,
+      );
     }
     const validators = schemaValidators(settings.contextUrl);
     const files = await manifestFiles(paths);
     let refused = 0;
     for (const path of files) {
-      const problem = await signFile(path, { key, spki, keyRef, statusBase }, stringOption(values, "content", defaultContentDir()), settings, validators);
+      const problem = await signFile(
+        path,
+        { key, spki, keyRef, statusBase },
+        stringOption(values, "content", defaultContentDir()),
+        settings,
+        validators,
+      );
       if (problem !== undefined) {
         refused++;
         // Problems on stdout, as check and build print them (README, "Commands").
@@ -89,7 +102,8 @@ async function manifestFiles(paths: string[]): Promise<string[]> {
       continue;
     }
     const { manifests } = await listContent(path);
-    if (manifests.length === 0) throw new UsageError(`${path} holds no manifest file (*.json or *.jsonld, not starting with _)`);
+    if (manifests.length === 0)
+      throw new UsageError(`${path} holds no manifest file (*.json or *.jsonld, not starting with _)`);
     files.push(...manifests.map((name) => join(path, name)));
   }
   return files;
@@ -106,7 +120,9 @@ async function loadPrivateKey(path: string): Promise<KeyObject | string> {
   }
   try {
     const key = createPrivateKey(pem);
-    return key.asymmetricKeyType === "ed25519" ? key : `${path} is a ${key.asymmetricKeyType} key; Profile A needs Ed25519`;
+    return key.asymmetricKeyType === "ed25519"
+      ? key
+      : `${path} is a ${key.asymmetricKeyType} key; Profile A needs Ed25519`;
   } catch {
     return `${path} is not a PEM private key`;
   }
@@ -127,13 +143,25 @@ async function signFile(
     if ("diagnostic" in read) return [formatDiagnostic(read.diagnostic)];
     const parsed = parseAndValidate(file, read.text, settings.limits, () => []);
     if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic);
-    if (!isJsonObject(parsed.value)) return [formatDiagnostic({ severity: "error", file, rule: "sign/not-object", message: "a manifest is a JSON object" })];
+    if (!isJsonObject(parsed.value))
+      return [
+        formatDiagnostic({ severity: "error", file, rule: "sign/not-object", message: "a manifest is a JSON object" }),
+      ];
 
     // Judged by the content root's files, as check and build judge it.
-    const root = isInside(path, contentDir) ? checkRootFiles(contentDir, { settings, now: new Date(), strict: false }, validators) : undefined;
-    const rootErrors = root?.checked.flatMap((checked) => checked.diagnostics).filter((d) => d.severity === "error") ?? [];
+    const root = isInside(path, contentDir)
+      ? checkRootFiles(contentDir, { settings, now: new Date(), strict: false }, validators)
+      : undefined;
+    const rootErrors =
+      root?.checked.flatMap((checked) => checked.diagnostics).filter((d) => d.severity === "error") ?? [];
     if (rootErrors.length > 0) return rootErrors.map(formatDiagnostic);
-    const context = root?.context ?? { settings, now: new Date(), strict: false, pins: undefined, unsigned: NO_OPT_INS };
+    const context = root?.context ?? {
+      settings,
+      now: new Date(),
+      strict: false,
+      pins: undefined,
+      unsigned: NO_OPT_INS,
+    };
     const pin = context.pins?.keys.get(keyRef);
     if (pin !== undefined && pin.spki !== spki) {
       const message = `refusing to sign with this key: keyRef ${quoted(keyRef)} is pinned to another key at ${pin.place}`;
@@ -144,14 +172,23 @@ async function signFile(
     // goes last; everything else keeps its order.
     const manifest = parsed.value;
     const previous = isJsonObject(manifest.signature) ? manifest.signature : {};
-    const statusRef = statusBase !== "" && typeof manifest["@id"] === "string" ? { statusRef: statusRefFor(statusBase, manifest["@id"]) } : {};
+    const statusRef =
+      statusBase !== "" && typeof manifest["@id"] === "string"
+        ? { statusRef: statusRefFor(statusBase, manifest["@id"]) }
+        : {};
     const signature = { ...previous, ...signProfileA(manifest, key, keyRef), ...statusRef };
-    const signed = "signature" in manifest ? Object.fromEntries(Object.entries(manifest).map(([k, v]) => [k, k === "signature" ? signature : v])) : { ...manifest, signature };
+    const signed =
+      "signature" in manifest
+        ? Object.fromEntries(Object.entries(manifest).map(([k, v]) => [k, k === "signature" ? signature : v]))
+        : { ...manifest, signature };
     const text = formatJson(signed, detectStyle(read.text));
 
     const check = checkManifestText(file, text, context, path);
     if (hasErrors(check.diagnostics)) {
-      return [...check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic), `${printableFile(file)} was not signed: fix the problems above first.`];
+      return [
+        ...check.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic),
+        `${printableFile(file)} was not signed: fix the problems above first.`,
+      ];
     }
     printDiagnostics(check.diagnostics, (line) => console.log(line));
     await writeFileAtomically(path, text);

@@ -18,7 +18,17 @@ import { cacheScope, type StoredBody, type VerificationCache } from "../cache/ve
 import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside, realPath } from "./content-root.ts";
-import { displayPath, KEYS_FILE, LIST_FILES, listContent, MAX_LIST_FILE_BYTES, readHead, readSourceText, ROUTES_FILE, UNSIGNED_FILE } from "./files.ts";
+import {
+  displayPath,
+  KEYS_FILE,
+  LIST_FILES,
+  listContent,
+  MAX_LIST_FILE_BYTES,
+  readHead,
+  readSourceText,
+  ROUTES_FILE,
+  UNSIGNED_FILE,
+} from "./files.ts";
 import { checkKeys, openWorldWarning } from "./keys.ts";
 import { checkManifestFile, type CheckedManifest, type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
@@ -33,7 +43,10 @@ import type { ContentCounts } from "../build/host-limits.ts";
 export type { CheckOptions } from "./manifest-check.ts";
 
 /** How a check is run: its options, who is told of each manifest checked (for a progress line), and the verification cache, if used. */
-export type ContentCheckOptions = CheckOptions & { progress?: (checked: number, total: number) => void; cache?: VerificationCache };
+export type ContentCheckOptions = CheckOptions & {
+  progress?: (checked: number, total: number) => void;
+  cache?: VerificationCache;
+};
 
 /** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
 export interface BodySink {
@@ -42,7 +55,13 @@ export interface BodySink {
    * may be one the verification cache's body store holds; false says it no longer does
    * (another run pruned it meanwhile), and the file is checked again.
    */
-  write(umid: string, body: Uint8Array | StoredBody, etag: string, issuedAt: number): boolean | void | Promise<boolean | void>;
+  write(
+    umid: string,
+    body: Uint8Array | StoredBody,
+    etag: string,
+    issuedAt: number,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a sink that never refuses returns nothing
+  ): boolean | void | Promise<boolean | void>;
 }
 
 export interface ContentCheck {
@@ -68,10 +87,19 @@ export interface ContentCheck {
  * choose its outputs without listing the directory again) and the statuses of
  * `_routes.json`, and returns the sink.
  */
-export async function checkContent(dir: string, options: ContentCheckOptions, sinkFor?: (counts: ContentCounts, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>): Promise<ContentCheck> {
+export async function checkContent(
+  dir: string,
+  options: ContentCheckOptions,
+  sinkFor?: (counts: ContentCounts, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>,
+): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
-    result.diagnostics.push({ severity: "error", file: displayPath(dir), rule: "file/unreadable", message: "no such content directory" });
+    result.diagnostics.push({
+      severity: "error",
+      file: displayPath(dir),
+      rule: "file/unreadable",
+      message: "no such content directory",
+    });
     result.files.push({ file: displayPath(dir), umid: null });
     return result;
   }
@@ -92,46 +120,70 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
 
   const files = { dir, names: listing.manifests };
   const fileAt = (i: number) => displayPath(join(dir, files.names[i]!));
-  const sink = await sinkFor?.({ manifestFiles: files.names.length, redirects: result.redirects.size, revoked: result.revoked.size }, result.statuses);
+  const sink = await sinkFor?.(
+    { manifestFiles: files.names.length, redirects: result.redirects.size, revoked: result.revoked.size },
+    result.statuses,
+  );
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
   const withheld: { file: string; umid: string }[] = [];
   let checked = 0;
-  await checkManifestFiles(files, root.context, sink !== undefined, async (manifest, index) => {
-    options.progress?.(++checked, files.names.length);
-    keepEntry(result, options.cache, manifest);
-    result.diagnostics.push(...manifest.diagnostics);
-    // A million entries a build never reads: only check lists them.
-    if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
-    const umid = manifest.umid;
-    if (umid === undefined) return;
-    const first = claimed.get(umid);
-    if (first !== undefined) {
-      // One file per UMID. A manifest that failed other checks still claims its @id, so a
-      // duplicate is reported even before the first copy is fixed.
-      const source = sourceOf(manifest.file, options.settings);
-      result.diagnostics.push(placed(source, "/@id", "umid/duplicate", `@id ${quoted(umid)} is also the @id of ${placeOf(sourceOf(fileAt(first), options.settings), "/@id")}`));
-      return;
-    }
-    claimed.set(umid, index);
-    if (hasErrors(manifest.diagnostics) || result.redirects.has(umid)) return;
-    if (result.revoked.has(umid)) {
-      withheld.push({ file: manifest.file, umid });
-      return;
-    }
-    const body = manifest.body ?? manifest.stored;
-    if (sink === undefined || body === undefined || manifest.etag === undefined) return;
-    const issuedAt = manifest.issuedAt ?? NaN;
-    result.published.add(umid, manifest.etag, issuedAt);
-    if (manifest.legacyVersion !== undefined) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
-    if ((await sink.write(umid, body, manifest.etag, issuedAt)) === false) {
-      // Read again, it must still be what the cache recalled: a file edited meanwhile is not published unchecked.
-      result.recalled--;
-      const again = checkManifestFile(join(dir, files.names[index]!), root.context, true) as CheckedManifest;
-      if (again.body !== undefined && again.etag === manifest.etag) await sink.write(umid, again.body, again.etag, issuedAt);
-      else result.diagnostics.push({ severity: "error", file: manifest.file, rule: "file/changed", message: "changed while the build read it: build again" });
-    }
-  }, usableCache(options, root.context));
+  await checkManifestFiles(
+    files,
+    root.context,
+    sink !== undefined,
+    async (manifest, index) => {
+      options.progress?.(++checked, files.names.length);
+      keepEntry(result, options.cache, manifest);
+      result.diagnostics.push(...manifest.diagnostics);
+      // A million entries a build never reads: only check lists them.
+      if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+      const umid = manifest.umid;
+      if (umid === undefined) return;
+      const first = claimed.get(umid);
+      if (first !== undefined) {
+        // One file per UMID. A manifest that failed other checks still claims its @id, so a
+        // duplicate is reported even before the first copy is fixed.
+        const source = sourceOf(manifest.file, options.settings);
+        result.diagnostics.push(
+          placed(
+            source,
+            "/@id",
+            "umid/duplicate",
+            `@id ${quoted(umid)} is also the @id of ${placeOf(sourceOf(fileAt(first), options.settings), "/@id")}`,
+          ),
+        );
+        return;
+      }
+      claimed.set(umid, index);
+      if (hasErrors(manifest.diagnostics) || result.redirects.has(umid)) return;
+      if (result.revoked.has(umid)) {
+        withheld.push({ file: manifest.file, umid });
+        return;
+      }
+      const body = manifest.body ?? manifest.stored;
+      if (sink === undefined || body === undefined || manifest.etag === undefined) return;
+      const issuedAt = manifest.issuedAt ?? NaN;
+      result.published.add(umid, manifest.etag, issuedAt);
+      if (manifest.legacyVersion !== undefined)
+        result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
+      if ((await sink.write(umid, body, manifest.etag, issuedAt)) === false) {
+        // Read again, it must still be what the cache recalled: a file edited meanwhile is not published unchecked.
+        result.recalled--;
+        const again = checkManifestFile(join(dir, files.names[index]!), root.context, true) as CheckedManifest;
+        if (again.body !== undefined && again.etag === manifest.etag)
+          await sink.write(umid, again.body, again.etag, issuedAt);
+        else
+          result.diagnostics.push({
+            severity: "error",
+            file: manifest.file,
+            rule: "file/changed",
+            message: "changed while the build read it: build again",
+          });
+      }
+    },
+    usableCache(options, root.context),
+  );
 
   addFiles(result, root.checked);
   if (routes !== undefined) {
@@ -146,14 +198,32 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
     // Suspension is a status of a manifest served (O2.3): there must be one.
     for (const [umid, { list, pointer }] of routes.statuses) {
       if (list === "revoked" || claimed.has(umid)) continue;
-      result.diagnostics.push(placed(routes.source, `${pointer}/umid`, "routes/unpublished", `UMID ${quoted(umid)} is ${list} here, but no manifest in the content folder publishes it; remove the entry (or revoke or redirect the UMID)`));
+      result.diagnostics.push(
+        placed(
+          routes.source,
+          `${pointer}/umid`,
+          "routes/unpublished",
+          `UMID ${quoted(umid)} is ${list} here, but no manifest in the content folder publishes it; remove the entry (or revoke or redirect the UMID)`,
+        ),
+      );
     }
   }
   for (const { file, umid } of withheld) {
     const source = sourceOf(file, options.settings);
-    result.diagnostics.push({ ...placed(source, "/@id", "routes/withheld", `${quoted(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`), severity: "warning" });
+    result.diagnostics.push({
+      ...placed(
+        source,
+        "/@id",
+        "routes/withheld",
+        `${quoted(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`,
+      ),
+      severity: "warning",
+    });
   }
-  addFiles(result, listing.others.flatMap((name) => otherFileProblems(dir, join(dir, name))));
+  addFiles(
+    result,
+    listing.others.flatMap((name) => otherFileProblems(dir, join(dir, name))),
+  );
   return result;
 }
 
@@ -164,7 +234,10 @@ export async function checkContent(dir: string, options: ContentCheckOptions, si
  * `contentDir` if it lies there, by none otherwise. `allowUnsigned` names files outside
  * it opted in from the command line.
  */
-export async function checkPaths(paths: string[], options: ContentCheckOptions & { contentDir: string; allowUnsigned: readonly string[] }): Promise<ContentCheck> {
+export async function checkPaths(
+  paths: string[],
+  options: ContentCheckOptions & { contentDir: string; allowUnsigned: readonly string[] },
+): Promise<ContentCheck> {
   const result = emptyCheck();
   const { contentDir } = options;
   const validators = schemaValidators(options.settings.contextUrl);
@@ -178,7 +251,10 @@ export async function checkPaths(paths: string[], options: ContentCheckOptions &
         // Judged exactly as the build judges them: --allow-unsigned is for files outside it.
         root = checkRootFiles(contentDir, options, validators);
         // The root's own files are reported once, where they bear on the files checked.
-        addFiles(result, root.checked.filter((checked) => checked.diagnostics.length > 0));
+        addFiles(
+          result,
+          root.checked.filter((checked) => checked.diagnostics.length > 0),
+        );
       }
       return root.context;
     }
@@ -198,19 +274,29 @@ export async function checkPaths(paths: string[], options: ContentCheckOptions &
     } else if (name === UNSIGNED_FILE) {
       addFiles(result, [checkUnsigned(dirname(path), validators)]);
     } else if (name === ROUTES_FILE) {
-      addFiles(result, [{ file: displayPath(path), diagnostics: checkRoutes(path, validators)?.diagnostics ?? [missingFile(path)] }]);
+      addFiles(result, [
+        { file: displayPath(path), diagnostics: checkRoutes(path, validators)?.diagnostics ?? [missingFile(path)] },
+      ]);
     } else if (!existsSync(path)) {
       addFiles(result, [{ file: displayPath(path), diagnostics: [missingFile(path)] }]);
     } else {
       const context = contextFor(path);
       if (!caches.has(context)) caches.set(context, usableCache(options, context));
       // Named as in its content root, as a check of the whole root names it: one cache entry serves both.
-      const files = isInside(path, contentDir) ? { dir: contentDir, names: [relative(realPath(contentDir), realPath(path)).split(sep).join("/")] } : { dir: dirname(path), names: [name] };
-      await checkManifestFiles(files, context, false, (manifest) => {
-        keepEntry(result, options.cache, manifest);
-        result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
-        result.diagnostics.push(...manifest.diagnostics);
-      }, caches.get(context));
+      const files = isInside(path, contentDir)
+        ? { dir: contentDir, names: [relative(realPath(contentDir), realPath(path)).split(sep).join("/")] }
+        : { dir: dirname(path), names: [name] };
+      await checkManifestFiles(
+        files,
+        context,
+        false,
+        (manifest) => {
+          keepEntry(result, options.cache, manifest);
+          result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+          result.diagnostics.push(...manifest.diagnostics);
+        },
+        caches.get(context),
+      );
     }
   };
 
@@ -245,7 +331,13 @@ export interface RootFiles {
 export function checkRootFiles(dir: string, options: CheckOptions, validators: SchemaValidators): RootFiles {
   const keys = checkKeys(join(dir, KEYS_FILE), validators);
   const unsigned = checkUnsigned(dir, validators);
-  const keysChecked = keys.file !== undefined ? keys : { file: displayPath(join(dir, KEYS_FILE)), diagnostics: [openWorldWarning(displayPath(join(dir, KEYS_FILE)), options.strict)] };
+  const keysChecked =
+    keys.file !== undefined
+      ? keys
+      : {
+          file: displayPath(join(dir, KEYS_FILE)),
+          diagnostics: [openWorldWarning(displayPath(join(dir, KEYS_FILE)), options.strict)],
+        };
   return {
     checked: [keysChecked, unsigned],
     context: { ...options, pins: keys.pins, unsigned: unsigned.optIns },
@@ -256,7 +348,8 @@ export function checkRootFiles(dir: string, options: CheckOptions, validators: S
 function otherFileProblems(dir: string, path: string): { file: string; diagnostics: Diagnostic[] }[] {
   const file = displayPath(path);
   // Any bytes, read as Latin-1: PEM armour is ASCII, whatever else a file holds.
-  const problem = misplacedListFile(dir, path) ?? privateKeyProblem(file, readHead(path, MAX_LIST_FILE_BYTES).toString("latin1"));
+  const problem =
+    misplacedListFile(dir, path) ?? privateKeyProblem(file, readHead(path, MAX_LIST_FILE_BYTES).toString("latin1"));
   return problem === undefined ? [] : [{ file, diagnostics: [problem] }];
 }
 
@@ -278,7 +371,17 @@ function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck &
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
   const source = { file: displayPath(path), text: "text" in read ? read.text : "" };
   if ("diagnostic" in read) {
-    return read.missing ? undefined : { source, document: {}, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: [read.diagnostic] };
+    return read.missing
+      ? undefined
+      : {
+          source,
+          document: {},
+          redirects: new Map(),
+          redirectEntries: new Map(),
+          revoked: new Set(),
+          statuses: new Map(),
+          diagnostics: [read.diagnostic],
+        };
   }
   return { source, ...checkRoutesText(source.file, read.text, validators) };
 }
@@ -310,7 +413,16 @@ function addFiles(result: ContentCheck, checked: { file?: string; diagnostics: D
 }
 
 function emptyCheck(): ContentCheck {
-  return { files: [], published: new PublishedManifests(), legacy: [], redirects: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: [], recalled: 0 };
+  return {
+    files: [],
+    published: new PublishedManifests(),
+    legacy: [],
+    redirects: new Map(),
+    revoked: new Set(),
+    statuses: new Map(),
+    diagnostics: [],
+    recalled: 0,
+  };
 }
 
 function missingFile(path: string): Diagnostic {

@@ -59,8 +59,13 @@ async function acquire(lock: string, deadline: number): Promise<boolean> {
       continue;
     }
     if (Date.now() >= deadline) {
-      const by = held === undefined ? "another command" : `process ${held.holder.pid} on ${held.holder.host} since ${held.holder.since}`;
-      throw new LockTimeout(`${displayPath(lock.slice(0, -".lock".length))} is being edited by ${by}; gave up waiting. If no such command is running any more, delete ${displayPath(lock)}`);
+      const by =
+        held === undefined
+          ? "another command"
+          : `process ${held.holder.pid} on ${held.holder.host} since ${held.holder.since}`;
+      throw new LockTimeout(
+        `${displayPath(lock.slice(0, -".lock".length))} is being edited by ${by}; gave up waiting. If no such command is running any more, delete ${displayPath(lock)}`,
+      );
     }
     await sleep(20 + Math.random() * 30);
   }

@@ -45,7 +45,14 @@ export interface ContentListing {
  */
 export async function listContent(dir: string): Promise<ContentListing> {
   const listing: ContentListing = { manifests: [], others: [], links: [] };
-  const entries = fg.stream("**/*", { cwd: dir, dot: true, ignore: ["**/node_modules/**", "**/.git/**"], onlyFiles: false, followSymbolicLinks: false, objectMode: true });
+  const entries = fg.stream("**/*", {
+    cwd: dir,
+    dot: true,
+    ignore: ["**/node_modules/**", "**/.git/**"],
+    onlyFiles: false,
+    followSymbolicLinks: false,
+    objectMode: true,
+  });
   for await (const entry of entries as AsyncIterable<fg.Entry>) {
     const name = entry.path;
     if (entry.dirent.isSymbolicLink()) listing.links.push(name);
@@ -107,7 +114,10 @@ export function readSourceText(path: string, maxBytes: number): SourceText {
   }
   const text = decodeUtf8(bytes);
   if (text === undefined) {
-    return { diagnostic: { severity: "error", file, rule: "json/encoding", message: "file is not valid UTF-8" }, missing: false };
+    return {
+      diagnostic: { severity: "error", file, rule: "json/encoding", message: "file is not valid UTF-8" },
+      missing: false,
+    };
   }
   // A byte order mark carries no content; editors on some systems add one.
   return { text: text.startsWith("\uFEFF") ? text.slice(1) : text, bytes };

@@ -18,7 +18,8 @@ export const DEFAULT_STYLE: JsonStyle = { indent: 2, finalNewline: true };
 export function detectStyle(text: string): JsonStyle {
   const indent = /\n([ \t]+)\S/.exec(text)?.[1];
   return {
-    indent: indent === undefined ? (text.trim().includes("\n") ? 2 : 0) : indent.startsWith("\t") ? "\t" : indent.length,
+    indent:
+      indent === undefined ? (text.trim().includes("\n") ? 2 : 0) : indent.startsWith("\t") ? "\t" : indent.length,
     finalNewline: text.endsWith("\n"),
   };
 }
@@ -30,7 +31,10 @@ export function formatJson(value: unknown, style: JsonStyle): string {
 /** Replaces `path` with `text` in one step, keeping the file's permissions. */
 export async function writeFileAtomically(path: string, text: string, mode?: number): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  const existingMode = await stat(path).then((s) => s.mode & 0o777, () => undefined);
+  const existingMode = await stat(path).then(
+    (s) => s.mode & 0o777,
+    () => undefined,
+  );
   try {
     await writeFile(temporary, text, { mode: mode ?? existingMode ?? 0o644, flag: "wx" });
     await rename(temporary, path);

@@ -23,7 +23,10 @@ export interface KeysCheck {
 export function checkKeys(path: string, validators: SchemaValidators): KeysCheck {
   const file = displayPath(path);
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  if ("diagnostic" in read) return read.missing ? { diagnostics: [] } : { file, pins: { file, keys: new Map(), unreadable: true }, diagnostics: [read.diagnostic] };
+  if ("diagnostic" in read)
+    return read.missing
+      ? { diagnostics: [] }
+      : { file, pins: { file, keys: new Map(), unreadable: true }, diagnostics: [read.diagnostic] };
   const keys = new Map<string, { spki: string; place: string }>();
   const pins = { file, keys };
   const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
@@ -34,9 +37,26 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
     const pointer = `/${escapePointerToken(keyRef)}`;
     const { line, column } = locate(pointer);
     if (ed25519PublicKey(spki) === undefined) {
-      diagnostics.push({ severity: "error", file, rule: "keys/not-ed25519", message: "is not an Ed25519 SubjectPublicKeyInfo in canonical base64", pointer, line, column });
+      diagnostics.push({
+        severity: "error",
+        file,
+        rule: "keys/not-ed25519",
+        message: "is not an Ed25519 SubjectPublicKeyInfo in canonical base64",
+        pointer,
+        line,
+        column,
+      });
     } else if (!isStrongPoint(Buffer.from(spki, "base64").subarray(-32))) {
-      diagnostics.push({ severity: "error", file, rule: "keys/weak-key", message: "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key", pointer, line, column });
+      diagnostics.push({
+        severity: "error",
+        file,
+        rule: "keys/weak-key",
+        message:
+          "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key",
+        pointer,
+        line,
+        column,
+      });
     } else {
       keys.set(keyRef, { spki, place: `${file}:${line}:${column}` });
     }
@@ -53,6 +73,7 @@ export function openWorldWarning(file: string, strict: boolean): Diagnostic {
     severity: strict ? "error" : "warning",
     file,
     rule: "keys/none-pinned",
-    message: "no _keys.json pins signing keys here, so a manifest signed with any key it embeds is accepted: pin yours (manifest-resolver keygen --key-ref KEYREF prints the file)",
+    message:
+      "no _keys.json pins signing keys here, so a manifest signed with any key it embeds is accepted: pin yours (manifest-resolver keygen --key-ref KEYREF prints the file)",
   };
 }

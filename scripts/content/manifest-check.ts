@@ -16,7 +16,13 @@ import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
-import { cacheKey, keyPrefix, writeKeyPrefix, type CachedVerdict, type StoredBody } from "../cache/verification-cache.ts";
+import {
+  cacheKey,
+  keyPrefix,
+  writeKeyPrefix,
+  type CachedVerdict,
+  type StoredBody,
+} from "../cache/verification-cache.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
 import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
@@ -83,7 +89,13 @@ export interface Recalled {
 }
 
 /** The entry's result for the file at `path`, displayed as `file`, as checking it would give (freshness judged at `context.now`). */
-export function recall(entry: CachedVerdict, path: string, file: string, context: ManifestContext, withBody: boolean): CheckedManifest {
+export function recall(
+  entry: CachedVerdict,
+  path: string,
+  file: string,
+  context: ManifestContext,
+  withBody: boolean,
+): CheckedManifest {
   const freshness = freshnessDiagnostics(file, entry.times, context);
   if (freshness.length > 0) {
     const read = readSourceText(path, context.settings.limits.maxManifestBytes);
@@ -103,7 +115,12 @@ export function recall(entry: CachedVerdict, path: string, file: string, context
 }
 
 /** `cache.name`: the file's name in its content root, which its key includes. */
-export function checkManifestFile(path: string, context: ManifestContext, withBody: boolean, cache?: CacheLookup & { name: string }): CheckedManifest | Recalled {
+export function checkManifestFile(
+  path: string,
+  context: ManifestContext,
+  withBody: boolean,
+  cache?: CacheLookup & { name: string },
+): CheckedManifest | Recalled {
   const position = cache === undefined ? -1 : usablePosition(path, cache);
   if (position >= 0) return { position };
   const prefix = cache && keyPrefix(cache.scope, cache.name);
@@ -112,13 +129,25 @@ export function checkManifestFile(path: string, context: ManifestContext, withBo
   if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
   // The key of the bytes checked, not of those looked up: the file may have changed between.
   const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
-  const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(file, read.text, context, path);
+  const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
+    file,
+    read.text,
+    context,
+    path,
+  );
   const result: CheckedManifest = { file, diagnostics };
-  const umid = isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : undefined;
+  const umid =
+    isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : undefined;
   // The body is the canonical form: see "What the build writes" in the README. Its digest is
   // kept in the cache entry even for check, so that a build can use the entry.
   const wanted = withBody || key !== undefined;
-  const body = wanted && umid !== undefined && canonical !== undefined && !hasErrors(diagnostics.filter((d) => !freshness.includes(d))) ? utf8(joinMembers(canonical)) : undefined;
+  const body =
+    wanted &&
+    umid !== undefined &&
+    canonical !== undefined &&
+    !hasErrors(diagnostics.filter((d) => !freshness.includes(d)))
+      ? utf8(joinMembers(canonical))
+      : undefined;
   const digest = body && sha256(body);
   const issuedAt = isJsonObject(value) ? instant(value.issuedAt) : undefined;
   if (key !== undefined) {
@@ -158,7 +187,9 @@ export function checkManifestText(
   context: ManifestContext,
   path = file,
 ): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers; freshness: Diagnostic[]; reads: VerdictReads } {
-  const result = parseAndValidate(file, text, context.settings.limits, (value) => structureProblems(value, context.settings.standardsUrl, PUBLISHED_LEGACY_SCHEMAS));
+  const result = parseAndValidate(file, text, context.settings.limits, (value) =>
+    structureProblems(value, context.settings.standardsUrl, PUBLISHED_LEGACY_SCHEMAS),
+  );
   const privateKey = privateKeyProblem(file, text);
   if (privateKey !== undefined) result.diagnostics.push(privateKey);
   if (!isJsonObject(result.value)) return { ...result, freshness: [], reads: {} };
@@ -167,14 +198,26 @@ export function checkManifestText(
   const canonical = canonicalMembers(manifest);
   const verifiable = legacyVersion === undefined || SIGNED_LEGACY_VERSIONS.has(legacyVersion);
   const problems: [Severity, Problem[]][] = [
-    ["error", verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned)],
+    [
+      "error",
+      verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned),
+    ],
     ["error", statusRefProblems(manifest, context.settings.resolverUrl)],
   ];
   const freshness = freshnessDiagnostics(file, manifest, context);
-  const more = [...problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p))), ...freshness];
+  const more = [
+    ...problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p))),
+    ...freshness,
+  ];
   placeInSource(text, more);
   result.diagnostics.push(...more);
-  return { ...result, canonical, freshness, reads: verdictReads(manifest, verifiable, path), ...(legacyVersion !== undefined && { legacyVersion }) };
+  return {
+    ...result,
+    canonical,
+    freshness,
+    reads: verdictReads(manifest, verifiable, path),
+    ...(legacyVersion !== undefined && { legacyVersion }),
+  };
 }
 
 /** One buffer per thread for the keys of files looked up: most manifests are a few kilobytes. */
@@ -216,7 +259,9 @@ function freshnessDiagnostics(file: string, manifest: Record<string, unknown>, c
 
 /** What freshness reads of a manifest, kept in a cache entry. */
 function timesOf(manifest: Record<string, unknown>): CachedVerdict["times"] {
-  return Object.fromEntries(["issuedAt", "expiresAt"].filter((name) => Object.hasOwn(manifest, name)).map((name) => [name, manifest[name]]));
+  return Object.fromEntries(
+    ["issuedAt", "expiresAt"].filter((name) => Object.hasOwn(manifest, name)).map((name) => [name, manifest[name]]),
+  );
 }
 
 /** A payload whose version defines no verifiable signature: published only if opted in, as it is now. */

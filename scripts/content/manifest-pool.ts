@@ -11,7 +11,13 @@ import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
 import type { UsableEntries } from "../cache/verification-cache.ts";
 import { typescriptWorker } from "../typescript-worker.ts";
-import { checkManifestFile, recall, type CheckedManifest, type ManifestContext, type Recalled } from "./manifest-check.ts";
+import {
+  checkManifestFile,
+  recall,
+  type CheckedManifest,
+  type ManifestContext,
+  type Recalled,
+} from "./manifest-check.ts";
 import type { UnsignedOptIn, UnsignedOptIns } from "./unsigned.ts";
 
 /** Below this many files, the main thread checks them alone. */
@@ -69,18 +75,34 @@ export type ResultHandler = (result: CheckedManifest, index: number) => void | P
 type PoolResultHandler = (result: CheckedManifest | Recalled, index: number) => void | Promise<void>;
 
 /** `files.names` are the files' names in their content root, which their cache keys include. */
-export async function checkManifestFiles(files: FileSet, context: ManifestContext, withBody: boolean, onResult: ResultHandler, cache?: CacheUse): Promise<void> {
+export async function checkManifestFiles(
+  files: FileSet,
+  context: ManifestContext,
+  withBody: boolean,
+  onResult: ResultHandler,
+  cache?: CacheUse,
+): Promise<void> {
   const workers = context.settings.workers;
   // As displayPath() names them, without a relative() per file.
   const shownDir = relative(process.cwd(), files.dir);
   const recalling = (result: CheckedManifest | Recalled, i: number) => {
     if (!("position" in result)) return onResult(result, i);
     const name = files.names[i]!;
-    return onResult(recall(cache!.usable.verdictAt(result.position, withBody), join(files.dir, name), shownDir === "" ? name : `${shownDir}${sep}${name}`, context, withBody), i);
+    return onResult(
+      recall(
+        cache!.usable.verdictAt(result.position, withBody),
+        join(files.dir, name),
+        shownDir === "" ? name : `${shownDir}${sep}${name}`,
+        context,
+        withBody,
+      ),
+      i,
+    );
   };
   if (files.names.length < WORKER_THRESHOLD || workers === 0) {
     const lookup = cache && { scope: cache.scope, known: cache.usable.known, usable: cache.usable.usable };
-    for (const [i, name] of files.names.entries()) await recalling(checkManifestFile(join(files.dir, name), context, withBody, lookup && { ...lookup, name }), i);
+    for (const [i, name] of files.names.entries())
+      await recalling(checkManifestFile(join(files.dir, name), context, withBody, lookup && { ...lookup, name }), i);
     return;
   }
   const { settings, now, strict, pins, unsigned } = context;
@@ -124,7 +146,9 @@ class Pool {
     worker.on("message", (message: "ready" | WorkerResults) => {
       if (message !== "ready") {
         let next = 0;
-        message.positions.forEach((position, i) => this.#waiting.set(message.start + i, position >= 0 ? { position } : message.checked[next++]!));
+        message.positions.forEach((position, i) => {
+          this.#waiting.set(message.start + i, position >= 0 ? { position } : message.checked[next++]!);
+        });
       }
       this.#idle.push(worker);
       void this.#deliver();

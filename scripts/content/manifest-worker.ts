@@ -17,7 +17,11 @@ const context: ManifestContext = {
   unsigned: { ...init.unsigned, entries: new Map(init.unsigned.entries) },
 };
 
-const cache = init.cache && { scope: init.cache.scope, known: new KnownKeys(init.cache.table), usable: init.cache.usable };
+const cache = init.cache && {
+  scope: init.cache.scope,
+  known: new KnownKeys(init.cache.table),
+  usable: init.cache.usable,
+};
 
 parentPort!.on("message", ({ start, names }: WorkerBatch) => {
   const positions = new Int32Array(names.length);

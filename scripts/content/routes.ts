@@ -49,7 +49,14 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
   // Entries are still checked against each other when others are malformed, so that one
   // run lists every problem; a malformed entry itself is skipped.
   const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;
-  const result: RoutesCheck = { document: routes, redirects: new Map(), redirectEntries: new Map(), revoked: new Set(), statuses: new Map(), diagnostics: parsed.diagnostics };
+  const result: RoutesCheck = {
+    document: routes,
+    redirects: new Map(),
+    redirectEntries: new Map(),
+    revoked: new Set(),
+    statuses: new Map(),
+    diagnostics: parsed.diagnostics,
+  };
   const source = { file, text };
 
   // One fate per UMID: listed once, in one list.
@@ -58,21 +65,44 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
     const first = firstEntry.get(umid);
     if (first !== undefined) {
       const rule = first.fate === fate ? "routes/duplicate" : "routes/conflict";
-      result.diagnostics.push(placed(source, pointer, rule, `UMID ${quoted(umid)} is already ${first.fate === "redirects" ? "redirected" : first.fate} at ${placeOf(source, first.pointer)}`));
+      result.diagnostics.push(
+        placed(
+          source,
+          pointer,
+          rule,
+          `UMID ${quoted(umid)} is already ${first.fate === "redirects" ? "redirected" : first.fate} at ${placeOf(source, first.pointer)}`,
+        ),
+      );
       return false;
     }
     firstEntry.set(umid, { pointer, fate });
     return true;
   };
   for (const list of ["revoked", "suspended", "reinstated"] as const) {
-    for (const [entry, i] of namedEntries<{ umid: string; reason?: string } & Partial<Record<string, string>>>(routes[list])) {
+    for (const [entry, i] of namedEntries<{ umid: string; reason?: string } & Partial<Record<string, string>>>(
+      routes[list],
+    )) {
       const pointer = `/${list}/${i}`;
       if (!claim(entry.umid, `${pointer}/umid`, list)) continue;
       const at = entry[DATE_MEMBER[list]];
-      result.statuses.set(entry.umid, { list, pointer, ...(typeof at === "string" && { at }), ...(typeof entry.reason === "string" && { reason: entry.reason }) });
+      result.statuses.set(entry.umid, {
+        list,
+        pointer,
+        ...(typeof at === "string" && { at }),
+        ...(typeof entry.reason === "string" && { reason: entry.reason }),
+      });
       if (list === "revoked") result.revoked.add(entry.umid);
       // The status endpoint says when a status began: an undated one is served as 1970.
-      if (at === undefined) result.diagnostics.push({ ...placed(source, pointer, "routes/undated", `has no ${DATE_MEMBER[list]}: its status document will say this status began at ${UNDATED}; add when it did`), severity: "warning" });
+      if (at === undefined)
+        result.diagnostics.push({
+          ...placed(
+            source,
+            pointer,
+            "routes/undated",
+            `has no ${DATE_MEMBER[list]}: its status document will say this status began at ${UNDATED}; add when it did`,
+          ),
+          severity: "warning",
+        });
     }
   }
   for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {
@@ -90,5 +120,7 @@ export const UNDATED = "1970-01-01T00:00:00.000Z";
 /** The entries of a routes list that at least name a UMID, with their indexes. */
 function namedEntries<T extends { umid: string }>(list: T[] | undefined): [T, number][] {
   if (!Array.isArray(list)) return [];
-  return list.flatMap((entry, i): [T, number][] => (isJsonObject(entry) && typeof entry.umid === "string" && entry.umid !== "" ? [[entry, i]] : []));
+  return list.flatMap((entry, i): [T, number][] =>
+    isJsonObject(entry) && typeof entry.umid === "string" && entry.umid !== "" ? [[entry, i]] : [],
+  );
 }

@@ -21,7 +21,11 @@ export function parseAndValidate(file: string, text: string, limits: ShapeLimits
   const parsed = parseJson(text, limits);
   if (!parsed.ok) {
     const { rule, message, offset } = parsed.problem;
-    return { text, value: undefined, diagnostics: [{ severity: "error", file, rule, message, ...lineColumn(text, offset) }] };
+    return {
+      text,
+      value: undefined,
+      diagnostics: [{ severity: "error", file, rule, message, ...lineColumn(text, offset) }],
+    };
   }
   const diagnostics = validate(parsed.value).map((p) => diagnostic(file, "error", p));
   placeInSource(text, diagnostics);
@@ -48,6 +52,9 @@ const locators = new WeakMap<SourceFile, ReturnType<typeof sourceLocator>>();
 
 function locate(source: SourceFile, pointer: string): { line: number; column: number } {
   let locator = locators.get(source);
-  if (locator === undefined) locators.set(source, (locator = sourceLocator(source.text)));
+  if (locator === undefined) {
+    locator = sourceLocator(source.text);
+    locators.set(source, locator);
+  }
   return locator(pointer);
 }

@@ -10,13 +10,17 @@ import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { displayPath } from "./files.ts";
 
-const WHY = "git records the link, not what it points at, so check --base cannot see a change made through it, yet the build would publish it; commit the file itself";
+const WHY =
+  "git records the link, not what it points at, so check --base cannot see a change made through it, yet the build would publish it; commit the file itself";
 
 /** The errors for the links a listing of `dir` found (relative names). */
 export function linkProblems(dir: string, links: string[]): { file: string; diagnostics: Diagnostic[] }[] {
   return links.map((name) => {
     const file = displayPath(join(dir, name));
-    return { file, diagnostics: [{ severity: "error", file, rule: "content/symlink", message: `is a symbolic link: ${WHY}` }] };
+    return {
+      file,
+      diagnostics: [{ severity: "error", file, rule: "content/symlink", message: `is a symbolic link: ${WHY}` }],
+    };
   });
 }
 
@@ -38,5 +42,10 @@ export function linkedRootProblem(dir: string): Diagnostic | undefined {
   const linked = chain.find((path) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink());
   if (linked === undefined) return undefined;
   const file = displayPath(dir);
-  return { severity: "error", file, rule: "content/symlink", message: `${displayPath(linked)} is a symbolic link, so this content folder is reached through one: ${WHY}` };
+  return {
+    severity: "error",
+    file,
+    rule: "content/symlink",
+    message: `${displayPath(linked)} is a symbolic link, so this content folder is reached through one: ${WHY}`,
+  };
 }

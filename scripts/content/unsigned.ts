@@ -27,15 +27,22 @@ export interface UnsignedOptIns {
   entries: ReadonlyMap<string, UnsignedOptIn>;
 }
 
-
 /** `_unsigned.json` of the content root `dir` (absent: no opt-ins). */
-export function checkUnsigned(dir: string, validators: SchemaValidators): { optIns: UnsignedOptIns; file?: string; diagnostics: Diagnostic[] } {
+export function checkUnsigned(
+  dir: string,
+  validators: SchemaValidators,
+): { optIns: UnsignedOptIns; file?: string; diagnostics: Diagnostic[] } {
   const path = join(dir, UNSIGNED_FILE);
   const file = displayPath(path);
   const root = { dir: resolve(dir), file };
   const entries = new Map<string, UnsignedOptIn>();
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  if ("diagnostic" in read) return { optIns: { root, entries }, ...(!read.missing && { file }), diagnostics: read.missing ? [] : [read.diagnostic] };
+  if ("diagnostic" in read)
+    return {
+      optIns: { root, entries },
+      ...(!read.missing && { file }),
+      diagnostics: read.missing ? [] : [read.diagnostic],
+    };
   const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.unsigned);
   if (diagnostics.length === 0 && isJsonObject(value)) {
     const locate = sourceLocator(read.text);
@@ -43,10 +50,24 @@ export function checkUnsigned(dir: string, validators: SchemaValidators): { optI
       const pointer = `/${escapePointerToken(name)}`;
       const { line, column } = locate(pointer);
       const at = { file, pointer, line, column };
-      if (name.startsWith("/") || name.includes("\\") || name.split("/").some((part) => part === "" || part === "." || part === "..")) {
-        diagnostics.push({ severity: "error", ...at, rule: "unsigned/path", message: `${quoted(name)} must be a file's path below the content root, with / between folders` });
+      if (
+        name.startsWith("/") ||
+        name.includes("\\") ||
+        name.split("/").some((part) => part === "" || part === "." || part === "..")
+      ) {
+        diagnostics.push({
+          severity: "error",
+          ...at,
+          rule: "unsigned/path",
+          message: `${quoted(name)} must be a file's path below the content root, with / between folders`,
+        });
       } else if (!existsSync(join(dir, name))) {
-        diagnostics.push({ severity: "warning", ...at, rule: "unsigned/stale", message: `no file ${quoted(name)} in ${displayPath(dir)}: remove this opt-in` });
+        diagnostics.push({
+          severity: "warning",
+          ...at,
+          rule: "unsigned/stale",
+          message: `no file ${quoted(name)} in ${displayPath(dir)}: remove this opt-in`,
+        });
       } else {
         entries.set(join(root.dir, name), { digest, place: `${file}:${line}:${column}` });
       }
@@ -67,6 +88,7 @@ export function optInAdvice(path: string, digest: string, optIns: UnsignedOptIns
   const absolute = resolve(path);
   const root = optIns.root;
   const rel = root && relative(root.dir, absolute);
-  if (root === undefined || rel === undefined || rel.startsWith("..")) return `to check it anyway, name it with --allow-unsigned ${displayPath(path)}`;
+  if (root === undefined || rel === undefined || rel.startsWith(".."))
+    return `to check it anyway, name it with --allow-unsigned ${displayPath(path)}`;
   return `to publish it unsigned, add ${JSON.stringify(rel.split(sep).join("/"))}: ${JSON.stringify(digest)} to ${root.file}`;
 }

@@ -9,7 +9,13 @@ import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { encodeBase64url } from "../../core/base64url.ts";
 import { ed25519Weakness } from "../../core/crypto/ed25519-strict.ts";
 import type { CanonicalMembers } from "../../core/crypto/jcs.ts";
-import { prepareProfileA, spkiPublicKey, verdictProblems, type Ed25519Verdict, type KeyPins } from "../../core/crypto/profile-a.ts";
+import {
+  prepareProfileA,
+  spkiPublicKey,
+  verdictProblems,
+  type Ed25519Verdict,
+  type KeyPins,
+} from "../../core/crypto/profile-a.ts";
 import { PROFILE_A, signingInputText } from "../../core/crypto/signing-input.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 
@@ -53,7 +59,11 @@ export function ed25519Verify(key: KeyObject, message: Uint8Array, signature: Ui
  * Problems with the manifest's Profile A signature (core/crypto/profile-a.ts decides
  * everything but the arithmetic, done here natively); none when it verifies.
  */
-export function verifyProfileA(manifest: Record<string, unknown>, pins: KeyPins | undefined, members?: CanonicalMembers): Problem[] {
+export function verifyProfileA(
+  manifest: Record<string, unknown>,
+  pins: KeyPins | undefined,
+  members?: CanonicalMembers,
+): Problem[] {
   const { problems, pending } = prepareProfileA(manifest, pins, members);
   if (pending === undefined) return problems;
   return verdictProblems(ed25519Verify(ed25519PublicKey(pending.spki)!, pending.message, pending.signature), pending);

@@ -37,12 +37,35 @@ function changes(before: ResolverState, now: ResolverState, reasons: ReasonChang
   const published = [...now.published];
   const rows: [string, string[]][] = [
     ["published", published.filter(([umid]) => !before.published.has(umid)).map(([umid]) => umid)],
-    ["changed", published.filter(([umid, { digest }]) => before.published.has(umid) && before.published.get(umid)!.digest !== digest).map(([umid]) => umid)],
-    ["revoked", [...now.statuses.keys()].filter((umid) => status(now, umid) === "revoked" && status(before, umid) !== "revoked")],
+    [
+      "changed",
+      published
+        .filter(([umid, { digest }]) => before.published.has(umid) && before.published.get(umid)!.digest !== digest)
+        .map(([umid]) => umid),
+    ],
+    [
+      "revoked",
+      [...now.statuses.keys()].filter((umid) => status(now, umid) === "revoked" && status(before, umid) !== "revoked"),
+    ],
     // A suspension that begins later than the one at the base is new: lifted and made again in this change.
-    ["suspended", [...now.statuses.keys()].filter((umid) => status(now, umid) === "suspended" && (status(before, umid) !== "suspended" || began(now, umid) > began(before, umid)))],
-    ["reinstated", [...before.statuses.keys()].filter((umid) => status(before, umid) === "suspended" && now.published.has(umid) && status(now, umid) !== "suspended")],
-    ["redirected", [...now.redirects].filter(([umid, location]) => before.redirects.get(umid) !== location).map(([umid]) => umid)],
+    [
+      "suspended",
+      [...now.statuses.keys()].filter(
+        (umid) =>
+          status(now, umid) === "suspended" &&
+          (status(before, umid) !== "suspended" || began(now, umid) > began(before, umid)),
+      ),
+    ],
+    [
+      "reinstated",
+      [...before.statuses.keys()].filter(
+        (umid) => status(before, umid) === "suspended" && now.published.has(umid) && status(now, umid) !== "suspended",
+      ),
+    ],
+    [
+      "redirected",
+      [...now.redirects].filter(([umid, location]) => before.redirects.get(umid) !== location).map(([umid]) => umid),
+    ],
     ["reason changed", reasons.map(({ umid }) => umid)],
   ];
   return rows.map(([row, umids]) => ({ row, umids: umids.sort() }));
@@ -53,7 +76,8 @@ function reasonChanges(before: ResolverState, now: ResolverState): ReasonChange[
   const changed: ReasonChange[] = [];
   for (const [umid, was] of before.statuses) {
     const is = now.statuses.get(umid);
-    if (is?.list === was.list && is.reason !== was.reason) changed.push({ umid, list: is.list, before: was.reason, now: is.reason });
+    if (is?.list === was.list && is.reason !== was.reason)
+      changed.push({ umid, list: is.list, before: was.reason, now: is.reason });
   }
   return changed.sort((a, b) => (a.umid < b.umid ? -1 : a.umid > b.umid ? 1 : 0));
 }
@@ -62,7 +86,12 @@ function reasonChanges(before: ResolverState, now: ResolverState): ReasonChange[
  * The summary of `now` against `before`: a heading, what was compared, the table, a line
  * when nothing changes, and the reasons that change. `checked`: check's own summary line.
  */
-export function summaryMarkdown(before: ResolverState, now: ResolverState, base: string | undefined, checked: string): string {
+export function summaryMarkdown(
+  before: ResolverState,
+  now: ResolverState,
+  base: string | undefined,
+  checked: string,
+): string {
   const reasons = reasonChanges(before, now);
   const rows = changes(before, now, reasons);
   const compared = base === undefined ? "nothing (no --base): everything is new" : codeSpan(base);
@@ -73,9 +102,13 @@ export function summaryMarkdown(before: ResolverState, now: ResolverState, base:
     "",
     "| Change | UMIDs | First UMIDs |",
     "| --- | ---: | --- |",
-    ...rows.map(({ row, umids }) => `| ${row} | ${umids.length} | ${umids.slice(0, SHOWN).map(codeSpan).join(", ")}${umids.length > SHOWN ? ", …" : ""} |`),
+    ...rows.map(
+      ({ row, umids }) =>
+        `| ${row} | ${umids.length} | ${umids.slice(0, SHOWN).map(codeSpan).join(", ")}${umids.length > SHOWN ? ", …" : ""} |`,
+    ),
   ];
-  if (rows.every(({ umids }) => umids.length === 0)) lines.push("", "Nothing changes: no UMID is published, changed, revoked, suspended, reinstated or redirected.");
+  if (rows.every(({ umids }) => umids.length === 0))
+    lines.push("", "Nothing changes: no UMID is published, changed, revoked, suspended, reinstated or redirected.");
   if (reasons.length > 0) {
     const reason = (text: string | undefined) => (text === undefined ? "none" : codeSpan(text));
     lines.push(
@@ -84,11 +117,13 @@ export function summaryMarkdown(before: ResolverState, now: ResolverState, base:
       "",
       "| UMID | Status | Reason before | Reason now |",
       "| --- | --- | --- | --- |",
-      ...reasons.slice(0, REASONS_SHOWN).map(({ umid, list, before, now }) => `| ${codeSpan(umid)} | ${list} | ${reason(before)} | ${reason(now)} |`),
+      ...reasons
+        .slice(0, REASONS_SHOWN)
+        .map(({ umid, list, before, now }) => `| ${codeSpan(umid)} | ${list} | ${reason(before)} | ${reason(now)} |`),
     );
     if (reasons.length > REASONS_SHOWN) lines.push("", `…and ${reasons.length - REASONS_SHOWN} more.`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /**
@@ -101,7 +136,10 @@ export function summaryMarkdown(before: ResolverState, now: ResolverState, base:
  */
 export function codeSpan(text: string): string {
   // An excerpt: a UMID or reason may be of any length, and GitHub's step summary holds 1 MiB.
-  const escaped = printable(excerpt(text)).replace(/(\\*)\|/g, (_, run: string) => `${run}${run.length % 2 === 1 ? "\\" : ""}\\|`);
+  const escaped = printable(excerpt(text)).replace(
+    /(\\*)\|/g,
+    (_, run: string) => `${run}${run.length % 2 === 1 ? "\\" : ""}\\|`,
+  );
   const fence = "`".repeat(Math.max(0, ...[...escaped.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
   const pad = /^[ `]|[ `]$/.test(escaped) ? " " : "";
   return `${fence}${pad}${escaped}${pad}${fence}`;

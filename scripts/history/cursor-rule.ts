@@ -17,7 +17,11 @@ import { placed } from "../content/source.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
 /** The errors of the rule, each with the UMID of the manifest file it names (null for `_routes.json`). */
-export function cursorProblems(before: ResolverState, now: ResolverState, issuedAtNow: (file: string) => number): { umid: string | null; diagnostic: Diagnostic }[] {
+export function cursorProblems(
+  before: ResolverState,
+  now: ResolverState,
+  issuedAtNow: (file: string) => number,
+): { umid: string | null; diagnostic: Diagnostic }[] {
   const problems: { umid: string | null; diagnostic: Diagnostic }[] = [];
   // Published at the revision: a UMID revoked there is not (so no un-revocation is reported twice).
   for (const umid of before.published.keys()) {
@@ -35,7 +39,15 @@ export function cursorProblems(before: ResolverState, now: ResolverState, issued
     const entry = now.statuses.get(umid);
     problems.push(
       entry === undefined
-        ? { umid, diagnostic: { severity: "error", file: now.published.get(umid)!.file, rule: "history/cursor-regressed", message } }
+        ? {
+            umid,
+            diagnostic: {
+              severity: "error",
+              file: now.published.get(umid)!.file,
+              rule: "history/cursor-regressed",
+              message,
+            },
+          }
         : { umid: null, diagnostic: placed(now.routes, `${entry.pointer}/umid`, "history/cursor-regressed", message) },
     );
   }

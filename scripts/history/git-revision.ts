@@ -34,15 +34,24 @@ export interface TreeFile {
 
 /** The commit `name` means in the repository that holds `contentDir`. */
 export async function resolveRevision(contentDir: string, name: string): Promise<Revision> {
-  if (!existsSync(contentDir)) throw new RevisionError(`--base: there is no content folder ${displayPath(contentDir)} to compare`);
+  if (!existsSync(contentDir))
+    throw new RevisionError(`--base: there is no content folder ${displayPath(contentDir)} to compare`);
   const inRepository = await git(contentDir, ["rev-parse", "--show-toplevel"]).catch((error: Error) => {
     throw new RevisionError(`--base needs git, which cannot be run here: ${error.message}`);
   });
-  if (inRepository.status !== 0) throw new RevisionError(`--base: ${displayPath(contentDir)} is not a folder in a git repository, so there is no revision to compare it with`);
+  if (inRepository.status !== 0)
+    throw new RevisionError(
+      `--base: ${displayPath(contentDir)} is not a folder in a git repository, so there is no revision to compare it with`,
+    );
   const top = inRepository.stdout.toString("utf8").replace(/\n$/, "");
-  const resolved = name === "" ? undefined : await git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${name}^{commit}`]);
+  const resolved =
+    name === ""
+      ? undefined
+      : await git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${name}^{commit}`]);
   if (resolved?.status !== 0) {
-    throw new RevisionError(`--base: git cannot resolve '${name}' to a commit of ${top} (a shallow clone may lack it: fetch it, or check out with fetch-depth: 0)`);
+    throw new RevisionError(
+      `--base: git cannot resolve '${name}' to a commit of ${top} (a shallow clone may lack it: fetch it, or check out with fetch-depth: 0)`,
+    );
   }
   const folder = relative(realpathSync(top), realpathSync(contentDir)).split(sep).join("/");
   return { name, commit: resolved.stdout.toString("utf8").trim(), top, folder };
@@ -51,7 +60,17 @@ export async function resolveRevision(contentDir: string, name: string): Promise
 /** The regular files under the content folder at the revision, sorted as `listContent` sorts; none if it did not exist. */
 export async function listFolder(revision: Revision): Promise<TreeFile[]> {
   const prefix = revision.folder === "" ? "" : `${revision.folder}/`;
-  const args = ["--literal-pathspecs", "ls-tree", "-r", "-z", "--long", "--full-tree", revision.commit, "--", ...(prefix === "" ? [] : [prefix])];
+  const args = [
+    "--literal-pathspecs",
+    "ls-tree",
+    "-r",
+    "-z",
+    "--long",
+    "--full-tree",
+    revision.commit,
+    "--",
+    ...(prefix === "" ? [] : [prefix]),
+  ];
   const listed = await git(revision.top, args);
   if (listed.status !== 0) throw new Error(`git ls-tree ${revision.commit} failed: ${listed.stderr}`);
   const files: TreeFile[] = [];
@@ -65,7 +84,11 @@ export async function listFolder(revision: Revision): Promise<TreeFile[]> {
 }
 
 /** Every blob's bytes, in order, from one `git cat-file --batch` process. */
-export async function readBlobs(top: string, blobs: readonly string[], onBlob: (index: number, bytes: Buffer) => void): Promise<void> {
+export async function readBlobs(
+  top: string,
+  blobs: readonly string[],
+  onBlob: (index: number, bytes: Buffer) => void,
+): Promise<void> {
   if (blobs.length === 0) return;
   const child = spawn("git", ["-C", top, "cat-file", "--batch", "--buffer"], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
@@ -88,7 +111,8 @@ export async function readBlobs(top: string, blobs: readonly string[], onBlob: (
   child.stdin.on("error", () => undefined);
   child.stdin.end(blobs.map((blob) => `${blob}\n`).join(""));
   const status = await exitOf(child);
-  if (status !== 0 || index !== blobs.length) throw new Error(`git cat-file --batch read ${index} of ${blobs.length} blobs: ${stderr}`);
+  if (status !== 0 || index !== blobs.length)
+    throw new Error(`git cat-file --batch read ${index} of ${blobs.length} blobs: ${stderr}`);
 }
 
 /** `git -C cwd ARGS`, its output collected. */

@@ -25,7 +25,12 @@ export interface HistoryFinding {
  * The errors of `now` against `before` (the content at `revision`); none while `_routes.json`
  * now is unreadable. `limits`: to read the few manifests now whose status date is needed.
  */
-export function historyProblems(before: ResolverState, now: ResolverState, revision: string, limits: Limits): HistoryFinding[] {
+export function historyProblems(
+  before: ResolverState,
+  now: ResolverState,
+  revision: string,
+  limits: Limits,
+): HistoryFinding[] {
   if (!now.routesKnown) return [];
   const findings = new Map<string, HistoryFinding>();
   const report = (umid: string | null, diagnostic: Diagnostic) => {
@@ -39,12 +44,22 @@ export function historyProblems(before: ResolverState, now: ResolverState, revis
     if (list !== "revoked" || isRevoked(now, umid)) continue;
     const was = `UMID ${quoted(umid)} was revoked at ${placeOf(before.routes, `${pointer}/umid`)}`;
     const permanent = "revocation is permanent (EXT-OPT O2.3): put its entry back in the revoked list";
-    const listedNow = now.statuses.has(umid) ? `${now.statuses.get(umid)!.pointer}/umid` : now.redirectEntries.get(umid)?.pointer;
+    const listedNow = now.statuses.has(umid)
+      ? `${now.statuses.get(umid)!.pointer}/umid`
+      : now.redirectEntries.get(umid)?.pointer;
     if (listedNow === undefined) {
-      report(null, { severity: "error", file: now.routes.file, rule: "history/unrevoked", message: `${was} and is not revoked now; ${permanent}` });
+      report(null, {
+        severity: "error",
+        file: now.routes.file,
+        rule: "history/unrevoked",
+        message: `${was} and is not revoked now; ${permanent}`,
+      });
     } else {
       const fate = now.redirects.has(umid) ? "redirected" : now.statuses.get(umid)!.list;
-      report(null, placed(now.routes, listedNow, "history/unrevoked", `${was} and is ${fate} here instead; ${permanent}`));
+      report(
+        null,
+        placed(now.routes, listedNow, "history/unrevoked", `${was} and is ${fate} here instead; ${permanent}`),
+      );
     }
   }
 
@@ -60,7 +75,8 @@ export function historyProblems(before: ResolverState, now: ResolverState, revis
     const message = `UMID ${quoted(umid)} was redirected here at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
     report(null, placed(before.routes, pointer, "history/vanished", message));
   }
-  for (const { umid, diagnostic } of cursorProblems(before, now, (file) => issuedAtNow(file, limits))) report(umid, diagnostic);
+  for (const { umid, diagnostic } of cursorProblems(before, now, (file) => issuedAtNow(file, limits)))
+    report(umid, diagnostic);
   for (const diagnostic of redatingProblems(before, now)) report(null, diagnostic);
   return [...findings.values()];
 }

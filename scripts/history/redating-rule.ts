@@ -20,9 +20,18 @@ import type { ResolverState } from "./resolver-state.ts";
 import { quoted } from "../../core/excerpt.ts";
 
 const RULES: Record<StatusList, { rule: string; why: string }> = {
-  revoked: { rule: "history/revocation-redated", why: "a revocation is never undone nor made again, so its time never moves" },
-  suspended: { rule: "history/suspension-redated", why: "a suspension lifted and made again (reinstate, then suspend) begins later, never earlier" },
-  reinstated: { rule: "history/reinstatement-redated", why: "a reinstatement made again (suspend, then reinstate) begins later, never earlier" },
+  revoked: {
+    rule: "history/revocation-redated",
+    why: "a revocation is never undone nor made again, so its time never moves",
+  },
+  suspended: {
+    rule: "history/suspension-redated",
+    why: "a suspension lifted and made again (reinstate, then suspend) begins later, never earlier",
+  },
+  reinstated: {
+    rule: "history/reinstatement-redated",
+    why: "a reinstatement made again (suspend, then reinstate) begins later, never earlier",
+  },
 };
 
 /** The errors of the rules, each placed at the entry in `_routes.json` now. */
@@ -36,7 +45,8 @@ export function redatingProblems(before: ResolverState, now: ResolverState): Dia
     if (to === from || (was.list !== "revoked" && to > from)) continue;
     const member = DATE_MEMBER[was.list];
     const { rule, why } = RULES[was.list];
-    const moved = is.at === undefined ? `has no ${member} now, so it is served as ${UNDATED}` : `has ${member} ${is.at} now`;
+    const moved =
+      is.at === undefined ? `has no ${member} now, so it is served as ${UNDATED}` : `has ${member} ${is.at} now`;
     const message =
       `UMID ${quoted(umid)} was ${was.list} at ${was.at} (${placeOf(before.routes, `${was.pointer}/${member}`)}) and ${moved}: ` +
       `when a status began is history, which relying parties were told (its status document's updatedAt and cursor); ${why}; put ${member} back to ${was.at}`;

@@ -17,7 +17,14 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/stric
 import { instant } from "../../core/validate/cross-field.ts";
 import type { Limits } from "../config.ts";
 import type { ContentCheck } from "../content/check-content.ts";
-import { displayPath, isManifestName, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../content/files.ts";
+import {
+  displayPath,
+  isManifestName,
+  LIST_FILE_SHAPE,
+  MAX_LIST_FILE_BYTES,
+  readSourceText,
+  ROUTES_FILE,
+} from "../content/files.ts";
 import { checkRoutesText, type RouteStatus } from "../content/routes.ts";
 import type { SourceFile } from "../content/source.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
@@ -39,10 +46,20 @@ export interface ResolverState {
 }
 
 /** The working tree, as `checkContent` found it; with the digests of the UMIDs `digestsFor` holds. */
-export function stateNow(check: ContentCheck, contentDir: string, limits: Limits, validators: SchemaValidators, digestsFor: ReadonlyMap<string, unknown>): ResolverState {
+export function stateNow(
+  check: ContentCheck,
+  contentDir: string,
+  limits: Limits,
+  validators: SchemaValidators,
+  digestsFor: ReadonlyMap<string, unknown>,
+): ResolverState {
   const routesPath = join(contentDir, ROUTES_FILE);
   const read = readSourceText(routesPath, MAX_LIST_FILE_BYTES);
-  const state = routesState(displayPath(routesPath), "text" in read ? read.text : read.missing ? undefined : "", validators);
+  const state = routesState(
+    displayPath(routesPath),
+    "text" in read ? read.text : read.missing ? undefined : "",
+    validators,
+  );
   for (const { file, umid } of check.files) {
     if (umid === null || state.published.has(umid) || !isServed(state, umid)) continue;
     const value = digestsFor.has(umid) ? manifestIn(file, limits) : undefined;
@@ -52,11 +69,19 @@ export function stateNow(check: ContentCheck, contentDir: string, limits: Limits
 }
 
 /** The content folder as committed at `revision` (empty if it did not exist there); with digests if `digests`. */
-export async function stateAt(revision: Revision, contentDir: string, limits: Limits, validators: SchemaValidators, digests: boolean): Promise<ResolverState> {
+export async function stateAt(
+  revision: Revision,
+  contentDir: string,
+  limits: Limits,
+  validators: SchemaValidators,
+  digests: boolean,
+): Promise<ResolverState> {
   const shown = (name: string) => `${displayPath(join(contentDir, name))}@${revision.name}`;
   const files = await listFolder(revision);
   // As listContent: nothing in node_modules is content. Files over the limit were refused then.
-  const manifests = files.filter((f) => isManifestName(f.name) && !f.name.split("/").includes("node_modules") && f.size <= limits.maxManifestBytes);
+  const manifests = files.filter(
+    (f) => isManifestName(f.name) && !f.name.split("/").includes("node_modules") && f.size <= limits.maxManifestBytes,
+  );
   const routes = files.find((f) => f.name === ROUTES_FILE);
   const routesReadable = routes !== undefined && routes.size <= MAX_LIST_FILE_BYTES;
   let routesText = routes === undefined ? undefined : "";
@@ -71,7 +96,11 @@ export async function stateAt(revision: Revision, contentDir: string, limits: Li
     const manifest = readManifest(text, limits);
     if (manifest === undefined || claims.has(manifest.umid)) return;
     const file = shown(manifests[routesReadable ? index - 1 : index]!.name);
-    claims.set(manifest.umid, { file, issuedAt: issuedAtOf(manifest.value), ...(digests && { digest: canonicalDigest(manifest.value) }) });
+    claims.set(manifest.umid, {
+      file,
+      issuedAt: issuedAtOf(manifest.value),
+      ...(digests && { digest: canonicalDigest(manifest.value) }),
+    });
   });
   const state = routesState(shown(ROUTES_FILE), routesText, validators);
   for (const [umid, served] of claims) if (isServed(state, umid)) state.published.set(umid, served);

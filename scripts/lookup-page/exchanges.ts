@@ -59,8 +59,11 @@ export function exchangeWords(exchanges: Exchange[]): string[] {
         : `GET ${exchange.url}: no answer (${exchange.error}). Is the resolver URL right, is it up, and does it allow cross-origin requests?`;
     }
     const response = exchange.response;
-    if (response.type === "opaqueredirect") return `GET ${exchange.url}: a redirect. A browser hides a redirect's status (such as 307) and its Location from the page (an opaque redirect), so the page asked again and let the browser follow it.`;
+    if (response.type === "opaqueredirect")
+      return `GET ${exchange.url}: a redirect. A browser hides a redirect's status (such as 307) and its Location from the page (an opaque redirect), so the page asked again and let the browser follow it.`;
     const answer = `${response.status} ${response.statusText}`.trim();
-    return response.redirected ? `GET ${exchange.url}: the browser followed the redirect to ${response.url}, which answered ${answer}` : `GET ${exchange.url}: ${answer}`;
+    return response.redirected
+      ? `GET ${exchange.url}: the browser followed the redirect to ${response.url}, which answered ${answer}`
+      : `GET ${exchange.url}: ${answer}`;
   });
 }

@@ -11,7 +11,10 @@ export const LOOKUP_PAGE_MARKER = "index.html";
 export async function lookupPageFiles(resolverUrl: string): Promise<OutputFile[]> {
   const template = await readFile(toolFile("scripts/lookup-page/index.html"), "utf8");
   const attribute = resolverUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
-  const html = template.replace('<meta name="manifest-resolver" content="">', `<meta name="manifest-resolver" content="${attribute}">`);
+  const html = template.replace(
+    '<meta name="manifest-resolver" content="">',
+    `<meta name="manifest-resolver" content="${attribute}">`,
+  );
   // Loaded only here: esbuild's API is CommonJS, and every other command starts faster without it.
   const { build } = await import("esbuild");
   const bundle = await build({

@@ -12,11 +12,17 @@ import { statusPath } from "../../core/umid-path.ts";
 /** Whether the client could not check the status because the manifest names no statusRef. */
 function uncheckedForWantOfStatusRef(resolved: Resolved): boolean {
   const signature = resolved.manifest?.signature;
-  return resolved.receipt.revocationStatus === "unchecked" && !(isJsonObject(signature) && signature.statusRef !== undefined);
+  return (
+    resolved.receipt.revocationStatus === "unchecked" && !(isJsonObject(signature) && signature.statusRef !== undefined)
+  );
 }
 
 /** The status document `resolver` lists for `umid`, asked only when the receipt could not check one. */
-export async function listedStatus(resolver: string, umid: string, resolved: Resolved): Promise<StatusDocument | undefined> {
+export async function listedStatus(
+  resolver: string,
+  umid: string,
+  resolved: Resolved,
+): Promise<StatusDocument | undefined> {
   if (!uncheckedForWantOfStatusRef(resolved)) return undefined;
   try {
     // Node's RequestInit type lacks `cache`, which browsers honour: passed as a variable, it type-checks in both.

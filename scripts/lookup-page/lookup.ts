@@ -7,7 +7,13 @@
  */
 import { resolve, type Resolution } from "../../core/client/index.ts";
 import { umidPath } from "../../core/umid-path.ts";
-import { endedAtUnreadableRedirect, exchangeWords, manifestAnswer, recordingFetch, type Exchange } from "./exchanges.ts";
+import {
+  endedAtUnreadableRedirect,
+  exchangeWords,
+  manifestAnswer,
+  recordingFetch,
+  type Exchange,
+} from "./exchanges.ts";
 import { httpMeaning } from "./http-meaning.ts";
 import { listedStatus } from "./listed-status.ts";
 import { receiptVerdict, unresolvedVerdict, type Verdict } from "./verdict.ts";
@@ -23,7 +29,8 @@ let latest = 0;
 const SHOWN_HEADERS = ["ETag", "Cache-Control", "Content-Type", "X-UM-Resolver-Contract"];
 // A shared link carries the resolver and the UMID in its query, or in its hash (which no server sees).
 const shared = new URLSearchParams(location.search !== "" ? location.search : location.hash.slice(1));
-resolverInput.value = shared.get("resolver") ?? document.querySelector<HTMLMetaElement>('meta[name="manifest-resolver"]')?.content ?? "";
+resolverInput.value =
+  shared.get("resolver") ?? document.querySelector<HTMLMetaElement>('meta[name="manifest-resolver"]')?.content ?? "";
 umidInput.value = shared.get("umid")?.trim() ?? "";
 
 form.addEventListener("submit", (event) => {
@@ -51,7 +58,10 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
     // Only an unusable resolver URL (or context) throws.
     resolution = { reason: (error as Error).message };
   }
-  const verdict = "receipt" in resolution ? receiptVerdict(resolution.receipt, await listedStatus(resolver, umid, resolution)) : unresolvedVerdict(unresolvedReason(resolution.reason, log));
+  const verdict =
+    "receipt" in resolution
+      ? receiptVerdict(resolution.receipt, await listedStatus(resolver, umid, resolution))
+      : unresolvedVerdict(unresolvedReason(resolution.reason, log));
   const parts: Node[] = [verdictBlock(verdict), request, shareLink()];
   if (log.length > 0) parts.push(heading("What happened"), list(exchangeWords(log)));
   const answer = manifestAnswer(log);
@@ -61,7 +71,8 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
     if (meaning !== undefined) parts.push(line("", meaning));
     parts.push(scrollable(answer.ok ? "Manifest" : "Response body", pretty(await answer.text())));
   }
-  if ("receipt" in resolution) parts.push(heading("The receipt"), scrollable("Receipt", JSON.stringify(resolution.receipt, null, 2)));
+  if ("receipt" in resolution)
+    parts.push(heading("The receipt"), scrollable("Receipt", JSON.stringify(resolution.receipt, null, 2)));
   if (lookup !== latest) return;
   result.replaceChildren(...parts);
   announcement.textContent = `${verdict.headline}: ${verdict.reasons[0]}`;
@@ -69,7 +80,9 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
 
 /** Why nothing came: the client's reason, unless the resolver did answer, with a redirect this page cannot follow. */
 function unresolvedReason(reason: string, log: Exchange[]): string {
-  return endedAtUnreadableRedirect(log) ? "the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser" : reason;
+  return endedAtUnreadableRedirect(log)
+    ? "the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser"
+    : reason;
 }
 
 function verdictBlock(verdict: Verdict): HTMLElement {

@@ -32,11 +32,24 @@ const UNUSABLE_CLAIMS = new Set(["trustTierUnsupported", "failed", "unprocessabl
  * A suspension listed there makes an accepted manifest at best usable with warnings.
  */
 export function receiptVerdict(receipt: Receipt, listed?: StatusDocument): Verdict {
-  const suspension = listed?.status === "suspended" ? [`the resolver lists it as suspended since ${listed.updatedAt}${listed.reason === undefined ? "" : `: ${listed.reason}`}`] : [];
+  const suspension =
+    listed?.status === "suspended"
+      ? [
+          `the resolver lists it as suspended since ${listed.updatedAt}${listed.reason === undefined ? "" : `: ${listed.reason}`}`,
+        ]
+      : [];
   const outcome = suspension.length > 0 && receipt.outcome === "accepted" ? "accepted-with-warnings" : receipt.outcome;
   const [tone, headline] = BY_OUTCOME[outcome];
-  const reasons = [...suspension, ...receipt.warnings.map((w) => w.message), ...(outcome === "rejected" ? [] : withheldParts(receipt))];
-  if (reasons.length === 0) reasons.push("the signature verifies, the manifest is within its validity period, and nothing in it was withheld", ...embeddedKeyOnly(receipt));
+  const reasons = [
+    ...suspension,
+    ...receipt.warnings.map((w) => w.message),
+    ...(outcome === "rejected" ? [] : withheldParts(receipt)),
+  ];
+  if (reasons.length === 0)
+    reasons.push(
+      "the signature verifies, the manifest is within its validity period, and nothing in it was withheld",
+      ...embeddedKeyOnly(receipt),
+    );
   return { tone, headline, reasons };
 }
 
@@ -44,15 +57,25 @@ export function receiptVerdict(receipt: Receipt, listed?: StatusDocument): Verdi
 function withheldParts(receipt: Receipt): string[] {
   const because = (reason: string | undefined) => (reason === undefined ? "" : `: ${reason}`);
   return [
-    ...receipt.facetStatuses.filter((f) => f.status !== "processed").map((f) => `facet ${f.name ?? f.facetId} withheld (${f.status})${because(f.reason)}`),
-    ...receipt.consentStatuses.filter((c) => c.status !== "valid").map((c) => `consent ${c.consentRef} for facet ${c.facetId} not valid (${c.status})${because(c.reason)}`),
-    ...receipt.claimStatuses.filter((c) => UNUSABLE_CLAIMS.has(c.status)).map((c) => `claim ${c.claimRef} not verified (${c.status})${because(c.reason)}`),
+    ...receipt.facetStatuses
+      .filter((f) => f.status !== "processed")
+      .map((f) => `facet ${f.name ?? f.facetId} withheld (${f.status})${because(f.reason)}`),
+    ...receipt.consentStatuses
+      .filter((c) => c.status !== "valid")
+      .map((c) => `consent ${c.consentRef} for facet ${c.facetId} not valid (${c.status})${because(c.reason)}`),
+    ...receipt.claimStatuses
+      .filter((c) => UNUSABLE_CLAIMS.has(c.status))
+      .map((c) => `claim ${c.claimRef} not verified (${c.status})${because(c.reason)}`),
   ];
 }
 
 /** That the signature was checked only with the key the manifest embeds, when its keyRef was not resolved. */
 function embeddedKeyOnly(receipt: Receipt): string[] {
-  return receipt.keyRefResolution === "unresolved" ? ["it verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's"] : [];
+  return receipt.keyRefResolution === "unresolved"
+    ? [
+        "it verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's",
+      ]
+    : [];
 }
 
 /** The client found no manifest to evaluate: there is nothing to use. */

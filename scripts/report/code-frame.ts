@@ -11,7 +11,12 @@ const BEFORE = 60;
 const WIDTH = 150;
 
 /** Two lines: ` 15 | the source line` and `    |        ^`; none when the line does not exist. */
-export function codeFrame(text: string, line: number, column: number, caret: (mark: string) => string = (mark) => mark): string[] {
+export function codeFrame(
+  text: string,
+  line: number,
+  column: number,
+  caret: (mark: string) => string = (mark) => mark,
+): string[] {
   const lines = text.split("\n");
   const source = lines[line - 1]?.replace(/\r$/, "");
   if (source === undefined) return [];

@@ -40,7 +40,12 @@ export function formatPainted(d: Diagnostic, paint: (colour: Paint, text: string
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const fileOrder = new Map<string, number>();
   for (const d of diagnostics) if (!fileOrder.has(d.file)) fileOrder.set(d.file, fileOrder.size);
-  return [...diagnostics].sort((a, b) => fileOrder.get(a.file)! - fileOrder.get(b.file)! || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return [...diagnostics].sort(
+    (a, b) =>
+      fileOrder.get(a.file)! - fileOrder.get(b.file)! ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
 }
 
 /** How many problems each rule found, most first: `signature/invalid ×312, schema/required ×40`. */
@@ -64,7 +69,10 @@ export function countsByRule(diagnostics: readonly Diagnostic[]): string {
  * stays valid JSON with the same values.
  */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, (c) => ESCAPES[c] ?? (c === "##[" ? "##\\u005b" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  return text.replace(
+    UNPRINTABLE,
+    (c) => ESCAPES[c] ?? (c === "##[" ? "##\\u005b" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  );
 }
 
 const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|##\[/g;

@@ -9,7 +9,16 @@
  */
 import { readFileSync } from "node:fs";
 import { codeFrame } from "./code-frame.ts";
-import { countsByRule, formatPainted, githubAnnotation, plural, printable, sortDiagnostics, type Diagnostic, type Severity } from "./diagnostics.ts";
+import {
+  countsByRule,
+  formatPainted,
+  githubAnnotation,
+  plural,
+  printable,
+  sortDiagnostics,
+  type Diagnostic,
+  type Severity,
+} from "./diagnostics.ts";
 import { fixHint } from "./fix-hints.ts";
 import { painted, terminalStyle, type TerminalStyle } from "./terminal-style.ts";
 
@@ -39,13 +48,18 @@ export function printProblems(diagnostics: readonly Diagnostic[], options: Repor
     write(formatPainted(d, paint));
     if (style.frame && d.line !== undefined) {
       const text = texts.of(d.file);
-      if (text !== undefined) for (const line of codeFrame(text, d.line, d.column ?? 1, (mark) => paint(d.severity === "error" ? "red" : "yellow", mark))) write(line);
+      if (text !== undefined)
+        for (const line of codeFrame(text, d.line, d.column ?? 1, (mark) =>
+          paint(d.severity === "error" ? "red" : "yellow", mark),
+        ))
+          write(line);
     }
     const hint = fixHint(d, texts.of(d.file, d.rule.startsWith("signature/")));
     if (hint !== undefined) write(`  ${paint("cyan", "hint:")} ${printable(hint)}`);
     if (style.frame) write("");
   }
-  if (shown.length < sorted.length) write(`… and ${sorted.length - shown.length} more problems not shown (--max-problems 0 shows all)`);
+  if (shown.length < sorted.length)
+    write(`… and ${sorted.length - shown.length} more problems not shown (--max-problems 0 shows all)`);
   if (sorted.length > 0) write(rulesLine(sorted));
   if (options.annotate ?? process.env.GITHUB_ACTIONS === "true") for (const line of annotations(sorted)) write(line);
 }

@@ -45,7 +45,8 @@ export class Progress {
     this.#done = done;
     this.#total = total;
     const now = performance.now();
-    if (this.stream.isTTY === true && now - this.#started >= this.delayMs && now - this.#drawnAt >= REFRESH_MS) this.#render();
+    if (this.stream.isTTY === true && now - this.#started >= this.delayMs && now - this.#drawnAt >= REFRESH_MS)
+      this.#render();
   }
 
   /** Clears the line, if one was shown, so that what is printed next starts a clean line. */

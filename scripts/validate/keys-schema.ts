@@ -14,6 +14,6 @@ export const keysSchema = {
   additionalProperties: {
     type: "string",
     pattern: "^MCowBQYDK2VwAyEA[A-Za-z0-9+/]{43}=$",
-    description: "an Ed25519 public key as standard base64 of its 44-byte SubjectPublicKeyInfo (\"MCowBQYDK2VwAyEA…=\")",
+    description: 'an Ed25519 public key as standard base64 of its 44-byte SubjectPublicKeyInfo ("MCowBQYDK2VwAyEA…=")',
   },
 } as const;

@@ -9,4 +9,8 @@ import type { LegacySchemas } from "../../core/validate/legacy.ts";
 import { V03_SCHEMAS } from "../../core/validate/manifest-structure.ts";
 import { problemsOf } from "../../core/validate/schema-problems.ts";
 
-export const PUBLISHED_LEGACY_SCHEMAS: LegacySchemas = { ...V03_SCHEMAS, "0.1": problemsOf(legacyV01), "0.2": problemsOf(legacyV02) };
+export const PUBLISHED_LEGACY_SCHEMAS: LegacySchemas = {
+  ...V03_SCHEMAS,
+  "0.1": problemsOf(legacyV01),
+  "0.2": problemsOf(legacyV02),
+};

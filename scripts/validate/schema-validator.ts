@@ -15,7 +15,7 @@ import { routesSchema } from "./routes-schema.ts";
 import { unsignedSchema } from "./unsigned-schema.ts";
 
 // ajv-formats is CommonJS with a `default` property; under ESM the callable is either.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 export interface SchemaValidators {
   manifest: Validate;
@@ -32,7 +32,13 @@ const compiled = new Map<string, SchemaValidators>();
 export function schemaValidators(contextUrl: string): SchemaValidators {
   let validators = compiled.get(contextUrl);
   if (validators === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    const ajv = new Ajv2020({
+      allErrors: true,
+      verbose: true,
+      strict: true,
+      strictRequired: false,
+      allowUnionTypes: true,
+    });
     addFormats(ajv);
     ajv.addKeyword({
       keyword: "redirect-location",
@@ -41,7 +47,8 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
       errors: true,
       validate: function redirectLocation(this: unknown, _schema: boolean, data: string): boolean {
         const problem = redirectLocationProblem(data);
-        (redirectLocation as { errors?: Partial<ErrorObject>[] }).errors = problem === undefined ? [] : [{ keyword: "redirect-location", message: problem, params: {} }];
+        (redirectLocation as { errors?: Partial<ErrorObject>[] }).errors =
+          problem === undefined ? [] : [{ keyword: "redirect-location", message: problem, params: {} }];
         return problem === undefined;
       },
     });

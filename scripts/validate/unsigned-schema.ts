@@ -15,6 +15,6 @@ export const unsignedSchema = {
   additionalProperties: {
     type: "string",
     pattern: "^sha256-[A-Za-z0-9_-]{43}$",
-    description: "the SHA-256 of the file's canonical form, as \"sha256-<43 base64url characters>\" (check prints it)",
+    description: 'the SHA-256 of the file\'s canonical form, as "sha256-<43 base64url characters>" (check prints it)',
   },
 } as const;

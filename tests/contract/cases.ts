@@ -23,8 +23,16 @@ export interface ContractCase {
   body: Buffer | ((body: Buffer) => void);
 }
 
-const contains = (...names: string[]) => (value: string | undefined) =>
-  value !== undefined && names.every((n) => value.toLowerCase().split(/\s*,\s*/).includes(n.toLowerCase()));
+const contains =
+  (...names: string[]) =>
+  (value: string | undefined) =>
+    value !== undefined &&
+    names.every((n) =>
+      value
+        .toLowerCase()
+        .split(/\s*,\s*/)
+        .includes(n.toLowerCase()),
+    );
 
 /** What every response carries, errors included, and what none may carry. */
 const EVERY_RESPONSE: Record<string, HeaderExpectation> = {
@@ -32,7 +40,13 @@ const EVERY_RESPONSE: Record<string, HeaderExpectation> = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": contains("GET", "HEAD", "OPTIONS"),
   "access-control-allow-headers": contains("If-None-Match"),
-  "access-control-expose-headers": contains("ETag", "Cache-Control", "Content-Type", "Location", "X-UM-Resolver-Contract"),
+  "access-control-expose-headers": contains(
+    "ETag",
+    "Cache-Control",
+    "Content-Type",
+    "Location",
+    "X-UM-Resolver-Contract",
+  ),
   "x-content-type-options": "nosniff",
   "set-cookie": null,
   // Nothing of a host's static layer may leak through (see tests/runtimes/netlify-deno.ts).
@@ -50,7 +64,12 @@ export function etagOf(body: Buffer): string {
   return `W/"sha256-${createHash("sha256").update(body).digest("base64url")}"`;
 }
 
-function ok(name: string, path: string, manifest: Record<string, unknown>, requestHeaders?: Record<string, string>): ContractCase {
+function ok(
+  name: string,
+  path: string,
+  manifest: Record<string, unknown>,
+  requestHeaders?: Record<string, string>,
+): ContractCase {
   const body = manifestBody(manifest);
   return {
     name,
@@ -75,12 +94,23 @@ function notModified(name: string, path: string, manifest: Record<string, unknow
     path,
     requestHeaders: { "If-None-Match": ifNoneMatch },
     status: 304,
-    headers: { "content-type": "application/ld+json; charset=utf-8", "cache-control": "public, max-age=60", etag: etagOf(manifestBody(manifest)) },
+    headers: {
+      "content-type": "application/ld+json; charset=utf-8",
+      "cache-control": "public, max-age=60",
+      etag: etagOf(manifestBody(manifest)),
+    },
     body: EMPTY,
   };
 }
 
-function error(name: string, method: string, path: string, status: number, body: object, requestHeaders?: Record<string, string>): ContractCase {
+function error(
+  name: string,
+  method: string,
+  path: string,
+  status: number,
+  body: object,
+  requestHeaders?: Record<string, string>,
+): ContractCase {
   return {
     name,
     method,
@@ -92,7 +122,8 @@ function error(name: string, method: string, path: string, status: number, body:
   };
 }
 
-const badRequest = (path: string, message: string) => error(`400 ${message}: ${path}`, "GET", path, 400, { error: "bad_request", message });
+const badRequest = (path: string, message: string) =>
+  error(`400 ${message}: ${path}`, "GET", path, 400, { error: "bad_request", message });
 
 export function contractCases(f: Fixture): ContractCase[] {
   const cases: ContractCase[] = [];
@@ -117,7 +148,11 @@ export function contractCases(f: Fixture): ContractCase[] {
       const d = JSON.parse(body.toString());
       assert.equal(d.contract, "manifest-resolver/v0.1");
       assert.equal(d.resolver, "manifest-resolver");
-      assert.ok(Array.isArray(d.umidPathRule) && d.umidPathRule.length > 0 && d.umidPathRule.every((r: unknown) => typeof r === "string"));
+      assert.ok(
+        Array.isArray(d.umidPathRule) &&
+          d.umidPathRule.length > 0 &&
+          d.umidPathRule.every((r: unknown) => typeof r === "string"),
+      );
       assert.equal(typeof d.kv.binding, "string");
       assert.equal(d.kv.keyPattern, "um:{UMID}");
       assert.equal(d.endpoints.health, "/health");
@@ -130,7 +165,9 @@ export function contractCases(f: Fixture): ContractCase[] {
 
   for (const [umid, manifest] of healthy) {
     const label = JSON.stringify(umid.length > 40 ? `${umid.slice(0, 40)}…` : umid);
-    cases.push(ok(`200 ${label} by ${umidPath(umid)[1] === "b" ? "b64u (auto)" : "direct"} path`, umidPath(umid), manifest));
+    cases.push(
+      ok(`200 ${label} by ${umidPath(umid)[1] === "b" ? "b64u (auto)" : "direct"} path`, umidPath(umid), manifest),
+    );
     cases.push(ok(`200 ${label} by b64u path`, umidPath(umid, "b64u"), manifest));
   }
   const [firstUmid, first] = healthy[0]!;
@@ -138,15 +175,27 @@ export function contractCases(f: Fixture): ContractCase[] {
   const firstEtag = etagOf(manifestBody(first));
   const opaque = firstEtag.slice(2);
   cases.push(ok("200 ignores the query string", `${firstPath}?cache=bust&x=1`, first));
-  cases.push(ok("200 direct path with a literal b64u: prefix, percent-encoded", "/b64u%3Anot-really-base64", f.published.get("b64u:not-really-base64")!));
+  cases.push(
+    ok(
+      "200 direct path with a literal b64u: prefix, percent-encoded",
+      "/b64u%3Anot-really-base64",
+      f.published.get("b64u:not-really-base64")!,
+    ),
+  );
   cases.push(notModified("304 If-None-Match: the ETag", firstPath, first, firstEtag));
   cases.push(notModified("304 If-None-Match: strong form, weak comparison", firstPath, first, opaque));
   cases.push(notModified("304 If-None-Match: a list", firstPath, first, `"other", W/"x,y", ${firstEtag}`));
   cases.push(notModified("304 If-None-Match: *", firstPath, first, "*"));
   cases.push(notModified("304 If-None-Match: Netlify's -df suffix", firstPath, first, `${firstEtag.slice(0, -1)}-df"`));
   cases.push(notModified("304 by b64u path", umidPath(firstUmid, "b64u"), first, firstEtag));
-  cases.push(ok("200 If-None-Match: another ETag", firstPath, first, { "If-None-Match": 'W/"sha256-AAAA", "sha256-BBBB"' }));
-  cases.push(ok("200 If-None-Match: another manifest's ETag", firstPath, first, { "If-None-Match": etagOf(manifestBody(healthy[1]![1])) }));
+  cases.push(
+    ok("200 If-None-Match: another ETag", firstPath, first, { "If-None-Match": 'W/"sha256-AAAA", "sha256-BBBB"' }),
+  );
+  cases.push(
+    ok("200 If-None-Match: another manifest's ETag", firstPath, first, {
+      "If-None-Match": etagOf(manifestBody(healthy[1]![1])),
+    }),
+  );
 
   for (const [umid, location] of f.redirects) {
     for (const path of [umidPath(umid), umidPath(umid, "b64u")]) {
@@ -174,14 +223,36 @@ export function contractCases(f: Fixture): ContractCase[] {
   for (const umid of f.revoked) {
     cases.push(error(`410 ${JSON.stringify(umid)}`, "GET", umidPath(umid), 410, { error: "revoked", umid }));
   }
-  for (const umid of ["urn:uuid:00000000-0000-4000-8000-000000000000", "never published/ünï 🚀", f.caseTwins[0] + "x"]) {
+  for (const umid of [
+    "urn:uuid:00000000-0000-4000-8000-000000000000",
+    "never published/ünï 🚀",
+    `${f.caseTwins[0]}x`,
+  ]) {
     cases.push(error(`404 ${JSON.stringify(umid)}`, "GET", umidPath(umid), 404, { error: "not_found", umid }));
   }
-  cases.push(error("404 If-None-Match: * on an unknown UMID", "GET", "/unknown", 404, { error: "not_found", umid: "unknown" }, { "If-None-Match": "*" }));
+  cases.push(
+    error(
+      "404 If-None-Match: * on an unknown UMID",
+      "GET",
+      "/unknown",
+      404,
+      { error: "not_found", umid: "unknown" },
+      { "If-None-Match": "*" },
+    ),
+  );
   for (const umid of [f.corruptMissing, f.corruptAltered]) {
     cases.push(error(`500 ${JSON.stringify(umid)}`, "GET", umidPath(umid), 500, { error: "corrupt_record", umid }));
     const recorded = etagOf(manifestBody(f.published.get(umid)!));
-    cases.push(error(`500, not 304, for ${JSON.stringify(umid)}`, "GET", umidPath(umid), 500, { error: "corrupt_record", umid }, { "If-None-Match": recorded }));
+    cases.push(
+      error(
+        `500, not 304, for ${JSON.stringify(umid)}`,
+        "GET",
+        umidPath(umid),
+        500,
+        { error: "corrupt_record", umid },
+        { "If-None-Match": recorded },
+      ),
+    );
   }
 
   const badPaths: [string, string][] = [
@@ -211,7 +282,11 @@ export function contractCases(f: Fixture): ContractCase[] {
       name: `204 OPTIONS preflight ${path}`,
       method: "OPTIONS",
       path,
-      requestHeaders: { Origin: "https://page.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match" },
+      requestHeaders: {
+        Origin: "https://page.example",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "if-none-match",
+      },
       status: 204,
       headers: { "cache-control": "no-store", etag: null },
       body: EMPTY,
@@ -227,7 +302,11 @@ export function contractCases(f: Fixture): ContractCase[] {
       ...c,
       name: `HEAD ${c.name}`,
       method: "HEAD",
-      headers: { ...headers, "content-length": (v) => v === undefined || getLength === undefined || v === getLength || (c.status === 304 && v === "0") },
+      headers: {
+        ...headers,
+        "content-length": (v) =>
+          v === undefined || getLength === undefined || v === getLength || (c.status === 304 && v === "0"),
+      },
       body: EMPTY,
     });
   }
@@ -240,27 +319,61 @@ export function contractCases(f: Fixture): ContractCase[] {
  * body's (a reason may change while the cursor stays), and a 304 for it; 404 for a UMID
  * with no status here; the resolve endpoint's path rules after the prefix.
  */
-function statusCases(f: Fixture, healthy: [string, Record<string, unknown>][], badPaths: [string, string][]): ContractCase[] {
+function statusCases(
+  f: Fixture,
+  healthy: [string, Record<string, unknown>][],
+  badPaths: [string, string][],
+): ContractCase[] {
   const cases: ContractCase[] = [];
   const documentOf = (umid: string) => {
     const { status, updatedAt, reason } = f.statuses.get(umid)!;
     const cursor = String(Date.parse(updatedAt)).padStart(16, "0");
-    const body = json({ manifestId: umid, status, updatedAt, ...(reason !== undefined && { reason }), cursor, nextCheck: "PT10M" });
+    const body = json({
+      manifestId: umid,
+      status,
+      updatedAt,
+      ...(reason !== undefined && { reason }),
+      cursor,
+      nextCheck: "PT10M",
+    });
     return { body, etag: etagOf(body) };
   };
-  const statusOk = (name: string, path: string, umid: string, requestHeaders?: Record<string, string>): ContractCase => {
+  const statusOk = (
+    name: string,
+    path: string,
+    umid: string,
+    requestHeaders?: Record<string, string>,
+  ): ContractCase => {
     const { body, etag } = documentOf(umid);
-    return { name, method: "GET", path, ...(requestHeaders && { requestHeaders }), status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60", etag, "content-length": String(body.length) }, body };
+    return {
+      name,
+      method: "GET",
+      path,
+      ...(requestHeaders && { requestHeaders }),
+      status: 200,
+      headers: {
+        "content-type": "application/json",
+        "cache-control": "public, max-age=60",
+        etag,
+        "content-length": String(body.length),
+      },
+      body,
+    };
   };
   for (const [umid] of healthy) {
     const label = JSON.stringify(umid.length > 40 ? `${umid.slice(0, 40)}…` : umid);
     cases.push(statusOk(`status 200 ${label} (${f.statuses.get(umid)!.status})`, statusPath(umid), umid));
   }
-  for (const umid of f.revoked) cases.push(statusOk(`status 200 ${JSON.stringify(umid)} (revoked)`, statusPath(umid), umid));
+  for (const umid of f.revoked)
+    cases.push(statusOk(`status 200 ${JSON.stringify(umid)} (revoked)`, statusPath(umid), umid));
   const [firstUmid] = healthy[0]!;
   const { etag } = documentOf(firstUmid);
   cases.push(statusOk("status 200 by b64u path", statusPath(firstUmid, "b64u"), firstUmid));
-  cases.push(statusOk("status 200 If-None-Match: the manifest's ETag is not the status's", statusPath(firstUmid), firstUmid, { "If-None-Match": etagOf(manifestBody(healthy[0]![1])) }));
+  cases.push(
+    statusOk("status 200 If-None-Match: the manifest's ETag is not the status's", statusPath(firstUmid), firstUmid, {
+      "If-None-Match": etagOf(manifestBody(healthy[0]![1])),
+    }),
+  );
   for (const ifNoneMatch of [etag, etag.slice(2), "*"]) {
     cases.push({
       name: `status 304 If-None-Match: ${ifNoneMatch}`,
@@ -275,7 +388,12 @@ function statusCases(f: Fixture, healthy: [string, Record<string, unknown>][], b
   for (const umid of [...f.redirects.keys(), "urn:uuid:00000000-0000-4000-8000-000000000000"]) {
     cases.push(error(`status 404 ${JSON.stringify(umid)}`, "GET", statusPath(umid), 404, { error: "not_found", umid }));
   }
-  cases.push(error(`status 500 ${JSON.stringify(f.corruptAltered)}`, "GET", statusPath(f.corruptAltered), 500, { error: "corrupt_record", umid: f.corruptAltered }));
+  cases.push(
+    error(`status 500 ${JSON.stringify(f.corruptAltered)}`, "GET", statusPath(f.corruptAltered), 500, {
+      error: "corrupt_record",
+      umid: f.corruptAltered,
+    }),
+  );
   cases.push(badRequest(STATUS_PREFIX, "missing UMID"));
   for (const [path, message] of badPaths) cases.push(badRequest(STATUS_PREFIX + path, message));
   return cases;

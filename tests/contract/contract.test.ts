@@ -22,7 +22,7 @@ for (const runtime of RUNTIMES) {
     after(() => server?.stop());
 
     for (const c of cases) {
-      it(`${c.method} ${c.path.length > 70 ? c.path.slice(0, 70) + "…" : c.path} → ${c.name}`, async () => {
+      it(`${c.method} ${c.path.length > 70 ? `${c.path.slice(0, 70)}…` : c.path} → ${c.name}`, async () => {
         assertAnswers(c, await rawRequest(server.url, c.method, c.path, c.requestHeaders));
       });
     }

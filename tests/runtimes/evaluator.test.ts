@@ -25,16 +25,25 @@ function cases(): Case[] {
   const good = JSON.stringify(signed(manifestFor("urn:runtimes:evaluated"), newKey()));
   const made: Case[] = [
     [good, { now: "2026-06-01T00:00:00Z", omitProcessedAt: true }],
-    [good.replace("did:web:fixture.example", "did:web:mallory.example"), { now: "2026-06-01T00:00:00Z", omitProcessedAt: true }],
+    [
+      good.replace("did:web:fixture.example", "did:web:mallory.example"),
+      { now: "2026-06-01T00:00:00Z", omitProcessedAt: true },
+    ],
     [good, { now: "2031-01-01T00:00:00Z", omitProcessedAt: true }],
     [good, { now: "2026-06-01T00:00:00Z", verifierChallenge: "n-1", omitProcessedAt: true }],
   ];
   const suite = "peer/universal-manifest-v0.4";
   if (skipWithoutShared(`${suite}/expected.json`)) return made;
-  const entries = (JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures as { filename: string; evaluationContext?: EvaluationContext }[]).filter(
-    (e) => e.evaluationContext !== undefined && existsSync(sharedPath(`${suite}/${e.filename}`)),
-  );
-  return [...made, ...entries.map((e): Case => [readFileSync(sharedPath(`${suite}/${e.filename}`), "utf8"), e.evaluationContext!])];
+  const entries = (
+    JSON.parse(readFileSync(sharedPath(`${suite}/expected.json`), "utf8")).fixtures as {
+      filename: string;
+      evaluationContext?: EvaluationContext;
+    }[]
+  ).filter((e) => e.evaluationContext !== undefined && existsSync(sharedPath(`${suite}/${e.filename}`)));
+  return [
+    ...made,
+    ...entries.map((e): Case => [readFileSync(sharedPath(`${suite}/${e.filename}`), "utf8"), e.evaluationContext!]),
+  ];
 }
 
 describe("the evaluator in Deno and workerd", () => {
@@ -53,7 +62,11 @@ describe("the evaluator in Deno and workerd", () => {
 const cases = JSON.parse(await Deno.readTextFile(new URL("./cases.json", import.meta.url)));
 console.log(JSON.stringify(await Promise.all(cases.map(([text, context]) => evaluate(text, context)))));`;
     writeFileSync(join(scratch, "run.js"), script);
-    const deno = spawnSync(join(ROOT, "node_modules/.bin/deno"), ["run", "--quiet", "--no-prompt", `--allow-read=${scratch}`, join(scratch, "run.js")], { encoding: "utf8", env: DENO_ENV });
+    const deno = spawnSync(
+      join(ROOT, "node_modules/.bin/deno"),
+      ["run", "--quiet", "--no-prompt", `--allow-read=${scratch}`, join(scratch, "run.js")],
+      { encoding: "utf8", env: DENO_ENV },
+    );
     assert.equal(deno.status, 0, deno.stderr);
     assert.deepEqual(JSON.parse(deno.stdout), expected);
   });
@@ -64,7 +77,11 @@ export default { async fetch(request) { const cases = await request.json(); retu
     const mf = new Miniflare({
       modules: [
         { type: "ESModule", path: join(scratch, "worker.js"), contents: worker },
-        { type: "ESModule", path: join(scratch, "evaluate.js"), contents: readFileSync(join(scratch, "evaluate.js"), "utf8") },
+        {
+          type: "ESModule",
+          path: join(scratch, "evaluate.js"),
+          contents: readFileSync(join(scratch, "evaluate.js"), "utf8"),
+        },
       ],
       modulesRoot: scratch,
       compatibilityDate: wranglerConfig().compatibility_date,

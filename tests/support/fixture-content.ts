@@ -109,13 +109,20 @@ export function makeFixture(): Fixture {
   const published = new Map<string, Record<string, unknown>>();
   const write = (file: string, value: unknown, indent: string | number = 2) => {
     mkdirSync(join(content, file, ".."), { recursive: true });
-    writeFileSync(join(content, file), JSON.stringify(value, null, indent) + "\n");
+    writeFileSync(join(content, file), `${JSON.stringify(value, null, indent)}\n`);
   };
   [...umids, corruptMissing, corruptAltered].forEach((umid, i) => {
-    const manifest = signed(manifestFor(umid, { facets: [{ "@id": `urn:facet:${i}`, "@type": "um:Facet", name: `facet ${i}` }] }), key);
+    const manifest = signed(
+      manifestFor(umid, { facets: [{ "@id": `urn:facet:${i}`, "@type": "um:Facet", name: `facet ${i}` }] }),
+      key,
+    );
     published.set(umid, manifest);
     // Several folders, both extensions, and a tab-indented file: bodies are canonical anyway.
-    write(`${i % 3 === 0 ? "nested/deeper/" : i % 3 === 1 ? "nested/" : ""}m${i}.${i % 2 ? "json" : "jsonld"}`, manifest, i === 1 ? "\t" : 2);
+    write(
+      `${i % 3 === 0 ? "nested/deeper/" : i % 3 === 1 ? "nested/" : ""}m${i}.${i % 2 ? "json" : "jsonld"}`,
+      manifest,
+      i === 1 ? "\t" : 2,
+    );
   });
   write("withheld.json", signed(manifestFor(revokedWithFile), key));
   write("_keys.json", pinning(key));
@@ -127,7 +134,12 @@ export function makeFixture(): Fixture {
     ["moved/with slash", "http://legacy.example/m?id=42"],
   ]);
   const revoked = ["urn:revoked:gone", revokedWithFile];
-  const [suspended, reinstated, gone, goneWithFile] = ["umid with spaces", "100%-pure", "urn:revoked:gone", revokedWithFile] as const;
+  const [suspended, reinstated, gone, goneWithFile] = [
+    "umid with spaces",
+    "100%-pure",
+    "urn:revoked:gone",
+    revokedWithFile,
+  ] as const;
   write("_routes.json", {
     redirects: [...redirects].map(([umid, location]) => ({ umid, location })),
     // One revocation dated with an offset (served in UTC), one undated (served as 1970).
@@ -139,16 +151,25 @@ export function makeFixture(): Fixture {
     reinstated: [{ umid: reinstated, reinstatedAt: "2026-02-02T00:00:00.250Z" }],
   });
   // Every manifest here was issued 2026-01-01: active since then unless _routes.json says otherwise.
-  const statuses = new Map<string, { status: string; updatedAt: string; reason?: string }>([...published.keys()].map((umid) => [umid, { status: "active", updatedAt: "2026-01-01T00:00:00.000Z" }]));
+  const statuses = new Map<string, { status: string; updatedAt: string; reason?: string }>(
+    [...published.keys()].map((umid) => [umid, { status: "active", updatedAt: "2026-01-01T00:00:00.000Z" }]),
+  );
   statuses.set(suspended, { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", reason: "under review" });
   statuses.set(reinstated, { status: "active", updatedAt: "2026-02-02T00:00:00.250Z" });
   statuses.set(gone, { status: "revoked", updatedAt: "2026-03-01T10:00:00.000Z", reason: "test" });
   statuses.set(goneWithFile, { status: "revoked", updatedAt: "1970-01-01T00:00:00.000Z", reason: "test" });
 
-  execFileSync(process.execPath, [CLI, "build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`, "--kv-out", `${dist}-kv`], { stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [CLI, "build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`, "--kv-out", `${dist}-kv`],
+    { stdio: "pipe" },
+  );
   const records = readRecords(dist);
   unlinkSync(join(dist, records[corruptMissing]!.file!));
-  writeFileSync(join(dist, records[corruptAltered]!.file!), JSON.stringify(published.get(corruptAltered)).replace("facet", "FACET"));
+  writeFileSync(
+    join(dist, records[corruptAltered]!.file!),
+    JSON.stringify(published.get(corruptAltered)).replace("facet", "FACET"),
+  );
 
   return {
     root,

@@ -19,7 +19,12 @@ export interface RawResponse {
   body: Buffer;
 }
 
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request({ hostname, port, method, path, headers, agent: false, timeout: 10_000 }, (res) => {
@@ -27,7 +32,8 @@ export function rawRequest(baseUrl: string, method: string, path: string, header
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
         const flat: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) flat[name] = Array.isArray(value) ? value.join(", ") : String(value);
+        for (const [name, value] of Object.entries(res.headers))
+          flat[name] = Array.isArray(value) ? value.join(", ") : String(value);
         resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
       });
       res.on("error", reject);

@@ -24,7 +24,12 @@ const SHAPES: [string, Record<string, unknown>][] = [
           name: "publicProfile",
           description: "Display name and avatar",
           requiredTrustTier: 1,
-          entity: { "@id": "did:web:alice.example#profile", "@type": "schema:Person", "schema:name": "Alice Example", "schema:image": "https://alice.example/avatar.png" },
+          entity: {
+            "@id": "did:web:alice.example#profile",
+            "@type": "schema:Person",
+            "schema:name": "Alice Example",
+            "schema:image": "https://alice.example/avatar.png",
+          },
         },
         {
           "@id": "urn:um:facet:alice:payment-details",
@@ -36,7 +41,12 @@ const SHAPES: [string, Record<string, unknown>][] = [
           encryptionProfile: "jwe-inline-v1",
           entity: {
             protected: "eyJhbGciOiJFQ0RILUVTK0EyNTZLVyIsImVuYyI6IkEyNTZHQ00ifQ",
-            recipients: [{ header: { kid: "did:web:shop.example#key-agreement-1" }, encrypted_key: "p0wM1dQ8rQ3a5uLkq6yB0VYvXj2nH7s9" }],
+            recipients: [
+              {
+                header: { kid: "did:web:shop.example#key-agreement-1" },
+                encrypted_key: "p0wM1dQ8rQ3a5uLkq6yB0VYvXj2nH7s9",
+              },
+            ],
             iv: "6JtYqZ3bV1kQ9pLx",
             ciphertext: "Qm9vb3N0cmFwLWNpcGhlcnRleHQtZm9yLXRoZS1zYW1wbGU",
             tag: "Vg3p9aKq1mZr7sXc0bNd2w",
@@ -82,7 +92,14 @@ const SHAPES: [string, Record<string, unknown>][] = [
           expiresAt: "2027-10-01T00:00:00Z",
           requiredTrustTier: 1,
           holderBinding: { mode: "sd-jwt-kb", cnfThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs" },
-          claimProof: [{ proofType: "DataIntegrityProof", proofPurpose: "assertionMethod", verificationMethod: "did:web:registry.example#key-1", proofValue: "z58DAdFfa9SkqZMVPxAQp" }],
+          claimProof: [
+            {
+              proofType: "DataIntegrityProof",
+              proofPurpose: "assertionMethod",
+              verificationMethod: "did:web:registry.example#key-1",
+              proofValue: "z58DAdFfa9SkqZMVPxAQp",
+            },
+          ],
         },
         {
           "@id": "urn:um:claim:alice:cross-did",
@@ -108,14 +125,25 @@ const SHAPES: [string, Record<string, unknown>][] = [
           issuer: "did:web:bob.example",
           boundDids: ["did:web:bob.example", "did:pkh:eip155:1:0x52908400098527886E0F7030069857D2E4169EE7"],
           requiredTrustTier: 2,
-          bindingProof: { type: "ZkLinkedSecretProof", cryptosuite: "bbs-2023", proofPurpose: "authentication", proofValue: "u2V0BhVhAq1", publicInputs: { commitmentA: "z3tCfA1", commitmentB: "z7dFbB2" } },
+          bindingProof: {
+            type: "ZkLinkedSecretProof",
+            cryptosuite: "bbs-2023",
+            proofPurpose: "authentication",
+            proofValue: "u2V0BhVhAq1",
+            publicInputs: { commitmentA: "z3tCfA1", commitmentB: "z7dFbB2" },
+          },
         },
         {
           "@id": "urn:um:claim:bob:board-approval",
           "@type": "org.boardApproval",
           issuer: "did:web:coop.example",
           requiredTrustTier: 3,
-          holderBinding: { mode: "reciprocal-control", boundDid: "did:web:coop.example", subjectProof: "z3subjectProof", boundDidProof: "z3boundDidProof" },
+          holderBinding: {
+            mode: "reciprocal-control",
+            boundDid: "did:web:coop.example",
+            subjectProof: "z3subjectProof",
+            boundDidProof: "z3boundDidProof",
+          },
           ceremonyProof: {
             type: "ThresholdAttestationProof",
             threshold: "2-of-3",
@@ -158,7 +186,11 @@ const SHAPES: [string, Record<string, unknown>][] = [
           "@type": "um:Facet",
           name: "contact",
           requiredAssuranceClass: "software",
-          entity: { "@id": "did:web:acme.example:units:42#contact", "@type": ["schema:Organization"], "schema:email": "unit42@acme.example" },
+          entity: {
+            "@id": "did:web:acme.example:units:42#contact",
+            "@type": ["schema:Organization"],
+            "schema:email": "unit42@acme.example",
+          },
         },
       ],
       consents: [

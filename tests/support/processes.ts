@@ -14,7 +14,13 @@ export interface Started {
 }
 
 /** Spawns `command` (in `cwd`) and resolves once its output holds `count` http:// URLs. */
-export function startPrintingUrl(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, count = 1, cwd = process.cwd()): Promise<Started> {
+export function startPrintingUrl(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  count = 1,
+  cwd = process.cwd(),
+): Promise<Started> {
   const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
@@ -47,7 +53,11 @@ function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** Runs the CLI as a person would, asynchronously (so that a test server can answer it), with GitHub's annotations off. */
-export async function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
   let stdout = "";
   let stderr = "";

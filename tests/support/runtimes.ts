@@ -30,21 +30,31 @@ export const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "
 export const deno: Runtime = {
   name: "deno (Netlify edge function)",
   start: (dist) =>
-    startPrintingUrl(join(ROOT, "node_modules/.bin/deno"), [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--allow-net=127.0.0.1",
-      `--allow-read=${dist}`,
-      join(ROOT, "tests/runtimes/netlify-deno.ts"),
-      dist,
-    ], DENO_ENV),
+    startPrintingUrl(
+      join(ROOT, "node_modules/.bin/deno"),
+      [
+        "run",
+        "--quiet",
+        "--no-prompt",
+        "--allow-net=127.0.0.1",
+        `--allow-read=${dist}`,
+        join(ROOT, "tests/runtimes/netlify-deno.ts"),
+        dist,
+      ],
+      DENO_ENV,
+    ),
 };
 
 interface WranglerConfig {
   main: string;
   compatibility_date: string;
-  assets: { directory: string; binding: string; run_worker_first: boolean; html_handling: "none"; not_found_handling: "none" };
+  assets: {
+    directory: string;
+    binding: string;
+    run_worker_first: boolean;
+    html_handling: "none";
+    not_found_handling: "none";
+  };
 }
 
 /** wrangler.jsonc, whose comments are whole lines. */
@@ -55,7 +65,14 @@ export function wranglerConfig(): WranglerConfig {
 
 /** The Worker as wrangler would bundle it. */
 async function workerScript(): Promise<string> {
-  const bundle = await build({ entryPoints: [join(ROOT, wranglerConfig().main)], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
+  const bundle = await build({
+    entryPoints: [join(ROOT, wranglerConfig().main)],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    write: false,
+    logLevel: "silent",
+  });
   return bundle.outputFiles[0]!.text;
 }
 
@@ -73,7 +90,10 @@ export const workerd: Runtime = {
         directory: dist,
         binding: config.assets.binding,
         routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
-        assetConfig: { html_handling: config.assets.html_handling, not_found_handling: config.assets.not_found_handling },
+        assetConfig: {
+          html_handling: config.assets.html_handling,
+          not_found_handling: config.assets.not_found_handling,
+        },
       },
     });
     const url = await mf.ready;
@@ -99,13 +119,22 @@ export const workerdKv: Runtime = {
     });
     const url = await mf.ready;
     // miniflare's own typing of the namespace does not resolve here; this is its KV API.
-    const kv = (await mf.getKVNamespace(KV_BINDING)) as unknown as { put(key: string, value: string, options: { metadata: object }): Promise<void> };
+    const kv = (await mf.getKVNamespace(KV_BINDING)) as unknown as {
+      put(key: string, value: string, options: { metadata: object }): Promise<void>;
+    };
     const records = readRecords(dist);
-    const umidOfKey = new Map(await Promise.all(Object.keys(records).map(async (umid) => [await kvKey(umid), umid] as const)));
+    const umidOfKey = new Map(
+      await Promise.all(Object.keys(records).map(async (umid) => [await kvKey(umid), umid] as const)),
+    );
     for (const name of readdirSync(`${dist}-kv`)) {
-      for (const pair of JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as { key: string; value: string; metadata: object }[]) {
+      for (const pair of JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as {
+        key: string;
+        value: string;
+        metadata: object;
+      }[]) {
         const file = records[umidOfKey.get(pair.key)!]?.file;
-        const value = file === undefined ? pair.value : existsSync(join(dist, file)) ? readFileSync(join(dist, file), "utf8") : "";
+        const value =
+          file === undefined ? pair.value : existsSync(join(dist, file)) ? readFileSync(join(dist, file), "utf8") : "";
         await kv.put(pair.key, value, { metadata: pair.metadata });
       }
     }

@@ -21,7 +21,12 @@ export interface Tmpfs {
  * Runs `use` with a tmpfs of `size` (mount's `size=` option: 64k, 4m) in a new folder
  * under `parent`, unmounted after; where none can be mounted, skips the test, saying why.
  */
-export async function withTmpfs(test: TestContext, parent: string, size: string, use: (disk: Tmpfs) => Promise<void>): Promise<void> {
+export async function withTmpfs(
+  test: TestContext,
+  parent: string,
+  size: string,
+  use: (disk: Tmpfs) => Promise<void>,
+): Promise<void> {
   const disk = tmpfs(parent, size);
   if (typeof disk === "string") return test.skip(disk);
   try {
@@ -36,7 +41,8 @@ function tmpfs(parent: string, size: string): Tmpfs | string {
   if (process.getuid?.() !== 0) return "mounting a tmpfs needs root";
   const dir = mkdtempSync(join(parent, "tmpfs-"));
   const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir]);
-  if (mounted.status !== 0) return `cannot mount a tmpfs here: ${String(mounted.stderr).trim() || mounted.error?.message}`;
+  if (mounted.status !== 0)
+    return `cannot mount a tmpfs here: ${String(mounted.stderr).trim() || mounted.error?.message}`;
   return {
     dir,
     readOnly: () => assertRan(spawnSync("mount", ["-o", "remount,ro", dir]), "remount read-only"),

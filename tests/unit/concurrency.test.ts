@@ -13,7 +13,10 @@ test("mapConcurrent keeps input order and never exceeds its limit", async () => 
     inFlight--;
     return i * 2;
   });
-  assert.deepEqual(results, items.map((i) => i * 2));
+  assert.deepEqual(
+    results,
+    items.map((i) => i * 2),
+  );
   assert.equal(peak, 4);
 });
 

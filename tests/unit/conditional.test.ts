@@ -16,7 +16,8 @@ describe("If-None-Match (RFC 9110 13.1.2, weak comparison)", () => {
     ["Netlify's -df suffix inside the quotes", 'W/"sha256-abc_DEF-123-df"'],
     ["Netlify's -df suffix after the quotes", 'W/"sha256-abc_DEF-123"-df'],
   ];
-  for (const [what, header] of matches) it(`matches ${what}`, () => assert.equal(ifNoneMatchMatches(header, etag), true));
+  for (const [what, header] of matches)
+    it(`matches ${what}`, () => assert.equal(ifNoneMatchMatches(header, etag), true));
 
   const misses: [string, string | null][] = [
     ["no header", null],
@@ -28,5 +29,6 @@ describe("If-None-Match (RFC 9110 13.1.2, weak comparison)", () => {
     ["another suffix", 'W/"sha256-abc_DEF-123-gz"'],
     ["* inside a list", '"a", *'],
   ];
-  for (const [what, header] of misses) it(`does not match ${what}`, () => assert.equal(ifNoneMatchMatches(header, etag), false));
+  for (const [what, header] of misses)
+    it(`does not match ${what}`, () => assert.equal(ifNoneMatchMatches(header, etag), false));
 });

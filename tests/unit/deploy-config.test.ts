@@ -32,12 +32,26 @@ test("wrangler.jsonc runs the worker first over the built output", () => {
 
 test("the publishers' workflow checks pull requests and builds main, on Node 22 and current actions, without devDependencies", () => {
   const workflow = readFileSync(join(ROOT, ".github/workflows/check.yml"), "utf8");
-  assert.match(workflow, /on:\n  pull_request:\n  push:\n    branches: \[main\]/);
-  assert.match(workflow, /check:\n    if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n        with:\n          path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver check\n/);
-  assert.match(workflow, /build:\n    if: github\.event_name == 'push'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n        with:\n          path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver build\n/);
+  assert.match(workflow, /on:\n {2}pull_request:\n {2}push:\n {4}branches: \[main\]/);
+  assert.match(
+    workflow,
+    /check:\n {4}if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n {8}with:\n {10}path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver check\n/,
+  );
+  assert.match(
+    workflow,
+    /build:\n {4}if: github\.event_name == 'push'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n {8}with:\n {10}path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver build\n/,
+  );
   // Node 20 is past its end of life, and so are the @v4 actions that run on it.
-  assert.deepEqual([...workflow.matchAll(/node-version: (\d+)/g)].map((m) => m[1]), ["22", "22"]);
-  assert.deepEqual([...new Set([...workflow.matchAll(/uses: (\S+)/g)].map((m) => m[1]))].sort(), ["actions/cache@v6", "actions/checkout@v7", "actions/setup-node@v7", "actions/upload-artifact@v7"]);
+  assert.deepEqual(
+    [...workflow.matchAll(/node-version: (\d+)/g)].map((m) => m[1]),
+    ["22", "22"],
+  );
+  assert.deepEqual([...new Set([...workflow.matchAll(/uses: (\S+)/g)].map((m) => m[1]))].sort(), [
+    "actions/cache@v6",
+    "actions/checkout@v7",
+    "actions/setup-node@v7",
+    "actions/upload-artifact@v7",
+  ]);
 });
 
 test("Netlify builds on Node 22, without devDependencies", () => {
@@ -45,14 +59,25 @@ test("Netlify builds on Node 22, without devDependencies", () => {
   assert.match(toml, /^\s*NODE_VERSION = "22"$/m);
   assert.match(toml, /^\s*NPM_FLAGS = "--omit=dev"$/m);
   // So every package the CLI imports (bin/, scripts/, edge/, core/) must be a dependency.
-  const { dependencies } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-  const sources = ["bin", "scripts", "edge", "core"].flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true }).map((name) => join(ROOT, dir, String(name))));
+  const { dependencies } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  const sources = ["bin", "scripts", "edge", "core"].flatMap((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true }).map((name) => join(ROOT, dir, String(name))),
+  );
   const imported = new Set(
     sources
       .filter((file) => /\.(ts|js)$/.test(file))
-      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s+|^import\s+)["']([^"'./][^"']*)["']/gm)].map((m) => m[1]!))
+      .flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s+|^import\s+)["']([^"'./][^"']*)["']/gm)].map((m) => m[1]!),
+      )
       .filter((specifier) => !specifier.startsWith("node:"))
-      .map((specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/")),
+      .map((specifier) =>
+        specifier
+          .split("/")
+          .slice(0, specifier.startsWith("@") ? 2 : 1)
+          .join("/"),
+      ),
   );
   assert.ok(imported.has("ajv") && imported.has("fast-glob"), [...imported].join(", "));
   for (const name of imported) assert.ok(dependencies[name], `${name} is imported by the CLI but not a dependency`);
@@ -60,11 +85,17 @@ test("Netlify builds on Node 22, without devDependencies", () => {
 
 test("the hosts' local state is not committed", () => {
   const ignored = readFileSync(join(ROOT, ".gitignore"), "utf8").split("\n");
-  for (const entry of [".netlify/", ".wrangler/", "dist/", "*.pem", "*.lock"]) assert.ok(ignored.includes(entry), entry);
+  for (const entry of [".netlify/", ".wrangler/", "dist/", "*.pem", "*.lock"])
+    assert.ok(ignored.includes(entry), entry);
 });
 
 test("every Workers KV loading command the publisher is shown writes to Cloudflare, not to Wrangler 4's local storage", () => {
-  const shown = [readFileSync(join(ROOT, "README.md"), "utf8"), readFileSync(join(ROOT, "scripts/commands/build.ts"), "utf8")].join("\n").replace(/\s*\n\s*/g, " ");
+  const shown = [
+    readFileSync(join(ROOT, "README.md"), "utf8"),
+    readFileSync(join(ROOT, "scripts/commands/build.ts"), "utf8"),
+  ]
+    .join("\n")
+    .replace(/\s*\n\s*/g, " ");
   const commands = [...shown.matchAll(/wrangler kv bulk put [^;'`]*/g)].map((m) => m[0]);
   assert.ok(commands.length >= 2, commands.join("\n"));
   for (const command of commands) assert.match(command, /--remote\b/, command);

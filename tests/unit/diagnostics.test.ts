@@ -1,30 +1,62 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { countsByRule, formatDiagnostic, githubAnnotation, printable, sortDiagnostics, type Diagnostic } from "../../scripts/report/diagnostics.ts";
+import {
+  countsByRule,
+  formatDiagnostic,
+  githubAnnotation,
+  printable,
+  sortDiagnostics,
+  type Diagnostic,
+} from "../../scripts/report/diagnostics.ts";
 
-const d: Diagnostic = { severity: "error", file: "content/a,b:c.json", rule: "schema/required", message: 'missing "x"\n100%', pointer: "/a", line: 3, column: 7 };
+const d: Diagnostic = {
+  severity: "error",
+  file: "content/a,b:c.json",
+  rule: "schema/required",
+  message: 'missing "x"\n100%',
+  pointer: "/a",
+  line: 3,
+  column: 7,
+};
 
 test("formats like TypeScript, with the pointer after the message", () => {
   assert.equal(formatDiagnostic(d), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\\n100% at /a');
-  assert.equal(formatDiagnostic({ ...d, pointer: "" }), 'content/a,b:c.json:3:7 - error schema/required: missing "x"\\n100% at (root)');
+  assert.equal(
+    formatDiagnostic({ ...d, pointer: "" }),
+    'content/a,b:c.json:3:7 - error schema/required: missing "x"\\n100% at (root)',
+  );
   const { line: _, column: __, pointer: ___, ...whole } = d;
-  assert.equal(formatDiagnostic({ ...whole, severity: "warning" }), 'content/a,b:c.json - warning schema/required: missing "x"\\n100%');
+  assert.equal(
+    formatDiagnostic({ ...whole, severity: "warning" }),
+    'content/a,b:c.json - warning schema/required: missing "x"\\n100%',
+  );
 });
 
 test("GitHub annotations escape what the runner would misread", () => {
   assert.equal(
     githubAnnotation(d),
-    "::error file=content/a%2Cb%3Ac.json,line=3,col=7,title=schema/required::content/a,b:c.json:3:7 - error schema/required: missing \"x\"\\n100%25 at /a",
+    '::error file=content/a%2Cb%3Ac.json,line=3,col=7,title=schema/required::content/a,b:c.json:3:7 - error schema/required: missing "x"\\n100%25 at /a',
   );
 });
 
 test("control, line-break and bidirectional characters are shown as escapes; no line starts a workflow command", () => {
-  const hostile: Diagnostic = { severity: "error", file: "a\r\n::error::x\u2028.json", rule: "r", message: "\u202eevil\u2066 \u0085\u007f\t" };
-  assert.equal(formatDiagnostic(hostile), "a\\r\\n::error::x\\u2028.json - error r: \\u202eevil\\u2066 \\u0085\\u007f\\t");
+  const hostile: Diagnostic = {
+    severity: "error",
+    file: "a\r\n::error::x\u2028.json",
+    rule: "r",
+    message: "\u202eevil\u2066 \u0085\u007f\t",
+  };
+  assert.equal(
+    formatDiagnostic(hostile),
+    "a\\r\\n::error::x\\u2028.json - error r: \\u202eevil\\u2066 \\u0085\\u007f\\t",
+  );
   assert.equal(formatDiagnostic({ ...hostile, file: "::warning::b.json" }).slice(0, 2), "./");
   assert.equal(formatDiagnostic({ ...hostile, file: " \t::warning::b.json" }).slice(0, 2), "./");
   // The runner's older syntax runs "##[command]" wherever it stands in a line.
-  assert.doesNotMatch(formatDiagnostic({ ...hostile, file: "x##[error]f.json", message: "##[stop-commands]t" }), /##\[/);
+  assert.doesNotMatch(
+    formatDiagnostic({ ...hostile, file: "x##[error]f.json", message: "##[stop-commands]t" }),
+    /##\[/,
+  );
   assert.doesNotMatch(githubAnnotation(hostile), /[\r\n\u2028\u202e]/);
 });
 
@@ -36,12 +68,40 @@ test("escapes are JSON's, so a JSON line stays JSON with the same values", () =>
 });
 
 test("sorted by file, in the order files were checked, then by line and column; problems of the whole file first; ties keep their order", () => {
-  const at = (file: string, rule: string, line?: number, column = 1): Diagnostic => ({ severity: "error", file, rule, message: "m", ...(line !== undefined && { line, column }) });
-  const found = [at("b.json", "signature/invalid", 15, 14), at("a.json", "x", 3, 1), at("b.json", "schema/required", 1, 1), at("b.json", "time/issued-after-expiry", 7, 15), at("b.json", "schema/format", 7, 15), at("b.json", "file/too-large"), at("b.json", "schema/type", 7, 3)];
-  assert.deepEqual(sortDiagnostics(found).map((d) => `${d.file} ${d.rule}`), ["b.json file/too-large", "b.json schema/required", "b.json schema/type", "b.json time/issued-after-expiry", "b.json schema/format", "b.json signature/invalid", "a.json x"]);
+  const at = (file: string, rule: string, line?: number, column = 1): Diagnostic => ({
+    severity: "error",
+    file,
+    rule,
+    message: "m",
+    ...(line !== undefined && { line, column }),
+  });
+  const found = [
+    at("b.json", "signature/invalid", 15, 14),
+    at("a.json", "x", 3, 1),
+    at("b.json", "schema/required", 1, 1),
+    at("b.json", "time/issued-after-expiry", 7, 15),
+    at("b.json", "schema/format", 7, 15),
+    at("b.json", "file/too-large"),
+    at("b.json", "schema/type", 7, 3),
+  ];
+  assert.deepEqual(
+    sortDiagnostics(found).map((d) => `${d.file} ${d.rule}`),
+    [
+      "b.json file/too-large",
+      "b.json schema/required",
+      "b.json schema/type",
+      "b.json time/issued-after-expiry",
+      "b.json schema/format",
+      "b.json signature/invalid",
+      "a.json x",
+    ],
+  );
 });
 
 test("counts by rule, most first, ties by name", () => {
   const of = (rule: string): Diagnostic => ({ severity: "error", file: "f", rule, message: "m" });
-  assert.equal(countsByRule([of("b"), of("signature/invalid"), of("a"), of("signature/invalid")]), "signature/invalid ×2, a ×1, b ×1");
+  assert.equal(
+    countsByRule([of("b"), of("signature/invalid"), of("a"), of("signature/invalid")]),
+    "signature/invalid ×2, a ×1, b ×1",
+  );
 });

@@ -18,12 +18,21 @@ describe("excerpts of values quoted in messages", () => {
     assert.equal(quoted("s".repeat(1000)), `"${"s".repeat(EXCERPT_LENGTH - 1)}… (802 more characters)`);
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
-    assert.deepEqual([quoted(10n), quoted(cycle), quoted(undefined)], ["10", "(an object that is not JSON)", "undefined"]);
+    assert.deepEqual(
+      [quoted(10n), quoted(cycle), quoted(undefined)],
+      ["10", "(an object that is not JSON)", "undefined"],
+    );
   });
   it("cuts each member name of a long pointer, keeping its shape", () => {
     assert.equal(pointerExcerpt("/facets/0/name"), "/facets/0/name");
-    assert.equal(pointerExcerpt(`/a/${"k".repeat(300)}/b`), `/a/${"k".repeat(EXCERPT_LENGTH)}… (100 more characters)/b`);
+    assert.equal(
+      pointerExcerpt(`/a/${"k".repeat(300)}/b`),
+      `/a/${"k".repeat(EXCERPT_LENGTH)}… (100 more characters)/b`,
+    );
     // Printed again (a receipt's pointer, by evaluate's diagnostics), it is not cut twice.
-    assert.equal(pointerExcerpt(pointerExcerpt(`/a/${"k".repeat(300)}/b`)), `/a/${"k".repeat(EXCERPT_LENGTH)}… (100 more characters)/b`);
+    assert.equal(
+      pointerExcerpt(pointerExcerpt(`/a/${"k".repeat(300)}/b`)),
+      `/a/${"k".repeat(EXCERPT_LENGTH)}… (100 more characters)/b`,
+    );
   });
 });

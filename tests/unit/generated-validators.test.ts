@@ -11,5 +11,6 @@ import { GENERATED_DIR, generatedValidators } from "../../scripts/generate-valid
 test("the generated validators match their schemas (run `npm run generate` if not)", () => {
   const expected = generatedValidators();
   assert.deepEqual(readdirSync(GENERATED_DIR).sort(), Object.keys(expected).sort());
-  for (const [name, text] of Object.entries(expected)) assert.ok(readFileSync(join(GENERATED_DIR, name), "utf8") === text, `${name} is stale`);
+  for (const [name, text] of Object.entries(expected))
+    assert.ok(readFileSync(join(GENERATED_DIR, name), "utf8") === text, `${name} is stale`);
 });

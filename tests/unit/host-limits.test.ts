@@ -9,7 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { INDEX_SHARDS, shardPath } from "../../edge/records.ts";
-import { CLOUDFLARE_MAX_FILE_BYTES, hostWarnings, staticOutput, writesKv, type StaticOutput } from "../../scripts/build/host-limits.ts";
+import {
+  CLOUDFLARE_MAX_FILE_BYTES,
+  hostWarnings,
+  staticOutput,
+  writesKv,
+  type StaticOutput,
+} from "../../scripts/build/host-limits.ts";
 import { manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
 import { runCli } from "../support/processes.ts";
 
@@ -46,27 +52,46 @@ test("Cloudflare: a warning from 90% of the free plan's 20,000 files, naming the
   assert.deepEqual(warnings({ files: 17_999, largestFolder: 13_902 }), []);
   const [near, ...rest] = warnings({ files: 18_000, largestFolder: 13_903 });
   assert.deepEqual(rest, []);
-  assert.match(near!, /^dist\/ will hold up to 18,000 files, 90% of Cloudflare's free-plan limit of 20,000 static files per Worker version; past it the build also writes Workers KV bulk files to dist-kv\//);
+  assert.match(
+    near!,
+    /^dist\/ will hold up to 18,000 files, 90% of Cloudflare's free-plan limit of 20,000 static files per Worker version; past it the build also writes Workers KV bulk files to dist-kv\//,
+  );
   assert.match(warnings({ files: 20_000, largestFolder: 15_903 })[0]!, /100% of Cloudflare's free-plan limit/);
   const [over] = warnings({ files: 20_001, largestFolder: 15_904 });
-  assert.match(over!, /^dist\/ will hold up to 20,001 files, over Cloudflare's free-plan limit of 20,000 static files per Worker version: on Cloudflare, deploy the Worker with Workers KV \(the bulk files in dist-kv\/; README, "Host limits"\), or use Workers Paid \(100,000 files\)$/);
+  assert.match(
+    over!,
+    /^dist\/ will hold up to 20,001 files, over Cloudflare's free-plan limit of 20,000 static files per Worker version: on Cloudflare, deploy the Worker with Workers KV \(the bulk files in dist-kv\/; README, "Host limits"\), or use Workers Paid \(100,000 files\)$/,
+  );
 });
 
 test("Cloudflare: past 90% of Workers Paid's 100,000 files, one warning, about that limit", () => {
   const near = warnings({ files: 90_000, largestFolder: 40_000 });
   assert.equal(near.length, 1);
-  assert.match(near[0]!, /^dist\/ will hold up to 90,000 files, 90% of Cloudflare's Workers Paid limit of 100,000 static files per Worker version; past it, only the Worker with Workers KV/);
+  assert.match(
+    near[0]!,
+    /^dist\/ will hold up to 90,000 files, 90% of Cloudflare's Workers Paid limit of 100,000 static files per Worker version; past it, only the Worker with Workers KV/,
+  );
   const over = warnings({ files: 100_001, largestFolder: 40_000 });
   assert.equal(over.length, 1);
-  assert.match(over[0]!, /over Cloudflare's Workers Paid limit of 100,000 static files per Worker version: on Cloudflare, deploy the Worker with Workers KV/);
+  assert.match(
+    over[0]!,
+    /over Cloudflare's Workers Paid limit of 100,000 static files per Worker version: on Cloudflare, deploy the Worker with Workers KV/,
+  );
 });
 
 test("Netlify: a warning from 90% of its 54,000 files in one folder, and that the deploy fails past it", () => {
-  const netlify = (largestFolder: number) => warnings({ files: 50_000, largestFolder }).filter((w) => w.includes("Netlify"));
+  const netlify = (largestFolder: number) =>
+    warnings({ files: 50_000, largestFolder }).filter((w) => w.includes("Netlify"));
   assert.deepEqual(netlify(48_599), []);
-  assert.match(netlify(48_600)[0]!, /^one folder of dist\/ will hold up to 48,600 files, 90% of Netlify's limit of 54,000 files in one folder; past it Netlify fails the deploy/);
+  assert.match(
+    netlify(48_600)[0]!,
+    /^one folder of dist\/ will hold up to 48,600 files, 90% of Netlify's limit of 54,000 files in one folder; past it Netlify fails the deploy/,
+  );
   assert.match(netlify(54_000)[0]!, /100% of Netlify's limit/);
-  assert.match(netlify(54_001)[0]!, /^one folder of dist\/ will hold up to 54,001 files, over Netlify's limit of 54,000 files in one folder: Netlify fails the deploy; serve it from Cloudflare, with Workers KV/);
+  assert.match(
+    netlify(54_001)[0]!,
+    /^one folder of dist\/ will hold up to 54,001 files, over Netlify's limit of 54,000 files in one folder: Netlify fails the deploy; serve it from Cloudflare, with Workers KV/,
+  );
   // The bodies fill one folder: a registry meets Netlify's limit at 54,000 manifests.
   assert.equal(staticOutput({ manifestFiles: 54_001, redirects: 10, revoked: 10 }).largestFolder, 54_001);
 });
@@ -74,7 +99,10 @@ test("Netlify: a warning from 90% of its 54,000 files in one folder, and that th
 test("a largest manifest over Cloudflare's 25 MiB per file and per KV value is a warning", () => {
   const small = { files: 10, largestFolder: 5 };
   assert.deepEqual(warnings(small, CLOUDFLARE_MAX_FILE_BYTES), []);
-  assert.match(warnings(small, CLOUDFLARE_MAX_FILE_BYTES + 1)[0]!, /^UM_MAX_MANIFEST_BYTES is 26,214,401 \(25\.0 MiB\): Cloudflare refuses a static file or a Workers KV value over 25\.0 MiB/);
+  assert.match(
+    warnings(small, CLOUDFLARE_MAX_FILE_BYTES + 1)[0]!,
+    /^UM_MAX_MANIFEST_BYTES is 26,214,401 \(25\.0 MiB\): Cloudflare refuses a static file or a Workers KV value over 25\.0 MiB/,
+  );
 });
 
 const scratch = mkdtempSync(join(tmpdir(), "um-host-limits-"));
@@ -82,20 +110,39 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 const key = newKey();
 
 /** Builds a content folder of these manifests and routes; returns the number of files in its output. */
-async function filesBuilt(name: string, umids: string[], routes: { redirects: string[]; revoked: string[] }): Promise<number> {
+async function filesBuilt(
+  name: string,
+  umids: string[],
+  routes: { redirects: string[]; revoked: string[] },
+): Promise<number> {
   const content = join(scratch, name);
   mkdirSync(content, { recursive: true });
-  umids.forEach((umid, i) => writeFileSync(join(content, `m${i}.json`), JSON.stringify(signed(manifestFor(umid), key))));
+  for (const [i, umid] of umids.entries()) {
+    writeFileSync(join(content, `m${i}.json`), JSON.stringify(signed(manifestFor(umid), key)));
+  }
   writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
   writeFileSync(
     join(content, "_routes.json"),
-    JSON.stringify({ redirects: routes.redirects.map((umid) => ({ umid, location: `https://elsewhere.example/${encodeURIComponent(umid)}` })), revoked: routes.revoked.map((umid) => ({ umid })) }),
+    JSON.stringify({
+      redirects: routes.redirects.map((umid) => ({
+        umid,
+        location: `https://elsewhere.example/${encodeURIComponent(umid)}`,
+      })),
+      revoked: routes.revoked.map((umid) => ({ umid })),
+    }),
   );
   const out = join(scratch, `${name}-dist`);
-  const built = await runCli(["build", "--content", content, "--out", out, "--lookup-out", join(scratch, `${name}-lookup`)], scratch, { UM_RESOLVER_URL: "https://resolver.example" });
+  const built = await runCli(
+    ["build", "--content", content, "--out", out, "--lookup-out", join(scratch, `${name}-lookup`)],
+    scratch,
+    { UM_RESOLVER_URL: "https://resolver.example" },
+  );
   assert.equal(built.status, 0, built.stdout + built.stderr);
   // Small content: no Workers KV files unless asked for.
-  assert.deepEqual(readdirSync(scratch).filter((entry) => entry.includes("kv")), []);
+  assert.deepEqual(
+    readdirSync(scratch).filter((entry) => entry.includes("kv")),
+    [],
+  );
   return readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
 }
 

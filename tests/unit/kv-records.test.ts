@@ -16,7 +16,9 @@ function namespace(pairs: Record<string, { value: Uint8Array; metadata: unknown 
   return {
     async getWithMetadata<M>(key: string) {
       const pair = pairs[key];
-      return pair === undefined ? { value: null, metadata: null } : { value: pair.value.slice().buffer as ArrayBuffer, metadata: pair.metadata as M };
+      return pair === undefined
+        ? { value: null, metadata: null }
+        : { value: pair.value.slice().buffer as ArrayBuffer, metadata: pair.metadata as M };
     },
   };
 }
@@ -26,13 +28,20 @@ test("a KV record without a status answers its status with 500 corrupt_record, a
   const kv = namespace({
     "um:urn:a": { value: body, metadata: { etag } },
     "um:urn:gone": { value: new Uint8Array(), metadata: { revoked: true } },
-    "um:urn:ok": { value: body, metadata: { etag, status: { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", nextCheck: "PT10M" } } },
+    "um:urn:ok": {
+      value: body,
+      metadata: { etag, status: { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", nextCheck: "PT10M" } },
+    },
   });
   const errors: unknown[] = [];
   const original = console.error;
   console.error = (...args: unknown[]) => errors.push(args);
   try {
-    const ask = (path: string) => handleRequest({ method: "GET", url: `https://r.example${path}`, headers: new Headers() }, new KvRecords().reading(kv));
+    const ask = (path: string) =>
+      handleRequest(
+        { method: "GET", url: `https://r.example${path}`, headers: new Headers() },
+        new KvRecords().reading(kv),
+      );
     for (const umid of ["urn:a", "urn:gone"]) {
       const status = await ask(`/.well-known/manifest-resolver/status/${encodeURIComponent(umid)}`);
       assert.equal(status.status, 500);

@@ -11,15 +11,27 @@ test("KV bulk files hold at most 10,000 pairs each, in wrangler's format", async
   try {
     const writer = new KvWriter(dir);
     const active = { status: "active", updatedAt: "2026-11-01T00:00:00.000Z", nextCheck: "PT10M" } as const;
-    const revoked = { status: "revoked", updatedAt: "2026-11-02T00:00:00.000Z", reason: "lost key", nextCheck: "PT10M" } as const;
-    for (let i = 0; i < KV_PAIRS_PER_FILE; i++) await writer.manifest(`urn:kv:${i}`, new TextEncoder().encode(`{"n":${i}}`), `W/"sha256-${i}"`, active);
+    const revoked = {
+      status: "revoked",
+      updatedAt: "2026-11-02T00:00:00.000Z",
+      reason: "lost key",
+      nextCheck: "PT10M",
+    } as const;
+    for (let i = 0; i < KV_PAIRS_PER_FILE; i++)
+      await writer.manifest(`urn:kv:${i}`, new TextEncoder().encode(`{"n":${i}}`), `W/"sha256-${i}"`, active);
     await writer.redirect("urn:kv:moved", "https://elsewhere.example/");
     await writer.revoked("urn:kv:gone", revoked);
     assert.equal(writer.finish(), 2);
     assert.deepEqual(readdirSync(dir).sort(), ["kv-00001.json", "kv-00002.json"]);
-    const [first, second] = ["kv-00001.json", "kv-00002.json"].map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")));
+    const [first, second] = ["kv-00001.json", "kv-00002.json"].map((f) =>
+      JSON.parse(readFileSync(join(dir, f), "utf8")),
+    );
     assert.equal(first.length, KV_PAIRS_PER_FILE);
-    assert.deepEqual(first[7], { key: "um:urn:kv:7", value: '{"n":7}', metadata: { etag: 'W/"sha256-7"', status: active } });
+    assert.deepEqual(first[7], {
+      key: "um:urn:kv:7",
+      value: '{"n":7}',
+      metadata: { etag: 'W/"sha256-7"', status: active },
+    });
     assert.deepEqual(second, [
       { key: "um:urn:kv:moved", value: "https://elsewhere.example/", metadata: { redirect: true } },
       { key: "um:urn:kv:gone", value: "", metadata: { revoked: true, status: revoked } },

@@ -29,7 +29,8 @@ function assertImportsWithin(dir: string, allowed: (specifier: string) => boolea
   const files = sources(dir).filter((file) => !except.includes(relative(ROOT, file)));
   assert.ok(files.length > 0, `no sources under ${dir}/`);
   for (const file of files) {
-    for (const specifier of importsOf(file)) assert.ok(allowed(specifier), `${relative(ROOT, file)} imports ${specifier}`);
+    for (const specifier of importsOf(file))
+      assert.ok(allowed(specifier), `${relative(ROOT, file)} imports ${specifier}`);
   }
 }
 

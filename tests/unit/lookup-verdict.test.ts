@@ -31,11 +31,29 @@ const accepted: Receipt = {
 };
 
 test("each outcome has its words and tone, and the warnings say why", () => {
-  assert.deepEqual(receiptVerdict({ ...accepted, keyRefResolution: "resolved" }), { tone: "ok", headline: "Usable", reasons: ["the signature verifies, the manifest is within its validity period, and nothing in it was withheld"] });
-  const suspended = { code: "um:reason:status:suspended", message: "the manifest is suspended since 2026-03-01T00:00:00Z" };
-  assert.deepEqual(receiptVerdict({ ...accepted, outcome: "accepted-with-warnings", warnings: [suspended] }), { tone: "warn", headline: "Usable with warnings", reasons: [suspended.message] });
-  const expired = { code: "um:reason:time:expired", message: "/expiresAt: expired at 2026-02-01T00:00:00Z: consumers must reject it" };
-  assert.deepEqual(receiptVerdict({ ...accepted, outcome: "rejected", warnings: [expired] }), { tone: "bad", headline: "Do not use", reasons: [expired.message] });
+  assert.deepEqual(receiptVerdict({ ...accepted, keyRefResolution: "resolved" }), {
+    tone: "ok",
+    headline: "Usable",
+    reasons: ["the signature verifies, the manifest is within its validity period, and nothing in it was withheld"],
+  });
+  const suspended = {
+    code: "um:reason:status:suspended",
+    message: "the manifest is suspended since 2026-03-01T00:00:00Z",
+  };
+  assert.deepEqual(receiptVerdict({ ...accepted, outcome: "accepted-with-warnings", warnings: [suspended] }), {
+    tone: "warn",
+    headline: "Usable with warnings",
+    reasons: [suspended.message],
+  });
+  const expired = {
+    code: "um:reason:time:expired",
+    message: "/expiresAt: expired at 2026-02-01T00:00:00Z: consumers must reject it",
+  };
+  assert.deepEqual(receiptVerdict({ ...accepted, outcome: "rejected", warnings: [expired] }), {
+    tone: "bad",
+    headline: "Do not use",
+    reasons: [expired.message],
+  });
 });
 
 test("a partial receipt names each facet withheld, and not the ones processed", () => {
@@ -44,14 +62,22 @@ test("a partial receipt names each facet withheld, and not the ones processed", 
     outcome: "accepted-partial",
     facetStatuses: [
       ...accepted.facetStatuses,
-      { facetId: "urn:um:facet:health-summary-v04", name: "healthSummary", status: "consent-denied", reason: "urn:um:consent:health-expired-v04: expired" },
+      {
+        facetId: "urn:um:facet:health-summary-v04",
+        name: "healthSummary",
+        status: "consent-denied",
+        reason: "urn:um:consent:health-expired-v04: expired",
+      },
       { facetId: "urn:um:facet:sealed", status: "opaque" },
     ],
   };
   assert.deepEqual(receiptVerdict(partial), {
     tone: "warn",
     headline: "Partly usable",
-    reasons: ["facet healthSummary withheld (consent-denied): urn:um:consent:health-expired-v04: expired", "facet urn:um:facet:sealed withheld (opaque)"],
+    reasons: [
+      "facet healthSummary withheld (consent-denied): urn:um:consent:health-expired-v04: expired",
+      "facet urn:um:facet:sealed withheld (opaque)",
+    ],
   });
 });
 
@@ -72,7 +98,12 @@ test("a partial receipt whose facets were all processed names each claim and con
     outcome: "accepted-partial",
     consentStatuses: [
       { facetId: "urn:um:facet:profile", consentRef: "urn:um:consent:ok", status: "valid" },
-      { facetId: "urn:um:facet:profile", consentRef: "urn:um:consent:old", status: "expired", reason: "expired at 2026-01-01T00:00:00Z" },
+      {
+        facetId: "urn:um:facet:profile",
+        consentRef: "urn:um:consent:old",
+        status: "expired",
+        reason: "expired at 2026-01-01T00:00:00Z",
+      },
     ],
     claimStatuses: [
       { claimRef: "urn:um:claim:name", status: "verified", tier: 2 },
@@ -94,13 +125,26 @@ test("a partial receipt whose facets were all processed names each claim and con
 });
 
 test("a suspension the resolver lists makes an accepted manifest usable with warnings, and no better", () => {
-  const listed: StatusDocument = { manifestId: "urn:uuid:47000027-0000-4000-8000-000000000027", status: "suspended", updatedAt: "2026-02-01T00:00:00Z", reason: "under review" };
+  const listed: StatusDocument = {
+    manifestId: "urn:uuid:47000027-0000-4000-8000-000000000027",
+    status: "suspended",
+    updatedAt: "2026-02-01T00:00:00Z",
+    reason: "under review",
+  };
   const because = "the resolver lists it as suspended since 2026-02-01T00:00:00Z: under review";
-  assert.deepEqual(receiptVerdict(accepted, listed), { tone: "warn", headline: "Usable with warnings", reasons: [because] });
+  assert.deepEqual(receiptVerdict(accepted, listed), {
+    tone: "warn",
+    headline: "Usable with warnings",
+    reasons: [because],
+  });
   assert.deepEqual(receiptVerdict({ ...accepted, outcome: "rejected" }, listed).headline, "Do not use");
   assert.deepEqual(receiptVerdict(accepted, { ...listed, status: "active" }).headline, "Usable");
 });
 
 test("no manifest: nothing to use, and the client's reason", () => {
-  assert.deepEqual(unresolvedVerdict('"urn:x" not found: https://resolver.example/urn%3Ax answered 404'), { tone: "bad", headline: "Nothing to use", reasons: ['"urn:x" not found: https://resolver.example/urn%3Ax answered 404'] });
+  assert.deepEqual(unresolvedVerdict('"urn:x" not found: https://resolver.example/urn%3Ax answered 404'), {
+    tone: "bad",
+    headline: "Nothing to use",
+    reasons: ['"urn:x" not found: https://resolver.example/urn%3Ax answered 404'],
+  });
 });

@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { LruCache } from "../../core/lru-cache.ts";
 
-const keysOf = (cache: LruCache<number>, upTo: number) => Array.from({ length: upTo }, (_, i) => `k${i}`).filter((key) => cache.get(key) !== undefined);
+const keysOf = (cache: LruCache<number>, upTo: number) =>
+  Array.from({ length: upTo }, (_, i) => `k${i}`).filter((key) => cache.get(key) !== undefined);
 
 describe("LruCache", () => {
   it("evicts the oldest entries once the sizes pass the bound, and keeps none larger than it", () => {
@@ -20,7 +21,8 @@ describe("LruCache", () => {
         const cache = new LruCache<number>(capacity);
         cache.set("hot", -1, 1);
         for (let i = 0; i < inserts; i++) {
-          if (i % Math.max(1, Math.floor((capacity - 1) / 2)) === 0) assert.equal(cache.get("hot"), -1, `lost after ${i} inserts`);
+          if (i % Math.max(1, Math.floor((capacity - 1) / 2)) === 0)
+            assert.equal(cache.get("hot"), -1, `lost after ${i} inserts`);
           cache.set(`k${i}`, i, 1);
         }
         assert.equal(cache.get("hot"), -1);

@@ -35,7 +35,10 @@ describe("redirect locations", () => {
       // The issue's four.
       ["http://", /^must name a host right after the \/\/$/],
       ["https:///etc/passwd", /^must name a host right after the \/\/$/],
-      [`https://long.example/${"a".repeat(100_000)}`, /^is 100021 bytes long; a redirect location is at most 8192 bytes$/],
+      [
+        `https://long.example/${"a".repeat(100_000)}`,
+        /^is 100021 bytes long; a redirect location is at most 8192 bytes$/,
+      ],
       ["https://user:pass@host.example/m", /^must not carry credentials/],
       // What the WHATWG parser would repair into another URL.
       ["https:\\\\evil.example/", /^must not contain a backslash/],
@@ -63,11 +66,23 @@ describe("redirect locations", () => {
       ["", /^must be an absolute http: or https: URL/],
       [`${longest("https://long.example/")}a`, /^is 8193 bytes long/],
     ];
-    for (const [location, reason] of cases) assert.match(redirectLocationProblem(location) ?? "accepted", reason, JSON.stringify(location.slice(0, 60)));
+    for (const [location, reason] of cases)
+      assert.match(redirectLocationProblem(location) ?? "accepted", reason, JSON.stringify(location.slice(0, 60)));
   });
 
   it("is the routes schema's own keyword, reported at the location", () => {
-    const problems = schemaValidators(CONTEXT).routes({ redirects: [{ umid: "urn:a", location: "https:///etc/passwd" }, { umid: "urn:b", location: "HTTPS://b.example/" }] });
-    assert.deepEqual(problems, [{ pointer: "/redirects/0/location", rule: "schema/redirect-location", message: "must name a host right after the //" }]);
+    const problems = schemaValidators(CONTEXT).routes({
+      redirects: [
+        { umid: "urn:a", location: "https:///etc/passwd" },
+        { umid: "urn:b", location: "HTTPS://b.example/" },
+      ],
+    });
+    assert.deepEqual(problems, [
+      {
+        pointer: "/redirects/0/location",
+        rule: "schema/redirect-location",
+        message: "must name a host right after the //",
+      },
+    ]);
   });
 });

@@ -10,8 +10,10 @@ import { CONTEXT, manifestFor } from "../support/fixture-content.ts";
 const validators = schemaValidators(CONTEXT);
 const signature = { algorithm: "Ed25519", canonicalization: "JCS-RFC8785", keyRef: "did:web:x#k", value: "sig" };
 const manifest = (extra: Record<string, unknown> = {}) => ({ ...manifestFor("urn:uuid:1"), signature, ...extra });
-const withClaim = (claim: Record<string, unknown>) => manifest({ claims: [{ "@type": "ex:claim", issuer: "did:web:i", ...claim }] });
-const withFacet = (facet: Record<string, unknown>) => manifest({ facets: [{ "@id": "urn:f", "@type": "um:Facet", ...facet }] });
+const withClaim = (claim: Record<string, unknown>) =>
+  manifest({ claims: [{ "@type": "ex:claim", issuer: "did:web:i", ...claim }] });
+const withFacet = (facet: Record<string, unknown>) =>
+  manifest({ facets: [{ "@id": "urn:f", "@type": "um:Facet", ...facet }] });
 const withPointer = (pointer: Record<string, unknown>) => manifest({ pointers: [pointer] });
 
 /** A case passes, or fails with a problem at `pointer` under `rule`. */
@@ -26,18 +28,57 @@ function expectProblem(value: unknown, pointer: string, rule: string) {
   );
 }
 
-const jwe = { protected: "p", recipients: [{ header: { kid: "did:web:k#1" }, encrypted_key: "k" }], iv: "i", ciphertext: "c", tag: "t" };
-const delegation = { "@type": "um:agentDelegation", delegateType: "ai-agent", delegatedBy: "did:web:a", delegatedAt: "2026-01-01T00:00:00Z", expiresAt: "2026-02-01T00:00:00Z" };
+const jwe = {
+  protected: "p",
+  recipients: [{ header: { kid: "did:web:k#1" }, encrypted_key: "k" }],
+  iv: "i",
+  ciphertext: "c",
+  tag: "t",
+};
+const delegation = {
+  "@type": "um:agentDelegation",
+  delegateType: "ai-agent",
+  delegatedBy: "did:web:a",
+  delegatedAt: "2026-01-01T00:00:00Z",
+  expiresAt: "2026-02-01T00:00:00Z",
+};
 const attesterTriple = { attester: "did:web:r", attestationMethod: "in-person", attestedAt: "2026-01-01T00:00:00Z" };
-const linkedSecret = { type: "ZkLinkedSecretProof", cryptosuite: "bbs-2023", proofPurpose: "authentication", proofValue: "z", publicInputs: { commitmentA: "a", commitmentB: "b" } };
-const hdDerivation = { type: "ZkHdDerivationProof", proofSystem: "groth16", circuit: "c", proofValue: "z", publicInputs: { publicKeyA: "a", publicKeyB: "b", derivationPathA: "m/0", derivationPathB: "m/1" } };
-const ceremony = { type: "ThresholdAttestationProof", threshold: "2-of-3", attesters: ["a", "b", "c"], ceremonyId: "c1", aggregateProof: "z" };
+const linkedSecret = {
+  type: "ZkLinkedSecretProof",
+  cryptosuite: "bbs-2023",
+  proofPurpose: "authentication",
+  proofValue: "z",
+  publicInputs: { commitmentA: "a", commitmentB: "b" },
+};
+const hdDerivation = {
+  type: "ZkHdDerivationProof",
+  proofSystem: "groth16",
+  circuit: "c",
+  proofValue: "z",
+  publicInputs: { publicKeyA: "a", publicKeyB: "b", derivationPathA: "m/0", derivationPathB: "m/1" },
+};
+const ceremony = {
+  type: "ThresholdAttestationProof",
+  threshold: "2-of-3",
+  attesters: ["a", "b", "c"],
+  ceremonyId: "c1",
+  aggregateProof: "z",
+};
 
 describe("manifest envelope", () => {
   it("accepts a minimal signed manifest", () => expectValid(manifest()));
   it("accepts unknown members", () => expectValid(manifest({ "ex:extra": { any: ["thing"] } })));
   it("requires every envelope member", () => {
-    for (const name of ["@context", "@id", "@type", "manifestVersion", "subject", "issuedAt", "expiresAt", "signature"]) {
+    for (const name of [
+      "@context",
+      "@id",
+      "@type",
+      "manifestVersion",
+      "subject",
+      "issuedAt",
+      "expiresAt",
+      "signature",
+    ]) {
       const { [name]: _, ...rest } = manifest() as Record<string, unknown>;
       expectProblem(rest, "", "schema/required");
     }
@@ -51,21 +92,43 @@ describe("manifest envelope", () => {
   });
   it("folds a failed anyOf into one problem with the rule in words", () => {
     const problems = validators.manifest(manifest({ "@context": 7 }));
-    assert.deepEqual(problems, [{ pointer: "/@context", rule: "schema/anyOf", message: `must be "${CONTEXT}" or an array of strings that contains it` }]);
+    assert.deepEqual(problems, [
+      {
+        pointer: "/@context",
+        rule: "schema/anyOf",
+        message: `must be "${CONTEXT}" or an array of strings that contains it`,
+      },
+    ]);
   });
   it("requires um:Manifest in @type", () => {
     expectValid(manifest({ "@type": ["ex:Thing", "um:Manifest"] }));
     expectProblem(manifest({ "@type": ["ex:Thing"] }), "/@type", "schema/anyOf");
   });
-  it("requires manifestVersion 0.4", () => expectProblem(manifest({ manifestVersion: "0.5" }), "/manifestVersion", "schema/const"));
-  it("requires RFC 3339 date-times", () => expectProblem(manifest({ issuedAt: "2026-01-01 00:00" }), "/issuedAt", "schema/format"));
+  it("requires manifestVersion 0.4", () =>
+    expectProblem(manifest({ manifestVersion: "0.5" }), "/manifestVersion", "schema/const"));
+  it("requires RFC 3339 date-times", () =>
+    expectProblem(manifest({ issuedAt: "2026-01-01 00:00" }), "/issuedAt", "schema/format"));
   it("says what form a date-time takes", () => {
-    assert.deepEqual(validators.manifest(manifest({ expiresAt: "2030-01-01" })).map((p) => p.message), ['must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z, found "2030-01-01"']);
+    assert.deepEqual(
+      validators.manifest(manifest({ expiresAt: "2030-01-01" })).map((p) => p.message),
+      ['must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z, found "2030-01-01"'],
+    );
   });
   it("reports an impossible date as such, once", () => {
-    const problems = validators.manifest(manifest({ issuedAt: "2026-02-30T00:00:00Z", expiresAt: "2026-03-01T00:00:00Z" }));
-    assert.deepEqual(problems, [{ pointer: "/issuedAt", rule: "schema/format", message: 'no such date: February has 28 days in 2026, found "2026-02-30T00:00:00Z"' }]);
-    assert.equal(validators.manifest(manifest({ expiresAt: "2030-04-31T00:00:00Z" }))[0]?.message, 'no such date: April has 30 days, found "2030-04-31T00:00:00Z"');
+    const problems = validators.manifest(
+      manifest({ issuedAt: "2026-02-30T00:00:00Z", expiresAt: "2026-03-01T00:00:00Z" }),
+    );
+    assert.deepEqual(problems, [
+      {
+        pointer: "/issuedAt",
+        rule: "schema/format",
+        message: 'no such date: February has 28 days in 2026, found "2026-02-30T00:00:00Z"',
+      },
+    ]);
+    assert.equal(
+      validators.manifest(manifest({ expiresAt: "2030-04-31T00:00:00Z" }))[0]?.message,
+      'no such date: April has 30 days, found "2030-04-31T00:00:00Z"',
+    );
   });
   it("bounds trust tiers to 0..3", () => {
     expectValid(manifest({ requiredTrustTier: 3 }));
@@ -73,29 +136,71 @@ describe("manifest envelope", () => {
     expectProblem(manifest({ requiredTrustTier: 1.5 }), "/requiredTrustTier", "schema/type");
   });
   it("requires the Profile A pair in the signature", () => {
-    expectProblem(manifest({ signature: { ...signature, algorithm: "ES256" } }), "/signature/algorithm", "schema/const");
-    expectProblem(manifest({ signature: { ...signature, canonicalization: "URDNA2015" } }), "/signature/canonicalization", "schema/const");
+    expectProblem(
+      manifest({ signature: { ...signature, algorithm: "ES256" } }),
+      "/signature/algorithm",
+      "schema/const",
+    );
+    expectProblem(
+      manifest({ signature: { ...signature, canonicalization: "URDNA2015" } }),
+      "/signature/canonicalization",
+      "schema/const",
+    );
   });
 });
 
 describe("facets", () => {
-  it("accepts floors", () => expectValid(withFacet({ requiredTrustTier: 2, requiredLiveness: { minFreshness: "recent", userVerified: true }, requiredAssuranceClass: "hardware-bound" })));
-  it("rejects an unknown assurance class", () => expectProblem(withFacet({ requiredAssuranceClass: "titanium" }), "/facets/0/requiredAssuranceClass", "schema/enum"));
+  it("accepts floors", () =>
+    expectValid(
+      withFacet({
+        requiredTrustTier: 2,
+        requiredLiveness: { minFreshness: "recent", userVerified: true },
+        requiredAssuranceClass: "hardware-bound",
+      }),
+    ));
+  it("rejects an unknown assurance class", () =>
+    expectProblem(
+      withFacet({ requiredAssuranceClass: "titanium" }),
+      "/facets/0/requiredAssuranceClass",
+      "schema/enum",
+    ));
   it("accepts an entity that is an object, a string or null", () => {
     for (const entity of [{ any: 1 }, "text", null]) expectValid(withFacet({ entity }));
   });
-  it("rejects an entity of another type", () => expectProblem(withFacet({ entity: 42 }), "/facets/0/entity", "schema/type"));
+  it("rejects an entity of another type", () =>
+    expectProblem(withFacet({ entity: 42 }), "/facets/0/entity", "schema/type"));
   it("encrypted: requires a JWE entity", () => {
     expectValid(withFacet({ encryptionProfile: "jwe-inline-v1", entity: jwe }));
     expectProblem(withFacet({ encryptionProfile: "jwe-inline-v1" }), "/facets/0", "schema/required");
     const { iv: _, ...noIv } = jwe;
-    expectProblem(withFacet({ encryptionProfile: "jwe-inline-v1", entity: noIv }), "/facets/0/entity", "schema/required");
-    expectProblem(withFacet({ encryptionProfile: "jwe-inline-v1", entity: { ...jwe, recipients: [{ header: {} }] } }), "/facets/0/entity/recipients/0/header", "schema/required");
+    expectProblem(
+      withFacet({ encryptionProfile: "jwe-inline-v1", entity: noIv }),
+      "/facets/0/entity",
+      "schema/required",
+    );
+    expectProblem(
+      withFacet({ encryptionProfile: "jwe-inline-v1", entity: { ...jwe, recipients: [{ header: {} }] } }),
+      "/facets/0/entity/recipients/0/header",
+      "schema/required",
+    );
   });
-  it("encrypted: only jwe-inline-v1", () => expectProblem(withFacet({ encryptionProfile: "jwe-v2", entity: jwe }), "/facets/0/encryptionProfile", "schema/const"));
+  it("encrypted: only jwe-inline-v1", () =>
+    expectProblem(
+      withFacet({ encryptionProfile: "jwe-v2", entity: jwe }),
+      "/facets/0/encryptionProfile",
+      "schema/const",
+    ));
   it("requiredLiveness is a closed object", () => {
-    expectProblem(withFacet({ requiredLiveness: { minFreshness: "live", maxAge: 5 } }), "/facets/0/requiredLiveness/maxAge", "schema/additionalProperties");
-    expectProblem(withFacet({ requiredLiveness: { minFreshness: "unknown" } }), "/facets/0/requiredLiveness/minFreshness", "schema/enum");
+    expectProblem(
+      withFacet({ requiredLiveness: { minFreshness: "live", maxAge: 5 } }),
+      "/facets/0/requiredLiveness/maxAge",
+      "schema/additionalProperties",
+    );
+    expectProblem(
+      withFacet({ requiredLiveness: { minFreshness: "unknown" } }),
+      "/facets/0/requiredLiveness/minFreshness",
+      "schema/enum",
+    );
     expectProblem(withFacet({ requiredLiveness: "live" }), "/facets/0/requiredLiveness", "schema/type");
   });
 });
@@ -114,25 +219,48 @@ describe("claims", () => {
     });
   }
   it("holder binding: non-empty where the spec says so", () => {
-    expectProblem(withClaim({ holderBinding: { mode: "sd-jwt-kb", cnfThumbprint: "" } }), "/claims/0/holderBinding/cnfThumbprint", "schema/minLength");
+    expectProblem(
+      withClaim({ holderBinding: { mode: "sd-jwt-kb", cnfThumbprint: "" } }),
+      "/claims/0/holderBinding/cnfThumbprint",
+      "schema/minLength",
+    );
   });
-  it("holder binding: known modes only", () => expectProblem(withClaim({ holderBinding: { mode: "magic" } }), "/claims/0/holderBinding/mode", "schema/enum"));
+  it("holder binding: known modes only", () =>
+    expectProblem(withClaim({ holderBinding: { mode: "magic" } }), "/claims/0/holderBinding/mode", "schema/enum"));
   for (const proof of [linkedSecret, hdDerivation]) {
     it(`binding proof ${proof.type}: requires its fields and public inputs`, () => {
       expectValid(withClaim({ bindingProof: proof }));
       const { proofValue: _, ...noValue } = proof;
       expectProblem(withClaim({ bindingProof: noValue }), "/claims/0/bindingProof", "schema/required");
-      expectProblem(withClaim({ bindingProof: { ...proof, publicInputs: {} } }), "/claims/0/bindingProof/publicInputs", "schema/required");
+      expectProblem(
+        withClaim({ bindingProof: { ...proof, publicInputs: {} } }),
+        "/claims/0/bindingProof/publicInputs",
+        "schema/required",
+      );
     });
   }
-  it("binding proof: known types only", () => expectProblem(withClaim({ bindingProof: { ...linkedSecret, type: "ZkMagic" } }), "/claims/0/bindingProof/type", "schema/enum"));
+  it("binding proof: known types only", () =>
+    expectProblem(
+      withClaim({ bindingProof: { ...linkedSecret, type: "ZkMagic" } }),
+      "/claims/0/bindingProof/type",
+      "schema/enum",
+    ));
   it("ceremony proof: M-of-N threshold and attesters", () => {
     expectValid(withClaim({ ceremonyProof: ceremony }));
-    expectProblem(withClaim({ ceremonyProof: { ...ceremony, threshold: "two of three" } }), "/claims/0/ceremonyProof/threshold", "schema/pattern");
-    expectProblem(withClaim({ ceremonyProof: { ...ceremony, attesters: [] } }), "/claims/0/ceremonyProof/attesters", "schema/minItems");
+    expectProblem(
+      withClaim({ ceremonyProof: { ...ceremony, threshold: "two of three" } }),
+      "/claims/0/ceremonyProof/threshold",
+      "schema/pattern",
+    );
+    expectProblem(
+      withClaim({ ceremonyProof: { ...ceremony, attesters: [] } }),
+      "/claims/0/ceremonyProof/attesters",
+      "schema/minItems",
+    );
   });
   it("claimProof: an object, a URI or proof entries", () => {
-    for (const claimProof of [{}, "https://proofs.example/1", [{ proofType: "p" }]]) expectValid(withClaim({ claimProof }));
+    for (const claimProof of [{}, "https://proofs.example/1", [{ proofType: "p" }]])
+      expectValid(withClaim({ claimProof }));
     expectProblem(withClaim({ claimProof: 5 }), "/claims/0/claimProof", "schema/anyOf");
     expectProblem(withClaim({ claimProof: "not a uri" }), "/claims/0/claimProof", "schema/anyOf");
   });
@@ -149,14 +277,30 @@ describe("claims", () => {
     expectValid(withClaim({ ...cross, ceremonyProof: ceremony }));
   });
   it("cross-DID binding: at least two bound DIDs", () => {
-    expectProblem(withClaim({ ...cross, ...attesterTriple, boundDids: ["did:web:a"] }), "/claims/0/boundDids", "schema/minItems");
-    expectProblem(withClaim({ "@type": "identity.crossDidBinding", ...attesterTriple }), "/claims/0", "schema/required");
+    expectProblem(
+      withClaim({ ...cross, ...attesterTriple, boundDids: ["did:web:a"] }),
+      "/claims/0/boundDids",
+      "schema/minItems",
+    );
+    expectProblem(
+      withClaim({ "@type": "identity.crossDidBinding", ...attesterTriple }),
+      "/claims/0",
+      "schema/required",
+    );
   });
   it("other claim types need no bound DIDs", () => expectValid(withClaim({ "@type": "age.over18" })));
 });
 
 describe("consents", () => {
-  const consent = { "@id": "urn:c", "@type": "um:Consent", facetRef: "urn:f", scope: ["read"], purpose: "p", grantedAt: "2026-01-01T00:00:00Z", expiresAt: "2026-02-01T00:00:00Z" };
+  const consent = {
+    "@id": "urn:c",
+    "@type": "um:Consent",
+    facetRef: "urn:f",
+    scope: ["read"],
+    purpose: "p",
+    grantedAt: "2026-01-01T00:00:00Z",
+    expiresAt: "2026-02-01T00:00:00Z",
+  };
   it("accepts a consent", () => expectValid(manifest({ consents: [consent] })));
   it("requires facetRef", () => {
     const { facetRef: _, ...rest } = consent;
@@ -169,45 +313,78 @@ describe("consents", () => {
 });
 
 describe("pointers", () => {
-  it("agent delegation: accepts a full one", () => expectValid(withPointer({ ...delegation, scope: ["read"], livenessEndpoint: "https://a.example/live" })));
+  it("agent delegation: accepts a full one", () =>
+    expectValid(withPointer({ ...delegation, scope: ["read"], livenessEndpoint: "https://a.example/live" })));
   it("agent delegation: requires its fields", () => {
     for (const name of ["delegateType", "delegatedBy", "delegatedAt", "expiresAt"]) {
       const { [name]: _, ...rest } = delegation as Record<string, unknown>;
       expectProblem(withPointer(rest), "/pointers/0", "schema/required");
     }
   });
-  it("agent delegation: known delegate types only", () => expectProblem(withPointer({ ...delegation, delegateType: "robot" }), "/pointers/0/delegateType", "schema/enum"));
-  it("other pointer types need none of them", () => expectValid(withPointer({ "@type": "um:homepage", target: "https://a.example" })));
+  it("agent delegation: known delegate types only", () =>
+    expectProblem(withPointer({ ...delegation, delegateType: "robot" }), "/pointers/0/delegateType", "schema/enum"));
+  it("other pointer types need none of them", () =>
+    expectValid(withPointer({ "@type": "um:homepage", target: "https://a.example" })));
 });
 
 describe("liveness and presentation", () => {
-  const attestation = { proofType: "webauthn", attestedAt: "2026-01-01T00:00:00Z", validUntil: "2026-01-01T00:05:00Z", proofValue: "z" };
+  const attestation = {
+    proofType: "webauthn",
+    attestedAt: "2026-01-01T00:00:00Z",
+    validUntil: "2026-01-01T00:05:00Z",
+    proofValue: "z",
+  };
   it("liveness attestation: requires validUntil", () => {
     expectValid(manifest({ livenessAttestation: attestation }));
     const { validUntil: _, ...rest } = attestation;
     expectProblem(manifest({ livenessAttestation: rest }), "/livenessAttestation", "schema/required");
   });
   it("presentation proof: known proof types", () => {
-    const proof = { proofType: "did-auth", challenge: "c", audience: "a", created: "2026-01-01T00:00:00Z", proofValue: "z" };
+    const proof = {
+      proofType: "did-auth",
+      challenge: "c",
+      audience: "a",
+      created: "2026-01-01T00:00:00Z",
+      proofValue: "z",
+    };
     expectValid(manifest({ presentationProof: proof }));
-    expectProblem(manifest({ presentationProof: { ...proof, proofType: "jwt" } }), "/presentationProof/proofType", "schema/enum");
+    expectProblem(
+      manifest({ presentationProof: { ...proof, proofType: "jwt" } }),
+      "/presentationProof/proofType",
+      "schema/enum",
+    );
   });
 });
 
 describe("other resources of section 2", () => {
   const session = validators.resource("BilateralSession");
-  const participants = [{ did: "did:web:a", role: "initiator" }, { did: "did:web:b", role: "responder" }];
-  const base = { "@type": "um:BilateralSession", sessionId: "s", exchangeId: "e", participants, initiatedAt: "2026-01-01T00:00:00Z", expiresAt: "2026-01-02T00:00:00Z", state: "initiated" };
+  const participants = [
+    { did: "did:web:a", role: "initiator" },
+    { did: "did:web:b", role: "responder" },
+  ];
+  const base = {
+    "@type": "um:BilateralSession",
+    sessionId: "s",
+    exchangeId: "e",
+    participants,
+    initiatedAt: "2026-01-01T00:00:00Z",
+    expiresAt: "2026-01-02T00:00:00Z",
+    state: "initiated",
+  };
   it("bilateral session: exactly two participants", () => {
     assert.deepEqual(session(base), []);
     assert.equal(session({ ...base, participants: [...participants, participants[0]] })[0]?.rule, "schema/maxItems");
     assert.equal(session({ ...base, participants: [participants[0]] })[0]?.rule, "schema/minItems");
   });
-  it("bilateral session: known states", () => assert.equal(session({ ...base, state: "paused" })[0]?.pointer, "/state"));
+  it("bilateral session: known states", () =>
+    assert.equal(session({ ...base, state: "paused" })[0]?.pointer, "/state"));
   const status = validators.resource("StatusReference");
   it("status reference response", () => {
     assert.deepEqual(status({ manifestId: "urn:m", status: "revoked", updatedAt: "2026-01-01T00:00:00Z" }), []);
-    assert.equal(status({ manifestId: "urn:m", status: "deleted", updatedAt: "2026-01-01T00:00:00Z" })[0]?.rule, "schema/enum");
+    assert.equal(
+      status({ manifestId: "urn:m", status: "deleted", updatedAt: "2026-01-01T00:00:00Z" })[0]?.rule,
+      "schema/enum",
+    );
   });
   it("names an unknown resource", () => assert.throws(() => validators.resource("Nope"), /no resource "Nope"/));
 });

@@ -35,7 +35,9 @@ describe("strict JSON", () => {
     assert.match(p.message, /"c" \(first at 3:9\)/);
   });
   // Not timed: the pass per level of the stack this replaced took 15 s here, past the test's timeout; one pass takes milliseconds.
-  it("finds the first copy of a duplicate in one more pass over its object, not one per level of the stack", { timeout: 10_000 }, () => {
+  it("finds the first copy of a duplicate in one more pass over its object, not one per level of the stack", {
+    timeout: 10_000,
+  }, () => {
     const members = Array.from({ length: 5000 }, (_, i) => `"k${i}": ${i}`).join(", ");
     const p = problemAt(`{${members}, "k0": 1}`);
     assert.deepEqual([p.rule, p.message], ["json/duplicate-key", 'duplicate member name "k0" (first at 1:2)']);
@@ -46,7 +48,8 @@ describe("strict JSON", () => {
     assert.match(p.message, /"c" \(first at 1:2\)/);
     assert.match(problemAt('{"__proto__": 1, "__proto__": 2}').message, /first at 1:2/);
   });
-  it("compares member names after unescaping", () => assert.equal(problemAt('{"a": 1, "\\u0061": 2}').rule, "json/duplicate-key"));
+  it("compares member names after unescaping", () =>
+    assert.equal(problemAt('{"a": 1, "\\u0061": 2}').rule, "json/duplicate-key"));
   it("rejects lone surrogates", () => {
     assert.equal(problemAt('["\\uD800"]').rule, "json/lone-surrogate");
     assert.equal(problemAt('{"\\uDC00x": 1}').rule, "json/lone-surrogate");
@@ -54,21 +57,35 @@ describe("strict JSON", () => {
   });
   it("rejects integers outside the exactly representable range", () => {
     assert.ok(parseJson("[9007199254740991, -9007199254740991]").ok);
-    const p = problemAt("{\n \"n\": 9007199254740993}");
+    const p = problemAt('{\n "n": 9007199254740993}');
     assert.deepEqual([p.rule, p.line, p.column], ["json/unsafe-integer", 2, 7]);
     assert.equal(problemAt("[-9007199254740992]").rule, "json/unsafe-integer");
     assert.equal(problemAt("[1e400]").rule, "json/number-range");
     assert.ok(parseJson("[1.5e-300, 0.1, -0, 0e-999, 123.456]").ok, "small numbers are doubles as written");
   });
   it("refuses an integer beyond ±(2^53-1) however it is spelt, and what underflows to 0", () => {
-    for (const spelling of ["9007199254740993.0", "9.007199254740993e15", "90071992547409930e-1", "0.00000000009007199254740993e26", "-9007199254740992.000", "1e16", "1.5e300"]) {
+    for (const spelling of [
+      "9007199254740993.0",
+      "9.007199254740993e15",
+      "90071992547409930e-1",
+      "0.00000000009007199254740993e26",
+      "-9007199254740992.000",
+      "1e16",
+      "1.5e300",
+    ]) {
       const p = problemAt(`{"n": ${spelling}}`);
       assert.deepEqual([p.rule, p.column], ["json/unsafe-integer", 7], spelling);
     }
-    assert.match(problemAt("[9007199254740993.0]").message, /9007199254740993\.0 is beyond ±\(2\^53-1\).*: it reads as 9007199254740992$/);
+    assert.match(
+      problemAt("[9007199254740993.0]").message,
+      /9007199254740993\.0 is beyond ±\(2\^53-1\).*: it reads as 9007199254740992$/,
+    );
     assert.equal(problemAt("[9007199254740991.5]").rule, "json/unsafe-number");
     assert.equal(problemAt("[1e-400]").rule, "json/number-range");
-    assert.ok(parseJson("[9007199254740991.0, 9.007199254740991e15, -9007199254740991e0, 1e15]").ok, "up to 2^53-1, any spelling");
+    assert.ok(
+      parseJson("[9007199254740991.0, 9.007199254740991e15, -9007199254740991e0, 1e15]").ok,
+      "up to 2^53-1, any spelling",
+    );
     assert.ok(parseJson(`[1${"0".repeat(100_000)}e-100000]`).ok, "long spellings cost no big arithmetic");
   });
   // Not timed: the quadratic reading this replaced took 11 s here, past the test's timeout; a linear one takes milliseconds.
@@ -95,7 +112,11 @@ describe("strict JSON", () => {
     }
   });
   it("reports a trailing comma at the comma, not at the bracket after it", () => {
-    for (const [text, line, column] of [['{"a": 1,}', 1, 8], ['{\n  "a": 1,\n\n}', 2, 9], ["[1, 2 ,\n]", 1, 7]] as const) {
+    for (const [text, line, column] of [
+      ['{"a": 1,}', 1, 8],
+      ['{\n  "a": 1,\n\n}', 2, 9],
+      ["[1, 2 ,\n]", 1, 7],
+    ] as const) {
       const p = problemAt(text);
       assert.deepEqual([p.rule, p.line, p.column], ["json/syntax", line, column], JSON.stringify(text));
       assert.match(p.message, /^trailing comma before '[}\]]'/);

@@ -39,14 +39,30 @@ describe("code frame", () => {
 });
 
 describe("fix hints", () => {
-  const problem = (rule: string): Diagnostic => ({ severity: "error", file: "content/my file.json", rule, message: "m" });
-  const text = JSON.stringify({ signature: { keyRef: "did:web:me.example#key-1", publicKeySpkiB64: "MCowBQYDK2VwAyEA" } });
+  const problem = (rule: string): Diagnostic => ({
+    severity: "error",
+    file: "content/my file.json",
+    rule,
+    message: "m",
+  });
+  const text = JSON.stringify({
+    signature: { keyRef: "did:web:me.example#key-1", publicKeySpkiB64: "MCowBQYDK2VwAyEA" },
+  });
   it("an unpinned key: the _keys.json entry that pins it, if it is yours", () => {
-    assert.equal(fixHint(problem("signature/unpinned-key"), text), 'if "did:web:me.example#key-1" is your key, pin it: add "did:web:me.example#key-1": "MCowBQYDK2VwAyEA" to _keys.json');
+    assert.equal(
+      fixHint(problem("signature/unpinned-key"), text),
+      'if "did:web:me.example#key-1" is your key, pin it: add "did:web:me.example#key-1": "MCowBQYDK2VwAyEA" to _keys.json',
+    );
   });
   it("an invalid signature: the sign command line, quoted for a shell", () => {
-    assert.equal(fixHint(problem("signature/invalid"), text), "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' --key <your key> --key-ref did:web:me.example#key-1");
-    assert.equal(fixHint(problem("signature/invalid"), "{not json"), "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' --key <your key> --key-ref KEYREF");
+    assert.equal(
+      fixHint(problem("signature/invalid"), text),
+      "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' --key <your key> --key-ref did:web:me.example#key-1",
+    );
+    assert.equal(
+      fixHint(problem("signature/invalid"), "{not json"),
+      "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' --key <your key> --key-ref KEYREF",
+    );
   });
   it("none for other rules", () => assert.equal(fixHint(problem("schema/required"), text), undefined));
   it("shell words: as they are when safe, single-quoted otherwise", () => {
@@ -59,17 +75,28 @@ describe("fix hints", () => {
 
 describe("GitHub annotations", () => {
   it("10 per severity, then one notice with the rest by rule", () => {
-    const of = (severity: "error" | "warning", rule: string, n: number): Diagnostic[] => Array.from({ length: n }, (_, i) => ({ severity, file: `f${i}.json`, rule, message: "m" }));
+    const of = (severity: "error" | "warning", rule: string, n: number): Diagnostic[] =>
+      Array.from({ length: n }, (_, i) => ({ severity, file: `f${i}.json`, rule, message: "m" }));
     const lines = annotations([...of("error", "a/x", 12), ...of("warning", "w/y", 11), ...of("error", "b/z", 1)]);
     assert.equal(lines.filter((l) => l.startsWith("::error ")).length, 10);
     assert.equal(lines.filter((l) => l.startsWith("::warning ")).length, 10);
-    assert.equal(lines.at(-1), "::notice title=4 more problems::4 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): a/x ×2, b/z ×1, w/y ×1; 'manifest-resolver check --max-problems 0' prints them all");
+    assert.equal(
+      lines.at(-1),
+      "::notice title=4 more problems::4 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): a/x ×2, b/z ×1, w/y ×1; 'manifest-resolver check --max-problems 0' prints them all",
+    );
     assert.equal(annotations(of("error", "a/x", 10)).length, 10, "no notice when nothing was left out");
   });
 });
 
 describe("progress line", () => {
-  const stream = (isTTY: boolean) => ({ isTTY, columns: 80, written: [] as string[], write(text: string) { this.written.push(text); } });
+  const stream = (isTTY: boolean) => ({
+    isTTY,
+    columns: 80,
+    written: [] as string[],
+    write(text: string) {
+      this.written.push(text);
+    },
+  });
   it("on a terminal, after the delay: rewritten in place with \\r, and cleared at the end", async () => {
     const tty = stream(true);
     const progress = new Progress(tty, "checking", 20);
@@ -81,7 +108,10 @@ describe("progress line", () => {
     assert.equal(tty.written.at(-1), "\r\x1b[K");
   });
   it("cut to the terminal's width, or 80 columns when the terminal reports none", async () => {
-    for (const [columns, length] of [[20, 19], [0, 79]] as const) {
+    for (const [columns, length] of [
+      [20, 19],
+      [0, 79],
+    ] as const) {
       const tty = { ...stream(true), columns };
       const progress = new Progress(tty, "checking".repeat(10), 1);
       await sleep(30);

@@ -10,7 +10,11 @@ import { ROOT } from "../support/paths.ts";
 import { DENO_ENV } from "../support/runtimes.ts";
 
 test("edge adapters and the Deno harness pass `deno check`", () => {
-  const files = ["edge/adapters/netlify/resolver.ts", "edge/adapters/cloudflare/worker.ts", "tests/runtimes/netlify-deno.ts"];
+  const files = [
+    "edge/adapters/netlify/resolver.ts",
+    "edge/adapters/cloudflare/worker.ts",
+    "tests/runtimes/netlify-deno.ts",
+  ];
   const result = spawnSync(join(ROOT, "node_modules/.bin/deno"), ["check", "--quiet", "--no-config", ...files], {
     cwd: ROOT,
     encoding: "utf8",

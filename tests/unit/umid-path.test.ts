@@ -39,10 +39,18 @@ describe("parseUmidPath", () => {
   }
 
   it("reads back any UMID from its auto path, as a runtime's URL parser delivers it", () => {
-    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(parsedPathname(umidPath(umid))), { umid })), { numRuns: 2000 });
+    fc.assert(
+      fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(parsedPathname(umidPath(umid))), { umid })),
+      { numRuns: 2000 },
+    );
   });
   it("reads back any UMID from its b64u path", () => {
-    fc.assert(fc.property(wellFormed, (umid) => assert.deepEqual(parseUmidPath(parsedPathname(umidPath(umid, "b64u"))), { umid })), { numRuns: 2000 });
+    fc.assert(
+      fc.property(wellFormed, (umid) =>
+        assert.deepEqual(parseUmidPath(parsedPathname(umidPath(umid, "b64u"))), { umid }),
+      ),
+      { numRuns: 2000 },
+    );
   });
   it("reads back the UMIDs direct mode cannot carry", () => {
     for (const umid of [".", "..", "health", "b64u:x", "b64u:"]) {
@@ -54,10 +62,18 @@ describe("parseUmidPath", () => {
 
 describe("pathnameOf", () => {
   // Characters where URL parsing differs from taking the text as it is, and plain ones.
-  const target = fc.string({ unit: fc.constantFrom(..."./\\?#%2eE:@ !$&'()*+,;=~-_aZ09\"<>`{}^|[]\t\u00e9\u{1F680}".split(/(?:)/u)), maxLength: 12 });
+  const target = fc.string({
+    unit: fc.constantFrom(..."./\\?#%2eE:@ !$&'()*+,;=~-_aZ09\"<>`{}^|[]\t\u00e9\u{1F680}".split(/(?:)/u)),
+    maxLength: 12,
+  });
   it("gives what URL parsing gives, for any request target", () => {
     for (const origin of ["http://localhost", "https://resolver.test:8443", "http://[::1]:80"]) {
-      fc.assert(fc.property(target, (path) => assert.equal(pathnameOf(`${origin}/${path}`), new URL(`${origin}/${path}`).pathname)), { numRuns: 3000 });
+      fc.assert(
+        fc.property(target, (path) =>
+          assert.equal(pathnameOf(`${origin}/${path}`), new URL(`${origin}/${path}`).pathname),
+        ),
+        { numRuns: 3000 },
+      );
     }
   });
   it("takes a plain segment as it is, and normalizes dot segments and encodings", () => {
@@ -72,19 +88,33 @@ describe("pathnameOf", () => {
 
 describe("base64url", () => {
   it("round-trips any bytes", () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => assert.deepEqual(decodeBase64url(encodeBase64url(bytes)), bytes)));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) =>
+        assert.deepEqual(decodeBase64url(encodeBase64url(bytes)), bytes),
+      ),
+    );
   });
   it("accepts exactly one spelling per byte string", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/".split("")), maxLength: 40 }), (text) => {
-        const bytes = decodeBase64url(text);
-        if (bytes !== undefined) assert.equal(encodeBase64url(bytes), text);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/".split("")),
+          maxLength: 40,
+        }),
+        (text) => {
+          const bytes = decodeBase64url(text);
+          if (bytes !== undefined) assert.equal(encodeBase64url(bytes), text);
+        },
+      ),
       { numRuns: 5000 },
     );
   });
   it("matches Node's encoder", () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => assert.equal(encodeBase64url(bytes), Buffer.from(bytes).toString("base64url"))));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) =>
+        assert.equal(encodeBase64url(bytes), Buffer.from(bytes).toString("base64url")),
+      ),
+    );
   });
 });
 
@@ -96,8 +126,12 @@ describe("index shards", () => {
     fc.assert(fc.property(wellFormed, (umid) => assert.match(shardPath(umid), /^index\/[0-9a-f]{3}\.json$/)));
   });
   it("hash a UMID's UTF-8 bytes, whatever its characters", () => {
-    const overBytes = (text: string) => new TextEncoder().encode(text).reduce((hash, byte) => Math.imul(hash ^ byte, 0x01000193), 0x811c9dc5) >>> 0;
-    fc.assert(fc.property(wellFormed, (umid) => assert.equal(fnv1a32(umid), overBytes(umid))), { numRuns: 3000 });
+    const overBytes = (text: string) =>
+      new TextEncoder().encode(text).reduce((hash, byte) => Math.imul(hash ^ byte, 0x01000193), 0x811c9dc5) >>> 0;
+    fc.assert(
+      fc.property(wellFormed, (umid) => assert.equal(fnv1a32(umid), overBytes(umid))),
+      { numRuns: 3000 },
+    );
     // FNV-1a of "foobar" (the FNV authors' test vectors).
     assert.equal(fnv1a32("foobar"), 0xbf9cf968);
   });

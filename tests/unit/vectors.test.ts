@@ -25,10 +25,16 @@ describe("JCS (RFC 8785)", () => {
   }
 
   it("sorts members by UTF-16 code units, not by locale", () => {
-    assert.equal(canonicalize({ b: 1, a: 2, B: 3, "\u{1F600}": 4, "\uFB33": 5 }), '{"B":3,"a":2,"b":1,"\u{1F600}":4,"\uFB33":5}');
+    assert.equal(
+      canonicalize({ b: 1, a: 2, B: 3, "\u{1F600}": 4, "\uFB33": 5 }),
+      '{"B":3,"a":2,"b":1,"\u{1F600}":4,"\uFB33":5}',
+    );
   });
   it("writes numbers as ECMAScript does", () => {
-    assert.equal(canonicalize([-0, 1e21, 1e-7, 0.1, 123456789012345680000]), "[0,1e+21,1e-7,0.1,123456789012345680000]");
+    assert.equal(
+      canonicalize([-0, 1e21, 1e-7, 0.1, 123456789012345680000]),
+      "[0,1e+21,1e-7,0.1,123456789012345680000]",
+    );
   });
   it("rejects values JCS cannot represent", () => {
     assert.throws(() => canonicalize({ a: "\uD800" }), /lone surrogate/);
@@ -38,7 +44,10 @@ describe("JCS (RFC 8785)", () => {
 });
 
 /** Each verifier, by the SPKI (standard base64) of the key. */
-const VERIFIERS: Record<string, (spki: string, message: Uint8Array, signature: Uint8Array) => Ed25519Verdict | Promise<Ed25519Verdict>> = {
+const VERIFIERS: Record<
+  string,
+  (spki: string, message: Uint8Array, signature: Uint8Array) => Ed25519Verdict | Promise<Ed25519Verdict>
+> = {
   node: (spki, message, signature) => ed25519Verify(ed25519PublicKey(spki)!, message, signature),
   webcrypto: (spki, message, signature) => verifyEd25519(spkiPublicKey(spki)!, message, signature),
 };
@@ -60,7 +69,11 @@ describe("Ed25519 (Wycheproof)", () => {
       it(`tc${t.tcId} ${t.result}${t.comment ? `: ${t.comment}` : ""}`, async () => {
         assert.ok(ed25519PublicKey(spki) && spkiPublicKey(spki), "the SPKI decodes");
         for (const [name, verify] of Object.entries(VERIFIERS)) {
-          assert.equal((await verify(spki, Buffer.from(t.msg, "hex"), Buffer.from(t.sig, "hex"))) === "valid", t.result === "valid", name);
+          assert.equal(
+            (await verify(spki, Buffer.from(t.msg, "hex"), Buffer.from(t.sig, "hex"))) === "valid",
+            t.result === "valid",
+            name,
+          );
         }
       });
     }
@@ -74,7 +87,7 @@ describe("Ed25519 (Wycheproof)", () => {
       [good.slice(0, -1), "padding missing"],
       [good.replace("/", "_"), "base64url alphabet"],
       [` ${good}`, "whitespace"],
-      [good.slice(0, -2) + "Z=", "non-zero bits before the padding"],
+      [`${good.slice(0, -2)}Z=`, "non-zero bits before the padding"],
       ["MCowBQYDK2VuAyEAvWsBD/ov/5zQwtkxvssqOFz/Ejca8C0NfnAJ9z0iBZY=", "X25519 key"],
     ];
     for (const [spki, why] of bad) {
@@ -86,16 +99,36 @@ describe("Ed25519 (Wycheproof)", () => {
 
 describe("Ed25519 edge cases (speccheck): a strict verifier's verdicts", () => {
   const skip = skipWithoutShared("vectors/ed25519-speccheck/cases.json");
-  const cases: { message: string; pub_key: string; signature: string }[] = skip ? [] : JSON.parse(readFileSync(sharedPath("vectors/ed25519-speccheck/cases.json"), "utf8"));
+  const cases: { message: string; pub_key: string; signature: string }[] = skip
+    ? []
+    : JSON.parse(readFileSync(sharedPath("vectors/ed25519-speccheck/cases.json"), "utf8"));
   // ../shared/vectors/ed25519-speccheck/README.md: only case 3 (mixed-order A and R) is accepted;
   // 0 and 1 have a small-order key, the rest a bad signature.
-  const expected = ["weak-key", "weak-key", "invalid", "valid", "invalid", "invalid", "invalid", "invalid", "invalid", "invalid"];
+  const expected = [
+    "weak-key",
+    "weak-key",
+    "invalid",
+    "valid",
+    "invalid",
+    "invalid",
+    "invalid",
+    "invalid",
+    "invalid",
+    "invalid",
+  ];
   it("has the ten cases", { skip }, () => assert.equal(cases.length, 10));
   cases.forEach((c, i) => {
     it(`case ${i}: ${expected[i]}`, async () => {
-      const spki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), Buffer.from(c.pub_key, "hex")]).toString("base64");
+      const spki = Buffer.concat([
+        Buffer.from("302a300506032b6570032100", "hex"),
+        Buffer.from(c.pub_key, "hex"),
+      ]).toString("base64");
       for (const [name, verify] of Object.entries(VERIFIERS)) {
-        assert.equal(await verify(spki, Buffer.from(c.message, "hex"), Buffer.from(c.signature, "hex")), expected[i], name);
+        assert.equal(
+          await verify(spki, Buffer.from(c.message, "hex"), Buffer.from(c.signature, "hex")),
+          expected[i],
+          name,
+        );
       }
     });
   });
