@@ -11,7 +11,7 @@ import { evaluate } from "../core/evaluate/index.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { checkManifestText } from "../scripts/content/manifest-check.ts";
 import { NO_OPT_INS } from "../scripts/content/unsigned.ts";
-import { typescriptWorker } from "../scripts/typescript-worker.ts";
+import { typescriptWorker } from "../scripts/runtime/worker.ts";
 
 const SAMPLE = 500;
 const WARM_UP = 2000;

@@ -40,7 +40,7 @@ import { wranglerConfig } from "../tests/support/runtimes.ts";
 import { corpus, umidOf, withChangedManifests } from "./corpus.ts";
 import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
-import { evaluatorSize } from "../scripts/build-library.ts";
+import { evaluatorSize } from "../tools/build-library.ts";
 import { staticOutput, writesKv } from "../scripts/build/host-limits.ts";
 
 const { values } = parseArgs({

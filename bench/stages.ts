@@ -15,7 +15,7 @@ import { canonicalMembers, joinMembers } from "../core/crypto/jcs.ts";
 import { verifyProfileA } from "../scripts/crypto/profile-a.ts";
 import { parseJson, type JsonParseResult } from "../core/json/strict-json.ts";
 import { crossFieldProblems } from "../core/validate/cross-field.ts";
-import { typescriptWorker } from "../scripts/typescript-worker.ts";
+import { typescriptWorker } from "../scripts/runtime/worker.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 
 const SAMPLE = 200;

@@ -1,4 +1,4 @@
-// The CLI's module: the prebuilt bundle in lib/cli/ (scripts/build-cli.ts, run at `npm ci`
+// The CLI's module: the prebuilt bundle in lib/cli/ (tools/build-cli.ts, run at `npm ci`
 // and by `npm test`) when it is newer than every file it was built from, so that a command
 // starts without compiling TypeScript; else the sources through tsx, which compiles each
 // module on first import: ~0.5 s slower to start, but never stale after an edit.

@@ -6,7 +6,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./co
 import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
 import { printable } from "./report/diagnostics.ts";
-import { toolFile } from "./tool-files.ts";
+import { toolFile } from "./runtime/tool-files.ts";
 
 /** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
 export interface CommandEntry {

@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
-import { bundleEvaluator } from "../scripts/build-library.ts";
+import { bundleEvaluator } from "../tools/build-library.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { buildLibrary, LIB_DIR } from "../scripts/build-library.ts";
+import { buildLibrary, LIB_DIR } from "../tools/build-library.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { ROOT } from "./support/paths.ts";
 

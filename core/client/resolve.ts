@@ -18,7 +18,7 @@ import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import { evaluate, revokedReceipt, type EvaluateOptions } from "../evaluate/evaluate.ts";
 import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";
 import type { Receipt } from "../evaluate/receipt.ts";
-import type { Revocation } from "../evaluate/revocation.ts";
+import type { Revocation } from "../evaluate/revocation-input.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
 import { umidPath } from "../umid-path.ts";

@@ -17,7 +17,7 @@
  * without a cache. Only a status a receipt recorded is kept: one a manifest whose
  * signature failed pointed to is nobody's.
  */
-import type { Revocation } from "../evaluate/revocation.ts";
+import type { Revocation } from "../evaluate/revocation-input.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { cursorNewer, MANIFEST_STATUSES, type ManifestStatus } from "../status.ts";
 import type { HttpCache } from "./http-cache.ts";

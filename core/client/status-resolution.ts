@@ -23,7 +23,7 @@
  * rejects on `revocationStatus !== "active"` itself.
  */
 import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
-import type { Revocation } from "../evaluate/revocation.ts";
+import type { Revocation } from "../evaluate/revocation-input.ts";
 import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { mediaTypeOf } from "../media-type.ts";

@@ -16,7 +16,8 @@ import { resolveContext, type EvaluationContext, type ResolvedContext } from "./
 import { blankReceipt, type Evaluation } from "./evaluation.ts";
 import { project } from "./project.ts";
 import type { Receipt } from "./receipt.ts";
-import { recordRevocation, type Revocation } from "./revocation.ts";
+import { recordRevocation } from "./revocation.ts";
+import type { Revocation } from "./revocation-input.ts";
 import { verify } from "./verify.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";

@@ -11,7 +11,7 @@ import { isJsonObject } from "../json/strict-json.ts";
 import type { Problem } from "../validate/problem.ts";
 import type { ResolvedContext } from "./context.ts";
 import type { Receipt, Warning } from "./receipt.ts";
-import type { Revocation } from "./revocation.ts";
+import type { Revocation } from "./revocation-input.ts";
 
 export interface Evaluation {
   receipt: Receipt;

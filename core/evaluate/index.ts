@@ -17,4 +17,4 @@ export type {
   Warning,
 } from "./receipt.ts";
 export { receiptSchema } from "./receipt-schema.ts";
-export type { Revocation } from "./revocation.ts";
+export type { Revocation } from "./revocation-input.ts";

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
-import { PREBUILT, PREBUILT_DIR, TOOL_ROOT } from "../tool-files.ts";
+import { PREBUILT, PREBUILT_DIR, TOOL_ROOT } from "../runtime/tool-files.ts";
 
 let identity: string | undefined;
 

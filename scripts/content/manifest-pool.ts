@@ -10,7 +10,7 @@ import { join, relative, sep } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
 import type { UsableEntries } from "../cache/verification-cache.ts";
-import { typescriptWorker } from "../typescript-worker.ts";
+import { typescriptWorker } from "../runtime/worker.ts";
 import {
   checkManifestFile,
   recall,

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { OutputFile } from "../build/output.ts";
-import { toolFile } from "../tool-files.ts";
+import { toolFile } from "../runtime/tool-files.ts";
 
 export const LOOKUP_PAGE_MARKER = "index.html";
 

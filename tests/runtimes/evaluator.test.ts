@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Miniflare } from "miniflare";
 import { evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
-import { bundleEvaluator } from "../../scripts/build-library.ts";
+import { bundleEvaluator } from "../../tools/build-library.ts";
 import { manifestFor, newKey, signed } from "../support/fixture-content.ts";
 import { ROOT } from "../support/paths.ts";
 import { DENO_ENV, wranglerConfig } from "../support/runtimes.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { GENERATED_DIR, generatedValidators } from "../../scripts/generate-validators.ts";
+import { GENERATED_DIR, generatedValidators } from "../../tools/generate-validators.ts";
 
 test("the generated validators match their schemas (run `npm run generate` if not)", () => {
   const expected = generatedValidators();

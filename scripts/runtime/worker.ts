@@ -1,7 +1,7 @@
 /**
  * A worker thread running one of the CLI's modules. From the sources, the CLI runs its
  * TypeScript through tsx, whose loader a worker thread does not inherit: the worker
- * registers it before importing the module. From the prebuilt CLI (build-cli.ts), the
+ * registers it before importing the module. From the prebuilt CLI (tools/build-cli.ts), the
  * module is the bundle's entry point of the same name.
  */
 import { basename, join } from "node:path";

@@ -1,6 +1,6 @@
 /**
  * The tool's own files, wherever its code runs from: its TypeScript sources (through tsx),
- * or the prebuilt CLI that build-cli.ts bundles into lib/cli/, which bin/manifest-resolver.js
+ * or the prebuilt CLI that tools/build-cli.ts bundles into lib/cli/, which bin/manifest-resolver.js
  * runs when it is newer than every file it was built from. A bundled module's
  * `import.meta.url` is its chunk's, so paths are taken from the package root instead: the
  * nearest folder above this code that holds a package.json.
@@ -16,7 +16,7 @@ export const PREBUILT = here.endsWith(".js");
 
 export const TOOL_ROOT = packageRoot(dirname(here));
 
-/** Where build-cli.ts writes the prebuilt CLI. */
+/** Where tools/build-cli.ts writes the prebuilt CLI. */
 export const PREBUILT_DIR = join(TOOL_ROOT, "lib", "cli");
 
 /** A file of the package, by its path from the package root. */

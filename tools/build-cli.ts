@@ -16,9 +16,9 @@ import { build } from "esbuild";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PREBUILT_DIR, TOOL_ROOT } from "./tool-files.ts";
+import { PREBUILT_DIR, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
 
-/** The entry points: the CLI, and every module a worker thread runs (see typescript-worker.ts). */
+/** The entry points: the CLI, and every module a worker thread runs (see scripts/runtime/worker.ts). */
 const ENTRIES = ["scripts/cli.ts", "scripts/content/manifest-worker.ts"];
 
 export async function buildCli(): Promise<{ files: number; bytes: number }> {

@@ -1,0 +1,60 @@
+/**
+ * The layering the folders stand for (docs/architecture.md), checked by `npm run lint`:
+ * imports point down only, tools → bin → scripts → edge → core, and never in a circle.
+ * core/ runs in every runtime (Node, Deno, workerd, browsers), so it imports no Node
+ * module and no package but the plain format checks of ajv-formats; edge/ likewise, but
+ * for its Node adapter.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import cycle, even of types only: split out what both sides need.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "core-imports-only-core",
+      severity: "error",
+      comment: "core/ runs in every runtime: it imports only core/ and ajv-formats' format functions.",
+      from: { path: "^core/" },
+      to: { pathNot: ["^core/", "^node_modules/ajv-formats/dist/formats\\.js$"] },
+    },
+    {
+      name: "edge-imports-only-edge-and-core",
+      severity: "error",
+      comment: "edge/ is the handler every host runs: it imports only edge/ and core/ (its Node adapter, Node too).",
+      from: { path: "^edge/", pathNot: "^edge/adapters/node\\.ts$" },
+      to: { pathNot: ["^edge/", "^core/"] },
+    },
+    {
+      name: "edge-node-adapter",
+      severity: "error",
+      comment: "The Node adapter imports edge/, core/ and Node's own modules only.",
+      from: { path: "^edge/adapters/node\\.ts$" },
+      to: { pathNot: ["^edge/", "^core/"], dependencyTypesNot: ["core"] },
+    },
+    {
+      name: "product-imports-no-dev-code",
+      severity: "error",
+      comment: "The product (core/, edge/, scripts/, bin/) never imports developer tools, tests or benchmarks.",
+      from: { path: "^(core|edge|scripts|bin)/" },
+      to: { path: "^(tools|tests|bench)/" },
+    },
+    {
+      name: "scripts-imports-no-bin",
+      severity: "error",
+      from: { path: "^(core|edge|scripts)/" },
+      to: { path: "^bin/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|lib|dist|bench/\\.cache)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default", "node"] },
+    combinedDependencies: false,
+  },
+};

@@ -1,0 +1,27 @@
+/**
+ * What a relying party found of a manifest's status, handed to the evaluator: its own
+ * module, so that the evaluation's state (evaluation.ts) and verify step 3
+ * (revocation.ts) both name it without importing each other.
+ */
+import type { Receipt } from "./receipt.ts";
+
+/** The result of resolving a manifest's status, given to `evaluate` (EvaluateOptions.revocation). */
+export interface Revocation {
+  status: Receipt["revocationStatus"];
+  /**
+   * A registry code (`um:reason:status:…`) for why the status is what it is: for
+   * "unchecked", why it could not be determined (O2.4: `um:reason:status:endpoint-unavailable`,
+   * `…:endpoint-unknown-manifest`, `…:http-<status>`, `…:offline`); without one, an
+   * "unchecked" result records no warning. Default for "revoked" `um:reason:status:revoked`,
+   * for "suspended" `um:reason:status:suspended`; ignored for "active".
+   */
+  code?: string;
+  /** The warning's words: what the status endpoint said, or why it could not be asked. */
+  message?: string;
+  /**
+   * The rule that set the status against what was answered, for the warning: the client's
+   * memory of a status seen before (core/client/status-memory.ts) keeps a revocation the
+   * resolver now contradicts, and a suspension an older cursor would lift.
+   */
+  rule?: string;
+}
