@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { evaluate } from "../core/evaluate/index.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
-import { checkManifestText } from "../scripts/content/manifest-check.ts";
-import { NO_OPT_INS } from "../scripts/content/unsigned.ts";
+import { checkManifestText } from "../scripts/check/manifest-check.ts";
+import { NO_OPT_INS } from "../scripts/check/unsigned.ts";
 import { typescriptWorker } from "../scripts/runtime/worker.ts";
 
 const SAMPLE = 500;

@@ -41,7 +41,7 @@ import { corpus, umidOf, withChangedManifests } from "./corpus.ts";
 import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
 import { evaluatorSize } from "../tools/build-library.ts";
-import { staticOutput, writesKv } from "../scripts/build/host-limits.ts";
+import { staticOutput, writesKv } from "../scripts/plan/host-limits.ts";
 
 const { values } = parseArgs({
   options: {
@@ -319,7 +319,7 @@ function removeBuild(out: string): void {
   for (const folder of [out, `${out}-kv`, `${out}-lookup`]) rmSync(folder, { recursive: true, force: true });
 }
 
-/** Past Cloudflare's free static-file limit (scripts/build/host-limits.ts) the build writes KV files: beside the output, here. */
+/** Past Cloudflare's free static-file limit (scripts/plan/host-limits.ts) the build writes KV files: beside the output, here. */
 const writesKvAt = (manifests: number) =>
   writesKv(
     staticOutput({

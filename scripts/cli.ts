@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { closest } from "./closest.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
 import { ConfigError } from "./config.ts";
-import { LockTimeout } from "./content/file-lock.ts";
+import { LockTimeout } from "./edit/file-lock.ts";
 import { printable } from "./report/diagnostics.ts";
 import { toolFile } from "./runtime/tool-files.ts";
 

@@ -20,7 +20,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { after, describe, it } from "node:test";
 import { encodeBase64url, utf8 } from "../core/base64url.ts";
 import { shardPath } from "../edge/records.ts";
-import { recoverOutput } from "../scripts/build/output.ts";
+import { recoverOutput } from "../scripts/write/output.ts";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";

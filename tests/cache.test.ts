@@ -25,7 +25,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { BodyStore } from "../scripts/cache/body-store.ts";
 import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
-import { checkContent } from "../scripts/content/check-content.ts";
+import { checkContent } from "../scripts/check/check-content.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";

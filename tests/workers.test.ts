@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { WORKER_THRESHOLD } from "../scripts/content/manifest-pool.ts";
+import { WORKER_THRESHOLD } from "../scripts/check/manifest-pool.ts";
 import { caseTwins, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { fileDigests } from "./support/file-tree.ts";

@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { PREBUILT_DIR, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
 
 /** The entry points: the CLI, and every module a worker thread runs (see scripts/runtime/worker.ts). */
-const ENTRIES = ["scripts/cli.ts", "scripts/content/manifest-worker.ts"];
+const ENTRIES = ["scripts/cli.ts", "scripts/check/manifest-worker.ts"];
 
 export async function buildCli(): Promise<{ files: number; bytes: number }> {
   const staging = join(dirname(PREBUILT_DIR), `.cli-building-${process.pid}`);

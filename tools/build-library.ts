@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-export const LIB_DIR = fileURLToPath(new URL("../lib/", import.meta.url));
+export const LIB_DIR = fileURLToPath(new URL("../lib", import.meta.url));
 /** Each library: its name under lib/ (and in package.json `exports`), and its entry. */
 const ENTRIES = {
   evaluate: fileURLToPath(new URL("../core/evaluate/index.ts", import.meta.url)),
@@ -64,7 +64,7 @@ async function writeTypes(outDir: string): Promise<void> {
     declaration: true,
     emitDeclarationOnly: true,
     outDir,
-    rootDir: fileURLToPath(new URL("../core/", import.meta.url)),
+    rootDir: fileURLToPath(new URL("../core", import.meta.url)),
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,

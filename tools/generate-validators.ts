@@ -25,7 +25,7 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
 const standaloneCode =
   (standaloneCodeModule as unknown as { default?: typeof standaloneCodeModule }).default ?? standaloneCodeModule;
 
-export const GENERATED_DIR = fileURLToPath(new URL("../core/validate/generated/", import.meta.url));
+export const GENERATED_DIR = fileURLToPath(new URL("../core/validate/generated", import.meta.url));
 
 const FORMATS_REQUIRE = 'require("ajv-formats/dist/formats").fullFormats';
 const UCS2_REQUIRE = 'require("ajv/dist/runtime/ucs2length").default';

@@ -6,7 +6,7 @@
  * following a link and without blocking.
  */
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
-import { readFully } from "../content/read-fully.ts";
+import { readFully } from "../read/read-fully.ts";
 
 /** Why a cache file was not read: there is none, or what is there is not a cache file. */
 export class NotACacheFile extends Error {}

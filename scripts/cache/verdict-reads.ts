@@ -9,8 +9,8 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { isProfileA, type KeyPins } from "../../core/crypto/profile-a.ts";
-import { displayPath } from "../content/files.ts";
-import type { UnsignedOptIns } from "../content/unsigned.ts";
+import { displayPath } from "../read/files.ts";
+import type { UnsignedOptIns } from "../check/unsigned.ts";
 
 /** What was read: the pin of a keyRef (null: a keyRef that is not a string), an opt-in by path, or nothing. */
 export type VerdictReads = { pin: string | null } | { unsigned: string } | Record<string, never>;

@@ -1,10 +1,10 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
 import { join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
-import { BodyWriter } from "../build/body-writer.ts";
-import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../build/host-limits.ts";
-import { KvWriter } from "../build/kv-writer.ts";
-import { publishedStatus, revokedStatus } from "../build/statuses.ts";
+import { BodyWriter } from "../write/body-writer.ts";
+import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../plan/host-limits.ts";
+import { KvWriter } from "../write/kv-writer.ts";
+import { publishedStatus, revokedStatus } from "../plan/statuses.ts";
 import {
   commitStaging,
   discardStaging,
@@ -13,12 +13,12 @@ import {
   recoverOutput,
   writeIndex,
   writeOutput,
-} from "../build/output.ts";
+} from "../write/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
-import { checkContent, type ContentCheck } from "../content/check-content.ts";
-import { defaultContentDir, projectRoot } from "../content/content-root.ts";
-import { withFileLocks } from "../content/file-lock.ts";
-import { displayPath } from "../content/files.ts";
+import { checkContent, type ContentCheck } from "../check/check-content.ts";
+import { defaultContentDir, projectRoot } from "../read/content-root.ts";
+import { withFileLocks } from "../edit/file-lock.ts";
+import { displayPath } from "../read/files.ts";
 import { hasErrors, plural, printable, printableFile, summarize } from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";

@@ -5,10 +5,10 @@
  * that cannot be read or written costs time, never a verdict: the run goes on without it.
  */
 import { join } from "node:path";
-import { projectRoot } from "../content/content-root.ts";
+import { projectRoot } from "../read/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
 import { VerificationCache, type StoredBody } from "../cache/verification-cache.ts";
-import type { PublishedManifests } from "../content/published.ts";
+import type { PublishedManifests } from "../check/published.ts";
 import type { OptionValues } from "./command.ts";
 import { quoted } from "../../core/excerpt.ts";
 

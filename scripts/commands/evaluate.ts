@@ -4,7 +4,7 @@
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { readFully } from "../content/read-fully.ts";
+import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
 import { excerpt } from "../../core/excerpt.ts";

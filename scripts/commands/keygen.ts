@@ -3,8 +3,8 @@ import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { defaultContentDir, isInside } from "../content/content-root.ts";
-import { displayPath, KEYS_FILE } from "../content/files.ts";
+import { defaultContentDir, isInside } from "../read/content-root.ts";
+import { displayPath, KEYS_FILE } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 

@@ -1,13 +1,13 @@
 /**
  * `--keys FILE` of `resolve` and `evaluate`: the relying party's pinned keys, in the
  * format of `_keys.json` (keyRef to Ed25519 SPKI, standard base64), read and checked as
- * `check` reads a content root's (scripts/content/keys.ts: strict JSON, the schema,
+ * `check` reads a content root's (scripts/check/keys.ts: strict JSON, the schema,
  * keys/not-ed25519, keys/weak-key), for the evaluator's `keys`. A file that is absent or
  * has any problem is a usage error naming it: whoever meant to pin keys must not end up
  * trusting whatever key a manifest embeds.
  */
-import { checkKeys } from "../content/keys.ts";
-import { displayPath } from "../content/display-path.ts";
+import { checkKeys } from "../check/keys.ts";
+import { displayPath } from "../read/display-path.ts";
 import type { Settings } from "../config.ts";
 import { formatDiagnostic, plural } from "../report/diagnostics.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";

@@ -7,9 +7,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { settingsFromEnv } from "../config.ts";
-import { defaultContentDir } from "../content/content-root.ts";
-import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../content/files.ts";
-import { DEFAULT_STYLE, formatJson } from "../content/json-file.ts";
+import { defaultContentDir } from "../read/content-root.ts";
+import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { DEFAULT_STYLE, formatJson } from "../edit/json-file.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 
 /** How long a new manifest is valid: consumers refuse it after expiresAt. */

@@ -6,7 +6,7 @@
  * with each reason old and new (a reason is served in the status document).
  */
 import { instant } from "../../core/validate/cross-field.ts";
-import type { StatusList } from "../content/routes.ts";
+import type { StatusList } from "../check/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 import { excerpt } from "../../core/excerpt.ts";

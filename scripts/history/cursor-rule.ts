@@ -4,16 +4,16 @@
  * parties revalidate with it (O2.1: `If-None-Match`) and weigh a cached status by it
  * against a manifest's `revocationCursor`. The commands date each change after the status
  * it ends; a hand edit of `_routes.json` may not, and then relying parties keep the old
- * status. Statuses are computed as the build computes them (scripts/build/statuses.ts); a
+ * status. Statuses are computed as the build computes them (scripts/plan/statuses.ts); a
  * revoked UMID that is no longer revoked is history/unrevoked's business, a new or
  * vanished one has no change to date, and a status kept but re-dated is redating-rule.ts's.
  */
 import type { StatusEntry } from "../../edge/records.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { DEFAULT_NEXT_CHECK, statusCursor } from "../../core/status.ts";
-import { publishedStatus, revokedStatus } from "../build/statuses.ts";
+import { publishedStatus, revokedStatus } from "../plan/statuses.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
-import { placed } from "../content/source.ts";
+import { placed } from "../read/source.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
 /** The errors of the rule, each with the UMID of the manifest file it names (null for `_routes.json`). */

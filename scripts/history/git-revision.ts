@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { relative, sep } from "node:path";
-import { displayPath } from "../content/files.ts";
+import { displayPath } from "../read/files.ts";
 
 /** Why a revision cannot be read: a folder in no git repository, or a revision git cannot resolve. */
 export class RevisionError extends Error {}

@@ -9,7 +9,7 @@
 import type { Limits } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { quoted } from "../../core/excerpt.ts";
-import { placed, placeOf } from "../content/source.ts";
+import { placed, placeOf } from "../read/source.ts";
 import { cursorProblems } from "./cursor-rule.ts";
 import { redatingProblems } from "./redating-rule.ts";
 import { issuedAtNow, type ResolverState } from "./resolver-state.ts";

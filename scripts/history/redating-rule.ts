@@ -13,8 +13,8 @@
  * date. A changed status is cursor-rule.ts's business, an un-revocation history/unrevoked's.
  */
 import { instant } from "../../core/validate/cross-field.ts";
-import { DATE_MEMBER, UNDATED, type StatusList } from "../content/routes.ts";
-import { placed, placeOf } from "../content/source.ts";
+import { DATE_MEMBER, UNDATED, type StatusList } from "../check/routes.ts";
+import { placed, placeOf } from "../read/source.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 import { quoted } from "../../core/excerpt.ts";

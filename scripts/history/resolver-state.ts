@@ -16,7 +16,7 @@ import { canonicalize } from "../../core/crypto/jcs.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import type { Limits } from "../config.ts";
-import type { ContentCheck } from "../content/check-content.ts";
+import type { ContentCheck } from "../check/check-content.ts";
 import {
   displayPath,
   isManifestName,
@@ -24,9 +24,9 @@ import {
   MAX_LIST_FILE_BYTES,
   readSourceText,
   ROUTES_FILE,
-} from "../content/files.ts";
-import { checkRoutesText, type RouteStatus } from "../content/routes.ts";
-import type { SourceFile } from "../content/source.ts";
+} from "../read/files.ts";
+import { checkRoutesText, type RouteStatus } from "../check/routes.ts";
+import type { SourceFile } from "../read/source.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { listFolder, readBlobs, type Revision } from "./git-revision.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The hosts count files, not manifests (scripts/build/host-limits.ts): when the build
+ * The hosts count files, not manifests (scripts/plan/host-limits.ts): when the build
  * writes Workers KV files, what it warns of, and that its count is the count of files a
  * real build writes.
  */
@@ -15,7 +15,7 @@ import {
   staticOutput,
   writesKv,
   type StaticOutput,
-} from "../../scripts/build/host-limits.ts";
+} from "../../scripts/plan/host-limits.ts";
 import { manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
 import { runCli } from "../support/processes.ts";
 

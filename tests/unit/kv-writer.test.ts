@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { kvKey, MAX_KV_KEY_BYTES } from "../../edge/records.ts";
-import { KV_PAIRS_PER_FILE, KvWriter } from "../../scripts/build/kv-writer.ts";
+import { KV_PAIRS_PER_FILE, KvWriter } from "../../scripts/write/kv-writer.ts";
 
 test("KV bulk files hold at most 10,000 pairs each, in wrangler's format", async () => {
   const dir = mkdtempSync(join(tmpdir(), "um-kv-"));

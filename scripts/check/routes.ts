@@ -8,8 +8,8 @@ import type { Diagnostic } from "../report/diagnostics.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
-import { LIST_FILE_SHAPE } from "./files.ts";
-import { parseAndValidate, placed, placeOf } from "./source.ts";
+import { LIST_FILE_SHAPE } from "../read/files.ts";
+import { parseAndValidate, placed, placeOf } from "../read/source.ts";
 
 export interface RoutesCheck {
   /** The document as parsed ({} if it is not an object). */

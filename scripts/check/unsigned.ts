@@ -11,8 +11,8 @@ import { quoted } from "../../core/excerpt.ts";
 import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
-import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, UNSIGNED_FILE } from "./files.ts";
-import { parseAndValidate } from "./source.ts";
+import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, UNSIGNED_FILE } from "../read/files.ts";
+import { parseAndValidate } from "../read/source.ts";
 
 export interface UnsignedOptIn {
   /** The digest the opt-in covers; undefined for `--allow-unsigned`, which covers the file as it is. */

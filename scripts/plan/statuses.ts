@@ -15,7 +15,7 @@ import { bodyEtag } from "../body-etag.ts";
 import type { StatusEntry, StatusWithEtag } from "../../edge/records.ts";
 import { statusDocumentBytes } from "../../edge/responses.ts";
 import { instant } from "../../core/validate/cross-field.ts";
-import { UNDATED, type RouteStatus } from "../content/routes.ts";
+import { UNDATED, type RouteStatus } from "../check/routes.ts";
 
 export function publishedStatus(issuedAt: number, route: RouteStatus | undefined, nextCheck: string): StatusEntry {
   if (route?.list === "suspended") return dated("suspended", instant(route.at), route.reason, nextCheck);

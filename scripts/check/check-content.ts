@@ -17,7 +17,7 @@ import type { Settings } from "../config.ts";
 import { cacheScope, type StoredBody, type VerificationCache } from "../cache/verification-cache.ts";
 import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
-import { isInside, realPath } from "./content-root.ts";
+import { isInside, realPath } from "../read/content-root.ts";
 import {
   displayPath,
   KEYS_FILE,
@@ -28,7 +28,7 @@ import {
   readSourceText,
   ROUTES_FILE,
   UNSIGNED_FILE,
-} from "./files.ts";
+} from "../read/files.ts";
 import { checkKeys, openWorldWarning } from "./keys.ts";
 import { checkManifestFile, type CheckedManifest, type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
@@ -36,9 +36,9 @@ import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts
 import { PublishedManifests } from "./published.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
-import { placed, placeOf, type SourceFile } from "./source.ts";
+import { placed, placeOf, type SourceFile } from "../read/source.ts";
 import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
-import type { ContentCounts } from "../build/host-limits.ts";
+import type { ContentCounts } from "../plan/host-limits.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 

@@ -37,9 +37,9 @@ import { structureProblems } from "../../core/validate/manifest-structure.ts";
 import { statusRefProblems } from "../../core/validate/status-ref.ts";
 import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
-import { displayPath, readSourceText } from "./files.ts";
+import { displayPath, readSourceText } from "../read/files.ts";
 import { privateKeyProblem } from "./private-keys.ts";
-import { diagnostic, parseAndValidate, type Parsed } from "./source.ts";
+import { diagnostic, parseAndValidate, type Parsed } from "../read/source.ts";
 import { optInAdvice, type UnsignedOptIns } from "./unsigned.ts";
 
 export interface CheckOptions {

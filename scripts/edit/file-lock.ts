@@ -9,7 +9,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { displayPath } from "./display-path.ts";
+import { displayPath } from "../read/display-path.ts";
 
 /** A lock held for too long: the message names the file and how to clear it. */
 export class LockTimeout extends Error {}

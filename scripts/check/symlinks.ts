@@ -8,7 +8,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Diagnostic } from "../report/diagnostics.ts";
-import { displayPath } from "./files.ts";
+import { displayPath } from "../read/files.ts";
 
 const WHY =
   "git records the link, not what it points at, so check --base cannot see a change made through it, yet the build would publish it; commit the file itself";

@@ -9,8 +9,8 @@ import { ed25519PublicKey } from "../crypto/profile-a.ts";
 import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
-import { parseAndValidate } from "./source.ts";
-import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "./files.ts";
+import { parseAndValidate } from "../read/source.ts";
+import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 
 export interface KeysCheck {
   /** The file checked; undefined when there is none (an open world: any embedded key is accepted). */

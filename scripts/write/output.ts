@@ -10,8 +10,8 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { utf8 } from "../../core/base64url.ts";
 import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry } from "../../edge/records.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
-import type { ContentCheck } from "../content/check-content.ts";
-import { publishedStatus, revokedStatus, withEtag } from "./statuses.ts";
+import type { ContentCheck } from "../check/check-content.ts";
+import { publishedStatus, revokedStatus, withEtag } from "../plan/statuses.ts";
 
 export interface OutputFile {
   path: string;
