@@ -264,30 +264,30 @@ describe("a body the store loses during a build", () => {
     const first = new VerificationCache(t.env.UM_CACHE_DIR, true);
     const built = join(t.root, "built");
     mkdirSync(built);
-    await checkContent(t.content, options(first), async () => ({
-      write: (umid, body) => {
-        const file = join(built, Buffer.from(umid).toString("base64url"));
-        writeFileSync(file, body as Uint8Array);
-        first.bodies!.keep(
-          file,
-          createHash("sha256")
-            .update(body as Uint8Array)
-            .digest("hex"),
-        );
+    await checkContent(t.content, options(first), {
+      publish: async (manifest) => {
+        const body = (manifest.body as { bytes: Uint8Array }).bytes;
+        const file = join(built, Buffer.from(manifest.umid).toString("base64url"));
+        writeFileSync(file, body);
+        first.bodies!.keep(file, createHash("sha256").update(body).digest("hex"));
+        return true;
       },
-    }));
+    });
     first.save();
     // Another run prunes every stored body after this one listed them; meanwhile b0.json is edited.
     const second = new VerificationCache(t.env.UM_CACHE_DIR, true);
     const written: string[] = [];
-    const result = await checkContent(t.content, options(second), async () => ({
-      write: (umid, body) => {
-        if (body instanceof Uint8Array) return void written.push(umid);
-        if (umid === "urn:cache:b0")
+    const result = await checkContent(t.content, options(second), {
+      publish: async (manifest) => {
+        if (manifest.body.kind === "bytes") {
+          written.push(manifest.umid);
+          return true;
+        }
+        if (manifest.umid === "urn:cache:b0")
           writeFileSync(join(t.content, "b0.json"), signedBy("urn:cache:b0", t.keys.b, KEY_B, { name: "edited" }));
         return false;
       },
-    }));
+    });
     // Each was checked again: none counts as taken from the cache.
     assert.equal(result.recalled, 0);
     assert.deepEqual(written.sort(), ["urn:cache:a0", "urn:cache:a1", "urn:cache:a2", "urn:cache:b1"]);

@@ -102,8 +102,7 @@ export function writeKeyPrefix(buffer: Buffer, scope: string, name: string): num
 export interface UsableEntries {
   known: KnownKeys;
   usable: Uint8Array;
-  /** `withBody`: with its body's digest (a build's). */
-  verdictAt(position: number, withBody: boolean): CachedVerdict;
+  verdictAt(position: number): CachedVerdict;
 }
 
 export class VerificationCache {
@@ -152,11 +151,11 @@ export class VerificationCache {
     return {
       known: new KnownKeys(shared),
       usable,
-      verdictAt: (position, withBody) => {
+      verdictAt: (position) => {
         this.#used[position] = 1;
         const [umid, bytes, issuedAt, times, legacy, dep, diagnostics] = entries[position]!;
         const [reads, was] = deps[dep]!;
-        const body = bytes === null ? null : { digest: withBody ? hex(digests, position) : "", bytes };
+        const body = bytes === null ? null : { digest: hex(digests, position), bytes };
         return { umid, body, issuedAt, times, legacy, reads, found: was, diagnostics };
       },
     };

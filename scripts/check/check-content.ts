@@ -5,17 +5,17 @@
  * UMID), and every other file of the content root (no private key, no list file below
  * its top, where it would be ignored).
  *
- * It holds one small record per manifest, never the manifests: for the build, each valid
- * manifest's body goes to a sink as soon as it is checked. It writes nothing itself but,
- * given the verification cache, the entries of the files it checked into it.
+ * It holds one small record per manifest, never the manifests: each manifest to publish
+ * is handed to the caller's `publish` hook as soon as it is checked. It writes nothing
+ * itself but, given the verification cache, the entries of the files it checked into it.
  */
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
 import type { Settings } from "../config.ts";
-import { cacheScope, type StoredBody, type VerificationCache } from "../cache/verification-cache.ts";
-import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
+import { cacheScope, type VerificationCache } from "../cache/verification-cache.ts";
+import type { Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside, realPath } from "../read/content-root.ts";
 import {
@@ -30,7 +30,8 @@ import {
   UNSIGNED_FILE,
 } from "../read/files.ts";
 import { checkKeys, openWorldWarning } from "./keys.ts";
-import { checkManifestFile, type CheckedManifest, type CheckOptions, type ManifestContext } from "./manifest-check.ts";
+import type { CheckedManifest, ValidManifest } from "./checked-manifest.ts";
+import { checkManifestFile, type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
 import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
@@ -38,7 +39,6 @@ import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { placed, placeOf, type SourceFile } from "../read/source.ts";
 import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
-import type { ContentCounts } from "../plan/host-limits.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
@@ -48,26 +48,31 @@ export type ContentCheckOptions = CheckOptions & {
   cache?: VerificationCache;
 };
 
-/** Where the build puts each valid, publishable manifest's body as soon as it is checked. */
-export interface BodySink {
-  /**
-   * `issuedAt`: milliseconds since the epoch, NaN when the manifest does not say. A body
-   * may be one the verification cache's body store holds; false says it no longer does
-   * (another run pruned it meanwhile), and the file is checked again.
-   */
-  write(
-    umid: string,
-    body: Uint8Array | StoredBody,
-    etag: string,
-    issuedAt: number,
-    // biome-ignore lint/suspicious/noConfusingVoidType: a sink that never refuses returns nothing
-  ): boolean | void | Promise<boolean | void>;
+/** What the content holds, known before its manifests are checked: the build chooses its outputs by it. */
+export interface ContentOutline {
+  manifestFiles: number;
+  redirects: number;
+  revoked: number;
+  /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
+  statuses: ReadonlyMap<string, RouteStatus>;
+}
+
+/**
+ * Who is told, as the check goes, what it finds: `outline` once the content's size and
+ * routes are known, before any manifest is checked; `publish` for each manifest that a
+ * build would publish, as soon as it is checked (so that no build holds a million bodies).
+ * `publish` returning false says that a body recalled from the cache's body store could
+ * not be had: the file is checked again, and must still be what the cache recalled.
+ */
+export interface ContentCheckHooks {
+  outline?(outline: ContentOutline): Promise<void>;
+  publish?(manifest: ValidManifest): Promise<boolean>;
 }
 
 export interface ContentCheck {
-  /** Every file checked, in order, with the UMID it claims (null for none); not kept by a build (with a sink). */
+  /** Every file checked, in order, with the UMID it claims (null for none). */
   files: { file: string; umid: string | null }[];
-  /** Valid manifests a build publishes, in file order (their bodies went to the sink); empty when only checking. */
+  /** The valid manifests to publish, in file order. */
   published: PublishedManifests;
   /** Those of them checked as legacy payloads (manifestVersion < 0.4). */
   legacy: { file: string; version: string }[];
@@ -82,15 +87,12 @@ export interface ContentCheck {
 
 /**
  * A content directory: its manifests, `_keys.json`, `_unsigned.json`, `_routes.json`, the
- * rules across them, and the files that must not be there. A build passes `sinkFor`, which
- * is told how many manifest files, redirects and revocations there are (so that it can
- * choose its outputs without listing the directory again) and the statuses of
- * `_routes.json`, and returns the sink.
+ * rules across them, and the files that must not be there.
  */
 export async function checkContent(
   dir: string,
   options: ContentCheckOptions,
-  sinkFor?: (counts: ContentCounts, statuses: ReadonlyMap<string, RouteStatus>) => Promise<BodySink>,
+  hooks: ContentCheckHooks = {},
 ): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
@@ -120,10 +122,12 @@ export async function checkContent(
 
   const files = { dir, names: listing.manifests };
   const fileAt = (i: number) => displayPath(join(dir, files.names[i]!));
-  const sink = await sinkFor?.(
-    { manifestFiles: files.names.length, redirects: result.redirects.size, revoked: result.revoked.size },
-    result.statuses,
-  );
+  await hooks.outline?.({
+    manifestFiles: files.names.length,
+    redirects: result.redirects.size,
+    revoked: result.revoked.size,
+    statuses: result.statuses,
+  });
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
   const withheld: { file: string; umid: string }[] = [];
@@ -131,15 +135,13 @@ export async function checkContent(
   await checkManifestFiles(
     files,
     root.context,
-    sink !== undefined,
     async (manifest, index) => {
       options.progress?.(++checked, files.names.length);
       keepEntry(result, options.cache, manifest);
       result.diagnostics.push(...manifest.diagnostics);
-      // A million entries a build never reads: only check lists them.
-      if (sink === undefined) result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+      result.files.push({ file: manifest.file, umid: manifest.umid });
       const umid = manifest.umid;
-      if (umid === undefined) return;
+      if (umid === null) return;
       const first = claimed.get(umid);
       if (first !== undefined) {
         // One file per UMID. A manifest that failed other checks still claims its @id, so a
@@ -156,31 +158,25 @@ export async function checkContent(
         return;
       }
       claimed.set(umid, index);
-      if (hasErrors(manifest.diagnostics) || result.redirects.has(umid)) return;
+      if (manifest.state === "invalid" || result.redirects.has(umid)) return;
       if (result.revoked.has(umid)) {
         withheld.push({ file: manifest.file, umid });
         return;
       }
-      const body = manifest.body ?? manifest.stored;
-      if (sink === undefined || body === undefined || manifest.etag === undefined) return;
-      const issuedAt = manifest.issuedAt ?? NaN;
-      result.published.add(umid, manifest.etag, issuedAt);
-      if (manifest.legacyVersion !== undefined)
-        result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
-      if ((await sink.write(umid, body, manifest.etag, issuedAt)) === false) {
-        // Read again, it must still be what the cache recalled: a file edited meanwhile is not published unchecked.
-        result.recalled--;
-        const again = checkManifestFile(join(dir, files.names[index]!), root.context, true) as CheckedManifest;
-        if (again.body !== undefined && again.etag === manifest.etag)
-          await sink.write(umid, again.body, again.etag, issuedAt);
-        else
-          result.diagnostics.push({
-            severity: "error",
-            file: manifest.file,
-            rule: "file/changed",
-            message: "changed while the build read it: build again",
-          });
-      }
+      result.published.add(umid, manifest.digest, manifest.issuedAt);
+      if (manifest.legacyVersion !== null) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
+      if (hooks.publish === undefined || (await hooks.publish(manifest))) return;
+      // Read again, it must still be what the cache recalled: a file edited meanwhile is not published unchecked.
+      result.recalled--;
+      const again = checkManifestFile(join(dir, files.names[index]!), root.context) as CheckedManifest;
+      if (again.state === "valid" && Buffer.from(again.digest).equals(manifest.digest)) await hooks.publish(again);
+      else
+        result.diagnostics.push({
+          severity: "error",
+          file: manifest.file,
+          rule: "file/changed",
+          message: "changed while the build read it: build again",
+        });
     },
     usableCache(options, root.context),
   );
@@ -289,10 +285,9 @@ export async function checkPaths(
       await checkManifestFiles(
         files,
         context,
-        false,
         (manifest) => {
           keepEntry(result, options.cache, manifest);
-          result.files.push({ file: manifest.file, umid: manifest.umid ?? null });
+          result.files.push({ file: manifest.file, umid: manifest.umid });
           result.diagnostics.push(...manifest.diagnostics);
         },
         caches.get(context),
@@ -393,8 +388,8 @@ function usableCache(options: ContentCheckOptions, context: ManifestContext): Ca
 
 /** Counts a manifest the cache knew; keeps the entry of one it did not. */
 function keepEntry(result: ContentCheck, cache: VerificationCache | undefined, manifest: CheckedManifest): void {
-  if (manifest.recalled === true) result.recalled++;
-  else if (manifest.entry !== undefined) cache?.add(manifest.entry.key, manifest.entry.verdict);
+  if (manifest.recalled) result.recalled++;
+  else if (manifest.cacheEntry !== null) cache?.add(manifest.cacheEntry.key, manifest.cacheEntry.verdict);
 }
 
 /** A file's text, read again to place a rare cross-file diagnostic in it. */

@@ -3,8 +3,8 @@
  * limits, the v0.4 schema and cross-field rules (or its own version's rules, for a legacy
  * payload), the Profile A signature against the pinned or embedded key (or, for a payload
  * whose version defines no verifiable signature, the publisher's explicit opt-in), no
- * private key, and freshness. For the build, a valid manifest also yields its body (the
- * JCS canonical form) and that body's ETag.
+ * private key, and freshness. A valid manifest also yields its body (the JCS canonical
+ * form) and that body's SHA-256.
  *
  * With the verification cache (scripts/cache/), a file whose key is among the usable
  * entries' is not checked again: its result is the entry's (`recall`), with freshness
@@ -14,15 +14,8 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
-import { formatEtag } from "../../edge/etag.ts";
 import type { Settings } from "../config.ts";
-import {
-  cacheKey,
-  keyPrefix,
-  writeKeyPrefix,
-  type CachedVerdict,
-  type StoredBody,
-} from "../cache/verification-cache.ts";
+import { cacheKey, keyPrefix, writeKeyPrefix, type CachedVerdict } from "../cache/verification-cache.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
 import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
@@ -38,6 +31,7 @@ import { statusRefProblems } from "../../core/validate/status-ref.ts";
 import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import { displayPath, readSourceText } from "../read/files.ts";
+import type { CheckedManifest } from "./checked-manifest.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { diagnostic, parseAndValidate, type Parsed } from "../read/source.ts";
 import { optInAdvice, type UnsignedOptIns } from "./unsigned.ts";
@@ -57,25 +51,6 @@ export interface ManifestContext extends CheckOptions {
   unsigned: UnsignedOptIns;
 }
 
-export interface CheckedManifest {
-  file: string;
-  diagnostics: Diagnostic[];
-  /** The @id, when the file holds an object with a non-empty string @id. */
-  umid?: string;
-  legacyVersion?: string;
-  /** For a valid manifest, when bodies were asked for: what a 200 carries, and its ETag. */
-  body?: Uint8Array;
-  etag?: string;
-  /** With the body: when the manifest was issued (ms since the epoch), if it says. */
-  issuedAt?: number;
-  /** Checked with the cache: what it keeps of this check, under its key. */
-  entry?: { key: Uint8Array; verdict: CachedVerdict };
-  /** Not checked again: the cache's entry gave this result. */
-  recalled?: true;
-  /** Recalled, for a build, instead of `body`: where the cache's body store has it. */
-  stored?: StoredBody;
-}
-
 /** The cache as a check consults it: the scope of its keys, their table, and which of them may be used. */
 export interface CacheLookup {
   scope: string;
@@ -89,36 +64,30 @@ export interface Recalled {
 }
 
 /** The entry's result for the file at `path`, displayed as `file`, as checking it would give (freshness judged at `context.now`). */
-export function recall(
-  entry: CachedVerdict,
-  path: string,
-  file: string,
-  context: ManifestContext,
-  withBody: boolean,
-): CheckedManifest {
+export function recall(entry: CachedVerdict, path: string, file: string, context: ManifestContext): CheckedManifest {
   const freshness = freshnessDiagnostics(file, entry.times, context);
   if (freshness.length > 0) {
     const read = readSourceText(path, context.settings.limits.maxManifestBytes);
     placeInSource("text" in read ? read.text : "", freshness);
   }
   const diagnostics = [...entry.diagnostics.map((d) => ({ ...d, file })), ...freshness];
-  const result: CheckedManifest = { file, diagnostics, recalled: true };
-  if (entry.umid === null) return result;
-  result.umid = entry.umid;
-  if (entry.legacy !== null) result.legacyVersion = entry.legacy;
-  if (withBody && entry.body !== null && !hasErrors(diagnostics)) {
-    result.stored = entry.body;
-    result.etag = formatEtag(Buffer.from(entry.body.digest, "hex"));
-    if (entry.issuedAt !== null) result.issuedAt = entry.issuedAt;
-  }
-  return result;
+  const checked = { file, diagnostics, umid: entry.umid, recalled: true, cacheEntry: null };
+  if (entry.umid === null || entry.body === null || hasErrors(diagnostics)) return { state: "invalid", ...checked };
+  return {
+    state: "valid",
+    ...checked,
+    umid: entry.umid,
+    body: { kind: "stored", stored: entry.body },
+    digest: Buffer.from(entry.body.digest, "hex"),
+    issuedAt: entry.issuedAt ?? NaN,
+    legacyVersion: entry.legacy,
+  };
 }
 
 /** `cache.name`: the file's name in its content root, which its key includes. */
 export function checkManifestFile(
   path: string,
   context: ManifestContext,
-  withBody: boolean,
   cache?: CacheLookup & { name: string },
 ): CheckedManifest | Recalled {
   const position = cache === undefined ? -1 : usablePosition(path, cache);
@@ -126,7 +95,8 @@ export function checkManifestFile(
   const prefix = cache && keyPrefix(cache.scope, cache.name);
   const file = displayPath(path);
   const read = readSourceText(path, context.settings.limits.maxManifestBytes);
-  if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
+  if ("diagnostic" in read)
+    return { state: "invalid", file, diagnostics: [read.diagnostic], umid: null, recalled: false, cacheEntry: null };
   // The key of the bytes checked, not of those looked up: the file may have changed between.
   const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
   const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
@@ -135,45 +105,42 @@ export function checkManifestFile(
     context,
     path,
   );
-  const result: CheckedManifest = { file, diagnostics };
-  const umid =
-    isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : undefined;
-  // The body is the canonical form: see "What the build writes" in the README. Its digest is
-  // kept in the cache entry even for check, so that a build can use the entry.
-  const wanted = withBody || key !== undefined;
-  const body =
-    wanted &&
-    umid !== undefined &&
-    canonical !== undefined &&
-    !hasErrors(diagnostics.filter((d) => !freshness.includes(d)))
-      ? utf8(joinMembers(canonical))
-      : undefined;
+  const umid = isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : null;
+  // The body is the canonical form (docs/output-format.md). Its digest is kept in the cache
+  // entry even when freshness fails the file, so that a later run judging it fresh can use it.
+  const publishable =
+    umid !== null && canonical !== undefined && !hasErrors(diagnostics.filter((d) => !freshness.includes(d)));
+  const body = publishable ? utf8(joinMembers(canonical)) : undefined;
   const digest = body && sha256(body);
   const issuedAt = isJsonObject(value) ? instant(value.issuedAt) : undefined;
-  if (key !== undefined) {
-    result.entry = {
-      key,
-      verdict: {
-        umid: umid ?? null,
-        body: digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
-        issuedAt: issuedAt ?? null,
-        times: isJsonObject(value) ? timesOf(value) : {},
-        legacy: legacyVersion ?? null,
-        reads,
-        found: found(reads, context),
-        diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
-      },
-    };
-  }
-  if (umid === undefined) return result;
-  result.umid = umid;
-  if (legacyVersion !== undefined) result.legacyVersion = legacyVersion;
-  if (withBody && body !== undefined && !hasErrors(diagnostics)) {
-    result.body = body;
-    result.etag = formatEtag(digest!);
-    if (issuedAt !== undefined) result.issuedAt = issuedAt;
-  }
-  return result;
+  const cacheEntry =
+    key === undefined
+      ? null
+      : {
+          key,
+          verdict: {
+            umid,
+            body:
+              digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
+            issuedAt: issuedAt ?? null,
+            times: isJsonObject(value) ? timesOf(value) : {},
+            legacy: legacyVersion ?? null,
+            reads,
+            found: found(reads, context),
+            diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
+          },
+        };
+  const checked = { file, diagnostics, umid, recalled: false, cacheEntry };
+  if (umid === null || body === undefined || hasErrors(diagnostics)) return { state: "invalid", ...checked };
+  return {
+    state: "valid",
+    ...checked,
+    umid,
+    body: { kind: "bytes", bytes: body },
+    digest: digest!,
+    issuedAt: issuedAt ?? NaN,
+    legacyVersion: legacyVersion ?? null,
+  };
 }
 
 /**

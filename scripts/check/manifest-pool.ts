@@ -11,13 +11,8 @@ import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
 import type { UsableEntries } from "../cache/verification-cache.ts";
 import { typescriptWorker } from "../runtime/worker.ts";
-import {
-  checkManifestFile,
-  recall,
-  type CheckedManifest,
-  type ManifestContext,
-  type Recalled,
-} from "./manifest-check.ts";
+import type { CheckedManifest } from "./checked-manifest.ts";
+import { checkManifestFile, recall, type ManifestContext, type Recalled } from "./manifest-check.ts";
 import type { UnsignedOptIn, UnsignedOptIns } from "./unsigned.ts";
 
 /** Below this many files, the main thread checks them alone. */
@@ -33,7 +28,6 @@ export interface WorkerInit {
   strict: boolean;
   pins: { file: string; keys: [string, { spki: string; place: string }][] } | undefined;
   unsigned: Omit<UnsignedOptIns, "entries"> & { entries: [string, UnsignedOptIn][] };
-  withBody: boolean;
   dir: string;
   /** The scope of the cache's keys, the table of its keys, and which may be used (shared memory). */
   cache?: { scope: string; table: Uint8Array; usable: Uint8Array };
@@ -78,7 +72,6 @@ type PoolResultHandler = (result: CheckedManifest | Recalled, index: number) => 
 export async function checkManifestFiles(
   files: FileSet,
   context: ManifestContext,
-  withBody: boolean,
   onResult: ResultHandler,
   cache?: CacheUse,
 ): Promise<void> {
@@ -90,11 +83,10 @@ export async function checkManifestFiles(
     const name = files.names[i]!;
     return onResult(
       recall(
-        cache!.usable.verdictAt(result.position, withBody),
+        cache!.usable.verdictAt(result.position),
         join(files.dir, name),
         shownDir === "" ? name : `${shownDir}${sep}${name}`,
         context,
-        withBody,
       ),
       i,
     );
@@ -102,7 +94,7 @@ export async function checkManifestFiles(
   if (files.names.length < WORKER_THRESHOLD || workers === 0) {
     const lookup = cache && { scope: cache.scope, known: cache.usable.known, usable: cache.usable.usable };
     for (const [i, name] of files.names.entries())
-      await recalling(checkManifestFile(join(files.dir, name), context, withBody, lookup && { ...lookup, name }), i);
+      await recalling(checkManifestFile(join(files.dir, name), context, lookup && { ...lookup, name }), i);
     return;
   }
   const { settings, now, strict, pins, unsigned } = context;
@@ -112,7 +104,6 @@ export async function checkManifestFiles(
     strict,
     pins: pins && { file: pins.file, keys: [...pins.keys] },
     unsigned: { ...unsigned, entries: [...unsigned.entries] },
-    withBody,
     dir: files.dir,
     ...(cache && { cache: { scope: cache.scope, table: cache.usable.known.table, usable: cache.usable.usable } }),
   };

@@ -5,7 +5,8 @@
 import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { KnownKeys } from "../cache/known-keys.ts";
-import { checkManifestFile, type CheckedManifest, type ManifestContext } from "./manifest-check.ts";
+import type { CheckedManifest } from "./checked-manifest.ts";
+import { checkManifestFile, type ManifestContext } from "./manifest-check.ts";
 import type { WorkerBatch, WorkerInit, WorkerResults } from "./manifest-pool.ts";
 
 const init = workerData as WorkerInit;
@@ -27,11 +28,16 @@ parentPort!.on("message", ({ start, names }: WorkerBatch) => {
   const positions = new Int32Array(names.length);
   const checked: CheckedManifest[] = [];
   names.forEach((name, i) => {
-    const result = checkManifestFile(join(init.dir, name), context, init.withBody, cache && { ...cache, name });
+    const result = checkManifestFile(join(init.dir, name), context, cache && { ...cache, name });
     positions[i] = "position" in result ? result.position : -1;
     if (!("position" in result)) checked.push(result);
   });
-  const transfer = [positions.buffer, ...checked.flatMap((r) => (r.body ? [r.body.buffer as ArrayBuffer] : []))];
+  const transfer = [
+    positions.buffer,
+    ...checked.flatMap((r) =>
+      r.state === "valid" && r.body.kind === "bytes" ? [r.body.bytes.buffer as ArrayBuffer] : [],
+    ),
+  ];
   parentPort!.postMessage({ start, positions, checked } satisfies WorkerResults, transfer);
 });
 parentPort!.postMessage("ready");

@@ -5,11 +5,8 @@
  * instead of a 55-character string and an object around it), and its issuedAt, which
  * dates its status when nothing else does (8 bytes).
  */
-import { decodeBase64url } from "../../core/base64url.ts";
-import { formatEtag } from "../../edge/etag.ts";
 
 const DIGEST_BYTES = 32;
-const ETAG = /^W\/"sha256-([A-Za-z0-9_-]{43})"$/;
 
 export class PublishedManifests {
   readonly #umids: string[] = [];
@@ -21,9 +18,8 @@ export class PublishedManifests {
   }
 
   /** `issuedAt` in milliseconds since the epoch; NaN when unknown. */
-  add(umid: string, etag: string, issuedAt = NaN): void {
-    const digest = decodeBase64url(ETAG.exec(etag)?.[1] ?? "");
-    if (digest?.byteLength !== DIGEST_BYTES) throw new Error(`not a resolver ETag: ${etag}`);
+  add(umid: string, digest: Uint8Array, issuedAt = NaN): void {
+    if (digest.byteLength !== DIGEST_BYTES) throw new Error(`not a SHA-256 digest: ${digest.byteLength} bytes`);
     const at = this.#umids.length * DIGEST_BYTES;
     if (at === this.#digests.byteLength) {
       const grown = new Uint8Array(this.#digests.byteLength * 2);
@@ -52,7 +48,8 @@ export class PublishedManifests {
     return Buffer.from(this.#digests.buffer, i * DIGEST_BYTES, DIGEST_BYTES).toString("hex");
   }
 
-  etagAt(i: number): string {
-    return formatEtag(this.#digests.subarray(i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES));
+  /** The SHA-256 of its body, as bytes (a view: copy it to keep it). */
+  digestBytesAt(i: number): Uint8Array {
+    return this.#digests.subarray(i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES);
   }
 }

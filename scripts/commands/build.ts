@@ -4,14 +4,18 @@ import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../write/body-writer.ts";
 import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../plan/host-limits.ts";
 import { KvWriter } from "../write/kv-writer.ts";
-import { publishedStatus, revokedStatus } from "../plan/statuses.ts";
+import { publishedStatus } from "../plan/statuses.ts";
+import { BodyNames } from "../plan/body-names.ts";
+import { planOutput } from "../plan/output-plan.ts";
+import { formatEtag } from "../../edge/etag.ts";
+import type { RouteStatus } from "../check/routes.ts";
 import {
   commitStaging,
   discardStaging,
   openStaging,
   OutputError,
   recoverOutput,
-  writeIndex,
+  writeFiles,
   writeOutput,
 } from "../write/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
@@ -196,6 +200,7 @@ async function buildInto(
   try {
     const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
+    let statuses: ReadonlyMap<string, RouteStatus> = new Map();
     const nextCheck = settings.statusNextCheck;
     const progress = new Progress(process.stderr, "building");
     const checking = {
@@ -205,28 +210,34 @@ async function buildInto(
       progress: (checked: number, total: number) => progress.update(checked, total),
       ...(cache && { cache }),
     };
-    const content = await checkContent(contentDir, checking, async (counts, statuses) => {
-      // Hosts count files, not manifests: decided on what the output holds at most.
-      const output = staticOutput(counts);
-      kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
-      limits = hostWarnings(
-        output,
-        { out: printable(outDir), kv: printable(kvOut.dir) },
-        settings.limits.maxManifestBytes,
-      );
-      if (kvDir !== undefined) {
-        kvStaging = await openStaging(kvDir, "kv-00001.json");
-        kv = new KvWriter(kvStaging);
-      }
-      return {
-        write: async (umid, body, etag, issuedAt) => {
-          const bytes = body instanceof Uint8Array ? body : recalledBody(cache!, umid, body);
-          if (bytes === undefined) return false;
-          bodies.write(umid, bytes);
-          await kv?.manifest(umid, bytes, etag, publishedStatus(issuedAt, statuses.get(umid), nextCheck));
-          return true;
-        },
-      };
+    const names = new BodyNames();
+    const content = await checkContent(contentDir, checking, {
+      outline: async (outline) => {
+        // Hosts count files, not manifests: decided on what the output holds at most.
+        const output = staticOutput(outline);
+        kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
+        limits = hostWarnings(
+          output,
+          { out: printable(outDir), kv: printable(kvOut.dir) },
+          settings.limits.maxManifestBytes,
+        );
+        if (kvDir !== undefined) {
+          kvStaging = await openStaging(kvDir, "kv-00001.json");
+          kv = new KvWriter(kvStaging);
+        }
+        statuses = outline.statuses;
+      },
+      publish: async (manifest) => {
+        const bytes =
+          manifest.body.kind === "bytes"
+            ? manifest.body.bytes
+            : recalledBody(cache!, manifest.umid, manifest.body.stored);
+        if (bytes === undefined) return false;
+        bodies.write(names.add(manifest.umid), bytes);
+        const status = publishedStatus(manifest.issuedAt, statuses.get(manifest.umid), nextCheck);
+        await kv?.manifest(manifest.umid, bytes, formatEtag(manifest.digest), status);
+        return true;
+      },
     }).finally(() => progress.stop());
     printProblems(content.diagnostics, { maxProblems, write: (line) => console.log(line) });
     // An empty content folder is far more often a mistake (a wrong --content, a deletion)
@@ -241,15 +252,19 @@ async function buildInto(
       for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
       return undefined;
     }
-    const indexBytes = await writeIndex(staging, content, (umid) => bodies.nameOf(umid), nextCheck);
-    for (const [umid, location] of content.redirects) await kv?.redirect(umid, location);
-    for (const umid of content.revoked) await kv?.revoked(umid, revokedStatus(content.statuses.get(umid), nextCheck));
+    const plan = planOutput(content, names, nextCheck);
+    const indexBytes = await writeFiles(staging, plan.indexFiles());
+    const kvWriter: KvWriter | undefined = kv;
+    for (const route of kvWriter === undefined ? [] : plan.kvRoutes()) {
+      if ("redirect" in route) await kvWriter!.redirect(route.umid, route.redirect);
+      else await kvWriter!.revoked(route.umid, route.revoked);
+    }
     const kvFiles = kv?.finish() ?? 0;
     await commitStaging(staging, outDir);
     if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
     return {
       content,
-      bodyFile: (umid) => bodies.nameOf(umid),
+      bodyFile: (umid) => names.fileOf(umid),
       bytes: bodies.bytes + indexBytes,
       ...(kvDir !== undefined && { kvDir }),
       kvFiles,

@@ -3,7 +3,7 @@
  * lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports.
  */
 import { readFile } from "node:fs/promises";
-import type { OutputFile } from "../write/output.ts";
+import type { OutputFile } from "../plan/output-file.ts";
 import { toolFile } from "../runtime/tool-files.ts";
 
 export const LOOKUP_PAGE_MARKER = "index.html";

@@ -1,6 +1,6 @@
 /** The lookup page served from memory on its own port, so it is another origin than the resolver. */
 import { createServer, type Server } from "node:http";
-import type { OutputFile } from "../write/output.ts";
+import type { OutputFile } from "../plan/output-file.ts";
 
 const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8" };
 

@@ -1,85 +1,30 @@
 /**
  * Writing build output: into a staging folder beside the target, swapped in only when
  * complete, so a failed build leaves the previous output as it was, and a killed one
- * leaves what `recoverOutput` puts back. Also the files of the
- * record index, which depend only on the records: identical content, identical bytes.
+ * leaves what `recoverOutput` puts back.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rename, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { utf8 } from "../../core/base64url.ts";
-import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry } from "../../edge/records.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
-import type { ContentCheck } from "../check/check-content.ts";
-import { publishedStatus, revokedStatus, withEtag } from "../plan/statuses.ts";
+import type { OutputFile } from "../plan/output-file.ts";
 
-export interface OutputFile {
-  path: string;
-  bytes: Uint8Array;
-}
-
-/**
- * Writes the record index and the build info into `dir`; returns the bytes written. One
- * shard at a time, so that only one shard's lines are ever held: one record per line, in
- * UMID order.
- */
-export async function writeIndex(
-  dir: string,
-  content: ContentCheck,
-  fileOf: (umid: string) => string,
-  nextCheck: string,
-): Promise<number> {
-  const published = content.published;
-  const redirects = [...content.redirects];
-  const revoked = [...content.revoked];
-  const umidAt = (i: number) =>
-    i < published.length
-      ? published.umidAt(i)
-      : i < published.length + redirects.length
-        ? redirects[i - published.length]![0]
-        : revoked[i - published.length - redirects.length]!;
-  const entryAt = (i: number): RecordEntry =>
-    i < published.length
-      ? {
-          file: fileOf(published.umidAt(i)),
-          etag: published.etagAt(i),
-          status: withEtag(
-            published.umidAt(i),
-            publishedStatus(published.issuedAt(i), content.statuses.get(published.umidAt(i)), nextCheck),
-          ),
-        }
-      : i < published.length + redirects.length
-        ? { redirect: redirects[i - published.length]![1] }
-        : { revoked: true, status: withEtag(umidAt(i), revokedStatus(content.statuses.get(umidAt(i)), nextCheck)) };
-  const shards = new Map<string, number[]>();
-  const total = published.length + redirects.length + revoked.length;
-  for (let i = 0; i < total; i++) {
-    const path = shardPath(umidAt(i));
-    const members = shards.get(path);
-    if (members === undefined) shards.set(path, [i]);
-    else members.push(i);
-  }
-  await mkdir(join(dir, "index"), { recursive: true });
+/** Writes planned files into `dir`, one at a time (a plan makes each as it is asked for); returns the bytes written. */
+export async function writeFiles(dir: string, files: Iterable<OutputFile>): Promise<number> {
   let bytes = 0;
-  for (const [path, members] of shards) {
-    const lines = members
-      .map((i) => [umidAt(i), i] as const)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([umid, i]) => `${JSON.stringify(umid)}:${JSON.stringify(entryAt(i))}`);
-    const shard = utf8(`{"format":${INDEX_FORMAT},"records":{\n${lines.join(",\n")}\n}}\n`);
-    writeFileSync(join(dir, path), shard);
-    bytes += shard.byteLength;
+  const made = new Set<string>();
+  for (const file of files) {
+    const folder = dirname(join(dir, file.path));
+    if (!made.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      made.add(folder);
+    }
+    writeFileSync(join(dir, file.path), file.bytes);
+    bytes += file.bytes.byteLength;
   }
-  const info = utf8(
-    `${JSON.stringify(
-      { format: INDEX_FORMAT, manifests: published.length, redirects: redirects.length, revoked: revoked.length },
-      null,
-      2,
-    )}\n`,
-  );
-  writeFileSync(join(dir, BUILD_INFO_PATH), info);
-  return bytes + info.byteLength;
+  return bytes;
 }
+
 /**
  * Writes `files` as the new content of `outDir`, replacing what was there in one step.
  * `marker` names the file that shows a folder is an earlier output, safe to replace.
