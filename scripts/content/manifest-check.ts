@@ -138,7 +138,7 @@ export function checkManifestFile(
   const result: CheckedManifest = { file, diagnostics };
   const umid =
     isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : undefined;
-  // The body is the canonical form: see "What the build writes" in the README. Its digest is
+  // The body is the canonical form: see docs/output-format.md, "Bodies and ETags". Its digest is
   // kept in the cache entry even for check, so that a build can use the entry.
   const wanted = withBody || key !== undefined;
   const body =
