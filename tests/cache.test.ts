@@ -1,5 +1,5 @@
 /**
- * The verification cache (scripts/cache/, README "The verification cache"): a changed byte,
+ * The verification cache (scripts/cache/, docs/security.md, "The verification cache"): a changed byte,
  * pin, limit or tool invalidates exactly the entries it should; a warm build's output is
  * byte-identical to a cold one's; an entry written for another content tree never makes a
  * bad signature pass; expiry is judged at every run; a damaged cache is ignored, never trusted.

@@ -1,6 +1,6 @@
 /**
  * What deploys to Cloudflare is what is tested: Wrangler itself (the devDependency, the
- * version the README's commands run) bundles the Worker of wrangler.jsonc and reads a
+ * version docs/hosts.md's commands run) bundles the Worker of wrangler.jsonc and reads a
  * built output as its static assets, with `deploy --dry-run`, which uploads nothing and
  * needs no network or account. Wrangler still looks for a newer release of itself on the
  * npm registry as it prints its banner (WRANGLER_HIDE_BANNER skips both): the test points

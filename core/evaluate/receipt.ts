@@ -56,7 +56,7 @@ export interface UnprocessedEntry {
 }
 
 export interface Warning {
-  /** A `um:reason:<category>:<code>` registry code (README, "For relying parties"). */
+  /** A `um:reason:<category>:<code>` registry code (docs/library.md, "What a receipt says"). */
   code: string;
   message: string;
   /** For a problem found by the rules `check` shares: its rule, and the JSON pointer of the value at fault. */

@@ -1,5 +1,5 @@
 /**
- * The verification cache that `check` and `build` share (README "The verification cache"):
+ * The verification cache that `check` and `build` share (docs/security.md, "The verification cache"):
  * for each manifest file, what its check concluded, keyed by the SHA-256 of the run's scope
  * (the tool's identity and every setting a verdict depends on), the file's name in its
  * content root, and the file's bytes; with what else the verdict read (verdict-reads.ts)

@@ -106,7 +106,7 @@ export function checkManifestFile(
     path,
   );
   const umid = isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : null;
-  // The body is the canonical form (docs/output-format.md). Its digest is kept in the cache
+  // The body is the canonical form (docs/output-format.md, "Bodies and ETags"). Its digest is kept in the cache
   // entry even when freshness fails the file, so that a later run judging it fresh can use it.
   const publishable =
     umid !== null && canonical !== undefined && !hasErrors(diagnostics.filter((d) => !freshness.includes(d)));

@@ -56,7 +56,7 @@ another origin than the resolver. When the output would hold over ${CLOUDFLARE_F
 (Cloudflare's free-plan limit: a body per manifest, up to 4,096 index shards), or with
 --kv-out, it also writes Workers KV bulk-upload files, for a Worker that reads its records
 from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS --remote'. It
-warns, on stderr, when the output nears or passes a host's limit (README, "Host limits").
+warns, on stderr, when the output nears or passes a host's limit (docs/hosts.md).
 Problems are printed on stdout as 'manifest-resolver check' prints them.
 
 Options:

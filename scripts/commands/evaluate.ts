@@ -21,14 +21,14 @@ export const evaluateCommand: Command = {
 
 Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,
 Consent, Compose, Receipt) on FILE and prints the structured receipt on stdout: the
-outcome, and every check with its result (README, "For relying parties").
+outcome, and every check with its result (docs/library.md).
 
 Options:
   --context JSON    the evaluation context, a JSON object with any of: now,
                     maxSupportedTrustTier, verifierChallenge, verifierAudience,
                     presentedAssuranceClass, intendedScope, intendedPurpose,
                     omitProcessedAt (what a member does, and its fail-closed default:
-                    the README). Default {}: the wall clock, Tier 0, no challenge.
+                    docs/library.md). Default {}: the wall clock, Tier 0, no challenge.
   --now DATE-TIME   the clock (RFC 3339), overriding the context's "now"
 ${KEYS_HELP}
   --json            the receipt on one line (default: indented)

@@ -84,7 +84,7 @@ Example:
       );
       if (problem !== undefined) {
         refused++;
-        // Problems on stdout, as check and build print them (README, "Commands").
+        // Problems on stdout, as check and build print them (docs/commands.md, "How problems are printed").
         for (const line of problem) console.log(line);
       }
     }

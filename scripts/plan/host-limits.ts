@@ -1,8 +1,8 @@
 /**
  * The hosts' limits, and what the build does about them. Hosts count files, not
  * manifests: the static output holds one body per manifest, up to 4,096 index shards and
- * `resolver.json`, so 20,000 manifests are about 24,000 files. The limits (README, "Host
- * limits"; ../shared/notes/platforms.md):
+ * `resolver.json`, so 20,000 manifests are about 24,000 files. The limits (docs/hosts.md,
+ * "Host limits"; ../shared/notes/platforms.md):
  * - Cloudflare Workers Static Assets: 20,000 files per Worker version on the free plan,
  *   100,000 on Workers Paid; 25 MiB per file
  *   (https://developers.cloudflare.com/workers/platform/limits/);
@@ -74,7 +74,7 @@ export function hostWarnings(
 ): string[] {
   const warnings: string[] = [];
   const files = `${dirs.out}/ will hold up to ${count(output.files)} files`;
-  const kv = `Workers KV (the bulk files in ${dirs.kv}/; README, "Host limits")`;
+  const kv = `Workers KV (the bulk files in ${dirs.kv}/; docs/hosts.md)`;
   const cloudflare = (limit: number, plan: string) =>
     `Cloudflare's ${plan} limit of ${count(limit)} static files per Worker version`;
   if (output.files > CLOUDFLARE_PAID_FILES) {
@@ -91,7 +91,7 @@ export function hostWarnings(
     );
   } else if (near(output.files, CLOUDFLARE_FREE_FILES)) {
     warnings.push(
-      `${files}, ${share(output.files, CLOUDFLARE_FREE_FILES)} of ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}; past it the build also writes Workers KV bulk files to ${dirs.kv}/, for a Worker that reads its records from KV (README, "Host limits")`,
+      `${files}, ${share(output.files, CLOUDFLARE_FREE_FILES)} of ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}; past it the build also writes Workers KV bulk files to ${dirs.kv}/, for a Worker that reads its records from KV (docs/hosts.md)`,
     );
   }
   const folder = `one folder of ${dirs.out}/ will hold up to ${count(output.largestFolder)} files`;

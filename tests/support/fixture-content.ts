@@ -68,7 +68,7 @@ export interface Fixture {
   published: Map<string, Record<string, unknown>>;
   redirects: Map<string, string>;
   revoked: string[];
-  /** What each status document must say, by UMID, written from the rules (README, "Status"). */
+  /** What each status document must say, by UMID, from the rules (docs/output-format.md, "Status documents"). */
   statuses: Map<string, { status: string; updatedAt: string; reason?: string }>;
   /** Revoked, although a valid manifest file for it exists. */
   revokedWithFile: string;

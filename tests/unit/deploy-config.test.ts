@@ -91,7 +91,7 @@ test("the hosts' local state is not committed", () => {
 
 test("every Workers KV loading command the publisher is shown writes to Cloudflare, not to Wrangler 4's local storage", () => {
   const shown = [
-    readFileSync(join(ROOT, "README.md"), "utf8"),
+    ...["README.md", "docs/hosts.md"].map((page) => readFileSync(join(ROOT, page), "utf8")),
     readFileSync(join(ROOT, "scripts/commands/build.ts"), "utf8"),
   ]
     .join("\n")

@@ -60,7 +60,7 @@ test("Cloudflare: a warning from 90% of the free plan's 20,000 files, naming the
   const [over] = warnings({ files: 20_001, largestFolder: 15_904 });
   assert.match(
     over!,
-    /^dist\/ will hold up to 20,001 files, over Cloudflare's free-plan limit of 20,000 static files per Worker version: on Cloudflare, deploy the Worker with Workers KV \(the bulk files in dist-kv\/; README, "Host limits"\), or use Workers Paid \(100,000 files\)$/,
+    /^dist\/ will hold up to 20,001 files, over Cloudflare's free-plan limit of 20,000 static files per Worker version: on Cloudflare, deploy the Worker with Workers KV \(the bulk files in dist-kv\/; docs\/hosts\.md\), or use Workers Paid \(100,000 files\)$/,
   );
 });
 
