@@ -13,7 +13,7 @@ export interface Command {
   /** What node:util parseArgs reads. */
   options: NonNullable<ParseArgsConfig["options"]>;
   /** Runs with what parseArgs read, once checked against the declarations (UsageError otherwise). */
-  run(values: OptionValues, positionals: string[]): Promise<number>;
+  run(values: Record<string, unknown>, positionals: string[]): Promise<number>;
 }
 
 export interface CommandDeclaration<O extends Options, P extends readonly Positional[]> {
@@ -43,11 +43,4 @@ export function defineCommand<O extends Options, const P extends readonly Positi
       return declared.run(readOptions(options, values), read);
     },
   };
-}
-
-export type OptionValues = Record<string, string | boolean | string[] | undefined>;
-
-export function stringOption(values: OptionValues, name: string, fallback: string): string {
-  const value = values[name];
-  return typeof value === "string" ? value : fallback;
 }

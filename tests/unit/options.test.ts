@@ -2,11 +2,12 @@
  * Commands' options and arguments, declared once (scripts/commands/options.ts,
  * positionals.ts): read as their declared types, with their defaults; integers within
  * bounds; JSON by the strict parser; usage errors (exit 2) naming the option and what it
- * wants; and a --help that lists every declared option.
+ * wants; and a --help that lists every declared option, for a sample command and for each
+ * of the CLI's.
  */
 import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
-import { runCommand } from "../../scripts/cli.ts";
+import { COMMANDS, runCommand } from "../../scripts/cli.ts";
 import { defineCommand, type Command } from "../../scripts/commands/command.ts";
 import { booleanOption, integerOption, jsonOption, listOption, stringOption } from "../../scripts/commands/options.ts";
 import { readPositionals } from "../../scripts/commands/positionals.ts";
@@ -221,5 +222,16 @@ describe("declared options", () => {
       ].join("\n"),
     );
     assert.deepEqual(rest, ["Exit status: 0 done, 2 usage error.", "Example:\n  manifest-resolver sample in.json"]);
+  });
+
+  it("list every option of every command in its --help, each in the synopsis and the Options section", async () => {
+    for (const command of await Promise.all(COMMANDS.map((entry) => entry.load()))) {
+      const [usage] = command.help.split("\n\n");
+      const section = /\nOptions:\n((?: {2}.*\n?)+)/.exec(command.help)?.[1] ?? "";
+      const listed = [...section.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]);
+      const declared = Object.keys(command.options).map((name) => `--${name}`);
+      assert.deepEqual(listed, declared, `${command.name} --help lists its options in order`);
+      for (const flag of declared) assert.match(usage!, new RegExp(`\\[?${flag}\\b`), `${command.name}: ${flag}`);
+    }
   });
 });
