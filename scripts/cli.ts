@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closest } from "./closest.ts";
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
+import type { Command } from "./commands/command.ts";
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "./commands/exit-status.ts";
 import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./edit/file-lock.ts";
 import { printable } from "./report/diagnostics.ts";
@@ -111,10 +112,15 @@ export async function main(argv: string[]): Promise<number> {
       )}`,
       OVERVIEW,
     );
-  const command = await entry.load();
+  return runCommand(await entry.load(), rest);
+}
+
+/** Runs `command` with the arguments after its name: its --help, or its run; usage errors exit 2. */
+export async function runCommand(command: Command, args: string[]): Promise<number> {
+  const { name } = command;
   try {
     const { values, positionals } = parseArgs({
-      args: rest,
+      args,
       options: { ...command.options, help: { type: "boolean", short: "h" } },
       allowPositionals: true,
       strict: true,

@@ -20,7 +20,7 @@ import {
 } from "../write/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck } from "../check/check-content.ts";
-import { defaultContentDir, projectRoot } from "../read/content-root.ts";
+import { projectRoot } from "../read/content-root.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
 import { hasErrors, plural, printable, printableFile, summarize } from "../report/diagnostics.ts";
@@ -28,11 +28,12 @@ import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
-import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
-import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
+import { CONTENT_OPTION } from "./content-option.ts";
+import { MAX_PROBLEMS_OPTION } from "./max-problems.ts";
+import { booleanOption, stringOption } from "./options.ts";
 import {
   CACHE_ENVIRONMENT,
-  CACHE_HELP,
   CACHE_OPTION,
   fromCache,
   keepBodies,
@@ -42,12 +43,9 @@ import {
 } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 
-export const build: Command = {
+export const build = defineCommand({
   name: "build",
-  help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR] [--allow-empty]
-                              [--max-problems N] [--no-cache]
-
-Validates the content directory as 'manifest-resolver check' does, then writes one body
+  description: `Validates the content directory as 'manifest-resolver check' does, then writes one body
 file per manifest and the record index to the output directory. Nothing is written if
 anything fails: the previous output directory is left as it was. Manifests that have
 expired, or are not yet issued, are warnings here. The lookup page, a static page for
@@ -57,20 +55,8 @@ another origin than the resolver. When the output would hold over ${CLOUDFLARE_F
 --kv-out, it also writes Workers KV bulk-upload files, for a Worker that reads its records
 from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS --remote'. It
 warns, on stderr, when the output nears or passes a host's limit (docs/hosts.md).
-Problems are printed on stdout as 'manifest-resolver check' prints them.
-
-Options:
-  --content DIR     content directory (default: the repository's content/)
-  --out DIR         output directory (default: the repository's dist/)
-  --lookup-out DIR  lookup page directory (default: the repository's dist-lookup/)
-  --kv-out DIR      Workers KV bulk files directory (default: the repository's dist-kv/,
-                    when written)
-  --allow-empty     publish even when no manifest would be (by default such a build
-                    is refused: it would answer 404 for every UMID)
-${MAX_PROBLEMS_HELP}
-${CACHE_HELP}
-
-Environment:
+Problems are printed on stdout as 'manifest-resolver check' prints them.`,
+  epilogue: `Environment:
   UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
                          (default: https://universalmanifest.net)
   UM_MAX_MANIFEST_BYTES  largest manifest file (default: 1048576)
@@ -86,28 +72,41 @@ Exit status: 0 built, 1 invalid content or write failure, 2 usage error.
 
 Example:
   manifest-resolver build --content content --out dist`,
+  positionals: [],
   options: {
-    content: { type: "string" },
-    out: { type: "string" },
-    "lookup-out": { type: "string" },
-    "kv-out": { type: "string" },
-    "allow-empty": { type: "boolean" },
+    ...CONTENT_OPTION,
+    out: stringOption({
+      value: "DIR",
+      help: "output directory",
+      default: { text: "the repository's dist/", value: () => join(projectRoot(), "dist") },
+    }),
+    "lookup-out": stringOption({
+      value: "DIR",
+      help: "lookup page directory",
+      default: { text: "the repository's dist-lookup/", value: () => join(projectRoot(), "dist-lookup") },
+    }),
+    "kv-out": stringOption({
+      value: "DIR",
+      help: "Workers KV bulk files directory",
+      default: { text: "the repository's dist-kv/, when written" },
+    }),
+    "allow-empty": booleanOption({
+      help: "publish even when no manifest would be (by default such a build is refused: it would answer 404 for every UMID)",
+    }),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
   },
-  async run(values, positionals) {
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const root = projectRoot();
-    const contentDir = stringOption(values, "content", defaultContentDir());
-    const outDir = displayPath(stringOption(values, "out", join(root, "dist")));
-    const lookupDir = displayPath(stringOption(values, "lookup-out", join(root, "dist-lookup")));
+  async run(values) {
+    const contentDir = values.content;
+    const outDir = displayPath(values.out);
+    const lookupDir = displayPath(values["lookup-out"]);
     const kv = {
-      dir: displayPath(stringOption(values, "kv-out", join(root, "dist-kv"))),
-      asked: typeof values["kv-out"] === "string",
+      dir: displayPath(values["kv-out"] ?? join(projectRoot(), "dist-kv")),
+      asked: values["kv-out"] !== undefined,
     };
     const started = performance.now();
     const settings = settingsFromEnv();
-    const shown = maxProblems(values);
+    const shown = values["max-problems"];
 
     // One build at a time writes these outputs; first, whatever a killed build left is put right.
     const outputs = [outDir, lookupDir, kv.dir];
@@ -147,7 +146,7 @@ Example:
       },
     );
   },
-};
+});
 
 /** What a build made: its content check, the bytes written, its KV bulk files if any, and what it warns of hosts' limits. */
 interface Built {

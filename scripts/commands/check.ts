@@ -9,7 +9,6 @@ import { excerpt, pointerExcerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, checkPaths, type ContentCheck } from "../check/check-content.ts";
-import { defaultContentDir } from "../read/content-root.ts";
 import { isManifestName, LIST_FILES } from "../read/files.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
 import { hasErrors, plural, printable, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
@@ -20,17 +19,15 @@ import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
-import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
-import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
-import { CACHE_HELP, CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { CONTENT_OPTION } from "./content-option.ts";
+import { MAX_PROBLEMS_OPTION } from "./max-problems.ts";
+import { booleanOption, listOption, stringOption } from "./options.ts";
+import { CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
 
-export const check: Command = {
+export const check = defineCommand({
   name: "check",
-  help: `Usage: manifest-resolver check [PATH...] [--json] [--now DATE-TIME] [--strict]
-                              [--content DIR] [--allow-unsigned FILE]...
-                              [--base REV] [--summary FILE] [--max-problems N] [--no-cache]
-
-Validates what 'manifest-resolver build' validates and writes nothing. A PATH is a
+  description: `Validates what 'manifest-resolver build' validates and writes nothing. A PATH is a
 content directory (its manifests, _keys.json, _unsigned.json, _routes.json and the rules
 across them) or a file or folder in one, judged as the build judges it, by the content
 folder's _keys.json and _unsigned.json. With no PATH, the repository's content folder.
@@ -40,55 +37,43 @@ by file and place, with a hint where one command fixes them, then their counts b
 and a summary; on a terminal, each with its source line, in colour (NO_COLOR, FORCE_COLOR
 as usual), and a progress line on stderr past two seconds. Under GitHub Actions
 (GITHUB_ACTIONS=true), the first 10 errors and 10 warnings also as annotations (all that
-GitHub shows), then a notice of how many more, by rule.
-
-Options:
-  --json            one JSON object per checked file per line, and nothing else:
-                    {"file","umid","ok","errors":[{"rule","message","pointer","line","column"}],"warnings":[...]}
-  --now DATE-TIME   the clock for expiry warnings (RFC 3339), for reproducible runs
-  --strict          an expired or not yet issued manifest is an error, not a warning,
-                    and so are manifests checked with no _keys.json to pin their keys
-  --content DIR     the content folder FILEs belong to (default: the repository's content/)
-  --allow-unsigned FILE
-                    check FILE, a payload whose version defines no verifiable signature
-                    (v0.1), as if opted in: for files outside a content folder only (in
-                    one, _unsigned.json alone opts in, as for the build); repeatable
-  --base REV        also compare the content folder on disk with the one committed at
-                    REV, a git revision (in CI, the pull request's base): a UMID revoked
-                    there and not here is an error (history/unrevoked: revocation is
-                    permanent), and so is one published or redirected there that is now
-                    neither published, redirected nor revoked (history/vanished: it would
-                    answer 404), and so is a status change dated no later than the status
-                    it ends (history/cursor-regressed: clients would refuse it as a rollback),
-                    and a revokedAt moved, or a suspendedAt or reinstatedAt moved earlier
-                    (history/revocation-redated, suspension-redated, reinstatement-redated:
-                    when a status began is history); the whole content folder, so no PATH
-  --summary FILE    write FILE, a Markdown table of what the change does to the resolver
-                    (UMIDs published, changed, revoked, suspended, reinstated, redirected,
-                    and whose status reason changed, each reason old and new), even when
-                    the check fails; without --base, against nothing: all is new
-${MAX_PROBLEMS_HELP}
-${CACHE_HELP}
-
-Environment: as for 'manifest-resolver build --help'.
+GitHub shows), then a notice of how many more, by rule.`,
+  epilogue: `Environment: as for 'manifest-resolver build --help'.
 
 Exit status: 0 no errors, 1 errors found, 2 usage error.
 
 Examples:
   manifest-resolver check content/people/alice/profile.jsonld --now 2027-01-01T00:00:00Z
   manifest-resolver check --base origin/main --summary summary.md`,
+  positionals: [{ name: "PATH", repeatable: true }],
   options: {
-    json: { type: "boolean" },
-    now: { type: "string" },
-    strict: { type: "boolean" },
-    content: { type: "string" },
-    "allow-unsigned": { type: "string", multiple: true },
-    base: { type: "string" },
-    summary: { type: "string" },
+    json: booleanOption({
+      help: 'one JSON object per checked file per line, and nothing else: {"file","umid","ok","errors":[{"rule","message","pointer","line","column"}],"warnings":[...]}',
+    }),
+    now: stringOption({
+      value: "DATE-TIME",
+      help: "the clock for expiry warnings (RFC 3339), for reproducible runs",
+    }),
+    strict: booleanOption({
+      help: "an expired or not yet issued manifest is an error, not a warning, and so are manifests checked with no _keys.json to pin their keys",
+    }),
+    content: { ...CONTENT_OPTION.content, help: "the content folder FILEs belong to" },
+    "allow-unsigned": listOption({
+      value: "FILE",
+      help: "check FILE, a payload whose version defines no verifiable signature (v0.1), as if opted in: for files outside a content folder only (in one, _unsigned.json alone opts in, as for the build); repeatable",
+    }),
+    base: stringOption({
+      value: "REV",
+      help: "also compare the content folder on disk with the one committed at REV, a git revision (in CI, the pull request's base): a UMID revoked there and not here is an error (history/unrevoked: revocation is permanent), and so is one published or redirected there that is now neither published, redirected nor revoked (history/vanished: it would answer 404), and so is a status change dated no later than the status it ends (history/cursor-regressed: clients would refuse it as a rollback), and a revokedAt moved, or a suspendedAt or reinstatedAt moved earlier (history/revocation-redated, suspension-redated, reinstatement-redated: when a status began is history); the whole content folder, so no PATH",
+    }),
+    summary: stringOption({
+      value: "FILE",
+      help: "write FILE, a Markdown table of what the change does to the resolver (UMIDs published, changed, revoked, suspended, reinstated, redirected, and whose status reason changed, each reason old and new), even when the check fails; without --base, against nothing: all is new",
+    }),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
   },
-  async run(values, positionals) {
+  async run(values, [paths]) {
     const nowText = values.now;
     if (typeof nowText === "string" && !isDateTime(nowText)) {
       throw new UsageError(
@@ -96,12 +81,12 @@ Examples:
       );
     }
     const now = typeof nowText === "string" ? new Date(nowText) : new Date();
-    const contentDir = stringOption(values, "content", defaultContentDir());
-    const base = typeof values.base === "string" ? values.base : undefined;
-    const summaryFile = typeof values.summary === "string" ? values.summary : undefined;
-    const shown = maxProblems(values);
+    const contentDir = values.content;
+    const base = values.base;
+    const summaryFile = values.summary;
+    const shown = values["max-problems"];
     const compares = base !== undefined || summaryFile !== undefined;
-    if (compares && positionals.length > 0)
+    if (compares && paths.length > 0)
       throw new UsageError(
         "--base and --summary compare the whole content folder: name it with --content DIR, not as a PATH",
       );
@@ -120,10 +105,10 @@ Examples:
     };
     const result = await (compares
       ? checkContent(contentDir, options)
-      : checkPaths(positionals.length > 0 ? positionals : [contentDir], {
+      : checkPaths(paths.length > 0 ? paths : [contentDir], {
           ...options,
           contentDir,
-          allowUnsigned: (values["allow-unsigned"] as string[] | undefined) ?? [],
+          allowUnsigned: values["allow-unsigned"],
         })
     ).finally(() => progress.stop());
     saveCache(cache);
@@ -143,7 +128,7 @@ Examples:
     }
     return hasErrors(diagnostics) ? EXIT_FAILED : EXIT_OK;
   },
-};
+});
 
 /**
  * Adds the history rules' errors to `result`, as diagnostics of the files they name (so

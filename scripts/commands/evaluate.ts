@@ -8,32 +8,30 @@ import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
 import { excerpt } from "../../core/excerpt.ts";
-import { parseJson } from "../../core/json/strict-json.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
 import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
-import { KEYS_HELP, keysOption } from "./keys-option.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { KEYS_OPTION, keysOption } from "./keys-option.ts";
+import { booleanOption, jsonOption, stringOption } from "./options.ts";
 
-export const evaluateCommand: Command = {
+/** `--context JSON`, shared with `resolve`: user input, read as strictly as a manifest and within the same limits. */
+export const CONTEXT_OPTION = {
+  context: jsonOption({
+    value: "JSON",
+    help: "the evaluation context, a JSON object with any of: now, maxSupportedTrustTier, verifierChallenge, verifierAudience, presentedAssuranceClass, intendedScope, intendedPurpose, omitProcessedAt (what a member does, and its fail-closed default: docs/library.md).",
+    default: { text: "{}, the wall clock, Tier 0, no challenge" },
+    limits: () => settingsFromEnv().limits,
+  }),
+};
+
+export const evaluateCommand = defineCommand({
   name: "evaluate",
-  help: `Usage: manifest-resolver evaluate FILE [--context JSON] [--now DATE-TIME] [--keys FILE] [--json]
-
-Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,
+  description: `Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,
 Consent, Compose, Receipt) on FILE and prints the structured receipt on stdout: the
-outcome, and every check with its result (docs/library.md).
-
-Options:
-  --context JSON    the evaluation context, a JSON object with any of: now,
-                    maxSupportedTrustTier, verifierChallenge, verifierAudience,
-                    presentedAssuranceClass, intendedScope, intendedPurpose,
-                    omitProcessedAt (what a member does, and its fail-closed default:
-                    docs/library.md). Default {}: the wall clock, Tier 0, no challenge.
-  --now DATE-TIME   the clock (RFC 3339), overriding the context's "now"
-${KEYS_HELP}
-  --json            the receipt on one line (default: indented)
-
-A manifest that cannot be read as one (not JSON, a structural fault) also gets its
+outcome, and every check with its result (docs/library.md).`,
+  epilogue: `A manifest that cannot be read as one (not JSON, a structural fault) also gets its
 problems on stderr as 'file:line:col - error RULE: message'; a short summary follows
 there when stderr is a terminal.
 
@@ -44,21 +42,17 @@ Exit status: 0 accepted (also with warnings, or partially), 1 rejected, 2 usage 
 
 Example:
   manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
+  positionals: [{ name: "FILE", required: true }],
   options: {
-    context: { type: "string" },
-    now: { type: "string" },
-    keys: { type: "string" },
-    json: { type: "boolean" },
+    ...CONTEXT_OPTION,
+    now: stringOption({ value: "DATE-TIME", help: 'the clock (RFC 3339), overriding the context\'s "now"' }),
+    ...KEYS_OPTION,
+    json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
-  async run(values, positionals) {
-    if (positionals.length !== 1)
-      throw new UsageError(
-        positionals.length === 0 ? "evaluate needs a FILE" : `evaluate takes one FILE, not ${positionals.length}`,
-      );
-    const file = positionals[0]!;
-    const context = contextOption(values.context as string | undefined, values.now as string | undefined);
+  async run(values, [file]) {
+    const context = contextOption(values.context, values.now);
     const settings = settingsFromEnv();
-    const keys = keysOption(values.keys as string | undefined, settings);
+    const keys = keysOption(values.keys, settings);
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
     let receipt: Receipt;
     try {
@@ -76,7 +70,7 @@ Example:
     if (process.stderr.isTTY) console.error(summary(file, receipt));
     return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },
-};
+});
 
 /** The file's first `max` bytes: enough to judge it, without loading a file of any size. */
 function readAtMost(file: string, max: number): Uint8Array {
@@ -99,24 +93,12 @@ export function printReceipt(receipt: Receipt, oneLine: boolean): void {
 }
 
 /** The evaluation context of `--context JSON` and `--now DATE-TIME`, the latter winning; usage errors name the flag. */
-export function contextOption(text: string | undefined, now: string | undefined): EvaluationContext {
-  let context: unknown = {};
-  if (text !== undefined) {
-    // User input, read as strictly as a manifest and within the same limits: no nesting deep enough to exhaust the stack.
-    const parsed = parseJson(text, settingsFromEnv().limits);
-    if (!parsed.ok) {
-      const { rule, message, offset } = parsed.problem;
-      throw new UsageError(
-        `--context ${rule.startsWith("limits/") ? "is too large" : "is not JSON"}: ${message} (at character ${offset + 1})`,
-      );
-    }
-    if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value))
-      throw new UsageError("--context must be a JSON object");
-    context = parsed.value;
-  }
+export function contextOption(context: unknown, now: string | undefined): EvaluationContext {
+  const members = context === undefined ? {} : context;
+  if (!isJsonObject(members)) throw new UsageError("--context must be a JSON object");
   if (now !== undefined && !isDateTime(now))
     throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${excerpt(now)}'`);
-  return { ...(context as EvaluationContext), ...(now !== undefined && { now }) };
+  return { ...members, ...(now !== undefined && { now }) };
 }
 
 /** The problems that kept the manifest from being read, placed in the file. */

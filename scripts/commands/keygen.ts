@@ -6,36 +6,37 @@ import { dirname, join } from "node:path";
 import { defaultContentDir, isInside } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
-import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
+import { stringOption } from "./options.ts";
 
 const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
 
-export const keygen: Command = {
+export const keygen = defineCommand({
   name: "keygen",
-  help: `Usage: manifest-resolver keygen [--out FILE] [--key-ref KEYREF]
-
-Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only
+  description: `Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only
 (missing folders are made, owner-only too), and prints the public key with what to put
 in content/_keys.json to pin it: the whole file when there is none yet, else the entry
 to add. The private key is never printed, never written into the repository's content
 folder (by its real path: not through a symbolic link either, and not from a folder
 inside it), and an existing file is never overwritten. Keep it out of git (*.pem is
-ignored here) and in your CI's secrets.
-
-Options:
-  --out FILE        where to write the private key (default: signing-key.pem)
-  --key-ref KEYREF  the keyRef you will sign with (default: ${EXAMPLE_KEY_REF}, to replace)
-
-Exit status: 0 written, 1 not written (the file exists, or is in content/), 2 usage error.
+ignored here) and in your CI's secrets.`,
+  epilogue: `Exit status: 0 written, 1 not written (the file exists, or is in content/), 2 usage error.
 
 Example:
   manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref did:web:you.example#key-1`,
-  options: { out: { type: "string" }, "key-ref": { type: "string" } },
-  async run(values, positionals) {
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const out = stringOption(values, "out", "signing-key.pem");
-    const keyRef = stringOption(values, "key-ref", EXAMPLE_KEY_REF);
-    if (keyRef === "") throw new UsageError("--key-ref must not be empty");
+  positionals: [],
+  options: {
+    out: stringOption({ value: "FILE", help: "where to write the private key", default: "signing-key.pem" }),
+    "key-ref": stringOption({
+      value: "KEYREF",
+      help: "the keyRef you will sign with",
+      default: { text: `${EXAMPLE_KEY_REF}, to replace` },
+      nonEmpty: true,
+    }),
+  },
+  async run(values) {
+    const out = values.out;
+    const keyRef = values["key-ref"] ?? EXAMPLE_KEY_REF;
     const content = defaultContentDir();
     if (isInside(out, content)) {
       console.error(
@@ -76,4 +77,4 @@ Example:
     for (const line of lines) console.log(printable(line));
     return EXIT_OK;
   },
-};
+});

@@ -12,14 +12,15 @@ import type { Settings } from "../config.ts";
 import { formatDiagnostic, plural } from "../report/diagnostics.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { UsageError } from "./command.ts";
+import { stringOption } from "./options.ts";
 
-export const KEYS_HELP = `  --keys FILE       pin signing keys, in the format of _keys.json: {"KEYREF": "SPKI", ...},
-                    each an Ed25519 SubjectPublicKeyInfo in standard base64. A manifest
-                    whose keyRef is not pinned there (rule signature/unpinned-key), or
-                    that embeds another key (signature/key-mismatch), is rejected; one
-                    signed with its pinned key has keyRefResolution "resolved". A FILE
-                    that cannot be used is a usage error. Default: the key the manifest
-                    embeds is used, and keyRefResolution is "unresolved".`;
+export const KEYS_OPTION = {
+  keys: stringOption({
+    value: "FILE",
+    help: 'pin signing keys, in the format of _keys.json: {"KEYREF": "SPKI", ...}, each an Ed25519 SubjectPublicKeyInfo in standard base64. A manifest whose keyRef is not pinned there (rule signature/unpinned-key), or that embeds another key (signature/key-mismatch), is rejected; one signed with its pinned key has keyRefResolution "resolved". A FILE that cannot be used is a usage error.',
+    default: { text: 'the key the manifest embeds is used, and keyRefResolution is "unresolved"' },
+  }),
+};
 
 /** The keys pinned in `file` by keyRef, or none when no file is given; throws UsageError for a file that cannot be used. */
 export function keysOption(file: string | undefined, settings: Settings): Record<string, string> | undefined {

@@ -10,31 +10,34 @@ import { settingsFromEnv } from "../config.ts";
 import { defaultContentDir } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 import { DEFAULT_STYLE, formatJson } from "../edit/json-file.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { stringOption } from "./options.ts";
 
 /** How long a new manifest is valid: consumers refuse it after expiresAt. */
 const LIFETIME_DAYS = 365;
 
-export const newManifest: Command = {
+export const newManifest = defineCommand({
   name: "new",
-  help: `Usage: manifest-resolver new [--subject DID] [--out FILE]
-
-A v0.4 manifest with a fresh urn:uuid @id, issuedAt now and expiresAt in ${LIFETIME_DAYS} days,
-and empty facets, claims, consents and pointers to fill in. Sign it when it is ready.
-
-Options:
-  --subject DID   the manifest's subject, a URI (default: the DID of the one key the
-                  content folder's _keys.json pins, if it pins exactly one)
-  --out FILE      write it there instead of printing it (an existing file is kept)
-
-Exit status: 0 done, 1 not written (the file exists), 2 usage error.
+  description: `A v0.4 manifest with a fresh urn:uuid @id, issuedAt now and expiresAt in ${LIFETIME_DAYS} days,
+and empty facets, claims, consents and pointers to fill in. Sign it when it is ready.`,
+  epilogue: `Exit status: 0 done, 1 not written (the file exists), 2 usage error.
 
 Example:
   manifest-resolver new --subject did:web:alice.example --out content/people/alice/new.jsonld`,
-  options: { subject: { type: "string" }, out: { type: "string" } },
-  async run(values, positionals) {
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const subject = typeof values.subject === "string" ? values.subject : pinnedSubject();
+  positionals: [],
+  options: {
+    subject: stringOption({
+      value: "DID",
+      help: "the manifest's subject, a URI",
+      default: {
+        text: "the DID of the one key the content folder's _keys.json pins, if it pins exactly one",
+        value: pinnedSubject,
+      },
+    }),
+    out: stringOption({ value: "FILE", help: "write it there instead of printing it (an existing file is kept)" }),
+  },
+  async run(values) {
+    const subject = values.subject;
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(subject))
       throw new UsageError(`--subject must be a URI such as did:web:you.example, not '${subject}'`);
     const now = new Date();
@@ -55,7 +58,7 @@ Example:
     };
     const text = formatJson(manifest, DEFAULT_STYLE);
     const out = values.out;
-    if (typeof out !== "string") {
+    if (out === undefined) {
       process.stdout.write(text);
       return EXIT_OK;
     }
@@ -73,7 +76,7 @@ Example:
     );
     return EXIT_OK;
   },
-};
+});
 
 /** The DID of the one key `_keys.json` pins (its keyRef without the #fragment); a usage error otherwise. */
 function pinnedSubject(): string {

@@ -10,15 +10,14 @@ import { baseUrlProblem, resolve } from "../../core/client/index.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { settingsFromEnv } from "../config.ts";
 import { printable } from "../report/diagnostics.ts";
-import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
-import { contextOption, printReceipt, summary } from "./evaluate.ts";
-import { KEYS_HELP, keysOption } from "./keys-option.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { CONTEXT_OPTION, contextOption, printReceipt, summary } from "./evaluate.ts";
+import { KEYS_OPTION, keysOption } from "./keys-option.ts";
+import { booleanOption, stringOption } from "./options.ts";
 
-export const resolveCommand: Command = {
+export const resolveCommand = defineCommand({
   name: "resolve",
-  help: `Usage: manifest-resolver resolve BASE_URL UMID [--context JSON] [--now DATE-TIME] [--keys FILE] [--cache DIR] [--json]
-
-Asks the resolver at BASE_URL for UMID (following a redirect, at most 5, over https: or
+  description: `Asks the resolver at BASE_URL for UMID (following a redirect, at most 5, over https: or
 loopback http: only), resolves the manifest's signature.statusRef when it has one
 (active, suspended or revoked; an endpoint that cannot be asked leaves the status
 "unchecked", with a warning, never a rejection), evaluates it as 'evaluate' does, and
@@ -27,25 +26,8 @@ receipt with revocationStatus "revoked". A manifest answered with a Content-Type
 not JSON (application/ld+json, application/json, +json) gets a warning (rule
 resolve/media-type).
 
-BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].
-
-Options:
-  --context JSON    the evaluation context, as for 'manifest-resolver evaluate --help'
-  --now DATE-TIME   the clock (RFC 3339), overriding the context's "now"; every cache
-                    decision is taken at this clock too
-${KEYS_HELP}
-  --cache DIR       keep responses in DIR (created if need be) and reuse them: a manifest
-                    within its max-age and expiresAt, a status within its nextCheck, and
-                    otherwise revalidated with If-None-Match. DIR also remembers the
-                    statuses seen: a UMID seen revoked stays revoked whatever a later
-                    answer says (rule status/revocation-contradicted when it says
-                    otherwise), and a suspension ends only by an answer with a newer
-                    cursor (an older one: rule status/cursor-rollback). A DIR that cannot
-                    be read or written costs one warning on stderr, never the verdict.
-                    Default: no cache, nothing remembered.
-  --json            the receipt on one line (default: indented)
-
-A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused, a manifest
+BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].`,
+  epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused, a manifest
 for another UMID) prints one line on stderr: 'manifest-resolver: <why>'. A short summary
 of the receipt follows on stderr when stderr is a terminal.
 
@@ -57,25 +39,31 @@ resolvable, 2 usage error.
 
 Example:
   manifest-resolver resolve http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --cache ~/.cache/manifest-resolver`,
+  positionals: [
+    { name: "BASE_URL", required: true },
+    { name: "UMID", required: true },
+  ],
   options: {
-    context: { type: "string" },
-    now: { type: "string" },
-    keys: { type: "string" },
-    cache: { type: "string" },
-    json: { type: "boolean" },
+    context: { ...CONTEXT_OPTION.context, help: "the evaluation context, as for 'manifest-resolver evaluate --help'" },
+    now: stringOption({
+      value: "DATE-TIME",
+      help: 'the clock (RFC 3339), overriding the context\'s "now"; every cache decision is taken at this clock too',
+    }),
+    ...KEYS_OPTION,
+    cache: stringOption({
+      value: "DIR",
+      help: "keep responses in DIR (created if need be) and reuse them: a manifest within its max-age and expiresAt, a status within its nextCheck, and otherwise revalidated with If-None-Match. DIR also remembers the statuses seen: a UMID seen revoked stays revoked whatever a later answer says (rule status/revocation-contradicted when it says otherwise), and a suspension ends only by an answer with a newer cursor (an older one: rule status/cursor-rollback). A DIR that cannot be read or written costs one warning on stderr, never the verdict.",
+      default: { text: "no cache, nothing remembered" },
+    }),
+    json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
-  async run(values, positionals) {
-    if (positionals.length !== 2)
-      throw new UsageError(
-        `resolve takes BASE_URL and UMID, not ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`,
-      );
-    const [baseUrl, umid] = positionals as [string, string];
+  async run(values, [baseUrl, umid]) {
     const problem = baseUrlProblem(baseUrl);
     if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
-    const context = contextOption(values.context as string | undefined, values.now as string | undefined);
-    const cacheDir = values.cache as string | undefined;
+    const context = contextOption(values.context, values.now);
+    const cacheDir = values.cache;
     const settings = settingsFromEnv();
-    const keys = keysOption(values.keys as string | undefined, settings);
+    const keys = keysOption(values.keys, settings);
     let result: Awaited<ReturnType<typeof resolve>>;
     try {
       result = await resolve(baseUrl, umid, {
@@ -99,4 +87,4 @@ Example:
     if (process.stderr.isTTY) console.error(summary(result.manifestUrl, result.receipt));
     return result.receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },
-};
+});

@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { closest } from "../closest.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
-import { defaultContentDir } from "../read/content-root.ts";
 import { displayPath, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../read/files.ts";
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.ts";
 import { withFileLock } from "../edit/file-lock.ts";
@@ -24,7 +23,9 @@ import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
-import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { CONTENT_OPTION } from "./content-option.ts";
+import { booleanOption, stringOption } from "./options.ts";
 
 type Outcome = { changed: string } | { unchanged: string } | { refused: string };
 
@@ -42,196 +43,161 @@ interface RoutesEdit {
   nearestHint(umid: string): string;
 }
 
-const contentOption = { content: { type: "string" } } as const;
-const contentHelp = "  --content DIR  content directory (default: the repository's content/)";
+/** The UMID every edit names. */
+const UMID = { name: "UMID", required: true, nonEmpty: true } as const;
 
-export const revoke: Command = {
+export const revoke = defineCommand({
   name: "revoke",
-  help: `Usage: manifest-resolver revoke UMID [--reason TEXT] [--unpublished] [--content DIR]
-
-Adds UMID to the revoked list of _routes.json, with revokedAt now. A revoked UMID answers
+  description: `Adds UMID to the revoked list of _routes.json, with revokedAt now. A revoked UMID answers
 410 Gone, and a manifest file for it is no longer published. A redirected UMID is not
 revoked: remove its redirect first. A UMID that no manifest in the content folder
 publishes is refused, naming the nearest ones that are (a typo must not leave the
 intended UMID live), unless --unpublished says it is meant; one that differs from a
-published UMID only in letter case is refused even then.
-
-Options:
-  --reason TEXT  why, kept in _routes.json for the record
-  --unpublished  revoke a UMID that no manifest here publishes (one published elsewhere, or before)
-${contentHelp}
-
-Exit status: 0 revoked (or already), 1 refused or _routes.json invalid, 2 usage error.
+published UMID only in letter case is refused even then.`,
+  epilogue: `Exit status: 0 revoked (or already), 1 refused or _routes.json invalid, 2 usage error.
 
 Example:
   manifest-resolver revoke urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "key compromised"`,
-  options: { reason: { type: "string" }, unpublished: { type: "boolean" }, ...contentOption },
-  run: (values, positionals) =>
-    editRoutes(
-      values,
-      positionals,
-      1,
-      ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
-        const revoked = listed("revoked", umid!);
-        if (revoked !== undefined) return { unchanged: `${excerpt(umid!)} is already revoked at ${revoked.place}` };
-        const redirected = listed("redirects", umid!);
-        if (redirected !== undefined)
-          return {
-            refused: `${excerpt(umid!)} is redirected at ${redirected.place}: remove the redirect before revoking it`,
-          };
-        if (publishedBy(umid!) === undefined && values.unpublished !== true) {
-          return {
-            refused: `no manifest in the content folder publishes ${excerpt(umid!)}${nearestHint(umid!)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished`,
-          };
-        }
-        const revokedAt = changeTime(umid!);
-        dropStatus(umid!);
-        routes.revoked.push({ umid: umid!, revokedAt, ...reasonOf(values) });
-        const file = publishedBy(umid!);
-        return { changed: `revoked ${excerpt(umid!)}${file === undefined ? "" : `; ${file} is no longer published`}` };
-      },
-    ),
-};
+  positionals: [UMID],
+  options: {
+    reason: stringOption({ value: "TEXT", help: "why, kept in _routes.json for the record" }),
+    unpublished: booleanOption({
+      help: "revoke a UMID that no manifest here publishes (one published elsewhere, or before)",
+    }),
+    ...CONTENT_OPTION,
+  },
+  run: (values, [umid]) =>
+    editRoutes(values.content, umid, ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
+      const revoked = listed("revoked", umid);
+      if (revoked !== undefined) return { unchanged: `${excerpt(umid)} is already revoked at ${revoked.place}` };
+      const redirected = listed("redirects", umid);
+      if (redirected !== undefined)
+        return {
+          refused: `${excerpt(umid)} is redirected at ${redirected.place}: remove the redirect before revoking it`,
+        };
+      if (publishedBy(umid) === undefined && !values.unpublished) {
+        return {
+          refused: `no manifest in the content folder publishes ${excerpt(umid)}${nearestHint(umid)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished`,
+        };
+      }
+      const revokedAt = changeTime(umid);
+      dropStatus(umid);
+      routes.revoked.push({ umid, revokedAt, ...reasonOf(values.reason) });
+      const file = publishedBy(umid);
+      return { changed: `revoked ${excerpt(umid)}${file === undefined ? "" : `; ${file} is no longer published`}` };
+    }),
+});
 
-export const suspend: Command = {
+export const suspend = defineCommand({
   name: "suspend",
-  help: `Usage: manifest-resolver suspend UMID [--reason TEXT] [--content DIR]
-
-Adds UMID to the suspended list of _routes.json, with suspendedAt now. The manifest is
+  description: `Adds UMID to the suspended list of _routes.json, with suspendedAt now. The manifest is
 still served (200), and its status document says "suspended": relying parties that check
 status accept it with a warning (EXT-OPT O2.3). Undo it with 'manifest-resolver
-reinstate'. Only a UMID that a manifest in the content folder publishes can be suspended.
-
-Options:
-  --reason TEXT  why, served in the status document (one line, at most 200 characters)
-${contentHelp}
-
-Exit status: 0 suspended (or already), 1 refused or _routes.json invalid, 2 usage error.
+reinstate'. Only a UMID that a manifest in the content folder publishes can be suspended.`,
+  epilogue: `Exit status: 0 suspended (or already), 1 refused or _routes.json invalid, 2 usage error.
 
 Example:
   manifest-resolver suspend urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "under review"`,
-  options: { reason: { type: "string" }, ...contentOption },
-  run: (values, positionals) =>
-    editRoutes(
-      values,
-      positionals,
-      1,
-      ([umid], { routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
-        const suspended = listed("suspended", umid!);
-        if (suspended !== undefined)
-          return { unchanged: `${excerpt(umid!)} is already suspended at ${suspended.place}` };
-        const revoked = listed("revoked", umid!);
-        if (revoked !== undefined)
-          return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
-        if (publishedBy(umid!) === undefined) {
-          return {
-            refused: `no manifest in the content folder publishes ${excerpt(umid!)}, and only a published manifest can be suspended${nearestHint(umid!)}`,
-          };
-        }
-        const suspendedAt = changeTime(umid!);
-        dropStatus(umid!);
-        routes.suspended.push({ umid: umid!, suspendedAt, ...reasonOf(values) });
-        return { changed: `suspended ${excerpt(umid!)}` };
-      },
-    ),
-};
+  positionals: [UMID],
+  options: {
+    reason: stringOption({
+      value: "TEXT",
+      help: "why, served in the status document (one line, at most 200 characters)",
+    }),
+    ...CONTENT_OPTION,
+  },
+  run: (values, [umid]) =>
+    editRoutes(values.content, umid, ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
+      const suspended = listed("suspended", umid);
+      if (suspended !== undefined) return { unchanged: `${excerpt(umid)} is already suspended at ${suspended.place}` };
+      const revoked = listed("revoked", umid);
+      if (revoked !== undefined)
+        return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      if (publishedBy(umid) === undefined) {
+        return {
+          refused: `no manifest in the content folder publishes ${excerpt(umid)}, and only a published manifest can be suspended${nearestHint(umid)}`,
+        };
+      }
+      const suspendedAt = changeTime(umid);
+      dropStatus(umid);
+      routes.suspended.push({ umid, suspendedAt, ...reasonOf(values.reason) });
+      return { changed: `suspended ${excerpt(umid)}` };
+    }),
+});
 
-export const reinstate: Command = {
+export const reinstate = defineCommand({
   name: "reinstate",
-  help: `Usage: manifest-resolver reinstate UMID [--content DIR]
-
-Ends the suspension of UMID: its entry moves from the suspended list of _routes.json to
+  description: `Ends the suspension of UMID: its entry moves from the suspended list of _routes.json to
 the reinstated list, with reinstatedAt now, so that its status document says "active"
-again from that instant. A revoked UMID is refused: revocation is permanent (EXT-OPT O2.3).
-
-Options:
-${contentHelp}
-
-Exit status: 0 reinstated (or not suspended), 1 refused or _routes.json invalid, 2 usage error.
+again from that instant. A revoked UMID is refused: revocation is permanent (EXT-OPT O2.3).`,
+  epilogue: `Exit status: 0 reinstated (or not suspended), 1 refused or _routes.json invalid, 2 usage error.
 
 Example:
   manifest-resolver reinstate urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
-  options: contentOption,
-  run: (values, positionals) =>
-    editRoutes(values, positionals, 1, ([umid], { routes, listed, dropStatus, changeTime }) => {
-      const revoked = listed("revoked", umid!);
+  positionals: [UMID],
+  options: CONTENT_OPTION,
+  run: (values, [umid]) =>
+    editRoutes(values.content, umid, ({ routes, listed, dropStatus, changeTime }) => {
+      const revoked = listed("revoked", umid);
       if (revoked !== undefined)
         return {
-          refused: `${excerpt(umid!)} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated`,
+          refused: `${excerpt(umid)} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated`,
         };
-      if (listed("suspended", umid!) === undefined) return { unchanged: `${excerpt(umid!)} is not suspended` };
-      const reinstatedAt = changeTime(umid!);
-      dropStatus(umid!);
-      routes.reinstated.push({ umid: umid!, reinstatedAt });
-      return { changed: `reinstated ${excerpt(umid!)}` };
+      if (listed("suspended", umid) === undefined) return { unchanged: `${excerpt(umid)} is not suspended` };
+      const reinstatedAt = changeTime(umid);
+      dropStatus(umid);
+      routes.reinstated.push({ umid, reinstatedAt });
+      return { changed: `reinstated ${excerpt(umid)}` };
     }),
-};
+});
 
-function reasonOf(values: OptionValues): { reason?: string } {
-  return typeof values.reason === "string" ? { reason: values.reason } : {};
+function reasonOf(reason: string | undefined): { reason?: string } {
+  return reason === undefined ? {} : { reason };
 }
 
-export const redirect: Command = {
+export const redirect = defineCommand({
   name: "redirect",
-  help: `Usage: manifest-resolver redirect UMID URL [--content DIR]
-
-Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307
+  description: `Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307
 with Location: URL, so URL must be an absolute http or https URL naming a host, with no
 credentials, printable ASCII, at most 8 KiB, as written (not as a URL parser would repair
 it). A UMID that a manifest file publishes, or that is revoked, is not redirected, nor
-one that differs from a published UMID only in letter case.
-
-Options:
-${contentHelp}
-
-Exit status: 0 redirected (or already), 1 refused or _routes.json invalid, 2 usage error.
+one that differs from a published UMID only in letter case.`,
+  epilogue: `Exit status: 0 redirected (or already), 1 refused or _routes.json invalid, 2 usage error.
 
 Example:
   manifest-resolver redirect urn:uuid:3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a https://manifests.example.org/3d2c1b0a`,
-  options: contentOption,
-  run: (values, positionals) => {
-    const location = positionals[1];
-    const problem = location === undefined ? undefined : redirectLocationProblem(location);
-    if (location !== undefined && problem !== undefined) {
-      throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
-    }
-    return editRoutes(values, positionals, 2, ([umid], { routes, listed, publishedBy, dropStatus }) => {
-      const revoked = listed("revoked", umid!);
+  positionals: [UMID, { name: "URL", required: true }],
+  options: CONTENT_OPTION,
+  run: (values, [umid, location]) => {
+    const problem = redirectLocationProblem(location);
+    if (problem !== undefined) throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
+    return editRoutes(values.content, umid, ({ routes, listed, publishedBy, dropStatus }) => {
+      const revoked = listed("revoked", umid);
       if (revoked !== undefined)
-        return { refused: `${excerpt(umid!)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
-      const file = publishedBy(umid!);
+        return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      const file = publishedBy(umid);
       if (file !== undefined)
         return {
-          refused: `${excerpt(umid!)} is published by ${file}: delete that file first, or revoke the UMID instead`,
+          refused: `${excerpt(umid)} is published by ${file}: delete that file first, or revoke the UMID instead`,
         };
-      const existing = listed("redirects", umid!);
+      const existing = listed("redirects", umid);
       // A status of a manifest no longer here goes with it.
-      dropStatus(umid!);
+      dropStatus(umid);
       if (existing === undefined) {
-        routes.redirects.push({ umid: umid!, location: location! });
-        return { changed: `redirected ${excerpt(umid!)} to ${location}` };
+        routes.redirects.push({ umid, location });
+        return { changed: `redirected ${excerpt(umid)} to ${location}` };
       }
       const entry = routes.redirects[existing.index]!;
-      if (entry.location === location) return { unchanged: `${excerpt(umid!)} already redirects to ${location}` };
+      if (entry.location === location) return { unchanged: `${excerpt(umid)} already redirects to ${location}` };
       const previous = entry.location;
-      entry.location = location!;
-      return { changed: `${excerpt(umid!)} now redirects to ${location} (was ${previous}, at ${existing.place})` };
+      entry.location = location;
+      return { changed: `${excerpt(umid)} now redirects to ${location} (was ${previous}, at ${existing.place})` };
     });
   },
-};
+});
 
-async function editRoutes(
-  values: OptionValues,
-  positionals: string[],
-  arity: number,
-  edit: (args: string[], at: RoutesEdit) => Outcome,
-): Promise<number> {
-  if (positionals.length !== arity)
-    throw new UsageError(
-      `expected ${arity === 1 ? "UMID" : "UMID URL"}, got ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`,
-    );
-  if (positionals[0] === "") throw new UsageError("UMID must not be empty");
-  const dir = stringOption(values, "content", defaultContentDir());
+/** Applies `edit` to the _routes.json of the content folder `dir`, on behalf of `umid`. */
+async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => Outcome): Promise<number> {
   const settings = settingsFromEnv();
   const validators = schemaValidators(settings.contextUrl);
   const path = join(dir, ROUTES_FILE);
@@ -265,7 +231,6 @@ async function editRoutes(
     // A UMID given in other letter case than a published one is almost surely that one, and
     // an edit of it would leave the one meant as it was: refused, whatever the edit, unless
     // _routes.json lists this spelling already.
-    const [umid] = positionals as [string];
     if (!manifests.has(umid) && !before.redirects.has(umid) && !before.statuses.has(umid)) {
       // Both ways: one lower-case form may have two upper-case ones (σ, ς: Σ), and the reverse.
       const meant = [...manifests.keys()].filter(
@@ -279,7 +244,7 @@ async function editRoutes(
         ]);
       }
     }
-    const outcome = edit(positionals, {
+    const outcome = edit({
       routes,
       listed: (list, umid) => {
         const index = routes[list].findIndex((entry) => entry.umid === umid);

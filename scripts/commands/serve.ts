@@ -12,38 +12,39 @@ import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
 import { lookupPageFiles } from "../lookup-page/files.ts";
 import { serveLookupPage } from "../lookup-page/serve.ts";
-import { EXIT_FAILED, stringOption, UsageError, type Command, type OptionValues } from "./command.ts";
+import { defineCommand, EXIT_FAILED } from "./command.ts";
+import { integerOption, stringOption } from "./options.ts";
 
-export const serve: Command = {
+/** A TCP port's declaration: 0 asks for any free one. */
+const PORT = { value: "N", min: 0, max: 65535 };
+
+export const serve = defineCommand({
   name: "serve",
-  help: `Usage: manifest-resolver serve [--dist DIR] [--port N] [--host H] [--ui-port N]
-
-Serves the output of 'manifest-resolver build' through the same handler that runs on
+  description: `Serves the output of 'manifest-resolver build' through the same handler that runs on
 Netlify and Cloudflare, and prints its URL. A rebuild is picked up without a restart.
-Stop it with Ctrl+C. An output left aside by a build killed mid-swap is put back first.
-
-Options:
-  --dist DIR   built output directory (default: the repository's dist/)
-  --port N     TCP port, 0 for any free port (default: 8787)
-  --host H     address to listen on (default: 127.0.0.1)
-  --ui-port N  also serve the lookup page on this port (another origin), asking this resolver
-
-Exit status: 0 stopped, 1 cannot serve (no build output, port in use), 2 usage error.
+Stop it with Ctrl+C. An output left aside by a build killed mid-swap is put back first.`,
+  epilogue: `Exit status: 0 stopped, 1 cannot serve (no build output, port in use), 2 usage error.
 
 Example:
   manifest-resolver serve --dist dist --port 8787 --ui-port 8788`,
+  positionals: [],
   options: {
-    dist: { type: "string" },
-    port: { type: "string" },
-    host: { type: "string" },
-    "ui-port": { type: "string" },
+    dist: stringOption({
+      value: "DIR",
+      help: "built output directory",
+      default: { text: "the repository's dist/", value: () => join(projectRoot(), "dist") },
+    }),
+    port: integerOption({ ...PORT, help: "TCP port, 0 for any free port", default: 8787 }),
+    host: stringOption({ value: "H", help: "address to listen on", default: "127.0.0.1" }),
+    "ui-port": integerOption({
+      ...PORT,
+      help: "also serve the lookup page on this port (another origin), asking this resolver",
+    }),
   },
-  async run(values, positionals) {
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-    const dist = displayPath(stringOption(values, "dist", join(projectRoot(), "dist")));
-    const host = stringOption(values, "host", "127.0.0.1");
-    const port = portOption(values, "port", "8787")!;
-    const uiPort = portOption(values, "ui-port", undefined);
+  async run(values) {
+    const dist = displayPath(values.dist);
+    const { host, port } = values;
+    const uiPort = values["ui-port"];
 
     // A build killed between its renames may have left the output aside: put it back first.
     if (!existsSync(dist)) {
@@ -97,7 +98,7 @@ Example:
     }
     return stopped;
   },
-};
+});
 
 /** How many published manifests are tried for a sample link: a start-up cost, kept small. */
 const SAMPLE_CANDIDATES = 50;
@@ -120,13 +121,4 @@ async function sampleUmid(dist: string): Promise<string | undefined> {
     if ((await evaluate(readFileSync(join(dist, file)))).outcome === "accepted") return umid;
   }
   return active[0]?.[0];
-}
-
-function portOption(values: OptionValues, name: string, fallback: string | undefined): number | undefined {
-  const text = values[name];
-  if (typeof text !== "string") return fallback === undefined ? undefined : Number(fallback);
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535)
-    throw new UsageError(`--${name} must be a whole number from 0 to 65535, not '${text}'`);
-  return port;
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkRootFiles } from "../check/check-content.ts";
 import { withFileLock } from "../edit/file-lock.ts";
-import { defaultContentDir, isInside } from "../read/content-root.ts";
+import { isInside } from "../read/content-root.ts";
 import { checkManifestText } from "../check/manifest-check.ts";
 import { displayPath, listContent, readSourceText } from "../read/files.ts";
 import { detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.ts";
@@ -19,45 +19,45 @@ import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
-import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { CONTENT_OPTION } from "./content-option.ts";
+import { stringOption } from "./options.ts";
 
-export const sign: Command = {
+export const sign = defineCommand({
   name: "sign",
-  help: `Usage: manifest-resolver sign FILE|DIR... --key PEM --key-ref KEYREF [--status-base URL]
-
-Fills in each manifest's signature (a DIR: every manifest file in it, as build finds them) (Ed25519 over the JCS canonical manifest, with
+  description: `Fills in each manifest's signature (a DIR: every manifest file in it, as build finds them) (Ed25519 over the JCS canonical manifest, with
 publicKeySpkiB64 and created) and rewrites the file in its own indentation style. With
 --status-base (or UM_RESOLVER_URL), also its statusRef: the manifest's status URL at that
 resolver, where relying parties check whether it was revoked or suspended.
 Refuses a file that fails validation for any other reason than its signature, and, for
 a file in the content folder that has a _keys.json, a KEYREF it does not pin or a key
-whose public half is not the one pinned for KEYREF; other files are still signed.
-
-Options:
-  --key PEM        the Ed25519 private key (PKCS#8 PEM, as keygen writes it)
-  --key-ref KEYREF the signature's keyRef, e.g. did:web:you.example#key-1
-  --status-base URL
-                   the resolver that will serve these manifests (https:, or http: to
-                   a loopback host): statusRef becomes URL/.well-known/manifest-resolver/
-                   status/{UMID} (default: UM_RESOLVER_URL; neither: statusRef is kept)
-  --content DIR    the content folder (default: the repository's content/)
-
-Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
+whose public half is not the one pinned for KEYREF; other files are still signed.`,
+  epilogue: `Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
 
 Example:
   manifest-resolver sign content/people --key tests/fixtures/sample-signing-key.TEST-ONLY.pem --key-ref did:web:samples.manifest-resolver.example#test-key-1`,
+  positionals: [{ name: "FILE|DIR", required: true, repeatable: true }],
   options: {
-    key: { type: "string" },
-    "key-ref": { type: "string" },
-    "status-base": { type: "string" },
-    content: { type: "string" },
+    key: stringOption({
+      value: "PEM",
+      help: "the Ed25519 private key (PKCS#8 PEM, as keygen writes it)",
+      required: true,
+    }),
+    "key-ref": stringOption({
+      value: "KEYREF",
+      help: "the signature's keyRef, e.g. did:web:you.example#key-1",
+      required: true,
+      nonEmpty: true,
+    }),
+    "status-base": stringOption({
+      value: "URL",
+      help: "the resolver that will serve these manifests (https:, or http: to a loopback host): statusRef becomes URL/.well-known/manifest-resolver/status/{UMID}",
+      default: { text: "UM_RESOLVER_URL; neither: statusRef is kept" },
+    }),
+    content: { ...CONTENT_OPTION.content, help: "the content folder" },
   },
-  async run(values, paths) {
-    if (paths.length === 0) throw new UsageError("name at least one FILE or DIR to sign");
-    if (typeof values.key !== "string") throw new UsageError("--key PEM is required");
+  async run(values, [paths]) {
     const keyRef = values["key-ref"];
-    if (typeof keyRef !== "string" || keyRef === "") throw new UsageError("--key-ref KEYREF is required");
-
     const key = await loadPrivateKey(values.key);
     if (typeof key === "string") {
       console.error(`manifest-resolver: ${key}`);
@@ -65,23 +65,17 @@ Example:
     }
     const spki = createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64");
     const settings = settingsFromEnv();
-    const statusBase = stringOption(values, "status-base", settings.resolverUrl);
+    const statusBase = values["status-base"] ?? settings.resolverUrl;
     if (statusBase !== "" && !isTrustworthyUrl(statusBase)) {
       throw new UsageError(
-        `${typeof values["status-base"] === "string" ? "--status-base" : "UM_RESOLVER_URL"} must be an https: URL (or http: to a loopback host) for a statusRef, not '${statusBase}'`,
+        `${values["status-base"] !== undefined ? "--status-base" : "UM_RESOLVER_URL"} must be an https: URL (or http: to a loopback host) for a statusRef, not '${statusBase}'`,
       );
     }
     const validators = schemaValidators(settings.contextUrl);
     const files = await manifestFiles(paths);
     let refused = 0;
     for (const path of files) {
-      const problem = await signFile(
-        path,
-        { key, spki, keyRef, statusBase },
-        stringOption(values, "content", defaultContentDir()),
-        settings,
-        validators,
-      );
+      const problem = await signFile(path, { key, spki, keyRef, statusBase }, values.content, settings, validators);
       if (problem !== undefined) {
         refused++;
         // Problems on stdout, as check and build print them (docs/commands.md, "How problems are printed").
@@ -91,7 +85,7 @@ Example:
     if (refused > 0) console.log(`${refused} of ${files.length} not signed.`);
     return refused > 0 ? EXIT_FAILED : EXIT_OK;
   },
-};
+});
 
 /** FILEs as given, and for each DIR the manifest files in it (the build's rule: files.ts); a DIR with none is a usage error. */
 async function manifestFiles(paths: string[]): Promise<string[]> {
