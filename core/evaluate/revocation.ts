@@ -9,6 +9,7 @@
  * Without a result, "unchecked" is recorded and nothing else, as by an evaluator that does
  * not resolve status (§1.6.6).
  */
+import type { RuleId } from "../rules/index.ts";
 import { warn, type Evaluation } from "./evaluation.ts";
 import { WARNING_CODE } from "./receipt-schema.ts";
 import type { Receipt } from "./receipt.ts";
@@ -31,7 +32,7 @@ export interface Revocation {
    * memory of a status seen before (core/client/status-memory.ts) keeps a revocation the
    * resolver now contradicts, and a suspension an older cursor would lift.
    */
-  rule?: string;
+  rule?: RuleId;
 }
 
 const DEFAULTS: Record<Receipt["revocationStatus"], { code?: string; message: string }> = {

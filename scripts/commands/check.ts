@@ -5,18 +5,19 @@
  */
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { excerpt, pointerExcerpt } from "../../core/excerpt.ts";
+import { excerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, checkPaths, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir } from "../content/content-root.ts";
 import { isManifestName, LIST_FILES } from "../content/files.ts";
 import { writeFileAtomically } from "../content/json-file.ts";
-import { hasErrors, plural, printable, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
+import { hasErrors, plural, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
 import { summaryMarkdown } from "../history/change-summary.ts";
 import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";
 import { historyProblems } from "../history/history-rules.ts";
 import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
+import { jsonLines } from "../report/json.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
@@ -131,12 +132,7 @@ Examples:
     const diagnostics = sortDiagnostics(result.diagnostics);
 
     if (values.json === true) {
-      for (const { file, umid } of result.files) {
-        const mine = diagnostics.filter((d) => d.file === file);
-        const errors = mine.filter((d) => d.severity === "error").map(problemJson);
-        const warnings = mine.filter((d) => d.severity === "warning").map(problemJson);
-        console.log(printable(JSON.stringify({ file, umid, ok: errors.length === 0, errors, warnings })));
-      }
+      for (const line of jsonLines(result.files, diagnostics)) console.log(line);
     } else {
       printProblems(diagnostics, { maxProblems: shown, write: (line) => console.log(line) });
       console.log(summary(result.files, diagnostics, result.recalled));
@@ -182,16 +178,6 @@ async function compareWithRevision(
 
 function asUsageError(error: unknown): never {
   throw error instanceof RevisionError ? new UsageError(error.message) : error;
-}
-
-function problemJson(d: Diagnostic) {
-  return {
-    rule: d.rule,
-    message: d.message,
-    pointer: d.pointer === undefined ? null : pointerExcerpt(d.pointer),
-    line: d.line ?? null,
-    column: d.column ?? null,
-  };
 }
 
 function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recalled = 0): string {

@@ -18,7 +18,8 @@ import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../
 import { withFileLock } from "../content/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../content/routes.ts";
 import { placeOf, type SourceFile } from "../content/source.ts";
-import { formatDiagnostic, hasErrors, printable } from "../report/diagnostics.ts";
+import { hasErrors, printable } from "../report/diagnostics.ts";
+import { formatDiagnostic } from "../report/text.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { instant } from "../../core/validate/cross-field.ts";

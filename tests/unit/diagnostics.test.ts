@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  countsByRule,
-  formatDiagnostic,
-  githubAnnotation,
-  printable,
-  sortDiagnostics,
-  type Diagnostic,
-} from "../../scripts/report/diagnostics.ts";
+import type { RuleId } from "../../core/rules/index.ts";
+import { countsByRule, printable, sortDiagnostics, type Diagnostic } from "../../scripts/report/diagnostics.ts";
+import { githubAnnotation } from "../../scripts/report/github.ts";
+import { formatDiagnostic } from "../../scripts/report/text.ts";
 
 const d: Diagnostic = {
   severity: "error",
@@ -43,12 +39,12 @@ test("control, line-break and bidirectional characters are shown as escapes; no 
   const hostile: Diagnostic = {
     severity: "error",
     file: "a\r\n::error::x\u2028.json",
-    rule: "r",
+    rule: "json/syntax",
     message: "\u202eevil\u2066 \u0085\u007f\t",
   };
   assert.equal(
     formatDiagnostic(hostile),
-    "a\\r\\n::error::x\\u2028.json - error r: \\u202eevil\\u2066 \\u0085\\u007f\\t",
+    "a\\r\\n::error::x\\u2028.json - error json/syntax: \\u202eevil\\u2066 \\u0085\\u007f\\t",
   );
   assert.equal(formatDiagnostic({ ...hostile, file: "::warning::b.json" }).slice(0, 2), "./");
   assert.equal(formatDiagnostic({ ...hostile, file: " \t::warning::b.json" }).slice(0, 2), "./");
@@ -68,7 +64,7 @@ test("escapes are JSON's, so a JSON line stays JSON with the same values", () =>
 });
 
 test("sorted by file, in the order files were checked, then by line and column; problems of the whole file first; ties keep their order", () => {
-  const at = (file: string, rule: string, line?: number, column = 1): Diagnostic => ({
+  const at = (file: string, rule: RuleId, line?: number, column = 1): Diagnostic => ({
     severity: "error",
     file,
     rule,
@@ -77,31 +73,31 @@ test("sorted by file, in the order files were checked, then by line and column; 
   });
   const found = [
     at("b.json", "signature/invalid", 15, 14),
-    at("a.json", "x", 3, 1),
+    at("a.json", "json/syntax", 3, 1),
     at("b.json", "schema/required", 1, 1),
     at("b.json", "time/issued-after-expiry", 7, 15),
     at("b.json", "schema/format", 7, 15),
-    at("b.json", "file/too-large"),
+    at("b.json", "limits/size"),
     at("b.json", "schema/type", 7, 3),
   ];
   assert.deepEqual(
     sortDiagnostics(found).map((d) => `${d.file} ${d.rule}`),
     [
-      "b.json file/too-large",
+      "b.json limits/size",
       "b.json schema/required",
       "b.json schema/type",
       "b.json time/issued-after-expiry",
       "b.json schema/format",
       "b.json signature/invalid",
-      "a.json x",
+      "a.json json/syntax",
     ],
   );
 });
 
 test("counts by rule, most first, ties by name", () => {
-  const of = (rule: string): Diagnostic => ({ severity: "error", file: "f", rule, message: "m" });
+  const of = (rule: RuleId): Diagnostic => ({ severity: "error", file: "f", rule, message: "m" });
   assert.equal(
-    countsByRule([of("b"), of("signature/invalid"), of("a"), of("signature/invalid")]),
-    "signature/invalid ×2, a ×1, b ×1",
+    countsByRule([of("schema/type"), of("signature/invalid"), of("json/syntax"), of("signature/invalid")]),
+    "signature/invalid ×2, json/syntax ×1, schema/type ×1",
   );
 });
