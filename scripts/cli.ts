@@ -1,12 +1,11 @@
 /** `manifest-resolver COMMAND [options]`: dispatch, `--help`, `--version`, and usage errors that say what was meant. */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closest } from "./closest.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, type Command } from "./commands/command.ts";
 import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./content/file-lock.ts";
 import { printable } from "./report/diagnostics.ts";
-import { toolFile } from "./tool-files.ts";
+import { toolPackage } from "./tool-files.ts";
 
 /** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
 export interface CommandEntry {
@@ -90,7 +89,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
 Run 'manifest-resolver COMMAND --help' for a command's options, 'manifest-resolver --version' for the version.`;
 
-const VERSION: string = JSON.parse(readFileSync(toolFile("package.json"), "utf8")).version;
+const VERSION = toolPackage().version;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -19,7 +19,7 @@ import { checkContent, type ContentCheck } from "../content/check-content.ts";
 import { defaultContentDir, projectRoot } from "../content/content-root.ts";
 import { withFileLocks } from "../content/file-lock.ts";
 import { displayPath } from "../content/files.ts";
-import { hasErrors, plural, printable, printableFile, summarize } from "../report/diagnostics.ts";
+import { hasErrors, plural, printable, printableFile, sortDiagnostics, summarize } from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { printProblems } from "../report/problem-report.ts";
@@ -37,11 +37,12 @@ import {
   saveCache,
 } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
+import { SARIF_HELP, SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 
 export const build: Command = {
   name: "build",
   help: `Usage: manifest-resolver build [--content DIR] [--out DIR] [--lookup-out DIR] [--kv-out DIR] [--allow-empty]
-                              [--max-problems N] [--no-cache]
+                              [--max-problems N] [--no-cache] [--sarif FILE]
 
 Validates the content directory as 'manifest-resolver check' does, then writes one body
 file per manifest and the record index to the output directory. Nothing is written if
@@ -65,6 +66,7 @@ Options:
                     is refused: it would answer 404 for every UMID)
 ${MAX_PROBLEMS_HELP}
 ${CACHE_HELP}
+${SARIF_HELP}
 
 Environment:
   UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
@@ -90,6 +92,7 @@ Example:
     "allow-empty": { type: "boolean" },
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
+    ...SARIF_OPTION,
   },
   async run(values, positionals) {
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
@@ -104,6 +107,7 @@ Example:
     const started = performance.now();
     const settings = settingsFromEnv();
     const shown = maxProblems(values);
+    const sarif = sarifFile(values);
 
     // One build at a time writes these outputs; first, whatever a killed build left is put right.
     const outputs = [outDir, lookupDir, kv.dir];
@@ -118,7 +122,7 @@ Example:
             contentDir,
             outDir,
             kv,
-            { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache },
+            { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache, sarif },
             settings,
           ),
         );
@@ -186,7 +190,8 @@ async function buildInto(
     allowEmpty,
     maxProblems,
     cache,
-  }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined },
+    sarif,
+  }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined; sarif: string | undefined },
   settings: Settings,
 ): Promise<Built | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
@@ -229,6 +234,7 @@ async function buildInto(
       };
     }).finally(() => progress.stop());
     printProblems(content.diagnostics, { maxProblems, write: (line) => console.log(line) });
+    if (sarif !== undefined) await writeSarif(sarif, sortDiagnostics(content.diagnostics));
     // An empty content folder is far more often a mistake (a wrong --content, a deletion)
     // than a wish to answer 404 for every UMID that was published.
     const refusal = hasErrors(content.diagnostics)

@@ -24,12 +24,14 @@ import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, stringOption, UsageError, type Command } from "./command.ts";
 import { MAX_PROBLEMS_HELP, MAX_PROBLEMS_OPTION, maxProblems } from "./max-problems.ts";
 import { CACHE_HELP, CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
+import { SARIF_HELP, SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 
 export const check: Command = {
   name: "check",
   help: `Usage: manifest-resolver check [PATH...] [--json] [--now DATE-TIME] [--strict]
                               [--content DIR] [--allow-unsigned FILE]...
                               [--base REV] [--summary FILE] [--max-problems N] [--no-cache]
+                              [--sarif FILE]
 
 Validates what 'manifest-resolver build' validates and writes nothing. A PATH is a
 content directory (its manifests, _keys.json, _unsigned.json, _routes.json and the rules
@@ -70,6 +72,7 @@ Options:
                     the check fails; without --base, against nothing: all is new
 ${MAX_PROBLEMS_HELP}
 ${CACHE_HELP}
+${SARIF_HELP}
 
 Environment: as for 'manifest-resolver build --help'.
 
@@ -88,6 +91,7 @@ Examples:
     summary: { type: "string" },
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
+    ...SARIF_OPTION,
   },
   async run(values, positionals) {
     const nowText = values.now;
@@ -101,6 +105,7 @@ Examples:
     const base = typeof values.base === "string" ? values.base : undefined;
     const summaryFile = typeof values.summary === "string" ? values.summary : undefined;
     const shown = maxProblems(values);
+    const sarif = sarifFile(values);
     const compares = base !== undefined || summaryFile !== undefined;
     if (compares && positionals.length > 0)
       throw new UsageError(
@@ -130,6 +135,7 @@ Examples:
     saveCache(cache);
     if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
     const diagnostics = sortDiagnostics(result.diagnostics);
+    if (sarif !== undefined) await writeSarif(sarif, diagnostics);
 
     if (values.json === true) {
       for (const line of jsonLines(result.files, diagnostics)) console.log(line);
