@@ -36,6 +36,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./commands/check.ts")).check,
   },
   {
+    name: "explain",
+    summary: "explain a rule a problem names: what is wrong, why it matters, how to fix it",
+    load: async () => (await import("./commands/explain.ts")).explain,
+  },
+  {
     name: "revoke",
     summary: "revoke a UMID in _routes.json: it then answers 410",
     load: async () => (await import("./commands/routes.ts")).revoke,
