@@ -23,9 +23,10 @@ export function rulesMarkdown(): string {
     "prints a rule's section in a terminal. A severity is the rule's default: under",
     "`check --strict`, `time/expired`, `time/not-yet-issued` and `keys/none-pinned` are errors.",
     "",
-    "| Rule | Severity | What is wrong |",
-    "| --- | --- | --- |",
-    ...RULE_IDS.map((id) => `| [${id}](#${ruleAnchor(id)}) | ${RULES[id].severity} | ${escaped(RULES[id].summary)} |`),
+    ...table(
+      ["Rule", "Severity", "What is wrong"],
+      RULE_IDS.map((id) => [`[${id}](#${ruleAnchor(id)})`, RULES[id].severity, escaped(RULES[id].summary)]),
+    ),
     ...RULE_IDS.flatMap((id) => ["", ...section(id, RULES[id])]),
     "",
   ].join("\n");
@@ -44,6 +45,13 @@ function section(id: RuleId, { severity, summary, why, source, fix, example }: R
     `**How to fix it.** ${escaped(fix)}`,
     ...(example === undefined ? [] : ["", "```text", example, "```"]),
   ];
+}
+
+/** A Markdown table with its columns aligned, as Biome formats one. */
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((_, i) => Math.max(...[head, ...rows].map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
+  return [line(head), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
 }
 
 /** Prose as Markdown shows it as written: its punctuation that Markdown reads as markup escaped. */
