@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { RuleId } from "../../core/rules/index.ts";
-import { countsByRule, printable, sortDiagnostics, type Diagnostic } from "../../scripts/report/diagnostics.ts";
+import {
+  countsByRule,
+  diagnostic,
+  printable,
+  sortDiagnostics,
+  type Diagnostic,
+} from "../../scripts/report/diagnostics.ts";
 import { githubAnnotation } from "../../scripts/report/github.ts";
+import { jsonLines } from "../../scripts/report/json.ts";
 import { formatDiagnostic } from "../../scripts/report/text.ts";
 
 const d: Diagnostic = {
@@ -100,4 +107,40 @@ test("counts by rule, most first, ties by name", () => {
     countsByRule([of("schema/type"), of("signature/invalid"), of("json/syntax"), of("signature/invalid")]),
     "signature/invalid ×2, json/syntax ×1, schema/type ×1",
   );
+});
+
+test("made through the registry: the rule's severity unless told otherwise, and only the place given", () => {
+  assert.deepEqual(diagnostic("time/expired", { file: "a.json", pointer: "/expiresAt" }, "m"), {
+    severity: "warning",
+    file: "a.json",
+    rule: "time/expired",
+    message: "m",
+    pointer: "/expiresAt",
+  });
+  assert.equal(diagnostic("time/expired", { file: "a.json" }, "m", "error").severity, "error");
+  assert.deepEqual(diagnostic("json/syntax", { file: "a.json", line: 2, column: 5 }, "m"), {
+    severity: "error",
+    file: "a.json",
+    rule: "json/syntax",
+    message: "m",
+    line: 2,
+    column: 5,
+  });
+});
+
+test("check --json: a line per file, in their order, its problems by severity, escaped as printed lines are", () => {
+  const warning: Diagnostic = { severity: "warning", file: "b.json", rule: "time/expired", message: "old" };
+  const lines = jsonLines(
+    [
+      { file: "content/a,b:c.json", umid: "urn:a" },
+      { file: "b.json", umid: null },
+      { file: "clean.json", umid: "urn:c" },
+    ],
+    [d, warning],
+  );
+  assert.deepEqual(lines, [
+    '{"file":"content/a,b:c.json","umid":"urn:a","ok":false,"errors":[{"rule":"schema/required","message":"missing \\"x\\"\\n100%","pointer":"/a","line":3,"column":7}],"warnings":[]}',
+    '{"file":"b.json","umid":null,"ok":true,"errors":[],"warnings":[{"rule":"time/expired","message":"old","pointer":null,"line":null,"column":null}]}',
+    '{"file":"clean.json","umid":"urn:c","ok":true,"errors":[],"warnings":[]}',
+  ]);
 });
