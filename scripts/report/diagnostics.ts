@@ -21,7 +21,7 @@ export interface Diagnostic {
 }
 
 /** Where a problem is: a file, and in it a JSON pointer, a line and column, where known. */
-export type Place = Pick<Diagnostic, "file" | "pointer" | "line" | "column">;
+type Place = Pick<Diagnostic, "file" | "pointer" | "line" | "column">;
 
 /** A diagnostic of `rule`, of the rule's severity unless `severity` says otherwise. */
 export function diagnostic(

@@ -7,7 +7,7 @@ import { countsByRule, plural, printable, type Diagnostic, type Severity } from 
 import { formatDiagnostic } from "./text.ts";
 
 /** Annotations of one kind GitHub shows per step; it drops the rest without a word. */
-export const GITHUB_ANNOTATIONS_SHOWN = 10;
+const GITHUB_ANNOTATIONS_SHOWN = 10;
 
 /** The workflow command of each severity. */
 const COMMAND: Record<Severity, string> = { error: "error", warning: "warning", note: "notice" };

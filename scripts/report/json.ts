@@ -7,7 +7,7 @@ import { pointerExcerpt } from "../../core/excerpt.ts";
 import { printable, type Diagnostic } from "./diagnostics.ts";
 
 /** A file checked: its path as diagnostics name it, and its manifest's UMID (null: none). */
-export interface CheckedFile {
+interface CheckedFile {
   file: string;
   umid: string | null;
 }

@@ -12,7 +12,7 @@ import { printable, type Diagnostic } from "./diagnostics.ts";
 import { messageText } from "./text.ts";
 
 /** The tool that found the problems, and the folder their files' URIs are relative to. */
-export interface SarifContext {
+interface SarifContext {
   version: string;
   /** The tool's home page (package.json `homepage`), whose docs/rules.md documents each rule. */
   homepage: string;
