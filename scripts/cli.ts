@@ -1,5 +1,4 @@
 /** `manifest-resolver COMMAND [options]`: dispatch, `--help`, `--version`, and usage errors that say what was meant. */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closest } from "./closest.ts";
 import type { Command } from "./commands/command.ts";
@@ -7,7 +6,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "./commands/exit-st
 import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./edit/file-lock.ts";
 import { printable } from "./report/diagnostics.ts";
-import { toolFile } from "./runtime/tool-files.ts";
+import { toolPackage } from "./runtime/tool-files.ts";
 
 /** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
 export interface CommandEntry {
@@ -36,6 +35,11 @@ export const COMMANDS: CommandEntry[] = [
     name: "check",
     summary: "validate manifests, _routes.json and _keys.json without writing anything",
     load: async () => (await import("./commands/check.ts")).check,
+  },
+  {
+    name: "explain",
+    summary: "explain a rule a problem names: what is wrong, why it matters, how to fix it",
+    load: async () => (await import("./commands/explain.ts")).explain,
   },
   {
     name: "revoke",
@@ -91,7 +95,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
 Run 'manifest-resolver COMMAND --help' for a command's options, 'manifest-resolver --version' for the version.`;
 
-const VERSION: string = JSON.parse(readFileSync(toolFile("package.json"), "utf8")).version;
+const VERSION = toolPackage().version;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

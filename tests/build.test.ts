@@ -304,6 +304,7 @@ describe("CLI", () => {
       "new",
       "sign",
       "check",
+      "explain",
       "revoke",
       "suspend",
       "reinstate",

@@ -5,6 +5,7 @@
  * cut short by a rejection) records "not-evaluated", as §3.3.1 asks of the first two.
  * receipt-schema.ts states all of it as a JSON Schema.
  */
+import type { RuleId } from "../rules/index.ts";
 
 export type Outcome = "accepted" | "accepted-with-warnings" | "accepted-partial" | "rejected";
 export type NotEvaluated = "not-evaluated";
@@ -60,7 +61,7 @@ export interface Warning {
   code: string;
   message: string;
   /** For a problem found by the rules `check` shares: its rule, and the JSON pointer of the value at fault. */
-  rule?: string;
+  rule?: RuleId;
   pointer?: string;
   /** For input that is not JSON: where the parser stopped. */
   line?: number;

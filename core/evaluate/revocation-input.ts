@@ -3,6 +3,7 @@
  * module, so that the evaluation's state (evaluation.ts) and verify step 3
  * (revocation.ts) both name it without importing each other.
  */
+import type { RuleId } from "../rules/index.ts";
 import type { Receipt } from "./receipt.ts";
 
 /** The result of resolving a manifest's status, given to `evaluate` (EvaluateOptions.revocation). */
@@ -23,5 +24,5 @@ export interface Revocation {
    * memory of a status seen before (core/client/status-memory.ts) keeps a revocation the
    * resolver now contradicts, and a suspension an older cursor would lift.
    */
-  rule?: string;
+  rule?: RuleId;
 }

@@ -8,9 +8,10 @@
  * record where every value starts, keyed by JSON pointer, to place later diagnostics.
  */
 import { excerpt, quoted } from "../excerpt.ts";
+import type { RuleId } from "../rules/index.ts";
 
 export interface JsonProblem {
-  rule: string;
+  rule: RuleId;
   message: string;
   offset: number;
 }
@@ -100,7 +101,7 @@ class Parser {
     return value;
   }
 
-  #fail(rule: string, message: string, offset = this.#pos): never {
+  #fail(rule: RuleId, message: string, offset = this.#pos): never {
     throw new ProblemError({ rule, message, offset });
   }
 
@@ -285,7 +286,9 @@ class Parser {
       const beyond = beyondSafeRange(match[0]);
       if (beyond !== undefined) {
         const [rule, kind] =
-          beyond === "integer" ? ["json/unsafe-integer", "integer"] : ["json/unsafe-number", "number"];
+          beyond === "integer"
+            ? (["json/unsafe-integer", "integer"] as const)
+            : (["json/unsafe-number", "number"] as const);
         this.#fail(
           rule,
           `${kind} ${excerpt(match[0])} is beyond ±(2^53-1), where JSON numbers stop being exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`,

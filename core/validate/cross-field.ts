@@ -103,7 +103,7 @@ function ceremonyThreshold(proof: Json, at: string): Problem[] {
   const n = Number(match[2]);
   const attesters = proof.attesters.filter((a): a is string => typeof a === "string");
   const distinct = new Set(attesters).size;
-  const problem = (pointer: string, message: string) => [
+  const problem = (pointer: string, message: string): Problem[] => [
     { pointer: `${at}/${pointer}`, rule: "ceremony/threshold", message },
   ];
   const threshold = excerpt(match[0]);

@@ -3,10 +3,12 @@
  * cross-field, signature), so that `check` places it in a file as `file:line:col` and the
  * evaluator records it in a receipt, from the same list.
  */
+import type { RuleId } from "../rules/index.ts";
+
 export interface Problem {
   /** JSON pointer (RFC 6901) of the value at fault; "" for the whole document. */
   pointer: string;
-  /** A stable name for the rule broken, such as `schema/required` or `signature/invalid`. */
-  rule: string;
+  /** The rule broken, such as `schema/required` or `signature/invalid` (core/rules/). */
+  rule: RuleId;
   message: string;
 }

@@ -6,6 +6,7 @@
  */
 import { quoted } from "../excerpt.ts";
 import { escapePointerToken } from "../json/strict-json.ts";
+import { isSchemaKeyword, type SchemaKeyword } from "../rules/schema-keywords.ts";
 import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
 
@@ -41,7 +42,16 @@ export function schemaProblems(errors: SchemaError[]): Problem[] {
     );
   return errors
     .filter((e) => e.keyword !== "if" && !insideAnyOf(e))
-    .map((e) => ({ pointer: pointerOf(e), rule: `schema/${e.keyword}`, message: messageOf(e) }));
+    .map((e) => ({ pointer: pointerOf(e), rule: schemaRule(e.keyword), message: messageOf(e) }));
+}
+
+/** The rule of a keyword: our schemas use no other (tests/unit/rules.test.ts), so another is a bug here. */
+function schemaRule(keyword: string): `schema/${SchemaKeyword}` {
+  if (!isSchemaKeyword(keyword))
+    throw new Error(
+      `a schema reported the keyword ${JSON.stringify(keyword)}, which core/rules/schema-keywords.ts lacks`,
+    );
+  return `schema/${keyword}`;
 }
 
 function pointerOf(e: SchemaError): string {

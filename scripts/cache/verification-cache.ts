@@ -19,6 +19,7 @@
 import { createHash, hash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { isRuleId } from "../../core/rules/index.ts";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { BodyStore } from "./body-store.ts";
@@ -356,7 +357,7 @@ function isEntry(e: unknown, deps: number): e is StoredEntry {
         typeof d === "object" &&
         d !== null &&
         (d.severity === "error" || d.severity === "warning") &&
-        typeof d.rule === "string" &&
+        isRuleId(d.rule) &&
         typeof d.message === "string",
     ) &&
     typeof e[7] === "number"

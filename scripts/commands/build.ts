@@ -23,7 +23,7 @@ import { checkContent, type ContentCheck } from "../check/check-content.ts";
 import { projectRoot } from "../read/content-root.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
-import { hasErrors, plural, printable, printableFile, summarize } from "../report/diagnostics.ts";
+import { hasErrors, plural, printable, printableFile, sortDiagnostics, summarize } from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { printProblems } from "../report/problem-report.ts";
@@ -42,6 +42,7 @@ import {
   saveCache,
 } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
+import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 
 export const build = defineCommand({
   name: "build",
@@ -95,6 +96,7 @@ Example:
     }),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
+    ...SARIF_OPTION,
   },
   async run(values) {
     const contentDir = values.content;
@@ -107,6 +109,7 @@ Example:
     const started = performance.now();
     const settings = settingsFromEnv();
     const shown = values["max-problems"];
+    const sarif = sarifFile(values.sarif);
 
     // One build at a time writes these outputs; first, whatever a killed build left is put right.
     const outputs = [outDir, lookupDir, kv.dir];
@@ -121,7 +124,7 @@ Example:
             contentDir,
             outDir,
             kv,
-            { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache },
+            { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache, sarif },
             settings,
           ),
         );
@@ -189,7 +192,8 @@ async function buildInto(
     allowEmpty,
     maxProblems,
     cache,
-  }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined },
+    sarif,
+  }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined; sarif: string | undefined },
   settings: Settings,
 ): Promise<Built | undefined> {
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
@@ -239,6 +243,7 @@ async function buildInto(
       },
     }).finally(() => progress.stop());
     printProblems(content.diagnostics, { maxProblems, write: (line) => console.log(line) });
+    if (sarif !== undefined) await writeSarif(sarif, sortDiagnostics(content.diagnostics));
     // An empty content folder is far more often a mistake (a wrong --content, a deletion)
     // than a wish to answer 404 for every UMID that was published.
     const refusal = hasErrors(content.diagnostics)

@@ -5,17 +5,18 @@
  */
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { excerpt, pointerExcerpt } from "../../core/excerpt.ts";
+import { excerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, checkPaths, type ContentCheck } from "../check/check-content.ts";
 import { isManifestName, LIST_FILES } from "../read/files.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
-import { hasErrors, plural, printable, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
+import { hasErrors, plural, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
 import { summaryMarkdown } from "../history/change-summary.ts";
 import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";
 import { historyProblems } from "../history/history-rules.ts";
 import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
+import { jsonLines } from "../report/json.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
@@ -24,6 +25,7 @@ import { CONTENT_OPTION } from "./content-option.ts";
 import { MAX_PROBLEMS_OPTION } from "./max-problems.ts";
 import { booleanOption, listOption, stringOption } from "./options.ts";
 import { CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
+import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 
 export const check = defineCommand({
   name: "check",
@@ -72,6 +74,7 @@ Examples:
     }),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
+    ...SARIF_OPTION,
   },
   async run(values, [paths]) {
     const nowText = values.now;
@@ -85,6 +88,7 @@ Examples:
     const base = values.base;
     const summaryFile = values.summary;
     const shown = values["max-problems"];
+    const sarif = sarifFile(values.sarif);
     const compares = base !== undefined || summaryFile !== undefined;
     if (compares && paths.length > 0)
       throw new UsageError(
@@ -114,14 +118,10 @@ Examples:
     saveCache(cache);
     if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
     const diagnostics = sortDiagnostics(result.diagnostics);
+    if (sarif !== undefined) await writeSarif(sarif, diagnostics);
 
     if (values.json === true) {
-      for (const { file, umid } of result.files) {
-        const mine = diagnostics.filter((d) => d.file === file);
-        const errors = mine.filter((d) => d.severity === "error").map(problemJson);
-        const warnings = mine.filter((d) => d.severity === "warning").map(problemJson);
-        console.log(printable(JSON.stringify({ file, umid, ok: errors.length === 0, errors, warnings })));
-      }
+      for (const line of jsonLines(result.files, diagnostics)) console.log(line);
     } else {
       printProblems(diagnostics, { maxProblems: shown, write: (line) => console.log(line) });
       console.log(summary(result.files, diagnostics, result.recalled));
@@ -167,16 +167,6 @@ async function compareWithRevision(
 
 function asUsageError(error: unknown): never {
   throw error instanceof RevisionError ? new UsageError(error.message) : error;
-}
-
-function problemJson(d: Diagnostic) {
-  return {
-    rule: d.rule,
-    message: d.message,
-    pointer: d.pointer === undefined ? null : pointerExcerpt(d.pointer),
-    line: d.line ?? null,
-    column: d.column ?? null,
-  };
 }
 
 function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recalled = 0): string {

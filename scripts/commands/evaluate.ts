@@ -11,7 +11,9 @@ import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
-import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import type { RuleId } from "../../core/rules/index.ts";
+import { diagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { KEYS_OPTION, keysOption } from "./keys-option.ts";
 import { booleanOption, jsonOption, stringOption } from "./options.ts";
@@ -101,25 +103,32 @@ export function contextOption(context: unknown, now: string | undefined): Evalua
   return { ...members, ...(now !== undefined && { now }) };
 }
 
+/** The rule of an Arrive warning that names none of its own: its reason code, without `um:reason:`. */
+const ARRIVAL_RULES: Partial<Record<string, RuleId>> = {
+  "um:reason:arrive:malformed": "arrive:malformed",
+  "um:reason:arrive:too-large": "arrive:too-large",
+  "um:reason:arrive:unsupported-version": "arrive:unsupported-version",
+};
+
 /** The problems that kept the manifest from being read, placed in the file. */
 function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnostic[] {
   const arrival = receipt.warnings.filter((w) => w.code.startsWith("um:reason:arrive:"));
   if (arrival.length === 0) return [];
   const locate = sourceLocator(Buffer.from(bytes).toString("utf8"));
   return arrival.map((w) => {
+    const rule = w.rule ?? ARRIVAL_RULES[w.code];
+    if (rule === undefined) throw new Error(`the Arrive warning ${w.code} has no rule (core/rules/relying-party.ts)`);
     const place =
       w.line !== undefined ? { line: w.line, column: w.column! } : w.pointer !== undefined ? locate(w.pointer) : {};
     // A structural warning's message starts with its place, which the diagnostic prints last.
     const prefix = w.pointer === undefined ? "" : `${placeName(w.pointer)}: `;
     const message = w.message.startsWith(prefix) ? w.message.slice(prefix.length) : w.message;
-    return {
-      severity: "error",
-      file,
-      rule: w.rule ?? w.code.slice("um:reason:".length),
+    return diagnostic(
+      rule,
+      { file, ...(w.pointer !== undefined && { pointer: w.pointer }), ...place },
       message,
-      ...(w.pointer !== undefined && { pointer: w.pointer }),
-      ...place,
-    };
+      "error",
+    );
   });
 }
 

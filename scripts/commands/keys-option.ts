@@ -9,7 +9,8 @@
 import { checkKeys } from "../check/keys.ts";
 import { displayPath } from "../read/display-path.ts";
 import type { Settings } from "../config.ts";
-import { formatDiagnostic, plural } from "../report/diagnostics.ts";
+import { diagnostic, plural } from "../report/diagnostics.ts";
+import { formatDiagnostic } from "../report/text.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { UsageError } from "./command.ts";
 import { stringOption } from "./options.ts";
@@ -29,7 +30,7 @@ export function keysOption(file: string | undefined, settings: Settings): Record
   // No pins at all: checkKeys finds no file, which for a content root means none is pinned.
   const [first, ...more] =
     checked.pins === undefined
-      ? [{ severity: "error" as const, file: displayPath(file), rule: "file/unreadable", message: "file not found" }]
+      ? [diagnostic("file/unreadable", { file: displayPath(file) }, "file not found")]
       : checked.diagnostics;
   if (first !== undefined)
     throw new UsageError(

@@ -17,7 +17,8 @@ import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../
 import { withFileLock } from "../edit/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../check/routes.ts";
 import { placeOf, type SourceFile } from "../read/source.ts";
-import { formatDiagnostic, hasErrors, printable } from "../report/diagnostics.ts";
+import { hasErrors, printable } from "../report/diagnostics.ts";
+import { formatDiagnostic } from "../report/text.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { instant } from "../../core/validate/cross-field.ts";

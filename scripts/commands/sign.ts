@@ -13,7 +13,9 @@ import { detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.
 import { parseAndValidate } from "../read/source.ts";
 import { NO_OPT_INS } from "../check/unsigned.ts";
 import { signProfileA } from "../crypto/profile-a.ts";
-import { formatDiagnostic, hasErrors, printable, printableFile, printDiagnostics } from "../report/diagnostics.ts";
+import { diagnostic, hasErrors, printable, printableFile } from "../report/diagnostics.ts";
+import { printDiagnostics } from "../report/problem-report.ts";
+import { formatDiagnostic } from "../report/text.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isTrustworthyUrl } from "../../core/secure-url.ts";
@@ -138,9 +140,7 @@ async function signFile(
     const parsed = parseAndValidate(file, read.text, settings.limits, () => []);
     if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic);
     if (!isJsonObject(parsed.value))
-      return [
-        formatDiagnostic({ severity: "error", file, rule: "sign/not-object", message: "a manifest is a JSON object" }),
-      ];
+      return [formatDiagnostic(diagnostic("sign/not-object", { file }, "a manifest is a JSON object"))];
 
     // Judged by the content root's files, as check and build judge it.
     const root = isInside(path, contentDir)
@@ -159,7 +159,7 @@ async function signFile(
     const pin = context.pins?.keys.get(keyRef);
     if (pin !== undefined && pin.spki !== spki) {
       const message = `refusing to sign with this key: keyRef ${quoted(keyRef)} is pinned to another key at ${pin.place}`;
-      return [formatDiagnostic({ severity: "error", file, rule: "sign/key-not-pinned", message })];
+      return [formatDiagnostic(diagnostic("sign/key-not-pinned", { file }, message))];
     }
 
     // The signature replaces the old one in place (keeping members such as statusRef) or

@@ -12,7 +12,7 @@ import type { StatusEntry } from "../../edge/records.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { DEFAULT_NEXT_CHECK, statusCursor } from "../../core/status.ts";
 import { publishedStatus, revokedStatus } from "../plan/statuses.ts";
-import type { Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { placed } from "../read/source.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
@@ -39,15 +39,7 @@ export function cursorProblems(
     const entry = now.statuses.get(umid);
     problems.push(
       entry === undefined
-        ? {
-            umid,
-            diagnostic: {
-              severity: "error",
-              file: now.published.get(umid)!.file,
-              rule: "history/cursor-regressed",
-              message,
-            },
-          }
+        ? { umid, diagnostic: diagnostic("history/cursor-regressed", { file: now.published.get(umid)!.file }, message) }
         : { umid: null, diagnostic: placed(now.routes, `${entry.pointer}/umid`, "history/cursor-regressed", message) },
     );
   }

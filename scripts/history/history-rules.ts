@@ -7,7 +7,7 @@
  * it keeps (redating-rule.ts).
  */
 import type { Limits } from "../config.ts";
-import type { Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { cursorProblems } from "./cursor-rule.ts";
@@ -48,12 +48,10 @@ export function historyProblems(
       ? `${now.statuses.get(umid)!.pointer}/umid`
       : now.redirectEntries.get(umid)?.pointer;
     if (listedNow === undefined) {
-      report(null, {
-        severity: "error",
-        file: now.routes.file,
-        rule: "history/unrevoked",
-        message: `${was} and is not revoked now; ${permanent}`,
-      });
+      report(
+        null,
+        diagnostic("history/unrevoked", { file: now.routes.file }, `${was} and is not revoked now; ${permanent}`),
+      );
     } else {
       const fate = now.redirects.has(umid) ? "redirected" : now.statuses.get(umid)!.list;
       report(
@@ -68,7 +66,7 @@ export function historyProblems(
   for (const [umid, { file }] of before.published) {
     if (answered(umid)) continue;
     const message = `UMID ${quoted(umid)} was published by this file at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
-    report(umid, { severity: "error", file, rule: "history/vanished", message });
+    report(umid, diagnostic("history/vanished", { file }, message));
   }
   for (const [umid, { pointer }] of before.redirectEntries) {
     if (answered(umid)) continue;

@@ -15,11 +15,12 @@
 import { instant } from "../../core/validate/cross-field.ts";
 import { DATE_MEMBER, UNDATED, type StatusList } from "../check/routes.ts";
 import { placed, placeOf } from "../read/source.ts";
+import type { RuleId } from "../../core/rules/index.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 import { quoted } from "../../core/excerpt.ts";
 
-const RULES: Record<StatusList, { rule: string; why: string }> = {
+const RULES: Record<StatusList, { rule: RuleId; why: string }> = {
   revoked: {
     rule: "history/revocation-redated",
     why: "a revocation is never undone nor made again, so its time never moves",

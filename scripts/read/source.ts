@@ -3,6 +3,7 @@ import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "..
 import { lineColumn, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import type { Validate } from "../../core/validate/schema-problems.ts";
 import type { Problem } from "../../core/validate/problem.ts";
+import type { RuleId } from "../../core/rules/index.ts";
 
 /** A file's name and text, to place a diagnostic in it. */
 export interface SourceFile {
@@ -37,7 +38,7 @@ export function diagnostic(file: string, severity: Severity, problem: Problem): 
 }
 
 /** An error at `pointer` of a file, with its line and column. */
-export function placed(source: SourceFile, pointer: string, rule: string, message: string): Diagnostic {
+export function placed(source: SourceFile, pointer: string, rule: RuleId, message: string): Diagnostic {
   return { severity: "error", file: source.file, rule, message, pointer, ...locate(source, pointer) };
 }
 

@@ -1,18 +1,18 @@
 /**
- * Problems found in content, in one shape for every check, printed the way TypeScript
- * prints them: `file:line:col - error RULE: message at /json/pointer`.
+ * A problem found, in one shape for every check and command: a rule of the registry
+ * (core/rules/), its severity, where (file, JSON pointer, line and column) and what. The
+ * printers are views of it: text.ts (`file:line:col - error RULE: message`), json.ts
+ * (`check --json`), github.ts (workflow annotations), sarif.ts (`--sarif FILE`).
  */
-import { placeName } from "../../core/evaluate/evaluation.ts";
-import { pointerExcerpt } from "../../core/excerpt.ts";
 import { lineColumn, valueOffsets } from "../../core/json/strict-json.ts";
-import type { Paint } from "./terminal-style.ts";
+import { RULES, type RuleId, type Severity } from "../../core/rules/index.ts";
 
-export type Severity = "error" | "warning";
+export type { Severity } from "../../core/rules/index.ts";
 
 export interface Diagnostic {
   severity: Severity;
   file: string;
-  rule: string;
+  rule: RuleId;
   message: string;
   /** JSON pointer of the offending value; undefined for problems of the file as a whole. */
   pointer?: string;
@@ -20,16 +20,26 @@ export interface Diagnostic {
   column?: number;
 }
 
-export function formatDiagnostic(d: Diagnostic): string {
-  return formatPainted(d, (_, text) => text);
-}
+/** Where a problem is: a file, and in it a JSON pointer, a line and column, where known. */
+type Place = Pick<Diagnostic, "file" | "pointer" | "line" | "column">;
 
-/** The same line, `paint` colouring its parts (each escaped first, so that no colour code is), as tsc --pretty does. */
-export function formatPainted(d: Diagnostic, paint: (colour: Paint, text: string) => string): string {
-  const place = d.line === undefined ? "" : `:${d.line}:${d.column}`;
-  const at = d.pointer === undefined ? "" : ` at ${placeName(pointerExcerpt(d.pointer))}`;
-  const severity = paint(d.severity === "error" ? "red" : "yellow", d.severity);
-  return `${paint("cyan", printableFile(d.file))}${paint("yellow", place)} - ${severity} ${paint("dim", printable(d.rule))}: ${printable(d.message + at)}`;
+/** A diagnostic of `rule`, of the rule's severity unless `severity` says otherwise. */
+export function diagnostic(
+  rule: RuleId,
+  where: Place,
+  message: string,
+  severity: Severity = RULES[rule].severity,
+): Diagnostic {
+  const { file, pointer, line, column } = where;
+  return {
+    severity,
+    file,
+    rule,
+    message,
+    ...(pointer !== undefined && { pointer }),
+    ...(line !== undefined && { line }),
+    ...(column !== undefined && { column }),
+  };
 }
 
 /**
@@ -119,23 +129,3 @@ export function plural(n: number, word: string): string {
 }
 
 export const hasErrors = (diagnostics: Diagnostic[]) => diagnostics.some((d) => d.severity === "error");
-
-/**
- * A GitHub Actions workflow command that shows the problem inline on a pull request.
- * Values are escaped as the runner expects: %, CR and LF everywhere; also : and , in properties.
- */
-export function githubAnnotation(d: Diagnostic): string {
-  const data = (s: string) => s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
-  const property = (s: string) => data(s).replaceAll(":", "%3A").replaceAll(",", "%2C");
-  const place = d.line === undefined ? "" : `,line=${d.line},col=${d.column}`;
-  return `::${d.severity} file=${property(printable(d.file))}${place},title=${property(printable(d.rule))}::${data(formatDiagnostic(d))}`;
-}
-
-/** Prints diagnostics one per line, with GitHub annotations too when run by GitHub Actions. */
-export function printDiagnostics(diagnostics: Diagnostic[], write: (line: string) => void): void {
-  const annotate = process.env.GITHUB_ACTIONS === "true";
-  for (const d of diagnostics) {
-    write(formatDiagnostic(d));
-    if (annotate) console.log(githubAnnotation(d));
-  }
-}

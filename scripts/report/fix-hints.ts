@@ -1,9 +1,10 @@
 /**
- * What to do about a problem, where one command or one line fixes it, as rustc's "help:"
- * lines say: a manifest edited after signing is signed again (`manifest-resolver sign`,
- * with the keyRef it names); a key no `_keys.json` pins is pinned there (core §5: a
- * relying party trusts keys, not what a manifest embeds). Values come from the manifest,
- * which anyone may have written: the hint says "if", and never runs anything.
+ * The registry's `fix` of a rule (core/rules/), filled in for one problem where one command
+ * or one line fixes it, as rustc's "help:" lines say: a manifest edited after signing is
+ * signed again (`manifest-resolver sign`, with the keyRef it names); a key no `_keys.json`
+ * pins is pinned there (core §5: a relying party trusts keys, not what a manifest
+ * embeds). Values come from the manifest, which anyone may have written: the hint says
+ * "if", and never runs anything.
  */
 import { excerpt, quoted } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";

@@ -9,23 +9,15 @@
  */
 import { readFileSync } from "node:fs";
 import { codeFrame } from "./code-frame.ts";
-import {
-  countsByRule,
-  formatPainted,
-  githubAnnotation,
-  plural,
-  printable,
-  sortDiagnostics,
-  type Diagnostic,
-  type Severity,
-} from "./diagnostics.ts";
+import { SEVERITIES } from "../../core/rules/index.ts";
+import { countsByRule, printable, sortDiagnostics, type Diagnostic } from "./diagnostics.ts";
 import { fixHint } from "./fix-hints.ts";
+import { annotations, githubAnnotation } from "./github.ts";
 import { painted, terminalStyle, type TerminalStyle } from "./terminal-style.ts";
+import { formatDiagnostic, formatPainted, SEVERITY_COLOUR } from "./text.ts";
 
 /** Problems printed unless `--max-problems` says otherwise. */
 export const DEFAULT_MAX_PROBLEMS = 50;
-/** Annotations of one severity GitHub shows per step; it drops the rest without a word. */
-export const GITHUB_ANNOTATIONS_SHOWN = 10;
 
 export interface ReportOptions {
   /** Problems printed, at most; 0 prints them all. */
@@ -49,9 +41,7 @@ export function printProblems(diagnostics: readonly Diagnostic[], options: Repor
     if (style.frame && d.line !== undefined) {
       const text = texts.of(d.file);
       if (text !== undefined)
-        for (const line of codeFrame(text, d.line, d.column ?? 1, (mark) =>
-          paint(d.severity === "error" ? "red" : "yellow", mark),
-        ))
+        for (const line of codeFrame(text, d.line, d.column ?? 1, (mark) => paint(SEVERITY_COLOUR[d.severity], mark)))
           write(line);
     }
     const hint = fixHint(d, texts.of(d.file, d.rule.startsWith("signature/")));
@@ -66,7 +56,7 @@ export function printProblems(diagnostics: readonly Diagnostic[], options: Repor
 
 /** `Errors by rule: …; warnings by rule: …`, for what there is. */
 function rulesLine(diagnostics: readonly Diagnostic[]): string {
-  const parts = (["error", "warning"] as Severity[]).flatMap((severity) => {
+  const parts = SEVERITIES.flatMap((severity) => {
     const mine = diagnostics.filter((d) => d.severity === severity);
     return mine.length === 0 ? [] : [`${severity}s by rule: ${countsByRule(mine)}`];
   });
@@ -74,22 +64,15 @@ function rulesLine(diagnostics: readonly Diagnostic[]): string {
 }
 
 /**
- * The first 10 errors and the first 10 warnings as annotations, then, when there were
- * more, one notice (a third kind, with its own 10) naming how many more, by rule.
+ * Prints diagnostics one per line, uncapped and without frames or hints (for a command that
+ * reports a few, such as `sign`), with GitHub annotations too when run by GitHub Actions.
  */
-export function annotations(diagnostics: readonly Diagnostic[]): string[] {
-  const lines: string[] = [];
-  const left: Diagnostic[] = [];
-  const annotated = { error: 0, warning: 0 };
+export function printDiagnostics(diagnostics: Diagnostic[], write: (line: string) => void): void {
+  const annotate = process.env.GITHUB_ACTIONS === "true";
   for (const d of diagnostics) {
-    if (annotated[d.severity]++ < GITHUB_ANNOTATIONS_SHOWN) lines.push(githubAnnotation(d));
-    else left.push(d);
+    write(formatDiagnostic(d));
+    if (annotate) console.log(githubAnnotation(d));
   }
-  if (left.length > 0) {
-    const message = `${plural(left.length, "more problem")} not annotated (GitHub shows ${GITHUB_ANNOTATIONS_SHOWN} errors and ${GITHUB_ANNOTATIONS_SHOWN} warnings per step): ${countsByRule(left)}; 'manifest-resolver check --max-problems 0' prints them all`;
-    lines.push(`::notice title=${plural(left.length, "more problem")}::${message.replaceAll("%", "%25")}`);
-  }
-  return lines;
 }
 
 /** The text of the files problems are in, read again only to show a frame or a hint, one file at a time. */

@@ -5,7 +5,7 @@
  * `import.meta.url` is its chunk's, so paths are taken from the package root instead: the
  * nearest folder above this code that holds a package.json.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,6 +22,11 @@ export const PREBUILT_DIR = join(TOOL_ROOT, "lib", "cli");
 /** A file of the package, by its path from the package root. */
 export function toolFile(path: string): string {
   return join(TOOL_ROOT, path);
+}
+
+/** What the tool's package.json says of it: its version, and its home page (where docs/rules.md is). */
+export function toolPackage(): { version: string; homepage: string } {
+  return JSON.parse(readFileSync(toolFile("package.json"), "utf8"));
 }
 
 function packageRoot(from: string): string {

@@ -37,6 +37,12 @@ test("the publishers' workflow checks pull requests and builds main, on Node 22 
     workflow,
     /check:\n {4}if: github\.event_name == 'pull_request'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n {8}with:\n {10}path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver check\n/,
   );
+  // Its problems go to code scanning too, even when the check fails: the one job that may write security events.
+  assert.match(
+    workflow,
+    /check:\n[^\n]*\n {4}runs-on: ubuntu-latest\n(?: {4}#[^\n]*\n)* {4}permissions:\n {6}contents: read\n {6}security-events: write\n[\s\S]*?- run: npx manifest-resolver check\n(?: {10}[^\n]*\n)*? {10}--sarif manifest-resolver\.sarif\n[\s\S]*?- if: always\(\) && hashFiles\('manifest-resolver\.sarif'\) != ''\n {8}uses: github\/codeql-action\/upload-sarif@v4\n {8}with:\n {10}sarif_file: manifest-resolver\.sarif\n/,
+  );
+  assert.equal(workflow.match(/security-events: write/g)?.length, 1);
   assert.match(
     workflow,
     /build:\n {4}if: github\.event_name == 'push'[\s\S]*?- run: npm ci --omit=dev\n[\s\S]*?- uses: actions\/cache@v6\n {8}with:\n {10}path: node_modules\/\.cache\/manifest-resolver\n[\s\S]*?- run: npx manifest-resolver build\n/,
@@ -51,6 +57,7 @@ test("the publishers' workflow checks pull requests and builds main, on Node 22 
     "actions/checkout@v7",
     "actions/setup-node@v7",
     "actions/upload-artifact@v7",
+    "github/codeql-action/upload-sarif@v4",
   ]);
 });
 

@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { RuleId } from "../../core/rules/index.ts";
 import {
   countsByRule,
-  formatDiagnostic,
-  githubAnnotation,
+  diagnostic,
   printable,
   sortDiagnostics,
   type Diagnostic,
 } from "../../scripts/report/diagnostics.ts";
+import { githubAnnotation } from "../../scripts/report/github.ts";
+import { jsonLines } from "../../scripts/report/json.ts";
+import { formatDiagnostic } from "../../scripts/report/text.ts";
 
 const d: Diagnostic = {
   severity: "error",
@@ -43,12 +46,12 @@ test("control, line-break and bidirectional characters are shown as escapes; no 
   const hostile: Diagnostic = {
     severity: "error",
     file: "a\r\n::error::x\u2028.json",
-    rule: "r",
+    rule: "json/syntax",
     message: "\u202eevil\u2066 \u0085\u007f\t",
   };
   assert.equal(
     formatDiagnostic(hostile),
-    "a\\r\\n::error::x\\u2028.json - error r: \\u202eevil\\u2066 \\u0085\\u007f\\t",
+    "a\\r\\n::error::x\\u2028.json - error json/syntax: \\u202eevil\\u2066 \\u0085\\u007f\\t",
   );
   assert.equal(formatDiagnostic({ ...hostile, file: "::warning::b.json" }).slice(0, 2), "./");
   assert.equal(formatDiagnostic({ ...hostile, file: " \t::warning::b.json" }).slice(0, 2), "./");
@@ -68,7 +71,7 @@ test("escapes are JSON's, so a JSON line stays JSON with the same values", () =>
 });
 
 test("sorted by file, in the order files were checked, then by line and column; problems of the whole file first; ties keep their order", () => {
-  const at = (file: string, rule: string, line?: number, column = 1): Diagnostic => ({
+  const at = (file: string, rule: RuleId, line?: number, column = 1): Diagnostic => ({
     severity: "error",
     file,
     rule,
@@ -77,31 +80,67 @@ test("sorted by file, in the order files were checked, then by line and column; 
   });
   const found = [
     at("b.json", "signature/invalid", 15, 14),
-    at("a.json", "x", 3, 1),
+    at("a.json", "json/syntax", 3, 1),
     at("b.json", "schema/required", 1, 1),
     at("b.json", "time/issued-after-expiry", 7, 15),
     at("b.json", "schema/format", 7, 15),
-    at("b.json", "file/too-large"),
+    at("b.json", "limits/size"),
     at("b.json", "schema/type", 7, 3),
   ];
   assert.deepEqual(
     sortDiagnostics(found).map((d) => `${d.file} ${d.rule}`),
     [
-      "b.json file/too-large",
+      "b.json limits/size",
       "b.json schema/required",
       "b.json schema/type",
       "b.json time/issued-after-expiry",
       "b.json schema/format",
       "b.json signature/invalid",
-      "a.json x",
+      "a.json json/syntax",
     ],
   );
 });
 
 test("counts by rule, most first, ties by name", () => {
-  const of = (rule: string): Diagnostic => ({ severity: "error", file: "f", rule, message: "m" });
+  const of = (rule: RuleId): Diagnostic => ({ severity: "error", file: "f", rule, message: "m" });
   assert.equal(
-    countsByRule([of("b"), of("signature/invalid"), of("a"), of("signature/invalid")]),
-    "signature/invalid ×2, a ×1, b ×1",
+    countsByRule([of("schema/type"), of("signature/invalid"), of("json/syntax"), of("signature/invalid")]),
+    "signature/invalid ×2, json/syntax ×1, schema/type ×1",
   );
+});
+
+test("made through the registry: the rule's severity unless told otherwise, and only the place given", () => {
+  assert.deepEqual(diagnostic("time/expired", { file: "a.json", pointer: "/expiresAt" }, "m"), {
+    severity: "warning",
+    file: "a.json",
+    rule: "time/expired",
+    message: "m",
+    pointer: "/expiresAt",
+  });
+  assert.equal(diagnostic("time/expired", { file: "a.json" }, "m", "error").severity, "error");
+  assert.deepEqual(diagnostic("json/syntax", { file: "a.json", line: 2, column: 5 }, "m"), {
+    severity: "error",
+    file: "a.json",
+    rule: "json/syntax",
+    message: "m",
+    line: 2,
+    column: 5,
+  });
+});
+
+test("check --json: a line per file, in their order, its problems by severity, escaped as printed lines are", () => {
+  const warning: Diagnostic = { severity: "warning", file: "b.json", rule: "time/expired", message: "old" };
+  const lines = jsonLines(
+    [
+      { file: "content/a,b:c.json", umid: "urn:a" },
+      { file: "b.json", umid: null },
+      { file: "clean.json", umid: "urn:c" },
+    ],
+    [d, warning],
+  );
+  assert.deepEqual(lines, [
+    '{"file":"content/a,b:c.json","umid":"urn:a","ok":false,"errors":[{"rule":"schema/required","message":"missing \\"x\\"\\n100%","pointer":"/a","line":3,"column":7}],"warnings":[]}',
+    '{"file":"b.json","umid":null,"ok":true,"errors":[],"warnings":[{"rule":"time/expired","message":"old","pointer":null,"line":null,"column":null}]}',
+    '{"file":"clean.json","umid":"urn:c","ok":true,"errors":[],"warnings":[]}',
+  ]);
 });

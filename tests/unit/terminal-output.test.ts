@@ -3,9 +3,10 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { codeFrame } from "../../scripts/report/code-frame.ts";
+import type { RuleId } from "../../core/rules/index.ts";
 import type { Diagnostic } from "../../scripts/report/diagnostics.ts";
 import { fixHint, shellWord } from "../../scripts/report/fix-hints.ts";
-import { annotations } from "../../scripts/report/problem-report.ts";
+import { annotations } from "../../scripts/report/github.ts";
 import { Progress } from "../../scripts/report/progress.ts";
 import { terminalStyle } from "../../scripts/report/terminal-style.ts";
 
@@ -39,7 +40,7 @@ describe("code frame", () => {
 });
 
 describe("fix hints", () => {
-  const problem = (rule: string): Diagnostic => ({
+  const problem = (rule: RuleId): Diagnostic => ({
     severity: "error",
     file: "content/my file.json",
     rule,
@@ -75,16 +76,20 @@ describe("fix hints", () => {
 
 describe("GitHub annotations", () => {
   it("10 per severity, then one notice with the rest by rule", () => {
-    const of = (severity: "error" | "warning", rule: string, n: number): Diagnostic[] =>
+    const of = (severity: "error" | "warning", rule: RuleId, n: number): Diagnostic[] =>
       Array.from({ length: n }, (_, i) => ({ severity, file: `f${i}.json`, rule, message: "m" }));
-    const lines = annotations([...of("error", "a/x", 12), ...of("warning", "w/y", 11), ...of("error", "b/z", 1)]);
+    const lines = annotations([
+      ...of("error", "json/syntax", 12),
+      ...of("warning", "time/expired", 11),
+      ...of("error", "schema/type", 1),
+    ]);
     assert.equal(lines.filter((l) => l.startsWith("::error ")).length, 10);
     assert.equal(lines.filter((l) => l.startsWith("::warning ")).length, 10);
     assert.equal(
       lines.at(-1),
-      "::notice title=4 more problems::4 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): a/x ×2, b/z ×1, w/y ×1; 'manifest-resolver check --max-problems 0' prints them all",
+      "::notice title=4 more problems::4 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): json/syntax ×2, schema/type ×1, time/expired ×1; 'manifest-resolver check --max-problems 0' prints them all",
     );
-    assert.equal(annotations(of("error", "a/x", 10)).length, 10, "no notice when nothing was left out");
+    assert.equal(annotations(of("error", "json/syntax", 10)).length, 10, "no notice when nothing was left out");
   });
 });
 
