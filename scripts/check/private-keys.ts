@@ -7,7 +7,7 @@
  */
 import { excerpt } from "../../core/excerpt.ts";
 import { lineColumn } from "../../core/json/strict-json.ts";
-import type { Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
 const PEM_PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;
 
@@ -17,11 +17,9 @@ export function privateKeyProblem(file: string, text: string): Diagnostic | unde
   if (text.indexOf("PRIVATE KEY-----") === -1) return undefined;
   const match = PEM_PRIVATE_KEY.exec(text);
   if (match === null) return undefined;
-  return {
-    severity: "error",
-    file,
-    rule: "content/private-key",
-    message: `holds a private key (${excerpt(match[0])}): remove it from the content folder and rotate it (make a new key, pin and sign with it): it is in the git history now, readable by anyone with the repository`,
-    ...lineColumn(text, match.index),
-  };
+  return diagnostic(
+    "content/private-key",
+    { file, ...lineColumn(text, match.index) },
+    `holds a private key (${excerpt(match[0])}): remove it from the content folder and rotate it (make a new key, pin and sign with it): it is in the git history now, readable by anyone with the repository`,
+  );
 }

@@ -7,7 +7,7 @@
  */
 import { existsSync, lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { displayPath } from "../read/files.ts";
 
 const WHY =
@@ -19,7 +19,7 @@ export function linkProblems(dir: string, links: string[]): { file: string; diag
     const file = displayPath(join(dir, name));
     return {
       file,
-      diagnostics: [{ severity: "error", file, rule: "content/symlink", message: `is a symbolic link: ${WHY}` }],
+      diagnostics: [diagnostic("content/symlink", { file }, `is a symbolic link: ${WHY}`)],
     };
   });
 }
@@ -42,10 +42,9 @@ export function linkedRootProblem(dir: string): Diagnostic | undefined {
   const linked = chain.find((path) => lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink());
   if (linked === undefined) return undefined;
   const file = displayPath(dir);
-  return {
-    severity: "error",
-    file,
-    rule: "content/symlink",
-    message: `${displayPath(linked)} is a symbolic link, so this content folder is reached through one: ${WHY}`,
-  };
+  return diagnostic(
+    "content/symlink",
+    { file },
+    `${displayPath(linked)} is a symbolic link, so this content folder is reached through one: ${WHY}`,
+  );
 }

@@ -8,7 +8,7 @@
 import fg from "fast-glob";
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { decodeUtf8 } from "../../core/base64url.ts";
-import type { Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { ShapeLimits } from "../../core/json/strict-json.ts";
 import { displayPath } from "./display-path.ts";
 
@@ -102,22 +102,19 @@ export function readSourceText(path: string, maxBytes: number): SourceText {
     const { size } = fstatSync(fd);
     if (size > maxBytes) {
       const message = `file is ${size} bytes; the limit is ${maxBytes} (UM_MAX_MANIFEST_BYTES)`;
-      return { diagnostic: { severity: "error", file, rule: "limits/size", message }, missing: false };
+      return { diagnostic: diagnostic("limits/size", { file }, message), missing: false };
     }
     bytes = readFileSync(fd);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     const message = missing ? "file not found" : (error as Error).message;
-    return { diagnostic: { severity: "error", file, rule: "file/unreadable", message }, missing };
+    return { diagnostic: diagnostic("file/unreadable", { file }, message), missing };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
   const text = decodeUtf8(bytes);
   if (text === undefined) {
-    return {
-      diagnostic: { severity: "error", file, rule: "json/encoding", message: "file is not valid UTF-8" },
-      missing: false,
-    };
+    return { diagnostic: diagnostic("json/encoding", { file }, "file is not valid UTF-8"), missing: false };
   }
   // A byte order mark carries no content; editors on some systems add one.
   return { text: text.startsWith("\uFEFF") ? text.slice(1) : text, bytes };
