@@ -5,7 +5,7 @@
 import { CACHE_NONE, CACHE_RESOLVED, CONTRACT } from "./responses.ts";
 import { B64U_PREFIX, DESCRIPTOR_PATH, HEALTH_PATH, STATUS_PREFIX } from "../core/umid-path.ts";
 
-export const RESOLVER_NAME = "manifest-resolver";
+const RESOLVER_NAME = "manifest-resolver";
 export const KV_BINDING = "UM_RECORDS";
 
 export const descriptor = {

@@ -18,7 +18,7 @@ import type { ShapeLimits } from "../core/json/strict-json.ts";
 import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status.ts";
 import { excerpt } from "../core/excerpt.ts";
 
-export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
+const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
 export interface Limits extends ShapeLimits {
   maxManifestBytes: number;

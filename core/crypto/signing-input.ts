@@ -16,7 +16,7 @@ export const UNSIGNED_MEMBERS: ReadonlySet<string> = new Set([
 const UNSIGNED_BEFORE_V04: ReadonlySet<string> = new Set(["signature"]);
 
 /** The members a manifest's signature does not cover, by its `manifestVersion`. */
-export function unsignedMembers(manifest: Record<string, unknown>): ReadonlySet<string> {
+function unsignedMembers(manifest: Record<string, unknown>): ReadonlySet<string> {
   return manifest.manifestVersion === "0.2" || manifest.manifestVersion === "0.3"
     ? UNSIGNED_BEFORE_V04
     : UNSIGNED_MEMBERS;

@@ -17,7 +17,7 @@ import { issuedBeforeExpiry } from "./cross-field.ts";
 import type { Problem } from "./problem.ts";
 import type { Validate } from "./schema-problems.ts";
 
-export const LEGACY_VERSIONS = ["0.1", "0.2", "0.3"] as const;
+const LEGACY_VERSIONS = ["0.1", "0.2", "0.3"] as const;
 export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
 
 /**

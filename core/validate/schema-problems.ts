@@ -33,7 +33,7 @@ export function problemsOf(validate: GeneratedValidator): Validate {
   return (value) => (validate(value) ? [] : schemaProblems(validate.errors ?? []));
 }
 
-export function schemaProblems(errors: SchemaError[]): Problem[] {
+function schemaProblems(errors: SchemaError[]): Problem[] {
   // A failed anyOf is reported once, in its own words, not once per branch that failed.
   const anyOfs = errors.filter((e) => e.keyword === "anyOf");
   const insideAnyOf = (e: SchemaError) =>

@@ -4,7 +4,7 @@ import { optionsSection, synopsis } from "./help.ts";
 import { parseArgsOptions, readOptions, type Options, type Values } from "./options.ts";
 import { readPositionals, type Positional, type PositionalValues } from "./positionals.ts";
 
-export { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "./exit-status.ts";
+export { EXIT_FAILED, EXIT_OK, UsageError } from "./exit-status.ts";
 
 export interface Command {
   name: string;

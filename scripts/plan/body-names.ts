@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { fnv1a32 } from "../../edge/records.ts";
 
-export const MAX_BASE64URL_NAME = 128;
+const MAX_BASE64URL_NAME = 128;
 
 /** The folders body files live in, relative to the output root. */
 export const BODY_FOLDERS = ["m", "h"] as const;

@@ -21,13 +21,13 @@ import { size } from "../report/human-units.ts";
 /** Cloudflare Workers Static Assets: files per Worker version on the free plan; past it the build writes Workers KV bulk files. */
 export const CLOUDFLARE_FREE_FILES = 20_000;
 /** Cloudflare Workers Static Assets: files per Worker version on Workers Paid. */
-export const CLOUDFLARE_PAID_FILES = 100_000;
+const CLOUDFLARE_PAID_FILES = 100_000;
 /** Cloudflare: the largest static asset, and the largest Workers KV value. */
 export const CLOUDFLARE_MAX_FILE_BYTES = 25 * 1024 * 1024;
 /** Netlify: files in one folder of a deploy; a deploy with more fails. */
-export const NETLIFY_FOLDER_FILES = 54_000;
+const NETLIFY_FOLDER_FILES = 54_000;
 /** The share of a limit from which the build warns that the output nears it. */
-export const NEAR_LIMIT = 0.9;
+const NEAR_LIMIT = 0.9;
 
 /** The files the output holds besides bodies and index shards. */
 const FIXED_FILES = [BUILD_INFO_PATH].length;

@@ -8,7 +8,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
-export const CONTENT_DIR = "content";
+const CONTENT_DIR = "content";
 
 /** The repository: the nearest folder at or above `from` holding `package.json` or `.git`; else `from`. */
 export function projectRoot(from = process.cwd()): string {

@@ -9,7 +9,7 @@
 import { duration } from "./human-units.ts";
 
 /** Runs shorter than this show no progress at all. */
-export const PROGRESS_DELAY_MS = 2000;
+const PROGRESS_DELAY_MS = 2000;
 const REFRESH_MS = 100;
 
 export interface ProgressStream {

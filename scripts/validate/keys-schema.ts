@@ -4,7 +4,7 @@
  * must embed exactly the pinned key, or none.
  */
 
-export const KEYS_SCHEMA_ID = "urn:manifest-resolver:schema:keys";
+const KEYS_SCHEMA_ID = "urn:manifest-resolver:schema:keys";
 
 export const keysSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -9,7 +9,7 @@
  * Workers KV metadata, which holds 1024 bytes.
  */
 
-export const ROUTES_SCHEMA_ID = "urn:manifest-resolver:schema:routes";
+const ROUTES_SCHEMA_ID = "urn:manifest-resolver:schema:routes";
 
 const umid = { type: "string", minLength: 1 } as const;
 const dateTime = { type: "string", format: "date-time" } as const;

@@ -5,7 +5,7 @@
  * resolver's ETags), so that the opt-in covers exactly the bytes a reviewer approved.
  */
 
-export const UNSIGNED_SCHEMA_ID = "urn:manifest-resolver:schema:unsigned";
+const UNSIGNED_SCHEMA_ID = "urn:manifest-resolver:schema:unsigned";
 
 export const unsignedSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -14,12 +14,12 @@ import { readRecords } from "./index.ts";
 import { CLI, ROOT } from "./paths.ts";
 import { startPrintingUrl, type Started } from "./processes.ts";
 
-export interface Runtime {
+interface Runtime {
   name: string;
   start(dist: string): Promise<Started>;
 }
 
-export const node: Runtime = {
+const node: Runtime = {
   name: "node (manifest-resolver serve)",
   start: (dist) => startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", "0"]),
 };
@@ -27,7 +27,7 @@ export const node: Runtime = {
 /** Deno looks for a newer release on start; these machines reach no such server. */
 export const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
 
-export const deno: Runtime = {
+const deno: Runtime = {
   name: "deno (Netlify edge function)",
   start: (dist) =>
     startPrintingUrl(
@@ -76,7 +76,7 @@ async function workerScript(): Promise<string> {
   return bundle.outputFiles[0]!.text;
 }
 
-export const workerd: Runtime = {
+const workerd: Runtime = {
   name: "workerd (Cloudflare Worker, static assets)",
   async start(dist) {
     const config = wranglerConfig();
@@ -106,7 +106,7 @@ export const workerd: Runtime = {
  * bulk files the build wrote beside `dist` (`${dist}-kv`). KV holds what the static output
  * holds: a body deleted or altered there after the build is empty or altered here.
  */
-export const workerdKv: Runtime = {
+const workerdKv: Runtime = {
   name: "workerd (Cloudflare Worker, Workers KV)",
   async start(dist) {
     const mf = new Miniflare({
