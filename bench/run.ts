@@ -319,7 +319,10 @@ function removeBuild(out: string): void {
   for (const folder of [out, `${out}-kv`, `${out}-lookup`]) rmSync(folder, { recursive: true, force: true });
 }
 
-/** Past Cloudflare's free static-file limit (scripts/plan/host-limits.ts) the build writes KV files: beside the output, here. */
+/**
+ * Past Cloudflare's free static-file limit (scripts/plan/host-limits.ts) the build writes KV files: beside the
+ * output, here.
+ */
 const writesKvAt = (manifests: number) =>
   writesKv(
     staticOutput({
@@ -642,7 +645,9 @@ if (values.scale === undefined) {
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
-const machine = `${osType()} ${release()}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const machine =
+  `${osType()} ${release()}, ${cpus().length} × ${cpu}, ` +
+  `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const report = `# Benchmark results
 
 \`npm run bench -- ${values.scale === undefined ? `--n ${N} --runs ${RUNS} --duration ${DURATION} --soak ${values.soak}` : `--scale ${values.scale} --n ${N}`}\`, ${new Date().toISOString().slice(0, 10)}, in ${ms(performance.now() - started)}.

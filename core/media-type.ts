@@ -12,7 +12,10 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
   return essence === "" ? undefined : essence;
 }
 
-/** Whether `mediaType` is JSON text: application/json, or a type with the +json suffix (application/ld+json among them). */
+/**
+ * Whether `mediaType` is JSON text: application/json, or a type with the +json suffix (application/ld+json among
+ * them).
+ */
 export function isJsonMediaType(mediaType: string | undefined): boolean {
   return mediaType === "application/json" || /^[^\s/]+\/[^\s/]+\+json$/.test(mediaType ?? "");
 }

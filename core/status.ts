@@ -68,7 +68,10 @@ export function cursorAtLeast(cursor: string, floor: string): boolean {
   return ours.test(cursor) && ours.test(floor) && cursor.length === floor.length && cursor > floor;
 }
 
-/** Whether a status with cursor `cursor` is strictly more recent than one with `than`: at least as recent, and not the same. */
+/**
+ * Whether a status with cursor `cursor` is strictly more recent than one with `than`: at least as recent, and not the
+ * same.
+ */
 export function cursorNewer(cursor: string, than: string): boolean {
   return cursor !== than && cursorAtLeast(cursor, than);
 }

@@ -14,7 +14,9 @@ export const descriptor = {
   umidPathRule: [
     "UMID_PATH is exactly one path segment; an extra '/'-separated segment is an error",
     "direct mode (default): the segment is percent-decoded and taken as the UMID",
-    `${B64U_PREFIX} mode: the rest of the segment is unpadded base64url of the UMID's UTF-8 bytes; use it for UMIDs containing '/' or other characters that conflict with path syntax, and for the UMIDs '.', '..' and 'health'`,
+    `${B64U_PREFIX} mode: the rest of the segment is unpadded base64url of the ` +
+      `UMID's UTF-8 bytes; use it for UMIDs containing '/' or other characters that ` +
+      `conflict with path syntax, and for the UMIDs '.', '..' and 'health'`,
   ],
   kv: { binding: KV_BINDING, keyPattern: "um:{UMID}" },
   endpoints: {
@@ -33,12 +35,19 @@ export const descriptor = {
     preflight: CACHE_NONE,
     status: CACHE_RESOLVED,
     statusDocument:
-      "EXT-OPT O2.2: {manifestId, status, updatedAt, reason?, cursor, nextCheck}; cursor strictly increases at each status change (16 digits: milliseconds from 1970 to updatedAt); the ETag is not the cursor but, as for every body, the document's digest: a reason may change while the cursor stays",
-    etag: 'weak, W/"sha256-<base64url SHA-256 of the response body>", computed when the content was built (for a status document read from Workers KV: when the Worker first reads the record)',
+      "EXT-OPT O2.2: {manifestId, status, updatedAt, reason?, cursor, nextCheck}; " +
+      "cursor strictly increases at each status change (16 digits: milliseconds from " +
+      "1970 to updatedAt); the ETag is not the cursor but, as for every body, the " +
+      "document's digest: a reason may change while the cursor stays",
+    etag:
+      'weak, W/"sha256-<base64url SHA-256 of the response body>", computed when the ' +
+      "content was built (for a status document read from Workers KV: when the Worker " +
+      "first reads the record)",
     conditionalRequests:
       "If-None-Match (weak comparison, lists and *) answers 304 with the same ETag and Cache-Control",
     expiry:
-      "HTTP freshness is not manifest validity: consumers must reject a manifest past its expiresAt whatever the cache state",
+      "HTTP freshness is not manifest validity: consumers must reject a manifest past " +
+      "its expiresAt whatever the cache state",
   },
   privacy: {
     access: "public: every resolved manifest is readable by anyone; no credentials, no authenticated resolution",

@@ -100,7 +100,8 @@ function statusOf(
   if (record === undefined || record.kind === "redirect") return uncachedJson(404, { error: "not_found", umid });
   if (record.status === undefined) {
     console.error(
-      `manifest-resolver: the record of ${JSON.stringify(umid)} has no status: it was stored by a build older than this handler`,
+      `manifest-resolver: the record of ${JSON.stringify(umid)} has no status: it was ` +
+        `stored by a build older than this handler`,
     );
     return uncachedJson(500, { error: "corrupt_record", umid });
   }

@@ -46,7 +46,8 @@ export class StaticRecords {
     const body = await read(entry.file);
     if (body === undefined || (await etagOf(body)) !== entry.etag) {
       console.error(
-        `manifest-resolver: ${entry.file} for ${JSON.stringify(umid)} is ${body === undefined ? "missing" : "not the body that was built"}`,
+        `manifest-resolver: ${entry.file} for ${JSON.stringify(umid)} is ` +
+          `${body === undefined ? "missing" : "not the body that was built"}`,
       );
       return { kind: "corrupt" };
     }

@@ -1,4 +1,7 @@
-/** The resolver's ETag of a body (edge/etag.ts), computed at once with Node's SHA-256: for the build and `probe`, which need no WebCrypto promise. */
+/**
+ * The resolver's ETag of a body (edge/etag.ts), computed at once with Node's SHA-256: for the build and `probe`,
+ * which need no WebCrypto promise.
+ */
 import { createHash } from "node:crypto";
 import { formatEtag } from "../edge/etag.ts";
 

@@ -11,7 +11,8 @@
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
  * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
- * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in days, hours, minutes, seconds, at most P1D |
+ * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in
+ * days, hours, minutes, seconds, at most P1D |
  */
 import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
@@ -55,7 +56,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
   const nextCheckSeconds = durationSeconds(statusNextCheck);
   if (nextCheckSeconds === undefined || nextCheckSeconds > MAX_NEXT_CHECK_SECONDS) {
     throw new ConfigError(
-      `UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds, at most P1D, such as PT10M, not '${statusNextCheck}'`,
+      `UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and ` +
+        `seconds, at most P1D, such as PT10M, not '${statusNextCheck}'`,
     );
   }
   return {
@@ -89,7 +91,9 @@ function positiveInteger(
   if (text === undefined || text === "") return fallback;
   if (!/^[1-9][0-9]*$/.test(text) || Number(text) > max) {
     throw new ConfigError(
-      `${name} must be a positive whole number${max === Number.MAX_SAFE_INTEGER ? "" : ` of at most ${max}`}, not '${excerpt(text)}'`,
+      `${name} must be a positive whole ` +
+        `number${max === Number.MAX_SAFE_INTEGER ? "" : ` of at most ${max}`}, not ` +
+        `'${excerpt(text)}'`,
     );
   }
   return Number(text);

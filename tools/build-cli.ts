@@ -40,7 +40,9 @@ export async function buildCli(): Promise<{ files: number; bytes: number }> {
       external: ["esbuild"],
       // Bundled CommonJS packages call require() for Node's own modules.
       banner: {
-        js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+        js:
+          'import { createRequire as __createRequire } from "node:module"; const require = ' +
+          "__createRequire(import.meta.url);",
       },
       metafile: true,
       logLevel: "warning",
@@ -67,6 +69,7 @@ export async function buildCli(): Promise<{ files: number; bytes: number }> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { files, bytes } = await buildCli();
   console.log(
-    `wrote ${relative(process.cwd(), PREBUILT_DIR) || "."}/: the prebuilt CLI, ${files} files, ${(bytes / 1024).toFixed(0)} KiB`,
+    `wrote ${relative(process.cwd(), PREBUILT_DIR) || "."}/: the prebuilt CLI, ` +
+      `${files} files, ${(bytes / 1024).toFixed(0)} KiB`,
   );
 }

@@ -31,7 +31,9 @@ for (const file of files) {
 }
 const wide = [...over.values()].reduce((a, b) => a + b, 0);
 const share = wide / lines;
-const summary = `${wide} of ${lines} source lines are wider than ${WIDTH} columns (${(share * 100).toFixed(2)}%, at most ${MAX_SHARE * 100}%)`;
+const summary =
+  `${wide} of ${lines} source lines are wider than ${WIDTH} columns ` +
+  `(${(share * 100).toFixed(2)}%, at most ${MAX_SHARE * 100}%)`;
 if (share > MAX_SHARE) {
   const worst = [...over].sort(([, a], [, b]) => b - a).slice(0, 10);
   console.error(`line-width: ${summary}; widest files:\n${worst.map(([file, n]) => `  ${file}: ${n}`).join("\n")}`);

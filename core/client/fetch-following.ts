@@ -62,7 +62,9 @@ export async function getFollowing(
     if (location === null || !URL.canParse(location, url))
       return {
         kind: "unreachable",
-        reason: `${url} answered ${response.status} with ${location === null ? "no Location" : `Location ${quoted(location)}, which is not a URL`}`,
+        reason:
+          `${url} answered ${response.status} with ` +
+          `${location === null ? "no Location" : `Location ${quoted(location)}, which is not a URL`}`,
       };
     const next = new URL(location, url).href;
     if (hops === MAX_REDIRECTS)

@@ -38,7 +38,10 @@ export interface GuardedCache extends HttpCache {
   readonly failure: string | undefined;
 }
 
-/** `cache` with its failures caught: a read that fails is a miss, a write that fails is skipped, and the first is kept to report once. */
+/**
+ * `cache` with its failures caught: a read that fails is a miss, a write that fails is skipped, and the first is kept
+ * to report once.
+ */
 export function guardedCache(cache: HttpCache): GuardedCache {
   let failure: string | undefined;
   const failed = (what: string, error: unknown) => {

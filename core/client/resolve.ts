@@ -35,7 +35,10 @@ export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "co
   context?: EvaluationContext;
   /** Default: the global fetch. */
   fetch?: Fetch;
-  /** Where responses, and the statuses seen, are kept between calls. Default: none, every call asks and nothing is remembered. */
+  /**
+   * Where responses, and the statuses seen, are kept between calls. Default: none, every call asks and nothing is
+   * remembered.
+   */
   cache?: HttpCache;
   /** Milliseconds each request may take. Default 10 000. */
   timeoutMs?: number;
@@ -91,7 +94,10 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const url = baseUrl.replace(/\/+$/, "") + umidPath(umid);
   const seen = await recallStatus(cache, url);
 
-  /** The receipt for what was answered (undefined: a manifest with no status to check), given what was seen before, which it updates. */
+  /**
+   * The receipt for what was answered (undefined: a manifest with no status to check), given what was seen before,
+   * which it updates.
+   */
   const answered = async (
     answer: StatusAnswer | undefined,
     manifestUrl: string,
@@ -107,7 +113,10 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     return done({ receipt, manifestUrl, ...(manifest !== undefined && { manifest }) });
   };
   const withRevocation = (revocation: Revocation | undefined) => (revocation === undefined ? {} : { revocation });
-  /** No manifest came: not resolvable, unless this client saw the UMID revoked, which it stays whatever the resolver answers now. */
+  /**
+   * No manifest came: not resolvable, unless this client saw the UMID revoked, which it stays whatever the resolver
+   * answers now.
+   */
   const notResolvable = (reason: string, manifestUrl: string, status?: number) =>
     done(
       seen?.status === "revoked"

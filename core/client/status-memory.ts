@@ -108,7 +108,10 @@ export function reconcileStatus(seen: SeenStatus | undefined, answer: StatusAnsw
 }
 
 function stillRevoked(seen: SeenStatus, answer: StatusAnswer | undefined): Revocation {
-  const seenAs = `this client saw the manifest revoked${seen.cursor === undefined ? "" : ` ${at(seen.cursor)}`}, and revocation is permanent (EXT-OPT O2.3)`;
+  const seenAs =
+    `this client saw the manifest ` +
+    `revoked${seen.cursor === undefined ? "" : ` ${at(seen.cursor)}`}, and ` +
+    `revocation is permanent (EXT-OPT O2.3)`;
   if (answer?.revocation.status === "unchecked")
     return { status: "revoked", message: `${seenAs}; now ${answer.revocation.message}` };
   return {
@@ -129,7 +132,9 @@ function stillSuspended(seen: SeenStatus, answer: StatusAnswer | undefined): Rev
   }
   return {
     status: "suspended",
-    message: `${answer === undefined ? saying(answer) : answer.revocation.message}; ${seenAs} stands until an answer with a newer cursor ends it`,
+    message:
+      `${answer === undefined ? saying(answer) : answer.revocation.message}; ${seenAs} ` +
+      `stands until an answer with a newer cursor ends it`,
   };
 }
 

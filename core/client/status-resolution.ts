@@ -15,7 +15,8 @@
  *   um:reason:status:endpoint-unknown-manifest  the endpoint answered 404 (O2.4)
  *   um:reason:status:endpoint-unavailable       503, no answer, a timeout, too many redirects (O2.4)
  *   um:reason:status:http-<status>              any other answer (O2.4: "the HTTP status code in the reason")
- *   um:reason:status:insecure-ref               statusRef, or a redirect from it, is not https: (O2.1: "treat as unreachable")
+ * um:reason:status:insecure-ref               statusRef, or a redirect from it, is not https: (O2.1: "treat as
+ * unreachable")
  *   um:reason:status:invalid-response           not application/json, or not a status document (O2.2)
  *   um:reason:status:manifest-mismatch          a status document for another manifestId (O2.2: "MUST match")
  * A manifest without a statusRef gets no result at all: "unchecked" with no warning, as
@@ -54,7 +55,10 @@ export interface StatusRequest {
 /** What a status endpoint answered: the status for the evaluator, and the cursor of a status document. */
 export interface StatusAnswer {
   revocation: Revocation;
-  /** The cursor that orders this answer among the endpoint's (orderingCursor, core/status.ts); absent when no document came. */
+  /**
+   * The cursor that orders this answer among the endpoint's (orderingCursor, core/status.ts); absent when no document
+   * came.
+   */
   cursor?: string;
 }
 
@@ -100,7 +104,9 @@ export async function resolveStatus(
   if (document.manifestId !== manifest["@id"]) {
     return unchecked(
       "manifest-mismatch",
-      `status endpoint ${got.entry.url} answers for manifestId ${quoted(document.manifestId)}, not for this manifest, ${quoted(manifest["@id"])}`,
+      `status endpoint ${got.entry.url} answers for manifestId ` +
+        `${quoted(document.manifestId)}, not for this manifest, ` +
+        `${quoted(manifest["@id"])}`,
     );
   }
   await got.save();
@@ -110,7 +116,9 @@ export async function resolveStatus(
   return {
     revocation: {
       status: document.status,
-      message: `status endpoint ${got.entry.url}: the manifest is ${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}`,
+      message:
+        `status endpoint ${got.entry.url}: the manifest is ` +
+        `${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}`,
     },
     cursor,
   };
@@ -154,7 +162,10 @@ const ENTITY_TAG_TEXT = /^[\x21\x23-\x7e]*$/;
 function documentOf(entry: CachedEntry): StatusDocument | { problem: string } {
   if (mediaTypeOf(entry.contentType) !== "application/json")
     return {
-      problem: `the status response is ${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, not application/json`,
+      problem:
+        `the status response is ` +
+        `${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, ` +
+        `not application/json`,
     };
   const parsed = parseJson(entry.body, DEFAULT_LIMITS);
   return parsed.ok

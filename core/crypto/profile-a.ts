@@ -107,7 +107,9 @@ export function prepareProfileA(
       problems.push({
         pointer: "/signature",
         rule: "signature/unverifiable",
-        message: `no publicKeySpkiB64 is embedded and no _keys.json pins keyRef ${quoted(keyRef)}, so the signature cannot be verified`,
+        message:
+          `no publicKeySpkiB64 is embedded and no _keys.json pins keyRef ` +
+          `${quoted(keyRef)}, so the signature cannot be verified`,
       });
     } else {
       spki = pin.spki;
@@ -122,7 +124,9 @@ export function prepareProfileA(
     problems.push({
       pointer: "/signature/publicKeySpkiB64",
       rule: "signature/key-mismatch",
-      message: `is not the key pinned for keyRef ${quoted(keyRef)} (${pin.place}): either the embedded key was substituted, or the pin there was changed`,
+      message:
+        `is not the key pinned for keyRef ${quoted(keyRef)} (${pin.place}): either the ` +
+        `embedded key was substituted, or the pin there was changed`,
     });
   } else {
     spki = embedded;
@@ -157,7 +161,8 @@ export function verdictProblems(verdict: Ed25519Verdict, pending: PendingVerific
         pointer: pending.keyPointer,
         rule: "signature/weak-key",
         message:
-          "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key: refused",
+          "is a small-order or non-canonically encoded Ed25519 key, for which signatures " +
+          "verify without any private key: refused",
       },
     ];
   }
@@ -167,7 +172,9 @@ export function verdictProblems(verdict: Ed25519Verdict, pending: PendingVerific
         pointer: "/signature/value",
         rule: "signature/invalid",
         message:
-          "the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order)",
+          "the Ed25519 signature does not verify over the canonical manifest: the content " +
+          "changed after signing, another key signed it, or it is not strictly encoded " +
+          "(small-order R, S not below the group order)",
       },
     ];
   }
@@ -181,5 +188,8 @@ function unpinnedMessage(keyRef: unknown, pins: KeyPins): string {
       : undefined;
   const hint =
     near === undefined ? "" : `; ${quoted(near[0])} is pinned at ${near[1].place}, but keyRefs are compared exactly`;
-  return `keyRef ${quoted(keyRef)} is not pinned in ${pins.file}: when that file exists, every manifest must be signed with a key pinned there${hint}`;
+  return (
+    `keyRef ${quoted(keyRef)} is not pinned in ${pins.file}: when that file exists, ` +
+    `every manifest must be signed with a key pinned there${hint}`
+  );
 }

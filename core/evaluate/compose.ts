@@ -15,7 +15,10 @@ export function compose(ev: Evaluation): Outcome {
   if (!ev.rejected && floor > receipt.effectiveTrustTier) {
     warn(ev, true, {
       code: "um:reason:trust:tier-unsupported",
-      message: `the manifest requires Tier ${floor}; this evaluator verified Tier ${receipt.effectiveTrustTier} (it supports up to Tier ${ev.context.maxSupportedTrustTier}), and does not downgrade`,
+      message:
+        `the manifest requires Tier ${floor}; this evaluator verified Tier ` +
+        `${receipt.effectiveTrustTier} (it supports up to Tier ` +
+        `${ev.context.maxSupportedTrustTier}), and does not downgrade`,
       pointer: "/requiredTrustTier",
     });
   }

@@ -71,7 +71,10 @@ function gates(
   if (tier > ev.receipt.effectiveTrustTier) {
     return {
       status: "trustTierUnsupported",
-      reason: `um:reason:trust:tier-unsupported: requires Tier ${tier}; this evaluator verified Tier ${ev.receipt.effectiveTrustTier} (supports up to ${context.maxSupportedTrustTier})`,
+      reason:
+        `um:reason:trust:tier-unsupported: requires Tier ${tier}; this evaluator ` +
+        `verified Tier ${ev.receipt.effectiveTrustTier} (supports up to ` +
+        `${context.maxSupportedTrustTier})`,
     };
   }
   if (
@@ -80,7 +83,10 @@ function gates(
   ) {
     return {
       status: "assuranceInsufficient",
-      reason: `um:reason:trust:assurance-insufficient: requires ${facet.requiredAssuranceClass}; the unlock reached ${context.presentedAssuranceClass}`,
+      reason:
+        `um:reason:trust:assurance-insufficient: requires ` +
+        `${facet.requiredAssuranceClass}; the unlock reached ` +
+        `${context.presentedAssuranceClass}`,
     };
   }
   if (Object.hasOwn(facet, "requiredLiveness")) {

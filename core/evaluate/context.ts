@@ -22,9 +22,15 @@ export interface EvaluationContext {
   verifierChallenge?: string;
   /** This verifier's identifier, which the proof's `audience` must equal. */
   verifierAudience?: string;
-  /** The assurance class the unlock gesture reached, as this evaluator determined it (EXT-T1 §T1.3.3). Default "software". */
+  /**
+   * The assurance class the unlock gesture reached, as this evaluator determined it (EXT-T1 §T1.3.3). Default
+   * "software".
+   */
   presentedAssuranceClass?: AssuranceClass;
-  /** The operations the evaluator intends, each of which a governing consent's `scope` must list literally (core §3.1.4). Default ["read"]. */
+  /**
+   * The operations the evaluator intends, each of which a governing consent's `scope` must list literally (core
+   * §3.1.4). Default ["read"].
+   */
   intendedScope?: string[];
   /** The intended use, which must equal a governing consent's `purpose` (core §1.4.4). Default: not compared. */
   intendedPurpose?: string;

@@ -23,7 +23,10 @@ import { verify } from "./verify.ts";
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
 export interface EvaluateOptions {
-  /** The standards site whose `/ns/v0.4` (or `/ns/v0.3`) namespace a manifest must use. Default https://universalmanifest.net. */
+  /**
+   * The standards site whose `/ns/v0.4` (or `/ns/v0.3`) namespace a manifest must use. Default
+   * https://universalmanifest.net.
+   */
   standardsUrl?: string;
   /**
    * Keys this relying party resolved out of band, SPKI (standard base64) by keyRef. When

@@ -35,7 +35,9 @@ export function warn(ev: Pick<Evaluation, "receipt" | "rejected">, critical: boo
   if (critical) ev.rejected = true;
 }
 
-/** A problem found by a rule `check` shares, as a warning that keeps its rule and place (its member names excerpted). */
+/**
+ * A problem found by a rule `check` shares, as a warning that keeps its rule and place (its member names excerpted).
+ */
 export function problemWarning(code: string, problem: Problem): Warning {
   const pointer = pointerExcerpt(problem.pointer);
   return { code, message: `${placeName(pointer)}: ${problem.message}`, rule: problem.rule, pointer };

@@ -104,7 +104,9 @@ function projectPointers(ev: Evaluation): void {
     if (expires === undefined || expires < now) {
       warn(ev, true, {
         code: "um:reason:delegation:expired",
-        message: `the agent delegation at ${at} expired at ${excerpt(String(pointer.expiresAt))}: an expired grant of authority rejects the manifest (core §6.5.1)`,
+        message:
+          `the agent delegation at ${at} expired at ${excerpt(String(pointer.expiresAt))}: ` +
+          `an expired grant of authority rejects the manifest (core §6.5.1)`,
         pointer: `${at}/expiresAt`,
       });
     }
@@ -118,7 +120,9 @@ function projectPointers(ev: Evaluation): void {
     if (typeof pointer.delegateId !== "string" || pointer.delegateId === "") {
       warn(ev, false, {
         code: "um:reason:delegation:unattributed",
-        message: `the agent delegation at ${at} names no delegateId: it is attributed to no agent and grants no authority`,
+        message:
+          `the agent delegation at ${at} names no delegateId: it is attributed to no agent ` +
+          `and grants no authority`,
         pointer: at,
       });
     }

@@ -36,7 +36,8 @@ export function recordRevocation(ev: Pick<Evaluation, "receipt" | "rejected">, r
   const code = revocation.code ?? DEFAULTS[status].code;
   if (code !== undefined && status !== "active" && !WARNING_CODE.test(code)) {
     throw new RangeError(
-      `revocation.code ${JSON.stringify(code)} is not a registry code of the form um:reason:<category>:<code> (${WARNING_CODE.source})`,
+      `revocation.code ${JSON.stringify(code)} is not a registry code of the form ` +
+        `um:reason:<category>:<code> (${WARNING_CODE.source})`,
     );
   }
   ev.receipt.revocationStatus = status;

@@ -84,7 +84,10 @@ function holderBindingStatus(ev: Evaluation): Receipt["holderBindingStatus"] {
     : "absent";
 }
 
-/** 2b. A challenge issued and not answered, or answered wrongly, rejects (T1.2); a proof no challenge asked for is checked all the same. */
+/**
+ * 2b. A challenge issued and not answered, or answered wrongly, rejects (T1.2); a proof no challenge asked for is
+ * checked all the same.
+ */
 async function presentationProofStatus(ev: Evaluation): Promise<Receipt["presentationProofStatus"]> {
   const { verifierChallenge, verifierAudience } = ev.context;
   const proof = ev.version === "0.4" ? ev.manifest.presentationProof : undefined;
@@ -93,7 +96,8 @@ async function presentationProofStatus(ev: Evaluation): Promise<Receipt["present
     warn(ev, true, {
       code: "um:reason:presentation:missing-required",
       message:
-        "this verifier issued a challenge and the manifest carries no presentationProof: replay-suspect, refused for interactive verification",
+        "this verifier issued a challenge and the manifest carries no presentationProof: " +
+        "replay-suspect, refused for interactive verification",
     });
     return "missing-required";
   }
@@ -123,7 +127,10 @@ async function presentationProofFault(
   if (audience !== undefined && proof.audience !== audience)
     return `is addressed to ${quoted(proof.audience)}, not to this verifier, ${quoted(audience)}`;
   if (proof.proofType !== "did-auth")
-    return `proofType ${quoted(proof.proofType)} is not verified by this evaluator (only "did-auth"), so it fails closed`;
+    return (
+      `proofType ${quoted(proof.proofType)} is not verified by this evaluator (only ` +
+      `"did-auth"), so it fails closed`
+    );
   const value = typeof proof.proofValue === "string" ? decodeBase64url(proof.proofValue) : undefined;
   if (value === undefined || value.length !== 64)
     return "proofValue is not the unpadded base64url of a 64-byte Ed25519 signature";

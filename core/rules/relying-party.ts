@@ -10,43 +10,69 @@ export const RELYING_PARTY_RULES = {
   "arrive:malformed": {
     severity: "error",
     summary: "the manifest is not UTF-8 JSON (the evaluator's Arrive stage)",
-    why: "The evaluator reads a manifest strictly (core §3.1.1): text that is not UTF-8, or a value JSON cannot hold, has no canonical form to verify a signature over, so it is rejected.",
+    why:
+      "The evaluator reads a manifest strictly (core §3.1.1): text that is not UTF-8, " +
+      "or a value JSON cannot hold, has no canonical form to verify a signature over, " +
+      "so it is rejected.",
     source: "UM v0.4 core §3.1.1; RFC 8259 §8.1",
     fix: "Save the file as UTF-8 JSON; check reports the same file's problems with their rules (json/*).",
   },
   "arrive:too-large": {
     severity: "error",
     summary: "the manifest is larger than the evaluator's size limit",
-    why: "A relying party bounds what one manifest may cost it (core §6.3): 1 MB by default, UM_MAX_MANIFEST_BYTES here.",
+    why:
+      "A relying party bounds what one manifest may cost it (core §6.3): 1 MB by " +
+      "default, UM_MAX_MANIFEST_BYTES here.",
     source: "UM v0.4 core §6.3",
-    fix: "Make the manifest smaller (reference large proofs by URI), or raise UM_MAX_MANIFEST_BYTES if you accept larger ones.",
+    fix:
+      "Make the manifest smaller (reference large proofs by URI), or raise " +
+      "UM_MAX_MANIFEST_BYTES if you accept larger ones.",
   },
   "arrive:unsupported-version": {
     severity: "error",
     summary: "the manifestVersion has no processing path in a v0.4 evaluator",
-    why: "A v0.4 evaluator reads v0.4, and v0.3 through the compatibility rules of EXT-T1 §T1.6.4; versions 0.1 and 0.2 it must refuse rather than read by rules they were not written for (core §1.3.1).",
+    why:
+      "A v0.4 evaluator reads v0.4, and v0.3 through the compatibility rules of EXT-T1 " +
+      "§T1.6.4; versions 0.1 and 0.2 it must refuse rather than read by rules they " +
+      "were not written for (core §1.3.1).",
     source: "UM v0.4 core §1.3.1; EXT-T1 §T1.6.4",
     fix: "Ask for, or publish, the manifest as v0.4.",
   },
   "resolve/media-type": {
     severity: "warning",
     summary: "the manifest was answered with a Content-Type that is not JSON",
-    why: "A resolver answers a manifest as application/ld+json (contract 4.3); one that says text/html, say, is misconfigured, or is not the resolver it claims to be. A warning: the body is judged by what it is.",
+    why:
+      "A resolver answers a manifest as application/ld+json (contract 4.3); one that " +
+      "says text/html, say, is misconfigured, or is not the resolver it claims to be. " +
+      "A warning: the body is judged by what it is.",
     source: "contract 4.3",
-    fix: "If it is your resolver, serve manifests as application/ld+json; manifest-resolver build and its edge handler do.",
+    fix:
+      "If it is your resolver, serve manifests as application/ld+json; " +
+      "manifest-resolver build and its edge handler do.",
   },
   "status/revocation-contradicted": {
     severity: "error",
     summary: "the resolver now answers otherwise for a manifest this client saw revoked",
-    why: 'Revocation is permanent (EXT-OPT O2.3): a later "active" or "suspended" for a UMID once revoked is a contradiction, not a reinstatement, so the client keeps it revoked and does not believe the answer.',
+    why:
+      'Revocation is permanent (EXT-OPT O2.3): a later "active" or "suspended" for a ' +
+      "UMID once revoked is a contradiction, not a reinstatement, so the client keeps " +
+      "it revoked and does not believe the answer.",
     source: "EXT-OPT O2.3",
-    fix: "Nothing to do as a relying party: the manifest stays rejected. If it is your resolver, find out how the revocation was undone (check --base reports it as history/unrevoked).",
+    fix:
+      "Nothing to do as a relying party: the manifest stays rejected. If it is your " +
+      "resolver, find out how the revocation was undone (check --base reports it as " +
+      "history/unrevoked).",
   },
   "status/cursor-rollback": {
     severity: "warning",
     summary: 'an "active" status with a cursor not newer than the suspension this client saw',
-    why: "Statuses are ordered by their cursor (EXT-OPT O2.1, O2.2): an answer that ends a suspension must be newer than it, else it may be a stale or replayed answer, so the client refuses it and the manifest stays suspended.",
+    why:
+      "Statuses are ordered by their cursor (EXT-OPT O2.1, O2.2): an answer that ends " +
+      "a suspension must be newer than it, else it may be a stale or replayed answer, " +
+      "so the client refuses it and the manifest stays suspended.",
     source: "EXT-OPT O2.1, O2.2, O2.3",
-    fix: "Nothing to do as a relying party: ask again later. If it is your resolver, date the reinstatement after the suspension (manifest-resolver reinstate does).",
+    fix:
+      "Nothing to do as a relying party: ask again later. If it is your resolver, date " +
+      "the reinstatement after the suspension (manifest-resolver reinstate does).",
   },
 } satisfies Record<string, Rule>;

@@ -12,89 +12,142 @@ export const SIGNATURE_RULES = {
   "signature/invalid": {
     severity: "error",
     summary: "the Ed25519 signature does not verify over the manifest as it is",
-    why: "The signature covers the JCS canonical bytes of the manifest without signature, presentationProof and postQuantumSignature. It fails when the content changed after signing, when another key signed it, or when it is not strictly encoded (a small-order or non-canonical R, or S not below the group order: forgeries that common verifiers accept). Relying parties must reject it.",
+    why:
+      "The signature covers the JCS canonical bytes of the manifest without signature, " +
+      "presentationProof and postQuantumSignature. It fails when the content changed " +
+      "after signing, when another key signed it, or when it is not strictly encoded " +
+      "(a small-order or non-canonical R, or S not below the group order: forgeries " +
+      "that common verifiers accept). Relying parties must reject it.",
     source: "contract 2.6, 5 (item 3); UM v0.4 core §1.6.3, §1.6.4; RFC 8032 §5.1.7",
-    fix: `If you edited the manifest, sign it again: ${SIGN_AGAIN}. check prints that command, filled in, under the problem.`,
+    fix:
+      `If you edited the manifest, sign it again: ${SIGN_AGAIN}. check prints that ` +
+      `command, filled in, under the problem.`,
     example:
-      "manifest-resolver sign content/people/alice/profile.jsonld --key alice.pem --key-ref did:web:alice.example#key-1",
+      "manifest-resolver sign content/people/alice/profile.jsonld --key alice.pem " +
+      "--key-ref did:web:alice.example#key-1",
   },
   "signature/value-encoding": {
     severity: "error",
     summary: "signature.value is not the unpadded base64url of a 64-byte Ed25519 signature",
-    why: "Profile A encodes signatures as base64url without padding (core §1.6.1); verifiers must not accept another spelling, since two spellings of one signature would make its bytes ambiguous.",
+    why:
+      "Profile A encodes signatures as base64url without padding (core §1.6.1); " +
+      "verifiers must not accept another spelling, since two spellings of one " +
+      "signature would make its bytes ambiguous.",
     source: "contract 2.6; UM v0.4 core §1.6.1",
     fix: `Sign the manifest again rather than editing the value: ${SIGN_AGAIN}.`,
   },
   "signature/unpinned-key": {
     severity: "error",
     summary: "the signature's keyRef is not pinned in _keys.json",
-    why: "Once _keys.json exists the world is closed: a relying party trusts keys, not what a manifest embeds (core §1.6.4), so every keyRef must be pinned there, by exact string (another letter case, a trailing space or another fragment is another keyRef).",
+    why:
+      "Once _keys.json exists the world is closed: a relying party trusts keys, not " +
+      "what a manifest embeds (core §1.6.4), so every keyRef must be pinned there, by " +
+      "exact string (another letter case, a trailing space or another fragment is " +
+      "another keyRef).",
     source: 'UM v0.4 core §1.6.4; README, "Pinned keys"',
-    fix: 'If the key is yours, pin it: add "KEYREF": "SPKI" to _keys.json (manifest-resolver keygen prints the entry; check prints it, filled in, under the problem). Otherwise sign with a key that is pinned.',
+    fix:
+      'If the key is yours, pin it: add "KEYREF": "SPKI" to _keys.json ' +
+      "(manifest-resolver keygen prints the entry; check prints it, filled in, under " +
+      "the problem). Otherwise sign with a key that is pinned.",
     example: '{ "did:web:you.example#key-1": "MCowBQYDK2VwAyEA..." }',
   },
   "signature/unverifiable": {
     severity: "error",
     summary: "no key to verify the signature with: none embedded, none pinned",
-    why: "Without publicKeySpkiB64 and without a pin for its keyRef, the signature cannot be verified, and a manifest that cannot be verified must be rejected (core §1.6.4, key resolution).",
+    why:
+      "Without publicKeySpkiB64 and without a pin for its keyRef, the signature cannot " +
+      "be verified, and a manifest that cannot be verified must be rejected (core " +
+      "§1.6.4, key resolution).",
     source: "UM v0.4 core §1.6.4",
     fix: "Pin the keyRef in _keys.json, or embed the key: manifest-resolver sign embeds it.",
   },
   "signature/key-encoding": {
     severity: "error",
     summary: "the key is not an Ed25519 SubjectPublicKeyInfo in canonical standard base64",
-    why: "publicKeySpkiB64 (or the pin chosen for the keyRef) is the standard base64 of the 44-byte DER SubjectPublicKeyInfo of an Ed25519 key, spelt one way only: a decoder ignores stray bits before the padding, so two spellings would otherwise name one key.",
+    why:
+      "publicKeySpkiB64 (or the pin chosen for the keyRef) is the standard base64 of " +
+      "the 44-byte DER SubjectPublicKeyInfo of an Ed25519 key, spelt one way only: a " +
+      "decoder ignores stray bits before the padding, so two spellings would otherwise " +
+      "name one key.",
     source: "contract 2.6; UM v0.4 core §1.6.2",
-    fix: "Use the key as manifest-resolver keygen prints it (it starts MCowBQYDK2VwAyEA and is 60 characters long), or sign again, which embeds it.",
+    fix:
+      "Use the key as manifest-resolver keygen prints it (it starts MCowBQYDK2VwAyEA " +
+      "and is 60 characters long), or sign again, which embeds it.",
   },
   "signature/key-mismatch": {
     severity: "error",
     summary: "the embedded key is not the key pinned for the keyRef",
-    why: "A manifest could name a reputable keyRef while embedding its author's own key (key substitution): when the keyRef's key is known, the embedded one must be byte-identical to it, or the manifest is rejected (core §1.6.4).",
+    why:
+      "A manifest could name a reputable keyRef while embedding its author's own key " +
+      "(key substitution): when the keyRef's key is known, the embedded one must be " +
+      "byte-identical to it, or the manifest is rejected (core §1.6.4).",
     source: "UM v0.4 core §1.6.4 (security note)",
-    fix: "Sign with the pinned key (or drop publicKeySpkiB64: the pin stands in for it). If the pin itself changed, review that change to _keys.json.",
+    fix:
+      "Sign with the pinned key (or drop publicKeySpkiB64: the pin stands in for it). " +
+      "If the pin itself changed, review that change to _keys.json.",
   },
   "signature/weak-key": {
     severity: "error",
     summary: "the key is a small-order or non-canonically encoded Ed25519 key",
-    why: "For such a key, signatures verify without any private key: anyone could sign anything with it. Common verifiers accept it, so it is refused before verifying.",
+    why:
+      "For such a key, signatures verify without any private key: anyone could sign " +
+      "anything with it. Common verifiers accept it, so it is refused before verifying.",
     source: "RFC 8032 §5.1.7; UM v0.4 core §1.6.4",
     fix: "Make a new key with manifest-resolver keygen, pin it, and sign with it.",
   },
   "signature/status-ref-insecure": {
     severity: "error",
     summary: "signature.statusRef is not an https: URL (or http: to a loopback host)",
-    why: 'A status document carries no signature of its own: only its transport protects it (EXT-OPT O2.1). Over plain http, anyone on the path could answer "active" for a revoked manifest.',
+    why:
+      "A status document carries no signature of its own: only its transport protects " +
+      'it (EXT-OPT O2.1). Over plain http, anyone on the path could answer "active" ' +
+      "for a revoked manifest.",
     source: "EXT-OPT O2.1; UM v0.4 core §1.6.2",
-    fix: "Use the https: URL of the manifest's status endpoint; manifest-resolver sign writes it with --status-base URL or UM_RESOLVER_URL.",
+    fix:
+      "Use the https: URL of the manifest's status endpoint; manifest-resolver sign " +
+      "writes it with --status-base URL or UM_RESOLVER_URL.",
   },
   "signature/status-ref-mismatch": {
     severity: "error",
     summary: "signature.statusRef points at this resolver, but not at this manifest's own status URL",
-    why: 'statusRef is outside the signing input, so anyone can change it without breaking the signature: a manifest pointing at another UMID\'s status would borrow its "active" even once itself is revoked.',
+    why:
+      "statusRef is outside the signing input, so anyone can change it without " +
+      "breaking the signature: a manifest pointing at another UMID's status would " +
+      'borrow its "active" even once itself is revoked.',
     source: "EXT-OPT O2.1; UM v0.4 core §1.6.2",
-    fix: "Set statusRef to the URL the message names (manifest-resolver sign writes it with --status-base URL or UM_RESOLVER_URL), or remove it.",
+    fix:
+      "Set statusRef to the URL the message names (manifest-resolver sign writes it " +
+      "with --status-base URL or UM_RESOLVER_URL), or remove it.",
   },
   "keys/not-ed25519": {
     severity: "error",
     summary: "a _keys.json entry is not an Ed25519 SubjectPublicKeyInfo in canonical base64",
-    why: "Profile A verifies with Ed25519 only; a pin that is not such a key pins nothing, and every manifest signed under its keyRef would fail.",
+    why:
+      "Profile A verifies with Ed25519 only; a pin that is not such a key pins " +
+      "nothing, and every manifest signed under its keyRef would fail.",
     source: 'contract 2.6; README, "Pinned keys"',
     fix: "Replace the value with the key as manifest-resolver keygen prints it.",
   },
   "keys/weak-key": {
     severity: "error",
     summary: "a _keys.json entry is a small-order or non-canonically encoded Ed25519 key",
-    why: "For such a key, signatures verify without any private key: pinning it would let anyone sign manifests under its keyRef.",
+    why:
+      "For such a key, signatures verify without any private key: pinning it would let " +
+      "anyone sign manifests under its keyRef.",
     source: 'RFC 8032 §5.1.7; README, "Pinned keys"',
     fix: "Make a new key with manifest-resolver keygen, pin it instead, and sign again with it.",
   },
   "keys/none-pinned": {
     severity: "warning",
     summary: "no _keys.json pins signing keys, so any embedded key is accepted",
-    why: "Without pins, a manifest signed with any key it embeds verifies: anyone who can open a pull request can publish a manifest under your keyRef with their own key. A warning; an error under check --strict.",
+    why:
+      "Without pins, a manifest signed with any key it embeds verifies: anyone who can " +
+      "open a pull request can publish a manifest under your keyRef with their own " +
+      "key. A warning; an error under check --strict.",
     source: 'UM v0.4 core §1.6.4; README, "Pinned keys"',
-    fix: "Pin your keys in content/_keys.json (manifest-resolver keygen --key-ref KEYREF prints the file), and protect it with a CODEOWNERS rule.",
+    fix:
+      "Pin your keys in content/_keys.json (manifest-resolver keygen --key-ref KEYREF " +
+      "prints the file), and protect it with a CODEOWNERS rule.",
     example: '{ "did:web:you.example#key-1": "MCowBQYDK2VwAyEA..." }',
   },
   "sign/not-object": {
@@ -107,7 +160,10 @@ export const SIGNATURE_RULES = {
   "sign/key-not-pinned": {
     severity: "error",
     summary: "the keyRef given to sign is pinned to another key",
-    why: "A manifest signed with another key than the one _keys.json pins for its keyRef would fail every check (signature/key-mismatch); sign refuses rather than write it.",
+    why:
+      "A manifest signed with another key than the one _keys.json pins for its keyRef " +
+      "would fail every check (signature/key-mismatch); sign refuses rather than write " +
+      "it.",
     source: 'README, "Pinned keys"',
     fix: "Sign with the key pinned for that keyRef, or with --key-ref naming the keyRef of your key.",
   },

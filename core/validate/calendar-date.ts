@@ -18,7 +18,10 @@ const MONTHS = [
   "December",
 ];
 
-/** Why the date at the start of `value` (YYYY-MM-DD) does not exist; undefined if it does, or if `value` starts with no such date. */
+/**
+ * Why the date at the start of `value` (YYYY-MM-DD) does not exist; undefined if it does, or if `value` starts with
+ * no such date.
+ */
 export function noSuchDate(value: string): string | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   if (match === null) return undefined;

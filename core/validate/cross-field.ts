@@ -46,7 +46,9 @@ function floorsOnlyRaise(m: Json): Problem[] {
         problems.push({
           pointer: `/${list}/${i}/requiredTrustTier`,
           rule: "tier/below-manifest-floor",
-          message: `requiredTrustTier ${tier} is below the manifest's requiredTrustTier ${floor}: a ${list.slice(0, -1)} floor may only raise it`,
+          message:
+            `requiredTrustTier ${tier} is below the manifest's requiredTrustTier ${floor}: a ` +
+            `${list.slice(0, -1)} floor may only raise it`,
         });
       }
     });
@@ -87,7 +89,9 @@ function claimRules(m: Json): Problem[] {
         problems.push({
           pointer,
           rule: "claim/proof-too-large",
-          message: `embedded proof is ${bytes} bytes; the limit per presentation is ${MAX_CLAIM_PROOF_BYTES} bytes (50 KiB): reference it by URI instead`,
+          message:
+            `embedded proof is ${bytes} bytes; the limit per presentation is ` +
+            `${MAX_CLAIM_PROOF_BYTES} bytes (50 KiB): reference it by URI instead`,
         });
       }
     }

@@ -20,7 +20,9 @@ export function freshnessProblems(manifest: Record<string, unknown>, now: Date):
     problems.push({
       pointer: "/expiresAt",
       rule: "time/expired",
-      message: `expired at ${excerpt(String(manifest.expiresAt))}: consumers must reject it (now is ${now.toISOString()})`,
+      message:
+        `expired at ${excerpt(String(manifest.expiresAt))}: consumers must reject it ` +
+        `(now is ${now.toISOString()})`,
     });
   } else if (expires === undefined && Object.hasOwn(manifest, "expiresAt")) {
     // Fail closed: an expiry that cannot be read is never in the future.

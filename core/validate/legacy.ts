@@ -3,7 +3,8 @@
  * `manifestVersion`"), each validated by its own version's rules, not waved through: the
  * published schema of that version (`scripts/validate/legacy/v0.X.schema.json`, copied
  * verbatim from the Universal Manifest repository, Apache-2.0; a test compares them with
- * the published files; compiled ahead of time into `generated/`), and the rules those schemas state only in prose or the version's suite checks:
+ * the published files; compiled ahead of time into `generated/`), and the rules those schemas state only in prose or
+ * the version's suite checks:
  * `@type` includes `um:Manifest`, `issuedAt` is not after `expiresAt`, `shards` is an
  * array of `um:Shard` objects, and a v0.3 `@context` references the v0.3 namespace.
  *
@@ -59,7 +60,9 @@ function typeIncludes(object: Record<string, unknown>, at: string, type: string)
     {
       pointer: `${at}/@type`,
       rule: "legacy/type",
-      message: `@type must be or include ${JSON.stringify(type)}, found ${value === undefined ? "nothing" : quoted(value)}`,
+      message:
+        `@type must be or include ${JSON.stringify(type)}, found ` +
+        `${value === undefined ? "nothing" : quoted(value)}`,
     },
   ];
 }

@@ -63,7 +63,10 @@ function pointerOf(e: SchemaError): string {
 function messageOf(e: SchemaError): string {
   const description = (e.parentSchema as { description?: string } | undefined)?.description;
   if (e.keyword === "format" && e.params.format === "date-time" && typeof e.data === "string") {
-    return `${noSuchDate(e.data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${quoted(e.data)}`;
+    return (
+      `${noSuchDate(e.data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, ` +
+      `found ${quoted(e.data)}`
+    );
   }
   switch (e.keyword) {
     case "required":
@@ -73,12 +76,19 @@ function messageOf(e: SchemaError): string {
     case "const":
       return `must be ${JSON.stringify(e.params.allowedValue)}, found ${quoted(e.data)}`;
     case "enum":
-      return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, found ${quoted(e.data)}`;
+      return (
+        `must be one of ` +
+        `${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, ` +
+        `found ${quoted(e.data)}`
+      );
     case "anyOf":
       return description ?? "must match one of the allowed shapes";
     case "format":
     case "pattern":
-      return `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, found ${quoted(e.data)}`;
+      return (
+        `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, ` +
+        `found ${quoted(e.data)}`
+      );
     default:
       return e.message ?? e.keyword;
   }

@@ -23,7 +23,10 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
       {
         pointer: POINTER,
         rule: "signature/status-ref-insecure",
-        message: `must be an https: URL (or http: to a loopback host), not ${quoted(statusRef)}: a status document carries no signature, only its transport protects it (EXT-OPT O2.1)`,
+        message:
+          `must be an https: URL (or http: to a loopback host), not ${quoted(statusRef)}: ` +
+          `a status document carries no signature, only its transport protects it (EXT-OPT ` +
+          `O2.1)`,
       },
     ];
   }
@@ -43,7 +46,9 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
     {
       pointer: POINTER,
       rule: "signature/status-ref-mismatch",
-      message: `points at this publisher's resolver (${resolverUrl}) but not at this manifest's own status URL, ${excerpt(own)}`,
+      message:
+        `points at this publisher's resolver (${resolverUrl}) but not at this manifest's ` +
+        `own status URL, ${excerpt(own)}`,
     },
   ];
 }

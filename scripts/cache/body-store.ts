@@ -18,7 +18,10 @@ import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 /** Read-only: an edit by mistake is refused, though a recall checks every body all the same. */
 const BODY_MODE = 0o444;
 
-/** What `recall` found: the body, none (`missing`), or bytes that are not the body of their digest (`altered`, now removed). */
+/**
+ * What `recall` found: the body, none (`missing`), or bytes that are not the body of their digest (`altered`, now
+ * removed).
+ */
 export type RecalledBody = Uint8Array | "missing" | "altered";
 
 export class BodyStore {
@@ -85,7 +88,8 @@ export class BodyStore {
     try {
       body = readRegularFile(join(this.dir, digest), bytes);
     } catch (error) {
-      // Pruned by another run, or unreadable: either way the file is checked again. Any other thing in its place is not a body.
+      // Pruned by another run, or unreadable: either way the file is checked again. Any other thing in its place is
+      // not a body.
       if (!(error instanceof NotACacheFile) || error.message === "no such file") return "missing";
       body = new Uint8Array(0);
     }

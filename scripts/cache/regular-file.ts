@@ -11,7 +11,10 @@ import { readFully } from "../read/read-fully.ts";
 /** Why a cache file was not read: there is none, or what is there is not a cache file. */
 export class NotACacheFile extends Error {}
 
-/** The bytes of the regular file at `path`, at most `maxBytes` of them; throws NotACacheFile for anything else, and the file system's error when it refuses. */
+/**
+ * The bytes of the regular file at `path`, at most `maxBytes` of them; throws NotACacheFile for anything else, and
+ * the file system's error when it refuses.
+ */
 export function readRegularFile(path: string, maxBytes: number): Buffer {
   let fd: number;
   try {

@@ -20,6 +20,8 @@ export function privateKeyProblem(file: string, text: string): Diagnostic | unde
   return diagnostic(
     "content/private-key",
     { file, ...lineColumn(text, match.index) },
-    `holds a private key (${excerpt(match[0])}): remove it from the content folder and rotate it (make a new key, pin and sign with it): it is in the git history now, readable by anyone with the repository`,
+    `holds a private key (${excerpt(match[0])}): remove it from the content folder ` +
+      `and rotate it (make a new key, pin and sign with it): it is in the git history ` +
+      `now, readable by anyone with the repository`,
   );
 }

@@ -70,7 +70,9 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
           source,
           pointer,
           rule,
-          `UMID ${quoted(umid)} is already ${first.fate === "redirects" ? "redirected" : first.fate} at ${placeOf(source, first.pointer)}`,
+          `UMID ${quoted(umid)} is already ` +
+            `${first.fate === "redirects" ? "redirected" : first.fate} at ` +
+            `${placeOf(source, first.pointer)}`,
         ),
       );
       return false;
@@ -99,7 +101,8 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
             source,
             pointer,
             "routes/undated",
-            `has no ${DATE_MEMBER[list]}: its status document will say this status began at ${UNDATED}; add when it did`,
+            `has no ${DATE_MEMBER[list]}: its status document will say this status began at ` +
+              `${UNDATED}; add when it did`,
           ),
           severity: "warning",
         });

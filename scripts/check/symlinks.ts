@@ -11,7 +11,8 @@ import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { displayPath } from "../read/files.ts";
 
 const WHY =
-  "git records the link, not what it points at, so check --base cannot see a change made through it, yet the build would publish it; commit the file itself";
+  "git records the link, not what it points at, so check --base cannot see a " +
+  "change made through it, yet the build would publish it; commit the file itself";
 
 /** The errors for the links a listing of `dir` found (relative names). */
 export function linkProblems(dir: string, links: string[]): { file: string; diagnostics: Diagnostic[] }[] {

@@ -16,7 +16,10 @@ import { join } from "node:path";
 import { cachedEntryOf, type HttpCache } from "../../core/client/http-cache.ts";
 import { NotACacheFile, readRegularFile } from "../cache/regular-file.ts";
 
-/** An entry holds one body the client read, at most a manifest's limit, as JSON text: escaped, up to six times as long. */
+/**
+ * An entry holds one body the client read, at most a manifest's limit, as JSON text: escaped, up to six times as
+ * long.
+ */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** The cache in `dir`, which the first write creates if need be. */

@@ -92,7 +92,9 @@ Example:
       default: { text: "the repository's dist-kv/, when written" },
     }),
     "allow-empty": booleanOption({
-      help: "publish even when no manifest would be (by default such a build is refused: it would answer 404 for every UMID)",
+      help:
+        "publish even when no manifest would be (by default such a build is refused: it " +
+        "would answer 404 for every UMID)",
     }),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
@@ -133,7 +135,8 @@ Example:
           (await reportingWriteErrors(lookupDir, async () =>
             writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true),
           ));
-        // Only once every output is written: on a disk the cache shares with them, its bodies must never take their room.
+        // Only once every output is written: on a disk the cache shares with them, its bodies must never take their
+        // room.
         if (page !== undefined)
           keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)));
         saveCache(cache);
@@ -141,7 +144,9 @@ Example:
         for (const warning of built.hostWarnings) console.error(`manifest-resolver: warning: ${warning}`);
         if (settings.resolverUrl === "") {
           console.error(
-            `manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ${printable(lookupDir)}/ asks its reader which resolver to ask; set UM_RESOLVER_URL to your resolver's URL to make it the default`,
+            `manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ` +
+              `${printable(lookupDir)}/ asks its reader which resolver to ask; set ` +
+              `UM_RESOLVER_URL to your resolver's URL to make it the default`,
           );
         }
         report(built, contentDir, outDir, lookupDir, started);
@@ -151,7 +156,10 @@ Example:
   },
 });
 
-/** What a build made: its content check, the bytes written, its KV bulk files if any, and what it warns of hosts' limits. */
+/**
+ * What a build made: its content check, the bytes written, its KV bulk files if any, and what it warns of hosts'
+ * limits.
+ */
 interface Built {
   content: ContentCheck;
   /** The file of a UMID's body, relative to the output folder. */
@@ -166,15 +174,20 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
   const { content, bytes } = built;
   console.log(
     `built ${outDir}/ from ${displayPath(contentDir)}/: ${plural(content.published.length, "manifest")}, ` +
-      `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked, ${[...content.statuses.values()].filter((s) => s.list === "suspended").length} suspended ` +
-      `(${size(bytes)}) in ${duration(performance.now() - started)}${fromCache(content.recalled)}; lookup page in ${lookupDir}/` +
+      `${plural(content.redirects.size, "redirect")}, ${content.revoked.size} revoked, ` +
+      `${[...content.statuses.values()].filter((s) => s.list === "suspended").length} ` +
+      `suspended ` +
+      `(${size(bytes)}) in ` +
+      `${duration(performance.now() - started)}${fromCache(content.recalled)}; lookup ` +
+      `page in ${lookupDir}/` +
       (built.kvDir === undefined
         ? ""
         : `; Workers KV bulk files in ${built.kvDir}/ (${plural(built.kvFiles, "file")})`),
   );
   if (content.legacy.length > 0) {
     console.log(
-      `legacy (checked as manifestVersion < 0.4): ${content.legacy.map((m) => `${printableFile(m.file)} (${m.version})`).join(", ")}`,
+      `legacy (checked as manifestVersion < 0.4): ` +
+        `${content.legacy.map((m) => `${printableFile(m.file)} (${m.version})`).join(", ")}`,
     );
   }
 }
@@ -249,7 +262,9 @@ async function buildInto(
     const refusal = hasErrors(content.diagnostics)
       ? summarize(content.diagnostics)
       : content.published.length === 0 && !allowEmpty
-        ? `${displayPath(contentDir)} has no manifest to publish: this build would replace ${outDir} with a resolver that answers 404 for every UMID; add manifests, or pass --allow-empty if that is what you mean.`
+        ? `${displayPath(contentDir)} has no manifest to publish: this build would replace ` +
+          `${outDir} with a resolver that answers 404 for every UMID; add manifests, or ` +
+          `pass --allow-empty if that is what you mean.`
         : undefined;
     if (refusal !== undefined) {
       console.log(`${printable(`${refusal} ${outDir} was left unchanged.`)}`);

@@ -14,7 +14,9 @@ import { quoted } from "../../core/excerpt.ts";
 
 export const CACHE_OPTION = {
   "no-cache": booleanOption({
-    help: "check every file again, and neither read nor write the verification cache (UM_CACHE_DIR, default node_modules/.cache/manifest-resolver/)",
+    help:
+      "check every file again, and neither read nor write the verification cache " +
+      "(UM_CACHE_DIR, default node_modules/.cache/manifest-resolver/)",
   }),
 };
 
@@ -78,7 +80,8 @@ export function recalledBody(cache: VerificationCache, umid: string, body: Store
   const recalled = cache.bodies!.recall(body.digest, body.bytes);
   if (recalled === "altered")
     warn(
-      `the verification cache's body of ${quoted(umid)} is not the one verified (${cache.bodies!.dir} was altered), so it was dropped and its file checked again`,
+      `the verification cache's body of ${quoted(umid)} is not the one verified ` +
+        `(${cache.bodies!.dir} was altered), so it was dropped and its file checked again`,
     );
   return typeof recalled === "string" ? undefined : recalled;
 }

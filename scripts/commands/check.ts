@@ -50,27 +50,48 @@ Examples:
   positionals: [{ name: "PATH", repeatable: true }],
   options: {
     json: booleanOption({
-      help: 'one JSON object per checked file per line, and nothing else: {"file","umid","ok","errors":[{"rule","message","pointer","line","column"}],"warnings":[...]}',
+      help:
+        "one JSON object per checked file per line, and nothing else: " +
+        '{"file","umid","ok","errors":[{"rule","message","pointer","line","column"}],"warnings":[...]}',
     }),
     now: stringOption({
       value: "DATE-TIME",
       help: "the clock for expiry warnings (RFC 3339), for reproducible runs",
     }),
     strict: booleanOption({
-      help: "an expired or not yet issued manifest is an error, not a warning, and so are manifests checked with no _keys.json to pin their keys",
+      help:
+        "an expired or not yet issued manifest is an error, not a warning, and so are " +
+        "manifests checked with no _keys.json to pin their keys",
     }),
     content: { ...CONTENT_OPTION.content, help: "the content folder FILEs belong to" },
     "allow-unsigned": listOption({
       value: "FILE",
-      help: "check FILE, a payload whose version defines no verifiable signature (v0.1), as if opted in: for files outside a content folder only (in one, _unsigned.json alone opts in, as for the build); repeatable",
+      help:
+        "check FILE, a payload whose version defines no verifiable signature (v0.1), as " +
+        "if opted in: for files outside a content folder only (in one, _unsigned.json " +
+        "alone opts in, as for the build); repeatable",
     }),
     base: stringOption({
       value: "REV",
-      help: "also compare the content folder on disk with the one committed at REV, a git revision (in CI, the pull request's base): a UMID revoked there and not here is an error (history/unrevoked: revocation is permanent), and so is one published or redirected there that is now neither published, redirected nor revoked (history/vanished: it would answer 404), and so is a status change dated no later than the status it ends (history/cursor-regressed: clients would refuse it as a rollback), and a revokedAt moved, or a suspendedAt or reinstatedAt moved earlier (history/revocation-redated, suspension-redated, reinstatement-redated: when a status began is history); the whole content folder, so no PATH",
+      help:
+        "also compare the content folder on disk with the one committed at REV, a git " +
+        "revision (in CI, the pull request's base): a UMID revoked there and not here is " +
+        "an error (history/unrevoked: revocation is permanent), and so is one published " +
+        "or redirected there that is now neither published, redirected nor revoked " +
+        "(history/vanished: it would answer 404), and so is a status change dated no " +
+        "later than the status it ends (history/cursor-regressed: clients would refuse " +
+        "it as a rollback), and a revokedAt moved, or a suspendedAt or reinstatedAt " +
+        "moved earlier (history/revocation-redated, suspension-redated, " +
+        "reinstatement-redated: when a status began is history); the whole content " +
+        "folder, so no PATH",
     }),
     summary: stringOption({
       value: "FILE",
-      help: "write FILE, a Markdown table of what the change does to the resolver (UMIDs published, changed, revoked, suspended, reinstated, redirected, and whose status reason changed, each reason old and new), even when the check fails; without --base, against nothing: all is new",
+      help:
+        "write FILE, a Markdown table of what the change does to the resolver (UMIDs " +
+        "published, changed, revoked, suspended, reinstated, redirected, and whose " +
+        "status reason changed, each reason old and new), even when the check fails; " +
+        "without --base, against nothing: all is new",
     }),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
@@ -174,10 +195,16 @@ function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recall
   const warnings = diagnostics.length - errors.length;
   const failed = new Set(errors.map((d) => d.file)).size;
   const found = errors.length === 0 ? "no errors" : `${plural(errors.length, "error")} in ${plural(failed, "file")}`;
-  return `Checked ${checkedFiles(files)}${fromCache(recalled)}: ${found}${warnings > 0 ? `, ${plural(warnings, "warning")}` : ""}.`;
+  return (
+    `Checked ${checkedFiles(files)}${fromCache(recalled)}: ` +
+    `${found}${warnings > 0 ? `, ${plural(warnings, "warning")}` : ""}.`
+  );
 }
 
-/** "500 manifests and 2 list files": list files (_keys.json, _routes.json, _unsigned.json) are not manifests; nor is a private key found among them. */
+/**
+ * "500 manifests and 2 list files": list files (_keys.json, _routes.json, _unsigned.json) are not manifests; nor is a
+ * private key found among them.
+ */
 function checkedFiles(files: ContentCheck["files"]): string {
   const count = { manifest: 0, "list file": 0, "other file": 0 };
   for (const { file, umid } of files) {

@@ -27,7 +27,9 @@ export interface CommandDeclaration<O extends Options, P extends readonly Positi
   run(values: Values<O>, positionals: PositionalValues<P>): Promise<number>;
 }
 
-/** A command from its declaration: its --help's synopsis and Options section, and its arguments' checks, come from it. */
+/**
+ * A command from its declaration: its --help's synopsis and Options section, and its arguments' checks, come from it.
+ */
 export function defineCommand<O extends Options, const P extends readonly Positional[]>(
   declared: CommandDeclaration<O, P>,
 ): Command {

@@ -32,7 +32,8 @@ function knownRule(id: string): RuleId {
   const named = RULE_IDS.filter((rule) => rule.split(/[/:]/)[1] === id);
   const near = [...new Set([...named, ...closest(id, RULE_IDS)])].slice(0, 3);
   throw new UsageError(
-    `unknown rule '${id}'; ${near.length === 0 ? "'manifest-resolver explain' lists them all" : `did you mean: ${near.join(", ")}?`}`,
+    `unknown rule '${id}'; ` +
+      `${near.length === 0 ? "'manifest-resolver explain' lists them all" : `did you mean: ${near.join(", ")}?`}`,
   );
 }
 

@@ -41,7 +41,9 @@ Example:
     if (isInside(out, content)) {
       console.error(
         printable(
-          `manifest-resolver: refusing to write a private key into the content folder (${displayPath(content)}), which is committed and published: choose another --out`,
+          `manifest-resolver: refusing to write a private key into the content folder ` +
+            `(${displayPath(content)}), which is committed and published: choose another ` +
+            `--out`,
         ),
       );
       return EXIT_FAILED;
@@ -55,7 +57,8 @@ Example:
       const code = (error as NodeJS.ErrnoException).code;
       console.error(
         printable(
-          `manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists; move it away or choose another --out" : (error as Error).message}`,
+          `manifest-resolver: cannot write ${out}: ` +
+            `${code === "EEXIST" ? "it exists; move it away or choose another --out" : (error as Error).message}`,
         ),
       );
       return EXIT_FAILED;

@@ -18,12 +18,20 @@ import { stringOption } from "./options.ts";
 export const KEYS_OPTION = {
   keys: stringOption({
     value: "FILE",
-    help: 'pin signing keys, in the format of _keys.json: {"KEYREF": "SPKI", ...}, each an Ed25519 SubjectPublicKeyInfo in standard base64. A manifest whose keyRef is not pinned there (rule signature/unpinned-key), or that embeds another key (signature/key-mismatch), is rejected; one signed with its pinned key has keyRefResolution "resolved". A FILE that cannot be used is a usage error.',
+    help:
+      'pin signing keys, in the format of _keys.json: {"KEYREF": "SPKI", ...}, each an ' +
+      "Ed25519 SubjectPublicKeyInfo in standard base64. A manifest whose keyRef is not " +
+      "pinned there (rule signature/unpinned-key), or that embeds another key " +
+      "(signature/key-mismatch), is rejected; one signed with its pinned key has " +
+      'keyRefResolution "resolved". A FILE that cannot be used is a usage error.',
     default: { text: 'the key the manifest embeds is used, and keyRefResolution is "unresolved"' },
   }),
 };
 
-/** The keys pinned in `file` by keyRef, or none when no file is given; throws UsageError for a file that cannot be used. */
+/**
+ * The keys pinned in `file` by keyRef, or none when no file is given; throws UsageError for a file that cannot be
+ * used.
+ */
 export function keysOption(file: string | undefined, settings: Settings): Record<string, string> | undefined {
   if (file === undefined) return undefined;
   const checked = checkKeys(file, schemaValidators(settings.contextUrl));

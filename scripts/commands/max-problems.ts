@@ -13,6 +13,8 @@ export const MAX_PROBLEMS_OPTION = {
     max: 999_999_999,
     expects: "a whole number (0: no cap)",
     default: DEFAULT_MAX_PROBLEMS,
-    help: "print the first N problems (0: all), then how many more there are; the counts by rule and the exit status cover them all",
+    help:
+      "print the first N problems (0: all), then how many more there are; the counts " +
+      "by rule and the exit status cover them all",
   }),
 };

@@ -72,7 +72,8 @@ Example:
       return EXIT_FAILED;
     }
     console.log(
-      `wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ${out} --key KEY.pem --key-ref KEYREF`,
+      `wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ` +
+        `${out} --key KEY.pem --key-ref KEYREF`,
     );
     return EXIT_OK;
   },

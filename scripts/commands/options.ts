@@ -132,7 +132,8 @@ export function jsonOption(declared: JsonDeclaration): Option<unknown> {
       if (parsed.ok) return parsed.value;
       const { rule, message, offset } = parsed.problem;
       throw new UsageError(
-        `${flag} ${rule.startsWith("limits/") ? "is too large" : "is not JSON"}: ${message} (at character ${offset + 1})`,
+        `${flag} ${rule.startsWith("limits/") ? "is too large" : "is not JSON"}: ` +
+          `${message} (at character ${offset + 1})`,
       );
     },
   };

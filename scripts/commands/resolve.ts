@@ -52,7 +52,15 @@ Example:
     ...KEYS_OPTION,
     cache: stringOption({
       value: "DIR",
-      help: "keep responses in DIR (created if need be) and reuse them: a manifest within its max-age and expiresAt, a status within its nextCheck, and otherwise revalidated with If-None-Match. DIR also remembers the statuses seen: a UMID seen revoked stays revoked whatever a later answer says (rule status/revocation-contradicted when it says otherwise), and a suspension ends only by an answer with a newer cursor (an older one: rule status/cursor-rollback). A DIR that cannot be read or written costs one warning on stderr, never the verdict.",
+      help:
+        "keep responses in DIR (created if need be) and reuse them: a manifest within " +
+        "its max-age and expiresAt, a status within its nextCheck, and otherwise " +
+        "revalidated with If-None-Match. DIR also remembers the statuses seen: a UMID " +
+        "seen revoked stays revoked whatever a later answer says (rule " +
+        "status/revocation-contradicted when it says otherwise), and a suspension ends " +
+        "only by an answer with a newer cursor (an older one: rule " +
+        "status/cursor-rollback). A DIR that cannot be read or written costs one warning " +
+        "on stderr, never the verdict.",
       default: { text: "no cache, nothing remembered" },
     }),
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),

@@ -78,7 +78,10 @@ Example:
         };
       if (publishedBy(umid) === undefined && !values.unpublished) {
         return {
-          refused: `no manifest in the content folder publishes ${excerpt(umid)}${nearestHint(umid)}. Nothing was revoked; to revoke it anyway (a UMID published elsewhere, or before), add --unpublished`,
+          refused:
+            `no manifest in the content folder publishes ` +
+            `${excerpt(umid)}${nearestHint(umid)}. Nothing was revoked; to revoke it anyway ` +
+            `(a UMID published elsewhere, or before), add --unpublished`,
         };
       }
       const revokedAt = changeTime(umid);
@@ -116,7 +119,9 @@ Example:
         return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
       if (publishedBy(umid) === undefined) {
         return {
-          refused: `no manifest in the content folder publishes ${excerpt(umid)}, and only a published manifest can be suspended${nearestHint(umid)}`,
+          refused:
+            `no manifest in the content folder publishes ${excerpt(umid)}, and only a ` +
+            `published manifest can be suspended${nearestHint(umid)}`,
         };
       }
       const suspendedAt = changeTime(umid);
@@ -142,7 +147,9 @@ Example:
       const revoked = listed("revoked", umid);
       if (revoked !== undefined)
         return {
-          refused: `${excerpt(umid)} is revoked at ${revoked.place}: revocation is permanent, a revoked UMID cannot be reinstated`,
+          refused:
+            `${excerpt(umid)} is revoked at ${revoked.place}: revocation is permanent, a ` +
+            `revoked UMID cannot be reinstated`,
         };
       if (listed("suspended", umid) === undefined) return { unchanged: `${excerpt(umid)} is not suspended` };
       const reinstatedAt = changeTime(umid);
@@ -206,7 +213,8 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
 
   if (!existsSync(dir))
     return fail([
-      `manifest-resolver: no content folder ${displayPath(dir)}: run this in your repository, or name the folder with --content`,
+      `manifest-resolver: no content folder ${displayPath(dir)}: run this in your ` +
+        `repository, or name the folder with --content`,
     ]);
   const manifests = await manifestIds(dir, settings);
   // Read, edited and written back under the file's lock: a concurrent edit waits, then
@@ -241,7 +249,9 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
       );
       if (meant.length > 0) {
         return fail([
-          `manifest-resolver: no manifest in the content folder publishes ${excerpt(umid)}; did you mean ${meant.map(withPlace).join(" or ")}? UMIDs differing only in letter case are different UMIDs. Nothing was changed`,
+          `manifest-resolver: no manifest in the content folder publishes ` +
+            `${excerpt(umid)}; did you mean ${meant.map(withPlace).join(" or ")}? UMIDs ` +
+            `differing only in letter case are different UMIDs. Nothing was changed`,
         ]);
       }
     }
@@ -289,7 +299,10 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
   });
 }
 
-/** Which manifest file claims each UMID, and when that manifest was issued: only each file's @id and issuedAt are read. */
+/**
+ * Which manifest file claims each UMID, and when that manifest was issued: only each file's @id and issuedAt are
+ * read.
+ */
 async function manifestIds(dir: string, settings: Settings): Promise<Map<string, SourceFile & { issuedAt?: unknown }>> {
   const ids = new Map<string, SourceFile & { issuedAt?: unknown }>();
   const sources = await mapConcurrent((await listContent(dir)).manifests, FILE_CONCURRENCY, async (name) => {

@@ -18,7 +18,9 @@ import { stringOption } from "./options.ts";
 export const SARIF_OPTION = {
   sarif: stringOption({
     value: "FILE",
-    help: "also write the problems to FILE as a SARIF 2.1.0 log, whatever the outcome, for GitHub code scanning (github/codeql-action/upload-sarif)",
+    help:
+      "also write the problems to FILE as a SARIF 2.1.0 log, whatever the outcome, for " +
+      "GitHub code scanning (github/codeql-action/upload-sarif)",
   }),
 };
 

@@ -53,7 +53,9 @@ Example:
     }),
     "status-base": stringOption({
       value: "URL",
-      help: "the resolver that will serve these manifests (https:, or http: to a loopback host): statusRef becomes URL/.well-known/manifest-resolver/status/{UMID}",
+      help:
+        "the resolver that will serve these manifests (https:, or http: to a loopback " +
+        "host): statusRef becomes URL/.well-known/manifest-resolver/status/{UMID}",
       default: { text: "UM_RESOLVER_URL; neither: statusRef is kept" },
     }),
     content: { ...CONTENT_OPTION.content, help: "the content folder" },
@@ -70,7 +72,9 @@ Example:
     const statusBase = values["status-base"] ?? settings.resolverUrl;
     if (statusBase !== "" && !isTrustworthyUrl(statusBase)) {
       throw new UsageError(
-        `${values["status-base"] !== undefined ? "--status-base" : "UM_RESOLVER_URL"} must be an https: URL (or http: to a loopback host) for a statusRef, not '${statusBase}'`,
+        `${values["status-base"] !== undefined ? "--status-base" : "UM_RESOLVER_URL"} ` +
+          `must be an https: URL (or http: to a loopback host) for a statusRef, not ` +
+          `'${statusBase}'`,
       );
     }
     const validators = schemaValidators(settings.contextUrl);
@@ -89,7 +93,10 @@ Example:
   },
 });
 
-/** FILEs as given, and for each DIR the manifest files in it (the build's rule: files.ts); a DIR with none is a usage error. */
+/**
+ * FILEs as given, and for each DIR the manifest files in it (the build's rule: files.ts); a DIR with none is a usage
+ * error.
+ */
 async function manifestFiles(paths: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
@@ -158,7 +165,8 @@ async function signFile(
     };
     const pin = context.pins?.keys.get(keyRef);
     if (pin !== undefined && pin.spki !== spki) {
-      const message = `refusing to sign with this key: keyRef ${quoted(keyRef)} is pinned to another key at ${pin.place}`;
+      const message =
+        `refusing to sign with this key: keyRef ${quoted(keyRef)} is pinned to another ` + `key at ${pin.place}`;
       return [formatDiagnostic(diagnostic("sign/key-not-pinned", { file }, message))];
     }
 

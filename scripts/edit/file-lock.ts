@@ -64,7 +64,8 @@ async function acquire(lock: string, deadline: number): Promise<boolean> {
           ? "another command"
           : `process ${held.holder.pid} on ${held.holder.host} since ${held.holder.since}`;
       throw new LockTimeout(
-        `${displayPath(lock.slice(0, -".lock".length))} is being edited by ${by}; gave up waiting. If no such command is running any more, delete ${displayPath(lock)}`,
+        `${displayPath(lock.slice(0, -".lock".length))} is being edited by ${by}; gave ` +
+          `up waiting. If no such command is running any more, delete ${displayPath(lock)}`,
       );
     }
     await sleep(20 + Math.random() * 30);

@@ -104,7 +104,9 @@ export function summaryMarkdown(
     "| --- | ---: | --- |",
     ...rows.map(
       ({ row, umids }) =>
-        `| ${row} | ${umids.length} | ${umids.slice(0, SHOWN).map(codeSpan).join(", ")}${umids.length > SHOWN ? ", …" : ""} |`,
+        `| ${row} | ${umids.length} | ` +
+        `${umids.slice(0, SHOWN).map(codeSpan).join(", ")}${umids.length > SHOWN ? ", …" : ""} ` +
+        `|`,
     ),
   ];
   if (rows.every(({ umids }) => umids.length === 0))

@@ -33,8 +33,11 @@ export function cursorProblems(
     const to = servedStatus(now, umid, () => issuedAtNow(now.published.get(umid)!.file))!;
     if (statusCursor(to.updatedAt) > statusCursor(from.updatedAt)) continue;
     const message =
-      `UMID ${quoted(umid)} goes from ${from.status} (since ${from.updatedAt}) to ${to.status} since ${to.updatedAt}, which is not later: ` +
-      `its status cursor (by which relying parties order the statuses they see, EXT-OPT O2.1) would not increase, so they would refuse the change as a rollback; ` +
+      `UMID ${quoted(umid)} goes from ${from.status} (since ${from.updatedAt}) to ` +
+      `${to.status} since ${to.updatedAt}, which is not later: ` +
+      `its status cursor (by which relying parties order the statuses they see, ` +
+      `EXT-OPT O2.1) would not increase, so they would refuse the change as a ` +
+      `rollback; ` +
       `date the change after ${from.updatedAt} (manifest-resolver suspend, reinstate and revoke do)`;
     const entry = now.statuses.get(umid);
     problems.push(

@@ -41,7 +41,8 @@ export async function resolveRevision(contentDir: string, name: string): Promise
   });
   if (inRepository.status !== 0)
     throw new RevisionError(
-      `--base: ${displayPath(contentDir)} is not a folder in a git repository, so there is no revision to compare it with`,
+      `--base: ${displayPath(contentDir)} is not a folder in a git repository, so ` +
+        `there is no revision to compare it with`,
     );
   const top = inRepository.stdout.toString("utf8").replace(/\n$/, "");
   const resolved =
@@ -50,14 +51,18 @@ export async function resolveRevision(contentDir: string, name: string): Promise
       : await git(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${name}^{commit}`]);
   if (resolved?.status !== 0) {
     throw new RevisionError(
-      `--base: git cannot resolve '${name}' to a commit of ${top} (a shallow clone may lack it: fetch it, or check out with fetch-depth: 0)`,
+      `--base: git cannot resolve '${name}' to a commit of ${top} (a shallow clone may ` +
+        `lack it: fetch it, or check out with fetch-depth: 0)`,
     );
   }
   const folder = relative(realpathSync(top), realpathSync(contentDir)).split(sep).join("/");
   return { name, commit: resolved.stdout.toString("utf8").trim(), top, folder };
 }
 
-/** The regular files under the content folder at the revision, sorted as `listContent` sorts; none if it did not exist. */
+/**
+ * The regular files under the content folder at the revision, sorted as `listContent` sorts; none if it did not
+ * exist.
+ */
 export async function listFolder(revision: Revision): Promise<TreeFile[]> {
   const prefix = revision.folder === "" ? "" : `${revision.folder}/`;
   const args = [

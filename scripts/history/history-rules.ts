@@ -14,7 +14,10 @@ import { cursorProblems } from "./cursor-rule.ts";
 import { redatingProblems } from "./redating-rule.ts";
 import { issuedAtNow, type ResolverState } from "./resolver-state.ts";
 
-/** A file the rules name (one at the revision, `content/x.json@REV`, or `_routes.json` now), with what they found there. */
+/**
+ * A file the rules name (one at the revision, `content/x.json@REV`, or `_routes.json` now), with what they found
+ * there.
+ */
 export interface HistoryFinding {
   file: string;
   umid: string | null;
@@ -62,15 +65,21 @@ export function historyProblems(
   }
 
   const answered = (umid: string) => now.published.has(umid) || now.redirects.has(umid) || isRevoked(now, umid);
-  const dropped = `so it would answer 404 Not Found to everyone who holds it; revoke or redirect it instead (manifest-resolver revoke / redirect)`;
+  const dropped =
+    `so it would answer 404 Not Found to everyone who holds it; revoke or redirect ` +
+    `it instead (manifest-resolver revoke / redirect)`;
   for (const [umid, { file }] of before.published) {
     if (answered(umid)) continue;
-    const message = `UMID ${quoted(umid)} was published by this file at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
+    const message =
+      `UMID ${quoted(umid)} was published by this file at ${revision} and is now ` +
+      `neither published, redirected nor revoked, ${dropped}`;
     report(umid, diagnostic("history/vanished", { file }, message));
   }
   for (const [umid, { pointer }] of before.redirectEntries) {
     if (answered(umid)) continue;
-    const message = `UMID ${quoted(umid)} was redirected here at ${revision} and is now neither published, redirected nor revoked, ${dropped}`;
+    const message =
+      `UMID ${quoted(umid)} was redirected here at ${revision} and is now neither ` +
+      `published, redirected nor revoked, ${dropped}`;
     report(null, placed(before.routes, pointer, "history/vanished", message));
   }
   for (const { umid, diagnostic } of cursorProblems(before, now, (file) => issuedAtNow(file, limits)))

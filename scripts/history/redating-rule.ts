@@ -49,8 +49,10 @@ export function redatingProblems(before: ResolverState, now: ResolverState): Dia
     const moved =
       is.at === undefined ? `has no ${member} now, so it is served as ${UNDATED}` : `has ${member} ${is.at} now`;
     const message =
-      `UMID ${quoted(umid)} was ${was.list} at ${was.at} (${placeOf(before.routes, `${was.pointer}/${member}`)}) and ${moved}: ` +
-      `when a status began is history, which relying parties were told (its status document's updatedAt and cursor); ${why}; put ${member} back to ${was.at}`;
+      `UMID ${quoted(umid)} was ${was.list} at ${was.at} ` +
+      `(${placeOf(before.routes, `${was.pointer}/${member}`)}) and ${moved}: ` +
+      `when a status began is history, which relying parties were told (its status ` +
+      `document's updatedAt and cursor); ${why}; put ${member} back to ${was.at}`;
     problems.push(placed(now.routes, is.at === undefined ? is.pointer : `${is.pointer}/${member}`, rule, message));
   }
   return problems;

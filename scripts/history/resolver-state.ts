@@ -107,7 +107,10 @@ export async function stateAt(
   return state;
 }
 
-/** When the manifest in `file` (a file of the working tree) was issued, in milliseconds; NaN if it does not say or cannot be read. */
+/**
+ * When the manifest in `file` (a file of the working tree) was issued, in milliseconds; NaN if it does not say or
+ * cannot be read.
+ */
 export function issuedAtNow(file: string, limits: Limits): number {
   return issuedAtOf(manifestIn(file, limits));
 }

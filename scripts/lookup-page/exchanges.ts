@@ -55,12 +55,20 @@ export function exchangeWords(exchanges: Exchange[]): string[] {
   return exchanges.map((exchange, i) => {
     if (exchange.response === undefined) {
       return unreadableAfterRedirect(exchanges, i)
-        ? `GET ${exchange.url}, following that redirect: no readable answer (${exchange.error}). The target does not allow this page's origin to read it (no CORS), or cannot be reached; open the request URL in a tab to see where it leads.`
-        : `GET ${exchange.url}: no answer (${exchange.error}). Is the resolver URL right, is it up, and does it allow cross-origin requests?`;
+        ? `GET ${exchange.url}, following that redirect: no readable answer ` +
+            `(${exchange.error}). The target does not allow this page's origin to read it ` +
+            `(no CORS), or cannot be reached; open the request URL in a tab to see where it ` +
+            `leads.`
+        : `GET ${exchange.url}: no answer (${exchange.error}). Is the resolver URL right, ` +
+            `is it up, and does it allow cross-origin requests?`;
     }
     const response = exchange.response;
     if (response.type === "opaqueredirect")
-      return `GET ${exchange.url}: a redirect. A browser hides a redirect's status (such as 307) and its Location from the page (an opaque redirect), so the page asked again and let the browser follow it.`;
+      return (
+        `GET ${exchange.url}: a redirect. A browser hides a redirect's status (such as ` +
+        `307) and its Location from the page (an opaque redirect), so the page asked ` +
+        `again and let the browser follow it.`
+      );
     const answer = `${response.status} ${response.statusText}`.trim();
     return response.redirected
       ? `GET ${exchange.url}: the browser followed the redirect to ${response.url}, which answered ${answer}`

@@ -81,7 +81,8 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
 /** Why nothing came: the client's reason, unless the resolver did answer, with a redirect this page cannot follow. */
 function unresolvedReason(reason: string, log: Exchange[]): string {
   return endedAtUnreadableRedirect(log)
-    ? "the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser"
+    ? "the resolver redirected this UMID to another site, which this page cannot read; " +
+        "open the request URL in the browser"
     : reason;
 }
 

@@ -35,7 +35,8 @@ export function receiptVerdict(receipt: Receipt, listed?: StatusDocument): Verdi
   const suspension =
     listed?.status === "suspended"
       ? [
-          `the resolver lists it as suspended since ${listed.updatedAt}${listed.reason === undefined ? "" : `: ${listed.reason}`}`,
+          `the resolver lists it as suspended since ` +
+            `${listed.updatedAt}${listed.reason === undefined ? "" : `: ${listed.reason}`}`,
         ]
       : [];
   const outcome = suspension.length > 0 && receipt.outcome === "accepted" ? "accepted-with-warnings" : receipt.outcome;
@@ -73,7 +74,8 @@ function withheldParts(receipt: Receipt): string[] {
 function embeddedKeyOnly(receipt: Receipt): string[] {
   return receipt.keyRefResolution === "unresolved"
     ? [
-        "it verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's",
+        "it verifies with the key the manifest embeds: its keyRef was not resolved, so " +
+          "nothing says that key is its signer's",
       ]
     : [];
 }

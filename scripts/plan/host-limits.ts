@@ -18,7 +18,10 @@
 import { BUILD_INFO_PATH, INDEX_SHARDS } from "../../edge/records.ts";
 import { size } from "../report/human-units.ts";
 
-/** Cloudflare Workers Static Assets: files per Worker version on the free plan; past it the build writes Workers KV bulk files. */
+/**
+ * Cloudflare Workers Static Assets: files per Worker version on the free plan; past it the build writes Workers KV
+ * bulk files.
+ */
 export const CLOUDFLARE_FREE_FILES = 20_000;
 /** Cloudflare Workers Static Assets: files per Worker version on Workers Paid. */
 const CLOUDFLARE_PAID_FILES = 100_000;
@@ -56,7 +59,10 @@ export function staticOutput({ manifestFiles, redirects, revoked }: ContentCount
   return { files: manifestFiles + shards + FIXED_FILES, largestFolder: Math.max(manifestFiles, shards) };
 }
 
-/** Whether the build writes Workers KV bulk files without being asked: when the static output could exceed Cloudflare's free plan. */
+/**
+ * Whether the build writes Workers KV bulk files without being asked: when the static output could exceed
+ * Cloudflare's free plan.
+ */
 export function writesKv(output: StaticOutput): boolean {
   return output.files > CLOUDFLARE_FREE_FILES;
 }
@@ -79,19 +85,27 @@ export function hostWarnings(
     `Cloudflare's ${plan} limit of ${count(limit)} static files per Worker version`;
   if (output.files > CLOUDFLARE_PAID_FILES) {
     warnings.push(
-      `${files}, over ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}: on Cloudflare, deploy the Worker with ${kv}`,
+      `${files}, over ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}: on ` +
+        `Cloudflare, deploy the Worker with ${kv}`,
     );
   } else if (near(output.files, CLOUDFLARE_PAID_FILES)) {
     warnings.push(
-      `${files}, ${share(output.files, CLOUDFLARE_PAID_FILES)} of ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}; past it, only the Worker with ${kv} serves this content on Cloudflare`,
+      `${files}, ${share(output.files, CLOUDFLARE_PAID_FILES)} of ` +
+        `${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}; past it, only the Worker ` +
+        `with ${kv} serves this content on Cloudflare`,
     );
   } else if (output.files > CLOUDFLARE_FREE_FILES) {
     warnings.push(
-      `${files}, over ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}: on Cloudflare, deploy the Worker with ${kv}, or use Workers Paid (${count(CLOUDFLARE_PAID_FILES)} files)`,
+      `${files}, over ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}: on ` +
+        `Cloudflare, deploy the Worker with ${kv}, or use Workers Paid ` +
+        `(${count(CLOUDFLARE_PAID_FILES)} files)`,
     );
   } else if (near(output.files, CLOUDFLARE_FREE_FILES)) {
     warnings.push(
-      `${files}, ${share(output.files, CLOUDFLARE_FREE_FILES)} of ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}; past it the build also writes Workers KV bulk files to ${dirs.kv}/, for a Worker that reads its records from KV (docs/hosts.md)`,
+      `${files}, ${share(output.files, CLOUDFLARE_FREE_FILES)} of ` +
+        `${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}; past it the build also ` +
+        `writes Workers KV bulk files to ${dirs.kv}/, for a Worker that reads its ` +
+        `records from KV (docs/hosts.md)`,
     );
   }
   const folder = `one folder of ${dirs.out}/ will hold up to ${count(output.largestFolder)} files`;
@@ -100,12 +114,18 @@ export function hostWarnings(
     warnings.push(`${folder}, over ${netlify}: Netlify fails the deploy; serve it from Cloudflare, with ${kv}`);
   } else if (near(output.largestFolder, NETLIFY_FOLDER_FILES)) {
     warnings.push(
-      `${folder}, ${share(output.largestFolder, NETLIFY_FOLDER_FILES)} of ${netlify}; past it Netlify fails the deploy, and only Cloudflare, with ${kv}, serves this content`,
+      `${folder}, ${share(output.largestFolder, NETLIFY_FOLDER_FILES)} of ${netlify}; ` +
+        `past it Netlify fails the deploy, and only Cloudflare, with ${kv}, serves this ` +
+        `content`,
     );
   }
   if (maxManifestBytes > CLOUDFLARE_MAX_FILE_BYTES) {
     warnings.push(
-      `UM_MAX_MANIFEST_BYTES is ${count(maxManifestBytes)} (${size(maxManifestBytes)}): Cloudflare refuses a static file or a Workers KV value over ${size(CLOUDFLARE_MAX_FILE_BYTES)}, so a manifest that large cannot be served there; set it to at most ${count(CLOUDFLARE_MAX_FILE_BYTES)} to deploy there`,
+      `UM_MAX_MANIFEST_BYTES is ${count(maxManifestBytes)} ` +
+        `(${size(maxManifestBytes)}): Cloudflare refuses a static file or a Workers KV ` +
+        `value over ${size(CLOUDFLARE_MAX_FILE_BYTES)}, so a manifest that large cannot ` +
+        `be served there; set it to at most ${count(CLOUDFLARE_MAX_FILE_BYTES)} to ` +
+        `deploy there`,
     );
   }
   return warnings;

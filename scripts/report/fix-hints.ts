@@ -17,7 +17,11 @@ export function fixHint(d: Diagnostic, text: string | undefined): string | undef
   const whole = (value: unknown) => (typeof value === "string" && excerpt(value) === value ? value : undefined);
   const keyRef = whole(signature?.keyRef);
   if (d.rule === "signature/invalid") {
-    return `if you edited it, sign it again: manifest-resolver sign ${shellWord(d.file)} --key <your key> --key-ref ${keyRef === undefined ? "KEYREF" : shellWord(keyRef)}`;
+    return (
+      `if you edited it, sign it again: manifest-resolver sign ${shellWord(d.file)} ` +
+      `--key <your key> --key-ref ` +
+      `${keyRef === undefined ? "KEYREF" : shellWord(keyRef)}`
+    );
   }
   if (keyRef === undefined) return undefined;
   const spki = whole(signature?.publicKeySpkiB64) ?? "<its public key, as manifest-resolver keygen prints it>";

@@ -20,7 +20,10 @@ export function githubAnnotation(d: Diagnostic): string {
   const data = (s: string) => s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
   const property = (s: string) => data(s).replaceAll(":", "%3A").replaceAll(",", "%2C");
   const place = d.line === undefined ? "" : `,line=${d.line},col=${d.column}`;
-  return `::${COMMAND[d.severity]} file=${property(printable(d.file))}${place},title=${property(printable(d.rule))}::${data(formatDiagnostic(d))}`;
+  return (
+    `::${COMMAND[d.severity]} ` +
+    `file=${property(printable(d.file))}${place},title=${property(printable(d.rule))}::${data(formatDiagnostic(d))}`
+  );
 }
 
 /**
@@ -36,7 +39,11 @@ export function annotations(diagnostics: readonly Diagnostic[]): string[] {
     else left.push(d);
   }
   if (left.length > 0) {
-    const message = `${plural(left.length, "more problem")} not annotated (GitHub shows ${GITHUB_ANNOTATIONS_SHOWN} errors and ${GITHUB_ANNOTATIONS_SHOWN} warnings per step): ${countsByRule(left)}; 'manifest-resolver check --max-problems 0' prints them all`;
+    const message =
+      `${plural(left.length, "more problem")} not annotated (GitHub shows ` +
+      `${GITHUB_ANNOTATIONS_SHOWN} errors and ${GITHUB_ANNOTATIONS_SHOWN} warnings per ` +
+      `step): ${countsByRule(left)}; 'manifest-resolver check --max-problems 0' prints ` +
+      `them all`;
     lines.push(`::notice title=${plural(left.length, "more problem")}::${message.replaceAll("%", "%25")}`);
   }
   return lines;

@@ -59,7 +59,9 @@ export class Progress {
 
   #render(): void {
     const share = this.#total === 0 ? "" : ` (${Math.floor((100 * this.#done) / this.#total)}%)`;
-    const line = `${this.label}: ${this.#done} of ${this.#total} manifests${share}, ${duration(performance.now() - this.#started)}`;
+    const line =
+      `${this.label}: ${this.#done} of ${this.#total} manifests${share}, ` +
+      `${duration(performance.now() - this.#started)}`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 80) - 1)}\x1b[K`);
     this.#shown = true;
     this.#drawnAt = performance.now();

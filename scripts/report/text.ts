@@ -18,7 +18,10 @@ export function formatDiagnostic(d: Diagnostic): string {
 export function formatPainted(d: Diagnostic, paint: (colour: Paint, text: string) => string): string {
   const place = d.line === undefined ? "" : `:${d.line}:${d.column}`;
   const severity = paint(SEVERITY_COLOUR[d.severity], d.severity);
-  return `${paint("cyan", printableFile(d.file))}${paint("yellow", place)} - ${severity} ${paint("dim", printable(d.rule))}: ${printable(messageText(d))}`;
+  return (
+    `${paint("cyan", printableFile(d.file))}${paint("yellow", place)} - ${severity} ` +
+    `${paint("dim", printable(d.rule))}: ${printable(messageText(d))}`
+  );
 }
 
 /** The message, and the JSON pointer of the value at fault after it (excerpted), unescaped. */
