@@ -1,5 +1,5 @@
 /**
- * Rules of the content folder as a whole: its files (scripts/content/), one UMID per file, the opt-ins of
+ * Rules of the content folder as a whole: its files (scripts/read/, scripts/check/), one UMID per file, the opt-ins of
  * `_unsigned.json`.
  */
 import type { Rule } from "./rule.ts";
@@ -11,7 +11,7 @@ export const CONTENT_RULES = {
     why:
       "What cannot be read cannot be checked, and what is not checked is not " +
       "published: the build stops rather than publish a partial resolver.",
-    source: "manifest-resolver (scripts/content/files.ts)",
+    source: "manifest-resolver (scripts/read/files.ts)",
     fix: "Check the path (and --content DIR), and the file's permissions; the message gives the system's reason.",
   },
   "file/changed": {
@@ -20,7 +20,7 @@ export const CONTENT_RULES = {
     why:
       "The build publishes what it checked: a manifest edited meanwhile would be " +
       "published unchecked, so the build stops instead.",
-    source: "manifest-resolver (scripts/content/check-content.ts)",
+    source: "manifest-resolver (scripts/check/check-content.ts)",
     fix: "Build again once nothing edits the content folder.",
   },
   "umid/duplicate": {

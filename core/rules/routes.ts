@@ -1,4 +1,4 @@
-/** Rules of `_routes.json` (scripts/content/routes.ts) and of it against the manifests (check-content.ts). */
+/** Rules of `_routes.json` (scripts/check/routes.ts) and of it against the manifests (check-content.ts). */
 import type { Rule } from "./rule.ts";
 
 export const ROUTES_RULES = {

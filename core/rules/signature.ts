@@ -1,6 +1,6 @@
 /**
  * Rules of a manifest's Profile A signature (core/crypto/profile-a.ts) and its statusRef
- * (core/validate/status-ref.ts), of the keys `_keys.json` pins (scripts/content/keys.ts),
+ * (core/validate/status-ref.ts), of the keys `_keys.json` pins (scripts/check/keys.ts),
  * and of `manifest-resolver sign`.
  */
 import type { Rule } from "./rule.ts";
