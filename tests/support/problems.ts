@@ -1,0 +1,71 @@
+/**
+ * What a command printed, read back as data: tests assert which rule fired where, the exit
+ * status, and the values a message names, never how a message is worded, so that a message
+ * can be reworded without touching the tests. The printers' own formats are tested once, in
+ * tests/unit/diagnostics.test.ts.
+ */
+import assert from "node:assert/strict";
+
+/** One problem of the text format, `file:line:col - severity RULE: message`. */
+export interface PrintedProblem {
+  file: string;
+  severity: "error" | "warning";
+  rule: string;
+  /** Absent for a problem of the file as a whole. */
+  line?: number;
+  column?: number;
+  /** The rest of the line, for the values it names (a file, a place, a UMID), not for its words. */
+  message: string;
+}
+
+// The file is the shortest prefix followed by an optional place and " - error RULE: ".
+const PROBLEM =
+  /^(?<file>.+?)(?::(?<line>\d+):(?<column>\d+))? - (?<severity>error|warning) (?<rule>[\w.-]+\/[\w.-]+): /;
+
+/** Every problem line of `text`, in printed order; code frames, hints, summaries and annotations are not problem lines. */
+export function printedProblems(text: string): PrintedProblem[] {
+  return text.split("\n").flatMap((line): PrintedProblem[] => {
+    const match = line.startsWith("::") ? null : PROBLEM.exec(line);
+    if (match === null) return [];
+    const { file, line: at, column, severity, rule } = match.groups!;
+    return [
+      {
+        file: file!,
+        severity: severity as PrintedProblem["severity"],
+        rule: rule!,
+        ...(at !== undefined && { line: Number(at), column: Number(column) }),
+        message: line.slice(match[0].length),
+      },
+    ];
+  });
+}
+
+/** Each problem as `[file, rule, line, column]` (`[file, rule]` for a file as a whole), for deepEqual. */
+export function problemPlaces(text: string, severity: PrintedProblem["severity"] = "error"): (string | number)[][] {
+  return printedProblems(text)
+    .filter((p) => p.severity === severity)
+    .map((p) => (p.line === undefined ? [p.file, p.rule] : [p.file, p.rule, p.line, p.column!]));
+}
+
+/** The one problem of `text` with `rule`, failing the test unless there is exactly one. */
+export function theProblem(text: string, rule: string): PrintedProblem {
+  const found = printedProblems(text).filter((p) => p.rule === rule);
+  assert.equal(found.length, 1, `one ${rule} problem in:\n${text}`);
+  return found[0]!;
+}
+
+/**
+ * Asserts a usage error: exit status 2, and stderr's first line `manifest-resolver: …`
+ * naming each of `named` (the option, setting or value refused: data, not wording).
+ */
+export function assertUsageError(result: { status: number | null; stderr: string }, ...named: string[]): void {
+  assert.equal(result.status, 2, result.stderr);
+  assertNames(result.stderr, ...named);
+}
+
+/** Asserts that the first line of `stderr` is the CLI's `manifest-resolver: …` and names each of `named`. */
+export function assertNames(stderr: string, ...named: string[]): void {
+  const line = stderr.split("\n")[0]!;
+  assert.ok(line.startsWith("manifest-resolver: "), stderr);
+  for (const value of named) assert.ok(line.includes(value), `${JSON.stringify(value)} is not named in:\n${stderr}`);
+}
