@@ -55,17 +55,19 @@ export function theProblem(text: string, rule: string): PrintedProblem {
 }
 
 /**
- * Asserts a usage error: exit status 2, and stderr's first line `manifest-resolver: …`
- * naming each of `named` (the option, setting or value refused: data, not wording).
+ * Asserts a usage error: exit status 2, and stderr `manifest-resolver: …` on a line that
+ * names each of `named` (the option, setting or value refused: data, not wording).
  */
 export function assertUsageError(result: { status: number | null; stderr: string }, ...named: string[]): void {
   assert.equal(result.status, 2, result.stderr);
-  assertNames(result.stderr, ...named);
+  assert.ok(result.stderr.startsWith("manifest-resolver: "), result.stderr);
+  assertLineNames(result.stderr, ...named);
 }
 
-/** Asserts that the first line of `stderr` is the CLI's `manifest-resolver: …` and names each of `named`. */
-export function assertNames(stderr: string, ...named: string[]): void {
-  const line = stderr.split("\n")[0]!;
-  assert.ok(line.startsWith("manifest-resolver: "), stderr);
-  for (const value of named) assert.ok(line.includes(value), `${JSON.stringify(value)} is not named in:\n${stderr}`);
+/** Asserts that one line of `text` names each of `named`: values (a file, an option, a UMID, a URL), not words. */
+export function assertLineNames(text: string, ...named: string[]): void {
+  assert.ok(
+    text.split("\n").some((line) => named.every((value) => line.includes(value))),
+    `no line names ${named.map((value) => JSON.stringify(value)).join(", ")} in:\n${text}`,
+  );
 }
