@@ -47,10 +47,10 @@ export function problemPlaces(text: string, severity: PrintedProblem["severity"]
     .map((p) => (p.line === undefined ? [p.file, p.rule] : [p.file, p.rule, p.line, p.column!]));
 }
 
-/** The one problem of `text` with `rule`, failing the test unless there is exactly one. */
-export function theProblem(text: string, rule: string): PrintedProblem {
-  const found = printedProblems(text).filter((p) => p.rule === rule);
-  assert.equal(found.length, 1, `one ${rule} problem in:\n${text}`);
+/** The one problem of `text` with `rule` (of `file`, when given), failing the test unless there is exactly one. */
+export function theProblem(text: string, rule: string, file?: string): PrintedProblem {
+  const found = printedProblems(text).filter((p) => p.rule === rule && (file === undefined || p.file === file));
+  assert.equal(found.length, 1, `one ${rule} problem${file === undefined ? "" : ` of ${file}`} in:\n${text}`);
   return found[0]!;
 }
 
