@@ -40,6 +40,30 @@ export function printedProblems(text: string): PrintedProblem[] {
   });
 }
 
+/** One line of `check --json`: a checked file and its problems. */
+export interface CheckedFile {
+  file: string;
+  umid: string | null;
+  ok: boolean;
+  errors: CheckedProblem[];
+  warnings: CheckedProblem[];
+}
+
+export interface CheckedProblem {
+  rule: string;
+  message: string;
+  pointer: string | null;
+  line: number | null;
+  column: number | null;
+}
+
+/** The lines of `check --json`, parsed. */
+export const checkedFiles = (stdout: string): CheckedFile[] =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as CheckedFile);
+
 /** Each problem as `[file, rule, line, column]` (`[file, rule]` for a file as a whole), for deepEqual. */
 export function problemPlaces(text: string, severity: PrintedProblem["severity"] = "error"): (string | number)[][] {
   return printedProblems(text)
