@@ -10,7 +10,7 @@ import { canonicalize } from "../core/crypto/jcs.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
-import { assertUsageError, problemPlaces, theProblem } from "./support/problems.ts";
+import { assertUsageError, checkedFiles, problemPlaces, theProblem } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-check-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -30,19 +30,6 @@ function write(path: string, value: unknown): string {
   writeFileSync(full, typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
   return full;
 }
-
-interface JsonLine {
-  file: string;
-  umid: string | null;
-  ok: boolean;
-  errors: { rule: string; message: string; pointer: string | null; line: number | null; column: number | null }[];
-  warnings: JsonLine["errors"];
-}
-const jsonLines = (stdout: string) =>
-  stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as JsonLine);
 
 const key = newKey();
 const otherKey = newKey();
@@ -122,7 +109,7 @@ describe("check: a content directory", () => {
     const result = cli(["check", dir, "--json", "--now", now]);
     assert.equal(result.status, 1);
     assert.equal(result.stderr, "");
-    const lines = jsonLines(result.stdout);
+    const lines = checkedFiles(result.stdout);
     assert.equal(lines.length, 10);
     const byFile = new Map(lines.map((l) => [l.file.slice(dir.length + 1), l]));
     assert.deepEqual(byFile.get("current.json"), {
@@ -150,13 +137,13 @@ describe("check: a content directory", () => {
   });
 
   it("--now sets the clock of expiry warnings; --strict makes them errors", () => {
-    const before = jsonLines(cli(["check", dir, "--json", "--now", now]).stdout).find(
+    const before = checkedFiles(cli(["check", dir, "--json", "--now", now]).stdout).find(
       (l) => l.umid === "urn:expiring",
     )!;
     assert.deepEqual(before.warnings, []);
     const later = cli(["check", `${dir}/expiring.json`, "--json", "--content", dir, "--now", "2027-06-01T00:00:00Z"]);
     assert.equal(later.status, 0);
-    const [expired] = jsonLines(later.stdout);
+    const [expired] = checkedFiles(later.stdout);
     assert.deepEqual(expired!.errors, []);
     assert.deepEqual(
       expired!.warnings.map((w) => [w.rule, w.pointer, w.line, w.column]),
@@ -175,7 +162,7 @@ describe("check: a content directory", () => {
       "--strict",
     ]);
     assert.equal(strict.status, 1);
-    const [strictly] = jsonLines(strict.stdout);
+    const [strictly] = checkedFiles(strict.stdout);
     assert.deepEqual(
       strictly!.errors.map((e) => e.rule),
       ["time/expired"],
@@ -215,7 +202,7 @@ describe("check: _keys.json", () => {
     const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });
     const result = cli(["check", "--json", path]);
     assert.equal(result.status, 1);
-    const [keys] = jsonLines(result.stdout);
+    const [keys] = checkedFiles(result.stdout);
     assert.equal(keys!.file, "badkeys/_keys.json");
     assert.deepEqual(
       keys!.errors.map((e) => [e.rule, e.pointer, e.line, e.column]),
@@ -245,7 +232,7 @@ describe("check: limits and strict input", () => {
     const nested = write("limits/nested.json", `{"@id":"urn:nested","x":${"[".repeat(995)}${"]".repeat(995)}}`);
     const result = cli(["check", "--json", nested], { UM_MAX_DEPTH: "1000" });
     assert.equal(result.status, 1, result.stderr);
-    assert.ok(jsonLines(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
+    assert.ok(checkedFiles(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
   });
   it("arrays longer than UM_MAX_ARRAY_ITEMS", () => {
     const result = cli(
@@ -281,7 +268,7 @@ describe("check: limits and strict input", () => {
   it("a missing path fails, exit 1, and is a JSON line of its own", () => {
     const result = cli(["check", "--json", "no/such/file.json", deep]);
     assert.equal(result.status, 1);
-    const [missing, present] = jsonLines(result.stdout);
+    const [missing, present] = checkedFiles(result.stdout);
     assert.deepEqual(missing, {
       file: "no/such/file.json",
       umid: null,
@@ -301,7 +288,7 @@ describe("check: limits and strict input", () => {
   });
   it("a custom standards URL changes the required context", () => {
     const result = cli(["check", "--json", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
-    const [errors] = jsonLines(result.stdout).map((l) => l.errors);
+    const [errors] = checkedFiles(result.stdout).map((l) => l.errors);
     assert.deepEqual(
       errors!.map((e) => [e.rule, e.pointer]),
       [["schema/anyOf", "/@context"]],
