@@ -371,12 +371,19 @@ describe("evaluate(): Arrive, and the context", () => {
   it("throws ContextError for an unusable context, naming each fault", async () => {
     await assert.rejects(
       evaluate("{}", { nw: "x" } as EvaluationContext),
-      (e: Error) => e instanceof ContextError && /unknown member "nw"/.test(e.message),
+      (e: Error) => e instanceof ContextError && e.message.includes('"nw"'),
     );
-    await assert.rejects(evaluate("{}", { now: "June 1st", maxSupportedTrustTier: 4 }), (e: Error) =>
-      /now must be an RFC 3339 date-time.*maxSupportedTrustTier must be an integer from 0 to 3/.test(e.message),
+    // Both faults, each by its member and the value refused.
+    await assert.rejects(
+      evaluate("{}", { now: "June 1st", maxSupportedTrustTier: 4 }),
+      (e: Error) =>
+        e instanceof ContextError &&
+        ["now", '"June 1st"', "maxSupportedTrustTier", "4"].every((named) => e.message.includes(named)),
     );
-    await assert.rejects(evaluate("{}", { intendedScope: [] }), /intendedScope must be a non-empty array/);
+    await assert.rejects(
+      evaluate("{}", { intendedScope: [] }),
+      (e: Error) => e instanceof ContextError && e.message.includes("intendedScope"),
+    );
   });
   it("reads a context's own members only: one named as Object.prototype's is unknown, an inherited one is not read", async () => {
     for (const name of ["__proto__", "constructor", "valueOf", "hasOwnProperty", "toString"]) {
