@@ -10,6 +10,7 @@ import { canonicalize } from "../core/crypto/jcs.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
+import { assertUsageError, checkedFiles, problemPlaces, theProblem } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-check-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -29,19 +30,6 @@ function write(path: string, value: unknown): string {
   writeFileSync(full, typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
   return full;
 }
-
-interface JsonLine {
-  file: string;
-  umid: string | null;
-  ok: boolean;
-  errors: { rule: string; message: string; pointer: string | null; line: number | null; column: number | null }[];
-  warnings: JsonLine["errors"];
-}
-const jsonLines = (stdout: string) =>
-  stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as JsonLine);
 
 const key = newKey();
 const otherKey = newKey();
@@ -85,15 +73,31 @@ describe("check: a content directory", () => {
     const result = cli(["check", dir, "--now", now]);
     assert.equal(result.status, 1);
     const lines = result.stdout.trim().split("\n");
-    assert.deepEqual(lines.slice(0, -2), [
-      `${dir}/legacy/v01-unsigned.json:5:22 - error legacy/unsigned: manifestVersion "0.1" defines no verifiable signature, so nothing shows who wrote this payload; to publish it unsigned, add "legacy/v01-unsigned.json": "${V01_DIGEST}" to ${dir}/_unsigned.json at /manifestVersion`,
-      `${dir}/legacy/v01-unsigned.json:6:14 - error schema/type: must be string at /subject`,
-      `${dir}/legacy/v02-tampered.json:15:14 - error signature/invalid: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order) at /signature/value`,
-      `  hint: if you edited it, sign it again: manifest-resolver sign ${dir}/legacy/v02-tampered.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`,
-      `${dir}/legacy/v03-no-id.json:1:1 - error schema/required: missing required member "signature" at (root)`,
-      `${dir}/legacy/v03-no-id.json:3:10 - error schema/minLength: must NOT have fewer than 1 characters at /@id`,
-      `${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: is not the key pinned for keyRef "${PINNED}" (${dir}/_keys.json:2:35): either the embedded key was substituted, or the pin there was changed at /signature/publicKeySpkiB64`,
+    assert.deepEqual(problemPlaces(result.stdout), [
+      [`${dir}/legacy/v01-unsigned.json`, "legacy/unsigned", 5, 22],
+      [`${dir}/legacy/v01-unsigned.json`, "schema/type", 6, 14],
+      [`${dir}/legacy/v02-tampered.json`, "signature/invalid", 15, 14],
+      [`${dir}/legacy/v03-no-id.json`, "schema/required", 1, 1],
+      [`${dir}/legacy/v03-no-id.json`, "schema/minLength", 3, 10],
+      [`${dir}/pinned/substituted.json`, "signature/key-mismatch", 14, 25],
     ]);
+    assert.deepEqual(problemPlaces(result.stdout, "warning"), []);
+    // What each message names: the entry that would opt the payload in, the member missing, the pin.
+    assert.ok(
+      theProblem(result.stdout, "legacy/unsigned").message.includes(
+        `"legacy/v01-unsigned.json": "${V01_DIGEST}" to ${dir}/_unsigned.json`,
+      ),
+    );
+    assert.ok(theProblem(result.stdout, "schema/required").message.includes('"signature"'));
+    assert.ok(theProblem(result.stdout, "signature/key-mismatch").message.includes(`${dir}/_keys.json:2:35`));
+    // The hint under the problem it fixes: the command to run, whole.
+    const tampered = lines.findIndex((line) => line.startsWith(`${dir}/legacy/v02-tampered.json:15:14 `));
+    assert.ok(
+      lines[tampered + 1]!.endsWith(
+        `manifest-resolver sign ${dir}/legacy/v02-tampered.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`,
+      ),
+      lines[tampered + 1],
+    );
     assert.equal(
       lines.at(-2),
       "Errors by rule: legacy/unsigned ×1, schema/minLength ×1, schema/required ×1, schema/type ×1, signature/invalid ×1, signature/key-mismatch ×1.",
@@ -105,7 +109,7 @@ describe("check: a content directory", () => {
     const result = cli(["check", dir, "--json", "--now", now]);
     assert.equal(result.status, 1);
     assert.equal(result.stderr, "");
-    const lines = jsonLines(result.stdout);
+    const lines = checkedFiles(result.stdout);
     assert.equal(lines.length, 10);
     const byFile = new Map(lines.map((l) => [l.file.slice(dir.length + 1), l]));
     assert.deepEqual(byFile.get("current.json"), {
@@ -133,19 +137,24 @@ describe("check: a content directory", () => {
   });
 
   it("--now sets the clock of expiry warnings; --strict makes them errors", () => {
-    const before = jsonLines(cli(["check", dir, "--json", "--now", now]).stdout).find(
+    const before = checkedFiles(cli(["check", dir, "--json", "--now", now]).stdout).find(
       (l) => l.umid === "urn:expiring",
     )!;
     assert.deepEqual(before.warnings, []);
-    const later = cli(["check", `${dir}/expiring.json`, "--content", dir, "--now", "2027-06-01T00:00:00Z"]);
+    const later = cli(["check", `${dir}/expiring.json`, "--json", "--content", dir, "--now", "2027-06-01T00:00:00Z"]);
     assert.equal(later.status, 0);
-    assert.match(
-      later.stdout,
-      /expiring\.json:8:16 - warning time\/expired: expired at 2027-01-01T00:00:00Z: consumers must reject it \(now is 2027-06-01T00:00:00\.000Z\) at \/expiresAt\nWarnings by rule: time\/expired ×1\.\nChecked 1 manifest(?: \(1 manifest unchanged, from the cache\))?: no errors, 1 warning\.\n$/,
+    const [expired] = checkedFiles(later.stdout);
+    assert.deepEqual(expired!.errors, []);
+    assert.deepEqual(
+      expired!.warnings.map((w) => [w.rule, w.pointer, w.line, w.column]),
+      [["time/expired", "/expiresAt", 8, 16]],
     );
+    // The message names the clock it judged by.
+    assert.ok(expired!.warnings[0]!.message.includes("2027-06-01T00:00:00.000Z"), expired!.warnings[0]!.message);
     const strict = cli([
       "check",
       `${dir}/expiring.json`,
+      "--json",
       "--content",
       dir,
       "--now",
@@ -153,7 +162,11 @@ describe("check: a content directory", () => {
       "--strict",
     ]);
     assert.equal(strict.status, 1);
-    assert.match(strict.stdout, /- error time\/expired: /);
+    const [strictly] = checkedFiles(strict.stdout);
+    assert.deepEqual(
+      strictly!.errors.map((e) => e.rule),
+      ["time/expired"],
+    );
   });
 
   it("a single file of a content folder is checked against that folder's _keys.json; a file outside one against none", () => {
@@ -162,10 +175,7 @@ describe("check: a content directory", () => {
     const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
     const result = cli(["check", elsewhere, "--content", dir]);
     assert.equal(result.status, 1);
-    assert.match(
-      result.stdout,
-      /error signature\/unverifiable: no publicKeySpkiB64 is embedded and no _keys.json pins keyRef/,
-    );
+    assert.equal(theProblem(result.stdout, "signature/unverifiable").severity, "error");
   });
 
   it("under GitHub Actions, also prints annotations", () => {
@@ -182,20 +192,25 @@ describe("check: a content directory", () => {
     write(`${content}/v03.json`, signed(legacy("0.3"), key));
     const result = cli(["build", "--content", content, "--out", "legacy-dist"]);
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /^legacy \(checked as manifestVersion < 0\.4\): legacy-only\/v03\.json \(0\.3\)$/m);
+    // The line listing legacy payloads: each file, with its version.
+    assert.match(result.stdout, /^legacy .*: legacy-only\/v03\.json \(0\.3\)$/m);
   });
 });
 
 describe("check: _keys.json", () => {
   it("reports a malformed key at its line and column", () => {
     const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });
-    const result = cli(["check", path]);
+    const result = cli(["check", "--json", path]);
     assert.equal(result.status, 1);
-    assert.match(
-      result.stdout,
-      /badkeys\/_keys\.json:2:18 - error schema\/pattern: an Ed25519 public key as standard base64 .* at \/did:web:a#1/,
+    const [keys] = checkedFiles(result.stdout);
+    assert.equal(keys!.file, "badkeys/_keys.json");
+    assert.deepEqual(
+      keys!.errors.map((e) => [e.rule, e.pointer, e.line, e.column]),
+      [
+        ["schema/pattern", "/did:web:a#1", 2, 18],
+        ["schema/type", "/did:web:b#1", 3, 18],
+      ],
     );
-    assert.match(result.stdout, /badkeys\/_keys\.json:3:18 - error schema\/type: must be string at \/did:web:b#1/);
   });
 });
 
@@ -211,66 +226,62 @@ describe("check: limits and strict input", () => {
     assert.equal(cli(["check", deep]).status, 0);
     const result = cli(["check", deep], { UM_MAX_DEPTH: "5" });
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /deep\.json:15:16 - error limits\/depth: containers nested more than 5 deep$/m);
+    assert.deepEqual(problemPlaces(result.stdout), [["limits/deep.json", "limits/depth", 15, 16]]);
   });
   it("nesting as deep as UM_MAX_DEPTH can allow: problems, not a stack overflow", () => {
     const nested = write("limits/nested.json", `{"@id":"urn:nested","x":${"[".repeat(995)}${"]".repeat(995)}}`);
     const result = cli(["check", "--json", nested], { UM_MAX_DEPTH: "1000" });
     assert.equal(result.status, 1, result.stderr);
-    assert.ok(jsonLines(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
+    assert.ok(checkedFiles(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
   });
   it("arrays longer than UM_MAX_ARRAY_ITEMS", () => {
     const result = cli(
       ["check", write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key))],
       { UM_MAX_ARRAY_ITEMS: "2" },
     );
-    assert.match(result.stdout, /long\.json:\d+:\d+ - error limits\/array-length: array has more than 2 elements$/m);
+    assert.deepEqual(
+      problemPlaces(result.stdout).map(([file, rule]) => [file, rule]),
+      [["limits/long.json", "limits/array-length"]],
+    );
   });
   it("files larger than UM_MAX_MANIFEST_BYTES, before reading them", () => {
     const result = cli(["check", deep], { UM_MAX_MANIFEST_BYTES: "100" });
-    assert.match(
-      result.stdout,
-      /deep\.json - error limits\/size: file is \d+ bytes; the limit is 100 \(UM_MAX_MANIFEST_BYTES\)$/m,
-    );
+    // Of the file as a whole: no place in it, since it was not read.
+    assert.deepEqual(problemPlaces(result.stdout), [["limits/deep.json", "limits/size"]]);
   });
   it("I-JSON: lone surrogates and inexact integers, at their place", () => {
     const result = cli(["check", write("ijson/a.json", '{\n  "@id": "\\uDEAD",\n  "n": 12345678901234567890\n}')]);
-    assert.match(result.stdout, /ijson\/a\.json:2:10 - error json\/lone-surrogate: /);
+    assert.deepEqual(problemPlaces(result.stdout)[0], ["ijson/a.json", "json/lone-surrogate", 2, 10]);
   });
   it("a bad setting or flag is a usage error, exit 2", () => {
-    const cases: [string[], Record<string, string>, RegExp][] = [
-      [
-        ["check", deep],
-        { UM_MAX_DEPTH: "ten" },
-        /UM_MAX_DEPTH must be a positive whole number of at most 1000, not 'ten'/,
-      ],
+    // Each names the setting or flag, and the value refused.
+    const cases: [string[], Record<string, string>, string[]][] = [
+      [["check", deep], { UM_MAX_DEPTH: "ten" }, ["UM_MAX_DEPTH", "1000", "'ten'"]],
       // Deeper, and a file nested as deep would exhaust the parser's stack.
-      [
-        ["check", deep],
-        { UM_MAX_DEPTH: "1000000" },
-        /UM_MAX_DEPTH must be a positive whole number of at most 1000, not '1000000'/,
-      ],
-      [["check", deep], { UM_STANDARDS_URL: "universalmanifest.net" }, /UM_STANDARDS_URL must be an http or https URL/],
-      [["check", "--now", "tomorrow"], {}, /--now must be an RFC 3339 date-time/],
-      [["check", "--now", "2026-13-45T00:00:00Z"], {}, /--now must be an RFC 3339 date-time/],
+      [["check", deep], { UM_MAX_DEPTH: "1000000" }, ["UM_MAX_DEPTH", "1000", "'1000000'"]],
+      [["check", deep], { UM_STANDARDS_URL: "universalmanifest.net" }, ["UM_STANDARDS_URL", "'universalmanifest.net'"]],
+      [["check", "--now", "tomorrow"], {}, ["--now", "'tomorrow'"]],
+      [["check", "--now", "2026-13-45T00:00:00Z"], {}, ["--now", "'2026-13-45T00:00:00Z'"]],
     ];
-    for (const [args, env, message] of cases) {
-      const result = cli(args, env);
-      assert.equal(result.status, 2, args.join(" "));
-      assert.match(result.stderr, message);
-    }
+    for (const [args, env, named] of cases) assertUsageError(cli(args, env), ...named);
   });
   it("a missing path fails, exit 1, and is a JSON line of its own", () => {
     const result = cli(["check", "--json", "no/such/file.json", deep]);
     assert.equal(result.status, 1);
-    const [missing, present] = jsonLines(result.stdout);
-    assert.deepEqual(missing, {
-      file: "no/such/file.json",
-      umid: null,
-      ok: false,
-      errors: [{ rule: "file/unreadable", message: "file not found", pointer: null, line: null, column: null }],
-      warnings: [],
-    });
+    const [missing, present] = checkedFiles(result.stdout);
+    // Its one error, with every member an error has: the message is words, for people.
+    const { message, ...unreadable } = missing!.errors[0]!;
+    assert.equal(typeof message, "string");
+    assert.deepEqual(
+      { ...missing, errors: [unreadable] },
+      {
+        file: "no/such/file.json",
+        umid: null,
+        ok: false,
+        errors: [{ rule: "file/unreadable", pointer: null, line: null, column: null }],
+        warnings: [],
+      },
+    );
     assert.equal(present!.ok, true);
   });
   it("_routes.json grows with the registry: the per-manifest limits do not apply to it", () => {
@@ -282,10 +293,12 @@ describe("check: limits and strict input", () => {
     assert.equal(result.status, 0, result.stdout);
   });
   it("a custom standards URL changes the required context", () => {
-    const result = cli(["check", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
-    assert.match(
-      result.stdout,
-      /error schema\/anyOf: must be "https:\/\/standards\.example\/um\/ns\/v0\.4" or an array of strings that contains it at \/@context/,
+    const result = cli(["check", "--json", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
+    const [errors] = checkedFiles(result.stdout).map((l) => l.errors);
+    assert.deepEqual(
+      errors!.map((e) => [e.rule, e.pointer]),
+      [["schema/anyOf", "/@context"]],
     );
+    assert.ok(errors![0]!.message.includes('"https://standards.example/um/ns/v0.4"'), errors![0]!.message);
   });
 });

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
+import { assertUsageError, printedProblems } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-cli-output-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -57,10 +58,12 @@ describe(`check over ${FILES} broken manifests`, () => {
     const shown = problemLines(capped.lines);
     assert.equal(shown.length, 50);
     assert.match(shown[0]!, /^broken\/m000\.json:15:14 - error signature\/invalid: /);
-    assert.match(
-      shown[1]!,
-      /^broken\/m001\.json:1:1 - error schema\/required: missing required member "expiresAt" at \(root\)$/,
+    const [second] = printedProblems(shown[1]!);
+    assert.deepEqual(
+      [second!.file, second!.rule, second!.line, second!.column],
+      ["broken/m001.json", "schema/required", 1, 1],
     );
+    assert.ok(second!.message.includes('"expiresAt"'), second!.message);
     assert.deepEqual(capped.lines.slice(-3), [
       "… and 450 more problems not shown (--max-problems 0 shows all)",
       "Errors by rule: schema/required ×250, signature/invalid ×250.",
@@ -72,20 +75,23 @@ describe(`check over ${FILES} broken manifests`, () => {
     const all = cli(["check", broken, "--max-problems", "0"]);
     assert.equal(all.status, 1);
     assert.equal(problemLines(all.lines).length, FILES);
-    assert.doesNotMatch(all.stdout, /more problems not shown/);
+    // The line saying how many more (worded in the test above) is there only when some are left out.
+    const leftOut = (lines: string[]) => lines.filter((line) => line.startsWith("… "));
+    assert.deepEqual(leftOut(all.lines), []);
     const three = cli(["check", broken, "--max-problems", "3"]);
     assert.equal(problemLines(three.lines).length, 3);
-    assert.match(three.stdout, /^… and 497 more problems not shown/m);
-    const wrong = cli(["check", broken, "--max-problems", "all"]);
-    assert.equal(wrong.status, 2);
-    assert.match(wrong.stderr, /--max-problems must be a whole number \(0: no cap\), not 'all'/);
+    assert.equal(leftOut(three.lines).length, 1);
+    assert.ok(leftOut(three.lines)[0]!.startsWith("… and 497 "), three.stdout);
+    assertUsageError(cli(["check", broken, "--max-problems", "all"]), "--max-problems", "'all'");
   });
 
   it("says what fixes an edited manifest: the sign command, with the keyRef the manifest names", () => {
     const at = capped.lines.findIndex((line) => line.startsWith("broken/m000.json:15:14"));
-    assert.equal(
-      capped.lines[at + 1],
-      `  hint: if you edited it, sign it again: manifest-resolver sign broken/m000.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`,
+    const hint = capped.lines[at + 1]!;
+    assert.ok(hint.startsWith("  hint: "), hint);
+    assert.ok(
+      hint.endsWith(`: manifest-resolver sign broken/m000.json --key <your key> --key-ref ${FIXTURE_KEY_REF}`),
+      hint,
     );
   });
 
@@ -116,13 +122,18 @@ describe("check for a person at a terminal", () => {
 
   it("FORCE_COLOR: the problem in colour, its source line and a caret under its column", () => {
     const result = cli(["check", dir], { FORCE_COLOR: "1" });
-    assert.equal(
-      result.lines[0],
-      "\x1b[36mone/edited.json\x1b[39m\x1b[33m:15:14\x1b[39m - \x1b[31merror\x1b[39m \x1b[2msignature/invalid\x1b[22m: the Ed25519 signature does not verify over the canonical manifest: the content changed after signing, another key signed it, or it is not strictly encoded (small-order R, S not below the group order) at /signature/value",
+    const [problem] = result.lines;
+    assert.ok(
+      problem!.startsWith(
+        "\x1b[36mone/edited.json\x1b[39m\x1b[33m:15:14\x1b[39m - \x1b[31merror\x1b[39m \x1b[2msignature/invalid\x1b[22m: ",
+      ),
+      problem,
     );
+    assert.ok(problem!.endsWith(" at /signature/value"), problem);
     assert.match(result.lines[1]!, /^ 15 \| {5}"value": "[\w-]+"$/);
     assert.equal(result.lines[2], `    | ${" ".repeat(13)}\x1b[31m^\x1b[39m`);
-    assert.match(result.lines[3]!, /^ {2}\x1b\[36mhint:\x1b\[39m if you edited it, sign it again: /);
+    assert.ok(result.lines[3]!.startsWith("  \x1b[36mhint:\x1b[39m "), result.lines[3]);
+    assert.ok(result.lines[3]!.includes("manifest-resolver sign one/edited.json"), result.lines[3]);
   });
 
   it("in a pipe, or with NO_COLOR, plain: no frame, no escape codes", () => {

@@ -12,6 +12,7 @@ import { after, describe, it } from "node:test";
 import { statusCursor } from "../core/status.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
+import { assertLineNames, assertUsageError, checkedFiles } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-status-"));
@@ -40,7 +41,7 @@ describe("suspend and reinstate", () => {
     const before = Date.now();
     const first = await cli("suspend", "urn:a", "--reason", "under review", "--content", dir);
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, /^suspended urn:a in \S+_routes\.json\n$/);
+    assertLineNames(first.stdout, "urn:a", "s1/content/_routes.json");
     const [entry] = routesOf(dir).suspended;
     assert.equal(entry.umid, "urn:a");
     assert.equal(entry.reason, "under review");
@@ -49,7 +50,8 @@ describe("suspend and reinstate", () => {
     assert.deepEqual(Object.keys(routesOf(dir)), ["suspended"]);
     const again = await cli("suspend", "urn:a", "--content", dir);
     assert.equal(again.status, 0);
-    assert.match(again.stdout, /^urn:a is already suspended at \S+_routes\.json:\d+:\d+\n$/);
+    // It names the entry there is already, at its place.
+    assertLineNames(again.stdout, "urn:a", "s1/content/_routes.json:");
     assert.equal(routesOf(dir).suspended.length, 1);
   });
 
@@ -66,7 +68,8 @@ describe("suspend and reinstate", () => {
     assert.ok(statusCursor(routes.reinstated[0].reinstatedAt) > statusCursor(future));
     const again = await cli("reinstate", "urn:a", "--content", dir);
     assert.equal(again.status, 0);
-    assert.equal(again.stdout, "urn:a is not suspended\n");
+    assertLineNames(again.stdout, "urn:a");
+    assert.deepEqual(routesOf(dir), routes, "nothing changed");
   });
 
   it("a suspension after a reinstatement replaces it, and revoking a suspended UMID ends its suspension", async () => {
@@ -82,20 +85,22 @@ describe("suspend and reinstate", () => {
   it("refuses a revoked UMID (revocation is permanent), and a UMID no manifest publishes", async () => {
     const dir = content("s4", ["urn:a", "urn:b"], { revoked: [{ umid: "urn:a", revokedAt: "2026-02-01T00:00:00Z" }] });
     const text = readFileSync(join(dir, "_routes.json"), "utf8");
-    const reinstate = await cli("reinstate", "urn:a", "--content", dir);
-    assert.equal(reinstate.status, 1);
-    assert.match(
-      reinstate.stderr,
-      /^manifest-resolver: urn:a is revoked at \S+_routes\.json:4:15: revocation is permanent, a revoked UMID cannot be reinstated\n$/,
-    );
-    const suspend = await cli("suspend", "urn:a", "--content", dir);
-    assert.equal(suspend.status, 1);
-    assert.match(suspend.stderr, /a revoked UMID stays revoked/);
+    // Each refusal is one line naming the revocation, at its place.
+    for (const command of ["reinstate", "suspend"]) {
+      const refused = await cli(command, "urn:a", "--content", dir);
+      assert.equal(refused.status, 1, command);
+      assert.equal(refused.stderr.split("\n").length, 2, refused.stderr);
+      assertLineNames(refused.stderr, "manifest-resolver: ", "urn:a", "s4/content/_routes.json:4:15");
+    }
+    // The UMID asked for, and the nearest published, each at its place.
     const unknown = await cli("suspend", "urn:c", "--content", dir);
     assert.equal(unknown.status, 1);
-    assert.match(
+    assertLineNames(
       unknown.stderr,
-      /no manifest in the content folder publishes urn:c, and only a published manifest can be suspended; the nearest published: urn:a \(\S+\), urn:b \(\S+\)\n$/,
+      "manifest-resolver: ",
+      "urn:c",
+      "urn:a (s4/content/m0.json:3:10)",
+      "urn:b (s4/content/m1.json:3:10)",
     );
     assert.equal(readFileSync(join(dir, "_routes.json"), "utf8"), text, "nothing was written");
   });
@@ -131,28 +136,33 @@ describe("_routes.json status lists", () => {
       reinstated: [{ umid: "urn:a", reinstatedAt: "2026-02-02T00:00:00Z" }],
       revoked: [{ umid: "urn:b", revokedAt: "2026-02-01T00:00:00Z", reason: "x".repeat(201) }],
     });
-    const result = await cli("check", dir);
+    const result = await cli("check", "--json", dir);
     assert.equal(result.status, 1);
-    assert.match(
-      result.stdout,
-      /_routes\.json:\d+:\d+ - error routes\/unpublished: UMID "urn:nobody" is suspended here, but no manifest in the content folder publishes it/,
+    const routes = checkedFiles(result.stdout).find((checked) => checked.file.endsWith("/_routes.json"))!;
+    assert.deepEqual(
+      routes.errors.map((e) => [e.rule, e.pointer]),
+      [
+        ["routes/unpublished", "/suspended/0/umid"],
+        ["schema/pattern", "/suspended/1/reason"],
+        ["routes/conflict", "/reinstated/0/umid"],
+        ["schema/maxLength", "/revoked/0/reason"],
+      ],
     );
-    assert.match(
-      result.stdout,
-      /_routes\.json:\d+:\d+ - error routes\/conflict: UMID "urn:a" is already suspended at \S+_routes\.json:\d+:\d+ at \/reinstated\/0\/umid/,
-    );
-    assert.match(result.stdout, /error schema\/pattern: .* at \/suspended\/1\/reason/);
-    assert.match(result.stdout, /error schema\/maxLength: .* at \/revoked\/0\/reason/);
+    // The conflict names the entry it conflicts with, at its place.
+    assertLineNames(routes.errors[2]!.message, '"urn:a"', "r1/content/_routes.json:8:15");
   });
 
   it("warns of a status entry without its date: it is served as 1970", async () => {
     const dir = content("r2", ["urn:a"], { suspended: [{ umid: "urn:a" }] });
-    const result = await cli("check", dir);
+    const result = await cli("check", "--json", dir);
     assert.equal(result.status, 0, result.stdout);
-    assert.match(
-      result.stdout,
-      /_routes\.json:\d+:\d+ - warning routes\/undated: has no suspendedAt: its status document will say this status began at 1970-01-01T00:00:00\.000Z; add when it did at \/suspended\/0/,
+    const routes = checkedFiles(result.stdout).find((checked) => checked.file.endsWith("/_routes.json"))!;
+    assert.deepEqual(
+      routes.warnings.map((w) => [w.rule, w.pointer]),
+      [["routes/undated", "/suspended/0"]],
     );
+    // The member missing, and the date it will be served with.
+    assertLineNames(routes.warnings[0]!.message, "suspendedAt", "1970-01-01T00:00:00.000Z");
   });
 });
 
@@ -201,13 +211,7 @@ describe("the build records each status", () => {
     assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, statusOf("urn:d"));
     for (const value of ["PT1M30", "P2D"]) {
       const bad = await runCli(["build", "--content", dir, "--out", out], scratch, { UM_STATUS_NEXT_CHECK: value });
-      assert.equal(bad.status, 2);
-      assert.match(
-        bad.stderr,
-        new RegExp(
-          `UM_STATUS_NEXT_CHECK must be an ISO 8601 duration of days, hours, minutes and seconds, at most P1D, such as PT10M, not '${value}'`,
-        ),
-      );
+      assertUsageError(bad, "UM_STATUS_NEXT_CHECK", "P1D", `'${value}'`);
     }
   });
 });
@@ -258,11 +262,7 @@ describe("statusRef", () => {
       "--content",
       dir,
     );
-    assert.equal(insecure.status, 2);
-    assert.match(
-      insecure.stderr,
-      /--status-base must be an https: URL \(or http: to a loopback host\) for a statusRef, not 'http:\/\/resolver\.example'/,
-    );
+    assertUsageError(insecure, "--status-base", "'http://resolver.example'");
   });
 
   it("check refuses a plaintext statusRef, and one at the configured resolver that is not this UMID's own", async () => {
@@ -284,31 +284,45 @@ describe("statusRef", () => {
     write("dot.json", "urn:dot", "https://resolver.example./.well-known/manifest-resolver/status/urn%3Asomeone-else");
     // Node looks x.localhost up in DNS: not a loopback host.
     write("sub-localhost.json", "urn:sub", "http://evil.localhost/status");
-    const result = await runCli(["check", dir], scratch, { UM_RESOLVER_URL: base });
+    /** check --json's errors, by file name: each as [rule, pointer], and the messages, for what they name. */
+    const errorsByFile = (stdout: string) =>
+      Object.fromEntries(
+        checkedFiles(stdout)
+          .filter((checked) => checked.errors.length > 0)
+          .map((checked) => [checked.file.split("/").at(-1)!, checked.errors]),
+      );
+    const result = await runCli(["check", "--json", dir], scratch, { UM_RESOLVER_URL: base });
     assert.equal(result.status, 1);
-    const errors = result.stdout.split("\n").filter((line) => line.includes(" - error "));
-    assert.equal(errors.length, 5, result.stdout);
-    assert.match(result.stdout, /dot\.json:\d+:\d+ - error signature\/status-ref-mismatch/);
-    assert.match(result.stdout, /sub-localhost\.json:\d+:\d+ - error signature\/status-ref-insecure/);
-    assert.match(
-      result.stdout,
-      /plain\.json:\d+:\d+ - error signature\/status-ref-insecure: must be an https: URL \(or http: to a loopback host\), not "http:\/\/status\.example\/urn:plain": a status document carries no signature, only its transport protects it \(EXT-OPT O2\.1\) at \/signature\/statusRef/,
+    const errors = errorsByFile(result.stdout);
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(errors).map(([file, found]) => [file, found.map((e) => [e.rule, e.pointer])])),
+      {
+        "plain.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
+        "borrowed.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
+        "root.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
+        "dot.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
+        "sub-localhost.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
+      },
     );
-    assert.match(
-      result.stdout,
-      /borrowed\.json:\d+:\d+ - error signature\/status-ref-mismatch: points at this publisher's resolver \(https:\/\/resolver\.example\) but not at this manifest's own status URL, https:\/\/resolver\.example\/\.well-known\/manifest-resolver\/status\/urn%3Amine at \/signature\/statusRef/,
+    // The statusRef refused; the resolver it points at, and the status URL it should be.
+    assertLineNames(errors["plain.json"]![0]!.message, '"http://status.example/urn:plain"');
+    assertLineNames(
+      errors["borrowed.json"]![0]!.message,
+      "(https://resolver.example)",
+      "https://resolver.example/.well-known/manifest-resolver/status/urn%3Amine",
     );
-    assert.match(result.stdout, /root\.json:\d+:\d+ - error signature\/status-ref-mismatch/);
     // Without a configured resolver, only the transport rule applies.
-    const open = await cli("check", dir);
-    assert.equal(open.stdout.split("\n").filter((line) => line.includes(" - error ")).length, 2, open.stdout);
+    const open = await cli("check", "--json", dir);
+    assert.deepEqual(Object.keys(errorsByFile(open.stdout)).sort(), ["plain.json", "sub-localhost.json"]);
     // A resolver on this machine is one server by any of its names.
-    const local = await runCli(["check", join(dir, "loopback.json")], scratch, {
+    const local = await runCli(["check", "--json", join(dir, "loopback.json")], scratch, {
       UM_RESOLVER_URL: "http://127.0.0.1:8787",
     });
-    assert.match(
-      local.stdout,
-      /loopback\.json:\d+:\d+ - error signature\/status-ref-mismatch: points at this publisher's resolver \(http:\/\/127\.0\.0\.1:8787\)/,
+    const [loopback] = checkedFiles(local.stdout);
+    assert.deepEqual(
+      loopback!.errors.map((e) => e.rule),
+      ["signature/status-ref-mismatch"],
     );
+    assertLineNames(loopback!.errors[0]!.message, "(http://127.0.0.1:8787)");
   });
 });

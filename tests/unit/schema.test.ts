@@ -92,13 +92,12 @@ describe("manifest envelope", () => {
   });
   it("folds a failed anyOf into one problem with the rule in words", () => {
     const problems = validators.manifest(manifest({ "@context": 7 }));
-    assert.deepEqual(problems, [
-      {
-        pointer: "/@context",
-        rule: "schema/anyOf",
-        message: `must be "${CONTEXT}" or an array of strings that contains it`,
-      },
-    ]);
+    assert.deepEqual(
+      problems.map(({ pointer, rule }) => ({ pointer, rule })),
+      [{ pointer: "/@context", rule: "schema/anyOf" }],
+    );
+    // In words: the context it must be, not the branches of the schema that failed.
+    assert.ok(problems[0]!.message.includes(JSON.stringify(CONTEXT)), problems[0]!.message);
   });
   it("requires um:Manifest in @type", () => {
     expectValid(manifest({ "@type": ["ex:Thing", "um:Manifest"] }));
@@ -386,5 +385,9 @@ describe("other resources of section 2", () => {
       "schema/enum",
     );
   });
-  it("names an unknown resource", () => assert.throws(() => validators.resource("Nope"), /no resource "Nope"/));
+  it("names an unknown resource", () =>
+    assert.throws(
+      () => validators.resource("Nope"),
+      (e: Error) => e.message.includes('"Nope"'),
+    ));
 });

@@ -32,7 +32,8 @@ describe("strict JSON", () => {
   it("rejects a duplicate member name, at the duplicate, naming the first", () => {
     const p = problemAt('{\n  "a": 1,\n  "b": {"c": 1, "c": 2}\n}');
     assert.deepEqual([p.rule, p.line, p.column], ["json/duplicate-key", 3, 17]);
-    assert.match(p.message, /"c" \(first at 3:9\)/);
+    // The member, and where its first copy is.
+    assert.ok(p.message.includes('"c"') && p.message.includes("3:9"), p.message);
   });
   // Not timed: the pass per level of the stack this replaced took 15 s here, past the test's timeout; one pass takes milliseconds.
   it("finds the first copy of a duplicate in one more pass over its object, not one per level of the stack", {
@@ -45,8 +46,8 @@ describe("strict JSON", () => {
   it("names the first copy in the same object, not a namesake nested in it", () => {
     const p = problemAt('{"c": {"c": 1}, "x": 0,\n "c": 2}');
     assert.deepEqual([p.rule, p.line, p.column], ["json/duplicate-key", 2, 2]);
-    assert.match(p.message, /"c" \(first at 1:2\)/);
-    assert.match(problemAt('{"__proto__": 1, "__proto__": 2}').message, /first at 1:2/);
+    assert.ok(p.message.includes('"c"') && p.message.includes("1:2"), p.message);
+    assert.ok(problemAt('{"__proto__": 1, "__proto__": 2}').message.includes("1:2"));
   });
   it("compares member names after unescaping", () =>
     assert.equal(problemAt('{"a": 1, "\\u0061": 2}').rule, "json/duplicate-key"));
@@ -76,10 +77,9 @@ describe("strict JSON", () => {
       const p = problemAt(`{"n": ${spelling}}`);
       assert.deepEqual([p.rule, p.column], ["json/unsafe-integer", 7], spelling);
     }
-    assert.match(
-      problemAt("[9007199254740993.0]").message,
-      /9007199254740993\.0 is beyond ±\(2\^53-1\).*: it reads as 9007199254740992$/,
-    );
+    // The number as written, and what it reads as.
+    const unsafe = problemAt("[9007199254740993.0]").message;
+    assert.ok(unsafe.includes("9007199254740993.0") && unsafe.endsWith(" 9007199254740992"), unsafe);
     assert.equal(problemAt("[9007199254740991.5]").rule, "json/unsafe-number");
     assert.equal(problemAt("[1e-400]").rule, "json/number-range");
     assert.ok(
@@ -119,7 +119,8 @@ describe("strict JSON", () => {
     ] as const) {
       const p = problemAt(text);
       assert.deepEqual([p.rule, p.line, p.column], ["json/syntax", line, column], JSON.stringify(text));
-      assert.match(p.message, /^trailing comma before '[}\]]'/);
+      // It names the bracket the comma is before.
+      assert.ok(p.message.includes(`'${text.trimEnd().at(-1)}'`), p.message);
     }
   });
   it("keeps a member named __proto__ as plain data", () => {
