@@ -76,7 +76,7 @@ test("Netlify builds on Node 22, without devDependencies", () => {
     sources
       .filter((file) => /\.(ts|js)$/.test(file))
       .flatMap((file) =>
-        [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s+|^import\s+)["']([^"'./][^"']*)["']/gm)].map((m) => m[1]!),
+        [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s+|^import\s+)["']([^"'./\s][^"'\s]*)["']/gm)].map((m) => m[1]!),
       )
       .filter((specifier) => !specifier.startsWith("node:"))
       .map((specifier) =>
