@@ -65,7 +65,8 @@ describe("in Chromium", { skip }, () => {
         value: Buffer.concat([identity, Buffer.alloc(32)]).toString("base64url"),
       },
     });
-    // A manifest past its expiresAt, which a build refuses to publish, and the target of a redirect to this other origin.
+    // A manifest past its expiresAt, which a build refuses to publish, and the target of a redirect to this other
+    // origin.
     const expired = JSON.stringify(
       signed(manifestFor("urn:browser:expired", { expiresAt: "2026-02-01T00:00:00Z" }), key),
     );
@@ -249,28 +250,31 @@ describe("in Chromium", { skip }, () => {
     for (const value of named) assert.ok(text?.includes(value), `${value} in ${text}`);
   };
 
-  it("the lookup page, on its own origin, gives a manifest's verdict first, then the answer and the receipt", async () => {
-    await page.goto(`${ui}/?resolver=${encodeURIComponent(origin)}`);
-    // Pasted with blanks around it: trimmed.
-    await page.fill("#umid", "  urn:browser:shown\t ");
-    await page.click("button[type=submit]");
-    await page.locator("#result .verdict").waitFor();
-    const result = await readResult(page);
-    assert.deepEqual([result.verdictFirst, result.tone], [true, "ok"]);
-    // Usable, with the two reasons of a receipt without warnings whose keyRef was not resolved.
-    assert.equal(result.reasons.length, 2, result.reasons.join("\n"));
-    assert.equal(await page.inputValue("#umid"), "urn:browser:shown");
-    assert.equal(result.request, `${origin}/urn%3Abrowser%3Ashown`);
-    assert.equal(result.answer?.status, "200 OK");
-    assert.equal(result.answer?.headers["X-UM-Resolver-Contract"], "manifest-resolver/v0.1");
-    assert.equal(result.answer?.body?.["@id"], "urn:browser:shown");
-    const r = result.receipt!;
-    assert.deepEqual(
-      [r.outcome, r.signatureCheck, r.freshnessCheck, r.keyRefResolution],
-      ["accepted", "valid", "fresh", "unresolved"],
-    );
-    assert.equal(new URL(page.url()).searchParams.get("umid"), "urn:browser:shown");
-  });
+  it(
+    "the lookup page, on its own origin, gives a manifest's verdict first, then the " + "answer and the receipt",
+    async () => {
+      await page.goto(`${ui}/?resolver=${encodeURIComponent(origin)}`);
+      // Pasted with blanks around it: trimmed.
+      await page.fill("#umid", "  urn:browser:shown\t ");
+      await page.click("button[type=submit]");
+      await page.locator("#result .verdict").waitFor();
+      const result = await readResult(page);
+      assert.deepEqual([result.verdictFirst, result.tone], [true, "ok"]);
+      // Usable, with the two reasons of a receipt without warnings whose keyRef was not resolved.
+      assert.equal(result.reasons.length, 2, result.reasons.join("\n"));
+      assert.equal(await page.inputValue("#umid"), "urn:browser:shown");
+      assert.equal(result.request, `${origin}/urn%3Abrowser%3Ashown`);
+      assert.equal(result.answer?.status, "200 OK");
+      assert.equal(result.answer?.headers["X-UM-Resolver-Contract"], "manifest-resolver/v0.1");
+      assert.equal(result.answer?.body?.["@id"], "urn:browser:shown");
+      const r = result.receipt!;
+      assert.deepEqual(
+        [r.outcome, r.signatureCheck, r.freshnessCheck, r.keyRefResolution],
+        ["accepted", "valid", "fresh", "unresolved"],
+      );
+      assert.equal(new URL(page.url()).searchParams.get("umid"), "urn:browser:shown");
+    },
+  );
   it("the lookup page says an expired manifest must not be used, though it came with 200 OK", async () => {
     const result = await lookUp(fakeUrl, "urn:browser:expired");
     assert.deepEqual(
@@ -281,16 +285,20 @@ describe("in Chromium", { skip }, () => {
     assertNames(result.reasons[0], "/expiresAt", "2026-02-01T00:00:00Z");
     assert.equal(result.answer?.status, "200 OK");
   });
-  it("the lookup page asks the resolver's status listing when the manifest has no statusRef, and warns of a suspension", async () => {
-    assert.equal((paused.signature as Record<string, unknown>).statusRef, undefined);
-    const result = await lookUp(origin, "urn:browser:paused");
-    // Accepted by the evaluator, which checked no status; the listing makes it usable with warnings.
-    assert.deepEqual(
-      [result.tone, result.receipt?.outcome, result.receipt?.revocationStatus],
-      ["warn", "accepted", "unchecked"],
-    );
-    assertNames(result.reasons[0], " suspended ", "2026-02-01T00:00:00", "under review");
-  });
+  it(
+    "the lookup page asks the resolver's status listing when the manifest has no " +
+      "statusRef, and warns of a suspension",
+    async () => {
+      assert.equal((paused.signature as Record<string, unknown>).statusRef, undefined);
+      const result = await lookUp(origin, "urn:browser:paused");
+      // Accepted by the evaluator, which checked no status; the listing makes it usable with warnings.
+      assert.deepEqual(
+        [result.tone, result.receipt?.outcome, result.receipt?.revocationStatus],
+        ["warn", "accepted", "unchecked"],
+      );
+      assertNames(result.reasons[0], " suspended ", "2026-02-01T00:00:00", "under review");
+    },
+  );
   it("the lookup page shows a redirect to another origin as a redirect, and the verdict where it ended", async () => {
     const result = await lookUp(origin, "urn:browser:elsewhere");
     assert.deepEqual([result.tone, result.receipt?.outcome], ["ok", "accepted"]);
@@ -312,7 +320,8 @@ describe("in Chromium", { skip }, () => {
     assert.deepEqual([result.tone, result.receipt, result.answer], ["bad", undefined, undefined]);
     // Why, in the page's own words: nothing but its words tells this reason from the client's.
     assert.deepEqual(result.reasons, [
-      "the resolver redirected this UMID to another site, which this page cannot read; open the request URL in the browser",
+      "the resolver redirected this UMID to another site, which this page cannot read; " +
+        "open the request URL in the browser",
     ]);
     // The exchange that failed, following the redirect, names the browser's error.
     assert.equal(result.happened.length, 2, result.happened.join("\n"));

@@ -312,7 +312,8 @@ describe("CLI", () => {
       assert.match(
         result.stdout,
         new RegExp(
-          `^Usage: manifest-resolver ${command} [\\s\\S]*Exit status: 0 [\\s\\S]*Examples?:\\n  manifest-resolver ${command} `,
+          `^Usage: manifest-resolver ${command} [\\s\\S]*Exit status: 0 ` +
+            `[\\s\\S]*Examples?:\\n  manifest-resolver ${command} `,
         ),
       );
     }

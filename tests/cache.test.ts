@@ -226,38 +226,42 @@ describe("expiry and the build", () => {
     }
   });
 
-  it("a warm build's output is byte-identical to a cold one's, KV files included, and takes what did not change from the store", async () => {
-    const t = tree();
-    const build = (out: string, ...more: string[]) =>
-      t.cli([
-        "build",
-        "--content",
-        "content",
-        "--out",
-        out,
-        "--lookup-out",
-        `${out}-lookup`,
-        "--kv-out",
-        `${out}-kv`,
-        ...more,
-      ]);
-    assert.equal((await build("dist")).status, 0);
-    writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
-    const warm = await build("dist");
-    assert.equal(warm.status, 0, warm.stdout);
-    assert.equal(recalled(warm.stdout), 4);
-    const cold = await build("cold", "--no-cache");
-    assert.equal(recalled(cold.stdout), 0);
-    assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
-    assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
-    // The one b1 had is kept with its entry (another branch may have it).
-    assert.equal(readdirSync(join(t.env.UM_CACHE_DIR, "bodies")).length, 6);
-    // A body the store no longer holds is checked and written again.
-    rmSync(join(t.env.UM_CACHE_DIR, "bodies"), { recursive: true });
-    const lost = await build("dist");
-    assert.equal(lost.status, 0, lost.stdout);
-    assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
-  });
+  it(
+    "a warm build's output is byte-identical to a cold one's, KV files included, and " +
+      "takes what did not change from the store",
+    async () => {
+      const t = tree();
+      const build = (out: string, ...more: string[]) =>
+        t.cli([
+          "build",
+          "--content",
+          "content",
+          "--out",
+          out,
+          "--lookup-out",
+          `${out}-lookup`,
+          "--kv-out",
+          `${out}-kv`,
+          ...more,
+        ]);
+      assert.equal((await build("dist")).status, 0);
+      writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
+      const warm = await build("dist");
+      assert.equal(warm.status, 0, warm.stdout);
+      assert.equal(recalled(warm.stdout), 4);
+      const cold = await build("cold", "--no-cache");
+      assert.equal(recalled(cold.stdout), 0);
+      assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
+      assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
+      // The one b1 had is kept with its entry (another branch may have it).
+      assert.equal(readdirSync(join(t.env.UM_CACHE_DIR, "bodies")).length, 6);
+      // A body the store no longer holds is checked and written again.
+      rmSync(join(t.env.UM_CACHE_DIR, "bodies"), { recursive: true });
+      const lost = await build("dist");
+      assert.equal(lost.status, 0, lost.stdout);
+      assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
+    },
+  );
 });
 
 describe("a body the store loses during a build", () => {
@@ -307,20 +311,23 @@ describe("a body the store loses during a build", () => {
 });
 
 describe("the body store", () => {
-  it("keeps nothing of an output file that is gone, and goes on keeping the others: a read is not a refused write", () => {
-    const dir = join(scratch, "store-keep");
-    const store = new BodyStore(join(dir, "bodies"));
-    const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
-    writeFileSync(join(dir, "one"), "one");
-    writeFileSync(join(dir, "two"), "two");
-    store.keep(join(dir, "one"), digestOf("one"));
-    store.keep(join(dir, "gone"), digestOf("gone"));
-    store.keep(join(dir, "two"), digestOf("two"));
-    // Not the body of the digest given: not kept either.
-    store.keep(join(dir, "two"), digestOf("three"));
-    assert.equal(store.unwritable, undefined);
-    assert.deepEqual(readdirSync(join(dir, "bodies")).sort(), [digestOf("one"), digestOf("two")].sort());
-  });
+  it(
+    "keeps nothing of an output file that is gone, and goes on keeping the others: a " + "read is not a refused write",
+    () => {
+      const dir = join(scratch, "store-keep");
+      const store = new BodyStore(join(dir, "bodies"));
+      const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
+      writeFileSync(join(dir, "one"), "one");
+      writeFileSync(join(dir, "two"), "two");
+      store.keep(join(dir, "one"), digestOf("one"));
+      store.keep(join(dir, "gone"), digestOf("gone"));
+      store.keep(join(dir, "two"), digestOf("two"));
+      // Not the body of the digest given: not kept either.
+      store.keep(join(dir, "two"), digestOf("three"));
+      assert.equal(store.unwritable, undefined);
+      assert.deepEqual(readdirSync(join(dir, "bodies")).sort(), [digestOf("one"), digestOf("two")].sort());
+    },
+  );
 });
 
 describe("runs that meet in one cache", () => {
@@ -398,51 +405,59 @@ describe("a damaged body store", () => {
     return join(dir, readdirSync(dir).find((digest) => readFileSync(join(dir, digest), "utf8").includes(`"${umid}"`))!);
   };
 
-  it("publishes no body altered in the store: it is dropped with a warning naming its UMID, and its file verified again", async () => {
-    const t = tree();
-    const build = builder(t);
-    assert.equal((await build("dist")).status, 0);
-    const stored = storedBodyOf(t, "urn:cache:a1");
-    chmodSync(stored, 0o644);
-    writeFileSync(stored, readFileSync(stored, "utf8").replace("urn:cache:a1", "urn:cache:a1-forged"));
-    const warm = await build("dist");
-    assert.equal(warm.status, 0, warm.stdout + warm.stderr);
-    assert.equal(recalled(warm.stdout), 4);
-    const warnings = cacheWarnings(warm.stderr, t.env.UM_CACHE_DIR);
-    assert.equal(warnings.length, 1, warm.stderr);
-    assert.ok(warnings[0]!.includes('"urn:cache:a1"'), warnings[0]);
-    assert.deepEqual(output(t), await coldOutput(t));
-    // The store holds the verified body again: the next build trusts it, and says nothing.
-    const after = await build("dist");
-    assert.equal(recalled(after.stdout), 5);
-    assert.deepEqual(cacheWarnings(after.stderr, t.env.UM_CACHE_DIR), []);
-    assert.deepEqual(output(t), await coldOutput(t));
-  });
+  it(
+    "publishes no body altered in the store: it is dropped with a warning naming its " +
+      "UMID, and its file verified again",
+    async () => {
+      const t = tree();
+      const build = builder(t);
+      assert.equal((await build("dist")).status, 0);
+      const stored = storedBodyOf(t, "urn:cache:a1");
+      chmodSync(stored, 0o644);
+      writeFileSync(stored, readFileSync(stored, "utf8").replace("urn:cache:a1", "urn:cache:a1-forged"));
+      const warm = await build("dist");
+      assert.equal(warm.status, 0, warm.stdout + warm.stderr);
+      assert.equal(recalled(warm.stdout), 4);
+      const warnings = cacheWarnings(warm.stderr, t.env.UM_CACHE_DIR);
+      assert.equal(warnings.length, 1, warm.stderr);
+      assert.ok(warnings[0]!.includes('"urn:cache:a1"'), warnings[0]);
+      assert.deepEqual(output(t), await coldOutput(t));
+      // The store holds the verified body again: the next build trusts it, and says nothing.
+      const after = await build("dist");
+      assert.equal(recalled(after.stdout), 5);
+      assert.deepEqual(cacheWarnings(after.stderr, t.env.UM_CACHE_DIR), []);
+      assert.deepEqual(output(t), await coldOutput(t));
+    },
+  );
 
-  it("shares no inode between an output and the cache, or between two outputs: a served file edited in place reaches no later build", async () => {
-    const t = tree();
-    const build = builder(t);
-    assert.equal((await build("dist")).status, 0);
-    assert.equal((await build("dist")).status, 0);
-    const inodes = (dir: string) =>
-      readdirSync(dir, { recursive: true, withFileTypes: true })
-        .filter((e) => e.isFile())
-        .map((e) => statSync(join(e.parentPath, e.name)).ino);
-    const cached = new Set(inodes(t.env.UM_CACHE_DIR));
-    const served = ["dist", "dist-kv", "dist-lookup"].flatMap((dir) => inodes(join(t.root, dir)));
-    assert.deepEqual(
-      served.filter((ino) => cached.has(ino)),
-      [],
-    );
-    assert.equal(new Set(served).size, served.length);
-    for (const entry of readdirSync(join(t.root, "dist", "m"))) {
-      const path = join(t.root, "dist", "m", entry);
-      chmodSync(path, 0o644);
-      writeFileSync(path, readFileSync(path, "utf8").replace("fixture", "forged!"));
-    }
-    assert.equal((await build("dist")).status, 0);
-    assert.deepEqual(output(t), await coldOutput(t));
-  });
+  it(
+    "shares no inode between an output and the cache, or between two outputs: a " +
+      "served file edited in place reaches no later build",
+    async () => {
+      const t = tree();
+      const build = builder(t);
+      assert.equal((await build("dist")).status, 0);
+      assert.equal((await build("dist")).status, 0);
+      const inodes = (dir: string) =>
+        readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => statSync(join(e.parentPath, e.name)).ino);
+      const cached = new Set(inodes(t.env.UM_CACHE_DIR));
+      const served = ["dist", "dist-kv", "dist-lookup"].flatMap((dir) => inodes(join(t.root, dir)));
+      assert.deepEqual(
+        served.filter((ino) => cached.has(ino)),
+        [],
+      );
+      assert.equal(new Set(served).size, served.length);
+      for (const entry of readdirSync(join(t.root, "dist", "m"))) {
+        const path = join(t.root, "dist", "m", entry);
+        chmodSync(path, 0o644);
+        writeFileSync(path, readFileSync(path, "utf8").replace("fixture", "forged!"));
+      }
+      assert.equal((await build("dist")).status, 0);
+      assert.deepEqual(output(t), await coldOutput(t));
+    },
+  );
 });
 
 describe("a cache that cannot be used", () => {
@@ -451,7 +466,10 @@ describe("a cache that cannot be used", () => {
       ["build", "--content", "content", "--out", "dist", "--lookup-out", "dist-lookup", "--kv-out", "dist-kv"],
       env,
     );
-  /** A build with the cache unusable: exit 0, one warning that says so, no stack trace, and the output of a build without one. */
+  /**
+   * A build with the cache unusable: exit 0, one warning that says so, no stack trace, and the output of a build
+   * without one.
+   */
   const assertBuiltWithout = async (t: ReturnType<typeof tree>, env: Record<string, string> = {}) => {
     const run = await build(t, env);
     assert.equal(run.status, 0, run.stdout + run.stderr);
@@ -518,61 +536,65 @@ describe("a cache that cannot be used", () => {
     });
   });
 
-  it("a disk the output and the cache share, with room for the output alone: the output comes first", async (context) => {
-    await withTmpfs(context, scratch, "2m", async (disk) => {
-      const t = tree();
-      const on = (dir: string) => join(disk.dir, dir);
-      const built = (env: Record<string, string>) =>
-        t.cli(
-          [
-            "build",
-            "--content",
-            "content",
-            "--out",
-            on("dist"),
-            "--lookup-out",
-            on("lookup"),
-            "--kv-out",
-            on("kv"),
-            ...(env.UM_CACHE_DIR === undefined ? ["--no-cache"] : []),
-          ],
-          env,
+  it(
+    "a disk the output and the cache share, with room for the output alone: the " + "output comes first",
+    async (context) => {
+      await withTmpfs(context, scratch, "2m", async (disk) => {
+        const t = tree();
+        const on = (dir: string) => join(disk.dir, dir);
+        const built = (env: Record<string, string>) =>
+          t.cli(
+            [
+              "build",
+              "--content",
+              "content",
+              "--out",
+              on("dist"),
+              "--lookup-out",
+              on("lookup"),
+              "--kv-out",
+              on("kv"),
+              ...(env.UM_CACHE_DIR === undefined ? ["--no-cache"] : []),
+            ],
+            env,
+          );
+        const free = () => statfsSync(disk.dir).bavail * statfsSync(disk.dir).bsize;
+        const before = free();
+        assert.equal((await built({})).status, 0);
+        const needed = before - free();
+        for (const dir of ["dist", "lookup", "kv"]) rmSync(on(dir), { recursive: true });
+        // Room for the output, and three pages more: the cache's two folders, not its five bodies.
+        writeFileSync(on("filler"), Buffer.alloc(free() - needed - 3 * 4096));
+        const run = await built({ UM_CACHE_DIR: on("cache") });
+        assert.equal(run.status, 0, run.stdout + run.stderr);
+        assert.equal(cacheWarnings(run.stderr, on("cache")).length, 1, run.stderr);
+        assert.equal(
+          (
+            await t.cli([
+              "build",
+              "--content",
+              "content",
+              "--out",
+              "cold",
+              "--lookup-out",
+              "cold-lookup",
+              "--kv-out",
+              "cold-kv",
+              "--no-cache",
+            ])
+          ).status,
+          0,
         );
-      const free = () => statfsSync(disk.dir).bavail * statfsSync(disk.dir).bsize;
-      const before = free();
-      assert.equal((await built({})).status, 0);
-      const needed = before - free();
-      for (const dir of ["dist", "lookup", "kv"]) rmSync(on(dir), { recursive: true });
-      // Room for the output, and three pages more: the cache's two folders, not its five bodies.
-      writeFileSync(on("filler"), Buffer.alloc(free() - needed - 3 * 4096));
-      const run = await built({ UM_CACHE_DIR: on("cache") });
-      assert.equal(run.status, 0, run.stdout + run.stderr);
-      assert.equal(cacheWarnings(run.stderr, on("cache")).length, 1, run.stderr);
-      assert.equal(
-        (
-          await t.cli([
-            "build",
-            "--content",
-            "content",
-            "--out",
-            "cold",
-            "--lookup-out",
-            "cold-lookup",
-            "--kv-out",
-            "cold-kv",
-            "--no-cache",
-          ])
-        ).status,
-        0,
-      );
-      assert.deepEqual(
-        [fileDigests(on("dist")), fileDigests(on("kv"))],
-        [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))],
-      );
-    });
-  });
+        assert.deepEqual(
+          [fileDigests(on("dist")), fileDigests(on("kv"))],
+          [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))],
+        );
+      });
+    },
+  );
 
-  it("a cache file or body that is a FIFO, or a link to a device or another file, is never read as one: a warning, and the output of a cold build", {
+  it("a cache file or body that is a FIFO, or a link to a device or another file, is " +
+    "never read as one: a warning, and the output of a cold build", {
     timeout: 60_000,
   }, async () => {
     for (const replace of ["fifo", "device-link", "body-link", "store-link"] as const) {

@@ -100,7 +100,8 @@ describe("check: a content directory", () => {
     );
     assert.equal(
       lines.at(-2),
-      "Errors by rule: legacy/unsigned ×1, schema/minLength ×1, schema/required ×1, schema/type ×1, signature/invalid ×1, signature/key-mismatch ×1.",
+      "Errors by rule: legacy/unsigned ×1, schema/minLength ×1, schema/required ×1, " +
+        "schema/type ×1, signature/invalid ×1, signature/key-mismatch ×1.",
     );
     assert.equal(lines.at(-1), "Checked 9 manifests and 1 list file: 6 errors in 4 files.");
   });
@@ -169,18 +170,25 @@ describe("check: a content directory", () => {
     );
   });
 
-  it("a single file of a content folder is checked against that folder's _keys.json; a file outside one against none", () => {
-    assert.equal(cli(["check", `${dir}/pinned/stand-in.json`, "--content", dir]).status, 0);
-    assert.equal(cli(["check", `${dir}/pinned/substituted.json`, "--content", dir]).status, 1);
-    const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
-    const result = cli(["check", elsewhere, "--content", dir]);
-    assert.equal(result.status, 1);
-    assert.equal(theProblem(result.stdout, "signature/unverifiable").severity, "error");
-  });
+  it(
+    "a single file of a content folder is checked against that folder's _keys.json; " +
+      "a file outside one against none",
+    () => {
+      assert.equal(cli(["check", `${dir}/pinned/stand-in.json`, "--content", dir]).status, 0);
+      assert.equal(cli(["check", `${dir}/pinned/substituted.json`, "--content", dir]).status, 1);
+      const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
+      const result = cli(["check", elsewhere, "--content", dir]);
+      assert.equal(result.status, 1);
+      assert.equal(theProblem(result.stdout, "signature/unverifiable").severity, "error");
+    },
+  );
 
   it("under GitHub Actions, also prints annotations", () => {
     const result = cli(["check", `${dir}/pinned/substituted.json`, "--content", dir], { GITHUB_ACTIONS: "true" });
-    const annotation = `::error file=${dir}/pinned/substituted.json,line=14,col=25,title=signature/key-mismatch::${dir}/pinned/substituted.json:14:25 - error signature/key-mismatch: `;
+    const annotation =
+      `::error ` +
+      `file=${dir}/pinned/substituted.json,line=14,col=25,title=signature/key-mismatch::${dir}/pinned/substituted.json:14:25 ` +
+      `- error signature/key-mismatch: `;
     assert.ok(
       result.stdout.split("\n").some((line) => line.startsWith(annotation)),
       result.stdout,

@@ -95,18 +95,24 @@ describe(`check over ${FILES} broken manifests`, () => {
     );
   });
 
-  it("under GitHub Actions, annotates the first 10 errors (all GitHub shows) and then says, once, how many more by rule", () => {
-    const result = cli(["check", broken], { GITHUB_ACTIONS: "true" });
-    const errors = result.lines.filter((line) => line.startsWith("::error "));
-    assert.equal(errors.length, 10);
-    assert.match(errors[0]!, /^::error file=broken\/m000\.json,line=15,col=14,title=signature\/invalid::/);
-    assert.deepEqual(
-      result.lines.filter((line) => line.startsWith("::notice")),
-      [
-        "::notice title=490 more problems::490 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): schema/required ×245, signature/invalid ×245; 'manifest-resolver check --max-problems 0' prints them all",
-      ],
-    );
-  });
+  it(
+    "under GitHub Actions, annotates the first 10 errors (all GitHub shows) and then " +
+      "says, once, how many more by rule",
+    () => {
+      const result = cli(["check", broken], { GITHUB_ACTIONS: "true" });
+      const errors = result.lines.filter((line) => line.startsWith("::error "));
+      assert.equal(errors.length, 10);
+      assert.match(errors[0]!, /^::error file=broken\/m000\.json,line=15,col=14,title=signature\/invalid::/);
+      assert.deepEqual(
+        result.lines.filter((line) => line.startsWith("::notice")),
+        [
+          "::notice title=490 more problems::490 more problems not annotated (GitHub shows " +
+            "10 errors and 10 warnings per step): schema/required ×245, signature/invalid " +
+            "×245; 'manifest-resolver check --max-problems 0' prints them all",
+        ],
+      );
+    },
+  );
 
   it("prints no progress line into a pipe", () => assert.equal(capped.stderr, ""));
 });
@@ -125,7 +131,8 @@ describe("check for a person at a terminal", () => {
     const [problem] = result.lines;
     assert.ok(
       problem!.startsWith(
-        "\x1b[36mone/edited.json\x1b[39m\x1b[33m:15:14\x1b[39m - \x1b[31merror\x1b[39m \x1b[2msignature/invalid\x1b[22m: ",
+        "\x1b[36mone/edited.json\x1b[39m\x1b[33m:15:14\x1b[39m - \x1b[31merror\x1b[39m " +
+          "\x1b[2msignature/invalid\x1b[22m: ",
       ),
       problem,
     );

@@ -58,7 +58,8 @@ test("a mistyped command or option names the one meant, exit 2", async () => {
   assert.equal(option.status, 2);
   assert.equal(
     option.stderr,
-    "manifest-resolver: unknown option '--jsno' for check; did you mean '--json'?\nRun 'manifest-resolver check --help' for usage.\n",
+    "manifest-resolver: unknown option '--jsno' for check; did you mean " +
+      "'--json'?\nRun 'manifest-resolver check --help' for usage.\n",
   );
   // Nothing is near enough to name: the option typed is the only one quoted.
   const far = await runCli(["check", "--zzzzzz"], ROOT);
@@ -104,44 +105,47 @@ test("sign DIR signs every manifest in it; a DIR with none is a usage error", as
   }
 });
 
-test("serve with the lookup page prints both URLs and a link to a sample UMID the page calls usable (npm start)", async () => {
-  const scratch = mkdtempSync(join(tmpdir(), "um-start-"));
-  try {
-    const dist = join(scratch, "dist");
-    const built = await runCli(["build", "--out", dist, "--lookup-out", join(scratch, "lookup")], ROOT);
-    assert.equal(built.status, 0, built.stderr);
-    const server = await startPrintingUrl(
-      process.execPath,
-      [CLI, "serve", "--dist", dist, "--port", "0", "--ui-port", "0"],
-      process.env,
-      3,
-      ROOT,
-    );
+test(
+  "serve with the lookup page prints both URLs and a link to a sample UMID the " + "page calls usable (npm start)",
+  async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "um-start-"));
     try {
-      const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
-      assert.ok(link, server.output);
-      const query = new URL(link).searchParams;
-      assert.equal(query.get("resolver"), server.urls[0]);
-      // The first active manifest a relying party accepts as it is (the page evaluates at Tier 0).
-      const umid = query.get("umid")!;
-      const file = fg
-        .sync("content/**/*.jsonld", { cwd: ROOT })
-        .find((f) => JSON.parse(readFileSync(join(ROOT, f), "utf8"))["@id"] === umid);
-      assert.ok(file, `${umid} is a sample manifest`);
-      assert.equal((await evaluate(readFileSync(join(ROOT, file)))).outcome, "accepted");
-      assert.equal((await fetch(link)).status, 200);
-      assert.equal(
-        (
-          await fetch(
-            `${server.urls[0]}/.well-known/manifest-resolver/status/${encodeURIComponent(query.get("umid")!)}`,
-          )
-        ).status,
-        200,
+      const dist = join(scratch, "dist");
+      const built = await runCli(["build", "--out", dist, "--lookup-out", join(scratch, "lookup")], ROOT);
+      assert.equal(built.status, 0, built.stderr);
+      const server = await startPrintingUrl(
+        process.execPath,
+        [CLI, "serve", "--dist", dist, "--port", "0", "--ui-port", "0"],
+        process.env,
+        3,
+        ROOT,
       );
+      try {
+        const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
+        assert.ok(link, server.output);
+        const query = new URL(link).searchParams;
+        assert.equal(query.get("resolver"), server.urls[0]);
+        // The first active manifest a relying party accepts as it is (the page evaluates at Tier 0).
+        const umid = query.get("umid")!;
+        const file = fg
+          .sync("content/**/*.jsonld", { cwd: ROOT })
+          .find((f) => JSON.parse(readFileSync(join(ROOT, f), "utf8"))["@id"] === umid);
+        assert.ok(file, `${umid} is a sample manifest`);
+        assert.equal((await evaluate(readFileSync(join(ROOT, file)))).outcome, "accepted");
+        assert.equal((await fetch(link)).status, 200);
+        assert.equal(
+          (
+            await fetch(
+              `${server.urls[0]}/.well-known/manifest-resolver/status/${encodeURIComponent(query.get("umid")!)}`,
+            )
+          ).status,
+          200,
+        );
+      } finally {
+        await server.stop();
+      }
     } finally {
-      await server.stop();
+      rmSync(scratch, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -24,7 +24,10 @@ import { runCli } from "./support/processes.ts";
 const fixture = makeFixture();
 after(() => fixture.cleanup());
 
-/** The fixture's content built afresh into `name`, `name`-kv and `name`-lookup beside its output (which it corrupted): its stores. */
+/**
+ * The fixture's content built afresh into `name`, `name`-kv and `name`-lookup beside its output (which it corrupted):
+ * its stores.
+ */
 async function built(name: string): Promise<{ dist: string; kv: string; stores: [string, RecordStore][] }> {
   const dist = join(fixture.root, name);
   const kv = `${dist}-kv`;
@@ -76,7 +79,10 @@ async function ask(records: RecordStore, method: string, path: string, ifNoneMat
   return { status: got.status, etag, body: Buffer.from(got.body ?? new Uint8Array()) };
 }
 
-/** Every string shaped like one of our ETags in the JSON files under `dir` (all of the build's output is JSON), with the file it is in. */
+/**
+ * Every string shaped like one of our ETags in the JSON files under `dir` (all of the build's output is JSON), with
+ * the file it is in.
+ */
 function etagsWritten(dir: string): [string, string][] {
   const found: [string, string][] = [];
   const collect = (value: unknown, file: string): void => {
@@ -108,54 +114,61 @@ writeFileSync(routesFile, routes);
 
 describe("every ETag covers every byte of its body", () => {
   for (const [store, reading] of output.stores) {
-    it(`${store}: every answer with an ETag, for every UMID and endpoint, GET and HEAD, is the digest of its body, and revalidates to 304`, async () => {
-      const served = new Set<string>();
-      for (const umid of Object.keys(records)) {
-        for (const path of [umidPath(umid), umidPath(umid, "b64u"), statusPath(umid), statusPath(umid, "b64u")]) {
-          const got = await ask(reading, "GET", path);
-          const head = await ask(reading, "HEAD", path);
-          assert.equal(head.etag, got.etag, `HEAD ${path}`);
-          if (got.etag === undefined) continue;
-          assert.equal(
-            got.etag,
-            etagOf(got.body),
-            `GET ${path} answered ${got.status} with ETag ${got.etag}, not that of its body: ${got.body}`,
-          );
-          served.add(got.etag);
-          const again = await ask(reading, "GET", path, got.etag);
-          assert.deepEqual([again.status, again.etag], [304, got.etag], `GET ${path} with If-None-Match: its ETag`);
+    it(
+      `${store}: every answer with an ETag, for every UMID and endpoint, GET and HEAD, ` +
+        `is the digest of its body, and revalidates to 304`,
+      async () => {
+        const served = new Set<string>();
+        for (const umid of Object.keys(records)) {
+          for (const path of [umidPath(umid), umidPath(umid, "b64u"), statusPath(umid), statusPath(umid, "b64u")]) {
+            const got = await ask(reading, "GET", path);
+            const head = await ask(reading, "HEAD", path);
+            assert.equal(head.etag, got.etag, `HEAD ${path}`);
+            if (got.etag === undefined) continue;
+            assert.equal(
+              got.etag,
+              etagOf(got.body),
+              `GET ${path} answered ${got.status} with ETag ${got.etag}, not that of its body: ${got.body}`,
+            );
+            served.add(got.etag);
+            const again = await ask(reading, "GET", path, got.etag);
+            assert.deepEqual([again.status, again.etag], [304, got.etag], `GET ${path} with If-None-Match: its ETag`);
+          }
         }
-      }
-      // One ETag for each manifest and one for each status document, of a published or revoked UMID: none was missed.
-      const expected = Object.values(records).reduce(
-        (n, record) => n + (record.file !== undefined ? 2 : record.revoked ? 1 : 0),
-        0,
-      );
-      assert.equal(served.size, expected);
-      const written = etagsWritten(store === "static" ? output.dist : output.kv);
-      assert.ok(written.length > 0);
-      for (const [etag, file] of written)
-        assert.ok(served.has(etag), `${file} holds ${etag}, which no answer was served with`);
-    });
+        // One ETag for each manifest and one for each status document, of a published or revoked UMID: none was missed.
+        const expected = Object.values(records).reduce(
+          (n, record) => n + (record.file !== undefined ? 2 : record.revoked ? 1 : 0),
+          0,
+        );
+        assert.equal(served.size, expected);
+        const written = etagsWritten(store === "static" ? output.dist : output.kv);
+        assert.ok(written.length > 0);
+        for (const [etag, file] of written)
+          assert.ok(served.has(etag), `${file} holds ${etag}, which no answer was served with`);
+      },
+    );
   }
 });
 
 describe("a status reason changed, its date kept, is a new status document", () => {
   for (const [i, [store, reading]] of reasonsChanged.stores.entries()) {
-    it(`${store}: the old ETag of a suspended and of a revoked UMID answers 200 with the new reason, not 304`, async () => {
-      const [, old] = output.stores[i]!;
-      for (const [umid, reason] of [
-        ["umid with spaces", "under review: key audit"],
-        ["urn:revoked:gone", "key compromised"],
-      ] as const) {
-        const was = await ask(old, "GET", statusPath(umid));
-        assert.equal(was.status, 200);
-        const got = await ask(reading, "GET", statusPath(umid), was.etag);
-        assert.equal(got.status, 200, `${umid}: revalidated with ${was.etag}`);
-        assert.equal((JSON.parse(got.body.toString()) as { reason: string }).reason, reason);
-        assert.notEqual(got.etag, was.etag);
-        assert.equal((await ask(reading, "GET", statusPath(umid), got.etag)).status, 304);
-      }
-    });
+    it(
+      `${store}: the old ETag of a suspended and of a revoked UMID answers 200 with ` + `the new reason, not 304`,
+      async () => {
+        const [, old] = output.stores[i]!;
+        for (const [umid, reason] of [
+          ["umid with spaces", "under review: key audit"],
+          ["urn:revoked:gone", "key compromised"],
+        ] as const) {
+          const was = await ask(old, "GET", statusPath(umid));
+          assert.equal(was.status, 200);
+          const got = await ask(reading, "GET", statusPath(umid), was.etag);
+          assert.equal(got.status, 200, `${umid}: revalidated with ${was.etag}`);
+          assert.equal((JSON.parse(got.body.toString()) as { reason: string }).reason, reason);
+          assert.notEqual(got.etag, was.etag);
+          assert.equal((await ask(reading, "GET", statusPath(umid), got.etag)).status, 304);
+        }
+      },
+    );
   }
 });

@@ -385,19 +385,22 @@ describe("evaluate(): Arrive, and the context", () => {
       (e: Error) => e instanceof ContextError && e.message.includes("intendedScope"),
     );
   });
-  it("reads a context's own members only: one named as Object.prototype's is unknown, an inherited one is not read", async () => {
-    for (const name of ["__proto__", "constructor", "valueOf", "hasOwnProperty", "toString"]) {
-      const context = JSON.parse(`{${JSON.stringify(name)}:1}`) as EvaluationContext;
-      await assert.rejects(
-        evaluate("{}", context),
-        (e: Error) => e instanceof ContextError && e.message.includes(JSON.stringify(name)),
-        name,
-      );
-    }
-    const inherited = Object.create({ now: "soon", maxSupportedTrustTier: 9 }) as EvaluationContext;
-    const r = await evaluate(text(signed(manifestFor("urn:eval:inherited"), key)), inherited);
-    assert.deepEqual([r.outcome, r.effectiveTrustTier], ["accepted", 0]);
-  });
+  it(
+    "reads a context's own members only: one named as Object.prototype's is unknown, " + "an inherited one is not read",
+    async () => {
+      for (const name of ["__proto__", "constructor", "valueOf", "hasOwnProperty", "toString"]) {
+        const context = JSON.parse(`{${JSON.stringify(name)}:1}`) as EvaluationContext;
+        await assert.rejects(
+          evaluate("{}", context),
+          (e: Error) => e instanceof ContextError && e.message.includes(JSON.stringify(name)),
+          name,
+        );
+      }
+      const inherited = Object.create({ now: "soon", maxSupportedTrustTier: 9 }) as EvaluationContext;
+      const r = await evaluate(text(signed(manifestFor("urn:eval:inherited"), key)), inherited);
+      assert.deepEqual([r.outcome, r.effectiveTrustTier], ["accepted", 0]);
+    },
+  );
   it("throws ContextError, never another error, for a member that is not JSON", async () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
@@ -468,38 +471,42 @@ describe("manifest-resolver evaluate", () => {
     assert.equal(result.status, 1);
     assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.code, "um:reason:arrive:too-large");
   });
-  it("--keys FILE pins keys as _keys.json does: resolved when pinned, rejected naming the keyRef otherwise, exit 2 for a bad file", () => {
-    const pinned = cli(good, "--keys", file("keys.json", JSON.stringify(pinning(key))), "--now", NOW, "--json");
-    assert.equal(pinned.status, 0, pinned.stderr);
-    assert.deepEqual(
-      [JSON.parse(pinned.stdout).outcome, JSON.parse(pinned.stdout).keyRefResolution],
-      ["accepted", "resolved"],
-    );
-    for (const [keys, rule] of [
-      [pinning(newKey()), "signature/key-mismatch"],
-      [{ "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF]! }, "signature/unpinned-key"],
-    ] as const) {
-      const result = cli(
-        good,
-        "--keys",
-        file(`${rule.replace("/", "-")}.json`, JSON.stringify(keys)),
-        "--now",
-        NOW,
-        "--json",
+  it(
+    "--keys FILE pins keys as _keys.json does: resolved when pinned, rejected naming " +
+      "the keyRef otherwise, exit 2 for a bad file",
+    () => {
+      const pinned = cli(good, "--keys", file("keys.json", JSON.stringify(pinning(key))), "--now", NOW, "--json");
+      assert.equal(pinned.status, 0, pinned.stderr);
+      assert.deepEqual(
+        [JSON.parse(pinned.stdout).outcome, JSON.parse(pinned.stdout).keyRefResolution],
+        ["accepted", "resolved"],
       );
-      assert.equal(result.status, 1, result.stderr);
-      const warning = (JSON.parse(result.stdout) as Receipt).warnings[0]!;
-      assert.equal(warning.rule, rule);
-      assert.ok(warning.message.includes(JSON.stringify(FIXTURE_KEY_REF)), warning.message);
-    }
-    const bad = cli(good, "--keys", file("bad-keys.json", "{"));
-    assertUsageError(bad, "--keys");
-    // The usage error quotes the problem line: the file's fault at its place.
-    const [fault] = printedProblems(bad.stderr.replace(/^manifest-resolver: --keys: /, ""));
-    assert.deepEqual([resolve(fault!.file), fault?.line, fault?.column], [join(dir, "bad-keys.json"), 1, 2]);
-    assert.ok(fault!.rule.startsWith("json/"), fault!.rule);
-    assert.equal(bad.stderr.trimEnd().split("\n").length, 2, "the line, and the hint to --help");
-  });
+      for (const [keys, rule] of [
+        [pinning(newKey()), "signature/key-mismatch"],
+        [{ "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF]! }, "signature/unpinned-key"],
+      ] as const) {
+        const result = cli(
+          good,
+          "--keys",
+          file(`${rule.replace("/", "-")}.json`, JSON.stringify(keys)),
+          "--now",
+          NOW,
+          "--json",
+        );
+        assert.equal(result.status, 1, result.stderr);
+        const warning = (JSON.parse(result.stdout) as Receipt).warnings[0]!;
+        assert.equal(warning.rule, rule);
+        assert.ok(warning.message.includes(JSON.stringify(FIXTURE_KEY_REF)), warning.message);
+      }
+      const bad = cli(good, "--keys", file("bad-keys.json", "{"));
+      assertUsageError(bad, "--keys");
+      // The usage error quotes the problem line: the file's fault at its place.
+      const [fault] = printedProblems(bad.stderr.replace(/^manifest-resolver: --keys: /, ""));
+      assert.deepEqual([resolve(fault!.file), fault?.line, fault?.column], [join(dir, "bad-keys.json"), 1, 2]);
+      assert.ok(fault!.rule.startsWith("json/"), fault!.rule);
+      assert.equal(bad.stderr.trimEnd().split("\n").length, 2, "the line, and the hint to --help");
+    },
+  );
   it("places a structural fault in the file", () => {
     const { subject: _, ...noSubject } = manifestFor("urn:eval:nosubject");
     const result = cli(file("nosubject.json", JSON.stringify(signed(noSubject, key), null, 2)));

@@ -1,4 +1,6 @@
-/** `manifest-resolver explain [RULE]`: a rule's page from the registry, the list of rules, and the nearest to a typo. */
+/**
+ * `manifest-resolver explain [RULE]`: a rule's page from the registry, the list of rules, and the nearest to a typo.
+ */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";

@@ -383,129 +383,147 @@ describe("check --base: a status change must raise the status cursor (history/cu
   });
 });
 
-describe("check --base: when a status began is history (history/revocation-redated, suspension-redated, reinstatement-redated)", () => {
-  interface Problem {
-    rule: string;
-    message: string;
-    pointer: string | null;
-  }
-  /** The errors `check --json --base` reports on `_routes.json` now. */
-  const routesErrors = (repo: Repository): { status: number | null; errors: Problem[] } => {
-    const result = repo.check("--base", repo.base, "--json");
-    const lines = result.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { file: string; errors: Problem[] });
-    return {
-      status: result.status,
-      errors: lines.find((line) => line.file === `${CONTENT}/_routes.json`)?.errors ?? [],
-    };
-  };
-  /** Each error as its rule and pointer, and whether its message names the UMID and both times (undefined: undated, served as 1970). */
-  const named = (errors: Problem[], umid: string, was: string, is: string | undefined) =>
-    errors.map(({ rule, pointer, message }) => ({
-      rule,
-      pointer,
-      named: [JSON.stringify(umid), was, is ?? "1970-01-01T00:00:00.000Z"].every((part) => message.includes(part)),
-    }));
-  /** `_routes.json` made `routes` after the base: refused (exit 1) with `rule` alone, at `pointer`, naming the UMID and both times. */
-  const refused = (
-    routes: object,
-    [umid, was, is]: [string, string, string | undefined],
-    rule: string,
-    pointer: string,
-  ) => {
-    const repo = repository();
-    repo.write("_routes.json", { ...BASE_ROUTES, ...routes });
-    const { status, errors } = routesErrors(repo);
-    assert.equal(status, 1);
-    assert.deepEqual(named(errors, umid, was, is), [{ rule, pointer, named: true }]);
-  };
-
-  it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", () => {
-    refused(
-      { revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] },
-      ["urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"],
-      "history/revocation-redated",
-      "/revoked/0/revokedAt",
-    );
-  });
-
-  it("refuses a revocation moved later, or left undated: any move of its time", () => {
-    refused(
-      { revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] },
-      ["urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"],
-      "history/revocation-redated",
-      "/revoked/0/revokedAt",
-    );
-    refused(
-      { revoked: [{ umid: "urn:gone" }] },
-      ["urn:gone", "2026-01-02T00:00:00Z", undefined],
-      "history/revocation-redated",
-      "/revoked/0",
-    );
-  });
-
-  it("accepts the same instant written with another offset, a changed reason, and a date given to an undated revocation", () => {
-    const repo = repository();
-    repo.write("_routes.json", {
-      ...BASE_ROUTES,
-      revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T01:00:00+01:00", reason: "key compromised" }],
-    });
-    assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
-    const undated = repository({
-      ...baseContent(),
-      "_routes.json": { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] },
-    });
-    undated.write("_routes.json", BASE_ROUTES);
-    assert.deepEqual(routesErrors(undated), { status: 0, errors: [] });
-  });
-
-  it("refuses a suspension whose start moved earlier, or was dropped", () => {
-    refused(
-      { suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] },
-      ["urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"],
-      "history/suspension-redated",
-      "/suspended/0/suspendedAt",
-    );
-    refused(
-      { suspended: [{ umid: "urn:s" }] },
-      ["urn:s", "2026-01-03T00:00:00Z", undefined],
-      "history/suspension-redated",
-      "/suspended/0",
-    );
-  });
-
-  it("accepts a suspension lifted and suspended again (manifest-resolver reinstate, then suspend): a new suspension, which begins later", () => {
-    const repo = repository();
-    for (const command of [
-      ["reinstate", "urn:s"],
-      ["suspend", "urn:s", "--reason", "again"],
-    ]) {
-      const done = spawnSync(process.execPath, [CLI, ...command, "--content", CONTENT], {
-        cwd: repo.root,
-        encoding: "utf8",
-      });
-      assert.equal(done.status, 0, done.stdout + done.stderr);
+describe(
+  "check --base: when a status began is history (history/revocation-redated, " +
+    "suspension-redated, reinstatement-redated)",
+  () => {
+    interface Problem {
+      rule: string;
+      message: string;
+      pointer: string | null;
     }
-    assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
-  });
-
-  it("refuses a reinstatement whose time moved earlier", () => {
-    const routes = {
-      ...BASE_ROUTES,
-      suspended: [],
-      reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-05T00:00:00Z" }],
+    /** The errors `check --json --base` reports on `_routes.json` now. */
+    const routesErrors = (repo: Repository): { status: number | null; errors: Problem[] } => {
+      const result = repo.check("--base", repo.base, "--json");
+      const lines = result.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { file: string; errors: Problem[] });
+      return {
+        status: result.status,
+        errors: lines.find((line) => line.file === `${CONTENT}/_routes.json`)?.errors ?? [],
+      };
     };
-    const repo = repository({ ...baseContent(), "_routes.json": routes });
-    repo.write("_routes.json", { ...routes, reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-04T00:00:00Z" }] });
-    const { status, errors } = routesErrors(repo);
-    assert.equal(status, 1);
-    assert.deepEqual(named(errors, "urn:s", "2026-01-05T00:00:00Z", "2026-01-04T00:00:00Z"), [
-      { rule: "history/reinstatement-redated", pointer: "/reinstated/0/reinstatedAt", named: true },
-    ]);
-  });
-});
+    /**
+     * Each error as its rule and pointer, and whether its message names the UMID and both times (undefined: undated,
+     * served as 1970).
+     */
+    const named = (errors: Problem[], umid: string, was: string, is: string | undefined) =>
+      errors.map(({ rule, pointer, message }) => ({
+        rule,
+        pointer,
+        named: [JSON.stringify(umid), was, is ?? "1970-01-01T00:00:00.000Z"].every((part) => message.includes(part)),
+      }));
+    /**
+     * `_routes.json` made `routes` after the base: refused (exit 1) with `rule` alone, at `pointer`, naming the UMID
+     * and both times.
+     */
+    const refused = (
+      routes: object,
+      [umid, was, is]: [string, string, string | undefined],
+      rule: string,
+      pointer: string,
+    ) => {
+      const repo = repository();
+      repo.write("_routes.json", { ...BASE_ROUTES, ...routes });
+      const { status, errors } = routesErrors(repo);
+      assert.equal(status, 1);
+      assert.deepEqual(named(errors, umid, was, is), [{ rule, pointer, named: true }]);
+    };
+
+    it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", () => {
+      refused(
+        { revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] },
+        ["urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"],
+        "history/revocation-redated",
+        "/revoked/0/revokedAt",
+      );
+    });
+
+    it("refuses a revocation moved later, or left undated: any move of its time", () => {
+      refused(
+        { revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] },
+        ["urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"],
+        "history/revocation-redated",
+        "/revoked/0/revokedAt",
+      );
+      refused(
+        { revoked: [{ umid: "urn:gone" }] },
+        ["urn:gone", "2026-01-02T00:00:00Z", undefined],
+        "history/revocation-redated",
+        "/revoked/0",
+      );
+    });
+
+    it(
+      "accepts the same instant written with another offset, a changed reason, and a " +
+        "date given to an undated revocation",
+      () => {
+        const repo = repository();
+        repo.write("_routes.json", {
+          ...BASE_ROUTES,
+          revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T01:00:00+01:00", reason: "key compromised" }],
+        });
+        assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
+        const undated = repository({
+          ...baseContent(),
+          "_routes.json": { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] },
+        });
+        undated.write("_routes.json", BASE_ROUTES);
+        assert.deepEqual(routesErrors(undated), { status: 0, errors: [] });
+      },
+    );
+
+    it("refuses a suspension whose start moved earlier, or was dropped", () => {
+      refused(
+        { suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] },
+        ["urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"],
+        "history/suspension-redated",
+        "/suspended/0/suspendedAt",
+      );
+      refused(
+        { suspended: [{ umid: "urn:s" }] },
+        ["urn:s", "2026-01-03T00:00:00Z", undefined],
+        "history/suspension-redated",
+        "/suspended/0",
+      );
+    });
+
+    it(
+      "accepts a suspension lifted and suspended again (manifest-resolver reinstate, " +
+        "then suspend): a new suspension, which begins later",
+      () => {
+        const repo = repository();
+        for (const command of [
+          ["reinstate", "urn:s"],
+          ["suspend", "urn:s", "--reason", "again"],
+        ]) {
+          const done = spawnSync(process.execPath, [CLI, ...command, "--content", CONTENT], {
+            cwd: repo.root,
+            encoding: "utf8",
+          });
+          assert.equal(done.status, 0, done.stdout + done.stderr);
+        }
+        assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
+      },
+    );
+
+    it("refuses a reinstatement whose time moved earlier", () => {
+      const routes = {
+        ...BASE_ROUTES,
+        suspended: [],
+        reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-05T00:00:00Z" }],
+      };
+      const repo = repository({ ...baseContent(), "_routes.json": routes });
+      repo.write("_routes.json", { ...routes, reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-04T00:00:00Z" }] });
+      const { status, errors } = routesErrors(repo);
+      assert.equal(status, 1);
+      assert.deepEqual(named(errors, "urn:s", "2026-01-05T00:00:00Z", "2026-01-04T00:00:00Z"), [
+        { rule: "history/reinstatement-redated", pointer: "/reinstated/0/reinstatedAt", named: true },
+      ]);
+    });
+  },
+);
 
 describe("check --summary: what a change does to the resolver", () => {
   const summaryOf = (repo: Repository) => readFileSync(join(repo.root, "summary.md"), "utf8");

@@ -67,9 +67,13 @@ describe("manifest-resolver/evaluate", () => {
     try {
       writeFileSync(
         join(consumer, "use.ts"),
-        `import { evaluate, type Receipt } from "manifest-resolver/evaluate";\nimport { memoryCache, resolve } from "manifest-resolver/client";\n` +
-          `export const outcome: Promise<Receipt["outcome"]> = evaluate("{}", { now: "2026-06-01T00:00:00Z" }).then((r) => r.outcome);\n` +
-          `export const reason: Promise<string | undefined> = resolve("https://resolver.example", "urn:x", { cache: memoryCache() }).then((r) => ("reason" in r ? r.reason : r.receipt.outcome));\n`,
+        `import { evaluate, type Receipt } from "manifest-resolver/evaluate";\nimport { ` +
+          `memoryCache, resolve } from "manifest-resolver/client";\n` +
+          `export const outcome: Promise<Receipt["outcome"]> = evaluate("{}", { now: ` +
+          `"2026-06-01T00:00:00Z" }).then((r) => r.outcome);\n` +
+          `export const reason: Promise<string | undefined> = ` +
+          `resolve("https://resolver.example", "urn:x", { cache: memoryCache() }).then((r) ` +
+          `=> ("reason" in r ? r.reason : r.receipt.outcome));\n`,
       );
       // Installed as a dependency would be: resolved through package.json `exports`.
       mkdirSync(join(consumer, "node_modules"));

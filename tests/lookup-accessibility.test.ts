@@ -129,7 +129,8 @@ describe("the lookup page, measured", { skip }, () => {
   /** A new page at 390×844 (a phone) in `scheme`, its console errors and uncaught exceptions collected. */
   async function openPage(scheme: "light" | "dark" = "light"): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: scheme });
-    // tsx compiles this file keeping function names, through a helper `__name` that the functions given to page.evaluate call: give the page one.
+    // tsx compiles this file keeping function names, through a helper `__name` that the functions given to
+    // page.evaluate call: give the page one.
     await page.addInitScript({ content: "globalThis.__name = (target) => target;" });
     const errors: string[] = [];
     page.on("console", (message) => {
@@ -281,7 +282,8 @@ describe("the lookup page, measured", { skip }, () => {
     for (const focusable of all)
       assert.ok(reached.has(focusable), `Tab did not reach ${focusable}; reached ${[...reached].join(", ")}`);
     assert.ok(reached.has("pre:Manifest"), "the manifest region");
-    // Chromium focuses a scrollable region of itself (keyboard-focusable scrollers); other browsers, Safari among them, need the tabindex.
+    // Chromium focuses a scrollable region of itself (keyboard-focusable scrollers); other browsers, Safari among
+    // them, need the tabindex.
     assert.equal(await page.getAttribute('pre[aria-label="Manifest"]', "tabindex"), "0");
     await page.close();
   });
@@ -301,7 +303,8 @@ describe("the lookup page, measured", { skip }, () => {
     await page.click("form button");
     await page.locator("#result .headline", { hasText: "Usable with warnings" }).waitFor();
     assert.deepEqual(errors, []);
-    // Chromium itself logs every 4xx answer to a fetch as an error, which no page can prevent; the page adds none of its own.
+    // Chromium itself logs every 4xx answer to a fetch as an error, which no page can prevent; the page adds none of
+    // its own.
     await lookUp(page, "urn:measured:nobody");
     assert.deepEqual(errors, ["Failed to load resource: the server responded with a status of 404 (Not Found)"]);
     await page.close();

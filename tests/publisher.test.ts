@@ -182,24 +182,28 @@ describe("keygen and new refuse to lose anything", () => {
     assertLineNames(result.stderr, "manifest-resolver: ", "existing.pem", "--out");
     assert.equal(read("existing.pem"), "precious");
   });
-  it("keygen finds the repository's content folder from anywhere, by real path: no key gets in through a link or from inside", async () => {
-    write("keyrepo/package.json", "{}\n");
-    mkdirSync(join(scratch, "keyrepo/content/people"), { recursive: true });
-    symlinkSync(join(scratch, "keyrepo/content"), join(scratch, "keyrepo/link"));
-    const repo = join(scratch, "keyrepo");
-    for (const [cwd, out] of [
-      [repo, "content/deep/key.pem"],
-      [repo, "link/key.pem"],
-      [join(repo, "content/people"), "key.pem"],
-      [join(repo, "content/people"), "../../content/key.pem"],
-    ] as const) {
-      const result = await cli(["keygen", "--out", out], cwd);
-      assert.equal(result.status, 1, `${out} from ${cwd}`);
-      // It names the content folder, as seen from where it was run, and the option to change.
-      assertLineNames(result.stderr, "manifest-resolver: ", cwd === repo ? "(content)" : "(..)", "--out");
-    }
-    assert.deepEqual(readdirSync(join(repo, "content"), { recursive: true }), ["people"], "nothing was written");
-  });
+  it(
+    "keygen finds the repository's content folder from anywhere, by real path: no " +
+      "key gets in through a link or from inside",
+    async () => {
+      write("keyrepo/package.json", "{}\n");
+      mkdirSync(join(scratch, "keyrepo/content/people"), { recursive: true });
+      symlinkSync(join(scratch, "keyrepo/content"), join(scratch, "keyrepo/link"));
+      const repo = join(scratch, "keyrepo");
+      for (const [cwd, out] of [
+        [repo, "content/deep/key.pem"],
+        [repo, "link/key.pem"],
+        [join(repo, "content/people"), "key.pem"],
+        [join(repo, "content/people"), "../../content/key.pem"],
+      ] as const) {
+        const result = await cli(["keygen", "--out", out], cwd);
+        assert.equal(result.status, 1, `${out} from ${cwd}`);
+        // It names the content folder, as seen from where it was run, and the option to change.
+        assertLineNames(result.stderr, "manifest-resolver: ", cwd === repo ? "(content)" : "(..)", "--out");
+      }
+      assert.deepEqual(readdirSync(join(repo, "content"), { recursive: true }), ["people"], "nothing was written");
+    },
+  );
   it("new prints to stdout without --out, and keeps an existing file", async () => {
     const printed = await cli(["new", "--subject", "did:web:you.example"]);
     assert.equal(JSON.parse(printed.stdout).manifestVersion, "0.4");
@@ -221,7 +225,10 @@ describe("keygen and new refuse to lose anything", () => {
     assertUsageError(none, "--subject", "content/_keys.json");
     write(
       "subject2/content/_keys.json",
-      '{"did:web:a.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s=", "did:web:b.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}',
+      '{"did:web:a.example#k": ' +
+        '"MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s=", ' +
+        '"did:web:b.example#k": ' +
+        '"MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}',
     );
     assertUsageError(await cli(["new"], join(scratch, "subject2")), "--subject", "content/_keys.json", " 2 ");
     assertUsageError(await cli(["new", "--subject", "alice"]), "--subject", "'alice'");
@@ -254,22 +261,25 @@ describe("keygen's pinning, as printed", () => {
     });
   });
 
-  it("escapes what it quotes: a file name cannot start a line of its own, and the pinning stays the same JSON", async () => {
-    const out = "odd\n::error file=README.md::forged\u202e.pem";
-    const keyRef = "did:web:odd.example#\u202ek";
-    const made = await cli(["keygen", "--out", out, "--key-ref", keyRef]);
-    assert.equal(made.status, 0, made.stderr);
-    assert.ok(existsSync(join(scratch, out)));
-    assert.match(made.stdout, /^wrote the private key to odd\\n::error file=README\.md::forged\\u202e\.pem /);
-    assert.ok(!/[\u202e]/.test(made.stdout));
-    assert.deepEqual(JSON.parse(printedKeysFile(made.stdout) ?? "null"), { [keyRef]: spkiOf(join(scratch, out)) });
-    const again = await cli(["keygen", "--out", out]);
-    assert.equal(again.status, 1);
-    assert.match(
-      again.stderr,
-      /^manifest-resolver: cannot write odd\\n::error file=README\.md::forged\\u202e\.pem: it exists/,
-    );
-  });
+  it(
+    "escapes what it quotes: a file name cannot start a line of its own, and the " + "pinning stays the same JSON",
+    async () => {
+      const out = "odd\n::error file=README.md::forged\u202e.pem";
+      const keyRef = "did:web:odd.example#\u202ek";
+      const made = await cli(["keygen", "--out", out, "--key-ref", keyRef]);
+      assert.equal(made.status, 0, made.stderr);
+      assert.ok(existsSync(join(scratch, out)));
+      assert.match(made.stdout, /^wrote the private key to odd\\n::error file=README\.md::forged\\u202e\.pem /);
+      assert.ok(!/[\u202e]/.test(made.stdout));
+      assert.deepEqual(JSON.parse(printedKeysFile(made.stdout) ?? "null"), { [keyRef]: spkiOf(join(scratch, out)) });
+      const again = await cli(["keygen", "--out", out]);
+      assert.equal(again.status, 1);
+      assert.match(
+        again.stderr,
+        /^manifest-resolver: cannot write odd\\n::error file=README\.md::forged\\u202e\.pem: it exists/,
+      );
+    },
+  );
 });
 
 describe("sign", () => {
@@ -455,83 +465,92 @@ describe("revoke and redirect", () => {
     }
     assert.equal(read("routes2/content/_routes.json"), before);
   });
-  it("refuses to revoke a UMID no manifest publishes, naming the nearest published ones, unless --unpublished", async () => {
-    for (const umid of [
-      "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f",
-      "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60",
-      "urn:other",
-    ]) {
-      write(`routes4/content/${umid.slice(-4)}.json`, JSON.stringify(signed(manifestFor(umid), key), null, 2));
-    }
-    const edit4 = (...args: string[]) => cli([...args, "--content", "routes4/content"]);
-    const typo = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e");
-    assert.equal(typo.status, 1);
-    // One line: the UMID typed, the two nearest published (not the far one), each at its place, and the flag.
-    assert.equal(typo.stderr.split("\n").length, 2, typo.stderr);
-    assertLineNames(
-      typo.stderr,
-      "manifest-resolver: ",
-      "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e",
-      "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f (routes4/content/4e5f.json:3:10)",
-      "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60 (routes4/content/4e60.json:3:10)",
-      "--unpublished",
-    );
-    assert.ok(!typo.stderr.includes("urn:other"), typo.stderr);
-    assert.equal(existsSync(join(scratch, "routes4/content/_routes.json")), false);
-    const meant = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e", "--unpublished");
-    assert.equal(meant.status, 0, meant.stderr);
-    assert.deepEqual(
-      JSON.parse(read("routes4/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid),
-      ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e"],
-    );
-  });
-  it("refuses a UMID that differs from a published one only in letter case, naming that one, whatever the edit", async () => {
-    const published = "urn:uuid:0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
-    write("routes8/content/published.json", JSON.stringify(signed(manifestFor(published), key), null, 2));
-    const shouted = published.toUpperCase();
-    for (const args of [
-      ["revoke", shouted],
-      ["revoke", shouted, "--unpublished"],
-      ["suspend", shouted],
-      ["reinstate", shouted],
-      ["redirect", shouted, "https://x.example/"],
-    ]) {
-      const result = await cli([...args, "--content", "routes8/content"]);
-      assert.equal(result.status, 1, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
-      const lines = result.stderr.trimEnd().split("\n");
-      assert.equal(lines.length, 1, result.stderr);
-      assert.ok(
-        lines[0]!.startsWith("manifest-resolver: ") &&
-          lines[0]!.includes(`${published} (routes8/content/published.json:3:10)`),
-        `${args.join(" ")}: ${lines[0]}`,
+  it(
+    "refuses to revoke a UMID no manifest publishes, naming the nearest published " + "ones, unless --unpublished",
+    async () => {
+      for (const umid of [
+        "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f",
+        "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60",
+        "urn:other",
+      ]) {
+        write(`routes4/content/${umid.slice(-4)}.json`, JSON.stringify(signed(manifestFor(umid), key), null, 2));
+      }
+      const edit4 = (...args: string[]) => cli([...args, "--content", "routes4/content"]);
+      const typo = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e");
+      assert.equal(typo.status, 1);
+      // One line: the UMID typed, the two nearest published (not the far one), each at its place, and the flag.
+      assert.equal(typo.stderr.split("\n").length, 2, typo.stderr);
+      assertLineNames(
+        typo.stderr,
+        "manifest-resolver: ",
+        "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e",
+        "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f (routes4/content/4e5f.json:3:10)",
+        "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e60 (routes4/content/4e60.json:3:10)",
+        "--unpublished",
       );
-    }
-    assert.equal(existsSync(join(scratch, "routes8/content/_routes.json")), false, "nothing was written");
-  });
-  it("finds a letter-case twin beyond ASCII (σ and ς have one capital, Σ), and quotes a long UMID as an excerpt", async () => {
-    write("routes9/content/greek.json", JSON.stringify(signed(manifestFor("urn:x:ασ"), key), null, 2));
-    const twin = await cli(["redirect", "urn:x:ΑΣ", "https://x.example/", "--content", "routes9/content"]);
-    assert.equal(twin.status, 1, twin.stdout + twin.stderr);
-    assert.ok(twin.stderr.includes("urn:x:ασ (routes9/content/greek.json:3:10)"), twin.stderr);
-    const long = `urn:x:${"y".repeat(100_000)}`;
-    // Refused (no manifest publishes it), refused, nothing to do, done, refused (it is redirected now).
-    const statuses = [1, 1, 0, 0, 1];
-    for (const [i, args] of [
-      ["revoke", long],
-      ["suspend", long],
-      ["reinstate", long],
-      ["redirect", long, "https://x.example/"],
-      ["revoke", long, "--unpublished"],
-    ].entries()) {
-      const result = await cli([...args, "--content", "routes9/content"]);
-      assert.equal(result.status, statuses[i], `${args[0]}: ${result.stderr}`);
-      assert.ok(
-        result.stdout.length + result.stderr.length < 2_000,
-        `${args[0]}: ${result.stdout.length + result.stderr.length} characters`,
+      assert.ok(!typo.stderr.includes("urn:other"), typo.stderr);
+      assert.equal(existsSync(join(scratch, "routes4/content/_routes.json")), false);
+      const meant = await edit4("revoke", "urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e", "--unpublished");
+      assert.equal(meant.status, 0, meant.stderr);
+      assert.deepEqual(
+        JSON.parse(read("routes4/content/_routes.json")).revoked.map((r: { umid: string }) => r.umid),
+        ["urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5e"],
       );
-      assert.ok((result.stdout + result.stderr).includes(excerpt(long)), `${args[0]}: an excerpt of the UMID`);
-    }
-  });
+    },
+  );
+  it(
+    "refuses a UMID that differs from a published one only in letter case, naming " + "that one, whatever the edit",
+    async () => {
+      const published = "urn:uuid:0b0b0b0b-1c1c-4d2d-8e3e-4f4f4f4f4f4f";
+      write("routes8/content/published.json", JSON.stringify(signed(manifestFor(published), key), null, 2));
+      const shouted = published.toUpperCase();
+      for (const args of [
+        ["revoke", shouted],
+        ["revoke", shouted, "--unpublished"],
+        ["suspend", shouted],
+        ["reinstate", shouted],
+        ["redirect", shouted, "https://x.example/"],
+      ]) {
+        const result = await cli([...args, "--content", "routes8/content"]);
+        assert.equal(result.status, 1, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
+        const lines = result.stderr.trimEnd().split("\n");
+        assert.equal(lines.length, 1, result.stderr);
+        assert.ok(
+          lines[0]!.startsWith("manifest-resolver: ") &&
+            lines[0]!.includes(`${published} (routes8/content/published.json:3:10)`),
+          `${args.join(" ")}: ${lines[0]}`,
+        );
+      }
+      assert.equal(existsSync(join(scratch, "routes8/content/_routes.json")), false, "nothing was written");
+    },
+  );
+  it(
+    "finds a letter-case twin beyond ASCII (σ and ς have one capital, Σ), and quotes " + "a long UMID as an excerpt",
+    async () => {
+      write("routes9/content/greek.json", JSON.stringify(signed(manifestFor("urn:x:ασ"), key), null, 2));
+      const twin = await cli(["redirect", "urn:x:ΑΣ", "https://x.example/", "--content", "routes9/content"]);
+      assert.equal(twin.status, 1, twin.stdout + twin.stderr);
+      assert.ok(twin.stderr.includes("urn:x:ασ (routes9/content/greek.json:3:10)"), twin.stderr);
+      const long = `urn:x:${"y".repeat(100_000)}`;
+      // Refused (no manifest publishes it), refused, nothing to do, done, refused (it is redirected now).
+      const statuses = [1, 1, 0, 0, 1];
+      for (const [i, args] of [
+        ["revoke", long],
+        ["suspend", long],
+        ["reinstate", long],
+        ["redirect", long, "https://x.example/"],
+        ["revoke", long, "--unpublished"],
+      ].entries()) {
+        const result = await cli([...args, "--content", "routes9/content"]);
+        assert.equal(result.status, statuses[i], `${args[0]}: ${result.stderr}`);
+        assert.ok(
+          result.stdout.length + result.stderr.length < 2_000,
+          `${args[0]}: ${result.stdout.length + result.stderr.length} characters`,
+        );
+        assert.ok((result.stdout + result.stderr).includes(excerpt(long)), `${args[0]}: an excerpt of the UMID`);
+      }
+    },
+  );
   it("concurrent edits wait for each other: every edit that reports success is in the file", async () => {
     const umids = Array.from({ length: 6 }, (_, i) => `urn:concurrent:${i}`);
     for (const umid of umids)
@@ -623,7 +642,9 @@ describe("revoke and redirect", () => {
     ]);
     assert.equal(
       forged.stderr.split("\n")[0],
-      "manifest-resolver: URL 'https://q.example/\\n::error file=README.md::forged' must be printable ASCII, without spaces or control characters (percent-encode anything else)",
+      "manifest-resolver: URL 'https://q.example/\\n::error file=README.md::forged' " +
+        "must be printable ASCII, without spaces or control characters (percent-encode " +
+        "anything else)",
     );
     assert.equal(existsSync(join(scratch, "routes7/content/_routes.json")), false);
     // A scheme in capitals is the same URL (RFC 3986 section 3.1): kept as written.

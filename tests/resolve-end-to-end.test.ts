@@ -136,16 +136,19 @@ describe("resolve over a served build", () => {
     assert.equal(receipt.revocationStatus, "revoked");
   });
 
-  it("a status endpoint that is down: unchecked with endpoint-unavailable, never a rejection for that alone", async () => {
-    const { status, receipt } = await resolveCli(UMID.statusDown);
-    assert.equal(status, 0);
-    assert.equal(receipt.outcome, "accepted-with-warnings");
-    assert.equal(receipt.revocationStatus, "unchecked");
-    assert.ok(
-      receipt.warnings.some((w: { code: string }) => w.code === "um:reason:status:endpoint-unavailable"),
-      JSON.stringify(receipt.warnings),
-    );
-  });
+  it(
+    "a status endpoint that is down: unchecked with endpoint-unavailable, never a " + "rejection for that alone",
+    async () => {
+      const { status, receipt } = await resolveCli(UMID.statusDown);
+      assert.equal(status, 0);
+      assert.equal(receipt.outcome, "accepted-with-warnings");
+      assert.equal(receipt.revocationStatus, "unchecked");
+      assert.ok(
+        receipt.warnings.some((w: { code: string }) => w.code === "um:reason:status:endpoint-unavailable"),
+        JSON.stringify(receipt.warnings),
+      );
+    },
+  );
 
   it("a redirect to another server: the manifest there is evaluated, its status asked of our resolver", async () => {
     const { status, receipt, stderr } = await resolveCli(UMID.moved);

@@ -143,7 +143,10 @@ function body(
   };
 }
 
-/** A status document as a status endpoint that follows O2.1's suggestion serves it: application/json, ETag the quoted cursor (ours is its body's digest). */
+/**
+ * A status document as a status endpoint that follows O2.1's suggestion serves it: application/json, ETag the quoted
+ * cursor (ours is its body's digest).
+ */
 function statusBody(document: StatusDocument, headers: Record<string, string> = {}): Route {
   return body(
     document,
@@ -375,26 +378,30 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
       ["um:reason:status:invalid-response", ["um:reason:status:invalid-response"]],
     );
   });
-  it("an updatedAt of 60,000 characters: quoted as an excerpt; one that is not RFC 3339 (an HTTP date): invalid-response", async () => {
-    const long = `2026-05-02T00:00:00.${"0".repeat(60_000)}Z`;
-    const { result } = await withStatus(
-      "urn:st:long-date",
-      statusBody(statusDocument("urn:st:long-date", "suspended", long)),
-    );
-    const r = receiptOf(result);
-    assert.deepEqual([r.revocationStatus, r.revocationReason], ["suspended", "um:reason:status:suspended"]);
-    assert.ok(JSON.stringify(r).length < 5_000, `${JSON.stringify(r).length} characters`);
-    const http = "Sat, 02 May 2026 00:00:00 GMT";
-    const dated = await withStatus(
-      "urn:st:http-date",
-      body(
-        { manifestId: "urn:st:http-date", status: "suspended", updatedAt: http, cursor: "1" },
-        {},
-        "application/json",
-      ),
-    );
-    assert.equal(receiptOf(dated.result).revocationReason, "um:reason:status:invalid-response");
-  });
+  it(
+    "an updatedAt of 60,000 characters: quoted as an excerpt; one that is not RFC " +
+      "3339 (an HTTP date): invalid-response",
+    async () => {
+      const long = `2026-05-02T00:00:00.${"0".repeat(60_000)}Z`;
+      const { result } = await withStatus(
+        "urn:st:long-date",
+        statusBody(statusDocument("urn:st:long-date", "suspended", long)),
+      );
+      const r = receiptOf(result);
+      assert.deepEqual([r.revocationStatus, r.revocationReason], ["suspended", "um:reason:status:suspended"]);
+      assert.ok(JSON.stringify(r).length < 5_000, `${JSON.stringify(r).length} characters`);
+      const http = "Sat, 02 May 2026 00:00:00 GMT";
+      const dated = await withStatus(
+        "urn:st:http-date",
+        body(
+          { manifestId: "urn:st:http-date", status: "suspended", updatedAt: http, cursor: "1" },
+          {},
+          "application/json",
+        ),
+      );
+      assert.equal(receiptOf(dated.result).revocationReason, "um:reason:status:invalid-response");
+    },
+  );
   it("no statusRef: unchecked, and no warning (there is no endpoint to be unavailable)", async () => {
     publish(manifest("urn:st:none"));
     const r = receiptOf(await resolve(server.url, "urn:st:none", at(NOW)));
@@ -548,31 +555,37 @@ describe("resolve(): the resolver's answers and redirects", () => {
 });
 
 describe("resolve(): the HTTP cache", () => {
-  it("uses a manifest within max-age without a request, then revalidates it with If-None-Match and uses the 304", async () => {
-    const path = publish(manifest("urn:c:maxage"), { "cache-control": "public, max-age=60" });
-    const cache = memoryCache();
-    assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(NOW, { cache }))).outcome, "accepted");
-    assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(later(59), { cache }))).outcome, "accepted");
-    assert.equal(server.hits(path), 1, "no request within max-age");
-    assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(later(60), { cache }))).outcome, "accepted");
-    assert.equal(server.hits(path), 2);
-    const revalidation = server.requests.filter((r) => r.path === path)[1]!;
-    assert.match(String(revalidation.headers["if-none-match"]), /^W\/"sha256-/);
-    // The 304 refreshed the entry: fresh again for 60 s from then.
-    await resolve(server.url, "urn:c:maxage", at(later(119), { cache }));
-    assert.equal(server.hits(path), 2);
-  });
-  it("never uses a manifest past its expiresAt, whatever the cache says: revalidated, then rejected as expired", async () => {
-    const path = publish(manifest("urn:c:expiring", {}, { expiresAt: "2026-06-01T00:10:00Z" }), {
-      "cache-control": "public, max-age=86400",
-    });
-    const cache = memoryCache();
-    assert.equal(receiptOf(await resolve(server.url, "urn:c:expiring", at(NOW, { cache }))).outcome, "accepted");
-    const r = receiptOf(await resolve(server.url, "urn:c:expiring", at(later(20 * 60), { cache })));
-    assert.deepEqual([r.outcome, r.freshnessCheck], ["rejected", "expired"]);
-    assert.equal(server.hits(path), 2, "the expired entry was revalidated, not used as fresh");
-    assert.ok(server.requests.filter((q) => q.path === path)[1]!.headers["if-none-match"] !== undefined);
-  });
+  it(
+    "uses a manifest within max-age without a request, then revalidates it with " + "If-None-Match and uses the 304",
+    async () => {
+      const path = publish(manifest("urn:c:maxage"), { "cache-control": "public, max-age=60" });
+      const cache = memoryCache();
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(NOW, { cache }))).outcome, "accepted");
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(later(59), { cache }))).outcome, "accepted");
+      assert.equal(server.hits(path), 1, "no request within max-age");
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:maxage", at(later(60), { cache }))).outcome, "accepted");
+      assert.equal(server.hits(path), 2);
+      const revalidation = server.requests.filter((r) => r.path === path)[1]!;
+      assert.match(String(revalidation.headers["if-none-match"]), /^W\/"sha256-/);
+      // The 304 refreshed the entry: fresh again for 60 s from then.
+      await resolve(server.url, "urn:c:maxage", at(later(119), { cache }));
+      assert.equal(server.hits(path), 2);
+    },
+  );
+  it(
+    "never uses a manifest past its expiresAt, whatever the cache says: revalidated, " + "then rejected as expired",
+    async () => {
+      const path = publish(manifest("urn:c:expiring", {}, { expiresAt: "2026-06-01T00:10:00Z" }), {
+        "cache-control": "public, max-age=86400",
+      });
+      const cache = memoryCache();
+      assert.equal(receiptOf(await resolve(server.url, "urn:c:expiring", at(NOW, { cache }))).outcome, "accepted");
+      const r = receiptOf(await resolve(server.url, "urn:c:expiring", at(later(20 * 60), { cache })));
+      assert.deepEqual([r.outcome, r.freshnessCheck], ["rejected", "expired"]);
+      assert.equal(server.hits(path), 2, "the expired entry was revalidated, not used as fresh");
+      assert.ok(server.requests.filter((q) => q.path === path)[1]!.headers["if-none-match"] !== undefined);
+    },
+  );
   it("keeps nothing a response says not to store", async () => {
     const path = publish(manifest("urn:c:nostore"), { "cache-control": "no-store, max-age=60" });
     const cache = memoryCache();
@@ -602,71 +615,82 @@ describe("resolve(): the HTTP cache", () => {
       );
       assert.deepEqual([statusRequests().length, server.hits(manifestPath)], [1, 2]);
     });
-    it("after nextCheck, revalidates with If-None-Match: the stored cursor, quoted; a 304 keeps the status", async () => {
-      assert.equal(
-        receiptOf(await resolve(server.url, "urn:c:status", at(later(300), { cache }))).revocationStatus,
-        "active",
-      );
-      assert.equal(statusRequests().length, 2);
-      assert.equal(statusRequests()[1]!.headers["if-none-match"], `"${first.cursor}"`);
-    });
-    it("a manifest whose revocationCursor is newer than the cached status forces an unconditional request, within nextCheck", async () => {
-      const suspended = statusDocument("urn:c:status", "suspended", "2026-05-20T00:00:00Z", { nextCheck: "PT5M" });
-      server.routes.set(statusPath, statusBody(suspended));
-      // Within nextCheck of the 304 above, a manifest without a newer floor still uses the cache ...
-      assert.equal(
-        receiptOf(await resolve(server.url, "urn:c:status", at(later(301), { cache }))).revocationStatus,
-        "active",
-      );
-      assert.equal(statusRequests().length, 2);
-      // ... one re-issued with revocationCursor = the new status's cursor does not.
-      publish(
-        manifest("urn:c:status", { statusRef: `${server.url}${statusPath}`, revocationCursor: suspended.cursor! }),
-        { "cache-control": "no-cache" },
-      );
-      const r = receiptOf(await resolve(server.url, "urn:c:status", at(later(302), { cache })));
-      assert.deepEqual([r.revocationStatus, r.outcome], ["suspended", "accepted-with-warnings"]);
-      assert.equal(statusRequests().length, 3);
-      assert.equal(
-        statusRequests()[2]!.headers["if-none-match"],
-        undefined,
-        "older than the floor: revalidated unconditionally",
-      );
-      // The new status meets the floor: used from the cache again.
-      await resolve(server.url, "urn:c:status", at(later(303), { cache }));
-      assert.equal(statusRequests().length, 3);
-    });
-    it("revalidates with the stored ETag beside the cursor: a 304 from a resolver whose ETag is its document's digest (ours), no reason kept past its change", async () => {
-      const path = "/status/digest-etag";
-      const digestServed = (document: StatusDocument) =>
-        body(document, { "cache-control": "public, max-age=60" }, "application/json");
-      const suspended = statusDocument("urn:c:digest", "suspended", "2026-05-01T00:00:00Z", {
-        nextCheck: "PT5M",
-        reason: "audit",
-      });
-      server.routes.set(path, digestServed(suspended));
-      publish(manifest("urn:c:digest", { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
-      const own = memoryCache();
-      const asked = () => server.requests.filter((r) => r.path === path);
-      const warningsOf = async (seconds: number) =>
-        receiptOf(await resolve(server.url, "urn:c:digest", at(later(seconds), { cache: own })))
-          .warnings.map((w) => w.message)
-          .join("\n");
-      assert.match(await warningsOf(0), /\(audit\)/);
-      assert.match(await warningsOf(300), /\(audit\)/);
-      const validators = String(asked()[1]!.headers["if-none-match"]);
-      assert.ok(validators.includes(`"${suspended.cursor}"`), validators);
-      // So the server answered 304: the stored ETag matches what it serves.
-      assert.ok(
-        ifNoneMatchMatches(
+    it(
+      "after nextCheck, revalidates with If-None-Match: the stored cursor, quoted; a " + "304 keeps the status",
+      async () => {
+        assert.equal(
+          receiptOf(await resolve(server.url, "urn:c:status", at(later(300), { cache }))).revocationStatus,
+          "active",
+        );
+        assert.equal(statusRequests().length, 2);
+        assert.equal(statusRequests()[1]!.headers["if-none-match"], `"${first.cursor}"`);
+      },
+    );
+    it(
+      "a manifest whose revocationCursor is newer than the cached status forces an " +
+        "unconditional request, within nextCheck",
+      async () => {
+        const suspended = statusDocument("urn:c:status", "suspended", "2026-05-20T00:00:00Z", { nextCheck: "PT5M" });
+        server.routes.set(statusPath, statusBody(suspended));
+        // Within nextCheck of the 304 above, a manifest without a newer floor still uses the cache ...
+        assert.equal(
+          receiptOf(await resolve(server.url, "urn:c:status", at(later(301), { cache }))).revocationStatus,
+          "active",
+        );
+        assert.equal(statusRequests().length, 2);
+        // ... one re-issued with revocationCursor = the new status's cursor does not.
+        publish(
+          manifest("urn:c:status", { statusRef: `${server.url}${statusPath}`, revocationCursor: suspended.cursor! }),
+          { "cache-control": "no-cache" },
+        );
+        const r = receiptOf(await resolve(server.url, "urn:c:status", at(later(302), { cache })));
+        assert.deepEqual([r.revocationStatus, r.outcome], ["suspended", "accepted-with-warnings"]);
+        assert.equal(statusRequests().length, 3);
+        assert.equal(
+          statusRequests()[2]!.headers["if-none-match"],
+          undefined,
+          "older than the floor: revalidated unconditionally",
+        );
+        // The new status meets the floor: used from the cache again.
+        await resolve(server.url, "urn:c:status", at(later(303), { cache }));
+        assert.equal(statusRequests().length, 3);
+      },
+    );
+    it(
+      "revalidates with the stored ETag beside the cursor: a 304 from a resolver whose " +
+        "ETag is its document's digest (ours), no reason kept past its change",
+      async () => {
+        const path = "/status/digest-etag";
+        const digestServed = (document: StatusDocument) =>
+          body(document, { "cache-control": "public, max-age=60" }, "application/json");
+        const suspended = statusDocument("urn:c:digest", "suspended", "2026-05-01T00:00:00Z", {
+          nextCheck: "PT5M",
+          reason: "audit",
+        });
+        server.routes.set(path, digestServed(suspended));
+        publish(manifest("urn:c:digest", { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
+        const own = memoryCache();
+        const asked = () => server.requests.filter((r) => r.path === path);
+        const warningsOf = async (seconds: number) =>
+          receiptOf(await resolve(server.url, "urn:c:digest", at(later(seconds), { cache: own })))
+            .warnings.map((w) => w.message)
+            .join("\n");
+        assert.match(await warningsOf(0), /\(audit\)/);
+        assert.match(await warningsOf(300), /\(audit\)/);
+        const validators = String(asked()[1]!.headers["if-none-match"]);
+        assert.ok(validators.includes(`"${suspended.cursor}"`), validators);
+        // So the server answered 304: the stored ETag matches what it serves.
+        assert.ok(
+          ifNoneMatchMatches(
+            validators,
+            `W/"sha256-${createHash("sha256").update(JSON.stringify(suspended)).digest("base64url")}"`,
+          ),
           validators,
-          `W/"sha256-${createHash("sha256").update(JSON.stringify(suspended)).digest("base64url")}"`,
-        ),
-        validators,
-      );
-      server.routes.set(path, digestServed({ ...suspended, reason: "fraud" }));
-      assert.match(await warningsOf(600), /\(fraud\)/);
-    });
+        );
+        server.routes.set(path, digestServed({ ...suspended, reason: "fraud" }));
+        assert.match(await warningsOf(600), /\(fraud\)/);
+      },
+    );
     it("a nextCheck over a day is held to a day: a forged P36500D cannot pin a status", async () => {
       const path = "/status/long-next-check";
       server.routes.set(
@@ -719,7 +743,8 @@ describe("the file cache (--cache DIR)", () => {
     writeFileSync(file, JSON.stringify({ key: "k", entry: { url: "u", body: 42, storedAt: 1, maxAge: 1 } }));
     assert.equal(await cache.get("k"), undefined);
   });
-  it("counts an entry that is a FIFO, or a link to a device or another file, as absent, without blocking on it or reading it", {
+  it("counts an entry that is a FIFO, or a link to a device or another file, as " +
+    "absent, without blocking on it or reading it", {
     timeout: 20_000,
   }, async () => {
     const cache = fileCache(join(dir, "e"));
@@ -824,7 +849,9 @@ describe("manifest-resolver resolve", () => {
       assert.match(
         lines[0]!,
         new RegExp(
-          `^manifest-resolver: warning: --cache ${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the cache (was not saved|could not be read): `,
+          `^manifest-resolver: warning: --cache ` +
+            `${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the cache (was not ` +
+            `saved|could not be read): `,
         ),
       );
       return { receipt: valid(JSON.parse(result.stdout) as Receipt), warning: lines[0]! };
@@ -1016,210 +1043,250 @@ describe("manifest-resolver resolve", () => {
   }
 });
 
-describe("resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a suspension ends only by a newer cursor)", () => {
-  /** A manifest for `umid` whose status endpoint answers what `answer` last set, resolved through one cache, each time past nextCheck so the endpoint is asked again. */
-  function scenario(umid: string, signatureExtra: Record<string, string> = {}) {
-    const path = statusPathFor();
-    publish(manifest(umid, { statusRef: `${server.url}${path}`, ...signatureExtra }), { "cache-control": "no-cache" });
-    const cache = memoryCache();
-    let step = 0;
-    return {
-      cache,
-      answer: (route: Route) => server.routes.set(path, route),
-      says: (status: StatusDocument["status"], updatedAt: string) =>
-        server.routes.set(path, statusBody(statusDocument(umid, status, updatedAt))),
-      // 11 minutes apart: past the default nextCheck (PT10M) of every answer before.
-      resolve: async () => receiptOf(await resolve(server.url, umid, at(later(660 * step++), { cache }))),
-    };
-  }
-  const verdict = (r: Receipt) => [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.rule)];
+describe(
+  "resolve(): a status once seen (EXT-OPT O2.3: revoked is permanent; a suspension " + "ends only by a newer cursor)",
+  () => {
+    /**
+     * A manifest for `umid` whose status endpoint answers what `answer` last set, resolved through one cache, each time
+     * past nextCheck so the endpoint is asked again.
+     */
+    function scenario(umid: string, signatureExtra: Record<string, string> = {}) {
+      const path = statusPathFor();
+      publish(manifest(umid, { statusRef: `${server.url}${path}`, ...signatureExtra }), {
+        "cache-control": "no-cache",
+      });
+      const cache = memoryCache();
+      let step = 0;
+      return {
+        cache,
+        answer: (route: Route) => server.routes.set(path, route),
+        says: (status: StatusDocument["status"], updatedAt: string) =>
+          server.routes.set(path, statusBody(statusDocument(umid, status, updatedAt))),
+        // 11 minutes apart: past the default nextCheck (PT10M) of every answer before.
+        resolve: async () => receiptOf(await resolve(server.url, umid, at(later(660 * step++), { cache }))),
+      };
+    }
+    const verdict = (r: Receipt) => [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.rule)];
 
-  it("revoked stays revoked: a later active or suspended answer, with a newer cursor or an older one, is a contradiction, recorded", async () => {
-    const s = scenario("urn:seen:revoked");
-    s.says("revoked", "2026-05-10T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
-    for (const [status, updatedAt] of [
-      ["active", "2026-05-20T00:00:00Z"],
-      ["active", "2026-05-01T00:00:00Z"],
-      ["suspended", "2026-05-21T00:00:00Z"],
-    ] as const) {
-      s.says(status, updatedAt);
-      const r = await s.resolve();
-      assert.deepEqual(
-        verdict(r),
-        ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]],
-        `${status} ${updatedAt}`,
-      );
-      assert.match(r.warnings[0]!.message, new RegExp(`\\b${status}\\b`));
-    }
-  });
-  it("a UMID the resolver answered 410 for stays revoked when it serves the manifest again, with a status or without one", async () => {
-    const umid = "urn:seen:gone";
-    const cache = memoryCache();
-    server.routes.set(umidPath(umid), answer(410));
-    assert.equal(receiptOf(await resolve(server.url, umid, at(NOW, { cache }))).revocationStatus, "revoked");
-    const path = statusPathFor();
-    server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
-    publish(manifest(umid, { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), [
-      "rejected",
-      "revoked",
-      "um:reason:status:revoked",
-      ["status/revocation-contradicted"],
-    ]);
-    publish(manifest(umid), { "cache-control": "no-cache" });
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(2), { cache })))), [
-      "rejected",
-      "revoked",
-      "um:reason:status:revoked",
-      ["status/revocation-contradicted"],
-    ]);
-  });
-  it("a suspension ends only by an answer whose cursor is newer: an older or equal one is a rollback, refused with a warning", async () => {
-    const s = scenario("urn:seen:suspended");
-    s.says("suspended", "2026-05-10T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), [
-      "accepted-with-warnings",
-      "suspended",
-      "um:reason:status:suspended",
-      [undefined],
-    ]);
-    for (const updatedAt of ["2026-05-01T00:00:00Z", "2026-05-10T00:00:00Z"]) {
-      s.says("active", updatedAt);
-      const r = await s.resolve();
-      assert.deepEqual(
-        verdict(r),
-        ["accepted-with-warnings", "suspended", "um:reason:status:suspended", ["status/cursor-rollback"]],
-        updatedAt,
-      );
-      assert.match(
-        r.warnings[0]!.message,
-        new RegExp(`${statusCursor(updatedAt)}.*${statusCursor("2026-05-10T00:00:00Z")}`),
-      );
-    }
-    s.says("active", "2026-05-20T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
-    // Lifted: an active answer older than the one that lifted it loosens nothing, and is used.
-    s.says("active", "2026-05-15T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
-  });
-  it("a later suspension, or a later revocation, is believed whatever its cursor: it loosens nothing", async () => {
-    const s = scenario("urn:seen:tightened");
-    s.says("active", "2026-05-20T00:00:00Z");
-    assert.equal((await s.resolve()).revocationStatus, "active");
-    s.says("suspended", "2026-05-10T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), [
-      "accepted-with-warnings",
-      "suspended",
-      "um:reason:status:suspended",
-      [undefined],
-    ]);
-    s.says("revoked", "2026-05-01T00:00:00Z");
-    assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
-  });
-  it("an endpoint's own cursors are opaque: its statuses are ordered by updatedAt, so a suspension ends, and a rollback is still one", async () => {
-    const s = scenario("urn:seen:opaque");
-    const says = (status: StatusDocument["status"], updatedAt: string, cursor: string) =>
-      s.answer(statusBody({ ...statusDocument("urn:seen:opaque", status, updatedAt), cursor }));
-    says("suspended", "2026-05-10T00:00:00Z", "v9");
-    assert.equal((await s.resolve()).revocationStatus, "suspended");
-    says("active", "2026-05-01T00:00:00Z", "v8");
-    assert.deepEqual(verdict(await s.resolve()), [
-      "accepted-with-warnings",
-      "suspended",
-      "um:reason:status:suspended",
-      ["status/cursor-rollback"],
-    ]);
-    says("active", "2026-05-20T00:00:00Z", "v10");
-    assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
-  });
-  it("what one resolver said binds that resolver only: a 410 from another does not revoke the UMID here", async () => {
-    const umid = "urn:seen:elsewhere";
-    const cache = memoryCache();
-    server.routes.set(`/other${umidPath(umid)}`, answer(410));
-    assert.equal(receiptOf(await resolve(`${server.url}/other`, umid, at(NOW, { cache }))).revocationStatus, "revoked");
-    publish(manifest(umid));
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), [
-      "accepted",
-      "unchecked",
-      undefined,
-      [],
-    ]);
-    assert.equal(
-      receiptOf(await resolve(`${server.url}/other`, umid, at(later(2), { cache }))).revocationStatus,
-      "revoked",
+    it(
+      "revoked stays revoked: a later active or suspended answer, with a newer cursor " +
+        "or an older one, is a contradiction, recorded",
+      async () => {
+        const s = scenario("urn:seen:revoked");
+        s.says("revoked", "2026-05-10T00:00:00Z");
+        assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
+        for (const [status, updatedAt] of [
+          ["active", "2026-05-20T00:00:00Z"],
+          ["active", "2026-05-01T00:00:00Z"],
+          ["suspended", "2026-05-21T00:00:00Z"],
+        ] as const) {
+          s.says(status, updatedAt);
+          const r = await s.resolve();
+          assert.deepEqual(
+            verdict(r),
+            ["rejected", "revoked", "um:reason:status:revoked", ["status/revocation-contradicted"]],
+            `${status} ${updatedAt}`,
+          );
+          assert.match(r.warnings[0]!.message, new RegExp(`\\b${status}\\b`));
+        }
+      },
     );
-  });
-  it("an endpoint that cannot be asked ends nothing: the suspension or revocation seen stands, and it is no contradiction", async () => {
-    const suspended = scenario("urn:seen:suspended-then-down");
-    suspended.says("suspended", "2026-05-10T00:00:00Z");
-    await suspended.resolve();
-    suspended.answer(answer(503));
-    const r = await suspended.resolve();
-    assert.deepEqual(verdict(r), ["accepted-with-warnings", "suspended", "um:reason:status:suspended", [undefined]]);
-    assert.match(r.warnings[0]!.message, /503/);
-    const revoked = scenario("urn:seen:revoked-then-down");
-    revoked.says("revoked", "2026-05-10T00:00:00Z");
-    await revoked.resolve();
-    revoked.answer(answer(503));
-    assert.deepEqual(verdict(await revoked.resolve()), [
-      "rejected",
-      "revoked",
-      "um:reason:status:revoked",
-      [undefined],
-    ]);
-  });
-  it("a UMID seen revoked gets its revoked receipt even when the resolver now answers no manifest: 404, 500, another @id", async () => {
-    const umid = "urn:seen:then-lost";
-    const cache = memoryCache();
-    server.routes.set(umidPath(umid), answer(410));
-    await resolve(server.url, umid, at(NOW, { cache }));
-    // The warning names what came instead: the status, or the other @id.
-    for (const [route, said] of [
-      [answer(404), "404"],
-      [answer(500), "500"],
-      [body(manifest("urn:seen:someone-else")), '"urn:seen:someone-else"'],
-    ] as const) {
-      server.routes.set(umidPath(umid), route);
-      const r = receiptOf(await resolve(server.url, umid, at(later(1), { cache })));
-      assert.deepEqual(
-        [r.manifestId, r.outcome, r.revocationStatus, r.revocationReason],
-        [umid, "rejected", "revoked", "um:reason:status:revoked"],
-      );
-      assertLineNames(r.warnings[0]!.message, said);
-    }
-    // Never seen revoked: not resolvable, as ever.
-    const never = await resolve(server.url, "urn:seen:never", at(NOW, { cache }));
-    assert.deepEqual([Object.keys(never), (never as { status: number }).status], [["reason", "status"], 404]);
-    assertLineNames(reasonOf(never), '"urn:seen:never"');
-  });
-  it("remembers only a status it believed: one from a manifest whose signature fails is nobody's", async () => {
-    const umid = "urn:seen:forged";
-    const path = statusPathFor();
-    server.routes.set(path, statusBody(statusDocument(umid, "revoked", "2026-05-10T00:00:00Z")));
-    const good = manifest(umid, { statusRef: `${server.url}${path}` });
-    server.routes.set(
-      umidPath(umid),
-      body({ ...good, subject: "did:web:mallory.example" }, { "cache-control": "no-cache" }),
+    it(
+      "a UMID the resolver answered 410 for stays revoked when it serves the manifest " +
+        "again, with a status or without one",
+      async () => {
+        const umid = "urn:seen:gone";
+        const cache = memoryCache();
+        server.routes.set(umidPath(umid), answer(410));
+        assert.equal(receiptOf(await resolve(server.url, umid, at(NOW, { cache }))).revocationStatus, "revoked");
+        const path = statusPathFor();
+        server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
+        publish(manifest(umid, { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
+        assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), [
+          "rejected",
+          "revoked",
+          "um:reason:status:revoked",
+          ["status/revocation-contradicted"],
+        ]);
+        publish(manifest(umid), { "cache-control": "no-cache" });
+        assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(2), { cache })))), [
+          "rejected",
+          "revoked",
+          "um:reason:status:revoked",
+          ["status/revocation-contradicted"],
+        ]);
+      },
     );
-    const cache = memoryCache();
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(NOW, { cache })))), [
-      "rejected",
-      "unchecked",
-      undefined,
-      ["signature/invalid"],
-    ]);
-    server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
-    publish(good, { "cache-control": "no-cache" });
-    // Past the revoked answer's nextCheck, so the endpoint is asked again.
-    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(660), { cache })))), [
-      "accepted",
-      "active",
-      undefined,
-      [],
-    ]);
-  });
-});
+    it(
+      "a suspension ends only by an answer whose cursor is newer: an older or equal " +
+        "one is a rollback, refused with a warning",
+      async () => {
+        const s = scenario("urn:seen:suspended");
+        s.says("suspended", "2026-05-10T00:00:00Z");
+        assert.deepEqual(verdict(await s.resolve()), [
+          "accepted-with-warnings",
+          "suspended",
+          "um:reason:status:suspended",
+          [undefined],
+        ]);
+        for (const updatedAt of ["2026-05-01T00:00:00Z", "2026-05-10T00:00:00Z"]) {
+          s.says("active", updatedAt);
+          const r = await s.resolve();
+          assert.deepEqual(
+            verdict(r),
+            ["accepted-with-warnings", "suspended", "um:reason:status:suspended", ["status/cursor-rollback"]],
+            updatedAt,
+          );
+          assert.match(
+            r.warnings[0]!.message,
+            new RegExp(`${statusCursor(updatedAt)}.*${statusCursor("2026-05-10T00:00:00Z")}`),
+          );
+        }
+        s.says("active", "2026-05-20T00:00:00Z");
+        assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
+        // Lifted: an active answer older than the one that lifted it loosens nothing, and is used.
+        s.says("active", "2026-05-15T00:00:00Z");
+        assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
+      },
+    );
+    it("a later suspension, or a later revocation, is believed whatever its cursor: it loosens nothing", async () => {
+      const s = scenario("urn:seen:tightened");
+      s.says("active", "2026-05-20T00:00:00Z");
+      assert.equal((await s.resolve()).revocationStatus, "active");
+      s.says("suspended", "2026-05-10T00:00:00Z");
+      assert.deepEqual(verdict(await s.resolve()), [
+        "accepted-with-warnings",
+        "suspended",
+        "um:reason:status:suspended",
+        [undefined],
+      ]);
+      s.says("revoked", "2026-05-01T00:00:00Z");
+      assert.deepEqual(verdict(await s.resolve()), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
+    });
+    it(
+      "an endpoint's own cursors are opaque: its statuses are ordered by updatedAt, so " +
+        "a suspension ends, and a rollback is still one",
+      async () => {
+        const s = scenario("urn:seen:opaque");
+        const says = (status: StatusDocument["status"], updatedAt: string, cursor: string) =>
+          s.answer(statusBody({ ...statusDocument("urn:seen:opaque", status, updatedAt), cursor }));
+        says("suspended", "2026-05-10T00:00:00Z", "v9");
+        assert.equal((await s.resolve()).revocationStatus, "suspended");
+        says("active", "2026-05-01T00:00:00Z", "v8");
+        assert.deepEqual(verdict(await s.resolve()), [
+          "accepted-with-warnings",
+          "suspended",
+          "um:reason:status:suspended",
+          ["status/cursor-rollback"],
+        ]);
+        says("active", "2026-05-20T00:00:00Z", "v10");
+        assert.deepEqual(verdict(await s.resolve()), ["accepted", "active", undefined, []]);
+      },
+    );
+    it("what one resolver said binds that resolver only: a 410 from another does not revoke the UMID here", async () => {
+      const umid = "urn:seen:elsewhere";
+      const cache = memoryCache();
+      server.routes.set(`/other${umidPath(umid)}`, answer(410));
+      assert.equal(
+        receiptOf(await resolve(`${server.url}/other`, umid, at(NOW, { cache }))).revocationStatus,
+        "revoked",
+      );
+      publish(manifest(umid));
+      assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), [
+        "accepted",
+        "unchecked",
+        undefined,
+        [],
+      ]);
+      assert.equal(
+        receiptOf(await resolve(`${server.url}/other`, umid, at(later(2), { cache }))).revocationStatus,
+        "revoked",
+      );
+    });
+    it(
+      "an endpoint that cannot be asked ends nothing: the suspension or revocation " +
+        "seen stands, and it is no contradiction",
+      async () => {
+        const suspended = scenario("urn:seen:suspended-then-down");
+        suspended.says("suspended", "2026-05-10T00:00:00Z");
+        await suspended.resolve();
+        suspended.answer(answer(503));
+        const r = await suspended.resolve();
+        assert.deepEqual(verdict(r), [
+          "accepted-with-warnings",
+          "suspended",
+          "um:reason:status:suspended",
+          [undefined],
+        ]);
+        assert.match(r.warnings[0]!.message, /503/);
+        const revoked = scenario("urn:seen:revoked-then-down");
+        revoked.says("revoked", "2026-05-10T00:00:00Z");
+        await revoked.resolve();
+        revoked.answer(answer(503));
+        assert.deepEqual(verdict(await revoked.resolve()), [
+          "rejected",
+          "revoked",
+          "um:reason:status:revoked",
+          [undefined],
+        ]);
+      },
+    );
+    it(
+      "a UMID seen revoked gets its revoked receipt even when the resolver now answers " +
+        "no manifest: 404, 500, another @id",
+      async () => {
+        const umid = "urn:seen:then-lost";
+        const cache = memoryCache();
+        server.routes.set(umidPath(umid), answer(410));
+        await resolve(server.url, umid, at(NOW, { cache }));
+        // The warning names what came instead: the status, or the other @id.
+        for (const [route, said] of [
+          [answer(404), "404"],
+          [answer(500), "500"],
+          [body(manifest("urn:seen:someone-else")), '"urn:seen:someone-else"'],
+        ] as const) {
+          server.routes.set(umidPath(umid), route);
+          const r = receiptOf(await resolve(server.url, umid, at(later(1), { cache })));
+          assert.deepEqual(
+            [r.manifestId, r.outcome, r.revocationStatus, r.revocationReason],
+            [umid, "rejected", "revoked", "um:reason:status:revoked"],
+          );
+          assertLineNames(r.warnings[0]!.message, said);
+        }
+        // Never seen revoked: not resolvable, as ever.
+        const never = await resolve(server.url, "urn:seen:never", at(NOW, { cache }));
+        assert.deepEqual([Object.keys(never), (never as { status: number }).status], [["reason", "status"], 404]);
+        assertLineNames(reasonOf(never), '"urn:seen:never"');
+      },
+    );
+    it("remembers only a status it believed: one from a manifest whose signature fails is nobody's", async () => {
+      const umid = "urn:seen:forged";
+      const path = statusPathFor();
+      server.routes.set(path, statusBody(statusDocument(umid, "revoked", "2026-05-10T00:00:00Z")));
+      const good = manifest(umid, { statusRef: `${server.url}${path}` });
+      server.routes.set(
+        umidPath(umid),
+        body({ ...good, subject: "did:web:mallory.example" }, { "cache-control": "no-cache" }),
+      );
+      const cache = memoryCache();
+      assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(NOW, { cache })))), [
+        "rejected",
+        "unchecked",
+        undefined,
+        ["signature/invalid"],
+      ]);
+      server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
+      publish(good, { "cache-control": "no-cache" });
+      // Past the revoked answer's nextCheck, so the endpoint is asked again.
+      assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(660), { cache })))), [
+        "accepted",
+        "active",
+        undefined,
+        [],
+      ]);
+    });
+  },
+);
 
 describe("resolve(): a cache store that fails costs time, never a verdict", () => {
   const broken = (error: NodeJS.ErrnoException, fails: "get" | "set" | "both"): HttpCache => {
@@ -1230,28 +1297,31 @@ describe("resolve(): a cache store that fails costs time, never a verdict", () =
     };
   };
   const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  it("a store whose reads or writes throw: the receipt as without a cache, and the first failure reported", async () => {
-    const statusPath = statusPathFor();
-    server.routes.set(statusPath, statusBody(statusDocument("urn:cf:store", "suspended")));
-    publish(manifest("urn:cf:store", { statusRef: `${server.url}${statusPath}` }), {
-      "cache-control": "public, max-age=60",
-    });
-    for (const fails of ["get", "set", "both"] as const) {
-      const result = await resolve(server.url, "urn:cf:store", at(NOW, { cache: broken(enospc, fails) }));
-      assert.deepEqual(
-        [receiptOf(result).outcome, receiptOf(result).revocationStatus],
-        ["accepted-with-warnings", "suspended"],
-        fails,
-      );
-      assert.match(
-        (result as { cacheFailure?: string }).cacheFailure ?? "",
-        fails === "set"
-          ? /^the cache was not saved: ENOSPC: no space left on device/
-          : /^the cache could not be read: ENOSPC/,
-        fails,
-      );
-    }
-  });
+  it(
+    "a store whose reads or writes throw: the receipt as without a cache, and the " + "first failure reported",
+    async () => {
+      const statusPath = statusPathFor();
+      server.routes.set(statusPath, statusBody(statusDocument("urn:cf:store", "suspended")));
+      publish(manifest("urn:cf:store", { statusRef: `${server.url}${statusPath}` }), {
+        "cache-control": "public, max-age=60",
+      });
+      for (const fails of ["get", "set", "both"] as const) {
+        const result = await resolve(server.url, "urn:cf:store", at(NOW, { cache: broken(enospc, fails) }));
+        assert.deepEqual(
+          [receiptOf(result).outcome, receiptOf(result).revocationStatus],
+          ["accepted-with-warnings", "suspended"],
+          fails,
+        );
+        assert.match(
+          (result as { cacheFailure?: string }).cacheFailure ?? "",
+          fails === "set"
+            ? /^the cache was not saved: ENOSPC: no space left on device/
+            : /^the cache could not be read: ENOSPC/,
+          fails,
+        );
+      }
+    },
+  );
   it("and for a UMID that is revoked (410) or not resolvable (404) alike", async () => {
     server.routes.set(umidPath("urn:cf:gone"), answer(410));
     const gone = await resolve(server.url, "urn:cf:gone", at(NOW, { cache: broken(enospc, "set") }));
@@ -1364,20 +1434,24 @@ describe("the statuses a client remembers, when two resolutions of one UMID over
       { status: "revoked", cursor: "0000000000000002" },
     );
   });
-  it("a newer suspension recorded meanwhile stays: an active status with an older cursor is not kept; a newer one is", async () => {
-    assert.deepEqual(
-      await recorded(
+  it(
+    "a newer suspension recorded meanwhile stays: an active status with an older " +
+      "cursor is not kept; a newer one is",
+    async () => {
+      assert.deepEqual(
+        await recorded(
+          { status: "suspended", cursor: "0000000000000005" },
+          { status: "active", cursor: "0000000000000003" },
+        ),
         { status: "suspended", cursor: "0000000000000005" },
-        { status: "active", cursor: "0000000000000003" },
-      ),
-      { status: "suspended", cursor: "0000000000000005" },
-    );
-    assert.deepEqual(
-      await recorded(
-        { status: "suspended", cursor: "0000000000000005" },
+      );
+      assert.deepEqual(
+        await recorded(
+          { status: "suspended", cursor: "0000000000000005" },
+          { status: "active", cursor: "0000000000000007" },
+        ),
         { status: "active", cursor: "0000000000000007" },
-      ),
-      { status: "active", cursor: "0000000000000007" },
-    );
-  });
+      );
+    },
+  );
 });

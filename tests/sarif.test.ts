@@ -75,7 +75,10 @@ const readLog = (file: string) => JSON.parse(readFileSync(join(scratch, file), "
 function sarifProblems(log: SarifLog): string[] {
   return log.runs[0]!.results.map(({ ruleId, locations: [at] }) => {
     const region = at!.physicalLocation.region;
-    return `${ruleId} ${at!.physicalLocation.artifactLocation.uri} ${region ? `${region.startLine}:${region.startColumn}` : "-"}`;
+    return (
+      `${ruleId} ${at!.physicalLocation.artifactLocation.uri} ` +
+      `${region ? `${region.startLine}:${region.startColumn}` : "-"}`
+    );
   }).sort();
 }
 
@@ -115,15 +118,19 @@ describe("--sarif FILE", () => {
     runs.buildSarif = cli([...build, "--sarif", "out/build.sarif"]);
   });
 
-  it("check: the problems of check --json, each at its file relative to the repository and its place; the same exit status", () => {
-    assert.equal(runs.check!.status, 1, runs.check!.stdout);
-    assert.equal(runs.checkSarif!.status, runs.check!.status);
-    assert.equal(runs.checkSarif!.stdout, runs.check!.stdout, "what is printed does not change");
-    const problems = sarifProblems(readLog("out/check.sarif"));
-    assert.deepEqual(problems, jsonProblems(runs.json!.stdout));
-    assert.ok(problems.includes("schema/required content/people/no%20subject.json 1:1"), problems.join("\n"));
-    assert.ok(problems.includes("keys/none-pinned content/_keys.json -"), problems.join("\n"));
-  });
+  it(
+    "check: the problems of check --json, each at its file relative to the " +
+      "repository and its place; the same exit status",
+    () => {
+      assert.equal(runs.check!.status, 1, runs.check!.stdout);
+      assert.equal(runs.checkSarif!.status, runs.check!.status);
+      assert.equal(runs.checkSarif!.stdout, runs.check!.stdout, "what is printed does not change");
+      const problems = sarifProblems(readLog("out/check.sarif"));
+      assert.deepEqual(problems, jsonProblems(runs.json!.stdout));
+      assert.ok(problems.includes("schema/required content/people/no%20subject.json 1:1"), problems.join("\n"));
+      assert.ok(problems.includes("keys/none-pinned content/_keys.json -"), problems.join("\n"));
+    },
+  );
 
   it("build: the same problems, whatever the build's outcome; the same exit status", () => {
     assert.equal(runs.build!.status, 1, runs.build!.stdout);

@@ -55,22 +55,25 @@ describe("suspend and reinstate", () => {
     assert.equal(routesOf(dir).suspended.length, 1);
   });
 
-  it("reinstate moves the entry to reinstated, dated after the suspension; a UMID not suspended is a no-op", async () => {
-    // A suspension dated in the future (a clock ahead): the reinstatement still comes after it.
-    const future = new Date(Date.now() + 3_600_000).toISOString();
-    const dir = content("s2", ["urn:a"], { suspended: [{ umid: "urn:a", suspendedAt: future }] });
-    const done = await cli("reinstate", "urn:a", "--content", dir);
-    assert.equal(done.status, 0, done.stderr);
-    const routes = routesOf(dir);
-    assert.deepEqual(routes.suspended, []);
-    assert.equal(routes.reinstated[0].umid, "urn:a");
-    assert.equal(Date.parse(routes.reinstated[0].reinstatedAt), Date.parse(future) + 1);
-    assert.ok(statusCursor(routes.reinstated[0].reinstatedAt) > statusCursor(future));
-    const again = await cli("reinstate", "urn:a", "--content", dir);
-    assert.equal(again.status, 0);
-    assertLineNames(again.stdout, "urn:a");
-    assert.deepEqual(routesOf(dir), routes, "nothing changed");
-  });
+  it(
+    "reinstate moves the entry to reinstated, dated after the suspension; a UMID not " + "suspended is a no-op",
+    async () => {
+      // A suspension dated in the future (a clock ahead): the reinstatement still comes after it.
+      const future = new Date(Date.now() + 3_600_000).toISOString();
+      const dir = content("s2", ["urn:a"], { suspended: [{ umid: "urn:a", suspendedAt: future }] });
+      const done = await cli("reinstate", "urn:a", "--content", dir);
+      assert.equal(done.status, 0, done.stderr);
+      const routes = routesOf(dir);
+      assert.deepEqual(routes.suspended, []);
+      assert.equal(routes.reinstated[0].umid, "urn:a");
+      assert.equal(Date.parse(routes.reinstated[0].reinstatedAt), Date.parse(future) + 1);
+      assert.ok(statusCursor(routes.reinstated[0].reinstatedAt) > statusCursor(future));
+      const again = await cli("reinstate", "urn:a", "--content", dir);
+      assert.equal(again.status, 0);
+      assertLineNames(again.stdout, "urn:a");
+      assert.deepEqual(routesOf(dir), routes, "nothing changed");
+    },
+  );
 
   it("a suspension after a reinstatement replaces it, and revoking a suspended UMID ends its suspension", async () => {
     const dir = content("s3", ["urn:a"], { reinstated: [{ umid: "urn:a", reinstatedAt: "2026-02-01T00:00:00Z" }] });
@@ -127,30 +130,34 @@ describe("suspend and reinstate", () => {
 });
 
 describe("_routes.json status lists", () => {
-  it("refuses a suspension of a UMID no manifest publishes, a UMID in two lists, and a reason that is not one short line", async () => {
-    const dir = content("r1", ["urn:a", "urn:b"], {
-      suspended: [
-        { umid: "urn:nobody", suspendedAt: "2026-02-01T00:00:00Z" },
-        { umid: "urn:a", suspendedAt: "2026-02-01T00:00:00Z", reason: "two\nlines" },
-      ],
-      reinstated: [{ umid: "urn:a", reinstatedAt: "2026-02-02T00:00:00Z" }],
-      revoked: [{ umid: "urn:b", revokedAt: "2026-02-01T00:00:00Z", reason: "x".repeat(201) }],
-    });
-    const result = await cli("check", "--json", dir);
-    assert.equal(result.status, 1);
-    const routes = checkedFiles(result.stdout).find((checked) => checked.file.endsWith("/_routes.json"))!;
-    assert.deepEqual(
-      routes.errors.map((e) => [e.rule, e.pointer]),
-      [
-        ["routes/unpublished", "/suspended/0/umid"],
-        ["schema/pattern", "/suspended/1/reason"],
-        ["routes/conflict", "/reinstated/0/umid"],
-        ["schema/maxLength", "/revoked/0/reason"],
-      ],
-    );
-    // The conflict names the entry it conflicts with, at its place.
-    assertLineNames(routes.errors[2]!.message, '"urn:a"', "r1/content/_routes.json:8:15");
-  });
+  it(
+    "refuses a suspension of a UMID no manifest publishes, a UMID in two lists, and " +
+      "a reason that is not one short line",
+    async () => {
+      const dir = content("r1", ["urn:a", "urn:b"], {
+        suspended: [
+          { umid: "urn:nobody", suspendedAt: "2026-02-01T00:00:00Z" },
+          { umid: "urn:a", suspendedAt: "2026-02-01T00:00:00Z", reason: "two\nlines" },
+        ],
+        reinstated: [{ umid: "urn:a", reinstatedAt: "2026-02-02T00:00:00Z" }],
+        revoked: [{ umid: "urn:b", revokedAt: "2026-02-01T00:00:00Z", reason: "x".repeat(201) }],
+      });
+      const result = await cli("check", "--json", dir);
+      assert.equal(result.status, 1);
+      const routes = checkedFiles(result.stdout).find((checked) => checked.file.endsWith("/_routes.json"))!;
+      assert.deepEqual(
+        routes.errors.map((e) => [e.rule, e.pointer]),
+        [
+          ["routes/unpublished", "/suspended/0/umid"],
+          ["schema/pattern", "/suspended/1/reason"],
+          ["routes/conflict", "/reinstated/0/umid"],
+          ["schema/maxLength", "/revoked/0/reason"],
+        ],
+      );
+      // The conflict names the entry it conflicts with, at its place.
+      assertLineNames(routes.errors[2]!.message, '"urn:a"', "r1/content/_routes.json:8:15");
+    },
+  );
 
   it("warns of a status entry without its date: it is served as 1970", async () => {
     const dir = content("r2", ["urn:a"], { suspended: [{ umid: "urn:a" }] });
@@ -167,53 +174,64 @@ describe("_routes.json status lists", () => {
 });
 
 describe("the build records each status", () => {
-  it("active since issuedAt or reinstatement, suspended, revoked, in UTC; nextCheck from UM_STATUS_NEXT_CHECK", async () => {
-    const dir = content("b1", ["urn:a", "urn:b", "urn:c", "urn:d"], {
-      suspended: [{ umid: "urn:b", suspendedAt: "2026-02-01T01:00:00+01:00", reason: "review" }],
-      reinstated: [{ umid: "urn:c", reinstatedAt: "2026-03-01T00:00:00Z" }],
-      revoked: [{ umid: "urn:d", revokedAt: "2026-04-01T00:00:00Z", reason: "key lost" }],
-    });
-    const out = join(scratch, "b1", "dist");
-    const built = await runCli(
-      ["build", "--content", dir, "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`],
-      scratch,
-      { UM_STATUS_NEXT_CHECK: "PT1H" },
-    );
-    assert.equal(built.status, 0, built.stderr);
-    const records = readRecords(out);
-    // Each with the ETag of its status document, which tests/etag.test.ts checks against the bytes served.
-    const statusOf = (umid: string) => {
-      const { etag, ...status } = records[umid]!.status!;
-      assert.match(etag!, /^W\/"sha256-[\w-]{43}"$/);
-      return status;
-    };
-    assert.deepEqual(statusOf("urn:a"), { status: "active", updatedAt: "2026-01-01T00:00:00.000Z", nextCheck: "PT1H" });
-    assert.deepEqual(statusOf("urn:b"), {
-      status: "suspended",
-      updatedAt: "2026-02-01T00:00:00.000Z",
-      reason: "review",
-      nextCheck: "PT1H",
-    });
-    assert.deepEqual(statusOf("urn:c"), { status: "active", updatedAt: "2026-03-01T00:00:00.000Z", nextCheck: "PT1H" });
-    assert.equal(records["urn:d"]!.revoked, true);
-    assert.deepEqual(statusOf("urn:d"), {
-      status: "revoked",
-      updatedAt: "2026-04-01T00:00:00.000Z",
-      reason: "key lost",
-      nextCheck: "PT1H",
-    });
-    // Workers KV carries the same statuses (the Worker derives their ETags: KV metadata has no room).
-    const pairs = JSON.parse(readFileSync(join(`${out}-kv`, "kv-00001.json"), "utf8")) as {
-      key: string;
-      metadata: { status?: unknown };
-    }[];
-    assert.deepEqual(pairs.find((p) => p.key === "um:urn:b")!.metadata.status, statusOf("urn:b"));
-    assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, statusOf("urn:d"));
-    for (const value of ["PT1M30", "P2D"]) {
-      const bad = await runCli(["build", "--content", dir, "--out", out], scratch, { UM_STATUS_NEXT_CHECK: value });
-      assertUsageError(bad, "UM_STATUS_NEXT_CHECK", "P1D", `'${value}'`);
-    }
-  });
+  it(
+    "active since issuedAt or reinstatement, suspended, revoked, in UTC; nextCheck " + "from UM_STATUS_NEXT_CHECK",
+    async () => {
+      const dir = content("b1", ["urn:a", "urn:b", "urn:c", "urn:d"], {
+        suspended: [{ umid: "urn:b", suspendedAt: "2026-02-01T01:00:00+01:00", reason: "review" }],
+        reinstated: [{ umid: "urn:c", reinstatedAt: "2026-03-01T00:00:00Z" }],
+        revoked: [{ umid: "urn:d", revokedAt: "2026-04-01T00:00:00Z", reason: "key lost" }],
+      });
+      const out = join(scratch, "b1", "dist");
+      const built = await runCli(
+        ["build", "--content", dir, "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`],
+        scratch,
+        { UM_STATUS_NEXT_CHECK: "PT1H" },
+      );
+      assert.equal(built.status, 0, built.stderr);
+      const records = readRecords(out);
+      // Each with the ETag of its status document, which tests/etag.test.ts checks against the bytes served.
+      const statusOf = (umid: string) => {
+        const { etag, ...status } = records[umid]!.status!;
+        assert.match(etag!, /^W\/"sha256-[\w-]{43}"$/);
+        return status;
+      };
+      assert.deepEqual(statusOf("urn:a"), {
+        status: "active",
+        updatedAt: "2026-01-01T00:00:00.000Z",
+        nextCheck: "PT1H",
+      });
+      assert.deepEqual(statusOf("urn:b"), {
+        status: "suspended",
+        updatedAt: "2026-02-01T00:00:00.000Z",
+        reason: "review",
+        nextCheck: "PT1H",
+      });
+      assert.deepEqual(statusOf("urn:c"), {
+        status: "active",
+        updatedAt: "2026-03-01T00:00:00.000Z",
+        nextCheck: "PT1H",
+      });
+      assert.equal(records["urn:d"]!.revoked, true);
+      assert.deepEqual(statusOf("urn:d"), {
+        status: "revoked",
+        updatedAt: "2026-04-01T00:00:00.000Z",
+        reason: "key lost",
+        nextCheck: "PT1H",
+      });
+      // Workers KV carries the same statuses (the Worker derives their ETags: KV metadata has no room).
+      const pairs = JSON.parse(readFileSync(join(`${out}-kv`, "kv-00001.json"), "utf8")) as {
+        key: string;
+        metadata: { status?: unknown };
+      }[];
+      assert.deepEqual(pairs.find((p) => p.key === "um:urn:b")!.metadata.status, statusOf("urn:b"));
+      assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, statusOf("urn:d"));
+      for (const value of ["PT1M30", "P2D"]) {
+        const bad = await runCli(["build", "--content", dir, "--out", out], scratch, { UM_STATUS_NEXT_CHECK: value });
+        assertUsageError(bad, "UM_STATUS_NEXT_CHECK", "P1D", `'${value}'`);
+      }
+    },
+  );
 });
 
 describe("statusRef", () => {
@@ -265,64 +283,69 @@ describe("statusRef", () => {
     assertUsageError(insecure, "--status-base", "'http://resolver.example'");
   });
 
-  it("check refuses a plaintext statusRef, and one at the configured resolver that is not this UMID's own", async () => {
-    const dir = content("f2", []);
-    const write = (file: string, umid: string, statusRef: string) => {
-      const manifest = signed(manifestFor(umid), key);
-      writeFileSync(
-        join(dir, file),
-        JSON.stringify({ ...manifest, signature: { ...(manifest.signature as object), statusRef } }, null, 2),
+  it(
+    "check refuses a plaintext statusRef, and one at the configured resolver that is " + "not this UMID's own",
+    async () => {
+      const dir = content("f2", []);
+      const write = (file: string, umid: string, statusRef: string) => {
+        const manifest = signed(manifestFor(umid), key);
+        writeFileSync(
+          join(dir, file),
+          JSON.stringify({ ...manifest, signature: { ...(manifest.signature as object), statusRef } }, null, 2),
+        );
+      };
+      write("plain.json", "urn:plain", "http://status.example/urn:plain");
+      write("borrowed.json", "urn:mine", `${base}/.well-known/manifest-resolver/status/urn%3Asomeone-else`);
+      write("root.json", "urn:root", `${base}/urn%3Aroot`);
+      write("own-b64u.json", "urn:own", `${base}/.well-known/manifest-resolver/status/b64u:dXJuOm93bg`);
+      write("elsewhere.json", "urn:else", "https://other.example/status/anything");
+      write("loopback.json", "urn:loop", "http://localhost:8787/s");
+      // The same server however it is spelt: a trailing dot is the same DNS name.
+      write("dot.json", "urn:dot", "https://resolver.example./.well-known/manifest-resolver/status/urn%3Asomeone-else");
+      // Node looks x.localhost up in DNS: not a loopback host.
+      write("sub-localhost.json", "urn:sub", "http://evil.localhost/status");
+      /** check --json's errors, by file name: each as [rule, pointer], and the messages, for what they name. */
+      const errorsByFile = (stdout: string) =>
+        Object.fromEntries(
+          checkedFiles(stdout)
+            .filter((checked) => checked.errors.length > 0)
+            .map((checked) => [checked.file.split("/").at(-1)!, checked.errors]),
+        );
+      const result = await runCli(["check", "--json", dir], scratch, { UM_RESOLVER_URL: base });
+      assert.equal(result.status, 1);
+      const errors = errorsByFile(result.stdout);
+      assert.deepEqual(
+        Object.fromEntries(
+          Object.entries(errors).map(([file, found]) => [file, found.map((e) => [e.rule, e.pointer])]),
+        ),
+        {
+          "plain.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
+          "borrowed.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
+          "root.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
+          "dot.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
+          "sub-localhost.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
+        },
       );
-    };
-    write("plain.json", "urn:plain", "http://status.example/urn:plain");
-    write("borrowed.json", "urn:mine", `${base}/.well-known/manifest-resolver/status/urn%3Asomeone-else`);
-    write("root.json", "urn:root", `${base}/urn%3Aroot`);
-    write("own-b64u.json", "urn:own", `${base}/.well-known/manifest-resolver/status/b64u:dXJuOm93bg`);
-    write("elsewhere.json", "urn:else", "https://other.example/status/anything");
-    write("loopback.json", "urn:loop", "http://localhost:8787/s");
-    // The same server however it is spelt: a trailing dot is the same DNS name.
-    write("dot.json", "urn:dot", "https://resolver.example./.well-known/manifest-resolver/status/urn%3Asomeone-else");
-    // Node looks x.localhost up in DNS: not a loopback host.
-    write("sub-localhost.json", "urn:sub", "http://evil.localhost/status");
-    /** check --json's errors, by file name: each as [rule, pointer], and the messages, for what they name. */
-    const errorsByFile = (stdout: string) =>
-      Object.fromEntries(
-        checkedFiles(stdout)
-          .filter((checked) => checked.errors.length > 0)
-          .map((checked) => [checked.file.split("/").at(-1)!, checked.errors]),
+      // The statusRef refused; the resolver it points at, and the status URL it should be.
+      assertLineNames(errors["plain.json"]![0]!.message, '"http://status.example/urn:plain"');
+      assertLineNames(
+        errors["borrowed.json"]![0]!.message,
+        "(https://resolver.example)",
+        "https://resolver.example/.well-known/manifest-resolver/status/urn%3Amine",
       );
-    const result = await runCli(["check", "--json", dir], scratch, { UM_RESOLVER_URL: base });
-    assert.equal(result.status, 1);
-    const errors = errorsByFile(result.stdout);
-    assert.deepEqual(
-      Object.fromEntries(Object.entries(errors).map(([file, found]) => [file, found.map((e) => [e.rule, e.pointer])])),
-      {
-        "plain.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
-        "borrowed.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
-        "root.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
-        "dot.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
-        "sub-localhost.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
-      },
-    );
-    // The statusRef refused; the resolver it points at, and the status URL it should be.
-    assertLineNames(errors["plain.json"]![0]!.message, '"http://status.example/urn:plain"');
-    assertLineNames(
-      errors["borrowed.json"]![0]!.message,
-      "(https://resolver.example)",
-      "https://resolver.example/.well-known/manifest-resolver/status/urn%3Amine",
-    );
-    // Without a configured resolver, only the transport rule applies.
-    const open = await cli("check", "--json", dir);
-    assert.deepEqual(Object.keys(errorsByFile(open.stdout)).sort(), ["plain.json", "sub-localhost.json"]);
-    // A resolver on this machine is one server by any of its names.
-    const local = await runCli(["check", "--json", join(dir, "loopback.json")], scratch, {
-      UM_RESOLVER_URL: "http://127.0.0.1:8787",
-    });
-    const [loopback] = checkedFiles(local.stdout);
-    assert.deepEqual(
-      loopback!.errors.map((e) => e.rule),
-      ["signature/status-ref-mismatch"],
-    );
-    assertLineNames(loopback!.errors[0]!.message, "(http://127.0.0.1:8787)");
-  });
+      // Without a configured resolver, only the transport rule applies.
+      const open = await cli("check", "--json", dir);
+      assert.deepEqual(Object.keys(errorsByFile(open.stdout)).sort(), ["plain.json", "sub-localhost.json"]);
+      // A resolver on this machine is one server by any of its names.
+      const local = await runCli(["check", "--json", join(dir, "loopback.json")], scratch, {
+        UM_RESOLVER_URL: "http://127.0.0.1:8787",
+      });
+      const [loopback] = checkedFiles(local.stdout);
+      assert.deepEqual(
+        loopback!.errors.map((e) => e.rule),
+        ["signature/status-ref-mismatch"],
+      );
+      assertLineNames(loopback!.errors[0]!.message, "(http://127.0.0.1:8787)");
+    },
+  );
 });

@@ -247,39 +247,43 @@ describe("older payloads, validated by their own version", () => {
     assert.doesNotMatch(result.stdout, /content\/good\.json/);
   });
 
-  it("a v0.1 payload (no verifiable signature) is published only when _unsigned.json opts in to exactly its content", () => {
-    const root = repository("v01", { "content/_keys.json": pinning(publisher), "content/old/profile.json": v01 });
-    const refused = cli(root, "check");
-    assert.equal(refused.status, 1);
-    const entry = `"old/profile.json": "${digestOf(v01)}"`;
-    const unsigned = theProblem(refused.stdout, "legacy/unsigned", "content/old/profile.json");
-    assert.deepEqual([unsigned.severity, unsigned.line, unsigned.column], ["error", 5, 22]);
-    // The entry that opts it in, and the file to add it to.
-    assertLineNames(unsigned.message, entry, "content/_unsigned.json");
-    assert.equal(cli(root, "build").status, 1);
-    // The command-line opt-in is for files outside a content folder: inside, check judges as build does.
-    assert.equal(
-      cli(root, "check", "content/old/profile.json", "--allow-unsigned", "content/old/profile.json").status,
-      1,
-    );
+  it(
+    "a v0.1 payload (no verifiable signature) is published only when _unsigned.json " +
+      "opts in to exactly its content",
+    () => {
+      const root = repository("v01", { "content/_keys.json": pinning(publisher), "content/old/profile.json": v01 });
+      const refused = cli(root, "check");
+      assert.equal(refused.status, 1);
+      const entry = `"old/profile.json": "${digestOf(v01)}"`;
+      const unsigned = theProblem(refused.stdout, "legacy/unsigned", "content/old/profile.json");
+      assert.deepEqual([unsigned.severity, unsigned.line, unsigned.column], ["error", 5, 22]);
+      // The entry that opts it in, and the file to add it to.
+      assertLineNames(unsigned.message, entry, "content/_unsigned.json");
+      assert.equal(cli(root, "build").status, 1);
+      // The command-line opt-in is for files outside a content folder: inside, check judges as build does.
+      assert.equal(
+        cli(root, "check", "content/old/profile.json", "--allow-unsigned", "content/old/profile.json").status,
+        1,
+      );
 
-    writeFileSync(join(root, "content/_unsigned.json"), `{\n  ${entry}\n}\n`);
-    assert.equal(cli(root, "check").status, 0);
-    const built = cli(root, "build");
-    assert.equal(built.status, 0, built.output);
-    assert.ok(readRecords(join(root, "dist"))["urn:legacy:v01"]?.file);
+      writeFileSync(join(root, "content/_unsigned.json"), `{\n  ${entry}\n}\n`);
+      assert.equal(cli(root, "check").status, 0);
+      const built = cli(root, "build");
+      assert.equal(built.status, 0, built.output);
+      assert.ok(readRecords(join(root, "dist"))["urn:legacy:v01"]?.file);
 
-    writeFileSync(
-      join(root, "content/old/profile.json"),
-      JSON.stringify({ ...v01, subject: "did:web:mallory.example" }, null, 2),
-    );
-    const changed = cli(root, "check");
-    assert.equal(changed.status, 1);
-    const stale = theProblem(changed.stdout, "legacy/unsigned-changed", "content/old/profile.json");
-    assert.deepEqual([stale.severity, stale.line, stale.column], ["error", 1, 1]);
-    // Where it was opted in, and the digest it was opted in as.
-    assertLineNames(stale.message, "content/_unsigned.json:2:", digestOf(v01));
-  });
+      writeFileSync(
+        join(root, "content/old/profile.json"),
+        JSON.stringify({ ...v01, subject: "did:web:mallory.example" }, null, 2),
+      );
+      const changed = cli(root, "check");
+      assert.equal(changed.status, 1);
+      const stale = theProblem(changed.stdout, "legacy/unsigned-changed", "content/old/profile.json");
+      assert.deepEqual([stale.severity, stale.line, stale.column], ["error", 1, 1]);
+      // Where it was opted in, and the digest it was opted in as.
+      assertLineNames(stale.message, "content/_unsigned.json:2:", digestOf(v01));
+    },
+  );
 
   it("_unsigned.json entries must name files below the content root; a stale one is a warning", () => {
     const root = repository("v01-entries", {
@@ -458,31 +462,46 @@ describe("strict Ed25519", () => {
 
 describe("numbers keep their value", () => {
   const text = (spelling: string) =>
-    `{\n  "@context": "https://universalmanifest.net/ns/v0.4",\n  "@id": "urn:number",\n  "@type": "um:Manifest",\n  "manifestVersion": "0.4",\n  "subject": "did:web:fixture.example",\n  "issuedAt": "2026-01-01T00:00:00Z",\n  "expiresAt": "2030-01-01T00:00:00Z",\n  "devices": [{ "serial": ${spelling} }]\n}\n`;
+    `{\n  "@context": "https://universalmanifest.net/ns/v0.4",\n  "@id": ` +
+    `"urn:number",\n  "@type": "um:Manifest",\n  "manifestVersion": "0.4",\n  ` +
+    `"subject": "did:web:fixture.example",\n  "issuedAt": "2026-01-01T00:00:00Z",\n  ` +
+    `"expiresAt": "2030-01-01T00:00:00Z",\n  "devices": [{ "serial": ${spelling} ` +
+    `}]\n}\n`;
 
-  it("an integer beyond ±(2^53-1) is refused by check, build and sign at the place written, however it is spelt", () => {
-    for (const spelling of ["9007199254740993.0", "9.007199254740993e15"]) {
-      const root = repository(`number-${spelling}`, {
-        "content/_keys.json": pinning(publisher),
-        "content/n.json": text(spelling),
-        "keys/publisher.pem": publisher.export({ format: "pem", type: "pkcs8" }) as string,
-      });
-      /** The one json/unsafe-integer problem, at the number, quoting it as written. */
-      const assertRefused = (stdout: string) => {
-        const unsafe = theProblem(stdout, "json/unsafe-integer", "content/n.json");
-        assert.deepEqual([unsafe.severity, unsafe.line, unsafe.column], ["error", 9, 27]);
-        assertLineNames(unsafe.message, ` ${spelling} `);
-      };
-      const signing = cli(root, "sign", "content/n.json", "--key", "keys/publisher.pem", "--key-ref", FIXTURE_KEY_REF);
-      assert.equal(signing.status, 1, spelling);
-      assertRefused(signing.stdout);
-      assert.equal(readFileSync(join(root, "content/n.json"), "utf8"), text(spelling), "the file is left as it was");
-      assertRefused(cli(root, "check").stdout);
-      const built = cli(root, "build");
-      assert.equal(built.status, 1);
-      assertRefused(built.stdout);
-    }
-  });
+  it(
+    "an integer beyond ±(2^53-1) is refused by check, build and sign at the place " + "written, however it is spelt",
+    () => {
+      for (const spelling of ["9007199254740993.0", "9.007199254740993e15"]) {
+        const root = repository(`number-${spelling}`, {
+          "content/_keys.json": pinning(publisher),
+          "content/n.json": text(spelling),
+          "keys/publisher.pem": publisher.export({ format: "pem", type: "pkcs8" }) as string,
+        });
+        /** The one json/unsafe-integer problem, at the number, quoting it as written. */
+        const assertRefused = (stdout: string) => {
+          const unsafe = theProblem(stdout, "json/unsafe-integer", "content/n.json");
+          assert.deepEqual([unsafe.severity, unsafe.line, unsafe.column], ["error", 9, 27]);
+          assertLineNames(unsafe.message, ` ${spelling} `);
+        };
+        const signing = cli(
+          root,
+          "sign",
+          "content/n.json",
+          "--key",
+          "keys/publisher.pem",
+          "--key-ref",
+          FIXTURE_KEY_REF,
+        );
+        assert.equal(signing.status, 1, spelling);
+        assertRefused(signing.stdout);
+        assert.equal(readFileSync(join(root, "content/n.json"), "utf8"), text(spelling), "the file is left as it was");
+        assertRefused(cli(root, "check").stdout);
+        const built = cli(root, "build");
+        assert.equal(built.status, 1);
+        assertRefused(built.stdout);
+      }
+    },
+  );
 });
 
 describe("output cannot be forged by file names", () => {
@@ -560,7 +579,8 @@ describe("one rule for redirect locations", () => {
   // redirect rule gives (tests/unit/redirect-location.test.ts).
   const expected = bad.map(
     (location, i) =>
-      `content/_routes.json:${5 + 4 * i}:19 - error schema/redirect-location: ${redirectLocationProblem(location)} at /redirects/${i}/location`,
+      `content/_routes.json:${5 + 4 * i}:19 - error schema/redirect-location: ` +
+      `${redirectLocationProblem(location)} at /redirects/${i}/location`,
   );
 
   it("check and build refuse each bad location in _routes.json, at its place, with its reason", () => {

@@ -38,61 +38,64 @@ describe("wrangler deploy --dry-run of a built output", { skip }, () => {
   const fixture = makeFixture();
   after(() => fixture.cleanup());
 
-  it("bundles the Worker of wrangler.jsonc and takes the output as its assets, bound as ASSETS, asking no server", async (t) => {
-    // wrangler.jsonc as it is, but for where the output is: its `assets.directory` is
-    // `./dist` beside itself (the repository's output), so a copy in the fixture names the
-    // fixture's output and `main` by absolute paths. Run there, Wrangler's own state
-    // (`.wrangler/`) stays out of the repository too.
-    const config = wranglerConfig();
-    const configFile = join(fixture.root, "wrangler.json");
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        ...config,
-        main: join(ROOT, config.main),
-        assets: { ...config.assets, directory: fixture.dist },
-      }),
-    );
+  it(
+    "bundles the Worker of wrangler.jsonc and takes the output as its assets, bound " + "as ASSETS, asking no server",
+    async (t) => {
+      // wrangler.jsonc as it is, but for where the output is: its `assets.directory` is
+      // `./dist` beside itself (the repository's output), so a copy in the fixture names the
+      // fixture's output and `main` by absolute paths. Run there, Wrangler's own state
+      // (`.wrangler/`) stays out of the repository too.
+      const config = wranglerConfig();
+      const configFile = join(fixture.root, "wrangler.json");
+      writeFileSync(
+        configFile,
+        JSON.stringify({
+          ...config,
+          main: join(ROOT, config.main),
+          assets: { ...config.assets, directory: fixture.dist },
+        }),
+      );
 
-    const asked: string[] = [];
-    const registry = createServer((request, response) => {
-      asked.push(`${request.method} ${request.url}`);
-      response.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
-    const env = {
-      ...process.env,
-      CI: "true",
-      WRANGLER_SEND_METRICS: "false",
-      // The banner is what looks for a newer release (printWranglerBanner in Wrangler 4).
-      WRANGLER_HIDE_BANNER: "true",
-      // The registry Wrangler's update check reads from npm's settings (`npm_registry`),
-      // and an update-check cache of the test's own (under TMPDIR), so none hides a request.
-      npm_registry: `http://127.0.0.1:${(registry.address() as { port: number }).port}/`,
-      TMPDIR: fixture.root,
-    };
-    const outdir = join(fixture.root, "wrangler-out");
-    try {
-      const run = await wrangler(
-        ["deploy", "--dry-run", "--outdir", outdir, "--config", configFile],
-        fixture.root,
-        env,
-      );
-      if (run.status !== 0) {
-        const version = await wrangler(["--version"], fixture.root, env);
-        if (version.status !== 0) return t.skip(`wrangler cannot run here: ${version.output.trim().split("\n")[0]}`);
+      const asked: string[] = [];
+      const registry = createServer((request, response) => {
+        asked.push(`${request.method} ${request.url}`);
+        response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+      const env = {
+        ...process.env,
+        CI: "true",
+        WRANGLER_SEND_METRICS: "false",
+        // The banner is what looks for a newer release (printWranglerBanner in Wrangler 4).
+        WRANGLER_HIDE_BANNER: "true",
+        // The registry Wrangler's update check reads from npm's settings (`npm_registry`),
+        // and an update-check cache of the test's own (under TMPDIR), so none hides a request.
+        npm_registry: `http://127.0.0.1:${(registry.address() as { port: number }).port}/`,
+        TMPDIR: fixture.root,
+      };
+      const outdir = join(fixture.root, "wrangler-out");
+      try {
+        const run = await wrangler(
+          ["deploy", "--dry-run", "--outdir", outdir, "--config", configFile],
+          fixture.root,
+          env,
+        );
+        if (run.status !== 0) {
+          const version = await wrangler(["--version"], fixture.root, env);
+          if (version.status !== 0) return t.skip(`wrangler cannot run here: ${version.output.trim().split("\n")[0]}`);
+        }
+        assert.equal(run.status, 0, run.output);
+        assert.ok(run.output.includes(`files from the assets directory ${fixture.dist}\n`), run.output);
+        assert.match(run.output, /env\.ASSETS\s+Assets/);
+        assert.match(run.output, /--dry-run: exiting now\./);
+        assert.ok(
+          readdirSync(outdir).some((name) => name.endsWith(".js")),
+          "the bundled Worker is written",
+        );
+        assert.deepEqual(asked, [], "wrangler asked a server");
+      } finally {
+        registry.close();
       }
-      assert.equal(run.status, 0, run.output);
-      assert.ok(run.output.includes(`files from the assets directory ${fixture.dist}\n`), run.output);
-      assert.match(run.output, /env\.ASSETS\s+Assets/);
-      assert.match(run.output, /--dry-run: exiting now\./);
-      assert.ok(
-        readdirSync(outdir).some((name) => name.endsWith(".js")),
-        "the bundled Worker is written",
-      );
-      assert.deepEqual(asked, [], "wrangler asked a server");
-    } finally {
-      registry.close();
-    }
-  });
+    },
+  );
 });

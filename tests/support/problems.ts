@@ -22,7 +22,10 @@ export interface PrintedProblem {
 const PROBLEM =
   /^(?<file>.+?)(?::(?<line>\d+):(?<column>\d+))? - (?<severity>error|warning) (?<rule>[\w.-]+\/[\w.-]+): /;
 
-/** Every problem line of `text`, in printed order; code frames, hints, summaries and annotations are not problem lines. */
+/**
+ * Every problem line of `text`, in printed order; code frames, hints, summaries and annotations are not problem
+ * lines.
+ */
 export function printedProblems(text: string): PrintedProblem[] {
   return text.split("\n").flatMap((line): PrintedProblem[] => {
     const match = line.startsWith("::") ? null : PROBLEM.exec(line);

@@ -52,7 +52,10 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Runs the CLI as a person would, asynchronously (so that a test server can answer it), with GitHub's annotations off. */
+/**
+ * Runs the CLI as a person would, asynchronously (so that a test server can answer it), with GitHub's annotations
+ * off.
+ */
 export async function runCli(
   args: string[],
   cwd: string,

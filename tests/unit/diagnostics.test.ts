@@ -38,7 +38,9 @@ test("formats like TypeScript, with the pointer after the message", () => {
 test("GitHub annotations escape what the runner would misread", () => {
   assert.equal(
     githubAnnotation(d),
-    '::error file=content/a%2Cb%3Ac.json,line=3,col=7,title=schema/required::content/a,b:c.json:3:7 - error schema/required: missing "x"\\n100%25 at /a',
+    "::error " +
+      "file=content/a%2Cb%3Ac.json,line=3,col=7,title=schema/required::content/a,b:c.json:3:7 " +
+      '- error schema/required: missing "x"\\n100%25 at /a',
   );
 });
 
@@ -70,36 +72,40 @@ test("escapes are JSON's, so a JSON line stays JSON with the same values", () =>
   assert.deepEqual(JSON.parse(line), value);
 });
 
-test("sorted by file, in the order files were checked, then by line and column; problems of the whole file first; ties keep their order", () => {
-  const at = (file: string, rule: RuleId, line?: number, column = 1): Diagnostic => ({
-    severity: "error",
-    file,
-    rule,
-    message: "m",
-    ...(line !== undefined && { line, column }),
-  });
-  const found = [
-    at("b.json", "signature/invalid", 15, 14),
-    at("a.json", "json/syntax", 3, 1),
-    at("b.json", "schema/required", 1, 1),
-    at("b.json", "time/issued-after-expiry", 7, 15),
-    at("b.json", "schema/format", 7, 15),
-    at("b.json", "limits/size"),
-    at("b.json", "schema/type", 7, 3),
-  ];
-  assert.deepEqual(
-    sortDiagnostics(found).map((d) => `${d.file} ${d.rule}`),
-    [
-      "b.json limits/size",
-      "b.json schema/required",
-      "b.json schema/type",
-      "b.json time/issued-after-expiry",
-      "b.json schema/format",
-      "b.json signature/invalid",
-      "a.json json/syntax",
-    ],
-  );
-});
+test(
+  "sorted by file, in the order files were checked, then by line and column; " +
+    "problems of the whole file first; ties keep their order",
+  () => {
+    const at = (file: string, rule: RuleId, line?: number, column = 1): Diagnostic => ({
+      severity: "error",
+      file,
+      rule,
+      message: "m",
+      ...(line !== undefined && { line, column }),
+    });
+    const found = [
+      at("b.json", "signature/invalid", 15, 14),
+      at("a.json", "json/syntax", 3, 1),
+      at("b.json", "schema/required", 1, 1),
+      at("b.json", "time/issued-after-expiry", 7, 15),
+      at("b.json", "schema/format", 7, 15),
+      at("b.json", "limits/size"),
+      at("b.json", "schema/type", 7, 3),
+    ];
+    assert.deepEqual(
+      sortDiagnostics(found).map((d) => `${d.file} ${d.rule}`),
+      [
+        "b.json limits/size",
+        "b.json schema/required",
+        "b.json schema/type",
+        "b.json time/issued-after-expiry",
+        "b.json schema/format",
+        "b.json signature/invalid",
+        "a.json json/syntax",
+      ],
+    );
+  },
+);
 
 test("counts by rule, most first, ties by name", () => {
   const of = (rule: RuleId): Diagnostic => ({ severity: "error", file: "f", rule, message: "m" });
@@ -139,7 +145,8 @@ test("check --json: a line per file, in their order, its problems by severity, e
     [d, warning],
   );
   assert.deepEqual(lines, [
-    '{"file":"content/a,b:c.json","umid":"urn:a","ok":false,"errors":[{"rule":"schema/required","message":"missing \\"x\\"\\n100%","pointer":"/a","line":3,"column":7}],"warnings":[]}',
+    '{"file":"content/a,b:c.json","umid":"urn:a","ok":false,"errors":[{"rule":"schema/required","message":"missing ' +
+      '\\"x\\"\\n100%","pointer":"/a","line":3,"column":7}],"warnings":[]}',
     '{"file":"b.json","umid":null,"ok":true,"errors":[],"warnings":[{"rule":"time/expired","message":"old","pointer":null,"line":null,"column":null}]}',
     '{"file":"clean.json","umid":"urn:c","ok":true,"errors":[],"warnings":[]}',
   ]);

@@ -34,51 +34,66 @@ function assertWarns(warning: string | undefined, share: `${number}%` | "over", 
 /** UMIDs shaped like the benchmark's (bench/corpus.ts). */
 const umidOf = (i: number) => `urn:uuid:${String(i).padStart(8, "0")}-0000-4000-8000-${String(i).padStart(12, "0")}`;
 
-test("20,000 manifests switch to Workers KV: their output holds over 20,000 files (the old rule, manifests > 20,000, did not switch)", () => {
-  const output = staticOutput({ manifestFiles: 20_000, redirects: 0, revoked: 0 });
-  assert.equal(output.files, 20_000 + INDEX_SHARDS + 1);
-  assert.equal(writesKv(output), true);
-  // What such a build really writes: a body each, a shard for each hash prefix met, resolver.json.
-  const shards = new Set(Array.from({ length: 20_000 }, (_, i) => shardPath(umidOf(i)))).size;
-  assert.ok(20_000 + shards + 1 > 20_000 && 20_000 + shards + 1 <= output.files, `${shards} shards`);
-});
+test(
+  "20,000 manifests switch to Workers KV: their output holds over 20,000 files " +
+    "(the old rule, manifests > 20,000, did not switch)",
+  () => {
+    const output = staticOutput({ manifestFiles: 20_000, redirects: 0, revoked: 0 });
+    assert.equal(output.files, 20_000 + INDEX_SHARDS + 1);
+    assert.equal(writesKv(output), true);
+    // What such a build really writes: a body each, a shard for each hash prefix met, resolver.json.
+    const shards = new Set(Array.from({ length: 20_000 }, (_, i) => shardPath(umidOf(i)))).size;
+    assert.ok(20_000 + shards + 1 > 20_000 && 20_000 + shards + 1 <= output.files, `${shards} shards`);
+  },
+);
 
-test("the switch is at Cloudflare's free-plan limit, counted in files: 15,903 manifests fit (20,000 files), 15,904 do not", () => {
-  const fits = staticOutput({ manifestFiles: 15_903, redirects: 0, revoked: 0 });
-  assert.equal(fits.files, 20_000);
-  assert.equal(writesKv(fits), false);
-  assert.equal(writesKv(staticOutput({ manifestFiles: 15_904, redirects: 0, revoked: 0 })), true);
-});
+test(
+  "the switch is at Cloudflare's free-plan limit, counted in files: 15,903 " +
+    "manifests fit (20,000 files), 15,904 do not",
+  () => {
+    const fits = staticOutput({ manifestFiles: 15_903, redirects: 0, revoked: 0 });
+    assert.equal(fits.files, 20_000);
+    assert.equal(writesKv(fits), false);
+    assert.equal(writesKv(staticOutput({ manifestFiles: 15_904, redirects: 0, revoked: 0 })), true);
+  },
+);
 
-test("a small content stays static, warns of nothing, and counts a shard per record while records are fewer than shards", () => {
-  const output = staticOutput({ manifestFiles: 6, redirects: 1, revoked: 2 });
-  assert.deepEqual(output, { files: 6 + 9 + 1, largestFolder: 9 });
-  assert.equal(writesKv(output), false);
-  assert.deepEqual(warnings(output), []);
-  assert.deepEqual(staticOutput({ manifestFiles: 0, redirects: 0, revoked: 0 }), { files: 1, largestFolder: 0 });
-});
+test(
+  "a small content stays static, warns of nothing, and counts a shard per record " +
+    "while records are fewer than shards",
+  () => {
+    const output = staticOutput({ manifestFiles: 6, redirects: 1, revoked: 2 });
+    assert.deepEqual(output, { files: 6 + 9 + 1, largestFolder: 9 });
+    assert.equal(writesKv(output), false);
+    assert.deepEqual(warnings(output), []);
+    assert.deepEqual(staticOutput({ manifestFiles: 0, redirects: 0, revoked: 0 }), { files: 1, largestFolder: 0 });
+  },
+);
 
-test("Cloudflare: a warning from 90% of the free plan's 20,000 files, naming the count, the limit and the way out", () => {
-  assert.deepEqual(warnings({ files: 17_999, largestFolder: 13_902 }), []);
-  const [near, ...rest] = warnings({ files: 18_000, largestFolder: 13_903 });
-  assert.deepEqual(rest, []);
-  assertWarns(near, "90%", "dist/", "18,000", "Cloudflare", "free-plan", "20,000", "dist-kv/");
-  assertWarns(warnings({ files: 20_000, largestFolder: 15_903 })[0], "100%", "Cloudflare", "free-plan", "20,000");
-  const [over] = warnings({ files: 20_001, largestFolder: 15_904 });
-  // The ways out: Workers KV's bulk files, or Workers Paid and its limit.
-  assertWarns(
-    over,
-    "over",
-    "dist/",
-    "20,001",
-    "Cloudflare",
-    "free-plan",
-    "20,000",
-    "dist-kv/",
-    "Workers Paid",
-    "100,000",
-  );
-});
+test(
+  "Cloudflare: a warning from 90% of the free plan's 20,000 files, naming the " + "count, the limit and the way out",
+  () => {
+    assert.deepEqual(warnings({ files: 17_999, largestFolder: 13_902 }), []);
+    const [near, ...rest] = warnings({ files: 18_000, largestFolder: 13_903 });
+    assert.deepEqual(rest, []);
+    assertWarns(near, "90%", "dist/", "18,000", "Cloudflare", "free-plan", "20,000", "dist-kv/");
+    assertWarns(warnings({ files: 20_000, largestFolder: 15_903 })[0], "100%", "Cloudflare", "free-plan", "20,000");
+    const [over] = warnings({ files: 20_001, largestFolder: 15_904 });
+    // The ways out: Workers KV's bulk files, or Workers Paid and its limit.
+    assertWarns(
+      over,
+      "over",
+      "dist/",
+      "20,001",
+      "Cloudflare",
+      "free-plan",
+      "20,000",
+      "dist-kv/",
+      "Workers Paid",
+      "100,000",
+    );
+  },
+);
 
 test("Cloudflare: past 90% of Workers Paid's 100,000 files, one warning, about that limit", () => {
   const near = warnings({ files: 90_000, largestFolder: 40_000 });
@@ -159,29 +174,38 @@ async function filesBuilt(
   return readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length;
 }
 
-test("the count is what a real build writes: exactly, when every manifest is published and every record has a shard of its own", async () => {
-  const umids = Array.from({ length: 7 }, (_, n) => umidOf(n));
-  const routes = { redirects: [umidOf(100)], revoked: [umidOf(101)] };
-  const records = [...umids, ...routes.redirects, ...routes.revoked];
-  assert.equal(new Set(records.map(shardPath)).size, records.length, "the premise: no two records share a shard");
-  const output = staticOutput({ manifestFiles: umids.length, redirects: 1, revoked: 1 });
-  assert.equal(await filesBuilt("exact", umids, routes), output.files);
-});
+test(
+  "the count is what a real build writes: exactly, when every manifest is " +
+    "published and every record has a shard of its own",
+  async () => {
+    const umids = Array.from({ length: 7 }, (_, n) => umidOf(n));
+    const routes = { redirects: [umidOf(100)], revoked: [umidOf(101)] };
+    const records = [...umids, ...routes.redirects, ...routes.revoked];
+    assert.equal(new Set(records.map(shardPath)).size, records.length, "the premise: no two records share a shard");
+    const output = staticOutput({ manifestFiles: umids.length, redirects: 1, revoked: 1 });
+    assert.equal(await filesBuilt("exact", umids, routes), output.files);
+  },
+);
 
-test("the count is at most what a real build writes: a withheld manifest writes no body, and records in one shard share its file", async () => {
-  // Two UMIDs whose records fall in the same shard, found by trying.
-  const byShard = new Map<string, string>();
-  let pair: [string, string] | undefined;
-  for (let n = 0; pair === undefined; n++) {
-    const umid = `urn:shared-shard:${n}`;
-    const other = byShard.get(shardPath(umid));
-    if (other !== undefined) pair = [other, umid];
-    else byShard.set(shardPath(umid), umid);
-  }
-  const withheld = "urn:revoked:with-file";
-  const umids = [...pair, withheld];
-  assert.equal(new Set(umids.map(shardPath)).size, 2, "the premise: exactly two of the records share a shard");
-  const output = staticOutput({ manifestFiles: umids.length, redirects: 0, revoked: 1 });
-  // Counted but not written: the withheld manifest's body, its record counted twice (file and revocation), the shared shard.
-  assert.equal(await filesBuilt("bound", umids, { redirects: [], revoked: [withheld] }), output.files - 3);
-});
+test(
+  "the count is at most what a real build writes: a withheld manifest writes no " +
+    "body, and records in one shard share its file",
+  async () => {
+    // Two UMIDs whose records fall in the same shard, found by trying.
+    const byShard = new Map<string, string>();
+    let pair: [string, string] | undefined;
+    for (let n = 0; pair === undefined; n++) {
+      const umid = `urn:shared-shard:${n}`;
+      const other = byShard.get(shardPath(umid));
+      if (other !== undefined) pair = [other, umid];
+      else byShard.set(shardPath(umid), umid);
+    }
+    const withheld = "urn:revoked:with-file";
+    const umids = [...pair, withheld];
+    assert.equal(new Set(umids.map(shardPath)).size, 2, "the premise: exactly two of the records share a shard");
+    const output = staticOutput({ manifestFiles: umids.length, redirects: 0, revoked: 1 });
+    // Counted but not written: the withheld manifest's body, its record counted twice (file and revocation), the shared
+    // shard.
+    assert.equal(await filesBuilt("bound", umids, { redirects: [], revoked: [withheld] }), output.files - 3);
+  },
+);

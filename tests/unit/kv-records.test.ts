@@ -23,39 +23,42 @@ function namespace(pairs: Record<string, { value: Uint8Array; metadata: unknown 
   };
 }
 
-test("a KV record without a status answers its status with 500 corrupt_record, and its manifest or 410 as before", async () => {
-  const etag = await etagOf(body);
-  const kv = namespace({
-    "um:urn:a": { value: body, metadata: { etag } },
-    "um:urn:gone": { value: new Uint8Array(), metadata: { revoked: true } },
-    "um:urn:ok": {
-      value: body,
-      metadata: { etag, status: { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", nextCheck: "PT10M" } },
-    },
-  });
-  const errors: unknown[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => errors.push(args);
-  try {
-    const ask = (path: string) =>
-      handleRequest(
-        { method: "GET", url: `https://r.example${path}`, headers: new Headers() },
-        new KvRecords().reading(kv),
-      );
-    for (const umid of ["urn:a", "urn:gone"]) {
-      const status = await ask(`/.well-known/manifest-resolver/status/${encodeURIComponent(umid)}`);
-      assert.equal(status.status, 500);
-      assert.deepEqual(await status.json(), { error: "corrupt_record", umid });
+test(
+  "a KV record without a status answers its status with 500 corrupt_record, and " + "its manifest or 410 as before",
+  async () => {
+    const etag = await etagOf(body);
+    const kv = namespace({
+      "um:urn:a": { value: body, metadata: { etag } },
+      "um:urn:gone": { value: new Uint8Array(), metadata: { revoked: true } },
+      "um:urn:ok": {
+        value: body,
+        metadata: { etag, status: { status: "suspended", updatedAt: "2026-02-01T00:00:00.000Z", nextCheck: "PT10M" } },
+      },
+    });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const ask = (path: string) =>
+        handleRequest(
+          { method: "GET", url: `https://r.example${path}`, headers: new Headers() },
+          new KvRecords().reading(kv),
+        );
+      for (const umid of ["urn:a", "urn:gone"]) {
+        const status = await ask(`/.well-known/manifest-resolver/status/${encodeURIComponent(umid)}`);
+        assert.equal(status.status, 500);
+        assert.deepEqual(await status.json(), { error: "corrupt_record", umid });
+      }
+      assert.equal(errors.length, 2, "each is logged");
+      const manifest = await ask("/urn%3Aa");
+      assert.equal(manifest.status, 200);
+      assert.equal(manifest.headers.get("ETag"), etag);
+      assert.equal((await ask("/urn%3Agone")).status, 410);
+      const ok = await ask("/.well-known/manifest-resolver/status/urn%3Aok");
+      assert.equal(ok.status, 200);
+      assert.equal(((await ok.json()) as { status: string }).status, "suspended");
+    } finally {
+      console.error = original;
     }
-    assert.equal(errors.length, 2, "each is logged");
-    const manifest = await ask("/urn%3Aa");
-    assert.equal(manifest.status, 200);
-    assert.equal(manifest.headers.get("ETag"), etag);
-    assert.equal((await ask("/urn%3Agone")).status, 410);
-    const ok = await ask("/.well-known/manifest-resolver/status/urn%3Aok");
-    assert.equal(ok.status, 200);
-    assert.equal(((await ok.json()) as { status: string }).status, "suspended");
-  } finally {
-    console.error = original;
-  }
-});
+  },
+);

@@ -87,7 +87,8 @@ test("a signature checked only with the key the manifest embeds says so", () => 
     headline: "Usable",
     reasons: [
       "the signature verifies, the manifest is within its validity period, and nothing in it was withheld",
-      "it verifies with the key the manifest embeds: its keyRef was not resolved, so nothing says that key is its signer's",
+      "it verifies with the key the manifest embeds: its keyRef was not resolved, so " +
+        "nothing says that key is its signer's",
     ],
   });
 });

@@ -146,23 +146,26 @@ describe("declared options", () => {
     await usageError([...base, "--cap", "all"], "--cap must be a whole number (0: no cap), not 'all'");
   });
 
-  it("read JSON with the strict parser: a duplicate member, a rounded number, too deep a value are usage errors", async () => {
-    const base = ["in.json", "--key", "k.pem", "--context"];
-    await usageError(
-      [...base, '{"a":1,"a":2}'],
-      '--context is not JSON: duplicate member name "a" (first at 1:2) (at character 8)',
-    );
-    const rounded = await run(sample, ...base, '{"n":9007199254740993}');
-    assert.equal(rounded.status, 2);
-    assert.match(rounded.stderr, /^manifest-resolver: --context is not JSON: .*9007199254740993/);
-    const deep = await run(sample, ...base, "[[[[1]]]]");
-    assert.equal(deep.status, 2);
-    assert.match(deep.stderr, /^manifest-resolver: --context is too large: /);
-    await usageError(
-      [...base, "{a:1}"],
-      "--context is not JSON: expected a member name in double quotes (at character 2)",
-    );
-  });
+  it(
+    "read JSON with the strict parser: a duplicate member, a rounded number, too " + "deep a value are usage errors",
+    async () => {
+      const base = ["in.json", "--key", "k.pem", "--context"];
+      await usageError(
+        [...base, '{"a":1,"a":2}'],
+        '--context is not JSON: duplicate member name "a" (first at 1:2) (at character 8)',
+      );
+      const rounded = await run(sample, ...base, '{"n":9007199254740993}');
+      assert.equal(rounded.status, 2);
+      assert.match(rounded.stderr, /^manifest-resolver: --context is not JSON: .*9007199254740993/);
+      const deep = await run(sample, ...base, "[[[[1]]]]");
+      assert.equal(deep.status, 2);
+      assert.match(deep.stderr, /^manifest-resolver: --context is too large: /);
+      await usageError(
+        [...base, "{a:1}"],
+        "--context is not JSON: expected a member name in double quotes (at character 2)",
+      );
+    },
+  );
 
   it("make an unknown option, a missing value or a missing required option a usage error, exit 2", async () => {
     await usageError(["in.json", "--nmae", "x"], "unknown option '--nmae' for sample; did you mean '--name'?");

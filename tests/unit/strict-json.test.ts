@@ -35,7 +35,8 @@ describe("strict JSON", () => {
     // The member, and where its first copy is.
     assert.ok(p.message.includes('"c"') && p.message.includes("3:9"), p.message);
   });
-  // Not timed: the pass per level of the stack this replaced took 15 s here, past the test's timeout; one pass takes milliseconds.
+  // Not timed: the pass per level of the stack this replaced took 15 s here, past the test's timeout; one pass takes
+  // milliseconds.
   it("finds the first copy of a duplicate in one more pass over its object, not one per level of the stack", {
     timeout: 10_000,
   }, () => {
@@ -88,7 +89,8 @@ describe("strict JSON", () => {
     );
     assert.ok(parseJson(`[1${"0".repeat(100_000)}e-100000]`).ok, "long spellings cost no big arithmetic");
   });
-  // Not timed: the quadratic reading this replaced took 11 s here, past the test's timeout; a linear one takes milliseconds.
+  // Not timed: the quadratic reading this replaced took 11 s here, past the test's timeout; a linear one takes
+  // milliseconds.
   it("reads a long run of zeros before a last digit in linear time, not quadratic", { timeout: 10_000 }, () => {
     assert.equal(problemAt(`[9007199254740993.${"0".repeat(200_000)}1]`).rule, "json/unsafe-number");
   });

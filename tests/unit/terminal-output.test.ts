@@ -11,19 +11,23 @@ import { Progress } from "../../scripts/report/progress.ts";
 import { terminalStyle } from "../../scripts/report/terminal-style.ts";
 
 describe("terminal style", () => {
-  it("frames and colour on a TTY; NO_COLOR drops the colour; FORCE_COLOR forces both, even over NO_COLOR; a pipe gets neither", () => {
-    const tty = { isTTY: true };
-    const pipe = { isTTY: false };
-    assert.deepEqual(terminalStyle(tty, {}), { frame: true, colour: true });
-    assert.deepEqual(terminalStyle(tty, { NO_COLOR: "1" }), { frame: true, colour: false });
-    assert.deepEqual(terminalStyle(tty, { NO_COLOR: "" }), { frame: true, colour: true });
-    assert.deepEqual(terminalStyle(pipe, {}), { frame: false, colour: false });
-    assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "1", NO_COLOR: "1" }), { frame: true, colour: true });
-    assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "0" }), { frame: false, colour: false });
-    // A CI runner that attaches a terminal still writes a log.
-    assert.deepEqual(terminalStyle(tty, { CI: "true" }), { frame: false, colour: false });
-    assert.deepEqual(terminalStyle(tty, { CI: "true", FORCE_COLOR: "1" }), { frame: true, colour: true });
-  });
+  it(
+    "frames and colour on a TTY; NO_COLOR drops the colour; FORCE_COLOR forces both, " +
+      "even over NO_COLOR; a pipe gets neither",
+    () => {
+      const tty = { isTTY: true };
+      const pipe = { isTTY: false };
+      assert.deepEqual(terminalStyle(tty, {}), { frame: true, colour: true });
+      assert.deepEqual(terminalStyle(tty, { NO_COLOR: "1" }), { frame: true, colour: false });
+      assert.deepEqual(terminalStyle(tty, { NO_COLOR: "" }), { frame: true, colour: true });
+      assert.deepEqual(terminalStyle(pipe, {}), { frame: false, colour: false });
+      assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "1", NO_COLOR: "1" }), { frame: true, colour: true });
+      assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "0" }), { frame: false, colour: false });
+      // A CI runner that attaches a terminal still writes a log.
+      assert.deepEqual(terminalStyle(tty, { CI: "true" }), { frame: false, colour: false });
+      assert.deepEqual(terminalStyle(tty, { CI: "true", FORCE_COLOR: "1" }), { frame: true, colour: true });
+    },
+  );
 });
 
 describe("code frame", () => {
@@ -52,17 +56,20 @@ describe("fix hints", () => {
   it("an unpinned key: the _keys.json entry that pins it, if it is yours", () => {
     assert.equal(
       fixHint(problem("signature/unpinned-key"), text),
-      'if "did:web:me.example#key-1" is your key, pin it: add "did:web:me.example#key-1": "MCowBQYDK2VwAyEA" to _keys.json',
+      'if "did:web:me.example#key-1" is your key, pin it: add ' +
+        '"did:web:me.example#key-1": "MCowBQYDK2VwAyEA" to _keys.json',
     );
   });
   it("an invalid signature: the sign command line, quoted for a shell", () => {
     assert.equal(
       fixHint(problem("signature/invalid"), text),
-      "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' --key <your key> --key-ref did:web:me.example#key-1",
+      "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' " +
+        "--key <your key> --key-ref did:web:me.example#key-1",
     );
     assert.equal(
       fixHint(problem("signature/invalid"), "{not json"),
-      "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' --key <your key> --key-ref KEYREF",
+      "if you edited it, sign it again: manifest-resolver sign 'content/my file.json' " +
+        "--key <your key> --key-ref KEYREF",
     );
   });
   it("none for other rules", () => assert.equal(fixHint(problem("schema/required"), text), undefined));
@@ -87,7 +94,9 @@ describe("GitHub annotations", () => {
     assert.equal(lines.filter((l) => l.startsWith("::warning ")).length, 10);
     assert.equal(
       lines.at(-1),
-      "::notice title=4 more problems::4 more problems not annotated (GitHub shows 10 errors and 10 warnings per step): json/syntax ×2, schema/type ×1, time/expired ×1; 'manifest-resolver check --max-problems 0' prints them all",
+      "::notice title=4 more problems::4 more problems not annotated (GitHub shows 10 " +
+        "errors and 10 warnings per step): json/syntax ×2, schema/type ×1, time/expired " +
+        "×1; 'manifest-resolver check --max-problems 0' prints them all",
     );
     assert.equal(annotations(of("error", "json/syntax", 10)).length, 10, "no notice when nothing was left out");
   });
