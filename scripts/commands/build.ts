@@ -4,10 +4,8 @@ import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../write/body-writer.ts";
 import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../plan/host-limits.ts";
 import { KvWriter } from "../write/kv-writer.ts";
-import { publishedStatus } from "../plan/statuses.ts";
 import { BodyNames } from "../plan/body-names.ts";
-import { planOutput } from "../plan/output-plan.ts";
-import { formatEtag } from "../../edge/etag.ts";
+import { planBody, planOutput } from "../plan/output-plan.ts";
 import type { RouteStatus } from "../check/routes.ts";
 import {
   commitStaging,
@@ -249,9 +247,9 @@ async function buildInto(
             ? manifest.body.bytes
             : recalledBody(cache!, manifest.umid, manifest.body.stored);
         if (bytes === undefined) return false;
-        bodies.write(names.add(manifest.umid), bytes);
-        const status = publishedStatus(manifest.issuedAt, statuses.get(manifest.umid), nextCheck);
-        await kv?.manifest(manifest.umid, bytes, formatEtag(manifest.digest), status);
+        const body = planBody(manifest, names, statuses, nextCheck);
+        bodies.write(body.placed, bytes);
+        await kv?.manifest(manifest.umid, bytes, body.etag, body.status);
         return true;
       },
     }).finally(() => progress.stop());

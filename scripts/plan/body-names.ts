@@ -22,7 +22,7 @@ const MAX_BASE64URL_NAME = 128;
 export const BODY_FOLDERS = ["m", "h"] as const;
 
 /** Where a new body goes, and the earlier body that must move first (its case twin), if any. */
-export interface PlacedBody {
+export interface Placement {
   file: string;
   move?: { from: string; to: string };
 }
@@ -41,7 +41,7 @@ export class BodyNames {
     return this.#digestNamed.has(umid) ? digestName(umid) : `m/${encodeBase64url(utf8(umid))}`;
   }
 
-  add(umid: string): PlacedBody {
+  add(umid: string): Placement {
     const name = encodeBase64url(utf8(umid));
     const folded = name.toLowerCase();
     // As a signed 32-bit integer, a key is stored inline rather than as a boxed number.

@@ -9,7 +9,9 @@ import { utf8 } from "../../core/base64url.ts";
 import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry, type StatusEntry } from "../../edge/records.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { ContentCheck } from "../check/check-content.ts";
-import type { BodyNames } from "./body-names.ts";
+import type { ValidManifest } from "../check/checked-manifest.ts";
+import type { RouteStatus } from "../check/routes.ts";
+import type { BodyNames, Placement } from "./body-names.ts";
 import type { OutputFile } from "./output-file.ts";
 import { publishedStatus, revokedStatus, withEtag } from "./statuses.ts";
 
@@ -30,6 +32,27 @@ export interface OutputPlan {
   indexFiles(): Iterable<OutputFile>;
   /** The KV pairs of the UMIDs answered without a body (those with one go with their bodies). */
   kvRoutes(): Iterable<KvRoute>;
+}
+
+/** A body's plan as it is handed over: where it goes (and what moves first), its ETag, and its status. */
+export interface PlacedBody {
+  placed: Placement;
+  etag: string;
+  status: StatusEntry;
+}
+
+/** Plans one manifest's body as the check hands it over, so that the writer can put it in place at once. */
+export function planBody(
+  manifest: ValidManifest,
+  names: BodyNames,
+  statuses: ReadonlyMap<string, RouteStatus>,
+  nextCheck: string,
+): PlacedBody {
+  return {
+    placed: names.add(manifest.umid),
+    etag: formatEtag(manifest.digest),
+    status: publishedStatus(manifest.issuedAt, statuses.get(manifest.umid), nextCheck),
+  };
 }
 
 export function planOutput(content: ContentCheck, names: BodyNames, nextCheck: string): OutputPlan {

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BODY_FOLDERS, type PlacedBody } from "../plan/body-names.ts";
+import { BODY_FOLDERS, type Placement } from "../plan/body-names.ts";
 
 export class BodyWriter {
   /** Bytes written so far. */
@@ -17,7 +17,7 @@ export class BodyWriter {
     for (const folder of BODY_FOLDERS) mkdirSync(join(dir, folder));
   }
 
-  write(placed: PlacedBody, body: Uint8Array): void {
+  write(placed: Placement, body: Uint8Array): void {
     if (placed.move !== undefined) renameSync(join(this.dir, placed.move.from), join(this.dir, placed.move.to));
     writeFileSync(join(this.dir, placed.file), body);
     this.bytes += body.byteLength;
