@@ -9,7 +9,8 @@
  */
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalMembers, type CanonicalMembers } from "../crypto/jcs.ts";
-import { isJsonObject, lineColumn, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { lineColumn } from "../json/source-map.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
 import { structureProblems, V03_SCHEMAS } from "../validate/manifest-structure.ts";
 import { problemWarning } from "./evaluation.ts";

@@ -13,6 +13,7 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
+import { parseJson } from "../../core/json/strict-json.ts";
 import type { Settings } from "../config.ts";
 import { cacheScope, type StoredBody, type VerificationCache } from "../cache/verification-cache.ts";
 import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
@@ -367,15 +368,16 @@ function misplacedListFile(dir: string, path: string): Diagnostic | undefined {
 }
 
 /** `_routes.json` on its own; undefined when there is none. */
-function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck & { source: SourceFile }) | undefined {
+function checkRoutes(path: string, validators: SchemaValidators): RoutesCheck | undefined {
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  const source = { file: displayPath(path), text: "text" in read ? read.text : "" };
+  const file = displayPath(path);
   if ("diagnostic" in read) {
     return read.missing
       ? undefined
       : {
-          source,
+          source: { file },
           document: {},
+          isObject: false,
           redirects: new Map(),
           redirectEntries: new Map(),
           revoked: new Set(),
@@ -383,7 +385,7 @@ function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck &
           diagnostics: [read.diagnostic],
         };
   }
-  return { source, ...checkRoutesText(source.file, read.text, validators) };
+  return checkRoutesText(file, read.text, validators);
 }
 
 /** The verification cache's entries usable in `context`, if a cache is used. */
@@ -400,7 +402,8 @@ function keepEntry(result: ContentCheck, cache: VerificationCache | undefined, m
 /** A file's text, read again to place a rare cross-file diagnostic in it. */
 function sourceOf(file: string, settings: Settings): SourceFile {
   const read = readSourceText(file, settings.limits.maxManifestBytes);
-  return { file, text: "text" in read ? read.text : "" };
+  const parsed = parseJson("text" in read ? read.text : "", settings.limits);
+  return { file, ...(parsed.ok && { map: parsed.source }) };
 }
 
 /** Files checked on their own (`file` undefined: there is none), with what was found in them. */

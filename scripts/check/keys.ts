@@ -6,7 +6,7 @@
 import { isStrongPoint } from "../../core/crypto/ed25519-strict.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { ed25519PublicKey } from "../crypto/profile-a.ts";
-import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import type { Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { parseAndValidate } from "../read/source.ts";
@@ -29,13 +29,12 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
       : { file, pins: { file, keys: new Map(), unreadable: true }, diagnostics: [read.diagnostic] };
   const keys = new Map<string, { spki: string; place: string }>();
   const pins = { file, keys };
-  const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
+  const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
   if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pins: { ...pins, unreadable: true }, diagnostics };
 
-  const locate = sourceLocator(read.text);
   for (const [keyRef, spki] of Object.entries(value as Record<string, string>)) {
     const pointer = `/${escapePointerToken(keyRef)}`;
-    const { line, column } = locate(pointer);
+    const { line, column } = map!.place(pointer);
     if (ed25519PublicKey(spki) === undefined) {
       diagnostics.push({
         severity: "error",

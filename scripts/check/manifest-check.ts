@@ -29,7 +29,7 @@ import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
-import { isJsonObject } from "../../core/json/strict-json.ts";
+import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
@@ -99,7 +99,8 @@ export function recall(
   const freshness = freshnessDiagnostics(file, entry.times, context);
   if (freshness.length > 0) {
     const read = readSourceText(path, context.settings.limits.maxManifestBytes);
-    placeInSource("text" in read ? read.text : "", freshness);
+    const parsed = parseJson("text" in read ? read.text : "", context.settings.limits);
+    if (parsed.ok) placeInSource(parsed.source, freshness);
   }
   const diagnostics = [...entry.diagnostics.map((d) => ({ ...d, file })), ...freshness];
   const result: CheckedManifest = { file, diagnostics, recalled: true };
@@ -209,7 +210,7 @@ export function checkManifestText(
     ...problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p))),
     ...freshness,
   ];
-  placeInSource(text, more);
+  placeInSource(result.map!, more);
   result.diagnostics.push(...more);
   return {
     ...result,

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
-import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import type { Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, UNSIGNED_FILE } from "../read/files.ts";
@@ -43,12 +43,11 @@ export function checkUnsigned(
       ...(!read.missing && { file }),
       diagnostics: read.missing ? [] : [read.diagnostic],
     };
-  const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.unsigned);
+  const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.unsigned);
   if (diagnostics.length === 0 && isJsonObject(value)) {
-    const locate = sourceLocator(read.text);
     for (const [name, digest] of Object.entries(value as Record<string, string>)) {
       const pointer = `/${escapePointerToken(name)}`;
-      const { line, column } = locate(pointer);
+      const { line, column } = map!.place(pointer);
       const at = { file, pointer, line, column };
       if (
         name.startsWith("/") ||

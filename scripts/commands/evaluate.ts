@@ -11,7 +11,7 @@ import { excerpt } from "../../core/excerpt.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
-import { formatDiagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import { formatDiagnostic, printable, printableFile, type Diagnostic } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError, type Command } from "./command.ts";
 import { KEYS_HELP, keysOption } from "./keys-option.ts";
 
@@ -123,7 +123,8 @@ export function contextOption(text: string | undefined, now: string | undefined)
 function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnostic[] {
   const arrival = receipt.warnings.filter((w) => w.code.startsWith("um:reason:arrive:"));
   if (arrival.length === 0) return [];
-  const locate = sourceLocator(Buffer.from(bytes).toString("utf8"));
+  const parsed = parseJson(Buffer.from(bytes).toString("utf8"));
+  const locate = (pointer: string) => (parsed.ok ? parsed.source.place(pointer) : { line: 1, column: 1 });
   return arrival.map((w) => {
     const place =
       w.line !== undefined ? { line: w.line, column: w.column! } : w.pointer !== undefined ? locate(w.pointer) : {};
