@@ -13,8 +13,6 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
-import { parseJson } from "../../core/json/strict-json.ts";
-import type { Settings } from "../config.ts";
 import { cacheScope, type StoredBody, type VerificationCache } from "../cache/verification-cache.ts";
 import { hasErrors, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
@@ -37,7 +35,8 @@ import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts
 import { PublishedManifests } from "./published.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
-import { placed, placeOf, type SourceFile } from "../read/source.ts";
+import { filePlace, placed, placedAt } from "../read/source.ts";
+import type { Place } from "../../core/json/source-map.ts";
 import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
 import type { ContentCounts } from "../plan/host-limits.ts";
 
@@ -127,7 +126,12 @@ export async function checkContent(
   );
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
-  const withheld: { file: string; umid: string }[] = [];
+  /** Where the @id of the file at each index that claims a UMID is: two numbers a file, for a million files. */
+  const claimLines = new Uint32Array(files.names.length);
+  const claimColumns = new Uint32Array(files.names.length);
+  const claimAt = (index: number) =>
+    filePlace(fileAt(index), { line: claimLines[index]!, column: claimColumns[index]! });
+  const withheld: { file: string; umid: string; at: Place | undefined }[] = [];
   let checked = 0;
   await checkManifestFiles(
     files,
@@ -145,21 +149,23 @@ export async function checkContent(
       if (first !== undefined) {
         // One file per UMID. A manifest that failed other checks still claims its @id, so a
         // duplicate is reported even before the first copy is fixed.
-        const source = sourceOf(manifest.file, options.settings);
         result.diagnostics.push(
-          placed(
-            source,
+          placedAt(
+            manifest.file,
+            manifest.umidAt,
             "/@id",
             "umid/duplicate",
-            `@id ${quoted(umid)} is also the @id of ${placeOf(sourceOf(fileAt(first), options.settings), "/@id")}`,
+            `@id ${quoted(umid)} is also the @id of ${claimAt(first)}`,
           ),
         );
         return;
       }
       claimed.set(umid, index);
+      claimLines[index] = manifest.umidAt?.line ?? 0;
+      claimColumns[index] = manifest.umidAt?.column ?? 0;
       if (hasErrors(manifest.diagnostics) || result.redirects.has(umid)) return;
       if (result.revoked.has(umid)) {
-        withheld.push({ file: manifest.file, umid });
+        withheld.push({ file: manifest.file, umid, at: manifest.umidAt });
         return;
       }
       const body = manifest.body ?? manifest.stored;
@@ -193,7 +199,7 @@ export async function checkContent(
     for (const [umid, { pointer }] of routes.redirectEntries) {
       const manifest = claimed.get(umid);
       if (manifest === undefined) continue;
-      const message = `UMID ${quoted(umid)} is redirected here and published by ${placeOf(sourceOf(fileAt(manifest), options.settings), "/@id")}; remove one of them`;
+      const message = `UMID ${quoted(umid)} is redirected here and published by ${claimAt(manifest)}; remove one of them`;
       result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
     }
     // Suspension is a status of a manifest served (O2.3): there must be one.
@@ -209,11 +215,11 @@ export async function checkContent(
       );
     }
   }
-  for (const { file, umid } of withheld) {
-    const source = sourceOf(file, options.settings);
+  for (const { file, umid, at } of withheld) {
     result.diagnostics.push({
-      ...placed(
-        source,
+      ...placedAt(
+        file,
+        at,
         "/@id",
         "routes/withheld",
         `${quoted(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`,
@@ -397,13 +403,6 @@ function usableCache(options: ContentCheckOptions, context: ManifestContext): Ca
 function keepEntry(result: ContentCheck, cache: VerificationCache | undefined, manifest: CheckedManifest): void {
   if (manifest.recalled === true) result.recalled++;
   else if (manifest.entry !== undefined) cache?.add(manifest.entry.key, manifest.entry.verdict);
-}
-
-/** A file's text, read again to place a rare cross-file diagnostic in it. */
-function sourceOf(file: string, settings: Settings): SourceFile {
-  const read = readSourceText(file, settings.limits.maxManifestBytes);
-  const parsed = parseJson("text" in read ? read.text : "", settings.limits);
-  return { file, ...(parsed.ok && { map: parsed.source }) };
 }
 
 /** Files checked on their own (`file` undefined: there is none), with what was found in them. */

@@ -21,6 +21,8 @@ import {
   keyPrefix,
   writeKeyPrefix,
   type CachedVerdict,
+  PLACED_MEMBERS,
+  type KeptPlaces,
   type StoredBody,
 } from "../cache/verification-cache.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
@@ -29,7 +31,8 @@ import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
-import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
+import type { Place, SourceMap } from "../../core/json/source-map.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
@@ -62,6 +65,8 @@ export interface CheckedManifest {
   diagnostics: Diagnostic[];
   /** The @id, when the file holds an object with a non-empty string @id. */
   umid?: string;
+  /** With the @id: where it is in the file, to name it in a diagnostic across files. */
+  umidAt?: Place;
   legacyVersion?: string;
   /** For a valid manifest, when bodies were asked for: what a 200 carries, and its ETag. */
   body?: Uint8Array;
@@ -88,24 +93,22 @@ export interface Recalled {
   position: number;
 }
 
-/** The entry's result for the file at `path`, displayed as `file`, as checking it would give (freshness judged at `context.now`). */
+/** The entry's result for its file, displayed as `file`, as checking it would give (freshness judged at `now`). */
 export function recall(
   entry: CachedVerdict,
-  path: string,
   file: string,
   context: ManifestContext,
   withBody: boolean,
 ): CheckedManifest {
   const freshness = freshnessDiagnostics(file, entry.times, context);
-  if (freshness.length > 0) {
-    const read = readSourceText(path, context.settings.limits.maxManifestBytes);
-    const parsed = parseJson("text" in read ? read.text : "", context.settings.limits);
-    if (parsed.ok) placeInSource(parsed.source, freshness);
-  }
+  // Placed where the check that made the entry found them: the file is not read again.
+  for (const d of freshness) Object.assign(d, placeKept(entry.places, d.pointer!));
   const diagnostics = [...entry.diagnostics.map((d) => ({ ...d, file })), ...freshness];
   const result: CheckedManifest = { file, diagnostics, recalled: true };
   if (entry.umid === null) return result;
   result.umid = entry.umid;
+  const umidAt = placeKept(entry.places, "/@id");
+  if (umidAt !== undefined) result.umidAt = umidAt;
   if (entry.legacy !== null) result.legacyVersion = entry.legacy;
   if (withBody && entry.body !== null && !hasErrors(diagnostics)) {
     result.stored = entry.body;
@@ -130,7 +133,7 @@ export function checkManifestFile(
   if ("diagnostic" in read) return { file, diagnostics: [read.diagnostic] };
   // The key of the bytes checked, not of those looked up: the file may have changed between.
   const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
-  const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
+  const { value, map, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
     file,
     read.text,
     context,
@@ -159,6 +162,7 @@ export function checkManifestFile(
         body: digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
         issuedAt: issuedAt ?? null,
         times: isJsonObject(value) ? timesOf(value) : {},
+        places: placesOf(value, map),
         legacy: legacyVersion ?? null,
         reads,
         found: found(reads, context),
@@ -168,6 +172,7 @@ export function checkManifestFile(
   }
   if (umid === undefined) return result;
   result.umid = umid;
+  result.umidAt = map!.place("/@id");
   if (legacyVersion !== undefined) result.legacyVersion = legacyVersion;
   if (withBody && body !== undefined && !hasErrors(diagnostics)) {
     result.body = body;
@@ -263,6 +268,22 @@ function timesOf(manifest: Record<string, unknown>): CachedVerdict["times"] {
   return Object.fromEntries(
     ["issuedAt", "expiresAt"].filter((name) => Object.hasOwn(manifest, name)).map((name) => [name, manifest[name]]),
   );
+}
+
+/** Where the PLACED_MEMBERS of the manifest `value` are, kept in a cache entry. */
+function placesOf(value: unknown, map: SourceMap | undefined): KeptPlaces {
+  return PLACED_MEMBERS.flatMap((pointer) => {
+    if (map === undefined || !isJsonObject(value) || !Object.hasOwn(value, pointer.slice(1))) return [0, 0];
+    const { line, column } = map.place(pointer);
+    return [line, column];
+  });
+}
+
+/** The place of `pointer` an entry kept, if it is one of PLACED_MEMBERS the file has. */
+function placeKept(places: KeptPlaces, pointer: string): Place | undefined {
+  const at = 2 * PLACED_MEMBERS.indexOf(pointer);
+  const line = places[at] ?? 0;
+  return at >= 0 && line > 0 ? { line, column: places[at + 1]! } : undefined;
 }
 
 /** A payload whose version defines no verifiable signature: published only if opted in, as it is now. */

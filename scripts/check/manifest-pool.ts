@@ -91,7 +91,6 @@ export async function checkManifestFiles(
     return onResult(
       recall(
         cache!.usable.verdictAt(result.position, withBody),
-        join(files.dir, name),
         shownDir === "" ? name : `${shownDir}${sep}${name}`,
         context,
         withBody,
