@@ -498,6 +498,12 @@ describe("manifest-resolver evaluate", () => {
       /nosubject\.json:1:1 - error schema\/required: missing required member "subject" at \(root\)/,
     );
   });
+  it("places it from the evaluation's own parse, after a byte order mark too", () => {
+    const manifest = JSON.stringify(signed({ ...manifestFor("urn:eval:bom"), subject: 5 }, key), null, 2);
+    const result = cli(file("bom.json", `\uFEFF${manifest}`));
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /bom\.json:6:14 - error schema\/type: must be string at \/subject$/m);
+  });
   it("--context: hostile JSON is one usage error naming --context and the fault, never a stack trace", () => {
     for (const [context, fault] of [
       ['{"__proto__":1}', /unknown member "__proto__"/],

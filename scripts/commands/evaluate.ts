@@ -6,7 +6,9 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
-import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { ContextError, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { evaluateWithSourceMap } from "../../core/evaluate/evaluate.ts";
+import type { SourceMap } from "../../core/json/source-map.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
@@ -60,9 +62,9 @@ Example:
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys as string | undefined, settings);
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
-    let receipt: Receipt;
+    let evaluated: { receipt: Receipt; source?: SourceMap };
     try {
-      receipt = await evaluate(bytes, context, {
+      evaluated = await evaluateWithSourceMap(bytes, context, {
         standardsUrl: settings.standardsUrl,
         limits: settings.limits,
         ...(keys !== undefined && { keys }),
@@ -71,8 +73,9 @@ Example:
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
     }
+    const { receipt, source } = evaluated;
     printReceipt(receipt, values.json === true);
-    for (const diagnostic of diagnostics(file, bytes, receipt)) console.error(formatDiagnostic(diagnostic));
+    for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
     if (process.stderr.isTTY) console.error(summary(file, receipt));
     return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },
@@ -119,15 +122,16 @@ export function contextOption(text: string | undefined, now: string | undefined)
   return { ...(context as EvaluationContext), ...(now !== undefined && { now }) };
 }
 
-/** The problems that kept the manifest from being read, placed in the file. */
-function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnostic[] {
+/** The problems that kept the manifest from being read, placed in the file (`source`: where its values are, if it parsed). */
+function diagnostics(file: string, source: SourceMap | undefined, receipt: Receipt): Diagnostic[] {
   const arrival = receipt.warnings.filter((w) => w.code.startsWith("um:reason:arrive:"));
-  if (arrival.length === 0) return [];
-  const parsed = parseJson(Buffer.from(bytes).toString("utf8"));
-  const locate = (pointer: string) => (parsed.ok ? parsed.source.place(pointer) : { line: 1, column: 1 });
   return arrival.map((w) => {
     const place =
-      w.line !== undefined ? { line: w.line, column: w.column! } : w.pointer !== undefined ? locate(w.pointer) : {};
+      w.line !== undefined
+        ? { line: w.line, column: w.column! }
+        : w.pointer !== undefined
+          ? source?.place(w.pointer)
+          : undefined;
     // A structural warning's message starts with its place, which the diagnostic prints last.
     const prefix = w.pointer === undefined ? "" : `${placeName(w.pointer)}: `;
     const message = w.message.startsWith(prefix) ? w.message.slice(prefix.length) : w.message;
