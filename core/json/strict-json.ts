@@ -63,10 +63,15 @@ class Parser {
   #depth = 0;
   readonly records: ValueRecords = { starts: [], ends: [], names: [] };
 
+  /** No lone surrogate in the text: then only a \u escape can put one in a string. */
+  readonly #wellFormed: boolean;
+
   constructor(
     readonly text: string,
     readonly limits: ShapeLimits,
-  ) {}
+  ) {
+    this.#wellFormed = text.isWellFormed();
+  }
 
   document(): unknown {
     this.#skipSpace();
@@ -228,6 +233,7 @@ class Parser {
     let pos = PLAIN_CHARS.lastIndex;
     let out = "";
     let chunk = start + 1;
+    let unitEscaped = false;
     for (;;) {
       const c = text.charCodeAt(pos);
       if (c === 0x22) break;
@@ -240,6 +246,7 @@ class Parser {
           const hex = text.slice(pos + 2, pos + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.#fail("json/syntax", "invalid \\u escape", pos);
           out += String.fromCharCode(parseInt(hex, 16));
+          unitEscaped = true;
           pos += 6;
         } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
           out += ESCAPES[e];
@@ -254,7 +261,8 @@ class Parser {
     }
     out += text.slice(chunk, pos);
     this.#pos = pos + 1;
-    if (!out.isWellFormed())
+    // Chunks of a well-formed text are cut at ASCII characters, never between the halves of a pair.
+    if ((unitEscaped || !this.#wellFormed) && !out.isWellFormed())
       this.#fail("json/lone-surrogate", "string contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape)", start);
     return out;
   }

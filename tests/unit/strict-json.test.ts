@@ -61,6 +61,10 @@ describe("strict JSON", () => {
     assert.equal(problemAt('["\\uD800"]').rule, "json/lone-surrogate");
     assert.equal(problemAt('{"\\uDC00x": 1}').rule, "json/lone-surrogate");
     assert.ok(parseJson('"\\uD83D\\uDE80"').ok, "a pair is fine");
+    // Text a library caller passes may hold one unescaped.
+    const p = problemAt('["ok", "a\uDE80"]');
+    assert.deepEqual([p.rule, p.line, p.column], ["json/lone-surrogate", 1, 8]);
+    assert.ok(parseJson('"\\uD83D\uDE80"').ok, "an escaped half and an unescaped one are a pair too");
   });
   it("rejects integers outside the exactly representable range", () => {
     assert.ok(parseJson("[9007199254740991, -9007199254740991]").ok);
