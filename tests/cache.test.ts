@@ -24,8 +24,16 @@ import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { BodyStore } from "../scripts/cache/body-store.ts";
-import { cacheKey, cacheScope, keyPrefix, VerificationCache } from "../scripts/cache/verification-cache.ts";
+import {
+  cacheKey,
+  cacheScope,
+  keyPrefix,
+  VerificationCache,
+  type CachedVerdict,
+} from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/check/check-content.ts";
+import { recall } from "../scripts/check/manifest-check.ts";
+import { NO_OPT_INS } from "../scripts/check/unsigned.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
@@ -205,6 +213,73 @@ describe("what a cache entry can never do", () => {
     writeFileSync(file, text.replace('"diagnostics":[]', '"diagnostics":[] '));
     assert.equal(recalled((await t.cli(["check", "content"])).stdout), 0);
     assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
+  });
+});
+
+describe("where a recalled result places what it reports", () => {
+  it("across files too, where a run without the cache places it", async () => {
+    const t = tree();
+    // Each @id and expiresAt at a place of its own (the signature covers the members, not
+    // their layout), so that a place taken from another file, or from nowhere, shows.
+    const relaid = (name: string, indent: number) => {
+      const { "@id": umid, ...rest } = JSON.parse(readFileSync(join(t.content, name), "utf8"));
+      return JSON.stringify({ ...rest, "@id": umid }, null, indent);
+    };
+    writeFileSync(join(t.content, "a0-copy.json"), relaid("a0.json", 4));
+    writeFileSync(join(t.content, "b1.json"), relaid("b1.json", 3));
+    writeFileSync(
+      join(t.content, "_routes.json"),
+      JSON.stringify({
+        revoked: [{ umid: "urn:cache:b0", revokedAt: "2026-01-01T00:00:00Z" }],
+        redirects: [{ umid: "urn:cache:b1", location: "https://elsewhere.example/b1" }],
+      }),
+    );
+    const check = (...more: string[]) => t.cli(["check", "content", "--now", "2030-01-02T00:00:00Z", ...more]);
+    const placed = (stdout: string) => stdout.split("\n").filter((line) => /^\S+:\d+:\d+ - /.test(line));
+    const cold = await check("--no-cache");
+    await check();
+    const warm = await check();
+    assert.equal(recalled(warm.stdout), 6, warm.stdout);
+    assert.deepEqual(placed(warm.stdout), placed(cold.stdout));
+    const lines = placed(cold.stdout).join("\n");
+    for (const pattern of [
+      /a0-copy\.json:7:18 - warning time\/expired: /,
+      /a0\.json:3:10 - error umid\/duplicate: @id "urn:cache:a0" is also the @id of \S+a0-copy\.json:16:12 at \/@id/,
+      /b0\.json:3:10 - warning routes\/withheld: /,
+      /_routes\.json:1:94 - error routes\/conflict: UMID "urn:cache:b1" is redirected here and published by \S+b1\.json:16:11/,
+    ])
+      assert.match(lines, pattern);
+  });
+
+  it("from the places its entry kept, reading nothing", () => {
+    const entry: CachedVerdict = {
+      umid: "urn:cache:gone",
+      body: null,
+      issuedAt: null,
+      times: { issuedAt: "2031-01-01T00:00:00Z", expiresAt: "2020-01-01T00:00:00Z" },
+      places: [7, 3, 11, 5, 13, 9],
+      legacy: null,
+      reads: {},
+      found: "",
+      diagnostics: [],
+    };
+    const context = {
+      settings: settingsFromEnv({}),
+      now: new Date("2030-01-02T00:00:00Z"),
+      strict: false,
+      pins: undefined,
+      unsigned: NO_OPT_INS,
+    };
+    // No such file: a place read from it would fail, or be 1:1.
+    const result = recall(entry, join(scratch, "no-such-file.json"), context);
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.rule, d.pointer, d.line, d.column]),
+      [
+        ["time/expired", "/expiresAt", 13, 9],
+        ["time/not-yet-issued", "/issuedAt", 11, 5],
+      ],
+    );
+    assert.deepEqual(result.umidAt, { line: 7, column: 3 });
   });
 });
 

@@ -518,6 +518,12 @@ describe("manifest-resolver evaluate", () => {
     );
     assert.ok(missing[0]!.message.includes('"subject"'), missing[0]!.message);
   });
+  it("places it from the evaluation's own parse, after a byte order mark too", () => {
+    const manifest = JSON.stringify(signed({ ...manifestFor("urn:eval:bom"), subject: 5 }, key), null, 2);
+    const result = cli(file("bom.json", `\uFEFF${manifest}`));
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /bom\.json:6:14 - error schema\/type: must be string at \/subject$/m);
+  });
   it("--context: hostile JSON is one usage error naming --context and the fault, never a stack trace", () => {
     // The fault: the member refused, or the depth allowed.
     for (const [context, fault] of [

@@ -9,7 +9,8 @@
  */
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalMembers, type CanonicalMembers } from "../crypto/jcs.ts";
-import { isJsonObject, lineColumn, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { lineColumn, type SourceMap } from "../json/source-map.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
 import { structureProblems, V03_SCHEMAS } from "../validate/manifest-structure.ts";
 import { problemWarning } from "./evaluation.ts";
@@ -24,7 +25,13 @@ export const DEFAULT_LIMITS: Limits = { maxManifestBytes: 1_048_576, maxDepth: 1
 
 export type Arrival =
   | { ok: true; manifest: Record<string, unknown>; version: "0.4" | "0.3"; members: CanonicalMembers }
-  | { ok: false; manifestId: string | null; warnings: Warning[] };
+  | {
+      ok: false;
+      manifestId: string | null;
+      warnings: Warning[];
+      /** Where the values of a manifest given as text are, to place the warnings' pointers. */
+      source?: SourceMap;
+    };
 
 /** The members whose structural faults are the Verify stage's to report. */
 const PROFILE_POINTERS = new Set(["/signature/algorithm", "/signature/canonicalization"]);
@@ -38,20 +45,24 @@ export function arrive(
   if ("warning" in read) return { ok: false, manifestId: null, warnings: [read.warning] };
   const value = read.value;
   const manifestId = isJsonObject(value) && typeof value["@id"] === "string" ? value["@id"] : null;
+  const source = read.source && { source: read.source };
 
   const version = isJsonObject(value) ? value.manifestVersion : undefined;
   if (version === "0.1" || version === "0.2") {
-    const message = `manifestVersion ${quoted(version)} has no processing path in a v0.4 evaluator (only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`;
+    const message =
+      `manifestVersion ${quoted(version)} has no processing path in a v0.4 evaluator ` +
+      `(only 0.4, and 0.3 through the EXT-T1 §T1.6.4 compatibility rules)`;
     return {
       ok: false,
       manifestId,
       warnings: [{ code: "um:reason:arrive:unsupported-version", message, pointer: "/manifestVersion" }],
+      ...source,
     };
   }
   const warnings = structureProblems(value, standardsUrl, V03_SCHEMAS)
     .filter((p) => !PROFILE_POINTERS.has(p.pointer))
     .map((p) => problemWarning("um:reason:arrive:structure", p));
-  if (warnings.length > 0 || !isJsonObject(value)) return { ok: false, manifestId, warnings };
+  if (warnings.length > 0 || !isJsonObject(value)) return { ok: false, manifestId, warnings, ...source };
   try {
     return { ok: true, manifest: value, version: version === "0.3" ? "0.3" : "0.4", members: canonicalMembers(value) };
   } catch (error) {
@@ -76,14 +87,16 @@ export function mediaTypeWarning(contentType: string | null): Warning | undefine
   return {
     code: "um:reason:arrive:media-type",
     rule: "resolve/media-type",
-    message: `the manifest was answered with ${received}, not a JSON media type (application/ld+json, application/json or +json)`,
+    message:
+      `the manifest was answered with ${received}, not a JSON media type ` +
+      `(application/ld+json, application/json or +json)`,
   };
 }
 
 function readInput(
   input: string | Uint8Array | Record<string, unknown>,
   limits: Limits,
-): { value: unknown } | { warning: Warning } {
+): { value: unknown; source?: SourceMap } | { warning: Warning } {
   if (typeof input !== "string" && !(input instanceof Uint8Array)) return { value: input };
   const bytes = typeof input === "string" ? utf8(input).byteLength : input.byteLength;
   if (bytes > limits.maxManifestBytes) {
@@ -99,7 +112,7 @@ function readInput(
   // A byte order mark carries no content (RFC 8259 §8.1 lets a parser ignore it), as for `check`.
   const text = decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
   const parsed = parseJson(text, limits);
-  if (parsed.ok) return { value: parsed.value };
+  if (parsed.ok) return { value: parsed.value, source: parsed.source };
   const { rule, message, offset } = parsed.problem;
   return { warning: { code: "um:reason:arrive:malformed", message, rule, ...lineColumn(text, offset) } };
 }

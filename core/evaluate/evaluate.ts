@@ -8,6 +8,7 @@
  * itself does no I/O and is a function of its arguments.
  */
 import type { KeyPins } from "../crypto/profile-a.ts";
+import type { SourceMap } from "../json/source-map.ts";
 import { quoted } from "../excerpt.ts";
 import { arrive, DEFAULT_LIMITS, mediaTypeWarning, type Limits } from "./arrive.ts";
 import { compose } from "./compose.ts";
@@ -63,6 +64,19 @@ export async function evaluate(
   context: EvaluationContext = {},
   options: EvaluateOptions = {},
 ): Promise<Receipt> {
+  return (await evaluateWithSourceMap(manifest, context, options)).receipt;
+}
+
+/**
+ * `evaluate`, with where the values of a manifest given as text or bytes are when it was
+ * not read as one (`source`), to place the receipt's warnings in it: for the CLI, which
+ * prints them as diagnostics; not part of the library.
+ */
+export async function evaluateWithSourceMap(
+  manifest: string | Uint8Array | Record<string, unknown>,
+  context: EvaluationContext,
+  options: EvaluateOptions,
+): Promise<{ receipt: Receipt; source?: SourceMap }> {
   const resolved = resolveContext(context);
   const receipt = blankReceipt();
   const mediaType = options.contentType === undefined ? undefined : mediaTypeWarning(options.contentType);
@@ -75,26 +89,26 @@ export async function evaluate(
   if (!arrival.ok) {
     receipt.manifestId = arrival.manifestId;
     receipt.warnings.push(...arrival.warnings);
-  } else {
-    const ev: Evaluation = {
-      receipt,
-      context: resolved,
-      manifest: arrival.manifest,
-      version: arrival.version,
-      members: arrival.members,
-      pins: keyPins(options.keys),
-      revocation: options.revocation,
-      rejected: false,
-    };
-    receipt.manifestId = String(arrival.manifest["@id"]);
-    await verify(ev);
-    if (!ev.rejected) {
-      project(ev);
-      consent(ev);
-    }
-    receipt.outcome = compose(ev);
+    return { receipt: stamped(receipt, resolved), ...(arrival.source && { source: arrival.source }) };
   }
-  return stamped(receipt, resolved);
+  const ev: Evaluation = {
+    receipt,
+    context: resolved,
+    manifest: arrival.manifest,
+    version: arrival.version,
+    members: arrival.members,
+    pins: keyPins(options.keys),
+    revocation: options.revocation,
+    rejected: false,
+  };
+  receipt.manifestId = String(arrival.manifest["@id"]);
+  await verify(ev);
+  if (!ev.rejected) {
+    project(ev);
+    consent(ev);
+  }
+  receipt.outcome = compose(ev);
+  return { receipt: stamped(receipt, resolved) };
 }
 
 /**

@@ -4,11 +4,12 @@
  * `JSON.parse` keeps the last of duplicate member names and silently rounds numbers past
  * 2^53 (`9007199254740993.0` reads as ...992, however it is spelt), so a signature would
  * cover a different value than the file shows. This parser rejects both, numbers that
- * underflow to 0, and lone surrogates, with the offset of the offending token; it can also
- * record where every value starts, keyed by JSON pointer, to place later diagnostics.
+ * underflow to 0, and lone surrogates, with the offset of the offending token; as it goes,
+ * it records where every value is (source-map.ts), to place later diagnostics.
  */
 import { excerpt, quoted } from "../excerpt.ts";
 import type { RuleId } from "../rules/index.ts";
+import { lineColumn, sourceMap, type SourceMap, type ValueRecords } from "./source-map.ts";
 
 export interface JsonProblem {
   rule: RuleId;
@@ -16,7 +17,7 @@ export interface JsonProblem {
   offset: number;
 }
 
-export type JsonParseResult = { ok: true; value: unknown } | { ok: false; problem: JsonProblem };
+export type JsonParseResult = { ok: true; value: unknown; source: SourceMap } | { ok: false; problem: JsonProblem };
 
 /** Bounds on the shape of a document: a hostile file must not cost unbounded time or memory. */
 export interface ShapeLimits {
@@ -29,34 +30,14 @@ export interface ShapeLimits {
 const UNLIMITED: ShapeLimits = { maxDepth: Infinity, maxArrayItems: Infinity };
 
 export function parseJson(text: string, limits: ShapeLimits = UNLIMITED): JsonParseResult {
-  const parser = new Parser(text, undefined, limits);
+  const parser = new Parser(text, limits);
   try {
-    return { ok: true, value: parser.document() };
+    const value = parser.document();
+    return { ok: true, value, source: sourceMap(text, parser.records) };
   } catch (error) {
     if (error instanceof ProblemError) return { ok: false, problem: error.problem };
     throw error;
   }
-}
-
-/**
- * Where each value of a valid document starts: JSON pointer → offset. Built on demand,
- * only when a diagnostic has to be placed, so the common case pays nothing for it.
- */
-export function valueOffsets(text: string): Map<string, number> {
-  const offsets = new Map<string, number>();
-  new Parser(text, offsets, UNLIMITED).document();
-  return offsets;
-}
-
-/** 1-based line and column (in UTF-16 units, as editors count) of an offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -81,16 +62,16 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
 class Parser {
   #pos = 0;
   #depth = 0;
+  readonly records: ValueRecords = { starts: [], ends: [], names: [] };
+
+  /** No lone surrogate in the text: then only a \u escape can put one in a string. */
+  readonly #wellFormed: boolean;
 
   constructor(
     readonly text: string,
-    readonly offsets: Map<string, number> | undefined,
     readonly limits: ShapeLimits,
-    readonly start = 0,
-    /** Filled with the offsets of the member names of the object at `start`. */
-    readonly names?: Map<string, number>,
   ) {
-    this.#pos = start;
+    this.#wellFormed = text.isWellFormed();
   }
 
   document(): unknown {
@@ -116,17 +97,22 @@ class Parser {
     this.#pos = pos;
   }
 
-  #value(pointer: string): unknown {
-    this.offsets?.set(pointer, this.#pos);
+  /** `name`: the value's member name, for a member of an object. */
+  #value(name: string): unknown {
+    const { starts, ends, names } = this.records;
+    const index = starts.length;
+    starts.push(this.#pos);
+    ends.push(index + 1);
+    names.push(name);
     const c = this.text[this.#pos];
     if ((c === "{" || c === "[") && ++this.#depth > this.limits.maxDepth) {
       this.#fail("limits/depth", `containers nested more than ${this.limits.maxDepth} deep`);
     }
     switch (c) {
       case "{":
-        return this.#object(pointer);
+        return this.#object(index);
       case "[":
-        return this.#array(pointer);
+        return this.#array(index);
       case '"':
         return this.#string();
       case "t":
@@ -151,26 +137,27 @@ class Parser {
     return value;
   }
 
-  #object(pointer: string): Record<string, unknown> {
+  /** Closes the container at `index` (in document order): its descendants are the values recorded since. */
+  #close(index: number): void {
+    this.#pos++;
+    this.#depth--;
+    this.records.ends[index] = this.records.starts.length;
+  }
+
+  #object(index: number): Record<string, unknown> {
     const object: Record<string, unknown> = {};
-    const start = this.#pos;
     this.#pos++;
     this.#skipSpace();
     if (this.text[this.#pos] === "}") {
-      this.#pos++;
-      this.#depth--;
+      this.#close(index);
       return object;
     }
     for (;;) {
       if (this.text[this.#pos] !== '"') this.#fail("json/syntax", "expected a member name in double quotes");
       const keyOffset = this.#pos;
       const key = this.#string();
-      if (start === this.start && this.names?.has(key) === false) this.names.set(key, keyOffset);
       if (Object.hasOwn(object, key)) {
-        // Only a pass of memberNameOffset records names: it meets this duplicate again, and
-        // must stop there, not look for the first copy in a pass of its own, and so on.
-        if (this.names !== undefined) this.#fail("json/duplicate-key", "", keyOffset);
-        const at = lineColumn(this.text, memberNameOffset(this.text, start, key));
+        const at = lineColumn(this.text, memberNameBefore(this.text, this.#memberStart(index, key)));
         this.#fail(
           "json/duplicate-key",
           `duplicate member name ${quoted(key)} (first at ${at.line}:${at.column})`,
@@ -181,42 +168,51 @@ class Parser {
       if (this.text[this.#pos] !== ":") this.#fail("json/syntax", "expected ':' after the member name");
       this.#pos++;
       this.#skipSpace();
-      const value = this.#value(this.offsets ? `${pointer}/${escapePointerToken(key)}` : "");
+      const value = this.#value(key);
       // A member named "__proto__" must stay plain data: assigning it would set the prototype.
       if (key === "__proto__")
         Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
       else object[key] = value;
       this.#skipSpace();
-      const c = this.text[this.#pos++];
+      const c = this.text[this.#pos];
       if (c === "}") {
-        this.#depth--;
+        this.#close(index);
         return object;
       }
-      if (c !== ",") this.#fail("json/syntax", "expected ',' or '}'", this.#pos - 1);
+      if (c !== ",") this.#fail("json/syntax", "expected ',' or '}'");
+      this.#pos++;
       this.#noTrailingComma("}");
     }
   }
 
-  #array(pointer: string): unknown[] {
+  /** Where the value of the member `key` of the object at `index`, recorded already, starts. */
+  #memberStart(index: number, key: string): number {
+    const { starts, ends, names } = this.records;
+    let member = index + 1;
+    while (names[member] !== key) member = ends[member]!;
+    return starts[member]!;
+  }
+
+  #array(index: number): unknown[] {
     const array: unknown[] = [];
     this.#pos++;
     this.#skipSpace();
     if (this.text[this.#pos] === "]") {
-      this.#pos++;
-      this.#depth--;
+      this.#close(index);
       return array;
     }
     for (;;) {
       if (array.length === this.limits.maxArrayItems)
         this.#fail("limits/array-length", `array has more than ${this.limits.maxArrayItems} elements`);
-      array.push(this.#value(this.offsets ? `${pointer}/${array.length}` : ""));
+      array.push(this.#value(""));
       this.#skipSpace();
-      const c = this.text[this.#pos++];
+      const c = this.text[this.#pos];
       if (c === "]") {
-        this.#depth--;
+        this.#close(index);
         return array;
       }
-      if (c !== ",") this.#fail("json/syntax", "expected ',' or ']'", this.#pos - 1);
+      if (c !== ",") this.#fail("json/syntax", "expected ',' or ']'");
+      this.#pos++;
       this.#noTrailingComma("]");
     }
   }
@@ -238,6 +234,7 @@ class Parser {
     let pos = PLAIN_CHARS.lastIndex;
     let out = "";
     let chunk = start + 1;
+    let unitEscaped = false;
     for (;;) {
       const c = text.charCodeAt(pos);
       if (c === 0x22) break;
@@ -250,6 +247,7 @@ class Parser {
           const hex = text.slice(pos + 2, pos + 6);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.#fail("json/syntax", "invalid \\u escape", pos);
           out += String.fromCharCode(parseInt(hex, 16));
+          unitEscaped = true;
           pos += 6;
         } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
           out += ESCAPES[e];
@@ -264,7 +262,8 @@ class Parser {
     }
     out += text.slice(chunk, pos);
     this.#pos = pos + 1;
-    if (!out.isWellFormed())
+    // Chunks of a well-formed text are cut at ASCII characters, never between the halves of a pair.
+    if ((unitEscaped || !this.#wellFormed) && !out.isWellFormed())
       this.#fail("json/lone-surrogate", "string contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape)", start);
     return out;
   }
@@ -291,7 +290,8 @@ class Parser {
             : (["json/unsafe-number", "number"] as const);
         this.#fail(
           rule,
-          `${kind} ${excerpt(match[0])} is beyond ±(2^53-1), where JSON numbers stop being exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`,
+          `${kind} ${excerpt(match[0])} is beyond ±(2^53-1), where JSON numbers stop being ` +
+            `exact (I-JSON, RFC 7493): it reads as ${JSON.stringify(value)}`,
           start,
         );
       }
@@ -328,15 +328,19 @@ function beyondSafeRange(literal: string): "integer" | "number" | undefined {
 }
 
 /**
- * Where the member named `key` of the object at `objectStart` begins: found again only
- * to report a duplicate, so that parsing need not record every member's offset.
+ * Where the name of the member whose value starts at `valueStart` begins: found only to
+ * report a duplicate, from the recorded value, so that parsing need not record every
+ * member name's offset too. The text before it is valid JSON: `"name"`, space, `:`, space.
  */
-function memberNameOffset(text: string, objectStart: number, key: string): number {
-  const names = new Map<string, number>();
-  try {
-    new Parser(text, undefined, UNLIMITED, objectStart, names).document();
-  } catch {
-    // It fails at the duplicate again (or at the text after the object), after the first copy.
+function memberNameBefore(text: string, valueStart: number): number {
+  let pos = valueStart - 1;
+  while (text.charCodeAt(pos) !== 0x3a /* : */) pos--;
+  pos--;
+  while (text.charCodeAt(pos) !== 0x22 /* " */) pos--;
+  // Back to the opening quote: the first one before the closing quote that no odd run of backslashes escapes.
+  for (pos = text.lastIndexOf('"', pos - 1); ; pos = text.lastIndexOf('"', pos - 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(pos - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return pos;
   }
-  return names.get(key)!;
 }

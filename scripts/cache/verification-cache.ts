@@ -12,7 +12,7 @@
  * wrong shape, is ignored as if absent and rebuilt. Then come the keys, sorted, as raw
  * bytes (the table the workers search, loaded without parsing), the bodies' digests, and
  * the entries as JSON arrays, what they read and found kept once for all that share it
- * (most share one pin): 100,000 entries are 23 MB, loaded in about 0.4 s here. Entries a
+ * (most share one pin): 100,000 entries are about 25 MB, loaded in about 0.4 s here. Entries a
  * run did not use (another branch's, or production's beside a preview's) are kept, the
  * most recently used first, while they number no more than those it used plus 1,000.
  */
@@ -29,7 +29,7 @@ import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 
 const FILE = "verification.json";
-const FORMAT = 2;
+const FORMAT = 3;
 /** The first line's length, spaces included: written last, once the digest of the rest is known. */
 const HEADER_BYTES = 160;
 /** Entries joined into one write: few system calls, never the whole file in memory at once. */
@@ -40,6 +40,16 @@ const MAX_FILE_BYTES = 1024 ** 3;
 
 /** A diagnostic as kept: its file is the one the entry is for, wherever that is now displayed. */
 export type KeptDiagnostic = Omit<Diagnostic, "file">;
+
+/**
+ * The members whose places an entry keeps, to place what a recalled result reports there
+ * without reading its file: the @id (named by the rules across files), and the times
+ * freshness reads.
+ */
+export const PLACED_MEMBERS: readonly string[] = ["/@id", "/issuedAt", "/expiresAt"];
+
+/** Line and column of each of PLACED_MEMBERS in turn; 0, 0 for one the file lacks: numbers, for a million entries. */
+export type KeptPlaces = number[];
 
 /** A body in the cache's body store. */
 export interface StoredBody {
@@ -57,6 +67,7 @@ export interface CachedVerdict {
   issuedAt: number | null;
   /** The values freshness reads (core/validate/freshness.ts), as written. */
   times: { issuedAt?: unknown; expiresAt?: unknown };
+  places: KeptPlaces;
   legacy: string | null;
   reads: VerdictReads;
   found: string;
@@ -64,12 +75,16 @@ export interface CachedVerdict {
   diagnostics: KeptDiagnostic[];
 }
 
-/** An entry as stored: [umid, body bytes (null: no body), issuedAt, times, legacy, index of [reads, found], diagnostics, last used]. */
+/**
+ * An entry as stored: [umid, body bytes (null: no body), issuedAt, times, places, legacy,
+ * index of [reads, found], diagnostics, last used].
+ */
 type StoredEntry = [
   string | null,
   number | null,
   number | null,
   CachedVerdict["times"],
+  KeptPlaces,
   string | null,
   number,
   KeptDiagnostic[],
@@ -99,7 +114,10 @@ export function writeKeyPrefix(buffer: Buffer, scope: string, name: string): num
   return buffer.write(`${scope}\0${name}\0`, 0);
 }
 
-/** The entries a run may use: the table of every key, whether each may be used (shared memory, for the workers), and each by its position. */
+/**
+ * The entries a run may use: the table of every key, whether each may be used (shared memory, for the workers), and
+ * each by its position.
+ */
 export interface UsableEntries {
   known: KnownKeys;
   usable: Uint8Array;
@@ -145,7 +163,7 @@ export class VerificationCache {
     const usable = new Uint8Array(new SharedArrayBuffer(entries.length));
     entries.forEach((entry, i) => {
       const bodyHeld = this.bodies === undefined || entry[1] === null || this.bodies.holds(hex(digests, i));
-      usable[i] = stillFound[entry[5]] === true && bodyHeld ? 1 : 0;
+      usable[i] = stillFound[entry[6]] === true && bodyHeld ? 1 : 0;
     });
     const shared = new Uint8Array(new SharedArrayBuffer(keys.byteLength));
     shared.set(keys);
@@ -154,10 +172,10 @@ export class VerificationCache {
       usable,
       verdictAt: (position) => {
         this.#used[position] = 1;
-        const [umid, bytes, issuedAt, times, legacy, dep, diagnostics] = entries[position]!;
+        const [umid, bytes, issuedAt, times, places, legacy, dep, diagnostics] = entries[position]!;
         const [reads, was] = deps[dep]!;
         const body = bytes === null ? null : { digest: hex(digests, position), bytes };
-        return { umid, body, issuedAt, times, legacy, reads, found: was, diagnostics };
+        return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics };
       },
     };
   }
@@ -170,6 +188,7 @@ export class VerificationCache {
       v.body?.bytes ?? null,
       v.issuedAt,
       v.times,
+      v.places,
       v.legacy,
       this.#depOf(v.reads, v.found),
       v.diagnostics,
@@ -200,13 +219,13 @@ export class VerificationCache {
     const addedKeys = new Set(this.#added.map((row) => row.key));
     const old = entries.map((_, i) => i).filter((i) => !addedKeys.has(keyAt(i)));
     const used = old.filter((i) => this.#used[i] === 1);
-    const others = old.filter((i) => this.#used[i] === 0).sort((a, b) => entries[b]![7] - entries[a]![7]);
+    const others = old.filter((i) => this.#used[i] === 0).sort((a, b) => entries[b]![8] - entries[a]![8]);
     const keptOld = new Set([...used, ...others.slice(0, used.length + this.#added.length + KEPT_BEYOND_USED)]);
     const oldRows: Row[] = old
       .filter((i) => keptOld.has(i))
       .map((i) => {
         const entry = entries[i]!;
-        const json = JSON.stringify(this.#used[i] === 1 ? [...entry.slice(0, 7), this.#started] : entry);
+        const json = JSON.stringify(this.#used[i] === 1 ? [...entry.slice(0, 8), this.#started] : entry);
         return { key: keyAt(i), digest: entry[1] === null ? "" : hex(digests, i), json };
       });
     const rows = mergeSorted(
@@ -255,7 +274,10 @@ export class VerificationCache {
   }
 }
 
-/** An entry as written: its key (32 bytes as latin1 text), its body's digest (hex; empty for none), and the JSON of its StoredEntry. */
+/**
+ * An entry as written: its key (32 bytes as latin1 text), its body's digest (hex; empty for none), and the JSON of
+ * its StoredEntry.
+ */
 interface Row {
   key: string;
   digest: string;
@@ -341,18 +363,19 @@ function isDep(dep: unknown): dep is [VerdictReads, string] {
 function isEntry(e: unknown, deps: number): e is StoredEntry {
   return (
     Array.isArray(e) &&
-    e.length === 8 &&
+    e.length === 9 &&
     (e[0] === null || typeof e[0] === "string") &&
     (e[1] === null || Number.isSafeInteger(e[1])) &&
     (e[2] === null || typeof e[2] === "number") &&
     typeof e[3] === "object" &&
     e[3] !== null &&
-    (e[4] === null || typeof e[4] === "string") &&
-    Number.isInteger(e[5]) &&
-    e[5] >= 0 &&
-    e[5] < deps &&
-    Array.isArray(e[6]) &&
-    e[6].every(
+    isKeptPlaces(e[4]) &&
+    (e[5] === null || typeof e[5] === "string") &&
+    Number.isInteger(e[6]) &&
+    e[6] >= 0 &&
+    e[6] < deps &&
+    Array.isArray(e[7]) &&
+    e[7].every(
       (d: KeptDiagnostic) =>
         typeof d === "object" &&
         d !== null &&
@@ -360,6 +383,14 @@ function isEntry(e: unknown, deps: number): e is StoredEntry {
         isRuleId(d.rule) &&
         typeof d.message === "string",
     ) &&
-    typeof e[7] === "number"
+    typeof e[8] === "number"
+  );
+}
+
+function isKeptPlaces(places: unknown): places is KeptPlaces {
+  return (
+    Array.isArray(places) &&
+    places.length === 2 * PLACED_MEMBERS.length &&
+    places.every((n) => Number.isSafeInteger(n) && n >= 0)
   );
 }

@@ -13,9 +13,8 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
-import type { Settings } from "../config.ts";
 import { cacheScope, type VerificationCache } from "../cache/verification-cache.ts";
-import type { Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside, realPath } from "../read/content-root.ts";
 import {
@@ -37,12 +36,16 @@ import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts
 import { PublishedManifests } from "./published.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
-import { placed, placeOf, type SourceFile } from "../read/source.ts";
+import { filePlace, placed, placedAt } from "../read/source.ts";
+import type { Place } from "../../core/json/source-map.ts";
 import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
-/** How a check is run: its options, who is told of each manifest checked (for a progress line), and the verification cache, if used. */
+/**
+ * How a check is run: its options, who is told of each manifest checked (for a progress line), and the verification
+ * cache, if used.
+ */
 export type ContentCheckOptions = CheckOptions & {
   progress?: (checked: number, total: number) => void;
   cache?: VerificationCache;
@@ -96,12 +99,7 @@ export async function checkContent(
 ): Promise<ContentCheck> {
   const result = emptyCheck();
   if (!(await isDirectory(dir))) {
-    result.diagnostics.push({
-      severity: "error",
-      file: displayPath(dir),
-      rule: "file/unreadable",
-      message: "no such content directory",
-    });
+    result.diagnostics.push(diagnostic("file/unreadable", { file: displayPath(dir) }, "no such content directory"));
     result.files.push({ file: displayPath(dir), umid: null });
     return result;
   }
@@ -130,7 +128,12 @@ export async function checkContent(
   });
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
-  const withheld: { file: string; umid: string }[] = [];
+  /** Where the @id of the file at each index that claims a UMID is: two numbers a file, for a million files. */
+  const claimLines = new Uint32Array(files.names.length);
+  const claimColumns = new Uint32Array(files.names.length);
+  const claimAt = (index: number) =>
+    filePlace(fileAt(index), { line: claimLines[index]!, column: claimColumns[index]! });
+  const withheld: { file: string; umid: string; at: Place | undefined }[] = [];
   let checked = 0;
   await checkManifestFiles(
     files,
@@ -146,21 +149,23 @@ export async function checkContent(
       if (first !== undefined) {
         // One file per UMID. A manifest that failed other checks still claims its @id, so a
         // duplicate is reported even before the first copy is fixed.
-        const source = sourceOf(manifest.file, options.settings);
         result.diagnostics.push(
-          placed(
-            source,
+          placedAt(
+            manifest.file,
+            manifest.umidAt ?? undefined,
             "/@id",
             "umid/duplicate",
-            `@id ${quoted(umid)} is also the @id of ${placeOf(sourceOf(fileAt(first), options.settings), "/@id")}`,
+            `@id ${quoted(umid)} is also the @id of ${claimAt(first)}`,
           ),
         );
         return;
       }
       claimed.set(umid, index);
+      claimLines[index] = manifest.umidAt?.line ?? 0;
+      claimColumns[index] = manifest.umidAt?.column ?? 0;
       if (manifest.state === "invalid" || result.redirects.has(umid)) return;
       if (result.revoked.has(umid)) {
-        withheld.push({ file: manifest.file, umid });
+        withheld.push({ file: manifest.file, umid, at: manifest.umidAt ?? undefined });
         return;
       }
       result.published.add(umid, manifest.digest, manifest.issuedAt);
@@ -171,12 +176,9 @@ export async function checkContent(
       const again = checkManifestFile(join(dir, files.names[index]!), root.context) as CheckedManifest;
       if (again.state === "valid" && Buffer.from(again.digest).equals(manifest.digest)) await hooks.publish(again);
       else
-        result.diagnostics.push({
-          severity: "error",
-          file: manifest.file,
-          rule: "file/changed",
-          message: "changed while the build read it: build again",
-        });
+        result.diagnostics.push(
+          diagnostic("file/changed", { file: manifest.file }, "changed while the build read it: build again"),
+        );
     },
     usableCache(options, root.context),
   );
@@ -188,7 +190,8 @@ export async function checkContent(
     for (const [umid, { pointer }] of routes.redirectEntries) {
       const manifest = claimed.get(umid);
       if (manifest === undefined) continue;
-      const message = `UMID ${quoted(umid)} is redirected here and published by ${placeOf(sourceOf(fileAt(manifest), options.settings), "/@id")}; remove one of them`;
+      const message =
+        `UMID ${quoted(umid)} is redirected here and published by ${claimAt(manifest)}; ` + `remove one of them`;
       result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
     }
     // Suspension is a status of a manifest served (O2.3): there must be one.
@@ -199,22 +202,22 @@ export async function checkContent(
           routes.source,
           `${pointer}/umid`,
           "routes/unpublished",
-          `UMID ${quoted(umid)} is ${list} here, but no manifest in the content folder publishes it; remove the entry (or revoke or redirect the UMID)`,
+          `UMID ${quoted(umid)} is ${list} here, but no manifest in the content folder ` +
+            `publishes it; remove the entry (or revoke or redirect the UMID)`,
         ),
       );
     }
   }
-  for (const { file, umid } of withheld) {
-    const source = sourceOf(file, options.settings);
-    result.diagnostics.push({
-      ...placed(
-        source,
+  for (const { file, umid, at } of withheld) {
+    result.diagnostics.push(
+      placedAt(
+        file,
+        at,
         "/@id",
         "routes/withheld",
         `${quoted(umid)} is revoked in ${ROUTES_FILE}, so this manifest is not published`,
       ),
-      severity: "warning",
-    });
+    );
   }
   addFiles(
     result,
@@ -317,7 +320,9 @@ export async function checkPaths(
   return result;
 }
 
-/** What a content root's own files (`_keys.json`, `_unsigned.json`) say, as files checked, and the context they make. */
+/**
+ * What a content root's own files (`_keys.json`, `_unsigned.json`) say, as files checked, and the context they make.
+ */
 export interface RootFiles {
   checked: { file?: string; diagnostics: Diagnostic[] }[];
   context: ManifestContext;
@@ -353,24 +358,25 @@ function misplacedListFile(dir: string, path: string): Diagnostic | undefined {
   const name = basename(path);
   if (!LIST_FILES.has(name) || resolve(dirname(path)) === resolve(dir)) return undefined;
   const root = displayPath(dir);
-  return {
-    severity: "error",
-    file: displayPath(path),
-    rule: "content/misplaced",
-    message: `only ${join(root, name)} applies to ${root}/: this ${name} would be ignored by the build, so it is refused; move its entries there and delete it`,
-  };
+  return diagnostic(
+    "content/misplaced",
+    { file: displayPath(path) },
+    `only ${join(root, name)} applies to ${root}/: this ${name} would be ignored by the build, so it is ` +
+      "refused; move its entries there and delete it",
+  );
 }
 
 /** `_routes.json` on its own; undefined when there is none. */
-function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck & { source: SourceFile }) | undefined {
+function checkRoutes(path: string, validators: SchemaValidators): RoutesCheck | undefined {
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  const source = { file: displayPath(path), text: "text" in read ? read.text : "" };
+  const file = displayPath(path);
   if ("diagnostic" in read) {
     return read.missing
       ? undefined
       : {
-          source,
+          source: { file },
           document: {},
+          isObject: false,
           redirects: new Map(),
           redirectEntries: new Map(),
           revoked: new Set(),
@@ -378,7 +384,7 @@ function checkRoutes(path: string, validators: SchemaValidators): (RoutesCheck &
           diagnostics: [read.diagnostic],
         };
   }
-  return { source, ...checkRoutesText(source.file, read.text, validators) };
+  return checkRoutesText(file, read.text, validators);
 }
 
 /** The verification cache's entries usable in `context`, if a cache is used. */
@@ -390,12 +396,6 @@ function usableCache(options: ContentCheckOptions, context: ManifestContext): Ca
 function keepEntry(result: ContentCheck, cache: VerificationCache | undefined, manifest: CheckedManifest): void {
   if (manifest.recalled) result.recalled++;
   else if (manifest.cacheEntry !== null) cache?.add(manifest.cacheEntry.key, manifest.cacheEntry.verdict);
-}
-
-/** A file's text, read again to place a rare cross-file diagnostic in it. */
-function sourceOf(file: string, settings: Settings): SourceFile {
-  const read = readSourceText(file, settings.limits.maxManifestBytes);
-  return { file, text: "text" in read ? read.text : "" };
 }
 
 /** Files checked on their own (`file` undefined: there is none), with what was found in them. */
@@ -421,7 +421,7 @@ function emptyCheck(): ContentCheck {
 }
 
 function missingFile(path: string): Diagnostic {
-  return { severity: "error", file: displayPath(path), rule: "file/unreadable", message: "file not found" };
+  return diagnostic("file/unreadable", { file: displayPath(path) }, "file not found");
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -5,6 +5,7 @@
  * manifest that fails still claims its @id, so that a second file claiming it is reported
  * before the first is fixed.
  */
+import type { Place } from "../../core/json/source-map.ts";
 import type { CachedVerdict, StoredBody } from "../cache/verification-cache.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 
@@ -15,6 +16,8 @@ interface CheckedFile {
   diagnostics: Diagnostic[];
   /** The @id, when the file holds an object with a non-empty string @id. */
   umid: string | null;
+  /** Where the @id is in the file, with it: a diagnostic across files names that place. */
+  umidAt: Place | null;
   /** Not checked again: the verification cache's entry gave this result. */
   recalled: boolean;
   /** Checked with the verification cache, and not recalled: what it keeps of this check, under its key. */

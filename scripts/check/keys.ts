@@ -6,7 +6,7 @@
 import { isStrongPoint } from "../../core/crypto/ed25519-strict.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { ed25519PublicKey } from "../crypto/profile-a.ts";
-import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { parseAndValidate } from "../read/source.ts";
@@ -29,34 +29,29 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
       : { file, pins: { file, keys: new Map(), unreadable: true }, diagnostics: [read.diagnostic] };
   const keys = new Map<string, { spki: string; place: string }>();
   const pins = { file, keys };
-  const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
+  const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
   if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pins: { ...pins, unreadable: true }, diagnostics };
 
-  const locate = sourceLocator(read.text);
   for (const [keyRef, spki] of Object.entries(value as Record<string, string>)) {
     const pointer = `/${escapePointerToken(keyRef)}`;
-    const { line, column } = locate(pointer);
+    const { line, column } = map!.place(pointer);
     if (ed25519PublicKey(spki) === undefined) {
-      diagnostics.push({
-        severity: "error",
-        file,
-        rule: "keys/not-ed25519",
-        message: "is not an Ed25519 SubjectPublicKeyInfo in canonical base64",
-        pointer,
-        line,
-        column,
-      });
+      diagnostics.push(
+        diagnostic(
+          "keys/not-ed25519",
+          { file, pointer, line, column },
+          "is not an Ed25519 SubjectPublicKeyInfo in canonical base64",
+        ),
+      );
     } else if (!isStrongPoint(Buffer.from(spki, "base64").subarray(-32))) {
-      diagnostics.push({
-        severity: "error",
-        file,
-        rule: "keys/weak-key",
-        message:
-          "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify without any private key",
-        pointer,
-        line,
-        column,
-      });
+      diagnostics.push(
+        diagnostic(
+          "keys/weak-key",
+          { file, pointer, line, column },
+          "is a small-order or non-canonically encoded Ed25519 key, for which signatures verify " +
+            "without any private key",
+        ),
+      );
     } else {
       keys.set(keyRef, { spki, place: `${file}:${line}:${column}` });
     }
@@ -69,11 +64,11 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
  * (an error under `check --strict`): anyone can sign a manifest with a key of their own.
  */
 export function openWorldWarning(file: string, strict: boolean): Diagnostic {
-  return {
-    severity: strict ? "error" : "warning",
-    file,
-    rule: "keys/none-pinned",
-    message:
-      "no _keys.json pins signing keys here, so a manifest signed with any key it embeds is accepted: pin yours (manifest-resolver keygen --key-ref KEYREF prints the file)",
-  };
+  return diagnostic(
+    "keys/none-pinned",
+    { file },
+    "no _keys.json pins signing keys here, so a manifest signed with any key it embeds is accepted: " +
+      "pin yours (manifest-resolver keygen --key-ref KEYREF prints the file)",
+    strict ? "error" : "warning",
+  );
 }

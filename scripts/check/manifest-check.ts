@@ -15,7 +15,14 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import type { Settings } from "../config.ts";
-import { cacheKey, keyPrefix, writeKeyPrefix, type CachedVerdict } from "../cache/verification-cache.ts";
+import {
+  cacheKey,
+  keyPrefix,
+  writeKeyPrefix,
+  type CachedVerdict,
+  PLACED_MEMBERS,
+  type KeptPlaces,
+} from "../cache/verification-cache.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
 import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
@@ -23,6 +30,7 @@ import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
+import type { Place, SourceMap } from "../../core/json/source-map.ts";
 import { instant } from "../../core/validate/cross-field.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
@@ -33,7 +41,7 @@ import type { Problem } from "../../core/validate/problem.ts";
 import { displayPath, readSourceText } from "../read/files.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
 import { privateKeyProblem } from "./private-keys.ts";
-import { diagnostic, parseAndValidate, type Parsed } from "../read/source.ts";
+import { parseAndValidate, problemDiagnostic, type Parsed } from "../read/source.ts";
 import { optInAdvice, type UnsignedOptIns } from "./unsigned.ts";
 
 export interface CheckOptions {
@@ -63,15 +71,14 @@ export interface Recalled {
   position: number;
 }
 
-/** The entry's result for the file at `path`, displayed as `file`, as checking it would give (freshness judged at `context.now`). */
-export function recall(entry: CachedVerdict, path: string, file: string, context: ManifestContext): CheckedManifest {
+/** The entry's result for its file, displayed as `file`, as checking it would give (freshness judged at `now`). */
+export function recall(entry: CachedVerdict, file: string, context: ManifestContext): CheckedManifest {
   const freshness = freshnessDiagnostics(file, entry.times, context);
-  if (freshness.length > 0) {
-    const read = readSourceText(path, context.settings.limits.maxManifestBytes);
-    placeInSource("text" in read ? read.text : "", freshness);
-  }
+  // Placed where the check that made the entry found them: the file is not read again.
+  for (const d of freshness) Object.assign(d, placeKept(entry.places, d.pointer!));
   const diagnostics = [...entry.diagnostics.map((d) => ({ ...d, file })), ...freshness];
-  const checked = { file, diagnostics, umid: entry.umid, recalled: true, cacheEntry: null };
+  const umidAt = entry.umid === null ? null : (placeKept(entry.places, "/@id") ?? null);
+  const checked = { file, diagnostics, umid: entry.umid, umidAt, recalled: true, cacheEntry: null };
   if (entry.umid === null || entry.body === null || hasErrors(diagnostics)) return { state: "invalid", ...checked };
   return {
     state: "valid",
@@ -96,10 +103,18 @@ export function checkManifestFile(
   const file = displayPath(path);
   const read = readSourceText(path, context.settings.limits.maxManifestBytes);
   if ("diagnostic" in read)
-    return { state: "invalid", file, diagnostics: [read.diagnostic], umid: null, recalled: false, cacheEntry: null };
+    return {
+      state: "invalid",
+      file,
+      diagnostics: [read.diagnostic],
+      umid: null,
+      umidAt: null,
+      recalled: false,
+      cacheEntry: null,
+    };
   // The key of the bytes checked, not of those looked up: the file may have changed between.
   const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
-  const { value, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
+  const { value, map, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
     file,
     read.text,
     context,
@@ -124,13 +139,15 @@ export function checkManifestFile(
               digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
             issuedAt: issuedAt ?? null,
             times: isJsonObject(value) ? timesOf(value) : {},
+            places: placesOf(value, map),
             legacy: legacyVersion ?? null,
             reads,
             found: found(reads, context),
             diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
           },
         };
-  const checked = { file, diagnostics, umid, recalled: false, cacheEntry };
+  const umidAt = umid === null ? null : map!.place("/@id");
+  const checked = { file, diagnostics, umid, umidAt, recalled: false, cacheEntry };
   if (umid === null || body === undefined || hasErrors(diagnostics)) return { state: "invalid", ...checked };
   return {
     state: "valid",
@@ -173,10 +190,10 @@ export function checkManifestText(
   ];
   const freshness = freshnessDiagnostics(file, manifest, context);
   const more = [
-    ...problems.flatMap(([severity, list]) => list.map((p) => diagnostic(file, severity, p))),
+    ...problems.flatMap(([severity, list]) => list.map((p) => problemDiagnostic(file, severity, p))),
     ...freshness,
   ];
-  placeInSource(text, more);
+  placeInSource(result.map!, more);
   result.diagnostics.push(...more);
   return {
     ...result,
@@ -221,7 +238,9 @@ function usablePosition(path: string, cache: CacheLookup & { name: string }): nu
 
 /** The problems that depend on the clock: never cached (see freshness.ts). */
 function freshnessDiagnostics(file: string, manifest: Record<string, unknown>, context: CheckOptions): Diagnostic[] {
-  return freshnessProblems(manifest, context.now).map((p) => diagnostic(file, context.strict ? "error" : "warning", p));
+  return freshnessProblems(manifest, context.now).map((p) =>
+    problemDiagnostic(file, context.strict ? "error" : "warning", p),
+  );
 }
 
 /** What freshness reads of a manifest, kept in a cache entry. */
@@ -231,16 +250,36 @@ function timesOf(manifest: Record<string, unknown>): CachedVerdict["times"] {
   );
 }
 
+/** Where the PLACED_MEMBERS of the manifest `value` are, kept in a cache entry. */
+function placesOf(value: unknown, map: SourceMap | undefined): KeptPlaces {
+  return PLACED_MEMBERS.flatMap((pointer) => {
+    if (map === undefined || !isJsonObject(value) || !Object.hasOwn(value, pointer.slice(1))) return [0, 0];
+    const { line, column } = map.place(pointer);
+    return [line, column];
+  });
+}
+
+/** The place of `pointer` an entry kept, if it is one of PLACED_MEMBERS the file has. */
+function placeKept(places: KeptPlaces, pointer: string): Place | undefined {
+  const at = 2 * PLACED_MEMBERS.indexOf(pointer);
+  const line = places[at] ?? 0;
+  return at >= 0 && line > 0 ? { line, column: places[at + 1]! } : undefined;
+}
+
 /** A payload whose version defines no verifiable signature: published only if opted in, as it is now. */
 function optInProblems(path: string, canonical: CanonicalMembers, optIns: UnsignedOptIns): Problem[] {
   const digest = `sha256-${encodeBase64url(sha256(utf8(joinMembers(canonical))))}`;
   const optIn = optIns.entries.get(resolve(path));
   if (optIn === undefined) {
-    const message = `manifestVersion "0.1" defines no verifiable signature, so nothing shows who wrote this payload; ${optInAdvice(path, digest, optIns)}`;
+    const message =
+      `manifestVersion "0.1" defines no verifiable signature, so nothing shows who ` +
+      `wrote this payload; ${optInAdvice(path, digest, optIns)}`;
     return [{ pointer: "/manifestVersion", rule: "legacy/unsigned", message }];
   }
   if (optIn.digest === undefined || optIn.digest === digest) return [];
-  const message = `was opted in unsigned at ${optIn.place} as ${optIn.digest}, but its canonical form is now ${digest}: review what changed, then update that entry`;
+  const message =
+    `was opted in unsigned at ${optIn.place} as ${optIn.digest}, but its canonical ` +
+    `form is now ${digest}: review what changed, then update that entry`;
   return [{ pointer: "", rule: "legacy/unsigned-changed", message }];
 }
 

@@ -82,12 +82,7 @@ export async function checkManifestFiles(
     if (!("position" in result)) return onResult(result, i);
     const name = files.names[i]!;
     return onResult(
-      recall(
-        cache!.usable.verdictAt(result.position),
-        join(files.dir, name),
-        shownDir === "" ? name : `${shownDir}${sep}${name}`,
-        context,
-      ),
+      recall(cache!.usable.verdictAt(result.position), shownDir === "" ? name : `${shownDir}${sep}${name}`, context),
       i,
     );
   };

@@ -6,7 +6,7 @@
  * is found inside JSON strings too, where a manifest would publish it to the world.
  */
 import { excerpt } from "../../core/excerpt.ts";
-import { lineColumn } from "../../core/json/strict-json.ts";
+import { lineColumn } from "../../core/json/source-map.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
 const PEM_PRIVATE_KEY = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/;

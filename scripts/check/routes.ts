@@ -9,11 +9,15 @@ import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { LIST_FILE_SHAPE } from "../read/files.ts";
-import { parseAndValidate, placed, placeOf } from "../read/source.ts";
+import { parseAndValidate, placed, placeOf, type SourceFile } from "../read/source.ts";
 
 export interface RoutesCheck {
+  /** The file, to place its entries. */
+  source: SourceFile;
   /** The document as parsed ({} if it is not an object). */
   document: RoutesFile;
+  /** Whether the text is a JSON object, valid or not: if not, its lists are unknown. */
+  isObject: boolean;
   redirects: Map<string, string>;
   /** Where each redirect's UMID is, to name it in a conflict. */
   redirectEntries: Map<string, { pointer: string }>;
@@ -49,15 +53,17 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
   // Entries are still checked against each other when others are malformed, so that one
   // run lists every problem; a malformed entry itself is skipped.
   const routes = (isJsonObject(parsed.value) ? parsed.value : {}) as RoutesFile;
+  const source = { file, ...(parsed.map !== undefined && { map: parsed.map }) };
   const result: RoutesCheck = {
+    source,
     document: routes,
+    isObject: isJsonObject(parsed.value),
     redirects: new Map(),
     redirectEntries: new Map(),
     revoked: new Set(),
     statuses: new Map(),
     diagnostics: parsed.diagnostics,
   };
-  const source = { file, text };
 
   // One fate per UMID: listed once, in one list.
   const firstEntry = new Map<string, { pointer: string; fate: StatusList | "redirects" }>();
@@ -96,16 +102,15 @@ export function checkRoutesText(file: string, text: string, validators: SchemaVa
       if (list === "revoked") result.revoked.add(entry.umid);
       // The status endpoint says when a status began: an undated one is served as 1970.
       if (at === undefined)
-        result.diagnostics.push({
-          ...placed(
+        result.diagnostics.push(
+          placed(
             source,
             pointer,
             "routes/undated",
             `has no ${DATE_MEMBER[list]}: its status document will say this status began at ` +
               `${UNDATED}; add when it did`,
           ),
-          severity: "warning",
-        });
+        );
     }
   }
   for (const [{ umid, location }, i] of namedEntries(routes.redirects)) {

@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
-import { sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken, isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, UNSIGNED_FILE } from "../read/files.ts";
@@ -43,31 +43,28 @@ export function checkUnsigned(
       ...(!read.missing && { file }),
       diagnostics: read.missing ? [] : [read.diagnostic],
     };
-  const { value, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.unsigned);
+  const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.unsigned);
   if (diagnostics.length === 0 && isJsonObject(value)) {
-    const locate = sourceLocator(read.text);
     for (const [name, digest] of Object.entries(value as Record<string, string>)) {
       const pointer = `/${escapePointerToken(name)}`;
-      const { line, column } = locate(pointer);
+      const { line, column } = map!.place(pointer);
       const at = { file, pointer, line, column };
       if (
         name.startsWith("/") ||
         name.includes("\\") ||
         name.split("/").some((part) => part === "" || part === "." || part === "..")
       ) {
-        diagnostics.push({
-          severity: "error",
-          ...at,
-          rule: "unsigned/path",
-          message: `${quoted(name)} must be a file's path below the content root, with / between folders`,
-        });
+        diagnostics.push(
+          diagnostic(
+            "unsigned/path",
+            at,
+            `${quoted(name)} must be a file's path below the content root, with / between folders`,
+          ),
+        );
       } else if (!existsSync(join(dir, name))) {
-        diagnostics.push({
-          severity: "warning",
-          ...at,
-          rule: "unsigned/stale",
-          message: `no file ${quoted(name)} in ${displayPath(dir)}: remove this opt-in`,
-        });
+        diagnostics.push(
+          diagnostic("unsigned/stale", at, `no file ${quoted(name)} in ${displayPath(dir)}: remove this opt-in`),
+        );
       } else {
         entries.set(join(root.dir, name), { digest, place: `${file}:${line}:${column}` });
       }
@@ -90,5 +87,8 @@ export function optInAdvice(path: string, digest: string, optIns: UnsignedOptIns
   const rel = root && relative(root.dir, absolute);
   if (root === undefined || rel === undefined || rel.startsWith(".."))
     return `to check it anyway, name it with --allow-unsigned ${displayPath(path)}`;
-  return `to publish it unsigned, add ${JSON.stringify(rel.split(sep).join("/"))}: ${JSON.stringify(digest)} to ${root.file}`;
+  return (
+    `to publish it unsigned, add ${JSON.stringify(rel.split(sep).join("/"))}: ` +
+    `${JSON.stringify(digest)} to ${root.file}`
+  );
 }

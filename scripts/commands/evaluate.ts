@@ -6,13 +6,15 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
-import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { ContextError, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { evaluateWithSourceMap } from "../../core/evaluate/evaluate.ts";
+import type { SourceMap } from "../../core/json/source-map.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv } from "../config.ts";
 import type { RuleId } from "../../core/rules/index.ts";
-import { diagnostic, printable, printableFile, sourceLocator, type Diagnostic } from "../report/diagnostics.ts";
+import { diagnostic, printable, printableFile, type Diagnostic } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { KEYS_OPTION, keysOption } from "./keys-option.ts";
@@ -22,7 +24,11 @@ import { booleanOption, jsonOption, stringOption } from "./options.ts";
 export const CONTEXT_OPTION = {
   context: jsonOption({
     value: "JSON",
-    help: "the evaluation context, a JSON object with any of: now, maxSupportedTrustTier, verifierChallenge, verifierAudience, presentedAssuranceClass, intendedScope, intendedPurpose, omitProcessedAt (what a member does, and its fail-closed default: docs/library.md).",
+    help:
+      "the evaluation context, a JSON object with any of: now, maxSupportedTrustTier, " +
+      "verifierChallenge, verifierAudience, presentedAssuranceClass, intendedScope, " +
+      "intendedPurpose, omitProcessedAt (what a member does, and its fail-closed " +
+      "default: docs/library.md).",
     default: { text: "{}, the wall clock, Tier 0, no challenge" },
     limits: () => settingsFromEnv().limits,
   }),
@@ -56,9 +62,9 @@ Example:
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
-    let receipt: Receipt;
+    let evaluated: { receipt: Receipt; source?: SourceMap };
     try {
-      receipt = await evaluate(bytes, context, {
+      evaluated = await evaluateWithSourceMap(bytes, context, {
         standardsUrl: settings.standardsUrl,
         limits: settings.limits,
         ...(keys !== undefined && { keys }),
@@ -67,8 +73,9 @@ Example:
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
     }
+    const { receipt, source } = evaluated;
     printReceipt(receipt, values.json === true);
-    for (const diagnostic of diagnostics(file, bytes, receipt)) console.error(formatDiagnostic(diagnostic));
+    for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
     if (process.stderr.isTTY) console.error(summary(file, receipt));
     return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },
@@ -110,16 +117,21 @@ const ARRIVAL_RULES: Partial<Record<string, RuleId>> = {
   "um:reason:arrive:unsupported-version": "arrive:unsupported-version",
 };
 
-/** The problems that kept the manifest from being read, placed in the file. */
-function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnostic[] {
+/**
+ * The problems that kept the manifest from being read, placed in the file (`source`: where its values are, if it
+ * parsed).
+ */
+function diagnostics(file: string, source: SourceMap | undefined, receipt: Receipt): Diagnostic[] {
   const arrival = receipt.warnings.filter((w) => w.code.startsWith("um:reason:arrive:"));
-  if (arrival.length === 0) return [];
-  const locate = sourceLocator(Buffer.from(bytes).toString("utf8"));
   return arrival.map((w) => {
     const rule = w.rule ?? ARRIVAL_RULES[w.code];
     if (rule === undefined) throw new Error(`the Arrive warning ${w.code} has no rule (core/rules/relying-party.ts)`);
     const place =
-      w.line !== undefined ? { line: w.line, column: w.column! } : w.pointer !== undefined ? locate(w.pointer) : {};
+      w.line !== undefined
+        ? { line: w.line, column: w.column! }
+        : w.pointer !== undefined
+          ? source?.place(w.pointer)
+          : undefined;
     // A structural warning's message starts with its place, which the diagnostic prints last.
     const prefix = w.pointer === undefined ? "" : `${placeName(w.pointer)}: `;
     const message = w.message.startsWith(prefix) ? w.message.slice(prefix.length) : w.message;
@@ -132,12 +144,16 @@ function diagnostics(file: string, bytes: Uint8Array, receipt: Receipt): Diagnos
   });
 }
 
-/** A few lines for a person about what `file` (or a URL) held: the outcome, the checks, and why it is not plainly accepted. */
+/**
+ * A few lines for a person about what `file` (or a URL) held: the outcome, the checks, and why it is not plainly
+ * accepted.
+ */
 export function summary(file: string, r: Receipt): string {
   const facets =
     r.facetStatuses.length === 0
       ? ""
-      : `; ${r.facetStatuses.filter((f) => f.status === "processed").length} of ${r.facetStatuses.length} facets processed`;
+      : `; ${r.facetStatuses.filter((f) => f.status === "processed").length} of ` +
+        `${r.facetStatuses.length} facets processed`;
   const notes = [
     ...r.warnings.map((w) => w.message),
     ...r.facetStatuses
@@ -150,7 +166,9 @@ export function summary(file: string, r: Receipt): string {
   const shown = notes.slice(0, 3).map((note) => `  ${note}`);
   if (notes.length > 3) shown.push(`  … and ${notes.length - 3} more in the receipt`);
   return [
-    `${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ${r.keyRefResolution}, freshness ${r.freshnessCheck}, revocation ${r.revocationStatus}${facets})`,
+    `${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ` +
+      `${r.keyRefResolution}, freshness ${r.freshnessCheck}, revocation ` +
+      `${r.revocationStatus}${facets})`,
     ...shown,
   ]
     .map(printable)

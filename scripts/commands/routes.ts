@@ -16,7 +16,8 @@ import { displayPath, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_F
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../check/routes.ts";
-import { placeOf, type SourceFile } from "../read/source.ts";
+import { filePlace, placeOf } from "../read/source.ts";
+import type { Place } from "../../core/json/source-map.ts";
 import { hasErrors, printable } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { excerpt } from "../../core/excerpt.ts";
@@ -235,8 +236,7 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
       suspended: current.suspended ?? [],
       reinstated: current.reinstated ?? [],
     };
-    const source = { file, text };
-    const withPlace = (umid: string) => `${excerpt(umid)} (${placeOf(manifests.get(umid)!, "/@id")})`;
+    const withPlace = (umid: string) => `${excerpt(umid)} (${idPlace(manifests.get(umid)!)})`;
     // A UMID given in other letter case than a published one is almost surely that one, and
     // an edit of it would leave the one meant as it was: refused, whatever the edit, unless
     // _routes.json lists this spelling already.
@@ -259,7 +259,7 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
       routes,
       listed: (list, umid) => {
         const index = routes[list].findIndex((entry) => entry.umid === umid);
-        return index < 0 ? undefined : { index, place: placeOf(source, `/${list}/${index}/umid`) };
+        return index < 0 ? undefined : { index, place: placeOf(before.source, `/${list}/${index}/umid`) };
       },
       dropStatus: (umid) => {
         routes.suspended = routes.suspended.filter((entry) => entry.umid !== umid);
@@ -272,7 +272,7 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
       },
       publishedBy: (umid) => {
         const manifest = manifests.get(umid);
-        return manifest && placeOf(manifest, "/@id");
+        return manifest && idPlace(manifest);
       },
       nearestHint: (umid) => {
         const near = closest(umid, manifests.keys());
@@ -299,12 +299,19 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
   });
 }
 
+/** A manifest file that claims a UMID: where its @id is, and when it was issued. */
+interface ManifestId {
+  file: string;
+  at: Place;
+  issuedAt?: unknown;
+}
+
 /**
  * Which manifest file claims each UMID, and when that manifest was issued: only each file's @id and issuedAt are
  * read.
  */
-async function manifestIds(dir: string, settings: Settings): Promise<Map<string, SourceFile & { issuedAt?: unknown }>> {
-  const ids = new Map<string, SourceFile & { issuedAt?: unknown }>();
+async function manifestIds(dir: string, settings: Settings): Promise<Map<string, ManifestId>> {
+  const ids = new Map<string, ManifestId>();
   const sources = await mapConcurrent((await listContent(dir)).manifests, FILE_CONCURRENCY, async (name) => {
     const path = join(dir, name);
     const read = readSourceText(path, settings.limits.maxManifestBytes);
@@ -318,10 +325,18 @@ async function manifestIds(dir: string, settings: Settings): Promise<Map<string,
       typeof parsed.value["@id"] === "string" &&
       !ids.has(parsed.value["@id"])
     ) {
-      ids.set(parsed.value["@id"], { ...source!, issuedAt: parsed.value.issuedAt });
+      ids.set(parsed.value["@id"], {
+        file: source!.file,
+        at: parsed.source.place("/@id"),
+        issuedAt: parsed.value.issuedAt,
+      });
     }
   }
   return ids;
+}
+
+function idPlace({ file, at }: ManifestId): string {
+  return filePlace(file, at);
 }
 
 function fail(lines: string[]): number {

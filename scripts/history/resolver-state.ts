@@ -17,14 +17,7 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/stric
 import { instant } from "../../core/validate/cross-field.ts";
 import type { Limits } from "../config.ts";
 import type { ContentCheck } from "../check/check-content.ts";
-import {
-  displayPath,
-  isManifestName,
-  LIST_FILE_SHAPE,
-  MAX_LIST_FILE_BYTES,
-  readSourceText,
-  ROUTES_FILE,
-} from "../read/files.ts";
+import { displayPath, isManifestName, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../read/files.ts";
 import { checkRoutesText, type RouteStatus } from "../check/routes.ts";
 import type { SourceFile } from "../read/source.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
@@ -39,7 +32,7 @@ export interface ResolverState {
   redirects: Map<string, string>;
   redirectEntries: Map<string, { pointer: string }>;
   statuses: Map<string, RouteStatus>;
-  /** `_routes.json` (named `content/_routes.json@REV` at a revision), to place its entries; "" where there is none. */
+  /** `_routes.json` (named `content/_routes.json@REV` at a revision), to place its entries. */
   routes: SourceFile;
   /** False when `_routes.json` is there but not readable as a JSON object: its lists are unknown. */
   routesKnown: boolean;
@@ -123,14 +116,13 @@ export function emptyState(validators: SchemaValidators): ResolverState {
 /** The state `_routes.json` alone makes (no text: there is none), before any manifest is counted. */
 function routesState(file: string, text: string | undefined, validators: SchemaValidators): ResolverState {
   const routes = text === undefined ? undefined : checkRoutesText(file, text, validators);
-  const parsed = text === undefined ? undefined : parseJson(text, LIST_FILE_SHAPE);
   return {
     published: new Map(),
     redirects: routes?.redirects ?? new Map(),
     redirectEntries: routes?.redirectEntries ?? new Map(),
     statuses: routes?.statuses ?? new Map(),
-    routes: { file, text: text ?? "" },
-    routesKnown: parsed === undefined || (parsed.ok && isJsonObject(parsed.value)),
+    routes: routes?.source ?? { file },
+    routesKnown: routes?.isObject ?? true,
   };
 }
 

@@ -1,19 +1,22 @@
 /** One content file's text as a JSON document: parsed strictly, validated, problems placed. */
-import { placeInSource, sourceLocator, type Diagnostic, type Severity } from "../report/diagnostics.ts";
-import { lineColumn, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
+import { diagnostic, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
+import { parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
+import { lineColumn, type Place, type SourceMap } from "../../core/json/source-map.ts";
 import type { Validate } from "../../core/validate/schema-problems.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 
-/** A file's name and text, to place a diagnostic in it. */
+/** A file's name and, when it parsed, where its values are: to place a diagnostic in it. */
 export interface SourceFile {
   file: string;
-  text: string;
+  map?: SourceMap;
 }
 
 export interface Parsed {
   text: string;
   value: unknown;
+  /** Where the values are, when the text parsed. */
+  map?: SourceMap;
   diagnostics: Diagnostic[];
 }
 
@@ -25,37 +28,41 @@ export function parseAndValidate(file: string, text: string, limits: ShapeLimits
     return {
       text,
       value: undefined,
-      diagnostics: [{ severity: "error", file, rule, message, ...lineColumn(text, offset) }],
+      diagnostics: [diagnostic(rule, { file, ...lineColumn(text, offset) }, message)],
     };
   }
-  const diagnostics = validate(parsed.value).map((p) => diagnostic(file, "error", p));
-  placeInSource(text, diagnostics);
-  return { text, value: parsed.value, diagnostics };
+  const diagnostics = validate(parsed.value).map((p) => problemDiagnostic(file, "error", p));
+  placeInSource(parsed.source, diagnostics);
+  return { text, value: parsed.value, map: parsed.source, diagnostics };
 }
 
-export function diagnostic(file: string, severity: Severity, problem: Problem): Diagnostic {
-  return { severity, file, ...problem };
+/** A problem a core rule found in `file`, of the severity the caller judges it (freshness: by --strict). */
+export function problemDiagnostic(file: string, severity: Severity, problem: Problem): Diagnostic {
+  return diagnostic(problem.rule, { file, pointer: problem.pointer }, problem.message, severity);
 }
 
-/** An error at `pointer` of a file, with its line and column. */
+/** An error at `pointer` of a file, with its line and column when the file parsed. */
 export function placed(source: SourceFile, pointer: string, rule: RuleId, message: string): Diagnostic {
-  return { severity: "error", file: source.file, rule, message, pointer, ...locate(source, pointer) };
+  return placedAt(source.file, source.map?.place(pointer), pointer, rule, message);
 }
 
-/** `file:line:col` of `pointer`, to name the other place in a message. */
+/** An error at `pointer` of `file`, which is at `place` there. */
+export function placedAt(
+  file: string,
+  place: Place | undefined,
+  pointer: string,
+  rule: RuleId,
+  message: string,
+): Diagnostic {
+  return diagnostic(rule, { file, pointer, ...place }, message);
+}
+
+/** `file:line:col` of `pointer` (the file alone if it did not parse), to name the other place in a message. */
 export function placeOf(source: SourceFile, pointer: string): string {
-  const { line, column } = locate(source, pointer);
-  return `${source.file}:${line}:${column}`;
+  return source.map === undefined ? source.file : filePlace(source.file, source.map.place(pointer));
 }
 
-/** One locator per source: `_routes.json` of a large registry may have a problem per entry, and each would parse it again. */
-const locators = new WeakMap<SourceFile, ReturnType<typeof sourceLocator>>();
-
-function locate(source: SourceFile, pointer: string): { line: number; column: number } {
-  let locator = locators.get(source);
-  if (locator === undefined) {
-    locator = sourceLocator(source.text);
-    locators.set(source, locator);
-  }
-  return locator(pointer);
+/** `file:line:col`. */
+export function filePlace(file: string, { line, column }: Place): string {
+  return `${file}:${line}:${column}`;
 }

@@ -4,7 +4,7 @@
  * printers are views of it: text.ts (`file:line:col - error RULE: message`), json.ts
  * (`check --json`), github.ts (workflow annotations), sarif.ts (`--sarif FILE`).
  */
-import { lineColumn, valueOffsets } from "../../core/json/strict-json.ts";
+import type { SourceMap } from "../../core/json/source-map.ts";
 import { RULES, type RuleId, type Severity } from "../../core/rules/index.ts";
 
 export type { Severity } from "../../core/rules/index.ts";
@@ -97,24 +97,10 @@ export function printableFile(file: string): string {
   return printable(/^[\s:]/.test(file) ? `./${file}` : file);
 }
 
-/**
- * Finds the line and column of JSON pointers in `text`. A pointer to a value that does not
- * exist (a missing member) is placed at its nearest existing parent.
- */
-export function sourceLocator(text: string): (pointer: string) => { line: number; column: number } {
-  let offsets: Map<string, number> | undefined;
-  return (pointer) => {
-    offsets ??= valueOffsets(text);
-    while (!offsets.has(pointer) && pointer !== "") pointer = pointer.slice(0, pointer.lastIndexOf("/"));
-    return lineColumn(text, offsets.get(pointer) ?? 0);
-  };
-}
-
-/** Fills in line and column for the diagnostics that carry a pointer into `text`. */
-export function placeInSource(text: string, diagnostics: Diagnostic[]): void {
-  const locate = sourceLocator(text);
+/** Fills in line and column for the diagnostics that carry a pointer into the document `map` was recorded for. */
+export function placeInSource(map: SourceMap, diagnostics: Diagnostic[]): void {
   for (const d of diagnostics) {
-    if (d.pointer !== undefined && d.line === undefined) Object.assign(d, locate(d.pointer));
+    if (d.pointer !== undefined && d.line === undefined) Object.assign(d, map.place(d.pointer));
   }
 }
 
