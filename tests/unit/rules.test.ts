@@ -73,10 +73,10 @@ test("every rule but the schema's is reported by the source (no dead rules)", ()
 });
 
 /** Keywords whose own errors ajv never reports: annotations, and those that only hold subschemas. */
-const SILENT = new Set(
-  "$schema $id $ref $comment $defs definitions description title default examples " +
-    "properties patternProperties items prefixItems allOf then else".split(" "),
-);
+const SILENT = new Set([
+  ..."$schema $id $ref $comment $defs definitions description title default examples".split(" "),
+  ..."properties patternProperties items prefixItems allOf then else".split(" "),
+]);
 const SUBSCHEMA = new Set(["items", "additionalProperties", "contains", "propertyNames", "not", "then", "else"]);
 const SUBSCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 const SUBSCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions"]);
