@@ -12,7 +12,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { createHash } from "node:crypto";
+import { canonicalize } from "../core/crypto/jcs.ts";
+import { checkContent } from "../scripts/check/check-content.ts";
+import { settingsFromEnv } from "../scripts/config.ts";
+import { displayPath } from "../scripts/read/files.ts";
 import { codeSpan } from "../scripts/history/change-summary.ts";
+import { stateNow } from "../scripts/history/resolver-state.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { assertUsageError, printedProblems } from "./support/problems.ts";
@@ -664,5 +670,40 @@ describe("codeSpan: a UMID in a GitHub table cell", () => {
   });
   it("writes line breaks and other control characters as escapes, which keep the row on one line", () => {
     assert.equal(codeSpan("a\nb\u202e"), "`a\\nb\\u202e`");
+  });
+});
+
+describe("the working tree's state", () => {
+  it("is what the check found: no file is read again, though it changed meanwhile", async () => {
+    const dir = join(scratch, "state-now");
+    const files: Record<string, unknown> = {
+      ...baseContent(),
+      // Invalid (its signature no longer verifies) but still claiming its UMID: served as it is.
+      "e.json": { ...manifest("urn:e"), issuedAt: "2026-02-01T00:00:00Z" },
+    };
+    for (const [name, value] of Object.entries(files)) {
+      mkdirSync(join(dir, name, ".."), { recursive: true });
+      writeFileSync(join(dir, name), json(value));
+    }
+    const check = await checkContent(dir, { settings: settingsFromEnv({}), now: new Date(NOW), strict: false });
+    assert.ok(check.diagnostics.some((d) => d.file.endsWith("e.json") && d.severity === "error"));
+    // Changed after the check: the comparison must still be about what was checked.
+    writeFileSync(join(dir, "_routes.json"), json({ revoked: [{ umid: "urn:a", revokedAt: NOW }] }));
+    writeFileSync(join(dir, "b.json"), json(manifest("urn:b", { issuedAt: "2026-03-01T00:00:00Z" })));
+    writeFileSync(join(dir, "e.json"), json(manifest("urn:e", { issuedAt: "2026-04-01T00:00:00Z" })));
+
+    const state = stateNow(check, dir);
+    const digest = (value: unknown) => createHash("sha256").update(canonicalize(value)).digest("hex");
+    assert.deepEqual([...state.statuses.keys()].sort(), ["urn:gone", "urn:s"]);
+    assert.deepEqual([...state.redirects.keys()], ["urn:moved"]);
+    assert.deepEqual([...state.published.keys()].sort(), ["urn:a", "urn:b", "urn:c", "urn:d", "urn:e", "urn:s"]);
+    // The digest as stateAt computes it from a blob: the same hash, the same encoding.
+    assert.deepEqual(state.published.get("urn:b"), {
+      file: displayPath(join(dir, "b.json")),
+      digest: digest(files["b.json"]),
+      issuedAt: Date.parse("2026-01-01T00:00:00Z"),
+    });
+    assert.equal(state.published.get("urn:e")!.digest, digest(files["e.json"]));
+    assert.equal(state.published.get("urn:e")!.issuedAt, Date.parse("2026-02-01T00:00:00Z"));
   });
 });

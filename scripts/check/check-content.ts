@@ -79,6 +79,13 @@ export interface ContentCheck {
   published: PublishedManifests;
   /** Those of them checked as legacy payloads (manifestVersion < 0.4). */
   legacy: { file: string; version: string }[];
+  /**
+   * The manifests that claim a UMID first and are invalid, in file order: what the resolver would answer for them is
+   * what they say, so `check --base` counts them as served.
+   */
+  invalidClaims: { umid: string; digest: Uint8Array | null; issuedAt: number }[];
+  /** `_routes.json` as checked; undefined when there is none. */
+  routes: RoutesCheck | undefined;
   redirects: Map<string, string>;
   revoked: Set<string>;
   /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
@@ -113,6 +120,7 @@ export async function checkContent(
   const routesPath = join(dir, ROUTES_FILE);
   const routes = checkRoutes(routesPath, validators);
   if (routes !== undefined) {
+    result.routes = routes;
     result.redirects = routes.redirects;
     result.revoked = routes.revoked;
     result.statuses = routes.statuses;
@@ -163,7 +171,11 @@ export async function checkContent(
       claimed.set(umid, index);
       claimLines[index] = manifest.umidAt?.line ?? 0;
       claimColumns[index] = manifest.umidAt?.column ?? 0;
-      if (manifest.state === "invalid" || result.redirects.has(umid)) return;
+      if (manifest.state === "invalid") {
+        result.invalidClaims.push({ umid, digest: manifest.digest, issuedAt: manifest.issuedAt });
+        return;
+      }
+      if (result.redirects.has(umid)) return;
       if (result.revoked.has(umid)) {
         withheld.push({ file: manifest.file, umid, at: manifest.umidAt ?? undefined });
         return;
@@ -412,6 +424,8 @@ function emptyCheck(): ContentCheck {
     files: [],
     published: new PublishedManifests(),
     legacy: [],
+    invalidClaims: [],
+    routes: undefined,
     redirects: new Map(),
     revoked: new Set(),
     statuses: new Map(),

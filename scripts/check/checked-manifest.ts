@@ -26,6 +26,13 @@ interface CheckedFile {
 
 export interface InvalidManifest extends CheckedFile {
   state: "invalid";
+  /**
+   * For a file that claims a UMID: the SHA-256 of its canonical (JCS) form, as a body's digest is (`check --summary`
+   * compares it with the one at the base); null when it has none or, recalled from the cache, none was kept.
+   */
+  digest: Uint8Array | null;
+  /** When the manifest says it was issued, in milliseconds since the epoch; NaN when it does not say. */
+  issuedAt: number;
 }
 
 export interface ValidManifest extends CheckedFile {

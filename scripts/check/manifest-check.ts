@@ -79,14 +79,17 @@ export function recall(entry: CachedVerdict, file: string, context: ManifestCont
   const diagnostics = [...entry.diagnostics.map((d) => ({ ...d, file })), ...freshness];
   const umidAt = entry.umid === null ? null : (placeKept(entry.places, "/@id") ?? null);
   const checked = { file, diagnostics, umid: entry.umid, umidAt, recalled: true, cacheEntry: null };
-  if (entry.umid === null || entry.body === null || hasErrors(diagnostics)) return { state: "invalid", ...checked };
+  const digest = entry.body === null ? null : Buffer.from(entry.body.digest, "hex");
+  const issuedAt = entry.issuedAt ?? NaN;
+  if (entry.umid === null || entry.body === null || hasErrors(diagnostics))
+    return { state: "invalid", ...checked, digest: entry.umid === null ? null : digest, issuedAt };
   return {
     state: "valid",
     ...checked,
     umid: entry.umid,
     body: { kind: "stored", stored: entry.body },
-    digest: Buffer.from(entry.body.digest, "hex"),
-    issuedAt: entry.issuedAt ?? NaN,
+    digest: digest!,
+    issuedAt,
     legacyVersion: entry.legacy,
   };
 }
@@ -111,6 +114,8 @@ export function checkManifestFile(
       umidAt: null,
       recalled: false,
       cacheEntry: null,
+      digest: null,
+      issuedAt: NaN,
     };
   // The key of the bytes checked, not of those looked up: the file may have changed between.
   const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
@@ -148,7 +153,11 @@ export function checkManifestFile(
         };
   const umidAt = umid === null ? null : map!.place("/@id");
   const checked = { file, diagnostics, umid, umidAt, recalled: false, cacheEntry };
-  if (umid === null || body === undefined || hasErrors(diagnostics)) return { state: "invalid", ...checked };
+  if (umid === null || body === undefined || hasErrors(diagnostics)) {
+    // Off the path of a build that passes: only a failing file that claims a UMID is canonicalized for this.
+    const claimed = umid === null || canonical === undefined ? null : (digest ?? sha256(utf8(joinMembers(canonical))));
+    return { state: "invalid", ...checked, digest: claimed, issuedAt: issuedAt ?? NaN };
+  }
   return {
     state: "valid",
     ...checked,

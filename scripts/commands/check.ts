@@ -162,20 +162,19 @@ async function compareWithRevision(
   revision: Revision | undefined,
   summaryFile: string | undefined,
 ): Promise<void> {
-  const validators = schemaValidators(settings.contextUrl);
   const before =
     revision === undefined
-      ? emptyState(validators)
-      : await stateAt(revision, contentDir, settings.limits, validators, summaryFile !== undefined);
-  const now = stateNow(
-    result,
-    contentDir,
-    settings.limits,
-    validators,
-    summaryFile === undefined ? new Map() : before.published,
-  );
+      ? emptyState()
+      : await stateAt(
+          revision,
+          contentDir,
+          settings.limits,
+          schemaValidators(settings.contextUrl),
+          summaryFile !== undefined,
+        );
+  const now = stateNow(result, contentDir);
   const listed = new Set(result.files.map((checked) => checked.file));
-  for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "", settings.limits)) {
+  for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "")) {
     if (!listed.has(file)) result.files.push({ file, umid });
     result.diagnostics.push(...diagnostics);
   }

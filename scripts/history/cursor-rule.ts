@@ -20,17 +20,13 @@ import type { ResolverState } from "./resolver-state.ts";
 export function cursorProblems(
   before: ResolverState,
   now: ResolverState,
-  issuedAtNow: (file: string) => number,
 ): { umid: string | null; diagnostic: Diagnostic }[] {
   const problems: { umid: string | null; diagnostic: Diagnostic }[] = [];
   // Published at the revision: a UMID revoked there is not (so no un-revocation is reported twice).
   for (const umid of before.published.keys()) {
-    // Which status, without its date: no file is read for a UMID whose status stays.
-    const was = servedStatus(before, umid, () => NaN)?.status;
-    const is = servedStatus(now, umid, () => NaN)?.status;
-    if (was === undefined || is === undefined || was === is) continue;
-    const from = servedStatus(before, umid, () => before.published.get(umid)!.issuedAt ?? NaN)!;
-    const to = servedStatus(now, umid, () => issuedAtNow(now.published.get(umid)!.file))!;
+    const from = servedStatus(before, umid);
+    const to = servedStatus(now, umid);
+    if (from === undefined || to === undefined || from.status === to.status) continue;
     if (statusCursor(to.updatedAt) > statusCursor(from.updatedAt)) continue;
     const message =
       `UMID ${quoted(umid)} goes from ${from.status} (since ${from.updatedAt}) to ` +
@@ -51,11 +47,11 @@ export function cursorProblems(
 
 /**
  * The status the build serves for `umid` in `state` (as output.ts and build.ts compute
- * it), or none: neither published nor revoked there. `issuedAt` is asked for only when
- * the manifest is served, and a date of NaN still tells which status it is.
+ * it), or none: neither published nor revoked there.
  */
-function servedStatus(state: ResolverState, umid: string, issuedAt: () => number): StatusEntry | undefined {
+function servedStatus(state: ResolverState, umid: string): StatusEntry | undefined {
   const route = state.statuses.get(umid);
   if (route?.list === "revoked") return revokedStatus(route, DEFAULT_NEXT_CHECK);
-  return state.published.has(umid) ? publishedStatus(issuedAt(), route, DEFAULT_NEXT_CHECK) : undefined;
+  const manifest = state.published.get(umid);
+  return manifest === undefined ? undefined : publishedStatus(manifest.issuedAt, route, DEFAULT_NEXT_CHECK);
 }

@@ -6,13 +6,12 @@
  * status without raising its cursor (EXT-OPT O2.1, O2.2: cursor-rule.ts), or re-date one
  * it keeps (redating-rule.ts).
  */
-import type { Limits } from "../config.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { cursorProblems } from "./cursor-rule.ts";
 import { redatingProblems } from "./redating-rule.ts";
-import { issuedAtNow, type ResolverState } from "./resolver-state.ts";
+import type { ResolverState } from "./resolver-state.ts";
 
 /**
  * A file the rules name (one at the revision, `content/x.json@REV`, or `_routes.json` now), with what they found
@@ -26,14 +25,9 @@ export interface HistoryFinding {
 
 /**
  * The errors of `now` against `before` (the content at `revision`); none while `_routes.json`
- * now is unreadable. `limits`: to read the few manifests now whose status date is needed.
+ * now is unreadable.
  */
-export function historyProblems(
-  before: ResolverState,
-  now: ResolverState,
-  revision: string,
-  limits: Limits,
-): HistoryFinding[] {
+export function historyProblems(before: ResolverState, now: ResolverState, revision: string): HistoryFinding[] {
   if (!now.routesKnown) return [];
   const findings = new Map<string, HistoryFinding>();
   const report = (umid: string | null, diagnostic: Diagnostic) => {
@@ -82,8 +76,7 @@ export function historyProblems(
       `published, redirected nor revoked, ${dropped}`;
     report(null, placed(before.routes, pointer, "history/vanished", message));
   }
-  for (const { umid, diagnostic } of cursorProblems(before, now, (file) => issuedAtNow(file, limits)))
-    report(umid, diagnostic);
+  for (const { umid, diagnostic } of cursorProblems(before, now)) report(umid, diagnostic);
   for (const diagnostic of redatingProblems(before, now)) report(null, diagnostic);
   return [...findings.values()];
 }

@@ -5,9 +5,9 @@
  * is not served even if its file is there: revocation wins (EXT-OPT O2.3). At a revision,
  * a manifest counts as served if its file is strict JSON with a non-empty string @id, as
  * check reads it; old signatures are not verified again, since the question is what was
- * served then, not whether it would pass today. Each manifest's `issuedAt` is kept at a
- * revision, which dates its status (EXT-OPT O2.2 `updatedAt`) when nothing else does; now,
- * it is read from its file on demand (`issuedAtNow`), for the few UMIDs that need it.
+ * served then, not whether it would pass today. Each manifest's `issuedAt` is kept, which
+ * dates its status (EXT-OPT O2.2 `updatedAt`) when nothing else does. Now, everything is
+ * taken from what the check found: no file is read again.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -17,18 +17,18 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/stric
 import { instant } from "../../core/validate/cross-field.ts";
 import type { Limits } from "../config.ts";
 import type { ContentCheck } from "../check/check-content.ts";
-import { displayPath, isManifestName, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../read/files.ts";
-import { checkRoutesText, type RouteStatus } from "../check/routes.ts";
+import { displayPath, isManifestName, MAX_LIST_FILE_BYTES, ROUTES_FILE } from "../read/files.ts";
+import { checkRoutesText, type RoutesCheck, type RouteStatus } from "../check/routes.ts";
 import type { SourceFile } from "../read/source.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { listFolder, readBlobs, type Revision } from "./git-revision.ts";
 
 export interface ResolverState {
   /**
-   * UMID → the manifest file that serves it and, when asked for, the SHA-256 of its JCS
-   * canonical form; at a revision, its `issuedAt` too (milliseconds, NaN if it has none).
+   * UMID → the manifest file that serves it, its `issuedAt` (milliseconds, NaN if it has
+   * none) and, when known, the SHA-256 of its JCS canonical form, as hex (the body's digest).
    */
-  published: Map<string, { file: string; digest?: string; issuedAt?: number }>;
+  published: Map<string, { file: string; digest?: string; issuedAt: number }>;
   redirects: Map<string, string>;
   redirectEntries: Map<string, { pointer: string }>;
   statuses: Map<string, RouteStatus>;
@@ -38,27 +38,28 @@ export interface ResolverState {
   routesKnown: boolean;
 }
 
-/** The working tree, as `checkContent` found it; with the digests of the UMIDs `digestsFor` holds. */
-export function stateNow(
-  check: ContentCheck,
-  contentDir: string,
-  limits: Limits,
-  validators: SchemaValidators,
-  digestsFor: ReadonlyMap<string, unknown>,
-): ResolverState {
-  const routesPath = join(contentDir, ROUTES_FILE);
-  const read = readSourceText(routesPath, MAX_LIST_FILE_BYTES);
-  const state = routesState(
-    displayPath(routesPath),
-    "text" in read ? read.text : read.missing ? undefined : "",
-    validators,
-  );
+/** The working tree, as `checkContent` found it in `contentDir`. */
+export function stateNow(check: ContentCheck, contentDir: string): ResolverState {
+  const state = routesState(displayPath(join(contentDir, ROUTES_FILE)), check.routes);
+  // The first file to claim a UMID serves it, valid or not: what it says is what the resolver would answer.
   for (const { file, umid } of check.files) {
     if (umid === null || state.published.has(umid) || !isServed(state, umid)) continue;
-    const value = digestsFor.has(umid) ? manifestIn(file, limits) : undefined;
-    state.published.set(umid, { file, ...(value !== undefined && { digest: canonicalDigest(value) }) });
+    state.published.set(umid, { file, issuedAt: NaN });
   }
+  const { published } = check;
+  for (let i = 0; i < published.length; i++)
+    served(state, published.umidAt(i), published.digestAt(i), published.issuedAt(i));
+  for (const { umid, digest, issuedAt } of check.invalidClaims)
+    served(state, umid, digest === null ? undefined : Buffer.from(digest).toString("hex"), issuedAt);
   return state;
+}
+
+/** Gives the served manifest of `umid`, if it is served in `state`, its digest and issuedAt. */
+function served(state: ResolverState, umid: string, digest: string | undefined, issuedAt: number): void {
+  const manifest = state.published.get(umid);
+  if (manifest === undefined) return;
+  manifest.issuedAt = issuedAt;
+  if (digest !== undefined) manifest.digest = digest;
 }
 
 /** The content folder as committed at `revision` (empty if it did not exist there); with digests if `digests`. */
@@ -95,27 +96,22 @@ export async function stateAt(
       ...(digests && { digest: canonicalDigest(manifest.value) }),
     });
   });
-  const state = routesState(shown(ROUTES_FILE), routesText, validators);
+  const routesFile = shown(ROUTES_FILE);
+  const state = routesState(
+    routesFile,
+    routesText === undefined ? undefined : checkRoutesText(routesFile, routesText, validators),
+  );
   for (const [umid, served] of claims) if (isServed(state, umid)) state.published.set(umid, served);
   return state;
 }
 
-/**
- * When the manifest in `file` (a file of the working tree) was issued, in milliseconds; NaN if it does not say or
- * cannot be read.
- */
-export function issuedAtNow(file: string, limits: Limits): number {
-  return issuedAtOf(manifestIn(file, limits));
-}
-
 /** No content at all: what `--summary` compares with when there is no `--base`. */
-export function emptyState(validators: SchemaValidators): ResolverState {
-  return routesState("", undefined, validators);
+export function emptyState(): ResolverState {
+  return routesState("", undefined);
 }
 
-/** The state `_routes.json` alone makes (no text: there is none), before any manifest is counted. */
-function routesState(file: string, text: string | undefined, validators: SchemaValidators): ResolverState {
-  const routes = text === undefined ? undefined : checkRoutesText(file, text, validators);
+/** The state `_routes.json` (`file`) alone makes, as checked (undefined: there is none), before any manifest. */
+function routesState(file: string, routes: RoutesCheck | undefined): ResolverState {
   return {
     published: new Map(),
     redirects: routes?.redirects ?? new Map(),
@@ -131,12 +127,6 @@ function isServed(state: ResolverState, umid: string): boolean {
   return !state.redirects.has(umid) && state.statuses.get(umid)?.list !== "revoked";
 }
 
-/** The manifest in `file` of the working tree, read as `readManifest` reads it; undefined if it cannot be read. */
-function manifestIn(file: string, limits: Limits): Record<string, unknown> | undefined {
-  const read = readSourceText(file, limits.maxManifestBytes);
-  return "text" in read ? readManifest(read.text, limits)?.value : undefined;
-}
-
 /** A manifest's text read as check reads it: strict JSON within the limits, an object with a non-empty string @id. */
 function readManifest(text: string, limits: ShapeLimits): { umid: string; value: Record<string, unknown> } | undefined {
   const parsed = parseJson(text, limits);
@@ -146,12 +136,13 @@ function readManifest(text: string, limits: ShapeLimits): { umid: string; value:
 }
 
 /** `issuedAt` as the build reads it (manifest-check.ts): milliseconds, NaN when it is not a date-time. */
-function issuedAtOf(manifest: Record<string, unknown> | undefined): number {
-  return instant(manifest?.issuedAt) ?? NaN;
+function issuedAtOf(manifest: Record<string, unknown>): number {
+  return instant(manifest.issuedAt) ?? NaN;
 }
 
+/** The SHA-256 of the canonical form, as hex: as check gives a body's digest (PublishedManifests.digestAt). */
 function canonicalDigest(value: unknown): string {
-  return createHash("sha256").update(canonicalize(value)).digest("base64url");
+  return createHash("sha256").update(canonicalize(value)).digest("hex");
 }
 
 /** A blob as readSourceText reads a file: UTF-8 ("" if it is not), a byte order mark dropped. */
