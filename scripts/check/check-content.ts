@@ -202,8 +202,7 @@ export async function checkContent(
     for (const [umid, { pointer }] of routes.redirectEntries) {
       const manifest = claimed.get(umid);
       if (manifest === undefined) continue;
-      const message =
-        `UMID ${quoted(umid)} is redirected here and published by ${claimAt(manifest)}; ` + `remove one of them`;
+      const message = `UMID ${quoted(umid)} is redirected here and published by ${claimAt(manifest)}; remove one of them`;
       result.diagnostics.push(placed(routes.source, pointer, "routes/conflict", message));
     }
     // Suspension is a status of a manifest served (O2.3): there must be one.
