@@ -42,6 +42,26 @@ module.exports = {
       from: { path: "^(core|edge|scripts|bin)/" },
       to: { path: "^(tools|tests|bench)/" },
     },
+    // The build's stages run read → check → plan → write: a stage takes what an earlier one
+    // made and never calls a later one. Only a command (scripts/commands/) composes them.
+    {
+      name: "read-stage-first",
+      severity: "error",
+      from: { path: "^scripts/read/" },
+      to: { path: "^scripts/(check|plan|write)/" },
+    },
+    {
+      name: "check-stage-before-plan-and-write",
+      severity: "error",
+      from: { path: "^scripts/check/" },
+      to: { path: "^scripts/(plan|write)/" },
+    },
+    {
+      name: "plan-stage-before-write",
+      severity: "error",
+      from: { path: "^scripts/plan/" },
+      to: { path: "^scripts/write/" },
+    },
     {
       name: "scripts-imports-no-bin",
       severity: "error",
