@@ -566,6 +566,20 @@ describe("check --summary: what a change does to the resolver", () => {
     assert.doesNotMatch(summary, /Nothing changes/);
   });
 
+  it("does not call a failing manifest changed when it is not, recalled from the cache or not", () => {
+    // A manifest whose signature no longer verifies, committed so: the same failing bytes at the base and now.
+    const tampered = { ...manifest("urn:b"), subject: "did:web:tampered.example" };
+    const repo = repository({ ...baseContent(), "b.json": tampered });
+    for (const run of ["checked", "recalled from the cache"]) {
+      const result = repo.check("--base", repo.base, "--summary", "summary.md");
+      assert.equal(result.status, 1, `${run}: ${result.stdout}`);
+      assert.ok(
+        rows(summaryOf(repo)).every((row) => / \| 0 \| {2}\|$/.test(row)),
+        `${run}: ${summaryOf(repo)}`,
+      );
+    }
+  });
+
   it("says so when nothing changes, a file merely re-indented included", () => {
     const repo = repository();
     repo.write("b.json", JSON.stringify(manifest("urn:b"), null, "\t"));

@@ -127,10 +127,9 @@ export function checkManifestFile(
   );
   const umid = isJsonObject(value) && typeof value["@id"] === "string" && value["@id"] !== "" ? value["@id"] : null;
   // The body is the canonical form (docs/output-format.md, "Bodies and ETags"). Its digest is kept in the cache
-  // entry even when freshness fails the file, so that a later run judging it fresh can use it.
-  const publishable =
-    umid !== null && canonical !== undefined && !hasErrors(diagnostics.filter((d) => !freshness.includes(d)));
-  const body = publishable ? utf8(joinMembers(canonical)) : undefined;
+  // entry whatever the verdict: a later run judging the file fresh can publish it, and `check --base` compares
+  // a failing manifest's digest too.
+  const body = umid !== null && canonical !== undefined ? utf8(joinMembers(canonical)) : undefined;
   const digest = body && sha256(body);
   const issuedAt = isJsonObject(value) ? instant(value.issuedAt) : undefined;
   const cacheEntry =
@@ -153,11 +152,8 @@ export function checkManifestFile(
         };
   const umidAt = umid === null ? null : map!.place("/@id");
   const checked = { file, diagnostics, umid, umidAt, recalled: false, cacheEntry };
-  if (umid === null || body === undefined || hasErrors(diagnostics)) {
-    // Off the path of a build that passes: only a failing file that claims a UMID is canonicalized for this.
-    const claimed = umid === null || canonical === undefined ? null : (digest ?? sha256(utf8(joinMembers(canonical))));
-    return { state: "invalid", ...checked, digest: claimed, issuedAt: issuedAt ?? NaN };
-  }
+  if (umid === null || body === undefined || hasErrors(diagnostics))
+    return { state: "invalid", ...checked, digest: digest ?? null, issuedAt: issuedAt ?? NaN };
   return {
     state: "valid",
     ...checked,
