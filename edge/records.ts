@@ -45,7 +45,7 @@ export interface RecordStore {
 /**
  * The record index the build writes: records split over 4096 shard files,
  * `index/<xyz>.json`, where `xyz` are the top 12 bits, in lower-case hex, of the 32-bit
- * FNV-1a hash of the UMID's UTF-8 bytes; each is `{"format": 1, "records": {UMID: RecordEntry}}`.
+ * FNV-1a hash of the UMID's UTF-8 bytes; each is `{"format": INDEX_FORMAT, "records": {UMID: RecordEntry}}`.
  * The layout is fixed, so a lookup needs no table of contents: one shard read finds any
  * UMID (a missing shard holds no records). The hash only spreads records (it guards
  * nothing), so a fast synchronous one serves; build and edge share this very function.

@@ -264,7 +264,11 @@ class Parser {
     this.#pos = pos + 1;
     // Chunks of a well-formed text are cut at ASCII characters, never between the halves of a pair.
     if ((unitEscaped || !this.#wellFormed) && !out.isWellFormed())
-      this.#fail("json/lone-surrogate", "string contains a lone surrogate (an unpaired \\uD800-\\uDFFF escape)", start);
+      this.#fail(
+        "json/lone-surrogate",
+        "string contains a lone surrogate (a code unit from U+D800 to U+DFFF without its pair)",
+        start,
+      );
     return out;
   }
 
