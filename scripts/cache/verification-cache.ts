@@ -19,7 +19,7 @@
 import { createHash, hash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { isRuleId } from "../../core/rules/index.ts";
+import { isRuleId, SEVERITIES } from "../../core/rules/index.ts";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { BodyStore } from "./body-store.ts";
@@ -61,7 +61,10 @@ export interface StoredBody {
 /** What one file's check concluded, as the cache keeps it. */
 export interface CachedVerdict {
   umid: string | null;
-  /** For a manifest with no error of its own: its body. */
+  /**
+   * Its body, the canonical form, for a manifest that claims a UMID and is an object: the store
+   * holds it only once published; a failing manifest's is kept for its digest alone.
+   */
   body: StoredBody | null;
   /** `issuedAt` in milliseconds since the epoch, when it names an instant. */
   issuedAt: number | null;
@@ -162,7 +165,9 @@ export class VerificationCache {
     const stillFound = deps.map(([reads, was]) => found(reads, context) === was);
     const usable = new Uint8Array(new SharedArrayBuffer(entries.length));
     entries.forEach((entry, i) => {
-      const bodyHeld = this.bodies === undefined || entry[1] === null || this.bodies.holds(hex(digests, i));
+      // A failing manifest's digest is kept for `check --summary`, but a build never publishes its body.
+      const failing = entry[7].some((d) => d.severity === "error");
+      const bodyHeld = this.bodies === undefined || entry[1] === null || failing || this.bodies.holds(hex(digests, i));
       usable[i] = stillFound[entry[6]] === true && bodyHeld ? 1 : 0;
     });
     const shared = new Uint8Array(new SharedArrayBuffer(keys.byteLength));
@@ -379,7 +384,7 @@ function isEntry(e: unknown, deps: number): e is StoredEntry {
       (d: KeptDiagnostic) =>
         typeof d === "object" &&
         d !== null &&
-        (d.severity === "error" || d.severity === "warning") &&
+        (SEVERITIES as readonly unknown[]).includes(d.severity) &&
         isRuleId(d.rule) &&
         typeof d.message === "string",
     ) &&

@@ -73,7 +73,7 @@ export interface ContentCheckHooks {
 }
 
 export interface ContentCheck {
-  /** Every file checked, in order, with the UMID it claims (null for none). */
+  /** Every file checked, in order, with the UMID it claims (null for none); a build's lists no manifest. */
   files: { file: string; umid: string | null }[];
   /** The valid manifests to publish, in file order. */
   published: PublishedManifests;
@@ -150,7 +150,8 @@ export async function checkContent(
       options.progress?.(++checked, files.names.length);
       keepEntry(result, options.cache, manifest);
       result.diagnostics.push(...manifest.diagnostics);
-      result.files.push({ file: manifest.file, umid: manifest.umid });
+      // A million entries a build never reads: only a check without a publish hook lists them.
+      if (hooks.publish === undefined) result.files.push({ file: manifest.file, umid: manifest.umid });
       const umid = manifest.umid;
       if (umid === null) return;
       const first = claimed.get(umid);

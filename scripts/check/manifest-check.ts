@@ -4,7 +4,7 @@
  * payload), the Profile A signature against the pinned or embedded key (or, for a payload
  * whose version defines no verifiable signature, the publisher's explicit opt-in), no
  * private key, and freshness. A valid manifest also yields its body (the JCS canonical
- * form) and that body's SHA-256.
+ * form) and that body's SHA-256; a failing one that claims a UMID, that digest alone.
  *
  * With the verification cache (scripts/cache/), a file whose key is among the usable
  * entries' is not checked again: its result is the entry's (`recall`), with freshness

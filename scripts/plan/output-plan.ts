@@ -18,16 +18,7 @@ import { publishedStatus, revokedStatus, withEtag } from "./statuses.ts";
 /** A Workers KV pair of a UMID served without a body: a redirect, or a revocation. */
 export type KvRoute = { umid: string; redirect: string } | { umid: string; revoked: StatusEntry };
 
-/** A published body: the file it is served from, and its ETag. */
-export interface PlannedBody {
-  umid: string;
-  file: string;
-  etag: string;
-}
-
 export interface OutputPlan {
-  /** Every published body, in the order the content lists them. */
-  bodies(): Iterable<PlannedBody>;
   /** The files of the record index and the build info, one at a time, in a stable order. */
   indexFiles(): Iterable<OutputFile>;
   /** The KV pairs of the UMIDs answered without a body (those with one go with their bodies). */
@@ -56,14 +47,7 @@ export function planBody(
 }
 
 export function planOutput(content: ContentCheck, names: BodyNames, nextCheck: string): OutputPlan {
-  const { published } = content;
   return {
-    *bodies() {
-      for (let i = 0; i < published.length; i++) {
-        const umid = published.umidAt(i);
-        yield { umid, file: names.fileOf(umid), etag: formatEtag(published.digestBytesAt(i)) };
-      }
-    },
     indexFiles: () => indexFiles(content, names, nextCheck),
     *kvRoutes() {
       for (const [umid, redirect] of content.redirects) yield { umid, redirect };

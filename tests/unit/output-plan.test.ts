@@ -30,7 +30,12 @@ function content(name: string, manifests: Record<string, unknown>[]): string {
   return dir;
 }
 
-/** The whole plan as plain data: bodies, index files (as hex), KV routes. */
+/** The whole plan as plain data: index files (as hex), each body's file and ETag as the index records them, KV routes. */
+interface Entry {
+  file?: string;
+  etag?: string;
+}
+
 async function planOf(dir: string) {
   const names = new BodyNames();
   const check = await checkContent(
@@ -48,9 +53,17 @@ async function planOf(dir: string) {
     [],
   );
   const plan = planOutput(check, names, "PT1H");
+  const files = [...plan.indexFiles()];
+  const records = files
+    .filter((f) => f.path.startsWith("index/"))
+    .flatMap((f) => Object.entries(JSON.parse(Buffer.from(f.bytes).toString()).records as Record<string, Entry>));
   return {
-    bodies: [...plan.bodies()],
-    index: Object.fromEntries([...plan.indexFiles()].map((f) => [f.path, Buffer.from(f.bytes).toString("hex")])),
+    bodies: Object.fromEntries(
+      records.flatMap(([umid, entry]) =>
+        entry.file === undefined ? [] : [[umid, { file: entry.file, etag: entry.etag }]],
+      ),
+    ),
+    index: Object.fromEntries(files.map((f) => [f.path, Buffer.from(f.bytes).toString("hex")])),
     kv: [...plan.kvRoutes()],
   };
 }
@@ -71,7 +84,7 @@ describe("the output plan", () => {
   it("names case twins by digest, whatever their order", async () => {
     const plan = await planOf(content("twins", manifests));
     const reversed = await planOf(content("reversed", [...manifests].reverse()));
-    const files = (p: typeof plan) => Object.fromEntries(p.bodies.map((b) => [b.umid, b.file]));
+    const files = (p: typeof plan) => Object.fromEntries(Object.entries(p.bodies).map(([umid, b]) => [umid, b.file]));
     assert.deepEqual(files(plan), files(reversed));
     assert.match(files(plan)[twinA]!, /^h\/[0-9a-f]{64}$/);
     assert.match(files(plan)[twinB]!, /^h\/[0-9a-f]{64}$/);
@@ -82,7 +95,7 @@ describe("the output plan", () => {
     const before = await planOf(content("before", manifests));
     const edited = [signed(manifestFor("urn:plan:a", { name: "edited" }), key), ...manifests.slice(1)];
     const now = await planOf(content("after", edited));
-    const changed = now.bodies.filter((b, i) => b.etag !== before.bodies[i]!.etag).map((b) => b.umid);
+    const changed = Object.keys(now.bodies).filter((umid) => now.bodies[umid]!.etag !== before.bodies[umid]!.etag);
     assert.deepEqual(changed, ["urn:plan:a"]);
     const shards = Object.keys(now.index).filter((path) => now.index[path] !== before.index[path]);
     assert.equal(shards.length, 1);
