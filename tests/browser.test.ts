@@ -10,7 +10,8 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, skipWithoutChromium } from "./support/chromium.ts";
 import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
 import { bundleEvaluator } from "../tools/build-library.ts";
@@ -21,19 +22,7 @@ import { CLI } from "./support/paths.ts";
 import { startPrintingUrl, type Started } from "./support/processes.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
-// The flags these machines need: no sandbox as root, and no background traffic to a closed network.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-
-describe("in Chromium", { skip }, () => {
+describe("in Chromium", { skip: skipWithoutChromium }, () => {
   const scratch = mkdtempSync(join(tmpdir(), "um-browser-"));
   const key = newKey();
   const shown = signed(manifestFor("urn:browser:shown"), key);
@@ -128,7 +117,7 @@ describe("in Chromium", { skip }, () => {
       2,
     );
     ui = resolver.urls[1]!;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage();
   });
   after(async () => {
@@ -401,7 +390,7 @@ describe("in Chromium", { skip }, () => {
  * the page: the receipts Chromium's WebCrypto gives equal the ones Node gives, for every
  * entry of the v0.4 suite and for manifests made here.
  */
-describe("the evaluator in Chromium", { skip }, () => {
+describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
   const key = newKey();
   let server: Server;
   let browser: Browser;
@@ -414,7 +403,7 @@ describe("the evaluator in Chromium", { skip }, () => {
       else response.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>evaluator</title>");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
   });

@@ -8,26 +8,15 @@
  * (a suspended status), nothing to use (404).
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, skipWithoutChromium } from "./support/chromium.ts";
 import { umidPath } from "../core/umid-path.ts";
 import { lookupPageFiles } from "../scripts/lookup-page/files.ts";
 import { serveLookupPage } from "../scripts/lookup-page/serve.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install chromium; .ci/run installs it)`;
-// The flags these machines need: no sandbox as root, and no background traffic to a closed network.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const SCHEMES = ["light", "dark"] as const;
 
 /**
@@ -74,7 +63,7 @@ function contrastRatio(a: number[], b: number[]): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
-describe("the lookup page, measured", { skip }, () => {
+describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
   const key = newKey();
   let resolver: Server;
   let origin: string;
@@ -118,7 +107,7 @@ describe("the lookup page, measured", { skip }, () => {
     origin = `http://localhost:${(resolver.address() as { port: number }).port}`;
     pageServer = (await serveLookupPage(await lookupPageFiles(origin), "127.0.0.1", 0)).server;
     ui = `http://127.0.0.1:${(pageServer.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
