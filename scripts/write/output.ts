@@ -4,9 +4,8 @@
  * leaves what `recoverOutput` puts back.
  */
 import { rmSync, writeFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, rename, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rename, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 
 /** Writes planned files into `dir`, one at a time (a plan makes each as it is asked for); returns the bytes written. */
@@ -32,8 +31,7 @@ export async function writeFiles(dir: string, files: Iterable<OutputFile>): Prom
 export async function writeOutput(outDir: string, files: OutputFile[], marker: string): Promise<void> {
   const staging = await openStaging(outDir, marker);
   try {
-    for (const dir of new Set(files.map((f) => dirname(join(staging, f.path))))) await mkdir(dir, { recursive: true });
-    await mapConcurrent(files, FILE_CONCURRENCY, (file) => writeFile(join(staging, file.path), file.bytes));
+    await writeFiles(staging, files);
     await commitStaging(staging, outDir);
   } catch (error) {
     await discardStaging(staging);
