@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { displayPath } from "../read/files.ts";
+import { exitOf, git } from "../read/git-process.ts";
 
 /** Why a revision cannot be read: a folder in no git repository, or a revision git cannot resolve. */
 export class RevisionError extends Error {}
@@ -118,22 +119,4 @@ export async function readBlobs(
   const status = await exitOf(child);
   if (status !== 0 || index !== blobs.length)
     throw new Error(`git cat-file --batch read ${index} of ${blobs.length} blobs: ${stderr}`);
-}
-
-/** `git -C cwd ARGS`, its output collected. */
-async function git(cwd: string, args: string[]): Promise<{ status: number | null; stdout: Buffer; stderr: string }> {
-  const child = spawn("git", ["-C", cwd, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const stdout: Buffer[] = [];
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const status = await exitOf(child);
-  return { status, stdout: Buffer.concat(stdout), stderr };
-}
-
-function exitOf(child: ReturnType<typeof spawn>): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", resolve);
-  });
 }
