@@ -5,12 +5,15 @@
  * content root, and the file's bytes; with what else the verdict read (verdict-reads.ts)
  * and what it found there. Expiry is never kept: each run judges it again from the times
  * kept. What a run checks across files (one file per UMID, `_routes.json`) is not cached.
+ * Besides its key, an entry may have aliases that find it without reading its file
+ * (file-identity.ts): the git blob id or the status of the bytes it verified.
  *
  * One file, written whole under a temporary name and renamed over the old one, so that a
  * reader finds the old file or the new, never a part. Its first line holds the SHA-256 of
  * the rest: a file that does not match it, or does not parse, or holds an entry of the
- * wrong shape, is ignored as if absent and rebuilt. Then come the keys, sorted, as raw
- * bytes (the table the workers search, loaded without parsing), the bodies' digests, and
+ * wrong shape, is ignored as if absent and rebuilt. Then come the keys and aliases,
+ * sorted, as raw bytes (the table the workers search, loaded without parsing:
+ * known-keys.ts), the bodies' digests, and
  * the entries as JSON arrays, what they read and found kept once for all that share it
  * (most share one pin): 100,000 entries are about 25 MB, loaded in about 0.4 s here. Entries a
  * run did not use (another branch's, or production's beside a preview's) are kept, the
@@ -23,13 +26,13 @@ import { isRuleId, SEVERITIES } from "../../core/rules/index.ts";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { BodyStore } from "./body-store.ts";
-import { KEY_BYTES, KnownKeys } from "./known-keys.ts";
+import { KEY_BYTES, KEY_KINDS, keyTable, KnownKeys, ROW_BYTES, type KeyKind } from "./known-keys.ts";
 import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 
 const FILE = "verification.json";
-const FORMAT = 3;
+const FORMAT = 4;
 /** The first line's length, spaces included: written last, once the digest of the rest is known. */
 const HEADER_BYTES = 160;
 /** Entries joined into one write: few system calls, never the whole file in memory at once. */
@@ -94,6 +97,15 @@ type StoredEntry = [
   number,
 ];
 
+/** A key of an entry (its bytes', or an alias), as latin1 text, with its kind. */
+type KeptKey = [string, KeyKind];
+
+/** An alias of a file's entry (file-identity.ts). */
+export interface Alias {
+  key: Uint8Array;
+  kind: KeyKind;
+}
+
 /** The scope of a run's keys: the tool's identity and the settings a verdict depends on. */
 export function cacheScope(settings: Settings, tool = toolIdentity()): string {
   const { standardsUrl, contextUrl, resolverUrl, limits } = settings;
@@ -125,6 +137,8 @@ export interface UsableEntries {
   known: KnownKeys;
   usable: Uint8Array;
   verdictAt(position: number): CachedVerdict;
+  /** Keeps `alias` for the entry at `position`, found by reading its file. */
+  learn(position: number, alias: Alias): void;
 }
 
 export class VerificationCache {
@@ -136,6 +150,8 @@ export class VerificationCache {
   readonly #depIndex: Map<string, number>;
   /** Which stored entries this run used. */
   readonly #used: Uint8Array;
+  /** Aliases this run learnt of stored entries it recalled by reading their files. */
+  readonly #learnt = new Map<number, Alias>();
   readonly #started = Date.now();
   /** Why the cache file on disk was ignored, if it was. */
   readonly ignored?: string;
@@ -161,7 +177,7 @@ export class VerificationCache {
    * those whose body is in the store (the others are checked again, which writes it).
    */
   usable(context: ReadContext): UsableEntries {
-    const { keys, digests, entries, deps } = this.#stored;
+    const { table, digests, entries, deps } = this.#stored;
     const stillFound = deps.map(([reads, was]) => found(reads, context) === was);
     const usable = new Uint8Array(new SharedArrayBuffer(entries.length));
     entries.forEach((entry, i) => {
@@ -170,8 +186,8 @@ export class VerificationCache {
       const bodyHeld = this.bodies === undefined || entry[1] === null || failing || this.bodies.holds(hex(digests, i));
       usable[i] = stillFound[entry[6]] === true && bodyHeld ? 1 : 0;
     });
-    const shared = new Uint8Array(new SharedArrayBuffer(keys.byteLength));
-    shared.set(keys);
+    const shared = new Uint8Array(new SharedArrayBuffer(table.byteLength));
+    shared.set(table);
     return {
       known: new KnownKeys(shared),
       usable,
@@ -182,11 +198,12 @@ export class VerificationCache {
         const body = bytes === null ? null : { digest: hex(digests, position), bytes };
         return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics };
       },
+      learn: (position, alias) => this.#learnt.set(position, alias),
     };
   }
 
   /** Keeps a new entry, serialized at once: a cold run of many files holds strings, not objects. */
-  add(key: Uint8Array, verdict: CachedVerdict): void {
+  add(key: Uint8Array, alias: Alias | undefined, verdict: CachedVerdict): void {
     const v = verdict;
     const entry: StoredEntry = [
       v.umid,
@@ -199,7 +216,9 @@ export class VerificationCache {
       v.diagnostics,
       this.#started,
     ];
-    this.#added.push({ key: latin1(key), digest: v.body?.digest ?? "", json: JSON.stringify(entry) });
+    const keys: KeptKey[] = [[latin1(key), KEY_KINDS.bytes]];
+    if (alias !== undefined) keys.push([latin1(alias.key), alias.kind]);
+    this.#added.push({ keys, digest: v.body?.digest ?? "", json: JSON.stringify(entry), usedAt: this.#started });
   }
 
   #depOf(reads: VerdictReads, was: string): number {
@@ -218,11 +237,11 @@ export class VerificationCache {
    * names. A run that added nothing writes nothing.
    */
   save(): void {
-    if (this.#added.length === 0) return;
-    const { keys, digests, entries } = this.#stored;
-    const keyAt = (i: number) => latin1(keys.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES));
-    const addedKeys = new Set(this.#added.map((row) => row.key));
-    const old = entries.map((_, i) => i).filter((i) => !addedKeys.has(keyAt(i)));
+    if (this.#added.length === 0 && this.#learnt.size === 0) return;
+    const { table, digests, entries } = this.#stored;
+    const keysOf = storedKeys(table, entries.length);
+    const addedKeys = new Set(this.#added.map((row) => row.keys[0]![0]));
+    const old = entries.map((_, i) => i).filter((i) => !addedKeys.has(keysOf[i]![0]![0]));
     const used = old.filter((i) => this.#used[i] === 1);
     const others = old.filter((i) => this.#used[i] === 0).sort((a, b) => entries[b]![8] - entries[a]![8]);
     const keptOld = new Set([...used, ...others.slice(0, used.length + this.#added.length + KEPT_BEYOND_USED)]);
@@ -230,17 +249,33 @@ export class VerificationCache {
       .filter((i) => keptOld.has(i))
       .map((i) => {
         const entry = entries[i]!;
-        const json = JSON.stringify(this.#used[i] === 1 ? [...entry.slice(0, 8), this.#started] : entry);
-        return { key: keyAt(i), digest: entry[1] === null ? "" : hex(digests, i), json };
+        const usedAt = this.#used[i] === 1 ? this.#started : entry[8];
+        return {
+          keys: withLearnt(keysOf[i]!, this.#learnt.get(i)),
+          digest: entry[1] === null ? "" : hex(digests, i),
+          json: JSON.stringify([...entry.slice(0, 8), usedAt]),
+          usedAt,
+        };
       });
     const rows = mergeSorted(
       oldRows,
-      this.#added.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+      this.#added.sort((a, b) => compareKeys(a.keys[0]![0], b.keys[0]![0])),
     );
-    const tables = Buffer.alloc(rows.length * KEY_BYTES * 2);
+    const keyRows: { key: Uint8Array; kind: KeyKind; position: number }[] = [];
+    // An alias names one file's bytes; should two entries claim one, the newest (this run's) wins.
+    const claimed = new Set<string>();
+    const byRecency = rows.map((row, position) => ({ row, position }));
+    byRecency.sort((a, b) => b.row.usedAt - a.row.usedAt);
+    for (const { row, position } of byRecency)
+      for (const [key, kind] of row.keys)
+        if (!claimed.has(key)) {
+          claimed.add(key);
+          keyRows.push({ key: Buffer.from(key, "latin1"), kind, position });
+        }
+    const keys = keyTable(keyRows);
+    const bodyDigests = Buffer.alloc(rows.length * KEY_BYTES);
     rows.forEach((row, i) => {
-      tables.write(row.key, i * KEY_BYTES, "latin1");
-      if (row.digest !== "") tables.write(row.digest, (rows.length + i) * KEY_BYTES, "hex");
+      if (row.digest !== "") bodyDigests.write(row.digest, i * KEY_BYTES, "hex");
     });
     mkdirSync(this.dir, { recursive: true });
     const temporary = `${this.#file}.${process.pid}.tmp`;
@@ -253,7 +288,8 @@ export class VerificationCache {
           writeFileSync(fd, bytes);
         };
         writeFileSync(fd, `${" ".repeat(HEADER_BYTES - 1)}\n`);
-        append(tables);
+        append(keys);
+        append(bodyDigests);
         append(Buffer.from(`{"deps":${JSON.stringify(this.#deps)},"entries":[`));
         for (let at = 0; at < rows.length; at += WRITE_ROWS)
           append(
@@ -266,7 +302,12 @@ export class VerificationCache {
             ),
           );
         append(Buffer.from("]}"));
-        const header = JSON.stringify({ format: FORMAT, count: rows.length, sha256: hash.digest("base64url") });
+        const header = JSON.stringify({
+          format: FORMAT,
+          count: rows.length,
+          keys: keys.length / ROW_BYTES,
+          sha256: hash.digest("base64url"),
+        });
         writeSync(fd, header.padEnd(HEADER_BYTES - 1), 0);
       } finally {
         closeSync(fd);
@@ -279,26 +320,50 @@ export class VerificationCache {
   }
 }
 
+/** Each stored entry's keys, its bytes' first, from the table. */
+function storedKeys(table: Uint8Array, count: number): KeptKey[][] {
+  const keysOf: KeptKey[][] = Array.from({ length: count }, () => []);
+  for (const { key, kind, position } of new KnownKeys(table).rows()) {
+    const kept: KeptKey = [latin1(key), kind];
+    if (kind === KEY_KINDS.bytes) keysOf[position]!.unshift(kept);
+    else keysOf[position]!.push(kept);
+  }
+  return keysOf;
+}
+
+/** An entry's keys with `learnt`, which replaces any alias of its kind: a file has one status, one blob id. */
+function withLearnt(keys: KeptKey[], learnt: Alias | undefined): KeptKey[] {
+  if (learnt === undefined) return keys;
+  return [...keys.filter(([, kind]) => kind !== learnt.kind), [latin1(learnt.key), learnt.kind]];
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /**
- * An entry as written: its key (32 bytes as latin1 text), its body's digest (hex; empty for none), and the JSON of
+ * An entry as written: its keys (32 bytes as latin1 text, with their kinds), its body's digest (hex; empty for none), and the JSON of
  * its StoredEntry.
  */
 interface Row {
-  key: string;
+  /** Its keys, its bytes' first. */
+  keys: KeptKey[];
   digest: string;
   json: string;
+  /** When its entry was last used: the StoredEntry's last member. */
+  usedAt: number;
 }
 
 interface Stored {
-  /** The keys, sorted: entry i's at i × 32. */
-  keys: Uint8Array;
+  /** The keys and aliases, sorted, with their entries' positions (known-keys.ts). */
+  table: Uint8Array;
   /** Entry i's body digest at i × 32 (zeros for none). */
   digests: Uint8Array;
   entries: StoredEntry[];
   deps: [VerdictReads, string][];
 }
 
-const EMPTY: Stored = { keys: new Uint8Array(0), digests: new Uint8Array(0), entries: [], deps: [] };
+const EMPTY: Stored = { table: new Uint8Array(0), digests: new Uint8Array(0), entries: [], deps: [] };
 
 /** The stored entries; none, with why, when the file is not to be trusted. */
 function load(file: string): { stored: Stored; ignored?: string } {
@@ -319,8 +384,12 @@ function load(file: string): { stored: Stored; ignored?: string } {
     if (newline < 0 || header.sha256 !== createHash("sha256").update(rest).digest("base64url"))
       return ignored("its content does not match its digest (truncated or altered)");
     const count = header.count as number;
-    const tables = count * KEY_BYTES;
-    const { deps, entries } = JSON.parse(rest.toString("utf8", 2 * tables)) as Omit<Stored, "keys" | "digests">;
+    const keyBytes = (header.keys as number) * ROW_BYTES;
+    const digestBytes = count * KEY_BYTES;
+    const { deps, entries } = JSON.parse(rest.toString("utf8", keyBytes + digestBytes)) as Omit<
+      Stored,
+      "table" | "digests"
+    >;
     if (
       !Array.isArray(deps) ||
       !deps.every(isDep) ||
@@ -330,7 +399,9 @@ function load(file: string): { stored: Stored; ignored?: string } {
     ) {
       return ignored("it holds an entry of the wrong shape");
     }
-    return { stored: { keys: rest.subarray(0, tables), digests: rest.subarray(tables, 2 * tables), entries, deps } };
+    const table = rest.subarray(0, keyBytes);
+    if (!new KnownKeys(table).isTableOf(count)) return ignored("it holds an entry of the wrong shape");
+    return { stored: { table, digests: rest.subarray(keyBytes, keyBytes + digestBytes), entries, deps } };
   } catch {
     return ignored("it cannot be read (truncated or altered)");
   }
@@ -341,7 +412,7 @@ function mergeSorted(rows: Row[], more: Row[]): Row[] {
   const out: Row[] = [];
   let j = 0;
   for (const row of rows) {
-    while (j < more.length && more[j]!.key < row.key) out.push(more[j++]!);
+    while (j < more.length && more[j]!.keys[0]![0] < row.keys[0]![0]) out.push(more[j++]!);
     out.push(row);
   }
   return out.concat(more.slice(j));

@@ -9,11 +9,13 @@
  * is handed to the caller's `publish` hook as soon as it is checked. It writes nothing
  * itself but, given the verification cache, the entries of the files it checked into it.
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
-import { cacheScope, type VerificationCache } from "../cache/verification-cache.ts";
+import { cacheScope, type UsableEntries, type VerificationCache } from "../cache/verification-cache.ts";
+import { gitAlias, statAlias } from "../cache/file-identity.ts";
+import { gitView, type GitView } from "../read/git-view.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside, realPath } from "../read/content-root.ts";
@@ -111,7 +113,15 @@ export async function checkContent(
     return result;
   }
   const validators = schemaValidators(options.settings.contextUrl);
-  const listing = await listContent(dir);
+  const listed = listContent(dir);
+  // git runs while the folder is listed; its view is only worth asking for with a cache to use it.
+  const git =
+    options.cache &&
+    gitView(
+      dir,
+      listed.then((listing) => listing.others),
+    );
+  const listing = await listed;
   const linkedRoot = linkedRootProblem(dir);
   if (linkedRoot !== undefined) addFiles(result, [{ file: linkedRoot.file, diagnostics: [linkedRoot] }]);
   addFiles(result, linkProblems(dir, listing.links));
@@ -193,7 +203,7 @@ export async function checkContent(
           diagnostic("file/changed", { file: manifest.file }, "changed while the build read it: build again"),
         );
     },
-    usableCache(options, root.context),
+    options.cache && cacheUse(options, options.cache.usable(root.context), dir, await git),
   );
 
   addFiles(result, root.checked);
@@ -254,7 +264,7 @@ export async function checkPaths(
   const validators = schemaValidators(options.settings.contextUrl);
   let root: RootFiles | undefined;
   let loose: ManifestContext | undefined;
-  const caches = new Map<ManifestContext, CacheUse | undefined>();
+  const caches = new Map<ManifestContext, UsableEntries>();
 
   const contextFor = (path: string): ManifestContext => {
     if (isInside(path, contentDir)) {
@@ -292,7 +302,8 @@ export async function checkPaths(
       addFiles(result, [{ file: displayPath(path), diagnostics: [missingFile(path)] }]);
     } else {
       const context = contextFor(path);
-      if (!caches.has(context)) caches.set(context, usableCache(options, context));
+      const { cache } = options;
+      if (cache !== undefined && !caches.has(context)) caches.set(context, cache.usable(context));
       // Named as in its content root, as a check of the whole root names it: one cache entry serves both.
       const files = isInside(path, contentDir)
         ? { dir: contentDir, names: [relative(realPath(contentDir), realPath(path)).split(sep).join("/")] }
@@ -305,7 +316,7 @@ export async function checkPaths(
           result.files.push({ file: manifest.file, umid: manifest.umid });
           result.diagnostics.push(...manifest.diagnostics);
         },
-        caches.get(context),
+        cache && cacheUse(options, caches.get(context)!, files.dir, undefined),
       );
     }
   };
@@ -399,15 +410,48 @@ function checkRoutes(path: string, validators: SchemaValidators): RoutesCheck | 
   return checkRoutesText(file, read.text, validators);
 }
 
-/** The verification cache's entries usable in `context`, if a cache is used. */
-function usableCache(options: ContentCheckOptions, context: ManifestContext): CacheUse | undefined {
-  return options.cache && { scope: cacheScope(options.settings), usable: options.cache.usable(context) };
+/**
+ * The verification cache as a check of the files in `dir` uses it: in a git working tree, files are known by
+ * git's view of them, elsewhere by their status.
+ */
+function cacheUse(
+  options: ContentCheckOptions,
+  usable: UsableEntries,
+  dir: string,
+  git: GitView | undefined,
+): CacheUse {
+  const scope = cacheScope(options.settings);
+  if (git !== undefined) {
+    const { algorithm, blobs } = git;
+    return {
+      scope,
+      usable,
+      source: { git: algorithm },
+      knownAs: (name) => {
+        const blob = blobs.get(name);
+        return blob === undefined ? undefined : gitAlias(scope, name, algorithm, blob);
+      },
+    };
+  }
+  const now = BigInt(Date.now()) * 1_000_000n;
+  return {
+    scope,
+    usable,
+    source: "stat",
+    knownAs: (name) => {
+      const status = lstatSync(join(dir, name), { bigint: true, throwIfNoEntry: false });
+      return status?.isFile() ? statAlias(scope, name, status, now) : undefined;
+    },
+  };
 }
 
 /** Counts a manifest the cache knew; keeps the entry of one it did not. */
 function keepEntry(result: ContentCheck, cache: VerificationCache | undefined, manifest: CheckedManifest): void {
   if (manifest.recalled) result.recalled++;
-  else if (manifest.cacheEntry !== null) cache?.add(manifest.cacheEntry.key, manifest.cacheEntry.verdict);
+  else if (manifest.cacheEntry !== null) {
+    const { key, alias, verdict } = manifest.cacheEntry;
+    cache?.add(key, alias, verdict);
+  }
 }
 
 /** Files checked on their own (`file` undefined: there is none), with what was found in them. */

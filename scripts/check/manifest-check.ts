@@ -11,7 +11,7 @@
  * judged anew. Every other file is checked and yields the entry to keep.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
+import { type BigIntStats, closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import type { Settings } from "../config.ts";
@@ -22,7 +22,10 @@ import {
   type CachedVerdict,
   PLACED_MEMBERS,
   type KeptPlaces,
+  type Alias,
 } from "../cache/verification-cache.ts";
+import { aliasOf, type IdentitySource } from "../cache/file-identity.ts";
+import { KEY_KINDS } from "../cache/known-keys.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
 import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
 import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
@@ -59,16 +62,24 @@ export interface ManifestContext extends CheckOptions {
   unsigned: UnsignedOptIns;
 }
 
-/** The cache as a check consults it: the scope of its keys, their table, and which of them may be used. */
+/**
+ * The cache as a check consults it: the scope of its keys, their table, which of them may be used, and how this
+ * run knows files it does not read (the alias it keeps for each file it reads).
+ */
 export interface CacheLookup {
   scope: string;
   known: KnownKeys;
   usable: Uint8Array;
+  source: IdentitySource;
 }
 
-/** A file whose key is a usable entry's, at `position` in their table: its result is that entry's (`recall`). */
+/**
+ * A file whose key is a usable entry's, at `position` in their table: its result is that entry's (`recall`). `alias`:
+ * the alias of the bytes read, for an entry found by reading them.
+ */
 export interface Recalled {
   position: number;
+  alias?: Alias;
 }
 
 /** The entry's result for its file, displayed as `file`, as checking it would give (freshness judged at `now`). */
@@ -100,8 +111,8 @@ export function checkManifestFile(
   context: ManifestContext,
   cache?: CacheLookup & { name: string },
 ): CheckedManifest | Recalled {
-  const position = cache === undefined ? -1 : usablePosition(path, cache);
-  if (position >= 0) return { position };
+  const recalled = cache === undefined ? undefined : usablePosition(path, cache);
+  if (recalled !== undefined) return recalled;
   const prefix = cache && keyPrefix(cache.scope, cache.name);
   const file = displayPath(path);
   const read = readSourceText(path, context.settings.limits.maxManifestBytes);
@@ -119,6 +130,7 @@ export function checkManifestFile(
     };
   // The key of the bytes checked, not of those looked up: the file may have changed between.
   const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
+  const alias = cache && aliasFor(cache, read.bytes, read.stat);
   const { value, map, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
     file,
     read.text,
@@ -137,6 +149,7 @@ export function checkManifestFile(
       ? null
       : {
           key,
+          alias,
           verdict: {
             umid,
             body:
@@ -213,32 +226,40 @@ export function checkManifestText(
 const lookup = Buffer.allocUnsafe(1 << 16);
 
 /**
- * The position of the file's key among the cache's, if that entry may be used; else -1
- * (also for a file too large for the buffer, or unreadable: the check reads it as usual).
- * The cheapest read there is, since most files of a run are looked up and found: no
- * decoding, no size query.
+ * The usable entry whose key is the file's, if any (none also for a file too large for the buffer, or unreadable:
+ * the check reads it as usual). The cheapest read there is, since most files a run reads it finds: no decoding.
  */
-function usablePosition(path: string, cache: CacheLookup & { name: string }): number {
+function usablePosition(path: string, cache: CacheLookup & { name: string }): Recalled | undefined {
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch {
-    return -1;
+    return undefined;
   }
   try {
     const prefix = writeKeyPrefix(lookup, cache.scope, cache.name);
     const room = lookup.length - prefix;
     // A name that fills the buffer would be cut short, and its key would be another file's.
-    if (Buffer.byteLength(cache.name) + cache.scope.length + 2 !== prefix) return -1;
+    if (Buffer.byteLength(cache.name) + cache.scope.length + 2 !== prefix) return undefined;
+    // Before the read: a file changed while it is read must not look unchanged.
+    const stat = fstatSync(fd, { bigint: true });
     const read = readSync(fd, lookup, prefix, room, 0);
-    if (read === room) return -1;
+    if (read === room) return undefined;
     const position = cache.known.positionOf(cacheKey(lookup.subarray(0, prefix + read)));
-    return position >= 0 && cache.usable[position] === 1 ? position : -1;
+    if (position < 0 || cache.usable[position] !== 1) return undefined;
+    const alias = aliasFor(cache, lookup.subarray(prefix, prefix + read), stat);
+    return alias === undefined ? { position } : { position, alias };
   } catch {
-    return -1;
+    return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/** The alias this run keeps for a file it read (`bytes`, from a descriptor whose status was `stat`), if any. */
+function aliasFor(cache: CacheLookup & { name: string }, bytes: Uint8Array, stat: BigIntStats): Alias | undefined {
+  const key = aliasOf(cache.source, cache.scope, cache.name, bytes, stat);
+  return key && { key, kind: cache.source === "stat" ? KEY_KINDS.stat : KEY_KINDS.git };
 }
 
 /** The problems that depend on the clock: never cached (see freshness.ts). */

@@ -2,14 +2,17 @@
  * Checks many manifest files on every core: worker threads check batches while the main
  * thread takes the results, in file order, at the pace its consumer (the build's writer)
  * sets. Few files are checked on the main thread, one after another, where starting
- * workers would cost more than it saves. With the verification cache, every thread reads
- * and hashes its files, and checks only those whose key no usable entry has; the main
- * thread turns the others into the entries' results.
+ * workers would cost more than it saves. With the verification cache, the main thread
+ * first finds the files known without reading them (by an alias: git's blob id, or their
+ * status; file-identity.ts); every thread then reads and hashes the others, and checks
+ * only those whose key no usable entry has; the main thread turns the entries found into
+ * their results.
  */
 import { join, relative, sep } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
-import type { UsableEntries } from "../cache/verification-cache.ts";
+import type { Alias, UsableEntries } from "../cache/verification-cache.ts";
+import type { IdentitySource } from "../cache/file-identity.ts";
 import { typescriptWorker } from "../runtime/worker.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
 import { checkManifestFile, recall, type ManifestContext, type Recalled } from "./manifest-check.ts";
@@ -29,14 +32,19 @@ export interface WorkerInit {
   pins: { file: string; keys: [string, { spki: string; place: string }][] } | undefined;
   unsigned: Omit<UnsignedOptIns, "entries"> & { entries: [string, UnsignedOptIn][] };
   dir: string;
-  /** The scope of the cache's keys, the table of its keys, and which may be used (shared memory). */
-  cache?: { scope: string; table: Uint8Array; usable: Uint8Array };
+  /** The scope of the cache's keys, the table of its keys, which may be used (shared memory), and how files are known. */
+  cache?: { scope: string; table: Uint8Array; usable: Uint8Array; source: IdentitySource };
 }
 
-/** The cache as a check uses it: the scope of its keys, and the entries it may use. */
+/**
+ * The cache as a check uses it: the scope of its keys, the entries it may use, how this run knows files, and the
+ * alias by which it knows a file without reading it, if it does.
+ */
 export interface CacheUse {
   scope: string;
   usable: UsableEntries;
+  source: IdentitySource;
+  knownAs(name: string): Uint8Array | undefined;
 }
 
 /**
@@ -62,6 +70,8 @@ export interface WorkerResults {
   start: number;
   positions: Int32Array;
   checked: CheckedManifest[];
+  /** The aliases of entries found by reading their files, by their files' positions in the batch. */
+  aliases: [number, Alias][];
 }
 
 /** Receives each file's result, in the order of `names`, with its index there. */
@@ -80,16 +90,34 @@ export async function checkManifestFiles(
   const shownDir = relative(process.cwd(), files.dir);
   const recalling = (result: CheckedManifest | Recalled, i: number) => {
     if (!("position" in result)) return onResult(result, i);
+    if (result.alias !== undefined) cache!.usable.learn(result.position, result.alias);
     const name = files.names[i]!;
     return onResult(
       recall(cache!.usable.verdictAt(result.position), shownDir === "" ? name : `${shownDir}${sep}${name}`, context),
       i,
     );
   };
-  if (files.names.length < WORKER_THRESHOLD || workers === 0) {
-    const lookup = cache && { scope: cache.scope, known: cache.usable.known, usable: cache.usable.usable };
-    for (const [i, name] of files.names.entries())
+  const known = knownPositions(files.names, cache);
+  const unknown = files.names.flatMap((_, i) => (known[i]! >= 0 ? [] : [i]));
+  /** Delivers the files known up to (not including) `end`. */
+  let next = 0;
+  const deliverKnown = async (end: number) => {
+    for (; next < end; next++) if (known[next]! >= 0) await recalling({ position: known[next]! }, next);
+  };
+  if (unknown.length < WORKER_THRESHOLD || workers === 0) {
+    const lookup = cache && {
+      scope: cache.scope,
+      known: cache.usable.known,
+      usable: cache.usable.usable,
+      source: cache.source,
+    };
+    for (const i of unknown) {
+      await deliverKnown(i);
+      const name = files.names[i]!;
       await recalling(checkManifestFile(join(files.dir, name), context, lookup && { ...lookup, name }), i);
+      next = i + 1;
+    }
+    await deliverKnown(files.names.length);
     return;
   }
   const { settings, now, strict, pins, unsigned } = context;
@@ -100,9 +128,31 @@ export async function checkManifestFiles(
     pins: pins && { file: pins.file, keys: [...pins.keys] },
     unsigned: { ...unsigned, entries: [...unsigned.entries] },
     dir: files.dir,
-    ...(cache && { cache: { scope: cache.scope, table: cache.usable.known.table, usable: cache.usable.usable } }),
+    ...(cache && {
+      cache: { scope: cache.scope, table: cache.usable.known.table, usable: cache.usable.usable, source: cache.source },
+    }),
   };
-  await new Pool(files, init, workers, recalling).run();
+  const unknownFiles = { dir: files.dir, names: unknown.map((i) => files.names[i]!) };
+  await new Pool(unknownFiles, init, workers, async (result, j) => {
+    const i = unknown[j]!;
+    await deliverKnown(i);
+    await recalling(result, i);
+    next = i + 1;
+  }).run();
+  await deliverKnown(files.names.length);
+}
+
+/** For each file, the position of the usable entry that knows it without reading it, or -1. */
+function knownPositions(names: readonly string[], cache: CacheUse | undefined): Int32Array {
+  const known = new Int32Array(names.length).fill(-1);
+  if (cache === undefined) return known;
+  const { known: keys, usable } = cache.usable;
+  names.forEach((name, i) => {
+    const alias = cache.knownAs(name);
+    const position = alias === undefined ? -1 : keys.positionOf(alias);
+    if (position >= 0 && usable[position] === 1) known[i] = position;
+  });
+  return known;
 }
 
 class Pool {
@@ -132,8 +182,11 @@ class Pool {
     worker.on("message", (message: "ready" | WorkerResults) => {
       if (message !== "ready") {
         let next = 0;
+        const aliases = new Map(message.aliases);
         message.positions.forEach((position, i) => {
-          this.#waiting.set(message.start + i, position >= 0 ? { position } : message.checked[next++]!);
+          const alias = aliases.get(i);
+          const found = alias === undefined ? { position } : { position, alias };
+          this.#waiting.set(message.start + i, position >= 0 ? found : message.checked[next++]!);
         });
       }
       this.#idle.push(worker);

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { KnownKeys } from "../cache/known-keys.ts";
+import type { Alias } from "../cache/verification-cache.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
 import { checkManifestFile, type ManifestContext } from "./manifest-check.ts";
 import type { WorkerBatch, WorkerInit, WorkerResults } from "./manifest-pool.ts";
@@ -22,15 +23,18 @@ const cache = init.cache && {
   scope: init.cache.scope,
   known: new KnownKeys(init.cache.table),
   usable: init.cache.usable,
+  source: init.cache.source,
 };
 
 parentPort!.on("message", ({ start, names }: WorkerBatch) => {
   const positions = new Int32Array(names.length);
   const checked: CheckedManifest[] = [];
+  const aliases: [number, Alias][] = [];
   names.forEach((name, i) => {
     const result = checkManifestFile(join(init.dir, name), context, cache && { ...cache, name });
     positions[i] = "position" in result ? result.position : -1;
     if (!("position" in result)) checked.push(result);
+    else if (result.alias !== undefined) aliases.push([i, result.alias]);
   });
   const transfer = [
     positions.buffer,
@@ -38,6 +42,6 @@ parentPort!.on("message", ({ start, names }: WorkerBatch) => {
       r.state === "valid" && r.body.kind === "bytes" ? [r.body.bytes.buffer as ArrayBuffer] : [],
     ),
   ];
-  parentPort!.postMessage({ start, positions, checked } satisfies WorkerResults, transfer);
+  parentPort!.postMessage({ start, positions, checked, aliases } satisfies WorkerResults, transfer);
 });
 parentPort!.postMessage("ready");

@@ -6,7 +6,7 @@
  * at, so `check --base` would read at a revision something else than the build publishes.
  */
 import fg from "fast-glob";
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { type BigIntStats, closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { decodeUtf8 } from "../../core/base64url.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { ShapeLimits } from "../../core/json/strict-json.ts";
@@ -85,7 +85,10 @@ export function readHead(path: string, maxBytes: number): Buffer {
   }
 }
 
-export type SourceText = { text: string; bytes: Uint8Array } | { diagnostic: Diagnostic; missing: boolean };
+/** A file's text and bytes, with the status of the descriptor they were read from; or why it could not be read. */
+export type SourceText =
+  | { text: string; bytes: Uint8Array; stat: BigIntStats }
+  | { diagnostic: Diagnostic; missing: boolean };
 
 /**
  * A file's text, or the diagnostic that says why it cannot be read as UTF-8 text within
@@ -95,11 +98,13 @@ export type SourceText = { text: string; bytes: Uint8Array } | { diagnostic: Dia
 export function readSourceText(path: string, maxBytes: number): SourceText {
   const file = displayPath(path);
   let bytes: Uint8Array;
+  let stat: BigIntStats;
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     // The size is checked before reading: an oversized file is refused, not loaded.
-    const { size } = fstatSync(fd);
+    stat = fstatSync(fd, { bigint: true });
+    const size = Number(stat.size);
     if (size > maxBytes) {
       const message = `file is ${size} bytes; the limit is ${maxBytes} (UM_MAX_MANIFEST_BYTES)`;
       return { diagnostic: diagnostic("limits/size", { file }, message), missing: false };
@@ -117,5 +122,5 @@ export function readSourceText(path: string, maxBytes: number): SourceText {
     return { diagnostic: diagnostic("json/encoding", { file }, "file is not valid UTF-8"), missing: false };
   }
   // A byte order mark carries no content; editors on some systems add one.
-  return { text: text.startsWith("\uFEFF") ? text.slice(1) : text, bytes };
+  return { text: text.startsWith("\uFEFF") ? text.slice(1) : text, bytes, stat };
 }

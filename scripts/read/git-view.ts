@@ -1,0 +1,87 @@
+/**
+ * git's own view of a content folder in a working tree: for each file that matches the
+ * index, the id of its blob there. Four git processes, run at once, whatever the folder's
+ * size, and none of them reads a file that git's index already vouches for:
+ * `rev-parse` (the object format, the top of the working tree), `config` (line-ending
+ * conversion), `ls-files -s -v` (every indexed file, its mode, blob id, stage and flags)
+ * and `diff-files` (the files whose status no longer matches the index; git compares a
+ * racily clean one's content itself).
+ *
+ * A file is vouched for only when git's word is about its bytes as they are on disk:
+ * - a regular file (not a link, not a submodule), at stage 0 (not in a conflict), with
+ *   none of the flags that make git stop looking at it (assume-unchanged,
+ *   skip-worktree);
+ * - with no conversion between the working tree and the blob: no `.gitattributes`
+ *   anywhere that applies (filters, `ident`, `eol`, `working-tree-encoding`), and
+ *   `core.autocrlf` off. Where one could apply, git's view is not used at all.
+ * Everything else is read.
+ */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { git } from "./git-process.ts";
+
+export type GitAlgorithm = "sha1" | "sha256";
+
+export interface GitView {
+  algorithm: GitAlgorithm;
+  /** The blob id of each file (named relative to the folder, with `/`) whose bytes on disk are that blob's. */
+  blobs: ReadonlyMap<string, string>;
+}
+
+const ATTRIBUTES = ".gitattributes";
+const REGULAR_MODES = new Set(["100644", "100755"]);
+
+/**
+ * git's view of the folder `dir`, whose files besides manifests are `others` (relative to
+ * it, listed meanwhile); undefined outside a working tree, without git, or where git converts files.
+ */
+export async function gitView(dir: string, others: Promise<readonly string[]>): Promise<GitView | undefined> {
+  try {
+    const [repository, config, indexed, changed] = await Promise.all([
+      git(dir, ["rev-parse", "--show-object-format", "--show-toplevel", "--git-path", "info/attributes"]),
+      git(dir, ["config", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"]),
+      git(dir, ["ls-files", "-s", "-v", "-z"]),
+      git(dir, ["diff-files", "--name-only", "-z", "--relative"]),
+    ]);
+    if (repository.status !== 0 || indexed.status !== 0 || changed.status !== 0) return undefined;
+    const [format, top, infoAttributes] = repository.stdout.toString().split("\n");
+    if (format !== "sha1" && format !== "sha256") return undefined;
+    if (mayConvert(dir, top!, resolve(dir, infoAttributes!), config.stdout.toString(), await others)) return undefined;
+    const differs = new Set(changed.stdout.toString().split("\0"));
+    const blobs = new Map<string, string>();
+    for (const record of indexed.stdout.toString().split("\0")) {
+      // "TAG MODE OBJECT STAGE\tPATH"
+      const tab = record.indexOf("\t");
+      const [tag, mode, object, stage] = record.slice(0, tab).split(" ");
+      const name = record.slice(tab + 1);
+      if (tag === "H" && REGULAR_MODES.has(mode!) && stage === "0" && !differs.has(name)) blobs.set(name, object!);
+    }
+    return { algorithm: format, blobs };
+  } catch {
+    // No git to run: the files are read.
+    return undefined;
+  }
+}
+
+/**
+ * Whether git may convert a file of `dir` between the working tree and its blob: then the
+ * bytes on disk need not be the blob's, and git's view says nothing about them.
+ */
+function mayConvert(dir: string, top: string, infoAttributes: string, config: string, others: readonly string[]) {
+  for (const line of config.split("\n")) {
+    const [name, value] = line.split(" ");
+    if (name === "core.autocrlf" && value !== "false") return true;
+    if (name === "core.attributesfile" && existsSync(resolve(top, value!.replace(/^~(?=\/)/, homedir())))) return true;
+  }
+  const global = process.env.XDG_CONFIG_HOME
+    ? join(process.env.XDG_CONFIG_HOME, "git")
+    : join(homedir(), ".config/git");
+  const system = process.env.GIT_ATTR_NOSYSTEM ? [] : ["/etc/gitattributes"];
+  if ([infoAttributes, join(global, "attributes"), ...system].some((file) => existsSync(file))) return true;
+  if (others.some((name) => basename(name) === ATTRIBUTES)) return true;
+  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, ATTRIBUTES))) return true;
+    if (folder === resolve(top) || folder === dirname(folder)) return false;
+  }
+}
