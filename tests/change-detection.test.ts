@@ -95,10 +95,10 @@ async function check(content: string, cacheDir: string) {
   process.chdir(dirname(content));
   const opened: string[] = [];
   const openSync = fs.openSync;
-  fs.openSync = ((path: fs.PathLike, ...rest: never[]) => {
-    opened.push(String(path));
-    return openSync(path, ...rest);
-  }) as typeof fs.openSync;
+  fs.openSync = (...args: Parameters<typeof openSync>) => {
+    opened.push(String(args[0]));
+    return openSync(...args);
+  };
   syncBuiltinESMExports();
   try {
     const cache = new VerificationCache(cacheDir, false);
