@@ -13,6 +13,7 @@ export const KEY_KINDS = { bytes: 0, git: 1, stat: 2 } as const;
 export type KeyKind = (typeof KEY_KINDS)[keyof typeof KEY_KINDS];
 
 const POSITION_BITS = 30;
+const POSITION_MASK = (1 << POSITION_BITS) - 1;
 
 export class KnownKeys {
   readonly #words: DataView;
@@ -32,7 +33,7 @@ export class KnownKeys {
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const order = compareAt(this.table, middle * ROW_BYTES, key);
-      if (order === 0) return this.#word(middle) & ((1 << POSITION_BITS) - 1);
+      if (order === 0) return this.#word(middle) & POSITION_MASK;
       if (order < 0) low = middle + 1;
       else high = middle - 1;
     }
@@ -42,7 +43,10 @@ export class KnownKeys {
   /** Whether every row names one of `count` entries, and every entry has exactly one key of its bytes. */
   isTableOf(count: number): boolean {
     const keyed = new Uint8Array(count);
-    for (const { kind, position } of this.rows()) {
+    for (let row = 0; row < this.size; row++) {
+      const word = this.#word(row);
+      const position = word & POSITION_MASK;
+      const kind = word >>> POSITION_BITS;
       if (position >= count || kind > KEY_KINDS.stat) return false;
       if (kind !== KEY_KINDS.bytes) continue;
       if (keyed[position] !== 0) return false;
@@ -58,7 +62,7 @@ export class KnownKeys {
       yield {
         key: this.table.subarray(row * ROW_BYTES, row * ROW_BYTES + KEY_BYTES),
         kind: (word >>> POSITION_BITS) as KeyKind,
-        position: word & ((1 << POSITION_BITS) - 1),
+        position: word & POSITION_MASK,
       };
     }
   }
