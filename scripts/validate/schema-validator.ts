@@ -52,13 +52,17 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
         return problem === undefined;
       },
     });
-    ajv.addSchema(manifestSchema(contextUrl));
+    // Adding the v0.4 schema costs more than all the rest (ajv checks it against its meta-schema): only for
+    // `resource`, which a check of content never asks for.
+    let withManifestSchema = false;
     validators = {
       manifest: (value) => manifestSchemaProblems(value, contextUrl),
       routes: problemsOf(ajv.compile(routesSchema)),
       keys: problemsOf(ajv.compile(keysSchema)),
       unsigned: problemsOf(ajv.compile(unsignedSchema)),
       resource: (name) => {
+        if (!withManifestSchema) ajv.addSchema(manifestSchema(contextUrl));
+        withManifestSchema = true;
         const validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${name}`);
         if (validate === undefined) throw new Error(`no resource ${JSON.stringify(name)} in the v0.4 schema`);
         return problemsOf(validate);
