@@ -131,12 +131,15 @@ describe("build: valid content", () => {
     assert.equal(records["urn:revoked:gone"]!.status!.status, "revoked");
     assert.equal(Object.keys(records).length, 8);
   });
-  it("writes the index, the build info and the five bodies: underscore files and other files are not content", () => {
+  it("writes the index, its state, the build info and the five bodies: underscore and other files are not content", () => {
     const files = Object.keys(fileDigests(out));
-    assert.equal(files.filter((f) => f.startsWith("index/")).length, new Set(Object.keys(records).map(shardPath)).size);
+    assert.equal(
+      files.filter((f) => /^index\/[0-9a-f]{3}\.json$/.test(f)).length,
+      new Set(Object.keys(records).map(shardPath)).size,
+    );
     assert.equal(files.filter((f) => /^[mh]\//.test(f)).length, 5);
     assert.ok(
-      files.every((f) => /^(index\/[0-9a-f]{3}\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)),
+      files.every((f) => /^(index\/[0-9a-f]{3}\.json|index\/digests\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)),
       files.join(" "),
     );
     assert.deepEqual(JSON.parse(readFileSync(join(out, "resolver.json"), "utf8")), {
@@ -285,7 +288,7 @@ describe("build: the output directory", () => {
     assert.deepEqual(fileDigests(out), before);
     assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"]).status, 0);
     assert.deepEqual(readRecords(out), {});
-    assert.deepEqual(Object.keys(fileDigests(out)), ["resolver.json"]);
+    assert.deepEqual(Object.keys(fileDigests(out)), ["index/digests.json", "resolver.json"]);
   });
 });
 

@@ -2,6 +2,8 @@
 import { join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../write/body-writer.ts";
+import { InPlaceOutput } from "../write/in-place.ts";
+import { withState } from "../plan/output-state.ts";
 import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../plan/host-limits.ts";
 import { KvWriter } from "../write/kv-writer.ts";
 import { BodyNames } from "../plan/body-names.ts";
@@ -119,15 +121,14 @@ Example:
       async () => {
         for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
         const cache = openCache(values, true);
-        const built = await reportingWriteErrors(outDir, () =>
-          buildInto(
-            contentDir,
-            outDir,
-            kv,
-            { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache, sarif },
-            settings,
-          ),
-        );
+        const options = { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache, sarif };
+        const built = await reportingWriteErrors(outDir, async () => {
+          const warm = await buildInto(contentDir, outDir, kv, options, settings, true);
+          // A cold build never answers COLD.
+          return warm === COLD
+            ? (buildInto(contentDir, outDir, kv, options, settings, false) as Promise<Built | undefined>)
+            : warm;
+        });
         const page =
           built &&
           (await reportingWriteErrors(lookupDir, async () =>
@@ -190,10 +191,15 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
   }
 }
 
+/** What a warm build answers when the previous output cannot be updated in place: the build is made cold. */
+const COLD = Symbol("cold");
+
 /**
  * Checks the content and writes it into staging folders as it goes (bodies, and KV pairs
  * when asked for, as each manifest is checked; the index at the end), then swaps them in;
  * on any error in the content, prints it and leaves every output as it was (undefined).
+ * `warm`: when the output folder holds a previous output with its state, it is updated in
+ * place instead (write/in-place.ts), writing only what changed; COLD when it cannot be.
  */
 async function buildInto(
   contentDir: string,
@@ -206,13 +212,22 @@ async function buildInto(
     sarif,
   }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined; sarif: string | undefined },
   settings: Settings,
-): Promise<Built | undefined> {
-  const staging = await openStaging(outDir, BUILD_INFO_PATH);
+  warm: boolean,
+): Promise<Built | typeof COLD | undefined> {
+  const stagingBeside = () => openStaging(outDir, BUILD_INFO_PATH);
+  const inPlace = warm ? await InPlaceOutput.open(outDir, stagingBeside) : undefined;
+  const staging = inPlace === undefined ? await stagingBeside() : undefined;
   let kvDir: string | undefined;
   let kvStaging: string | undefined;
   let limits: string[] = [];
+  const discard = async () => {
+    inPlace?.discard();
+    for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
+  };
   try {
-    const bodies = new BodyWriter(staging);
+    const bodies = staging === undefined ? undefined : new BodyWriter(staging);
+    // The bytes of every body published: what the output holds, whatever this build writes of it.
+    let bodyBytes = 0;
     let kv: KvWriter | undefined;
     let statuses: ReadonlyMap<string, RouteStatus> = new Map();
     const nextCheck = settings.statusNextCheck;
@@ -242,17 +257,33 @@ async function buildInto(
         statuses = outline.statuses;
       },
       publish: async (manifest) => {
+        if (inPlace !== undefined && kv === undefined) {
+          // An unchanged body is neither read nor written: the previous output holds it, which the plan's diff proves.
+          const body = planBody(manifest, names, statuses, nextCheck);
+          if (manifest.body.kind === "bytes") inPlace.stageBody(body.etag, manifest.body.bytes);
+          bodyBytes += manifest.body.kind === "bytes" ? manifest.body.bytes.byteLength : manifest.body.stored.bytes;
+          return true;
+        }
         const bytes =
           manifest.body.kind === "bytes"
             ? manifest.body.bytes
             : recalledBody(cache!, manifest.umid, manifest.body.stored);
         if (bytes === undefined) return false;
         const body = planBody(manifest, names, statuses, nextCheck);
-        bodies.write(body.placed, bytes);
+        if (inPlace !== undefined && manifest.body.kind === "bytes") inPlace.stageBody(body.etag, bytes);
+        bodies?.write(body.placed, bytes);
+        bodyBytes += bytes.byteLength;
         await kv?.manifest(manifest.umid, bytes, body.etag, body.status);
         return true;
       },
     }).finally(() => progress.stop());
+    const plan = planOutput(content, names, nextCheck);
+    const passed = !hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty);
+    // Before anything is printed: a build made cold instead prints it all again.
+    if (passed && inPlace !== undefined && !inPlace.prepare(plan.indexFiles())) {
+      await discard();
+      return COLD;
+    }
     printProblems(content.diagnostics, { maxProblems, write: (line) => console.log(line) });
     if (sarif !== undefined) await writeSarif(sarif, sortDiagnostics(content.diagnostics));
     // An empty content folder is far more often a mistake (a wrong --content, a deletion)
@@ -266,29 +297,30 @@ async function buildInto(
         : undefined;
     if (refusal !== undefined) {
       console.log(`${printable(`${refusal} ${outDir} was left unchanged.`)}`);
-      for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
+      await discard();
       return undefined;
     }
-    const plan = planOutput(content, names, nextCheck);
-    const indexBytes = await writeFiles(staging, plan.indexFiles());
+    const indexBytes =
+      staging === undefined ? inPlace!.indexBytes : await writeFiles(staging, withState(plan.indexFiles(), new Map()));
     const kvWriter: KvWriter | undefined = kv;
     for (const route of kvWriter === undefined ? [] : plan.kvRoutes()) {
       if ("redirect" in route) await kvWriter!.redirect(route.umid, route.redirect);
       else await kvWriter!.revoked(route.umid, route.revoked);
     }
     const kvFiles = kv?.finish() ?? 0;
-    await commitStaging(staging, outDir);
+    if (staging === undefined) inPlace!.commit();
+    else await commitStaging(staging, outDir);
     if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
     return {
       content,
       bodyFile: (umid) => names.fileOf(umid),
-      bytes: bodies.bytes + indexBytes,
+      bytes: bodyBytes + indexBytes,
       ...(kvDir !== undefined && { kvDir }),
       kvFiles,
       hostWarnings: limits,
     };
   } catch (error) {
-    for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
+    await discard();
     throw error;
   }
 }

@@ -1,0 +1,296 @@
+/**
+ * A warm `build` updates the previous output in place: its output is always byte for byte a cold build's of the same
+ * content, it rewrites only what changed, and a kill at any instant leaves an output the next build completes.
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, relative } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { after, describe, it } from "node:test";
+import { encodeBase64url, utf8 } from "../core/base64url.ts";
+import { recoverOutput } from "../scripts/write/output.ts";
+import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { fileDigests } from "./support/file-tree.ts";
+import { CLI } from "./support/paths.ts";
+
+const key = newKey();
+const scratch = mkdtempSync(join(tmpdir(), "um-in-place-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+function build(content: string, out: string, cache: string | undefined) {
+  const result = spawnSync(
+    process.execPath,
+    [
+      CLI,
+      "build",
+      "--content",
+      content,
+      "--out",
+      out,
+      "--lookup-out",
+      `${out}-lookup`,
+      ...(cache ? [] : ["--no-cache"]),
+    ],
+    { encoding: "utf8", env: { ...process.env, UM_RESOLVER_URL: "", ...(cache && { UM_CACHE_DIR: cache }) } },
+  );
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A built folder as a cold build must match it: every file's digest, and every folder, empty ones too. */
+function tree(dir: string): { files: Record<string, string>; folders: string[] } {
+  const folders = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+  return { files: fileDigests(dir), folders };
+}
+
+let colds = 0;
+/** The tree a cold build of `content` writes: no previous output, no cache. */
+function coldTree(content: string) {
+  const out = join(scratch, `cold-${colds++}`);
+  const result = build(content, out, undefined);
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  return tree(out);
+}
+
+const write = (dir: string, file: string, value: unknown) => {
+  mkdirSync(join(dir, file, ".."), { recursive: true });
+  writeFileSync(join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
+};
+const manifest = (umid: string, issuedAt = "2026-01-01T00:00:00Z") => signed(manifestFor(umid, { issuedAt }), key);
+const bodyOf = (out: string, umid: string) => join(out, "m", encodeBase64url(utf8(umid)));
+const asides = (out: string) => readdirSync(join(out, "..")).filter((name) => name.startsWith(`.${basename(out)}.`));
+
+describe("build in place: the output of a cold build, whatever changed", () => {
+  const content = join(scratch, "content");
+  const out = join(scratch, "dist");
+  const cache = join(scratch, "cache");
+  for (let i = 0; i < 30; i++) write(content, `m${i}.json`, manifest(`urn:warm:${i}`));
+  write(content, "_routes.json", { redirects: [], revoked: [] });
+  const [twinA, twinB] = caseTwins();
+
+  /** Builds warm, and compares with a cold build of the same content. */
+  const warmEqualsCold = (what: string) => {
+    const result = build(content, out, cache);
+    assert.equal(result.status, 0, `${what}: ${result.stdout}${result.stderr}`);
+    assert.deepEqual(tree(out), coldTree(content), what);
+    assert.deepEqual(asides(out), [], `${what}: leftovers`);
+  };
+
+  it("first build (cold), then an unchanged one", () => {
+    warmEqualsCold("first");
+    warmEqualsCold("unchanged");
+  });
+
+  it("rewrites a changed body and leaves every unchanged body's file as it was", () => {
+    const untouched = bodyOf(out, "urn:warm:1");
+    const before = statSync(untouched);
+    write(content, "m0.json", manifest("urn:warm:0", "2026-02-01T00:00:00Z"));
+    warmEqualsCold("one manifest changed");
+    const now = statSync(untouched);
+    assert.deepEqual([now.ino, now.mtimeMs], [before.ino, before.mtimeMs]);
+  });
+
+  it("deletions, additions and a renamed manifest file", () => {
+    rmSync(join(content, "m2.json"));
+    write(content, "new/m30.json", manifest("urn:warm:30"));
+    renameSync(join(content, "m3.json"), join(content, "renamed-m3.json"));
+    warmEqualsCold("deleted, added, renamed");
+  });
+
+  it("a UMID revoked, then redirected, then published again", () => {
+    write(content, "_routes.json", { redirects: [], revoked: [{ umid: "urn:warm:4", reason: "superseded" }] });
+    warmEqualsCold("revoked");
+    rmSync(join(content, "m4.json"));
+    write(content, "_routes.json", {
+      redirects: [{ umid: "urn:warm:4", location: "https://elsewhere.example/m/4" }],
+      revoked: [],
+    });
+    warmEqualsCold("redirected");
+    write(content, "_routes.json", { redirects: [], revoked: [] });
+    write(content, "m4.json", manifest("urn:warm:4"));
+    warmEqualsCold("published again");
+  });
+
+  it("a case twin arriving renames its twin's body, and leaving renames it back", () => {
+    write(content, "twins/a.json", manifest(twinA));
+    warmEqualsCold("one of the twins");
+    write(content, "twins/b.json", manifest(twinB));
+    warmEqualsCold("both twins");
+    rmSync(join(content, "twins/b.json"));
+    warmEqualsCold("a twin left");
+    rmSync(join(content, "twins"), { recursive: true });
+    warmEqualsCold("both twins left");
+  });
+
+  it("content that fails leaves the output as it was", () => {
+    const before = tree(out);
+    write(content, "bad.json", { ...manifest("urn:warm:bad"), subject: 7 });
+    write(content, "m5.json", manifest("urn:warm:5", "2026-03-01T00:00:00Z"));
+    assert.equal(build(content, out, cache).status, 1);
+    assert.deepEqual(tree(out), before);
+    assert.deepEqual(asides(out), []);
+    rmSync(join(content, "bad.json"));
+    warmEqualsCold("fixed");
+  });
+
+  it("an output whose state is not the build's own is built cold", () => {
+    writeFileSync(join(out, "index", "digests.json"), "{}");
+    write(content, "m6.json", manifest("urn:warm:6", "2026-03-01T00:00:00Z"));
+    warmEqualsCold("foreign state");
+  });
+
+  it("a body the previous output lacks and the cache cannot give is had by building cold", () => {
+    // The cache recalls m7.json, unchanged; its body is gone from the output and from the cache's store.
+    rmSync(bodyOf(out, "urn:warm:7"));
+    rmSync(join(cache, "bodies"), { recursive: true, force: true });
+    write(content, "_routes.json", { redirects: [], revoked: [{ umid: "urn:warm:7" }] });
+    warmEqualsCold("revoked, body gone");
+    write(content, "_routes.json", { redirects: [], revoked: [] });
+    warmEqualsCold("published again, body in neither");
+  });
+});
+
+describe("build in place: killed at any instant", () => {
+  const content = join(scratch, "killed-content");
+  const cache = join(scratch, "killed-cache");
+  for (let i = 0; i < 60; i++) write(content, `m${i}.json`, manifest(`urn:killed:${i}`));
+  const revision = (n: number) => {
+    for (let i = 0; i < 60; i += 3)
+      write(content, `m${i}.json`, manifest(`urn:killed:${i}`, `2026-0${n}-01T00:00:00Z`));
+  };
+  const trees = new Map<number, ReturnType<typeof tree>>();
+  const treeOf = (n: number) => {
+    if (!trees.has(n)) {
+      revision(n);
+      trees.set(n, coldTree(content));
+    }
+    return trees.get(n)!;
+  };
+  const built = (n: number) => {
+    const out = mkdtempSync(join(scratch, "killed-out-"));
+    rmSync(out, { recursive: true });
+    revision(n);
+    assert.equal(build(content, out, cache).status, 0);
+    return out;
+  };
+
+  it("SIGKILL at random moments leaves the old output or the new one, as a cold build writes it", async () => {
+    const out = built(1);
+    for (let i = 0; i < 12; i++) {
+      const n = 2 + (i % 2);
+      revision(n);
+      const child = spawn(
+        process.execPath,
+        [CLI, "build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`],
+        { stdio: "ignore", env: { ...process.env, UM_RESOLVER_URL: "", UM_CACHE_DIR: cache } },
+      );
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      await sleep(150 + Math.random() * 1200);
+      child.kill("SIGKILL");
+      await exited;
+      await recoverOutput(out);
+      assert.deepEqual(asides(out), [], `after kill ${i}: leftovers`);
+      const now = tree(out);
+      const match = [1, 2, 3].find((m) => JSON.stringify(treeOf(m)) === JSON.stringify(now));
+      assert.notEqual(match, undefined, `after kill ${i}: an output no cold build writes`);
+      revision(n);
+    }
+  });
+});
+describe("build in place: a decided update is completed, however far it got", () => {
+  // What a build leaves when killed after deciding its update: the journal, and the files it writes, staged.
+  const decide = (out: string, removed: boolean) => {
+    const decided = join(out, "..", `.${basename(out)}.in-place`);
+    mkdirSync(join(decided, "staged"), { recursive: true });
+    writeFileSync(join(decided, "staged", "0"), "new body");
+    writeFileSync(join(decided, "staged", "1"), "new shard");
+    const journal = {
+      removes: ["m/gone", "m/sub/gone"],
+      moves: [{ from: "m/twin", to: "h/twin" }],
+      writes: [
+        { path: "m/changed", staged: "0" },
+        { path: "index/1.json", staged: "1" },
+      ],
+    };
+    writeFileSync(join(decided, "journal.json"), JSON.stringify(journal));
+    if (removed) writeFileSync(join(decided, "removed"), "");
+  };
+  const expected = {
+    files: {
+      "h/twin": "twin",
+      "index/1.json": "new shard",
+      "m/changed": "new body",
+      "m/kept": "kept",
+      "resolver.json": "{}",
+    },
+    folders: ["h", "index", "m"],
+  };
+  const output = (files: Record<string, string>) => {
+    const out = mkdtempSync(join(scratch, "decided-"));
+    for (const folder of ["h", "m"]) mkdirSync(join(out, folder));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(out, path, ".."), { recursive: true });
+      writeFileSync(join(out, path), text);
+    }
+    return out;
+  };
+  const contents = (out: string) => ({
+    files: Object.fromEntries(
+      Object.keys(fileDigests(out)).map((path) => [path, readFileSync(join(out, path), "utf8")]),
+    ),
+    folders: tree(out).folders,
+  });
+  const old = {
+    "m/gone": "gone",
+    "m/sub/gone": "gone",
+    "m/twin": "twin",
+    "m/changed": "old body",
+    "m/kept": "kept",
+    "index/1.json": "old shard",
+    "resolver.json": "{}",
+  };
+
+  it("nothing done yet", async () => {
+    const out = output(old);
+    decide(out, false);
+    assert.equal((await recoverOutput(out)).length, 1);
+    assert.deepEqual(contents(out), expected);
+    assert.deepEqual(asides(out), []);
+  });
+
+  it("removals and some moves and writes done", async () => {
+    const out = output({
+      "h/twin": "twin",
+      "m/changed": "new body",
+      "m/kept": "kept",
+      "index/1.json": "old shard",
+      "resolver.json": "{}",
+    });
+    decide(out, true);
+    rmSync(join(out, "..", `.${basename(out)}.in-place`, "staged", "0"));
+    await recoverOutput(out);
+    assert.deepEqual(contents(out), expected);
+  });
+
+  it("all done but clearing the journal away", async () => {
+    const out = output(expected.files);
+    decide(out, true);
+    for (const name of ["0", "1"]) rmSync(join(out, "..", `.${basename(out)}.in-place`, "staged", name));
+    await recoverOutput(out);
+    assert.deepEqual(contents(out), expected);
+    assert.deepEqual(asides(out), []);
+  });
+});
