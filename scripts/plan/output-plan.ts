@@ -5,7 +5,9 @@
  * demand: the index is produced one shard at a time, so that a million records are never
  * held as text at once, and the same content always gives the same plan, byte for byte.
  */
+import { hash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
+import { toolIdentity } from "../cache/tool-identity.ts";
 import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry, type StatusEntry } from "../../edge/records.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { ContentCheck } from "../check/check-content.ts";
@@ -90,12 +92,36 @@ function* indexFiles(content: ContentCheck, names: BodyNames, nextCheck: string)
     if (members === undefined) shards.set(path, [i]);
     else members.push(i);
   }
+  /** All a record is made from, as text: cheap, where the record itself costs a status document and its digest. */
+  const inputsAt = (i: number): string => {
+    const umid = umidAt(i);
+    const route = statuses.get(umid);
+    const status = route && [route.list, route.at, route.reason];
+    if (i < published.length)
+      return JSON.stringify([umid, names.fileOf(umid), published.digestAt(i), published.issuedAt(i), status]);
+    if (i < published.length + redirects.length) return JSON.stringify([umid, redirects[i - published.length]![1]]);
+    return JSON.stringify([umid, status]);
+  };
+  // The same inputs make the same shard only with the same code and settings.
+  const seed = `${toolIdentity()}\0${INDEX_FORMAT}\0${nextCheck}\0`;
   for (const [path, members] of shards) {
-    const lines = members
+    const sorted = members
       .map((i) => [umidAt(i), i] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([umid, i]) => `${JSON.stringify(umid)}:${JSON.stringify(entryAt(i))}`);
-    yield { path, bytes: utf8(`{"format":${INDEX_FORMAT},"records":{\n${lines.join(",\n")}\n}}\n`) };
+      .map(([, i]) => i);
+    let bytes: Uint8Array | undefined;
+    yield {
+      path,
+      inputs: hash("sha256", seed + sorted.map(inputsAt).join("\n"), "hex"),
+      get bytes() {
+        bytes ??= utf8(
+          `{"format":${INDEX_FORMAT},"records":{\n${sorted
+            .map((i) => `${JSON.stringify(umidAt(i))}:${JSON.stringify(entryAt(i))}`)
+            .join(",\n")}\n}}\n`,
+        );
+        return bytes;
+      },
+    };
   }
   const info = {
     format: INDEX_FORMAT,

@@ -1,7 +1,8 @@
 /**
  * The output's state: the SHA-256 of each index file the plan made (index shards,
- * resolver.json), which a warm build compares with its own plan's to find the few files
- * that changed without reading the others. It is a file of the output itself
+ * resolver.json), its size, and the digest of its inputs, which a warm build compares with
+ * its own plan's to find the few files that changed without reading the others, nor
+ * making those whose inputs are unchanged. It is a file of the output itself
  * (`STATE_PATH`), so that it is replaced together with the output it describes, and a cold
  * and a warm build of the same content write it alike.
  */
@@ -12,22 +13,46 @@ import type { OutputFile } from "./output-file.ts";
 
 export const STATE_PATH = "index/digests.json";
 /** The state's own format; with INDEX_FORMAT, what a warm build must find to build in place. */
-const STATE_FORMAT = 1;
+const STATE_FORMAT = 2;
 
-/** Each index file's path, relative to the output root, with the lowercase hex SHA-256 of its bytes. */
-export type FileDigests = Map<string, string>;
-
-/** `files`, as they come, noting each one's digest in `digests`; then the state file that lists them. */
-export function* withState(files: Iterable<OutputFile>, digests: FileDigests): Iterable<OutputFile> {
-  for (const file of files) {
-    digests.set(file.path, createHash("sha256").update(file.bytes).digest("hex"));
-    yield file;
-  }
-  yield stateFile(digests);
+/** What the state keeps of an index file: the lowercase hex SHA-256 of its bytes, their number, and its inputs. */
+export interface FileState {
+  digest: string;
+  bytes: number;
+  inputs?: string;
 }
 
-function stateFile(digests: FileDigests): OutputFile {
-  const lines = [...digests].map(([path, digest]) => `${JSON.stringify(path)}:"${digest}"`);
+/** Each index file's state, by its path relative to the output root. */
+export type FileDigests = Map<string, FileState>;
+
+/**
+ * `files`, as they come, noting each one's state in `states`; then the state file that lists them. A file whose
+ * inputs are those `previous` kept for its path has the state kept there: its bytes are not made.
+ */
+export function* withState(
+  files: Iterable<OutputFile>,
+  states: FileDigests,
+  previous: FileDigests = new Map(),
+): Iterable<OutputFile> {
+  for (const file of files) {
+    const before = previous.get(file.path);
+    if (file.inputs !== undefined && before?.inputs === file.inputs) states.set(file.path, before);
+    else states.set(file.path, stateOf(file));
+    yield file;
+  }
+  yield stateFile(states);
+}
+
+function stateOf(file: OutputFile): FileState {
+  const { bytes, inputs } = file;
+  const digest = createHash("sha256").update(bytes).digest("hex");
+  return inputs === undefined ? { digest, bytes: bytes.byteLength } : { digest, bytes: bytes.byteLength, inputs };
+}
+
+function stateFile(states: FileDigests): OutputFile {
+  const lines = [...states].map(
+    ([path, { digest, bytes, inputs }]) => `${JSON.stringify(path)}:${JSON.stringify([digest, bytes, inputs ?? null])}`,
+  );
   return {
     path: STATE_PATH,
     bytes: utf8(`{"format":${STATE_FORMAT},"index":${INDEX_FORMAT},"files":{\n${lines.join(",\n")}\n}}\n`),
@@ -35,7 +60,7 @@ function stateFile(digests: FileDigests): OutputFile {
 }
 
 /**
- * The digests a state file lists; undefined when it is not one this build wrote in this format (a warm build then
+ * The states a state file lists; undefined when it is not one this build wrote in this format (a warm build then
  * builds cold), or names a path that could leave the output folder.
  */
 export function parseState(text: string): FileDigests | undefined {
@@ -48,12 +73,15 @@ export function parseState(text: string): FileDigests | undefined {
   const { format, index, files } = (state ?? {}) as { format?: unknown; index?: unknown; files?: unknown };
   if (format !== STATE_FORMAT || index !== INDEX_FORMAT || typeof files !== "object" || files === null)
     return undefined;
-  const digests: FileDigests = new Map();
-  for (const [path, digest] of Object.entries(files)) {
-    if (!isOutputPath(path) || typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) return undefined;
-    digests.set(path, digest);
+  const states: FileDigests = new Map();
+  for (const [path, kept] of Object.entries(files)) {
+    if (!isOutputPath(path) || !Array.isArray(kept) || kept.length !== 3) return undefined;
+    const [digest, bytes, inputs] = kept as unknown[];
+    if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest) || !Number.isSafeInteger(bytes)) return undefined;
+    if (inputs !== null && (typeof inputs !== "string" || !/^[0-9a-f]{64}$/.test(inputs))) return undefined;
+    states.set(path, inputs === null ? { digest, bytes: bytes as number } : { digest, bytes: bytes as number, inputs });
   }
-  return digests;
+  return states;
 }
 
 /**

@@ -94,19 +94,21 @@ export class InPlaceOutput {
     const before = new Map<string, BodyRecord>();
     const after = new Map<string, BodyRecord>();
     const indexWrites: Journal["writes"] = [];
-    for (const file of withState(indexFiles, digests)) {
-      this.indexBytes += file.bytes.byteLength;
+    for (const file of withState(indexFiles, digests, this.previous)) {
       if (file.path === STATE_PATH) {
+        this.indexBytes += file.bytes.byteLength;
         if (Buffer.from(file.bytes).toString("utf8") !== this.previousState)
           indexWrites.push({ path: file.path, staged: this.#stage(file.bytes) });
         continue;
       }
-      if (this.previous.get(file.path) === digests.get(file.path)) continue;
+      const state = digests.get(file.path)!;
+      this.indexBytes += state.bytes;
+      if (this.previous.get(file.path)?.digest === state.digest) continue;
       if (!addRecords(after, file.bytes, file.path)) return false;
       indexWrites.push({ path: file.path, staged: this.#stage(file.bytes) });
     }
-    for (const [path, digest] of this.previous) {
-      if (digests.get(path) === digest) continue;
+    for (const [path, { digest }] of this.previous) {
+      if (digests.get(path)?.digest === digest) continue;
       let bytes: Uint8Array;
       try {
         bytes = readFileSync(join(this.outDir, path));

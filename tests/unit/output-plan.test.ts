@@ -36,7 +36,7 @@ interface Entry {
   etag?: string;
 }
 
-async function planOf(dir: string) {
+async function planOf(dir: string, nextCheck = "PT1H") {
   const names = new BodyNames();
   const check = await checkContent(
     dir,
@@ -52,7 +52,7 @@ async function planOf(dir: string) {
     check.diagnostics.filter((d) => d.severity === "error").map((d) => d.rule),
     [],
   );
-  const plan = planOutput(check, names, "PT1H");
+  const plan = planOutput(check, names, nextCheck);
   const files = [...plan.indexFiles()];
   const records = files
     .filter((f) => f.path.startsWith("index/"))
@@ -64,6 +64,7 @@ async function planOf(dir: string) {
       ),
     ),
     index: Object.fromEntries(files.map((f) => [f.path, Buffer.from(f.bytes).toString("hex")])),
+    inputs: Object.fromEntries(files.flatMap((f) => (f.inputs === undefined ? [] : [[f.path, f.inputs]]))),
     kv: [...plan.kvRoutes()],
   };
 }
@@ -101,5 +102,23 @@ describe("the output plan", () => {
     assert.equal(shards.length, 1);
     assert.ok(Buffer.from(now.index[shards[0]!]!, "hex").toString().includes('"urn:plan:a"'));
     assert.deepEqual(now.kv, before.kv);
+  });
+
+  it("gives each shard the digest of its inputs: another exactly where the shard's bytes change", async () => {
+    const before = await planOf(content("inputs-before", manifests));
+    const edited = [signed(manifestFor("urn:plan:b", { name: "edited" }), key), ...manifests.slice(0, 1)];
+    const now = await planOf(content("inputs-after", [...edited, ...manifests.slice(2)]));
+    const changedBytes = Object.keys(now.index).filter((path) => now.index[path] !== before.index[path]);
+    const changedInputs = Object.keys(now.inputs).filter((path) => now.inputs[path] !== before.inputs[path]);
+    assert.deepEqual(
+      changedInputs,
+      changedBytes.filter((path) => path in now.inputs),
+    );
+    assert.equal(changedInputs.length, 1);
+    const later = await planOf(content("inputs-next-check", manifests), "PT2H");
+    assert.ok(
+      Object.keys(later.inputs).every((path) => later.inputs[path] !== before.inputs[path]),
+      "a setting every status carries is an input of every shard",
+    );
   });
 });
