@@ -139,7 +139,7 @@ describe("build: valid content", () => {
     );
     assert.equal(files.filter((f) => /^[mh]\//.test(f)).length, 5);
     assert.ok(
-      files.every((f) => /^(index\/[0-9a-f]{3}\.json|index\/digests\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)),
+      files.every((f) => /^(index\/[0-9a-f]{3}\.json|build-state\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)),
       files.join(" "),
     );
     assert.deepEqual(JSON.parse(readFileSync(join(out, "resolver.json"), "utf8")), {
@@ -288,7 +288,7 @@ describe("build: the output directory", () => {
     assert.deepEqual(fileDigests(out), before);
     assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"]).status, 0);
     assert.deepEqual(readRecords(out), {});
-    assert.deepEqual(Object.keys(fileDigests(out)), ["index/digests.json", "resolver.json"]);
+    assert.deepEqual(Object.keys(fileDigests(out)), ["build-state.json", "resolver.json"]);
   });
 });
 

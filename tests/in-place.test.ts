@@ -147,7 +147,7 @@ describe("build in place: the output of a cold build, whatever changed", () => {
   });
 
   it("an output whose state is not the build's own is built cold", () => {
-    writeFileSync(join(out, "index", "digests.json"), "{}");
+    writeFileSync(join(out, "build-state.json"), "{}");
     write(content, "m6.json", manifest("urn:warm:6", "2026-03-01T00:00:00Z"));
     warmEqualsCold("foreign state");
   });

@@ -37,10 +37,12 @@ export async function serveNode({ dist, port, host }: NodeServerOptions): Promis
   const read = directoryReader(dist);
   let records = new StaticRecords().reading(read);
   // Unlike a deploy, a local output directory changes: \`build\` swaps a new one in by
-  // renaming it, so a rename of that name in its parent starts a fresh record store.
+  // renaming it, or updates it in place through a folder beside it (\`.NAME.in-place\`,
+  // removed once done): a change of either name in its parent starts a fresh record store.
   const target = resolve(dist);
   const watcher = watch(dirname(target), (_event, name) => {
-    if (name === basename(target)) records = new StaticRecords().reading(read);
+    if (name === basename(target) || name?.startsWith(`.${basename(target)}.`))
+      records = new StaticRecords().reading(read);
   });
   const server = createServer(async (req, res) => {
     try {

@@ -11,7 +11,7 @@ import { utf8 } from "../../core/base64url.ts";
 import { INDEX_FORMAT } from "../../edge/records.ts";
 import type { OutputFile } from "./output-file.ts";
 
-export const STATE_PATH = "index/digests.json";
+export const STATE_PATH = "build-state.json";
 /** The state's own format; with INDEX_FORMAT, what a warm build must find to build in place. */
 const STATE_FORMAT = 2;
 
