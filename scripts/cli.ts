@@ -5,7 +5,7 @@ import type { Command } from "./commands/command.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "./commands/exit-status.ts";
 import { ConfigError } from "./config.ts";
 import { LockTimeout } from "./edit/file-lock.ts";
-import { printable } from "./report/diagnostics.ts";
+import { printable } from "./report/printable.ts";
 import { toolPackage } from "./runtime/tool-files.ts";
 
 /** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
