@@ -1,12 +1,12 @@
 /**
- * `manifest-resolver COMMAND [options]`: dispatch, `--help`, `--version`, and usage errors that say what was meant.
- * What only a command or a usage error needs is imported when it is needed: `--version` and `--help` load this
- * module and the two small ones below, each a file the bundle's loader must find, read and compile at every start.
+ * `manifest-resolver COMMAND [options]`: dispatch, `--help`, and usage errors that say what was meant (`--version`
+ * is answered by bin/manifest-resolver.js, without loading this). What only a command or a usage error needs is
+ * imported when it is needed: `--help` loads this module and a small one, each a file the bundle's loader must
+ * find, read and compile at every start.
  */
 import { parseArgs } from "node:util";
 import type { Command } from "./commands/command.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "./commands/exit-status.ts";
-import { toolPackage } from "./runtime/tool-files.ts";
 
 /** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
 export interface CommandEntry {
@@ -95,17 +95,11 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
 Run 'manifest-resolver COMMAND --help' for a command's options, 'manifest-resolver --version' for the version.`;
 
-const VERSION = toolPackage().version;
-
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     console.log(OVERVIEW);
     return name === undefined ? EXIT_USAGE : EXIT_OK;
-  }
-  if (name === "--version" || name === "-V") {
-    console.log(`manifest-resolver ${VERSION}`);
-    return EXIT_OK;
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (entry === undefined)
