@@ -1,12 +1,12 @@
-/** `manifest-resolver COMMAND [options]`: dispatch, `--help`, `--version`, and usage errors that say what was meant. */
+/**
+ * `manifest-resolver COMMAND [options]`: dispatch, `--help`, and usage errors that say what was meant (`--version`
+ * is answered by bin/manifest-resolver.js, without loading this). What only a command or a usage error needs is
+ * imported when it is needed: `--help` loads this module and a small one, each a file the bundle's loader must
+ * find, read and compile at every start.
+ */
 import { parseArgs } from "node:util";
-import { closest } from "./closest.ts";
 import type { Command } from "./commands/command.ts";
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "./commands/exit-status.ts";
-import { ConfigError } from "./config.ts";
-import { LockTimeout } from "./edit/file-lock.ts";
-import { printable } from "./report/diagnostics.ts";
-import { toolPackage } from "./runtime/tool-files.ts";
 
 /** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
 export interface CommandEntry {
@@ -95,22 +95,16 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
 
 Run 'manifest-resolver COMMAND --help' for a command's options, 'manifest-resolver --version' for the version.`;
 
-const VERSION = toolPackage().version;
-
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     console.log(OVERVIEW);
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  if (name === "--version" || name === "-V") {
-    console.log(`manifest-resolver ${VERSION}`);
-    return EXIT_OK;
-  }
   const entry = COMMANDS.find((c) => c.name === name);
   if (entry === undefined)
     return usageError(
-      `unknown command '${name}'${didYouMean(
+      `unknown command '${name}'${await didYouMean(
         name,
         COMMANDS.map((c) => c.name),
       )}`,
@@ -135,12 +129,17 @@ export async function runCommand(command: Command, args: string[]): Promise<numb
     }
     return await command.run(values, positionals);
   } catch (error) {
+    const [{ ConfigError }, { LockTimeout }, { printable }] = await Promise.all([
+      import("./config.ts"),
+      import("./edit/file-lock.ts"),
+      import("./report/printable.ts"),
+    ]);
     const code = (error as { code?: string }).code;
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const option = /'(-[^']*)'/.exec((error as Error).message)?.[1] ?? "";
       const flags = Object.keys({ ...command.options, help: true }).map((o) => `--${o}`);
       return usageError(
-        `unknown option '${option}' for ${name}${didYouMean(option.split("=")[0]!, flags)}`,
+        `unknown option '${option}' for ${name}${await didYouMean(option.split("=")[0]!, flags)}`,
         `Run 'manifest-resolver ${name} --help' for usage.`,
       );
     }
@@ -160,12 +159,14 @@ export async function runCommand(command: Command, args: string[]): Promise<numb
 }
 
 /** "; did you mean 'x'?" when one of `known` is near `typed`, else nothing. */
-function didYouMean(typed: string, known: string[]): string {
+async function didYouMean(typed: string, known: string[]): Promise<string> {
+  const { closest } = await import("./closest.ts");
   const [nearest] = closest(typed, known, 1, Math.max(2, Math.floor(typed.length / 3)));
   return nearest === undefined ? "" : `; did you mean '${nearest}'?`;
 }
 
-function usageError(message: string, hint: string): number {
+async function usageError(message: string, hint: string): Promise<number> {
+  const { printable } = await import("./report/printable.ts");
   console.error(`${printable(`manifest-resolver: ${message}`)}\n${hint}`);
   return EXIT_USAGE;
 }

@@ -13,7 +13,7 @@
  */
 
 /** The eight small-order points, canonically encoded, and the two x = 0 points with the sign bit set. */
-const SMALL_ORDER: ReadonlySet<string> = new Set([
+const SMALL_ORDER: readonly Uint8Array[] = [
   "0100000000000000000000000000000000000000000000000000000000000000",
   "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
   "0000000000000000000000000000000000000000000000000000000000000000",
@@ -24,7 +24,7 @@ const SMALL_ORDER: ReadonlySet<string> = new Set([
   "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
   "0100000000000000000000000000000000000000000000000000000000000080",
   "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-]);
+].map((hex) => Uint8Array.from(hex.match(/../g)!, (byte) => Number.parseInt(byte, 16)));
 
 /** L, the order of the base point, little-endian. */
 const L = Uint8Array.from([
@@ -47,7 +47,7 @@ export function ed25519Weakness(publicKey: Uint8Array, signature: Uint8Array): E
 
 /** A canonically encoded point not of small order: what a public key (or R) must be. */
 export function isStrongPoint(encoding: Uint8Array): boolean {
-  return isCanonicalY(encoding) && !SMALL_ORDER.has(hex(encoding));
+  return isCanonicalY(encoding) && !SMALL_ORDER.some((point) => sameBytes(point, encoding));
 }
 
 /** y, the encoding without its top (sign) bit, is below p = 2^255 - 19. */
@@ -62,8 +62,9 @@ function isBelowL(s: Uint8Array): boolean {
   return false;
 }
 
-function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
-  return out;
+/** Compared byte by byte, not as hex text: every signature's R is compared, and most differ at once. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -13,6 +13,7 @@
  */
 import { decodeBase64url, utf8 } from "../base64url.ts";
 import { quoted } from "../excerpt.ts";
+import { LruCache } from "../lru-cache.ts";
 import type { Problem } from "../validate/problem.ts";
 import type { CanonicalMembers } from "./jcs.ts";
 import { PROFILE_A, signingInputText } from "./signing-input.ts";
@@ -61,11 +62,31 @@ export function isProfileA(signature: unknown): boolean {
   );
 }
 
-/** The raw key in a standard-base64 Ed25519 SPKI, or undefined if it is not exactly one. */
+/**
+ * The keys decoded, by their SPKI text (the last 1024): a content's manifests name the same
+ * few keys again and again, and decoding one cost a tenth of what verifying a signature does.
+ */
+const decodedKeys = new LruCache<Uint8Array | null>(1024);
+
+/**
+ * The raw key in a standard-base64 Ed25519 SPKI, or undefined if it is not exactly one. The
+ * bytes are shared by every caller that decodes the same text: read them, never write them.
+ */
 export function spkiPublicKey(spki: string): Uint8Array | undefined {
+  // Only texts of an SPKI's length are kept: a hostile file's megabyte of text is not.
+  if (spki.length !== 60) return undefined;
+  let key = decodedKeys.get(spki);
+  if (key === undefined) {
+    key = decodeSpki(spki) ?? null;
+    decodedKeys.set(spki, key, 1);
+  }
+  return key ?? undefined;
+}
+
+function decodeSpki(spki: string): Uint8Array | undefined {
   // The text is compared, not only the bytes: a decoder ignores non-zero bits before the
   // padding, so two spellings would otherwise name one key.
-  if (spki.length !== 60 || !spki.startsWith(ED25519_SPKI_PREFIX) || !STANDARD_BASE64.test(spki)) return undefined;
+  if (!spki.startsWith(ED25519_SPKI_PREFIX) || !STANDARD_BASE64.test(spki)) return undefined;
   const der = Uint8Array.from(atob(spki), (c) => c.charCodeAt(0));
   return btoa(String.fromCharCode(...der)) === spki ? der.subarray(12) : undefined;
 }

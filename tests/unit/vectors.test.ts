@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { spkiPublicKey, type Ed25519Verdict } from "../../core/crypto/profile-a.ts";
 import { verifyEd25519 } from "../../core/crypto/webcrypto-ed25519.ts";
@@ -36,8 +37,41 @@ describe("JCS (RFC 8785)", () => {
       "[0,1e+21,1e-7,0.1,123456789012345680000]",
     );
   });
+  it("writes what a plain reading of RFC 8785 writes, whatever the member names (differential)", () => {
+    // Member names an object does not keep in the order they were added: array indices, and __proto__.
+    const name = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 6 }),
+      fc.constantFrom("0", "1", "2", "10", "01", "-1", "1a", "4294967295", "__proto__", "\u{1F600}", "\uFB33"),
+    );
+    const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 0 }),
+        fc.array(tie("value"), { maxLength: 4 }),
+        // Parsed from text, so that __proto__ is a member, as a parsed manifest's is.
+        fc
+          .array(fc.tuple(name, tie("value")), { maxLength: 6 })
+          .map((members) =>
+            JSON.parse(`{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}`),
+          ),
+      ),
+    }));
+    const plainJcs = (v: unknown): string => {
+      if (Array.isArray(v)) return `[${v.map(plainJcs).join(",")}]`;
+      if (typeof v !== "object" || v === null) return JSON.stringify(v);
+      const members = Object.keys(v).sort();
+      return `{${members.map((k) => `${JSON.stringify(k)}:${plainJcs((v as Record<string, unknown>)[k])}`).join(",")}}`;
+    };
+    fc.assert(
+      fc.property(value, (v) => canonicalize(v) === plainJcs(v)),
+      { numRuns: 2000 },
+    );
+  });
   it("rejects values JCS cannot represent", () => {
     assert.throws(() => canonicalize({ a: "\uD800" }), TypeError);
+    assert.throws(() => canonicalize({ a: [{ "\uDC00": 1 }] }), TypeError);
+    assert.throws(() => canonicalize({ "1": "\uD800" }), TypeError);
+    assert.throws(() => canonicalize([1, undefined]), TypeError);
     // Naming the number.
     assert.throws(
       () => canonicalize([Number.NaN]),
