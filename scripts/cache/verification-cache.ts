@@ -124,11 +124,6 @@ export function keyPrefix(scope: string, name: string): Uint8Array {
   return Buffer.from(`${scope}\0${name}\0`);
 }
 
-/** Writes `keyPrefix(scope, name)` at the start of `buffer`; returns its length. */
-export function writeKeyPrefix(buffer: Buffer, scope: string, name: string): number {
-  return buffer.write(`${scope}\0${name}\0`, 0);
-}
-
 /**
  * The entries a run may use: the table of every key, whether each may be used (shared memory, for the workers), and
  * each by its position.

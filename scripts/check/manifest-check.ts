@@ -11,14 +11,13 @@
  * judged anew. Every other file is checked and yields the entry to keep.
  */
 import { createHash } from "node:crypto";
-import { type BigIntStats, closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { BigIntStats } from "node:fs";
 import { resolve } from "node:path";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import type { Settings } from "../config.ts";
 import {
   cacheKey,
   keyPrefix,
-  writeKeyPrefix,
   type CachedVerdict,
   PLACED_MEMBERS,
   type KeptPlaces,
@@ -41,7 +40,7 @@ import { structureProblems } from "../../core/validate/manifest-structure.ts";
 import { statusRefProblems } from "../../core/validate/status-ref.ts";
 import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
-import { displayPath, readSourceText } from "../read/files.ts";
+import { decodeSource, displayPath, readSourceBytes, type SourceBytes } from "../read/files.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { parseAndValidate, problemDiagnostic, type Parsed } from "../read/source.ts";
@@ -111,16 +110,15 @@ export function checkManifestFile(
   context: ManifestContext,
   cache?: CacheLookup & { name: string },
 ): CheckedManifest | Recalled {
-  const recalled = cache === undefined ? undefined : usablePosition(path, cache);
-  if (recalled !== undefined) return recalled;
-  const prefix = cache && keyPrefix(cache.scope, cache.name);
   const file = displayPath(path);
-  const read = readSourceText(path, context.settings.limits.maxManifestBytes);
-  if ("diagnostic" in read)
+  // Read once: the bytes looked up are the bytes checked.
+  const read = readSourceBytes(path, context.settings.limits.maxManifestBytes, file);
+  const decoded = "diagnostic" in read ? read : decodeSource(read.bytes, file);
+  if ("diagnostic" in decoded)
     return {
       state: "invalid",
       file,
-      diagnostics: [read.diagnostic],
+      diagnostics: [decoded.diagnostic],
       umid: null,
       umidAt: null,
       recalled: false,
@@ -128,12 +126,14 @@ export function checkManifestFile(
       digest: null,
       issuedAt: NaN,
     };
-  // The key of the bytes checked, not of those looked up: the file may have changed between.
-  const key = prefix && cacheKey(Buffer.concat([prefix, read.bytes]));
-  const alias = cache && aliasFor(cache, read.bytes, read.stat);
+  const { bytes, stat } = read as Extract<SourceBytes, { bytes: Uint8Array }>;
+  const key = cache && cacheKey(Buffer.concat([keyPrefix(cache.scope, cache.name), bytes]));
+  const alias = cache && aliasFor(cache, bytes, stat);
+  const position = key === undefined ? -1 : cache!.known.positionOf(key);
+  if (position >= 0 && cache!.usable[position] === 1) return alias === undefined ? { position } : { position, alias };
   const { value, map, diagnostics, legacyVersion, canonical, freshness, reads } = checkManifestText(
     file,
-    read.text,
+    decoded.text,
     context,
     path,
   );
@@ -220,40 +220,6 @@ export function checkManifestText(
     reads: verdictReads(manifest, verifiable, path),
     ...(legacyVersion !== undefined && { legacyVersion }),
   };
-}
-
-/** One buffer per thread for the keys of files looked up: most manifests are a few kilobytes. */
-const lookup = Buffer.allocUnsafe(1 << 16);
-
-/**
- * The usable entry whose key is the file's, if any (none also for a file too large for the buffer, or unreadable:
- * the check reads it as usual). The cheapest read there is, since most files a run reads it finds: no decoding.
- */
-function usablePosition(path: string, cache: CacheLookup & { name: string }): Recalled | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    const prefix = writeKeyPrefix(lookup, cache.scope, cache.name);
-    const room = lookup.length - prefix;
-    // A name that fills the buffer would be cut short, and its key would be another file's.
-    if (Buffer.byteLength(cache.name) + cache.scope.length + 2 !== prefix) return undefined;
-    // Before the read: a file changed while it is read must not look unchanged.
-    const stat = fstatSync(fd, { bigint: true });
-    const read = readSync(fd, lookup, prefix, room, 0);
-    if (read === room) return undefined;
-    const position = cache.known.positionOf(cacheKey(lookup.subarray(0, prefix + read)));
-    if (position < 0 || cache.usable[position] !== 1) return undefined;
-    const alias = aliasFor(cache, lookup.subarray(prefix, prefix + read), stat);
-    return alias === undefined ? { position } : { position, alias };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The alias this run keeps for a file it read (`bytes`, from a descriptor whose status was `stat`), if any. */

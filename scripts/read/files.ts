@@ -87,6 +87,9 @@ export function readHead(path: string, maxBytes: number): Buffer {
   }
 }
 
+/** A file's bytes, with the status of the descriptor they were read from; or why it could not be read. */
+export type SourceBytes = { bytes: Uint8Array; stat: BigIntStats } | { diagnostic: Diagnostic; missing: boolean };
+
 /** A file's text and bytes, with the status of the descriptor they were read from; or why it could not be read. */
 export type SourceText =
   | { text: string; bytes: Uint8Array; stat: BigIntStats }
@@ -99,19 +102,25 @@ export type SourceText =
  */
 export function readSourceText(path: string, maxBytes: number): SourceText {
   const file = displayPath(path);
-  let bytes: Uint8Array;
-  let stat: BigIntStats;
+  const read = readSourceBytes(path, maxBytes, file);
+  if ("diagnostic" in read) return read;
+  const decoded = decodeSource(read.bytes, file);
+  return "diagnostic" in decoded ? decoded : { ...decoded, ...read };
+}
+
+/** A file's bytes within `maxBytes`, or why they cannot be read; `file` is how diagnostics name it. */
+export function readSourceBytes(path: string, maxBytes: number, file = displayPath(path)): SourceBytes {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     // The size is checked before reading: an oversized file is refused, not loaded.
-    stat = fstatSync(fd, { bigint: true });
+    const stat = fstatSync(fd, { bigint: true });
     const size = Number(stat.size);
     if (size > maxBytes) {
       const message = `file is ${size} bytes; the limit is ${maxBytes} (UM_MAX_MANIFEST_BYTES)`;
       return { diagnostic: diagnostic("limits/size", { file }, message), missing: false };
     }
-    bytes = readFileSync(fd);
+    return { bytes: readFileSync(fd), stat };
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     const message = missing ? "file not found" : (error as Error).message;
@@ -119,10 +128,17 @@ export function readSourceText(path: string, maxBytes: number): SourceText {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The text of a file's bytes, or the diagnostic that says they are not UTF-8. */
+export function decodeSource(
+  bytes: Uint8Array,
+  file: string,
+): { text: string } | { diagnostic: Diagnostic; missing: false } {
   const text = decodeUtf8(bytes);
   if (text === undefined) {
     return { diagnostic: diagnostic("json/encoding", { file }, "file is not valid UTF-8"), missing: false };
   }
   // A byte order mark carries no content; editors on some systems add one.
-  return { text: text.startsWith("\uFEFF") ? text.slice(1) : text, bytes, stat };
+  return { text: text.startsWith("\uFEFF") ? text.slice(1) : text };
 }
