@@ -1,8 +1,11 @@
 /**
- * `npm run bench [-- --n N] [--runs R] [--duration S] [--soak S]`
- * `npm run bench -- --scale M [--n N]`: only the large build, cold then warm (peak memory
- *   of each, the cold one's time against one cold build of N, the warm one's against the
- *   cold one's), written to bench/results-scale.md.
+ * `npm run bench [-- --n N] [--floor-n F] [--runs R] [--duration S] [--soak S] [--only-floor]`
+ *   The issue's targets first: check and build of F manifests against the floor program
+ *   (bench/floor.mjs), cold and warm, in the same working copy and as CI runs them (with
+ *   --only-floor, nothing else); then the rest at N.
+ * `npm run bench -- --scale M [--n N]`: only the large check and build, cold then warm (peak
+ *   memory of each, the cold build's time against one cold build of N, the warm one's
+ *   against the cold one's), written to bench/results-scale.md.
  *
  * Every figure is a median of R runs (the start time's, of STARTS), and every ratio is taken
  * pair by pair against its baseline measured in the same run, on the same machine, side by
@@ -294,7 +297,7 @@ function floor(content: string, out?: string): number {
 /** Copies a saved folder to `to`, times and modes kept (as a CI cache restores one), replacing it. */
 function restored(from: string, to: string): void {
   rmSync(to, { recursive: true, force: true });
-  spawnSync("cp", ["-a", from, to]);
+  if (spawnSync("cp", ["-a", from, to]).status !== 0) throw new Error(`cp -a ${from} ${to} failed`);
 }
 
 /**
