@@ -180,15 +180,15 @@ function timeRow(what: string, result: SideBySide, against: string, limit: numbe
   });
 }
 
-/** Peak RSS, against the 1 GB a build must stay under at any size. */
+/** Peak RSS, against the 1 GiB a check or build must stay under at any size. */
 function peakMemoryRow(what: string, run: Run): void {
   const rssMiB = (run.maxRssKiB ?? 0) / 1024;
   rows.push({
     what,
     ours: `${rssMiB.toFixed(0)} MiB RSS`,
-    baseline: "1 GB",
+    baseline: "1 GiB",
     ratio: `${(rssMiB / 1024).toFixed(2)}×`,
-    target: "≤ 1 GB",
+    target: "≤ 1 GiB",
     met: rssMiB <= 1024,
   });
 }
