@@ -6,6 +6,7 @@
  * bench/.cache/corpus-N until deleted. A warm run's benchmark changes some of its manifests
  * for a while (withChangedManifests), and puts them back.
  */
+import { execFileSync } from "node:child_process";
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -174,6 +175,18 @@ export async function corpus(n: number, log: (line: string) => void): Promise<st
   return content;
 }
 
+/** The manifests `changed()` rewrites in an N corpus: `count` of them, spread over it. */
+const changedIndexes = (n: number, count: number) =>
+  Array.from({ length: Math.min(count, n) }, (_, k) => Math.floor((k * n) / Math.min(count, n)));
+
+/**
+ * Rewrites `count` manifests of the N corpus in `content` (the corpus's own folder or a
+ * clone's) as `revision`: 0 is the corpus's own bytes, any other a re-issue, re-signed.
+ */
+export function rewriteManifests(content: string, n: number, count: number, revision: number): void {
+  for (const i of changedIndexes(n, count)) writeFileSync(fileOf(content, i), manifestFile(i, revision));
+}
+
 /**
  * Runs `use` with `change()`, which rewrites `count` manifests of the (made) N corpus, spread
  * over it, as a revision not written before: each call changes the same files' bytes anew,
@@ -190,16 +203,55 @@ export async function withChangedManifests<T>(
   const marker = join(root, "complete");
   const made = await readFile(marker, "utf8");
   await rm(marker);
-  const changed = Math.min(count, n);
-  const indexes = Array.from({ length: changed }, (_, k) => Math.floor((k * n) / changed));
-  const rewrite = (revision: number) => {
-    for (const i of indexes) writeFileSync(fileOf(join(root, "content"), i), manifestFile(i, revision));
-  };
+  const content = join(root, "content");
   let revision = 0;
   try {
-    return await use(() => rewrite(++revision));
+    return await use(() => rewriteManifests(content, n, count, ++revision));
   } finally {
-    rewrite(0);
+    rewriteManifests(content, n, count, 0);
     await writeFile(marker, made);
   }
+}
+
+/** The tag of the corpus repository's one commit: the base a change is made on. */
+export const BASE = "base";
+
+/** Runs git in `cwd`, quietly, as a bench user; its output. */
+export function git(cwd: string, args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", ...args], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/**
+ * The N corpus as a publisher keeps it: a git repository (the corpus's folder) whose one
+ * commit, tagged BASE, holds the content folder. Changes made by withChangedManifests are
+ * then a publisher's uncommitted edits, and a clone of it is what CI checks out. Made once;
+ * the tag is written last, so that a repository without it is made again.
+ */
+export async function gitCorpus(n: number, log: (line: string) => void): Promise<{ repo: string; content: string }> {
+  const content = await corpus(n, log);
+  const repo = rootOf(n);
+  const tagged = () => {
+    try {
+      git(repo, ["rev-parse", "--verify", "-q", `refs/tags/${BASE}`]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!existsSync(join(repo, ".git")) || !tagged()) {
+    log(`  corpus: committing ${n} manifests to git ...`);
+    await rm(join(repo, ".git"), { recursive: true, force: true });
+    git(repo, ["-c", "init.defaultBranch=main", "init", "-q"]);
+    // The markers of the corpus's own cache are not content.
+    await writeFile(join(repo, ".git", "info", "exclude"), "/complete\n");
+    git(repo, ["add", "content"]);
+    git(repo, ["commit", "-q", "-m", `${n} manifests`]);
+    git(repo, ["tag", BASE]);
+  }
+  return { repo, content };
 }

@@ -1,8 +1,11 @@
 /**
- * `npm run bench [-- --n N] [--runs R] [--duration S] [--soak S]`
- * `npm run bench -- --scale M [--n N]`: only the large build, cold then warm (peak memory
- *   of each, the cold one's time against one cold build of N, the warm one's against the
- *   cold one's), written to bench/results-scale.md.
+ * `npm run bench [-- --n N] [--floor-n F] [--runs R] [--duration S] [--soak S] [--only-floor]`
+ *   The issue's targets first: check and build of F manifests against the floor program
+ *   (bench/floor.mjs), cold and warm, in the same working copy and as CI runs them (with
+ *   --only-floor, nothing else); then the rest at N.
+ * `npm run bench -- --scale M [--n N]`: only the large check and build, cold then warm (peak
+ *   memory of each, the cold build's time against one cold build of N, the warm one's
+ *   against the cold one's), written to bench/results-scale.md.
  *
  * Every figure is a median of R runs (the start time's, of STARTS), and every ratio is taken
  * pair by pair against its baseline measured in the same run, on the same machine, side by
@@ -22,9 +25,9 @@ import { build } from "esbuild";
 import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, type as osType, release } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { directoryReader } from "../edge/adapters/node.ts";
@@ -37,7 +40,7 @@ import { settingsFromEnv } from "../scripts/config.ts";
 import { manifestSchema } from "../core/validate/manifest-schema.ts";
 import { startPrintingUrl, type Started } from "../tests/support/processes.ts";
 import { wranglerConfig } from "../tests/support/runtimes.ts";
-import { corpus, umidOf, withChangedManifests } from "./corpus.ts";
+import { BASE, corpus, git, gitCorpus, rewriteManifests, umidOf, withChangedManifests } from "./corpus.ts";
 import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
 import { evaluatorSize } from "../tools/build-library.ts";
@@ -50,19 +53,26 @@ const { values } = parseArgs({
     duration: { type: "string", default: "5" },
     soak: { type: "string", default: "120" },
     scale: { type: "string" },
+    "floor-n": { type: "string", default: "20000" },
+    "only-floor": { type: "boolean", default: false },
   },
 });
 const N = Number(values.n);
 const RUNS = Number(values.runs);
 const DURATION = Number(values.duration);
+/** Manifests in the corpus of the rows against the floor: the issue's targets are at 20,000. */
+const FLOOR_N = Number(values["floor-n"]);
 const ROOT = join(import.meta.dirname, "..");
 const WORK = join(import.meta.dirname, ".cache", "work");
 const CLI = join(ROOT, "bench/measured-cli.mjs");
 const BIN = join(ROOT, "bin/manifest-resolver.js");
+const FLOOR = join(ROOT, "bench/floor.mjs");
 /** A start takes tens of milliseconds, so many cheap runs steady its median. */
 const STARTS = 21;
 /** Manifests changed before each warm run: the publisher's edit a warm run follows. */
 const CHANGED = 100;
+/** Manifests changed in a pull request, for the rows against the floor. */
+const PR_CHANGED = 20;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 interface Row {
@@ -170,15 +180,15 @@ function timeRow(what: string, result: SideBySide, against: string, limit: numbe
   });
 }
 
-/** Peak RSS, against the 1 GB a build must stay under at any size. */
+/** Peak RSS, against the 1 GiB a check or build must stay under at any size. */
 function peakMemoryRow(what: string, run: Run): void {
   const rssMiB = (run.maxRssKiB ?? 0) / 1024;
   rows.push({
     what,
     ours: `${rssMiB.toFixed(0)} MiB RSS`,
-    baseline: "1 GB",
+    baseline: "1 GiB",
     ratio: `${(rssMiB / 1024).toFixed(2)}×`,
-    target: "≤ 1 GB",
+    target: "≤ 1 GiB",
     met: rssMiB <= 1024,
   });
 }
@@ -187,12 +197,12 @@ function peakMemoryRow(what: string, run: Run): void {
 function startTime(): void {
   log(`start ×${STARTS} vs node -e 0 ...`);
   const s = sideBySide(
-    () => timed(process.execPath, [BIN, "--help"]).ms,
+    () => timed(process.execPath, [BIN, "--version"]).ms,
     () => timed(process.execPath, ["-e", "0"]).ms,
     STARTS,
   );
   rows.push({
-    what: "start: manifest-resolver --help",
+    what: "start: manifest-resolver --version",
     ours: ms(s.ours),
     baseline: `node -e 0: ${ms(s.baseline)}`,
     ratio: `${s.ratio.toFixed(2)}×`,
@@ -277,27 +287,207 @@ async function buildAndCheck(content: string): Promise<{ dist: string }> {
   return { dist: out };
 }
 
+/** The floor program (bench/floor.mjs) over `content`, timed; with `out`, writing into a fresh folder. */
+function floor(content: string, out?: string): number {
+  if (out === undefined) return timed(process.execPath, [FLOOR, content]).ms;
+  rmSync(out, { recursive: true, force: true });
+  return timed(process.execPath, [FLOOR, content, "--out", out]).ms;
+}
+
+/** Copies a saved folder to `to`, times and modes kept (as a CI cache restores one), replacing it. */
+function restored(from: string, to: string): void {
+  rmSync(to, { recursive: true, force: true });
+  if (spawnSync("cp", ["-a", from, to]).status !== 0) throw new Error(`cp -a ${from} ${to} failed`);
+}
+
 /**
- * The large build, cold, then warm: again after CHANGED manifests changed, with the cold
- * build's cache and output, as a publisher's next run at that size.
+ * The issue's targets: check and build of FLOOR_N manifests against the floor program,
+ * cold, then warm after PR_CHANGED manifests changed, in the same working copy (the corpus
+ * is a git repository, the changes uncommitted, as a publisher edits) and as CI runs them.
  */
-async function scale(m: number, timeAtN: number): Promise<void> {
-  const content = await corpus(m, log);
-  const out = join(WORK, "dist-scale");
-  const cache = join(WORK, "cache-scale");
-  log(`build ${m} ...`);
-  const cold = coldBuild(content, out, m, cache);
-  log(`build ${m} again, warm, after ${CHANGED} changed ...`);
-  const warmRun = await withChangedManifests(m, CHANGED, async (change) => {
-    change();
-    return ourBuild(content, out, m, cache);
+async function againstTheFloor(): Promise<void> {
+  const n = FLOOR_N;
+  const { repo, content } = await gitCorpus(n, log);
+  const out = join(WORK, "floor-dist");
+  const floorOut = join(WORK, "floor-out");
+  log(`check ${n} vs floor ...`);
+  timeRow(
+    `cold check of ${n} manifests, no cache`,
+    sideBySide(
+      () => ourCheck(content, emptied(COLD_CACHE)).ms,
+      () => floor(content),
+    ),
+    "floor",
+    1.25,
+  );
+  log(`build ${n} vs floor --out ...`);
+  timeRow(
+    `cold build of ${n} manifests, no cache, fresh output folder`,
+    sideBySide(
+      () => coldBuild(content, out, n).ms,
+      () => floor(content, floorOut),
+    ),
+    "floor --out",
+    1.25,
+  );
+  await withChangedManifests(n, PR_CHANGED, async (change) => {
+    log(`warm check ${n} vs floor ...`);
+    const checkCache = emptied(join(WORK, "floor-cache-check"));
+    timeRow(
+      `warm check of ${n} manifests after ${PR_CHANGED} changed, same working copy`,
+      sideBySide(
+        warm(() => ourCheck(content, checkCache).ms, change),
+        () => floor(content),
+      ),
+      "floor",
+      0.15,
+    );
+    log(`warm build ${n} vs floor --out ...`);
+    const buildCache = emptied(join(WORK, "floor-cache-build"));
+    removeBuild(out);
+    timeRow(
+      `warm build of ${n} manifests after ${PR_CHANGED} changed, same working copy, into the previous output`,
+      sideBySide(
+        warm(() => ourBuild(content, out, n, buildCache).ms, change),
+        () => floor(content, floorOut),
+      ),
+      "floor --out",
+      0.15,
+    );
   });
+  asCiRunsThem(repo, n, floorOut);
+  removeBuild(out);
+  for (const folder of [floorOut, join(WORK, "floor-cache-check"), join(WORK, "floor-cache-build")])
+    rmSync(folder, { recursive: true, force: true });
+}
+
+/**
+ * The warm rows as CI runs them. The base's build ran in a fresh clone with no cache, and its
+ * cache and output were saved. Each run then commits PR_CHANGED re-signed manifests on top of
+ * the base (in `origin`, a clone of the corpus standing for the publisher's remote), clones
+ * that head afresh at the same path, restores the saved cache (and, for a build, output) by
+ * copying, and runs there. Only the run itself is timed.
+ */
+function asCiRunsThem(repo: string, n: number, floorOut: string): void {
+  const ci = join(WORK, "ci");
+  rmSync(ci, { recursive: true, force: true });
+  mkdirSync(ci);
+  const origin = join(ci, "origin");
+  const clone = join(ci, "clone");
+  const cloneContent = join(clone, "content");
+  const cache = join(ci, "cache");
+  const out = join(ci, "dist");
+  const saved = join(ci, "saved");
+  // Each folder CI keeps between builds, and where it is kept: the cache, then the output.
+  const outputs = (at: string) => buildFolders(at).filter((_, i) => i < 2 || writesKvAt(n));
+  const keptCache = { live: cache, kept: join(saved, "cache") };
+  const keptOutput = outputs(out).map((live, i) => ({ live, kept: outputs(join(saved, "dist"))[i]! }));
+  git(ci, ["clone", "-q", "--branch", BASE, repo, origin]);
+  log(`CI: the base's build ...`);
+  git(ci, ["clone", "-q", origin, clone]);
+  coldBuild(cloneContent, out, n, cache);
+  mkdirSync(saved);
+  for (const { live, kept } of [keptCache, ...keptOutput]) renameSync(live, kept);
+  let revision = 0;
+  const headCloned = () => {
+    git(origin, ["checkout", "-q", "-B", "head", BASE]);
+    rewriteManifests(join(origin, "content"), n, PR_CHANGED, ++revision);
+    git(origin, ["commit", "-q", "-a", "-m", `${PR_CHANGED} manifests re-signed`]);
+    rmSync(clone, { recursive: true, force: true });
+    git(ci, ["clone", "-q", "--branch", "head", origin, clone]);
+    restored(keptCache.kept, cache);
+  };
+  log(`CI: warm check ${n} vs floor ...`);
+  timeRow(
+    `warm check of ${n} manifests after ${PR_CHANGED} changed, as CI: fresh clone, cache restored`,
+    sideBySide(
+      () => {
+        headCloned();
+        return ourCheck(cloneContent, cache).ms;
+      },
+      () => floor(cloneContent),
+    ),
+    "floor",
+    0.15,
+  );
+  log(`CI: warm build ${n} vs floor --out ...`);
+  timeRow(
+    `warm build of ${n} manifests after ${PR_CHANGED} changed, as CI: fresh clone, cache and output restored`,
+    sideBySide(
+      () => {
+        headCloned();
+        for (const { live, kept } of keptOutput) restored(kept, live);
+        return ourBuild(cloneContent, out, n, cache).ms;
+      },
+      () => floor(cloneContent, floorOut),
+    ),
+    "floor --out",
+    0.15,
+  );
+  rmSync(ci, { recursive: true, force: true });
+}
+
+/** The commands of the scale runs, as a reader would type them to reproduce one. */
+const scaleCommands: string[] = [];
+
+/** Our CLI at scale, timed with its peak memory, and its command kept for the results file. */
+function scaleRun(what: string, args: string[], cache: string): Run {
+  const shown = (path: string) => relative(ROOT, path) || ".";
+  const words = args.map((arg) => (arg.startsWith("/") ? shown(arg) : arg));
+  scaleCommands.push(`# ${what}`, `UM_CACHE_DIR=${shown(cache)} node ${shown(CLI)} ${words.join(" ")}`);
+  return ourCli(args, cache);
+}
+
+/**
+ * The large registry: check and build of M manifests, cold (an empty cache, no output), then
+ * warm after PR_CHANGED changed (the cold run's cache, and the cold build's output), in the
+ * same working copy (the corpus is a git repository, the changes uncommitted); the peak
+ * memory of each, the warm build's time against the cold one's, and the cold build's
+ * against a cold build of N.
+ */
+async function scale(m: number): Promise<void> {
+  const atN = join(WORK, "dist");
+  removeBuild(atN);
+  const contentAtN = await corpus(N, log);
+  log(`build ${N} ...`);
+  const timeAtN = scaleRun(
+    `cold build of ${N}: an empty cache, no output folder`,
+    ["build", "--content", contentAtN, "--out", atN, "--lookup-out", `${atN}-lookup`, ...kvOut(N, atN)],
+    emptied(COLD_CACHE),
+  ).ms;
+  removeBuild(atN);
+  const { content } = await gitCorpus(m, log);
+  const out = join(WORK, "dist-scale");
+  const checkCache = emptied(join(WORK, "cache-scale-check"));
+  const buildCache = emptied(join(WORK, "cache-scale-build"));
+  const buildArgs = ["build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`, ...kvOut(m, out)];
+  log(`check ${m} ...`);
+  const coldCheck = scaleRun(`cold check of ${m}: an empty cache`, ["check", content], checkCache);
+  log(`build ${m} ...`);
+  removeBuild(out);
+  const cold = scaleRun(`cold build of ${m}: an empty cache, no output folder`, buildArgs, buildCache);
+  const [warmCheck, warmBuild] = await withChangedManifests(m, PR_CHANGED, async (change) => {
+    log(`check ${m} again, warm, after ${PR_CHANGED} changed ...`);
+    change();
+    const checked = scaleRun(`warm check of ${m}, ${PR_CHANGED} changed`, ["check", content], checkCache);
+    log(`build ${m} again, warm, after ${PR_CHANGED} changed ...`);
+    change();
+    const built = scaleRun(
+      `warm build of ${m}, ${PR_CHANGED} changed, into the cold build's output`,
+      buildArgs,
+      buildCache,
+    );
+    return [checked, built] as const;
+  });
+  peakMemoryRow(`check of ${m} manifests, cold: peak memory`, coldCheck);
+  peakMemoryRow(`build of ${m} manifests, cold: peak memory`, cold);
+  peakMemoryRow(`check of ${m} manifests, warm after ${PR_CHANGED} changed: peak memory`, warmCheck);
+  peakMemoryRow(`build of ${m} manifests, warm after ${PR_CHANGED} changed: peak memory`, warmBuild);
   const ratio = cold.ms / timeAtN;
   // "Within 12× of 100k at 1M": linear growth with 20% to spare, whatever the two sizes.
   const limit = (1.2 * m) / N;
-  peakMemoryRow(`build of ${m} manifests: peak memory`, cold);
   rows.push({
-    what: `build of ${m} manifests: time`,
+    what: `build of ${m} manifests, cold: time`,
     ours: ms(cold.ms),
     baseline: `${N}: ${ms(timeAtN)}`,
     ratio: `${ratio.toFixed(1)}×`,
@@ -305,18 +495,29 @@ async function scale(m: number, timeAtN: number): Promise<void> {
     met: ratio <= limit,
   });
   timeRow(
-    `warm build of ${m} manifests after ${CHANGED} changed`,
-    { ours: warmRun.ms, baseline: cold.ms, ratio: warmRun.ms / cold.ms },
-    "cold",
-    0.25,
+    `build of ${m} manifests, warm after ${PR_CHANGED} changed, into the cold build's output: time`,
+    { ours: warmBuild.ms, baseline: cold.ms, ratio: warmBuild.ms / cold.ms },
+    "cold build",
+    0.05,
   );
-  peakMemoryRow(`warm build of ${m} manifests: peak memory`, warmRun);
+  rows.push({
+    what: `check of ${m} manifests, warm after ${PR_CHANGED} changed: time`,
+    ours: ms(warmCheck.ms),
+    baseline: `cold check: ${ms(coldCheck.ms)}`,
+    ratio: `${(warmCheck.ms / coldCheck.ms).toFixed(2)}×`,
+    target: "",
+    met: undefined,
+  });
   removeBuild(out);
+  for (const cache of [checkCache, buildCache]) rmSync(cache, { recursive: true, force: true });
 }
+
+/** A build's output and what it writes beside it: the lookup page, then the KV files (when it writes them). */
+const buildFolders = (out: string) => [out, `${out}-lookup`, `${out}-kv`];
 
 /** A build's output and what it writes beside it, gone: they are large at scale. */
 function removeBuild(out: string): void {
-  for (const folder of [out, `${out}-kv`, `${out}-lookup`]) rmSync(folder, { recursive: true, force: true });
+  for (const folder of buildFolders(out)) rmSync(folder, { recursive: true, force: true });
 }
 
 /**
@@ -629,45 +830,72 @@ function table(): string {
 
 mkdirSync(WORK, { recursive: true });
 const started = performance.now();
-const content = await corpus(N, log);
 let stages = "";
 if (values.scale === undefined) {
   startTime();
-  const { dist } = await buildAndCheck(content);
-  stages = await stagesTable(content);
-  await evaluator(content);
-  await handlerCpu(dist);
-  await bundleSize();
-  await servers(dist);
+  await againstTheFloor();
+  if (!values["only-floor"]) {
+    const content = await corpus(N, log);
+    const { dist } = await buildAndCheck(content);
+    stages = await stagesTable(content);
+    await evaluator(content);
+    await handlerCpu(dist);
+    await bundleSize();
+    await servers(dist);
+  }
 } else {
-  log(`build ${N} ...`);
-  await scale(Number(values.scale), coldBuild(content, join(WORK, "dist"), N).ms);
+  await scale(Number(values.scale));
 }
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 const machine =
   `${osType()} ${release()}, ${cpus().length} × ${cpu}, ` +
   `${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-const report = `# Benchmark results
-
-\`npm run bench -- ${values.scale === undefined ? `--n ${N} --runs ${RUNS} --duration ${DURATION} --soak ${values.soak}` : `--scale ${values.scale} --n ${N}`}\`, ${new Date().toISOString().slice(0, 10)}, in ${ms(performance.now() - started)}.
-
-Machine: ${machine}.
-
-${
+const command =
+  values.scale === undefined
+    ? `--n ${N} --floor-n ${FLOOR_N} --runs ${RUNS} --duration ${DURATION} --soak ${values.soak}` +
+      (values["only-floor"] ? " --only-floor" : "")
+    : `--scale ${values.scale} --n ${N}`;
+const how =
   values.scale === undefined
     ? `Medians of ${RUNS} runs (the start time's, of ${STARTS}); each ratio is the median of the
-per-run ratios against the baseline measured beside it.`
-    : `One build of each size, one after the other; the warm build follows the cold build of ${values.scale}.`
-}
+per-run ratios against the baseline measured beside it.
 
 Cold: each run starts with an empty verification cache (a fresh UM_CACHE_DIR) and, for a
 build, no output folder, as a first run or a CI job does; rows not called warm are cold.
-Warm: ${values.scale === undefined ? "an untimed run" : "the cold build"} filled the cache and, for a build, left its output folder,
-as a publisher's would be; then ${CHANGED} manifests were re-signed with new content, new
-each run, so that exactly those miss the cache.
+Warm: an untimed run filled the cache and, for a build, left its output folder, as a
+publisher's would be; then manifests were re-signed with new content, new each run, so that
+exactly those miss the cache: ${PR_CHANGED} of the ${FLOOR_N} against the floor (bench/floor.mjs:
+JSON.parse, JCS and Node's Ed25519 on all cores; with --out, each body written), ${CHANGED} of
+the ${N} against cp -r and ajv-cli. "Same working copy": the corpus is a git repository and
+the changes are not committed. "As CI": the base's build ran in a fresh clone; each run
+commits the changes on top of the base, clones that head afresh at the same path, and copies
+the base build's cache (and, for a build, its output) back in first, untimed.`
+    : `One run of each, one after the other, on a corpus that is a git repository (the changes not
+committed). Cold: an empty verification cache and, for a build, no output folder. Warm:
+then ${PR_CHANGED} manifests were re-signed with new content; the warm check has the cold
+check's cache, the warm build the cold build's cache and output. Peak memory is the CLI
+process's peak RSS, its worker threads included (bench/measured-cli.mjs).`;
+const reproduce =
+  values.scale === undefined
+    ? ""
+    : `
+The runs, in order (\`npm run bench -- ${command}\` makes the corpora in bench/.cache/corpus-N
+first, and re-signs the changed manifests between the cold and the warm runs):
+
+\`\`\`sh
+${scaleCommands.join("\n")}
+\`\`\`
+`;
+const report = `# Benchmark results
+
+\`npm run bench -- ${command}\`, ${new Date().toISOString().slice(0, 10)}, in ${ms(performance.now() - started)}.
+
+Machine: ${machine}.
+
+${how}
 
 ${table()}
-${stages && `\nWhere one manifest's time goes (each stage alone, in a fresh worker thread; check and\nbuild spread the manifests over UM_WORKERS threads):\n\n${stages}\n`}`;
+${reproduce}${stages && `\nWhere one manifest's time goes (each stage alone, in a fresh worker thread; check and\nbuild spread the manifests over UM_WORKERS threads):\n\n${stages}\n`}`;
 writeFileSync(join(import.meta.dirname, values.scale === undefined ? "results.md" : "results-scale.md"), report);
 console.log(report);
