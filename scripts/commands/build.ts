@@ -2,7 +2,7 @@
 import { join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../write/body-writer.ts";
-import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../plan/host-limits.ts";
+import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
 import { KvWriter } from "../write/kv-writer.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { planBody, planOutput } from "../plan/output-plan.ts";
@@ -210,7 +210,7 @@ async function buildInto(
   const staging = await openStaging(outDir, BUILD_INFO_PATH);
   let kvDir: string | undefined;
   let kvStaging: string | undefined;
-  let limits: string[] = [];
+  let output: StaticOutput = { files: 0, largestFolder: 0 };
   try {
     const bodies = new BodyWriter(staging);
     let kv: KvWriter | undefined;
@@ -228,13 +228,8 @@ async function buildInto(
     const content = await checkContent(contentDir, checking, {
       outline: async (outline) => {
         // Hosts count files, not manifests: decided on what the output holds at most.
-        const output = staticOutput(outline);
+        output = staticOutput(outline);
         kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
-        limits = hostWarnings(
-          output,
-          { out: printable(outDir), kv: printable(kvOut.dir) },
-          settings.limits.maxManifestBytes,
-        );
         if (kvDir !== undefined) {
           kvStaging = await openStaging(kvDir, "kv-00001.json");
           kv = new KvWriter(kvStaging);
@@ -285,7 +280,12 @@ async function buildInto(
       bytes: bodies.bytes + indexBytes,
       ...(kvDir !== undefined && { kvDir }),
       kvFiles,
-      hostWarnings: limits,
+      // A folder fuller than a uniform hash makes (UMIDs chosen to collide) is warned of as it is.
+      hostWarnings: hostWarnings(
+        { ...output, largestFolder: Math.max(output.largestFolder, bodies.largestFolder()) },
+        { out: printable(outDir), kv: printable(kvOut.dir) },
+        settings.limits.maxManifestBytes,
+      ),
     };
   } catch (error) {
     for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
