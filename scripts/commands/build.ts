@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../write/body-writer.ts";
 import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
-import { KvWriter } from "../write/kv-writer.ts";
+import { KV_FIRST_FOLDER, KvWriter } from "../write/kv-writer.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { planBody, planOutput } from "../plan/output-plan.ts";
 import type { RouteStatus } from "../check/routes.ts";
@@ -231,7 +231,7 @@ async function buildInto(
         output = staticOutput(outline);
         kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
         if (kvDir !== undefined) {
-          kvStaging = await openStaging(kvDir, "kv-00001.json");
+          kvStaging = await openStaging(kvDir, KV_FIRST_FOLDER);
           kv = new KvWriter(kvStaging);
         }
         statuses = outline.statuses;

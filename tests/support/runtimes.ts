@@ -126,7 +126,7 @@ const workerdKv: Runtime = {
     const umidOfKey = new Map(
       await Promise.all(Object.keys(records).map(async (umid) => [await kvKey(umid), umid] as const)),
     );
-    for (const name of readdirSync(`${dist}-kv`)) {
+    for (const name of readdirSync(`${dist}-kv`, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"))) {
       for (const pair of JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as {
         key: string;
         value: string;
