@@ -141,7 +141,7 @@ describe("build: valid content", () => {
     assert.equal(files.filter((f) => f.startsWith("index/")).length, new Set(Object.keys(records).map(shardPath)).size);
     assert.equal(files.filter((f) => /^[mh]\//.test(f)).length, 5);
     assert.ok(
-      files.every((f) => /^(index\/[0-9a-f]{3}\.json|[mh]\/[\w-]+|resolver\.json)$/.test(f)),
+      files.every((f) => /^(index\/[0-9a-f]{3}\.json|[mh]\/[0-9a-f]{3}\/[\w-]+|resolver\.json)$/.test(f)),
       files.join(" "),
     );
     assert.deepEqual(JSON.parse(readFileSync(join(out, "resolver.json"), "utf8")), {

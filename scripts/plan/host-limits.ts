@@ -60,7 +60,10 @@ export function staticOutput({ manifestFiles, redirects, revoked }: ContentCount
   const shards = Math.min(INDEX_SHARDS, manifestFiles + redirects + revoked);
   // Shards go to index/, and m/ (or h/) holds at most a body folder per shard; the root holds resolver.json and those
   // three folders.
-  return { files: manifestFiles + shards + FIXED_FILES, largestFolder: Math.max(shards, fullestBodyFolder(manifestFiles)) };
+  return {
+    files: manifestFiles + shards + FIXED_FILES,
+    largestFolder: Math.max(shards, fullestBodyFolder(manifestFiles)),
+  };
 }
 
 /**

@@ -68,6 +68,18 @@ test("case twins in one folder are both named by digest, whatever their order, t
     file: digestFile(b),
     move: { from: `m/${shardOf(a)}/${encodeBase64url(utf8(a))}`, to: digestFile(a) },
   });
-  assert.deepEqual(filesOf([a, b]), new Map([[a, digestFile(a)], [b, digestFile(b)]]));
-  assert.deepEqual(filesOf([b, a]), new Map([[b, digestFile(b)], [a, digestFile(a)]]));
+  assert.deepEqual(
+    filesOf([a, b]),
+    new Map([
+      [a, digestFile(a)],
+      [b, digestFile(b)],
+    ]),
+  );
+  assert.deepEqual(
+    filesOf([b, a]),
+    new Map([
+      [b, digestFile(b)],
+      [a, digestFile(a)],
+    ]),
+  );
 });

@@ -4,14 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { kvKey, MAX_KV_KEY_BYTES } from "../../edge/records.ts";
+import { kvFiles } from "../support/kv-files.ts";
 import { KV_FILE_BYTES, KV_PAIRS_PER_FILE, KvWriter } from "../../scripts/write/kv-writer.ts";
-
-/** The bulk files under `dir`, by their paths from it, in order. */
-function kvFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".json"))
-    .sort();
-}
 
 test("KV bulk files hold at most 10,000 pairs each, in wrangler's format", async () => {
   const dir = mkdtempSync(join(tmpdir(), "um-kv-"));
