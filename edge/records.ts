@@ -78,7 +78,15 @@ const SHARD_BITS = 12;
 export const INDEX_SHARDS = 1 << SHARD_BITS;
 
 export function shardPath(umid: string): string {
-  return `index/${(fnv1a32(umid) >>> (32 - SHARD_BITS)).toString(16).padStart(SHARD_BITS / 4, "0")}.json`;
+  return `index/${shardOf(umid)}.json`;
+}
+
+/**
+ * The name of `umid`'s shard: the top 12 bits of its hash, as three lower-case hex digits. The build also names the
+ * folder of a UMID's body by it (scripts/plan/body-names.ts).
+ */
+export function shardOf(umid: string): string {
+  return (fnv1a32(umid) >>> (32 - SHARD_BITS)).toString(16).padStart(SHARD_BITS / 4, "0");
 }
 
 /** The 32-bit FNV-1a hash of a string's UTF-8 bytes, unsigned. */

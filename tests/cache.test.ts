@@ -525,8 +525,9 @@ describe("a damaged body store", () => {
         [],
       );
       assert.equal(new Set(served).size, served.length);
-      for (const entry of readdirSync(join(t.root, "dist", "m"))) {
-        const path = join(t.root, "dist", "m", entry);
+      const bodies = readdirSync(join(t.root, "dist", "m"), { recursive: true, withFileTypes: true });
+      for (const body of bodies.filter((e) => e.isFile())) {
+        const path = join(body.parentPath, body.name);
         chmodSync(path, 0o644);
         writeFileSync(path, readFileSync(path, "utf8").replace("fixture", "forged!"));
       }

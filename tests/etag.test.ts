@@ -19,6 +19,7 @@ import { directoryReader } from "../edge/adapters/node.ts";
 import { etagOf } from "./contract/cases.ts";
 import { makeFixture } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
+import { kvPairs } from "./support/kv-files.ts";
 import { runCli } from "./support/processes.ts";
 
 const fixture = makeFixture();
@@ -49,13 +50,7 @@ async function built(name: string): Promise<{ dist: string; kv: string; stores: 
 /** The Workers KV namespace the bulk files in `dir` fill, as `wrangler kv bulk put` loads them. */
 function kvNamespace(dir: string): KvNamespace {
   const pairs = new Map<string, { value: string; metadata: unknown }>();
-  for (const file of readdirSync(dir))
-    for (const pair of JSON.parse(readFileSync(join(dir, file), "utf8")) as {
-      key: string;
-      value: string;
-      metadata: unknown;
-    }[])
-      pairs.set(pair.key, pair);
+  for (const pair of kvPairs(dir)) pairs.set(pair.key, pair);
   return {
     async getWithMetadata<M>(key: string) {
       const pair = pairs.get(key);

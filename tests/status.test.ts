@@ -220,7 +220,7 @@ describe("the build records each status", () => {
         nextCheck: "PT1H",
       });
       // Workers KV carries the same statuses (the Worker derives their ETags: KV metadata has no room).
-      const pairs = JSON.parse(readFileSync(join(`${out}-kv`, "kv-00001.json"), "utf8")) as {
+      const pairs = JSON.parse(readFileSync(join(`${out}-kv`, "kv-0001", "kv-0000001.json"), "utf8")) as {
         key: string;
         metadata: { status?: unknown };
       }[];

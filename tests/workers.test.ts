@@ -83,8 +83,12 @@ describe(`${count} manifests, on worker threads`, () => {
     assert.deepEqual(fileDigests(join(scratch, "good")), fileDigests(join(scratch, "good-alone")));
     const records = readRecords(join(scratch, "good"));
     assert.equal(Object.keys(records).length, count - 2);
-    assert.match(records[twinA]!.file!, /^h\/[0-9a-f]{64}$/, "case twins far apart are both named by digest");
-    assert.match(records[twinB]!.file!, /^h\/[0-9a-f]{64}$/);
+    assert.match(
+      records[twinA]!.file!,
+      /^h\/[0-9a-f]{3}\/[0-9a-f]{64}$/,
+      "case twins far apart are both named by digest",
+    );
+    assert.match(records[twinB]!.file!, /^h\/[0-9a-f]{3}\/[0-9a-f]{64}$/);
     assert.ok(
       !Object.keys(fileDigests(join(scratch, "good"))).some((f) => f.startsWith("m/") && records[twinA]!.file === f),
     );

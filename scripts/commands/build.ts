@@ -4,8 +4,8 @@ import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../write/body-writer.ts";
 import { InPlaceOutput } from "../write/in-place.ts";
 import { withState } from "../plan/output-state.ts";
-import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv } from "../plan/host-limits.ts";
-import { KvWriter } from "../write/kv-writer.ts";
+import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
+import { KV_FIRST_FOLDER, KvWriter } from "../write/kv-writer.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { planBody, planOutput } from "../plan/output-plan.ts";
 import type { RouteStatus } from "../check/routes.ts";
@@ -219,7 +219,7 @@ async function buildInto(
   const staging = inPlace === undefined ? await stagingBeside() : undefined;
   let kvDir: string | undefined;
   let kvStaging: string | undefined;
-  let limits: string[] = [];
+  let output: StaticOutput = { files: 0, largestFolder: 0 };
   const discard = async () => {
     inPlace?.discard();
     for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
@@ -243,15 +243,10 @@ async function buildInto(
     const content = await checkContent(contentDir, checking, {
       outline: async (outline) => {
         // Hosts count files, not manifests: decided on what the output holds at most.
-        const output = staticOutput(outline);
+        output = staticOutput(outline);
         kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
-        limits = hostWarnings(
-          output,
-          { out: printable(outDir), kv: printable(kvOut.dir) },
-          settings.limits.maxManifestBytes,
-        );
         if (kvDir !== undefined) {
-          kvStaging = await openStaging(kvDir, "kv-00001.json");
+          kvStaging = await openStaging(kvDir, KV_FIRST_FOLDER);
           kv = new KvWriter(kvStaging);
         }
         statuses = outline.statuses;
@@ -317,7 +312,12 @@ async function buildInto(
       bytes: bodyBytes + indexBytes,
       ...(kvDir !== undefined && { kvDir }),
       kvFiles,
-      hostWarnings: limits,
+      // A folder fuller than a uniform hash makes (UMIDs chosen to collide) is warned of as it is.
+      hostWarnings: hostWarnings(
+        { ...output, largestFolder: Math.max(output.largestFolder, bodies?.largestFolder() ?? 0) },
+        { out: printable(outDir), kv: printable(kvOut.dir) },
+        settings.limits.maxManifestBytes,
+      ),
     };
   } catch (error) {
     await discard();

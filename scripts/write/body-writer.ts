@@ -1,25 +1,51 @@
 /**
  * Puts manifest bodies into the staging folder as the check hands them over, where the
- * plan names them (scripts/plan/body-names.ts).
+ * plan names them (scripts/plan/body-names.ts), making each folder on its first body. It
+ * counts the bodies of each folder: hosts limit the files of one folder, and a hash
+ * spreads UMIDs evenly only when nobody chose them to collide.
  *
  * Writes synchronously: the main thread has nothing else to do while workers check, and a
  * direct system call is several times cheaper than a round trip through libuv's pool.
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { BODY_FOLDERS, type Placement } from "../plan/body-names.ts";
+import { dirname, join } from "node:path";
+import type { Placement } from "../plan/body-names.ts";
 
 export class BodyWriter {
   /** Bytes written so far. */
   bytes = 0;
+  /** The bodies in each folder made so far, by its path from the output root. */
+  readonly #bodiesIn = new Map<string, number>();
 
-  constructor(readonly dir: string) {
-    for (const folder of BODY_FOLDERS) mkdirSync(join(dir, folder));
-  }
+  constructor(readonly dir: string) {}
 
   write(placed: Placement, body: Uint8Array): void {
-    if (placed.move !== undefined) renameSync(join(this.dir, placed.move.from), join(this.dir, placed.move.to));
+    if (placed.move !== undefined) {
+      this.#enter(placed.move.to);
+      renameSync(join(this.dir, placed.move.from), join(this.dir, placed.move.to));
+      this.#leave(placed.move.from);
+    }
+    this.#enter(placed.file);
     writeFileSync(join(this.dir, placed.file), body);
     this.bytes += body.byteLength;
+  }
+
+  /** The most bodies one folder holds. */
+  largestFolder(): number {
+    let largest = 0;
+    for (const bodies of this.#bodiesIn.values()) largest = Math.max(largest, bodies);
+    return largest;
+  }
+
+  #enter(file: string): void {
+    const folder = dirname(file);
+    const bodies = this.#bodiesIn.get(folder);
+    if (bodies === undefined) mkdirSync(join(this.dir, folder), { recursive: true });
+    this.#bodiesIn.set(folder, (bodies ?? 0) + 1);
+  }
+
+  #leave(file: string): void {
+    const folder = dirname(file);
+    this.#bodiesIn.set(folder, this.#bodiesIn.get(folder)! - 1);
   }
 }

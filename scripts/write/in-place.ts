@@ -26,7 +26,6 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { BUILD_INFO_PATH } from "../../edge/records.ts";
-import { BODY_FOLDERS } from "../plan/body-names.ts";
 import { type BodyRecord, bodyChanges, bodyRecords } from "../plan/output-diff.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import { type FileDigests, isOutputPath, parseState, STATE_PATH, withState } from "../plan/output-state.ts";
@@ -195,9 +194,12 @@ function replay(outDir: string, decided: string): void {
   rmSync(decided, { recursive: true, force: true });
 }
 
-/** Removes `folder` (relative to the output) and the folders above it while they are empty, but for those every build makes. */
+/**
+ * Removes `folder` (relative to the output) and the folders above it while they are empty: a build makes a folder
+ * only for a file it writes there.
+ */
 function removeIfEmpty(outDir: string, folder: string): void {
-  for (let at = folder; at !== "." && !(BODY_FOLDERS as readonly string[]).includes(at); at = dirname(at)) {
+  for (let at = folder; at !== "."; at = dirname(at)) {
     const path = join(outDir, at);
     if (!existsSync(path) || readdirSync(path).length > 0) return;
     rmdirSync(path);

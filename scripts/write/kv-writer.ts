@@ -1,26 +1,45 @@
 /**
  * Workers KV bulk-upload files (`wrangler kv bulk put FILE`), for a Worker that reads its
- * records from KV (layout in edge/records.ts): JSON arrays of at most 10,000
- * `{key, value, metadata}` pairs. Each pair goes to its file as the check produces its
- * body, through a small buffer: a file's pairs are never held together, so a pair dies
- * young and a million of them leave no trace on the heap. Pairs follow file order, then
- * redirects and revocations.
+ * records from KV (layout in edge/records.ts): JSON arrays of `{key, value, metadata}`
+ * pairs, each file within what Cloudflare's bulk write accepts in one request, at most
+ * 10,000 pairs and under 100 MB (docs/hosts.md, "Host limits"). Files are numbered from 1
+ * and go 1,000 to a folder (`kv-0001/kv-0000001.json`): at 10 million manifests of the
+ * largest body, a pair to a file, no folder holds over 10,000 entries.
+ *
+ * Each pair goes to its file as the check produces its body, through a small buffer: a
+ * file's pairs are never held together, so a pair dies young and a million of them leave
+ * no trace on the heap. Pairs follow file order, then redirects and revocations.
  */
 import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { kvKey, type KvMetadata, type StatusEntry } from "../../edge/records.ts";
 
+/** Cloudflare's bulk write: pairs in one request. */
 export const KV_PAIRS_PER_FILE = 10_000;
+/** Cloudflare's bulk write: a request must be under 100 megabytes; a file is sent as at most one. */
+export const KV_FILE_BYTES = 100_000_000;
+const KV_FILES_PER_FOLDER = 1_000;
+/** The first folder: it marks a folder as earlier KV output (scripts/write/output.ts). */
+export const KV_FIRST_FOLDER = kvFolder(1);
 /** Text gathered before a write: few system calls, little memory. */
 const BUFFER_CHARS = 1 << 20;
+const OPEN = "[\n";
+const SEPARATOR = ",\n";
+const CLOSE = "\n]\n";
 
 export class KvWriter {
   #fd: number | undefined;
   #pairsInFile = 0;
+  /** The UTF-8 bytes of the open file, its closing bracket included. */
+  #bytesInFile = 0;
   #files = 0;
   #buffer = "";
 
-  constructor(readonly dir: string) {
+  /** `limits`: what one file may hold, Cloudflare's unless a test asks for less. */
+  constructor(
+    readonly dir: string,
+    readonly limits: { pairs: number; bytes: number } = { pairs: KV_PAIRS_PER_FILE, bytes: KV_FILE_BYTES },
+  ) {
     mkdirSync(dir, { recursive: true });
   }
 
@@ -44,21 +63,31 @@ export class KvWriter {
 
   async #add(umid: string, value: string, metadata: KvMetadata): Promise<void> {
     const pair = JSON.stringify({ key: await kvKey(umid), value, metadata });
-    if (this.#pairsInFile === KV_PAIRS_PER_FILE) this.#closeFile();
+    const bytes = Buffer.byteLength(pair);
+    // A pair too large for any file still gets one of its own: Cloudflare refuses its value (hostWarnings says so).
+    const full =
+      this.#pairsInFile === this.limits.pairs ||
+      (this.#pairsInFile > 0 && this.#bytesInFile + SEPARATOR.length + bytes >= this.limits.bytes);
+    if (full) this.#closeFile();
     if (this.#fd === undefined) {
-      this.#fd = openSync(join(this.dir, `kv-${String(++this.#files).padStart(5, "0")}.json`), "wx");
-      this.#buffer = "[\n";
+      const number = ++this.#files;
+      if (number % KV_FILES_PER_FOLDER === 1) mkdirSync(join(this.dir, kvFolder(number)));
+      this.#fd = openSync(join(this.dir, kvFolder(number), `kv-${String(number).padStart(7, "0")}.json`), "wx");
+      this.#buffer = OPEN;
+      this.#bytesInFile = OPEN.length + CLOSE.length;
     } else {
-      this.#buffer += ",\n";
+      this.#buffer += SEPARATOR;
+      this.#bytesInFile += SEPARATOR.length;
     }
     this.#buffer += pair;
+    this.#bytesInFile += bytes;
     this.#pairsInFile++;
     if (this.#buffer.length >= BUFFER_CHARS) this.#flush();
   }
 
   #closeFile(): void {
     if (this.#fd === undefined) return;
-    this.#buffer += "\n]\n";
+    this.#buffer += CLOSE;
     this.#flush();
     closeSync(this.#fd);
     this.#fd = undefined;
@@ -70,4 +99,9 @@ export class KvWriter {
     writeFileSync(this.#fd!, this.#buffer);
     this.#buffer = "";
   }
+}
+
+/** The folder of the `number`th file. */
+function kvFolder(number: number): string {
+  return `kv-${String(Math.ceil(number / KV_FILES_PER_FOLDER)).padStart(4, "0")}`;
 }

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../core/base64url.ts";
+import { shardOf } from "../../edge/records.ts";
 import { signProfileA } from "../../scripts/crypto/profile-a.ts";
 import { readRecords } from "./index.ts";
 import { CLI } from "./paths.ts";
@@ -44,8 +45,11 @@ export function newKey(): KeyObject {
   return generateKeyPairSync("ed25519").privateKey;
 }
 
-/** Two printable ASCII UMIDs whose base64url spellings differ only in letter case. */
-export function caseTwins(): [string, string] {
+/**
+ * Two printable ASCII UMIDs whose base64url spellings differ only in letter case, in one body folder (`together`, the
+ * default: their names meet there) or in two (`apart`: they never meet).
+ */
+export function caseTwins(where: "together" | "apart" = "together"): [string, string] {
   for (let n = 0; ; n++) {
     const a = `urn:case:${n}`;
     const name = encodeBase64url(utf8(a));
@@ -55,7 +59,8 @@ export function caseTwins(): [string, string] {
       if (flipped === c) continue;
       const bytes = decodeBase64url(name.slice(0, i) + flipped + name.slice(i + 1));
       const b = bytes && decodeUtf8(bytes);
-      if (b !== undefined && /^[\x21-\x7e]+$/.test(b) && b !== a) return [a, b];
+      if (b === undefined || !/^[\x21-\x7e]+$/.test(b) || b === a) continue;
+      if ((shardOf(a) === shardOf(b)) === (where === "together")) return [a, b];
     }
   }
 }

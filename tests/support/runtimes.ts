@@ -6,11 +6,12 @@
  */
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { KV_BINDING } from "../../edge/descriptor.ts";
 import { kvKey } from "../../edge/records.ts";
 import { readRecords } from "./index.ts";
+import { kvPairs } from "./kv-files.ts";
 import { CLI, ROOT } from "./paths.ts";
 import { startPrintingUrl, type Started } from "./processes.ts";
 
@@ -126,17 +127,11 @@ const workerdKv: Runtime = {
     const umidOfKey = new Map(
       await Promise.all(Object.keys(records).map(async (umid) => [await kvKey(umid), umid] as const)),
     );
-    for (const name of readdirSync(`${dist}-kv`)) {
-      for (const pair of JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as {
-        key: string;
-        value: string;
-        metadata: object;
-      }[]) {
-        const file = records[umidOfKey.get(pair.key)!]?.file;
-        const value =
-          file === undefined ? pair.value : existsSync(join(dist, file)) ? readFileSync(join(dist, file), "utf8") : "";
-        await kv.put(pair.key, value, { metadata: pair.metadata });
-      }
+    for (const pair of kvPairs(`${dist}-kv`)) {
+      const file = records[umidOfKey.get(pair.key)!]?.file;
+      const value =
+        file === undefined ? pair.value : existsSync(join(dist, file)) ? readFileSync(join(dist, file), "utf8") : "";
+      await kv.put(pair.key, value, { metadata: pair.metadata });
     }
     return { url: url.origin, urls: [url.origin], stop: () => mf.dispose() };
   },

@@ -8,9 +8,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { INDEX_SHARDS, shardPath } from "../../edge/records.ts";
+import { INDEX_SHARDS, shardOf, shardPath } from "../../edge/records.ts";
 import {
   CLOUDFLARE_MAX_FILE_BYTES,
+  fullestBodyFolder,
   hostWarnings,
   staticOutput,
   writesKv,
@@ -114,9 +115,28 @@ test("Netlify: a warning from 90% of its 54,000 files in one folder, and that th
   assertWarns(netlify(54_000)[0], "100%", "54,000");
   // The way out: Cloudflare, with Workers KV's bulk files.
   assertWarns(netlify(54_001)[0], "over", "dist/", "54,001", "54,000", "Cloudflare", "dist-kv/");
-  // The bodies fill one folder: a registry meets Netlify's limit at 54,000 manifests.
-  assert.equal(staticOutput({ manifestFiles: 54_001, redirects: 10, revoked: 10 }).largestFolder, 54_001);
 });
+
+test(
+  "bodies fan out over 4,096 folders: up to 10 million manifests, no folder nears 10,000 entries, nor Netlify's limit " +
+    "(one folder held every body: 54,001 manifests failed a Netlify deploy)",
+  () => {
+    assert.equal(staticOutput({ manifestFiles: 54_001, redirects: 10, revoked: 10 }).largestFolder, INDEX_SHARDS);
+    const tenMillion = staticOutput({ manifestFiles: 10_000_000, redirects: 0, revoked: 0 });
+    assert.equal(tenMillion.largestFolder, INDEX_SHARDS, "index/ is the fullest folder");
+    assert.deepEqual(
+      warnings(tenMillion).filter((w) => w.includes("Netlify")),
+      [],
+    );
+    // The fullest body folder as estimated, and as found: generated UMIDs spread by the very hash the build uses.
+    const bodies = 1_000_000;
+    const perFolder = new Map<string, number>();
+    for (let i = 0; i < bodies; i++) perFolder.set(shardOf(umidOf(i)), (perFolder.get(shardOf(umidOf(i))) ?? 0) + 1);
+    const fullest = Math.max(...perFolder.values());
+    assert.ok(fullest > bodies / INDEX_SHARDS && fullest <= fullestBodyFolder(bodies), `${fullest} bodies`);
+    assert.ok(fullestBodyFolder(10_000_000) < 10_000);
+  },
+);
 
 test("a largest manifest over Cloudflare's 25 MiB per file and per KV value is a warning", () => {
   const small = { files: 10, largestFolder: 5 };

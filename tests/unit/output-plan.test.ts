@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { checkContent } from "../../scripts/check/check-content.ts";
 import { settingsFromEnv } from "../../scripts/config.ts";
+import { shardOf } from "../../edge/records.ts";
 import { BodyNames } from "../../scripts/plan/body-names.ts";
 import { planOutput } from "../../scripts/plan/output-plan.ts";
 import { caseTwins, manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
@@ -87,9 +88,10 @@ describe("the output plan", () => {
     const reversed = await planOf(content("reversed", [...manifests].reverse()));
     const files = (p: typeof plan) => Object.fromEntries(Object.entries(p.bodies).map(([umid, b]) => [umid, b.file]));
     assert.deepEqual(files(plan), files(reversed));
-    assert.match(files(plan)[twinA]!, /^h\/[0-9a-f]{64}$/);
-    assert.match(files(plan)[twinB]!, /^h\/[0-9a-f]{64}$/);
-    assert.equal(files(plan)["urn:plan:a"], `m/${Buffer.from("urn:plan:a").toString("base64url")}`);
+    assert.match(files(plan)[twinA]!, /^h\/([0-9a-f]{3})\/\1[0-9a-f]{61}$/);
+    assert.match(files(plan)[twinB]!, /^h\/([0-9a-f]{3})\/\1[0-9a-f]{61}$/);
+    const name = Buffer.from("urn:plan:a").toString("base64url");
+    assert.equal(files(plan)["urn:plan:a"], `m/${shardOf("urn:plan:a")}/${name}`);
   });
 
   it("changes, for one changed manifest, only its body's ETag and the index shard holding it", async () => {

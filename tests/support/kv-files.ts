@@ -1,0 +1,21 @@
+/** The Workers KV bulk files a build wrote (scripts/write/kv-writer.ts), read back as `wrangler kv bulk put` reads them. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface KvPair {
+  key: string;
+  value: string;
+  metadata: object;
+}
+
+/** Every bulk file under `dir`, by its path from it, in order. */
+export function kvFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".json"))
+    .sort();
+}
+
+/** Every pair of every bulk file under `dir`. */
+export function kvPairs(dir: string): KvPair[] {
+  return kvFiles(dir).flatMap((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as KvPair[]);
+}
