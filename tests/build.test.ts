@@ -144,7 +144,9 @@ describe("build: valid content", () => {
     );
     assert.equal(files.filter((f) => /^[mh]\//.test(f)).length, 5);
     assert.ok(
-      files.every((f) => /^(index\/[0-9a-f]{3}\.json|build-state\.json|[mh]\/[0-9a-f]{3}\/[\w-]+|resolver\.json)$/.test(f)),
+      files.every((f) =>
+        /^(index\/[0-9a-f]{3}\.json|build-state\.json|[mh]\/[0-9a-f]{3}\/[\w-]+|resolver\.json)$/.test(f),
+      ),
       files.join(" "),
     );
     assert.deepEqual(JSON.parse(readFileSync(join(out, "resolver.json"), "utf8")), {

@@ -19,6 +19,7 @@ import { basename, join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, describe, it } from "node:test";
 import { encodeBase64url, utf8 } from "../core/base64url.ts";
+import { shardOf } from "../edge/records.ts";
 import { recoverOutput } from "../scripts/write/output.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { fileDigests } from "./support/file-tree.ts";
@@ -70,7 +71,7 @@ const write = (dir: string, file: string, value: unknown) => {
   writeFileSync(join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
 };
 const manifest = (umid: string, issuedAt = "2026-01-01T00:00:00Z") => signed(manifestFor(umid, { issuedAt }), key);
-const bodyOf = (out: string, umid: string) => join(out, "m", encodeBase64url(utf8(umid)));
+const bodyOf = (out: string, umid: string) => join(out, "m", shardOf(umid), encodeBase64url(utf8(umid)));
 const asides = (out: string) => readdirSync(join(out, "..")).filter((name) => name.startsWith(`.${basename(out)}.`));
 
 describe("build in place: the output of a cold build, whatever changed", () => {

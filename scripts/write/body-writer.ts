@@ -7,7 +7,7 @@
  * Writes synchronously: the main thread has nothing else to do while workers check, and a
  * direct system call is several times cheaper than a round trip through libuv's pool.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Placement } from "../plan/body-names.ts";
 
@@ -44,8 +44,18 @@ export class BodyWriter {
     this.#bodiesIn.set(folder, (bodies ?? 0) + 1);
   }
 
+  /** A folder its last body leaves goes, and so do the folders above it it empties: a build keeps no empty folder. */
   #leave(file: string): void {
     const folder = dirname(file);
-    this.#bodiesIn.set(folder, this.#bodiesIn.get(folder)! - 1);
+    const bodies = this.#bodiesIn.get(folder)! - 1;
+    if (bodies > 0) {
+      this.#bodiesIn.set(folder, bodies);
+      return;
+    }
+    this.#bodiesIn.delete(folder);
+    for (let at = folder; at !== "."; at = dirname(at)) {
+      if (readdirSync(join(this.dir, at)).length > 0) return;
+      rmdirSync(join(this.dir, at));
+    }
   }
 }
