@@ -15,7 +15,7 @@
  *   every later change shows. Only a run outside git uses them; they never match in
  *   another clone, or after a rename or a copy.
  */
-import { hash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
 import type { GitAlgorithm } from "../read/git-view.ts";
 
@@ -31,7 +31,7 @@ const RACY_NS = 3_000_000_000n;
 
 /** The id git gives a blob of `bytes`, in lower-case hex. */
 function blobId(algorithm: GitAlgorithm, bytes: Uint8Array): string {
-  return hash(algorithm, Buffer.concat([Buffer.from(`blob ${bytes.byteLength}\0`), bytes]), "hex");
+  return createHash(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
 /** The alias of the file `name` (in its content root) whose git blob id is `blob`. */

@@ -19,7 +19,7 @@
  * run did not use (another branch's, or production's beside a preview's) are kept, the
  * most recently used first, while they number no more than those it used plus 1,000.
  */
-import { createHash, hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { isRuleId, SEVERITIES } from "../../core/rules/index.ts";
@@ -114,9 +114,9 @@ export function cacheScope(settings: Settings, tool = toolIdentity()): string {
     .digest("base64url");
 }
 
-/** The key of a file's bytes `bytes`, which follow `prefix` (`keyPrefix`) in the same buffer. */
-export function cacheKey(prefixed: Uint8Array): Uint8Array {
-  return hash("sha256", prefixed, "buffer");
+/** The key of a file's `bytes`, after `prefix` (`keyPrefix`): hashed in turn, never copied together. */
+export function cacheKey(prefix: Uint8Array, bytes: Uint8Array): Uint8Array {
+  return createHash("sha256").update(prefix).update(bytes).digest();
 }
 
 /** What precedes a file's bytes in its key: the scope and the file's name in its content root. */
@@ -256,7 +256,7 @@ export class VerificationCache {
       oldRows,
       this.#added.sort((a, b) => compareKeys(a.keys[0]![0], b.keys[0]![0])),
     );
-    const keyRows: { key: Uint8Array; kind: KeyKind; position: number }[] = [];
+    const keyRows: { key: string; kind: KeyKind; position: number }[] = [];
     // An alias names one file's bytes; should two entries claim one, the newest (this run's) wins.
     const claimed = new Set<string>();
     const byRecency = rows.map((row, position) => ({ row, position }));
@@ -265,7 +265,7 @@ export class VerificationCache {
       for (const [key, kind] of row.keys)
         if (!claimed.has(key)) {
           claimed.add(key);
-          keyRows.push({ key: Buffer.from(key, "latin1"), kind, position });
+          keyRows.push({ key, kind, position });
         }
     const keys = keyTable(keyRows);
     const bodyDigests = Buffer.alloc(rows.length * KEY_BYTES);

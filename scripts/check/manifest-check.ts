@@ -127,7 +127,7 @@ export function checkManifestFile(
       issuedAt: NaN,
     };
   const { bytes, stat } = read as Extract<SourceBytes, { bytes: Uint8Array }>;
-  const key = cache && cacheKey(Buffer.concat([keyPrefix(cache.scope, cache.name), bytes]));
+  const key = cache && cacheKey(keyPrefix(cache.scope, cache.name), bytes);
   const alias = cache && aliasFor(cache, bytes, stat);
   const position = key === undefined ? -1 : cache!.known.positionOf(key);
   if (position >= 0 && cache!.usable[position] === 1) return alias === undefined ? { position } : { position, alias };
