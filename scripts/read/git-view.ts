@@ -37,6 +37,8 @@ const REGULAR_MODES = new Set(["100644", "100755"]);
  * it, listed meanwhile); undefined outside a working tree, without git, or where git converts files.
  */
 export async function gitView(dir: string, others: Promise<readonly string[]>): Promise<GitView | undefined> {
+  // A listing that fails is the caller's to report; here it only means no view, even when none is asked for.
+  others.catch(() => undefined);
   try {
     const [repository, config, indexed, changed] = await Promise.all([
       git(dir, ["rev-parse", "--show-object-format", "--show-toplevel", "--git-path", "info/attributes"]),
