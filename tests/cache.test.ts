@@ -306,19 +306,7 @@ describe("expiry and the build", () => {
       "takes what did not change from the store",
     async () => {
       const t = tree();
-      const build = (out: string, ...more: string[]) =>
-        t.cli([
-          "build",
-          "--content",
-          "content",
-          "--out",
-          out,
-          "--lookup-out",
-          `${out}-lookup`,
-          "--kv-out",
-          `${out}-kv`,
-          ...more,
-        ]);
+      const build = builder(t);
       assert.equal((await build("dist")).status, 0);
       writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
       const warm = await build("dist");
