@@ -38,6 +38,9 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
       strict: true,
       strictRequired: false,
       allowUnionTypes: true,
+      // Checking a schema against the meta-schema compiles the meta-schema, which costs more than every run's
+      // other start-up work together. These schemas are ours: tests/unit/schema-meta.test.ts checks them once.
+      validateSchema: false,
     });
     addFormats(ajv);
     ajv.addKeyword({
