@@ -210,8 +210,34 @@ describe("what a cache entry can never do", () => {
     assert.equal(cacheWarnings(damaged.stderr, t.env.UM_CACHE_DIR).length, 1, damaged.stderr);
     const text = readFileSync(file, "utf8");
     // Altered but well-formed: the digest on its first line no longer matches.
-    writeFileSync(file, text.replace('"diagnostics":[]', '"diagnostics":[] '));
+    assert.ok(text.includes('"urn:cache:a'));
+    writeFileSync(file, text.replace('"urn:cache:a', '"urn:cache:x'));
     assert.equal(recalled((await t.cli(["check", "content"])).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
+  });
+
+  it("check a file again whose entry is of the wrong shape, though the digest vouches for it", async () => {
+    const t = tree();
+    const cold = await t.cli(["check", "content"]);
+    const file = join(t.env.UM_CACHE_DIR, "verification.json");
+    const bytes = readFileSync(file);
+    const newline = bytes.indexOf(10);
+    // One entry's umid made bare, the length kept: `["urn:…` is no longer JSON. Parsed only when it is recalled.
+    const at = bytes.indexOf('["urn:cache:b1"');
+    assert.ok(at > newline);
+    bytes.write("[1", at, "latin1");
+    const header = JSON.parse(bytes.toString("utf8", 0, newline));
+    header.sha256 = createHash("sha256")
+      .update(bytes.subarray(newline + 1))
+      .digest("base64url");
+    bytes.write(JSON.stringify(header).padEnd(newline), 0, "utf8");
+    writeFileSync(file, bytes);
+    const warm = await t.cli(["check", "content"]);
+    assert.equal(warm.status, 0, warm.stdout);
+    assert.equal(recalled(warm.stdout), 4);
+    assert.deepEqual(cacheWarnings(warm.stderr, t.env.UM_CACHE_DIR), []);
+    assert.equal(warm.stdout.replace(/ \(.*\)/g, ""), cold.stdout);
+    // The entry was dropped and made again.
     assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
   });
 });

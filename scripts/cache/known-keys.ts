@@ -40,10 +40,15 @@ export class KnownKeys {
     return -1;
   }
 
-  /** Whether every row names one of `count` entries, and every entry has exactly one key of its bytes. */
+  /**
+   * Whether the rows are sorted by key, each key once, every row names one of `count`
+   * entries, and every entry has exactly one key of its bytes.
+   */
   isTableOf(count: number): boolean {
     const keyed = new Uint8Array(count);
     for (let row = 0; row < this.size; row++) {
+      const at = row * ROW_BYTES;
+      if (row > 0 && compareAt(this.table, at - ROW_BYTES, this.table.subarray(at, at + KEY_BYTES)) >= 0) return false;
       const word = this.#word(row);
       const position = word & POSITION_MASK;
       const kind = word >>> POSITION_BITS;
@@ -55,16 +60,10 @@ export class KnownKeys {
     return keyed.every((n) => n === 1);
   }
 
-  /** Every row: its key, kind and entry position. */
-  *rows(): Iterable<{ key: Uint8Array; kind: KeyKind; position: number }> {
-    for (let row = 0; row < this.size; row++) {
-      const word = this.#word(row);
-      yield {
-        key: this.table.subarray(row * ROW_BYTES, row * ROW_BYTES + KEY_BYTES),
-        kind: (word >>> POSITION_BITS) as KeyKind,
-        position: word & POSITION_MASK,
-      };
-    }
+  /** The kind and entry position of the row at `row`. */
+  rowAt(row: number): { kind: KeyKind; position: number } {
+    const word = this.#word(row);
+    return { kind: (word >>> POSITION_BITS) as KeyKind, position: word & POSITION_MASK };
   }
 
   #word(row: number): number {
@@ -72,18 +71,53 @@ export class KnownKeys {
   }
 }
 
+/** A row to put into a table. */
+export interface KeyRow {
+  key: Uint8Array;
+  kind: KeyKind;
+  position: number;
+}
+
 /**
- * A table of `rows` (key as latin1 text, kind, position), sorted by key: as text, since
- * V8 orders one-byte strings far faster than it compares buffers.
+ * The table of `old`'s rows and `added`, sorted by key, merged in one pass: a run that
+ * adds a few entries to a million copies the million rows, never sorts them. Each old row
+ * is renumbered by `renumber` (its entry's new position), or left out where that gives
+ * -1; where `added` has a key `old` has, or has it twice, the last added row wins.
  */
-export function keyTable(rows: readonly { key: string; kind: KeyKind; position: number }[]): Uint8Array {
-  const sorted = [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const table = Buffer.alloc(sorted.length * ROW_BYTES);
-  sorted.forEach((row, i) => {
-    table.write(row.key, i * ROW_BYTES, "latin1");
-    table.writeUInt32LE(((row.kind << POSITION_BITS) | row.position) >>> 0, i * ROW_BYTES + KEY_BYTES);
-  });
-  return table;
+export function mergedTable(
+  old: KnownKeys,
+  renumber: (position: number, kind: KeyKind) => number,
+  added: readonly KeyRow[],
+): Uint8Array {
+  const sorted = uniqueSorted(added);
+  const out = Buffer.alloc((old.size + sorted.length) * ROW_BYTES);
+  let rows = 0;
+  const put = (key: Uint8Array, kind: KeyKind, position: number) => {
+    out.set(key, rows * ROW_BYTES);
+    out.writeUInt32LE(((kind << POSITION_BITS) | position) >>> 0, rows * ROW_BYTES + KEY_BYTES);
+    rows++;
+  };
+  let next = 0;
+  for (let row = 0; row < old.size; row++) {
+    const at = row * ROW_BYTES;
+    for (; next < sorted.length && compareAt(old.table, at, sorted[next]!.key) > 0; next++) {
+      const { key, kind, position } = sorted[next]!;
+      put(key, kind, position);
+    }
+    if (next < sorted.length && compareAt(old.table, at, sorted[next]!.key) === 0) continue;
+    const { kind, position } = old.rowAt(row);
+    const renumbered = renumber(position, kind);
+    if (renumbered >= 0) put(old.table.subarray(at, at + KEY_BYTES), kind, renumbered);
+  }
+  for (const { key, kind, position } of sorted.slice(next)) put(key, kind, position);
+  return out.subarray(0, rows * ROW_BYTES);
+}
+
+/** `rows` sorted by key, one per key (the last): as latin1 text, which V8 orders far faster than buffers. */
+function uniqueSorted(rows: readonly KeyRow[]): KeyRow[] {
+  const byKey = new Map<string, KeyRow>();
+  for (const row of rows) byKey.set(Buffer.from(row.key.buffer, row.key.byteOffset, KEY_BYTES).toString("latin1"), row);
+  return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
 /** The table's key at `at` against `key`, in place: a search makes no objects. */

@@ -10,12 +10,15 @@
  *
  * One file, written whole under a temporary name and renamed over the old one, so that a
  * reader finds the old file or the new, never a part. Its first line holds the SHA-256 of
- * the rest: a file that does not match it, or does not parse, or holds an entry of the
- * wrong shape, is ignored as if absent and rebuilt. Then come the keys and aliases,
- * sorted, as raw bytes (the table the workers search, loaded without parsing:
- * known-keys.ts), the bodies' digests, and
- * the entries as JSON arrays, what they read and found kept once for all that share it
- * (most share one pin): 100,000 entries are about 25 MB, loaded in about 0.4 s here. Entries a
+ * the rest: a file that does not match it, or whose tables do not fit together, is ignored
+ * as if absent and rebuilt. Then come binary tables, loaded without parsing: the keys and
+ * aliases, sorted (the table the workers search: known-keys.ts); the bodies' digests; and
+ * for each entry, when it was last used, where its JSON ends, what it read and found, and
+ * whether it has a body and an error. Then what entries read and found, as JSON, once for
+ * all that share it (most share one pin); then the entries' JSON, one after another. An
+ * entry is parsed only when a run recalls it, and one of the wrong shape is dropped and its
+ * file checked again; an entry kept unparsed is copied as it stands. A million entries are
+ * about 250 MB, which a warm run reads and hashes in well under a second here. Entries a
  * run did not use (another branch's, or production's beside a preview's) are kept, the
  * most recently used first, while they number no more than those it used plus 1,000.
  */
@@ -26,17 +29,20 @@ import { isRuleId, SEVERITIES } from "../../core/rules/index.ts";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { BodyStore } from "./body-store.ts";
-import { KEY_BYTES, KEY_KINDS, keyTable, KnownKeys, ROW_BYTES, type KeyKind } from "./known-keys.ts";
+import { KEY_BYTES, KEY_KINDS, KnownKeys, mergedTable, ROW_BYTES, type KeyKind, type KeyRow } from "./known-keys.ts";
 import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 
 const FILE = "verification.json";
-const FORMAT = 4;
+const FORMAT = 5;
 /** The first line's length, spaces included: written last, once the digest of the rest is known. */
 const HEADER_BYTES = 160;
-/** Entries joined into one write: few system calls, never the whole file in memory at once. */
-const WRITE_ROWS = 10_000;
+/** Bytes gathered into one write: few system calls, never the whole file in memory twice. */
+const WRITE_BYTES = 4 * 1024 * 1024;
+/** Each entry's row of the entry table: last used (float64), end of its JSON, its reads' index, FLAGS (uint32 each). */
+const ENTRY_ROW_BYTES = 20;
+const FLAGS = { body: 1, error: 2 } as const;
 const KEPT_BEYOND_USED = 1000;
 /** Far more than a million entries take (about 230 MB): a larger file is not one this tool wrote. */
 const MAX_FILE_BYTES = 1024 ** 3;
@@ -82,8 +88,8 @@ export interface CachedVerdict {
 }
 
 /**
- * An entry as stored: [umid, body bytes (null: no body), issuedAt, times, places, legacy,
- * index of [reads, found], diagnostics, last used].
+ * An entry's JSON: [umid, body bytes (null: no body), issuedAt, times, places, legacy,
+ * diagnostics]. When it was last used, and what it read, are in its row of the entry table.
  */
 type StoredEntry = [
   string | null,
@@ -92,13 +98,8 @@ type StoredEntry = [
   CachedVerdict["times"],
   KeptPlaces,
   string | null,
-  number,
   KeptDiagnostic[],
-  number,
 ];
-
-/** A key of an entry (its bytes', or an alias), as latin1 text, with its kind. */
-type KeptKey = [string, KeyKind];
 
 /** An alias of a file's entry (file-identity.ts). */
 export interface Alias {
@@ -131,19 +132,32 @@ export function keyPrefix(scope: string, name: string): Uint8Array {
 export interface UsableEntries {
   known: KnownKeys;
   usable: Uint8Array;
-  verdictAt(position: number): CachedVerdict;
+  /**
+   * The verdict of the entry at `position`; undefined for an entry of the wrong shape, which is no longer usable (its
+   * file is to be checked again) and is dropped when the cache is saved.
+   */
+  verdictAt(position: number): CachedVerdict | undefined;
   /** Keeps `alias` for the entry at `position`, found by reading its file. */
   learn(position: number, alias: Alias): void;
+}
+
+/** An entry this run added: its keys, its body's digest (hex; empty for none), its JSON, and its row's fields. */
+interface Added {
+  keys: { key: Uint8Array; kind: KeyKind }[];
+  digest: string;
+  json: string;
+  dep: number;
+  flags: number;
 }
 
 export class VerificationCache {
   readonly #file: string;
   readonly #stored: Stored;
-  readonly #added: Row[] = [];
+  readonly #added: Added[] = [];
   /** What entries read and found, each once; the stored ones first, so their indices stand. */
   readonly #deps: [VerdictReads, string][];
   readonly #depIndex: Map<string, number>;
-  /** Which stored entries this run used. */
+  /** Which stored entries this run used (1), and which it found of the wrong shape (2). */
   readonly #used: Uint8Array;
   /** Aliases this run learnt of stored entries it recalled by reading their files. */
   readonly #learnt = new Map<number, Alias>();
@@ -161,7 +175,7 @@ export class VerificationCache {
     const loaded = load(this.#file);
     this.#stored = loaded.stored;
     if (loaded.ignored !== undefined) this.ignored = loaded.ignored;
-    this.#used = new Uint8Array(this.#stored.entries.length);
+    this.#used = new Uint8Array(this.#stored.count);
     this.#deps = [...this.#stored.deps];
     this.#depIndex = new Map(this.#deps.map((dep, i) => [JSON.stringify(dep), i]));
     if (withBodies) this.bodies = new BodyStore(join(dir, "bodies"));
@@ -172,26 +186,33 @@ export class VerificationCache {
    * those whose body is in the store (the others are checked again, which writes it).
    */
   usable(context: ReadContext): UsableEntries {
-    const { table, digests, entries, deps } = this.#stored;
-    const stillFound = deps.map(([reads, was]) => found(reads, context) === was);
-    const usable = new Uint8Array(new SharedArrayBuffer(entries.length));
-    entries.forEach((entry, i) => {
+    const stored = this.#stored;
+    const stillFound = stored.deps.map(([reads, was]) => found(reads, context) === was);
+    const usable = new Uint8Array(new SharedArrayBuffer(stored.count));
+    for (let i = 0; i < stored.count; i++) {
+      const flags = stored.flags(i);
       // A failing manifest's digest is kept for `check --summary`, but a build never publishes its body.
-      const failing = entry[7].some((d) => d.severity === "error");
-      const bodyHeld = this.bodies === undefined || entry[1] === null || failing || this.bodies.holds(hex(digests, i));
-      usable[i] = stillFound[entry[6]] === true && bodyHeld ? 1 : 0;
-    });
-    const shared = new Uint8Array(new SharedArrayBuffer(table.byteLength));
-    shared.set(table);
+      const bodyHeld =
+        this.bodies === undefined ||
+        (flags & FLAGS.body) === 0 ||
+        (flags & FLAGS.error) !== 0 ||
+        this.bodies.holds(stored.digest(i));
+      usable[i] = stillFound[stored.dep(i)] === true && bodyHeld ? 1 : 0;
+    }
+    const shared = new Uint8Array(new SharedArrayBuffer(stored.table.byteLength));
+    shared.set(stored.table);
     return {
       known: new KnownKeys(shared),
       usable,
       verdictAt: (position) => {
+        const verdict = stored.verdict(position);
+        if (verdict === undefined) {
+          usable[position] = 0;
+          this.#used[position] = 2;
+          return undefined;
+        }
         this.#used[position] = 1;
-        const [umid, bytes, issuedAt, times, places, legacy, dep, diagnostics] = entries[position]!;
-        const [reads, was] = deps[dep]!;
-        const body = bytes === null ? null : { digest: hex(digests, position), bytes };
-        return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics };
+        return verdict;
       },
       learn: (position, alias) => this.#learnt.set(position, alias),
     };
@@ -200,20 +221,16 @@ export class VerificationCache {
   /** Keeps a new entry, serialized at once: a cold run of many files holds strings, not objects. */
   add(key: Uint8Array, alias: Alias | undefined, verdict: CachedVerdict): void {
     const v = verdict;
-    const entry: StoredEntry = [
-      v.umid,
-      v.body?.bytes ?? null,
-      v.issuedAt,
-      v.times,
-      v.places,
-      v.legacy,
-      this.#depOf(v.reads, v.found),
-      v.diagnostics,
-      this.#started,
-    ];
-    const keys: KeptKey[] = [[latin1(key), KEY_KINDS.bytes]];
-    if (alias !== undefined) keys.push([latin1(alias.key), alias.kind]);
-    this.#added.push({ keys, digest: v.body?.digest ?? "", json: JSON.stringify(entry), usedAt: this.#started });
+    const entry: StoredEntry = [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.places, v.legacy, v.diagnostics];
+    const flags =
+      (v.body === null ? 0 : FLAGS.body) | (v.diagnostics.some((d) => d.severity === "error") ? FLAGS.error : 0);
+    this.#added.push({
+      keys: [{ key, kind: KEY_KINDS.bytes }, ...(alias === undefined ? [] : [alias])],
+      digest: v.body?.digest ?? "",
+      json: JSON.stringify(entry),
+      dep: this.#depOf(v.reads, v.found),
+      flags,
+    });
   }
 
   #depOf(reads: VerdictReads, was: string): number {
@@ -227,80 +244,107 @@ export class VerificationCache {
   }
 
   /**
-   * Writes the entries used and added, and the most recent others, as it goes (the digest
-   * goes into the fixed-length first line last); then removes the bodies no entry kept
-   * names. A run that added nothing writes nothing.
+   * Writes the entries used and added, and the most recent others (stored ones copied as
+   * they stand, never parsed), as it goes; the digest goes into the fixed-length first line
+   * last. Then removes the bodies no entry kept names. A run that added and learnt nothing
+   * writes nothing.
    */
   save(): void {
     if (this.#added.length === 0 && this.#learnt.size === 0) return;
-    const { table, digests, entries } = this.#stored;
-    const keysOf = storedKeys(table, entries.length);
-    const addedKeys = new Set(this.#added.map((row) => row.keys[0]![0]));
-    const old = entries.map((_, i) => i).filter((i) => !addedKeys.has(keysOf[i]![0]![0]));
-    const used = old.filter((i) => this.#used[i] === 1);
-    const others = old.filter((i) => this.#used[i] === 0).sort((a, b) => entries[b]![8] - entries[a]![8]);
-    const keptOld = new Set([...used, ...others.slice(0, used.length + this.#added.length + KEPT_BEYOND_USED)]);
-    const oldRows: Row[] = old
-      .filter((i) => keptOld.has(i))
-      .map((i) => {
-        const entry = entries[i]!;
-        const usedAt = this.#used[i] === 1 ? this.#started : entry[8];
-        return {
-          keys: withLearnt(keysOf[i]!, this.#learnt.get(i)),
-          digest: entry[1] === null ? "" : hex(digests, i),
-          json: JSON.stringify([...entry.slice(0, 8), usedAt]),
-          usedAt,
-        };
-      });
-    const rows = mergeSorted(
-      oldRows,
-      this.#added.sort((a, b) => compareKeys(a.keys[0]![0], b.keys[0]![0])),
-    );
-    const keyRows: { key: string; kind: KeyKind; position: number }[] = [];
-    // An alias names one file's bytes; should two entries claim one, the newest (this run's) wins.
-    const claimed = new Set<string>();
-    const byRecency = rows.map((row, position) => ({ row, position }));
-    byRecency.sort((a, b) => b.row.usedAt - a.row.usedAt);
-    for (const { row, position } of byRecency)
-      for (const [key, kind] of row.keys)
-        if (!claimed.has(key)) {
-          claimed.add(key);
-          keyRows.push({ key, kind, position });
-        }
-    const keys = keyTable(keyRows);
-    const bodyDigests = Buffer.alloc(rows.length * KEY_BYTES);
-    rows.forEach((row, i) => {
-      if (row.digest !== "") bodyDigests.write(row.digest, i * KEY_BYTES, "hex");
+    const stored = this.#stored;
+    const old = new KnownKeys(stored.table);
+    // An added entry of a stored entry's bytes replaces it.
+    const replaced = new Set(this.#added.map(({ keys }) => old.positionOf(keys[0]!.key)));
+    const kept: number[] = [];
+    const others: number[] = [];
+    for (let i = 0; i < stored.count; i++) {
+      if (replaced.has(i) || this.#used[i] === 2) continue;
+      (this.#used[i] === 1 ? kept : others).push(i);
+    }
+    others.sort((a, b) => stored.usedAt(b) - stored.usedAt(a));
+    kept.push(...others.slice(0, kept.length + this.#added.length + KEPT_BEYOND_USED));
+    kept.sort((a, b) => a - b);
+    const renumbered = new Int32Array(stored.count).fill(-1);
+    kept.forEach((old, i) => {
+      renumbered[old] = i;
     });
+
+    const addedRows: KeyRow[] = [];
+    // An alias names one file's bytes: a learnt one replaces its entry's alias of that kind, and should two
+    // entries claim one, this run's added entry wins.
+    for (const [position, alias] of this.#learnt)
+      if (renumbered[position]! >= 0) addedRows.push({ ...alias, position: renumbered[position]! });
+    this.#added.forEach(({ keys }, j) => {
+      for (const { key, kind } of keys) addedRows.push({ key, kind, position: kept.length + j });
+    });
+    const table = mergedTable(
+      old,
+      (position, kind) =>
+        kind !== KEY_KINDS.bytes && this.#learnt.get(position)?.kind === kind ? -1 : renumbered[position]!,
+      addedRows,
+    );
+
+    const count = kept.length + this.#added.length;
+    const digests = Buffer.alloc(count * KEY_BYTES);
+    const rows = Buffer.alloc(count * ENTRY_ROW_BYTES);
+    const json: Uint8Array[] = [];
+    let end = 0;
+    const row = (i: number, usedAt: number, length: number, dep: number, flags: number) => {
+      end += length;
+      rows.writeDoubleLE(usedAt, i * ENTRY_ROW_BYTES);
+      rows.writeUInt32LE(end, i * ENTRY_ROW_BYTES + 8);
+      rows.writeUInt32LE(dep, i * ENTRY_ROW_BYTES + 12);
+      rows.writeUInt32LE(flags, i * ENTRY_ROW_BYTES + 16);
+    };
+    kept.forEach((old, i) => {
+      digests.set(stored.digests.subarray(old * KEY_BYTES, (old + 1) * KEY_BYTES), i * KEY_BYTES);
+      const text = stored.entryJson(old);
+      json.push(text);
+      row(
+        i,
+        this.#used[old] === 1 ? this.#started : stored.usedAt(old),
+        text.byteLength,
+        stored.dep(old),
+        stored.flags(old),
+      );
+    });
+    this.#added.forEach((added, j) => {
+      const i = kept.length + j;
+      if (added.digest !== "") digests.write(added.digest, i * KEY_BYTES, "hex");
+      const text = Buffer.from(added.json);
+      json.push(text);
+      row(i, this.#started, text.byteLength, added.dep, added.flags);
+    });
+    const deps = Buffer.from(JSON.stringify(this.#deps));
+
     mkdirSync(this.dir, { recursive: true });
     const temporary = `${this.#file}.${process.pid}.tmp`;
     const fd = openSync(temporary, "w");
     try {
       try {
         const hash = createHash("sha256");
-        const append = (bytes: Uint8Array) => {
+        const chunks: Uint8Array[] = [];
+        let pending = 0;
+        const flush = () => {
+          const bytes = Buffer.concat(chunks, pending);
           hash.update(bytes);
           writeFileSync(fd, bytes);
+          chunks.length = 0;
+          pending = 0;
+        };
+        const append = (bytes: Uint8Array) => {
+          chunks.push(bytes);
+          pending += bytes.byteLength;
+          if (pending >= WRITE_BYTES) flush();
         };
         writeFileSync(fd, `${" ".repeat(HEADER_BYTES - 1)}\n`);
-        append(keys);
-        append(bodyDigests);
-        append(Buffer.from(`{"deps":${JSON.stringify(this.#deps)},"entries":[`));
-        for (let at = 0; at < rows.length; at += WRITE_ROWS)
-          append(
-            Buffer.from(
-              (at === 0 ? "" : ",") +
-                rows
-                  .slice(at, at + WRITE_ROWS)
-                  .map((row) => row.json)
-                  .join(","),
-            ),
-          );
-        append(Buffer.from("]}"));
+        for (const bytes of [table, digests, rows, deps, ...json]) append(bytes);
+        flush();
         const header = JSON.stringify({
           format: FORMAT,
-          count: rows.length,
-          keys: keys.length / ROW_BYTES,
+          count,
+          keys: table.byteLength / ROW_BYTES,
+          deps: deps.byteLength,
           sha256: hash.digest("base64url"),
         });
         writeSync(fd, header.padEnd(HEADER_BYTES - 1), 0);
@@ -311,54 +355,92 @@ export class VerificationCache {
     } finally {
       rmSync(temporary, { force: true });
     }
-    this.bodies?.prune(new Set(rows.flatMap((row) => (row.digest === "" ? [] : [row.digest]))));
+    const named = new Set<string>();
+    for (let i = 0; i < count; i++)
+      if ((rows.readUInt32LE(i * ENTRY_ROW_BYTES + 16) & FLAGS.body) !== 0) named.add(hex(digests, i));
+    this.bodies?.prune(named);
   }
 }
 
-/** Each stored entry's keys, its bytes' first, from the table. */
-function storedKeys(table: Uint8Array, count: number): KeptKey[][] {
-  const keysOf: KeptKey[][] = Array.from({ length: count }, () => []);
-  for (const { key, kind, position } of new KnownKeys(table).rows()) {
-    const kept: KeptKey = [latin1(key), kind];
-    if (kind === KEY_KINDS.bytes) keysOf[position]!.unshift(kept);
-    else keysOf[position]!.push(kept);
+/** The stored entries, over the file's bytes: nothing is parsed but what entries read and found. */
+class Stored {
+  readonly #rows: DataView;
+
+  constructor(
+    /** The keys and aliases, sorted, with their entries' positions (known-keys.ts). */
+    readonly table: Uint8Array,
+    /** Entry i's body digest at i × 32 (zeros for none). */
+    readonly digests: Uint8Array,
+    rows: Uint8Array,
+    readonly deps: [VerdictReads, string][],
+    /** The entries' JSON, one after another. */
+    readonly entries: Buffer,
+  ) {
+    this.#rows = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
   }
-  return keysOf;
+
+  get count(): number {
+    return this.#rows.byteLength / ENTRY_ROW_BYTES;
+  }
+
+  usedAt(i: number): number {
+    return this.#rows.getFloat64(i * ENTRY_ROW_BYTES, true);
+  }
+
+  end(i: number): number {
+    return this.#rows.getUint32(i * ENTRY_ROW_BYTES + 8, true);
+  }
+
+  dep(i: number): number {
+    return this.#rows.getUint32(i * ENTRY_ROW_BYTES + 12, true);
+  }
+
+  flags(i: number): number {
+    return this.#rows.getUint32(i * ENTRY_ROW_BYTES + 16, true);
+  }
+
+  digest(i: number): string {
+    return hex(this.digests, i);
+  }
+
+  entryJson(i: number): Buffer {
+    return this.entries.subarray(this.#start(i), this.end(i));
+  }
+
+  #start(i: number): number {
+    return i === 0 ? 0 : this.end(i - 1);
+  }
+
+  /** Whether the tables fit together: every JSON within the entries, every index within its table. */
+  fits(): boolean {
+    let end = 0;
+    for (let i = 0; i < this.count; i++) {
+      if (this.end(i) < end || this.dep(i) >= this.deps.length || this.flags(i) > (FLAGS.body | FLAGS.error))
+        return false;
+      end = this.end(i);
+    }
+    return end === this.entries.byteLength && new KnownKeys(this.table).isTableOf(this.count);
+  }
+
+  /** Entry i's verdict, parsed now; undefined for one of the wrong shape. */
+  verdict(i: number): CachedVerdict | undefined {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(this.entries.toString("utf8", this.#start(i), this.end(i)));
+    } catch {
+      return undefined;
+    }
+    const flags = this.flags(i);
+    if (!isEntry(entry) || (entry[1] !== null) !== ((flags & FLAGS.body) !== 0)) return undefined;
+    if (entry[6].some((d) => d.severity === "error") !== ((flags & FLAGS.error) !== 0)) return undefined;
+    const [umid, bytes, issuedAt, times, places, legacy, diagnostics] = entry;
+    const [reads, was] = this.deps[this.dep(i)]!;
+    const body = bytes === null ? null : { digest: this.digest(i), bytes };
+    return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics };
+  }
 }
 
-/** An entry's keys with `learnt`, which replaces any alias of its kind: a file has one status, one blob id. */
-function withLearnt(keys: KeptKey[], learnt: Alias | undefined): KeptKey[] {
-  if (learnt === undefined) return keys;
-  return [...keys.filter(([, kind]) => kind !== learnt.kind), [latin1(learnt.key), learnt.kind]];
-}
-
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * An entry as written: its keys (32 bytes as latin1 text, with their kinds), its body's digest (hex; empty for none), and the JSON of
- * its StoredEntry.
- */
-interface Row {
-  /** Its keys, its bytes' first. */
-  keys: KeptKey[];
-  digest: string;
-  json: string;
-  /** When its entry was last used: the StoredEntry's last member. */
-  usedAt: number;
-}
-
-interface Stored {
-  /** The keys and aliases, sorted, with their entries' positions (known-keys.ts). */
-  table: Uint8Array;
-  /** Entry i's body digest at i × 32 (zeros for none). */
-  digests: Uint8Array;
-  entries: StoredEntry[];
-  deps: [VerdictReads, string][];
-}
-
-const EMPTY: Stored = { table: new Uint8Array(0), digests: new Uint8Array(0), entries: [], deps: [] };
+const EMPTY = new Stored(new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), [], Buffer.alloc(0));
 
 /** The stored entries; none, with why, when the file is not to be trusted. */
 function load(file: string): { stored: Stored; ignored?: string } {
@@ -378,47 +460,29 @@ function load(file: string): { stored: Stored; ignored?: string } {
     const rest = bytes.subarray(newline + 1);
     if (newline < 0 || header.sha256 !== createHash("sha256").update(rest).digest("base64url"))
       return ignored("its content does not match its digest (truncated or altered)");
-    const count = header.count as number;
-    const keyBytes = (header.keys as number) * ROW_BYTES;
-    const digestBytes = count * KEY_BYTES;
-    const { deps, entries } = JSON.parse(rest.toString("utf8", keyBytes + digestBytes)) as Omit<
-      Stored,
-      "table" | "digests"
-    >;
-    if (
-      !Array.isArray(deps) ||
-      !deps.every(isDep) ||
-      !Array.isArray(entries) ||
-      entries.length !== count ||
-      !entries.every((e) => isEntry(e, deps.length))
-    ) {
+    const { count, keys, deps: depBytes } = header as Record<string, unknown>;
+    if (![count, keys, depBytes].every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
       return ignored("it holds an entry of the wrong shape");
+    const sizes = [(keys as number) * ROW_BYTES, (count as number) * KEY_BYTES, (count as number) * ENTRY_ROW_BYTES];
+    const parts: Uint8Array[] = [];
+    let at = 0;
+    for (const size of [...sizes, depBytes as number]) {
+      if (at + size > rest.byteLength) return ignored("it holds an entry of the wrong shape");
+      parts.push(rest.subarray(at, at + size));
+      at += size;
     }
-    const table = rest.subarray(0, keyBytes);
-    if (!new KnownKeys(table).isTableOf(count)) return ignored("it holds an entry of the wrong shape");
-    return { stored: { table, digests: rest.subarray(keyBytes, keyBytes + digestBytes), entries, deps } };
+    const [table, digests, rows, depsJson] = parts as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+    const deps: unknown = JSON.parse(new TextDecoder().decode(depsJson));
+    if (!Array.isArray(deps) || !deps.every(isDep)) return ignored("it holds an entry of the wrong shape");
+    const stored = new Stored(table, digests, rows, deps, rest.subarray(at));
+    return stored.fits() ? { stored } : ignored("it holds an entry of the wrong shape");
   } catch {
     return ignored("it cannot be read (truncated or altered)");
   }
 }
 
-/** `rows` and `more`, each sorted by key, as one sorted list. */
-function mergeSorted(rows: Row[], more: Row[]): Row[] {
-  const out: Row[] = [];
-  let j = 0;
-  for (const row of rows) {
-    while (j < more.length && more[j]!.keys[0]![0] < row.keys[0]![0]) out.push(more[j++]!);
-    out.push(row);
-  }
-  return out.concat(more.slice(j));
-}
-
 function hex(table: Uint8Array, i: number): string {
   return Buffer.from(table.buffer, table.byteOffset + i * KEY_BYTES, KEY_BYTES).toString("hex");
-}
-
-function latin1(key: Uint8Array): string {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1");
 }
 
 function isDep(dep: unknown): dep is [VerdictReads, string] {
@@ -431,10 +495,10 @@ function isDep(dep: unknown): dep is [VerdictReads, string] {
   );
 }
 
-function isEntry(e: unknown, deps: number): e is StoredEntry {
+function isEntry(e: unknown): e is StoredEntry {
   return (
     Array.isArray(e) &&
-    e.length === 9 &&
+    e.length === 7 &&
     (e[0] === null || typeof e[0] === "string") &&
     (e[1] === null || Number.isSafeInteger(e[1])) &&
     (e[2] === null || typeof e[2] === "number") &&
@@ -442,19 +506,15 @@ function isEntry(e: unknown, deps: number): e is StoredEntry {
     e[3] !== null &&
     isKeptPlaces(e[4]) &&
     (e[5] === null || typeof e[5] === "string") &&
-    Number.isInteger(e[6]) &&
-    e[6] >= 0 &&
-    e[6] < deps &&
-    Array.isArray(e[7]) &&
-    e[7].every(
+    Array.isArray(e[6]) &&
+    e[6].every(
       (d: KeptDiagnostic) =>
         typeof d === "object" &&
         d !== null &&
         (SEVERITIES as readonly unknown[]).includes(d.severity) &&
         isRuleId(d.rule) &&
         typeof d.message === "string",
-    ) &&
-    typeof e[8] === "number"
+    )
   );
 }
 

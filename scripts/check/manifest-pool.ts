@@ -88,14 +88,21 @@ export async function checkManifestFiles(
   const workers = context.settings.workers;
   // As displayPath() names them, without a relative() per file.
   const shownDir = relative(process.cwd(), files.dir);
-  const recalling = (result: CheckedManifest | Recalled, i: number) => {
+  const lookup = cache && {
+    scope: cache.scope,
+    known: cache.usable.known,
+    usable: cache.usable.usable,
+    source: cache.source,
+  };
+  const recalling = (result: CheckedManifest | Recalled, i: number): void | Promise<void> => {
     if (!("position" in result)) return onResult(result, i);
-    if (result.alias !== undefined) cache!.usable.learn(result.position, result.alias);
     const name = files.names[i]!;
-    return onResult(
-      recall(cache!.usable.verdictAt(result.position), shownDir === "" ? name : `${shownDir}${sep}${name}`, context),
-      i,
-    );
+    const verdict = cache!.usable.verdictAt(result.position);
+    // An entry of the wrong shape is no longer usable: its file is checked as if the cache had none.
+    if (verdict === undefined)
+      return recalling(checkManifestFile(join(files.dir, name), context, { ...lookup!, name }), i);
+    if (result.alias !== undefined) cache!.usable.learn(result.position, result.alias);
+    return onResult(recall(verdict, shownDir === "" ? name : `${shownDir}${sep}${name}`, context), i);
   };
   const known = knownPositions(files.names, cache);
   const unknown = files.names.flatMap((_, i) => (known[i]! >= 0 ? [] : [i]));
@@ -105,12 +112,6 @@ export async function checkManifestFiles(
     for (; next < end; next++) if (known[next]! >= 0) await recalling({ position: known[next]! }, next);
   };
   if (unknown.length < WORKER_THRESHOLD || workers === 0) {
-    const lookup = cache && {
-      scope: cache.scope,
-      known: cache.usable.known,
-      usable: cache.usable.usable,
-      source: cache.source,
-    };
     for (const i of unknown) {
       await deliverKnown(i);
       const name = files.names[i]!;
