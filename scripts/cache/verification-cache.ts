@@ -33,6 +33,7 @@ import { KEY_BYTES, KEY_KINDS, KnownKeys, mergedTable, ROW_BYTES, type KeyKind, 
 import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
+import { appendAll } from "../../core/append-all.ts";
 
 const FILE = "verification.json";
 const FORMAT = 5;
@@ -262,7 +263,7 @@ export class VerificationCache {
       (this.#used[i] === 1 ? kept : others).push(i);
     }
     others.sort((a, b) => stored.usedAt(b) - stored.usedAt(a));
-    kept.push(...others.slice(0, kept.length + this.#added.length + KEPT_BEYOND_USED));
+    appendAll(kept, others.slice(0, kept.length + this.#added.length + KEPT_BEYOND_USED));
     kept.sort((a, b) => a - b);
     const renumbered = new Int32Array(stored.count).fill(-1);
     kept.forEach((old, i) => {

@@ -41,6 +41,7 @@ import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { filePlace, placed, placedAt } from "../read/source.ts";
 import type { Place } from "../../core/json/source-map.ts";
 import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
+import { appendAll } from "../../core/append-all.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
 
@@ -159,7 +160,7 @@ export async function checkContent(
     async (manifest, index) => {
       options.progress?.(++checked, files.names.length);
       keepEntry(result, options.cache, manifest);
-      result.diagnostics.push(...manifest.diagnostics);
+      appendAll(result.diagnostics, manifest.diagnostics);
       // A million entries a build never reads: only a check without a publish hook lists them.
       if (hooks.publish === undefined) result.files.push({ file: manifest.file, umid: manifest.umid });
       const umid = manifest.umid;
@@ -209,7 +210,7 @@ export async function checkContent(
   addFiles(result, root.checked);
   if (routes !== undefined) {
     result.files.push({ file: displayPath(routesPath), umid: null });
-    result.diagnostics.push(...routes.diagnostics);
+    appendAll(result.diagnostics, routes.diagnostics);
     for (const [umid, { pointer }] of routes.redirectEntries) {
       const manifest = claimed.get(umid);
       if (manifest === undefined) continue;
@@ -314,7 +315,7 @@ export async function checkPaths(
         (manifest) => {
           keepEntry(result, options.cache, manifest);
           result.files.push({ file: manifest.file, umid: manifest.umid });
-          result.diagnostics.push(...manifest.diagnostics);
+          appendAll(result.diagnostics, manifest.diagnostics);
         },
         cache && cacheUse(options, caches.get(context)!, files.dir, undefined),
       );
@@ -335,8 +336,8 @@ export async function checkPaths(
       addFiles(result, linkProblems(path, listing.links));
     } else {
       const part = await checkContent(path, options);
-      result.files.push(...part.files);
-      result.diagnostics.push(...part.diagnostics);
+      appendAll(result.files, part.files);
+      appendAll(result.diagnostics, part.diagnostics);
       result.recalled += part.recalled;
     }
   }
@@ -459,7 +460,7 @@ function addFiles(result: ContentCheck, checked: { file?: string; diagnostics: D
   for (const { file, diagnostics } of checked) {
     if (file === undefined) continue;
     result.files.push({ file, umid: null });
-    result.diagnostics.push(...diagnostics);
+    appendAll(result.diagnostics, diagnostics);
   }
 }
 

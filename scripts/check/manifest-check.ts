@@ -45,6 +45,7 @@ import type { CheckedManifest } from "./checked-manifest.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { parseAndValidate, problemDiagnostic, type Parsed } from "../read/source.ts";
 import { optInAdvice, type UnsignedOptIns } from "./unsigned.ts";
+import { appendAll } from "../../core/append-all.ts";
 
 export interface CheckOptions {
   settings: Settings;
@@ -212,7 +213,7 @@ export function checkManifestText(
     ...freshness,
   ];
   placeInSource(result.map!, more);
-  result.diagnostics.push(...more);
+  appendAll(result.diagnostics, more);
   return {
     ...result,
     canonical,

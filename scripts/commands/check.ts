@@ -26,6 +26,7 @@ import { MAX_PROBLEMS_OPTION } from "./max-problems.ts";
 import { booleanOption, listOption, stringOption } from "./options.ts";
 import { CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
+import { appendAll } from "../../core/append-all.ts";
 
 export const check = defineCommand({
   name: "check",
@@ -176,7 +177,7 @@ async function compareWithRevision(
   const listed = new Set(result.files.map((checked) => checked.file));
   for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "")) {
     if (!listed.has(file)) result.files.push({ file, umid });
-    result.diagnostics.push(...diagnostics);
+    appendAll(result.diagnostics, diagnostics);
   }
   if (summaryFile === undefined) return;
   const markdown = summaryMarkdown(before, now, revision?.name, summary(result.files, result.diagnostics));

@@ -24,6 +24,7 @@ import { schemaValidators, type SchemaValidators } from "../validate/schema-vali
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { CONTENT_OPTION } from "./content-option.ts";
 import { stringOption } from "./options.ts";
+import { appendAll } from "../../core/append-all.ts";
 
 export const sign = defineCommand({
   name: "sign",
@@ -107,7 +108,10 @@ async function manifestFiles(paths: string[]): Promise<string[]> {
     const { manifests } = await listContent(path);
     if (manifests.length === 0)
       throw new UsageError(`${path} holds no manifest file (*.json or *.jsonld, not starting with _)`);
-    files.push(...manifests.map((name) => join(path, name)));
+    appendAll(
+      files,
+      manifests.map((name) => join(path, name)),
+    );
   }
   return files;
 }

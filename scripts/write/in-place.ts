@@ -29,6 +29,7 @@ import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { type BodyRecord, bodyChanges, bodyRecords } from "../plan/output-diff.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import { type FileDigests, isOutputPath, parseState, STATE_PATH, withState } from "../plan/output-state.ts";
+import { appendAll } from "../../core/append-all.ts";
 
 /** What a decided update does, in order; files to write are named by their staged copy. */
 interface Journal {
@@ -118,15 +119,15 @@ export class InPlaceOutput {
       if (!digests.has(path)) journal.removes.push(path);
     }
     const bodies = bodyChanges(before, after);
-    journal.removes.push(...bodies.removes);
-    journal.moves.push(...bodies.moves);
+    appendAll(journal.removes, bodies.removes);
+    appendAll(journal.moves, bodies.moves);
     for (const { file, etag } of bodies.writes) {
       const staged = this.#bodies.get(etag);
       if (staged === undefined) return false;
       journal.writes.push({ path: file, staged });
     }
     // Bodies first: an index file never names a body before it is there.
-    journal.writes.push(...indexWrites);
+    appendAll(journal.writes, indexWrites);
     writeFileSync(join(this.staging, JOURNAL), JSON.stringify(journal));
     return true;
   }
