@@ -5,6 +5,8 @@
  * finds a key by binary search. A row is the 32-byte key, then a 32-bit little-endian
  * word: the key's kind in the top two bits, the entry's position below.
  */
+import { withRoom } from "./growing.ts";
+
 export const KEY_BYTES = 32;
 export const ROW_BYTES = KEY_BYTES + 4;
 
@@ -71,53 +73,84 @@ export class KnownKeys {
   }
 }
 
-/** A row to put into a table. */
-export interface KeyRow {
-  key: Uint8Array;
-  kind: KeyKind;
-  position: number;
+/**
+ * Rows to put into a table, in its own row format and in any order: a million of them are
+ * one growing buffer, not a million objects.
+ */
+export class KeyRows {
+  #rows = new Uint8Array(ROW_BYTES * 1024);
+  #count = 0;
+
+  get count(): number {
+    return this.#count;
+  }
+
+  add(key: Uint8Array, kind: KeyKind, position: number): void {
+    this.#rows = withRoom(this.#rows, (this.#count + 1) * ROW_BYTES);
+    const at = this.#count * ROW_BYTES;
+    this.#rows.set(key.subarray(0, KEY_BYTES), at);
+    new DataView(this.#rows.buffer).setUint32(at + KEY_BYTES, ((kind << POSITION_BITS) | position) >>> 0, true);
+    this.#count++;
+  }
+
+  /** The rows as a table: sorted by key, and of rows with one key, only the last added. */
+  table(): KnownKeys {
+    const rows = this.#rows;
+    const order = Int32Array.from({ length: this.#count }, (_, i) => i).sort(
+      (a, b) => compareAt(rows, a * ROW_BYTES, rows.subarray(b * ROW_BYTES, b * ROW_BYTES + KEY_BYTES)) || a - b,
+    );
+    const table = new Uint8Array(this.#count * ROW_BYTES);
+    let kept = 0;
+    order.forEach((row, i) => {
+      const next = order[i + 1];
+      const at = row * ROW_BYTES;
+      if (
+        next !== undefined &&
+        compareAt(rows, at, rows.subarray(next * ROW_BYTES, next * ROW_BYTES + KEY_BYTES)) === 0
+      )
+        return;
+      table.set(rows.subarray(at, at + ROW_BYTES), kept++ * ROW_BYTES);
+    });
+    return new KnownKeys(table.subarray(0, kept * ROW_BYTES));
+  }
 }
 
 /**
- * The table of `old`'s rows and `added`, sorted by key, merged in one pass: a run that
- * adds a few entries to a million copies the million rows, never sorts them. Each old row
- * is renumbered by `renumber` (its entry's new position), or left out where that gives
- * -1; where `added` has a key `old` has, or has it twice, the last added row wins.
+ * The table of `old`'s rows and `added`, merged in one pass: a run that adds a few
+ * entries to a million copies the million rows, never sorts them. Each old row is
+ * renumbered by `renumber` (its entry's new position), or left out where that gives -1;
+ * where `added` has a key `old` has, the added row wins.
  */
 export function mergedTable(
   old: KnownKeys,
   renumber: (position: number, kind: KeyKind) => number,
-  added: readonly KeyRow[],
+  added: KeyRows,
 ): Uint8Array {
-  const sorted = uniqueSorted(added);
-  const out = Buffer.alloc((old.size + sorted.length) * ROW_BYTES);
+  const sorted = added.table();
+  const out = new Uint8Array((old.size + sorted.size) * ROW_BYTES);
+  const words = new DataView(out.buffer);
   let rows = 0;
-  const put = (key: Uint8Array, kind: KeyKind, position: number) => {
-    out.set(key, rows * ROW_BYTES);
-    out.writeUInt32LE(((kind << POSITION_BITS) | position) >>> 0, rows * ROW_BYTES + KEY_BYTES);
+  const put = (from: Uint8Array, at: number, kind: KeyKind, position: number) => {
+    out.set(from.subarray(at, at + KEY_BYTES), rows * ROW_BYTES);
+    words.setUint32(rows * ROW_BYTES + KEY_BYTES, ((kind << POSITION_BITS) | position) >>> 0, true);
     rows++;
   };
+  const putAdded = (row: number) => {
+    const { kind, position } = sorted.rowAt(row);
+    put(sorted.table, row * ROW_BYTES, kind, position);
+  };
   let next = 0;
+  const nextKey = () => sorted.table.subarray(next * ROW_BYTES, next * ROW_BYTES + KEY_BYTES);
   for (let row = 0; row < old.size; row++) {
     const at = row * ROW_BYTES;
-    for (; next < sorted.length && compareAt(old.table, at, sorted[next]!.key) > 0; next++) {
-      const { key, kind, position } = sorted[next]!;
-      put(key, kind, position);
-    }
-    if (next < sorted.length && compareAt(old.table, at, sorted[next]!.key) === 0) continue;
+    for (; next < sorted.size && compareAt(old.table, at, nextKey()) > 0; next++) putAdded(next);
+    if (next < sorted.size && compareAt(old.table, at, nextKey()) === 0) continue;
     const { kind, position } = old.rowAt(row);
     const renumbered = renumber(position, kind);
-    if (renumbered >= 0) put(old.table.subarray(at, at + KEY_BYTES), kind, renumbered);
+    if (renumbered >= 0) put(old.table, at, kind, renumbered);
   }
-  for (const { key, kind, position } of sorted.slice(next)) put(key, kind, position);
+  for (; next < sorted.size; next++) putAdded(next);
   return out.subarray(0, rows * ROW_BYTES);
-}
-
-/** `rows` sorted by key, one per key (the last): as latin1 text, which V8 orders far faster than buffers. */
-function uniqueSorted(rows: readonly KeyRow[]): KeyRow[] {
-  const byKey = new Map<string, KeyRow>();
-  for (const row of rows) byKey.set(Buffer.from(row.key.buffer, row.key.byteOffset, KEY_BYTES).toString("latin1"), row);
-  return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
 /** The table's key at `at` against `key`, in place: a search makes no objects. */

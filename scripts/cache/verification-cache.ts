@@ -28,8 +28,9 @@ import { join } from "node:path";
 import { isRuleId, SEVERITIES } from "../../core/rules/index.ts";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
+import { AddedEntries, type Alias } from "./added-entries.ts";
 import { BodyStore } from "./body-store.ts";
-import { KEY_BYTES, KEY_KINDS, KnownKeys, mergedTable, ROW_BYTES, type KeyKind, type KeyRow } from "./known-keys.ts";
+import { KEY_BYTES, KEY_KINDS, KeyRows, KnownKeys, mergedTable, ROW_BYTES } from "./known-keys.ts";
 import { NotACacheFile, readRegularFile } from "./regular-file.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
@@ -47,6 +48,8 @@ const FLAGS = { body: 1, error: 2 } as const;
 const KEPT_BEYOND_USED = 1000;
 /** Far more than a million entries take (about 230 MB): a larger file is not one this tool wrote. */
 const MAX_FILE_BYTES = 1024 ** 3;
+
+export type { Alias } from "./added-entries.ts";
 
 /** A diagnostic as kept: its file is the one the entry is for, wherever that is now displayed. */
 export type KeptDiagnostic = Omit<Diagnostic, "file">;
@@ -102,12 +105,6 @@ type StoredEntry = [
   KeptDiagnostic[],
 ];
 
-/** An alias of a file's entry (file-identity.ts). */
-export interface Alias {
-  key: Uint8Array;
-  kind: KeyKind;
-}
-
 /** The scope of a run's keys: the tool's identity and the settings a verdict depends on. */
 export function cacheScope(settings: Settings, tool = toolIdentity()): string {
   const { standardsUrl, contextUrl, resolverUrl, limits } = settings;
@@ -142,19 +139,10 @@ export interface UsableEntries {
   learn(position: number, alias: Alias): void;
 }
 
-/** An entry this run added: its keys, its body's digest (hex; empty for none), its JSON, and its row's fields. */
-interface Added {
-  keys: { key: Uint8Array; kind: KeyKind }[];
-  digest: string;
-  json: string;
-  dep: number;
-  flags: number;
-}
-
 export class VerificationCache {
   readonly #file: string;
   readonly #stored: Stored;
-  readonly #added: Added[] = [];
+  readonly #added = new AddedEntries();
   /** What entries read and found, each once; the stored ones first, so their indices stand. */
   readonly #deps: [VerdictReads, string][];
   readonly #depIndex: Map<string, number>;
@@ -219,19 +207,13 @@ export class VerificationCache {
     };
   }
 
-  /** Keeps a new entry, serialized at once: a cold run of many files holds strings, not objects. */
+  /** Keeps a new entry, serialized at once: a cold run of many files holds bytes, not objects (added-entries.ts). */
   add(key: Uint8Array, alias: Alias | undefined, verdict: CachedVerdict): void {
     const v = verdict;
     const entry: StoredEntry = [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.places, v.legacy, v.diagnostics];
     const flags =
       (v.body === null ? 0 : FLAGS.body) | (v.diagnostics.some((d) => d.severity === "error") ? FLAGS.error : 0);
-    this.#added.push({
-      keys: [{ key, kind: KEY_KINDS.bytes }, ...(alias === undefined ? [] : [alias])],
-      digest: v.body?.digest ?? "",
-      json: JSON.stringify(entry),
-      dep: this.#depOf(v.reads, v.found),
-      flags,
-    });
+    this.#added.add(key, alias, v.body?.digest ?? "", JSON.stringify(entry), this.#depOf(v.reads, v.found), flags);
   }
 
   #depOf(reads: VerdictReads, was: string): number {
@@ -251,11 +233,12 @@ export class VerificationCache {
    * writes nothing.
    */
   save(): void {
-    if (this.#added.length === 0 && this.#learnt.size === 0) return;
+    const added = this.#added;
+    if (added.count === 0 && this.#learnt.size === 0) return;
     const stored = this.#stored;
     const old = new KnownKeys(stored.table);
     // An added entry of a stored entry's bytes replaces it.
-    const replaced = new Set(this.#added.map(({ keys }) => old.positionOf(keys[0]!.key)));
+    const replaced = new Set(Array.from({ length: added.count }, (_, j) => old.positionOf(added.key(j))));
     const kept: number[] = [];
     const others: number[] = [];
     for (let i = 0; i < stored.count; i++) {
@@ -263,21 +246,23 @@ export class VerificationCache {
       (this.#used[i] === 1 ? kept : others).push(i);
     }
     others.sort((a, b) => stored.usedAt(b) - stored.usedAt(a));
-    appendAll(kept, others.slice(0, kept.length + this.#added.length + KEPT_BEYOND_USED));
+    appendAll(kept, others.slice(0, kept.length + added.count + KEPT_BEYOND_USED));
     kept.sort((a, b) => a - b);
     const renumbered = new Int32Array(stored.count).fill(-1);
     kept.forEach((old, i) => {
       renumbered[old] = i;
     });
 
-    const addedRows: KeyRow[] = [];
+    const addedRows = new KeyRows();
     // An alias names one file's bytes: a learnt one replaces its entry's alias of that kind, and should two
     // entries claim one, this run's added entry wins.
     for (const [position, alias] of this.#learnt)
-      if (renumbered[position]! >= 0) addedRows.push({ ...alias, position: renumbered[position]! });
-    this.#added.forEach(({ keys }, j) => {
-      for (const { key, kind } of keys) addedRows.push({ key, kind, position: kept.length + j });
-    });
+      if (renumbered[position]! >= 0) addedRows.add(alias.key, alias.kind, renumbered[position]!);
+    for (let j = 0; j < added.count; j++) {
+      addedRows.add(added.key(j), KEY_KINDS.bytes, kept.length + j);
+      const alias = added.alias(j);
+      if (alias !== undefined) addedRows.add(alias.key, alias.kind, kept.length + j);
+    }
     const table = mergedTable(
       old,
       (position, kind) =>
@@ -285,10 +270,9 @@ export class VerificationCache {
       addedRows,
     );
 
-    const count = kept.length + this.#added.length;
+    const count = kept.length + added.count;
     const digests = Buffer.alloc(count * KEY_BYTES);
     const rows = Buffer.alloc(count * ENTRY_ROW_BYTES);
-    const json: Uint8Array[] = [];
     let end = 0;
     const row = (i: number, usedAt: number, length: number, dep: number, flags: number) => {
       end += length;
@@ -299,23 +283,15 @@ export class VerificationCache {
     };
     kept.forEach((old, i) => {
       digests.set(stored.digests.subarray(old * KEY_BYTES, (old + 1) * KEY_BYTES), i * KEY_BYTES);
-      const text = stored.entryJson(old);
-      json.push(text);
-      row(
-        i,
-        this.#used[old] === 1 ? this.#started : stored.usedAt(old),
-        text.byteLength,
-        stored.dep(old),
-        stored.flags(old),
-      );
+      const usedAt = this.#used[old] === 1 ? this.#started : stored.usedAt(old);
+      row(i, usedAt, stored.jsonBytes(old), stored.dep(old), stored.flags(old));
     });
-    this.#added.forEach((added, j) => {
-      const i = kept.length + j;
-      if (added.digest !== "") digests.write(added.digest, i * KEY_BYTES, "hex");
-      const text = Buffer.from(added.json);
-      json.push(text);
-      row(i, this.#started, text.byteLength, added.dep, added.flags);
-    });
+    for (let j = 0; j < added.count; j++) {
+      digests.set(added.digest(j), (kept.length + j) * KEY_BYTES);
+      row(kept.length + j, this.#started, added.jsonBytes(j), added.dep(j), added.flags(j));
+    }
+    // The kept entries' JSON as runs of neighbours: a few large copies, not a view of each.
+    const json = [...stored.jsonRuns(kept), ...added.json()];
     const deps = Buffer.from(JSON.stringify(this.#deps));
 
     mkdirSync(this.dir, { recursive: true });
@@ -356,10 +332,11 @@ export class VerificationCache {
     } finally {
       rmSync(temporary, { force: true });
     }
+    if (this.bodies === undefined) return;
     const named = new Set<string>();
     for (let i = 0; i < count; i++)
       if ((rows.readUInt32LE(i * ENTRY_ROW_BYTES + 16) & FLAGS.body) !== 0) named.add(hex(digests, i));
-    this.bodies?.prune(named);
+    this.bodies.prune(named);
   }
 }
 
@@ -404,8 +381,18 @@ class Stored {
     return hex(this.digests, i);
   }
 
-  entryJson(i: number): Buffer {
-    return this.entries.subarray(this.#start(i), this.end(i));
+  jsonBytes(i: number): number {
+    return this.end(i) - this.#start(i);
+  }
+
+  /** The JSON of the entries `ascending` names, as one view of each run of neighbours. */
+  *jsonRuns(ascending: readonly number[]): Iterable<Buffer> {
+    for (let first = 0; first < ascending.length; ) {
+      let last = first;
+      while (last + 1 < ascending.length && ascending[last + 1] === ascending[last]! + 1) last++;
+      yield this.entries.subarray(this.#start(ascending[first]!), this.end(ascending[last]!));
+      first = last + 1;
+    }
   }
 
   #start(i: number): number {
