@@ -17,10 +17,11 @@ import {
   statSync,
   symlinkSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { BodyStore } from "../scripts/cache/body-store.ts";
@@ -84,6 +85,20 @@ function recalled(stdout: string): number {
 /** The warnings a run printed about the cache in `dir`: every one names its folder. */
 function cacheWarnings(stderr: string, dir: string): string[] {
   return stderr.split("\n").filter((line) => line.startsWith("manifest-resolver: warning: ") && line.includes(dir));
+}
+
+/** The segment files of the body store in `cacheDir`. */
+function segments(cacheDir: string): string[] {
+  const bodies = join(cacheDir, "bodies");
+  return readdirSync(bodies)
+    .filter((name) => name.startsWith("seg-"))
+    .map((name) => join(bodies, name));
+}
+
+/** How many bodies the index of the body store in `cacheDir` names, by its header. */
+function indexedBodies(cacheDir: string): number {
+  const index = readFileSync(join(cacheDir, "bodies", "index"));
+  return JSON.parse(index.toString("utf8", 0, index.indexOf(10))).count;
 }
 
 describe("what invalidates a cache entry", () => {
@@ -343,7 +358,7 @@ describe("expiry and the build", () => {
       assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
       assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
       // The one b1 had is kept with its entry (another branch may have it).
-      assert.equal(readdirSync(join(t.env.UM_CACHE_DIR, "bodies")).length, 6);
+      assert.equal(indexedBodies(t.env.UM_CACHE_DIR), 6);
       // A body the store no longer holds is checked and written again.
       rmSync(join(t.env.UM_CACHE_DIR, "bodies"), { recursive: true });
       const lost = await build("dist");
@@ -414,9 +429,44 @@ describe("the body store", () => {
       // Not the body of the digest given: not kept either.
       store.keep(join(dir, "two"), digestOf("three"));
       assert.equal(store.unwritable, undefined);
-      assert.deepEqual(readdirSync(join(dir, "bodies")).sort(), [digestOf("one"), digestOf("two")].sort());
+      store.save(new Set(["one", "two", "three", "gone"].map(digestOf)));
+      assert.equal(indexedBodies(dir), 2);
+      const again = new BodyStore(join(dir, "bodies"));
+      assert.deepEqual(Buffer.from(again.recall(digestOf("one"), 3) as Uint8Array).toString(), "one");
+      assert.deepEqual(Buffer.from(again.recall(digestOf("two"), 3) as Uint8Array).toString(), "two");
+      assert.equal(again.recall(digestOf("three"), 5), "missing");
     },
   );
+
+  it("copies the bodies still wanted into one new segment once most are not, and removes what killed runs left", () => {
+    const dir = join(scratch, "store-compact");
+    const bodies = join(dir, "bodies");
+    const texts = Array.from({ length: 10 }, (_, i) => `body ${i} `.repeat(100));
+    const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    const first = new BodyStore(bodies);
+    texts.forEach((text, i) => {
+      writeFileSync(join(dir, `${i}`), text);
+      first.keep(join(dir, `${i}`), digestOf(text));
+    });
+    first.save(new Set(texts.map(digestOf)));
+    const [cold] = segments(dir);
+    // A killed run's segment and index, an hour old and a minute old, and a body an older version kept in a file.
+    const old = (Date.now() - 3700_000) / 1000;
+    for (const name of ["seg-0000dead", "seg-0000beef", "index.1.tmp", "a".repeat(64)]) {
+      writeFileSync(join(bodies, name), "left");
+      if (name !== "seg-0000beef") utimesSync(join(bodies, name), old, old);
+    }
+    const wanted = texts.slice(0, 3);
+    new BodyStore(bodies).save(new Set(wanted.map(digestOf)));
+    const [compacted] = segments(dir).filter((path) => basename(path) !== "seg-0000beef");
+    assert.deepEqual(readdirSync(bodies).sort(), ["index", "seg-0000beef", basename(compacted!)].sort());
+    assert.notEqual(compacted, cold);
+    assert.equal(statSync(compacted!).size, wanted.join("").length);
+    const store = new BodyStore(bodies);
+    for (const text of wanted)
+      assert.equal(Buffer.from(store.recall(digestOf(text), text.length) as Uint8Array).toString(), text);
+    assert.equal(store.recall(digestOf(texts[5]!), texts[5]!.length), "missing");
+  });
 });
 
 describe("runs that meet in one cache", () => {
@@ -489,11 +539,6 @@ describe("a damaged body store", () => {
     fileDigests(join(t.root, "dist")),
     fileDigests(join(t.root, "dist-kv")),
   ];
-  /** The stored body whose bytes name `umid`. */
-  const storedBodyOf = (t: ReturnType<typeof tree>, umid: string) => {
-    const dir = join(t.env.UM_CACHE_DIR, "bodies");
-    return join(dir, readdirSync(dir).find((digest) => readFileSync(join(dir, digest), "utf8").includes(`"${umid}"`))!);
-  };
 
   it(
     "publishes no body altered in the store: it is dropped with a warning naming its " +
@@ -502,9 +547,10 @@ describe("a damaged body store", () => {
       const t = tree();
       const build = builder(t);
       assert.equal((await build("dist")).status, 0);
-      const stored = storedBodyOf(t, "urn:cache:a1");
-      chmodSync(stored, 0o644);
-      writeFileSync(stored, readFileSync(stored, "utf8").replace("urn:cache:a1", "urn:cache:a1-forged"));
+      // Another UMID of the same length, in the one body that names a1: the other bodies stay where the index says.
+      const [segment] = segments(t.env.UM_CACHE_DIR);
+      chmodSync(segment!, 0o644);
+      writeFileSync(segment!, readFileSync(segment!, "utf8").replace('"urn:cache:a1"', '"urn:cache:x1"'));
       const warm = await build("dist");
       assert.equal(warm.status, 0, warm.stdout + warm.stderr);
       assert.equal(recalled(warm.stdout), 4);
@@ -519,6 +565,29 @@ describe("a damaged body store", () => {
       assert.deepEqual(output(t), await coldOutput(t));
     },
   );
+
+  it("ignores an index of bodies that does not match its digest, with a warning, and keeps the bodies again", async () => {
+    const t = tree();
+    const build = builder(t);
+    assert.equal((await build("dist")).status, 0);
+    const index = join(t.env.UM_CACHE_DIR, "bodies", "index");
+    const bytes = readFileSync(index);
+    bytes[bytes.length - 1]! ^= 1;
+    writeFileSync(index, bytes);
+    const warm = await build("dist");
+    assert.equal(warm.status, 0, warm.stdout + warm.stderr);
+    // No body is held: each manifest is checked again.
+    assert.equal(recalled(warm.stdout), 0);
+    const warnings = cacheWarnings(warm.stderr, t.env.UM_CACHE_DIR);
+    assert.equal(warnings.length, 1, warm.stderr);
+    assert.match(warnings[0]!, /index of bodies does not match its digest/);
+    assert.deepEqual(output(t), await coldOutput(t));
+    const after = await build("dist");
+    assert.equal(recalled(after.stdout), 5);
+    assert.deepEqual(cacheWarnings(after.stderr, t.env.UM_CACHE_DIR), []);
+    // The segment the damaged index named is named by none now: a later run removes it once an hour old.
+    assert.equal(segments(t.env.UM_CACHE_DIR).length, 2);
+  });
 
   it(
     "shares no inode between an output and the cache, or between two outputs: a " +
@@ -643,7 +712,7 @@ describe("a cache that cannot be used", () => {
         assert.equal((await built({})).status, 0);
         const needed = before - free();
         for (const dir of ["dist", "lookup", "kv"]) rmSync(on(dir), { recursive: true });
-        // Room for the output, and three pages more: the cache's two folders, not its five bodies.
+        // Room for the output, and three pages more (the outputs' lock files): none for the cache's bodies.
         writeFileSync(on("filler"), Buffer.alloc(free() - needed - 3 * 4096));
         const run = await built({ UM_CACHE_DIR: on("cache") });
         assert.equal(run.status, 0, run.stdout + run.stderr);
@@ -653,7 +722,7 @@ describe("a cache that cannot be used", () => {
     },
   );
 
-  it("a cache file or body that is a FIFO, or a link to a device or another file, is " +
+  it("a cache file or segment of bodies that is a FIFO, or a link to a device or another file, is " +
     "never read as one: a warning, and the output of a cold build", {
     timeout: 60_000,
   }, async () => {
@@ -661,11 +730,12 @@ describe("a cache that cannot be used", () => {
       const t = tree();
       assert.equal((await build(t)).status, 0);
       const bodies = join(t.env.UM_CACHE_DIR, "bodies");
-      const body = join(bodies, readdirSync(bodies)[0]!);
-      rmSync(body);
-      if (replace === "fifo") assert.equal(spawnSync("mkfifo", [body]).status, 0);
-      if (replace === "device-link") symlinkSync("/dev/zero", body);
-      if (replace === "body-link") symlinkSync(join(t.content, "a0.json"), body);
+      // One segment holds the five bodies: one warning says it holds none, and all five are checked again.
+      const [segment] = segments(t.env.UM_CACHE_DIR);
+      rmSync(segment!);
+      if (replace === "fifo") assert.equal(spawnSync("mkfifo", [segment!]).status, 0);
+      if (replace === "device-link") symlinkSync("/dev/zero", segment!);
+      if (replace === "body-link") symlinkSync(join(t.content, "a0.json"), segment!);
       if (replace === "store-link") {
         rmSync(bodies, { recursive: true });
         mkdirSync(join(t.root, "elsewhere"));
@@ -673,6 +743,12 @@ describe("a cache that cannot be used", () => {
         symlinkSync(join(t.root, "elsewhere"), bodies);
       }
       await assertBuiltWithout(t);
+      if (replace !== "store-link") {
+        // The bodies were kept again: the next build takes them all from the store, and says nothing.
+        const again = await build(t);
+        assert.equal(recalled(again.stdout), 5, again.stdout + again.stderr);
+        assert.deepEqual(cacheWarnings(again.stderr, t.env.UM_CACHE_DIR), []);
+      }
       if (replace === "store-link") assert.deepEqual(readdirSync(join(t.root, "elsewhere")), ["a".repeat(64)]);
     }
     const t = tree();

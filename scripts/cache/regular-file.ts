@@ -16,6 +16,21 @@ export class NotACacheFile extends Error {}
  * the file system's error when it refuses.
  */
 export function readRegularFile(path: string, maxBytes: number): Buffer {
+  const fd = openRegularFile(path);
+  try {
+    const { size } = fstatSync(fd);
+    if (size > maxBytes) throw new NotACacheFile(`larger than ${maxBytes} bytes`);
+    return readFully(fd, size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The regular file at `path`, open for reading (the caller closes it); throws NotACacheFile for anything else, and
+ * the file system's error when it refuses.
+ */
+export function openRegularFile(path: string): number {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -26,12 +41,12 @@ export function readRegularFile(path: string, maxBytes: number): Buffer {
       throw new NotACacheFile(code === "ENOENT" ? "no such file" : "a symbolic link");
     throw error;
   }
+  let regular = false;
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new NotACacheFile("not a regular file");
-    if (stat.size > maxBytes) throw new NotACacheFile(`larger than ${maxBytes} bytes`);
-    return readFully(fd, stat.size);
+    regular = fstatSync(fd).isFile();
   } finally {
-    closeSync(fd);
+    if (!regular) closeSync(fd);
   }
+  if (!regular) throw new NotACacheFile("not a regular file");
+  return fd;
 }

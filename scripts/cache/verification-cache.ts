@@ -151,7 +151,7 @@ export class VerificationCache {
   /** Aliases this run learnt of stored entries it recalled by reading their files. */
   readonly #learnt = new Map<number, Alias>();
   readonly #started = Date.now();
-  /** Why the cache file on disk was ignored, if it was. */
+  /** Why the cache file on disk, or its body store's index, was ignored, if one was. */
   readonly ignored?: string;
   /** The bodies, when a build uses the cache. */
   readonly bodies?: BodyStore;
@@ -163,11 +163,12 @@ export class VerificationCache {
     this.#file = join(dir, FILE);
     const loaded = load(this.#file);
     this.#stored = loaded.stored;
-    if (loaded.ignored !== undefined) this.ignored = loaded.ignored;
     this.#used = new Uint8Array(this.#stored.count);
     this.#deps = [...this.#stored.deps];
     this.#depIndex = new Map(this.#deps.map((dep, i) => [JSON.stringify(dep), i]));
     if (withBodies) this.bodies = new BodyStore(join(dir, "bodies"));
+    const ignored = loaded.ignored ?? this.bodies?.ignored;
+    if (ignored !== undefined) this.ignored = ignored;
   }
 
   /**
@@ -229,12 +230,16 @@ export class VerificationCache {
   /**
    * Writes the entries used and added, and the most recent others (stored ones copied as
    * they stand, never parsed), as it goes; the digest goes into the fixed-length first line
-   * last. Then removes the bodies no entry kept names. A run that added and learnt nothing
-   * writes nothing.
+   * last. Then saves the body store, keeping the bodies the entries kept name. A run that
+   * added and learnt nothing writes no entry.
    */
   save(): void {
     const added = this.#added;
-    if (added.count === 0 && this.#learnt.size === 0) return;
+    if (added.count === 0 && this.#learnt.size === 0) {
+      // No entry changed, but a body may have been kept again: its entry recalled, its stored body found altered.
+      this.bodies?.save();
+      return;
+    }
     const stored = this.#stored;
     const old = new KnownKeys(stored.table);
     // An added entry of a stored entry's bytes replaces it.
@@ -336,7 +341,7 @@ export class VerificationCache {
     const named = new Set<string>();
     for (let i = 0; i < count; i++)
       if ((rows.readUInt32LE(i * ENTRY_ROW_BYTES + 16) & FLAGS.body) !== 0) named.add(hex(digests, i));
-    this.bodies.prune(named);
+    this.bodies.save(named);
   }
 }
 

@@ -57,7 +57,10 @@ export function saveCache(cache: VerificationCache | undefined): void {
   }
 }
 
-/** Puts in the cache's body store each published body it does not hold, from its file in the output (`fileOf`). */
+/**
+ * Puts in the cache's body store each published body it does not hold, from its file in the output (`fileOf`), and
+ * writes them: a refusal is known before the cache is saved.
+ */
 export function keepBodies(
   cache: VerificationCache | undefined,
   published: PublishedManifests,
@@ -69,6 +72,7 @@ export function keepBodies(
     const digest = published.digestAt(i);
     if (!store.holds(digest)) store.keep(fileOf(published.umidAt(i)), digest);
   }
+  store.flush();
 }
 
 /**
