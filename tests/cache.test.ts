@@ -25,6 +25,7 @@ import { basename, join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { BodyStore } from "../scripts/cache/body-store.ts";
+import { KEY_KINDS, KeyRows, type KnownKeys } from "../scripts/cache/known-keys.ts";
 import {
   cacheKey,
   cacheScope,
@@ -414,6 +415,13 @@ describe("a body the store loses during a build", () => {
   });
 });
 
+/** Digests (hex) as the body store takes what is wanted: a table of keys. */
+function digestTable(digests: string[]): KnownKeys {
+  const rows = new KeyRows();
+  for (const digest of digests) rows.add(Buffer.from(digest, "hex"), KEY_KINDS.bytes, 0);
+  return rows.table();
+}
+
 describe("the body store", () => {
   it(
     "keeps nothing of an output file that is gone, and goes on keeping the others: a " + "read is not a refused write",
@@ -429,7 +437,7 @@ describe("the body store", () => {
       // Not the body of the digest given: not kept either.
       store.keep(join(dir, "two"), digestOf("three"));
       assert.equal(store.unwritable, undefined);
-      store.save(new Set(["one", "two", "three", "gone"].map(digestOf)));
+      store.save(digestTable(["one", "two", "three", "gone"].map(digestOf)));
       assert.equal(indexedBodies(dir), 2);
       const again = new BodyStore(join(dir, "bodies"));
       assert.deepEqual(Buffer.from(again.recall(digestOf("one"), 3) as Uint8Array).toString(), "one");
@@ -448,7 +456,7 @@ describe("the body store", () => {
       writeFileSync(join(dir, `${i}`), text);
       first.keep(join(dir, `${i}`), digestOf(text));
     });
-    first.save(new Set(texts.map(digestOf)));
+    first.save(digestTable(texts.map(digestOf)));
     const [cold] = segments(dir);
     // A killed run's segment and index, an hour old and a minute old, and a body an older version kept in a file.
     const old = (Date.now() - 3700_000) / 1000;
@@ -457,7 +465,7 @@ describe("the body store", () => {
       if (name !== "seg-0000beef") utimesSync(join(bodies, name), old, old);
     }
     const wanted = texts.slice(0, 3);
-    new BodyStore(bodies).save(new Set(wanted.map(digestOf)));
+    new BodyStore(bodies).save(digestTable(wanted.map(digestOf)));
     const [compacted] = segments(dir).filter((path) => basename(path) !== "seg-0000beef");
     assert.deepEqual(readdirSync(bodies).sort(), ["index", "seg-0000beef", basename(compacted!)].sort());
     assert.notEqual(compacted, cold);

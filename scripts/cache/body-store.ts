@@ -34,6 +34,7 @@ import {
 import { join } from "node:path";
 import { readFully } from "../read/read-fully.ts";
 import { NotACacheFile, openRegularFile, readRegularFile } from "./regular-file.ts";
+import type { KnownKeys } from "./known-keys.ts";
 
 const INDEX = "index";
 const FORMAT = 1;
@@ -176,13 +177,13 @@ export class BodyStore {
   }
 
   /**
-   * Writes the index of the bodies `wanted` names (all, when undefined) that the store holds
+   * Writes the index of the bodies whose digests `wanted` holds as keys (all, when undefined) that the store holds
    * or kept, and removes what it no longer names. A segment less than half of whose bytes are
    * still named, or all but the fullest when there are more than MAX_SEGMENTS, has its bodies
    * copied into a new segment first. Also removes what killed runs left an hour or more ago (a
    * run still going writes its own within seconds). Writes nothing when nothing changed.
    */
-  save(wanted?: ReadonlySet<string>): void {
+  save(wanted?: KnownKeys): void {
     this.flush();
     if (this.#unwritable !== undefined) throw this.#unwritable;
     if (wanted === undefined && this.#added.rows().byteLength === 0 && !this.#dropped.includes(1)) {
@@ -218,12 +219,12 @@ export class BodyStore {
    * The rows of the index to write, sorted: those held and added that `wanted` names, in a
    * segment still there (`sizes`), each digest once.
    */
-  #merged(wanted: ReadonlySet<string> | undefined, sizes: ReadonlyMap<number, number>): Buffer {
+  #merged(wanted: KnownKeys | undefined, sizes: ReadonlyMap<number, number>): Buffer {
     const added = this.#added.sorted();
     const merged = new RowList();
     const keeps = (rows: Buffer, row: number) =>
       sizes.has(rows.readUInt32LE(row * ROW_BYTES + DIGEST_BYTES)) &&
-      (wanted?.has(rows.toString("hex", row * ROW_BYTES, row * ROW_BYTES + DIGEST_BYTES)) ?? true);
+      (wanted === undefined || wanted.positionOf(rows.subarray(row * ROW_BYTES, row * ROW_BYTES + DIGEST_BYTES)) >= 0);
     let i = 0;
     let j = 0;
     const count = this.#dropped.length;

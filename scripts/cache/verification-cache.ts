@@ -338,10 +338,12 @@ export class VerificationCache {
       rmSync(temporary, { force: true });
     }
     if (this.bodies === undefined) return;
-    const named = new Set<string>();
+    // The bodies the entries name, as a table to search: a million digests as strings would be 100 MB.
+    const named = new KeyRows();
     for (let i = 0; i < count; i++)
-      if ((rows.readUInt32LE(i * ENTRY_ROW_BYTES + 16) & FLAGS.body) !== 0) named.add(hex(digests, i));
-    this.bodies.save(named);
+      if ((rows.readUInt32LE(i * ENTRY_ROW_BYTES + 16) & FLAGS.body) !== 0)
+        named.add(digests.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), KEY_KINDS.bytes, 0);
+    this.bodies.save(named.table());
   }
 }
 
