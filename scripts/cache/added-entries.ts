@@ -1,9 +1,13 @@
 /**
  * The entries a run adds to the verification cache, held until it is saved: as columns of
- * bytes and numbers, and their JSON as UTF-8 in large chunks. Held as one object each, with
- * two keys in buffers of their own and a string of JSON, they cost about 1 KB an entry
- * (measured at 100,000): at a million files, most of a cold check's memory.
+ * bytes and numbers, and their JSON as UTF-8, written out to a spill file beside the cache
+ * as it grows (kept in memory only if that file cannot be written). Held as one object
+ * each, with two keys in buffers of their own and a string of JSON, they cost about 1 KB an
+ * entry (measured at 100,000): at a million files, most of a cold check's memory.
  */
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { readFully } from "../read/read-fully.ts";
 import { withRoom } from "./growing.ts";
 import { KEY_BYTES, type KeyKind } from "./known-keys.ts";
 
@@ -13,8 +17,9 @@ export interface Alias {
   kind: KeyKind;
 }
 
-/** JSON gathered as text before it is encoded into a chunk. */
+/** JSON gathered as text before it is encoded into a chunk, and what is read back of the spill file at once. */
 const CHUNK_CHARS = 1 << 20;
+const READ_BYTES = 4 << 20;
 const NO_ALIAS = 0xff;
 /** Each entry's words: its alias's kind (NO_ALIAS: none), its reads' index, its flags, its JSON's length in bytes. */
 const WORDS = 4;
@@ -26,8 +31,16 @@ export class AddedEntries {
   /** Each entry's body digest (zeros for none). */
   #digests = new Uint8Array(KEY_BYTES * 1024);
   #words = new Uint32Array(WORDS * 1024);
+  /** The JSON not in the spill file. */
   readonly #json: Buffer[] = [];
   #pending = "";
+  /** The spill file, once open, and the bytes in it; none goes there once a write failed. */
+  #spill: number | undefined;
+  #spilled = 0;
+  #spillRefused = false;
+
+  /** `spillPath`: where the JSON goes as it grows, a file of this run alone. */
+  constructor(readonly spillPath: string) {}
 
   get count(): number {
     return this.#count;
@@ -73,14 +86,62 @@ export class AddedEntries {
     return this.#words[i * WORDS + 3]!;
   }
 
-  /** Every entry's JSON, one after another, in chunks. */
-  json(): Buffer[] {
+  /**
+   * The JSON of the entries `ascending` names, one after another: in chunks, read back from the spill file, then what
+   * is in memory. Leaving entries out is rare (a file checked twice in one run), and gathers all of it first.
+   */
+  *json(ascending: readonly number[]): Iterable<Uint8Array> {
     this.#encodePending();
-    return this.#json;
+    if (ascending.length === this.count) {
+      yield* this.#chunks();
+      return;
+    }
+    const all = Buffer.concat([...this.#chunks()]);
+    const starts: number[] = [];
+    for (let j = 0, at = 0; j < this.count; at += this.jsonBytes(j), j++) starts.push(at);
+    for (const j of ascending) yield all.subarray(starts[j], starts[j]! + this.jsonBytes(j));
+  }
+
+  *#chunks(): Iterable<Uint8Array> {
+    if (this.#spill !== undefined)
+      for (let at = 0; at < this.#spilled; at += READ_BYTES)
+        yield readFully(this.#spill, Math.min(READ_BYTES, this.#spilled - at), at);
+    yield* this.#json;
+  }
+
+  /** Closes and removes the spill file. */
+  dispose(): void {
+    if (this.#spill === undefined) return;
+    closeSync(this.#spill);
+    this.#spill = undefined;
+    rmSync(this.spillPath, { force: true });
   }
 
   #encodePending(): void {
-    if (this.#pending !== "") this.#json.push(Buffer.from(this.#pending));
+    if (this.#pending === "") return;
+    const chunk = Buffer.from(this.#pending);
     this.#pending = "";
+    if (!this.#spillChunk(chunk)) this.#json.push(chunk);
+  }
+
+  /**
+   * Whether `chunk` went to the spill file. A file that cannot be written costs memory, never the run: what reached
+   * it stays there, and every later chunk stays in memory, in order.
+   */
+  #spillChunk(chunk: Buffer): boolean {
+    if (this.#spillRefused) return false;
+    try {
+      if (this.#spill === undefined) {
+        mkdirSync(dirname(this.spillPath), { recursive: true });
+        this.#spill = openSync(this.spillPath, "wx+", 0o600);
+      }
+      for (let at = 0; at < chunk.byteLength; )
+        at += writeSync(this.#spill, chunk, at, chunk.byteLength - at, this.#spilled + at);
+      this.#spilled += chunk.byteLength;
+      return true;
+    } catch {
+      this.#spillRefused = true;
+      return false;
+    }
   }
 }

@@ -23,7 +23,17 @@
  * most recently used first, while they number no more than those it used plus 1,000.
  */
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { isRuleId, SEVERITIES } from "../../core/rules/index.ts";
 import type { Settings } from "../config.ts";
@@ -142,7 +152,7 @@ export interface UsableEntries {
 export class VerificationCache {
   readonly #file: string;
   readonly #stored: Stored;
-  readonly #added = new AddedEntries();
+  readonly #added: AddedEntries;
   /** What entries read and found, each once; the stored ones first, so their indices stand. */
   readonly #deps: [VerdictReads, string][];
   readonly #depIndex: Map<string, number>;
@@ -161,6 +171,7 @@ export class VerificationCache {
     withBodies: boolean,
   ) {
     this.#file = join(dir, FILE);
+    this.#added = new AddedEntries(`${this.#file}.${process.pid}.added`);
     const loaded = load(this.#file);
     this.#stored = loaded.stored;
     this.#used = new Uint8Array(this.#stored.count);
@@ -242,8 +253,10 @@ export class VerificationCache {
     }
     const stored = this.#stored;
     const old = new KnownKeys(stored.table);
-    // An added entry of a stored entry's bytes replaces it.
-    const replaced = new Set(Array.from({ length: added.count }, (_, j) => old.positionOf(added.key(j))));
+    // An added entry of a stored entry's bytes replaces it; of another added entry's (a build begun in place and made
+    // cold checks again what it checked), the last replaces the others.
+    const newest = lastOfEachKey(added);
+    const replaced = new Set(newest.map((j) => old.positionOf(added.key(j))));
     const kept: number[] = [];
     const others: number[] = [];
     for (let i = 0; i < stored.count; i++) {
@@ -251,7 +264,7 @@ export class VerificationCache {
       (this.#used[i] === 1 ? kept : others).push(i);
     }
     others.sort((a, b) => stored.usedAt(b) - stored.usedAt(a));
-    appendAll(kept, others.slice(0, kept.length + added.count + KEPT_BEYOND_USED));
+    appendAll(kept, others.slice(0, kept.length + newest.length + KEPT_BEYOND_USED));
     kept.sort((a, b) => a - b);
     const renumbered = new Int32Array(stored.count).fill(-1);
     kept.forEach((old, i) => {
@@ -263,11 +276,11 @@ export class VerificationCache {
     // entries claim one, this run's added entry wins.
     for (const [position, alias] of this.#learnt)
       if (renumbered[position]! >= 0) addedRows.add(alias.key, alias.kind, renumbered[position]!);
-    for (let j = 0; j < added.count; j++) {
-      addedRows.add(added.key(j), KEY_KINDS.bytes, kept.length + j);
+    newest.forEach((j, n) => {
+      addedRows.add(added.key(j), KEY_KINDS.bytes, kept.length + n);
       const alias = added.alias(j);
-      if (alias !== undefined) addedRows.add(alias.key, alias.kind, kept.length + j);
-    }
+      if (alias !== undefined) addedRows.add(alias.key, alias.kind, kept.length + n);
+    });
     const table = mergedTable(
       old,
       (position, kind) =>
@@ -275,7 +288,7 @@ export class VerificationCache {
       addedRows,
     );
 
-    const count = kept.length + added.count;
+    const count = kept.length + newest.length;
     const digests = Buffer.alloc(count * KEY_BYTES);
     const rows = Buffer.alloc(count * ENTRY_ROW_BYTES);
     let end = 0;
@@ -291,12 +304,10 @@ export class VerificationCache {
       const usedAt = this.#used[old] === 1 ? this.#started : stored.usedAt(old);
       row(i, usedAt, stored.jsonBytes(old), stored.dep(old), stored.flags(old));
     });
-    for (let j = 0; j < added.count; j++) {
-      digests.set(added.digest(j), (kept.length + j) * KEY_BYTES);
-      row(kept.length + j, this.#started, added.jsonBytes(j), added.dep(j), added.flags(j));
-    }
-    // The kept entries' JSON as runs of neighbours: a few large copies, not a view of each.
-    const json = [...stored.jsonRuns(kept), ...added.json()];
+    newest.forEach((j, n) => {
+      digests.set(added.digest(j), (kept.length + n) * KEY_BYTES);
+      row(kept.length + n, this.#started, added.jsonBytes(j), added.dep(j), added.flags(j));
+    });
     const deps = Buffer.from(JSON.stringify(this.#deps));
 
     mkdirSync(this.dir, { recursive: true });
@@ -320,7 +331,10 @@ export class VerificationCache {
           if (pending >= WRITE_BYTES) flush();
         };
         writeFileSync(fd, `${" ".repeat(HEADER_BYTES - 1)}\n`);
-        for (const bytes of [table, digests, rows, deps, ...json]) append(bytes);
+        for (const bytes of [table, digests, rows, deps]) append(bytes);
+        // The kept entries' JSON as runs of neighbours (a few large copies, not a view of each), then the new ones'.
+        for (const bytes of stored.jsonRuns(kept)) append(bytes);
+        for (const bytes of added.json(newest)) append(bytes);
         flush();
         const header = JSON.stringify({
           format: FORMAT,
@@ -336,6 +350,8 @@ export class VerificationCache {
       renameSync(temporary, this.#file);
     } finally {
       rmSync(temporary, { force: true });
+      added.dispose();
+      removeStaleSpills(this.dir);
     }
     if (this.bodies === undefined) return;
     // The bodies the entries name, as a table to search: a million digests as strings would be 100 MB.
@@ -473,6 +489,26 @@ function load(file: string): { stored: Stored; ignored?: string } {
     return stored.fits() ? { stored } : ignored("it holds an entry of the wrong shape");
   } catch {
     return ignored("it cannot be read (truncated or altered)");
+  }
+}
+
+/** The added entries to keep, in the order added: of those with one key, the last. */
+function lastOfEachKey(added: AddedEntries): number[] {
+  const keys = new KeyRows();
+  for (let j = 0; j < added.count; j++) keys.add(added.key(j), KEY_KINDS.bytes, j);
+  const table = keys.table();
+  const newest: number[] = [];
+  for (let row = 0; row < table.size; row++) newest.push(table.rowAt(row).position);
+  return newest.sort((a, b) => a - b);
+}
+
+/** Removes the spill files (added-entries.ts) of runs killed an hour or more ago: a run still going saves within it. */
+function removeStaleSpills(dir: string): void {
+  const stale = Date.now() - 3600_000;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(`${FILE}.`) || !name.endsWith(".added")) continue;
+    const path = join(dir, name);
+    if ((statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < stale) rmSync(path, { force: true });
   }
 }
 
