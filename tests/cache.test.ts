@@ -369,6 +369,25 @@ describe("expiry and the build", () => {
   );
 });
 
+describe("one run checking a file twice", () => {
+  it("keeps one entry of it: a build begun in place and made cold checks again what it checked", async () => {
+    const t = tree();
+    const options = (cache: VerificationCache) => ({
+      settings: settingsFromEnv({}),
+      now: new Date("2027-01-01T00:00:00Z"),
+      strict: false,
+      cache,
+    });
+    const cache = new VerificationCache(t.env.UM_CACHE_DIR, false);
+    await checkContent(t.content, options(cache));
+    await checkContent(t.content, options(cache));
+    cache.save();
+    const reopened = new VerificationCache(t.env.UM_CACHE_DIR, false);
+    assert.equal(reopened.ignored, undefined);
+    assert.equal((await checkContent(t.content, options(reopened))).recalled, 5);
+  });
+});
+
 describe("a body the store loses during a build", () => {
   it("is read again from its file, which must still be what the cache recalled", async () => {
     const t = tree();
