@@ -630,8 +630,10 @@ async function servers(dist: string): Promise<void> {
       put(key: string, value: string, options: { metadata: object }): Promise<void>;
     };
     const key = await kvKey(umidOf(7));
-    // Bulk files go 1,000 to a folder (scripts/write/kv-writer.ts).
-    const files = readdirSync(`${dist}-kv`, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"));
+    // Bulk files, a folder of them per index shard, beside the folder's state (scripts/write/kv-output.ts).
+    const files = readdirSync(`${dist}-kv`, { recursive: true, encoding: "utf8" }).filter((f) =>
+      /(?:^|\/)kv-\d+\.json$/.test(f),
+    );
     for (const name of files) {
       const pair = (
         JSON.parse(readFileSync(join(`${dist}-kv`, name), "utf8")) as { key: string; value: string; metadata: object }[]

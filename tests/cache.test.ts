@@ -562,9 +562,9 @@ const coldOutput = async (t: ReturnType<typeof tree>) => {
 };
 
 describe("a damaged body store", () => {
-  const output = (t: ReturnType<typeof tree>) => [
-    fileDigests(join(t.root, "dist")),
-    fileDigests(join(t.root, "dist-kv")),
+  const output = (t: ReturnType<typeof tree>, out = "dist") => [
+    fileDigests(join(t.root, out)),
+    fileDigests(join(t.root, `${out}-kv`)),
   ];
 
   it(
@@ -578,18 +578,19 @@ describe("a damaged body store", () => {
       const [segment] = segments(t.env.UM_CACHE_DIR);
       chmodSync(segment!, 0o644);
       writeFileSync(segment!, readFileSync(segment!, "utf8").replace('"urn:cache:a1"', '"urn:cache:x1"'));
-      const warm = await build("dist");
+      // Into a new output folder: the bodies come from the store (into dist/, in place, they are already there).
+      const warm = await build("fresh");
       assert.equal(warm.status, 0, warm.stdout + warm.stderr);
       assert.equal(recalled(warm.stdout), 4);
       const warnings = cacheWarnings(warm.stderr, t.env.UM_CACHE_DIR);
       assert.equal(warnings.length, 1, warm.stderr);
       assert.ok(warnings[0]!.includes('"urn:cache:a1"'), warnings[0]);
-      assert.deepEqual(output(t), await coldOutput(t));
+      assert.deepEqual(output(t, "fresh"), await coldOutput(t));
       // The store holds the verified body again: the next build trusts it, and says nothing.
-      const after = await build("dist");
+      const after = await build("fresh-again");
       assert.equal(recalled(after.stdout), 5);
       assert.deepEqual(cacheWarnings(after.stderr, t.env.UM_CACHE_DIR), []);
-      assert.deepEqual(output(t), await coldOutput(t));
+      assert.deepEqual(output(t, "fresh-again"), await coldOutput(t));
     },
   );
 
@@ -659,6 +660,10 @@ describe("a cache that cannot be used", () => {
       ["build", "--content", "content", "--out", "dist", "--lookup-out", "dist-lookup", "--kv-out", "dist-kv"],
       env,
     );
+  /** The output folders removed: a build into them, in place, takes no body from the store. */
+  const withoutOutput = (t: ReturnType<typeof tree>) => {
+    for (const out of ["dist", "dist-kv"]) rmSync(join(t.root, out), { recursive: true, force: true });
+  };
   /**
    * A build with the cache unusable: exit 0, one warning that says so, no stack trace, and the output of a build
    * without one.
@@ -769,9 +774,12 @@ describe("a cache that cannot be used", () => {
         writeFileSync(join(t.root, "elsewhere", "a".repeat(64)), "not the store's");
         symlinkSync(join(t.root, "elsewhere"), bodies);
       }
+      // Into no previous output, so that the bodies come from the store.
+      withoutOutput(t);
       await assertBuiltWithout(t);
       if (replace !== "store-link") {
         // The bodies were kept again: the next build takes them all from the store, and says nothing.
+        withoutOutput(t);
         const again = await build(t);
         assert.equal(recalled(again.stdout), 5, again.stdout + again.stderr);
         assert.deepEqual(cacheWarnings(again.stderr, t.env.UM_CACHE_DIR), []);

@@ -24,6 +24,7 @@ import { recoverOutput } from "../scripts/write/output.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { fileDigests } from "./support/file-tree.ts";
 import { CLI } from "./support/paths.ts";
+import { kvPairs } from "./support/kv-files.ts";
 
 const key = newKey();
 const scratch = mkdtempSync(join(tmpdir(), "um-in-place-"));
@@ -41,6 +42,8 @@ function build(content: string, out: string, cache: string | undefined) {
       out,
       "--lookup-out",
       `${out}-lookup`,
+      "--kv-out",
+      `${out}-kv`,
       ...(cache ? [] : ["--no-cache"]),
     ],
     { encoding: "utf8", env: { ...process.env, UM_RESOLVER_URL: "", ...(cache && { UM_CACHE_DIR: cache }) } },
@@ -60,10 +63,15 @@ function tree(dir: string): { files: Record<string, string>; folders: string[] }
 let colds = 0;
 /** The tree a cold build of `content` writes: no previous output, no cache. */
 function coldTree(content: string) {
+  return coldTrees(content).out;
+}
+
+/** The trees a cold build of `content` writes: the output and the KV folder. */
+function coldTrees(content: string) {
   const out = join(scratch, `cold-${colds++}`);
   const result = build(content, out, undefined);
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  return tree(out);
+  return { out: tree(out), kv: tree(`${out}-kv`) };
 }
 
 const write = (dir: string, file: string, value: unknown) => {
@@ -86,8 +94,9 @@ describe("build in place: the output of a cold build, whatever changed", () => {
   const warmEqualsCold = (what: string) => {
     const result = build(content, out, cache);
     assert.equal(result.status, 0, `${what}: ${result.stdout}${result.stderr}`);
-    assert.deepEqual(tree(out), coldTree(content), what);
+    assert.deepEqual({ out: tree(out), kv: tree(`${out}-kv`) }, coldTrees(content), what);
     assert.deepEqual(asides(out), [], `${what}: leftovers`);
+    assert.deepEqual(asides(`${out}-kv`), [], `${what}: KV leftovers`);
   };
 
   it("first build (cold), then an unchanged one", () => {
@@ -98,10 +107,23 @@ describe("build in place: the output of a cold build, whatever changed", () => {
   it("rewrites a changed body and leaves every unchanged body's file as it was", () => {
     const untouched = bodyOf(out, "urn:warm:1");
     const before = statSync(untouched);
+    // The KV files of every other shard, as they were.
+    const kvFiles = (shard: string) => readdirSync(join(`${out}-kv`, shard), { recursive: true, encoding: "utf8" });
+    const otherShards = readdirSync(`${out}-kv`).filter(
+      (name) => /^[0-9a-f]{3}$/.test(name) && name !== shardOf("urn:warm:0"),
+    );
+    const kvBefore = otherShards.flatMap((shard) =>
+      kvFiles(shard).map((f) => statSync(join(`${out}-kv`, shard, f)).ino),
+    );
     write(content, "m0.json", manifest("urn:warm:0", "2026-02-01T00:00:00Z"));
     warmEqualsCold("one manifest changed");
     const now = statSync(untouched);
     assert.deepEqual([now.ino, now.mtimeMs], [before.ino, before.mtimeMs]);
+    assert.ok(otherShards.length > 0);
+    assert.deepEqual(
+      otherShards.flatMap((shard) => kvFiles(shard).map((f) => statSync(join(`${out}-kv`, shard, f)).ino)),
+      kvBefore,
+    );
   });
 
   it("deletions, additions and a renamed manifest file", () => {
@@ -145,6 +167,35 @@ describe("build in place: the output of a cold build, whatever changed", () => {
     assert.deepEqual(asides(out), []);
     rmSync(join(content, "bad.json"));
     warmEqualsCold("fixed");
+  });
+
+  it("takes no KV value from a body altered in the output since a build wrote it", () => {
+    const body = bodyOf(out, "urn:warm:9");
+    const served = readFileSync(body, "utf8");
+    writeFileSync(body, served.replace("urn:warm:9", "urn:warm:X"));
+    // A new status for the same body: its shard's KV pairs are written again, its value read from the output.
+    write(content, "_routes.json", {
+      redirects: [],
+      revoked: [],
+      suspended: [{ umid: "urn:warm:9", suspendedAt: "2026-05-01T00:00:00Z" }],
+    });
+    const result = build(content, out, cache);
+    assert.equal(result.status, 1, result.stdout);
+    assert.match(result.stderr, /is not the body its record names/);
+    const pairs = kvPairs(`${out}-kv`);
+    assert.ok(pairs.every((pair) => !pair.value.includes("urn:warm:X")));
+    writeFileSync(body, served);
+    warmEqualsCold("the body put back");
+    write(content, "_routes.json", { redirects: [], revoked: [] });
+    warmEqualsCold("no longer suspended");
+  });
+
+  it("a KV folder whose update in place was cut short is written whole again", () => {
+    const state = join(`${out}-kv`, "kv-state.json");
+    writeFileSync(state, readFileSync(state, "utf8").replace('"updating":false', '"updating":true'));
+    const shard = readdirSync(`${out}-kv`).find((name) => /^[0-9a-f]{3}$/.test(name))!;
+    rmSync(join(`${out}-kv`, shard), { recursive: true });
+    warmEqualsCold("KV update cut short");
   });
 
   it("an output whose state is not the build's own is built cold", () => {
@@ -195,7 +246,7 @@ describe("build in place: killed at any instant", () => {
       revision(n);
       const child = spawn(
         process.execPath,
-        [CLI, "build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`],
+        [CLI, "build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`],
         { stdio: "ignore", env: { ...process.env, UM_RESOLVER_URL: "", UM_CACHE_DIR: cache } },
       );
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -209,6 +260,9 @@ describe("build in place: killed at any instant", () => {
       assert.notEqual(match, undefined, `after kill ${i}: an output no cold build writes`);
       revision(n);
     }
+    // The KV folder a kill left, whatever it is, is what a cold build writes once the next build has run.
+    assert.equal(build(content, out, cache).status, 0);
+    assert.deepEqual(tree(`${out}-kv`), coldTrees(content).kv);
   });
 });
 describe("build in place: a decided update is completed, however far it got", () => {

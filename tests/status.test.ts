@@ -14,6 +14,7 @@ import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.
 import { readRecords } from "./support/index.ts";
 import { assertLineNames, assertUsageError, checkedFiles } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
+import { kvPairs } from "./support/kv-files.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-status-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -220,10 +221,7 @@ describe("the build records each status", () => {
         nextCheck: "PT1H",
       });
       // Workers KV carries the same statuses (the Worker derives their ETags: KV metadata has no room).
-      const pairs = JSON.parse(readFileSync(join(`${out}-kv`, "kv-0001", "kv-0000001.json"), "utf8")) as {
-        key: string;
-        metadata: { status?: unknown };
-      }[];
+      const pairs = kvPairs(`${out}-kv`) as { key: string; metadata: { status?: unknown } }[];
       assert.deepEqual(pairs.find((p) => p.key === "um:urn:b")!.metadata.status, statusOf("urn:b"));
       assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, statusOf("urn:d"));
       for (const value of ["PT1M30", "P2D"]) {

@@ -5,7 +5,7 @@ import { BodyWriter } from "../write/body-writer.ts";
 import { InPlaceOutput } from "../write/in-place.ts";
 import { withState } from "../plan/output-state.ts";
 import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
-import { KV_FIRST_FOLDER, KvWriter } from "../write/kv-writer.ts";
+import { writeKvOutput } from "../write/kv-output.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { planBody, planOutput } from "../plan/output-plan.ts";
 import type { RouteStatus } from "../check/routes.ts";
@@ -218,17 +218,15 @@ async function buildInto(
   const inPlace = warm ? await InPlaceOutput.open(outDir, stagingBeside) : undefined;
   const staging = inPlace === undefined ? await stagingBeside() : undefined;
   let kvDir: string | undefined;
-  let kvStaging: string | undefined;
   let output: StaticOutput = { files: 0, largestFolder: 0 };
   const discard = async () => {
     inPlace?.discard();
-    for (const dir of [staging, kvStaging]) if (dir !== undefined) await discardStaging(dir);
+    if (staging !== undefined) await discardStaging(staging);
   };
   try {
     const bodies = staging === undefined ? undefined : new BodyWriter(staging);
     // The bytes of every body published: what the output holds, whatever this build writes of it.
     let bodyBytes = 0;
-    let kv: KvWriter | undefined;
     let statuses: ReadonlyMap<string, RouteStatus> = new Map();
     const nextCheck = settings.statusNextCheck;
     const progress = new Progress(process.stderr, "building");
@@ -245,14 +243,10 @@ async function buildInto(
         // Hosts count files, not manifests: decided on what the output holds at most.
         output = staticOutput(outline);
         kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
-        if (kvDir !== undefined) {
-          kvStaging = await openStaging(kvDir, KV_FIRST_FOLDER);
-          kv = new KvWriter(kvStaging);
-        }
         statuses = outline.statuses;
       },
       publish: async (manifest) => {
-        if (inPlace !== undefined && kv === undefined) {
+        if (inPlace !== undefined) {
           // An unchanged body is neither read nor written: the previous output holds it, which the plan's diff proves.
           const body = planBody(manifest, names, statuses, nextCheck);
           if (manifest.body.kind === "bytes") inPlace.stageBody(body.etag, manifest.body.bytes);
@@ -265,10 +259,8 @@ async function buildInto(
             : recalledBody(cache!, manifest.umid, manifest.body.stored);
         if (bytes === undefined) return false;
         const body = planBody(manifest, names, statuses, nextCheck);
-        if (inPlace !== undefined && manifest.body.kind === "bytes") inPlace.stageBody(body.etag, bytes);
-        bodies?.write(body.placed, bytes);
+        bodies!.write(body.placed, bytes);
         bodyBytes += bytes.byteLength;
-        await kv?.manifest(manifest.umid, bytes, body.etag, body.status);
         return true;
       },
     }).finally(() => progress.stop());
@@ -297,15 +289,10 @@ async function buildInto(
     }
     const indexBytes =
       staging === undefined ? inPlace!.indexBytes : await writeFiles(staging, withState(plan.indexFiles(), new Map()));
-    const kvWriter: KvWriter | undefined = kv;
-    for (const route of kvWriter === undefined ? [] : plan.kvRoutes()) {
-      if ("redirect" in route) await kvWriter!.redirect(route.umid, route.redirect);
-      else await kvWriter!.revoked(route.umid, route.revoked);
-    }
-    const kvFiles = kv?.finish() ?? 0;
     if (staging === undefined) inPlace!.commit();
     else await commitStaging(staging, outDir);
-    if (kvStaging !== undefined) await commitStaging(kvStaging, kvDir!);
+    // Each pair's value is the body the output now serves: changed or not, it is there.
+    const kvFiles = kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir);
     return {
       content,
       bodyFile: (umid) => names.fileOf(umid),

@@ -8,7 +8,14 @@
 import { hash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
 import { toolIdentity } from "../cache/tool-identity.ts";
-import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry, type StatusEntry } from "../../edge/records.ts";
+import {
+  BUILD_INFO_PATH,
+  INDEX_FORMAT,
+  shardOf,
+  shardPath,
+  type RecordEntry,
+  type StatusEntry,
+} from "../../edge/records.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import type { ValidManifest } from "../check/checked-manifest.ts";
@@ -20,11 +27,22 @@ import { publishedStatus, revokedStatus, withEtag } from "./statuses.ts";
 /** A Workers KV pair of a UMID served without a body: a redirect, or a revocation. */
 export type KvRoute = { umid: string; redirect: string } | { umid: string; revoked: StatusEntry };
 
+/** A Workers KV pair's source: a published UMID's body (the file it is served from), a redirect or a revocation. */
+export type KvSource = { umid: string; file: string; digest: Uint8Array; etag: string; status: StatusEntry } | KvRoute;
+
+/** One index shard's Workers KV pairs: the shard's name, the digest of all they are made from, and their sources. */
+export interface KvShard {
+  shard: string;
+  inputs: string;
+  /** In UMID order, as the shard's records are. */
+  sources(): Iterable<KvSource>;
+}
+
 export interface OutputPlan {
   /** The files of the record index and the build info, one at a time, in a stable order. */
   indexFiles(): Iterable<OutputFile>;
-  /** The KV pairs of the UMIDs answered without a body (those with one go with their bodies). */
-  kvRoutes(): Iterable<KvRoute>;
+  /** The Workers KV pairs, shard by shard, in the index's order. */
+  kvShards(): Iterable<KvShard>;
 }
 
 /** A body's plan as it is handed over: where it goes (and what moves first), its ETag, and its status. */
@@ -49,20 +67,64 @@ export function planBody(
 }
 
 export function planOutput(content: ContentCheck, names: BodyNames, nextCheck: string): OutputPlan {
-  return {
-    indexFiles: () => indexFiles(content, names, nextCheck),
-    *kvRoutes() {
-      for (const [umid, redirect] of content.redirects) yield { umid, redirect };
-      for (const umid of content.revoked) yield { umid, revoked: revokedStatus(content.statuses.get(umid), nextCheck) };
-    },
+  let shards: Shards | undefined;
+  const shardsOnce = () => {
+    shards ??= shardsOf(content, names, nextCheck);
+    return shards;
   };
+  return {
+    indexFiles: () => indexFiles(content, shardsOnce()),
+    kvShards: () => kvShards(shardsOnce()),
+  };
+}
+
+/** The UMIDs the output answers for, by index shard: how to make each one's record, KV pair and inputs. */
+interface Shards {
+  /** Each shard's name and its members' numbers, in UMID order. */
+  members: [string, number[]][];
+  umidAt(i: number): string;
+  entryAt(i: number): RecordEntry;
+  kvSourceAt(i: number): KvSource;
+  /** The digest of all the records of `members` are made from. */
+  inputsOf(members: readonly number[]): string;
 }
 
 /**
  * The record index, one shard at a time (one record per line, in UMID order), then the
  * build info. Records depend only on the content: identical content, identical bytes.
  */
-function* indexFiles(content: ContentCheck, names: BodyNames, nextCheck: string): Iterable<OutputFile> {
+function* indexFiles(content: ContentCheck, shards: Shards): Iterable<OutputFile> {
+  const { umidAt, entryAt } = shards;
+  for (const [, sorted] of shards.members) {
+    let bytes: Uint8Array | undefined;
+    yield {
+      path: shardPath(umidAt(sorted[0]!)),
+      inputs: shards.inputsOf(sorted),
+      get bytes() {
+        bytes ??= utf8(
+          `{"format":${INDEX_FORMAT},"records":{\n${sorted
+            .map((i) => `${JSON.stringify(umidAt(i))}:${JSON.stringify(entryAt(i))}`)
+            .join(",\n")}\n}}\n`,
+        );
+        return bytes;
+      },
+    };
+  }
+  const info = {
+    format: INDEX_FORMAT,
+    manifests: content.published.length,
+    redirects: content.redirects.size,
+    revoked: content.revoked.size,
+  };
+  yield { path: BUILD_INFO_PATH, bytes: utf8(`${JSON.stringify(info, null, 2)}\n`) };
+}
+
+function* kvShards(shards: Shards): Iterable<KvShard> {
+  for (const [shard, sorted] of shards.members)
+    yield { shard, inputs: shards.inputsOf(sorted), sources: () => sorted.map(shards.kvSourceAt) };
+}
+
+function shardsOf(content: ContentCheck, names: BodyNames, nextCheck: string): Shards {
   const { published, statuses } = content;
   const redirects = [...content.redirects];
   const revoked = [...content.revoked];
@@ -84,12 +146,25 @@ function* indexFiles(content: ContentCheck, names: BodyNames, nextCheck: string)
     if (i < published.length + redirects.length) return { redirect: redirects[i - published.length]![1] };
     return { revoked: true, status: withEtag(umid, revokedStatus(statuses.get(umid), nextCheck)) };
   };
-  const shards = new Map<string, number[]>();
+  const kvSourceAt = (i: number): KvSource => {
+    const umid = umidAt(i);
+    if (i < published.length)
+      return {
+        umid,
+        file: names.fileOf(umid),
+        digest: published.digestBytesAt(i),
+        etag: formatEtag(published.digestBytesAt(i)),
+        status: publishedStatus(published.issuedAt(i), statuses.get(umid), nextCheck),
+      };
+    if (i < published.length + redirects.length) return { umid, redirect: redirects[i - published.length]![1] };
+    return { umid, revoked: revokedStatus(statuses.get(umid), nextCheck) };
+  };
+  const byShard = new Map<string, number[]>();
   const total = published.length + redirects.length + revoked.length;
   for (let i = 0; i < total; i++) {
-    const path = shardPath(umidAt(i));
-    const members = shards.get(path);
-    if (members === undefined) shards.set(path, [i]);
+    const shard = shardOf(umidAt(i));
+    const members = byShard.get(shard);
+    if (members === undefined) byShard.set(shard, [i]);
     else members.push(i);
   }
   /** All a record is made from, as text: cheap, where the record itself costs a status document and its digest. */
@@ -104,30 +179,18 @@ function* indexFiles(content: ContentCheck, names: BodyNames, nextCheck: string)
   };
   // The same inputs make the same shard only with the same code and settings.
   const seed = `${toolIdentity()}\0${INDEX_FORMAT}\0${nextCheck}\0`;
-  for (const [path, members] of shards) {
-    const sorted = members
+  const members: [string, number[]][] = [...byShard].map(([shard, indices]) => [
+    shard,
+    indices
       .map((i) => [umidAt(i), i] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, i]) => i);
-    let bytes: Uint8Array | undefined;
-    yield {
-      path,
-      inputs: hash("sha256", seed + sorted.map(inputsAt).join("\n"), "hex"),
-      get bytes() {
-        bytes ??= utf8(
-          `{"format":${INDEX_FORMAT},"records":{\n${sorted
-            .map((i) => `${JSON.stringify(umidAt(i))}:${JSON.stringify(entryAt(i))}`)
-            .join(",\n")}\n}}\n`,
-        );
-        return bytes;
-      },
-    };
-  }
-  const info = {
-    format: INDEX_FORMAT,
-    manifests: published.length,
-    redirects: redirects.length,
-    revoked: revoked.length,
+      .map(([, i]) => i),
+  ]);
+  return {
+    members,
+    umidAt,
+    entryAt,
+    kvSourceAt,
+    inputsOf: (sorted) => hash("sha256", seed + sorted.map(inputsAt).join("\n"), "hex"),
   };
-  yield { path: BUILD_INFO_PATH, bytes: utf8(`${JSON.stringify(info, null, 2)}\n`) };
 }

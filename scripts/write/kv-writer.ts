@@ -2,13 +2,14 @@
  * Workers KV bulk-upload files (`wrangler kv bulk put FILE`), for a Worker that reads its
  * records from KV (layout in edge/records.ts): JSON arrays of `{key, value, metadata}`
  * pairs, each file within what Cloudflare's bulk write accepts in one request, at most
- * 10,000 pairs and under 100 MB (docs/hosts.md, "Host limits"). Files are numbered from 1
- * and go 1,000 to a folder (`kv-0001/kv-0000001.json`): at 10 million manifests of the
- * largest body, a pair to a file, no folder holds over 10,000 entries.
+ * 10,000 pairs and under 100 MB (docs/hosts.md, "Host limits"). A writer fills one folder
+ * (an index shard's: kv-output.ts); its files are numbered from 1 and go 1,000 to a
+ * folder (`kv-0001/kv-0000001.json`), so that however many pairs one shard has, a pair to
+ * a file at the largest body, no folder holds over 10,000 entries.
  *
- * Each pair goes to its file as the check produces its body, through a small buffer: a
+ * Each pair goes to its file as it is given, through a small buffer: a
  * file's pairs are never held together, so a pair dies young and a million of them leave
- * no trace on the heap. Pairs follow file order, then redirects and revocations.
+ * no trace on the heap. Pairs are written in the order given.
  */
 import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,8 +20,6 @@ export const KV_PAIRS_PER_FILE = 10_000;
 /** Cloudflare's bulk write: a request must be under 100 megabytes; a file is sent as at most one. */
 export const KV_FILE_BYTES = 100_000_000;
 const KV_FILES_PER_FOLDER = 1_000;
-/** The first folder: it marks a folder as earlier KV output (scripts/write/output.ts). */
-export const KV_FIRST_FOLDER = kvFolder(1);
 /** Text gathered before a write: few system calls, little memory. */
 const BUFFER_CHARS = 1 << 20;
 const OPEN = "[\n";

@@ -8,10 +8,10 @@ export interface KvPair {
   metadata: object;
 }
 
-/** Every bulk file under `dir`, by its path from it, in order. */
+/** Every bulk file under `dir`, by its path from it, in order: `kv-NNNNNNN.json`, not the folder's state. */
 export function kvFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".json"))
+    .filter((f) => /(?:^|\/)kv-\d+\.json$/.test(f))
     .sort();
 }
 
