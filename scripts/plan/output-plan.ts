@@ -85,8 +85,8 @@ interface Shards {
   umidAt(i: number): string;
   entryAt(i: number): RecordEntry;
   kvSourceAt(i: number): KvSource;
-  /** The digest of all the records of `members` are made from. */
-  inputsOf(members: readonly number[]): string;
+  /** The digest of all a shard's records are made from (the index and KV ask alike: made once). */
+  inputsOf(shard: string): string;
 }
 
 /**
@@ -95,11 +95,11 @@ interface Shards {
  */
 function* indexFiles(content: ContentCheck, shards: Shards): Iterable<OutputFile> {
   const { umidAt, entryAt } = shards;
-  for (const [, sorted] of shards.members) {
+  for (const [shard, sorted] of shards.members) {
     let bytes: Uint8Array | undefined;
     yield {
       path: shardPath(umidAt(sorted[0]!)),
-      inputs: shards.inputsOf(sorted),
+      inputs: shards.inputsOf(shard),
       get bytes() {
         bytes ??= utf8(
           `{"format":${INDEX_FORMAT},"records":{\n${sorted
@@ -121,7 +121,7 @@ function* indexFiles(content: ContentCheck, shards: Shards): Iterable<OutputFile
 
 function* kvShards(shards: Shards): Iterable<KvShard> {
   for (const [shard, sorted] of shards.members)
-    yield { shard, inputs: shards.inputsOf(sorted), sources: () => sorted.map(shards.kvSourceAt) };
+    yield { shard, inputs: shards.inputsOf(shard), sources: () => sorted.map(shards.kvSourceAt) };
 }
 
 function shardsOf(content: ContentCheck, names: BodyNames, nextCheck: string): Shards {
@@ -186,11 +186,20 @@ function shardsOf(content: ContentCheck, names: BodyNames, nextCheck: string): S
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, i]) => i),
   ]);
+  const sortedOf = new Map(members);
+  const digests = new Map<string, string>();
   return {
     members,
     umidAt,
     entryAt,
     kvSourceAt,
-    inputsOf: (sorted) => hash("sha256", seed + sorted.map(inputsAt).join("\n"), "hex"),
+    inputsOf: (shard) => {
+      let inputs = digests.get(shard);
+      if (inputs === undefined) {
+        inputs = hash("sha256", seed + sortedOf.get(shard)!.map(inputsAt).join("\n"), "hex");
+        digests.set(shard, inputs);
+      }
+      return inputs;
+    },
   };
 }
