@@ -102,6 +102,27 @@ export interface CachedVerdict {
 }
 
 /**
+ * A verdict as a new entry keeps it: its JSON, its reads' JSON, its body's digest (hex; "" for none), and its flags.
+ * Made where the file was checked, so that the thread that gathers a million results handles strings, not objects.
+ */
+export interface SerializedVerdict {
+  json: string;
+  reads: string;
+  digest: string;
+  flags: number;
+}
+
+export function serializedVerdict(v: CachedVerdict): SerializedVerdict {
+  const entry: StoredEntry = [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.places, v.legacy, v.diagnostics];
+  return {
+    json: JSON.stringify(entry),
+    reads: JSON.stringify([v.reads, v.found]),
+    digest: v.body?.digest ?? "",
+    flags: (v.body === null ? 0 : FLAGS.body) | (v.diagnostics.some((d) => d.severity === "error") ? FLAGS.error : 0),
+  };
+}
+
+/**
  * An entry's JSON: [umid, body bytes (null: no body), issuedAt, times, places, legacy,
  * diagnostics]. When it was last used, and what it read, are in its row of the entry table.
  */
@@ -219,21 +240,17 @@ export class VerificationCache {
     };
   }
 
-  /** Keeps a new entry, serialized at once: a cold run of many files holds bytes, not objects (added-entries.ts). */
-  add(key: Uint8Array, alias: Alias | undefined, verdict: CachedVerdict): void {
-    const v = verdict;
-    const entry: StoredEntry = [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.places, v.legacy, v.diagnostics];
-    const flags =
-      (v.body === null ? 0 : FLAGS.body) | (v.diagnostics.some((d) => d.severity === "error") ? FLAGS.error : 0);
-    this.#added.add(key, alias, v.body?.digest ?? "", JSON.stringify(entry), this.#depOf(v.reads, v.found), flags);
+  /** Keeps a new entry, serialized by `serializedVerdict` (in the worker that checked its file). */
+  add(key: Uint8Array, alias: Alias | undefined, verdict: SerializedVerdict): void {
+    this.#added.add(key, alias, verdict.digest, verdict.json, this.#depOf(verdict.reads), verdict.flags);
   }
 
-  #depOf(reads: VerdictReads, was: string): number {
-    const text = JSON.stringify([reads, was]);
-    let i = this.#depIndex.get(text);
+  /** The index of what an entry read and found (`reads`: their JSON), each kept once. */
+  #depOf(reads: string): number {
+    let i = this.#depIndex.get(reads);
     if (i === undefined) {
-      i = this.#deps.push([reads, was]) - 1;
-      this.#depIndex.set(text, i);
+      i = this.#deps.push(JSON.parse(reads)) - 1;
+      this.#depIndex.set(reads, i);
     }
     return i;
   }

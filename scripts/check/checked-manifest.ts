@@ -6,7 +6,7 @@
  * before the first is fixed.
  */
 import type { Place } from "../../core/json/source-map.ts";
-import type { Alias, CachedVerdict, StoredBody } from "../cache/verification-cache.ts";
+import type { Alias, SerializedVerdict, StoredBody } from "../cache/verification-cache.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 
 export type CheckedManifest = ValidManifest | InvalidManifest;
@@ -21,7 +21,7 @@ interface CheckedFile {
   /** Not checked again: the verification cache's entry gave this result. */
   recalled: boolean;
   /** Checked with the verification cache, and not recalled: what it keeps of this check, under its key. */
-  cacheEntry: { key: Uint8Array; alias: Alias | undefined; verdict: CachedVerdict } | null;
+  cacheEntry: { key: Uint8Array; alias: Alias | undefined; verdict: SerializedVerdict } | null;
 }
 
 export interface InvalidManifest extends CheckedFile {

@@ -18,6 +18,7 @@ import type { Settings } from "../config.ts";
 import {
   cacheKey,
   keyPrefix,
+  serializedVerdict,
   type CachedVerdict,
   PLACED_MEMBERS,
   type KeptPlaces,
@@ -151,7 +152,7 @@ export function checkManifestFile(
       : {
           key,
           alias,
-          verdict: {
+          verdict: serializedVerdict({
             umid,
             body:
               digest === undefined ? null : { digest: Buffer.from(digest).toString("hex"), bytes: body!.byteLength },
@@ -162,7 +163,7 @@ export function checkManifestFile(
             reads,
             found: found(reads, context),
             diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
-          },
+          }),
         };
   const umidAt = umid === null ? null : map!.place("/@id");
   const checked = { file, diagnostics, umid, umidAt, recalled: false, cacheEntry };
