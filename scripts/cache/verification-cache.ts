@@ -25,6 +25,7 @@
 import { createHash } from "node:crypto";
 import {
   closeSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -41,7 +42,8 @@ import type { Diagnostic } from "../report/diagnostics.ts";
 import { AddedEntries, type Alias } from "./added-entries.ts";
 import { BodyStore } from "./body-store.ts";
 import { KEY_BYTES, KEY_KINDS, KeyRows, KnownKeys, mergedTable, ROW_BYTES } from "./known-keys.ts";
-import { NotACacheFile, readRegularFile } from "./regular-file.ts";
+import { readFully, readInto } from "../read/read-fully.ts";
+import { NotACacheFile, openRegularFile } from "./regular-file.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 import { appendAll } from "../../core/append-all.ts";
@@ -50,8 +52,9 @@ const FILE = "verification.json";
 const FORMAT = 5;
 /** The first line's length, spaces included: written last, once the digest of the rest is known. */
 const HEADER_BYTES = 160;
-/** Bytes gathered into one write: few system calls, never the whole file in memory twice. */
+/** Bytes gathered into one write, or read at once: few system calls, never the whole file in memory. */
 const WRITE_BYTES = 4 * 1024 * 1024;
+const READ_BYTES = WRITE_BYTES;
 /** Each entry's row of the entry table: last used (float64), end of its JSON, its reads' index, FLAGS (uint32 each). */
 const ENTRY_ROW_BYTES = 20;
 const FLAGS = { body: 1, error: 2 } as const;
@@ -221,10 +224,8 @@ export class VerificationCache {
         this.bodies.holds(stored.digest(i));
       usable[i] = stillFound[stored.dep(i)] === true && bodyHeld ? 1 : 0;
     }
-    const shared = new Uint8Array(new SharedArrayBuffer(stored.table.byteLength));
-    shared.set(stored.table);
     return {
-      known: new KnownKeys(shared),
+      known: new KnownKeys(stored.table),
       usable,
       verdictAt: (position) => {
         const verdict = stored.verdict(position);
@@ -265,6 +266,7 @@ export class VerificationCache {
     const added = this.#added;
     if (added.count === 0 && this.#learnt.size === 0) {
       // No entry changed, but a body may have been kept again: its entry recalled, its stored body found altered.
+      this.#stored.entries.close();
       this.bodies?.save();
       return;
     }
@@ -367,6 +369,7 @@ export class VerificationCache {
       renameSync(temporary, this.#file);
     } finally {
       rmSync(temporary, { force: true });
+      stored.entries.close();
       added.dispose();
       removeStaleSpills(this.dir);
     }
@@ -392,7 +395,7 @@ class Stored {
     rows: Uint8Array,
     readonly deps: [VerdictReads, string][],
     /** The entries' JSON, one after another. */
-    readonly entries: Buffer,
+    readonly entries: EntriesJson,
   ) {
     this.#rows = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
   }
@@ -425,12 +428,14 @@ class Stored {
     return this.end(i) - this.#start(i);
   }
 
-  /** The JSON of the entries `ascending` names, as one view of each run of neighbours. */
+  /** The JSON of the entries `ascending` names, each run of neighbours read as a few large chunks. */
   *jsonRuns(ascending: readonly number[]): Iterable<Buffer> {
     for (let first = 0; first < ascending.length; ) {
       let last = first;
       while (last + 1 < ascending.length && ascending[last + 1] === ascending[last]! + 1) last++;
-      yield this.entries.subarray(this.#start(ascending[first]!), this.end(ascending[last]!));
+      const end = this.end(ascending[last]!);
+      for (let at = this.#start(ascending[first]!); at < end; at += READ_BYTES)
+        yield this.entries.read(at, Math.min(end, at + READ_BYTES));
       first = last + 1;
     }
   }
@@ -454,7 +459,7 @@ class Stored {
   verdict(i: number): CachedVerdict | undefined {
     let entry: unknown;
     try {
-      entry = JSON.parse(this.entries.toString("utf8", this.#start(i), this.end(i)));
+      entry = JSON.parse(this.entries.read(this.#start(i), this.end(i)).toString("utf8"));
     } catch {
       return undefined;
     }
@@ -468,44 +473,94 @@ class Stored {
   }
 }
 
-const EMPTY = new Stored(new Uint8Array(0), new Uint8Array(0), new Uint8Array(0), [], Buffer.alloc(0));
+/**
+ * The entries' JSON where it lies in the cache file, read when an entry is recalled or kept: a million entries' JSON
+ * (about 160 MB) is never all in memory. The file stays open, so a run that replaces it meanwhile reads the old one.
+ */
+class EntriesJson {
+  #fd: number | undefined;
 
-/** The stored entries; none, with why, when the file is not to be trusted. */
+  constructor(
+    fd: number | undefined,
+    readonly offset: number,
+    readonly byteLength: number,
+  ) {
+    this.#fd = fd;
+  }
+
+  read(start: number, end: number): Buffer {
+    return end === start ? Buffer.alloc(0) : readFully(this.#fd!, end - start, this.offset + start);
+  }
+
+  close(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+}
+
+const EMPTY = new Stored(
+  new Uint8Array(new SharedArrayBuffer(0)),
+  new Uint8Array(0),
+  new Uint8Array(0),
+  [],
+  new EntriesJson(undefined, 0, 0),
+);
+
+/**
+ * The stored entries; none, with why, when the file is not to be trusted. Every byte is hashed, but only the tables
+ * are kept; the key table in shared memory, as the workers read it.
+ */
 function load(file: string): { stored: Stored; ignored?: string } {
   const ignored = (why: string) => ({ stored: EMPTY, ignored: why });
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readRegularFile(file, MAX_FILE_BYTES);
+    fd = openRegularFile(file);
   } catch (error) {
     // None yet is the usual case, and says nothing; anything else in its place is worth a word.
     if (error instanceof NotACacheFile && error.message !== "no such file") return ignored(`it is ${error.message}`);
     return { stored: EMPTY };
   }
+  let kept = false;
   try {
-    const newline = bytes.indexOf(10);
-    const header = JSON.parse(bytes.toString("utf8", 0, newline));
+    const { size } = fstatSync(fd);
+    if (size > MAX_FILE_BYTES) return ignored(`it is larger than ${MAX_FILE_BYTES} bytes`);
+    const head = readFully(fd, HEADER_BYTES);
+    const newline = head.indexOf(10);
+    const header = JSON.parse(head.toString("utf8", 0, newline < 0 ? head.byteLength : newline));
     if (header?.format !== FORMAT) return ignored(`its format is not ${FORMAT}`);
-    const rest = bytes.subarray(newline + 1);
-    if (newline < 0 || header.sha256 !== createHash("sha256").update(rest).digest("base64url"))
-      return ignored("its content does not match its digest (truncated or altered)");
     const { count, keys, deps: depBytes } = header as Record<string, unknown>;
     if (![count, keys, depBytes].every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
       return ignored("it holds an entry of the wrong shape");
-    const sizes = [(keys as number) * ROW_BYTES, (count as number) * KEY_BYTES, (count as number) * ENTRY_ROW_BYTES];
-    const parts: Uint8Array[] = [];
-    let at = 0;
-    for (const size of [...sizes, depBytes as number]) {
-      if (at + size > rest.byteLength) return ignored("it holds an entry of the wrong shape");
-      parts.push(rest.subarray(at, at + size));
-      at += size;
-    }
-    const [table, digests, rows, depsJson] = parts as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+    const sizes = [keys as number, count as number, count as number].map(
+      (n, i) => n * [ROW_BYTES, KEY_BYTES, ENTRY_ROW_BYTES][i]!,
+    );
+    let at = newline + 1;
+    if (at + sizes[0]! + sizes[1]! + sizes[2]! + (depBytes as number) > size)
+      return ignored("its content does not match its digest (truncated or altered)");
+    const hash = createHash("sha256");
+    const part = (target: Uint8Array) => {
+      readInto(fd, target, at);
+      hash.update(target);
+      at += target.byteLength;
+      return target;
+    };
+    const table = part(new Uint8Array(new SharedArrayBuffer(sizes[0]!)));
+    const [digests, rows, depsJson] = [sizes[1]!, sizes[2]!, depBytes as number].map((n) => part(Buffer.alloc(n)));
+    const entries = new EntriesJson(fd, at, size - at);
+    for (let from = 0; from < entries.byteLength; from += READ_BYTES)
+      hash.update(entries.read(from, Math.min(entries.byteLength, from + READ_BYTES)));
+    if (header.sha256 !== hash.digest("base64url"))
+      return ignored("its content does not match its digest (truncated or altered)");
     const deps: unknown = JSON.parse(new TextDecoder().decode(depsJson));
     if (!Array.isArray(deps) || !deps.every(isDep)) return ignored("it holds an entry of the wrong shape");
-    const stored = new Stored(table, digests, rows, deps, rest.subarray(at));
-    return stored.fits() ? { stored } : ignored("it holds an entry of the wrong shape");
+    const stored = new Stored(table, digests!, rows!, deps, entries);
+    if (!stored.fits()) return ignored("it holds an entry of the wrong shape");
+    kept = true;
+    return { stored };
   } catch {
     return ignored("it cannot be read (truncated or altered)");
+  } finally {
+    if (!kept) closeSync(fd);
   }
 }
 

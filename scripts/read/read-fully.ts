@@ -4,11 +4,16 @@ import { readSync } from "node:fs";
 /** Up to `length` bytes of the file open as `fd`, from `position` (its start); fewer where it ends first. */
 export function readFully(fd: number, length: number, position = 0): Buffer {
   const bytes = Buffer.allocUnsafe(length);
+  return bytes.subarray(0, readInto(fd, bytes, position));
+}
+
+/** Fills `target` from the file open as `fd`, from `position`; the number of bytes read, fewer where it ends first. */
+export function readInto(fd: number, target: Uint8Array, position: number): number {
   let read = 0;
-  while (read < length) {
-    const n = readSync(fd, bytes, read, length - read, position + read);
+  while (read < target.byteLength) {
+    const n = readSync(fd, target, read, target.byteLength - read, position + read);
     if (n === 0) break;
     read += n;
   }
-  return bytes.subarray(0, read);
+  return read;
 }
