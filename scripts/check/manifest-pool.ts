@@ -23,6 +23,12 @@ export const WORKER_THRESHOLD = 1000;
 const BATCH = 256;
 /** Results checked but not yet taken: the bound on what waits in memory. */
 const MAX_WAITING = 8192;
+/**
+ * A worker's young generation, smaller than V8's default: a check makes short-lived garbage at a high rate, and a
+ * large young generation let each worker's resident memory grow far past what it holds. At 100,000 manifests, a cold
+ * check's peak went from about 410 to 330 MB, for about 5% more time.
+ */
+const WORKER_YOUNG_MB = 16;
 
 /** A ManifestContext as a worker receives it: maps as entry lists. */
 export interface WorkerInit {
@@ -179,7 +185,10 @@ class Pool {
   }
 
   #start(): Worker {
-    const worker = typescriptWorker(new URL("manifest-worker.ts", import.meta.url), { workerData: this.init });
+    const worker = typescriptWorker(new URL("manifest-worker.ts", import.meta.url), {
+      workerData: this.init,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    });
     worker.on("message", (message: "ready" | WorkerResults) => {
       if (message !== "ready") {
         let next = 0;
