@@ -107,21 +107,21 @@ describe("build in place: the output of a cold build, whatever changed", () => {
   it("rewrites a changed body and leaves every unchanged body's file as it was", () => {
     const untouched = bodyOf(out, "urn:warm:1");
     const before = statSync(untouched);
-    // The KV files of every other shard, as they were.
-    const kvFiles = (shard: string) => readdirSync(join(`${out}-kv`, shard), { recursive: true, encoding: "utf8" });
-    const otherShards = readdirSync(`${out}-kv`).filter(
-      (name) => /^[0-9a-f]{3}$/.test(name) && name !== shardOf("urn:warm:0"),
+    // The KV files of every other bucket, as they were.
+    const kvFiles = (bucket: string) => readdirSync(join(`${out}-kv`, bucket), { recursive: true, encoding: "utf8" });
+    const otherBuckets = readdirSync(`${out}-kv`).filter(
+      (name) => /^[0-9a-f]{2}$/.test(name) && name !== shardOf("urn:warm:0").slice(0, 2),
     );
-    const kvBefore = otherShards.flatMap((shard) =>
-      kvFiles(shard).map((f) => statSync(join(`${out}-kv`, shard, f)).ino),
+    const kvBefore = otherBuckets.flatMap((bucket) =>
+      kvFiles(bucket).map((f) => statSync(join(`${out}-kv`, bucket, f)).ino),
     );
     write(content, "m0.json", manifest("urn:warm:0", "2026-02-01T00:00:00Z"));
     warmEqualsCold("one manifest changed");
     const now = statSync(untouched);
     assert.deepEqual([now.ino, now.mtimeMs], [before.ino, before.mtimeMs]);
-    assert.ok(otherShards.length > 0);
+    assert.ok(otherBuckets.length > 0);
     assert.deepEqual(
-      otherShards.flatMap((shard) => kvFiles(shard).map((f) => statSync(join(`${out}-kv`, shard, f)).ino)),
+      otherBuckets.flatMap((bucket) => kvFiles(bucket).map((f) => statSync(join(`${out}-kv`, bucket, f)).ino)),
       kvBefore,
     );
   });
@@ -173,7 +173,7 @@ describe("build in place: the output of a cold build, whatever changed", () => {
     const body = bodyOf(out, "urn:warm:9");
     const served = readFileSync(body, "utf8");
     writeFileSync(body, served.replace("urn:warm:9", "urn:warm:X"));
-    // A new status for the same body: its shard's KV pairs are written again, its value read from the output.
+    // A new status for the same body: its bucket's KV pairs are written again, its value read from the output.
     write(content, "_routes.json", {
       redirects: [],
       revoked: [],
@@ -193,8 +193,8 @@ describe("build in place: the output of a cold build, whatever changed", () => {
   it("a KV folder whose update in place was cut short is written whole again", () => {
     const state = join(`${out}-kv`, "kv-state.json");
     writeFileSync(state, readFileSync(state, "utf8").replace('"updating":false', '"updating":true'));
-    const shard = readdirSync(`${out}-kv`).find((name) => /^[0-9a-f]{3}$/.test(name))!;
-    rmSync(join(`${out}-kv`, shard), { recursive: true });
+    const bucket = readdirSync(`${out}-kv`).find((name) => /^[0-9a-f]{2}$/.test(name))!;
+    rmSync(join(`${out}-kv`, bucket), { recursive: true });
     warmEqualsCold("KV update cut short");
   });
 
