@@ -22,7 +22,7 @@
  * run did not use (another branch's, or production's beside a preview's) are kept, the
  * most recently used first, while they number no more than those it used plus 1,000.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
   fstatSync,
@@ -195,7 +195,8 @@ export class VerificationCache {
     withBodies: boolean,
   ) {
     this.#file = join(dir, FILE);
-    this.#added = new AddedEntries(`${this.#file}.${process.pid}.added`);
+    // A name no other run has, a killed one's included: process ids come round again, in a container at once.
+    this.#added = new AddedEntries(`${this.#file}.${process.pid}-${randomBytes(4).toString("hex")}.added`);
     const loaded = load(this.#file);
     this.#stored = loaded.stored;
     this.#used = new Uint8Array(this.#stored.count);
