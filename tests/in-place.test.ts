@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -347,5 +348,28 @@ describe("build in place: a decided update is completed, however far it got", ()
     await recoverOutput(out);
     assert.deepEqual(contents(out), expected);
     assert.deepEqual(asides(out), []);
+  });
+});
+
+describe("the KV folder a build replaces", () => {
+  const content = join(scratch, "kv-folder-content");
+  for (let i = 0; i < 3; i++) write(content, `m${i}.json`, manifest(`urn:kv-folder:${i}`));
+
+  it("is one an earlier version wrote, marked by its first folder of files, or is refused", () => {
+    const out = join(scratch, "kv-folder-dist");
+    mkdirSync(join(`${out}-kv`, "kv-0001"), { recursive: true });
+    writeFileSync(join(`${out}-kv`, "kv-0001", "kv-0000001.json"), "[]\n");
+    assert.equal(build(content, out, undefined).status, 0);
+    assert.deepEqual(tree(`${out}-kv`), coldTrees(content).kv);
+
+    const foreign = join(scratch, "kv-folder-foreign");
+    mkdirSync(`${foreign}-kv`, { recursive: true });
+    writeFileSync(join(`${foreign}-kv`, "notes.txt"), "mine");
+    const refused = build(content, foreign, undefined);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /refusing to replace .*kv-folder-foreign-kv.*holds no kv-state\.json/);
+    assert.deepEqual(readdirSync(`${foreign}-kv`), ["notes.txt"]);
+    // Refused before anything was written.
+    assert.equal(existsSync(foreign), false);
   });
 });

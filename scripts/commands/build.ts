@@ -5,7 +5,7 @@ import { BodyWriter } from "../write/body-writer.ts";
 import { InPlaceOutput } from "../write/in-place.ts";
 import { withState } from "../plan/output-state.ts";
 import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
-import { writeKvOutput } from "../write/kv-output.ts";
+import { assertKvFolder, writeKvOutput } from "../write/kv-output.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { planBody, planOutput } from "../plan/output-plan.ts";
 import type { RouteStatus } from "../check/routes.ts";
@@ -243,6 +243,7 @@ async function buildInto(
         // Hosts count files, not manifests: decided on what the output holds at most.
         output = staticOutput(outline);
         kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
+        if (kvDir !== undefined) await assertKvFolder(kvDir);
         statuses = outline.statuses;
       },
       publish: async (manifest) => {

@@ -15,14 +15,16 @@
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { INDEX_FORMAT } from "../../edge/records.ts";
 import type { KvShard } from "../plan/output-plan.ts";
 import { KvWriter } from "./kv-writer.ts";
-import { commitStaging, discardStaging, OutputError, openStaging } from "./output.ts";
+import { assertReplaceable, commitStaging, discardStaging, OutputError, openStaging } from "./output.ts";
 
 /** The state of a KV folder; also what shows that a folder is an earlier KV output, safe to replace. */
 const KV_STATE = "kv-state.json";
+/** What shows a folder is one to replace: its state, or, before folders had one, their first folder of files. */
+const KV_MARKERS = [KV_STATE, "kv-0001"];
 const KV_STATE_FORMAT = 2;
 const BUCKET_NAME = /^[0-9a-f]{2}$/;
 
@@ -30,6 +32,11 @@ const BUCKET_NAME = /^[0-9a-f]{2}$/;
 interface BucketState {
   inputs: string;
   files: number;
+}
+
+/** Refuses, before a build writes anything, a KV folder that is not one a build wrote: it would be replaced. */
+export async function assertKvFolder(kvDir: string): Promise<void> {
+  await assertReplaceable(resolve(kvDir), KV_MARKERS);
 }
 
 /**
@@ -41,7 +48,7 @@ export async function writeKvOutput(kvDir: string, shards: Iterable<KvShard>, ou
   const buckets = bucketsOf(shards);
   const previous = readState(kvDir);
   if (previous === undefined) {
-    const staging = await openStaging(kvDir, KV_STATE);
+    const staging = await openStaging(kvDir, KV_MARKERS);
     try {
       const states = new Map<string, BucketState>();
       for (const bucket of buckets) states.set(bucket.name, await writeBucket(staging, bucket, bodyOf));

@@ -40,8 +40,11 @@ export async function writeOutput(outDir: string, files: OutputFile[], marker: s
   }
 }
 
-/** A new, empty folder beside `outDir` to build into, once `outDir` is known to be replaceable. */
-export async function openStaging(outDir: string, marker: string): Promise<string> {
+/**
+ * A new, empty folder beside `outDir` to build into, once `outDir` is known to be replaceable: empty, or holding
+ * `marker` (or one of them: what an earlier version of the tool marked it with).
+ */
+export async function openStaging(outDir: string, marker: string | readonly string[]): Promise<string> {
   const target = resolve(outDir);
   await assertReplaceable(target, marker);
   const parent = dirname(target);
@@ -117,12 +120,13 @@ function removeTree(dir: string): void {
 }
 
 /** Refuses to replace a directory that is not a previous build: it would be deleted. */
-async function assertReplaceable(target: string, marker: string): Promise<void> {
+export async function assertReplaceable(target: string, marker: string | readonly string[]): Promise<void> {
   if (!(await exists(target))) return;
   const entries = await readdir(target);
-  if (entries.length > 0 && !entries.includes(marker)) {
+  const markers = typeof marker === "string" ? [marker] : marker;
+  if (entries.length > 0 && !markers.some((name) => entries.includes(name))) {
     throw new OutputError(
-      `refusing to replace ${target}${sep}: it is not empty and holds no ${marker} from a previous build`,
+      `refusing to replace ${target}${sep}: it is not empty and holds no ${markers[0]} from a previous build`,
     );
   }
 }
