@@ -55,6 +55,8 @@ const HEADER_BYTES = 160;
 /** Bytes gathered into one write, or read at once: few system calls, never the whole file in memory. */
 const WRITE_BYTES = 4 * 1024 * 1024;
 const READ_BYTES = WRITE_BYTES;
+/** What is read of the entries' JSON for one entry recalled, and kept for the next: one read per thousands of them. */
+const BLOCK_BYTES = 256 * 1024;
 /** Each entry's row of the entry table: last used (float64), end of its JSON, its reads' index, FLAGS (uint32 each). */
 const ENTRY_ROW_BYTES = 20;
 const FLAGS = { body: 1, error: 2 } as const;
@@ -480,6 +482,9 @@ class Stored {
  */
 class EntriesJson {
   #fd: number | undefined;
+  /** The block read last, and where it starts: a run recalls entries mostly in the order they were written. */
+  #block: Buffer = Buffer.alloc(0);
+  #blockStart = 0;
 
   constructor(
     fd: number | undefined,
@@ -490,7 +495,13 @@ class EntriesJson {
   }
 
   read(start: number, end: number): Buffer {
-    return end === start ? Buffer.alloc(0) : readFully(this.#fd!, end - start, this.offset + start);
+    if (end === start) return Buffer.alloc(0);
+    if (end - start > BLOCK_BYTES) return readFully(this.#fd!, end - start, this.offset + start);
+    if (start < this.#blockStart || end > this.#blockStart + this.#block.byteLength) {
+      this.#blockStart = start;
+      this.#block = readFully(this.#fd!, Math.min(BLOCK_BYTES, this.byteLength - start), this.offset + start);
+    }
+    return this.#block.subarray(start - this.#blockStart, end - this.#blockStart);
   }
 
   close(): void {
