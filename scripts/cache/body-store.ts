@@ -34,7 +34,7 @@ import {
 import { join } from "node:path";
 import { readFully } from "../read/read-fully.ts";
 import { NotACacheFile, openRegularFile, readRegularFile } from "./regular-file.ts";
-import type { KnownKeys } from "./known-keys.ts";
+import { orderByKey, type KnownKeys } from "./known-keys.ts";
 
 const INDEX = "index";
 const FORMAT = 1;
@@ -341,12 +341,7 @@ class RowList {
   /** The rows, sorted by digest. */
   sorted(): Buffer {
     const rows = this.rows();
-    // Compared by their first four bytes as numbers, and whole only when those tie: a million rows in well under a
-    // second, not three.
-    const prefixes = new Uint32Array(this.#count);
-    for (let i = 0; i < this.#count; i++) prefixes[i] = rows.readUInt32BE(i * ROW_BYTES);
-    const order = Array.from({ length: this.#count }, (_, i) => i);
-    order.sort((a, b) => prefixes[a]! - prefixes[b]! || compareRows(rows, a, rows, b));
+    const order = orderByKey(rows, ROW_BYTES, this.#count);
     const sorted = Buffer.alloc(rows.byteLength);
     order.forEach((row, i) => {
       rows.copy(sorted, i * ROW_BYTES, row * ROW_BYTES, (row + 1) * ROW_BYTES);

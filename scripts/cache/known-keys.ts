@@ -96,15 +96,7 @@ export class KeyRows {
   /** The rows as a table: sorted by key, and of rows with one key, only the last added. */
   table(): KnownKeys {
     const rows = this.#rows;
-    const words = new DataView(rows.buffer);
-    // Keys are hashes: their first four bytes, as a number, order all but a few pairs without comparing bytes.
-    const prefixes = Uint32Array.from({ length: this.#count }, (_, i) => words.getUint32(i * ROW_BYTES));
-    const order = Int32Array.from({ length: this.#count }, (_, i) => i).sort(
-      (a, b) =>
-        prefixes[a]! - prefixes[b]! ||
-        compareAt(rows, a * ROW_BYTES, rows.subarray(b * ROW_BYTES, b * ROW_BYTES + KEY_BYTES)) ||
-        a - b,
-    );
+    const order = orderByKey(rows, ROW_BYTES, this.#count);
     const table = new Uint8Array(this.#count * ROW_BYTES);
     let kept = 0;
     order.forEach((row, i) => {
@@ -119,6 +111,22 @@ export class KeyRows {
     });
     return new KnownKeys(table.subarray(0, kept * ROW_BYTES));
   }
+}
+
+/**
+ * The order of `count` rows of `rowBytes` bytes at the start of `rows`, each beginning with a 32-byte key: by key, and
+ * rows of one key in the order given. Keys are hashes: their first four bytes, as a number, order all but a few pairs
+ * without comparing bytes (a million rows in well under a second, not three).
+ */
+export function orderByKey(rows: Uint8Array, rowBytes: number, count: number): Int32Array {
+  const words = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
+  const prefixes = Uint32Array.from({ length: count }, (_, i) => words.getUint32(i * rowBytes));
+  return Int32Array.from({ length: count }, (_, i) => i).sort(
+    (a, b) =>
+      prefixes[a]! - prefixes[b]! ||
+      compareAt(rows, a * rowBytes, rows.subarray(b * rowBytes, b * rowBytes + KEY_BYTES)) ||
+      a - b,
+  );
 }
 
 /**
