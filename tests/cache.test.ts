@@ -369,38 +369,34 @@ describe("expiry and the build", () => {
   );
 });
 
+/** What checkContent is given by a run with `cache`, at a fixed clock. */
+const checkOptions = (cache: VerificationCache) => ({
+  settings: settingsFromEnv({}),
+  now: new Date("2027-01-01T00:00:00Z"),
+  strict: false,
+  cache,
+});
+
 describe("one run checking a file twice", () => {
   it("keeps one entry of it: a build begun in place and made cold checks again what it checked", async () => {
     const t = tree();
-    const options = (cache: VerificationCache) => ({
-      settings: settingsFromEnv({}),
-      now: new Date("2027-01-01T00:00:00Z"),
-      strict: false,
-      cache,
-    });
     const cache = new VerificationCache(t.env.UM_CACHE_DIR, false);
-    await checkContent(t.content, options(cache));
-    await checkContent(t.content, options(cache));
+    await checkContent(t.content, checkOptions(cache));
+    await checkContent(t.content, checkOptions(cache));
     cache.save();
     const reopened = new VerificationCache(t.env.UM_CACHE_DIR, false);
     assert.equal(reopened.ignored, undefined);
-    assert.equal((await checkContent(t.content, options(reopened))).recalled, 5);
+    assert.equal((await checkContent(t.content, checkOptions(reopened))).recalled, 5);
   });
 });
 
 describe("a body the store loses during a build", () => {
   it("is read again from its file, which must still be what the cache recalled", async () => {
     const t = tree();
-    const options = (cache: VerificationCache) => ({
-      settings: settingsFromEnv({}),
-      now: new Date("2027-01-01T00:00:00Z"),
-      strict: false,
-      cache,
-    });
     const first = new VerificationCache(t.env.UM_CACHE_DIR, true);
     const built = join(t.root, "built");
     mkdirSync(built);
-    await checkContent(t.content, options(first), {
+    await checkContent(t.content, checkOptions(first), {
       publish: async (manifest) => {
         const body = (manifest.body as { bytes: Uint8Array }).bytes;
         const file = join(built, Buffer.from(manifest.umid).toString("base64url"));
@@ -413,7 +409,7 @@ describe("a body the store loses during a build", () => {
     // Another run prunes every stored body after this one listed them; meanwhile b0.json is edited.
     const second = new VerificationCache(t.env.UM_CACHE_DIR, true);
     const written: string[] = [];
-    const result = await checkContent(t.content, options(second), {
+    const result = await checkContent(t.content, checkOptions(second), {
       publish: async (manifest) => {
         if (manifest.body.kind === "bytes") {
           written.push(manifest.umid);

@@ -19,6 +19,12 @@ function rowsOf(table: KnownKeys, numbers: number[]): [number, number, number][]
   });
 }
 
+/** Each row's key before the next one's: sorted, and each key once. */
+function assertSorted(table: KnownKeys): void {
+  const keyAt = (row: number) => table.table.subarray(row * ROW_BYTES, row * ROW_BYTES + 32);
+  for (let row = 1; row < table.size; row++) assert.ok(Buffer.compare(keyAt(row - 1), keyAt(row)) < 0, `row ${row}`);
+}
+
 describe("the cache's key table", () => {
   it("sorts rows added in any order, keeping the last of each key, and finds each by binary search", () => {
     const rows = new KeyRows();
@@ -26,13 +32,7 @@ describe("the cache's key table", () => {
     rows.add(keyOf(7), KEY_KINDS.git, 9999);
     const table = rows.table();
     assert.equal(table.size, 3000);
-    for (let row = 1; row < table.size; row++)
-      assert.ok(
-        Buffer.compare(
-          table.table.subarray((row - 1) * ROW_BYTES, row * ROW_BYTES - 4),
-          table.table.subarray(row * ROW_BYTES, (row + 1) * ROW_BYTES - 4),
-        ) < 0,
-      );
+    assertSorted(table);
     assert.equal(table.positionOf(keyOf(7)), 9999);
     assert.equal(table.positionOf(keyOf(2999)), 2999);
     assert.equal(table.positionOf(keyOf(-1)), -1);
@@ -45,7 +45,7 @@ describe("the cache's key table", () => {
     const added = new KeyRows();
     added.add(keyOf(2), KEY_KINDS.bytes, 10);
     added.add(keyOf(100), KEY_KINDS.git, 11);
-    // Old entry 4 is dropped; the others move down by one.
+    // Old entry 4 is dropped; the others move up by one.
     const merged = new KnownKeys(mergedTable(old, (position) => (position === 4 ? -1 : position + 1), added));
     assert.deepEqual(
       rowsOf(merged, [0, 1, 2, 3, 4, 5, 100]).sort((a, b) => a[0] - b[0]),
@@ -58,12 +58,6 @@ describe("the cache's key table", () => {
         [100, KEY_KINDS.git, 11],
       ],
     );
-    for (let row = 1; row < merged.size; row++)
-      assert.ok(
-        Buffer.compare(
-          merged.table.subarray((row - 1) * ROW_BYTES, row * ROW_BYTES - 4),
-          merged.table.subarray(row * ROW_BYTES, (row + 1) * ROW_BYTES - 4),
-        ) < 0,
-      );
+    assertSorted(merged);
   });
 });
