@@ -1,18 +1,21 @@
-// The CLI's module: the prebuilt bundle in lib/cli/ (tools/build-cli.ts, run at `npm ci`
-// and by `npm test`) when it is newer than every file it was built from, so that a command
-// starts without compiling TypeScript; else the sources through tsx, which compiles each
-// module on first import: ~0.5 s slower to start, but never stale after an edit.
-import { readFileSync, statSync } from "node:fs";
+// The CLI's module: the prebuilt bundle in lib/cli/ (tools/build-cli.ts). An installed
+// package has nothing else: it ships no sources. In this repository (sources beside it;
+// the bundle is built by `npm test` and `npm start`) the bundle runs when it is newer than
+// every file it was built from, so that a command starts without compiling TypeScript;
+// else the sources run through tsx, a devDependency, which compiles each module on first
+// import: ~0.5 s slower to start, but never stale after an edit.
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const prebuilt = `${root}lib/cli/cli.js`;
+const sources = `${root}scripts/cli.ts`;
 
 export async function loadCli() {
-  if (isFresh()) return import(prebuilt);
+  if (!existsSync(sources) || isFresh()) return import(prebuilt);
   const { register } = await import("tsx/esm/api");
   register();
-  return import(`${root}scripts/cli.ts`);
+  return import(sources);
 }
 
 function isFresh() {

@@ -1,5 +1,5 @@
 /**
- * `npm run build:cli` (also run by `prepare`, so at every `npm ci`, and by `npm test`): the
+ * `npm run build:cli` (also run by `npm test`, `npm start` and `prepack`): the
  * CLI bundled ahead of time into lib/cli/, so that a command does not pay for compiling
  * its TypeScript at each start (tsx: ~0.5 s here, before any work). Built, not committed:
  * a committed bundle would go stale at the first edit that forgot to rebuild it, and
@@ -9,14 +9,16 @@
  *
  * Each command's module is its own chunk (code splitting), loaded when the command runs:
  * `manifest-resolver --help` compiles none of them. The worker threads' entry is a second
- * entry point. Packages are bundled, but esbuild itself, which runs a native binary of its
- * own and is loaded only by `build` for the lookup page.
+ * entry point. Packages are bundled: the installed package has no runtime dependencies.
+ * Beside the code go the files it reads (scripts/runtime/tool-files.ts, TOOL_ASSETS), and
+ * the lookup page's script bundled once here rather than by esbuild at each build.
  */
 import { build } from "esbuild";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PREBUILT_DIR, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
+import { bundleLookupScript } from "../scripts/lookup-page/files.ts";
+import { LOOKUP_SCRIPT, PREBUILT_DIR, TOOL_ASSETS, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
 
 /** The entry points: the CLI, and every module a worker thread runs (see scripts/runtime/worker.ts). */
 const ENTRIES = ["scripts/cli.ts", "scripts/check/manifest-worker.ts"];
@@ -37,6 +39,7 @@ export async function buildCli(): Promise<{ files: number; bytes: number }> {
       platform: "node",
       target: "node20",
       minify: true,
+      // Never run by the prebuilt CLI, which reads the lookup page's script from its assets.
       external: ["esbuild"],
       // Bundled CommonJS packages call require() for Node's own modules.
       banner: {
@@ -47,8 +50,13 @@ export async function buildCli(): Promise<{ files: number; bytes: number }> {
       metafile: true,
       logLevel: "warning",
     });
-    const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(":"));
-    writeFileSync(join(staging, "inputs.json"), `${JSON.stringify({ inputs }, null, 1)}\n`);
+    const lookupScript = await bundleLookupScript();
+    for (const asset of TOOL_ASSETS) cpSync(join(TOOL_ROOT, asset), join(staging, "assets", asset));
+    writeFileSync(join(staging, "assets", LOOKUP_SCRIPT), lookupScript.bytes);
+    const inputs = [...Object.keys(result.metafile.inputs), ...lookupScript.inputs, ...TOOL_ASSETS].filter(
+      (input) => !input.includes(":"),
+    );
+    writeFileSync(join(staging, "inputs.json"), `${JSON.stringify({ inputs: [...new Set(inputs)] }, null, 1)}\n`);
     // Swapped in whole: a CLI started meanwhile finds the old bundle, or none (and runs the sources).
     const previous = `${PREBUILT_DIR}.previous-${process.pid}`;
     rmSync(previous, { recursive: true, force: true });

@@ -1,7 +1,11 @@
 /**
- * `npm run build:lib`: the libraries others import (package.json `exports`):
- * `manifest-resolver/evaluate`, lib/evaluate.js from core/evaluate/, and
- * `manifest-resolver/client`, lib/client.js from core/client/ (the evaluator included).
+ * `npm run build:lib` (also `prepack`): the modules others import (package.json `exports`):
+ * - `manifest-resolver/evaluate`, lib/evaluate.js from core/evaluate/, and
+ *   `manifest-resolver/client`, lib/client.js from core/client/ (the evaluator included):
+ *   the relying party's library;
+ * - `manifest-resolver/netlify` and `manifest-resolver/cloudflare`, lib/netlify.js and
+ *   lib/cloudflare.js from edge/adapters/: the edge handler, which a publisher's edge
+ *   function re-exports, so that `npm update` brings its fixes.
  * Each is one ES module bundled by esbuild with nothing left to install (the validators
  * the evaluator runs were generated ahead of time, so no schema compiler comes along);
  * their types are in lib/types/. The bundles target no platform: they use only
@@ -18,6 +22,8 @@ export const LIB_DIR = fileURLToPath(new URL("../lib", import.meta.url));
 const ENTRIES = {
   evaluate: fileURLToPath(new URL("../core/evaluate/index.ts", import.meta.url)),
   client: fileURLToPath(new URL("../core/client/index.ts", import.meta.url)),
+  netlify: fileURLToPath(new URL("../edge/adapters/netlify/resolver.ts", import.meta.url)),
+  cloudflare: fileURLToPath(new URL("../edge/adapters/cloudflare/worker.ts", import.meta.url)),
 };
 
 /** A library bundled as one ES module, minified or not. */
@@ -57,14 +63,14 @@ export async function buildLibrary(): Promise<void> {
   await writeTypes(join(LIB_DIR, "types"));
 }
 
-/** Declarations of core/, by the TypeScript compiler (a devDependency: building the library is a developer's step). */
+/** Declarations of the entries and all they import, by the TypeScript compiler (a devDependency: building the library is a developer's step). */
 async function writeTypes(outDir: string): Promise<void> {
   const ts = (await import("typescript")).default;
   const program = ts.createProgram(Object.values(ENTRIES), {
     declaration: true,
     emitDeclarationOnly: true,
     outDir,
-    rootDir: fileURLToPath(new URL("../core", import.meta.url)),
+    rootDir: fileURLToPath(new URL("..", import.meta.url)),
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,

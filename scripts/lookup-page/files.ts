@@ -1,23 +1,36 @@
 /**
  * The lookup page as static files: index.html, with the default resolver filled in, and
- * lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports.
+ * lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports (ahead
+ * of time for the prebuilt CLI, which an installed package runs without esbuild).
  */
 import { readFile } from "node:fs/promises";
 import type { OutputFile } from "../plan/output-file.ts";
-import { toolFile } from "../runtime/tool-files.ts";
+import { LOOKUP_SCRIPT, PREBUILT, TOOL_ROOT, toolAsset, toolFile } from "../runtime/tool-files.ts";
 
 export const LOOKUP_PAGE_MARKER = "index.html";
 
 export async function lookupPageFiles(resolverUrl: string): Promise<OutputFile[]> {
-  const template = await readFile(toolFile("scripts/lookup-page/index.html"), "utf8");
+  const template = await readFile(toolAsset("scripts/lookup-page/index.html"), "utf8");
   const attribute = resolverUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
   const html = template.replace(
     '<meta name="manifest-resolver" content="">',
     `<meta name="manifest-resolver" content="${attribute}">`,
   );
-  // Loaded only here: esbuild's API is CommonJS, and every other command starts faster without it.
+  return [
+    { path: "index.html", bytes: new TextEncoder().encode(html) },
+    {
+      path: "lookup.js",
+      bytes: PREBUILT ? await readFile(toolAsset(LOOKUP_SCRIPT)) : (await bundleLookupScript()).bytes,
+    },
+  ];
+}
+
+/** lookup.js, bundled from the sources, and the files it was bundled from (relative to the package root). */
+export async function bundleLookupScript(): Promise<{ bytes: Uint8Array; inputs: string[] }> {
+  // Loaded only here: esbuild, a devDependency, is CommonJS, and every other command starts faster without it.
   const { build } = await import("esbuild");
   const bundle = await build({
+    absWorkingDir: TOOL_ROOT,
     entryPoints: [toolFile("scripts/lookup-page/lookup.ts")],
     bundle: true,
     format: "esm",
@@ -26,9 +39,7 @@ export async function lookupPageFiles(resolverUrl: string): Promise<OutputFile[]
     legalComments: "none",
     write: false,
     logLevel: "silent",
+    metafile: true,
   });
-  return [
-    { path: "index.html", bytes: new TextEncoder().encode(html) },
-    { path: "lookup.js", bytes: bundle.outputFiles[0]!.contents },
-  ];
+  return { bytes: bundle.outputFiles[0]!.contents, inputs: Object.keys(bundle.metafile.inputs) };
 }

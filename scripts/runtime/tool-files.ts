@@ -24,6 +24,27 @@ export function toolFile(path: string): string {
   return join(TOOL_ROOT, path);
 }
 
+/**
+ * The files other than code that the CLI reads at run time, by their paths in this
+ * repository. The prebuilt CLI carries copies under lib/cli/assets/ (tools/build-cli.ts):
+ * an installed package ships no sources.
+ */
+export const TOOL_ASSETS = [
+  "scripts/lookup-page/index.html",
+  ".github/workflows/manifests-pull-request.yml",
+  ".github/workflows/manifests-main.yml",
+] as const;
+
+export type ToolAsset = (typeof TOOL_ASSETS)[number] | typeof LOOKUP_SCRIPT;
+
+/** The lookup page's script, bundled from lookup.ts: by tools/build-cli.ts into the assets, else at each build. */
+export const LOOKUP_SCRIPT = "scripts/lookup-page/lookup.js";
+
+/** Where the running CLI reads an asset: the prebuilt CLI's copy, or this repository's file. */
+export function toolAsset(path: ToolAsset): string {
+  return PREBUILT ? join(PREBUILT_DIR, "assets", path) : join(TOOL_ROOT, path);
+}
+
 /** What the tool's package.json says of it: its version, and its home page (where docs/rules.md is). */
 export function toolPackage(): { version: string; homepage: string } {
   return JSON.parse(readFileSync(toolFile("package.json"), "utf8"));
