@@ -17,6 +17,11 @@ export interface CommandEntry {
 
 export const COMMANDS: CommandEntry[] = [
   {
+    name: "init",
+    summary: "make a folder a publisher's repository: content/, host settings, CI workflows",
+    load: async () => (await import("./commands/init.ts")).init,
+  },
+  {
     name: "keygen",
     summary: "make a new Ed25519 signing key (private key to a file, public key printed)",
     load: async () => (await import("./commands/keygen.ts")).keygen,

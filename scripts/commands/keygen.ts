@@ -4,7 +4,8 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { defaultContentDir, isInside } from "../read/content-root.ts";
-import { displayPath, KEYS_FILE } from "../read/files.ts";
+import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
 import { stringOption } from "./options.ts";
@@ -73,7 +74,7 @@ Example:
     const lines = [
       `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
       `public key (SPKI, base64): ${spki}`,
-      ...(existsSync(join(content, KEYS_FILE))
+      ...(pinsAny(join(content, KEYS_FILE))
         ? [`add this entry to ${keysFile}${replace}:`, `  ${entry}`]
         : [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"]),
     ];
@@ -81,3 +82,12 @@ Example:
     return EXIT_OK;
   },
 });
+
+/** Whether a keys file exists with something in it: `init` writes one that pins nothing, to be written whole. */
+function pinsAny(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  if (!("text" in read)) return true;
+  const parsed = parseJson(read.text, LIST_FILE_SHAPE);
+  return !(parsed.ok && isJsonObject(parsed.value) && Object.keys(parsed.value).length === 0);
+}

@@ -1,0 +1,134 @@
+/**
+ * `manifest-resolver init [DIR]`: a publisher's repository, from an empty folder or one
+ * with only a package.json (scripts/init/project-files.ts says what is written). Nothing is
+ * overwritten without --force, and nothing is written at all when anything is in the way:
+ * every file is checked first, then each is written atomically.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { lineColumn } from "../../core/json/source-map.ts";
+import { detectStyle, DEFAULT_STYLE, formatJson, writeFileAtomically } from "../edit/json-file.ts";
+import { PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
+import { displayPath } from "../read/files.ts";
+import { printable } from "../report/diagnostics.ts";
+import { shellWord } from "../report/fix-hints.ts";
+import { toolPackage } from "../runtime/tool-files.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
+import { booleanOption } from "./options.ts";
+
+const PACKAGE = "manifest-resolver";
+
+export const init = defineCommand({
+  name: "init",
+  description: `Makes DIR (made if missing) a publisher's repository: content/ with a _keys.json to
+fill in, netlify.toml and wrangler.jsonc with edge functions that re-export this
+package's handler, GitHub Actions workflows for pull requests and for main, a .gitignore,
+and the check, build and start scripts in package.json (made if missing, with this
+package as a devDependency). Nothing copies code out of the package: \`npm update\` brings
+its fixes. A file that exists is never overwritten: init lists each one in the way and
+writes nothing, unless --force.`,
+  epilogue: `Exit status: 0 written, 1 nothing written (files in the way, or a package.json that is not JSON), 2 usage error.
+
+Example:
+  mkdir my-manifests && cd my-manifests && npm install -D manifest-resolver && npx manifest-resolver init`,
+  positionals: [{ name: "DIR" }],
+  options: {
+    force: booleanOption({ help: "overwrite files that exist, and package.json scripts of the same names" }),
+  },
+  async run(values, [dir = "."]) {
+    const root = resolve(dir);
+    const manifest = readPackageJson(join(root, "package.json"));
+    if ("problem" in manifest) {
+      console.error(printable(`manifest-resolver: ${manifest.problem}`));
+      return EXIT_FAILED;
+    }
+    const name = projectName(manifest.value, root);
+    const files = projectFiles(name);
+    const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
+    const inWay = [
+      ...files
+        .filter((file) => existsSync(join(root, file.path)))
+        .map((file) => `${displayed(root, file.path)} exists`),
+      ...Object.entries(PACKAGE_SCRIPTS)
+        .filter(([script, command]) => scripts[script] !== undefined && scripts[script] !== command)
+        .map(([script]) => `${displayed(root, "package.json")} has a "${script}" script of its own`),
+    ];
+    if (inWay.length > 0 && !values.force) {
+      for (const line of inWay) console.error(printable(`manifest-resolver: ${line}`));
+      console.error("manifest-resolver: nothing was written; move those aside, or run init again with --force");
+      return EXIT_FAILED;
+    }
+    const packageJson = { path: "package.json", text: withScripts(manifest, root) };
+    for (const file of [...files, packageJson]) {
+      await mkdir(dirname(join(root, file.path)), { recursive: true });
+      await writeFileAtomically(join(root, file.path), file.text);
+      console.log(printable(`wrote ${displayed(root, file.path)}`));
+    }
+    for (const line of nextSteps(root, files)) console.log(printable(line));
+    return EXIT_OK;
+  },
+});
+
+type PackageJson = { value: Record<string, unknown>; text?: string } | { problem: string };
+
+/** The folder's package.json, if it has one; a file that is not a JSON object is a problem, not overwritten. */
+function readPackageJson(path: string): PackageJson {
+  if (!existsSync(path)) return { value: {} };
+  const text = readFileSync(path, "utf8");
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    const { line, column } = lineColumn(text, parsed.problem.offset);
+    return { problem: `${displayPath(path)}:${line}:${column} - ${parsed.problem.message}; nothing was written` };
+  }
+  if (!isJsonObject(parsed.value))
+    return { problem: `${displayPath(path)}: must hold a JSON object; nothing was written` };
+  return { value: parsed.value, text };
+}
+
+/** package.json with init's scripts, and this package as a devDependency unless it is a dependency already. */
+function withScripts({ value, text }: { value: Record<string, unknown>; text?: string }, root: string): string {
+  const scripts = isJsonObject(value.scripts) ? value.scripts : {};
+  const dependencies = [value.dependencies, value.devDependencies].filter(isJsonObject);
+  const devDependencies = isJsonObject(value.devDependencies) ? value.devDependencies : {};
+  const updated = {
+    ...(text === undefined ? { name: projectName(value, root), private: true } : {}),
+    ...value,
+    scripts: { ...scripts, ...PACKAGE_SCRIPTS },
+    ...(dependencies.some((deps) => deps[PACKAGE] !== undefined)
+      ? {}
+      : { devDependencies: { ...devDependencies, [PACKAGE]: `^${toolPackage().version}` } }),
+  };
+  return formatJson(updated, text === undefined ? DEFAULT_STYLE : detectStyle(text));
+}
+
+/** The Worker's name: package.json's name, else the folder's, as Cloudflare allows one (lower case, digits, -). */
+function projectName(value: Record<string, unknown>, root: string): string {
+  const given = typeof value.name === "string" ? value.name.replace(/^@[^/]*\//, "") : basename(root);
+  const name = given
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63);
+  return name === "" ? "manifest-resolver" : name;
+}
+
+function displayed(root: string, path: string): string {
+  return relative(process.cwd(), join(root, path)) || path;
+}
+
+/** The next three commands: a key, a manifest, its signature. */
+function nextSteps(root: string, files: ProjectFile[]): string[] {
+  const keys = files.find((file) => file.path.endsWith("_keys.json"))!.path;
+  const here = relative(process.cwd(), root);
+  const installed = existsSync(join(root, "node_modules", PACKAGE, "package.json"));
+  const keyRef = "did:web:you.example#key-1";
+  return [
+    "",
+    `next${here === "" ? "" : `, in ${here}`}${installed ? "" : ", after npm install"}: make a key and pin it as keygen says (in ${keys}), write a manifest, sign it:`,
+    `  npx manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref ${shellWord(keyRef)}`,
+    "  npx manifest-resolver new --out content/first.jsonld",
+    `  npx manifest-resolver sign content --key ~/.manifest-keys/signing.pem --key-ref ${shellWord(keyRef)}`,
+  ];
+}

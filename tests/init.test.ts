@@ -1,0 +1,169 @@
+/**
+ * `manifest-resolver init`: what it writes into an empty folder, that every file it writes
+ * points at the installed package rather than a copy of its code, and that nothing a
+ * publisher already has is overwritten without --force. (tests/package.test.ts runs the
+ * folder it writes, from the packed package.)
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { ROOT } from "./support/paths.ts";
+import { runCli } from "./support/processes.ts";
+import { wranglerConfig } from "./support/runtimes.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-init-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+let folders = 0;
+function folder(files: Record<string, string> = {}): string {
+  const root = join(scratch, `project-${++folders}`);
+  mkdirSync(root);
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(root, path), text);
+  return root;
+}
+
+const read = (root: string, path: string) => readFileSync(join(root, path), "utf8");
+
+describe("init in an empty folder", () => {
+  const root = join(scratch, "new-folder");
+  let stdout = "";
+
+  it("makes the folder and writes the repository, then prints the next three commands", async () => {
+    const run = await runCli(["init", root], scratch);
+    assert.equal(run.status, 0, run.stderr);
+    stdout = run.stdout;
+    const commands = stdout.split("\n").filter((line) => line.startsWith("  npx manifest-resolver "));
+    assert.deepEqual(
+      commands.map((line) => line.split(" ")[4]),
+      ["keygen", "new", "sign"],
+    );
+    assert.match(stdout, /^next, in new-folder, after npm install:/m);
+  });
+
+  it("writes content/ with a _keys.json that pins nothing yet, and says what goes there", () => {
+    assert.deepEqual(JSON.parse(read(root, "content/_keys.json")), {});
+    assert.match(read(root, "content/README.md"), /_keys\.json/);
+  });
+
+  it("leaves keygen to print the whole _keys.json, as for a folder that has none", async () => {
+    const made = await runCli(["keygen", "--out", join(scratch, "key.pem"), "--key-ref", "did:web:x.example#k"], root);
+    assert.equal(made.status, 0, made.stderr);
+    assert.match(made.stdout, /^pin it: write content\/_keys\.json as\n\{\n {2}"did:web:x\.example#k": "[^"]+"\n\}$/m);
+  });
+
+  it("points Netlify at an edge function that re-exports the package's", () => {
+    const toml = read(root, "netlify.toml").replace(/#.*$/gm, "");
+    assert.match(toml, /\[\[edge_functions\]\]\s*path = "\/\*"\s*function = "resolver"/);
+    assert.match(toml, /^\s*publish = "dist"$/m);
+    assert.match(toml, /^\s*command = "npm run build"$/m);
+    // Netlify installs devDependencies unless told not to; the package is one.
+    assert.doesNotMatch(toml, /omit=dev/);
+    assert.match(
+      read(root, "netlify/edge-functions/resolver.ts"),
+      /^export \{ default \} from "manifest-resolver\/netlify";$/m,
+    );
+  });
+
+  it("points Wrangler at a Worker that re-exports the package's", () => {
+    const config = wranglerConfig(root);
+    assert.equal(config.name, "new-folder");
+    assert.equal(config.assets.run_worker_first, true);
+    assert.match(read(root, config.main), /^export \{ default \} from "manifest-resolver\/cloudflare";$/m);
+  });
+
+  it("writes this repository's own workflows for pull requests and main", () => {
+    for (const name of ["manifests-pull-request.yml", "manifests-main.yml"])
+      assert.equal(read(root, `.github/workflows/${name}`), read(ROOT, `.github/workflows/${name}`));
+  });
+
+  it("writes package.json with the scripts and the package as a devDependency, and a .gitignore", () => {
+    const manifest = JSON.parse(read(root, "package.json"));
+    assert.deepEqual(manifest.scripts, {
+      check: "manifest-resolver check",
+      build: "manifest-resolver build",
+      start: "manifest-resolver build && manifest-resolver serve",
+    });
+    const { version } = JSON.parse(read(ROOT, "package.json"));
+    assert.deepEqual(manifest.devDependencies, { "manifest-resolver": `^${version}` });
+    const ignored = read(root, ".gitignore").split("\n");
+    for (const entry of ["dist/", "*.pem", "node_modules/"]) assert.ok(ignored.includes(entry), entry);
+  });
+
+  it("copies no code out of the package: every file it writes is settings, or one line naming the package", () => {
+    const written = stdout.match(/^wrote (.+)$/gm)!.map((line) => line.slice("wrote new-folder/".length));
+    for (const path of written.filter((p) => p.endsWith(".ts")))
+      assert.deepEqual(
+        read(root, path)
+          .split("\n")
+          .filter((line) => line !== "" && !line.startsWith("//")),
+        [`export { default } from "manifest-resolver/${path.startsWith("netlify") ? "netlify" : "cloudflare"}";`],
+      );
+  });
+});
+
+describe("init where files exist", () => {
+  it("lists each file in the way, and writes nothing", async () => {
+    const root = folder({ "netlify.toml": "# mine\n", ".gitignore": "mine\n" });
+    const run = await runCli(["init"], root);
+    assert.equal(run.status, 1);
+    assert.deepEqual(
+      run.stderr.split("\n").filter((line) => line.endsWith(" exists")),
+      ["manifest-resolver: netlify.toml exists", "manifest-resolver: .gitignore exists"],
+    );
+    assert.match(run.stderr, /--force/);
+    assert.deepEqual(readdirSync(root).sort(), [".gitignore", "netlify.toml"]);
+    assert.equal(read(root, "netlify.toml"), "# mine\n");
+  });
+
+  it("keeps a package.json's own fields and layout, adding the scripts and the devDependency", async () => {
+    const root = folder({
+      "package.json": '{\n\t"name": "@acme/manifests",\n\t"version": "2.0.0",\n\t"scripts": { "test": "echo ok" }\n}\n',
+    });
+    const run = await runCli(["init"], root);
+    assert.equal(run.status, 0, run.stderr);
+    const text = read(root, "package.json");
+    assert.match(text, /^\t"name": "@acme\/manifests",$/m, "tabs, as it was written");
+    const manifest = JSON.parse(text);
+    assert.equal(manifest.version, "2.0.0");
+    assert.deepEqual(Object.keys(manifest.scripts), ["test", "check", "build", "start"]);
+    assert.ok(manifest.devDependencies["manifest-resolver"]);
+    assert.equal(manifest.private, undefined, "not made private: it was not init's to decide");
+    assert.equal(wranglerConfig(root).name, "manifests");
+  });
+
+  it("refuses a package.json whose scripts of the same names are the publisher's own", async () => {
+    const original = '{ "scripts": { "build": "make" }, "devDependencies": { "manifest-resolver": "^0.1.0" } }\n';
+    const root = folder({ "package.json": original });
+    const run = await runCli(["init"], root);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /^manifest-resolver: package\.json has a "build" script of its own$/m);
+    assert.equal(read(root, "package.json"), original);
+    assert.equal(existsSync(join(root, "content")), false);
+  });
+
+  it("refuses a package.json that is not JSON, naming its line and column", async () => {
+    const root = folder({ "package.json": '{\n  "name": "x",\n}\n' });
+    const run = await runCli(["init"], root);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /^manifest-resolver: package\.json:2:14 - trailing comma/m);
+    assert.equal(existsSync(join(root, "content")), false);
+  });
+
+  it("overwrites with --force", async () => {
+    const root = folder({ "netlify.toml": "# mine\n", "package.json": '{ "scripts": { "build": "make" } }\n' });
+    const run = await runCli(["init", "--force"], root);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(read(root, "netlify.toml"), /function = "resolver"/);
+    assert.equal(JSON.parse(read(root, "package.json")).scripts.build, "manifest-resolver build");
+  });
+
+  it("is a no-op to run again with nothing changed", async () => {
+    const root = folder();
+    assert.equal((await runCli(["init"], root)).status, 0);
+    const again = await runCli(["init"], root);
+    assert.equal(again.status, 1, "every file it would write exists");
+    assert.doesNotMatch(again.stderr, /script of its own/);
+  });
+});
