@@ -4,12 +4,17 @@
  * case-insensitively and answers with its own ETag, Cache-Control and 304s, so tests see
  * whether the function survives all three.
  *
- *   deno run --allow-net=127.0.0.1 --allow-read=DIST tests/runtimes/netlify-deno.ts DIST
+ *   deno run --allow-net=127.0.0.1 --allow-read=DIST tests/runtimes/netlify-deno.ts DIST [FUNCTION]
+ *
+ * FUNCTION, an absolute path, is the edge function to run instead of this repository's
+ * adapter: a publisher's, which re-exports the installed package's.
  */
-import resolver from "../../edge/adapters/netlify/resolver.ts";
+import adapter from "../../edge/adapters/netlify/resolver.ts";
 
-const dist = Deno.args[0];
-if (dist === undefined) throw new Error("usage: netlify-deno.ts DIST");
+const [dist, functionFile] = Deno.args;
+if (dist === undefined) throw new Error("usage: netlify-deno.ts DIST [FUNCTION]");
+const resolver: typeof adapter =
+  functionFile === undefined ? adapter : (await import(`file://${functionFile}`)).default;
 
 /** Every file of the publish directory, keyed by its lower-cased path. First one wins. */
 const files = new Map<string, string>();

@@ -30,21 +30,31 @@ export const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "
 
 const deno: Runtime = {
   name: "deno (Netlify edge function)",
-  start: (dist) =>
-    startPrintingUrl(
-      join(ROOT, "node_modules/.bin/deno"),
-      [
-        "run",
-        "--quiet",
-        "--no-prompt",
-        "--allow-net=127.0.0.1",
-        `--allow-read=${dist}`,
-        join(ROOT, "tests/runtimes/netlify-deno.ts"),
-        dist,
-      ],
-      DENO_ENV,
-    ),
+  start: (dist) => startNetlifyFunction(dist),
 };
+
+/**
+ * A Netlify edge function under Deno: this repository's adapter, or `project`'s function
+ * file, which Deno resolves from that project's package.json and node_modules, as Netlify does.
+ */
+export function startNetlifyFunction(dist: string, project?: { root: string; functionFile: string }): Promise<Started> {
+  return startPrintingUrl(
+    join(ROOT, "node_modules/.bin/deno"),
+    [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--allow-net=127.0.0.1",
+      `--allow-read=${[dist, ...(project ? [project.root] : [])].join(",")}`,
+      join(ROOT, "tests/runtimes/netlify-deno.ts"),
+      dist,
+      ...(project ? [join(project.root, project.functionFile)] : []),
+    ],
+    DENO_ENV,
+    1,
+    project?.root,
+  );
+}
 
 interface WranglerConfig {
   main: string;
@@ -58,16 +68,16 @@ interface WranglerConfig {
   };
 }
 
-/** wrangler.jsonc, whose comments are whole lines. */
-export function wranglerConfig(): WranglerConfig {
-  const text = readFileSync(join(ROOT, "wrangler.jsonc"), "utf8");
+/** A project's wrangler.jsonc (this repository's by default), whose comments are whole lines. */
+export function wranglerConfig(root = ROOT): WranglerConfig {
+  const text = readFileSync(join(root, "wrangler.jsonc"), "utf8");
   return JSON.parse(text.replace(/^\s*\/\/.*$/gm, "")) as WranglerConfig;
 }
 
-/** The Worker as wrangler would bundle it. */
-async function workerScript(): Promise<string> {
+/** A project's Worker as wrangler would bundle it: its `main`, with the packages it imports. */
+async function workerScript(root = ROOT): Promise<string> {
   const bundle = await build({
-    entryPoints: [join(ROOT, wranglerConfig().main)],
+    entryPoints: [join(root, wranglerConfig(root).main)],
     bundle: true,
     format: "esm",
     platform: "neutral",
@@ -79,28 +89,31 @@ async function workerScript(): Promise<string> {
 
 const workerd: Runtime = {
   name: "workerd (Cloudflare Worker, static assets)",
-  async start(dist) {
-    const config = wranglerConfig();
-    const mf = new Miniflare({
-      modules: true,
-      script: await workerScript(),
-      compatibilityDate: config.compatibility_date,
-      host: "127.0.0.1",
-      port: 0,
-      assets: {
-        directory: dist,
-        binding: config.assets.binding,
-        routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
-        assetConfig: {
-          html_handling: config.assets.html_handling,
-          not_found_handling: config.assets.not_found_handling,
-        },
-      },
-    });
-    const url = await mf.ready;
-    return { url: url.origin, urls: [url.origin], stop: () => mf.dispose() };
-  },
+  start: (dist) => startWorker(dist),
 };
+
+/** A project's Worker (this repository's by default) under workerd, over `dist` as its static assets. */
+export async function startWorker(dist: string, root = ROOT): Promise<Started> {
+  const config = wranglerConfig(root);
+  const mf = new Miniflare({
+    modules: true,
+    script: await workerScript(root),
+    compatibilityDate: config.compatibility_date,
+    host: "127.0.0.1",
+    port: 0,
+    assets: {
+      directory: dist,
+      binding: config.assets.binding,
+      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
+      assetConfig: {
+        html_handling: config.assets.html_handling,
+        not_found_handling: config.assets.not_found_handling,
+      },
+    },
+  });
+  const url = await mf.ready;
+  return { url: url.origin, urls: [url.origin], stop: () => mf.dispose() };
+}
 
 /**
  * The Worker reading its records from a real (miniflare) KV namespace, loaded from the
