@@ -1,8 +1,8 @@
 /**
- * Every relative link of README.md and docs/*.md resolves on GitHub: the file or folder it
- * names exists, and its `#fragment` is the anchor of a heading there. Then the checker
- * itself, on pages made here: it must find each kind of broken link, or the first test
- * would pass whatever the pages say.
+ * Every relative link of README.md, CHANGELOG.md and docs/*.md resolves on GitHub: the
+ * file or folder it names exists, and its `#fragment` is the anchor of a heading there.
+ * Then the checker itself, on pages made here: it must find each kind of broken link, or
+ * the first test would pass whatever the pages say.
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -19,6 +19,7 @@ const fromRepository: ReadTarget = (path) => {
 
 const PAGES = [
   "README.md",
+  "CHANGELOG.md",
   ...readdirSync(join(ROOT, "docs"))
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
@@ -28,7 +29,7 @@ const PAGES = [
 // links to it are skipped (once it exists they are checked like any other, anchors too).
 const GENERATED = new Set(["docs/rules.md"]);
 
-test("every relative link in README.md and docs/ resolves, anchors included", () => {
+test("every relative link in README.md, CHANGELOG.md and docs/ resolves, anchors included", () => {
   assert.ok(PAGES.includes("docs/architecture.md"), PAGES.join(", "));
   const checks = PAGES.map((page) => checkLinks(page, fromRepository, GENERATED));
   assert.ok(
