@@ -57,6 +57,7 @@ export function startNetlifyFunction(dist: string, project?: { root: string; fun
 }
 
 interface WranglerConfig {
+  name: string;
   main: string;
   compatibility_date: string;
   assets: {

@@ -1,7 +1,7 @@
 /**
- * This repository's own workflows (check.yml, the publishers', is deploy-config.test.ts's):
- * ci.yml runs what .ci/run runs, on the lowest Node the package allows, and a dry run of
- * the publish; release.yml publishes only from a version tag that equals package.json's
+ * This repository's own workflows (manifests-*.yml, the publishers', are deploy-config.test.ts's):
+ * ci.yml runs .ci/run, which lints, dry-runs the publish and tests, on the lowest Node the
+ * package allows; release.yml publishes only from a version tag that equals package.json's
  * version, only after ci.yml passed, the tarball it packed, with provenance, and is the
  * one job anywhere that may ask for an OIDC token.
  */
@@ -31,7 +31,7 @@ function runs(text: string): string[] {
   );
 }
 
-test("ci.yml runs .ci/run on pull requests and main, on the lowest Node the package allows, then a dry publish", () => {
+test("ci.yml runs .ci/run on pull requests and main, on the lowest Node the package allows", () => {
   assert.match(ci, /^on:\n {2}pull_request:\n {2}push:\n {4}branches: \[main\]\n {2}workflow_call:\n\n/m);
   assert.match(ci, /^permissions:\n {2}contents: read\n\njobs:\n/m);
   const lowest = /^>=(\d+)\./.exec(engines.node)?.[1];
@@ -40,14 +40,14 @@ test("ci.yml runs .ci/run on pull requests and main, on the lowest Node the pack
   assert.ok(nodes?.includes(lowest), `the matrix ${nodes} lacks Node ${lowest}, the lowest of engines ${engines.node}`);
   // Debian, as .ci/run expects: apt installs Debian's Chromium there, and not on Ubuntu.
   assert.match(ci, /container: node:\$\{\{ matrix\.node \}\}-bookworm\n/);
-  assert.deepEqual(runs(job(ci, "test")), ["bash .ci/run", "npm publish --dry-run"]);
+  assert.deepEqual(runs(job(ci, "test")), ["bash .ci/run"]);
 });
 
-test(".ci/run installs Chromium where it is missing, then installs, lints and tests", () => {
+test(".ci/run installs Chromium where it is missing, then installs, lints, dry-runs the publish and tests", () => {
   const script = read(".ci/run");
   assert.match(script, /apt-get install -y -qq chromium\b/);
   const steps = script.split("\n").filter((line) => /^npm /.test(line));
-  assert.deepEqual(steps, ["npm ci --no-audit --no-fund", "npm run lint", "npm test"]);
+  assert.deepEqual(steps, ["npm ci --no-audit --no-fund", "npm run lint", "npm publish --dry-run", "npm test"]);
 });
 
 test("release.yml runs on a pushed version tag only, and checks it is package.json's version first", () => {
@@ -83,9 +83,11 @@ test("only the publish job may ask for an OIDC token or read the npm token", () 
   assert.equal(count(/write-all|permissions: write/g), 0);
 });
 
-test("the workflows use the action majors check.yml uses", () => {
+test("the workflows use the action majors the publishers' use", () => {
   const majors = (text: string) => new Set([...text.matchAll(/uses: (actions\/[\w-]+@v\d+)/g)].map((m) => m[1]));
-  const publishers = majors(read(".github/workflows/check.yml"));
+  const publishers = majors(
+    ["manifests-pull-request.yml", "manifests-main.yml"].map((name) => read(`.github/workflows/${name}`)).join("\n"),
+  );
   for (const action of [...majors(ci), ...majors(release)])
-    assert.ok(publishers.has(action), `${action}: check.yml uses ${[...publishers].join(", ")}`);
+    assert.ok(publishers.has(action), `${action}: the publishers' workflows use ${[...publishers].join(", ")}`);
 });
