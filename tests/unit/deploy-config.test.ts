@@ -110,3 +110,20 @@ test(
     for (const command of commands) assert.match(command, /--remote\b/, command);
   },
 );
+
+test("every dependency with an install script is covered by the install-script policy, and denied", () => {
+  const { allowScripts } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    allowScripts: Record<string, boolean>;
+  };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  const withScripts = Object.entries(lock.packages)
+    .filter(([, entry]) => entry.hasInstallScript)
+    .map(([path]) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length));
+  assert.ok(withScripts.length > 0);
+  // None is needed: each finds its platform's binary package without its script.
+  for (const name of withScripts) assert.equal(allowScripts[name], false, name);
+  // And npm makes an unreviewed one an error rather than a warning.
+  assert.match(readFileSync(join(ROOT, ".npmrc"), "utf8"), /^strict-allow-scripts=true$/m);
+});
