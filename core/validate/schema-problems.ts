@@ -3,22 +3,25 @@
  * of time) turned into problems a publisher can act on: one per fault, with the JSON
  * pointer of the value at fault. Shared by `check` and the evaluator, so that both say the
  * same thing about the same fault.
+ *
+ * ajv runs without `verbose`, which would put the value and the subschema in every error
+ * object it can report, and so in the code generated ahead of time for a browser: the
+ * value at fault is read from the value validated instead, and the few descriptions a
+ * message quotes come with the validator (SchemaDescriptions).
  */
 import { quoted } from "../excerpt.ts";
-import { escapePointerToken } from "../json/strict-json.ts";
+import { escapePointerToken, unescapePointerToken } from "../json/pointer.ts";
 import { isSchemaKeyword, type SchemaKeyword } from "../rules/schema-keywords.ts";
 import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
 
-/** The members of an ajv error object (with `verbose`) that the messages need. */
+/** The members of an ajv error object that the messages need. */
 export interface SchemaError {
   keyword: string;
   instancePath: string;
   schemaPath: string;
   params: Record<string, unknown>;
   message?: string;
-  data?: unknown;
-  parentSchema?: unknown;
 }
 
 /** A validation function as ajv generates it: true, or false with `errors` set. */
@@ -27,13 +30,22 @@ export interface GeneratedValidator {
   errors?: SchemaError[] | null;
 }
 
+/** The keywords whose message quotes the description of their subschema, when it has one. */
+export const DESCRIBED_KEYWORDS = ["anyOf", "format", "pattern"] as const;
+
+/**
+ * The description of each subschema holding one of DESCRIBED_KEYWORDS, by its path in the
+ * schema ajv compiled, as a JSON pointer (scripts/validate/compilable-schema.ts).
+ */
+export type SchemaDescriptions = Readonly<Record<string, string>>;
+
 export type Validate = (value: unknown) => Problem[];
 
-export function problemsOf(validate: GeneratedValidator): Validate {
-  return (value) => (validate(value) ? [] : schemaProblems(validate.errors ?? []));
+export function problemsOf(validate: GeneratedValidator, descriptions: SchemaDescriptions): Validate {
+  return (value) => (validate(value) ? [] : schemaProblems(validate.errors ?? [], value, descriptions));
 }
 
-function schemaProblems(errors: SchemaError[]): Problem[] {
+function schemaProblems(errors: SchemaError[], value: unknown, descriptions: SchemaDescriptions): Problem[] {
   // A failed anyOf is reported once, in its own words, not once per branch that failed.
   const anyOfs = errors.filter((e) => e.keyword === "anyOf");
   const insideAnyOf = (e: SchemaError) =>
@@ -42,7 +54,7 @@ function schemaProblems(errors: SchemaError[]): Problem[] {
     );
   return errors
     .filter((e) => e.keyword !== "if" && !insideAnyOf(e))
-    .map((e) => ({ pointer: pointerOf(e), rule: schemaRule(e.keyword), message: messageOf(e) }));
+    .map((e) => ({ pointer: pointerOf(e), rule: schemaRule(e.keyword), message: messageOf(e, value, descriptions) }));
 }
 
 /** The rule of a keyword: our schemas use no other (tests/unit/rules.test.ts), so another is a bug here. */
@@ -60,13 +72,26 @@ function pointerOf(e: SchemaError): string {
   return e.instancePath;
 }
 
-function messageOf(e: SchemaError): string {
-  const description = (e.parentSchema as { description?: string } | undefined)?.description;
-  if (e.keyword === "format" && e.params.format === "date-time" && typeof e.data === "string") {
-    return (
-      `${noSuchDate(e.data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, ` +
-      `found ${quoted(e.data)}`
-    );
+/**
+ * The value at `pointer` in `value`: the value an error is about. (Not so within
+ * `propertyNames`, whose errors point at the object, not at the name: our schemas ask
+ * only a length of names there, and its message quotes no value.)
+ */
+function valueAt(value: unknown, pointer: string): unknown {
+  let at = value;
+  for (const token of pointer.split("/").slice(1)) at = (at as Record<string, unknown>)[unescapePointerToken(token)];
+  return at;
+}
+
+/** The description of the subschema whose keyword reported `e` (a schemaPath is a URI fragment). */
+function descriptionOf(e: SchemaError, descriptions: SchemaDescriptions): string | undefined {
+  return descriptions[decodeURIComponent(e.schemaPath.slice(1, e.schemaPath.lastIndexOf("/")))];
+}
+
+function messageOf(e: SchemaError, value: unknown, descriptions: SchemaDescriptions): string {
+  const data = valueAt(value, e.instancePath);
+  if (e.keyword === "format" && e.params.format === "date-time" && typeof data === "string") {
+    return `${noSuchDate(data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${quoted(data)}`;
   }
   switch (e.keyword) {
     case "required":
@@ -74,20 +99,20 @@ function messageOf(e: SchemaError): string {
     case "additionalProperties":
       return `unknown member ${quoted(e.params.additionalProperty)}: this object allows no other members`;
     case "const":
-      return `must be ${JSON.stringify(e.params.allowedValue)}, found ${quoted(e.data)}`;
+      return `must be ${JSON.stringify(e.params.allowedValue)}, found ${quoted(data)}`;
     case "enum":
       return (
         `must be one of ` +
         `${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, ` +
-        `found ${quoted(e.data)}`
+        `found ${quoted(data)}`
       );
     case "anyOf":
-      return description ?? "must match one of the allowed shapes";
+      return descriptionOf(e, descriptions) ?? "must match one of the allowed shapes";
     case "format":
     case "pattern":
       return (
-        `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, ` +
-        `found ${quoted(e.data)}`
+        `${descriptionOf(e, descriptions) ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, ` +
+        `found ${quoted(data)}`
       );
     default:
       return e.message ?? e.keyword;
