@@ -38,6 +38,7 @@ const UCS2_REQUIRE = 'require("ajv/dist/runtime/ucs2length").default';
 export function generatedValidators(): Record<string, string> {
   const options = {
     allErrors: true,
+    messages: false,
     strictRequired: false,
     allowUnionTypes: true,
     code: { source: true, esm: true, formats: _`${_`require("ajv-formats/dist/formats")`}.fullFormats` },

@@ -15,12 +15,16 @@ import { isSchemaKeyword, type SchemaKeyword } from "../rules/schema-keywords.ts
 import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
 
-/** The members of an ajv error object that the messages need. */
+/**
+ * The members of an ajv error object that the messages need. ajv's own message is not
+ * among them (the generated code goes without, `messages: false`): its words are here.
+ */
 export interface SchemaError {
   keyword: string;
   instancePath: string;
   schemaPath: string;
   params: Record<string, unknown>;
+  /** Set by our own keyword, redirect-location (scripts/validate/schema-validator.ts). */
   message?: string;
 }
 
@@ -54,16 +58,19 @@ function schemaProblems(errors: SchemaError[], value: unknown, descriptions: Sch
     );
   return errors
     .filter((e) => e.keyword !== "if" && !insideAnyOf(e))
-    .map((e) => ({ pointer: pointerOf(e), rule: schemaRule(e.keyword), message: messageOf(e, value, descriptions) }));
+    .map((e) => {
+      const keyword = schemaKeyword(e.keyword);
+      return { pointer: pointerOf(e), rule: `schema/${keyword}`, message: messageOf(e, keyword, value, descriptions) };
+    });
 }
 
-/** The rule of a keyword: our schemas use no other (tests/unit/rules.test.ts), so another is a bug here. */
-function schemaRule(keyword: string): `schema/${SchemaKeyword}` {
+/** A keyword reported: our schemas use no other (tests/unit/rules.test.ts), so another is a bug here. */
+function schemaKeyword(keyword: string): SchemaKeyword {
   if (!isSchemaKeyword(keyword))
     throw new Error(
       `a schema reported the keyword ${JSON.stringify(keyword)}, which core/rules/schema-keywords.ts lacks`,
     );
-  return `schema/${keyword}`;
+  return keyword;
 }
 
 function pointerOf(e: SchemaError): string {
@@ -88,12 +95,12 @@ function descriptionOf(e: SchemaError, descriptions: SchemaDescriptions): string
   return descriptions[decodeURIComponent(e.schemaPath.slice(1, e.schemaPath.lastIndexOf("/")))];
 }
 
-function messageOf(e: SchemaError, value: unknown, descriptions: SchemaDescriptions): string {
+function messageOf(e: SchemaError, keyword: SchemaKeyword, value: unknown, descriptions: SchemaDescriptions): string {
   const data = valueAt(value, e.instancePath);
-  if (e.keyword === "format" && e.params.format === "date-time" && typeof data === "string") {
+  if (keyword === "format" && e.params.format === "date-time" && typeof data === "string") {
     return `${noSuchDate(data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${quoted(data)}`;
   }
-  switch (e.keyword) {
+  switch (keyword) {
     case "required":
       return `missing required member ${JSON.stringify(e.params.missingProperty)}`;
     case "additionalProperties":
@@ -114,7 +121,29 @@ function messageOf(e: SchemaError, value: unknown, descriptions: SchemaDescripti
         `${descriptionOf(e, descriptions) ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, ` +
         `found ${quoted(data)}`
       );
-    default:
-      return e.message ?? e.keyword;
+    case "redirect-location":
+      return e.message ?? keyword;
+    // ajv's own words (tests/unit/schema-messages.test.ts).
+    case "type":
+      return `must be ${e.params.type}`;
+    case "minLength":
+      return `must NOT have fewer than ${e.params.limit} characters`;
+    case "maxLength":
+      return `must NOT have more than ${e.params.limit} characters`;
+    case "minItems":
+      return `must NOT have fewer than ${e.params.limit} items`;
+    case "maxItems":
+      return `must NOT have more than ${e.params.limit} items`;
+    case "minimum":
+    case "maximum":
+      return `must be ${e.params.comparison} ${e.params.limit}`;
+    case "contains":
+      return e.params.maxContains === undefined
+        ? `must contain at least ${e.params.minContains} valid item(s)`
+        : `must contain at least ${e.params.minContains} and no more than ${e.params.maxContains} valid item(s)`;
+    case "oneOf":
+      return "must match exactly one schema in oneOf";
+    case "propertyNames":
+      return "property name must be valid";
   }
 }
