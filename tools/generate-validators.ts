@@ -63,7 +63,7 @@ export function generatedValidators(): Record<string, string> {
 
 /** The module of one validator, exported as ajv names it (`manifestV04`), and its descriptions (`manifestV04Descriptions`). */
 function validatorModule(name: string, code: string, descriptions: SchemaDescriptions): Record<string, string> {
-  const body = code
+  const body = schemaValuesWrittenIn(code)
     .replace(/^"use strict";/, "")
     .replaceAll(FORMATS_REQUIRE, "fullFormats")
     .replaceAll(UCS2_REQUIRE, "ucs2length");
@@ -94,6 +94,56 @@ function validatorModule(name: string, code: string, descriptions: SchemaDescrip
       "",
     ].join("\n"),
   };
+}
+
+/** A value in such a schema, as the code refers to it: `schema31.properties.facets.items.type`. */
+const SCHEMA_VALUE = /\b(schema\d+)((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\]|\[\d+\])*)/g;
+const PROPERTY_ACCESS = /\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*"|\d+)\]/g;
+
+/**
+ * `code` with each value it takes from a schema written in: ajv refers to an enum's values
+ * or a list of types through the whole schema (the document, for most), declared beside
+ * the code; a few small arrays are all that is used of it.
+ */
+function schemaValuesWrittenIn(code: string): string {
+  const schemas = new Map<string, unknown>();
+  // ajv's declaration of a schema, `const schema31 = ` and its JSON, found in order: JSON may hold that text.
+  const declaration = /const (schema\d+) = /g;
+  let rest = "";
+  let from = 0;
+  for (let match = declaration.exec(code); match !== null; match = declaration.exec(code)) {
+    const start = match.index + match[0].length;
+    const end = jsonEnd(code, start);
+    if (code[end] !== ";") throw new Error(`${match[1]}: not a declaration of JSON`);
+    schemas.set(match[1]!, JSON.parse(code.slice(start, end)));
+    rest += code.slice(from, match.index);
+    from = declaration.lastIndex = end + 1;
+  }
+  rest += code.slice(from);
+  return rest.replace(SCHEMA_VALUE, (reference, name: string, path: string) => {
+    if (!schemas.has(name)) throw new Error(`${reference}: a schema not declared`);
+    let value = schemas.get(name);
+    for (const [, property, index] of path.matchAll(PROPERTY_ACCESS))
+      value = (value as Record<string, unknown>)[property ?? (JSON.parse(index!) as string | number)];
+    if (value === undefined) throw new Error(`${reference}: no such value`);
+    return JSON.stringify(value);
+  });
+}
+
+/** Where the JSON value (an object or an array) that starts at `start` of `text` ends. */
+function jsonEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if ((c === "}" || c === "]") && --depth === 0) return i + 1;
+  }
+  throw new Error("a JSON value not ended");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
