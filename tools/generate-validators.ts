@@ -7,9 +7,9 @@
  * `npm run generate` after changing a schema; tests/unit/generated-validators.test.ts fails
  * until you do.
  *
- * ajv emits CommonJS `require`s even for ESM output; the two it needs here are rewritten:
- * ajv-formats' formats become an ESM import (the same functions `check` used before), and
- * ajv's code-point counter for minLength becomes an inline function.
+ * The formats the schemas use are ajv-formats' own, cut from its source into formats.js
+ * (formats-module.ts); ajv's code-point counter for minLength, which ajv's code requires
+ * as a CommonJS module even for ESM output, becomes an inline function.
  */
 import { _ } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { manifestSchema, SCHEMA_ID } from "../core/validate/manifest-schema.ts";
 import type { SchemaDescriptions } from "../core/validate/schema-problems.ts";
 import { compilable } from "../scripts/validate/compilable-schema.ts";
+import { formatsModule } from "./formats-module.ts";
 import v01 from "../scripts/validate/legacy/v0.1.schema.json" with { type: "json" };
 import v02 from "../scripts/validate/legacy/v0.2.schema.json" with { type: "json" };
 import v03 from "../scripts/validate/legacy/v0.3.schema.json" with { type: "json" };
@@ -31,7 +32,6 @@ const standaloneCode =
 
 export const GENERATED_DIR = fileURLToPath(new URL("../core/validate/generated", import.meta.url));
 
-const FORMATS_REQUIRE = 'require("ajv-formats/dist/formats").fullFormats';
 const UCS2_REQUIRE = 'require("ajv/dist/runtime/ucs2length").default';
 
 /** Each generated file's name and text. */
@@ -41,7 +41,7 @@ export function generatedValidators(): Record<string, string> {
     messages: false,
     strictRequired: false,
     allowUnionTypes: true,
-    code: { source: true, esm: true, formats: _`${_`require("ajv-formats/dist/formats")`}.fullFormats` },
+    code: { source: true, esm: true, formats: _`fullFormats` },
   };
   // Our schema is held to ajv's strict mode; the published ones are not ours to correct
   // (v0.3's has `required` without `type`).
@@ -52,20 +52,26 @@ export function generatedValidators(): Record<string, string> {
   const legacy = { "v0.1": compilable(v01), "v0.2": compilable(v02), "v0.3": compilable(v03) };
   ours.addSchema(v04.schema);
   for (const [id, { schema }] of Object.entries(legacy)) published.addSchema({ ...schema, $id: id });
-  return {
+  const validators = {
     ...validatorModule("manifest-v0.4", standaloneCode(ours, { manifestV04: SCHEMA_ID }), v04.descriptions),
     // One module per version: the evaluator, which only takes the v0.3 path, loads only v0.3's.
     ...validatorModule("legacy-v0.1", standaloneCode(published, { legacyV01: "v0.1" }), legacy["v0.1"].descriptions),
     ...validatorModule("legacy-v0.2", standaloneCode(published, { legacyV02: "v0.2" }), legacy["v0.2"].descriptions),
     ...validatorModule("legacy-v0.3", standaloneCode(published, { legacyV03: "v0.3" }), legacy["v0.3"].descriptions),
   };
+  const formatNames = new Set(
+    Object.values(validators).flatMap((text) => [...text.matchAll(FORMAT_USE)].map((m) => m[1] ?? m[2]!)),
+  );
+  return { ...validators, "formats.js": formatsModule([...formatNames].sort()) };
 }
+
+/** A format the generated code takes: `fullFormats.uri`, `fullFormats["date-time"]`. */
+const FORMAT_USE = /\bfullFormats(?:\.([\w$]+)|\["([^"]+)"\])/g;
 
 /** The module of one validator, exported as ajv names it (`manifestV04`), and its descriptions (`manifestV04Descriptions`). */
 function validatorModule(name: string, code: string, descriptions: SchemaDescriptions): Record<string, string> {
   const body = schemaValuesWrittenIn(code)
     .replace(/^"use strict";/, "")
-    .replaceAll(FORMATS_REQUIRE, "fullFormats")
     .replaceAll(UCS2_REQUIRE, "ucs2length");
   if (body.includes("require("))
     throw new Error(`${name}: the generated code requires a module not rewritten to an import`);
@@ -75,7 +81,7 @@ function validatorModule(name: string, code: string, descriptions: SchemaDescrip
   return {
     [`${name}.js`]: [
       header,
-      ...(body.includes("fullFormats") ? ['import { fullFormats } from "ajv-formats/dist/formats.js";'] : []),
+      ...(body.includes("fullFormats") ? ['import { fullFormats } from "./formats.js";'] : []),
       ...(body.includes("ucs2length")
         ? [
             "/** Code points in a string (what JSON Schema's minLength counts). */",
