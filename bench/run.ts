@@ -43,7 +43,7 @@ import { wranglerConfig } from "../tests/support/runtimes.ts";
 import { BASE, corpus, git, gitCorpus, rewriteManifests, umidOf, withChangedManifests } from "./corpus.ts";
 import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
-import { evaluatorSize } from "../tools/build-library.ts";
+import { browserSize } from "../tools/build-library.ts";
 import { staticOutput, writesKv } from "../scripts/plan/host-limits.ts";
 
 const { values } = parseArgs({
@@ -716,7 +716,7 @@ async function evaluator(content: string): Promise<void> {
     target: "",
     met: undefined,
   });
-  const size = await evaluatorSize();
+  const size = await browserSize("evaluate");
   rows.push({
     what: "evaluator bundle for a browser (manifest-resolver/evaluate)",
     ours: `${(size.minified / 1024).toFixed(1)} KiB minified, ${(size.gzipped / 1024).toFixed(1)} KiB gzip`,

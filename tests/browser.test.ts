@@ -14,7 +14,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium, skipWithoutChromium } from "./support/chromium.ts";
 import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
-import { bundleEvaluator } from "../tools/build-library.ts";
+import { bundleLibrary } from "../tools/build-library.ts";
 import { httpMeaning } from "../scripts/lookup-page/http-meaning.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
@@ -397,7 +397,7 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
   let page: Page;
 
   before(async () => {
-    const bundle = await bundleEvaluator(false);
+    const bundle = await bundleLibrary("evaluate", false);
     server = createServer((request, response) => {
       if (request.url === "/evaluate.js") response.writeHead(200, { "Content-Type": "text/javascript" }).end(bundle);
       else response.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>evaluator</title>");

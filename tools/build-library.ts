@@ -25,9 +25,11 @@ const ENTRIES = {
   netlify: fileURLToPath(new URL("../edge/adapters/netlify/resolver.ts", import.meta.url)),
   cloudflare: fileURLToPath(new URL("../edge/adapters/cloudflare/worker.ts", import.meta.url)),
 };
+export type LibraryName = keyof typeof ENTRIES;
+export const LIBRARY_NAMES = Object.keys(ENTRIES) as LibraryName[];
 
-/** A library bundled as one ES module, minified or not. */
-async function bundle(name: keyof typeof ENTRIES, minify: boolean): Promise<Uint8Array> {
+/** A library bundled as one ES module, minified (as for a browser) or not (as lib/ holds it). */
+export async function bundleLibrary(name: LibraryName, minify: boolean): Promise<Uint8Array> {
   const result = await build({
     entryPoints: [ENTRIES[name]],
     bundle: true,
@@ -42,24 +44,18 @@ async function bundle(name: keyof typeof ENTRIES, minify: boolean): Promise<Uint
   return result.outputFiles[0]!.contents;
 }
 
-/** The evaluator bundled as one ES module, minified or not. */
-export function bundleEvaluator(minify: boolean): Promise<Uint8Array> {
-  return bundle("evaluate", minify);
-}
-
-/** What a browser downloads for the evaluator: bytes minified, and minified then gzipped. */
-export async function evaluatorSize(): Promise<{ minified: number; gzipped: number }> {
-  const minified = await bundleEvaluator(true);
+/** What a browser downloads for a library: bytes minified, and minified then gzipped. */
+export async function browserSize(name: LibraryName): Promise<{ minified: number; gzipped: number }> {
+  const minified = await bundleLibrary(name, true);
   return { minified: minified.byteLength, gzipped: gzipSync(minified, { level: 9 }).byteLength };
 }
 
 export async function buildLibrary(): Promise<void> {
   // Only its own files: lib/cli/ is the prebuilt CLI (build-cli.ts).
-  for (const name of [...Object.keys(ENTRIES).map((n) => `${n}.js`), "types"])
+  for (const name of [...LIBRARY_NAMES.map((n) => `${n}.js`), "types"])
     rmSync(join(LIB_DIR, name), { recursive: true, force: true });
   mkdirSync(LIB_DIR, { recursive: true });
-  for (const name of Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])
-    writeFileSync(join(LIB_DIR, `${name}.js`), await bundle(name, false));
+  for (const name of LIBRARY_NAMES) writeFileSync(join(LIB_DIR, `${name}.js`), await bundleLibrary(name, false));
   await writeTypes(join(LIB_DIR, "types"));
 }
 
@@ -100,12 +96,5 @@ async function writeTypes(outDir: string): Promise<void> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildLibrary();
-  const { minified, gzipped } = await evaluatorSize();
-  console.log(
-    `wrote ${Object.keys(ENTRIES)
-      .map((name) => `${LIB_DIR}${name}.js`)
-      .join(
-        ", ",
-      )} and types/ (the evaluator, for a browser: ${(minified / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped)`,
-  );
+  console.log(`wrote ${[...LIBRARY_NAMES.map((name) => `${name}.js`), "types/"].join(", ")} in ${LIB_DIR}`);
 }

@@ -2,12 +2,17 @@
  * Writes core/validate/generated/: the v0.4 manifest schema (manifest-v0.4.js) and the
  * published v0.1–v0.3 schemas (legacy-v0.X.js) compiled ahead of time by ajv's standalone code generation, so that
  * `check` (Node) and the evaluator (any runtime, a browser included) run the very same
- * validation code, and the evaluator carries no schema compiler. `npm run generate` after
- * changing a schema; tests/unit/generated-validators.test.ts fails until you do.
+ * validation code, and the evaluator carries no schema compiler. Each module exports its
+ * validator and the descriptions its messages quote (scripts/validate/compilable-schema.ts).
+ * `npm run generate` after changing a schema; tests/unit/generated-validators.test.ts fails
+ * until you do.
  *
- * ajv emits CommonJS `require`s even for ESM output; the two it needs here are rewritten:
- * ajv-formats' formats become an ESM import (the same functions `check` used before), and
- * ajv's code-point counter for minLength becomes an inline function.
+ * The evaluator's bundle is mostly this code, so it is made smaller than ajv writes it:
+ * without `verbose` or ajv's messages (schema-problems.ts has the words), with the few
+ * values it takes from the schemas written in, and each error reported by one call. The
+ * formats the schemas use are ajv-formats' own, cut from its source into formats.js
+ * (formats-module.ts); ajv's code-point counter for minLength, which ajv's code requires
+ * as a CommonJS module even for ESM output, becomes an inline function.
  */
 import { _ } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -17,6 +22,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { manifestSchema, SCHEMA_ID } from "../core/validate/manifest-schema.ts";
+import type { SchemaDescriptions } from "../core/validate/schema-problems.ts";
+import { compilable } from "../scripts/validate/compilable-schema.ts";
+import { formatsModule } from "./formats-module.ts";
 import v01 from "../scripts/validate/legacy/v0.1.schema.json" with { type: "json" };
 import v02 from "../scripts/validate/legacy/v0.2.schema.json" with { type: "json" };
 import v03 from "../scripts/validate/legacy/v0.3.schema.json" with { type: "json" };
@@ -27,66 +35,159 @@ const standaloneCode =
 
 export const GENERATED_DIR = fileURLToPath(new URL("../core/validate/generated", import.meta.url));
 
-const FORMATS_REQUIRE = 'require("ajv-formats/dist/formats").fullFormats';
 const UCS2_REQUIRE = 'require("ajv/dist/runtime/ucs2length").default';
 
 /** Each generated file's name and text. */
 export function generatedValidators(): Record<string, string> {
   const options = {
     allErrors: true,
-    verbose: true,
+    messages: false,
+    // A `required` of two members or more is checked in a loop, in order, not by code for each member.
+    loopRequired: 2,
     strictRequired: false,
     allowUnionTypes: true,
-    code: { source: true, esm: true, formats: _`${_`require("ajv-formats/dist/formats")`}.fullFormats` },
+    code: { source: true, esm: true, formats: _`fullFormats` },
   };
   // Our schema is held to ajv's strict mode; the published ones are not ours to correct
   // (v0.3's has `required` without `type`).
   const ours = new Ajv2020({ ...options, strict: true });
   const published = new Ajv2020({ ...options, strict: false });
   for (const ajv of [ours, published]) addFormats(ajv);
-  ours.addSchema(manifestSchema());
-  published
-    .addSchema({ ...v01, $id: "v0.1" })
-    .addSchema({ ...v02, $id: "v0.2" })
-    .addSchema({ ...v03, $id: "v0.3" });
-  return {
-    ...validatorModule("manifest-v0.4", standaloneCode(ours, { manifestV04: SCHEMA_ID })),
+  const v04 = compilable(manifestSchema());
+  const legacy = { "v0.1": compilable(v01), "v0.2": compilable(v02), "v0.3": compilable(v03) };
+  ours.addSchema(v04.schema);
+  for (const [id, { schema }] of Object.entries(legacy)) published.addSchema({ ...schema, $id: id });
+  const validators = {
+    ...validatorModule("manifest-v0.4", standaloneCode(ours, { manifestV04: SCHEMA_ID }), v04.descriptions),
     // One module per version: the evaluator, which only takes the v0.3 path, loads only v0.3's.
-    ...validatorModule("legacy-v0.1", standaloneCode(published, { legacyV01: "v0.1" })),
-    ...validatorModule("legacy-v0.2", standaloneCode(published, { legacyV02: "v0.2" })),
-    ...validatorModule("legacy-v0.3", standaloneCode(published, { legacyV03: "v0.3" })),
+    ...validatorModule("legacy-v0.1", standaloneCode(published, { legacyV01: "v0.1" }), legacy["v0.1"].descriptions),
+    ...validatorModule("legacy-v0.2", standaloneCode(published, { legacyV02: "v0.2" }), legacy["v0.2"].descriptions),
+    ...validatorModule("legacy-v0.3", standaloneCode(published, { legacyV03: "v0.3" }), legacy["v0.3"].descriptions),
   };
+  const formatNames = new Set(
+    Object.values(validators).flatMap((text) => [...text.matchAll(FORMAT_USE)].map((m) => m[1] ?? m[2]!)),
+  );
+  return { ...validators, "formats.js": formatsModule([...formatNames].sort()) };
 }
 
-function validatorModule(name: string, code: string): Record<string, string> {
-  const body = code
+/** A format the generated code takes: `fullFormats.uri`, `fullFormats["date-time"]`. */
+const FORMAT_USE = /\bfullFormats(?:\.([\w$]+)|\["([^"]+)"\])/g;
+
+/** The module of one validator, exported as ajv names it (`manifestV04`), and its descriptions (`manifestV04Descriptions`). */
+function validatorModule(name: string, code: string, descriptions: SchemaDescriptions): Record<string, string> {
+  const body = errorReportsCalled(schemaValuesWrittenIn(code))
     .replace(/^"use strict";/, "")
-    .replaceAll(FORMATS_REQUIRE, "fullFormats")
     .replaceAll(UCS2_REQUIRE, "ucs2length");
   if (body.includes("require("))
     throw new Error(`${name}: the generated code requires a module not rewritten to an import`);
   const header = "// Generated by tools/generate-validators.ts (npm run generate): do not edit.";
-  const exported = [...body.matchAll(/export const (\w+) =/g)].map((m) => m[1]);
+  const [validator, ...others] = [...body.matchAll(/export const (\w+) =/g)].map((m) => m[1]);
+  if (validator === undefined || others.length > 0) throw new Error(`${name}: not one validator exported`);
   return {
     [`${name}.js`]: [
       header,
-      ...(body.includes("fullFormats") ? ['import { fullFormats } from "ajv-formats/dist/formats.js";'] : []),
+      ...(body.includes("fullFormats") ? ['import { fullFormats } from "./formats.js";'] : []),
       ...(body.includes("ucs2length")
         ? [
             "/** Code points in a string (what JSON Schema's minLength counts). */",
             "function ucs2length(text) { let n = 0; for (const _ of text) n++; return n; }",
           ]
         : []),
+      ...(body.includes("reportError")
+        ? [
+            "/** `errors` (null: none yet) and an error, as ajv's code reports one. */",
+            "function reportError(errors, instancePath, schemaPath, keyword, params) {",
+            "  const error = { instancePath, schemaPath, keyword, params };",
+            "  if (errors === null) return [error];",
+            "  errors.push(error);",
+            "  return errors;",
+            "}",
+          ]
+        : []),
       body,
+      `export const ${validator}Descriptions = ${JSON.stringify(descriptions)};`,
       "",
     ].join("\n"),
     [`${name}.d.ts`]: [
       header,
-      'import type { GeneratedValidator } from "../schema-problems.ts";',
-      ...exported.map((e) => `export declare const ${e}: GeneratedValidator;`),
+      'import type { GeneratedValidator, SchemaDescriptions } from "../schema-problems.ts";',
+      `export declare const ${validator}: GeneratedValidator;`,
+      `export declare const ${validator}Descriptions: SchemaDescriptions;`,
       "",
     ].join("\n"),
   };
+}
+
+/**
+ * ajv's report of an error: the error object, then three statements to add it to the
+ * errors. (The instance path is written `instancePath` alone when it is that variable.)
+ */
+const ERROR_REPORT =
+  /const (err\d+) = \{instancePath(?::(.*?))?,schemaPath:("[^"]*"),keyword:("[^"]*"),params:(.*?)\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
+
+/**
+ * `code` with each report of an error replaced by a call of reportError, some 60 bytes
+ * shorter minified. There are some 300 reports in the v0.4 validator and 200 in v0.3's:
+ * most of the code.
+ */
+function errorReportsCalled(code: string): string {
+  const called = code.replace(
+    ERROR_REPORT,
+    (_report, _name, instancePath: string | undefined, schemaPath: string, keyword: string, params: string) =>
+      `vErrors = reportError(vErrors, ${instancePath ?? "instancePath"}, ${schemaPath}, ${keyword}, ${params});errors++;`,
+  );
+  if (called.includes("= {instancePath")) throw new Error("an error reported otherwise than ERROR_REPORT expects");
+  return called;
+}
+
+/** A value in such a schema, as the code refers to it: `schema31.properties.facets.items.type`. */
+const SCHEMA_VALUE = /\b(schema\d+)((?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\]|\[\d+\])*)/g;
+const PROPERTY_ACCESS = /\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*"|\d+)\]/g;
+
+/**
+ * `code` with each value it takes from a schema written in: ajv refers to an enum's values
+ * or a list of types through the whole schema (the document, for most), declared beside
+ * the code; a few small arrays are all that is used of it.
+ */
+function schemaValuesWrittenIn(code: string): string {
+  const schemas = new Map<string, unknown>();
+  // ajv's declaration of a schema, `const schema31 = ` and its JSON, found in order: JSON may hold that text.
+  const declaration = /const (schema\d+) = /g;
+  let rest = "";
+  let from = 0;
+  for (let match = declaration.exec(code); match !== null; match = declaration.exec(code)) {
+    const start = match.index + match[0].length;
+    const end = jsonEnd(code, start);
+    if (code[end] !== ";") throw new Error(`${match[1]}: not a declaration of JSON`);
+    schemas.set(match[1]!, JSON.parse(code.slice(start, end)));
+    rest += code.slice(from, match.index);
+    from = declaration.lastIndex = end + 1;
+  }
+  rest += code.slice(from);
+  return rest.replace(SCHEMA_VALUE, (reference, name: string, path: string) => {
+    if (!schemas.has(name)) throw new Error(`${reference}: a schema not declared`);
+    let value = schemas.get(name);
+    for (const [, property, index] of path.matchAll(PROPERTY_ACCESS))
+      value = (value as Record<string, unknown>)[property ?? (JSON.parse(index!) as string | number)];
+    if (value === undefined) throw new Error(`${reference}: no such value`);
+    return JSON.stringify(value);
+  });
+}
+
+/** Where the JSON value (an object or an array) that starts at `start` of `text` ends. */
+function jsonEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if ((c === "}" || c === "]") && --depth === 0) return i + 1;
+  }
+  throw new Error("a JSON value not ended");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -7,6 +7,7 @@
  * and no pointer string, so that the common case, a document with nothing to place, pays
  * little. A pointer is looked up by walking its tokens from the root.
  */
+import { unescapePointerToken } from "./pointer.ts";
 
 export interface Place {
   /** 1-based, as editors count. */
@@ -60,7 +61,7 @@ class RecordedSourceMap implements SourceMap {
     let at = 0;
     if (pointer.startsWith("/")) {
       for (const token of pointer.slice(1).split("/")) {
-        const child = this.#child(at, token.replaceAll("~1", "/").replaceAll("~0", "~"));
+        const child = this.#child(at, unescapePointerToken(token));
         if (child === undefined) break;
         at = child;
       }

@@ -44,10 +44,6 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function escapePointerToken(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
 class ProblemError extends Error {
   constructor(readonly problem: JsonProblem) {
     super(problem.message);

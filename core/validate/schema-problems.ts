@@ -3,22 +3,29 @@
  * of time) turned into problems a publisher can act on: one per fault, with the JSON
  * pointer of the value at fault. Shared by `check` and the evaluator, so that both say the
  * same thing about the same fault.
+ *
+ * ajv runs without `verbose`, which would put the value and the subschema in every error
+ * object it can report, and so in the code generated ahead of time for a browser: the
+ * value at fault is read from the value validated instead, and the few descriptions a
+ * message quotes come with the validator (SchemaDescriptions).
  */
 import { quoted } from "../excerpt.ts";
-import { escapePointerToken } from "../json/strict-json.ts";
+import { escapePointerToken, unescapePointerToken } from "../json/pointer.ts";
 import { isSchemaKeyword, type SchemaKeyword } from "../rules/schema-keywords.ts";
 import { noSuchDate } from "./calendar-date.ts";
 import type { Problem } from "./problem.ts";
 
-/** The members of an ajv error object (with `verbose`) that the messages need. */
+/**
+ * The members of an ajv error object that the messages need. ajv's own message is not
+ * among them (the generated code goes without, `messages: false`): its words are here.
+ */
 export interface SchemaError {
   keyword: string;
   instancePath: string;
   schemaPath: string;
   params: Record<string, unknown>;
+  /** Set by our own keyword, redirect-location (scripts/validate/schema-validator.ts). */
   message?: string;
-  data?: unknown;
-  parentSchema?: unknown;
 }
 
 /** A validation function as ajv generates it: true, or false with `errors` set. */
@@ -27,13 +34,22 @@ export interface GeneratedValidator {
   errors?: SchemaError[] | null;
 }
 
+/** The keywords whose message quotes the description of their subschema, when it has one. */
+export const DESCRIBED_KEYWORDS = ["anyOf", "format", "pattern"] as const;
+
+/**
+ * The description of each subschema holding one of DESCRIBED_KEYWORDS, by its path in the
+ * schema ajv compiled, as a JSON pointer (scripts/validate/compilable-schema.ts).
+ */
+export type SchemaDescriptions = Readonly<Record<string, string>>;
+
 export type Validate = (value: unknown) => Problem[];
 
-export function problemsOf(validate: GeneratedValidator): Validate {
-  return (value) => (validate(value) ? [] : schemaProblems(validate.errors ?? []));
+export function problemsOf(validate: GeneratedValidator, descriptions: SchemaDescriptions): Validate {
+  return (value) => (validate(value) ? [] : schemaProblems(validate.errors ?? [], value, descriptions));
 }
 
-function schemaProblems(errors: SchemaError[]): Problem[] {
+function schemaProblems(errors: SchemaError[], value: unknown, descriptions: SchemaDescriptions): Problem[] {
   // A failed anyOf is reported once, in its own words, not once per branch that failed.
   const anyOfs = errors.filter((e) => e.keyword === "anyOf");
   const insideAnyOf = (e: SchemaError) =>
@@ -42,16 +58,19 @@ function schemaProblems(errors: SchemaError[]): Problem[] {
     );
   return errors
     .filter((e) => e.keyword !== "if" && !insideAnyOf(e))
-    .map((e) => ({ pointer: pointerOf(e), rule: schemaRule(e.keyword), message: messageOf(e) }));
+    .map((e) => {
+      const keyword = schemaKeyword(e.keyword);
+      return { pointer: pointerOf(e), rule: `schema/${keyword}`, message: messageOf(e, keyword, value, descriptions) };
+    });
 }
 
-/** The rule of a keyword: our schemas use no other (tests/unit/rules.test.ts), so another is a bug here. */
-function schemaRule(keyword: string): `schema/${SchemaKeyword}` {
+/** A keyword reported: our schemas use no other (tests/unit/rules.test.ts), so another is a bug here. */
+function schemaKeyword(keyword: string): SchemaKeyword {
   if (!isSchemaKeyword(keyword))
     throw new Error(
       `a schema reported the keyword ${JSON.stringify(keyword)}, which core/rules/schema-keywords.ts lacks`,
     );
-  return `schema/${keyword}`;
+  return keyword;
 }
 
 function pointerOf(e: SchemaError): string {
@@ -60,36 +79,71 @@ function pointerOf(e: SchemaError): string {
   return e.instancePath;
 }
 
-function messageOf(e: SchemaError): string {
-  const description = (e.parentSchema as { description?: string } | undefined)?.description;
-  if (e.keyword === "format" && e.params.format === "date-time" && typeof e.data === "string") {
-    return (
-      `${noSuchDate(e.data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, ` +
-      `found ${quoted(e.data)}`
-    );
+/**
+ * The value at `pointer` in `value`: the value an error is about. (Not so within
+ * `propertyNames`, whose errors point at the object, not at the name: our schemas ask
+ * only a length of names there, and its message quotes no value.)
+ */
+function valueAt(value: unknown, pointer: string): unknown {
+  let at = value;
+  for (const token of pointer.split("/").slice(1)) at = (at as Record<string, unknown>)[unescapePointerToken(token)];
+  return at;
+}
+
+/** The description of the subschema whose keyword reported `e` (a schemaPath is a URI fragment). */
+function descriptionOf(e: SchemaError, descriptions: SchemaDescriptions): string | undefined {
+  return descriptions[decodeURIComponent(e.schemaPath.slice(1, e.schemaPath.lastIndexOf("/")))];
+}
+
+function messageOf(e: SchemaError, keyword: SchemaKeyword, value: unknown, descriptions: SchemaDescriptions): string {
+  const data = valueAt(value, e.instancePath);
+  if (keyword === "format" && e.params.format === "date-time" && typeof data === "string") {
+    return `${noSuchDate(data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${quoted(data)}`;
   }
-  switch (e.keyword) {
+  switch (keyword) {
     case "required":
       return `missing required member ${JSON.stringify(e.params.missingProperty)}`;
     case "additionalProperties":
       return `unknown member ${quoted(e.params.additionalProperty)}: this object allows no other members`;
     case "const":
-      return `must be ${JSON.stringify(e.params.allowedValue)}, found ${quoted(e.data)}`;
+      return `must be ${JSON.stringify(e.params.allowedValue)}, found ${quoted(data)}`;
     case "enum":
       return (
         `must be one of ` +
         `${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, ` +
-        `found ${quoted(e.data)}`
+        `found ${quoted(data)}`
       );
     case "anyOf":
-      return description ?? "must match one of the allowed shapes";
+      return descriptionOf(e, descriptions) ?? "must match one of the allowed shapes";
     case "format":
     case "pattern":
       return (
-        `${description ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, ` +
-        `found ${quoted(e.data)}`
+        `${descriptionOf(e, descriptions) ?? `must be a valid ${e.params.format ?? `string matching ${e.params.pattern}`}`}, ` +
+        `found ${quoted(data)}`
       );
-    default:
-      return e.message ?? e.keyword;
+    case "redirect-location":
+      return e.message ?? keyword;
+    // ajv's own words (tests/unit/schema-messages.test.ts).
+    case "type":
+      return `must be ${e.params.type}`;
+    case "minLength":
+      return `must NOT have fewer than ${e.params.limit} characters`;
+    case "maxLength":
+      return `must NOT have more than ${e.params.limit} characters`;
+    case "minItems":
+      return `must NOT have fewer than ${e.params.limit} items`;
+    case "maxItems":
+      return `must NOT have more than ${e.params.limit} items`;
+    case "minimum":
+    case "maximum":
+      return `must be ${e.params.comparison} ${e.params.limit}`;
+    case "contains":
+      return e.params.maxContains === undefined
+        ? `must contain at least ${e.params.minContains} valid item(s)`
+        : `must contain at least ${e.params.minContains} and no more than ${e.params.maxContains} valid item(s)`;
+    case "oneOf":
+      return "must match exactly one schema in oneOf";
+    case "propertyNames":
+      return "property name must be valid";
   }
 }

@@ -6,10 +6,11 @@
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { manifestSchema, SCHEMA_ID } from "../../core/validate/manifest-schema.ts";
+import { manifestSchema } from "../../core/validate/manifest-schema.ts";
 import { manifestSchemaProblems } from "../../core/validate/manifest-structure.ts";
 import { problemsOf, type Validate } from "../../core/validate/schema-problems.ts";
 import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
+import { compilable } from "./compilable-schema.ts";
 import { keysSchema } from "./keys-schema.ts";
 import { routesSchema } from "./routes-schema.ts";
 import { unsignedSchema } from "./unsigned-schema.ts";
@@ -34,7 +35,6 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
   if (validators === undefined) {
     const ajv = new Ajv2020({
       allErrors: true,
-      verbose: true,
       strict: true,
       strictRequired: false,
       allowUnionTypes: true,
@@ -55,20 +55,27 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
         return problem === undefined;
       },
     });
-    // Adding the v0.4 schema costs more than all the rest (ajv checks it against its meta-schema): only for
-    // `resource`, which a check of content never asks for.
-    let withManifestSchema = false;
+    const validatorOf = (schema: object): Validate => {
+      const { schema: compiledSchema, descriptions } = compilable(schema);
+      return problemsOf(ajv.compile(compiledSchema), descriptions);
+    };
+    // The v0.4 schema costs more to compile than all the rest: only for `resource`, which a check of
+    // content never asks for, and once for each resource asked for.
+    const resources = new Map<string, Validate>();
     validators = {
       manifest: (value) => manifestSchemaProblems(value, contextUrl),
-      routes: problemsOf(ajv.compile(routesSchema)),
-      keys: problemsOf(ajv.compile(keysSchema)),
-      unsigned: problemsOf(ajv.compile(unsignedSchema)),
+      routes: validatorOf(routesSchema),
+      keys: validatorOf(keysSchema),
+      unsigned: validatorOf(unsignedSchema),
       resource: (name) => {
-        if (!withManifestSchema) ajv.addSchema(manifestSchema(contextUrl));
-        withManifestSchema = true;
-        const validate = ajv.getSchema(`${SCHEMA_ID}#/$defs/${name}`);
-        if (validate === undefined) throw new Error(`no resource ${JSON.stringify(name)} in the v0.4 schema`);
-        return problemsOf(validate);
+        let validate = resources.get(name);
+        if (validate === undefined) {
+          const { $schema, $defs } = manifestSchema(contextUrl);
+          if (!Object.hasOwn($defs, name)) throw new Error(`no resource ${JSON.stringify(name)} in the v0.4 schema`);
+          validate = validatorOf({ $schema, $defs, $ref: `#/$defs/${name}` });
+          resources.set(name, validate);
+        }
+        return validate;
       },
     };
     compiled.set(contextUrl, validators);

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Miniflare } from "miniflare";
 import { evaluate, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
-import { bundleEvaluator } from "../../tools/build-library.ts";
+import { bundleLibrary } from "../../tools/build-library.ts";
 import { manifestFor, newKey, signed } from "../support/fixture-content.ts";
 import { ROOT } from "../support/paths.ts";
 import { DENO_ENV, wranglerConfig } from "../support/runtimes.ts";
@@ -51,7 +51,7 @@ describe("the evaluator in Deno and workerd", () => {
   const all = cases();
   let expected: Receipt[];
   before(async () => {
-    writeFileSync(join(scratch, "evaluate.js"), await bundleEvaluator(false));
+    writeFileSync(join(scratch, "evaluate.js"), await bundleLibrary("evaluate", false));
     writeFileSync(join(scratch, "cases.json"), JSON.stringify(all));
     expected = await Promise.all(all.map(([text, context]) => evaluate(text, context)));
   });

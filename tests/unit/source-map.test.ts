@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { lineColumn, type SourceMap } from "../../core/json/source-map.ts";
-import { escapePointerToken, parseJson } from "../../core/json/strict-json.ts";
+import { escapePointerToken } from "../../core/json/pointer.ts";
+import { parseJson } from "../../core/json/strict-json.ts";
 
 function sourceMapOf(text: string): SourceMap {
   const parsed = parseJson(text);
