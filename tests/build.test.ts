@@ -12,7 +12,6 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
@@ -24,7 +23,7 @@ import { recoverOutput } from "../scripts/write/output.ts";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
-import { fileDigests } from "./support/file-tree.ts";
+import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames, assertUsageError, printedProblems, problemPlaces, theProblem } from "./support/problems.ts";
 import { startPrintingUrl } from "./support/processes.ts";
@@ -42,14 +41,9 @@ function cli(args: string[], cwd = scratch, env: Record<string, string> = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Writes files (objects as pretty JSON, strings as they are) into a new content directory. */
+/** A new content directory of `files`, in the scratch folder. */
 function content(name: string, files: Record<string, unknown>): string {
-  const dir = join(scratch, name);
-  for (const [file, value] of Object.entries(files)) {
-    mkdirSync(join(dir, file, ".."), { recursive: true });
-    writeFileSync(join(dir, file), typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
-  }
-  return dir;
+  return writeFiles(join(scratch, name), files);
 }
 
 const [twinA, twinB] = caseTwins();

@@ -25,7 +25,14 @@ import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
-import { assertLineNames, assertUsageError, printedProblems, problemPlaces, theProblem } from "./support/problems.ts";
+import {
+  assertLineNames,
+  assertUsageError,
+  printedKeysFile,
+  printedProblems,
+  problemPlaces,
+  theProblem,
+} from "./support/problems.ts";
 import { runCli, startPrintingUrl } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-publisher-"));
@@ -59,9 +66,6 @@ function probeOf(stdout: string, request: string): ProbeLine {
   assert.ok(line, `no check of ${request} in:\n${stdout}`);
   return line;
 }
-
-/** The JSON keygen prints for content/_keys.json: the whole file, from its "{" line to its "}" line. */
-const printedKeysFile = (stdout: string) => /^\{\n[\s\S]*?\n\}$/m.exec(stdout)?.[0];
 
 describe("from a new key to a probed resolver", () => {
   const keyRef = "did:web:you.example#key-1";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -15,6 +15,7 @@ import { canonicalize } from "../core/crypto/jcs.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames, type PrintedProblem, printedProblems, theProblem } from "./support/problems.ts";
@@ -27,15 +28,7 @@ const attacker = newKey();
 
 /** A repository of its own (found by its package.json), with `files` under it. */
 function repository(name: string, files: Record<string, unknown>): string {
-  const root = join(scratch, name);
-  for (const [file, value] of Object.entries({ "package.json": {}, ...files })) {
-    mkdirSync(join(root, file, ".."), { recursive: true });
-    writeFileSync(
-      join(root, file),
-      typeof value === "string" || Buffer.isBuffer(value) ? value : `${JSON.stringify(value, null, 2)}\n`,
-    );
-  }
-  return root;
+  return writeFiles(join(scratch, name), { "package.json": {}, ...files });
 }
 
 function cli(cwd: string, ...args: string[]) {

@@ -52,20 +52,32 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/**
- * Runs the CLI as a person would, asynchronously (so that a test server can answer it), with GitHub's annotations
- * off.
- */
-export async function runCli(
+interface Finished {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` in `cwd` and collects what it printed, asynchronously (so that a test server can answer it). */
+export async function runCommand(
+  command: string,
   args: string[],
   cwd: string,
-  env: Record<string, string> = {},
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Finished> {
+  const child = spawn(command, args, { cwd, env });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c));
   child.stderr.on("data", (c: Buffer) => (stderr += c));
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", resolve);
+  });
   return { status, stdout, stderr };
+}
+
+/** Runs the CLI as a person would, with GitHub's annotations off. */
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Finished> {
+  return runCommand(process.execPath, [CLI, ...args], cwd, { ...process.env, GITHUB_ACTIONS: "", ...env });
 }

@@ -1,0 +1,78 @@
+/**
+ * The README's walkthrough ("From an empty repository to a deployed resolver") as a new
+ * publisher takes it, in a copy of this repository used as a template: the sample content
+ * removed, a key made and pinned, a manifest written, signed, checked and built, with the
+ * commands the README gives; then, in that copy, tests that once read the sample content,
+ * which must pass on the publisher's own. tests/publisher.test.ts takes each step in
+ * detail in an empty folder; this is the repository as a template hands it over.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { readRecords } from "./support/index.ts";
+import { ROOT } from "./support/paths.ts";
+import { printedKeysFile, printedProblems } from "./support/problems.ts";
+import { runCommand } from "./support/processes.ts";
+
+/** cli.test.ts read the sample content/ before it made its own; check and serve make theirs, and are quick. */
+const TESTS_IN_THE_COPY = ["tests/cli.test.ts", "tests/check.test.ts", "tests/serve.test.ts"];
+
+const scratch = mkdtempSync(join(tmpdir(), "um-walkthrough-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+// A publisher's shell: no GitHub annotations; npx runs the template's own CLI or fails, never
+// installing a package of that name from the registry; and no trace of this test runner,
+// whose NODE_TEST_CONTEXT would make the tests run in the copy report to it instead.
+const publisherEnv = { ...process.env, GITHUB_ACTIONS: "", npm_config_yes: "false", NODE_TEST_CONTEXT: undefined };
+
+test("the README's walkthrough in a copy of the repository, then the tests there", async () => {
+  const repo = join(scratch, "repo");
+  const inRepo = async (command: string, ...args: string[]) => {
+    const result = await runCommand(command, args, repo, publisherEnv);
+    assert.equal(result.status, 0, `${command} ${args.join(" ")}:\n${result.stdout}${result.stderr}`);
+    return result.stdout;
+  };
+
+  // The template: the files a commit of the working tree would hold, tracked or new, but a deleted one and
+  // node_modules (a link to a checkout's packages is no ignored folder to git). `npm ci` is the installed
+  // packages, linked, and the prepare script.
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  }).split("\0");
+  for (const file of files.filter((f) => f !== "" && f !== "node_modules" && existsSync(join(ROOT, f))))
+    cpSync(join(ROOT, file), join(repo, file));
+  symlinkSync(join(ROOT, "node_modules"), join(repo, "node_modules"));
+  await inRepo("npm", "run", "prepare");
+
+  // 1. rm -r content/*: an empty content/, which a clone may lack already (git keeps no empty folder).
+  rmSync(join(repo, "content"), { recursive: true, force: true });
+  mkdirSync(join(repo, "content"));
+
+  // 2. A key outside the repository, pinned with the _keys.json keygen prints.
+  const keyFile = join(scratch, "home/.manifest-keys/signing.pem");
+  const keyRef = "did:web:you.example#key-1";
+  const keysFile = printedKeysFile(
+    await inRepo("npx", "manifest-resolver", "keygen", "--out", keyFile, "--key-ref", keyRef),
+  );
+  assert.ok(keysFile, "keygen prints the whole _keys.json");
+  writeFileSync(join(repo, "content/_keys.json"), `${keysFile}\n`);
+
+  // 3, 4. A manifest, signed.
+  await inRepo("npx", "manifest-resolver", "new", "--subject", "did:web:you.example", "--out", "content/me.jsonld");
+  await inRepo("npx", "manifest-resolver", "sign", "content/me.jsonld", "--key", keyFile, "--key-ref", keyRef);
+
+  // 5. Checked without a problem, and built: the publisher's manifest is all the resolver serves.
+  assert.deepEqual(printedProblems(await inRepo("npx", "manifest-resolver", "check")), []);
+  await inRepo("npm", "run", "build");
+  const { "@id": umid } = JSON.parse(readFileSync(join(repo, "content/me.jsonld"), "utf8"));
+  assert.deepEqual(Object.keys(readRecords(join(repo, "dist"))), [umid]);
+
+  // "npm test: the project's own tests still pass", for those that once needed the sample content.
+  const tap = await inRepo(process.execPath, "--import", "tsx", "--test", "--test-reporter=tap", ...TESTS_IN_THE_COPY);
+  assert.ok(Number(/^# pass (\d+)$/m.exec(tap)?.[1]) > 0, tap);
+  assert.match(tap, /^# fail 0$/m);
+});
