@@ -38,7 +38,7 @@ test("the README's walkthrough in a copy of the repository, then the tests there
 
   // The template: the files a commit of the working tree would hold, tracked or new, but a deleted one and
   // node_modules (a link to a checkout's packages is no ignored folder to git). `npm ci` is the installed
-  // packages, linked, and the prepare script.
+  // packages, linked; the CLI is bundled as `npm test` bundles it first.
   const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: ROOT,
     encoding: "utf8",
@@ -46,7 +46,7 @@ test("the README's walkthrough in a copy of the repository, then the tests there
   for (const file of files.filter((f) => f !== "" && f !== "node_modules" && existsSync(join(ROOT, f))))
     cpSync(join(ROOT, file), join(repo, file));
   symlinkSync(join(ROOT, "node_modules"), join(repo, "node_modules"));
-  await inRepo("npm", "run", "prepare");
+  await inRepo("npm", "run", "build:cli");
 
   // 1. rm -r content/*: an empty content/, which a clone may lack already (git keeps no empty folder).
   rmSync(join(repo, "content"), { recursive: true, force: true });
