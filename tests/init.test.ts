@@ -83,7 +83,7 @@ describe("init in an empty folder", () => {
     assert.deepEqual(manifest.scripts, {
       check: "manifest-resolver check",
       build: "manifest-resolver build",
-      start: "manifest-resolver build && manifest-resolver serve",
+      start: "manifest-resolver build && manifest-resolver serve --ui-port 8788",
     });
     const { version } = JSON.parse(read(ROOT, "package.json"));
     assert.deepEqual(manifest.devDependencies, { "manifest-resolver": `^${version}` });

@@ -4,14 +4,14 @@
  * overwritten without --force, and nothing is written at all when anything is in the way:
  * every file is checked first, then each is written atomically.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { lineColumn } from "../../core/json/source-map.ts";
 import { detectStyle, DEFAULT_STYLE, formatJson, writeFileAtomically } from "../edit/json-file.ts";
 import { PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
-import { displayPath } from "../read/files.ts";
+import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { shellWord } from "../report/fix-hints.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
@@ -75,16 +75,19 @@ type PackageJson = { value: Record<string, unknown>; text?: string } | { problem
 
 /** The folder's package.json, if it has one; a file that is not a JSON object is a problem, not overwritten. */
 function readPackageJson(path: string): PackageJson {
-  if (!existsSync(path)) return { value: {} };
-  const text = readFileSync(path, "utf8");
-  const parsed = parseJson(text);
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  if ("diagnostic" in read) {
+    if (read.missing) return { value: {} };
+    return { problem: `${read.diagnostic.file} - ${read.diagnostic.message}; nothing was written` };
+  }
+  const parsed = parseJson(read.text);
   if (!parsed.ok) {
-    const { line, column } = lineColumn(text, parsed.problem.offset);
+    const { line, column } = lineColumn(read.text, parsed.problem.offset);
     return { problem: `${displayPath(path)}:${line}:${column} - ${parsed.problem.message}; nothing was written` };
   }
   if (!isJsonObject(parsed.value))
     return { problem: `${displayPath(path)}: must hold a JSON object; nothing was written` };
-  return { value: parsed.value, text };
+  return { value: parsed.value, text: read.text };
 }
 
 /** package.json with init's scripts, and this package as a devDependency unless it is a dependency already. */

@@ -21,7 +21,8 @@ const WORKER = "cloudflare/worker.ts";
 export const PACKAGE_SCRIPTS: Record<string, string> = {
   check: "manifest-resolver check",
   build: "manifest-resolver build",
-  start: "manifest-resolver build && manifest-resolver serve",
+  // The lookup page on a second port, asking the resolver served on the first.
+  start: "manifest-resolver build && manifest-resolver serve --ui-port 8788",
 };
 
 export function projectFiles(name: string): ProjectFile[] {
