@@ -46,8 +46,14 @@ export function startPrintingUrl(
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
+    // A process that ignores SIGTERM (a Node wrapper blocked in spawnSync does) is killed
+    // after 5 s, rather than hanging the suite.
+    const kill = setTimeout(() => child.kill("SIGKILL"), 5_000);
     child.removeAllListeners("exit");
-    child.once("exit", () => resolve());
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
     child.kill("SIGTERM");
   });
 }

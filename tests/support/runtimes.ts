@@ -6,6 +6,7 @@
  */
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { KV_BINDING } from "../../edge/descriptor.ts";
@@ -28,6 +29,21 @@ const node: Runtime = {
 /** Deno looks for a newer release on start; these machines reach no such server. */
 export const DENO_ENV = { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
 
+let denoPath: string | undefined;
+
+/**
+ * Deno's own executable. node_modules/.bin/deno is the npm package's Node wrapper when its
+ * install script, which links the binary in its place, has not run (package.json denies
+ * it), and that wrapper, blocked in spawnSync, never passes a SIGTERM on to the Deno it runs.
+ */
+function denoExecutable(): string {
+  denoPath ??= execFileSync(join(ROOT, "node_modules/.bin/deno"), ["eval", "console.log(Deno.execPath())"], {
+    env: DENO_ENV,
+    encoding: "utf8",
+  }).trim();
+  return denoPath;
+}
+
 const deno: Runtime = {
   name: "deno (Netlify edge function)",
   start: (dist) => startNetlifyFunction(dist),
@@ -39,7 +55,7 @@ const deno: Runtime = {
  */
 export function startNetlifyFunction(dist: string, project?: { root: string; functionFile: string }): Promise<Started> {
   return startPrintingUrl(
-    join(ROOT, "node_modules/.bin/deno"),
+    denoExecutable(),
     [
       "run",
       "--quiet",
