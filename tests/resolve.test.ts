@@ -342,6 +342,17 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
     );
     assertLineNames(r.warnings[0]!.message, `${server.url}${path}`);
   });
+  it("a manifest whose signature fails: its statusRef is never asked (core §3.1.2: verify first)", async () => {
+    // The statusRef of a forged manifest is the forger's: asking it would let any manifest make this client
+    // request any URL it names.
+    const path = statusPathFor();
+    server.routes.set(path, statusBody(statusDocument("urn:st:forged", "active")));
+    const signed = manifest("urn:st:forged", { statusRef: `${server.url}${path}` });
+    publish({ ...signed, subject: "did:web:mallory.example" });
+    const r = receiptOf(await resolve(server.url, "urn:st:forged", at(NOW)));
+    assert.deepEqual([r.outcome, r.signatureCheck, r.revocationStatus], ["rejected", "invalid", "unchecked"]);
+    assert.equal(server.hits(path), 0, "the forged manifest's statusRef was requested");
+  });
   it("a statusRef that is not https: is not resolved (O2.1: unreachable), and never asked", async () => {
     const before = server.requests.length;
     const { result } = await withStatus("urn:st:plain", "http://status.example/urn:st:plain");

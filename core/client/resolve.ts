@@ -177,17 +177,24 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       entry.url,
     );
   await got.save();
+  const evaluated = (revocation: Revocation | undefined) =>
+    evaluate(entry.body, context, {
+      ...evaluateOptions,
+      contentType: entry.contentType ?? null,
+      ...withRevocation(revocation),
+    });
+  // Verify first (core §3.1.2): a statusRef is the signer's only once the signature holds, and
+  // asking a forged manifest's would let any manifest make this client request any URL it names.
+  const unverified = await evaluated(undefined);
   const answer =
-    manifest === undefined ? undefined : await resolveStatus(manifest, { now: now.getTime(), cache, transport });
+    manifest !== undefined && unverified.signatureCheck === "valid"
+      ? await resolveStatus(manifest, { now: now.getTime(), cache, transport })
+      : undefined;
   return answered(
     answer,
     entry.url,
-    (revocation) =>
-      evaluate(entry.body, context, {
-        ...evaluateOptions,
-        contentType: entry.contentType ?? null,
-        ...withRevocation(revocation),
-      }),
+    // Evaluated again only to record a status: the first receipt stands where there is none.
+    (revocation) => (revocation === undefined ? Promise.resolve(unverified) : evaluated(revocation)),
     manifest,
   );
 }
