@@ -21,8 +21,9 @@ export const RELYING_PARTY_RULES = {
     severity: "error",
     summary: "the manifest is larger than the evaluator's size limit",
     why:
-      "A relying party bounds what one manifest may cost it (core §6.3): 1 MB by " +
-      "default, UM_MAX_MANIFEST_BYTES here.",
+      "A relying party bounds what one manifest may cost it (core §6.3): 1 MiB by " +
+      "default (the same as check's; §6.3 says 1 MB, a deviation the conformance claim " +
+      "states), UM_MAX_MANIFEST_BYTES here.",
     source: "UM v0.4 core §6.3",
     fix:
       "Make the manifest smaller (reference large proofs by URI), or raise " +
