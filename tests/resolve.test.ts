@@ -241,6 +241,34 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
       ["rejected", "invalid", "unchecked", ["um:reason:crypto:signature-invalid"]],
     );
   });
+  describe("a policy that requires an active status (core §1.6.6: requireActiveStatus)", () => {
+    const strict = { now: NOW, requireActiveStatus: true };
+    for (const [given, status, codes] of [
+      [undefined, "unchecked", ["um:reason:status:active-required"]],
+      [
+        { status: "unchecked", code: "um:reason:status:endpoint-unavailable" },
+        "unchecked",
+        ["um:reason:status:endpoint-unavailable", "um:reason:status:active-required"],
+      ],
+      [{ status: "suspended" }, "suspended", ["um:reason:status:suspended", "um:reason:status:active-required"]],
+      [{ status: "revoked" }, "revoked", ["um:reason:status:revoked"]],
+    ] as const) {
+      it(`${given === undefined ? "no status" : given.status}: rejected`, async () => {
+        const r = valid(await evaluate(text, strict, given === undefined ? {} : { revocation: given }));
+        assert.deepEqual([r.outcome, r.revocationStatus, r.warnings.map((w) => w.code)], ["rejected", status, codes]);
+      });
+    }
+    it("active: accepted", async () => {
+      const r = valid(await evaluate(text, strict, { revocation: { status: "active" } }));
+      assert.deepEqual([r.outcome, r.warnings], ["accepted", []]);
+    });
+    it("a requireActiveStatus that is not a boolean is a context error", async () => {
+      await assert.rejects(
+        evaluate(text, { now: NOW, requireActiveStatus: "yes" as unknown as boolean }),
+        (e: Error) => e instanceof ContextError && e.message.includes("requireActiveStatus must be true or false"),
+      );
+    });
+  });
   it("refuses a reason that is not a registry code, naming it", async () => {
     await assert.rejects(
       evaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "endpoint down" } }),

@@ -34,6 +34,11 @@ export interface EvaluationContext {
   intendedScope?: string[];
   /** The intended use, which must equal a governing consent's `purpose` (core §1.4.4). Default: not compared. */
   intendedPurpose?: string;
+  /**
+   * This relying party's policy requires an active status (core §1.6.6): a status that is not `active`,
+   * `unchecked` included, rejects. Default false: only `revoked` rejects.
+   */
+  requireActiveStatus?: boolean;
   /** Leave `processedAt` (and each consent's `checkedAt`) out of the receipt, for byte-comparable output. */
   omitProcessedAt?: boolean;
 }
@@ -47,6 +52,7 @@ export interface ResolvedContext {
   presentedAssuranceClass: AssuranceClass;
   intendedScope: string[];
   intendedPurpose?: string;
+  requireActiveStatus: boolean;
   omitProcessedAt: boolean;
 }
 
@@ -55,6 +61,7 @@ export class ContextError extends Error {}
 
 type Check = (value: unknown) => string | undefined;
 const nonEmptyString: Check = (v) => (typeof v === "string" && v !== "" ? undefined : "must be a non-empty string");
+const boolean: Check = (v) => (typeof v === "boolean" ? undefined : "must be true or false");
 const MEMBERS: Record<keyof EvaluationContext, Check> = {
   now: (v) => (isDateTime(v) ? undefined : "must be an RFC 3339 date-time, such as 2026-06-01T00:00:00Z"),
   maxSupportedTrustTier: (v) =>
@@ -70,7 +77,8 @@ const MEMBERS: Record<keyof EvaluationContext, Check> = {
       ? undefined
       : "must be a non-empty array of non-empty strings",
   intendedPurpose: nonEmptyString,
-  omitProcessedAt: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
+  requireActiveStatus: boolean,
+  omitProcessedAt: boolean,
 };
 
 /**
@@ -101,6 +109,7 @@ export function resolveContext(context: unknown = {}): ResolvedContext {
     presentedAssuranceClass: c.presentedAssuranceClass ?? "software",
     intendedScope: c.intendedScope ?? ["read"],
     ...(c.intendedPurpose !== undefined && { intendedPurpose: c.intendedPurpose }),
+    requireActiveStatus: c.requireActiveStatus ?? false,
     omitProcessedAt: c.omitProcessedAt ?? false,
   };
 }

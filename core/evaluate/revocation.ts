@@ -7,7 +7,10 @@
  * rejecting a manifest only because its status endpoint could not be asked. The reason's
  * registry code is recorded as `revocationReason` (§3.3.1) and as the warning's code.
  * Without a result, "unchecked" is recorded and nothing else, as by an evaluator that does
- * not resolve status (§1.6.6).
+ * not resolve status (§1.6.6). A relying party whose policy requires an active status
+ * (the context's `requireActiveStatus`) rejects any other, `unchecked` included (§1.6.6:
+ * "if revocation status cannot be determined and policy requires active status, the
+ * manifest MUST be rejected for use").
  */
 import { warn, type Evaluation } from "./evaluation.ts";
 import { WARNING_CODE } from "./receipt-schema.ts";
@@ -27,6 +30,12 @@ const DEFAULTS: Record<Receipt["revocationStatus"], { code?: string; message: st
 /** Verify step 3: records `ev.revocation`; false when it rejects the manifest. */
 export function verifyRevocation(ev: Evaluation): boolean {
   if (ev.revocation !== undefined) recordRevocation(ev, ev.revocation);
+  const status = ev.receipt.revocationStatus;
+  if (ev.context.requireActiveStatus && status !== "active" && status !== "revoked")
+    warn(ev, true, {
+      code: "um:reason:status:active-required",
+      message: `this relying party's policy requires an active status (core §1.6.6), and it is ${status}: rejected`,
+    });
   return !ev.rejected;
 }
 
