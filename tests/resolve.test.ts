@@ -192,6 +192,16 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
       ["accepted", "unchecked", undefined, []],
     );
   });
+  it("without one, for a manifest that names a statusRef: unchecked, offline, accepted with warnings (O2.4)", async () => {
+    const withRef = JSON.stringify(
+      manifest("urn:rev:offline", { statusRef: "https://status.example/urn:rev:offline" }),
+    );
+    const r = valid(await evaluate(withRef, { now: NOW }));
+    assert.deepEqual(
+      [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)],
+      ["accepted-with-warnings", "unchecked", "um:reason:status:offline", ["um:reason:status:offline"]],
+    );
+  });
   it("active: accepted, no warning", async () => {
     const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "active" } }));
     assert.deepEqual(

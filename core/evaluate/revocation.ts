@@ -6,8 +6,9 @@
  * (O2.3: SHOULD); `unchecked` with a reason is a non-critical warning too, as O2.4 forbids
  * rejecting a manifest only because its status endpoint could not be asked. The reason's
  * registry code is recorded as `revocationReason` (§3.3.1) and as the warning's code.
- * Without a result, "unchecked" is recorded and nothing else, as by an evaluator that does
- * not resolve status (§1.6.6). A relying party whose policy requires an active status
+ * Without a result, "unchecked" is recorded: with O2.4's `um:reason:status:offline` and its
+ * warning when the manifest names a `statusRef` nobody asked, and nothing else when it names
+ * none, as by an evaluator that does not resolve status (§1.6.6). A relying party whose policy requires an active status
  * (the context's `requireActiveStatus`) rejects any other, `unchecked` included (§1.6.6:
  * "if revocation status cannot be determined and policy requires active status, the
  * manifest MUST be rejected for use").
@@ -30,6 +31,13 @@ const DEFAULTS: Record<Receipt["revocationStatus"], { code?: string; message: st
 /** Verify step 3: records `ev.revocation`; false when it rejects the manifest. */
 export function verifyRevocation(ev: Evaluation): boolean {
   if (ev.revocation !== undefined) recordRevocation(ev, ev.revocation);
+  else if (typeof (ev.manifest.signature as Record<string, unknown>).statusRef === "string")
+    // A status that could be asked and was not: offline, in O2.4's words, which a relying party must hear of.
+    recordRevocation(ev, {
+      status: "unchecked",
+      code: "um:reason:status:offline",
+      message: "the manifest names a statusRef that was not asked (offline evaluation): its status is unknown",
+    });
   const status = ev.receipt.revocationStatus;
   if (ev.context.requireActiveStatus && status !== "active" && status !== "revoked")
     warn(ev, true, {
