@@ -13,7 +13,8 @@ import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
 import { encodeBase64url } from "../core/base64url.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
-import { signingInput } from "../scripts/crypto/profile-a.ts";
+import { signingInput, signProfileA } from "../scripts/crypto/profile-a.ts";
+import { didJwkOf, didKeyRef, rawPublicKey } from "./support/did.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { assertUsageError, printedProblems } from "./support/problems.ts";
@@ -86,6 +87,65 @@ describe("evaluate(): Verify", () => {
       [unknown.keyRefResolution, unknown.signatureCheck, unknown.warnings[0]?.rule],
       ["unresolved", "invalid", "signature/unpinned-key"],
     );
+  });
+
+  describe("a keyRef that is its key (did:key, did:jwk), without the relying party's keys", () => {
+    const attacker = newKey();
+    const signedAs = (signer: KeyObject, keyRef: string, umid = "urn:eval:did") => {
+      const manifest = manifestFor(umid);
+      return { ...manifest, signature: signProfileA(manifest, signer, keyRef, new Date(NOW)) };
+    };
+    const withoutEmbeddedKey = (manifest: Record<string, unknown>) => {
+      const { publicKeySpkiB64: _, ...signature } = manifest.signature as Record<string, unknown>;
+      return { ...manifest, signature };
+    };
+    const outcome = (r: Receipt) => [r.outcome, r.signatureCheck, r.keyRefResolution, r.warnings.map((w) => w.rule)];
+    const jwkRef = (signer: KeyObject) =>
+      `${didJwkOf({ kty: "OKP", crv: "Ed25519", x: encodeBase64url(rawPublicKey(signer)) })}#0`;
+
+    it("resolves when the keyRef names the key embedded and signing", async () => {
+      for (const keyRef of [didKeyRef(key), jwkRef(key)])
+        assert.deepEqual(outcome(await evaluate(text(signedAs(key, keyRef)), at(NOW))), [
+          "accepted",
+          "valid",
+          "resolved",
+          [],
+        ]);
+    });
+    it("rejects another key embedded and signing under the keyRef: key substitution", async () => {
+      for (const keyRef of [didKeyRef(key), jwkRef(key)]) {
+        const r = await evaluate(text(signedAs(attacker, keyRef)), at(NOW));
+        assert.deepEqual(outcome(r), ["rejected", "invalid", "resolved", ["signature/keyref-mismatch"]]);
+        assert.deepEqual(
+          [r.warnings[0]?.code, r.warnings[0]?.pointer],
+          ["um:reason:crypto:signature-invalid", "/signature/publicKeySpkiB64"],
+        );
+      }
+    });
+    it("without an embedded key, verifies with the key the keyRef names", async () => {
+      const own = withoutEmbeddedKey(signedAs(key, didKeyRef(key)));
+      assert.deepEqual(outcome(await evaluate(text(own), at(NOW))), ["accepted", "valid", "resolved", []]);
+      const other = withoutEmbeddedKey(signedAs(attacker, didKeyRef(key)));
+      assert.deepEqual(outcome(await evaluate(text(other), at(NOW))), [
+        "rejected",
+        "invalid",
+        "resolved",
+        ["signature/invalid"],
+      ]);
+    });
+    it("rejects a did:key that names no key, as it names none that could have signed", async () => {
+      const keyRef = `${didKeyRef(key).split("#")[0]}#key-1`;
+      assert.deepEqual(outcome(await evaluate(text(signedAs(key, keyRef)), at(NOW))), [
+        "rejected",
+        "invalid",
+        "unresolved",
+        ["signature/keyref-malformed"],
+      ]);
+    });
+    it("with the relying party's keys, those come first: an unpinned did:key is refused", async () => {
+      const r = await evaluate(text(signedAs(key, didKeyRef(key))), at(NOW), { keys: pinning(key) });
+      assert.deepEqual(outcome(r), ["rejected", "invalid", "unresolved", ["signature/unpinned-key"]]);
+    });
   });
 
   it("rejects a manifest that expired on a leap second, and a delegation that did", async () => {

@@ -15,10 +15,17 @@ import { canonicalize } from "../core/crypto/jcs.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { didJwkOf, didKeyRef, rawPublicKey } from "./support/did.ts";
 import { writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
 import { CLI } from "./support/paths.ts";
-import { assertLineNames, type PrintedProblem, printedProblems, theProblem } from "./support/problems.ts";
+import {
+  assertLineNames,
+  type PrintedProblem,
+  printedProblems,
+  problemPlaces,
+  theProblem,
+} from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-trust-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -126,6 +133,46 @@ describe("closed-world key pinning", () => {
     const built = cli(open, "build");
     assert.equal(built.status, 0, built.output);
     assert.equal(built.stdout.match(/- warning keys\/none-pinned/g)?.length, 1, built.stdout);
+  });
+});
+
+describe("keyRefs that are their keys (did:key, did:jwk), without _keys.json", () => {
+  const root = repository("did-key", {
+    "content/consistent.json": signedAs("urn:consistent", publisher, didKeyRef(publisher)),
+    "content/substituted.json": signedAs("urn:substituted", attacker, didKeyRef(publisher)),
+    "content/other-fragment.json": signedAs(
+      "urn:other-fragment",
+      publisher,
+      `${didKeyRef(publisher).split("#")[0]}#key-1`,
+    ),
+  });
+
+  it("a manifest whose did:key keyRef names another key than the one it embeds and is signed by fails", () => {
+    const result = cli(root, "check");
+    assert.equal(result.status, 1, result.output);
+    // Each at the member that is wrong: the embedded key, or the keyRef that names no key.
+    assert.deepEqual(
+      printedProblems(result.stdout)
+        .filter((p) => p.severity === "error")
+        .map((p) => [p.file, p.rule, p.line !== undefined]),
+      [
+        ["content/other-fragment.json", "signature/keyref-malformed", true],
+        ["content/substituted.json", "signature/keyref-mismatch", true],
+      ],
+    );
+    assert.equal(cli(root, "build").status, 1);
+    assert.equal(existsSync(join(root, "dist")), false);
+  });
+
+  it("a manifest whose did:key or did:jwk keyRef names the key it embeds and is signed by passes", () => {
+    const jwk = { kty: "OKP", crv: "Ed25519", x: Buffer.from(rawPublicKey(publisher)).toString("base64url") };
+    const consistent = repository("did-key-consistent", {
+      "content/key.json": signedAs("urn:key", publisher, didKeyRef(publisher)),
+      "content/jwk.json": signedAs("urn:jwk", publisher, `${didJwkOf(jwk)}#0`),
+    });
+    const result = cli(consistent, "check");
+    assert.equal(result.status, 0, result.output);
+    assert.deepEqual(problemPlaces(result.stdout), []);
   });
 });
 

@@ -9,9 +9,11 @@
  * The key (core §1.6.4): with `pins` (a `_keys.json`, or a relying party's resolved keys),
  * the key pinned for `keyRef`, which an embedded `publicKeySpkiB64` must equal byte for
  * byte (anything else is a key substitution), and an unpinned keyRef is refused; without
- * `pins`, the embedded key (none: unverifiable).
+ * `pins`, the key a did:key or did:jwk keyRef is (core/did), held to the same equality,
+ * else the embedded key (none: unverifiable).
  */
 import { decodeBase64url, utf8 } from "../base64url.ts";
+import { resolveKeyRefLocally } from "../did/resolve-key-ref.ts";
 import { quoted } from "../excerpt.ts";
 import { LruCache } from "../lru-cache.ts";
 import type { Problem } from "../validate/problem.ts";
@@ -36,6 +38,15 @@ export interface KeyPins {
    */
   unreadable?: true;
 }
+
+/**
+ * The key a keyRef names apart from the manifest: pinned for it, or resolved from the
+ * keyRef itself (a did:key or did:jwk is its key); or why such a DID names no key.
+ */
+export type KeyRefKey =
+  | { source: "pin"; spki: string; place: string }
+  | { source: "did"; spki: string }
+  | { source: "malformed"; method: string; reason: string };
 
 export type Ed25519Verdict = "valid" | "weak-key" | "invalid";
 
@@ -83,6 +94,27 @@ export function spkiPublicKey(spki: string): Uint8Array | undefined {
   return key ?? undefined;
 }
 
+/** The standard-base64 SPKI of a raw 32-byte Ed25519 key: the prefix is 12 bytes, so the texts join. */
+function ed25519Spki(publicKey: Uint8Array): string {
+  return ED25519_SPKI_PREFIX + btoa(String.fromCharCode(...publicKey));
+}
+
+/**
+ * The key known for `keyRef` besides the embedded one (core §1.6.4, step 4). With `pins`
+ * the world is closed: the pin, or nothing. Without, a did:key or did:jwk resolved here;
+ * any other method needs a resolver this code does not have: nothing.
+ */
+export function keyRefKey(keyRef: unknown, pins: KeyPins | undefined): KeyRefKey | undefined {
+  if (typeof keyRef !== "string") return undefined;
+  if (pins !== undefined) {
+    const pin = pins.keys.get(keyRef);
+    return pin === undefined ? undefined : { source: "pin", ...pin };
+  }
+  const local = resolveKeyRefLocally(keyRef);
+  if (local.kind === "resolved") return { source: "did", spki: ed25519Spki(local.publicKey) };
+  return local.kind === "malformed" ? { source: "malformed", method: local.method, reason: local.reason } : undefined;
+}
+
 function decodeSpki(spki: string): Uint8Array | undefined {
   // The text is compared, not only the bytes: a decoder ignores non-zero bits before the
   // padding, so two spellings would otherwise name one key.
@@ -114,17 +146,23 @@ export function prepareProfileA(
       message: "must be the unpadded base64url encoding of a 64-byte Ed25519 signature",
     });
   }
-  const pin = typeof keyRef === "string" ? pins?.keys.get(keyRef) : undefined;
+  const known = keyRefKey(keyRef, pins);
   let spki: string | undefined;
-  if (pins !== undefined && pin === undefined) {
+  if (pins !== undefined && known === undefined) {
     if (pins.unreadable !== true)
       problems.push({
         pointer: "/signature/keyRef",
         rule: "signature/unpinned-key",
         message: unpinnedMessage(keyRef, pins),
       });
+  } else if (known?.source === "malformed") {
+    problems.push({
+      pointer: "/signature/keyRef",
+      rule: "signature/keyref-malformed",
+      message: `is a did:${known.method} that names no Ed25519 key: ${known.reason}`,
+    });
   } else if (embedded === undefined) {
-    if (pin === undefined) {
+    if (known === undefined) {
       problems.push({
         pointer: "/signature",
         rule: "signature/unverifiable",
@@ -133,7 +171,7 @@ export function prepareProfileA(
           `${quoted(keyRef)}, so the signature cannot be verified`,
       });
     } else {
-      spki = pin.spki;
+      spki = known.spki;
     }
   } else if (typeof embedded !== "string" || spkiPublicKey(embedded) === undefined) {
     problems.push({
@@ -141,14 +179,24 @@ export function prepareProfileA(
       rule: "signature/key-encoding",
       message: "must be the standard base64 encoding of a 44-byte Ed25519 SubjectPublicKeyInfo",
     });
-  } else if (pin !== undefined && embedded !== pin.spki) {
-    problems.push({
-      pointer: "/signature/publicKeySpkiB64",
-      rule: "signature/key-mismatch",
-      message:
-        `is not the key pinned for keyRef ${quoted(keyRef)} (${pin.place}): either the ` +
-        `embedded key was substituted, or the pin there was changed`,
-    });
+  } else if (known !== undefined && embedded !== known.spki) {
+    problems.push(
+      known.source === "pin"
+        ? {
+            pointer: "/signature/publicKeySpkiB64",
+            rule: "signature/key-mismatch",
+            message:
+              `is not the key pinned for keyRef ${quoted(keyRef)} (${known.place}): either the ` +
+              `embedded key was substituted, or the pin there was changed`,
+          }
+        : {
+            pointer: "/signature/publicKeySpkiB64",
+            rule: "signature/keyref-mismatch",
+            message:
+              `is not the key keyRef ${quoted(keyRef)} names (that DID is its key): the embedded ` +
+              `key was substituted, or the manifest was signed under another key's keyRef`,
+          },
+    );
   } else {
     spki = embedded;
   }

@@ -32,8 +32,9 @@ export interface EvaluateOptions {
   /**
    * Keys this relying party resolved out of band, SPKI (standard base64) by keyRef. When
    * given, a keyRef must be among them and an embedded key must equal its key byte for
-   * byte (core §1.6.4), and `keyRefResolution` is "resolved"; otherwise the embedded key
-   * is used and "unresolved" recorded.
+   * byte (core §1.6.4), and `keyRefResolution` is "resolved". Without them, a did:key or
+   * did:jwk keyRef is resolved to the key it is, held to the same equality; for any other
+   * keyRef the embedded key is used and "unresolved" recorded.
    */
   keys?: Readonly<Record<string, string>>;
   /** Resource limits (core §6.3); default 1 MiB, depth 10, 1000 items per array. */

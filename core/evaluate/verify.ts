@@ -7,6 +7,9 @@
  * freshness check, or a revoked status, ends the sequence: what comes after is
  * "not-evaluated". A status is recorded only for a manifest whose signature and freshness
  * held: the `statusRef` it came from is the signer's only once the signature is valid.
+ * The keyRef is resolved (step 4 of §1.6.4) when the relying party pinned it, or, without
+ * pins, when it is a did:key or did:jwk, which are their keys (core/did); any other
+ * method is "unresolved", and the embedded key is used.
  *
  * What this evaluator verifies of EXT-T1: presentation proofs of `proofType` `did-auth`
  * (Ed25519 by the manifest's own key over the signing-input hash, challenge, audience and
@@ -16,7 +19,7 @@
  * no claim is relied upon above Tier 0.
  */
 import { decodeBase64url, utf8 } from "../base64url.ts";
-import { isProfileA, prepareProfileA, verdictProblems } from "../crypto/profile-a.ts";
+import { isProfileA, keyRefKey, prepareProfileA, verdictProblems } from "../crypto/profile-a.ts";
 import { sha256, verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
@@ -36,8 +39,9 @@ export async function verify(ev: Evaluation): Promise<void> {
 async function verifySignature(ev: Evaluation): Promise<boolean> {
   const { receipt, manifest } = ev;
   const signature = manifest.signature as Record<string, unknown>;
-  receipt.keyRefResolution =
-    typeof signature.keyRef === "string" && ev.pins?.keys.has(signature.keyRef) ? "resolved" : "unresolved";
+  // Pinned, or a did:key or did:jwk (its own key): whether the embedded key matches is prepareProfileA's to say.
+  const known = keyRefKey(signature.keyRef, ev.pins);
+  receipt.keyRefResolution = known !== undefined && known.source !== "malformed" ? "resolved" : "unresolved";
   if (!isProfileA(signature)) {
     receipt.signatureCheck = "unsupported-profile";
     const pair = `${quoted(signature.algorithm)} + ${quoted(signature.canonicalization)}`;

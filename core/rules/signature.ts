@@ -86,6 +86,36 @@ export const SIGNATURE_RULES = {
       "Sign with the pinned key (or drop publicKeySpkiB64: the pin stands in for it). " +
       "If the pin itself changed, review that change to _keys.json.",
   },
+  "signature/keyref-mismatch": {
+    severity: "error",
+    summary: "the embedded key is not the key the did:key or did:jwk keyRef names",
+    why:
+      "A did:key or did:jwk is its key, so the keyRef's key is known without any " +
+      "network. A manifest could name someone else's did:key while embedding and " +
+      "signing with its author's own key (key substitution): the embedded key must be " +
+      "byte-identical to the key the keyRef names, or the manifest is rejected " +
+      '(signatureCheck "invalid", core §1.6.4).',
+    source: "UM v0.4 core §1.6.4 (key resolution, step 4; security note); W3C CCG did:key; did:jwk",
+    fix:
+      "Sign with the key the keyRef names, or sign under the keyRef of your key: for an " +
+      "Ed25519 key, did:key:z6Mk…#z6Mk… made from it.",
+    example:
+      "did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp#z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp",
+  },
+  "signature/keyref-malformed": {
+    severity: "error",
+    summary: "the keyRef is a did:key or did:jwk that names no Ed25519 key",
+    why:
+      "A did:key or did:jwk keyRef is resolved locally to check the embedded key against " +
+      "it (core §1.6.4). One that does not decode to an Ed25519 public key (bad " +
+      "base58btc or base64url, another multicodec or key type, a wrong length, a private " +
+      '"d", or a fragment naming another key than the DID\'s own) names no key that could ' +
+      "have signed under Profile A, so the manifest is refused.",
+    source: "UM v0.4 core §1.6.4; W3C CCG did:key §3.1; did:jwk §2",
+    fix:
+      "Write the keyRef from the signing key: did:key:z6Mk…#z6Mk… (the same value twice), " +
+      "or did:jwk:… with the fragment #0.",
+  },
   "signature/weak-key": {
     severity: "error",
     summary: "the key is a small-order or non-canonically encoded Ed25519 key",

@@ -24,7 +24,12 @@ export const KEYS_OPTION = {
       "pinned there (rule signature/unpinned-key), or that embeds another key " +
       "(signature/key-mismatch), is rejected; one signed with its pinned key has " +
       'keyRefResolution "resolved". A FILE that cannot be used is a usage error.',
-    default: { text: 'the key the manifest embeds is used, and keyRefResolution is "unresolved"' },
+    default: {
+      text:
+        "a did:key or did:jwk keyRef is resolved to its key, which an embedded key must equal " +
+        "(signature/keyref-mismatch); for any other keyRef the embedded key is used, and " +
+        'keyRefResolution is "unresolved"',
+    },
   }),
 };
 
