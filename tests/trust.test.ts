@@ -136,7 +136,7 @@ describe("closed-world key pinning", () => {
   });
 });
 
-describe("keyRefs that are their keys (did:key, did:jwk), without _keys.json", () => {
+describe("keyRefs that are their keys (did:key, did:jwk)", () => {
   const root = repository("did-key", {
     "content/consistent.json": signedAs("urn:consistent", publisher, didKeyRef(publisher)),
     "content/substituted.json": signedAs("urn:substituted", attacker, didKeyRef(publisher)),
@@ -162,6 +162,22 @@ describe("keyRefs that are their keys (did:key, did:jwk), without _keys.json", (
     );
     assert.equal(cli(root, "build").status, 1);
     assert.equal(existsSync(join(root, "dist")), false);
+  });
+
+  it("a _keys.json pin cannot make a did:key name another key: the manifest signed by the pinned key fails", () => {
+    // The attacker pins the publisher's did:key to the attacker's own key, and signs with it.
+    const pinned = repository("did-key-pinned", {
+      "content/_keys.json": { [didKeyRef(publisher)]: pinning(attacker)[FIXTURE_KEY_REF] },
+      "content/substituted.json": signedAs("urn:substituted", attacker, didKeyRef(publisher)),
+    });
+    const result = cli(pinned, "check");
+    assert.equal(result.status, 1, result.output);
+    assert.deepEqual(
+      printedProblems(result.stdout)
+        .filter((p) => p.severity === "error")
+        .map((p) => [p.file, p.rule]),
+      [["content/substituted.json", "signature/keyref-mismatch"]],
+    );
   });
 
   it("a manifest whose did:key or did:jwk keyRef names the key it embeds and is signed by passes", () => {

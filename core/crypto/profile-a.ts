@@ -100,19 +100,22 @@ function ed25519Spki(publicKey: Uint8Array): string {
 }
 
 /**
- * The key known for `keyRef` besides the embedded one (core §1.6.4, step 4). With `pins`
- * the world is closed: the pin, or nothing. Without, a did:key or did:jwk resolved here;
- * any other method needs a resolver this code does not have: nothing.
+ * The key known for `keyRef` besides the embedded one (core §1.6.4, step 4). A did:key or
+ * did:jwk is its key, resolved here, and no pin can make it name another: a pin that
+ * disagrees gives way to the DID, so the embedded key is held to what the DID says. With
+ * `pins` the world is otherwise closed: the pin, or nothing. Without, any other method
+ * needs a resolver this code does not have: nothing.
  */
 export function keyRefKey(keyRef: unknown, pins: KeyPins | undefined): KeyRefKey | undefined {
   if (typeof keyRef !== "string") return undefined;
-  if (pins !== undefined) {
-    const pin = pins.keys.get(keyRef);
-    return pin === undefined ? undefined : { source: "pin", ...pin };
-  }
   const local = resolveKeyRefLocally(keyRef);
-  if (local.kind === "resolved") return { source: "did", spki: ed25519Spki(local.publicKey) };
-  return local.kind === "malformed" ? { source: "malformed", method: local.method, reason: local.reason } : undefined;
+  if (local.kind === "malformed") return { source: "malformed", method: local.method, reason: local.reason };
+  const did: KeyRefKey | undefined =
+    local.kind === "resolved" ? { source: "did", spki: ed25519Spki(local.publicKey) } : undefined;
+  if (pins === undefined) return did;
+  const pin = pins.keys.get(keyRef);
+  if (pin === undefined) return undefined;
+  return did !== undefined && did.spki !== pin.spki ? did : { source: "pin", ...pin };
 }
 
 function decodeSpki(spki: string): Uint8Array | undefined {
