@@ -7,9 +7,9 @@
  * freshness check, or a revoked status, ends the sequence: what comes after is
  * "not-evaluated". A status is recorded only for a manifest whose signature and freshness
  * held: the `statusRef` it came from is the signer's only once the signature is valid.
- * The keyRef is resolved (step 4 of §1.6.4) when the relying party pinned it, or, without
- * pins, when it is a did:key or did:jwk, which are their keys (core/did); any other
- * method is "unresolved", and the embedded key is used.
+ * The keyRef is resolved (step 4 of §1.6.4) when it is a did:key or did:jwk, which are
+ * their keys (core/did), whatever is pinned, or else when the relying party pinned it; any
+ * other keyRef is "unresolved", and the embedded key is used.
  *
  * What this evaluator verifies of EXT-T1: presentation proofs of `proofType` `did-auth`
  * (Ed25519 by the manifest's own key over the signing-input hash, challenge, audience and
