@@ -20,6 +20,7 @@ import { createServer } from "node:http";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { resolveKeyRefLocally } from "../core/did/resolve-key-ref.ts";
 import { excerpt, quoted } from "../core/excerpt.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
@@ -244,6 +245,25 @@ describe("keygen's pinning, as printed", () => {
     createPublicKey(createPrivateKey(readFileSync(pemFile, "utf8")))
       .export({ format: "der", type: "spki" })
       .toString("base64");
+
+  it("prints the key's did:key, and for a did:web keyRef the verification method for its did.json", async () => {
+    const keyFile = join(scratch, "didkeys/one.pem");
+    const made = await cli(["keygen", "--out", keyFile, "--key-ref", "did:web:keys.example#k1"]);
+    assert.equal(made.status, 0, made.stderr);
+    const raw = Buffer.from(spkiOf(keyFile), "base64").subarray(12);
+    const keyRef = /^as a did:key: \S+ \(keyRef (\S+)\)$/m.exec(made.stdout)?.[1];
+    assert.ok(keyRef, made.stdout);
+    assert.deepEqual(resolveKeyRefLocally(keyRef), { kind: "resolved", publicKey: new Uint8Array(raw) });
+    const method = JSON.parse(/did\.json of did:web:keys\.example .*\n {2}(.*)$/m.exec(made.stdout)![1]!);
+    assert.deepEqual(method, {
+      id: "did:web:keys.example#k1",
+      type: "Multikey",
+      controller: "did:web:keys.example",
+      publicKeyMultibase: keyRef.split("#")[1],
+    });
+    const plain = await cli(["keygen", "--out", join(scratch, "didkeys/two.pem"), "--key-ref", "urn:key:2"]);
+    assert.doesNotMatch(plain.stdout, /did\.json/, "no did.json for a keyRef that is not did:web");
+  });
 
   it("names the entry to add when the repository's _keys.json exists, from any folder of it", async () => {
     write("pinrepo/package.json", "{}\n");

@@ -4,7 +4,7 @@
  * verification method is `did:key:z…#z…`; a fragment naming anything else names no key
  * of this DID, and is refused rather than read as the DID's key.
  */
-import { decodeBase58btc } from "./base58btc.ts";
+import { decodeBase58btc, encodeBase58btc } from "./base58btc.ts";
 import type { DidUrl, LocalKey } from "./local-key.ts";
 
 const ED25519_PUB = [0xed, 0x01];
@@ -24,4 +24,9 @@ export function didKeyEd25519({ id, fragment }: DidUrl): LocalKey {
   if (fragment !== undefined && fragment !== id)
     return malformed(`the fragment names ${JSON.stringify(fragment)}, not the DID's own key ${JSON.stringify(id)}`);
   return { kind: "resolved", publicKey: bytes.subarray(2) };
+}
+
+/** The did:key of a raw 32-byte Ed25519 public key: `did:key:z6Mk…`. */
+export function ed25519DidKey(publicKey: Uint8Array): string {
+  return `did:key:z${encodeBase58btc(Uint8Array.from([...ED25519_PUB, ...publicKey]))}`;
 }

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { defaultContentDir, isInside } from "../read/content-root.ts";
+import { ed25519DidKey } from "../../core/did/did-key.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
@@ -11,13 +12,16 @@ import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
 import { stringOption } from "./options.ts";
 
 const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
+/** An Ed25519 SubjectPublicKeyInfo is these 12 bytes of DER, then the raw 32-byte key. */
+const ED25519_SPKI_PREFIX_BYTES = 12;
 
 export const keygen = defineCommand({
   name: "keygen",
   description: `Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only
 (missing folders are made, owner-only too), and prints the public key with what to put
-in content/_keys.json to pin it: the whole file when there is none yet, else the entry
-to add. The private key is never printed, never written into the repository's content
+in content/_keys.json to pin it: the whole file when it pins nothing yet, else the entry
+to add. It also prints the key's did:key (a keyRef that is the key) and, for a did:web
+KEYREF, the verification method to list in that DID's did.json. The private key is never printed, never written into the repository's content
 folder (by its real path: not through a symbolic link either, and not from a folder
 inside it), and an existing file is never overwritten. Keep it out of git (*.pem is
 ignored here) and in your CI's secrets.`,
@@ -64,7 +68,10 @@ Example:
       );
       return EXIT_FAILED;
     }
-    const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
+    const spkiBytes = createPublicKey(privateKey).export({ format: "der", type: "spki" });
+    const spki = spkiBytes.toString("base64");
+    // The key itself as a DID: a keyRef any relying party resolves with no network.
+    const didKey = ed25519DidKey(spkiBytes.subarray(ED25519_SPKI_PREFIX_BYTES));
     const keysFile = displayPath(join(content, KEYS_FILE));
     const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
     const replace =
@@ -74,6 +81,8 @@ Example:
     const lines = [
       `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
       `public key (SPKI, base64): ${spki}`,
+      `as a did:key: ${didKey} (keyRef ${didKey}#${didKey.slice("did:key:".length)})`,
+      ...didWebMethod(keyRef, didKey),
       ...(pinsAny(join(content, KEYS_FILE))
         ? [`add this entry to ${keysFile}${replace}:`, `  ${entry}`]
         : [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"]),
@@ -82,6 +91,25 @@ Example:
     return EXIT_OK;
   },
 });
+
+/**
+ * For a did:web keyRef, the verification method to list in that DID's did.json (and under
+ * its assertionMethod), so that a relying party who resolves the keyRef finds this key.
+ */
+function didWebMethod(keyRef: string, didKey: string): string[] {
+  const [did, fragment] = keyRef.split("#");
+  if (!did!.startsWith("did:web:") || fragment === undefined) return [];
+  const method = {
+    id: keyRef,
+    type: "Multikey",
+    controller: did,
+    publicKeyMultibase: didKey.slice("did:key:".length),
+  };
+  return [
+    `its verification method, for the did.json of ${did} (list "${keyRef}" under assertionMethod too):`,
+    `  ${JSON.stringify(method)}`,
+  ];
+}
 
 /** Whether a keys file exists with something in it: `init` writes one that pins nothing, to be written whole. */
 function pinsAny(path: string): boolean {

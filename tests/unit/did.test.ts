@@ -9,7 +9,8 @@ import { createPrivateKey, createPublicKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { decodeBase58btc } from "../../core/did/base58btc.ts";
+import { decodeBase58btc, encodeBase58btc as encodeBase58btcUnderTest } from "../../core/did/base58btc.ts";
+import { ed25519DidKey } from "../../core/did/did-key.ts";
 import { resolveKeyRefLocally } from "../../core/did/resolve-key-ref.ts";
 import { didJwkOf, didKeyOf, encodeBase58btc } from "../support/did.ts";
 import { sharedPath, skipWithoutShared } from "../support/shared.ts";
@@ -47,6 +48,14 @@ describe("base58btc", () => {
     );
     assert.deepEqual(decodeBase58btc("11"), new Uint8Array(2));
     assert.deepEqual(decodeBase58btc(""), new Uint8Array(0));
+  });
+  it("encodes as the standard's arithmetic does, leading zero bytes as leading 1s", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 48 }), fc.nat(3), (bytes, zeros) => {
+        const input = Uint8Array.from([...new Uint8Array(zeros), ...bytes]);
+        assert.equal(encodeBase58btcUnderTest(input), encodeBase58btc(input));
+      }),
+    );
   });
   it("refuses characters outside the alphabet: 0, O, I, l, base64's, non-ASCII", () => {
     for (const text of ["0", "O", "I", "l", "+", "/", "=", " 2", "2é"]) assert.equal(decodeBase58btc(text), undefined);
@@ -106,6 +115,21 @@ describe("did:key (Ed25519)", () => {
       assert.deepEqual(resolveKeyRefLocally(keyRef).kind, "malformed", what);
     assert.deepEqual(resolvedKey(did), Buffer.from(key32));
     assert.deepEqual(resolvedKey(`${did}#${did.slice("did:key:".length)}`), Buffer.from(key32));
+  });
+});
+
+describe("the did:key of a key (keygen prints it)", () => {
+  it("is the did:key that resolves to that key", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (publicKey) => {
+        const did = ed25519DidKey(publicKey);
+        assert.equal(did, didKeyOf(publicKey));
+        assert.deepEqual(resolveKeyRefLocally(`${did}#${did.slice("did:key:".length)}`), {
+          kind: "resolved",
+          publicKey,
+        });
+      }),
+    );
   });
 });
 
