@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { defaultContentDir, isInside } from "../read/content-root.ts";
+import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
 import { ed25519DidKey } from "../../core/did/did-key.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
@@ -12,8 +13,6 @@ import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
 import { stringOption } from "./options.ts";
 
 const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
-/** An Ed25519 SubjectPublicKeyInfo is these 12 bytes of DER, then the raw 32-byte key. */
-const ED25519_SPKI_PREFIX_BYTES = 12;
 
 export const keygen = defineCommand({
   name: "keygen",
@@ -68,10 +67,9 @@ Example:
       );
       return EXIT_FAILED;
     }
-    const spkiBytes = createPublicKey(privateKey).export({ format: "der", type: "spki" });
-    const spki = spkiBytes.toString("base64");
+    const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
     // The key itself as a DID: a keyRef any relying party resolves with no network.
-    const didKey = ed25519DidKey(spkiBytes.subarray(ED25519_SPKI_PREFIX_BYTES));
+    const didKey = ed25519DidKey(spkiPublicKey(spki)!);
     const keysFile = displayPath(join(content, KEYS_FILE));
     const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
     const replace =
