@@ -4,29 +4,28 @@
  * verification method is `did:key:z…#z…`; a fragment naming anything else names no key
  * of this DID, and is refused rather than read as the DID's key.
  */
-import { decodeBase58btc, encodeBase58btc } from "./base58btc.ts";
+import { encodeBase58btc } from "./base58btc.ts";
+import { ED25519_PUB_CODEC, ed25519FromMultikey } from "./ed25519-key-formats.ts";
 import type { DidUrl, LocalKey } from "./local-key.ts";
 
-const ED25519_PUB = [0xed, 0x01];
-/** The base58btc of 34 bytes is at most 47 characters; the bound keeps decoding cheap. */
-const MAX_ENCODED = 47;
-
 export function didKeyEd25519({ id, fragment }: DidUrl): LocalKey {
-  const malformed = (reason: string): LocalKey => ({ kind: "malformed", method: "key", reason });
-  if (!id.startsWith("z")) return malformed("its key is not multibase base58btc (a leading z)");
-  const encoded = id.slice(1);
-  if (encoded.length > MAX_ENCODED) return malformed("its key is longer than an Ed25519 key");
-  const bytes = decodeBase58btc(encoded);
-  if (bytes === undefined) return malformed("its key holds a character outside the base58btc alphabet");
-  if (bytes[0] !== ED25519_PUB[0] || bytes[1] !== ED25519_PUB[1])
-    return malformed("its key is not an Ed25519 public key (multicodec 0xed 0x01)");
-  if (bytes.length !== 34) return malformed(`its Ed25519 key is ${bytes.length - 2} bytes long, not 32`);
+  const key = ed25519FromMultikey(id);
+  if ("fault" in key) return { kind: "malformed", method: "key", reason: `its key ${key.fault}` };
   if (fragment !== undefined && fragment !== id)
-    return malformed(`the fragment names ${JSON.stringify(fragment)}, not the DID's own key ${JSON.stringify(id)}`);
-  return { kind: "resolved", publicKey: bytes.subarray(2) };
+    return {
+      kind: "malformed",
+      method: "key",
+      reason: `the fragment names ${JSON.stringify(fragment)}, not the DID's own key ${JSON.stringify(id)}`,
+    };
+  return { kind: "resolved", publicKey: key.publicKey };
+}
+
+/** The multibase multikey of a raw 32-byte Ed25519 public key: `z6Mk…` (a did:key's id, a Multikey's value). */
+function ed25519Multikey(publicKey: Uint8Array): string {
+  return `z${encodeBase58btc(Uint8Array.from([...ED25519_PUB_CODEC, ...publicKey]))}`;
 }
 
 /** The did:key of a raw 32-byte Ed25519 public key: `did:key:z6Mk…`. */
 export function ed25519DidKey(publicKey: Uint8Array): string {
-  return `did:key:z${encodeBase58btc(Uint8Array.from([...ED25519_PUB, ...publicKey]))}`;
+  return `did:key:${ed25519Multikey(publicKey)}`;
 }
