@@ -9,7 +9,14 @@
  * calls `save`: a response it refuses is never cached.
  */
 import { decodeUtf8 } from "../base64url.ts";
-import { discard, failure, getFollowing, type Transport } from "./fetch-following.ts";
+import {
+  discard,
+  failure,
+  getFollowing,
+  type Followed,
+  type RedirectPolicy,
+  type Transport,
+} from "./fetch-following.ts";
 import { cacheControlOf, type CachedEntry, type HttpCache } from "./http-cache.ts";
 
 export interface Freshness {
@@ -19,7 +26,7 @@ export interface Freshness {
   validator: string | undefined;
 }
 
-export interface CachedGet {
+export interface CachedGet extends RedirectPolicy {
   /** The request URL, which is also the cache key. */
   url: string;
   accept: string;
@@ -38,7 +45,7 @@ export type Got =
   | { kind: "raw"; url: string; bytes: Uint8Array; contentType: string | null }
   /** Any other answer than 200, or than a 304 to a revalidation. */
   | { kind: "status"; url: string; status: number }
-  | { kind: "insecure" | "unreachable"; reason: string };
+  | Extract<Followed, { kind: "insecure" | "unreachable" }>;
 
 export async function cachedGet(request: CachedGet): Promise<Got> {
   const { url, cache, now } = request;
@@ -51,6 +58,7 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
     url,
     { accept: request.accept, ...(validator !== undefined && { "if-none-match": validator }) },
     request.transport,
+    request,
   );
   if (followed.kind !== "response") return followed;
   const { response } = followed;

@@ -18,10 +18,18 @@ import { quoted } from "../excerpt.ts";
 /** The fetch the client uses: the global one, or the caller's (a test's, a proxy's). */
 export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
+/** The global fetch, as one function: requests in flight through it can be shared (core/did/did-web.ts). */
+export const globalFetch: Fetch = (url, init) => fetch(url, init);
+
 export interface Transport {
   fetch: Fetch;
   /** Milliseconds a request (each hop, and its body) may take before it counts as unreachable. */
   timeoutMs: number;
+}
+
+/** Whether a redirect may lead to another origin than the first URL's (a DID document's may not). */
+export interface RedirectPolicy {
+  sameOrigin?: boolean;
 }
 
 export const MAX_REDIRECTS = 5;
@@ -29,15 +37,16 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export type Followed =
   | { kind: "response"; response: Response; url: string }
-  /** A URL on the way is not https: or loopback http: (core/secure-url.ts). */
-  | { kind: "insecure"; reason: string }
+  /** A URL on the way is not https: or loopback http: (core/secure-url.ts), or of another origin where one is asked. */
+  | { kind: "insecure"; reason: string; crossOrigin?: true }
   /** No answer: a network failure, a timeout, a redirect with no usable Location, too many redirects. */
-  | { kind: "unreachable"; reason: string };
+  | { kind: "unreachable"; reason: string; timedOut?: true };
 
 export async function getFollowing(
   start: string,
   headers: Record<string, string>,
   transport: Transport,
+  policy: RedirectPolicy = {},
 ): Promise<Followed> {
   let url = start;
   for (let hops = 0; ; hops++) {
@@ -53,9 +62,9 @@ export async function getFollowing(
         signal: AbortSignal.timeout(transport.timeoutMs),
       });
     } catch (error) {
-      return { kind: "unreachable", reason: `cannot reach ${url}: ${failure(error)}` };
+      return unreachable(url, error);
     }
-    if (response.type === "opaqueredirect") return followedByBrowser(url, headers, transport);
+    if (response.type === "opaqueredirect") return followedByBrowser(url, headers, transport, start, policy);
     if (!REDIRECT_STATUSES.has(response.status)) return { kind: "response", response, url };
     await discard(response);
     const location = response.headers.get("location");
@@ -72,19 +81,39 @@ export async function getFollowing(
         kind: "unreachable",
         reason: `more than ${MAX_REDIRECTS} redirects from ${start}: ${url} redirects again, to ${next}, not followed`,
       };
-    if (!isTrustworthyUrl(next))
-      return {
-        kind: "insecure",
-        reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed`,
-      };
+    const refused = refusedHop(start, url, next, policy);
+    if (refused !== undefined) return refused;
     url = next;
   }
+}
+
+/** Why the hop from `url` to `next` is not taken, if it is not. */
+function refusedHop(start: string, url: string, next: string, policy: RedirectPolicy): Followed | undefined {
+  if (!isTrustworthyUrl(next))
+    return {
+      kind: "insecure",
+      reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed`,
+    };
+  if (policy.sameOrigin === true && new URL(next).origin !== new URL(start).origin)
+    return {
+      kind: "insecure",
+      reason: `${url} redirects to ${next}, another origin than ${new URL(start).origin}: not followed`,
+      crossOrigin: true,
+    };
+  return undefined;
+}
+
+function unreachable(url: string, error: unknown): Followed {
+  const timedOut = error instanceof Error && error.name === "TimeoutError";
+  return { kind: "unreachable", reason: `cannot reach ${url}: ${failure(error)}`, ...(timedOut && { timedOut }) };
 }
 
 async function followedByBrowser(
   url: string,
   headers: Record<string, string>,
   transport: Transport,
+  start: string,
+  policy: RedirectPolicy,
 ): Promise<Followed> {
   let response: Response;
   try {
@@ -95,15 +124,13 @@ async function followedByBrowser(
       signal: AbortSignal.timeout(transport.timeoutMs),
     });
   } catch (error) {
-    return { kind: "unreachable", reason: `cannot reach ${url}: ${failure(error)}` };
+    return unreachable(url, error);
   }
   const final = response.url === "" ? url : response.url;
-  if (isTrustworthyUrl(final)) return { kind: "response", response, url: final };
+  const refused = final === url ? undefined : refusedHop(start, url, final, policy);
+  if (refused === undefined) return { kind: "response", response, url: final };
   await discard(response);
-  return {
-    kind: "insecure",
-    reason: `${url} redirects to ${final}, which is neither https: nor http: to a loopback address: not used`,
-  };
+  return refused;
 }
 
 /** Releases a response's connection without reading its body. */
