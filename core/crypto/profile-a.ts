@@ -46,7 +46,15 @@ export interface KeyPins {
 export type KeyRefKey =
   | { source: "pin"; spki: string; place: string }
   | { source: "did"; spki: string }
+  /** Resolved over the network: a did:web's document, at `url`. */
+  | { source: "document"; spki: string; url: string }
   | { source: "malformed"; method: string; reason: string };
+
+/** A key the relying party resolved for a keyRef over the network, and the document it came from. */
+export interface RemoteKeyRefKey {
+  publicKey: Uint8Array;
+  documentUrl: string;
+}
 
 export type Ed25519Verdict = "valid" | "weak-key" | "invalid";
 
@@ -104,15 +112,16 @@ function ed25519Spki(publicKey: Uint8Array): string {
  * did:jwk is its key, resolved here, and no pin can make it name another: a pin that
  * disagrees gives way to the DID, so the embedded key is held to what the DID says. With
  * `pins` the world is otherwise closed: the pin, or nothing. Without, any other method
- * needs a resolver this code does not have: nothing.
+ * needs a resolver: the key the relying party resolved over the network (`remote`), if any.
  */
-export function keyRefKey(keyRef: unknown, pins: KeyPins | undefined): KeyRefKey | undefined {
+export function keyRefKey(keyRef: unknown, pins: KeyPins | undefined, remote?: RemoteKeyRefKey): KeyRefKey | undefined {
   if (typeof keyRef !== "string") return undefined;
   const local = resolveKeyRefLocally(keyRef);
   if (local.kind === "malformed") return { source: "malformed", method: local.method, reason: local.reason };
   const did: KeyRefKey | undefined =
     local.kind === "resolved" ? { source: "did", spki: ed25519Spki(local.publicKey) } : undefined;
-  if (pins === undefined) return did;
+  if (pins === undefined)
+    return did ?? (remote && { source: "document", spki: ed25519Spki(remote.publicKey), url: remote.documentUrl });
   const pin = pins.keys.get(keyRef);
   if (pin === undefined) return undefined;
   return did !== undefined && did.spki !== pin.spki ? did : { source: "pin", ...pin };
@@ -135,6 +144,7 @@ export function prepareProfileA(
   manifest: Record<string, unknown>,
   pins: KeyPins | undefined,
   members?: CanonicalMembers,
+  remote?: RemoteKeyRefKey,
 ): { problems: Problem[]; pending?: PendingVerification } {
   const signature = manifest.signature as Record<string, unknown> | undefined;
   if (!isProfileA(signature)) return { problems: [] };
@@ -149,7 +159,7 @@ export function prepareProfileA(
       message: "must be the unpadded base64url encoding of a 64-byte Ed25519 signature",
     });
   }
-  const known = keyRefKey(keyRef, pins);
+  const known = keyRefKey(keyRef, pins, remote);
   let spki: string | undefined;
   if (pins !== undefined && known === undefined) {
     if (pins.unreadable !== true)
@@ -196,7 +206,8 @@ export function prepareProfileA(
             pointer: "/signature/publicKeySpkiB64",
             rule: "signature/keyref-mismatch",
             message:
-              `is not the key keyRef ${quoted(keyRef)} names (that DID is its key): the embedded ` +
+              `is not the key keyRef ${quoted(keyRef)} names ` +
+              `(${known.source === "did" ? "that DID is its key" : `its DID document, ${known.url}`}): the embedded ` +
               `key was substituted, or the manifest was signed under another key's keyRef`,
           },
     );

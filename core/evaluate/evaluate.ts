@@ -7,14 +7,17 @@
  * revocation status is an input, resolved by the caller (core/client/), so evaluation
  * itself does no I/O and is a function of its arguments.
  */
+import { globalFetch, type Fetch } from "../client/fetch-following.ts";
+import { guardedCache, memoryCache, type HttpCache } from "../client/http-cache.ts";
 import type { KeyPins } from "../crypto/profile-a.ts";
+import { resolveKeyRefOnline } from "../did/resolve-key-ref.ts";
 import type { SourceMap } from "../json/source-map.ts";
 import { quoted } from "../excerpt.ts";
 import { arrive, DEFAULT_LIMITS, mediaTypeWarning, type Limits } from "./arrive.ts";
 import { compose } from "./compose.ts";
 import { consent } from "./consent.ts";
 import { resolveContext, type EvaluationContext, type ResolvedContext } from "./context.ts";
-import { blankReceipt, type Evaluation } from "./evaluation.ts";
+import { blankReceipt, type Evaluation, type RemoteResolver } from "./evaluation.ts";
 import { project } from "./project.ts";
 import type { Receipt } from "./receipt.ts";
 import { recordRevocation } from "./revocation.ts";
@@ -22,6 +25,19 @@ import type { Revocation } from "./revocation-input.ts";
 import { verify } from "./verify.ts";
 
 export const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** DID documents this process fetched without a cache of the caller's: a few hundred at 64 KiB at most each. */
+const didDocuments = memoryCache(4 * 1024 * 1024);
+
+/** How keyRefs are resolved over the network: each part defaults as `online: true` does. */
+export interface OnlineResolution {
+  /** Default: the global fetch. */
+  fetch?: Fetch;
+  /** Where DID documents are kept between evaluations. Default: one in memory, for the process. */
+  cache?: HttpCache;
+  /** Milliseconds a request may take. Default 10 000. */
+  timeoutMs?: number;
+}
 
 export interface EvaluateOptions {
   /**
@@ -37,6 +53,16 @@ export interface EvaluateOptions {
    * keyRef the embedded key is used and "unresolved" recorded.
    */
   keys?: Readonly<Record<string, string>>;
+  /**
+   * Resolve keyRefs over the network too (core §1.6.4, step 4): a did:web's document is
+   * fetched (https:, or http: to localhost; same-origin redirects only; 64 KiB; the
+   * timeout), kept in `cache` by its HTTP caching headers, default a bounded cache in
+   * memory shared by every evaluation in this process. `true` for the global fetch and a
+   * 10 s timeout. Without it only did:key and did:jwk are resolved, and any other keyRef
+   * is "unresolved" with `keyRefResolutionReason` `um:reason:key:offline` (did:web) or
+   * `um:reason:key:unsupported-method`. Pinned `keys` are never looked up.
+   */
+  online?: boolean | OnlineResolution;
   /** Resource limits (core §6.3); default 1 MiB, depth 10, 1000 items per array. */
   limits?: Partial<Limits>;
   /**
@@ -77,6 +103,8 @@ export async function evaluateWithSourceMap(
   manifest: string | Uint8Array | Record<string, unknown>,
   context: EvaluationContext,
   options: EvaluateOptions,
+  /** How keyRefs are resolved over the network, when not as `options.online` says: the client's, which remembers. */
+  resolveRemote?: RemoteResolver,
 ): Promise<{ receipt: Receipt; source?: SourceMap }> {
   const resolved = resolveContext(context);
   const receipt = blankReceipt();
@@ -99,6 +127,7 @@ export async function evaluateWithSourceMap(
     version: arrival.version,
     members: arrival.members,
     pins: keyPins(options.keys),
+    resolveRemote: resolveRemote ?? remoteResolver(options.online, resolved.now.getTime()),
     revocation: options.revocation,
     rejected: false,
   };
@@ -138,6 +167,15 @@ export function revokedReceipt(
 function stamped(receipt: Receipt, context: ResolvedContext): Receipt {
   if (!context.omitProcessedAt) receipt.processedAt = context.now.toISOString();
   return receipt;
+}
+
+/** The resolver `online` asks for, at the evaluation clock `now`; none when offline. */
+export function remoteResolver(online: EvaluateOptions["online"], now: number): RemoteResolver | undefined {
+  if (online === undefined || online === false) return undefined;
+  const how = online === true ? {} : online;
+  const cache = how.cache === undefined ? didDocuments : guardedCache(how.cache);
+  const transport = { fetch: how.fetch ?? globalFetch, timeoutMs: how.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+  return (keyRef) => resolveKeyRefOnline(keyRef, { transport, cache, now });
 }
 
 function keyPins(keys: Readonly<Record<string, string>> | undefined): KeyPins | undefined {

@@ -6,6 +6,7 @@
  */
 import type { CanonicalMembers } from "../crypto/jcs.ts";
 import type { KeyPins } from "../crypto/profile-a.ts";
+import type { RemoteKey } from "../did/did-web.ts";
 import { pointerExcerpt } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import type { Problem } from "../validate/problem.ts";
@@ -22,6 +23,8 @@ export interface Evaluation {
   version: "0.4" | "0.3";
   members: CanonicalMembers;
   pins: KeyPins | undefined;
+  /** Resolves a keyRef over the network (did:web), when the relying party allows it. */
+  resolveRemote: RemoteResolver | undefined;
   /** The manifest's status as the relying party resolved it (Verify step 3), if it did. */
   revocation: Revocation | undefined;
   /** The manifest's verified public key, for proofs its holder made with it. */
@@ -29,6 +32,9 @@ export interface Evaluation {
   signingInput?: Uint8Array;
   rejected: boolean;
 }
+
+/** Resolves a keyRef over the network (core/did/resolve-key-ref.ts, resolveKeyRefOnline). */
+export type RemoteResolver = (keyRef: string) => Promise<RemoteKey>;
 
 export function warn(ev: Pick<Evaluation, "receipt" | "rejected">, critical: boolean, warning: Warning): void {
   ev.receipt.warnings.push(warning);

@@ -5,7 +5,15 @@
  * receipt's JSON Schema. Imported as `manifest-resolver/evaluate`; runs in Node, Deno,
  * workerd and browsers.
  */
-export { evaluate, revokedReceipt, DEFAULT_STANDARDS_URL, type EvaluateOptions } from "./evaluate.ts";
+export {
+  evaluate,
+  revokedReceipt,
+  DEFAULT_STANDARDS_URL,
+  type EvaluateOptions,
+  type OnlineResolution,
+} from "./evaluate.ts";
+export { memoryCache, type CachedEntry, type HttpCache } from "../client/http-cache.ts";
+export type { Fetch } from "../client/fetch-following.ts";
 export { ContextError, resolveContext, type AssuranceClass, type EvaluationContext } from "./context.ts";
 export type {
   ClaimStatus,

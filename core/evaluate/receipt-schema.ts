@@ -8,7 +8,7 @@
  * hold digits: EXT-OPT O2.4 puts an HTTP status in one (`um:reason:status:http-502`).
  */
 
-/** A registry code, `um:reason:<category>:<code>`: of a warning, and of `revocationReason`. */
+/** A registry code, `um:reason:<category>:<code>`: of a warning, `revocationReason` and `keyRefResolutionReason`. */
 export const WARNING_CODE = /^um:reason:[a-z-]+:[a-z0-9-]+$/;
 
 const NOT_EVALUATED = "not-evaluated";
@@ -58,6 +58,8 @@ export const receiptSchema = {
     signatureCheck: oneOf("valid", "invalid", "unsupported-profile", NOT_EVALUATED),
     freshnessCheck: oneOf("fresh", "expired", "stale", NOT_EVALUATED),
     keyRefResolution: oneOf("resolved", "unresolved", NOT_EVALUATED),
+    keyRefResolvedBy: nonEmpty,
+    keyRefResolutionReason: { type: "string", pattern: WARNING_CODE.source },
     revocationStatus: oneOf("active", "revoked", "suspended", "unchecked"),
     revocationReason: { type: "string", pattern: WARNING_CODE.source },
     holderBindingStatus: oneOf("verified", "failed", "unsupported-mode", "absent", NOT_EVALUATED),

@@ -76,6 +76,13 @@ export interface Receipt {
   signatureCheck: "valid" | "invalid" | "unsupported-profile" | NotEvaluated;
   freshnessCheck: "fresh" | "expired" | "stale" | NotEvaluated;
   keyRefResolution: "resolved" | "unresolved" | NotEvaluated;
+  /**
+   * What confirmed the key, when the keyRef is resolved (an extension of this evaluator): "keys" (the relying party
+   * pinned it), "did:key" or "did:jwk" (the DID is its key), or the URL of the did:web document that lists it.
+   */
+  keyRefResolvedBy?: string;
+  /** Why the keyRef is unresolved, as a registry code (`um:reason:key:…`; `offline` when the network was not used). */
+  keyRefResolutionReason?: string;
   revocationStatus: "active" | "revoked" | "suspended" | "unchecked";
   /** Why the status is not "active", as a registry code (EXT-OPT O2.4), when a status was resolved (revocation.ts). */
   revocationReason?: string;

@@ -8,7 +8,8 @@
  * "not-evaluated". A status is recorded only for a manifest whose signature and freshness
  * held: the `statusRef` it came from is the signer's only once the signature is valid.
  * The keyRef is resolved (step 4 of §1.6.4) when it is a did:key or did:jwk, which are
- * their keys (core/did), whatever is pinned, or else when the relying party pinned it; any
+ * their keys (core/did), whatever is pinned, or else when the relying party pinned it, or
+ * else over the network when the relying party allows it (a did:web's document); any
  * other keyRef is "unresolved", and the embedded key is used.
  *
  * What this evaluator verifies of EXT-T1: presentation proofs of `proofType` `did-auth`
@@ -19,7 +20,7 @@
  * no claim is relied upon above Tier 0.
  */
 import { decodeBase64url, utf8 } from "../base64url.ts";
-import { isProfileA, keyRefKey, prepareProfileA, verdictProblems } from "../crypto/profile-a.ts";
+import { isProfileA, keyRefKey, prepareProfileA, verdictProblems, type RemoteKeyRefKey } from "../crypto/profile-a.ts";
 import { sha256, verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
@@ -39,9 +40,8 @@ export async function verify(ev: Evaluation): Promise<void> {
 async function verifySignature(ev: Evaluation): Promise<boolean> {
   const { receipt, manifest } = ev;
   const signature = manifest.signature as Record<string, unknown>;
-  // Pinned, or a did:key or did:jwk (its own key): whether the embedded key matches is prepareProfileA's to say.
-  const known = keyRefKey(signature.keyRef, ev.pins);
-  receipt.keyRefResolution = known !== undefined && known.source !== "malformed" ? "resolved" : "unresolved";
+  // Step 3 before step 4 (§1.6.4): no document is fetched for a signature that cannot be checked.
+  const remote = await resolveKeyRef(ev, signature.keyRef, isProfileA(signature));
   if (!isProfileA(signature)) {
     receipt.signatureCheck = "unsupported-profile";
     const pair = `${quoted(signature.algorithm)} + ${quoted(signature.canonicalization)}`;
@@ -52,7 +52,7 @@ async function verifySignature(ev: Evaluation): Promise<boolean> {
     });
     return false;
   }
-  const { problems, pending } = prepareProfileA(manifest, ev.pins, ev.members);
+  const { problems, pending } = prepareProfileA(manifest, ev.pins, ev.members, remote);
   if (pending !== undefined)
     problems.push(
       ...verdictProblems(await verifyEd25519(pending.publicKey, pending.message, pending.signature), pending),
@@ -66,6 +66,51 @@ async function verifySignature(ev: Evaluation): Promise<boolean> {
   ev.publicKey = pending.publicKey;
   ev.signingInput = pending.message;
   return true;
+}
+
+/**
+ * Step 4 of §1.6.4, recorded: the key known apart from the manifest (pinned, or a
+ * did:key or did:jwk, which are their keys, whatever is pinned), else the key resolved
+ * over the network when the relying party allows it; what confirmed it, or why nothing
+ * did. Whether the embedded key matches is prepareProfileA's to say. A resolution that
+ * was tried and failed is a warning (the relying party asked for it, and SHOULD try
+ * again, §1.6.4); one never tried (offline) is only recorded.
+ */
+async function resolveKeyRef(
+  ev: Evaluation,
+  keyRef: unknown,
+  checkable: boolean,
+): Promise<RemoteKeyRefKey | undefined> {
+  const { receipt } = ev;
+  const known = keyRefKey(keyRef, ev.pins);
+  if (known !== undefined && known.source !== "malformed") {
+    receipt.keyRefResolution = "resolved";
+    receipt.keyRefResolvedBy =
+      known.source === "pin" ? "keys" : String(keyRef).startsWith("did:key:") ? "did:key" : "did:jwk";
+    return undefined;
+  }
+  receipt.keyRefResolution = "unresolved";
+  // A malformed did:key or did:jwk is the signature check's to reject; with pins, the world is closed.
+  if (known !== undefined || ev.pins !== undefined || typeof keyRef !== "string") return undefined;
+  if (ev.resolveRemote === undefined || !checkable) {
+    receipt.keyRefResolutionReason = keyRef.startsWith("did:web:")
+      ? "um:reason:key:offline"
+      : "um:reason:key:unsupported-method";
+    return undefined;
+  }
+  const remote = await ev.resolveRemote(keyRef);
+  if ("fault" in remote) {
+    receipt.keyRefResolutionReason = `um:reason:key:${remote.fault}`;
+    warn(ev, false, {
+      code: receipt.keyRefResolutionReason,
+      message: `keyRef not resolved, so its identity is not attributed to the embedded key: ${remote.reason}`,
+      pointer: "/signature/keyRef",
+    });
+    return undefined;
+  }
+  receipt.keyRefResolution = "resolved";
+  receipt.keyRefResolvedBy = remote.documentUrl;
+  return remote;
 }
 
 const FRESHNESS_CODES: Record<string, [Receipt["freshnessCheck"], string]> = {

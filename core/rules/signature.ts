@@ -88,19 +88,18 @@ export const SIGNATURE_RULES = {
   },
   "signature/keyref-mismatch": {
     severity: "error",
-    summary: "the embedded key is not the key the did:key or did:jwk keyRef names",
+    summary: "the embedded key is not the key the keyRef resolves to",
     why:
       "A did:key or did:jwk is its key, so the keyRef's key is known without any " +
-      "network. A manifest could name someone else's did:key while embedding and " +
-      "signing with its author's own key (key substitution): the embedded key must be " +
-      "byte-identical to the key the keyRef names, or the manifest is rejected " +
-      '(signatureCheck "invalid", core §1.6.4).',
-    source: "UM v0.4 core §1.6.4 (key resolution, step 4; security note); W3C CCG did:key; did:jwk",
+      "network; a did:web's key is in its DID document, which a relying party fetches. " +
+      "A manifest could name someone else's DID while embedding and signing with its " +
+      "author's own key (key substitution): the embedded key must be byte-identical to " +
+      'the key the keyRef resolves to, or the manifest is rejected (signatureCheck "invalid", core §1.6.4).',
+    source: "UM v0.4 core §1.6.4 (key resolution, step 4; security note); W3C CCG did:key, did:web; did:jwk",
     fix:
       "Sign with the key the keyRef names, or sign under the keyRef of your key: for an " +
-      "Ed25519 key, did:key:z6Mk…#z6Mk… made from it.",
-    example:
-      "did:key:z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp#z6MkiTBz1ymuepAQ4HEHYSF1H8quG5GLVVQR3djdX3mDooWp",
+      "Ed25519 key, did:key:z6Mk…#z6Mk… made from it, or a did:web whose document lists it " +
+      "under assertionMethod.",
   },
   "signature/keyref-malformed": {
     severity: "error",

@@ -1,0 +1,89 @@
+/**
+ * Resolving a did:web keyRef over the network (W3C CCG did:web §3.2): the DID document
+ * fetched with the client's own GET (core/client/), so every rule the client holds a
+ * resolver to holds here too: https: only (loopback http:), redirects followed by hand,
+ * and here only within the DID's origin (the domain is what the DID trusts), a timeout,
+ * and a body cap. Documents are kept in an HttpCache by their ETag and Cache-Control
+ * max-age, like any response; requests for one URL made while it is being fetched share
+ * that fetch, so a thousand manifests under one key cost one request.
+ */
+import { cachedGet, type Got } from "../client/conditional-get.ts";
+import type { Transport } from "../client/fetch-following.ts";
+import { storedWithin, type HttpCache } from "../client/http-cache.ts";
+import { parseJson } from "../json/strict-json.ts";
+import { keyInDidDocument } from "./did-document.ts";
+import { didWebDocumentUrl } from "./did-web-url.ts";
+import type { KeyRefFault } from "./key-ref-fault.ts";
+
+/** A DID document is a few keys: 64 KiB is ample, and bounds what a hostile host can make a relying party read. */
+const DID_DOCUMENT_MAX_BYTES = 65_536;
+const DID_DOCUMENT_TYPES = "application/did+json, application/did+ld+json, application/json";
+/** A document is small and flat: DID Core nests a JWK in a method in a list in the document. */
+const DOCUMENT_SHAPE = { maxDepth: 8, maxArrayItems: 1000 };
+
+export interface DidWebFetch {
+  transport: Transport;
+  cache: HttpCache | undefined;
+  /** The evaluation clock, milliseconds since 1970 (cache freshness). */
+  now: number;
+}
+
+export type RemoteKey =
+  | { publicKey: Uint8Array; documentUrl: string }
+  | { fault: KeyRefFault; reason: string; documentUrl?: string };
+
+/** Fetches in flight, by the fetch function that makes them and the URL: one request for many asking at once. */
+const inFlight = new WeakMap<object, Map<string, Promise<Got>>>();
+
+/** The key the did:web document of `keyRef` (`did:web:…` or `did:web:…#fragment`) gives it, or why none. */
+export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promise<RemoteKey> {
+  const hash = keyRef.indexOf("#");
+  const did = hash === -1 ? keyRef : keyRef.slice(0, hash);
+  const located = didWebDocumentUrl(did);
+  if ("fault" in located) return { fault: "did-malformed", reason: `keyRef ${keyRef}: ${located.fault}` };
+  const documentUrl = located.url;
+  const got = await sharedGet(documentUrl, how);
+  const failed = (fault: KeyRefFault, reason: string): RemoteKey => ({ fault, reason, documentUrl });
+  switch (got.kind) {
+    case "insecure":
+      return failed(got.crossOrigin === true ? "redirect-cross-origin" : "insecure", got.reason);
+    case "unreachable":
+      return failed(got.timedOut === true ? "timeout" : "unreachable", got.reason);
+    case "status":
+      return failed("http-status", `${got.url} answered ${got.status}, not a DID document`);
+    case "raw":
+      return got.bytes.length > DID_DOCUMENT_MAX_BYTES
+        ? failed("too-large", `${got.url}: the DID document is larger than ${DID_DOCUMENT_MAX_BYTES} bytes`)
+        : failed("document-malformed", `${got.url}: the DID document is not UTF-8 text`);
+  }
+  const parsed = parseJson(got.entry.body, DOCUMENT_SHAPE);
+  if (!parsed.ok) return failed("document-malformed", `${got.entry.url}: the DID document is not JSON`);
+  const key = keyInDidDocument(parsed.value, did, keyRef);
+  if ("fault" in key) {
+    // Another DID's document, or not one at all, is not kept: the next request may find the right one.
+    if (key.fault !== "document-id-mismatch" && key.fault !== "document-malformed") await got.save();
+    return failed(key.fault, `${got.entry.url}: ${key.reason}`);
+  }
+  await got.save();
+  return { publicKey: key.publicKey, documentUrl: got.entry.url };
+}
+
+function sharedGet(url: string, how: DidWebFetch): Promise<Got> {
+  const byUrl = inFlight.get(how.transport.fetch) ?? new Map<string, Promise<Got>>();
+  inFlight.set(how.transport.fetch, byUrl);
+  const pending = byUrl.get(url);
+  if (pending !== undefined) return pending;
+  const now = how.now;
+  const got = cachedGet({
+    url,
+    accept: DID_DOCUMENT_TYPES,
+    maxBytes: DID_DOCUMENT_MAX_BYTES,
+    now,
+    cache: how.cache,
+    transport: how.transport,
+    sameOrigin: true,
+    judge: (entry) => ({ fresh: storedWithin(entry, entry.maxAge, now), validator: entry.etag }),
+  }).finally(() => byUrl.delete(url));
+  byUrl.set(url, got);
+  return got;
+}

@@ -1,0 +1,367 @@
+/**
+ * Resolving a did:web keyRef over the network (core §1.6.4, step 4; W3C CCG did:web):
+ * the document's URL, the key formats a DID document may use, and the evaluator against
+ * DID documents served here, on localhost: a match resolves, a substituted key is
+ * rejected, and each way a document can fail to confirm a key gives its own reason.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import type { KeyObject } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { memoryCache } from "../core/client/http-cache.ts";
+import { keyInDidDocument } from "../core/did/did-document.ts";
+import { didWebDocumentUrl } from "../core/did/did-web-url.ts";
+import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/index.ts";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
+import { encodeBase58btc, rawPublicKey } from "./support/did.ts";
+import { manifestFor, newKey } from "./support/fixture-content.ts";
+import { CLI } from "./support/paths.ts";
+
+const NOW = "2026-06-01T00:00:00Z";
+const context = { now: NOW, omitProcessedAt: true };
+
+describe("did:web: the DID document's URL (did:web §3.2)", () => {
+  it("maps the specification's examples, a port as %3A, and localhost to http:", () => {
+    const url = (did: string) => (didWebDocumentUrl(did) as { url: string }).url;
+    assert.equal(url("did:web:w3c-ccg.github.io"), "https://w3c-ccg.github.io/.well-known/did.json");
+    assert.equal(url("did:web:w3c-ccg.github.io:user:alice"), "https://w3c-ccg.github.io/user/alice/did.json");
+    assert.equal(url("did:web:example.com%3A3000:user:alice"), "https://example.com:3000/user/alice/did.json");
+    assert.equal(url("did:web:localhost%3A8787"), "http://localhost:8787/.well-known/did.json");
+  });
+
+  it("refuses what a URL parser would read as another place", () => {
+    for (const did of [
+      "did:web:127.0.0.1",
+      "did:web:user@example.com",
+      "did:web:example.com:..",
+      "did:web:example.com:a%2Fb",
+      "did:web:example.com::x",
+      "did:web:example.com%3A0",
+      "did:web:exa mple.com",
+      "did:key:z6Mk",
+    ])
+      assert.ok("fault" in didWebDocumentUrl(did), did);
+  });
+});
+
+describe("did:web: the key a DID document gives (DID Core §5.2, §5.3.1)", () => {
+  const did = "did:web:example.com";
+  const key = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);
+  const multikey = `z${encodeBase58btc(Uint8Array.from([0xed, 0x01, ...key]))}`;
+  const jwk = { kty: "OKP", crv: "Ed25519", x: Buffer.from(key).toString("base64url") };
+  const withMethod = (method: Record<string, unknown>, assertionMethod: unknown[] = [`${did}#k`]) => ({
+    id: did,
+    verificationMethod: [{ id: `${did}#k`, controller: did, ...method }],
+    assertionMethod,
+  });
+  const keyOf = (document: unknown, keyRef = `${did}#k`) => keyInDidDocument(document, did, keyRef);
+
+  it("reads Multikey, Ed25519VerificationKey2020 and 2018, JsonWebKey and JsonWebKey2020", () => {
+    for (const method of [
+      { type: "Multikey", publicKeyMultibase: multikey },
+      { type: "Ed25519VerificationKey2020", publicKeyMultibase: multikey },
+      { type: "Ed25519VerificationKey2018", publicKeyBase58: encodeBase58btc(key) },
+      { type: "JsonWebKey", publicKeyJwk: jwk },
+      { type: "JsonWebKey2020", publicKeyJwk: jwk },
+    ])
+      assert.deepEqual(keyOf(withMethod(method)), { publicKey: key }, method.type);
+  });
+
+  it("finds a method by relative id, embedded under assertionMethod, and the only one for a bare DID", () => {
+    const method = { type: "Multikey", publicKeyMultibase: multikey };
+    assert.deepEqual(keyOf({ id: did, verificationMethod: [{ id: "#k", ...method }], assertionMethod: ["#k"] }), {
+      publicKey: key,
+    });
+    assert.deepEqual(keyOf({ id: did, assertionMethod: [{ id: `${did}#k`, ...method }] }), { publicKey: key });
+    assert.deepEqual(keyOf(withMethod(method), did), { publicKey: key });
+  });
+
+  it("refuses another DID's document, a method not there or not for assertions, and keys it cannot read", () => {
+    const multi = { type: "Multikey", publicKeyMultibase: multikey };
+    const faultOf = (document: unknown, keyRef?: string) => (keyOf(document, keyRef) as { fault: string }).fault;
+    assert.equal(faultOf([]), "document-malformed");
+    assert.equal(faultOf({ ...withMethod(multi), id: "did:web:mallory.example" }), "document-id-mismatch");
+    assert.equal(faultOf(withMethod(multi), `${did}#other`), "method-not-found");
+    assert.equal(faultOf(withMethod(multi, [])), "not-assertion-method");
+    assert.equal(faultOf(withMethod(multi, ["#k", "#j"]), did), "method-not-found");
+    assert.equal(faultOf(withMethod({ type: "EcdsaSecp256k1VerificationKey2019" })), "key-unsupported");
+    assert.equal(faultOf(withMethod({ type: "JsonWebKey", publicKeyJwk: { ...jwk, d: "secret" } })), "key-unsupported");
+    assert.equal(faultOf(withMethod({ type: "Multikey", publicKeyMultibase: "z6LS" })), "key-unsupported");
+  });
+});
+
+/** A DID document server on localhost: each path's handler, and every request it was asked. */
+interface DidHost {
+  server: Server;
+  port: number;
+  did: string;
+  requests: { path: string; ifNoneMatch?: string }[];
+  routes: Map<string, (req: IncomingMessage, res: ServerResponse) => void>;
+}
+
+async function startDidHost(): Promise<DidHost> {
+  const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
+  const requests: DidHost["requests"] = [];
+  const server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    const ifNoneMatch = req.headers["if-none-match"];
+    requests.push({ path, ...(ifNoneMatch !== undefined && { ifNoneMatch }) });
+    const route = routes.get(path);
+    if (route === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    route(req, res);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as { port: number };
+  return { server, port, did: `did:web:localhost%3A${port}`, requests, routes };
+}
+
+function didDocument(did: string, key: KeyObject, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const id = `${did}#key-1`;
+  const publicKeyMultibase = `z${encodeBase58btc(Uint8Array.from([0xed, 0x01, ...rawPublicKey(key)]))}`;
+  return {
+    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+    id: did,
+    verificationMethod: [{ id, type: "Multikey", controller: did, publicKeyMultibase }],
+    assertionMethod: [id],
+    ...extra,
+  };
+}
+
+const json =
+  (body: unknown, headers: Record<string, string> = {}) =>
+  (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { "content-type": "application/did+json", ...headers }).end(JSON.stringify(body));
+  };
+
+describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4, step 4)", () => {
+  let host: DidHost;
+  const key = newKey();
+  const DOCUMENT = "/.well-known/did.json";
+
+  before(async () => {
+    host = await startDidHost();
+  });
+  after(() => {
+    host.server.closeAllConnections();
+    host.server.close();
+  });
+
+  const signedBy = (signer: KeyObject, umid = "urn:did-web:1", keyRef = `${host.did}#key-1`) => {
+    const manifest = manifestFor(umid);
+    return { ...manifest, signature: signProfileA(manifest, signer, keyRef, new Date("2026-01-01T00:00:00Z")) };
+  };
+  const online = (more: EvaluateOptions["online"] & object = {}): EvaluateOptions => ({
+    online: { cache: memoryCache(), timeoutMs: 2_000, ...more },
+  });
+  const served = (document: unknown, headers: Record<string, string> = {}) => {
+    host.routes.clear();
+    host.requests.length = 0;
+    host.routes.set(DOCUMENT, json(document, headers));
+  };
+  const reasonOf = (r: Receipt) => r.keyRefResolutionReason;
+
+  it("a document that lists the embedded key under assertionMethod: resolved, by the document's URL", async () => {
+    served(didDocument(host.did, key));
+    const r = await evaluate(signedBy(key), context, online());
+    assert.deepEqual([r.outcome, r.signatureCheck, r.keyRefResolution], ["accepted", "valid", "resolved"]);
+    assert.equal(r.keyRefResolvedBy, `http://localhost:${host.port}${DOCUMENT}`);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  it("the resolved key stands in for a key the manifest does not embed", async () => {
+    served(didDocument(host.did, key));
+    const m = signedBy(key);
+    const { publicKeySpkiB64: _, ...signature } = m.signature;
+    const r = await evaluate({ ...m, signature }, context, online());
+    assert.deepEqual([r.outcome, r.signatureCheck, r.keyRefResolution], ["accepted", "valid", "resolved"]);
+  });
+
+  it("a key substituted for the DID's: rejected, signatureCheck invalid, rule signature/keyref-mismatch", async () => {
+    served(didDocument(host.did, key));
+    const r = await evaluate(signedBy(newKey()), context, online());
+    assert.deepEqual([r.outcome, r.signatureCheck], ["rejected", "invalid"]);
+    assert.deepEqual(
+      r.warnings.map((w) => w.rule),
+      ["signature/keyref-mismatch"],
+    );
+  });
+
+  it("each way a document fails to confirm the key gives its own reason, and the embedded key is used", async () => {
+    const cases: [string, () => void, string][] = [
+      ["another DID's document", () => served(didDocument("did:web:mallory.example", key)), "document-id-mismatch"],
+      [
+        "a key not under assertionMethod",
+        () => served(didDocument(host.did, key, { assertionMethod: [] })),
+        "not-assertion-method",
+      ],
+      [
+        "a document larger than 64 KiB",
+        () => served({ ...didDocument(host.did, key), pad: "x".repeat(70_000) }),
+        "too-large",
+      ],
+      [
+        "a redirect to another origin",
+        () => {
+          served({});
+          host.routes.set(DOCUMENT, (_req, res) =>
+            res.writeHead(302, { location: `http://127.0.0.1:${host.port}/elsewhere/did.json` }).end(),
+          );
+        },
+        "redirect-cross-origin",
+      ],
+      [
+        "no answer in time",
+        () => {
+          served({});
+          host.routes.set(DOCUMENT, () => {});
+        },
+        "timeout",
+      ],
+      [
+        "no document",
+        () => {
+          served({});
+          host.routes.clear();
+        },
+        "http-status",
+      ],
+      ["a document that is not JSON", () => served("{"), "document-malformed"],
+    ];
+    const seen = new Set<string>();
+    for (const [what, serve, fault] of cases) {
+      serve();
+      const r = await evaluate(signedBy(key), context, online({ timeoutMs: 300 }));
+      const code = `um:reason:key:${fault}`;
+      assert.deepEqual(
+        [r.outcome, r.signatureCheck, r.keyRefResolution, reasonOf(r)],
+        ["accepted-with-warnings", "valid", "unresolved", code],
+        what,
+      );
+      assert.deepEqual(
+        r.warnings.map((w) => [w.code, w.pointer]),
+        [[code, "/signature/keyRef"]],
+        what,
+      );
+      seen.add(r.warnings[0]!.message);
+    }
+    assert.equal(seen.size, cases.length, "each reason is said in its own words");
+  });
+
+  it("follows a redirect within the DID's origin", async () => {
+    served({});
+    host.routes.set(DOCUMENT, (_req, res) => res.writeHead(301, { location: "/moved/did.json" }).end());
+    host.routes.set("/moved/did.json", json(didDocument(host.did, key)));
+    const r = await evaluate(signedBy(key), context, online());
+    assert.equal(r.keyRefResolution, "resolved");
+    assert.equal(r.keyRefResolvedBy, `http://localhost:${host.port}/moved/did.json`);
+  });
+
+  it("1,000 manifests under one key cost one fetch: the document is kept by its max-age", async () => {
+    served(didDocument(host.did, key), { "cache-control": "max-age=300", etag: '"d1"' });
+    const options = online();
+    const manifests = Array.from({ length: 1000 }, (_, i) => signedBy(key, `urn:did-web:many:${i}`));
+    // Half at once (requests in flight are shared), then half one after another (the cache answers).
+    const first = await Promise.all(manifests.slice(0, 500).map((m) => evaluate(m, context, options)));
+    const rest: Receipt[] = [];
+    for (const m of manifests.slice(500)) rest.push(await evaluate(m, context, options));
+    assert.ok([...first, ...rest].every((r) => r.keyRefResolution === "resolved"));
+    assert.equal(host.requests.length, 1);
+  });
+
+  it("past its max-age, the document is revalidated with its ETag, and a 304 keeps it", async () => {
+    const document = didDocument(host.did, key);
+    served(document, { "cache-control": "max-age=60", etag: '"d2"' });
+    host.routes.set(DOCUMENT, (req, res) => {
+      if (req.headers["if-none-match"] === '"d2"') res.writeHead(304, { "cache-control": "max-age=60" }).end();
+      else json(document, { "cache-control": "max-age=60", etag: '"d2"' })(req, res);
+    });
+    const options = online();
+    await evaluate(signedBy(key), context, options);
+    const later = await evaluate(signedBy(key), { ...context, now: "2026-06-01T00:02:00Z" }, options);
+    assert.equal(later.keyRefResolution, "resolved");
+    assert.deepEqual(
+      host.requests.map((r) => r.ifNoneMatch),
+      [undefined, '"d2"'],
+    );
+  });
+
+  it("offline (no `online`): nothing is fetched, and the receipt says why the keyRef is unresolved", async () => {
+    served(didDocument(host.did, key));
+    const r = await evaluate(signedBy(key), context);
+    assert.deepEqual([r.outcome, r.keyRefResolution, reasonOf(r)], ["accepted", "unresolved", "um:reason:key:offline"]);
+    assert.equal(host.requests.length, 0);
+  });
+
+  it("pinned keys come first: no fetch", async () => {
+    served(didDocument(host.did, newKey()));
+    const spki = signedBy(key).signature.publicKeySpkiB64!;
+    const r = await evaluate(signedBy(key), context, { ...online(), keys: { [`${host.did}#key-1`]: spki } });
+    assert.deepEqual([r.outcome, r.keyRefResolution, r.keyRefResolvedBy], ["accepted", "resolved", "keys"]);
+    assert.equal(host.requests.length, 0);
+  });
+
+  it("a method this evaluator does not resolve: unresolved, with a warning naming it", async () => {
+    const r = await evaluate(signedBy(key, "urn:did-web:ion", "did:ion:EiA#key-1"), context, online());
+    assert.deepEqual([r.keyRefResolution, reasonOf(r)], ["unresolved", "um:reason:key:unsupported-method"]);
+    assert.match(r.warnings[0]!.message, /did:ion/);
+  });
+
+  describe("the CLI", () => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), "did-web-"));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      return new Promise((done) => child.on("close", (status) => done({ status, stdout, stderr })));
+    }
+
+    it("evaluate resolves did:web with --online, keeping the document in --cache", async () => {
+      served(didDocument(host.did, key), { "cache-control": "max-age=300" });
+      const file = join(dir, "m.json");
+      writeFileSync(file, JSON.stringify(signedBy(key)));
+      const offline = await cli("evaluate", file, "--now", NOW);
+      assert.equal((JSON.parse(offline.stdout) as Receipt).keyRefResolutionReason, "um:reason:key:offline");
+      assert.equal(host.requests.length, 0);
+      const cache = join(dir, "cache");
+      for (let run = 0; run < 2; run++) {
+        const result = await cli("evaluate", file, "--now", NOW, "--online", "--cache", cache);
+        assert.equal(result.status, 0, result.stderr);
+        assert.equal((JSON.parse(result.stdout) as Receipt).keyRefResolution, "resolved");
+      }
+      assert.equal(host.requests.length, 1, "the second run reads the document from --cache");
+    });
+
+    it("evaluate refuses --cache without --online", async () => {
+      const result = await cli("evaluate", join(dir, "m.json"), "--cache", join(dir, "c"));
+      assert.equal(result.status, 2);
+      assert.match(result.stderr, /--cache needs --online/);
+    });
+
+    it("a substituted key fails evaluate --online: exit 1, rule signature/keyref-mismatch", async () => {
+      served(didDocument(host.did, key));
+      const file = join(dir, "forged.json");
+      writeFileSync(file, JSON.stringify(signedBy(newKey())));
+      const result = await cli("evaluate", file, "--now", NOW, "--online");
+      assert.equal(result.status, 1);
+      const r = JSON.parse(result.stdout) as Receipt;
+      assert.deepEqual(
+        r.warnings.map((w) => w.rule),
+        ["signature/keyref-mismatch"],
+      );
+    });
+  });
+});
