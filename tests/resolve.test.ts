@@ -178,8 +178,10 @@ function statusPathFor(): string {
   return `/status/${++published}`;
 }
 
+/** Offline: the fixture's keyRef is a did:web of a host that does not exist; tests/did-web.test.ts resolves keys. */
 const at = (now: string, more: Partial<ResolveOptions> = {}): ResolveOptions => ({
   context: { now, omitProcessedAt: true },
+  offline: true,
   ...more,
 });
 
@@ -835,7 +837,9 @@ describe("manifest-resolver resolve", () => {
 
   /** Spawned, not spawnSync: the servers answering it run in this process. */
   function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [CLI, "resolve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "resolve", "--offline", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -15,7 +15,8 @@
  * verdict: the resolution goes on without it, and says why in `cacheFailure`.
  */
 import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
-import { evaluate, revokedReceipt, type EvaluateOptions } from "../evaluate/evaluate.ts";
+import { evaluateWithSourceMap, remoteResolver, revokedReceipt, type EvaluateOptions } from "../evaluate/evaluate.ts";
+import type { RemoteResolver } from "../evaluate/evaluation.ts";
 import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";
 import type { Receipt } from "../evaluate/receipt.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
@@ -24,13 +25,13 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.t
 import { umidPath } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "./conditional-get.ts";
-import type { Fetch } from "./fetch-following.ts";
+import { globalFetch, type Fetch } from "./fetch-following.ts";
 import { guardedCache, storedWithin, type HttpCache } from "./http-cache.ts";
 import { baseUrlProblem } from "./base-url.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { resolveStatus, type StatusAnswer } from "./status-resolution.ts";
 
-export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "contentType"> {
+export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "contentType" | "online"> {
   /** The evaluation context (its `now` is also the clock of every cache decision). Default {}. */
   context?: EvaluationContext;
   /** Default: the global fetch. */
@@ -42,6 +43,11 @@ export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "co
   cache?: HttpCache;
   /** Milliseconds each request may take. Default 10 000. */
   timeoutMs?: number;
+  /**
+   * Resolve no keyRef over the network (core §1.6.4, step 4): only did:key, did:jwk and pinned `keys`. Default
+   * false: a did:web keyRef's document is fetched with this `fetch`, and kept in this `cache`.
+   */
+  offline?: boolean;
 }
 
 export interface Resolved {
@@ -82,13 +88,21 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const now = resolveContext(options.context).now;
   // One clock for every decision: the cache's, and the evaluator's.
   const context: EvaluationContext = { ...options.context, now: now.toISOString() };
-  const { fetch: given, cache: store, timeoutMs, context: _, ...evaluateOptions } = options;
+  const { fetch: given, cache: store, timeoutMs, context: _, offline, ...rest } = options;
   const transport = {
-    fetch: given ?? ((url: string, init: RequestInit) => fetch(url, init)),
+    fetch: given ?? globalFetch,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const cache = store === undefined ? undefined : guardedCache(store);
+  const evaluateOptions: EvaluateOptions = rest;
+  // One resolution of the keyRef, however many times the manifest is evaluated (twice, when it has a status).
+  const resolveRemote =
+    offline === true
+      ? undefined
+      : remembering(remoteResolver({ ...transport, ...(cache && { cache }) }, now.getTime())!);
+  const evaluate = async (body: string | Uint8Array, options: EvaluateOptions) =>
+    (await evaluateWithSourceMap(body, context, options, resolveRemote)).receipt;
   const done = (resolution: Resolution): Resolution =>
     cache?.failure === undefined ? resolution : { ...resolution, cacheFailure: cache.failure };
   const url = baseUrl.replace(/\/+$/, "") + umidPath(umid);
@@ -161,7 +175,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       );
     case "raw":
       return answered(undefined, got.url, (revocation) =>
-        evaluate(got.bytes, context, {
+        evaluate(got.bytes, {
           ...evaluateOptions,
           contentType: got.contentType,
           ...withRevocation(revocation),
@@ -178,7 +192,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     );
   await got.save();
   const evaluated = (revocation: Revocation | undefined) =>
-    evaluate(entry.body, context, {
+    evaluate(entry.body, {
       ...evaluateOptions,
       contentType: entry.contentType ?? null,
       ...withRevocation(revocation),
@@ -197,6 +211,16 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     (revocation) => (revocation === undefined ? Promise.resolve(unverified) : evaluated(revocation)),
     manifest,
   );
+}
+
+/** `resolve`, answering again with what it answered the first time for a keyRef. */
+function remembering(resolveRemote: RemoteResolver): RemoteResolver {
+  const answers = new Map<string, ReturnType<RemoteResolver>>();
+  return (keyRef) => {
+    const answer = answers.get(keyRef) ?? resolveRemote(keyRef);
+    answers.set(keyRef, answer);
+    return answer;
+  };
 }
 
 function manifestOf(body: string, limits: ShapeLimits): Record<string, unknown> | undefined {

@@ -4,6 +4,8 @@
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
+import { guardedCache } from "../../core/client/http-cache.ts";
+import { fileCache } from "../client/file-cache.ts";
 import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
 import { ContextError, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
@@ -55,25 +57,42 @@ Example:
     ...CONTEXT_OPTION,
     now: stringOption({ value: "DATE-TIME", help: 'the clock (RFC 3339), overriding the context\'s "now"' }),
     ...KEYS_OPTION,
+    online: booleanOption({
+      help:
+        "resolve a did:web keyRef over the network: fetch its DID document (https:, or " +
+        "http: to localhost) and hold the embedded key to the one it lists under " +
+        "assertionMethod (core §1.6.4, step 4)",
+      default: { text: "did:key and did:jwk only, resolved without the network" },
+    }),
+    cache: stringOption({
+      value: "DIR",
+      help: "with --online, keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag",
+      default: { text: "kept in memory for this run" },
+    }),
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
   async run(values, [file]) {
     const context = contextOption(values.context, values.now);
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
+    if (values.cache !== undefined && values.online !== true) throw new UsageError("--cache needs --online");
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
+    const cache = values.cache === undefined ? undefined : guardedCache(fileCache(values.cache));
     let evaluated: { receipt: Receipt; source?: SourceMap };
     try {
       evaluated = await evaluateWithSourceMap(bytes, context, {
         standardsUrl: settings.standardsUrl,
         limits: settings.limits,
         ...(keys !== undefined && { keys }),
+        ...(values.online === true && { online: cache === undefined ? true : { cache } }),
       });
     } catch (error) {
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
     }
     const { receipt, source } = evaluated;
+    if (cache?.failure !== undefined)
+      console.error(printable(`manifest-resolver: warning: --cache ${values.cache}: ${cache.failure}`));
     printReceipt(receipt, values.json === true);
     for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
     if (process.stderr.isTTY) console.error(summary(file, receipt));
@@ -167,7 +186,7 @@ export function summary(file: string, r: Receipt): string {
   if (notes.length > 3) shown.push(`  … and ${notes.length - 3} more in the receipt`);
   return [
     `${printableFile(file)}: ${r.outcome} (signature ${r.signatureCheck}, key ` +
-      `${r.keyRefResolution}, freshness ${r.freshnessCheck}, revocation ` +
+      `${r.keyRefResolution}${r.keyRefResolvedBy === undefined ? "" : ` by ${r.keyRefResolvedBy}`}, freshness ${r.freshnessCheck}, revocation ` +
       `${r.revocationStatus}${facets})`,
     ...shown,
   ]

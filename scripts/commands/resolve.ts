@@ -21,10 +21,11 @@ export const resolveCommand = defineCommand({
 loopback http: only), resolves the manifest's signature.statusRef when it has one
 (active, suspended or revoked; an endpoint that cannot be asked leaves the status
 "unchecked", with a warning, never a rejection), evaluates it as 'evaluate' does, and
-prints the receipt on stdout. A UMID the resolver answers 410 for gets a rejected
-receipt with revocationStatus "revoked". A manifest answered with a Content-Type that is
-not JSON (application/ld+json, application/json, +json) gets a warning (rule
-resolve/media-type).
+prints the receipt on stdout. A did:web keyRef is resolved (see --offline): its DID
+document must list the manifest's key under assertionMethod. A UMID the resolver answers
+410 for gets a rejected receipt with revocationStatus "revoked". A manifest answered with
+a Content-Type that is not JSON (application/ld+json, application/json, +json) gets a
+warning (rule resolve/media-type).
 
 BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].`,
   epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused, a manifest
@@ -63,6 +64,12 @@ Example:
         "on stderr, never the verdict.",
       default: { text: "no cache, nothing remembered" },
     }),
+    offline: booleanOption({
+      help:
+        "resolve no keyRef over the network: only did:key, did:jwk and --keys (a did:web " +
+        'keyRef is then "unresolved")',
+      default: { text: "a did:web keyRef's DID document is fetched, and kept in --cache" },
+    }),
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
   async run(values, [baseUrl, umid]) {
@@ -80,6 +87,7 @@ Example:
         limits: settings.limits,
         ...(keys !== undefined && { keys }),
         ...(cacheDir !== undefined && { cache: fileCache(cacheDir) }),
+        ...(values.offline === true && { offline: true }),
       });
     } catch (error) {
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
