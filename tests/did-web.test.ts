@@ -5,9 +5,8 @@
  * rejected, and each way a document can fail to confirm a key gives its own reason.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import type { KeyObject } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +18,7 @@ import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/i
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { encodeBase58btc, rawPublicKey } from "./support/did.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
-import { CLI } from "./support/paths.ts";
+import { runCli } from "./support/processes.ts";
 
 const NOW = "2026-06-01T00:00:00Z";
 const context = { now: NOW, omitProcessedAt: true };
@@ -320,14 +319,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
 
-    function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-      const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      return new Promise((done) => child.on("close", (status) => done({ status, stdout, stderr })));
-    }
+    const cli = (...args: string[]) => runCli(args, dir);
 
     it("evaluate resolves did:web with --online, keeping the document in --cache", async () => {
       served(didDocument(host.did, key), { "cache-control": "max-age=300" });
@@ -343,6 +335,52 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
         assert.equal((JSON.parse(result.stdout) as Receipt).keyRefResolution, "resolved");
       }
       assert.equal(host.requests.length, 1, "the second run reads the document from --cache");
+    });
+
+    it("check --online holds each pinned did:web keyRef to its DID document (keys/did-web-*)", async () => {
+      const content = join(dir, "content");
+      const keyRef = `${host.did}#key-1`;
+      const spki = signedBy(key).signature.publicKeySpkiB64!;
+      mkdirSync(content, { recursive: true });
+      writeFileSync(join(content, "_keys.json"), `{\n  "${keyRef}": "${spki}"\n}\n`);
+      writeFileSync(join(content, "m.jsonld"), JSON.stringify(signedBy(key)));
+      const check = (env: Record<string, string> = {}) =>
+        runCli(["check", "--online", "--json", "--now", NOW], dir, { UM_RESOLVER_URL: "", ...env });
+      const rulesOf = (stdout: string) =>
+        stdout
+          .trim()
+          .split("\n")
+          .flatMap((line) => {
+            const file = JSON.parse(line) as { errors: { rule: string; line: number }[]; warnings: { rule: string }[] };
+            return [...file.errors, ...file.warnings].map((p) => p.rule);
+          });
+
+      served(didDocument(host.did, key));
+      const holds = await check();
+      assert.equal(holds.status, 0, holds.stdout + holds.stderr);
+      assert.equal(host.requests.length, 1);
+
+      served(didDocument(host.did, newKey()));
+      const substituted = await check();
+      assert.equal(substituted.status, 1);
+      assert.deepEqual(rulesOf(substituted.stdout), ["keys/did-web-mismatch"]);
+      const human = await runCli(["check", "--online", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
+      assert.match(human.stdout, /content\/_keys\.json:2:\d+ - error keys\/did-web-mismatch/);
+
+      served({});
+      host.routes.set("/.well-known/did.json", (req) => req.socket.destroy());
+      const unreachable = await check();
+      assert.equal(unreachable.status, 0, unreachable.stdout);
+      assert.deepEqual(rulesOf(unreachable.stdout), ["keys/did-web-unreachable"]);
+
+      // The build publishes the document of UM_RESOLVER_URL's host from the pins: nothing to fetch.
+      served(didDocument(host.did, newKey()));
+      const own = await check({ UM_RESOLVER_URL: `http://localhost:${host.port}` });
+      assert.equal(own.status, 0, own.stdout);
+      assert.equal(host.requests.length, 0);
+      const offline = await runCli(["check", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
+      assert.equal(offline.status, 0);
+      assert.equal(host.requests.length, 0, "check without --online uses no network");
     });
 
     it("evaluate refuses --cache without --online", async () => {

@@ -166,6 +166,31 @@ export const SIGNATURE_RULES = {
     source: 'RFC 8032 §5.1.7; README, "Pinned keys"',
     fix: "Make a new key with manifest-resolver keygen, pin it instead, and sign again with it.",
   },
+  "keys/did-web-mismatch": {
+    severity: "error",
+    summary: "check --online: a pinned did:web keyRef's DID document does not hold the pinned key",
+    why:
+      "A relying party resolves a did:web keyRef to the key its DID document lists under " +
+      "assertionMethod, and rejects a manifest whose key differs (core §1.6.4). A " +
+      "document that lists another key, or none for this keyRef, or that is not the " +
+      "DID's, makes every manifest signed under it fail, or be capped at Tier 0, however " +
+      "well it is signed.",
+    source: "UM v0.4 core §1.6.4 (key resolution, step 4); W3C CCG did:web",
+    fix:
+      "Publish the verification method manifest-resolver keygen printed for this key in " +
+      "the DID's did.json, with its id under assertionMethod; or pin the key the " +
+      "document lists, if the pin is what is out of date.",
+  },
+  "keys/did-web-unreachable": {
+    severity: "warning",
+    summary: "check --online could not fetch a pinned did:web keyRef's DID document",
+    why:
+      "Relying parties who resolve keyRefs cannot confirm keys whose document they " +
+      'cannot fetch: their receipts say keyRefResolution "unresolved", and identity ' +
+      "stays at Tier 0. A warning: the network of the machine running check may be what failed.",
+    source: "UM v0.4 core §1.6.4 (key resolution, step 4); W3C CCG did:web",
+    fix: "Check that the document's URL (in the message) answers over https:, or run check --online again.",
+  },
   "keys/none-pinned": {
     severity: "warning",
     summary: "no _keys.json pins signing keys, so any embedded key is accepted",

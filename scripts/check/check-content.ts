@@ -9,6 +9,7 @@
  * is handed to the caller's `publish` hook as soon as it is checked. It writes nothing
  * itself but, given the verification cache, the entries of the files it checked into it.
  */
+import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { existsSync, lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -94,6 +95,8 @@ export interface ContentCheck {
   /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
   statuses: Map<string, RouteStatus>;
   diagnostics: Diagnostic[];
+  /** The first content root's `_keys.json` as read, when a file of a content folder was checked and it has one. */
+  pins?: KeyPins;
   /** How many manifest files were not checked again: the verification cache knew them. */
   recalled: number;
 }
@@ -127,6 +130,7 @@ export async function checkContent(
   if (linkedRoot !== undefined) addFiles(result, [{ file: linkedRoot.file, diagnostics: [linkedRoot] }]);
   addFiles(result, linkProblems(dir, listing.links));
   const root = checkRootFiles(dir, options, validators);
+  if (root.context.pins !== undefined) result.pins = root.context.pins;
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
   const routes = checkRoutes(routesPath, validators);
@@ -272,6 +276,7 @@ export async function checkPaths(
       if (root === undefined) {
         // Judged exactly as the build judges them: --allow-unsigned is for files outside it.
         root = checkRootFiles(contentDir, options, validators);
+        if (root.context.pins !== undefined) result.pins ??= root.context.pins;
         // The root's own files are reported once, where they bear on the files checked.
         addFiles(
           result,
@@ -339,6 +344,7 @@ export async function checkPaths(
       appendAll(result.files, part.files);
       appendAll(result.diagnostics, part.diagnostics);
       result.recalled += part.recalled;
+      if (part.pins !== undefined) result.pins ??= part.pins;
     }
   }
   return result;

@@ -28,7 +28,7 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
     return read.missing
       ? { diagnostics: [] }
       : { file, pins: { file, keys: new Map(), unreadable: true }, diagnostics: [read.diagnostic] };
-  const keys = new Map<string, { spki: string; place: string }>();
+  const keys = new Map<string, { spki: string; place: string; line: number; column: number }>();
   const pins = { file, keys };
   const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
   if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pins: { ...pins, unreadable: true }, diagnostics };
@@ -54,7 +54,7 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
         ),
       );
     } else {
-      keys.set(keyRef, { spki, place: `${file}:${line}:${column}` });
+      keys.set(keyRef, { spki, place: `${file}:${line}:${column}`, line, column });
     }
   }
   return { file, pins, diagnostics };

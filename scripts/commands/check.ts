@@ -27,6 +27,8 @@ import { booleanOption, listOption, stringOption } from "./options.ts";
 import { CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 import { appendAll } from "../../core/append-all.ts";
+import { globalFetch } from "../../core/client/fetch-following.ts";
+import { onlineKeyProblems } from "../check/online-keys.ts";
 
 export const check = defineCommand({
   name: "check",
@@ -94,6 +96,14 @@ Examples:
         "status reason changed, each reason old and new), even when the check fails; " +
         "without --base, against nothing: all is new",
     }),
+    online: booleanOption({
+      help:
+        "also fetch the DID document of each did:web keyRef _keys.json pins (but those of " +
+        "UM_RESOLVER_URL's host, which the build publishes), as a relying party resolves " +
+        "it: one that does not list the pinned key under assertionMethod is an error " +
+        "(keys/did-web-mismatch), one that cannot be fetched a warning (keys/did-web-unreachable)",
+      default: { text: "no network" },
+    }),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
     ...SARIF_OPTION,
@@ -138,6 +148,10 @@ Examples:
         })
     ).finally(() => progress.stop());
     saveCache(cache);
+    if (values.online === true)
+      result.diagnostics.push(
+        ...(await onlineKeyProblems(result.pins, options.settings.resolverUrl, now, globalFetch)),
+      );
     if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
     const diagnostics = sortDiagnostics(result.diagnostics);
     if (sarif !== undefined) await writeSarif(sarif, diagnostics);
