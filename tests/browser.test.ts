@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, skipWithoutChromium } from "./support/chromium.ts";
+import { launchChromium, serveFixtureDid, skipWithoutChromium } from "./support/chromium.ts";
 import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
 import { bundleLibrary } from "../tools/build-library.ts";
@@ -119,6 +119,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     ui = resolver.urls[1]!;
     browser = await launchChromium();
     page = await browser.newPage();
+    await serveFixtureDid(page, key);
   });
   after(async () => {
     await browser?.close();
@@ -249,8 +250,10 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       await page.locator("#result .verdict").waitFor();
       const result = await readResult(page);
       assert.deepEqual([result.verdictFirst, result.tone], [true, "ok"]);
-      // Usable, with the two reasons of a receipt without warnings whose keyRef was not resolved.
-      assert.equal(result.reasons.length, 2, result.reasons.join("\n"));
+      // Usable: a receipt without warnings, whose key the signer's DID document confirms.
+      assert.deepEqual(result.reasons.slice(1), [
+        "its key is confirmed by its signer's DID document, https://fixture.example/.well-known/did.json",
+      ]);
       assert.equal(await page.inputValue("#umid"), "urn:browser:shown");
       assert.equal(result.request, `${origin}/urn%3Abrowser%3Ashown`);
       assert.equal(result.answer?.status, "200 OK");
@@ -259,7 +262,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       const r = result.receipt!;
       assert.deepEqual(
         [r.outcome, r.signatureCheck, r.freshnessCheck, r.keyRefResolution],
-        ["accepted", "valid", "fresh", "unresolved"],
+        ["accepted", "valid", "fresh", "resolved"],
       );
       assert.equal(new URL(page.url()).searchParams.get("umid"), "urn:browser:shown");
     },
@@ -291,8 +294,9 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
   it("the lookup page shows a redirect to another origin as a redirect, and the verdict where it ended", async () => {
     const result = await lookUp(origin, "urn:browser:elsewhere");
     assert.deepEqual([result.tone, result.receipt?.outcome], ["ok", "accepted"]);
-    // Two exchanges: the resolver's opaque redirect, then the target the browser followed it to.
-    assert.equal(result.happened.length, 2, result.happened.join("\n"));
+    // Three exchanges: the resolver's opaque redirect, the target the browser followed it to, the signer's DID document.
+    assert.equal(result.happened.length, 3, result.happened.join("\n"));
+    assert.ok(result.happened[2]!.startsWith("GET https://fixture.example/.well-known/did.json: 200"));
     assert.ok(result.happened[0]!.startsWith(`GET ${origin}/urn%3Abrowser%3Aelsewhere: `), result.happened[0]);
     assert.ok(!result.happened[0]!.includes("200"), result.happened[0]);
     assertNames(
@@ -363,16 +367,21 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     assertNames(result.reasons[0], "/signature/value");
   });
   it("the lookup page refuses a signature by a small-order key, as the build does", async () => {
+    // Its keyRef's DID has no document: the key is unresolved, and the signature refused all the same.
+    await page.route("https://forger.example/**", (route) =>
+      route.fulfill({ status: 404, headers: { "access-control-allow-origin": "*" } }),
+    );
     const result = await lookUp(fakeUrl, "urn:browser:forged");
     assert.deepEqual(
-      [result.tone, result.receipt?.signatureCheck, result.receipt?.warnings.map((w) => w.rule)],
-      ["bad", "invalid", ["signature/weak-key"]],
+      [result.tone, result.receipt?.signatureCheck, result.receipt?.warnings.map((w) => w.rule ?? w.code)],
+      ["bad", "invalid", ["um:reason:key:http-status", "signature/weak-key"]],
     );
   });
   it("a link with the resolver and UMID in its hash works, and Copy copies the request URL", async () => {
     const context = await browser.newContext();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ui });
     const shared = await context.newPage();
+    await serveFixtureDid(shared, key);
     await shared.goto(`${ui}/#${new URLSearchParams({ resolver: origin, umid: "urn:browser:shown" })}`);
     await shared.locator("#result .verdict").waitFor();
     const result = await readResult(shared);

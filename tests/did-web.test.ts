@@ -16,7 +16,7 @@ import { keyInDidDocument } from "../core/did/did-document.ts";
 import { didWebDocumentUrl } from "../core/did/did-web-url.ts";
 import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/index.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
-import { encodeBase58btc, rawPublicKey } from "./support/did.ts";
+import { didDocumentOf, encodeBase58btc } from "./support/did.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { runCli } from "./support/processes.ts";
 
@@ -121,18 +121,6 @@ async function startDidHost(): Promise<DidHost> {
   return { server, port, did: `did:web:localhost%3A${port}`, requests, routes };
 }
 
-function didDocument(did: string, key: KeyObject, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const id = `${did}#key-1`;
-  const publicKeyMultibase = `z${encodeBase58btc(Uint8Array.from([0xed, 0x01, ...rawPublicKey(key)]))}`;
-  return {
-    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
-    id: did,
-    verificationMethod: [{ id, type: "Multikey", controller: did, publicKeyMultibase }],
-    assertionMethod: [id],
-    ...extra,
-  };
-}
-
 const json =
   (body: unknown, headers: Record<string, string> = {}) =>
   (_req: IncomingMessage, res: ServerResponse) => {
@@ -167,7 +155,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
   const reasonOf = (r: Receipt) => r.keyRefResolutionReason;
 
   it("a document that lists the embedded key under assertionMethod: resolved, by the document's URL", async () => {
-    served(didDocument(host.did, key));
+    served(didDocumentOf(host.did, key));
     const r = await evaluate(signedBy(key), context, online());
     assert.deepEqual([r.outcome, r.signatureCheck, r.keyRefResolution], ["accepted", "valid", "resolved"]);
     assert.equal(r.keyRefResolvedBy, `http://localhost:${host.port}${DOCUMENT}`);
@@ -175,7 +163,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
   });
 
   it("the resolved key stands in for a key the manifest does not embed", async () => {
-    served(didDocument(host.did, key));
+    served(didDocumentOf(host.did, key));
     const m = signedBy(key);
     const { publicKeySpkiB64: _, ...signature } = m.signature;
     const r = await evaluate({ ...m, signature }, context, online());
@@ -183,7 +171,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
   });
 
   it("a key substituted for the DID's: rejected, signatureCheck invalid, rule signature/keyref-mismatch", async () => {
-    served(didDocument(host.did, key));
+    served(didDocumentOf(host.did, key));
     const r = await evaluate(signedBy(newKey()), context, online());
     assert.deepEqual([r.outcome, r.signatureCheck], ["rejected", "invalid"]);
     assert.deepEqual(
@@ -194,15 +182,15 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
 
   it("each way a document fails to confirm the key gives its own reason, and the embedded key is used", async () => {
     const cases: [string, () => void, string][] = [
-      ["another DID's document", () => served(didDocument("did:web:mallory.example", key)), "document-id-mismatch"],
+      ["another DID's document", () => served(didDocumentOf("did:web:mallory.example", key)), "document-id-mismatch"],
       [
         "a key not under assertionMethod",
-        () => served(didDocument(host.did, key, { assertionMethod: [] })),
+        () => served(didDocumentOf(host.did, key, { assertionMethod: [] })),
         "not-assertion-method",
       ],
       [
         "a document larger than 64 KiB",
-        () => served({ ...didDocument(host.did, key), pad: "x".repeat(70_000) }),
+        () => served({ ...didDocumentOf(host.did, key), pad: "x".repeat(70_000) }),
         "too-large",
       ],
       [
@@ -256,14 +244,14 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
   it("follows a redirect within the DID's origin", async () => {
     served({});
     host.routes.set(DOCUMENT, (_req, res) => res.writeHead(301, { location: "/moved/did.json" }).end());
-    host.routes.set("/moved/did.json", json(didDocument(host.did, key)));
+    host.routes.set("/moved/did.json", json(didDocumentOf(host.did, key)));
     const r = await evaluate(signedBy(key), context, online());
     assert.equal(r.keyRefResolution, "resolved");
     assert.equal(r.keyRefResolvedBy, `http://localhost:${host.port}/moved/did.json`);
   });
 
   it("1,000 manifests under one key cost one fetch: the document is kept by its max-age", async () => {
-    served(didDocument(host.did, key), { "cache-control": "max-age=300", etag: '"d1"' });
+    served(didDocumentOf(host.did, key), { "cache-control": "max-age=300", etag: '"d1"' });
     const options = online();
     const manifests = Array.from({ length: 1000 }, (_, i) => signedBy(key, `urn:did-web:many:${i}`));
     // Half at once (requests in flight are shared), then half one after another (the cache answers).
@@ -275,7 +263,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
   });
 
   it("past its max-age, the document is revalidated with its ETag, and a 304 keeps it", async () => {
-    const document = didDocument(host.did, key);
+    const document = didDocumentOf(host.did, key);
     served(document, { "cache-control": "max-age=60", etag: '"d2"' });
     host.routes.set(DOCUMENT, (req, res) => {
       if (req.headers["if-none-match"] === '"d2"') res.writeHead(304, { "cache-control": "max-age=60" }).end();
@@ -292,14 +280,14 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
   });
 
   it("offline (no `online`): nothing is fetched, and the receipt says why the keyRef is unresolved", async () => {
-    served(didDocument(host.did, key));
+    served(didDocumentOf(host.did, key));
     const r = await evaluate(signedBy(key), context);
     assert.deepEqual([r.outcome, r.keyRefResolution, reasonOf(r)], ["accepted", "unresolved", "um:reason:key:offline"]);
     assert.equal(host.requests.length, 0);
   });
 
   it("pinned keys come first: no fetch", async () => {
-    served(didDocument(host.did, newKey()));
+    served(didDocumentOf(host.did, newKey()));
     const spki = signedBy(key).signature.publicKeySpkiB64!;
     const r = await evaluate(signedBy(key), context, { ...online(), keys: { [`${host.did}#key-1`]: spki } });
     assert.deepEqual([r.outcome, r.keyRefResolution, r.keyRefResolvedBy], ["accepted", "resolved", "keys"]);
@@ -322,7 +310,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     const cli = (...args: string[]) => runCli(args, dir);
 
     it("evaluate resolves did:web with --online, keeping the document in --cache", async () => {
-      served(didDocument(host.did, key), { "cache-control": "max-age=300" });
+      served(didDocumentOf(host.did, key), { "cache-control": "max-age=300" });
       const file = join(dir, "m.json");
       writeFileSync(file, JSON.stringify(signedBy(key)));
       const offline = await cli("evaluate", file, "--now", NOW);
@@ -355,12 +343,12 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
             return [...file.errors, ...file.warnings].map((p) => p.rule);
           });
 
-      served(didDocument(host.did, key));
+      served(didDocumentOf(host.did, key));
       const holds = await check();
       assert.equal(holds.status, 0, holds.stdout + holds.stderr);
       assert.equal(host.requests.length, 1);
 
-      served(didDocument(host.did, newKey()));
+      served(didDocumentOf(host.did, newKey()));
       const substituted = await check();
       assert.equal(substituted.status, 1);
       assert.deepEqual(rulesOf(substituted.stdout), ["keys/did-web-mismatch"]);
@@ -374,7 +362,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       assert.deepEqual(rulesOf(unreachable.stdout), ["keys/did-web-unreachable"]);
 
       // The build publishes the document of UM_RESOLVER_URL's host from the pins: nothing to fetch.
-      served(didDocument(host.did, newKey()));
+      served(didDocumentOf(host.did, newKey()));
       const own = await check({ UM_RESOLVER_URL: `http://localhost:${host.port}` });
       assert.equal(own.status, 0, own.stdout);
       assert.equal(host.requests.length, 0);
@@ -390,7 +378,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     });
 
     it("a substituted key fails evaluate --online: exit 1, rule signature/keyref-mismatch", async () => {
-      served(didDocument(host.did, key));
+      served(didDocumentOf(host.did, key));
       const file = join(dir, "forged.json");
       writeFileSync(file, JSON.stringify(signedBy(newKey())));
       const result = await cli("evaluate", file, "--now", NOW, "--online");

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, skipWithoutChromium } from "./support/chromium.ts";
+import { launchChromium, skipWithoutChromium, serveFixtureDid } from "./support/chromium.ts";
 import { umidPath } from "../core/umid-path.ts";
 import { lookupPageFiles } from "../scripts/lookup-page/files.ts";
 import { serveLookupPage } from "../scripts/lookup-page/serve.ts";
@@ -121,6 +121,7 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
     // tsx compiles this file keeping function names, through a helper `__name` that the functions given to
     // page.evaluate call: give the page one.
     await page.addInitScript({ content: "globalThis.__name = (target) => target;" });
+    await serveFixtureDid(page, key);
     const errors: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(message.text());

@@ -47,10 +47,8 @@ export function receiptVerdict(receipt: Receipt, listed?: StatusDocument): Verdi
     ...(outcome === "rejected" ? [] : withheldParts(receipt)),
   ];
   if (reasons.length === 0)
-    reasons.push(
-      "the signature verifies, the manifest is within its validity period, and nothing in it was withheld",
-      ...embeddedKeyOnly(receipt),
-    );
+    reasons.push("the signature verifies, the manifest is within its validity period, and nothing in it was withheld");
+  if (outcome !== "rejected") reasons.push(...whoseKey(receipt));
   return { tone, headline, reasons };
 }
 
@@ -70,14 +68,26 @@ function withheldParts(receipt: Receipt): string[] {
   ];
 }
 
-/** That the signature was checked only with the key the manifest embeds, when its keyRef was not resolved. */
-function embeddedKeyOnly(receipt: Receipt): string[] {
-  return receipt.keyRefResolution === "unresolved"
-    ? [
-        "it verifies with the key the manifest embeds: its keyRef was not resolved, so " +
-          "nothing says that key is its signer's",
-      ]
-    : [];
+/**
+ * Whether the key the signature verifies with is its signer's, and what says so (core
+ * §1.6.4, step 4); when its keyRef was not resolved, why not, unless a warning said it.
+ */
+function whoseKey(receipt: Receipt): string[] {
+  const by = receipt.keyRefResolvedBy;
+  if (receipt.keyRefResolution === "resolved")
+    return [
+      by === "keys"
+        ? "its key is the one you pinned for its keyRef"
+        : by === "did:key" || by === "did:jwk"
+          ? `its key is the one its keyRef names: a ${by} is its key`
+          : `its key is confirmed by its signer's DID document, ${by}`,
+    ];
+  if (receipt.warnings.some((w) => w.code.startsWith("um:reason:key:"))) return [];
+  const why =
+    receipt.keyRefResolutionReason === "um:reason:key:offline"
+      ? "its DID document was not fetched"
+      : "its keyRef is of a kind this page does not resolve";
+  return [`it verifies with the key the manifest embeds, and ${why}: nothing says that key is its signer's`];
 }
 
 /** The client found no manifest to evaluate: there is nothing to use. */

@@ -2,8 +2,10 @@
  * Debian's Chromium, as the browser tests drive it (playwright-core cannot download a
  * browser on this network): where it is, why a test skips without it, and how it starts.
  */
+import type { KeyObject } from "node:crypto";
 import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { didDocumentOf } from "./did.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -24,4 +26,20 @@ const CHROMIUM_ARGS = [
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Answers, in `page`, for the DID document of the test fixtures' did:web (fixture-content.ts, FIXTURE_KEY_REF): a
+ * document that lists `key`, so that the lookup page confirms the key as it would on the Web.
+ */
+export async function serveFixtureDid(page: Pick<Page, "route">, key: KeyObject): Promise<void> {
+  const body = JSON.stringify(didDocumentOf("did:web:fixture.example", key));
+  await page.route("https://fixture.example/.well-known/did.json", (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: "application/did+json",
+      headers: { "access-control-allow-origin": "*" },
+      body,
+    }),
+  );
 }

@@ -30,3 +30,20 @@ export function didKeyRef(key: KeyObject): string {
   const did = didKeyOf(rawPublicKey(key));
   return `${did}#${did.slice("did:key:".length)}`;
 }
+
+/** A DID document that lists `key` as `<did>#key-1`, a Multikey under assertionMethod; `extra` replaces members. */
+export function didDocumentOf(
+  did: string,
+  key: KeyObject,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const id = `${did}#key-1`;
+  const publicKeyMultibase = didKeyOf(rawPublicKey(key)).slice("did:key:".length);
+  return {
+    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+    id: did,
+    verificationMethod: [{ id, type: "Multikey", controller: did, publicKeyMultibase }],
+    assertionMethod: [id],
+    ...extra,
+  };
+}

@@ -1,8 +1,9 @@
 /**
  * The lookup page's verdict in words (scripts/lookup-page/verdict.ts) for each receipt
  * outcome of core §3.3.1, the partial one among them, which the Chromium tests do not
- * reach: a partial receipt names each facet, consent and claim withheld and why; a signature
- * checked only with the embedded key says so; a suspension the resolver lists is a warning.
+ * reach: a partial receipt names each facet, consent and claim withheld and why; what
+ * confirmed the signer's key, or why nothing did, is said; a suspension the resolver lists
+ * is a warning.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,13 +11,16 @@ import type { Receipt } from "../../core/evaluate/index.ts";
 import type { StatusDocument } from "../../core/status.ts";
 import { receiptVerdict, unresolvedVerdict } from "../../scripts/lookup-page/verdict.ts";
 
+const DID_KEY = "its key is the one its keyRef names: a did:key is its key";
+
 const accepted: Receipt = {
   "@type": ["um:Receipt"],
   manifestId: "urn:uuid:47000027-0000-4000-8000-000000000027",
   outcome: "accepted",
   signatureCheck: "valid",
   freshnessCheck: "fresh",
-  keyRefResolution: "unresolved",
+  keyRefResolution: "resolved",
+  keyRefResolvedBy: "did:key",
   revocationStatus: "unchecked",
   holderBindingStatus: "absent",
   presentationProofStatus: "absent",
@@ -31,10 +35,13 @@ const accepted: Receipt = {
 };
 
 test("each outcome has its words and tone, and the warnings say why", () => {
-  assert.deepEqual(receiptVerdict({ ...accepted, keyRefResolution: "resolved" }), {
+  assert.deepEqual(receiptVerdict(accepted), {
     tone: "ok",
     headline: "Usable",
-    reasons: ["the signature verifies, the manifest is within its validity period, and nothing in it was withheld"],
+    reasons: [
+      "the signature verifies, the manifest is within its validity period, and nothing in it was withheld",
+      DID_KEY,
+    ],
   });
   const suspended = {
     code: "um:reason:status:suspended",
@@ -43,7 +50,7 @@ test("each outcome has its words and tone, and the warnings say why", () => {
   assert.deepEqual(receiptVerdict({ ...accepted, outcome: "accepted-with-warnings", warnings: [suspended] }), {
     tone: "warn",
     headline: "Usable with warnings",
-    reasons: [suspended.message],
+    reasons: [suspended.message, DID_KEY],
   });
   const expired = {
     code: "um:reason:time:expired",
@@ -77,20 +84,37 @@ test("a partial receipt names each facet withheld, and not the ones processed", 
     reasons: [
       "facet healthSummary withheld (consent-denied): urn:um:consent:health-expired-v04: expired",
       "facet urn:um:facet:sealed withheld (opaque)",
+      DID_KEY,
     ],
   });
 });
 
-test("a signature checked only with the key the manifest embeds says so", () => {
-  assert.deepEqual(receiptVerdict(accepted), {
-    tone: "ok",
-    headline: "Usable",
-    reasons: [
-      "the signature verifies, the manifest is within its validity period, and nothing in it was withheld",
-      "it verifies with the key the manifest embeds: its keyRef was not resolved, so " +
-        "nothing says that key is its signer's",
-    ],
-  });
+test("what confirmed the signer's key is said, or why nothing did (core §1.6.4, step 4)", () => {
+  const keySentence = (more: Partial<Receipt>) => receiptVerdict({ ...accepted, ...more }).reasons.slice(1);
+  assert.deepEqual(keySentence({ keyRefResolvedBy: "keys" }), ["its key is the one you pinned for its keyRef"]);
+  assert.deepEqual(keySentence({ keyRefResolvedBy: "https://alice.example/.well-known/did.json" }), [
+    "its key is confirmed by its signer's DID document, https://alice.example/.well-known/did.json",
+  ]);
+  const { keyRefResolvedBy: _, ...unresolved } = { ...accepted, keyRefResolution: "unresolved" as const };
+  assert.deepEqual(keySentence({ ...unresolved, keyRefResolutionReason: "um:reason:key:offline" }), [
+    "it verifies with the key the manifest embeds, and its DID document was not fetched: " +
+      "nothing says that key is its signer's",
+  ]);
+  assert.deepEqual(keySentence({ ...unresolved, keyRefResolutionReason: "um:reason:key:unsupported-method" }), [
+    "it verifies with the key the manifest embeds, and its keyRef is of a kind this page does not resolve: " +
+      "nothing says that key is its signer's",
+  ]);
+  // A resolution that failed says why in its warning, once.
+  const timeout = { code: "um:reason:key:timeout", message: "keyRef not resolved: no answer in time" };
+  assert.deepEqual(
+    receiptVerdict({
+      ...unresolved,
+      outcome: "accepted-with-warnings",
+      keyRefResolutionReason: timeout.code,
+      warnings: [timeout],
+    }).reasons,
+    [timeout.message],
+  );
 });
 
 test("a partial receipt whose facets were all processed names each claim and consent withheld", () => {
@@ -121,6 +145,7 @@ test("a partial receipt whose facets were all processed names each claim and con
       "claim urn:um:claim:age not verified (trustTierUnsupported): needs tier 2",
       "claim urn:um:claim:degree not verified (failed)",
       "claim urn:um:claim:blob not verified (unprocessable)",
+      DID_KEY,
     ],
   });
 });
@@ -136,7 +161,7 @@ test("a suspension the resolver lists makes an accepted manifest usable with war
   assert.deepEqual(receiptVerdict(accepted, listed), {
     tone: "warn",
     headline: "Usable with warnings",
-    reasons: [because],
+    reasons: [because, DID_KEY],
   });
   assert.deepEqual(receiptVerdict({ ...accepted, outcome: "rejected" }, listed).headline, "Do not use");
   assert.deepEqual(receiptVerdict(accepted, { ...listed, status: "active" }).headline, "Usable");
