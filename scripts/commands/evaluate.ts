@@ -6,7 +6,7 @@
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
-import { ContextError, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { ContextError, resolveContext, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
 import { evaluateWithSourceMap } from "../../core/evaluate/evaluate.ts";
 import type { SourceMap } from "../../core/json/source-map.ts";
 import { excerpt } from "../../core/excerpt.ts";
@@ -19,6 +19,7 @@ import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { KEYS_OPTION, keysOption } from "./keys-option.ts";
 import { booleanOption, jsonOption, stringOption } from "./options.ts";
+import { RECEIPT_KEY_OPTIONS, receiptKeyOption, type SignedReceiptManifest } from "./receipt-key-option.ts";
 
 /** `--context JSON`, shared with `resolve`: user input, read as strictly as a manifest and within the same limits. */
 export const CONTEXT_OPTION = {
@@ -46,7 +47,8 @@ there when stderr is a terminal.
 Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
 as for 'manifest-resolver build --help'.
 
-Exit status: 0 accepted (also with warnings, or partially), 1 rejected, 2 usage error.
+Exit status: 0 accepted (also with warnings, or partially), 1 rejected or the receipt
+key unusable, 2 usage error.
 
 Example:
   manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
@@ -55,12 +57,18 @@ Example:
     ...CONTEXT_OPTION,
     now: stringOption({ value: "DATE-TIME", help: 'the clock (RFC 3339), overriding the context\'s "now"' }),
     ...KEYS_OPTION,
+    ...RECEIPT_KEY_OPTIONS,
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
   async run(values, [file]) {
     const context = contextOption(values.context, values.now);
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
+    const output = await receiptKeyOption(values, settings);
+    if (typeof output === "string") {
+      console.error(printable(`manifest-resolver: ${output}`));
+      return EXIT_FAILED;
+    }
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
     let evaluated: { receipt: Receipt; source?: SourceMap };
     try {
@@ -74,7 +82,7 @@ Example:
       throw error;
     }
     const { receipt, source } = evaluated;
-    printReceipt(receipt, values.json === true);
+    printReceipt(await output(receipt, resolveContext(context).now), values.json === true);
     for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
     if (process.stderr.isTTY) console.error(summary(file, receipt));
     return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
@@ -94,8 +102,8 @@ function readAtMost(file: string, max: number): Uint8Array {
   }
 }
 
-/** The receipt on stdout: indented, or on one line. */
-export function printReceipt(receipt: Receipt, oneLine: boolean): void {
+/** The receipt on stdout, signed or not: indented, or on one line. */
+export function printReceipt(receipt: Receipt | SignedReceiptManifest, oneLine: boolean): void {
   // Line by line: JSON escapes the line breaks inside values, so each line is one of ours.
   const text = oneLine ? JSON.stringify(receipt) : JSON.stringify(receipt, null, 2);
   console.log(text.split("\n").map(printable).join("\n"));
