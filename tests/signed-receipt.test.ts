@@ -109,6 +109,15 @@ describe("evaluate --receipt-key PEM --receipt-key-ref KEYREF (core §3.3.2, EXT
       [printed["@id"], "accepted", "valid", "resolved", "fresh"],
     );
   });
+  it("passes check, as a manifest a publisher could publish", () => {
+    const checked = cli("check", file("receipt.jsonld", signedRun.stdout), "--now", NOW, "--json");
+    assert.equal(checked.status, 0, checked.stdout);
+    const [verdict] = checked.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { ok: boolean; errors: [] });
+    assert.deepEqual([verdict?.ok, verdict?.errors], [true, []]);
+  });
 
   it("is rejected once changed: a rejection turned into an acceptance", () => {
     const expired = JSON.parse(cli("evaluate", good, "--now", "2031-01-01T00:00:00Z", ...receiptKey).stdout) as Printed;
