@@ -2,8 +2,8 @@
  * The relying party's evaluator, as a library: `evaluate(manifest, context)` to a
  * structured receipt (core §3.1, §3.3), given the manifest's revocation status when the
  * caller resolved it; `revokedReceipt` for a UMID its resolver answers 410 for; the
- * receipt's JSON Schema. Imported as `manifest-resolver/evaluate`; runs in Node, Deno,
- * workerd and browsers.
+ * receipt's JSON Schema; `receiptManifest`, a receipt as a manifest to sign (EXT-OPT O3).
+ * Imported as `manifest-resolver/evaluate`; runs in Node, Deno, workerd and browsers.
  */
 export {
   evaluate,
@@ -25,4 +25,5 @@ export type {
   Warning,
 } from "./receipt.ts";
 export { receiptSchema } from "./receipt-schema.ts";
+export { receiptManifest, type ReceiptManifest, type ReceiptManifestOptions } from "./receipt-manifest.ts";
 export type { Revocation } from "./revocation-input.ts";

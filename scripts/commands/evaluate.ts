@@ -8,7 +8,7 @@ import { guardedCache } from "../../core/client/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
-import { ContextError, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
+import { ContextError, resolveContext, type EvaluationContext, type Receipt } from "../../core/evaluate/index.ts";
 import { evaluateWithSourceMap } from "../../core/evaluate/evaluate.ts";
 import type { SourceMap } from "../../core/json/source-map.ts";
 import { excerpt } from "../../core/excerpt.ts";
@@ -21,6 +21,7 @@ import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { KEYS_OPTION, keysOption } from "./keys-option.ts";
 import { booleanOption, jsonOption, stringOption } from "./options.ts";
+import { RECEIPT_KEY_OPTIONS, receiptKeyOption, type SignedReceiptManifest } from "./receipt-key-option.ts";
 
 /** `--context JSON`, shared with `resolve`: user input, read as strictly as a manifest and within the same limits. */
 export const CONTEXT_OPTION = {
@@ -48,7 +49,8 @@ there when stderr is a terminal.
 Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
 as for 'manifest-resolver build --help'.
 
-Exit status: 0 accepted (also with warnings, or partially), 1 rejected, 2 usage error.
+Exit status: 0 accepted (also with warnings, or partially), 1 rejected or the receipt
+key unusable, 2 usage error.
 
 Example:
   manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
@@ -69,6 +71,7 @@ Example:
       help: "with --online, keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag",
       default: { text: "kept in memory for this run" },
     }),
+    ...RECEIPT_KEY_OPTIONS,
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
   async run(values, [file]) {
@@ -76,6 +79,11 @@ Example:
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
     if (values.cache !== undefined && values.online !== true) throw new UsageError("--cache needs --online");
+    const output = await receiptKeyOption(values, settings);
+    if (typeof output === "string") {
+      console.error(printable(`manifest-resolver: ${output}`));
+      return EXIT_FAILED;
+    }
     const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
     const cache = values.cache === undefined ? undefined : guardedCache(fileCache(values.cache));
     let evaluated: { receipt: Receipt; source?: SourceMap };
@@ -93,7 +101,7 @@ Example:
     const { receipt, source } = evaluated;
     if (cache?.failure !== undefined)
       console.error(printable(`manifest-resolver: warning: --cache ${values.cache}: ${cache.failure}`));
-    printReceipt(receipt, values.json === true);
+    printReceipt(await output(receipt, resolveContext(context).now), values.json === true);
     for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
     if (process.stderr.isTTY) console.error(summary(file, receipt));
     return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
@@ -113,8 +121,8 @@ function readAtMost(file: string, max: number): Uint8Array {
   }
 }
 
-/** The receipt on stdout: indented, or on one line. */
-export function printReceipt(receipt: Receipt, oneLine: boolean): void {
+/** The receipt on stdout, signed or not: indented, or on one line. */
+export function printReceipt(receipt: Receipt | SignedReceiptManifest, oneLine: boolean): void {
   // Line by line: JSON escapes the line breaks inside values, so each line is one of ours.
   const text = oneLine ? JSON.stringify(receipt) : JSON.stringify(receipt, null, 2);
   console.log(text.split("\n").map(printable).join("\n"));

@@ -5,7 +5,7 @@
  * library runs in any runtime; this is its Node front end: flags, a cache in files, exit
  * statuses, and the summary a person reads.
  */
-import { ContextError } from "../../core/evaluate/index.ts";
+import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
 import { baseUrlProblem, resolve } from "../../core/client/index.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { settingsFromEnv } from "../config.ts";
@@ -14,6 +14,7 @@ import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { CONTEXT_OPTION, contextOption, printReceipt, summary } from "./evaluate.ts";
 import { KEYS_OPTION, keysOption } from "./keys-option.ts";
 import { booleanOption, stringOption } from "./options.ts";
+import { RECEIPT_KEY_OPTIONS, receiptKeyOption } from "./receipt-key-option.ts";
 
 export const resolveCommand = defineCommand({
   name: "resolve",
@@ -35,8 +36,8 @@ of the receipt follows on stderr when stderr is a terminal.
 Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
 as for 'manifest-resolver build --help'.
 
-Exit status: 0 accepted (also with warnings, or partially), 1 rejected or not
-resolvable, 2 usage error.
+Exit status: 0 accepted (also with warnings, or partially), 1 rejected, not
+resolvable or the receipt key unusable, 2 usage error.
 
 Example:
   manifest-resolver resolve http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --cache ~/.cache/manifest-resolver`,
@@ -51,6 +52,7 @@ Example:
       help: 'the clock (RFC 3339), overriding the context\'s "now"; every cache decision is taken at this clock too',
     }),
     ...KEYS_OPTION,
+    ...RECEIPT_KEY_OPTIONS,
     cache: stringOption({
       value: "DIR",
       help:
@@ -79,6 +81,11 @@ Example:
     const cacheDir = values.cache;
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
+    const output = await receiptKeyOption(values, settings);
+    if (typeof output === "string") {
+      console.error(printable(`manifest-resolver: ${output}`));
+      return EXIT_FAILED;
+    }
     let result: Awaited<ReturnType<typeof resolve>>;
     try {
       result = await resolve(baseUrl, umid, {
@@ -99,7 +106,7 @@ Example:
       console.error(printable(`manifest-resolver: ${result.reason}`));
       return EXIT_FAILED;
     }
-    printReceipt(result.receipt, values.json === true);
+    printReceipt(await output(result.receipt, resolveContext(context).now), values.json === true);
     if (process.stderr.isTTY) console.error(summary(result.manifestUrl, result.receipt));
     return result.receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },

@@ -1,7 +1,6 @@
 /** `manifest-resolver sign`: fill in a manifest's Profile A signature. */
-import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject } from "node:crypto";
 import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkRootFiles } from "../check/check-content.ts";
@@ -12,7 +11,7 @@ import { displayPath, listContent, readSourceText } from "../read/files.ts";
 import { detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.ts";
 import { parseAndValidate } from "../read/source.ts";
 import { NO_OPT_INS } from "../check/unsigned.ts";
-import { signProfileA } from "../crypto/profile-a.ts";
+import { loadPrivateKey, signProfileA } from "../crypto/profile-a.ts";
 import { diagnostic, hasErrors, printable, printableFile } from "../report/diagnostics.ts";
 import { printDiagnostics } from "../report/problem-report.ts";
 import { formatDiagnostic } from "../report/text.ts";
@@ -114,25 +113,6 @@ async function manifestFiles(paths: string[]): Promise<string[]> {
     );
   }
   return files;
-}
-
-/** The key, or why it cannot be used. */
-async function loadPrivateKey(path: string): Promise<KeyObject | string> {
-  let pem: Buffer;
-  try {
-    pem = await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return `cannot read the key ${path}: ${code === "ENOENT" ? "file not found" : (error as Error).message}`;
-  }
-  try {
-    const key = createPrivateKey(pem);
-    return key.asymmetricKeyType === "ed25519"
-      ? key
-      : `${path} is a ${key.asymmetricKeyType} key; Profile A needs Ed25519`;
-  } catch {
-    return `${path} is not a PEM private key`;
-  }
 }
 
 /** Signs one file in place; the reason it was refused otherwise, already formatted. */

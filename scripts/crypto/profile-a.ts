@@ -5,7 +5,8 @@
  * weak keys and malleable signatures first. Key objects are cached by their SPKI text:
  * building one costs as much as a verification.
  */
-import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { encodeBase64url } from "../../core/base64url.ts";
 import { ed25519Weakness } from "../../core/crypto/ed25519-strict.ts";
 import type { CanonicalMembers } from "../../core/crypto/jcs.ts";
@@ -79,4 +80,23 @@ export function signProfileA(
   const publicKeySpkiB64 = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
   const value = encodeBase64url(sign(null, signingInput(manifest), privateKey));
   return { ...PROFILE_A, keyRef, created: created.toISOString(), publicKeySpkiB64, value };
+}
+
+/** The Ed25519 private key in the PEM file at `path`, or why it cannot be used (for a `manifest-resolver:` line). */
+export async function loadPrivateKey(path: string): Promise<KeyObject | string> {
+  let pem: Buffer;
+  try {
+    pem = await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return `cannot read the key ${path}: ${code === "ENOENT" ? "file not found" : (error as Error).message}`;
+  }
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === "ed25519"
+      ? key
+      : `${path} is a ${key.asymmetricKeyType} key; Profile A needs Ed25519`;
+  } catch {
+    return `${path} is not a PEM private key`;
+  }
 }
