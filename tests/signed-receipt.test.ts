@@ -238,7 +238,10 @@ describe("resolve --receipt-key PEM --receipt-key-ref KEYREF", () => {
 
   /** Spawned, not spawnSync: the server answering it runs in this process. */
   function resolveCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [CLI, "resolve", url, umid, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    // --offline: the fixture's did:web host does not exist (tests/did-web.test.ts resolves keys).
+    const child = spawn(process.execPath, [CLI, "resolve", url, umid, "--offline", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
