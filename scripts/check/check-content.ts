@@ -30,7 +30,8 @@ import {
   ROUTES_FILE,
   UNSIGNED_FILE,
 } from "../read/files.ts";
-import { checkKeys, openWorldWarning } from "./keys.ts";
+import { didWebDocuments, type DidWebDocument } from "./did-web-documents.ts";
+import { checkKeys, openWorldWarning, type KeysCheck } from "./keys.ts";
 import type { CheckedManifest, ValidManifest } from "./checked-manifest.ts";
 import { checkManifestFile, type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
@@ -61,6 +62,8 @@ export interface ContentOutline {
   revoked: number;
   /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
   statuses: ReadonlyMap<string, RouteStatus>;
+  /** Whether did:web documents are to be published. */
+  didDocuments: boolean;
 }
 
 /**
@@ -93,6 +96,8 @@ export interface ContentCheck {
   revoked: Set<string>;
   /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
   statuses: Map<string, RouteStatus>;
+  /** The did:web documents of keys pinned on UM_RESOLVER_URL's host, to publish. */
+  didDocuments: DidWebDocument[];
   diagnostics: Diagnostic[];
   /** How many manifest files were not checked again: the verification cache knew them. */
   recalled: number;
@@ -144,6 +149,7 @@ export async function checkContent(
     redirects: result.redirects.size,
     revoked: result.revoked.size,
     statuses: result.statuses,
+    didDocuments: root.didDocuments.length > 0,
   });
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
@@ -208,6 +214,7 @@ export async function checkContent(
   );
 
   addFiles(result, root.checked);
+  result.didDocuments = root.didDocuments;
   if (routes !== undefined) {
     result.files.push({ file: displayPath(routesPath), umid: null });
     appendAll(result.diagnostics, routes.diagnostics);
@@ -292,7 +299,7 @@ export async function checkPaths(
     if (misplaced !== undefined) {
       addFiles(result, [{ file: misplaced.file, diagnostics: [misplaced] }]);
     } else if (name === KEYS_FILE) {
-      addFiles(result, [checkKeys(path, validators)]);
+      addFiles(result, [withDidDocuments(checkKeys(path, validators), options.settings.resolverUrl)]);
     } else if (name === UNSIGNED_FILE) {
       addFiles(result, [checkUnsigned(dirname(path), validators)]);
     } else if (name === ROUTES_FILE) {
@@ -350,10 +357,11 @@ export async function checkPaths(
 export interface RootFiles {
   checked: { file?: string; diagnostics: Diagnostic[] }[];
   context: ManifestContext;
+  didDocuments: DidWebDocument[];
 }
 
 export function checkRootFiles(dir: string, options: CheckOptions, validators: SchemaValidators): RootFiles {
-  const keys = checkKeys(join(dir, KEYS_FILE), validators);
+  const keys = withDidDocuments(checkKeys(join(dir, KEYS_FILE), validators), options.settings.resolverUrl);
   const unsigned = checkUnsigned(dir, validators);
   const keysChecked =
     keys.file !== undefined
@@ -365,7 +373,14 @@ export function checkRootFiles(dir: string, options: CheckOptions, validators: S
   return {
     checked: [keysChecked, unsigned],
     context: { ...options, pins: keys.pins, unsigned: unsigned.optIns },
+    didDocuments: keys.didDocuments,
   };
+}
+
+/** A content root's `_keys.json` with the did:web documents its pins make, and what keeps any from being published. */
+function withDidDocuments(keys: KeysCheck, resolverUrl: string): KeysCheck & { didDocuments: DidWebDocument[] } {
+  const { documents, diagnostics } = didWebDocuments(keys.pinned, resolverUrl);
+  return { ...keys, diagnostics: [...keys.diagnostics, ...diagnostics], didDocuments: documents };
 }
 
 /** A file of the content root `dir` that is not a manifest: a private key, or a list file below the top, fails. */
@@ -474,6 +489,7 @@ function emptyCheck(): ContentCheck {
     redirects: new Map(),
     revoked: new Set(),
     statuses: new Map(),
+    didDocuments: [],
     diagnostics: [],
     recalled: 0,
   };
