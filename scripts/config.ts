@@ -50,7 +50,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     throw new ConfigError(`UM_STANDARDS_URL must be an http or https URL, not '${standardsUrl}'`);
   }
   const resolverUrl = env.UM_RESOLVER_URL ?? "";
-  if (resolverUrl !== "" && !/^https?:\/\/[^/\s]+/.test(resolverUrl)) {
+  // Parsed too: its host decides which did:web documents a build publishes.
+  if (resolverUrl !== "" && (!/^https?:\/\/[^/\s]+/.test(resolverUrl) || !URL.canParse(resolverUrl))) {
     throw new ConfigError(`UM_RESOLVER_URL must be an http or https URL, not '${resolverUrl}'`);
   }
   const statusNextCheck = env.UM_STATUS_NEXT_CHECK || DEFAULT_NEXT_CHECK;

@@ -15,7 +15,7 @@ import { answer } from "../edge/handler.ts";
 import { StaticRecords } from "../edge/static-records.ts";
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
-import { checkedFiles } from "./support/problems.ts";
+import { assertUsageError, checkedFiles } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-did-documents-"));
@@ -127,6 +127,12 @@ describe("the did:web documents build publishes", () => {
     const refused = await build(dir, "https://resolver.example");
     assert.equal(refused.status, 1);
     assert.equal(existsSync(refused.out), false);
+  });
+
+  it("refuses, as a usage error, a UM_RESOLVER_URL whose host cannot be parsed: it decides what is published", async () => {
+    const dir = content(["did:web:resolver.example#k"]);
+    const bad = await runCli(["check", "--content", dir], scratch, { UM_RESOLVER_URL: "https://exa%mple" });
+    assertUsageError(bad, "UM_RESOLVER_URL", "'https://exa%mple'");
   });
 
   it("a warm build, in place, writes and removes the table and its KV pair as a cold build does", async () => {
