@@ -3,14 +3,18 @@
  * whole HTTP contract (spec 4 and 7), and the status endpoint of EXT-OPT O2 (the status
  * of each UMID, at `STATUS_PREFIX/{UMID_PATH}`). It uses only Fetch and WebCrypto, so the same code
  * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
+ * It also serves the did:web documents the build published for keys on its own host.
  * Underneath, `answer` gives the same answer as plain data, for an adapter that can write
  * it without a Response (Node's).
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
+import { DID_DOCUMENT_NAME, type DidDocumentRecord } from "./did-documents.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import {
   CONTRACT,
+  DID_CONTENT_TYPE,
+  didDocumentAnswer,
   JSON_CONTENT_TYPE,
   manifestAnswer,
   notModified,
@@ -54,6 +58,12 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
   const pathname = pathnameOf(request.url);
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
+  // Every did:web document's path ends so; where none was published, the path is answered as any other (`/did.json`
+  // is then UMID `did.json`'s).
+  if (pathname.endsWith(DID_DOCUMENT_NAME)) {
+    const document = await didDocument(pathname, request, records);
+    if (document !== undefined) return document;
+  }
 
   // The status endpoint takes a UMID_PATH after its prefix as the resolve endpoint does.
   const forStatus = pathname === STATUS_PREFIX || pathname.startsWith(`${STATUS_PREFIX}/`);
@@ -70,6 +80,26 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
   }
   if (record?.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", umid });
   return forStatus ? statusOf(umid, record, request) : resolution(umid, record, request);
+}
+
+/** The did:web document published at `pathname`, or 304 for it; undefined when none is. */
+async function didDocument(
+  pathname: string,
+  request: ResolverRequest,
+  records: RecordStore,
+): Promise<Answer | undefined> {
+  let record: DidDocumentRecord | undefined;
+  try {
+    record = await records.didDocument(pathname);
+  } catch (error) {
+    console.error("manifest-resolver: the did:web documents cannot be read:", error);
+    record = { kind: "corrupt" };
+  }
+  if (record === undefined) return undefined;
+  if (record.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
+  if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
+    return notModified(record.etag, DID_CONTENT_TYPE);
+  return didDocumentAnswer(record.body, record.etag);
 }
 
 function resolution(

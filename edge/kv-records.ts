@@ -2,8 +2,10 @@
  * A RecordStore over Workers KV (see edge/records.ts for the layout), for the Worker of a
  * registry too large for static assets. Answers are kept in a bounded in-memory cache, so
  * a warm request costs no KV read; a body is checked against its ETag before it is kept,
- * and a status gets the ETag of its document then (KV metadata has no room for it).
+ * and a status gets the ETag of its document then (KV metadata has no room for it). The
+ * did:web documents' table is one more pair (edge/did-documents.ts), read once.
  */
+import { DID_DOCUMENTS_KV_KEY, DidDocuments } from "./did-documents.ts";
 import { etagOf } from "./etag.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import { isStatusEntry, kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
@@ -18,9 +20,17 @@ const CACHE_BYTES = 32 * 1024 * 1024;
 
 export class KvRecords {
   readonly #cache = new LruCache<ResolverRecord | null>(CACHE_BYTES);
+  readonly #didDocuments = new DidDocuments();
 
   reading(kv: KvNamespace): RecordStore {
-    return { get: (umid) => this.#get(umid, kv) };
+    return {
+      get: (umid) => this.#get(umid, kv),
+      didDocument: (path) =>
+        this.#didDocuments.get(path, async () => {
+          const { value } = await kv.getWithMetadata(DID_DOCUMENTS_KV_KEY, "arrayBuffer");
+          return value === null ? undefined : new Uint8Array(value);
+        }),
+    };
   }
 
   async #get(umid: string, kv: KvNamespace): Promise<ResolverRecord | undefined> {

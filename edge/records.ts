@@ -1,6 +1,7 @@
 import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
+import type { DidDocumentRecord } from "./did-documents.ts";
 
 /**
  * What the handler needs from storage: one lookup per UMID. Implementations decide where
@@ -40,6 +41,8 @@ export interface StatusWithEtag extends StatusEntry {
 export interface RecordStore {
   /** The record for `umid`, or `undefined` when the UMID is unknown. */
   get(umid: string): Promise<ResolverRecord | undefined>;
+  /** The did:web document served at the request path `path` (edge/did-documents.ts), or `undefined` when none is. */
+  didDocument(path: string): Promise<DidDocumentRecord | undefined>;
 }
 
 /**

@@ -12,6 +12,8 @@ import type { StatusEntry } from "./records.ts";
 export const CONTRACT = "manifest-resolver/v0.1";
 export const MANIFEST_CONTENT_TYPE = "application/ld+json; charset=utf-8";
 export const JSON_CONTENT_TYPE = "application/json";
+/** A DID document in its JSON representation (DID Core §6.2, IANA-registered). */
+export const DID_CONTENT_TYPE = "application/did+json";
 export const CACHE_RESOLVED = "public, max-age=60";
 export const CACHE_NONE = "no-store";
 
@@ -51,14 +53,18 @@ export function uncachedJson(status: number, body: unknown): Answer {
 }
 
 export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
+  return cachedBody(MANIFEST_CONTENT_TYPE, body, etag);
+}
+
+/** A did:web document the build published (edge/did-documents.ts), cached like a manifest. */
+export function didDocumentAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
+  return cachedBody(DID_CONTENT_TYPE, body, etag);
+}
+
+function cachedBody(contentType: string, body: Uint8Array<ArrayBuffer>, etag: string): Answer {
   return {
     status: 200,
-    headers: [
-      ...RESOLVED,
-      ["Content-Type", MANIFEST_CONTENT_TYPE],
-      ["Content-Length", String(body.byteLength)],
-      ["ETag", etag],
-    ],
+    headers: [...RESOLVED, ["Content-Type", contentType], ["Content-Length", String(body.byteLength)], ["ETag", etag]],
     body,
   };
 }
@@ -86,16 +92,7 @@ export function statusDocumentBytes(
 
 /** A status document (statusDocumentBytes), cached like a manifest. */
 export function statusAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
-  return {
-    status: 200,
-    headers: [
-      ...RESOLVED,
-      ["Content-Type", JSON_CONTENT_TYPE],
-      ["Content-Length", String(body.byteLength)],
-      ["ETag", etag],
-    ],
-    body,
-  };
+  return cachedBody(JSON_CONTENT_TYPE, body, etag);
 }
 
 /** 304: the 200's headers (spec 4.3: "as 200") but no body, and so no Content-Length. */

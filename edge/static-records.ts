@@ -1,12 +1,14 @@
 /**
  * A RecordStore over the build's static output: the sharded record index and one body
- * file per manifest, read through the host's static-asset layer.
+ * file per manifest, read through the host's static-asset layer, and the did:web
+ * documents' table (edge/did-documents.ts).
  *
  * Shards and bodies are read on first use and kept in bounded caches; a body is checked
  * against the ETag the build recorded before it is kept. A cold lookup costs at most two
  * sub-requests (its shard, its body), a warm one none. A deploy never changes its files,
  * so nothing here needs invalidation; a failed read is not cached and is retried.
  */
+import { DID_DOCUMENTS_PATH, DidDocuments } from "./did-documents.ts";
 import { etagOf } from "./etag.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import {
@@ -29,10 +31,14 @@ type Shard = Map<string, RecordEntry>;
 export class StaticRecords {
   readonly #shards = new LruCache<Promise<Shard>>(SHARD_CACHE_BYTES);
   readonly #bodies = new LruCache<Uint8Array<ArrayBuffer>>(BODY_CACHE_BYTES);
+  readonly #didDocuments = new DidDocuments();
 
   /** A store for one request, reading through that request's asset reader. */
   reading(read: AssetReader): RecordStore {
-    return { get: (umid) => this.#get(umid, read) };
+    return {
+      get: (umid) => this.#get(umid, read),
+      didDocument: (path) => this.#didDocuments.get(path, () => read(DID_DOCUMENTS_PATH)),
+    };
   }
 
   async #get(umid: string, read: AssetReader): Promise<ResolverRecord | undefined> {

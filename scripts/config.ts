@@ -8,7 +8,8 @@
  * | `UM_MAX_MANIFEST_BYTES` | 1048576 (1 MiB) | largest manifest file |
  * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 (at most 1000) |
  * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
- * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default |
+ * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default; the did:web documents of keys
+ * pinned on its host are published |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
  * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
  * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in
@@ -49,7 +50,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     throw new ConfigError(`UM_STANDARDS_URL must be an http or https URL, not '${standardsUrl}'`);
   }
   const resolverUrl = env.UM_RESOLVER_URL ?? "";
-  if (resolverUrl !== "" && !/^https?:\/\/[^/\s]+/.test(resolverUrl)) {
+  // Parsed too: its host decides which did:web documents a build publishes.
+  if (resolverUrl !== "" && (!/^https?:\/\/[^/\s]+/.test(resolverUrl) || !URL.canParse(resolverUrl))) {
     throw new ConfigError(`UM_RESOLVER_URL must be an http or https URL, not '${resolverUrl}'`);
   }
   const statusNextCheck = env.UM_STATUS_NEXT_CHECK || DEFAULT_NEXT_CHECK;

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { memoryCache } from "../core/client/http-cache.ts";
-import { keyInDidDocument } from "../core/did/did-document.ts";
+import { keyInDidDocument } from "../core/did/document-key.ts";
 import { didWebDocumentUrl } from "../core/did/did-web-url.ts";
 import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/index.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
@@ -25,7 +25,7 @@ const context = { now: NOW, omitProcessedAt: true };
 
 describe("did:web: the DID document's URL (did:web §3.2)", () => {
   it("maps the specification's examples, a port as %3A, and localhost to http:", () => {
-    const url = (did: string) => (didWebDocumentUrl(did) as { url: string }).url;
+    const url = (did: string) => (didWebDocumentUrl(did) as { url: URL }).url.href;
     assert.equal(url("did:web:w3c-ccg.github.io"), "https://w3c-ccg.github.io/.well-known/did.json");
     assert.equal(url("did:web:w3c-ccg.github.io:user:alice"), "https://w3c-ccg.github.io/user/alice/did.json");
     assert.equal(url("did:web:example.com%3A3000:user:alice"), "https://example.com:3000/user/alice/did.json");

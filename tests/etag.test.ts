@@ -17,7 +17,7 @@ import type { RecordStore } from "../edge/records.ts";
 import { StaticRecords } from "../edge/static-records.ts";
 import { directoryReader } from "../edge/adapters/node.ts";
 import { etagOf } from "./contract/cases.ts";
-import { makeFixture } from "./support/fixture-content.ts";
+import { FIXTURE_RESOLVER_URL, makeFixture } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { kvPairs } from "./support/kv-files.ts";
 import { runCli } from "./support/processes.ts";
@@ -35,6 +35,7 @@ async function built(name: string): Promise<{ dist: string; kv: string; stores: 
   const result = await runCli(
     ["build", "--content", fixture.content, "--out", dist, "--kv-out", kv, "--lookup-out", `${dist}-lookup`],
     fixture.root,
+    { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL },
   );
   assert.equal(result.status, 0, result.stdout + result.stderr);
   return {
@@ -110,30 +111,35 @@ writeFileSync(routesFile, routes);
 describe("every ETag covers every byte of its body", () => {
   for (const [store, reading] of output.stores) {
     it(
-      `${store}: every answer with an ETag, for every UMID and endpoint, GET and HEAD, ` +
+      `${store}: every answer with an ETag, for every UMID and endpoint and did:web document, GET and HEAD, ` +
         `is the digest of its body, and revalidates to 304`,
       async () => {
         const served = new Set<string>();
-        for (const umid of Object.keys(records)) {
-          for (const path of [umidPath(umid), umidPath(umid, "b64u"), statusPath(umid), statusPath(umid, "b64u")]) {
-            const got = await ask(reading, "GET", path);
-            const head = await ask(reading, "HEAD", path);
-            assert.equal(head.etag, got.etag, `HEAD ${path}`);
-            if (got.etag === undefined) continue;
-            assert.equal(
-              got.etag,
-              etagOf(got.body),
-              `GET ${path} answered ${got.status} with ETag ${got.etag}, not that of its body: ${got.body}`,
-            );
-            served.add(got.etag);
-            const again = await ask(reading, "GET", path, got.etag);
-            assert.deepEqual([again.status, again.etag], [304, got.etag], `GET ${path} with If-None-Match: its ETag`);
-          }
+        const paths = Object.keys(records).flatMap((umid) => [
+          umidPath(umid),
+          umidPath(umid, "b64u"),
+          statusPath(umid),
+          statusPath(umid, "b64u"),
+        ]);
+        for (const path of [...paths, ...fixture.didDocuments.keys()]) {
+          const got = await ask(reading, "GET", path);
+          const head = await ask(reading, "HEAD", path);
+          assert.equal(head.etag, got.etag, `HEAD ${path}`);
+          if (got.etag === undefined) continue;
+          assert.equal(
+            got.etag,
+            etagOf(got.body),
+            `GET ${path} answered ${got.status} with ETag ${got.etag}, not that of its body: ${got.body}`,
+          );
+          served.add(got.etag);
+          const again = await ask(reading, "GET", path, got.etag);
+          assert.deepEqual([again.status, again.etag], [304, got.etag], `GET ${path} with If-None-Match: its ETag`);
         }
-        // One ETag for each manifest and one for each status document, of a published or revoked UMID: none was missed.
+        // One ETag for each manifest and one for each status document, of a published or revoked UMID, and one for
+        // each did:web document: none was missed.
         const expected = Object.values(records).reduce(
           (n, record) => n + (record.file !== undefined ? 2 : record.revoked ? 1 : 0),
-          0,
+          fixture.didDocuments.size,
         );
         assert.equal(served.size, expected);
         const written = etagsWritten(store === "static" ? output.dist : output.kv);

@@ -30,8 +30,7 @@ const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
  */
 export interface KeyPins {
   file: string;
-  /** `place` names where each is pinned in messages; a file's pins also say it as `line` and `column`. */
-  keys: ReadonlyMap<string, { spki: string; place: string; line?: number; column?: number }>;
+  keys: ReadonlyMap<string, { spki: string; place: string }>;
   /**
    * The file could not be read as a whole (not JSON, or not its schema): the keys it pins
    * are unknown. Its own errors fail the run; each manifest is then not also called

@@ -1,74 +1,54 @@
 /**
- * The Ed25519 key a DID document gives a keyRef for signing (DID Core §5.2, §5.3.1): the
- * document must be the DID's own (`id`), the keyRef must name one of its verification
- * methods, by absolute DID URL or by `#fragment` relative to the DID, and that method
- * must be listed under `assertionMethod` (the relationship for issuing statements, which
- * a manifest is), by reference or embedded there. A keyRef without a fragment names the
- * document's one assertion method, if it has exactly one. Key formats: `Multikey` and
- * `Ed25519VerificationKey2020` (`publicKeyMultibase`), `Ed25519VerificationKey2018`
- * (`publicKeyBase58`), `JsonWebKey` and `JsonWebKey2020` (`publicKeyJwk`).
+ * DID documents whose keys are Ed25519 Multikeys (DID Core §5; W3C Controlled
+ * Identifiers, Multikey): the verification method `keygen` prints for a did:web keyRef,
+ * and the document `build` publishes for a did:web on the resolver's own host, made by
+ * the same code.
  */
-import { quoted } from "../excerpt.ts";
-import { isJsonObject } from "../json/strict-json.ts";
-import { ed25519FromBase58, ed25519FromJwk, ed25519FromMultikey, type Ed25519Key } from "./ed25519-key-formats.ts";
-import type { KeyRefFault } from "./key-ref-fault.ts";
+import { ed25519Multibase } from "./did-key.ts";
 
-export type DocumentKey = { publicKey: Uint8Array } | { fault: KeyRefFault; reason: string };
+const DID_DOCUMENT_CONTEXT = ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"];
 
-const KEY_FORMATS: Record<string, (method: Record<string, unknown>) => Ed25519Key> = {
-  Multikey: (m) => ed25519FromMultikey(m.publicKeyMultibase),
-  Ed25519VerificationKey2020: (m) => ed25519FromMultikey(m.publicKeyMultibase),
-  Ed25519VerificationKey2018: (m) => ed25519FromBase58(m.publicKeyBase58),
-  JsonWebKey: (m) => ed25519FromJwk(m.publicKeyJwk),
-  JsonWebKey2020: (m) => ed25519FromJwk(m.publicKeyJwk),
-};
+export interface MultikeyMethod {
+  id: string;
+  type: "Multikey";
+  controller: string;
+  publicKeyMultibase: string;
+}
 
-/** The key `document`, read as `did`'s document, gives `keyRef` (`did` or `did#fragment`). */
-export function keyInDidDocument(document: unknown, did: string, keyRef: string): DocumentKey {
-  if (!isJsonObject(document)) return { fault: "document-malformed", reason: "the DID document is not a JSON object" };
-  if (document.id !== did)
-    return {
-      fault: "document-id-mismatch",
-      reason: `the DID document's id is ${quoted(document.id)}, not the DID ${quoted(did)}: it is another DID's`,
-    };
-  const absolute = (id: unknown) => (typeof id === "string" && id.startsWith("#") ? did + id : id);
-  const assertion = Array.isArray(document.assertionMethod) ? document.assertionMethod : [];
-  const asserted = assertion.map((entry) => absolute(isJsonObject(entry) ? entry.id : entry));
-  let wanted = keyRef;
-  if (keyRef === did) {
-    if (asserted.length !== 1)
-      return {
-        fault: "method-not-found",
-        reason:
-          `keyRef ${quoted(keyRef)} names no verification method, and the DID document lists ` +
-          `${asserted.length} assertion methods, not one`,
-      };
-    wanted = String(asserted[0]);
-  }
-  const methods = [
-    ...(Array.isArray(document.verificationMethod) ? document.verificationMethod : []),
-    ...assertion,
-  ].filter(isJsonObject);
-  const method = methods.find((m) => absolute(m.id) === wanted);
-  if (method === undefined)
-    return { fault: "method-not-found", reason: `the DID document has no verification method ${quoted(wanted)}` };
-  if (!asserted.includes(wanted))
-    return {
-      fault: "not-assertion-method",
-      reason:
-        `the DID document does not list ${quoted(wanted)} under assertionMethod: ` +
-        `its controller has not authorized that key to sign statements`,
-    };
-  const format = typeof method.type === "string" && Object.hasOwn(KEY_FORMATS, method.type) ? method.type : undefined;
-  if (format === undefined)
-    return {
-      fault: "key-unsupported",
-      reason:
-        `verification method ${quoted(wanted)} is of type ${quoted(method.type)}: only ` +
-        `${Object.keys(KEY_FORMATS).join(", ")} are read`,
-    };
-  const key = KEY_FORMATS[format]!(method);
-  return "fault" in key
-    ? { fault: "key-unsupported", reason: `verification method ${quoted(wanted)} (${format}): its key ${key.fault}` }
-    : key;
+export interface MultikeyDidDocument {
+  "@context": string[];
+  id: string;
+  verificationMethod: MultikeyMethod[];
+  assertionMethod: string[];
+}
+
+/** The verification method of `keyRef` (a DID URL, `DID#fragment`) for a raw 32-byte Ed25519 public key. */
+export function multikeyMethod(keyRef: string, publicKey: Uint8Array): MultikeyMethod {
+  const fragment = keyRef.indexOf("#");
+  return {
+    id: keyRef,
+    type: "Multikey",
+    controller: fragment === -1 ? keyRef : keyRef.slice(0, fragment),
+    publicKeyMultibase: ed25519Multibase(publicKey),
+  };
+}
+
+/**
+ * `did`'s document with a verification method per key, each also under `assertionMethod`
+ * (what a Profile A signature is: core §1.6.4), in keyRef order: the same keys, the same
+ * document.
+ */
+export function multikeyDidDocument(
+  did: string,
+  keys: readonly { keyRef: string; publicKey: Uint8Array }[],
+): MultikeyDidDocument {
+  const methods = keys
+    .map(({ keyRef, publicKey }) => multikeyMethod(keyRef, publicKey))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    "@context": DID_DOCUMENT_CONTEXT,
+    id: did,
+    verificationMethod: methods,
+    assertionMethod: methods.map((method) => method.id),
+  };
 }

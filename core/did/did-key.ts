@@ -20,12 +20,15 @@ export function didKeyEd25519({ id, fragment }: DidUrl): LocalKey {
   return { kind: "resolved", publicKey: key.publicKey };
 }
 
-/** The multibase multikey of a raw 32-byte Ed25519 public key: `z6Mk…` (a did:key's id, a Multikey's value). */
-function ed25519Multikey(publicKey: Uint8Array): string {
+/**
+ * A raw 32-byte Ed25519 public key as a Multikey's `publicKeyMultibase` (W3C Controlled
+ * Identifiers, Multikey): `z6Mk…`, the method-specific id of its did:key.
+ */
+export function ed25519Multibase(publicKey: Uint8Array): string {
   return `z${encodeBase58btc(Uint8Array.from([...ED25519_PUB_CODEC, ...publicKey]))}`;
 }
 
 /** The did:key of a raw 32-byte Ed25519 public key: `did:key:z6Mk…`. */
 export function ed25519DidKey(publicKey: Uint8Array): string {
-  return `did:key:${ed25519Multikey(publicKey)}`;
+  return `did:key:${ed25519Multibase(publicKey)}`;
 }

@@ -11,7 +11,7 @@ import { cachedGet, type Got } from "../client/conditional-get.ts";
 import type { Transport } from "../client/fetch-following.ts";
 import { storedWithin, type HttpCache } from "../client/http-cache.ts";
 import { parseJson } from "../json/strict-json.ts";
-import { keyInDidDocument } from "./did-document.ts";
+import { keyInDidDocument } from "./document-key.ts";
 import { didWebDocumentUrl } from "./did-web-url.ts";
 import type { KeyRefFault } from "./key-ref-fault.ts";
 
@@ -41,7 +41,7 @@ export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promis
   const did = hash === -1 ? keyRef : keyRef.slice(0, hash);
   const located = didWebDocumentUrl(did);
   if ("fault" in located) return { fault: "did-malformed", reason: `keyRef ${keyRef}: ${located.fault}` };
-  const documentUrl = located.url;
+  const documentUrl = located.url.href;
   const got = await sharedGet(documentUrl, how);
   const failed = (fault: KeyRefFault, reason: string): RemoteKey => ({ fault, reason, documentUrl });
   switch (got.kind) {

@@ -204,6 +204,34 @@ export const SIGNATURE_RULES = {
       "prints the file), and protect it with a CODEOWNERS rule.",
     example: '{ "did:web:you.example#key-1": "MCowBQYDK2VwAyEA..." }',
   },
+  "keys/did-web-outside-resolver": {
+    severity: "warning",
+    summary: "a did:web keyRef on the resolver's host has its did.json outside UM_RESOLVER_URL's path",
+    why:
+      "When UM_RESOLVER_URL's host is a pinned did:web's, build publishes that DID's " +
+      "document, so that relying parties resolving the keyRef find the pinned key. A " +
+      "did:web document's path starts at the origin's root (did:web:example.com is at " +
+      "/.well-known/did.json, did:web:example.com:users:alice at /users/alice/did.json), " +
+      "while a resolver at a base path answers only below it: this document cannot be " +
+      "served by the resolver, and is not published.",
+    source: 'W3C CCG did:web, "Read (Resolve)"; UM v0.4 core §1.6.4 (step 4)',
+    fix:
+      "Serve that did.json from the origin yourself (manifest-resolver keygen prints the " +
+      "verification method to list), or pin a DID whose path is under the resolver's " +
+      "(did:web:example.com:resolver for a resolver at https://example.com/resolver/), " +
+      "or serve the resolver at the origin's root.",
+  },
+  "keys/did-web-clash": {
+    severity: "error",
+    summary: "two pinned did:web DIDs on the resolver's host have their did.json at one URL",
+    why:
+      "A did:web document's id must be the DID it was resolved for. DIDs that differ " +
+      "only in the letter case of their host, or in a port that is the default, map to " +
+      "the same URL: one document there cannot serve both, and the keys of one of them " +
+      "could never be resolved.",
+    source: 'W3C CCG did:web, "Read (Resolve)"',
+    fix: "Spell every keyRef of that DID alike in _keys.json and the manifests (sign them again with it).",
+  },
   "sign/not-object": {
     severity: "error",
     summary: "the file to sign is not a JSON object",

@@ -9,7 +9,6 @@
  * is handed to the caller's `publish` hook as soon as it is checked. It writes nothing
  * itself but, given the verification cache, the entries of the files it checked into it.
  */
-import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { existsSync, lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -31,7 +30,8 @@ import {
   ROUTES_FILE,
   UNSIGNED_FILE,
 } from "../read/files.ts";
-import { checkKeys, openWorldWarning } from "./keys.ts";
+import { didWebDocuments, type DidWebDocument } from "./did-web-documents.ts";
+import { checkKeys, openWorldWarning, type KeysCheck, type PinnedKey } from "./keys.ts";
 import type { CheckedManifest, ValidManifest } from "./checked-manifest.ts";
 import { checkManifestFile, type CheckOptions, type ManifestContext } from "./manifest-check.ts";
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
@@ -62,6 +62,8 @@ export interface ContentOutline {
   revoked: number;
   /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
   statuses: ReadonlyMap<string, RouteStatus>;
+  /** Whether did:web documents are to be published. */
+  didDocuments: boolean;
 }
 
 /**
@@ -94,9 +96,11 @@ export interface ContentCheck {
   revoked: Set<string>;
   /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
   statuses: Map<string, RouteStatus>;
+  /** The did:web documents of keys pinned on UM_RESOLVER_URL's host, to publish. */
+  didDocuments: DidWebDocument[];
   diagnostics: Diagnostic[];
-  /** The first content root's `_keys.json` as read, when a file of a content folder was checked and it has one. */
-  pins?: KeyPins;
+  /** The keys the first content root's `_keys.json` pins, when a file of a content folder was checked. */
+  pinned: PinnedKey[];
   /** How many manifest files were not checked again: the verification cache knew them. */
   recalled: number;
 }
@@ -130,7 +134,7 @@ export async function checkContent(
   if (linkedRoot !== undefined) addFiles(result, [{ file: linkedRoot.file, diagnostics: [linkedRoot] }]);
   addFiles(result, linkProblems(dir, listing.links));
   const root = checkRootFiles(dir, options, validators);
-  if (root.context.pins !== undefined) result.pins = root.context.pins;
+  result.pinned = root.pinned;
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
   const routes = checkRoutes(routesPath, validators);
@@ -148,6 +152,7 @@ export async function checkContent(
     redirects: result.redirects.size,
     revoked: result.revoked.size,
     statuses: result.statuses,
+    didDocuments: root.didDocuments.length > 0,
   });
   /** UMID → the index of the file that claims it first. */
   const claimed = new Map<string, number>();
@@ -212,6 +217,7 @@ export async function checkContent(
   );
 
   addFiles(result, root.checked);
+  result.didDocuments = root.didDocuments;
   if (routes !== undefined) {
     result.files.push({ file: displayPath(routesPath), umid: null });
     appendAll(result.diagnostics, routes.diagnostics);
@@ -276,7 +282,7 @@ export async function checkPaths(
       if (root === undefined) {
         // Judged exactly as the build judges them: --allow-unsigned is for files outside it.
         root = checkRootFiles(contentDir, options, validators);
-        if (root.context.pins !== undefined) result.pins ??= root.context.pins;
+        if (result.pinned.length === 0) result.pinned = root.pinned;
         // The root's own files are reported once, where they bear on the files checked.
         addFiles(
           result,
@@ -297,7 +303,7 @@ export async function checkPaths(
     if (misplaced !== undefined) {
       addFiles(result, [{ file: misplaced.file, diagnostics: [misplaced] }]);
     } else if (name === KEYS_FILE) {
-      addFiles(result, [checkKeys(path, validators)]);
+      addFiles(result, [withDidDocuments(checkKeys(path, validators), options.settings.resolverUrl)]);
     } else if (name === UNSIGNED_FILE) {
       addFiles(result, [checkUnsigned(dirname(path), validators)]);
     } else if (name === ROUTES_FILE) {
@@ -344,7 +350,7 @@ export async function checkPaths(
       appendAll(result.files, part.files);
       appendAll(result.diagnostics, part.diagnostics);
       result.recalled += part.recalled;
-      if (part.pins !== undefined) result.pins ??= part.pins;
+      if (result.pinned.length === 0) result.pinned = part.pinned;
     }
   }
   return result;
@@ -356,10 +362,12 @@ export async function checkPaths(
 export interface RootFiles {
   checked: { file?: string; diagnostics: Diagnostic[] }[];
   context: ManifestContext;
+  pinned: PinnedKey[];
+  didDocuments: DidWebDocument[];
 }
 
 export function checkRootFiles(dir: string, options: CheckOptions, validators: SchemaValidators): RootFiles {
-  const keys = checkKeys(join(dir, KEYS_FILE), validators);
+  const keys = withDidDocuments(checkKeys(join(dir, KEYS_FILE), validators), options.settings.resolverUrl);
   const unsigned = checkUnsigned(dir, validators);
   const keysChecked =
     keys.file !== undefined
@@ -371,7 +379,15 @@ export function checkRootFiles(dir: string, options: CheckOptions, validators: S
   return {
     checked: [keysChecked, unsigned],
     context: { ...options, pins: keys.pins, unsigned: unsigned.optIns },
+    pinned: keys.pinned,
+    didDocuments: keys.didDocuments,
   };
+}
+
+/** A content root's `_keys.json` with the did:web documents its pins make, and what keeps any from being published. */
+function withDidDocuments(keys: KeysCheck, resolverUrl: string): KeysCheck & { didDocuments: DidWebDocument[] } {
+  const { documents, diagnostics } = didWebDocuments(keys.pinned, resolverUrl);
+  return { ...keys, diagnostics: [...keys.diagnostics, ...diagnostics], didDocuments: documents };
 }
 
 /** A file of the content root `dir` that is not a manifest: a private key, or a list file below the top, fails. */
@@ -480,6 +496,8 @@ function emptyCheck(): ContentCheck {
     redirects: new Map(),
     revoked: new Set(),
     statuses: new Map(),
+    pinned: [],
+    didDocuments: [],
     diagnostics: [],
     recalled: 0,
   };

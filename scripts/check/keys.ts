@@ -18,7 +18,15 @@ export interface KeysCheck {
   file?: string;
   /** The pins, when the file exists, even if some of it is invalid: it still closes the world. */
   pins?: KeyPins;
+  /** The pins that are keys, each with where it is in the file. */
+  pinned: PinnedKey[];
   diagnostics: Diagnostic[];
+}
+
+export interface PinnedKey {
+  keyRef: string;
+  spki: string;
+  where: Pick<Diagnostic, "file" | "pointer" | "line" | "column">;
 }
 
 export function checkKeys(path: string, validators: SchemaValidators): KeysCheck {
@@ -26,12 +34,14 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
   const read = readSourceText(path, MAX_LIST_FILE_BYTES);
   if ("diagnostic" in read)
     return read.missing
-      ? { diagnostics: [] }
-      : { file, pins: { file, keys: new Map(), unreadable: true }, diagnostics: [read.diagnostic] };
-  const keys = new Map<string, { spki: string; place: string; line: number; column: number }>();
+      ? { pinned: [], diagnostics: [] }
+      : { file, pins: { file, keys: new Map(), unreadable: true }, pinned: [], diagnostics: [read.diagnostic] };
+  const keys = new Map<string, { spki: string; place: string }>();
   const pins = { file, keys };
+  const pinned: PinnedKey[] = [];
   const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
-  if (diagnostics.length > 0 || !isJsonObject(value)) return { file, pins: { ...pins, unreadable: true }, diagnostics };
+  if (diagnostics.length > 0 || !isJsonObject(value))
+    return { file, pins: { ...pins, unreadable: true }, pinned, diagnostics };
 
   for (const [keyRef, spki] of Object.entries(value as Record<string, string>)) {
     const pointer = `/${escapePointerToken(keyRef)}`;
@@ -54,10 +64,11 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
         ),
       );
     } else {
-      keys.set(keyRef, { spki, place: `${file}:${line}:${column}`, line, column });
+      keys.set(keyRef, { spki, place: `${file}:${line}:${column}` });
+      pinned.push({ keyRef, spki, where: { file, pointer, line, column } });
     }
   }
-  return { file, pins, diagnostics };
+  return { file, pins, pinned, diagnostics };
 }
 
 /**

@@ -64,7 +64,8 @@ Problems are printed on stdout as 'manifest-resolver check' prints them.`,
   UM_MAX_DEPTH           deepest nesting of objects and arrays (default: 10)
   UM_MAX_ARRAY_ITEMS     longest array (default: 1000)
   UM_RESOLVER_URL        the resolver the lookup page asks by default (default: none,
-                         and a warning: the page asks its reader for one)
+                         and a warning: the page asks its reader for one); the
+                         did:web documents of keys pinned on its host are published
   UM_LOCK_WAIT_MS        how long to wait for another build of the same output, or
                          another edit of the same file (default: 10000)
 ${CACHE_ENVIRONMENT}
@@ -293,7 +294,7 @@ async function buildInto(
     if (staging === undefined) inPlace!.commit();
     else await commitStaging(staging, outDir);
     // Each pair's value is the body the output now serves: changed or not, it is there.
-    const kvFiles = kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir);
+    const kvFiles = kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.didDocuments);
     return {
       content,
       bodyFile: (umid) => names.fileOf(umid),

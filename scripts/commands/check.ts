@@ -150,7 +150,7 @@ Examples:
     saveCache(cache);
     if (values.online === true)
       result.diagnostics.push(
-        ...(await onlineKeyProblems(result.pins, options.settings.resolverUrl, now, globalFetch)),
+        ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
       );
     if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
     const diagnostics = sortDiagnostics(result.diagnostics);

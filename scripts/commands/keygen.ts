@@ -5,6 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { defaultContentDir, isInside } from "../read/content-root.ts";
 import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
+import { multikeyMethod } from "../../core/did/did-document.ts";
 import { ed25519DidKey } from "../../core/did/did-key.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
@@ -69,7 +70,8 @@ Example:
     }
     const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
     // The key itself as a DID: a keyRef any relying party resolves with no network.
-    const didKey = ed25519DidKey(spkiPublicKey(spki)!);
+    const publicKey = spkiPublicKey(spki)!;
+    const didKey = ed25519DidKey(publicKey);
     const keysFile = displayPath(join(content, KEYS_FILE));
     const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
     const replace =
@@ -80,7 +82,7 @@ Example:
       `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
       `public key (SPKI, base64): ${spki}`,
       `as a did:key: ${didKey} (keyRef ${didKey}#${didKey.slice("did:key:".length)})`,
-      ...didWebMethod(keyRef, didKey),
+      ...didWebMethod(keyRef, publicKey),
       ...(pinsAny(join(content, KEYS_FILE))
         ? [`add this entry to ${keysFile}${replace}:`, `  ${entry}`]
         : [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"]),
@@ -94,17 +96,12 @@ Example:
  * For a did:web keyRef, the verification method to list in that DID's did.json (and under
  * its assertionMethod), so that a relying party who resolves the keyRef finds this key.
  */
-function didWebMethod(keyRef: string, didKey: string): string[] {
-  const [did, fragment] = keyRef.split("#");
-  if (!did!.startsWith("did:web:") || fragment === undefined) return [];
-  const method = {
-    id: keyRef,
-    type: "Multikey",
-    controller: did,
-    publicKeyMultibase: didKey.slice("did:key:".length),
-  };
+function didWebMethod(keyRef: string, publicKey: Uint8Array): string[] {
+  const method = multikeyMethod(keyRef, publicKey);
+  if (!keyRef.startsWith("did:web:") || method.controller === keyRef) return [];
   return [
-    `its verification method, for the did.json of ${did} (list "${keyRef}" under assertionMethod too):`,
+    `its verification method, for the did.json of ${method.controller} (list "${keyRef}" under assertionMethod ` +
+      "too; build publishes that did.json itself when UM_RESOLVER_URL is on its host):",
     `  ${JSON.stringify(method)}`,
   ];
 }

@@ -36,14 +36,18 @@ const NETLIFY_FOLDER_FILES = 54_000;
 /** The share of a limit from which the build warns that the output nears it. */
 const NEAR_LIMIT = 0.9;
 
-/** The files the output holds besides bodies and index shards. */
+/** The files the output holds besides bodies and index shards (and the did:web documents' table, when published). */
 const FIXED_FILES = [BUILD_INFO_PATH, STATE_PATH].length;
 
-/** What the content about to be built holds: its manifest files, and the entries of `_routes.json`. */
+/**
+ * What the content about to be built holds: its manifest files, the entries of `_routes.json`, and whether it
+ * publishes did:web documents (edge/did-documents.ts: one file).
+ */
 export interface ContentCounts {
   manifestFiles: number;
   redirects: number;
   revoked: number;
+  didDocuments?: boolean;
 }
 
 /** The static output's size as hosts count it: at most this many files in all, and in one folder. */
@@ -57,12 +61,12 @@ export interface StaticOutput {
  * withheld or is a duplicate writes no body, and records that share a shard share its file:
  * the output holds these many files exactly when neither happens.
  */
-export function staticOutput({ manifestFiles, redirects, revoked }: ContentCounts): StaticOutput {
+export function staticOutput({ manifestFiles, redirects, revoked, didDocuments }: ContentCounts): StaticOutput {
   const shards = Math.min(INDEX_SHARDS, manifestFiles + redirects + revoked);
   // Shards go to index/, and m/ (or h/) holds at most a body folder per shard; the root holds resolver.json and those
   // three folders.
   return {
-    files: manifestFiles + shards + FIXED_FILES,
+    files: manifestFiles + shards + FIXED_FILES + (didDocuments === true ? 1 : 0),
     largestFolder: Math.max(shards, fullestBodyFolder(manifestFiles)),
   };
 }

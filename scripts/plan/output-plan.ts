@@ -1,9 +1,10 @@
 /**
  * The plan of a build's output, from the checked content: every body's file and ETag (the
  * names planned as bodies arrived: body-names.ts), the status each UMID is served with,
- * the record index that the edge reads, and the Workers KV records. It is data, made on
- * demand: the index is produced one shard at a time, so that a million records are never
- * held as text at once, and the same content always gives the same plan, byte for byte.
+ * the record index that the edge reads, the did:web documents it serves (did-documents.ts),
+ * and the Workers KV records. It is data, made on demand: the index is produced one shard
+ * at a time, so that a million records are never held as text at once, and the same
+ * content always gives the same plan, byte for byte.
  */
 import { hash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
@@ -21,6 +22,7 @@ import type { ContentCheck } from "../check/check-content.ts";
 import type { ValidManifest } from "../check/checked-manifest.ts";
 import type { RouteStatus } from "../check/routes.ts";
 import type { BodyNames, Placement } from "./body-names.ts";
+import { didDocumentsFile } from "./did-documents.ts";
 import type { OutputFile } from "./output-file.ts";
 import { publishedStatus, revokedStatus, withEtag } from "./statuses.ts";
 
@@ -39,10 +41,12 @@ export interface KvShard {
 }
 
 export interface OutputPlan {
-  /** The files of the record index and the build info, one at a time, in a stable order. */
+  /** The files of the record index, the did:web documents' table and the build info, one at a time, in stable order. */
   indexFiles(): Iterable<OutputFile>;
   /** The Workers KV pairs, shard by shard, in the index's order. */
   kvShards(): Iterable<KvShard>;
+  /** The did:web documents' table (also a Workers KV value), or undefined when there is none to publish. */
+  didDocuments: OutputFile | undefined;
 }
 
 /** A body's plan as it is handed over: where it goes (and what moves first), its ETag, and its status. */
@@ -72,9 +76,11 @@ export function planOutput(content: ContentCheck, names: BodyNames, nextCheck: s
     shards ??= shardsOf(content, names, nextCheck);
     return shards;
   };
+  const didDocuments = didDocumentsFile(content.didDocuments);
   return {
-    indexFiles: () => indexFiles(content, shardsOnce()),
+    indexFiles: () => indexFiles(content, shardsOnce(), didDocuments),
     kvShards: () => kvShards(shardsOnce()),
+    didDocuments,
   };
 }
 
@@ -91,9 +97,14 @@ interface Shards {
 
 /**
  * The record index, one shard at a time (one record per line, in UMID order), then the
- * build info. Records depend only on the content: identical content, identical bytes.
+ * did:web documents, if any, and the build info. Records depend only on the content:
+ * identical content, identical bytes.
  */
-function* indexFiles(content: ContentCheck, shards: Shards): Iterable<OutputFile> {
+function* indexFiles(
+  content: ContentCheck,
+  shards: Shards,
+  didDocuments: OutputFile | undefined,
+): Iterable<OutputFile> {
   const { umidAt, entryAt } = shards;
   for (const [shard, sorted] of shards.members) {
     let bytes: Uint8Array | undefined;
@@ -110,6 +121,7 @@ function* indexFiles(content: ContentCheck, shards: Shards): Iterable<OutputFile
       },
     };
   }
+  if (didDocuments !== undefined) yield didDocuments;
   const info = {
     format: INDEX_FORMAT,
     manifests: content.published.length,

@@ -3,8 +3,10 @@
  * hex digits the shards' names share (`dist-kv/<xy>/kv-0001/kv-0000001.json`, …, by
  * kv-writer.ts), holding their UMIDs' pairs shard by shard, each in the index's order; and
  * `kv-state.json`, which names the digest of the inputs each bucket's files were made from
- * (its shards' digests: output-plan.ts), and how many files they are. A warm build rewrites
- * only the buckets whose inputs changed and removes those that went. Without a state it can
+ * (its shards' digests: output-plan.ts), and how many files they are. The did:web
+ * documents' table, when there is one, is one pair in a bucket of its own, `did` (its
+ * inputs: the table's digest). A warm build rewrites only the buckets whose inputs changed
+ * and removes those that went. Without a state it can
  * read, it writes the whole folder beside the old one and swaps it in (output.ts). While
  * buckets are rewritten in place the state says `"updating": true`: a build killed then
  * leaves a folder the next build writes whole again, as a cold build would.
@@ -17,6 +19,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { INDEX_FORMAT } from "../../edge/records.ts";
+import type { OutputFile } from "../plan/output-file.ts";
 import type { KvShard } from "../plan/output-plan.ts";
 import { KvWriter } from "./kv-writer.ts";
 import { assertReplaceable, commitStaging, discardStaging, OutputError, openStaging } from "./output.ts";
@@ -26,7 +29,8 @@ const KV_STATE = "kv-state.json";
 /** What shows a folder is one to replace: its state, or, before folders had one, their first folder of files. */
 const KV_MARKERS = [KV_STATE, "kv-0001"];
 const KV_STATE_FORMAT = 2;
-const BUCKET_NAME = /^[0-9a-f]{2}$/;
+const DID_BUCKET = "did";
+const BUCKET_NAME = /^(?:[0-9a-f]{2}|did)$/;
 
 /** What made a bucket's files, and how many there are. */
 interface BucketState {
@@ -40,18 +44,24 @@ export async function assertKvFolder(kvDir: string): Promise<void> {
 }
 
 /**
- * Writes the KV pairs of `shards` into `kvDir`, each published UMID's value read from the file the output `outDir`
- * serves it from; returns the number of bulk files the folder holds.
+ * Writes the KV pairs of `shards`, and of the did:web documents' table if any, into `kvDir`, each published UMID's
+ * value read from the file the output `outDir` serves it from; returns the number of bulk files the folder holds.
  */
-export async function writeKvOutput(kvDir: string, shards: Iterable<KvShard>, outDir: string): Promise<number> {
+export async function writeKvOutput(
+  kvDir: string,
+  shards: Iterable<KvShard>,
+  outDir: string,
+  didDocuments: OutputFile | undefined,
+): Promise<number> {
   const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
-  const buckets = bucketsOf(shards);
+  const buckets = bucketsOf(shards, bodyOf);
+  if (didDocuments !== undefined) buckets.push(didBucket(didDocuments.bytes));
   const previous = readState(kvDir);
   if (previous === undefined) {
     const staging = await openStaging(kvDir, KV_MARKERS);
     try {
       const states = new Map<string, BucketState>();
-      for (const bucket of buckets) states.set(bucket.name, await writeBucket(staging, bucket, bodyOf));
+      for (const bucket of buckets) states.set(bucket.name, await writeBucket(staging, bucket));
       writeState(staging, states, false);
       await commitStaging(staging, kvDir);
       return fileCount(states);
@@ -70,7 +80,7 @@ export async function writeKvOutput(kvDir: string, shards: Iterable<KvShard>, ou
     if (before?.inputs === bucket.inputs) states.set(bucket.name, before);
     else {
       rmSync(join(kvDir, bucket.name), { recursive: true, force: true });
-      states.set(bucket.name, await writeBucket(kvDir, bucket, bodyOf));
+      states.set(bucket.name, await writeBucket(kvDir, bucket));
     }
   }
   for (const name of previous.keys())
@@ -79,14 +89,18 @@ export async function writeKvOutput(kvDir: string, shards: Iterable<KvShard>, ou
   return fileCount(states);
 }
 
-/** Shards gathered into the buckets of their first two hex digits, each in shard order, with its inputs' digest. */
+/** A folder of bulk files: its name, the digest of its inputs, and how its pairs are written. */
 interface Bucket {
   name: string;
-  shards: KvShard[];
   inputs: string;
+  write(writer: KvWriter): Promise<void>;
 }
 
-function bucketsOf(shards: Iterable<KvShard>): Bucket[] {
+/** Shards gathered into the buckets of their first two hex digits, each in shard order, with its inputs' digest. */
+function bucketsOf(
+  shards: Iterable<KvShard>,
+  bodyOf: (source: { file: string; digest: Uint8Array }) => Uint8Array,
+): Bucket[] {
   const byName = new Map<string, KvShard[]>();
   for (const shard of shards) {
     const name = shard.shard.slice(0, 2);
@@ -99,22 +113,30 @@ function bucketsOf(shards: Iterable<KvShard>): Bucket[] {
     const inputs = createHash("sha256")
       .update(members.map(({ shard, inputs }) => `${shard}:${inputs}`).join("\n"))
       .digest("hex");
-    return { name, shards: members, inputs };
+    const write = async (writer: KvWriter) => {
+      for (const shard of members)
+        for (const source of shard.sources()) {
+          if ("file" in source) await writer.manifest(source.umid, bodyOf(source), source.etag, source.status);
+          else if ("redirect" in source) await writer.redirect(source.umid, source.redirect);
+          else await writer.revoked(source.umid, source.revoked);
+        }
+    };
+    return { name, inputs, write };
   });
 }
 
-async function writeBucket(
-  kvDir: string,
-  bucket: Bucket,
-  bodyOf: (source: { file: string; digest: Uint8Array }) => Uint8Array,
-): Promise<BucketState> {
+/** The did:web documents' table, one pair: its bytes are all it is made from. */
+function didBucket(table: Uint8Array): Bucket {
+  return {
+    name: DID_BUCKET,
+    inputs: createHash("sha256").update(table).digest("hex"),
+    write: async (writer) => writer.didDocuments(table),
+  };
+}
+
+async function writeBucket(kvDir: string, bucket: Bucket): Promise<BucketState> {
   const writer = new KvWriter(join(kvDir, bucket.name));
-  for (const shard of bucket.shards)
-    for (const source of shard.sources()) {
-      if ("file" in source) await writer.manifest(source.umid, bodyOf(source), source.etag, source.status);
-      else if ("redirect" in source) await writer.redirect(source.umid, source.redirect);
-      else await writer.revoked(source.umid, source.revoked);
-    }
+  await bucket.write(writer);
   return { inputs: bucket.inputs, files: writer.finish() };
 }
 

@@ -13,6 +13,7 @@
  */
 import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DID_DOCUMENTS_KV_KEY } from "../../edge/did-documents.ts";
 import { kvKey, type KvMetadata, type StatusEntry } from "../../edge/records.ts";
 
 /** Cloudflare's bulk write: pairs in one request. */
@@ -43,15 +44,20 @@ export class KvWriter {
   }
 
   async manifest(umid: string, body: Uint8Array, etag: string, status: StatusEntry): Promise<void> {
-    await this.#add(umid, new TextDecoder().decode(body), { etag, status });
+    this.#add(await kvKey(umid), new TextDecoder().decode(body), { etag, status });
   }
 
   async redirect(umid: string, location: string): Promise<void> {
-    await this.#add(umid, location, { redirect: true });
+    this.#add(await kvKey(umid), location, { redirect: true });
   }
 
   async revoked(umid: string, status: StatusEntry): Promise<void> {
-    await this.#add(umid, "", { revoked: true, status });
+    this.#add(await kvKey(umid), "", { revoked: true, status });
+  }
+
+  /** The did:web documents' table (edge/did-documents.ts): its ETags are inside, so it has no metadata. */
+  didDocuments(table: Uint8Array): void {
+    this.#add(DID_DOCUMENTS_KV_KEY, new TextDecoder().decode(table));
   }
 
   /** Completes the last file; returns the number of files. */
@@ -60,8 +66,8 @@ export class KvWriter {
     return this.#files;
   }
 
-  async #add(umid: string, value: string, metadata: KvMetadata): Promise<void> {
-    const pair = JSON.stringify({ key: await kvKey(umid), value, metadata });
+  #add(key: string, value: string, metadata?: KvMetadata): void {
+    const pair = JSON.stringify({ key, value, metadata });
     const bytes = Buffer.byteLength(pair);
     // A pair too large for any file still gets one of its own: Cloudflare refuses its value (hostWarnings says so).
     const full =

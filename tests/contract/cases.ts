@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { statusPath, STATUS_PREFIX, umidPath } from "../../core/umid-path.ts";
+import { resolveKeyRefLocally } from "../../core/did/resolve-key-ref.ts";
+import { didKeyOf, rawPublicKey } from "../support/did.ts";
 import type { Fixture } from "../support/fixture-content.ts";
 import type { RawResponse } from "../support/http.ts";
 
@@ -271,6 +273,7 @@ export function contractCases(f: Fixture): ContractCase[] {
   ];
   for (const [path, message] of badPaths) cases.push(badRequest(path, message));
   cases.push(...statusCases(f, healthy, badPaths));
+  cases.push(...didDocumentCases(f));
 
   for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
     cases.push(error(`405 ${method}`, method, firstPath, 405, { error: "method_not_allowed" }));
@@ -396,6 +399,83 @@ function statusCases(
   );
   cases.push(badRequest(STATUS_PREFIX, "missing UMID"));
   for (const [path, message] of badPaths) cases.push(badRequest(STATUS_PREFIX + path, message));
+  return cases;
+}
+
+/**
+ * The did:web documents of the keys pinned on the resolver's host (W3C CCG did:web, "Read (Resolve)": a bare host at
+ * /.well-known/did.json, a path's segments then did.json; the port percent-encoded in the DID), each listing every
+ * key pinned under it, by keyRef, as a Multikey also under assertionMethod, served as application/did+json with the
+ * digest of its bytes as its ETag, and 304 for it. A did.json path with no document is a path like any other.
+ */
+function didDocumentCases(f: Fixture): ContractCase[] {
+  const cases: ContractCase[] = [];
+  const etags: string[] = [];
+  for (const [path, { did, keys }] of f.didDocuments) {
+    const keyRefs = [...keys.keys()].map((fragment) => `${did}${fragment}`).sort();
+    const pinned = new Map([...keys].map(([fragment, key]) => [`${did}${fragment}`, rawPublicKey(key)]));
+    const expected = json({
+      "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1"],
+      id: did,
+      verificationMethod: keyRefs.map((keyRef) => ({
+        id: keyRef,
+        type: "Multikey",
+        controller: did,
+        publicKeyMultibase: didKeyOf(pinned.get(keyRef)!).slice("did:key:".length),
+      })),
+      assertionMethod: keyRefs,
+    });
+    const etag = etagOf(expected);
+    etags.push(etag);
+    const headers = { "content-type": "application/did+json", "cache-control": "public, max-age=60", etag };
+    cases.push({
+      name: `did:web document of ${did}`,
+      method: "GET",
+      path,
+      status: 200,
+      headers: { ...headers, "content-length": String(expected.length) },
+      body: (body) => {
+        assert.equal(body.toString("latin1"), expected.toString("latin1"), "body bytes");
+        // Each key, decoded from its multibase as a relying party does, is the key _keys.json pins.
+        const document = JSON.parse(body.toString()) as {
+          verificationMethod: { id: string; publicKeyMultibase: string }[];
+        };
+        for (const { id, publicKeyMultibase } of document.verificationMethod) {
+          const decoded = resolveKeyRefLocally(`did:key:${publicKeyMultibase}`);
+          assert.deepEqual(decoded, { kind: "resolved", publicKey: new Uint8Array(pinned.get(id)!) });
+        }
+      },
+    });
+    for (const ifNoneMatch of [etag, etag.slice(2)])
+      cases.push({
+        name: `did:web document 304 If-None-Match: ${ifNoneMatch}`,
+        method: "GET",
+        path,
+        requestHeaders: { "If-None-Match": ifNoneMatch },
+        status: 304,
+        headers,
+        body: EMPTY,
+      });
+  }
+  const [first, second] = [...f.didDocuments.keys()];
+  cases.push({
+    name: "did:web document 200 If-None-Match: another document's ETag",
+    method: "GET",
+    path: first!,
+    requestHeaders: { "If-None-Match": etags[1]! },
+    status: 200,
+    headers: { "content-type": "application/did+json", etag: etags[0]! },
+    body: () => {},
+  });
+  // Paths are exact: no other did.json is published, and none is found by another letter case.
+  for (const path of ["/users/bob/did.json", second!.toUpperCase(), `${second}/did.json`])
+    cases.push(badRequest(path, "unexpected extra path segments"));
+  cases.push(
+    error("404 the UMID did.json: no document there", "GET", "/did.json", 404, {
+      error: "not_found",
+      umid: "did.json",
+    }),
+  );
   return cases;
 }
 

@@ -41,6 +41,12 @@ export function pinning(key: KeyObject): Record<string, string> {
   return { [FIXTURE_KEY_REF]: createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64") };
 }
 
+/**
+ * The fixture's UM_RESOLVER_URL: a host with a port, where `_keys.json` also pins did:web keyRefs, so that the build
+ * publishes their documents (scripts/check/did-web-documents.ts). FIXTURE_KEY_REF's host has no port: another host.
+ */
+export const FIXTURE_RESOLVER_URL = "https://fixture.example:8443";
+
 export function newKey(): KeyObject {
   return generateKeyPairSync("ed25519").privateKey;
 }
@@ -82,6 +88,8 @@ export interface Fixture {
   corruptAltered: string;
   caseTwins: [string, string];
   long: string;
+  /** The did:web documents the build must publish, by the path they are served at: each DID, its keyRefs' keys. */
+  didDocuments: Map<string, { did: string; keys: Map<string, KeyObject> }>;
   cleanup(): void;
 }
 
@@ -130,7 +138,30 @@ export function makeFixture(): Fixture {
     );
   });
   write("withheld.json", signed(manifestFor(revokedWithFile), key));
-  write("_keys.json", pinning(key));
+  // On the resolver's host: a bare host (its key, as another keyRef), and a path with two keys, pinned out of order.
+  const other = newKey();
+  const didDocuments = new Map([
+    ["/.well-known/did.json", { did: "did:web:fixture.example%3A8443", keys: new Map([["#key-1", key]]) }],
+    [
+      "/users/alice/did.json",
+      {
+        did: "did:web:fixture.example%3A8443:users:alice",
+        keys: new Map([
+          ["#key-2", other],
+          ["#key-1", key],
+        ]),
+      },
+    ],
+  ]);
+  const spki = (k: KeyObject) => createPublicKey(k).export({ format: "der", type: "spki" }).toString("base64");
+  write("_keys.json", {
+    ...pinning(key),
+    ...Object.fromEntries(
+      [...didDocuments.values()].flatMap(({ did, keys }) =>
+        [...keys].map(([fragment, k]) => [`${did}${fragment}`, spki(k)]),
+      ),
+    ),
+  });
   // Underscore files are not manifests, whatever they hold.
   writeFileSync(join(content, "_notes.json"), "not json at all");
 
@@ -167,7 +198,7 @@ export function makeFixture(): Fixture {
   execFileSync(
     process.execPath,
     [CLI, "build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`, "--kv-out", `${dist}-kv`],
-    { stdio: "pipe" },
+    { stdio: "pipe", env: { ...process.env, UM_RESOLVER_URL: FIXTURE_RESOLVER_URL } },
   );
   const records = readRecords(dist);
   unlinkSync(join(dist, records[corruptMissing]!.file!));
@@ -189,6 +220,7 @@ export function makeFixture(): Fixture {
     corruptAltered,
     caseTwins: twins,
     long,
+    didDocuments,
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

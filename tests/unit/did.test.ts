@@ -11,6 +11,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { decodeBase58btc, encodeBase58btc as encodeBase58btcUnderTest } from "../../core/did/base58btc.ts";
 import { ed25519DidKey } from "../../core/did/did-key.ts";
+import { didWebDocumentUrl } from "../../core/did/did-web-url.ts";
 import { resolveKeyRefLocally } from "../../core/did/resolve-key-ref.ts";
 import { didJwkOf, didKeyOf, encodeBase58btc } from "../support/did.ts";
 import { sharedPath, skipWithoutShared } from "../support/shared.ts";
@@ -164,5 +165,40 @@ describe("other keyRefs", () => {
     assert.deepEqual(resolveKeyRefLocally("did:example:alice-v04#keys-1"), { kind: "unsupported", method: "example" });
     assert.deepEqual(resolveKeyRefLocally("https://alice.example/key"), { kind: "unsupported" });
     assert.deepEqual(resolveKeyRefLocally("DID:KEY:z6Mk"), { kind: "unsupported" });
+  });
+});
+
+describe("did:web document URLs (W3C CCG did:web, Read (Resolve))", () => {
+  it("maps the specification's examples: /.well-known for a bare host, a path's segments, a port's %3A", () => {
+    const url = (did: string) => {
+      const located = didWebDocumentUrl(did);
+      return "url" in located ? located.url.href : undefined;
+    };
+    assert.equal(url("did:web:w3c-ccg.github.io"), "https://w3c-ccg.github.io/.well-known/did.json");
+    assert.equal(url("did:web:w3c-ccg.github.io:user:alice"), "https://w3c-ccg.github.io/user/alice/did.json");
+    assert.equal(url("did:web:example.com%3A3000:user:alice"), "https://example.com:3000/user/alice/did.json");
+    // localhost alone is read over http:, for a resolver tried on its publisher's machine.
+    assert.equal(url("did:web:localhost%3a8787"), "http://localhost:8787/.well-known/did.json");
+    assert.equal(url("did:web:Example.COM:Users:a%20b"), "https://example.com/Users/a%20b/did.json");
+  });
+  it("maps nothing it cannot: an IP address, another method, an empty or dot segment, an encoded slash", () => {
+    for (const did of [
+      "did:web:192.0.2.1",
+      "did:web:0x7f.1",
+      "did:web:[::1]",
+      "did:key:z6Mk",
+      "did:web:",
+      "did:web:example.com:",
+      "did:web:example.com::a",
+      "did:web:example.com:..",
+      "did:web:example.com:%2e%2E",
+      "did:web:example.com:a%2Fb",
+      "did:web:example.com:a%5cb",
+      "did:web:example.com:a/b",
+      "did:web:example.com%3A99999",
+      "did:web:-example.com",
+      "did:web:user@example.com",
+    ])
+      assert.ok("fault" in didWebDocumentUrl(did), did);
   });
 });

@@ -68,6 +68,8 @@ test(
     assert.equal(writesKv(output), false);
     assert.deepEqual(warnings(output), []);
     assert.deepEqual(staticOutput({ manifestFiles: 0, redirects: 0, revoked: 0 }), { files: 2, largestFolder: 0 });
+    // The did:web documents' table is one more file, when there is one.
+    assert.equal(staticOutput({ manifestFiles: 0, redirects: 0, revoked: 0, didDocuments: true }).files, 3);
   },
 );
 
