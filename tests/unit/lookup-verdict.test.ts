@@ -12,6 +12,7 @@ import { receiptVerdict, unresolvedVerdict } from "../../scripts/lookup-page/ver
 
 const accepted: Receipt = {
   "@type": ["um:Receipt"],
+  receiptId: "urn:um:receipt:sha256:not-this-receipts-own",
   manifestId: "urn:uuid:47000027-0000-4000-8000-000000000027",
   outcome: "accepted",
   signatureCheck: "valid",
