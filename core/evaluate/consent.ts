@@ -1,5 +1,6 @@
 /**
- * Stage 4, Consent (core §3.1.4, §1.4.4; EXT-T1 §T1.3.1, §T1.3.3): each facet passes
+ * Stage 4, Consent (core §3.1.4, §1.4.4; EXT-T1 §T1.3.1, §T1.3.3): each projected facet
+ * (project.ts: the others are `not-projected`, and their consents not evaluated) passes
  * three gates in order, and the first that fails is its status: sealed (an encrypted
  * facet, for which this evaluator holds no key, is `opaque`), consent (a governing entry
  * in window, not withdrawn, whose `scope` lists every intended operation literally, whose
