@@ -29,6 +29,24 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
   const target = signed(manifestFor("urn:browser:redirect-target"), key);
   // Published, then listed as suspended, with no signature.statusRef: only the resolver's listing says so.
   const paused = signed(manifestFor("urn:browser:paused"), key);
+  // One facet, consented to for one purpose.
+  const consented = signed(
+    manifestFor("urn:browser:consented", {
+      facets: [{ "@id": "urn:browser:facet", "@type": "um:Facet", name: "profile" }],
+      consents: [
+        {
+          "@id": "urn:browser:consent",
+          "@type": "um:Consent",
+          facetRef: "urn:browser:facet",
+          scope: ["read"],
+          purpose: "display",
+          grantedAt: "2026-01-01T00:00:00Z",
+          expiresAt: "2099-01-01T00:00:00Z",
+        },
+      ],
+    }),
+    key,
+  );
   let resolver: Started;
   /** The lookup page's origin: 127.0.0.1 and a port of its own. */
   let ui: string;
@@ -82,6 +100,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     writeFileSync(join(scratch, "content/shown.json"), JSON.stringify(shown));
     writeFileSync(join(scratch, "content/target.json"), JSON.stringify(target));
     writeFileSync(join(scratch, "content/paused.json"), JSON.stringify(paused));
+    writeFileSync(join(scratch, "content/consented.json"), JSON.stringify(consented));
     const redirects = [
       { umid: "urn:browser:moved", location: origin + umidPath("urn:browser:redirect-target") },
       { umid: "urn:browser:elsewhere", location: fakeUrl + umidPath("urn:browser:elsewhere") },
@@ -350,13 +369,30 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       ["410 Gone", httpMeaning(410), "revoked"],
     );
   });
-  it("the lookup page follows a redirect to another UMID's manifest, and refuses it as the client does", async () => {
+  it("the lookup page follows a redirect to another UMID's manifest, and rejects it as the client does", async () => {
     const result = await lookUp(origin, "urn:browser:moved");
     const target = `${origin}/urn%3Abrowser%3Aredirect-target`;
-    assert.deepEqual([result.tone, result.receipt], ["bad", undefined]);
-    // Where it ended, its @id, and the UMID asked for.
-    assertNames(result.reasons[0], target, '"urn:browser:redirect-target"', '"urn:browser:moved"');
+    assert.deepEqual(
+      [result.tone, result.receipt?.outcome, result.receipt?.warnings.map((w) => w.rule)],
+      ["bad", "rejected", ["resolve/umid-mismatch"]],
+    );
+    // Its @id, and the UMID asked for; and where it ended.
+    assertNames(result.reasons[0], '"urn:browser:redirect-target"', '"urn:browser:moved"');
     assertNames(result.happened.at(-1), target, "200 OK");
+  });
+  it("core §3.1.4: the lookup page takes the purpose, and without one says the purpose is unverified", async () => {
+    const without = await lookUp(origin, "urn:browser:consented");
+    assert.deepEqual(
+      [without.tone, without.receipt?.warnings.map((w) => w.code)],
+      ["warn", ["um:reason:consent:purpose-unverified"]],
+    );
+    await page.goto(
+      `${ui}/?${new URLSearchParams({ resolver: origin, umid: "urn:browser:consented", purpose: "display" })}`,
+    );
+    await page.locator("#result .verdict").waitFor();
+    const given = await readResult(page);
+    assert.deepEqual([given.tone, given.receipt?.outcome, given.receipt?.warnings], ["ok", "accepted", []]);
+    assert.equal(await page.inputValue("#purpose"), "display");
   });
   it("the lookup page notices a manifest altered after signing", async () => {
     const result = await lookUp(fakeUrl, "urn:browser:shown");

@@ -44,7 +44,7 @@ describe("evaluate(): Verify", () => {
         facets: [facet("urn:f:1", { name: "Profile" })],
         consents: [consentFor("urn:f:1")],
       }),
-      { now: NOW },
+      { now: NOW, intendedPurpose: "display" },
     );
     assert.equal(r.outcome, "accepted");
     assert.deepEqual(r.facetStatuses, [{ facetId: "urn:f:1", name: "Profile", status: "processed" }]);
@@ -339,7 +339,7 @@ describe("evaluate(): Consent and the facet floors", () => {
         consentFor("urn:f:1"),
       ],
     });
-    const r = await run(m);
+    const r = await run(m, at(NOW, { intendedPurpose: "display" }));
     assert.deepEqual(
       [r.outcome, r.facetStatuses[0]!.status, r.consentStatuses.map((c) => c.status)],
       ["accepted", "processed", ["withdrawn", "valid"]],

@@ -162,13 +162,16 @@ describe("resolve over a served build", () => {
     );
   });
 
-  it("a redirect to a server whose manifest carries another @id: not resolvable, one line on stderr", async () => {
-    const { status, stdout, stderr } = await resolveCli(UMID.impostor);
+  it("core §3.3: a redirect to a manifest that carries another @id: a rejected receipt, exit 1", async () => {
+    const { status, stdout } = await resolveCli(UMID.impostor);
     assert.equal(status, 1);
-    assert.equal(stdout, "");
-    // One line: where the manifest came from, its @id, and the UMID asked for.
-    assert.equal(stderr.split("\n").length, 2, stderr);
-    assertLineNames(stderr, "manifest-resolver: ", `${other.url}/impostor`, '"urn:e2e:active"', '"urn:e2e:impostor"');
+    const receipt = JSON.parse(stdout);
+    assert.deepEqual(
+      [receipt.manifestId, receipt.outcome, receipt.warnings.map((w: { rule: string }) => w.rule)],
+      [UMID.active, "rejected", ["resolve/umid-mismatch"]],
+    );
+    // Its @id, and the UMID asked for.
+    assertLineNames(receipt.warnings[0].message, '"urn:e2e:active"', '"urn:e2e:impostor"');
   });
 
   it("an unknown UMID (404): exit 1 and one line on stderr", async () => {

@@ -287,8 +287,8 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
       (e: Error) => e.message.includes("revocation.code") && e.message.includes('"endpoint down"'),
     );
   });
-  it("revokedReceipt: rejected, revoked, every check not evaluated", () => {
-    const r = valid(revokedReceipt("urn:rev:gone", { now: NOW }));
+  it("revokedReceipt: rejected, revoked, every check not evaluated", async () => {
+    const r = valid(await revokedReceipt("urn:rev:gone", { now: NOW }));
     assert.deepEqual(
       [
         r.manifestId,
@@ -513,14 +513,23 @@ describe("resolve(): the resolver's answers and redirects", () => {
     assertLineNames(reasonOf(result), "http://canonical.example/m");
     assert.deepEqual(asked, [`${server.url}/urn%3Ard%3Adowngrade`], "not followed");
   });
-  it("refuses a manifest, found through a redirect to another server, whose @id is another UMID", async () => {
+  it("core §3.3: rejects, with a receipt, a manifest found through a redirect whose @id is another UMID", async () => {
     const other = await startServer();
     try {
       other.routes.set("/m", body(manifest("urn:rd:impostor")));
       server.routes.set(umidPath("urn:rd:asked"), redirectTo(`${other.url}/m`));
-      const reason = reasonOf(await resolve(server.url, "urn:rd:asked", at(NOW)));
-      // Where it came from, its @id, and the UMID asked for.
-      assertLineNames(reason, `${other.url}/m`, '"urn:rd:impostor"', '"urn:rd:asked"');
+      const r = receiptOf(await resolve(server.url, "urn:rd:asked", at(NOW)));
+      assert.deepEqual(
+        [r.manifestId, r.outcome, r.signatureCheck, r.warnings.map((w) => [w.code, w.rule, w.pointer])],
+        [
+          "urn:rd:impostor",
+          "rejected",
+          "not-evaluated",
+          [["um:reason:arrive:umid-mismatch", "resolve/umid-mismatch", "/@id"]],
+        ],
+      );
+      // Its @id, and the UMID asked for.
+      assertLineNames(r.warnings[0]!.message, '"urn:rd:impostor"', '"urn:rd:asked"');
     } finally {
       await other.close();
     }

@@ -3,7 +3,8 @@
  * resolver, follow its redirect, resolve the manifest's status, and evaluate it (core
  * §3.1) to a receipt. A UMID the resolver answers 410 for gets the revoked receipt; one
  * it does not know (404), cannot answer (5xx), or that leads nowhere safe is "not
- * resolvable", with one line saying why. Web-standard APIs only (fetch, URL, WebCrypto
+ * resolvable", with one line saying why; once a manifest's body arrived, there is always a
+ * receipt (core §3.3), rejected for one whose @id is another UMID's. Web-standard APIs only (fetch, URL, WebCrypto
  * through the evaluator), for Node, Deno, workerd and browsers.
  *
  * Caching is the HttpCache given (http-cache.ts), for the manifest and its status alike,
@@ -31,7 +32,7 @@ import { baseUrlProblem } from "./base-url.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { resolveStatus, type StatusAnswer } from "./status-resolution.ts";
 
-export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "contentType" | "online"> {
+export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "contentType" | "online" | "umid"> {
   /** The evaluation context (its `now` is also the clock of every cache decision). Default {}. */
   context?: EvaluationContext;
   /** Default: the global fetch. */
@@ -121,7 +122,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     const { revocation, remember } = reconcileStatus(seen, answer);
     // Revoked once, revoked for good (EXT-OPT O2.3), whatever is served now: nothing of it is evaluated.
     const receipt =
-      seen?.status === "revoked" ? revokedReceipt(umid, context, revocation) : await evaluated(revocation);
+      seen?.status === "revoked" ? await revokedReceipt(umid, context, revocation) : await evaluated(revocation);
     if (remember !== undefined && receipt.revocationStatus === remember.status)
       await rememberStatus(cache, url, remember, manifestUrl, now.getTime());
     return done({ receipt, manifestUrl, ...(manifest !== undefined && { manifest }) });
@@ -131,11 +132,11 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
    * No manifest came: not resolvable, unless this client saw the UMID revoked, which it stays whatever the resolver
    * answers now.
    */
-  const notResolvable = (reason: string, manifestUrl: string, status?: number) =>
+  const notResolvable = async (reason: string, manifestUrl: string, status?: number) =>
     done(
       seen?.status === "revoked"
         ? {
-            receipt: revokedReceipt(
+            receipt: await revokedReceipt(
               umid,
               context,
               reconcileStatus(seen, { revocation: { status: "unchecked", message: reason } }).revocation,
@@ -177,6 +178,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       return answered(undefined, got.url, (revocation) =>
         evaluate(got.bytes, {
           ...evaluateOptions,
+          umid,
           contentType: got.contentType,
           ...withRevocation(revocation),
         }),
@@ -185,15 +187,16 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const { entry } = got;
   const manifest = manifestOf(entry.body, limits);
   const id = manifest?.["@id"];
-  if (typeof id === "string" && id !== umid)
-    return notResolvable(
-      `the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`,
-      entry.url,
-    );
-  await got.save();
+  // Another UMID's manifest is evaluated to a rejected receipt (core §3.3), never kept as this UMID's.
+  const mismatch =
+    typeof id === "string" && id !== umid
+      ? `the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`
+      : undefined;
+  if (mismatch === undefined) await got.save();
   const evaluated = (revocation: Revocation | undefined) =>
     evaluate(entry.body, {
       ...evaluateOptions,
+      umid,
       contentType: entry.contentType ?? null,
       ...withRevocation(revocation),
     });
@@ -201,14 +204,18 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   // asking a forged manifest's would let any manifest make this client request any URL it names.
   const unverified = await evaluated(undefined);
   const answer =
-    manifest !== undefined && unverified.signatureCheck === "valid"
-      ? await resolveStatus(manifest, { now: now.getTime(), cache, transport })
-      : undefined;
+    mismatch !== undefined
+      ? // No status of this UMID came: what came instead is what a UMID seen revoked says it stays revoked despite.
+        { revocation: { status: "unchecked" as const, message: mismatch } }
+      : manifest !== undefined && unverified.signatureCheck === "valid"
+        ? await resolveStatus(manifest, { now: now.getTime(), cache, transport })
+        : undefined;
   return answered(
     answer,
     entry.url,
-    // Evaluated again only to record a status: the first receipt stands where there is none.
-    (revocation) => (revocation === undefined ? Promise.resolve(unverified) : evaluated(revocation)),
+    // Evaluated again only to record a status: the first receipt stands where there is none to record.
+    (revocation) =>
+      revocation === undefined || mismatch !== undefined ? Promise.resolve(unverified) : evaluated(revocation),
     manifest,
   );
 }

@@ -22,7 +22,8 @@ export function compose(ev: Evaluation): Outcome {
       pointer: "/requiredTrustTier",
     });
   }
-  const facets = receipt.facetStatuses;
+  // A facet not projected was not for this evaluation to process (core §3.1.3): it makes no outcome partial.
+  const facets = receipt.facetStatuses.filter((f) => f.status !== "not-projected");
   const withheldByFloor = facets.some(
     (f) => f.status === "trustTierUnsupported" || f.status === "assuranceInsufficient",
   );

@@ -1,28 +1,37 @@
 /**
- * Stage 4, Consent (core §3.1.4, §1.4.4; EXT-T1 §T1.3.1, §T1.3.3): each facet passes
+ * Stage 4, Consent (core §3.1.4, §1.4.4; EXT-T1 §T1.3.1, §T1.3.3): each projected facet
+ * (project.ts: the others are `not-projected`, and their consents not evaluated) passes
  * three gates in order, and the first that fails is its status: sealed (an encrypted
  * facet, for which this evaluator holds no key, is `opaque`), consent (a governing entry
  * in window, not withdrawn, whose `scope` lists every intended operation literally, whose
- * `purpose` is the intended one when one is stated, and with no condition, since none is
+ * `purpose` is the intended one (or, when none is stated, with a warning that it was not
+ * verified: purposeUnverified), and with no condition, since none is
  * enforceable here), then the floors (trust tier, assurance class, liveness), all fail
  * closed. A liveness floor is never met here, as no attestation is validated; the spec
  * names no facet status of its own for it, so it is withheld as `assuranceInsufficient`.
  */
 import { excerpt, quoted } from "../excerpt.ts";
 import { ASSURANCE_CLASSES } from "./context.ts";
-import { entries, type Evaluation } from "./evaluation.ts";
+import { entries, warn, type Evaluation } from "./evaluation.ts";
 import { instant } from "../validate/cross-field.ts";
+import { absentFacets, isProjected, NOT_REQUESTED, notProjected } from "./project.ts";
 import type { ConsentStatus, FacetStatus } from "./receipt.ts";
 
 export function consent(ev: Evaluation): void {
   const { manifest, receipt, context } = ev;
   const consents = entries(manifest, "consents");
   const facetIds = new Set<unknown>();
+  const unprojected = new Set<unknown>();
   for (const [facet] of entries(manifest, "facets")) {
     const facetId = String(facet["@id"]);
+    if (!isProjected(context, facet)) {
+      unprojected.add(facetId);
+      receipt.facetStatuses.push(notProjected(facet, NOT_REQUESTED));
+      continue;
+    }
     facetIds.add(facetId);
     const governing = consents.filter(([c]) => c.facetRef === facetId);
-    const statuses = governing.map(([c]) => consentStatus(ev, c, facetId));
+    const statuses = governing.map(([c, at]) => consentStatus(ev, c, at, facetId));
     receipt.consentStatuses.push(...statuses);
     const status: FacetStatus = {
       facetId,
@@ -37,6 +46,7 @@ export function consent(ev: Evaluation): void {
     }
     receipt.facetStatuses.push(status);
   }
+  receipt.facetStatuses.push(...absentFacets(ev));
   for (const [c, at] of consents) {
     if (!facetIds.has(c.facetRef))
       receipt.unprocessedEntries.push({
@@ -44,7 +54,9 @@ export function consent(ev: Evaluation): void {
         type: "um:Consent",
         at,
         ref: String(c["@id"]),
-        reason: `no facet ${quoted(c.facetRef)} in this manifest`,
+        reason: unprojected.has(c.facetRef)
+          ? `its facet ${quoted(c.facetRef)} is not projected`
+          : `no facet ${quoted(c.facetRef)} in this manifest`,
       });
   }
 }
@@ -98,7 +110,7 @@ function gates(
   return { status: "processed" };
 }
 
-function consentStatus(ev: Evaluation, c: Record<string, unknown>, facetId: string): ConsentStatus {
+function consentStatus(ev: Evaluation, c: Record<string, unknown>, at: string, facetId: string): ConsentStatus {
   const { now, intendedScope, intendedPurpose, omitProcessedAt } = ev.context;
   const result: ConsentStatus = { facetId, consentRef: String(c["@id"]), status: "valid" };
   const granted = instant(c.grantedAt);
@@ -126,8 +138,25 @@ function consentStatus(ev: Evaluation, c: Record<string, unknown>, facetId: stri
       status: "condition-violated",
       reason: `this evaluator enforces no condition: ${excerpt(c.conditions.map((x) => JSON.stringify(x)).join(", "))}`,
     });
+  else if (intendedPurpose === undefined && typeof c.purpose === "string") purposeUnverified(ev, result, at, c.purpose);
   if (!omitProcessedAt) result.checkedAt = now.toISOString();
   return result;
+}
+
+/**
+ * A consent that holds but for its purpose, which no intended use was given to compare with (core §3.1.4): `valid`,
+ * as the public suite reads a context without a purpose, and never silently so (docs/security.md, "Purpose").
+ */
+function purposeUnverified(ev: Evaluation, result: ConsentStatus, at: string, purpose: string): void {
+  const code = "um:reason:consent:purpose-unverified";
+  result.reason = `${code}: no intended use was given to compare with the purpose ${quoted(purpose)}`;
+  warn(ev, false, {
+    code,
+    message:
+      `the consent ${quoted(result.consentRef)} is for the purpose ${quoted(purpose)}; no intended purpose was ` +
+      `given (the context's intendedPurpose), so whether this use falls within it is not verified`,
+    pointer: `${at}/purpose`,
+  });
 }
 
 function rank(assuranceClass: unknown): number {

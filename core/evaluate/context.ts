@@ -3,8 +3,9 @@
  * v0.4 suite's `evaluationContext` (SUITE-README "evaluationContext"). Every member is
  * optional, and a missing one takes the spec's fail-closed default: the clock is the
  * context's `now` when given (never the wall clock then), no trust tier above 0, no
- * challenge issued (a non-interactive presentation), the lowest assurance class, and the
- * one operation every evaluation performs, `read`.
+ * challenge issued (a non-interactive presentation), the lowest assurance class, the
+ * one operation every evaluation performs, `read`, no purpose stated (never a silent pass:
+ * consent.ts), and every facet projected.
  */
 import { quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
@@ -32,8 +33,16 @@ export interface EvaluationContext {
    * §3.1.4). Default ["read"].
    */
   intendedScope?: string[];
-  /** The intended use, which must equal a governing consent's `purpose` (core §1.4.4). Default: not compared. */
+  /**
+   * The intended use, which must equal a governing consent's `purpose` (core §1.4.4). Default: not stated, and a
+   * consent that holds otherwise is `valid` with the warning `um:reason:consent:purpose-unverified`.
+   */
   intendedPurpose?: string;
+  /**
+   * The facets relevant to this processing context, each by its `name` or `@id` (core §3.1.3): only those are
+   * projected, the others recorded as `not-projected`. Default: every facet.
+   */
+  facets?: string[];
   /**
    * This relying party's policy requires an active status (core §1.6.6): a status that is not `active`,
    * `unchecked` included, rejects. Default false: only `revoked` rejects.
@@ -52,6 +61,7 @@ export interface ResolvedContext {
   presentedAssuranceClass: AssuranceClass;
   intendedScope: string[];
   intendedPurpose?: string;
+  facets?: string[];
   requireActiveStatus: boolean;
   omitProcessedAt: boolean;
 }
@@ -61,6 +71,10 @@ export class ContextError extends Error {}
 
 type Check = (value: unknown) => string | undefined;
 const nonEmptyString: Check = (v) => (typeof v === "string" && v !== "" ? undefined : "must be a non-empty string");
+const nonEmptyStrings: Check = (v) =>
+  Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "")
+    ? undefined
+    : "must be a non-empty array of non-empty strings";
 const boolean: Check = (v) => (typeof v === "boolean" ? undefined : "must be true or false");
 const MEMBERS: Record<keyof EvaluationContext, Check> = {
   now: (v) => (isDateTime(v) ? undefined : "must be an RFC 3339 date-time, such as 2026-06-01T00:00:00Z"),
@@ -72,11 +86,9 @@ const MEMBERS: Record<keyof EvaluationContext, Check> = {
     ASSURANCE_CLASSES.includes(v as AssuranceClass)
       ? undefined
       : `must be one of ${ASSURANCE_CLASSES.map((c) => JSON.stringify(c)).join(", ")}`,
-  intendedScope: (v) =>
-    Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "")
-      ? undefined
-      : "must be a non-empty array of non-empty strings",
+  intendedScope: nonEmptyStrings,
   intendedPurpose: nonEmptyString,
+  facets: nonEmptyStrings,
   requireActiveStatus: boolean,
   omitProcessedAt: boolean,
 };
@@ -109,6 +121,7 @@ export function resolveContext(context: unknown = {}): ResolvedContext {
     presentedAssuranceClass: c.presentedAssuranceClass ?? "software",
     intendedScope: c.intendedScope ?? ["read"],
     ...(c.intendedPurpose !== undefined && { intendedPurpose: c.intendedPurpose }),
+    ...(c.facets !== undefined && { facets: c.facets }),
     requireActiveStatus: c.requireActiveStatus ?? false,
     omitProcessedAt: c.omitProcessedAt ?? false,
   };

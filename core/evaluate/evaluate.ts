@@ -3,7 +3,8 @@
  * Receipt) of one manifest, under a pinned evaluation context, to a structured receipt.
  * Web-standard APIs only (WebCrypto for Ed25519 and SHA-256), so the same module runs in
  * Node, Deno, workerd and a browser. A rejection at Arrive or Verify cuts the sequence
- * short (§3.1: "MAY short-circuit"), leaving later checks "not-evaluated". The
+ * short (§3.1: "MAY short-circuit"), leaving later checks "not-evaluated" and every facet
+ * "not-projected". The
  * revocation status is an input, resolved by the caller (core/client/), so evaluation
  * itself does no I/O and is a function of its arguments.
  */
@@ -17,9 +18,10 @@ import { arrive, DEFAULT_LIMITS, mediaTypeWarning, type Limits } from "./arrive.
 import { compose } from "./compose.ts";
 import { consent } from "./consent.ts";
 import { resolveContext, type EvaluationContext, type ResolvedContext } from "./context.ts";
-import { blankReceipt, type Evaluation, type RemoteResolver } from "./evaluation.ts";
-import { project } from "./project.ts";
-import type { Receipt } from "./receipt.ts";
+import { blankReceipt, warn, type Evaluation, type RemoteResolver } from "./evaluation.ts";
+import { project, rejectedFacets } from "./project.ts";
+import type { Receipt, ReceiptDraft } from "./receipt.ts";
+import { withReceiptId } from "./receipt-id.ts";
 import { recordRevocation } from "./revocation.ts";
 import type { Revocation } from "./revocation-input.ts";
 import { verify } from "./verify.ts";
@@ -79,6 +81,11 @@ export interface EvaluateOptions {
    * file has no media type.
    */
   contentType?: string | null;
+  /**
+   * The UMID the manifest was asked for, when it was (`resolve` of manifest-resolver/client passes it): a manifest
+   * whose `@id` is another is rejected before Verify, `um:reason:arrive:umid-mismatch` (rule `resolve/umid-mismatch`).
+   */
+  umid?: string;
 }
 
 /**
@@ -118,7 +125,7 @@ export async function evaluateWithSourceMap(
   if (!arrival.ok) {
     receipt.manifestId = arrival.manifestId;
     receipt.warnings.push(...arrival.warnings);
-    return { receipt: stamped(receipt, resolved), ...(arrival.source && { source: arrival.source }) };
+    return { receipt: await stamped(receipt, resolved), ...(arrival.source && { source: arrival.source }) };
   }
   const ev: Evaluation = {
     receipt,
@@ -132,13 +139,15 @@ export async function evaluateWithSourceMap(
     rejected: false,
   };
   receipt.manifestId = String(arrival.manifest["@id"]);
-  await verify(ev);
-  if (!ev.rejected) {
+  if (options.umid !== undefined && receipt.manifestId !== options.umid) umidMismatch(ev, options.umid);
+  else await verify(ev);
+  if (ev.rejected) receipt.facetStatuses = rejectedFacets(ev);
+  else {
     project(ev);
     consent(ev);
   }
   receipt.outcome = compose(ev);
-  return { receipt: stamped(receipt, resolved) };
+  return { receipt: await stamped(receipt, resolved) };
 }
 
 /**
@@ -148,11 +157,11 @@ export async function evaluateWithSourceMap(
  * "revoked"` and every check "not-evaluated"; `revocation` gives the warning's words, and
  * rule, in place of the 410's. Throws ContextError for an unusable context, as `evaluate` does.
  */
-export function revokedReceipt(
+export async function revokedReceipt(
   manifestId: string,
   context: EvaluationContext = {},
   revocation: Omit<Revocation, "status"> = {},
-): Receipt {
+): Promise<Receipt> {
   const resolved = resolveContext(context);
   const ev = { receipt: blankReceipt(), rejected: false };
   ev.receipt.manifestId = manifestId;
@@ -164,9 +173,19 @@ export function revokedReceipt(
   return stamped(ev.receipt, resolved);
 }
 
-function stamped(receipt: Receipt, context: ResolvedContext): Receipt {
+function stamped(receipt: ReceiptDraft, context: ResolvedContext): Promise<Receipt> {
   if (!context.omitProcessedAt) receipt.processedAt = context.now.toISOString();
-  return receipt;
+  return withReceiptId(receipt);
+}
+
+/** A manifest served for another UMID than the one asked: not the one the relying party wants, whoever signed it. */
+function umidMismatch(ev: Evaluation, umid: string): void {
+  warn(ev, true, {
+    code: "um:reason:arrive:umid-mismatch",
+    message: `the manifest's @id is ${quoted(ev.receipt.manifestId)}, not the UMID asked for, ${quoted(umid)}`,
+    rule: "resolve/umid-mismatch",
+    pointer: "/@id",
+  });
 }
 
 /** The resolver `online` asks for, at the evaluation clock `now`; none when offline. */

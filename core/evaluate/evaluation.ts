@@ -11,11 +11,11 @@ import { pointerExcerpt } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import type { Problem } from "../validate/problem.ts";
 import type { ResolvedContext } from "./context.ts";
-import type { Receipt, Warning } from "./receipt.ts";
+import type { ReceiptDraft, Warning } from "./receipt.ts";
 import type { Revocation } from "./revocation-input.ts";
 
 export interface Evaluation {
-  receipt: Receipt;
+  receipt: ReceiptDraft;
   context: ResolvedContext;
   /** The manifest once Arrive has read it. */
   manifest: Record<string, unknown>;
@@ -55,7 +55,7 @@ export function placeName(pointer: string): string {
 }
 
 /** The receipt before any stage has run: every check "not-evaluated". */
-export function blankReceipt(): Receipt {
+export function blankReceipt(): ReceiptDraft {
   return {
     "@type": ["um:Receipt"],
     manifestId: null,

@@ -8,12 +8,16 @@
  * it does not know is `unprocessable`. Pointers (§1.4.5, §6.5.1): an agent delegation
  * past its `expiresAt` rejects the manifest; one granting no scope, or to no delegate,
  * is honored fail-closed and noted; any other pointer, device or `actorState` is recorded
- * as present and not acted on.
+ * as present and not acted on. Facets (§3.1.3, §3.3.1): those the context names by `name`
+ * or `@id`, or every one when it names none, are projected and gated in consent.ts; any
+ * other is `not-projected`, as is each facet it names that the manifest does not hold
+ * (never evidence of absence), and every facet of a manifest rejected before Project.
  */
 import { excerpt, quoted } from "../excerpt.ts";
 import { instant } from "../validate/cross-field.ts";
 import { entries, hasType, warn, type Evaluation } from "./evaluation.ts";
-import type { ClaimStatus, Receipt } from "./receipt.ts";
+import type { ResolvedContext } from "./context.ts";
+import type { ClaimStatus, FacetStatus, Receipt } from "./receipt.ts";
 
 export function project(ev: Evaluation): void {
   projectClaims(ev);
@@ -136,4 +140,48 @@ function typeOf(entry: Record<string, unknown>): string {
 
 function ref(entry: Record<string, unknown>): { ref?: string } {
   return typeof entry["@id"] === "string" ? { ref: entry["@id"] } : {};
+}
+
+/** Whether the context projects `facet`: every facet, unless it names some (by `name` or `@id`). */
+export function isProjected(context: ResolvedContext, facet: Record<string, unknown>): boolean {
+  const named = context.facets;
+  return (
+    named === undefined ||
+    named.includes(String(facet["@id"])) ||
+    (typeof facet.name === "string" && named.includes(facet.name))
+  );
+}
+
+export const NOT_REQUESTED =
+  "um:reason:projection:not-requested: not among the facets this processing context names; not read";
+
+/** The status of a facet present and not read, for `reason`. */
+export function notProjected(facet: Record<string, unknown>, reason: string): FacetStatus {
+  return {
+    facetId: String(facet["@id"]),
+    ...(typeof facet.name === "string" && { name: facet.name }),
+    status: "not-projected",
+    reason,
+  };
+}
+
+/** Each facet the context names that the manifest does not hold, by the name or `@id` it was named by. */
+export function absentFacets(ev: Evaluation): FacetStatus[] {
+  const facets = entries(ev.manifest, "facets").map(([facet]) => facet);
+  return (ev.context.facets ?? [])
+    .filter((named) => !facets.some((facet) => facet["@id"] === named || facet.name === named))
+    .map((named) => ({
+      facetId: named,
+      status: "not-projected",
+      reason:
+        "um:reason:projection:not-presented: the processing context names this facet and the manifest does not " +
+        "include it, which is not evidence that it does not exist (core §3.1.3)",
+    }));
+}
+
+/** Every facet of a manifest rejected before Project (at Verify, or as another UMID's): none is read. */
+export function rejectedFacets(ev: Evaluation): FacetStatus[] {
+  return entries(ev.manifest, "facets").map(([facet]) =>
+    notProjected(facet, "um:reason:projection:manifest-rejected: the manifest was rejected before Project; not read"),
+  );
 }

@@ -2,10 +2,16 @@
  * The structured receipt (core §3.3.1 and §3.3.1.1; value sets of EXT-T1 §T1.1–T1.4) as
  * a JSON Schema, draft 2020-12, for consumers of receipts and for the tests that hold
  * every receipt this evaluator makes to it. The spec's required members are required
- * here, with the members this evaluator always records; objects stay open, as a receipt
- * may carry more (`receiptId`, `exchangeId`). "not-evaluated" joins each status's value
- * set for a stage the sequence did not reach (§3.3.1). A registry code's last part may
- * hold digits: EXT-OPT O2.4 puts an HTTP status in one (`um:reason:status:http-502`).
+ * here, with the members this evaluator always records (`receiptId` among them: a SHOULD
+ * of §3.3.1, named by content, receipt-id.ts); objects stay open, as a receipt may carry
+ * more (`exchangeId`). "not-evaluated" is in the spec's value sets of `signatureCheck` and
+ * `freshnessCheck` (§3.3.1; the public suite expects it of `freshnessCheck`). The other
+ * checks of Verify (`keyRefResolution`, `holderBindingStatus`, `presentationProofStatus`,
+ * `livenessStatus.freshnessClass`, `crossDidBindingStatus`) take it too, beyond their
+ * spec value sets, for the same reason §3.3.1 gives: a stage the sequence did not reach
+ * records "not-evaluated" rather than a value that would claim a check was made. A
+ * registry code's last part may hold digits: EXT-OPT O2.4 puts an HTTP status in one
+ * (`um:reason:status:http-502`).
  */
 
 /** A registry code, `um:reason:<category>:<code>`: of a warning, `revocationReason` and `keyRefResolutionReason`. */
@@ -32,6 +38,7 @@ export const receiptSchema = {
   type: "object",
   required: [
     "@type",
+    "receiptId",
     "manifestId",
     "outcome",
     "signatureCheck",
@@ -119,7 +126,7 @@ export const receiptSchema = {
       column: { type: "integer", minimum: 1 },
     }),
     processedAt: dateTime,
-    receiptId: text,
+    receiptId: { type: "string", pattern: "^urn:um:receipt:sha256:[A-Za-z0-9_-]{43}$" },
     exchangeId: text,
     evaluatorId: text,
   },

@@ -70,6 +70,8 @@ export interface Warning {
 
 export interface Receipt {
   "@type": ["um:Receipt"];
+  /** `urn:um:receipt:sha256:…`, named by the receipt's content (receipt-id.ts). */
+  receiptId: string;
   /** The manifest's `@id`; null when there was none to read. */
   manifestId: string | null;
   outcome: Outcome;
@@ -103,3 +105,6 @@ export interface Receipt {
   warnings: Warning[];
   processedAt?: string;
 }
+
+/** A receipt being filled in, stage by stage: its `receiptId` is named once it is complete. */
+export type ReceiptDraft = Omit<Receipt, "receiptId">;

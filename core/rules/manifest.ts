@@ -58,6 +58,17 @@ export const MANIFEST_RULES = {
     source: "contract 2.5; UM v0.4 conformance suite (agent-delegation-delegatedby-mismatch)",
     fix: "Set delegatedBy to the manifest's subject, or remove the delegation.",
   },
+  "liveness/unknown-member": {
+    severity: "warning",
+    summary: "a requiredLiveness floor carries a member other than minFreshness and userVerified",
+    why:
+      "The published v0.4 schema closes the floor object (EXT-T1 §T1.3.1), so an evaluator " +
+      "that validates with it rejects the whole manifest. This resolver's evaluator ignores " +
+      "the member, as core §3.1.1 requires of unknown members, so the floor is read without " +
+      "it. A warning: the manifest is published all the same.",
+    source: "UM v0.4 EXT-T1 §T1.3.1 (schema.json requiredLiveness); core §3.1.1",
+    fix: "Remove the member, or move what it says to the facet itself, then sign again.",
+  },
   "ceremony/threshold": {
     severity: "error",
     summary: "a ceremony proof's M-of-N threshold does not fit its attesters",

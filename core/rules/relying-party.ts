@@ -51,6 +51,18 @@ export const RELYING_PARTY_RULES = {
       "If it is your resolver, serve manifests as application/ld+json; " +
       "manifest-resolver build and its edge handler do.",
   },
+  "resolve/umid-mismatch": {
+    severity: "error",
+    summary: "the resolver answered a manifest for another UMID than the one asked",
+    why:
+      "A relying party that asks for one UMID must not act on another's manifest, however " +
+      "well signed: a misrouted or hostile resolver could answer any UMID with a manifest " +
+      "it holds. The manifest is rejected, and the receipt says which @id it had.",
+    source: "contract 4.3; UM v0.4 core §3.3",
+    fix:
+      "If it is your resolver, check the content: the file published under this UMID holds " +
+      "another @id (manifest-resolver check), or a redirect points at another manifest.",
+  },
   "status/revocation-contradicted": {
     severity: "error",
     summary: "the resolver now answers otherwise for a manifest this client saw revoked",

@@ -2,8 +2,10 @@
  * The manifest v0.4 format (spec section 2) as one JSON Schema, draft 2020-12.
  *
  * Every resource of section 2 is a `$defs` entry, so other tools can validate a bilateral
- * session (2.10) or a status reference response (2.11) against the same rules. Objects are
- * open except where the spec closes them (RequiredLiveness). `anyOf` branches never use
+ * session (2.10) or a status reference response (2.11) against the same rules. Every object
+ * is open: an evaluator MUST ignore unknown members (core §3.1.1, §4.1), so not even the
+ * one the published schema closes (`requiredLiveness`) rejects one; `check` warns of that
+ * one instead (rule liveness/unknown-member). `anyOf` branches never use
  * `$ref`, so a failed `anyOf` folds into one message (see schema-problems.ts).
  * The context URL depends on the configured standards site, hence a function.
  */
@@ -332,7 +334,6 @@ export function manifestSchema(contextUrl?: string) {
 
       RequiredLiveness: {
         type: "object",
-        additionalProperties: false,
         required: ["minFreshness"],
         properties: {
           minFreshness: { enum: ["live", "recent", "stale"] },

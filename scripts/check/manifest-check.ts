@@ -43,6 +43,7 @@ import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import { decodeSource, displayPath, readSourceBytes, type SourceBytes } from "../read/files.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
+import { livenessFloorProblems } from "./liveness-floor.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { parseAndValidate, problemDiagnostic, type Parsed } from "../read/source.ts";
 import { optInAdvice, type UnsignedOptIns } from "./unsigned.ts";
@@ -207,6 +208,7 @@ export function checkManifestText(
       verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned),
     ],
     ["error", statusRefProblems(manifest, context.settings.resolverUrl)],
+    ["warning", livenessFloorProblems(manifest)],
   ];
   const freshness = freshnessDiagnostics(file, manifest, context);
   const more = [

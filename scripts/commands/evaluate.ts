@@ -20,22 +20,60 @@ import { diagnostic, printable, printableFile, type Diagnostic } from "../report
 import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { KEYS_OPTION, keysOption } from "./keys-option.ts";
-import { booleanOption, jsonOption, stringOption } from "./options.ts";
+import { booleanOption, jsonOption, listOption, stringOption } from "./options.ts";
 import { RECEIPT_KEY_OPTIONS, receiptKeyOption, type SignedReceiptManifest } from "./receipt-key-option.ts";
 
-/** `--context JSON`, shared with `resolve`: user input, read as strictly as a manifest and within the same limits. */
+/**
+ * `--context JSON`, shared with `resolve`: user input, read as strictly as a manifest and within the same limits;
+ * and `--purpose`, `--facet`, which set two of its members as `--now` sets another.
+ */
 export const CONTEXT_OPTION = {
   context: jsonOption({
     value: "JSON",
     help:
       "the evaluation context, a JSON object with any of: now, maxSupportedTrustTier, " +
       "verifierChallenge, verifierAudience, presentedAssuranceClass, intendedScope, " +
-      "intendedPurpose, omitProcessedAt (what a member does, and its fail-closed " +
-      "default: docs/library.md).",
+      "intendedPurpose, facets, requireActiveStatus, omitProcessedAt (what a member " +
+      "does, and its fail-closed default: docs/library.md).",
     default: { text: "{}, the wall clock, Tier 0, no challenge" },
     limits: () => settingsFromEnv().limits,
   }),
+  purpose: stringOption({
+    value: "PURPOSE",
+    nonEmpty: true,
+    help:
+      'the intended use, overriding the context\'s "intendedPurpose": a consent holds only ' +
+      "for its own purpose (core §3.1.4)",
+    default: { text: "none; a consent's purpose is then unverified, with a warning" },
+  }),
+  facet: listOption({
+    value: "FACET",
+    help:
+      'a facet to process, by name or @id, overriding the context\'s "facets"; repeat it for ' +
+      'more. The others are "not-projected" (core §3.1.3). Default: every facet',
+  }),
 };
+
+/** The context `--context` gives, with what `--now`, `--purpose` and `--facet` override. */
+export function contextOption(values: {
+  context: unknown;
+  now: string | undefined;
+  purpose: string | undefined;
+  facet: string[];
+}): EvaluationContext {
+  const { context, now, purpose, facet } = values;
+  const members = context === undefined ? {} : context;
+  if (!isJsonObject(members)) throw new UsageError("--context must be a JSON object");
+  if (now !== undefined && !isDateTime(now))
+    throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${excerpt(now)}'`);
+  if (facet.includes("")) throw new UsageError("--facet must not be empty");
+  return {
+    ...members,
+    ...(now !== undefined && { now }),
+    ...(purpose !== undefined && { intendedPurpose: purpose }),
+    ...(facet.length > 0 && { facets: facet }),
+  };
+}
 
 export const evaluateCommand = defineCommand({
   name: "evaluate",
@@ -75,7 +113,7 @@ Example:
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
   async run(values, [file]) {
-    const context = contextOption(values.context, values.now);
+    const context = contextOption(values);
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
     if (values.cache !== undefined && values.online !== true) throw new UsageError("--cache needs --online");
@@ -126,15 +164,6 @@ export function printReceipt(receipt: Receipt | SignedReceiptManifest, oneLine: 
   // Line by line: JSON escapes the line breaks inside values, so each line is one of ours.
   const text = oneLine ? JSON.stringify(receipt) : JSON.stringify(receipt, null, 2);
   console.log(text.split("\n").map(printable).join("\n"));
-}
-
-/** The evaluation context of `--context JSON` and `--now DATE-TIME`, the latter winning; usage errors name the flag. */
-export function contextOption(context: unknown, now: string | undefined): EvaluationContext {
-  const members = context === undefined ? {} : context;
-  if (!isJsonObject(members)) throw new UsageError("--context must be a JSON object");
-  if (now !== undefined && !isDateTime(now))
-    throw new UsageError(`--now must be an RFC 3339 date-time such as 2026-06-01T00:00:00Z, not '${excerpt(now)}'`);
-  return { ...members, ...(now !== undefined && { now }) };
 }
 
 /** The rule of an Arrive warning that names none of its own: its reason code, without `um:reason:`. */

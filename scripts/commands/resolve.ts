@@ -26,11 +26,12 @@ prints the receipt on stdout. A did:web keyRef is resolved (see --offline): its 
 document must list the manifest's key under assertionMethod. A UMID the resolver answers
 410 for gets a rejected receipt with revocationStatus "revoked". A manifest answered with
 a Content-Type that is not JSON (application/ld+json, application/json, +json) gets a
-warning (rule resolve/media-type).
+warning (rule resolve/media-type). Once a manifest's body arrived there is always a
+receipt: one for another UMID is rejected (rule resolve/umid-mismatch).
 
 BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].`,
-  epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused, a manifest
-for another UMID) prints one line on stderr: 'manifest-resolver: <why>'. A short summary
+  epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused) prints
+one line on stderr: 'manifest-resolver: <why>'. A short summary
 of the receipt follows on stderr when stderr is a terminal.
 
 Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
@@ -47,6 +48,8 @@ Example:
   ],
   options: {
     context: { ...CONTEXT_OPTION.context, help: "the evaluation context, as for 'manifest-resolver evaluate --help'" },
+    purpose: CONTEXT_OPTION.purpose,
+    facet: CONTEXT_OPTION.facet,
     now: stringOption({
       value: "DATE-TIME",
       help: 'the clock (RFC 3339), overriding the context\'s "now"; every cache decision is taken at this clock too',
@@ -77,7 +80,7 @@ Example:
   async run(values, [baseUrl, umid]) {
     const problem = baseUrlProblem(baseUrl);
     if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
-    const context = contextOption(values.context, values.now);
+    const context = contextOption(values);
     const cacheDir = values.cache;
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);

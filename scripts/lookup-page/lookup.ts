@@ -21,6 +21,7 @@ import { receiptVerdict, unresolvedVerdict, type Verdict } from "./verdict.ts";
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
 const resolverInput = document.querySelector<HTMLInputElement>("#resolver")!;
 const umidInput = document.querySelector<HTMLInputElement>("#umid")!;
+const purposeInput = document.querySelector<HTMLInputElement>("#purpose")!;
 const result = document.querySelector<HTMLElement>("#result")!;
 const announcement = document.querySelector<HTMLElement>("#announcement")!;
 /** The latest lookup: an earlier one that answers later must not overwrite it. */
@@ -32,6 +33,7 @@ const shared = new URLSearchParams(location.search !== "" ? location.search : lo
 resolverInput.value =
   shared.get("resolver") ?? document.querySelector<HTMLMetaElement>('meta[name="manifest-resolver"]')?.content ?? "";
 umidInput.value = shared.get("umid")?.trim() ?? "";
+purposeInput.value = shared.get("purpose")?.trim() ?? "";
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
@@ -39,13 +41,15 @@ form.addEventListener("submit", (event) => {
   // A UMID pasted with a space or a line break around it is the same UMID.
   const umid = umidInput.value.trim();
   umidInput.value = umid;
+  const purpose = purposeInput.value.trim();
   if (!form.reportValidity()) return;
-  history.replaceState(null, "", `?${new URLSearchParams({ resolver, umid })}`);
-  void lookUp(resolver, umid);
+  history.replaceState(null, "", `?${new URLSearchParams({ resolver, umid, ...(purpose !== "" && { purpose }) })}`);
+  void lookUp(resolver, umid, purpose);
 });
 if (resolverInput.value !== "" && umidInput.value !== "") form.requestSubmit();
 
-async function lookUp(resolver: string, umid: string): Promise<void> {
+/** `purpose`: the intended use, which each consent's purpose is compared with (core §3.1.4); "" when none is given. */
+async function lookUp(resolver: string, umid: string, purpose: string): Promise<void> {
   const lookup = ++latest;
   const request = requestLine(resolver + umidPath(umid));
   result.replaceChildren(request, line("muted", "Asking…"));
@@ -53,7 +57,8 @@ async function lookUp(resolver: string, umid: string): Promise<void> {
   const log: Exchange[] = [];
   let resolution: Resolution;
   try {
-    resolution = await resolve(resolver, umid, { fetch: recordingFetch(log) });
+    const context = purpose === "" ? {} : { intendedPurpose: purpose };
+    resolution = await resolve(resolver, umid, { fetch: recordingFetch(log), context });
   } catch (error) {
     // Only an unusable resolver URL (or context) throws.
     resolution = { reason: (error as Error).message };

@@ -52,13 +52,20 @@ export function receiptVerdict(receipt: Receipt, listed?: StatusDocument): Verdi
   return { tone, headline, reasons };
 }
 
+/** What a facet status other than "withheld" says of a facet not processed. */
+const FACET_WORDS: Partial<Record<Receipt["facetStatuses"][number]["status"], string>> = {
+  "not-projected": "not read",
+};
+
 /** Each facet, consent and claim withheld or not verified, one sentence each. */
 function withheldParts(receipt: Receipt): string[] {
   const because = (reason: string | undefined) => (reason === undefined ? "" : `: ${reason}`);
   return [
     ...receipt.facetStatuses
       .filter((f) => f.status !== "processed")
-      .map((f) => `facet ${f.name ?? f.facetId} withheld (${f.status})${because(f.reason)}`),
+      .map(
+        (f) => `facet ${f.name ?? f.facetId} ${FACET_WORDS[f.status] ?? "withheld"} (${f.status})${because(f.reason)}`,
+      ),
     ...receipt.consentStatuses
       .filter((c) => c.status !== "valid")
       .map((c) => `consent ${c.consentRef} for facet ${c.facetId} not valid (${c.status})${because(c.reason)}`),

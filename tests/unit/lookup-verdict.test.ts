@@ -15,6 +15,7 @@ const DID_KEY = "its key is the one its keyRef names: a did:key is its key";
 
 const accepted: Receipt = {
   "@type": ["um:Receipt"],
+  receiptId: "urn:um:receipt:sha256:not-this-receipts-own",
   manifestId: "urn:uuid:47000027-0000-4000-8000-000000000027",
   outcome: "accepted",
   signatureCheck: "valid",

@@ -1,9 +1,12 @@
 /**
- * Every conditional and closed rule of the v0.4 schema, each with a passing and a failing
- * case, and the pointer and rule the failure is reported with.
+ * Every conditional rule of the v0.4 schema, each with a passing and a failing case, and
+ * the pointer and rule the failure is reported with; and an unknown member in each of its
+ * objects, which none rejects.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { manifestSchema } from "../../core/validate/manifest-schema.ts";
+import type { Validate } from "../../core/validate/schema-problems.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 import { CONTEXT, manifestFor } from "../support/fixture-content.ts";
 
@@ -189,12 +192,7 @@ describe("facets", () => {
       "/facets/0/encryptionProfile",
       "schema/const",
     ));
-  it("requiredLiveness is a closed object", () => {
-    expectProblem(
-      withFacet({ requiredLiveness: { minFreshness: "live", maxAge: 5 } }),
-      "/facets/0/requiredLiveness/maxAge",
-      "schema/additionalProperties",
-    );
+  it("requiredLiveness: a known floor, an object", () => {
     expectProblem(
       withFacet({ requiredLiveness: { minFreshness: "unknown" } }),
       "/facets/0/requiredLiveness/minFreshness",
@@ -391,3 +389,127 @@ describe("other resources of section 2", () => {
       (e: Error) => e.message.includes('"Nope"'),
     ));
 });
+
+describe("core §3.1.1, §4.1: an unknown member of every object the schema defines is ignored", () => {
+  const resource = (name: string) => validators.resource(name);
+  const attestation = { proofType: "w", attestedAt: "2026-01-01T00:00:00Z", validUntil: "2026-01-01T00:05:00Z" };
+  const proof = { proofType: "did-auth", challenge: "c", audience: "a", created: "2026-01-01T00:00:00Z" };
+  const session = {
+    "@type": "um:BilateralSession",
+    sessionId: "s",
+    exchangeId: "e",
+    participants: [
+      { did: "did:web:a", role: "initiator" },
+      { did: "did:web:b", role: "responder" },
+    ],
+    initiatedAt: "2026-01-01T00:00:00Z",
+    expiresAt: "2026-01-02T00:00:00Z",
+    state: "initiated",
+  };
+  const consent = {
+    "@id": "urn:c",
+    "@type": "um:Consent",
+    facetRef: "urn:f",
+    scope: ["read"],
+    purpose: "p",
+    grantedAt: "2026-01-01T00:00:00Z",
+    expiresAt: "2026-02-01T00:00:00Z",
+  };
+  /** The object's `$defs` name (or where it sits in one), a valid value holding it, and its pointer there. */
+  const objects: [string, Validate, unknown, string][] = [
+    ["Manifest", validators.manifest, manifest(), ""],
+    ["Signature", validators.manifest, manifest(), "/signature"],
+    ["Facet", validators.manifest, withFacet({}), "/facets/0"],
+    [
+      "RequiredLiveness",
+      validators.manifest,
+      withFacet({ requiredLiveness: { minFreshness: "live" } }),
+      "/facets/0/requiredLiveness",
+    ],
+    ["Entity", resource("Entity"), { "@id": "urn:e", "@type": "ex:Entity" }, ""],
+    [
+      "JweEntity",
+      validators.manifest,
+      withFacet({ encryptionProfile: "jwe-inline-v1", entity: jwe }),
+      "/facets/0/entity",
+    ],
+    ["JweEntity recipient", resource("JweEntity"), jwe, "/recipients/0"],
+    ["JweEntity recipient header", resource("JweEntity"), jwe, "/recipients/0/header"],
+    ["Claim", validators.manifest, withClaim({}), "/claims/0"],
+    [
+      "Claim proof entry",
+      validators.manifest,
+      withClaim({ claimProof: [{ proofType: "p" }] }),
+      "/claims/0/claimProof/0",
+    ],
+    [
+      "HolderBinding",
+      validators.manifest,
+      withClaim({ holderBinding: { mode: "sd-jwt-kb", cnfThumbprint: "t" } }),
+      "/claims/0/holderBinding",
+    ],
+    ["BindingProof", validators.manifest, withClaim({ bindingProof: linkedSecret }), "/claims/0/bindingProof"],
+    [
+      "BindingProof publicInputs (linked secret)",
+      validators.manifest,
+      withClaim({ bindingProof: linkedSecret }),
+      "/claims/0/bindingProof/publicInputs",
+    ],
+    [
+      "BindingProof publicInputs (HD derivation)",
+      validators.manifest,
+      withClaim({ bindingProof: hdDerivation }),
+      "/claims/0/bindingProof/publicInputs",
+    ],
+    ["CeremonyProof", validators.manifest, withClaim({ ceremonyProof: ceremony }), "/claims/0/ceremonyProof"],
+    ["Consent", validators.manifest, manifest({ consents: [consent] }), "/consents/0"],
+    ["Pointer", validators.manifest, withPointer({ "@type": "um:homepage" }), "/pointers/0"],
+    ["Pointer (agent delegation)", validators.manifest, withPointer(delegation), "/pointers/0"],
+    ["device", validators.manifest, manifest({ devices: [{}] }), "/devices/0"],
+    [
+      "PresentationProof",
+      validators.manifest,
+      manifest({ presentationProof: { ...proof, proofValue: "z" } }),
+      "/presentationProof",
+    ],
+    [
+      "LivenessAttestation",
+      validators.manifest,
+      manifest({ livenessAttestation: { ...attestation, proofValue: "z" } }),
+      "/livenessAttestation",
+    ],
+    ["BilateralSession", resource("BilateralSession"), session, ""],
+    ["BilateralSession participant", resource("BilateralSession"), session, "/participants/0"],
+    [
+      "StatusReference",
+      resource("StatusReference"),
+      { manifestId: "urn:m", status: "active", updatedAt: "2026-01-01T00:00:00Z" },
+      "",
+    ],
+  ];
+
+  for (const [name, validate, value, pointer] of objects) {
+    it(`${name}: valid, and still valid with an unknown member`, () => {
+      assert.deepEqual(validate(value), []);
+      assert.deepEqual(validate(withUnknownMember(value, pointer)), []);
+    });
+  }
+
+  it("the table names every object of $defs", () => {
+    const named = new Set(objects.map(([name]) => name.split(" ")[0]));
+    assert.deepEqual(
+      Object.keys(manifestSchema().$defs).filter((def) => !named.has(def)),
+      [],
+    );
+  });
+});
+
+/** A copy of `value` whose object at `pointer` has one more member, of a name no spec uses. */
+function withUnknownMember(value: unknown, pointer: string): unknown {
+  const copy = structuredClone(value);
+  let at = copy as Record<string, unknown>;
+  for (const token of pointer.split("/").slice(1)) at = at[token] as Record<string, unknown>;
+  assert.equal(typeof at, "object", `no object at ${pointer}`);
+  at["ex:unknownMember"] = { nested: [1] };
+  return copy;
+}
