@@ -8,11 +8,13 @@
  * then run in its own Node process, its specifiers rewritten to those files and
  * `https://resolver.example` to a resolver this test builds and serves. It runs in a
  * folder that holds the files the examples read: `alice.jsonld`, a manifest signed here
- * with a fresh key, and `keys.json`, which pins that key. What it prints, the resolver's
+ * with a fresh key under a did:web of the resolver's host (which publishes its DID
+ * document), and `keys.json`, which pins that key. What it prints, the resolver's
  * address written back as `https://resolver.example`, must be the output shown.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createPublicKey } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +22,8 @@ import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { statusPath } from "../core/umid-path.ts";
 import { freePort } from "./support/http.ts";
-import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
+import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
 
@@ -103,6 +106,15 @@ const checked = join(scratch, "typecheck");
 const key = newKey();
 let resolver: Started;
 let base: string;
+let keyRef: string;
+
+/** Signed under the did:web keyRef of the resolver's host. */
+function signedAt(manifest: Record<string, unknown>): Record<string, unknown> {
+  return { ...manifest, signature: signProfileA(manifest, key, keyRef, new Date("2026-01-01T00:00:00Z")) };
+}
+
+/** The `_keys.json` that pins the key for that keyRef. */
+const pins = () => ({ [keyRef]: createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64") });
 
 /** Alice's manifest: two facets, one consent valid until the manifest expires, one expired. */
 function alice(): Record<string, unknown> {
@@ -117,7 +129,7 @@ function alice(): Record<string, unknown> {
     grantedAt: "2026-01-01T00:00:00Z",
     expiresAt: expires,
   });
-  const manifest = signed(
+  const manifest = signedAt(
     manifestFor(ALICE, {
       subject: "did:web:alice.example",
       expiresAt,
@@ -128,21 +140,23 @@ function alice(): Record<string, unknown> {
       })),
       consents: [consent("profile", expiresAt), consent("health", "2026-05-01T00:00:00Z")],
     }),
-    key,
   );
   // statusRef is outside the signing input (core §1.6.2): set after signing, as sign --status-base does.
   return { ...manifest, signature: { ...(manifest.signature as object), statusRef: base + statusPath(ALICE) } };
 }
 
 before(async () => {
-  base = `http://127.0.0.1:${await freePort()}`;
+  const port = await freePort();
+  // localhost, so that the keyRef can be a did:web of the resolver's own host, whose document the build publishes.
+  base = `http://localhost:${port}`;
+  keyRef = `did:web:localhost%3A${port}#key-1`;
   const content = join(scratch, "content");
   const dist = join(scratch, "dist");
   for (const dir of [content, work, checked]) mkdirSync(dir, { recursive: true });
   const published = alice();
   writeFileSync(join(content, "alice.jsonld"), JSON.stringify(published, null, 2));
-  writeFileSync(join(content, "revoked.json"), JSON.stringify(signed(manifestFor(REVOKED), key), null, 2));
-  writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
+  writeFileSync(join(content, "revoked.json"), JSON.stringify(signedAt(manifestFor(REVOKED)), null, 2));
+  writeFileSync(join(content, "_keys.json"), JSON.stringify(pins()));
   writeFileSync(
     join(content, "_routes.json"),
     JSON.stringify({ revoked: [{ umid: REVOKED, revokedAt: "2026-03-01T00:00:00Z", reason: "key lost" }] }),
@@ -158,7 +172,7 @@ before(async () => {
   resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", base.split(":")[2]!]);
   // What the examples read: the manifest as its holder presented it, and the keys pinned for it.
   writeFileSync(join(work, "alice.jsonld"), JSON.stringify(published, null, 2));
-  writeFileSync(join(work, "keys.json"), JSON.stringify(pinning(key), null, 2));
+  writeFileSync(join(work, "keys.json"), JSON.stringify(pins(), null, 2));
 });
 
 after(async () => {

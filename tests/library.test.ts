@@ -33,8 +33,10 @@ describe("manifest-resolver/evaluate", () => {
     const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/ld+json" }).end(body));
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     try {
+      // Offline: the fixture's did:web host does not exist (tests/did-web.test.ts resolves keys).
       const result = await resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, "urn:lib:client", {
         context: { now: "2026-06-01T00:00:00Z" },
+        offline: true,
       });
       assert.deepEqual("receipt" in result && [result.receipt.outcome, result.receipt.manifestId], [
         "accepted",
