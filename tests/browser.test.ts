@@ -4,6 +4,7 @@
  * evaluator's module runs in a page as it does in Node.
  */
 import assert from "node:assert/strict";
+import { createPublicKey } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -16,7 +17,10 @@ import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate
 import { umidPath } from "../core/umid-path.ts";
 import { bundleLibrary } from "../tools/build-library.ts";
 import { httpMeaning } from "../scripts/lookup-page/http-meaning.ts";
-import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { rawPublicKey } from "./support/did.ts";
+import { resolveDidWebKey } from "../core/did/did-web.ts";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { startPrintingUrl, type Started } from "./support/processes.ts";
@@ -56,6 +60,8 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
   let fakeUrl: string;
   /** The resolver as the page's script sees it: another origin (localhost, not 127.0.0.1). */
   let origin: string;
+  /** A did:web keyRef on the resolver's host, pinned: the resolver serves its DID document. */
+  let ownKeyRef: string;
 
   before(async () => {
     // A resolver that serves a manifest altered after signing: only the page can notice.
@@ -101,6 +107,15 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     writeFileSync(join(scratch, "content/target.json"), JSON.stringify(target));
     writeFileSync(join(scratch, "content/paused.json"), JSON.stringify(paused));
     writeFileSync(join(scratch, "content/consented.json"), JSON.stringify(consented));
+    // Signed under a did:web of the resolver's own host: the build publishes its DID document from _keys.json.
+    ownKeyRef = `did:web:localhost%3A${port}#key-1`;
+    const ownKey = manifestFor("urn:browser:own-key");
+    const spki = createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64");
+    writeFileSync(
+      join(scratch, "content/own-key.json"),
+      JSON.stringify({ ...ownKey, signature: signProfileA(ownKey, key, ownKeyRef, new Date("2026-01-01T00:00:00Z")) }),
+    );
+    writeFileSync(join(scratch, "content/_keys.json"), JSON.stringify({ [FIXTURE_KEY_REF]: spki, [ownKeyRef]: spki }));
     const redirects = [
       { umid: "urn:browser:moved", location: origin + umidPath("urn:browser:redirect-target") },
       { umid: "urn:browser:elsewhere", location: fakeUrl + umidPath("urn:browser:elsewhere") },
@@ -126,7 +141,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
         "--lookup-out",
         join(scratch, "lookup"),
       ],
-      { encoding: "utf8" },
+      { encoding: "utf8", env: { ...process.env, UM_RESOLVER_URL: origin } },
     );
     assert.equal(build.status, 0, build.stderr);
     resolver = await startPrintingUrl(
@@ -286,6 +301,27 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       assert.equal(new URL(page.url()).searchParams.get("umid"), "urn:browser:shown");
     },
   );
+  it("the resolver publishes its own did:web document, which a did:web resolver accepts, and the page confirms the key", async () => {
+    const published = await resolveDidWebKey(ownKeyRef, {
+      transport: { fetch: (url, init) => fetch(url, init), timeoutMs: 5_000 },
+      cache: undefined,
+      now: Date.now(),
+    });
+    const documentUrl = `${origin}/.well-known/did.json`;
+    assert.ok("publicKey" in published, JSON.stringify(published));
+    assert.deepEqual(
+      [Buffer.from(published.publicKey), published.documentUrl],
+      [Buffer.from(rawPublicKey(key)), documentUrl],
+    );
+    const result = await lookUp(origin, "urn:browser:own-key");
+    assert.equal(result.tone, "ok", result.reasons.join("\n"));
+    assert.deepEqual(result.reasons.slice(1), [`its key is confirmed by its signer's DID document, ${documentUrl}`]);
+    assert.deepEqual([result.receipt?.keyRefResolution, result.receipt?.keyRefResolvedBy], ["resolved", documentUrl]);
+    assert.ok(
+      result.happened.some((line) => line.startsWith(`GET ${documentUrl}: 200`)),
+      result.happened.join("\n"),
+    );
+  });
   it("the lookup page says an expired manifest must not be used, though it came with 200 OK", async () => {
     const result = await lookUp(fakeUrl, "urn:browser:expired");
     assert.deepEqual(

@@ -14,12 +14,13 @@ import fg from "fast-glob";
 import { evaluate } from "../core/evaluate/index.ts";
 import { COMMANDS } from "../scripts/cli.ts";
 import { writeFiles } from "./support/file-tree.ts";
-import { FIXTURE_KEY_REF, manifestFor, newKey, pinning } from "./support/fixture-content.ts";
+import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { manifestsOfEveryShape } from "./support/manifest-shapes.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import { assertUsageError } from "./support/problems.ts";
 import { runCli, startPrintingUrl } from "./support/processes.ts";
 import { skipWithoutSampleContent } from "./support/sample-content.ts";
+import { keyInDidDocument } from "../core/did/document-key.ts";
 
 test("every command's examples name files of a fresh clone and sample UMIDs", {
   skip: skipWithoutSampleContent,
@@ -48,6 +49,87 @@ test("every command's examples name files of a fresh clone and sample UMIDs", {
           `${command.name} --help names ${word}, which the sample content does not publish, redirect or revoke`,
         );
     });
+  }
+});
+
+test("serve links the most usable manifest when none is accepted as it is", async () => {
+  const repo = mkdtempSync(join(tmpdir(), "um-start-"));
+  try {
+    // Twenty a Tier 0 relying party rejects, and one it accepts with a warning (a purpose it cannot verify).
+    const key = newKey();
+    const rejected = Array.from({ length: 20 }, (_, i) =>
+      manifestFor(`urn:start:tier1:${i}`, { requiredTrustTier: 1 }),
+    );
+    const withWarning = manifestFor("urn:start:purpose", {
+      facets: [{ "@id": "urn:start:facet", "@type": "um:Facet", name: "profile" }],
+      consents: [
+        {
+          "@id": "urn:start:consent",
+          "@type": "um:Consent",
+          facetRef: "urn:start:facet",
+          scope: ["read"],
+          purpose: "display",
+          grantedAt: "2026-01-01T00:00:00Z",
+          expiresAt: "2099-01-01T00:00:00Z",
+        },
+      ],
+    });
+    writeFiles(repo, {
+      "package.json": {},
+      "content/_keys.json": pinning(key),
+      ...Object.fromEntries([...rejected, withWarning].map((m, i) => [`content/m${i}.jsonld`, signed(m, key)])),
+    });
+    assert.equal((await runCli(["build"], repo)).status, 0);
+    const server = await startPrintingUrl(
+      process.execPath,
+      [CLI, "serve", "--port", "0", "--ui-port", "0"],
+      process.env,
+      3,
+      repo,
+    );
+    try {
+      const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
+      assert.equal(new URL(link!).searchParams.get("umid"), "urn:start:purpose");
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
+});
+
+test("npm start's sample content: the resolver serves the DID document that confirms its key", {
+  skip: skipWithoutSampleContent,
+}, async () => {
+  const start = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start as string;
+  const resolverUrl = /UM_RESOLVER_URL=(\S+)/.exec(start)?.[1];
+  assert.equal(resolverUrl, "http://localhost:8787");
+  const pins = JSON.parse(readFileSync(join(ROOT, "content/_keys.json"), "utf8")) as Record<string, string>;
+  const [keyRef, spki] = Object.entries(pins)[0]!;
+  const did = keyRef.split("#")[0]!;
+  assert.equal(did, "did:web:localhost%3A8787", "the sample key is a did:web of the resolver npm start serves");
+  const out = mkdtempSync(join(tmpdir(), "sample-did-"));
+  try {
+    const built = await runCli(["build", "--out", join(out, "dist"), "--lookup-out", join(out, "lookup")], ROOT, {
+      UM_RESOLVER_URL: resolverUrl!,
+    });
+    assert.equal(built.status, 0, built.stdout + built.stderr);
+    // Served on another port than 8787, which may be taken: the document is the same.
+    const served = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(out, "dist"), "--port", "0"]);
+    try {
+      const response = await fetch(`${served.urls[0]}/.well-known/did.json`);
+      assert.equal(response.headers.get("content-type"), "application/did+json");
+      const key = keyInDidDocument(await response.json(), did, keyRef);
+      assert.ok("publicKey" in key, JSON.stringify(key));
+      assert.equal(
+        Buffer.from(key.publicKey).toString("base64"),
+        Buffer.from(spki, "base64").subarray(12).toString("base64"),
+      );
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 });
 

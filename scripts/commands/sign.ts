@@ -37,7 +37,7 @@ whose public half is not the one pinned for KEYREF; other files are still signed
   epilogue: `Exit status: 0 all signed, 1 a file refused or the key unusable, 2 usage error.
 
 Example:
-  manifest-resolver sign content/people --key tests/fixtures/sample-signing-key.TEST-ONLY.pem --key-ref did:web:samples.manifest-resolver.example#test-key-1`,
+  manifest-resolver sign content/people --key tests/fixtures/sample-signing-key.TEST-ONLY.pem --key-ref did:web:localhost%3A8787#test-key-1`,
   positionals: [{ name: "FILE|DIR", required: true, repeatable: true }],
   options: {
     key: stringOption({
