@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
-import { evaluate } from "../../core/evaluate/index.ts";
+import { evaluate, type Outcome } from "../../core/evaluate/index.ts";
 import { BUILD_INFO_PATH, type IndexShard } from "../../edge/records.ts";
 import { recoverOutput } from "../write/output.ts";
 import { settingsFromEnv } from "../config.ts";
@@ -100,6 +100,8 @@ Example:
   },
 });
 
+const USABLE: Outcome[] = ["accepted", "accepted-with-warnings", "accepted-partial"];
+
 /** How many published manifests are tried for a sample link: a start-up cost, kept small. */
 const SAMPLE_CANDIDATES = 50;
 
@@ -117,8 +119,12 @@ async function sampleUmid(dist: string): Promise<string | undefined> {
       if ("file" in entry && entry.status.status === "active") active.push([umid, entry.file]);
     if (active.length >= SAMPLE_CANDIDATES) break;
   }
+  // The most usable: accepted, else with warnings, else partly; else the first.
+  let best: { umid: string; rank: number } | undefined;
   for (const [umid, file] of active.slice(0, SAMPLE_CANDIDATES)) {
-    if ((await evaluate(readFileSync(join(dist, file)))).outcome === "accepted") return umid;
+    const rank = USABLE.indexOf((await evaluate(readFileSync(join(dist, file)))).outcome);
+    if (rank === 0) return umid;
+    if (rank > 0 && (best === undefined || rank < best.rank)) best = { umid, rank };
   }
-  return active[0]?.[0];
+  return best?.umid ?? active[0]?.[0];
 }
