@@ -11,7 +11,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import type { Fetch } from "../core/client/fetch-following.ts";
 import { memoryCache } from "../core/client/http-cache.ts";
+import { resolve } from "../core/client/resolve.ts";
 import { keyInDidDocument } from "../core/did/document-key.ts";
 import { didWebDocumentUrl } from "../core/did/did-web-url.ts";
 import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/index.ts";
@@ -41,6 +43,7 @@ describe("did:web: the DID document's URL (did:web §3.2)", () => {
       "did:web:example.com::x",
       "did:web:example.com%3A0",
       "did:web:exa mple.com",
+      "did:web:xn--a.com",
       "did:key:z6Mk",
     ])
       assert.ok("fault" in didWebDocumentUrl(did), did);
@@ -180,65 +183,137 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     );
   });
 
-  it("each way a document fails to confirm the key gives its own reason, and the embedded key is used", async () => {
-    const cases: [string, () => void, string][] = [
-      ["another DID's document", () => served(didDocumentOf("did:web:mallory.example", key)), "document-id-mismatch"],
+  it("each way a document fails to confirm the key gives its own reason; a DID that says no rejects", async () => {
+    const serveOnly = (route: (req: IncomingMessage, res: ServerResponse) => void) => () => {
+      served({});
+      host.routes.set(DOCUMENT, route);
+    };
+    // [what, serve it, the fault, whether the DID answered that it has no such key (which rejects, §1.6.4)]
+    const cases: [string, () => void, string, boolean][] = [
+      [
+        "another DID's document",
+        () => served(didDocumentOf("did:web:mallory.example", key)),
+        "document-id-mismatch",
+        true,
+      ],
       [
         "a key not under assertionMethod",
         () => served(didDocumentOf(host.did, key, { assertionMethod: [] })),
         "not-assertion-method",
+        true,
+      ],
+      [
+        "no verification method of the keyRef's id",
+        () => served(didDocumentOf(host.did, key, { verificationMethod: [], assertionMethod: [] })),
+        "method-not-found",
+        true,
+      ],
+      [
+        "a method of a type not read here",
+        () =>
+          served(
+            didDocumentOf(host.did, key, {
+              verificationMethod: [{ id: `${host.did}#key-1`, type: "EcdsaSecp256k1VerificationKey2019" }],
+            }),
+          ),
+        "key-unsupported",
+        true,
+      ],
+      ["no document (404)", serveOnly((_req, res) => res.writeHead(404).end()), "did-not-found", true],
+      [
+        "two methods of one id",
+        () => {
+          const document = didDocumentOf(host.did, key);
+          const [method] = document.verificationMethod as object[];
+          served({ ...document, verificationMethod: [method, method] });
+        },
+        "document-malformed",
+        false,
       ],
       [
         "a document larger than 64 KiB",
         () => served({ ...didDocumentOf(host.did, key), pad: "x".repeat(70_000) }),
         "too-large",
+        false,
       ],
       [
         "a redirect to another origin",
-        () => {
-          served({});
-          host.routes.set(DOCUMENT, (_req, res) =>
-            res.writeHead(302, { location: `http://127.0.0.1:${host.port}/elsewhere/did.json` }).end(),
-          );
-        },
+        serveOnly((_req, res) =>
+          res.writeHead(302, { location: `http://127.0.0.1:${host.port}/elsewhere/did.json` }).end(),
+        ),
         "redirect-cross-origin",
+        false,
       ],
-      [
-        "no answer in time",
-        () => {
-          served({});
-          host.routes.set(DOCUMENT, () => {});
-        },
-        "timeout",
-      ],
-      [
-        "no document",
-        () => {
-          served({});
-          host.routes.clear();
-        },
-        "http-status",
-      ],
-      ["a document that is not JSON", () => served("{"), "document-malformed"],
+      ["no answer in time", serveOnly(() => {}), "timeout", false],
+      ["a server error", serveOnly((_req, res) => res.writeHead(503).end()), "http-status", false],
+      ["a document that is not JSON", () => served("{"), "document-malformed", false],
     ];
     const seen = new Set<string>();
-    for (const [what, serve, fault] of cases) {
+    for (const [what, serve, fault, definitive] of cases) {
       serve();
       const r = await evaluate(signedBy(key), context, online({ timeoutMs: 300 }));
       const code = `um:reason:key:${fault}`;
       assert.deepEqual(
         [r.outcome, r.signatureCheck, r.keyRefResolution, reasonOf(r)],
-        ["accepted-with-warnings", "valid", "unresolved", code],
+        definitive
+          ? ["rejected", "invalid", "unresolved", code]
+          : ["accepted-with-warnings", "valid", "unresolved", code],
         what,
       );
       assert.deepEqual(
-        r.warnings.map((w) => [w.code, w.pointer]),
-        [[code, "/signature/keyRef"]],
+        r.warnings.map((w) => [w.code, w.rule, w.pointer]),
+        [[code, definitive ? "signature/keyref-mismatch" : undefined, "/signature/keyRef"]],
         what,
       );
       seen.add(r.warnings[0]!.message);
     }
     assert.equal(seen.size, cases.length, "each reason is said in its own words");
+  });
+
+  it("a DID document is kept apart from other responses: a redirect cannot plant one in the client's cache", async () => {
+    // The resolver answers the UMID "did.json" with a redirect to a document of another origin; the manifest that
+    // follows names the did:web whose document URL that request was.
+    const evil = newKey();
+    const did = `did:web:localhost%3A${host.port}:r`;
+    const planted = didDocumentOf(did, evil);
+    const manifest = manifestFor("urn:did-web:planted");
+    const forged = { ...manifest, signature: signProfileA(manifest, evil, `${did}#key-1`, new Date(NOW)) };
+    const fetch: Fetch = async (url) => {
+      if (url === `http://localhost:${host.port}/r/did.json`)
+        return new Response(null, { status: 307, headers: { location: "http://127.0.0.1:9/planted" } });
+      if (url === "http://127.0.0.1:9/planted")
+        return Response.json(planted, { headers: { "cache-control": "max-age=31536000" } });
+      if (url.endsWith("/urn%3Adid-web%3Aplanted")) return Response.json(forged);
+      return new Response(null, { status: 404 });
+    };
+    const cache = memoryCache();
+    const options = { fetch, cache, context };
+    await resolve(`http://localhost:${host.port}/r`, "did.json", options);
+    const result = await resolve("http://127.0.0.1:9", "urn:did-web:planted", options);
+    assert.ok("receipt" in result);
+    assert.notEqual(result.receipt.keyRefResolution, "resolved");
+  });
+
+  it("evaluations at other clocks, or with other caches, never share what one of them judged fresh", async () => {
+    const old = newKey();
+    const url = `http://localhost:${host.port}${DOCUMENT}`;
+    served(didDocumentOf(host.did, key));
+    // An audit as of 2026-06-01 holds a document (listing the old key) its cache judges fresh then; the same
+    // evaluation a year later, at once, must not take that document for the current one, which lists another key.
+    const auditCache = memoryCache();
+    await auditCache.set(`${url}#did-document`, {
+      url,
+      body: JSON.stringify(didDocumentOf(host.did, old)),
+      storedAt: Date.parse(NOW),
+      maxAge: 3600,
+    });
+    const manifest = signedBy(old);
+    const [audit, later] = await Promise.all([
+      evaluate(manifest, context, { online: { cache: auditCache } }),
+      evaluate(manifest, { ...context, now: "2027-01-01T00:00:00Z" }, { online: { cache: memoryCache() } }),
+    ]);
+    assert.equal(audit.keyRefResolution, "resolved");
+    assert.deepEqual([later.outcome, later.warnings.map((w) => w.rule)], ["rejected", ["signature/keyref-mismatch"]]);
   });
 
   it("follows a redirect within the DID's origin", async () => {

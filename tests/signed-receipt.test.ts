@@ -19,6 +19,7 @@ import addFormatsModule from "ajv-formats";
 import { evaluate, receiptManifest, receiptSchema, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
 import { didKeyRef } from "./support/did.ts";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames, assertUsageError } from "./support/problems.ts";
@@ -310,5 +311,31 @@ describe("receiptManifest() of the library", () => {
       now: new Date("2026-07-01T00:00:00Z"),
     });
     assert.deepEqual([made.issuedAt, made.expiresAt], ["2026-07-01T00:00:00.000Z", "2026-07-02T00:00:00.000Z"]);
+  });
+});
+
+describe("a receipt manifest's signer and its evaluator (EXT-OPT O3)", () => {
+  const now = "2026-06-01T00:00:00Z";
+  const signedReceipt = async (evaluator: string, signer: KeyObject, keyRef: string) => {
+    const receipt = await evaluate(manifestFor("urn:receipt:signer"), { now });
+    const unsigned = await receiptManifest(receipt, { evaluator });
+    return { ...unsigned, signature: signProfileA(unsigned, signer, keyRef, new Date(unsigned.issuedAt)) };
+  };
+  const codes = (r: Receipt) => r.warnings.map((w) => w.code);
+
+  it("one signed under its evaluator's own did:key is that evaluator's record: no warning", async () => {
+    const key = newKey();
+    const keyRef = didKeyRef(key);
+    const r = await evaluate(await signedReceipt(keyRef.split("#")[0]!, key, keyRef), { now });
+    assert.deepEqual([r.outcome, codes(r)], ["accepted", []]);
+  });
+
+  it("one naming another evaluator than its signer's DID says it is not proven to be theirs", async () => {
+    const mallory = newKey();
+    const r = await evaluate(await signedReceipt("did:web:venue.example", mallory, didKeyRef(mallory)), { now });
+    assert.deepEqual(
+      [r.outcome, r.signatureCheck, codes(r)],
+      ["accepted-with-warnings", "valid", ["um:reason:receipt:signer-unproven"]],
+    );
   });
 });

@@ -27,8 +27,10 @@ export interface Freshness {
 }
 
 export interface CachedGet extends RedirectPolicy {
-  /** The request URL, which is also the cache key. */
+  /** The request URL. */
   url: string;
+  /** Where the response is kept in the cache. Default: the request URL. */
+  cacheKey?: string;
   accept: string;
   /** The most body bytes used; a longer body is returned as `raw`, cut at one byte more. */
   maxBytes: number;
@@ -49,7 +51,8 @@ export type Got =
 
 export async function cachedGet(request: CachedGet): Promise<Got> {
   const { url, cache, now } = request;
-  const cached = await cache?.get(url);
+  const cacheKey = request.cacheKey ?? url;
+  const cached = await cache?.get(cacheKey);
   const freshness = cached === undefined ? undefined : request.judge(cached);
   if (cached !== undefined && freshness?.fresh === true)
     return { kind: "entry", entry: cached, from: "cache", save: async () => {} };
@@ -64,7 +67,7 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
   const { response } = followed;
   const control = cacheControlOf(response.headers.get("cache-control"));
   const save = (entry: CachedEntry) => async () => {
-    if (cache !== undefined && !control.noStore) await cache.set(url, entry);
+    if (cache !== undefined && !control.noStore) await cache.set(cacheKey, entry);
   };
   if (response.status === 304 && cached !== undefined && validator !== undefined) {
     await discard(response);

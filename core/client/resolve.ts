@@ -187,12 +187,13 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const { entry } = got;
   const manifest = manifestOf(entry.body, limits);
   const id = manifest?.["@id"];
-  // Another UMID's manifest is evaluated to a rejected receipt (core §3.3), never kept as this UMID's.
+  // Another UMID's manifest is evaluated to a rejected receipt (core §3.3), never kept as this UMID's; nor is a
+  // body that is no manifest of it at all.
   const mismatch =
     typeof id === "string" && id !== umid
       ? `the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`
       : undefined;
-  if (mismatch === undefined) await got.save();
+  if (id === umid) await got.save();
   const evaluated = (revocation: Revocation | undefined) =>
     evaluate(entry.body, {
       ...evaluateOptions,

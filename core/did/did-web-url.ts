@@ -35,7 +35,12 @@ export function didWebDocumentUrl(did: string): DidWebUrl {
     return { fault: `its path segment ${quoted(odd)} is empty, a dot segment, or holds a character a DID cannot` };
   const scheme = name.toLowerCase() === "localhost" ? "http" : "https";
   const path = segments.length === 0 ? "/.well-known" : `/${segments.join("/")}`;
-  return { url: new URL(`${scheme}://${name}${port === undefined ? "" : `:${port}`}${path}/did.json`) };
+  const text = `${scheme}://${name}${port === undefined ? "" : `:${port}`}${path}/did.json`;
+  // A URL parser maps some names to others (punycode it cannot decode throws; IDNA maps characters): none is taken.
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.hostname !== name.toLowerCase())
+    return { fault: `its domain ${quoted(name)} is not one a URL names as it is (invalid punycode?)` };
+  return { url };
 }
 
 function isPlainSegment(segment: string): boolean {

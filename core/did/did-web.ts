@@ -9,7 +9,7 @@
  */
 import { cachedGet, type Got } from "../client/conditional-get.ts";
 import type { Transport } from "../client/fetch-following.ts";
-import { storedWithin, type HttpCache } from "../client/http-cache.ts";
+import { storedWithin, type CachedEntry, type HttpCache } from "../client/http-cache.ts";
 import { parseJson } from "../json/strict-json.ts";
 import { keyInDidDocument } from "./document-key.ts";
 import { didWebDocumentUrl } from "./did-web-url.ts";
@@ -18,6 +18,7 @@ import type { KeyRefFault } from "./key-ref-fault.ts";
 /** A DID document is a few keys: 64 KiB is ample, and bounds what a hostile host can make a relying party read. */
 const DID_DOCUMENT_MAX_BYTES = 65_536;
 const DID_DOCUMENT_TYPES = "application/did+json, application/did+ld+json, application/json";
+const MAX_DOCUMENT_AGE_S = 86_400;
 /** A document is small and flat: DID Core nests a JWK in a method in a list in the document. */
 const DOCUMENT_SHAPE = { maxDepth: 8, maxArrayItems: 1000 };
 
@@ -32,8 +33,17 @@ export type RemoteKey =
   | { publicKey: Uint8Array; documentUrl: string }
   | { fault: KeyRefFault; reason: string; documentUrl?: string };
 
-/** Fetches in flight, by the fetch function that makes them and the URL: one request for many asking at once. */
+/**
+ * Fetches in flight, by the cache they fill (or the fetch that makes them, without one), then by clock and URL:
+ * callers share a request only when they would judge its answer alike.
+ */
 const inFlight = new WeakMap<object, Map<string, Promise<Got>>>();
+
+/**
+ * DID documents are kept apart from every other response, under their URL and this suffix: a resolver's redirect
+ * can make a manifest request land on any URL, and its body must never be read as a DID's document.
+ */
+const DOCUMENT_KEY_SUFFIX = "#did-document";
 
 /** The key the did:web document of `keyRef` (`did:web:…` or `did:web:…#fragment`) gives it, or why none. */
 export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promise<RemoteKey> {
@@ -42,7 +52,7 @@ export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promis
   const located = didWebDocumentUrl(did);
   if ("fault" in located) return { fault: "did-malformed", reason: `keyRef ${keyRef}: ${located.fault}` };
   const documentUrl = located.url.href;
-  const got = await sharedGet(documentUrl, how);
+  const got = await sharedGet(located.url, how);
   const failed = (fault: KeyRefFault, reason: string): RemoteKey => ({ fault, reason, documentUrl });
   switch (got.kind) {
     case "insecure":
@@ -50,7 +60,9 @@ export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promis
     case "unreachable":
       return failed(got.timedOut === true ? "timeout" : "unreachable", got.reason);
     case "status":
-      return failed("http-status", `${got.url} answered ${got.status}, not a DID document`);
+      return got.status === 404 || got.status === 410
+        ? failed("did-not-found", `${got.url} answered ${got.status}: the DID has no document`)
+        : failed("http-status", `${got.url} answered ${got.status}, not a DID document`);
     case "raw":
       return got.bytes.length > DID_DOCUMENT_MAX_BYTES
         ? failed("too-large", `${got.url}: the DID document is larger than ${DID_DOCUMENT_MAX_BYTES} bytes`)
@@ -68,22 +80,34 @@ export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promis
   return { publicKey: key.publicKey, documentUrl: got.entry.url };
 }
 
-function sharedGet(url: string, how: DidWebFetch): Promise<Got> {
-  const byUrl = inFlight.get(how.transport.fetch) ?? new Map<string, Promise<Got>>();
-  inFlight.set(how.transport.fetch, byUrl);
-  const pending = byUrl.get(url);
+function sharedGet(url: URL, how: DidWebFetch): Promise<Got> {
+  const scope = how.cache ?? how.transport.fetch;
+  const byKey = inFlight.get(scope) ?? new Map<string, Promise<Got>>();
+  inFlight.set(scope, byKey);
+  const key = `${how.now} ${url.href}`;
+  const pending = byKey.get(key);
   if (pending !== undefined) return pending;
-  const now = how.now;
+  const { now } = how;
   const got = cachedGet({
-    url,
+    url: url.href,
+    cacheKey: url.href + DOCUMENT_KEY_SUFFIX,
     accept: DID_DOCUMENT_TYPES,
     maxBytes: DID_DOCUMENT_MAX_BYTES,
     now,
     cache: how.cache,
     transport: how.transport,
     sameOrigin: true,
-    judge: (entry) => ({ fresh: storedWithin(entry, entry.maxAge, now), validator: entry.etag }),
-  }).finally(() => byUrl.delete(url));
-  byUrl.set(url, got);
+    judge: (entry) => {
+      // Only a document from the DID's origin is the DID's, however it came to be kept: another is asked for again.
+      const own = URL.canParse(entry.url) && new URL(entry.url).origin === url.origin;
+      return { fresh: own && storedWithin(entry, freshFor(entry), now), validator: own ? entry.etag : undefined };
+    },
+  }).finally(() => byKey.delete(key));
+  byKey.set(key, got);
   return got;
+}
+
+/** A document's max-age, at most a day: a key its DID withdrew is believed no longer than that. */
+function freshFor(entry: CachedEntry): number {
+  return Math.min(entry.maxAge, MAX_DOCUMENT_AGE_S);
 }

@@ -49,7 +49,13 @@ export function keyInDidDocument(document: unknown, did: string, keyRef: string)
     ...(Array.isArray(document.verificationMethod) ? document.verificationMethod : []),
     ...assertion,
   ].filter(isJsonObject);
-  const method = methods.find((m) => absolute(m.id) === wanted);
+  const named = methods.filter((m) => absolute(m.id) === wanted);
+  if (named.length > 1)
+    return {
+      fault: "document-malformed",
+      reason: `the DID document has ${named.length} verification methods ${quoted(wanted)}: an id names one`,
+    };
+  const method = named[0];
   if (method === undefined)
     return { fault: "method-not-found", reason: `the DID document has no verification method ${quoted(wanted)}` };
   if (!asserted.includes(wanted))

@@ -188,11 +188,23 @@ function umidMismatch(ev: Evaluation, umid: string): void {
   });
 }
 
+/**
+ * One guarded wrapper per cache given (core/client/http-cache.ts): evaluations that fill one cache then share the
+ * fetches they make at once (core/did/did-web.ts), as they share what it keeps.
+ */
+const guardedCaches = new WeakMap<HttpCache, HttpCache>();
+
+function guarded(cache: HttpCache): HttpCache {
+  const wrapper = guardedCaches.get(cache) ?? guardedCache(cache);
+  guardedCaches.set(cache, wrapper);
+  return wrapper;
+}
+
 /** The resolver `online` asks for, at the evaluation clock `now`; none when offline. */
 export function remoteResolver(online: EvaluateOptions["online"], now: number): RemoteResolver | undefined {
   if (online === undefined || online === false) return undefined;
   const how = online === true ? {} : online;
-  const cache = how.cache === undefined ? didDocuments : guardedCache(how.cache);
+  const cache = how.cache === undefined ? didDocuments : guarded(how.cache);
   const transport = { fetch: how.fetch ?? globalFetch, timeoutMs: how.timeoutMs ?? DEFAULT_TIMEOUT_MS };
   return (keyRef) => resolveKeyRefOnline(keyRef, { transport, cache, now });
 }

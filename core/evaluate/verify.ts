@@ -23,6 +23,7 @@ import { decodeBase64url, utf8 } from "../base64url.ts";
 import { isProfileA, keyRefKey, prepareProfileA, verdictProblems, type RemoteKeyRefKey } from "../crypto/profile-a.ts";
 import { sha256, verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
 import { quoted } from "../excerpt.ts";
+import { DEFINITIVE_FAULTS } from "../did/key-ref-fault.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { instant } from "../validate/cross-field.ts";
 import { CLOCK_SKEW_MS, freshnessProblems } from "../validate/freshness.ts";
@@ -31,7 +32,9 @@ import type { FreshnessClass, Receipt } from "./receipt.ts";
 import { verifyRevocation } from "./revocation.ts";
 
 export async function verify(ev: Evaluation): Promise<void> {
-  if (!(await verifySignature(ev)) || !verifyFreshness(ev) || !verifyRevocation(ev)) return;
+  if (!(await verifySignature(ev))) return;
+  noteReceiptSigner(ev);
+  if (!verifyFreshness(ev) || !verifyRevocation(ev)) return;
   ev.receipt.holderBindingStatus = holderBindingStatus(ev);
   ev.receipt.presentationProofStatus = await presentationProofStatus(ev);
   ev.receipt.livenessStatus = livenessStatus(ev);
@@ -42,6 +45,10 @@ async function verifySignature(ev: Evaluation): Promise<boolean> {
   const signature = manifest.signature as Record<string, unknown>;
   // Step 3 before step 4 (§1.6.4): no document is fetched for a signature that cannot be checked.
   const remote = await resolveKeyRef(ev, signature.keyRef, isProfileA(signature));
+  if (remote === "refused") {
+    receipt.signatureCheck = "invalid";
+    return false;
+  }
   if (!isProfileA(signature)) {
     receipt.signatureCheck = "unsupported-profile";
     const pair = `${quoted(signature.algorithm)} + ${quoted(signature.canonicalization)}`;
@@ -72,15 +79,16 @@ async function verifySignature(ev: Evaluation): Promise<boolean> {
  * Step 4 of §1.6.4, recorded: the key known apart from the manifest (pinned, or a
  * did:key or did:jwk, which are their keys, whatever is pinned), else the key resolved
  * over the network when the relying party allows it; what confirmed it, or why nothing
- * did. Whether the embedded key matches is prepareProfileA's to say. A resolution that
- * was tried and failed is a warning (the relying party asked for it, and SHOULD try
+ * did. Whether the embedded key matches is prepareProfileA's to say. A DID document that
+ * names no such key refuses the manifest ("refused"), as a key that differs does. A
+ * resolution unavailable is a warning (the relying party asked for it, and SHOULD try
  * again, §1.6.4); one never tried (offline) is only recorded.
  */
 async function resolveKeyRef(
   ev: Evaluation,
   keyRef: unknown,
   checkable: boolean,
-): Promise<RemoteKeyRefKey | undefined> {
+): Promise<RemoteKeyRefKey | "refused" | undefined> {
   const { receipt } = ev;
   const known = keyRefKey(keyRef, ev.pins);
   if (known !== undefined && known.source !== "malformed") {
@@ -101,6 +109,15 @@ async function resolveKeyRef(
   const remote = await ev.resolveRemote(keyRef);
   if ("fault" in remote) {
     receipt.keyRefResolutionReason = `um:reason:key:${remote.fault}`;
+    if (DEFINITIVE_FAULTS.has(remote.fault)) {
+      warn(ev, true, {
+        code: receipt.keyRefResolutionReason,
+        message: `names no key its DID has for signing, so the embedded key is not its signer's: ${remote.reason}`,
+        rule: "signature/keyref-mismatch",
+        pointer: "/signature/keyRef",
+      });
+      return "refused";
+    }
     warn(ev, false, {
       code: receipt.keyRefResolutionReason,
       message: `keyRef not resolved, so its identity is not attributed to the embedded key: ${remote.reason}`,
@@ -111,6 +128,29 @@ async function resolveKeyRef(
   receipt.keyRefResolution = "resolved";
   receipt.keyRefResolvedBy = remote.documentUrl;
   return remote;
+}
+
+/**
+ * A receipt manifest's subject is the evaluator whose record it is (EXT-OPT O3), and the
+ * keyRef is outside what is signed: only a signature under a keyRef of the subject's own
+ * DID makes it that evaluator's record. Anyone can sign a receipt naming anyone.
+ */
+function noteReceiptSigner(ev: Evaluation): void {
+  const { manifest } = ev;
+  const types = Array.isArray(manifest["@type"]) ? manifest["@type"] : [manifest["@type"]];
+  if (!types.includes("um:Receipt")) return;
+  const keyRef = String((manifest.signature as Record<string, unknown>).keyRef);
+  const signer = keyRef.split("#")[0];
+  if (signer === manifest.subject && ev.receipt.keyRefResolution === "resolved") return;
+  warn(ev, false, {
+    code: "um:reason:receipt:signer-unproven",
+    message:
+      signer === manifest.subject
+        ? `this receipt's signing key is not confirmed as its evaluator's: keyRef ${quoted(keyRef)} is unresolved`
+        : `this receipt names ${quoted(manifest.subject)} as its evaluator but is signed under ${quoted(keyRef)}, ` +
+          "another DID's keyRef: it is not proven to be that evaluator's record",
+    pointer: "/signature/keyRef",
+  });
 }
 
 const FRESHNESS_CODES: Record<string, [Receipt["freshnessCheck"], string]> = {
