@@ -18,7 +18,7 @@ import { umidPath } from "../core/umid-path.ts";
 import { bundleLibrary } from "../tools/build-library.ts";
 import { httpMeaning } from "../scripts/lookup-page/http-meaning.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
-import { rawPublicKey } from "./support/did.ts";
+import { encodeBase58btc, rawPublicKey } from "./support/did.ts";
 import { resolveDidWebKey } from "../core/did/did-web.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { freePort } from "./support/http.ts";
@@ -439,14 +439,32 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     assertNames(result.reasons[0], "/signature/value");
   });
   it("the lookup page refuses a signature by a small-order key, as the build does", async () => {
-    // Its keyRef's DID has no document: the key is unresolved, and the signature refused all the same.
-    await page.route("https://forger.example/**", (route) =>
-      route.fulfill({ status: 404, headers: { "access-control-allow-origin": "*" } }),
+    // Its keyRef's DID document lists that very key (the identity point), so the keyRef resolves: refused all the same.
+    const did = "did:web:forger.example";
+    const identity = Uint8Array.from([1, ...new Array(31).fill(0)]);
+    const method = {
+      id: `${did}#k`,
+      type: "Multikey",
+      controller: did,
+      publicKeyMultibase: `z${encodeBase58btc(Uint8Array.from([0xed, 0x01, ...identity]))}`,
+    };
+    await page.route("https://forger.example/.well-known/did.json", (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "application/did+json",
+        headers: { "access-control-allow-origin": "*" },
+        body: JSON.stringify({ id: did, verificationMethod: [method], assertionMethod: [method.id] }),
+      }),
     );
     const result = await lookUp(fakeUrl, "urn:browser:forged");
     assert.deepEqual(
-      [result.tone, result.receipt?.signatureCheck, result.receipt?.warnings.map((w) => w.rule ?? w.code)],
-      ["bad", "invalid", ["um:reason:key:http-status", "signature/weak-key"]],
+      [
+        result.tone,
+        result.receipt?.signatureCheck,
+        result.receipt?.keyRefResolution,
+        result.receipt?.warnings.map((w) => w.rule),
+      ],
+      ["bad", "invalid", "resolved", ["signature/weak-key"]],
     );
   });
   it("a link with the resolver and UMID in its hash works, and Copy copies the request URL", async () => {
