@@ -173,8 +173,8 @@ export const SIGNATURE_RULES = {
       "A relying party resolves a did:web keyRef to the key its DID document lists under " +
       "assertionMethod, and rejects a manifest whose key differs (core §1.6.4). A " +
       "document that lists another key, or none for this keyRef, or that is not the " +
-      "DID's, makes every manifest signed under it fail, or be capped at Tier 0, however " +
-      "well it is signed.",
+      "DID's, makes relying parties reject every manifest signed under it, however well " +
+      "it is signed.",
     source: "UM v0.4 core §1.6.4 (key resolution, step 4); W3C CCG did:web",
     fix:
       "Publish the verification method manifest-resolver keygen printed for this key in " +
