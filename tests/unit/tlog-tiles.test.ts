@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type Append, appendEntries } from "../../core/tlog/append.ts";
-import { parseEntryBundle } from "../../core/tlog/entry-bundle.ts";
+import { auditLog } from "../../core/tlog/audit.ts";
+import { entryBundle, parseEntryBundle } from "../../core/tlog/entry-bundle.ts";
 import { treeRoot } from "../../core/tlog/merkle.ts";
 import { consistencyProof, inclusionProof } from "../../core/tlog/proofs.ts";
 import { newTiles, parseTilePath, type Tile, tilePath } from "../../core/tlog/tile.ts";
@@ -111,6 +112,10 @@ describe("the tiles of the known 300-entry tree", { skip }, () => {
       v.entries.slice(0, 300),
     );
   });
+  it("will not bundle an entry whose length does not fit 16 bits", () => {
+    assert.equal(entryBundle([new Uint8Array(0xffff)]).length, 0x10001);
+    assert.throws(() => entryBundle([new Uint8Array(0x10000)]), RangeError);
+  });
   it("refuses a bundle with another count of entries, or bytes after its last", () => {
     const bundle = v.tiles.get("tile/entries/001.p/44")!;
     assert.equal(parseEntryBundle(bundle, 45), undefined);
@@ -159,5 +164,45 @@ describe("a client reading the served tiles", { skip }, () => {
     const lacking = new Map(v.tiles);
     lacking.delete("tile/entries/001.p/44");
     await assert.rejects(appendEntries(storeOf(lacking), 300, v.entries.slice(300, 301)), TileError);
+  });
+});
+
+describe("auditing the known 300-entry log", { skip }, () => {
+  const root = vectors?.roots.get(300) ?? new Uint8Array(32);
+  /** The served tiles with the file at `path` replaced (or removed, with undefined). */
+  function changed(path: string, bytes?: Uint8Array) {
+    const tiles = new Map(v.tiles);
+    if (bytes === undefined) tiles.delete(path);
+    else tiles.set(path, bytes);
+    return storeOf(tiles);
+  }
+  it("passes, and gives back every entry", async () => {
+    assert.deepEqual(await auditLog(storeOf(v.tiles), 300, root), { ok: true, entries: v.entries.slice(0, 300) });
+  });
+  it("names an edited old entry's bundle through its tile", async () => {
+    const bundle = v.tiles.get("tile/entries/000")!.slice();
+    bundle[40]! ^= 1;
+    assert.deepEqual(await auditLog(changed("tile/entries/000", bundle), 300, root), {
+      ok: false,
+      path: "tile/0/000",
+      reason: "mismatch",
+    });
+  });
+  it("names a missing or malformed bundle, and a missing or edited tile", async () => {
+    const cases: [string, Uint8Array | undefined, string][] = [
+      ["tile/entries/001.p/44", undefined, "missing"],
+      ["tile/entries/001.p/44", v.tiles.get("tile/entries/001.p/44")!.subarray(1), "malformed"],
+      ["tile/1/000.p/1", undefined, "missing"],
+      ["tile/1/000.p/1", v.roots.get(257)!, "mismatch"],
+    ];
+    for (const [path, bytes, reason] of cases)
+      assert.deepEqual(await auditLog(changed(path, bytes), 300, root), { ok: false, path, reason });
+  });
+  it("refuses a log whose files agree with each other but not with the checkpoint", async () => {
+    assert.deepEqual(await auditLog(storeOf(v.tiles), 300, v.roots.get(600)!), {
+      ok: false,
+      path: "checkpoint",
+      reason: "mismatch",
+    });
   });
 });
