@@ -1,5 +1,6 @@
 /**
- * Base64url without padding (RFC 4648 §5), strict in both directions.
+ * Base64url without padding (RFC 4648 §5), strict in both directions; and standard padded
+ * base64 (§4), as strict, for the formats that use it (signed notes, checkpoints).
  *
  * Decoding rejects padding, characters outside the alphabet, impossible lengths and
  * non-zero trailing bits, so every byte string has exactly one accepted spelling: a UMID
@@ -67,4 +68,24 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Standard padded base64 (RFC 4648 §4), as signed notes and checkpoints write it. */
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * The bytes of canonical standard base64, or `undefined`: the text is compared after a
+ * round trip, as atob ignores non-zero bits before the padding and two spellings would
+ * otherwise name the same bytes.
+ */
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!STANDARD_BASE64.test(text)) return undefined;
+  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  return encodeBase64(bytes) === text ? bytes : undefined;
 }
