@@ -5,7 +5,7 @@
  * tiles when a client reads a served log (tile-hashes.ts), so the same code computes
  * roots and proofs for both.
  */
-import { sha256 } from "./sha256.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
 
 /** A SHA-256 hash: 32 bytes. */
 export type Hash = Uint8Array;

@@ -7,7 +7,7 @@
  */
 import { decodeBase64, encodeBase64, utf8 } from "../base64url.ts";
 import { isKeyName } from "./note.ts";
-import { sha256 } from "./sha256.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
 
 /** The signature type byte of Ed25519 in signed notes. */
 const ED25519_TYPE = 0x01;

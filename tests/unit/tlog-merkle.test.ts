@@ -7,22 +7,10 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { EMPTY_TREE_ROOT, type Hash, leafHash, treeRoot } from "../../core/tlog/merkle.ts";
 import { consistencyProof, inclusionProof, verifyConsistency, verifyInclusion } from "../../core/tlog/proofs.ts";
-import { sha256 } from "../../core/tlog/sha256.ts";
 import { TreeHashes } from "../../core/tlog/tree-hashes.ts";
 import { base64, skipWithoutVectors as skip, vectors } from "../support/tlog-vectors.ts";
 
 const v = vectors!;
-
-describe("SHA-256", () => {
-  it("is WebCrypto's SHA-256 for any input, across block boundaries", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (data) => {
-        const expected = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-        assert.deepEqual(sha256(data), expected);
-      }),
-    );
-  });
-});
 
 describe("RFC 6962 hashing (known answers)", { skip }, () => {
   it("hashes leaves with the 0x00 prefix", () => {
