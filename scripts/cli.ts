@@ -67,6 +67,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./commands/routes.ts")).redirect,
   },
   {
+    name: "log",
+    summary: "append the content's served states to its transparency log (content/_log/) and sign it",
+    load: async () => (await import("./commands/log.ts")).log,
+  },
+  {
     name: "build",
     summary: "validate content/ and write the resolver's static output to dist/",
     load: async () => (await import("./commands/build.ts")).build,

@@ -8,6 +8,7 @@
 import { CONTENT_RULES } from "./content.ts";
 import { HISTORY_RULES } from "./history.ts";
 import { JSON_RULES } from "./json.ts";
+import { LOG_RULES } from "./log.ts";
 import { MANIFEST_RULES } from "./manifest.ts";
 import { RELYING_PARTY_RULES } from "./relying-party.ts";
 import { ROUTES_RULES } from "./routes.ts";
@@ -25,6 +26,7 @@ export const RULES = {
   ...CONTENT_RULES,
   ...ROUTES_RULES,
   ...HISTORY_RULES,
+  ...LOG_RULES,
   ...RELYING_PARTY_RULES,
 } satisfies Record<string, Rule>;
 

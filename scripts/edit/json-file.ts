@@ -29,7 +29,7 @@ export function formatJson(value: unknown, style: JsonStyle): string {
 }
 
 /** Replaces `path` with `text` in one step, keeping the file's permissions. */
-export async function writeFileAtomically(path: string, text: string, mode?: number): Promise<void> {
+export async function writeFileAtomically(path: string, text: string | Uint8Array, mode?: number): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   const existingMode = await stat(path).then(
     (s) => s.mode & 0o777,

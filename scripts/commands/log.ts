@@ -1,0 +1,134 @@
+/** `manifest-resolver log`: append what the content now serves to its transparency log, and sign a checkpoint. */
+import { join } from "node:path";
+import { decodeBase64url, encodeBase64 } from "../../core/base64url.ts";
+import { appendEntries } from "../../core/tlog/append.ts";
+import { signCheckpoint } from "../../core/tlog/checkpoint.ts";
+import { isKeyName } from "../../core/tlog/note.ts";
+import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
+import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
+import { checkContent } from "../check/check-content.ts";
+import { settingsFromEnv } from "../config.ts";
+import { loadPrivateKey } from "../crypto/profile-a.ts";
+import { withFileLocks } from "../edit/file-lock.ts";
+import { changedEntries, latestEntries, servedEntries } from "../log/log-entries.ts";
+import { emptyCheckpoint, fileTileStore, LOG_FOLDER, openLog, VERIFIER_FILE, writeLog } from "../log/log-folder.ts";
+import { displayPath, ROUTES_FILE } from "../read/files.ts";
+import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
+import { printProblems } from "../report/problem-report.ts";
+import { formatDiagnostic } from "../report/text.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { CONTENT_OPTION } from "./content-option.ts";
+import { stringOption } from "./options.ts";
+
+/** Where the build serves the log, under the resolver's base: the default origin line names it. */
+const LOG_PATH = "/.well-known/manifest-resolver/log";
+
+export const log = defineCommand({
+  name: "log",
+  description: `Appends to the content's transparency log (content/_log/, C2SP tlog-tiles) one
+entry per UMID whose served state changed since its latest entry (its body's SHA-256 and
+active or suspended, revoked, or redirected and where), in UMID order, and signs a new
+checkpoint. A run that changes nothing appends nothing and leaves every file as it was.
+The first run creates the log: its checkpoint, tiles and entry bundles, and verifier (the
+key clients and monitors verify it with). Refuses content that check refuses, a key that
+is not the log's own, and a log that does not verify. Run it before pushing, as you run
+sign: the key never goes to CI.`,
+  epilogue: `Environment:
+  UM_RESOLVER_URL   its host names a new log: <host>${LOG_PATH}
+  UM_LOCK_WAIT_MS   how long to wait for another edit of the log (default: 10000)
+
+Exit status: 0 appended or unchanged, 1 refused (content, key or log), 2 usage error.
+
+Example:
+  manifest-resolver log --key ~/.manifest-keys/log.pem --content content`,
+  positionals: [],
+  options: {
+    key: stringOption({
+      value: "PEM",
+      help: "the log's Ed25519 private key (PKCS#8 PEM, as keygen writes it)",
+      required: true,
+    }),
+    origin: stringOption({
+      value: "ORIGIN",
+      help: "the log's name, its checkpoints' first line; set by the first run, kept after",
+      default: { text: `<host of UM_RESOLVER_URL>${LOG_PATH}` },
+      nonEmpty: true,
+    }),
+    ...CONTENT_OPTION,
+  },
+  async run(values) {
+    const settings = settingsFromEnv();
+    const contentDir = values.content;
+    const logDir = join(contentDir, LOG_FOLDER);
+    const shownLog = `${displayPath(logDir)}/`;
+    // The log's own lock, and _routes.json's: the states read are those the log then records.
+    const locks = [logDir, join(contentDir, ROUTES_FILE)];
+    return withFileLocks(locks, settings.lockWaitMs, async () => {
+      const opened = await openLog(logDir);
+      if (!opened.ok) return refuse("log/unverifiable", join(logDir, opened.file), opened.reason);
+      const origin = opened.key?.name ?? checkedOrigin(newOrigin(values.origin, settings.resolverUrl));
+      if (opened.key !== undefined && values.origin !== undefined && values.origin !== origin)
+        throw new UsageError(`--origin '${values.origin}' is not this log's origin, '${origin}': a log keeps its name`);
+      const signer = await logSigner(values.key, origin);
+      if (typeof signer === "string") {
+        console.error(`manifest-resolver: ${printable(signer)}`);
+        return EXIT_FAILED;
+      }
+      if (opened.key !== undefined && encodeBase64(opened.key.publicKey) !== encodeBase64(signer.publicKey)) {
+        const verifier = join(logDir, VERIFIER_FILE);
+        return refuse("log/wrong-key", verifier, `${values.key} is not the key of the log ${origin}`);
+      }
+
+      const content = await checkContent(contentDir, { settings, now: new Date(), strict: false });
+      if (hasErrors(content.diagnostics)) {
+        printProblems(content.diagnostics, { maxProblems: 50, write: (line) => console.log(line) });
+        console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
+        return EXIT_FAILED;
+      }
+      const latest = latestEntries(opened.entries);
+      if (latest === undefined) return refuse("log/unverifiable", logDir, "holds an entry that names no UMID");
+      const entries = changedEntries(servedEntries(content), latest);
+      const old = opened.checkpoint ?? emptyCheckpoint(origin);
+      if (entries.length === 0 && opened.checkpoint !== undefined) {
+        console.log(`${shownLog} unchanged: size ${old.size}, root ${encodeBase64(old.rootHash)}`);
+        return EXIT_OK;
+      }
+      const appended = await appendEntries(fileTileStore(logDir), old.size, entries);
+      const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions: [] };
+      const verifier = opened.key === undefined ? formatVerifierKey(origin, signer.publicKey) : undefined;
+      await writeLog(logDir, appended.files, await signCheckpoint(checkpoint, signer), verifier);
+      const appendedText = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
+      console.log(
+        `${shownLog} appended ${appendedText}: size ${appended.size}, root ${encodeBase64(appended.rootHash)}`,
+      );
+      return EXIT_OK;
+    });
+  },
+});
+
+/** The origin of a new log: --origin, or UM_RESOLVER_URL's host and the log's path. */
+function newOrigin(given: string | undefined, resolverUrl: string): string {
+  if (given !== undefined) return given;
+  if (resolverUrl === "")
+    throw new UsageError("a new log needs a name: pass --origin, or set UM_RESOLVER_URL to your resolver's URL");
+  return `${new URL(resolverUrl).host}${LOG_PATH}`;
+}
+
+/** The origin of a new log, once it is one a signed note can name (no space, no plus). */
+function checkedOrigin(origin: string): string {
+  if (!isKeyName(origin)) throw new UsageError(`'${origin}' cannot name a log: a log's origin has no space and no '+'`);
+  return origin;
+}
+
+/** A signed-note signer named `origin` with the Ed25519 key in the PEM file, or why it cannot be had. */
+async function logSigner(path: string, origin: string): Promise<NoteSigner | string> {
+  const key = await loadPrivateKey(path);
+  if (typeof key === "string") return key;
+  const seed = decodeBase64url(key.export({ format: "jwk" }).d!)!;
+  return (await ed25519Signer({ name: origin, seed }))!;
+}
+
+function refuse(rule: "log/wrong-key" | "log/unverifiable", file: string, message: string): number {
+  console.error(formatDiagnostic(diagnostic(rule, { file: displayPath(file) }, message)));
+  return EXIT_FAILED;
+}

@@ -1,0 +1,81 @@
+/**
+ * The log's files in `content/_log/` (issue 26): `verifier` (the signed-note verifier key,
+ * `<origin>+<keyid>+<key>`), `checkpoint` (the signed checkpoint), and the tiles and entry
+ * bundles at their tlog-tiles paths. A log is opened only once all of it verifies: the
+ * checkpoint with the verifier, the tiles and bundles against the checkpoint's root.
+ * Written new files first and the checkpoint last, each atomically, so that a process
+ * killed at any instant leaves the previous log or the new one: files past the previous
+ * checkpoint's size are not part of its log, and are written over by the next append.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { auditLog } from "../../core/tlog/audit.ts";
+import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
+import { EMPTY_TREE_ROOT } from "../../core/tlog/merkle.ts";
+import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
+import type { TileStore } from "../../core/tlog/tile-hashes.ts";
+import { writeFileAtomically } from "../edit/json-file.ts";
+
+export const LOG_FOLDER = "_log";
+const CHECKPOINT_FILE = "checkpoint";
+export const VERIFIER_FILE = "verifier";
+
+export type OpenedLog =
+  /** `key` undefined: there is no log yet. A log with a verifier and no checkpoint yet is empty. */
+  | { ok: true; key: NoteKey | undefined; checkpoint: Checkpoint | undefined; entries: Uint8Array[] }
+  /** `file` is the one found wrong, relative to the log's folder. */
+  | { ok: false; file: string; reason: string };
+
+/** The tiles and bundles under `dir`, by their tlog-tiles path. */
+export function fileTileStore(dir: string): TileStore {
+  return { read: (path) => readOptional(join(dir, path)) };
+}
+
+export async function openLog(dir: string): Promise<OpenedLog> {
+  const verifierBytes = await readOptional(join(dir, VERIFIER_FILE));
+  const note = await readOptional(join(dir, CHECKPOINT_FILE));
+  if (verifierBytes === undefined) {
+    return note === undefined
+      ? { ok: true, key: undefined, checkpoint: undefined, entries: [] }
+      : { ok: false, file: VERIFIER_FILE, reason: "missing: nothing can verify the checkpoint" };
+  }
+  const key = parseVerifierKey(new TextDecoder().decode(verifierBytes).trimEnd());
+  if (key === undefined) return { ok: false, file: VERIFIER_FILE, reason: "not a signed-note verifier key" };
+  if (note === undefined) return { ok: true, key, checkpoint: undefined, entries: [] };
+  const opened = await openCheckpoint(note, key, key.name);
+  if (!opened.ok) return { ok: false, file: CHECKPOINT_FILE, reason: `does not verify (${opened.reason})` };
+  const { size, rootHash } = opened.checkpoint;
+  const audit = await auditLog(fileTileStore(dir), size, rootHash);
+  if (!audit.ok) return { ok: false, file: audit.path, reason: `${audit.reason} for the checkpoint's tree` };
+  return { ok: true, key, checkpoint: opened.checkpoint, entries: audit.entries };
+}
+
+/** The checkpoint of a log that has none yet: no entries. */
+export function emptyCheckpoint(origin: string): Checkpoint {
+  return { origin, size: 0, rootHash: EMPTY_TREE_ROOT, extensions: [] };
+}
+
+/** Writes the tiles and bundles of an append, the verifier if new, then the signed checkpoint. */
+export async function writeLog(
+  dir: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  signedCheckpoint: string,
+  verifier?: string,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [path, bytes] of files) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFileAtomically(join(dir, path), bytes);
+  }
+  if (verifier !== undefined) await writeFileAtomically(join(dir, VERIFIER_FILE), `${verifier}\n`);
+  await writeFileAtomically(join(dir, CHECKPOINT_FILE), signedCheckpoint);
+}
+
+async function readOptional(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}

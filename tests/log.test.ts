@@ -1,0 +1,177 @@
+/**
+ * `manifest-resolver log` (issue 26, sections 1 and 2): the transparency log in content/_log/ that records each
+ * change of a UMID's served state, its entries' exact JCS, a checkpoint that verifies with the log's verifier and
+ * tiles that audit against it, nothing touched when nothing changed, and the refusals (another key, another origin).
+ */
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { auditLog } from "../core/tlog/audit.ts";
+import { openCheckpoint } from "../core/tlog/checkpoint.ts";
+import { parseVerifierKey } from "../core/tlog/note-keys.ts";
+import { fileTileStore } from "../scripts/log/log-folder.ts";
+import { listContent } from "../scripts/read/files.ts";
+import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { fileDigests } from "./support/file-tree.ts";
+import { readRecords } from "./support/index.ts";
+import { assertUsageError } from "./support/problems.ts";
+import { runCli } from "./support/processes.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-log-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+const signingKey = newKey();
+const pem = (name: string) => {
+  const file = join(scratch, name);
+  writeFileSync(file, newKey().export({ format: "pem", type: "pkcs8" }));
+  return file;
+};
+const logKey = pem("log.pem");
+const ORIGIN = "fixture.example:8443/.well-known/manifest-resolver/log";
+const env = { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL };
+const cli = (...args: string[]) => runCli(args, scratch, env);
+
+function content(name: string): string {
+  const dir = join(scratch, name, "content");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "_keys.json"), JSON.stringify(pinning(signingKey)));
+  return dir;
+}
+function publish(dir: string, file: string, umid: string, extra: Record<string, unknown> = {}): void {
+  writeFileSync(join(dir, file), JSON.stringify(signed(manifestFor(umid, extra), signingKey), null, 2));
+}
+
+/** The log's entries, once its checkpoint verifies with its verifier and its tiles audit against it. */
+async function loggedEntries(dir: string): Promise<string[]> {
+  const logDir = join(dir, "_log");
+  const key = parseVerifierKey(readFileSync(join(logDir, "verifier"), "utf8").trimEnd());
+  assert.ok(key);
+  assert.equal(key.name, ORIGIN);
+  const opened = await openCheckpoint(readFileSync(join(logDir, "checkpoint")), key, ORIGIN);
+  assert.ok(opened.ok, JSON.stringify(opened));
+  const audit = await auditLog(fileTileStore(logDir), opened.checkpoint.size, opened.checkpoint.rootHash);
+  assert.ok(audit.ok, JSON.stringify(audit));
+  return audit.entries.map((entry) => Buffer.from(entry).toString("utf8"));
+}
+
+/** What the built resolver serves for each UMID, as the log's entry for it says it. */
+function servedByBuild(dist: string): Map<string, string> {
+  const served = new Map<string, string>();
+  for (const [umid, record] of Object.entries(readRecords(dist))) {
+    if (record.revoked) served.set(umid, JSON.stringify({ state: "revoked", umid }));
+    else if (record.redirect !== undefined)
+      served.set(umid, JSON.stringify({ location: record.redirect, state: "redirected", umid }));
+    else {
+      const sha256 = createHash("sha256")
+        .update(readFileSync(join(dist, record.file!)))
+        .digest("base64url");
+      served.set(umid, JSON.stringify({ sha256, state: record.status!.status, umid }));
+    }
+  }
+  return served;
+}
+
+const latestOf = (entries: string[]) =>
+  new Map(entries.map((entry) => [(JSON.parse(entry) as { umid: string }).umid, entry]));
+const mtimes = (dir: string) =>
+  Object.fromEntries(Object.keys(fileDigests(dir)).map((file) => [file, statSync(join(dir, file)).mtimeMs]));
+
+describe("manifest-resolver log", () => {
+  const dir = content("rounds");
+  const dist = join(scratch, "rounds", "dist");
+
+  it("creates the log on its first run: a checkpoint that verifies with verifier, tiles that audit", async () => {
+    publish(dir, "c.json", "urn:c");
+    publish(dir, "a.json", "urn:a");
+    publish(dir, "b.json", "urn:b");
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /appended 3 entries: size 3, root [A-Za-z0-9+/]{43}=/);
+    const entries = await loggedEntries(dir);
+    assert.deepEqual(
+      entries.map((e) => JSON.parse(e).umid),
+      ["urn:a", "urn:b", "urn:c"],
+    );
+    const built = await cli("build", "--content", dir, "--out", dist, "--lookup-out", join(scratch, "rounds", "lk"));
+    assert.equal(built.status, 0, built.stdout + built.stderr);
+    assert.deepEqual(latestOf(entries), servedByBuild(dist));
+  });
+
+  it("appends exactly the changed UMIDs, in UMID order, as the built resolver serves them", async () => {
+    publish(dir, "d.json", "urn:d");
+    publish(dir, "a.json", "urn:a", { issuedAt: "2026-02-01T00:00:00Z" });
+    assert.equal((await cli("suspend", "urn:b", "--content", dir)).status, 0);
+    const second = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(second.status, 0, second.stderr + second.stdout);
+    const afterSecond = await loggedEntries(dir);
+    assert.deepEqual(
+      afterSecond.slice(3).map((e) => [JSON.parse(e).umid, JSON.parse(e).state]),
+      [
+        ["urn:a", "active"],
+        ["urn:b", "suspended"],
+        ["urn:d", "active"],
+      ],
+    );
+
+    assert.equal((await cli("revoke", "urn:c", "--content", dir)).status, 0);
+    unlinkSync(join(dir, "d.json"));
+    assert.equal((await cli("redirect", "urn:d", "https://elsewhere.example/d", "--content", dir)).status, 0);
+    const third = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(third.status, 0, third.stderr + third.stdout);
+    const entries = await loggedEntries(dir);
+    assert.deepEqual(entries.slice(6), [
+      '{"state":"revoked","umid":"urn:c"}',
+      '{"location":"https://elsewhere.example/d","state":"redirected","umid":"urn:d"}',
+    ]);
+    // The build keeps working with content/_log/ in the content folder, and serves what the log says.
+    const built = await cli("build", "--content", dir, "--out", dist, "--lookup-out", join(scratch, "rounds", "lk"));
+    assert.equal(built.status, 0, built.stdout + built.stderr);
+    assert.deepEqual(latestOf(entries), servedByBuild(dist));
+  });
+
+  it("appends nothing and touches no file when nothing changed", async () => {
+    const before = { digests: fileDigests(join(dir, "_log")), mtimes: mtimes(join(dir, "_log")) };
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /unchanged: size 8,/);
+    assert.deepEqual({ digests: fileDigests(join(dir, "_log")), mtimes: mtimes(join(dir, "_log")) }, before);
+  });
+
+  it("refuses another key than the log's, touching nothing", async () => {
+    publish(dir, "e.json", "urn:e");
+    const before = fileDigests(join(dir, "_log"));
+    const run = await cli("log", "--key", pem("other.pem"), "--content", dir);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /_log\/verifier - error log\/wrong-key: /);
+    assert.deepEqual(fileDigests(join(dir, "_log")), before);
+  });
+
+  it("keeps the origin the first run set: another --origin later is a usage error", async () => {
+    const run = await cli("log", "--key", logKey, "--content", dir, "--origin", "another.example/log");
+    assertUsageError(run, "--origin", "another.example/log");
+    const same = await cli("log", "--key", logKey, "--content", dir, "--origin", ORIGIN);
+    assert.equal(same.status, 0, same.stderr);
+  });
+
+  it("does not take the log's files for manifests", async () => {
+    const listing = await listContent(dir);
+    assert.ok(listing.others.includes("_log/checkpoint"));
+    assert.deepEqual(
+      listing.manifests.filter((file) => file.startsWith("_log")),
+      [],
+    );
+  });
+});
+
+describe("a new log's origin", () => {
+  it("is --origin when given, and a usage error when neither it nor UM_RESOLVER_URL says", async () => {
+    const dir = content("origin");
+    publish(dir, "a.json", "urn:a");
+    assertUsageError(await runCli(["log", "--key", logKey, "--content", dir], scratch, { UM_RESOLVER_URL: "" }));
+    const run = await cli("log", "--key", logKey, "--content", dir, "--origin", "log.example/x");
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(readFileSync(join(dir, "_log", "verifier"), "utf8"), /^log\.example\/x\+[0-9a-f]{8}\+/);
+  });
+});
