@@ -15,7 +15,7 @@ import { parseVerifierKey } from "../core/tlog/note-keys.ts";
 import { fileTileStore } from "../scripts/log/log-folder.ts";
 import { listContent } from "../scripts/read/files.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
-import { fileDigests } from "./support/file-tree.ts";
+import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
 import { assertUsageError } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
@@ -155,6 +155,18 @@ describe("manifest-resolver log", () => {
     assert.equal(same.status, 0, same.stderr);
   });
 
+  it("appends over what a run killed before its checkpoint left", async () => {
+    // A kill after the tiles of size 10 were written, before the checkpoint: the log is still the one of size 9.
+    const size = (await loggedEntries(dir)).length;
+    assert.equal(size, 9);
+    writeFiles(join(dir, "_log"), { "tile/entries/000.p/10": "left by a killed run", "tile/0/000.p/10": "x" });
+    assert.equal((await loggedEntries(dir)).length, 9);
+    publish(dir, "f.json", "urn:f");
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 0, run.stderr + run.stdout);
+    assert.equal(JSON.parse((await loggedEntries(dir))[9]!).umid, "urn:f");
+  });
+
   it("does not take the log's files for manifests", async () => {
     const listing = await listContent(dir);
     assert.ok(listing.others.includes("_log/checkpoint"));
@@ -173,5 +185,25 @@ describe("a new log's origin", () => {
     const run = await cli("log", "--key", logKey, "--content", dir, "--origin", "log.example/x");
     assert.equal(run.status, 0, run.stderr);
     assert.match(readFileSync(join(dir, "_log", "verifier"), "utf8"), /^log\.example\/x\+[0-9a-f]{8}\+/);
+  });
+});
+
+describe("a log that does not verify", () => {
+  it("is refused, and left as it is: an edited old entry", async () => {
+    const dir = content("edited");
+    publish(dir, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    const bundle = join(dir, "_log", "tile", "entries", "000.p", "1");
+    // The same length, another body's digest: the bundle parses, and hashes to another root.
+    const edited = readFileSync(bundle);
+    const at = edited.indexOf('"sha256":"') + 10;
+    edited[at] = edited[at] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(bundle, edited);
+    publish(dir, "b.json", "urn:b");
+    const before = fileDigests(join(dir, "_log"));
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /error log\/unverifiable: /);
+    assert.deepEqual(fileDigests(join(dir, "_log")), before);
   });
 });
