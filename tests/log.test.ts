@@ -30,7 +30,8 @@ const pem = (name: string) => {
 };
 const logKey = pem("log.pem");
 const ORIGIN = "fixture.example:8443/.well-known/manifest-resolver/log";
-const env = { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL };
+// With a verification cache of its own, warm from the second run on: a cached verdict must not hide a change.
+const env = { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL, UM_CACHE_DIR: join(scratch, "cache") };
 const cli = (...args: string[]) => runCli(args, scratch, env);
 
 function content(name: string): string {

@@ -17,6 +17,7 @@ import { diagnostic, hasErrors, printable, summarize } from "../report/diagnosti
 import { printProblems } from "../report/problem-report.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { CACHE_ENVIRONMENT, CACHE_OPTION, openCache, saveCache } from "./cache-option.ts";
 import { CONTENT_OPTION } from "./content-option.ts";
 import { stringOption } from "./options.ts";
 
@@ -34,8 +35,9 @@ key clients and monitors verify it with). Refuses content that check refuses, a 
 is not the log's own, and a log that does not verify. Run it before pushing, as you run
 sign: the key never goes to CI.`,
   epilogue: `Environment:
-  UM_RESOLVER_URL   its host names a new log: <host>${LOG_PATH}
-  UM_LOCK_WAIT_MS   how long to wait for another edit of the log (default: 10000)
+  UM_RESOLVER_URL        its host names a new log: <host>${LOG_PATH}
+  UM_LOCK_WAIT_MS        how long to wait for another edit of the log (default: 10000)
+${CACHE_ENVIRONMENT}
 
 Exit status: 0 appended or unchanged, 1 refused (content, key or log), 2 usage error.
 
@@ -55,6 +57,7 @@ Example:
       nonEmpty: true,
     }),
     ...CONTENT_OPTION,
+    ...CACHE_OPTION,
   },
   async run(values) {
     const settings = settingsFromEnv();
@@ -79,7 +82,14 @@ Example:
         return refuse("log/wrong-key", verifier, `${values.key} is not the key of the log ${origin}`);
       }
 
-      const content = await checkContent(contentDir, { settings, now: new Date(), strict: false });
+      const cache = openCache(values, false);
+      const content = await checkContent(contentDir, {
+        settings,
+        now: new Date(),
+        strict: false,
+        ...(cache && { cache }),
+      });
+      saveCache(cache);
       if (hasErrors(content.diagnostics)) {
         printProblems(content.diagnostics, { maxProblems: 50, write: (line) => console.log(line) });
         console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
