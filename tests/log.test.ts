@@ -208,3 +208,19 @@ describe("a log that does not verify", () => {
     assert.deepEqual(fileDigests(join(dir, "_log")), before);
   });
 });
+
+describe("content that check refuses", () => {
+  it("is refused, and the log left as it is", async () => {
+    const dir = content("refused");
+    publish(dir, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    // Edited after signing: its signature no longer verifies, so build would refuse the content.
+    const file = join(dir, "a.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace("2030-01-01", "2031-01-01"));
+    const before = fileDigests(join(dir, "_log"));
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 1);
+    assert.match(run.stdout, /error signature\//);
+    assert.deepEqual(fileDigests(join(dir, "_log")), before);
+  });
+});

@@ -14,7 +14,7 @@ import { changedEntries, latestEntries, servedEntries } from "../log/log-entries
 import { emptyCheckpoint, fileTileStore, LOG_FOLDER, openLog, VERIFIER_FILE, writeLog } from "../log/log-folder.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
-import { printProblems } from "../report/problem-report.ts";
+import { DEFAULT_MAX_PROBLEMS, printProblems } from "../report/problem-report.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { CACHE_ENVIRONMENT, CACHE_OPTION, openCache, saveCache } from "./cache-option.ts";
@@ -91,7 +91,7 @@ Example:
       });
       saveCache(cache);
       if (hasErrors(content.diagnostics)) {
-        printProblems(content.diagnostics, { maxProblems: 50, write: (line) => console.log(line) });
+        printProblems(content.diagnostics, { maxProblems: DEFAULT_MAX_PROBLEMS, write: (line) => console.log(line) });
         console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
         return EXIT_FAILED;
       }

@@ -11,6 +11,7 @@ import { CONTENT_RULES } from "../../core/rules/content.ts";
 import { HISTORY_RULES } from "../../core/rules/history.ts";
 import { RULE_IDS, RULES, SEVERITIES, type Rule } from "../../core/rules/index.ts";
 import { JSON_RULES } from "../../core/rules/json.ts";
+import { LOG_RULES } from "../../core/rules/log.ts";
 import { MANIFEST_RULES } from "../../core/rules/manifest.ts";
 import { RELYING_PARTY_RULES } from "../../core/rules/relying-party.ts";
 import { ROUTES_RULES } from "../../core/rules/routes.ts";
@@ -55,6 +56,7 @@ test("no rule is defined in two families", () => {
     CONTENT_RULES,
     ROUTES_RULES,
     HISTORY_RULES,
+    LOG_RULES,
     RELYING_PARTY_RULES,
   ];
   assert.equal(
