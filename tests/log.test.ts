@@ -224,3 +224,50 @@ describe("content that check refuses", () => {
     assert.deepEqual(fileDigests(join(dir, "_log")), before);
   });
 });
+
+describe("the gate: check of content that has a log (issue 26, section 3)", () => {
+  const checkRules = async (dir: string) => {
+    const run = await cli("check", "--json", "--content", dir);
+    const rules = run.stdout
+      .trim()
+      .split("\n")
+      .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
+    return { status: run.status, rules };
+  };
+
+  it("passes content whose log records what it serves, and refuses a stale log with log/stale", async () => {
+    const dir = content("gate-stale");
+    publish(dir, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+    // A new body for urn:a, and a new UMID, without running log: the log is stale.
+    publish(dir, "a.json", "urn:a", { subject: "did:web:changed.example" });
+    publish(dir, "b.json", "urn:b");
+    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/stale"] });
+    const human = await cli("check", "--content", dir);
+    assert.match(
+      human.stdout,
+      /_log\/checkpoint - error log\/stale: 2 UMIDs' served state .*"urn:a".*run manifest-resolver log/,
+    );
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+  });
+
+  it("refuses a log whose old entry was edited, with log/unverifiable", async () => {
+    const dir = content("gate-edited");
+    publish(dir, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    const bundle = join(dir, "_log", "tile", "entries", "000.p", "1");
+    const edited = readFileSync(bundle);
+    const at = edited.indexOf('"sha256":"') + 10;
+    edited[at] = edited[at] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(bundle, edited);
+    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
+  });
+
+  it("judges no log where there is none", async () => {
+    const dir = content("gate-none");
+    publish(dir, "a.json", "urn:a");
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+  });
+});

@@ -29,6 +29,7 @@ import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 import { appendAll } from "../../core/append-all.ts";
 import { globalFetch } from "../../core/client/fetch-following.ts";
 import { onlineKeyProblems } from "../check/online-keys.ts";
+import { logGateProblems } from "../log/log-gate.ts";
 
 export const check = defineCommand({
   name: "check",
@@ -139,15 +140,21 @@ Examples:
       progress: (checked: number, total: number) => progress.update(checked, total),
       ...(cache && { cache }),
     };
-    const result = await (compares
+    // The whole content folder, read as the build reads it (what it serves, for the log's gate), or the PATHs.
+    const whole = compares || paths.length === 0;
+    const result = await (whole
       ? checkContent(contentDir, options)
-      : checkPaths(paths.length > 0 ? paths : [contentDir], {
-          ...options,
-          contentDir,
-          allowUnsigned: values["allow-unsigned"],
-        })
+      : checkPaths(paths, { ...options, contentDir, allowUnsigned: values["allow-unsigned"] })
     ).finally(() => progress.stop());
     saveCache(cache);
+    // The log records what the whole content serves: judged when the whole content folder is.
+    if (whole)
+      for (const problem of await logGateProblems(contentDir, result)) {
+        // A file of the log is a checked file too, so that every output (--json included) names it.
+        if (!result.files.some((checked) => checked.file === problem.file))
+          result.files.push({ file: problem.file, umid: null });
+        result.diagnostics.push(problem);
+      }
     if (values.online === true)
       result.diagnostics.push(
         ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),

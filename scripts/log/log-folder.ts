@@ -17,7 +17,7 @@ import type { TileStore } from "../../core/tlog/tile-hashes.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
 
 export const LOG_FOLDER = "_log";
-const CHECKPOINT_FILE = "checkpoint";
+export const CHECKPOINT_FILE = "checkpoint";
 export const VERIFIER_FILE = "verifier";
 
 export type OpenedLog =
