@@ -14,7 +14,15 @@ import fg from "fast-glob";
 import { evaluate } from "../core/evaluate/index.ts";
 import { COMMANDS } from "../scripts/cli.ts";
 import { writeFiles } from "./support/file-tree.ts";
-import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import {
+  consentFor,
+  facetOf,
+  FIXTURE_KEY_REF,
+  manifestFor,
+  newKey,
+  pinning,
+  signed,
+} from "./support/fixture-content.ts";
 import { manifestsOfEveryShape } from "./support/manifest-shapes.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import { assertUsageError } from "./support/problems.ts";
@@ -52,6 +60,10 @@ test("every command's examples name files of a fresh clone and sample UMIDs", {
   }
 });
 
+/** `serve` from `repo` as npm start runs it, on free ports: its URL, the lookup page's, and a link to look one up. */
+const serveWithLookupPage = (repo: string) =>
+  startPrintingUrl(process.execPath, [CLI, "serve", "--port", "0", "--ui-port", "0"], process.env, 3, repo);
+
 test("serve links the most usable manifest when none is accepted as it is", async () => {
   const repo = mkdtempSync(join(tmpdir(), "um-start-"));
   try {
@@ -61,18 +73,8 @@ test("serve links the most usable manifest when none is accepted as it is", asyn
       manifestFor(`urn:start:tier1:${i}`, { requiredTrustTier: 1 }),
     );
     const withWarning = manifestFor("urn:start:purpose", {
-      facets: [{ "@id": "urn:start:facet", "@type": "um:Facet", name: "profile" }],
-      consents: [
-        {
-          "@id": "urn:start:consent",
-          "@type": "um:Consent",
-          facetRef: "urn:start:facet",
-          scope: ["read"],
-          purpose: "display",
-          grantedAt: "2026-01-01T00:00:00Z",
-          expiresAt: "2099-01-01T00:00:00Z",
-        },
-      ],
+      facets: [facetOf("urn:start:facet", { name: "profile" })],
+      consents: [consentFor("urn:start:facet", { expiresAt: "2099-01-01T00:00:00Z" })],
     });
     writeFiles(repo, {
       "package.json": {},
@@ -80,13 +82,7 @@ test("serve links the most usable manifest when none is accepted as it is", asyn
       ...Object.fromEntries([...rejected, withWarning].map((m, i) => [`content/m${i}.jsonld`, signed(m, key)])),
     });
     assert.equal((await runCli(["build"], repo)).status, 0);
-    const server = await startPrintingUrl(
-      process.execPath,
-      [CLI, "serve", "--port", "0", "--ui-port", "0"],
-      process.env,
-      3,
-      repo,
-    );
+    const server = await serveWithLookupPage(repo);
     try {
       const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
       assert.equal(new URL(link!).searchParams.get("umid"), "urn:start:purpose");
@@ -211,13 +207,7 @@ test("serve with the lookup page prints both URLs and a link to a UMID the page 
     });
     const built = await runCli(["build"], repo);
     assert.equal(built.status, 0, built.stderr);
-    const server = await startPrintingUrl(
-      process.execPath,
-      [CLI, "serve", "--port", "0", "--ui-port", "0"],
-      process.env,
-      3,
-      repo,
-    );
+    const server = await serveWithLookupPage(repo);
     try {
       const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
       assert.ok(link, server.output);

@@ -15,7 +15,6 @@ import type { Fetch } from "../core/client/fetch-following.ts";
 import { memoryCache } from "../core/client/http-cache.ts";
 import { resolve } from "../core/client/resolve.ts";
 import { keyInDidDocument } from "../core/did/document-key.ts";
-import { didWebDocumentUrl } from "../core/did/did-web-url.ts";
 import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/index.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { didDocumentOf, encodeBase58btc } from "./support/did.ts";
@@ -24,31 +23,6 @@ import { runCli } from "./support/processes.ts";
 
 const NOW = "2026-06-01T00:00:00Z";
 const context = { now: NOW, omitProcessedAt: true };
-
-describe("did:web: the DID document's URL (did:web §3.2)", () => {
-  it("maps the specification's examples, a port as %3A, and localhost to http:", () => {
-    const url = (did: string) => (didWebDocumentUrl(did) as { url: URL }).url.href;
-    assert.equal(url("did:web:w3c-ccg.github.io"), "https://w3c-ccg.github.io/.well-known/did.json");
-    assert.equal(url("did:web:w3c-ccg.github.io:user:alice"), "https://w3c-ccg.github.io/user/alice/did.json");
-    assert.equal(url("did:web:example.com%3A3000:user:alice"), "https://example.com:3000/user/alice/did.json");
-    assert.equal(url("did:web:localhost%3A8787"), "http://localhost:8787/.well-known/did.json");
-  });
-
-  it("refuses what a URL parser would read as another place", () => {
-    for (const did of [
-      "did:web:127.0.0.1",
-      "did:web:user@example.com",
-      "did:web:example.com:..",
-      "did:web:example.com:a%2Fb",
-      "did:web:example.com::x",
-      "did:web:example.com%3A0",
-      "did:web:exa mple.com",
-      "did:web:xn--a.com",
-      "did:key:z6Mk",
-    ])
-      assert.ok("fault" in didWebDocumentUrl(did), did);
-  });
-});
 
 describe("did:web: the key a DID document gives (DID Core §5.2, §5.3.1)", () => {
   const did = "did:web:example.com";

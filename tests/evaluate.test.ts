@@ -15,24 +15,21 @@ import { encodeBase64url } from "../core/base64url.ts";
 import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { signingInput, signProfileA } from "../scripts/crypto/profile-a.ts";
 import { didJwkOf, didKeyRef, rawPublicKey } from "./support/did.ts";
-import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import {
+  consentFor,
+  facetOf,
+  FIXTURE_KEY_REF,
+  manifestFor,
+  newKey,
+  pinning,
+  signed,
+} from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { assertUsageError, printedProblems } from "./support/problems.ts";
 
 const key = newKey();
 const NOW = "2026-06-01T00:00:00Z";
 const at = (now: string, more: EvaluationContext = {}): EvaluationContext => ({ now, omitProcessedAt: true, ...more });
-const facet = (id: string, extra: Record<string, unknown> = {}) => ({ "@id": id, "@type": "um:Facet", ...extra });
-const consentFor = (facetId: string, extra: Record<string, unknown> = {}) => ({
-  "@id": `urn:consent:${facetId}`,
-  "@type": "um:Consent",
-  facetRef: facetId,
-  scope: ["read"],
-  purpose: "display",
-  grantedAt: "2026-01-01T00:00:00Z",
-  expiresAt: "2027-01-01T00:00:00Z",
-  ...extra,
-});
 const text = (manifest: Record<string, unknown>) => JSON.stringify(manifest);
 const run = async (manifest: Record<string, unknown>, context: EvaluationContext = at(NOW), signer: KeyObject = key) =>
   evaluate(text(signed(manifest, signer)), context);
@@ -41,7 +38,7 @@ describe("evaluate(): Verify", () => {
   it("accepts a signed manifest whose one facet has a valid consent", async () => {
     const r = await run(
       manifestFor("urn:eval:ok", {
-        facets: [facet("urn:f:1", { name: "Profile" })],
+        facets: [facetOf("urn:f:1", { name: "Profile" })],
         consents: [consentFor("urn:f:1")],
       }),
       { now: NOW, intendedPurpose: "display" },
@@ -299,7 +296,7 @@ describe("evaluate(): liveness classes (EXT-T1 §T1.3)", () => {
   it("never meets a liveness floor with an attestation it cannot validate", async () => {
     const m = {
       ...attested("2026-06-01T00:00:00Z"),
-      facets: [facet("urn:f:1", { requiredLiveness: { minFreshness: "stale" } })],
+      facets: [facetOf("urn:f:1", { requiredLiveness: { minFreshness: "stale" } })],
       consents: [consentFor("urn:f:1")],
     };
     const r = await run(m, at("2026-06-01T00:00:10Z"));
@@ -311,7 +308,7 @@ describe("evaluate(): liveness classes (EXT-T1 §T1.3)", () => {
 describe("evaluate(): Consent and the facet floors", () => {
   const oneFacet = (facetExtra: Record<string, unknown>, consentExtra: Record<string, unknown> = {}) =>
     manifestFor("urn:eval:facet", {
-      facets: [facet("urn:f:1", facetExtra)],
+      facets: [facetOf("urn:f:1", facetExtra)],
       consents: [consentFor("urn:f:1", consentExtra)],
     });
   const consentStatus = async (extra: Record<string, unknown>, context: EvaluationContext = at(NOW)) =>
@@ -333,7 +330,7 @@ describe("evaluate(): Consent and the facet floors", () => {
   });
   it("processes a facet once any governing consent holds", async () => {
     const m = manifestFor("urn:eval:two", {
-      facets: [facet("urn:f:1")],
+      facets: [facetOf("urn:f:1")],
       consents: [
         consentFor("urn:f:1", { "@id": "urn:c:old", withdrawnAt: "2026-02-01T00:00:00Z" }),
         consentFor("urn:f:1"),
@@ -349,7 +346,7 @@ describe("evaluate(): Consent and the facet floors", () => {
     const only = await run(oneFacet({ requiredTrustTier: 1 }), at(NOW, { maxSupportedTrustTier: 1 }));
     assert.deepEqual([only.outcome, only.facetStatuses[0]!.status], ["rejected", "trustTierUnsupported"]);
     const m = manifestFor("urn:eval:mixed", {
-      facets: [facet("urn:f:1", { requiredTrustTier: 1 }), facet("urn:f:2")],
+      facets: [facetOf("urn:f:1", { requiredTrustTier: 1 }), facetOf("urn:f:2")],
       consents: [consentFor("urn:f:1"), consentFor("urn:f:2")],
     });
     const mixed = await run(m, at(NOW, { maxSupportedTrustTier: 1 }));
@@ -373,7 +370,7 @@ describe("evaluate(): Consent and the facet floors", () => {
     const jwe = { protected: "p", recipients: [], iv: "i", ciphertext: "c", tag: "t" };
     const sealed = await run(
       manifestFor("urn:eval:sealed", {
-        facets: [facet("urn:f:1", { encryptionProfile: "jwe-inline-v1", entity: jwe, requiredTrustTier: 3 })],
+        facets: [facetOf("urn:f:1", { encryptionProfile: "jwe-inline-v1", entity: jwe, requiredTrustTier: 3 })],
       }),
     );
     assert.equal(sealed.facetStatuses[0]!.status, "opaque");

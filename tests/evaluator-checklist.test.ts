@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { evaluate, revokedReceipt, type EvaluationContext } from "../core/evaluate/index.ts";
-import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { consentFor, facetOf, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { theProblem } from "./support/problems.ts";
 
@@ -26,23 +26,12 @@ const write = (name: string, value: unknown) => {
   writeFileSync(join(scratch, name), JSON.stringify(value));
   return name;
 };
-const facet = (id: string, extra: Record<string, unknown> = {}) => ({ "@id": id, "@type": "um:Facet", ...extra });
-const consentFor = (facetId: string, extra: Record<string, unknown> = {}) => ({
-  "@id": `urn:consent:${facetId}`,
-  "@type": "um:Consent",
-  facetRef: facetId,
-  scope: ["read"],
-  purpose: "display",
-  grantedAt: "2026-01-01T00:00:00Z",
-  expiresAt: "2027-01-01T00:00:00Z",
-  ...extra,
-});
 
 describe("core §3.1.1, §4.1: unknown members are ignored, never rejected", () => {
   const extra = { "ex:unknownMember": { nested: [1] } };
   const everywhere = manifestFor("urn:checklist:unknown", {
     ...extra,
-    facets: [facet("urn:f:1", { ...extra, requiredLiveness: { minFreshness: "live", ...extra } })],
+    facets: [facetOf("urn:f:1", { ...extra, requiredLiveness: { minFreshness: "live", ...extra } })],
     consents: [consentFor("urn:f:1", extra)],
     claims: [
       {
@@ -87,7 +76,7 @@ describe("core §3.1.1, §4.1: unknown members are ignored, never rejected", () 
 const twoFacets = (umid: string) =>
   signed(
     manifestFor(umid, {
-      facets: [facet("urn:f:profile", { name: "profile" }), facet("urn:f:health", { name: "health" })],
+      facets: [facetOf("urn:f:profile", { name: "profile" }), facetOf("urn:f:health", { name: "health" })],
       consents: [consentFor("urn:f:profile"), consentFor("urn:f:health")],
     }),
     key,

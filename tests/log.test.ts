@@ -189,17 +189,23 @@ describe("a new log's origin", () => {
   });
 });
 
+/** Content `name` with one UMID logged, then its entry edited in place: the same length, another body's digest, so the
+ * bundle parses and hashes to another root. */
+async function loggedThenEdited(name: string): Promise<string> {
+  const dir = content(name);
+  publish(dir, "a.json", "urn:a");
+  assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+  const bundle = join(dir, "_log", "tile", "entries", "000.p", "1");
+  const edited = readFileSync(bundle);
+  const at = edited.indexOf('"sha256":"') + 10;
+  edited[at] = edited[at] === 0x41 ? 0x42 : 0x41;
+  writeFileSync(bundle, edited);
+  return dir;
+}
+
 describe("a log that does not verify", () => {
   it("is refused, and left as it is: an edited old entry", async () => {
-    const dir = content("edited");
-    publish(dir, "a.json", "urn:a");
-    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
-    const bundle = join(dir, "_log", "tile", "entries", "000.p", "1");
-    // The same length, another body's digest: the bundle parses, and hashes to another root.
-    const edited = readFileSync(bundle);
-    const at = edited.indexOf('"sha256":"') + 10;
-    edited[at] = edited[at] === 0x41 ? 0x42 : 0x41;
-    writeFileSync(bundle, edited);
+    const dir = await loggedThenEdited("edited");
     publish(dir, "b.json", "urn:b");
     const before = fileDigests(join(dir, "_log"));
     const run = await cli("log", "--key", logKey, "--content", dir);
@@ -254,14 +260,7 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
   });
 
   it("refuses a log whose old entry was edited, with log/unverifiable", async () => {
-    const dir = content("gate-edited");
-    publish(dir, "a.json", "urn:a");
-    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
-    const bundle = join(dir, "_log", "tile", "entries", "000.p", "1");
-    const edited = readFileSync(bundle);
-    const at = edited.indexOf('"sha256":"') + 10;
-    edited[at] = edited[at] === 0x41 ? 0x42 : 0x41;
-    writeFileSync(bundle, edited);
+    const dir = await loggedThenEdited("gate-edited");
     assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
   });
 

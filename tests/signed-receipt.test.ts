@@ -6,7 +6,7 @@
  * reported as `sign` reports it. `receiptManifest` of the library makes the unsigned one.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -23,6 +23,7 @@ import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames, assertUsageError } from "./support/problems.ts";
+import { runCli } from "./support/processes.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
 const NOW = "2026-06-01T00:00:00Z";
@@ -237,18 +238,8 @@ describe("resolve --receipt-key PEM --receipt-key-ref KEYREF", () => {
   });
   after(() => new Promise<void>((done) => server.close(() => done())));
 
-  /** Spawned, not spawnSync: the server answering it runs in this process. */
-  function resolveCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    // --offline: the fixture's did:web host does not exist (tests/did-web.test.ts resolves keys).
-    const child = spawn(process.execPath, [CLI, "resolve", url, umid, "--offline", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise((done) => child.on("close", (status) => done({ status, stdout, stderr })));
-  }
+  // --offline: the fixture's did:web host does not exist (tests/did-web.test.ts resolves keys).
+  const resolveCli = (...args: string[]) => runCli(["resolve", url, umid, "--offline", ...args], tmpdir());
 
   it("prints the receipt signed as a receipt manifest, which evaluate verifies", async () => {
     const result = await resolveCli("--now", NOW, ...receiptKey);

@@ -32,6 +32,25 @@ export function manifestFor(umid: string, extra: Record<string, unknown> = {}): 
 
 export const FIXTURE_KEY_REF = "did:web:fixture.example#key-1";
 
+/** A facet of id `id`. */
+export const facetOf = (id: string, extra: Record<string, unknown> = {}) => ({
+  "@id": id,
+  "@type": "um:Facet",
+  ...extra,
+});
+
+/** A consent to read facet `facetId` for "display", granted 2026-01-01, until 2027-01-01 unless `extra` says. */
+export const consentFor = (facetId: string, extra: Record<string, unknown> = {}) => ({
+  "@id": `urn:consent:${facetId}`,
+  "@type": "um:Consent",
+  facetRef: facetId,
+  scope: ["read"],
+  purpose: "display",
+  grantedAt: "2026-01-01T00:00:00Z",
+  expiresAt: "2027-01-01T00:00:00Z",
+  ...extra,
+});
+
 export function signed(manifest: Record<string, unknown>, key: KeyObject): Record<string, unknown> {
   return { ...manifest, signature: signProfileA(manifest, key, FIXTURE_KEY_REF, new Date("2026-01-01T00:00:00Z")) };
 }

@@ -198,6 +198,8 @@ describe("did:web document URLs (W3C CCG did:web, Read (Resolve))", () => {
       "did:web:example.com%3A99999",
       "did:web:-example.com",
       "did:web:user@example.com",
+      "did:web:exa mple.com",
+      "did:web:xn--a.com",
     ])
       assert.ok("fault" in didWebDocumentUrl(did), did);
   });

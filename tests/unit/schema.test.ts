@@ -288,16 +288,18 @@ describe("claims", () => {
   it("other claim types need no bound DIDs", () => expectValid(withClaim({ "@type": "age.over18" })));
 });
 
+/** A valid consent object. */
+const consent = {
+  "@id": "urn:c",
+  "@type": "um:Consent",
+  facetRef: "urn:f",
+  scope: ["read"],
+  purpose: "p",
+  grantedAt: "2026-01-01T00:00:00Z",
+  expiresAt: "2026-02-01T00:00:00Z",
+};
+
 describe("consents", () => {
-  const consent = {
-    "@id": "urn:c",
-    "@type": "um:Consent",
-    facetRef: "urn:f",
-    scope: ["read"],
-    purpose: "p",
-    grantedAt: "2026-01-01T00:00:00Z",
-    expiresAt: "2026-02-01T00:00:00Z",
-  };
   it("accepts a consent", () => expectValid(manifest({ consents: [consent] })));
   it("requires facetRef", () => {
     const { facetRef: _, ...rest } = consent;
@@ -405,15 +407,6 @@ describe("core §3.1.1, §4.1: an unknown member of every object the schema defi
     initiatedAt: "2026-01-01T00:00:00Z",
     expiresAt: "2026-01-02T00:00:00Z",
     state: "initiated",
-  };
-  const consent = {
-    "@id": "urn:c",
-    "@type": "um:Consent",
-    facetRef: "urn:f",
-    scope: ["read"],
-    purpose: "p",
-    grantedAt: "2026-01-01T00:00:00Z",
-    expiresAt: "2026-02-01T00:00:00Z",
   };
   /** The object's `$defs` name (or where it sits in one), a valid value holding it, and its pointer there. */
   const objects: [string, Validate, unknown, string][] = [
