@@ -4,13 +4,15 @@
  * tiles that audit against it, nothing touched when nothing changed, and the refusals (another key, another origin).
  */
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
+import { createHash, createPrivateKey } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { auditLog } from "../core/tlog/audit.ts";
-import { openCheckpoint } from "../core/tlog/checkpoint.ts";
+import { openCheckpoint, parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
+import { formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
+import { ed25519Signer } from "../core/tlog/note-signature.ts";
 import { parseVerifierKey } from "../core/tlog/note-keys.ts";
 import { fileTileStore } from "../scripts/log/log-folder.ts";
 import { listContent } from "../scripts/read/files.ts";
@@ -98,6 +100,10 @@ describe("manifest-resolver log", () => {
     const built = await cli("build", "--content", dir, "--out", dist, "--lookup-out", join(scratch, "rounds", "lk"));
     assert.equal(built.status, 0, built.stdout + built.stderr);
     assert.deepEqual(latestOf(entries), servedByBuild(dist));
+    // The checkpoint commits to which entry is each UMID's latest.
+    const checkpoint = parseCheckpoint(`${readFileSync(join(dir, "_log", "checkpoint"), "utf8").split("\n\n")[0]!}\n`);
+    const map = await latestMap(entries.map((entry) => JSON.parse(entry).umid));
+    assert.deepEqual(checkpoint?.extensions, [formatLatestLine(map)]);
   });
 
   it("appends exactly the changed UMIDs, in UMID order, as the built resolver serves them", async () => {
@@ -212,6 +218,23 @@ describe("a log that does not verify", () => {
     assert.equal(run.status, 1);
     assert.match(run.stderr, /error log\/unverifiable: /);
     assert.deepEqual(fileDigests(join(dir, "_log")), before);
+  });
+
+  it("is refused when its checkpoint, signed with the log's key, commits to another latest map", async () => {
+    const dir = content("wrong-map");
+    publish(dir, "a.json", "urn:a");
+    publish(dir, "b.json", "urn:b");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    const file = join(dir, "_log", "checkpoint");
+    const checkpoint = parseCheckpoint(`${readFileSync(file, "utf8").split("\n\n")[0]!}\n`)!;
+    // The map of a log where urn:a's latest entry is urn:b's: a log that would hide urn:b's state.
+    const wrong = await latestMap(["urn:b", "urn:a"]);
+    const seed = Buffer.from(createPrivateKey(readFileSync(logKey)).export({ format: "jwk" }).d!, "base64url");
+    const signer = (await ed25519Signer({ name: ORIGIN, seed }))!;
+    writeFileSync(file, await signCheckpoint({ ...checkpoint, extensions: [formatLatestLine(wrong)] }, signer));
+    const run = await cli("check", "--content", dir);
+    assert.equal(run.status, 1);
+    assert.match(run.stdout + run.stderr, /_log\/checkpoint - error log\/unverifiable: its latest-map line/);
   });
 });
 

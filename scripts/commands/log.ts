@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { decodeBase64url, encodeBase64 } from "../../core/base64url.ts";
 import { appendEntries } from "../../core/tlog/append.ts";
 import { signCheckpoint } from "../../core/tlog/checkpoint.ts";
+import { formatLatestLine, latestMap } from "../../core/tlog/latest-map.ts";
+import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { isKeyName } from "../../core/tlog/note.ts";
 import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
@@ -10,7 +12,7 @@ import { checkContent } from "../check/check-content.ts";
 import { settingsFromEnv } from "../config.ts";
 import { loadPrivateKey } from "../crypto/profile-a.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
-import { changedEntries, latestEntries, servedEntries } from "../log/log-entries.ts";
+import { changedEntries, servedEntries } from "../log/log-entries.ts";
 import { emptyCheckpoint, fileTileStore, LOG_FOLDER, openLog, VERIFIER_FILE, writeLog } from "../log/log-folder.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
@@ -95,16 +97,16 @@ Example:
         console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
         return EXIT_FAILED;
       }
-      const latest = latestEntries(opened.entries);
-      if (latest === undefined) return refuse("log/unverifiable", logDir, "holds an entry that names no UMID");
-      const entries = changedEntries(servedEntries(content), latest);
+      const entries = changedEntries(servedEntries(content), opened.logged.latest);
       const old = opened.checkpoint ?? emptyCheckpoint(origin);
       if (entries.length === 0 && opened.checkpoint !== undefined) {
         console.log(`${shownLog} unchanged: size ${old.size}, root ${encodeBase64(old.rootHash)}`);
         return EXIT_OK;
       }
       const appended = await appendEntries(fileTileStore(logDir), old.size, entries);
-      const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions: [] };
+      const map = await latestMap([...opened.logged.umids, ...entries.map((entry) => parseLogEntry(entry)!.umid)]);
+      const extensions = [formatLatestLine(map)];
+      const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions };
       const verifier = opened.key === undefined ? formatVerifierKey(origin, signer.publicKey) : undefined;
       await writeLog(logDir, appended.files, await signCheckpoint(checkpoint, signer), verifier);
       const appendedText = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;

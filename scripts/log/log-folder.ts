@@ -6,15 +6,19 @@
  * Written new files first and the checkpoint last, each atomically, so that a process
  * killed at any instant leaves the previous log or the new one: files past the previous
  * checkpoint's size are not part of its log, and are written over by the next append.
+ * The checkpoint's latest-map line must be the map its entries make (latest-map.ts): the
+ * build serves that map's buckets, and a client proves a UMID's latest entry with them.
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { auditLog } from "../../core/tlog/audit.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
-import { EMPTY_TREE_ROOT } from "../../core/tlog/merkle.ts";
+import { type LatestMap, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
+import { EMPTY_TREE_ROOT, sameHash } from "../../core/tlog/merkle.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import type { TileStore } from "../../core/tlog/tile-hashes.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
+import { type LoggedEntries, loggedEntries } from "./log-entries.ts";
 
 export const LOG_FOLDER = "_log";
 export const CHECKPOINT_FILE = "checkpoint";
@@ -22,7 +26,14 @@ export const VERIFIER_FILE = "verifier";
 
 export type OpenedLog =
   /** `key` undefined: there is no log yet. A log with a verifier and no checkpoint yet is empty. */
-  | { ok: true; key: NoteKey | undefined; checkpoint: Checkpoint | undefined; entries: Uint8Array[] }
+  | {
+      ok: true;
+      key: NoteKey | undefined;
+      checkpoint: Checkpoint | undefined;
+      logged: LoggedEntries;
+      /** The latest map the checkpoint commits to; undefined with no checkpoint. */
+      map: LatestMap | undefined;
+    }
   /** `file` is the one found wrong, relative to the log's folder. */
   | { ok: false; file: string; reason: string };
 
@@ -36,19 +47,28 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   const note = await readOptional(join(dir, CHECKPOINT_FILE));
   if (verifierBytes === undefined) {
     return note === undefined
-      ? { ok: true, key: undefined, checkpoint: undefined, entries: [] }
+      ? { ok: true, key: undefined, checkpoint: undefined, logged: NOTHING_LOGGED, map: undefined }
       : { ok: false, file: VERIFIER_FILE, reason: "missing: nothing can verify the checkpoint" };
   }
   const key = parseVerifierKey(new TextDecoder().decode(verifierBytes).trimEnd());
   if (key === undefined) return { ok: false, file: VERIFIER_FILE, reason: "not a signed-note verifier key" };
-  if (note === undefined) return { ok: true, key, checkpoint: undefined, entries: [] };
+  if (note === undefined) return { ok: true, key, checkpoint: undefined, logged: NOTHING_LOGGED, map: undefined };
   const opened = await openCheckpoint(note, key, key.name);
   if (!opened.ok) return { ok: false, file: CHECKPOINT_FILE, reason: `does not verify (${opened.reason})` };
   const { size, rootHash } = opened.checkpoint;
   const audit = await auditLog(fileTileStore(dir), size, rootHash);
   if (!audit.ok) return { ok: false, file: audit.path, reason: `${audit.reason} for the checkpoint's tree` };
-  return { ok: true, key, checkpoint: opened.checkpoint, entries: audit.entries };
+  const logged = loggedEntries(audit.entries);
+  if (logged === undefined)
+    return { ok: false, file: "tile/entries", reason: "holds an entry this log does not write" };
+  const map = await latestMap(logged.umids);
+  const committed = parseLatestLine(opened.checkpoint.extensions);
+  if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
+    return { ok: false, file: CHECKPOINT_FILE, reason: "its latest-map line is not the map its entries make" };
+  return { ok: true, key, checkpoint: opened.checkpoint, logged, map };
 }
+
+const NOTHING_LOGGED: LoggedEntries = { latest: new Map(), umids: [] };
 
 /** The checkpoint of a log that has none yet: no entries. */
 export function emptyCheckpoint(origin: string): Checkpoint {

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { ContentCheck } from "../check/check-content.ts";
 import { displayPath } from "../read/files.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
-import { changedEntries, latestEntries, servedEntries } from "./log-entries.ts";
+import { changedEntries, servedEntries } from "./log-entries.ts";
 import { CHECKPOINT_FILE, LOG_FOLDER, openLog } from "./log-folder.ts";
 
 const RUN_LOG = "run manifest-resolver log --key <the log's key> before pushing";
@@ -22,10 +22,7 @@ export async function logGateProblems(contentDir: string, content: ContentCheck)
   const opened = await openLog(logDir);
   if (!opened.ok)
     return [diagnostic("log/unverifiable", { file: displayPath(join(logDir, opened.file)) }, opened.reason)];
-  const latest = latestEntries(opened.entries);
-  if (latest === undefined)
-    return [diagnostic("log/unverifiable", { file: displayPath(logDir) }, "holds an entry that names no UMID")];
-  const stale = changedEntries(servedEntries(content), latest);
+  const stale = changedEntries(servedEntries(content), opened.logged.latest);
   if (stale.length === 0) return [];
   const first = JSON.parse(new TextDecoder().decode(stale[0])) as { umid: string };
   return [

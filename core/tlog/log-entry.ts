@@ -1,0 +1,35 @@
+/**
+ * The log's entries (issue 26, section 1): what the resolver serves for a UMID, as the JCS
+ * bytes of `{umid, state, sha256}` for a served body (active or suspended; `sha256` the
+ * unpadded base64url SHA-256 of the exact body), `{umid, state: "revoked"}`, or
+ * `{umid, state: "redirected", location}`. Parsing takes nothing else: an entry is read
+ * back only as the log writes it, byte for byte.
+ */
+import { decodeUtf8, utf8 } from "../base64url.ts";
+import { canonicalize } from "../crypto/jcs.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+
+export type LogEntry =
+  | { umid: string; state: "active" | "suspended"; sha256: string }
+  | { umid: string; state: "revoked" }
+  | { umid: string; state: "redirected"; location: string };
+
+export function formatLogEntry(entry: LogEntry): Uint8Array {
+  return utf8(canonicalize(entry));
+}
+
+/** The entry these bytes are, or undefined when they are not one the log writes. */
+export function parseLogEntry(bytes: Uint8Array): LogEntry | undefined {
+  const text = decodeUtf8(bytes);
+  const parsed = text === undefined ? undefined : parseJson(text);
+  if (!parsed?.ok || !isJsonObject(parsed.value) || canonicalize(parsed.value) !== text) return undefined;
+  const { umid, state, ...rest } = parsed.value;
+  if (typeof umid !== "string") return undefined;
+  const members = Object.keys(rest).join(",");
+  if ((state === "active" || state === "suspended") && members === "sha256" && typeof rest.sha256 === "string")
+    return { umid, state, sha256: rest.sha256 };
+  if (state === "revoked" && members === "") return { umid, state };
+  if (state === "redirected" && members === "location" && typeof rest.location === "string")
+    return { umid, state, location: rest.location };
+  return undefined;
+}
