@@ -11,10 +11,11 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { auditLog } from "../core/tlog/audit.ts";
 import { openCheckpoint, parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
-import { formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
+import { bucketOf, bucketPath, formatLatestLine, latestEntryIn, latestMap } from "../core/tlog/latest-map.ts";
 import { ed25519Signer } from "../core/tlog/note-signature.ts";
 import { parseVerifierKey } from "../core/tlog/note-keys.ts";
-import { fileTileStore } from "../scripts/log/log-folder.ts";
+import { fileTileStore, openLog } from "../scripts/log/log-folder.ts";
+import { publishedLog } from "../scripts/log/published-log.ts";
 import { listContent } from "../scripts/read/files.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
@@ -172,6 +173,27 @@ describe("manifest-resolver log", () => {
     const run = await cli("log", "--key", logKey, "--content", dir);
     assert.equal(run.status, 0, run.stderr + run.stdout);
     assert.equal(JSON.parse((await loggedEntries(dir))[9]!).umid, "urn:f");
+  });
+
+  it("publishes the checkpoint, its tiles and bundles, and buckets that prove each UMID's latest entry", async () => {
+    const logDir = join(dir, "_log");
+    const opened = await openLog(logDir);
+    assert.ok(opened.ok && opened.checkpoint && opened.map);
+    const files = await publishedLog(logDir, opened);
+    assert.deepEqual(files.get("checkpoint"), new Uint8Array(readFileSync(join(logDir, "checkpoint"))));
+    // The tiles of the checkpoint's tree only: not what the killed run left past it.
+    const { size } = opened.checkpoint;
+    assert.deepEqual(
+      [...files.keys()].filter((path) => path.startsWith("tile/")),
+      [`tile/0/000.p/${size}`, `tile/entries/000.p/${size}`],
+    );
+    const entries = await loggedEntries(dir);
+    for (const [umid, entry] of latestOf(entries)) {
+      const bucket = files.get(bucketPath(size, bucketOf(umid, opened.map.bits)))!;
+      const found = latestEntryIn(bucket, umid, opened.map);
+      assert.ok(found.ok, umid);
+      assert.equal(entries[found.index], entry);
+    }
   });
 
   it("does not take the log's files for manifests", async () => {

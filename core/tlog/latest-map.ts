@@ -74,6 +74,11 @@ export function parseLatestLine(extensions: readonly string[]): LatestCommitment
   return { bits: Number(bitsText), root };
 }
 
+/** Where a log of `size` entries serves bucket `bucket`, under the log's prefix. */
+export function bucketPath(size: number, bucket: number): string {
+  return `latest/${size}/${bucket}`;
+}
+
 /** The served bucket file: `{"latest": {umid: index}, "proof": [base64 hashes]}`. */
 export async function bucketFile(map: LatestMap, bucket: number): Promise<Uint8Array> {
   const proof = await inclusionProof(map.tree, bucket, map.tree.size);

@@ -30,6 +30,8 @@ export type OpenedLog =
       ok: true;
       key: NoteKey | undefined;
       checkpoint: Checkpoint | undefined;
+      /** The checkpoint's signed note, as read. */
+      signedCheckpoint: Uint8Array | undefined;
       logged: LoggedEntries;
       /** The latest map the checkpoint commits to; undefined with no checkpoint. */
       map: LatestMap | undefined;
@@ -47,12 +49,27 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   const note = await readOptional(join(dir, CHECKPOINT_FILE));
   if (verifierBytes === undefined) {
     return note === undefined
-      ? { ok: true, key: undefined, checkpoint: undefined, logged: NOTHING_LOGGED, map: undefined }
+      ? {
+          ok: true,
+          key: undefined,
+          checkpoint: undefined,
+          signedCheckpoint: undefined,
+          logged: NOTHING_LOGGED,
+          map: undefined,
+        }
       : { ok: false, file: VERIFIER_FILE, reason: "missing: nothing can verify the checkpoint" };
   }
   const key = parseVerifierKey(new TextDecoder().decode(verifierBytes).trimEnd());
   if (key === undefined) return { ok: false, file: VERIFIER_FILE, reason: "not a signed-note verifier key" };
-  if (note === undefined) return { ok: true, key, checkpoint: undefined, logged: NOTHING_LOGGED, map: undefined };
+  if (note === undefined)
+    return {
+      ok: true,
+      key,
+      checkpoint: undefined,
+      signedCheckpoint: undefined,
+      logged: NOTHING_LOGGED,
+      map: undefined,
+    };
   const opened = await openCheckpoint(note, key, key.name);
   if (!opened.ok) return { ok: false, file: CHECKPOINT_FILE, reason: `does not verify (${opened.reason})` };
   const { size, rootHash } = opened.checkpoint;
@@ -65,7 +82,7 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   const committed = parseLatestLine(opened.checkpoint.extensions);
   if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
     return { ok: false, file: CHECKPOINT_FILE, reason: "its latest-map line is not the map its entries make" };
-  return { ok: true, key, checkpoint: opened.checkpoint, logged, map };
+  return { ok: true, key, checkpoint: opened.checkpoint, signedCheckpoint: note, logged, map };
 }
 
 const NOTHING_LOGGED: LoggedEntries = { latest: new Map(), umids: [] };
