@@ -3,11 +3,14 @@
  * bytes of `{umid, state, sha256}` for a served body (active or suspended; `sha256` the
  * unpadded base64url SHA-256 of the exact body), `{umid, state: "revoked"}`, or
  * `{umid, state: "redirected", location}`. Parsing takes nothing else: an entry is read
- * back only as the log writes it, byte for byte.
+ * back only as the log writes it, byte for byte. That round trip is also why JSON.parse
+ * is strict enough here, and it is several times faster than the strict parser over a
+ * log's every entry: a duplicate member, a number or an escape spelt otherwise than JCS
+ * spells it would not write back as the same text.
  */
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalize } from "../crypto/jcs.ts";
-import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { isJsonObject } from "../json/strict-json.ts";
 
 export type LogEntry =
   | { umid: string; state: "active" | "suspended"; sha256: string }
@@ -21,9 +24,9 @@ export function formatLogEntry(entry: LogEntry): Uint8Array {
 /** The entry these bytes are, or undefined when they are not one the log writes. */
 export function parseLogEntry(bytes: Uint8Array): LogEntry | undefined {
   const text = decodeUtf8(bytes);
-  const parsed = text === undefined ? undefined : parseJson(text);
-  if (!parsed?.ok || !isJsonObject(parsed.value) || canonicalize(parsed.value) !== text) return undefined;
-  const { umid, state, ...rest } = parsed.value;
+  const value = text === undefined ? undefined : parsedOrUndefined(text);
+  if (!isJsonObject(value) || canonicalize(value) !== text) return undefined;
+  const { umid, state, ...rest } = value;
   if (typeof umid !== "string") return undefined;
   const members = Object.keys(rest).join(",");
   if ((state === "active" || state === "suspended") && members === "sha256" && typeof rest.sha256 === "string")
@@ -32,4 +35,12 @@ export function parseLogEntry(bytes: Uint8Array): LogEntry | undefined {
   if (state === "redirected" && members === "location" && typeof rest.location === "string")
     return { umid, state, location: rest.location };
   return undefined;
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
