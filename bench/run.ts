@@ -25,6 +25,7 @@ import { build } from "esbuild";
 import autocannon from "autocannon";
 import { Miniflare } from "miniflare";
 import { spawnSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, type as osType, release } from "node:os";
 import { join, relative } from "node:path";
@@ -356,6 +357,7 @@ async function againstTheFloor(): Promise<void> {
     );
   });
   asCiRunsThem(repo, n, floorOut);
+  await withChangedManifests(n, PR_CHANGED, async (change) => withTheLog(content, n, change));
   removeBuild(out);
   for (const folder of [floorOut, join(WORK, "floor-cache-check"), join(WORK, "floor-cache-build")])
     rmSync(folder, { recursive: true, force: true });
@@ -425,6 +427,62 @@ function asCiRunsThem(repo: string, n: number, floorOut: string): void {
     0.15,
   );
   rmSync(ci, { recursive: true, force: true });
+}
+
+/**
+ * Issue 26's targets: `log` after PR_CHANGED changed against the floor (an untimed first
+ * run made the log of all n), and the warm build with the log (its gate, and the log it
+ * publishes) against the same warm build with the log moved aside. Each build runs after
+ * the same change, and `log` (untimed) runs before the one with the log, as a publisher
+ * does. The log is removed after, so the saved corpus stays as made.
+ */
+function withTheLog(content: string, n: number, change: () => void): void {
+  const key = join(WORK, "log.pem");
+  writeFileSync(key, generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }));
+  const logDir = join(content, "_log");
+  const aside = join(WORK, "log-aside");
+  const logCache = emptied(join(WORK, "floor-cache-log"));
+  const runLog = () => ourCli(["log", "--key", key, "--origin", "bench.example/log", "--content", content], logCache);
+  try {
+    log(`log ${n} vs floor ...`);
+    timeRow(
+      `log of ${n} manifests after ${PR_CHANGED} changed, same working copy`,
+      sideBySide(
+        warm(() => runLog().ms, change),
+        () => floor(content),
+      ),
+      "floor",
+      0.15,
+    );
+    log(`warm build ${n} with the log vs without ...`);
+    const [withLog, withoutLog] = [join(WORK, "dist-log"), join(WORK, "dist-no-log")];
+    const [cacheWith, cacheWithout] = [emptied(join(WORK, "cache-log")), emptied(join(WORK, "cache-no-log"))];
+    const buildWith = () => ourBuild(content, withLog, n, cacheWith).ms;
+    const buildWithout = () => {
+      renameSync(logDir, aside);
+      try {
+        return ourBuild(content, withoutLog, n, cacheWithout).ms;
+      } finally {
+        renameSync(aside, logDir);
+      }
+    };
+    buildWith();
+    buildWithout();
+    timeRow(
+      `warm build of ${n} manifests after ${PR_CHANGED} changed, with its log, into the previous output`,
+      sideBySide(() => {
+        change();
+        runLog();
+        return buildWith();
+      }, buildWithout),
+      "the same build without the log",
+      1.1,
+    );
+    for (const out of [withLog, withoutLog]) removeBuild(out);
+  } finally {
+    for (const folder of [logDir, aside, logCache, join(WORK, "cache-log"), join(WORK, "cache-no-log")])
+      rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** The commands of the scale runs, as a reader would type them to reproduce one. */
