@@ -46,7 +46,8 @@ export async function latestMap(umids: Iterable<string>): Promise<LatestMap> {
   for (const umid of umids) latest.set(umid, index++);
   let bits = 0;
   while (latest.size > BUCKET_CAPACITY * 2 ** bits) bits++;
-  const buckets = Array.from({ length: 2 ** bits }, () => ({}) as Record<string, number>);
+  // No prototype: a member named "__proto__" is then a member like any other.
+  const buckets = Array.from({ length: 2 ** bits }, () => Object.create(null) as Record<string, number>);
   for (const [umid, at] of latest) buckets[bucketOf(umid, bits)]![umid] = at;
   const tree = new TreeHashes(buckets.map((bucket) => leafHash(bucketLeaf(bucket))));
   return { bits, root: await treeRoot(tree, tree.size), buckets, tree };

@@ -38,6 +38,12 @@ describe("the latest map", () => {
     }
   });
 
+  it("keeps a UMID named like a prototype member", async () => {
+    const map = await latestMap(["__proto__", "constructor"]);
+    for (const [index, umid] of ["__proto__", "constructor"].entries())
+      assert.deepEqual(latestEntryIn(await bucketFile(map, 0), umid, map), { ok: true, index });
+  });
+
   it("says when a UMID has no entry, and refuses a bucket that is not the committed one", async () => {
     const map = await latestMap(umids(600));
     const absent = "urn:um:test:absent";
