@@ -21,14 +21,17 @@ export const keygen = defineCommand({
 (missing folders are made, owner-only too), and prints the public key with what to put
 in content/_keys.json to pin it: the whole file when it pins nothing yet, else the entry
 to add. It also prints the key's did:key (a keyRef that is the key) and, for a did:web
-KEYREF, the verification method to list in that DID's did.json. The private key is never printed, never written into the repository's content
-folder (by its real path: not through a symbolic link either, and not from a folder
-inside it), and an existing file is never overwritten. Keep it out of git (*.pem is
-ignored here) and in your CI's secrets.`,
+KEYREF, the verification method to list in that DID's did.json. The private key is never
+printed, never written into the repository's content folder (by its real path: not
+through a symbolic link either, and not from a folder inside it), and an existing file is
+never overwritten. Keep it out of git (*.pem is ignored here) and in your CI's secrets.
+A key made here also serves as a transparency log's key (log --key): make one for the log
+alone, pin nothing for it, and keep it off CI.`,
   epilogue: `Exit status: 0 written, 1 not written (the file exists, or is in content/), 2 usage error.
 
-Example:
-  manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref did:web:you.example#key-1`,
+Examples:
+  manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref did:web:you.example#key-1
+  manifest-resolver keygen --out ~/.manifest-keys/log.pem`,
   positionals: [],
   options: {
     out: stringOption({ value: "FILE", help: "where to write the private key", default: "signing-key.pem" }),
