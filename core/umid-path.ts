@@ -10,6 +10,8 @@ export const HEALTH_PATH = "/health";
 export const DESCRIPTOR_PATH = "/.well-known/manifest-resolver.json";
 /** The status endpoint (EXT-OPT O2): this prefix, then a UMID_PATH as the resolve endpoint takes it. */
 export const STATUS_PREFIX = "/.well-known/manifest-resolver/status";
+/** The transparency log (issue 26): its checkpoint, tiles and latest-map buckets, under this prefix. */
+export const LOG_PREFIX = "/.well-known/manifest-resolver/log";
 
 /** The five 400 messages of spec 4.3, verbatim. */
 export type BadRequestMessage =

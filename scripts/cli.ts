@@ -87,6 +87,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./commands/probe.ts")).probe,
   },
   {
+    name: "monitor",
+    summary: "audit the transparency log a resolver serves, and print the UMIDs whose state changed",
+    load: async () => (await import("./commands/monitor.ts")).monitor,
+  },
+  {
     name: "evaluate",
     summary: "evaluate a manifest as a relying party would, and print its receipt",
     load: async () => (await import("./commands/evaluate.ts")).evaluateCommand,

@@ -308,6 +308,7 @@ describe("CLI", () => {
       "build",
       "serve",
       "probe",
+      "monitor",
       "evaluate",
       "resolve",
     ]) {

@@ -1,4 +1,7 @@
-/** Rules of the transparency log in `content/_log/` as `manifest-resolver log` extends it and `check` reads it. */
+/**
+ * Rules of the transparency log: in `content/_log/` as `manifest-resolver log` extends it and `check` reads it, and
+ * as a resolver serves it and `manifest-resolver monitor` audits it.
+ */
 import type { Rule } from "./rule.ts";
 
 export const LOG_RULES = {
@@ -30,5 +33,49 @@ export const LOG_RULES = {
       "a body or state the log does not record would be refused by them, and would escape every monitor.",
     source: "C2SP tlog-tiles",
     fix: "Run manifest-resolver log --key <the log's key> after the change, and commit content/_log/ with it.",
+  },
+  "log/bad-checkpoint": {
+    severity: "error",
+    summary: "the served checkpoint is missing, or does not verify with the log's verifier key",
+    why:
+      "A checkpoint is the log's signed word on its size and root: one that is not there, or not signed by the " +
+      "log's key for its origin, vouches for nothing, and clients that verify the log refuse what it serves.",
+    source: "C2SP tlog-checkpoint, signed-note",
+    fix:
+      "Deploy a build of content whose content/_log/ verifies (manifest-resolver check), and give monitor the " +
+      "log's own verifier key (content/_log/verifier).",
+  },
+  "log/tile-mismatch": {
+    severity: "error",
+    summary: "a served tile or entry bundle is missing, or does not hash to the checkpoint's root",
+    why:
+      "The checkpoint signs a root; the tiles and entry bundles are the history under it. A served file that " +
+      "does not hash to that root shows another history than the one signed, and hides what was logged.",
+    source: "C2SP tlog-tiles; RFC 9162 2.1",
+    fix:
+      "Deploy a build of content whose content/_log/ verifies, with every tile and bundle of its checkpoint " +
+      "(the build publishes them); a host or cache serving other files must be fixed.",
+  },
+  "log/map-mismatch": {
+    severity: "error",
+    summary: "the served latest map (checkpoint line or bucket file) is not the map the entries make",
+    why:
+      "Clients take a UMID's latest entry from its bucket file, proven against the checkpoint's latest line. " +
+      "A line or bucket that is not the entries' map makes clients refuse a current state, or accept a stale one: " +
+      "the map is auditable only by recomputing it, which is what a monitor does.",
+    source: "C2SP tlog-checkpoint (extension lines); issue 26, the latest map",
+    fix: "Deploy a build made with the current manifest-resolver: it derives the buckets from the log's entries.",
+  },
+  "log/inconsistent": {
+    severity: "error",
+    summary: "the served log is not consistent with the checkpoint saved before: it shrank or was rewritten",
+    why:
+      "A log only grows: its tree at any size is a prefix of every later one. A smaller tree, or one of which the " +
+      "saved tree is not a prefix, shows another history to this monitor than before: a split view or a rewritten " +
+      "log, the attack the log exists to make visible.",
+    source: "C2SP tlog-tiles; RFC 9162 2.1.4 (consistency)",
+    fix:
+      "Investigate: find which history the log's key signed and who was served which. A publisher whose " +
+      "content/_log/ was rebuilt or rolled back must restore its history; the saved checkpoint is evidence, keep it.",
   },
 } satisfies Record<string, Rule>;

@@ -7,6 +7,11 @@
 /** The largest entry a bundle can hold: its length must fit in 16 bits. */
 const MAX_ENTRY_SIZE = 0xffff;
 
+/** The most bytes a bundle of `width` entries can take: what a reader of a served one reads at most. */
+export function maxBundleBytes(width: number): number {
+  return width * (2 + MAX_ENTRY_SIZE);
+}
+
 export function entryBundle(entries: readonly Uint8Array[]): Uint8Array {
   const bytes = new Uint8Array(entries.reduce((total, entry) => total + 2 + entry.length, 0));
   let offset = 0;

@@ -6,6 +6,7 @@ import { signCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { formatLatestLine, latestMap } from "../../core/tlog/latest-map.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { isKeyName } from "../../core/tlog/note.ts";
+import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { checkContent } from "../check/check-content.ts";
@@ -23,9 +24,6 @@ import { CACHE_ENVIRONMENT, CACHE_OPTION, openCache, saveCache } from "./cache-o
 import { CONTENT_OPTION } from "./content-option.ts";
 import { stringOption } from "./options.ts";
 
-/** Where the build serves the log, under the resolver's base: the default origin line names it. */
-const LOG_PATH = "/.well-known/manifest-resolver/log";
-
 export const log = defineCommand({
   name: "log",
   description: `Appends to the content's transparency log (content/_log/, C2SP tlog-tiles) one
@@ -37,7 +35,7 @@ key clients and monitors verify it with). Refuses content that check refuses, a 
 is not the log's own, and a log that does not verify. Run it before pushing, as you run
 sign: the key never goes to CI.`,
   epilogue: `Environment:
-  UM_RESOLVER_URL        its host names a new log: <host>${LOG_PATH}
+  UM_RESOLVER_URL        its host names a new log: <host>${LOG_PREFIX}
   UM_LOCK_WAIT_MS        how long to wait for another edit of the log (default: 10000)
 ${CACHE_ENVIRONMENT}
 
@@ -55,7 +53,7 @@ Example:
     origin: stringOption({
       value: "ORIGIN",
       help: "the log's name, its checkpoints' first line; set by the first run, kept after",
-      default: { text: `<host of UM_RESOLVER_URL>${LOG_PATH}` },
+      default: { text: `<host of UM_RESOLVER_URL>${LOG_PREFIX}` },
       nonEmpty: true,
     }),
     ...CONTENT_OPTION,
@@ -123,7 +121,7 @@ function newOrigin(given: string | undefined, resolverUrl: string): string {
   if (given !== undefined) return given;
   if (resolverUrl === "")
     throw new UsageError("a new log needs a name: pass --origin, or set UM_RESOLVER_URL to your resolver's URL");
-  return `${new URL(resolverUrl).host}${LOG_PATH}`;
+  return `${new URL(resolverUrl).host}${LOG_PREFIX}`;
 }
 
 /** The origin of a new log, once it is one a signed note can name (no space, no plus). */

@@ -1,0 +1,127 @@
+/**
+ * Auditing a served log (issue 26, section 5): its checkpoint verifies with the log's key;
+ * every entry bundle and tile hashes to the checkpoint's root; the latest map its entries
+ * make is the one its checkpoint commits to, and every served bucket file is that map's,
+ * byte for byte (extension lines are not auditable otherwise); and, given the checkpoint
+ * this monitor saved before, the log only grew: the saved tree is a prefix of the served
+ * one. Then, which UMIDs' latest entries changed since the saved checkpoint.
+ */
+import { encodeBase64 } from "../../core/base64url.ts";
+import { auditLog } from "../../core/tlog/audit.ts";
+import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
+import { bucketFile, bucketPath, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
+import { type Hash, leafHash, sameHash } from "../../core/tlog/merkle.ts";
+import type { NoteKey } from "../../core/tlog/note-keys.ts";
+import { consistencyProof, verifyConsistency } from "../../core/tlog/proofs.ts";
+import { TreeHashes } from "../../core/tlog/tree-hashes.ts";
+import type { RuleId } from "../../core/rules/index.ts";
+import { loggedEntries } from "./log-entries.ts";
+import { getServed, MAX_CHECKPOINT_BYTES, ServedLogError, servedTileStore } from "./served-log.ts";
+import { CHECKPOINT_FILE } from "./log-folder.ts";
+
+/** A UMID whose latest entry changed: `before` undefined when it had none. */
+export interface StateChange {
+  umid: string;
+  before: string | undefined;
+  after: string;
+}
+
+export type Monitored =
+  | {
+      ok: true;
+      checkpoint: Checkpoint;
+      /** The checkpoint's signed note, as served: what a later run checks the log against. */
+      signedCheckpoint: Uint8Array;
+      /** Each UMID's latest entry, as text. */
+      latest: Map<string, string>;
+      /** In UMID order. */
+      changes: StateChange[];
+    }
+  /** `url`: the served file found wrong. */
+  | { ok: false; rule: MonitorRule; url: string; message: string }
+  /** No answer, or an answer other than 200 or 404: nothing is known of the log. */
+  | { ok: false; rule: undefined; message: string };
+
+type MonitorRule = Extract<
+  RuleId,
+  "log/bad-checkpoint" | "log/tile-mismatch" | "log/map-mismatch" | "log/inconsistent"
+>;
+
+/** Audits the log served at `logUrl` (ending in a slash), against `saved`, the checkpoint of an earlier audit. */
+export async function monitorLog(logUrl: string, key: NoteKey, saved: Checkpoint | undefined): Promise<Monitored> {
+  try {
+    return await audited(logUrl, key, saved);
+  } catch (error) {
+    if (error instanceof ServedLogError) return { ok: false, rule: undefined, message: error.message };
+    throw error;
+  }
+}
+
+async function audited(logUrl: string, key: NoteKey, saved: Checkpoint | undefined): Promise<Monitored> {
+  const checkpointUrl = logUrl + CHECKPOINT_FILE;
+  const fail = (rule: MonitorRule, url: string, message: string) => ({ ok: false, rule, url, message }) as const;
+  const note = await getServed(checkpointUrl, MAX_CHECKPOINT_BYTES);
+  if (note === undefined) return fail("log/bad-checkpoint", checkpointUrl, "not found (404)");
+  const opened = await openCheckpoint(note, key, key.name);
+  if (!opened.ok)
+    return fail("log/bad-checkpoint", checkpointUrl, `does not verify with ${key.name}'s key (${opened.reason})`);
+  const { checkpoint } = opened;
+  const { size, rootHash } = checkpoint;
+  const oldSize = saved?.size ?? 0;
+  if (size < oldSize)
+    return fail(
+      "log/inconsistent",
+      checkpointUrl,
+      `size ${size}: the log shrank from the saved checkpoint's ${oldSize}`,
+    );
+
+  const audit = await auditLog(servedTileStore(logUrl), size, rootHash);
+  if (!audit.ok) {
+    const url = audit.path === CHECKPOINT_FILE ? checkpointUrl : logUrl + audit.path;
+    return fail("log/tile-mismatch", url, auditFailure(audit.reason, audit.path, size, rootHash));
+  }
+  const logged = loggedEntries(audit.entries);
+  if (logged === undefined)
+    return fail("log/tile-mismatch", `${logUrl}tile/entries/`, "an entry bundle holds an entry the log does not write");
+
+  if (saved !== undefined) {
+    const tree = new TreeHashes(audit.entries.map(leafHash));
+    const proof = await consistencyProof(tree, saved.size, size);
+    if (!verifyConsistency(saved.size, size, proof, saved.rootHash, rootHash))
+      return fail(
+        "log/inconsistent",
+        checkpointUrl,
+        `the saved checkpoint's tree (size ${saved.size}, root ${encodeBase64(saved.rootHash)}) is not a prefix of ` +
+          `this one (size ${size}): a split view, or a rewritten log`,
+      );
+  }
+
+  const map = await latestMap(logged.umids);
+  const committed = parseLatestLine(checkpoint.extensions);
+  if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
+    return fail("log/map-mismatch", checkpointUrl, "its latest-map line is not the map the log's entries make");
+  for (let bucket = 0; bucket < map.buckets.length; bucket++) {
+    const expected = await bucketFile(map, bucket);
+    const url = logUrl + bucketPath(size, bucket);
+    const served = await getServed(url, expected.length);
+    if (served === undefined) return fail("log/map-mismatch", url, "not found (404)");
+    if (!sameHash(served, expected))
+      return fail("log/map-mismatch", url, `is not bucket ${bucket} of the map the log's entries make`);
+  }
+
+  const before = loggedEntries(audit.entries.slice(0, oldSize))!.latest;
+  const changes = [...logged.latest]
+    .filter(([umid, entry]) => before.get(umid) !== entry)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([umid, after]) => ({ umid, before: before.get(umid), after }));
+  return { ok: true, checkpoint, signedCheckpoint: note, latest: logged.latest, changes };
+}
+
+/** Why the audit of the served tiles failed, in words. */
+function auditFailure(reason: "missing" | "malformed" | "mismatch", path: string, size: number, root: Hash): string {
+  if (path === CHECKPOINT_FILE)
+    return `the tiles and bundles served make another root than the checkpoint's, ${encodeBase64(root)}`;
+  if (reason === "missing") return `missing (404), though the checkpoint's tree of size ${size} has it`;
+  if (reason === "malformed") return "malformed: not an entry bundle of as many entries as its path says";
+  return "mismatch: not the hashes of the entries the served bundles hold";
+}

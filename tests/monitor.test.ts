@@ -1,0 +1,236 @@
+/**
+ * `manifest-resolver monitor` (issue 26, section 5): it audits the log a resolver serves (checkpoint, tiles, entry
+ * bundles, latest-map buckets), holds it to the checkpoint saved by its last run, and prints the UMIDs whose state
+ * changed. Refused, with the state file left as it was: a split view (another log signed with the same key), a
+ * shrunk log, a tampered tile or bundle, a bucket that lies, a checkpoint another key signed.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { createPrivateKey } from "node:crypto";
+import { parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
+import { parseEntryBundle } from "../core/tlog/entry-bundle.ts";
+import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
+import { leafHash } from "../core/tlog/merkle.ts";
+import { formatVerifierKey } from "../core/tlog/note-keys.ts";
+import { ed25519Signer } from "../core/tlog/note-signature.ts";
+import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { type LogServer, publishedLogFiles, serveLogFiles } from "./support/log-server.ts";
+import { assertLineNames, assertUsageError } from "./support/problems.ts";
+import { runCli } from "./support/processes.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-monitor-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+const signingKey = newKey();
+const pem = (name: string) => {
+  const file = join(scratch, name);
+  writeFileSync(file, newKey().export({ format: "pem", type: "pkcs8" }));
+  return file;
+};
+const logKey = pem("log.pem");
+const ORIGIN = "fixture.example:8443/.well-known/manifest-resolver/log";
+const cli = (...args: string[]) => runCli(args, scratch, { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL });
+
+function content(name: string): string {
+  const dir = join(scratch, name, "content");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "_keys.json"), JSON.stringify(pinning(signingKey)));
+  return dir;
+}
+function publish(dir: string, file: string, umid: string, extra: Record<string, unknown> = {}): void {
+  writeFileSync(join(dir, file), JSON.stringify(signed(manifestFor(umid, extra), signingKey), null, 2));
+}
+async function logged(dir: string, key = logKey): Promise<Map<string, Uint8Array>> {
+  const run = await cli("log", "--key", key, "--content", dir);
+  assert.equal(run.status, 0, run.stderr + run.stdout);
+  return publishedLogFiles(join(dir, "_log"));
+}
+
+/** The lines before the summary, and the summary. */
+function output(stdout: string): { lines: string[]; summary: string } {
+  const lines = stdout.trimEnd().split("\n");
+  return { lines: lines.slice(0, -1), summary: lines.at(-1)! };
+}
+const SHA = "[A-Za-z0-9_-]{43}";
+
+describe("manifest-resolver monitor", () => {
+  const dir = content("view-a");
+  const verifier = join(dir, "_log", "verifier");
+  const state = join(scratch, "monitor.checkpoint");
+  let server: LogServer;
+  /** The log as served after each round of changes. */
+  const rounds: Map<string, Uint8Array>[] = [];
+  const monitor = (...args: string[]) => cli("monitor", server.url, "--log-key", verifier, "--state", state, ...args);
+  /** What the monitor must refuse with `rule`, the state file left as it was. */
+  async function refuses(files: Map<string, Uint8Array>, rule: string, ...named: string[]): Promise<void> {
+    const saved = readFileSync(state);
+    server.files = files;
+    const run = await monitor();
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, new RegExp(` - error ${rule}: `));
+    assertLineNames(run.stderr, rule, ...named);
+    assert.equal(run.stdout, "");
+    assert.deepEqual(readFileSync(state), saved);
+  }
+
+  before(async () => {
+    publish(dir, "a.json", "urn:a");
+    publish(dir, "b.json", "urn:b");
+    publish(dir, "c.json", "urn:c");
+    rounds.push(await logged(dir));
+    server = await serveLogFiles(rounds[0]!);
+  });
+  after(() => server.stop());
+
+  const shaOf = new Map<string, string>();
+
+  it("lists every UMID on a first run, and saves the checkpoint", async () => {
+    const run = await monitor();
+    assert.equal(run.status, 0, run.stderr);
+    const { lines, summary } = output(run.stdout);
+    assert.deepEqual(
+      lines.map((line) => line.replace(new RegExp(SHA), "SHA")),
+      ["urn:a  - -> active:SHA", "urn:b  - -> active:SHA", "urn:c  - -> active:SHA"],
+    );
+    for (const line of lines) shaOf.set(line.split("  ")[0]!, line.split(":").at(-1)!);
+    assert.match(
+      summary,
+      /\/.well-known\/manifest-resolver\/log\/checkpoint verified: size 3, root \S+; 3 UMIDs changed since size 0$/,
+    );
+    assert.deepEqual(new Uint8Array(readFileSync(state)), rounds[0]!.get("checkpoint"));
+  });
+
+  it("lists exactly the UMIDs whose state changed since, with their old and new states", async () => {
+    publish(dir, "a.json", "urn:a", { issuedAt: "2026-02-01T00:00:00Z" });
+    assert.equal((await cli("revoke", "urn:c", "--content", dir)).status, 0);
+    publish(dir, "d.json", "urn:d");
+    rounds.push(await logged(dir));
+    server.files = rounds[1]!;
+    const run = await monitor();
+    assert.equal(run.status, 0, run.stderr);
+    const { lines, summary } = output(run.stdout);
+    assert.equal(lines.length, 3, run.stdout);
+    assert.match(lines[0]!, new RegExp(`^urn:a  active:${shaOf.get("urn:a")} -> active:${SHA}$`));
+    assert.notEqual(lines[0]!.split(":").at(-1), shaOf.get("urn:a"));
+    assert.equal(lines[1], `urn:c  active:${shaOf.get("urn:c")} -> revoked`);
+    assert.match(lines[2]!, new RegExp(`^urn:d  - -> active:${SHA}$`));
+    assert.match(summary, /verified: size 6, root \S+; 3 UMIDs changed since size 3$/);
+    assert.deepEqual(new Uint8Array(readFileSync(state)), rounds[1]!.get("checkpoint"));
+
+    const again = await monitor();
+    assert.equal(again.status, 0, again.stderr);
+    assert.deepEqual(output(again.stdout).lines, []);
+    assert.match(again.stdout, /; 0 UMIDs changed since size 6\n$/);
+  });
+
+  it("with --umid, prints only the watched UMIDs, and says which the log has no entry for", async () => {
+    const run = await cli("monitor", server.url, "--log-key", verifier, "--umid", "urn:c", "--umid", "urn:zz");
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(output(run.stdout).lines, ["urn:c  - -> revoked", "urn:zz  not in the log"]);
+    assert.match(output(run.stdout).summary, /; 1 watched UMID changed since size 0$/);
+  });
+
+  it("takes the verifier key as text as well as a file", async () => {
+    const vkey = readFileSync(verifier, "utf8").trimEnd();
+    const run = await cli("monitor", server.url, "--log-key", vkey, "--umid", "urn:b");
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(output(run.stdout).lines, [`urn:b  - -> active:${shaOf.get("urn:b")}`]);
+  });
+
+  it("refuses a split view: another log signed with the same key, of which the saved one is no prefix", async () => {
+    // View B: a log rebuilt from scratch under the same origin and key, from other content, longer than view A.
+    const other = content("view-b");
+    for (const name of ["a", "b", "c", "d", "e", "f", "g"]) publish(other, `${name}.json`, `urn:${name}`);
+    assert.equal((await cli("log", "--key", logKey, "--content", other, "--origin", ORIGIN)).status, 0);
+    const viewB = await publishedLogFiles(join(other, "_log"));
+    await refuses(viewB, "log/inconsistent", "/checkpoint", "split view");
+  });
+
+  it("refuses a log that shrank: an older checkpoint than the saved one", async () => {
+    await refuses(rounds[0]!, "log/inconsistent", "/checkpoint", "size 3");
+  });
+
+  it("refuses a tampered entry bundle, with or without its tile made to match, and a missing tile", async () => {
+    const bundlePath = "tile/entries/000.p/6";
+    const tilePath = "tile/0/000.p/6";
+    const files = new Map(rounds[1]!);
+    // urn:d's entry becomes urn:e's: still an entry the log writes, another leaf hash.
+    const bundle = new Uint8Array(files.get(bundlePath)!);
+    bundle[bundle.length - 3]! ^= 1;
+    files.set(bundlePath, bundle);
+    await refuses(files, "log/tile-mismatch", `/log/${tilePath}`, "mismatch");
+    files.set(tilePath, Buffer.concat(parseEntryBundle(bundle, 6)!.map(leafHash)));
+    await refuses(files, "log/tile-mismatch", "/log/checkpoint", "another root");
+    const missing = new Map(rounds[1]!);
+    missing.delete(tilePath);
+    await refuses(missing, "log/tile-mismatch", `/log/${tilePath}`, "missing");
+  });
+
+  // The map of a log where urn:a and urn:c's latest entries are their first: urn:a's old body, urn:c not revoked.
+  const lyingMap = () => latestMap(["urn:a", "urn:b", "urn:c", "urn:d", "urn:d", "urn:d"]);
+
+  it("refuses a bucket that lies: another map's bucket, well formed", async () => {
+    const files = new Map(rounds[1]!);
+    files.set(bucketPath(6, 0), await bucketFile(await lyingMap(), 0));
+    await refuses(files, "log/map-mismatch", `/log/${bucketPath(6, 0)}`);
+  });
+
+  it("refuses a checkpoint, signed with the log's key, whose latest-map line and buckets lie alike", async () => {
+    const lying = await lyingMap();
+    const checkpoint = parseCheckpoint(
+      `${new TextDecoder().decode(rounds[1]!.get("checkpoint")!).split("\n\n")[0]!}\n`,
+    )!;
+    const seed = createPrivateKey(readFileSync(logKey)).export({ format: "jwk" }).d!;
+    const signer = (await ed25519Signer({ name: ORIGIN, seed: Buffer.from(seed, "base64url") }))!;
+    const files = new Map(rounds[1]!);
+    const note = await signCheckpoint({ ...checkpoint, extensions: [formatLatestLine(lying)] }, signer);
+    files.set("checkpoint", new TextEncoder().encode(note));
+    files.set(bucketPath(6, 0), await bucketFile(lying, 0));
+    await refuses(files, "log/map-mismatch", "/log/checkpoint", "latest-map line");
+  });
+
+  it("refuses a checkpoint another key signed", async () => {
+    const forged = content("forged");
+    publish(forged, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", pem("other.pem"), "--content", forged, "--origin", ORIGIN)).status, 0);
+    const files = new Map(rounds[1]!);
+    files.set("checkpoint", (await publishedLogFiles(join(forged, "_log"))).get("checkpoint")!);
+    await refuses(files, "log/bad-checkpoint", "/checkpoint");
+  });
+
+  it("still takes the log it saved, after all those refusals", async () => {
+    server.files = rounds[1]!;
+    const run = await monitor();
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /; 0 UMIDs changed since size 6\n$/);
+  });
+});
+
+describe("monitor's failures that are not the log's", () => {
+  // A key no log has: usable as a key, and nothing it verifies is ever read here.
+  const vkey = formatVerifierKey(ORIGIN, new Uint8Array(32));
+
+  it("exits 1 naming the URL when nothing answers", async () => {
+    const server = await serveLogFiles(new Map());
+    const { url } = server;
+    await server.stop();
+    const run = await cli("monitor", url, "--log-key", vkey);
+    assert.equal(run.status, 1, run.stderr);
+    assertLineNames(run.stderr, `${url}/.well-known/manifest-resolver/log/checkpoint`);
+  });
+
+  it("is a usage error for a BASE that is not https: or loopback http:, or a VKEY that is no key", async () => {
+    assertUsageError(await cli("monitor", "http://resolver.example", "--log-key", vkey), "BASE");
+    assertUsageError(await cli("monitor", "http://127.0.0.1:1", "--log-key", "no-such-file"), "--log-key");
+    const garbled = vkey.replace("+", "+0");
+    assertUsageError(await cli("monitor", "http://127.0.0.1:1", "--log-key", garbled), "--log-key", garbled);
+  });
+
+  it("is a usage error for a --state FILE that holds no checkpoint of the log", async () => {
+    const file = join(scratch, "not-a-checkpoint");
+    writeFileSync(file, "not a checkpoint\n");
+    assertUsageError(await cli("monitor", "http://127.0.0.1:1", "--log-key", vkey, "--state", file), "--state", file);
+  });
+});
