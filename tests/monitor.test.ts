@@ -13,7 +13,7 @@ import { createPrivateKey } from "node:crypto";
 import { parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
 import { parseEntryBundle } from "../core/tlog/entry-bundle.ts";
 import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
-import { leafHash } from "../core/tlog/merkle.ts";
+import { EMPTY_TREE_ROOT, leafHash } from "../core/tlog/merkle.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
 import { ed25519Signer } from "../core/tlog/note-signature.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
@@ -54,6 +54,12 @@ function output(stdout: string): { lines: string[]; summary: string } {
   return { lines: lines.slice(0, -1), summary: lines.at(-1)! };
 }
 const SHA = "[A-Za-z0-9_-]{43}";
+
+/** What signs checkpoints with the log's own key: the publisher, or whoever took the key. */
+async function logSigner() {
+  const seed = createPrivateKey(readFileSync(logKey)).export({ format: "jwk" }).d!;
+  return (await ed25519Signer({ name: ORIGIN, seed: Buffer.from(seed, "base64url") }))!;
+}
 
 describe("manifest-resolver monitor", () => {
   const dir = content("view-a");
@@ -182,8 +188,7 @@ describe("manifest-resolver monitor", () => {
     const checkpoint = parseCheckpoint(
       `${new TextDecoder().decode(rounds[1]!.get("checkpoint")!).split("\n\n")[0]!}\n`,
     )!;
-    const seed = createPrivateKey(readFileSync(logKey)).export({ format: "jwk" }).d!;
-    const signer = (await ed25519Signer({ name: ORIGIN, seed: Buffer.from(seed, "base64url") }))!;
+    const signer = await logSigner();
     const files = new Map(rounds[1]!);
     const note = await signCheckpoint({ ...checkpoint, extensions: [formatLatestLine(lying)] }, signer);
     files.set("checkpoint", new TextEncoder().encode(note));
@@ -198,6 +203,20 @@ describe("manifest-resolver monitor", () => {
     const files = new Map(rounds[1]!);
     files.set("checkpoint", (await publishedLogFiles(join(forged, "_log"))).get("checkpoint")!);
     await refuses(files, "log/bad-checkpoint", "/checkpoint");
+  });
+
+  it("takes a saved checkpoint of the empty log, which every log extends", async () => {
+    const empty = join(scratch, "empty.checkpoint");
+    const signer = await logSigner();
+    writeFileSync(
+      empty,
+      await signCheckpoint({ origin: ORIGIN, size: 0, rootHash: EMPTY_TREE_ROOT, extensions: [] }, signer),
+    );
+    server.files = rounds[1]!;
+    const run = await cli("monitor", server.url, "--log-key", verifier, "--state", empty);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /; 4 UMIDs changed since size 0\n$/);
+    assert.deepEqual(new Uint8Array(readFileSync(empty)), rounds[1]!.get("checkpoint"));
   });
 
   it("still takes the log it saved, after all those refusals", async () => {

@@ -86,7 +86,8 @@ async function audited(logUrl: string, key: NoteKey, saved: Checkpoint | undefin
 
   if (saved !== undefined) {
     const tree = new TreeHashes(audit.entries.map(leafHash));
-    const proof = await consistencyProof(tree, saved.size, size);
+    // Every tree extends the empty one: there is no proof to make from size 0.
+    const proof = saved.size === 0 ? [] : await consistencyProof(tree, saved.size, size);
     if (!verifyConsistency(saved.size, size, proof, saved.rootHash, rootHash))
       return fail(
         "log/inconsistent",
