@@ -69,15 +69,20 @@ describe("manifest-resolver monitor", () => {
   /** The log as served after each round of changes. */
   const rounds: Map<string, Uint8Array>[] = [];
   const monitor = (...args: string[]) => cli("monitor", server.url, "--log-key", verifier, "--state", state, ...args);
-  /** What the monitor must refuse with `rule`, the state file left as it was. */
-  async function refuses(files: Map<string, Uint8Array>, rule: string, ...named: string[]): Promise<void> {
+  /** What the monitor must refuse with `rule`, naming the file at `url` (its end), the state file left as it was. */
+  async function refuses(files: Map<string, Uint8Array>, rule: string, url: string, ...words: string[]) {
     const saved = readFileSync(state);
     server.files = files;
     const run = await monitor();
     assert.equal(run.status, 1, run.stdout + run.stderr);
     assert.match(run.stderr, new RegExp(` - error ${rule}: `));
-    assertLineNames(run.stderr, rule, ...named);
+    assertLineNames(run.stderr, rule, url, ...words);
     assert.equal(run.stdout, "");
+    const json = await monitor("--json");
+    assert.equal(json.status, 1, json.stdout + json.stderr);
+    const report = JSON.parse(json.stdout);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule });
+    assert.ok(report.url.endsWith(url), report.url);
     assert.deepEqual(readFileSync(state), saved);
   }
 
@@ -136,6 +141,30 @@ describe("manifest-resolver monitor", () => {
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(output(run.stdout).lines, ["urn:c  - -> revoked", "urn:zz  not in the log"]);
     assert.match(output(run.stdout).summary, /; 1 watched UMID changed since size 0$/);
+  });
+
+  it("with --json, prints the same as one JSON object, with the log's entries", async () => {
+    const run = await cli(
+      "monitor",
+      server.url,
+      "--log-key",
+      verifier,
+      "--json",
+      "--umid",
+      "urn:c",
+      "--umid",
+      "urn:zz",
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    assert.match(report.checkpoint.root, /^[A-Za-z0-9+/]{43}=$/);
+    assert.deepEqual(report, {
+      ok: true,
+      checkpoint: { size: 6, root: report.checkpoint.root },
+      since: 0,
+      changes: [{ umid: "urn:c", before: null, after: { umid: "urn:c", state: "revoked" } }],
+      notLogged: ["urn:zz"],
+    });
   });
 
   it("takes the verifier key as text as well as a file", async () => {
@@ -231,13 +260,18 @@ describe("monitor's failures that are not the log's", () => {
   // A key no log has: usable as a key, and nothing it verifies is ever read here.
   const vkey = formatVerifierKey(ORIGIN, new Uint8Array(32));
 
-  it("exits 1 naming the URL when nothing answers", async () => {
+  it("exits 1 naming the URL when nothing answers, with no rule: the log is not at fault", async () => {
     const server = await serveLogFiles(new Map());
     const { url } = server;
     await server.stop();
     const run = await cli("monitor", url, "--log-key", vkey);
     assert.equal(run.status, 1, run.stderr);
     assertLineNames(run.stderr, `${url}/.well-known/manifest-resolver/log/checkpoint`);
+    const json = await cli("monitor", url, "--log-key", vkey, "--json");
+    assert.equal(json.status, 1, json.stderr);
+    const report = JSON.parse(json.stdout);
+    assert.deepEqual({ ...report, message: "" }, { ok: false, rule: null, url: null, message: "" });
+    assert.ok(report.message.includes(`${url}/.well-known/manifest-resolver/log/checkpoint`), report.message);
   });
 
   it("is a usage error for a BASE that is not https: or loopback http:, or a VKEY that is no key", async () => {

@@ -10,12 +10,12 @@ import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
-import { monitorLog } from "../log/monitor-log.ts";
+import { type Monitored, monitorLog } from "../log/monitor-log.ts";
 import { servedLogUrl } from "../log/served-log.ts";
 import { diagnostic, printable } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
-import { listOption, stringOption } from "./options.ts";
+import { booleanOption, listOption, stringOption } from "./options.ts";
 
 export const monitor = defineCommand({
   name: "monitor",
@@ -69,6 +69,13 @@ Examples:
       value: "UMID",
       help: "print only this UMID's change (repeatable), or that the log has no entry for it",
     }),
+    json: booleanOption({
+      help:
+        'print one JSON object on stdout instead: {"ok": true, "checkpoint": {"size", "root"}, "since", ' +
+        '"changes": [{"umid", "before", "after"}], "notLogged": [UMID]} (before and after: log entries, before ' +
+        'null for none), or {"ok": false, "rule", "url", "message"} (rule and url null when the log is not at fault)',
+      default: { text: "lines of text" },
+    }),
   },
   async run(values, [base]) {
     const problem = baseUrlProblem(base);
@@ -77,14 +84,12 @@ Examples:
     const stateFile = values.state;
     const saved = stateFile === undefined ? undefined : await savedCheckpoint(stateFile, key);
     const logUrl = servedLogUrl(base);
+    const json = values.json === true;
     const result = await monitorLog(logUrl, key, saved);
     if (!result.ok) {
-      console.error(
-        result.rule === undefined
-          ? printable(`manifest-resolver: ${result.message}`)
-          : formatDiagnostic(diagnostic(result.rule, { file: result.url }, result.message)),
-      );
-      if (stateFile !== undefined) console.error(printable(`manifest-resolver: ${stateFile} was left unchanged`));
+      printFailure(result, json);
+      if (stateFile !== undefined && !json)
+        console.error(printable(`manifest-resolver: ${stateFile} was left unchanged`));
       return EXIT_FAILED;
     }
     if (stateFile !== undefined) {
@@ -93,26 +98,45 @@ Examples:
         (error: Error) => error.message,
       );
       if (failure !== undefined) {
-        console.error(printable(`manifest-resolver: --state ${stateFile}: the checkpoint was not saved: ${failure}`));
+        const message = `--state ${stateFile}: the checkpoint was not saved: ${failure}`;
+        printFailure({ ok: false, rule: undefined, message }, json);
         return EXIT_FAILED;
       }
     }
-    const watched = new Set(values.umid);
-    const changes = result.changes.filter(({ umid }) => watched.size === 0 || watched.has(umid));
+    const watched = [...new Set(values.umid)];
+    const changes = result.changes.filter(({ umid }) => watched.length === 0 || watched.includes(umid));
+    const notLogged = watched.filter((umid) => !result.latest.has(umid));
+    const { size, rootHash } = result.checkpoint;
+    const since = saved?.size ?? 0;
+    if (json) {
+      const entry = (text: string | undefined) => (text === undefined ? null : parseLogEntry(utf8(text)));
+      const listed = changes.map(({ umid, before, after }) => ({ umid, before: entry(before), after: entry(after) }));
+      const checkpoint = { size, root: encodeBase64(rootHash) };
+      console.log(JSON.stringify({ ok: true, checkpoint, since, changes: listed, notLogged }));
+      return EXIT_OK;
+    }
     for (const { umid, before, after } of changes)
       console.log(printable(`${umid}  ${stateText(before)} -> ${stateText(after)}`));
-    for (const umid of watched) if (!result.latest.has(umid)) console.log(printable(`${umid}  not in the log`));
-    const { size, rootHash } = result.checkpoint;
-    const umids = `${watched.size === 0 ? "" : "watched "}${changes.length === 1 ? "UMID" : "UMIDs"}`;
+    for (const umid of notLogged) console.log(printable(`${umid}  not in the log`));
+    const umids = `${watched.length === 0 ? "" : "watched "}${changes.length === 1 ? "UMID" : "UMIDs"}`;
     console.log(
       printable(
         `${logUrl}checkpoint verified: size ${size}, root ${encodeBase64(rootHash)}; ` +
-          `${changes.length} ${umids} changed since size ${saved?.size ?? 0}`,
+          `${changes.length} ${umids} changed since size ${since}`,
       ),
     );
     return EXIT_OK;
   },
 });
+
+/** A failure: one line on stderr (with its rule, if it is the log's), or the --json object on stdout. */
+function printFailure(failure: Extract<Monitored, { ok: false }>, json: boolean): void {
+  const url = "url" in failure ? failure.url : undefined;
+  const { rule, message } = failure;
+  if (json) console.log(JSON.stringify({ ok: false, rule: rule ?? null, url: url ?? null, message }));
+  else if (rule === undefined || url === undefined) console.error(printable(`manifest-resolver: ${message}`));
+  else console.error(formatDiagnostic(diagnostic(rule, { file: url }, message)));
+}
 
 /** The key VKEY is, or the one in the file it names. */
 async function verifierKey(given: string): Promise<NoteKey> {
