@@ -175,12 +175,18 @@ describe("manifest-resolver monitor", () => {
   });
 
   it("refuses a split view: another log signed with the same key, of which the saved one is no prefix", async () => {
-    // View B: a log rebuilt from scratch under the same origin and key, from other content, longer than view A.
-    const other = content("view-b");
-    for (const name of ["a", "b", "c", "d", "e", "f", "g"]) publish(other, `${name}.json`, `urn:${name}`);
-    assert.equal((await cli("log", "--key", logKey, "--content", other, "--origin", ORIGIN)).status, 0);
-    const viewB = await publishedLogFiles(join(other, "_log"));
-    await refuses(viewB, "log/inconsistent", "/checkpoint", "split view");
+    // Views B and C: logs rebuilt from scratch under the same origin and key, from other content: one longer than
+    // view A, one as long (its first three entries view A's own).
+    for (const [name, umids] of [
+      ["view-b", ["a", "b", "c", "d", "e", "f", "g"]],
+      ["view-c", ["a", "b", "c", "x", "y", "z"]],
+    ] as const) {
+      const other = content(name);
+      for (const umid of umids) publish(other, `${umid}.json`, `urn:${umid}`);
+      assert.equal((await cli("log", "--key", logKey, "--content", other, "--origin", ORIGIN)).status, 0);
+      const view = await publishedLogFiles(join(other, "_log"));
+      await refuses(view, "log/inconsistent", "/checkpoint", `(size ${umids.length})`, "split view");
+    }
   });
 
   it("refuses a log that shrank: an older checkpoint than the saved one", async () => {
