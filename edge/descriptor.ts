@@ -2,7 +2,8 @@
  * The body of `GET /.well-known/manifest-resolver.json` (spec 4.2), including the caching
  * and privacy posture the spec says the descriptor states.
  */
-import { CACHE_NONE, CACHE_RESOLVED, CONTRACT } from "./responses.ts";
+import { LOG_PREFIX } from "./log-files.ts";
+import { CACHE_IMMUTABLE, CACHE_LOG_EDGE, CACHE_NONE, CACHE_RESOLVED, CONTRACT } from "./responses.ts";
 import { B64U_PREFIX, DESCRIPTOR_PATH, HEALTH_PATH, STATUS_PREFIX } from "../core/umid-path.ts";
 
 const RESOLVER_NAME = "manifest-resolver";
@@ -24,6 +25,10 @@ export const descriptor = {
     descriptor: DESCRIPTOR_PATH,
     resolve: "/{UMID_PATH}",
     status: `${STATUS_PREFIX}/{UMID_PATH}`,
+    log:
+      `${LOG_PREFIX}: the transparency log, as C2SP tlog-tiles serves one (checkpoint, tile/<L>/<N>[.p/<W>], ` +
+      "tile/entries/<N>[.p/<W>]) with the latest map's buckets at latest/<size>/<bucket>, when the publisher " +
+      "keeps a log (404 otherwise); its verifier key is not served: get it from the publisher",
   },
   methods: ["GET", "HEAD", "OPTIONS"],
   caching: {
@@ -34,6 +39,9 @@ export const descriptor = {
     descriptor: CACHE_NONE,
     preflight: CACHE_NONE,
     status: CACHE_RESOLVED,
+    log:
+      `checkpoint and partial tiles: ${CACHE_LOG_EDGE}; full tiles, entry bundles and bucket files: ` +
+      `${CACHE_IMMUTABLE}; ETag: the digest of the file's bytes`,
     statusDocument:
       "EXT-OPT O2.2: {manifestId, status, updatedAt, reason?, cursor, nextCheck}; " +
       "cursor strictly increases at each status change (16 digits: milliseconds from " +

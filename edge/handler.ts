@@ -3,19 +3,23 @@
  * whole HTTP contract (spec 4 and 7), and the status endpoint of EXT-OPT O2 (the status
  * of each UMID, at `STATUS_PREFIX/{UMID_PATH}`). It uses only Fetch and WebCrypto, so the same code
  * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
- * It also serves the did:web documents the build published for keys on its own host.
+ * It also serves the did:web documents the build published for keys on its own host, and the
+ * transparency log the build published (edge/log-files.ts).
  * Underneath, `answer` gives the same answer as plain data, for an adapter that can write
  * it without a Response (Node's).
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import { DID_DOCUMENT_NAME, type DidDocumentRecord } from "./did-documents.ts";
+import { LOG_PREFIX, logFileAt, type LogFileRecord } from "./log-files.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import {
   CONTRACT,
   DID_CONTENT_TYPE,
   didDocumentAnswer,
   JSON_CONTENT_TYPE,
+  logFileAnswer,
+  logFileNotModified,
   manifestAnswer,
   notModified,
   preflight,
@@ -64,6 +68,7 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
     const document = await didDocument(pathname, request, records);
     if (document !== undefined) return document;
   }
+  if (pathname.startsWith(LOG_PREFIX)) return logFile(pathname, request, records);
 
   // The status endpoint takes a UMID_PATH after its prefix as the resolve endpoint does.
   const forStatus = pathname === STATUS_PREFIX || pathname.startsWith(`${STATUS_PREFIX}/`);
@@ -100,6 +105,22 @@ async function didDocument(
   if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
     return notModified(record.etag, DID_CONTENT_TYPE);
   return didDocumentAnswer(record.body, record.etag);
+}
+
+/** The log's file at `pathname`, or 304 for it; 404 for any path the log serves nothing at. */
+async function logFile(pathname: string, request: ResolverRequest, records: RecordStore): Promise<Answer> {
+  const file = logFileAt(pathname.slice(LOG_PREFIX.length));
+  let record: LogFileRecord | undefined;
+  try {
+    record = file && (await records.logFile(file.stored));
+  } catch (error) {
+    console.error(`manifest-resolver: the log's file ${file!.stored} cannot be read:`, error);
+    return uncachedJson(500, { error: "corrupt_record", path: pathname });
+  }
+  if (file === undefined || record === undefined) return uncachedJson(404, { error: "not_found", path: pathname });
+  if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
+    return logFileNotModified(file.kind, record.etag);
+  return logFileAnswer(file.kind, record.body, record.etag);
 }
 
 function resolution(

@@ -3,10 +3,12 @@
  * registry too large for static assets. Answers are kept in a bounded in-memory cache, so
  * a warm request costs no KV read; a body is checked against its ETag before it is kept,
  * and a status gets the ETag of its document then (KV metadata has no room for it). The
- * did:web documents' table is one more pair (edge/did-documents.ts), read once.
+ * did:web documents' table is one more pair (edge/did-documents.ts), read once, and each of the transparency log's
+ * files one more (edge/log-files.ts).
  */
 import { DID_DOCUMENTS_KV_KEY, DidDocuments } from "./did-documents.ts";
 import { etagOf } from "./etag.ts";
+import { LogFiles } from "./log-files.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import { isStatusEntry, kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
 import { statusDocumentBytes } from "./responses.ts";
@@ -21,15 +23,17 @@ const CACHE_BYTES = 32 * 1024 * 1024;
 export class KvRecords {
   readonly #cache = new LruCache<ResolverRecord | null>(CACHE_BYTES);
   readonly #didDocuments = new DidDocuments();
+  readonly #logFiles = new LogFiles();
 
   reading(kv: KvNamespace): RecordStore {
+    const valueAt = async (key: string) => {
+      const { value } = await kv.getWithMetadata(key, "arrayBuffer");
+      return value === null ? undefined : new Uint8Array(value);
+    };
     return {
       get: (umid) => this.#get(umid, kv),
-      didDocument: (path) =>
-        this.#didDocuments.get(path, async () => {
-          const { value } = await kv.getWithMetadata(DID_DOCUMENTS_KV_KEY, "arrayBuffer");
-          return value === null ? undefined : new Uint8Array(value);
-        }),
+      didDocument: (path) => this.#didDocuments.get(path, () => valueAt(DID_DOCUMENTS_KV_KEY)),
+      logFile: (stored) => this.#logFiles.get(stored, valueAt),
     };
   }
 

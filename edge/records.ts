@@ -2,6 +2,7 @@ import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
 import type { DidDocumentRecord } from "./did-documents.ts";
+import type { LogFileRecord } from "./log-files.ts";
 
 /**
  * What the handler needs from storage: one lookup per UMID. Implementations decide where
@@ -43,6 +44,8 @@ export interface RecordStore {
   get(umid: string): Promise<ResolverRecord | undefined>;
   /** The did:web document served at the request path `path` (edge/did-documents.ts), or `undefined` when none is. */
   didDocument(path: string): Promise<DidDocumentRecord | undefined>;
+  /** The transparency log's file stored as `stored` (edge/log-files.ts), or `undefined` when the build wrote none. */
+  logFile(stored: string): Promise<LogFileRecord | undefined>;
 }
 
 /**

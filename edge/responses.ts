@@ -7,6 +7,7 @@
  */
 
 import { statusCursor, type StatusDocument } from "../core/status.ts";
+import type { LogFileKind } from "./log-files.ts";
 import type { StatusEntry } from "./records.ts";
 
 export const CONTRACT = "manifest-resolver/v0.1";
@@ -16,6 +17,15 @@ export const JSON_CONTENT_TYPE = "application/json";
 export const DID_CONTENT_TYPE = "application/did+json";
 export const CACHE_RESOLVED = "public, max-age=60";
 export const CACHE_NONE = "no-store";
+/**
+ * The log's checkpoint changes with each deploy that appends to it: C2SP tlog-tiles asks that its headers "prevent
+ * caching beyond a few seconds", so that a client checking a manifest it just fetched finds a checkpoint at least
+ * about as new. A partial tile is kept no longer: its bytes never change, but it is served only while it is the
+ * tree's right edge, and a short life bounds what caches keep of a log started again under the same prefix.
+ */
+export const CACHE_LOG_EDGE = "public, max-age=5";
+/** Full tiles, entry bundles and bucket files: their path names what they hold (a bucket's, its tree's size). */
+export const CACHE_IMMUTABLE = "public, max-age=31536000, immutable";
 
 export type HeaderList = [string, string][];
 
@@ -61,12 +71,39 @@ export function didDocumentAnswer(body: Uint8Array<ArrayBuffer>, etag: string): 
   return cachedBody(DID_CONTENT_TYPE, body, etag);
 }
 
-function cachedBody(contentType: string, body: Uint8Array<ArrayBuffer>, etag: string): Answer {
+function cachedBody(
+  contentType: string,
+  body: Uint8Array<ArrayBuffer>,
+  etag: string,
+  cached: HeaderList = RESOLVED,
+): Answer {
   return {
     status: 200,
-    headers: [...RESOLVED, ["Content-Type", contentType], ["Content-Length", String(body.byteLength)], ["ETag", etag]],
+    headers: [...cached, ["Content-Type", contentType], ["Content-Length", String(body.byteLength)], ["ETag", etag]],
     body,
   };
+}
+
+/** How each of the log's files is served (C2SP tlog-tiles: its media types, and which are immutable). */
+const LOG_EDGE: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_LOG_EDGE]];
+const IMMUTABLE: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_IMMUTABLE]];
+const LOG_FILES: Record<LogFileKind, { contentType: string; cached: HeaderList }> = {
+  checkpoint: { contentType: "text/plain; charset=utf-8", cached: LOG_EDGE },
+  "partial-tile": { contentType: "application/octet-stream", cached: LOG_EDGE },
+  tile: { contentType: "application/octet-stream", cached: IMMUTABLE },
+  bucket: { contentType: JSON_CONTENT_TYPE, cached: IMMUTABLE },
+};
+
+/** One of the transparency log's files (edge/log-files.ts). */
+export function logFileAnswer(kind: LogFileKind, body: Uint8Array<ArrayBuffer>, etag: string): Answer {
+  const { contentType, cached } = LOG_FILES[kind];
+  return cachedBody(contentType, body, etag, cached);
+}
+
+/** 304 for one of the log's files: its 200's headers but the body's length. */
+export function logFileNotModified(kind: LogFileKind, etag: string): Answer {
+  const { contentType, cached } = LOG_FILES[kind];
+  return { status: 304, headers: [...cached, ["Content-Type", contentType], ["ETag", etag]], body: null };
 }
 
 /**

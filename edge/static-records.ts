@@ -1,7 +1,7 @@
 /**
  * A RecordStore over the build's static output: the sharded record index and one body
- * file per manifest, read through the host's static-asset layer, and the did:web
- * documents' table (edge/did-documents.ts).
+ * file per manifest, read through the host's static-asset layer, the did:web
+ * documents' table (edge/did-documents.ts) and the transparency log's files (edge/log-files.ts).
  *
  * Shards and bodies are read on first use and kept in bounded caches; a body is checked
  * against the ETag the build recorded before it is kept. A cold lookup costs at most two
@@ -10,6 +10,7 @@
  */
 import { DID_DOCUMENTS_PATH, DidDocuments } from "./did-documents.ts";
 import { etagOf } from "./etag.ts";
+import { LogFiles } from "./log-files.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import {
   INDEX_FORMAT,
@@ -32,12 +33,14 @@ export class StaticRecords {
   readonly #shards = new LruCache<Promise<Shard>>(SHARD_CACHE_BYTES);
   readonly #bodies = new LruCache<Uint8Array<ArrayBuffer>>(BODY_CACHE_BYTES);
   readonly #didDocuments = new DidDocuments();
+  readonly #logFiles = new LogFiles();
 
   /** A store for one request, reading through that request's asset reader. */
   reading(read: AssetReader): RecordStore {
     return {
       get: (umid) => this.#get(umid, read),
       didDocument: (path) => this.#didDocuments.get(path, () => read(DID_DOCUMENTS_PATH)),
+      logFile: (stored) => this.#logFiles.get(stored, read),
     };
   }
 

@@ -41,8 +41,11 @@ export function parseTilePath(path: string): Tile | undefined {
   return { level, index, width };
 }
 
-/** N in zero-padded 3-digit groups, all but the last prefixed with `x`. */
-function indexPath(index: number): string {
+/**
+ * N in zero-padded 3-digit groups, all but the last prefixed with `x`: at most 1,000 names in a folder, whatever N.
+ * The build stores the latest map's buckets so too (edge/log-files.ts).
+ */
+export function indexPath(index: number): string {
   let path = String(index % 1000).padStart(3, "0");
   for (let rest = Math.floor(index / 1000); rest > 0; rest = Math.floor(rest / 1000))
     path = `x${String(rest % 1000).padStart(3, "0")}/${path}`;
