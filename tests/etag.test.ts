@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { after, describe, it } from "node:test";
 import { statusPath, umidPath } from "../core/umid-path.ts";
 import { answer } from "../edge/handler.ts";
@@ -50,14 +50,13 @@ async function built(name: string): Promise<{ dist: string; kv: string; stores: 
 
 /** The Workers KV namespace the bulk files in `dir` fill, as `wrangler kv bulk put` loads them. */
 function kvNamespace(dir: string): KvNamespace {
-  const pairs = new Map<string, { value: string; metadata: unknown }>();
-  for (const pair of kvPairs(dir)) pairs.set(pair.key, pair);
+  const pairs = new Map(kvPairs(dir).map((pair) => [pair.key, pair]));
   return {
     async getWithMetadata<M>(key: string) {
       const pair = pairs.get(key);
-      return pair === undefined
-        ? { value: null, metadata: null }
-        : { value: new TextEncoder().encode(pair.value).buffer as ArrayBuffer, metadata: pair.metadata as M };
+      if (pair === undefined) return { value: null, metadata: null };
+      const bytes = pair.base64 ? Buffer.from(pair.value, "base64") : new TextEncoder().encode(pair.value);
+      return { value: new Uint8Array(bytes).buffer, metadata: (pair.metadata ?? null) as M };
     },
   };
 }
@@ -76,8 +75,8 @@ async function ask(records: RecordStore, method: string, path: string, ifNoneMat
 }
 
 /**
- * Every string shaped like one of our ETags in the JSON files under `dir` (all of the build's output is JSON), with
- * the file it is in.
+ * Every string shaped like one of our ETags in the JSON files under `dir` (all of the build's output is JSON but the
+ * transparency log's files, whose ETags the edge computes as it reads them: edge/log-files.ts), with the file it is in.
  */
 function etagsWritten(dir: string): [string, string][] {
   const found: [string, string][] = [];
@@ -88,6 +87,7 @@ function etagsWritten(dir: string): [string, string][] {
   };
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
     const path = join(entry.parentPath, entry.name);
+    if (relative(dir, path).startsWith(`log${sep}`)) continue;
     collect(JSON.parse(readFileSync(path, "utf8")), relative(dir, path));
   }
   return found;
@@ -111,7 +111,7 @@ writeFileSync(routesFile, routes);
 describe("every ETag covers every byte of its body", () => {
   for (const [store, reading] of output.stores) {
     it(
-      `${store}: every answer with an ETag, for every UMID and endpoint and did:web document, GET and HEAD, ` +
+      `${store}: every answer with an ETag, for every UMID and endpoint, did:web document and log file, GET and HEAD, ` +
         `is the digest of its body, and revalidates to 304`,
       async () => {
         const served = new Set<string>();
@@ -121,7 +121,10 @@ describe("every ETag covers every byte of its body", () => {
           statusPath(umid),
           statusPath(umid, "b64u"),
         ]);
-        for (const path of [...paths, ...fixture.didDocuments.keys()]) {
+        const logPaths = [...fixture.log.files.keys(), `latest/${fixture.log.size}/0`].map(
+          (path) => `/.well-known/manifest-resolver/log/${path}`,
+        );
+        for (const path of [...paths, ...fixture.didDocuments.keys(), ...logPaths]) {
           const got = await ask(reading, "GET", path);
           const head = await ask(reading, "HEAD", path);
           assert.equal(head.etag, got.etag, `HEAD ${path}`);
@@ -136,10 +139,10 @@ describe("every ETag covers every byte of its body", () => {
           assert.deepEqual([again.status, again.etag], [304, got.etag], `GET ${path} with If-None-Match: its ETag`);
         }
         // One ETag for each manifest and one for each status document, of a published or revoked UMID, and one for
-        // each did:web document: none was missed.
+        // each did:web document and log file: none was missed.
         const expected = Object.values(records).reduce(
           (n, record) => n + (record.file !== undefined ? 2 : record.revoked ? 1 : 0),
-          fixture.didDocuments.size,
+          fixture.didDocuments.size + logPaths.length,
         );
         assert.equal(served.size, expected);
         const written = etagsWritten(store === "static" ? output.dist : output.kv);

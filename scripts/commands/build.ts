@@ -43,6 +43,8 @@ import {
 } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
+import { logOutputFiles } from "../log/log-output.ts";
+import type { OutputFile } from "../plan/output-file.ts";
 
 export const build = defineCommand({
   name: "build",
@@ -122,7 +124,13 @@ Example:
       async () => {
         for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
         const cache = openCache(values, true);
-        const options = { allowEmpty: values["allow-empty"] === true, maxProblems: shown, cache, sarif };
+        const options = {
+          allowEmpty: values["allow-empty"] === true,
+          maxProblems: shown,
+          cache,
+          sarif,
+          log: await logOutputFiles(contentDir),
+        };
         const built = await reportingWriteErrors(outDir, async () => {
           const warm = await buildInto(contentDir, outDir, kv, options, settings, true);
           // A cold build never answers COLD.
@@ -211,7 +219,15 @@ async function buildInto(
     maxProblems,
     cache,
     sarif,
-  }: { allowEmpty: boolean; maxProblems: number; cache: VerificationCache | undefined; sarif: string | undefined },
+    log,
+  }: {
+    allowEmpty: boolean;
+    maxProblems: number;
+    cache: VerificationCache | undefined;
+    sarif: string | undefined;
+    /** The transparency log's files to serve (scripts/log/log-output.ts). */
+    log: readonly OutputFile[];
+  },
   settings: Settings,
   warm: boolean,
 ): Promise<Built | typeof COLD | undefined> {
@@ -242,7 +258,7 @@ async function buildInto(
     const content = await checkContent(contentDir, checking, {
       outline: async (outline) => {
         // Hosts count files, not manifests: decided on what the output holds at most.
-        output = staticOutput(outline);
+        output = staticOutput({ ...outline, logFiles: log.length });
         kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
         if (kvDir !== undefined) await assertKvFolder(kvDir);
         statuses = outline.statuses;
@@ -266,7 +282,7 @@ async function buildInto(
         return true;
       },
     }).finally(() => progress.stop());
-    const plan = planOutput(content, names, nextCheck);
+    const plan = planOutput(content, names, nextCheck, log);
     const passed = !hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty);
     // Before anything is printed: a build made cold instead prints it all again.
     if (passed && inPlace !== undefined && !inPlace.prepare(plan.indexFiles())) {
@@ -294,7 +310,8 @@ async function buildInto(
     if (staging === undefined) inPlace!.commit();
     else await commitStaging(staging, outDir);
     // Each pair's value is the body the output now serves: changed or not, it is there.
-    const kvFiles = kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.didDocuments);
+    const kvFiles =
+      kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.didDocuments, plan.log);
     return {
       content,
       bodyFile: (umid) => names.fileOf(umid),

@@ -40,14 +40,16 @@ const NEAR_LIMIT = 0.9;
 const FIXED_FILES = [BUILD_INFO_PATH, STATE_PATH].length;
 
 /**
- * What the content about to be built holds: its manifest files, the entries of `_routes.json`, and whether it
- * publishes did:web documents (edge/did-documents.ts: one file).
+ * What the content about to be built holds: its manifest files, the entries of `_routes.json`, whether it
+ * publishes did:web documents (edge/did-documents.ts: one file), and the files of its transparency log
+ * (edge/log-files.ts: in folders of at most 1,001 names).
  */
 export interface ContentCounts {
   manifestFiles: number;
   redirects: number;
   revoked: number;
   didDocuments?: boolean;
+  logFiles?: number;
 }
 
 /** The static output's size as hosts count it: at most this many files in all, and in one folder. */
@@ -61,12 +63,18 @@ export interface StaticOutput {
  * withheld or is a duplicate writes no body, and records that share a shard share its file:
  * the output holds these many files exactly when neither happens.
  */
-export function staticOutput({ manifestFiles, redirects, revoked, didDocuments }: ContentCounts): StaticOutput {
+export function staticOutput({
+  manifestFiles,
+  redirects,
+  revoked,
+  didDocuments,
+  logFiles = 0,
+}: ContentCounts): StaticOutput {
   const shards = Math.min(INDEX_SHARDS, manifestFiles + redirects + revoked);
   // Shards go to index/, and m/ (or h/) holds at most a body folder per shard; the root holds resolver.json and those
   // three folders.
   return {
-    files: manifestFiles + shards + FIXED_FILES + (didDocuments === true ? 1 : 0),
+    files: manifestFiles + shards + FIXED_FILES + (didDocuments === true ? 1 : 0) + logFiles,
     largestFolder: Math.max(shards, fullestBodyFolder(manifestFiles)),
   };
 }

@@ -2,7 +2,7 @@
  * The plan of a build's output, from the checked content: every body's file and ETag (the
  * names planned as bodies arrived: body-names.ts), the status each UMID is served with,
  * the record index that the edge reads, the did:web documents it serves (did-documents.ts),
- * and the Workers KV records. It is data, made on demand: the index is produced one shard
+ * the transparency log's files (scripts/log/log-output.ts) and the Workers KV records. It is data, made on demand: the index is produced one shard
  * at a time, so that a million records are never held as text at once, and the same
  * content always gives the same plan, byte for byte.
  */
@@ -41,12 +41,17 @@ export interface KvShard {
 }
 
 export interface OutputPlan {
-  /** The files of the record index, the did:web documents' table and the build info, one at a time, in stable order. */
+  /**
+   * The files of the record index, the did:web documents' table, the log's files and the build info, one at a time,
+   * in stable order.
+   */
   indexFiles(): Iterable<OutputFile>;
   /** The Workers KV pairs, shard by shard, in the index's order. */
   kvShards(): Iterable<KvShard>;
   /** The did:web documents' table (also a Workers KV value), or undefined when there is none to publish. */
   didDocuments: OutputFile | undefined;
+  /** The transparency log's files (also Workers KV values): none without a log. */
+  log: readonly OutputFile[];
 }
 
 /** A body's plan as it is handed over: where it goes (and what moves first), its ETag, and its status. */
@@ -70,7 +75,12 @@ export function planBody(
   };
 }
 
-export function planOutput(content: ContentCheck, names: BodyNames, nextCheck: string): OutputPlan {
+export function planOutput(
+  content: ContentCheck,
+  names: BodyNames,
+  nextCheck: string,
+  log: readonly OutputFile[] = [],
+): OutputPlan {
   let shards: Shards | undefined;
   const shardsOnce = () => {
     shards ??= shardsOf(content, names, nextCheck);
@@ -78,9 +88,10 @@ export function planOutput(content: ContentCheck, names: BodyNames, nextCheck: s
   };
   const didDocuments = didDocumentsFile(content.didDocuments);
   return {
-    indexFiles: () => indexFiles(content, shardsOnce(), didDocuments),
+    indexFiles: () => indexFiles(content, shardsOnce(), didDocuments, log),
     kvShards: () => kvShards(shardsOnce()),
     didDocuments,
+    log,
   };
 }
 
@@ -97,13 +108,14 @@ interface Shards {
 
 /**
  * The record index, one shard at a time (one record per line, in UMID order), then the
- * did:web documents, if any, and the build info. Records depend only on the content:
+ * did:web documents, if any, the log's files and the build info. Records depend only on the content:
  * identical content, identical bytes.
  */
 function* indexFiles(
   content: ContentCheck,
   shards: Shards,
   didDocuments: OutputFile | undefined,
+  log: readonly OutputFile[],
 ): Iterable<OutputFile> {
   const { umidAt, entryAt } = shards;
   for (const [shard, sorted] of shards.members) {
@@ -122,6 +134,7 @@ function* indexFiles(
     };
   }
   if (didDocuments !== undefined) yield didDocuments;
+  yield* log;
   const info = {
     format: INDEX_FORMAT,
     manifests: content.published.length,

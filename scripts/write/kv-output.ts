@@ -5,7 +5,8 @@
  * `kv-state.json`, which names the digest of the inputs each bucket's files were made from
  * (its shards' digests: output-plan.ts), and how many files they are. The did:web
  * documents' table, when there is one, is one pair in a bucket of its own, `did` (its
- * inputs: the table's digest). A warm build rewrites only the buckets whose inputs changed
+ * inputs: the table's digest), and so are the transparency log's files, in the bucket `log`,
+ * a pair each keyed by the file's name in the output (edge/log-files.ts). A warm build rewrites only the buckets whose inputs changed
  * and removes those that went. Without a state it can
  * read, it writes the whole folder beside the old one and swaps it in (output.ts). While
  * buckets are rewritten in place the state says `"updating": true`: a build killed then
@@ -30,7 +31,8 @@ const KV_STATE = "kv-state.json";
 const KV_MARKERS = [KV_STATE, "kv-0001"];
 const KV_STATE_FORMAT = 2;
 const DID_BUCKET = "did";
-const BUCKET_NAME = /^(?:[0-9a-f]{2}|did)$/;
+const LOG_BUCKET = "log";
+const BUCKET_NAME = /^(?:[0-9a-f]{2}|did|log)$/;
 
 /** What made a bucket's files, and how many there are. */
 interface BucketState {
@@ -44,18 +46,21 @@ export async function assertKvFolder(kvDir: string): Promise<void> {
 }
 
 /**
- * Writes the KV pairs of `shards`, and of the did:web documents' table if any, into `kvDir`, each published UMID's
- * value read from the file the output `outDir` serves it from; returns the number of bulk files the folder holds.
+ * Writes the KV pairs of `shards`, and of the did:web documents' table and the log's files if any, into `kvDir`,
+ * each published UMID's value read from the file the output `outDir` serves it from; returns the number of bulk files
+ * the folder holds.
  */
 export async function writeKvOutput(
   kvDir: string,
   shards: Iterable<KvShard>,
   outDir: string,
   didDocuments: OutputFile | undefined,
+  log: readonly OutputFile[] = [],
 ): Promise<number> {
   const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
   const buckets = bucketsOf(shards, bodyOf);
   if (didDocuments !== undefined) buckets.push(didBucket(didDocuments.bytes));
+  if (log.length > 0) buckets.push(logBucket(log));
   const previous = readState(kvDir);
   if (previous === undefined) {
     const staging = await openStaging(kvDir, KV_MARKERS);
@@ -131,6 +136,19 @@ function didBucket(table: Uint8Array): Bucket {
     name: DID_BUCKET,
     inputs: createHash("sha256").update(table).digest("hex"),
     write: async (writer) => writer.didDocuments(table),
+  };
+}
+
+/** The log's files, a pair each: their names and bytes are all they are made from. */
+function logBucket(files: readonly OutputFile[]): Bucket {
+  const inputs = createHash("sha256");
+  for (const { path, bytes } of files) inputs.update(`${path}\0${bytes.byteLength}\0`).update(bytes);
+  return {
+    name: LOG_BUCKET,
+    inputs: inputs.digest("hex"),
+    write: async (writer) => {
+      for (const { path, bytes } of files) writer.logFile(path, bytes);
+    },
   };
 }
 

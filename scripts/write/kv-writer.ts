@@ -1,7 +1,7 @@
 /**
  * Workers KV bulk-upload files (`wrangler kv bulk put FILE`), for a Worker that reads its
  * records from KV (layout in edge/records.ts): JSON arrays of `{key, value, metadata}`
- * pairs, each file within what Cloudflare's bulk write accepts in one request, at most
+ * pairs (the log's files, which are bytes, as `{key, value, base64: true}`, which KV decodes), each file within what Cloudflare's bulk write accepts in one request, at most
  * 10,000 pairs and under 100 MB (docs/hosts.md, "Host limits"). A writer fills one folder
  * (an index shard's: kv-output.ts); its files are numbered from 1 and go 1,000 to a
  * folder (`kv-0001/kv-0000001.json`), so that however many pairs one shard has, a pair to
@@ -60,14 +60,19 @@ export class KvWriter {
     this.#add(DID_DOCUMENTS_KV_KEY, new TextDecoder().decode(table));
   }
 
+  /** One of the transparency log's files, keyed by its name in the output (edge/log-files.ts). */
+  logFile(key: string, bytes: Uint8Array): void {
+    this.#add(key, Buffer.from(bytes).toString("base64"), undefined, true);
+  }
+
   /** Completes the last file; returns the number of files. */
   finish(): number {
     this.#closeFile();
     return this.#files;
   }
 
-  #add(key: string, value: string, metadata?: KvMetadata): void {
-    const pair = JSON.stringify({ key, value, metadata });
+  #add(key: string, value: string, metadata?: KvMetadata, base64?: true): void {
+    const pair = JSON.stringify({ key, value, metadata, base64 });
     const bytes = Buffer.byteLength(pair);
     // A pair too large for any file still gets one of its own: Cloudflare refuses its value (hostWarnings says so).
     const full =

@@ -160,6 +160,7 @@ export function contractCases(f: Fixture): ContractCase[] {
       assert.equal(d.endpoints.health, "/health");
       assert.equal(d.endpoints.resolve, "/{UMID_PATH}");
       assert.equal(d.endpoints.status, "/.well-known/manifest-resolver/status/{UMID_PATH}");
+      assert.ok(d.endpoints.log.startsWith("/.well-known/manifest-resolver/log/: "));
       assert.equal(d.caching.resolved, "public, max-age=60");
       assert.equal(typeof d.privacy, "object");
     },
@@ -274,6 +275,7 @@ export function contractCases(f: Fixture): ContractCase[] {
   for (const [path, message] of badPaths) cases.push(badRequest(path, message));
   cases.push(...statusCases(f, healthy, badPaths));
   cases.push(...didDocumentCases(f));
+  cases.push(...logCases(f));
 
   for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
     cases.push(error(`405 ${method}`, method, firstPath, 405, { error: "method_not_allowed" }));
@@ -476,6 +478,100 @@ function didDocumentCases(f: Fixture): ContractCase[] {
       umid: "did.json",
     }),
   );
+  return cases;
+}
+
+const LOG_PREFIX = "/.well-known/manifest-resolver/log/";
+
+/** The entries of an entry bundle (C2SP tlog-tiles: each a big-endian uint16 length, then its bytes). */
+function bundleEntries(bundle: Buffer): string[] {
+  const entries: string[] = [];
+  for (let at = 0; at < bundle.length; at += 2 + bundle.readUInt16BE(at))
+    entries.push(bundle.subarray(at + 2, at + 2 + bundle.readUInt16BE(at)).toString("utf8"));
+  return entries;
+}
+
+/**
+ * The transparency log (issue 26, section 4) under /.well-known/manifest-resolver/log/, as C2SP tlog-tiles serves
+ * one: the checkpoint as text/plain, short-lived; the fixture's tiles and entry bundle, all partial (its log has fewer
+ * than 256 entries), as application/octet-stream, as short-lived as the checkpoint; the latest map's one bucket file,
+ * immutable (its path names the tree's size), its bytes those of the map the checkpoint commits to; each with the
+ * digest of its bytes as its ETag, and 304 for it. 404 for every path the log serves nothing at: the verifier key,
+ * which a client must have from elsewhere, other widths and sizes, other spellings of a served path.
+ */
+function logCases(f: Fixture): ContractCase[] {
+  const cases: ContractCase[] = [];
+  const served = (path: string, contentType: string, cacheControl: string, body: Buffer) => {
+    const etag = etagOf(body);
+    const headers = { "content-type": contentType, "cache-control": cacheControl, etag };
+    cases.push({
+      name: `log ${path}`,
+      method: "GET",
+      path: LOG_PREFIX + path,
+      status: 200,
+      headers: { ...headers, "content-length": String(body.length) },
+      body,
+    });
+    for (const ifNoneMatch of [etag, "*"])
+      cases.push({
+        name: `log ${path} 304 If-None-Match: ${ifNoneMatch}`,
+        method: "GET",
+        path: LOG_PREFIX + path,
+        requestHeaders: { "If-None-Match": ifNoneMatch },
+        status: 304,
+        headers,
+        body: EMPTY,
+      });
+  };
+  const { size, files } = f.log;
+  for (const [path, bytes] of files) {
+    assert.ok(path === "checkpoint" || path.includes(".p/"), `${path}: the fixture's log has only partial tiles`);
+    served(
+      path,
+      path === "checkpoint" ? "text/plain; charset=utf-8" : "application/octet-stream",
+      "public, max-age=5",
+      bytes,
+    );
+  }
+  const latest: Record<string, number> = {};
+  bundleEntries(files.get(`tile/entries/000.p/${size}`)!).forEach((entry, index) => {
+    latest[(JSON.parse(entry) as { umid: string }).umid] = index;
+  });
+  assert.ok(Object.keys(latest).length <= 256, "one bucket");
+  const leaf = Buffer.from(canonicalize(latest));
+  const root = createHash("sha256")
+    .update(Buffer.concat([Buffer.from([0]), leaf]))
+    .digest("base64");
+  assert.ok(files.get("checkpoint")!.toString().includes(`\nmanifest-resolver/latest 0 ${root}\n`), "the map's root");
+  served(`latest/${size}/0`, "application/json", "public, max-age=31536000, immutable", json({ latest, proof: [] }));
+
+  const notServed = [
+    "verifier",
+    "",
+    "checkpoint/",
+    "tile/0/000",
+    `tile/0/000.p/${size - 1}`,
+    `tile/0/x000/000.p/${size}`,
+    `tile/0/0.p/${size}`,
+    `tile/00/000.p/${size}`,
+    `tile/1/000.p/${size}`,
+    `tile/0/000.p/0${size}`,
+    "tile/entries/000",
+    `latest/${size}/1`,
+    `latest/${size}/00`,
+    `latest/${size - 1}/0`,
+    `latest/0${size}/0`,
+    `tile%2F0%2F000.p%2F${size}`,
+    "resolver.json",
+    "did-documents.json",
+  ];
+  for (const path of notServed)
+    cases.push(
+      error(`log 404 ${path}`, "GET", LOG_PREFIX + path, 404, { error: "not_found", path: LOG_PREFIX + path }),
+    );
+  // Out of the prefix by dot segments (as URL parsing reads them, encoded or not), no file of the output is reached.
+  for (const path of ["../resolver.json", "%2e%2e/%2E%2E/resolver.json", "tile/../../checkpoint"])
+    cases.push(badRequest(LOG_PREFIX + path, "unexpected extra path segments"));
   return cases;
 }
 

@@ -1,12 +1,12 @@
 /**
  * Content this repository has never seen, made at test time: a fresh key, manifests with
  * UMIDs that stress every path rule (spaces, %, ?, #, /, non-ASCII, hundreds of
- * characters, base64url names that differ only in case, reserved words), routes, and,
- * after the build, two records corrupted on disk.
+ * characters, base64url names that differ only in case, reserved words), routes, a
+ * transparency log of it all, and, after the build, two records corrupted on disk.
  */
 import { execFileSync } from "node:child_process";
 import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../core/base64url.ts";
@@ -109,6 +109,11 @@ export interface Fixture {
   long: string;
   /** The did:web documents the build must publish, by the path they are served at: each DID, its keyRefs' keys. */
   didDocuments: Map<string, { did: string; keys: Map<string, KeyObject> }>;
+  /**
+   * The transparency log `manifest-resolver log` made in content/_log/: its size, and its files (all but the verifier)
+   * by their path under the log's prefix.
+   */
+  log: { size: number; files: Map<string, Buffer> };
   cleanup(): void;
 }
 
@@ -214,10 +219,23 @@ export function makeFixture(): Fixture {
   statuses.set(gone, { status: "revoked", updatedAt: "2026-03-01T10:00:00.000Z", reason: "test" });
   statuses.set(goneWithFile, { status: "revoked", updatedAt: "1970-01-01T00:00:00.000Z", reason: "test" });
 
+  const env = { ...process.env, UM_RESOLVER_URL: FIXTURE_RESOLVER_URL };
+  const logKey = join(root, "log-key.pem");
+  writeFileSync(logKey, newKey().export({ format: "pem", type: "pkcs8" }));
+  execFileSync(process.execPath, [CLI, "log", "--key", logKey, "--content", content], { stdio: "pipe", env });
+  const logDir = join(content, "_log");
+  const logFiles = new Map(
+    readdirSync(logDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name !== "verifier")
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name);
+        return [path.slice(logDir.length + 1), readFileSync(path)] as const;
+      }),
+  );
   execFileSync(
     process.execPath,
     [CLI, "build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`, "--kv-out", `${dist}-kv`],
-    { stdio: "pipe", env: { ...process.env, UM_RESOLVER_URL: FIXTURE_RESOLVER_URL } },
+    { stdio: "pipe", env },
   );
   const records = readRecords(dist);
   unlinkSync(join(dist, records[corruptMissing]!.file!));
@@ -240,6 +258,7 @@ export function makeFixture(): Fixture {
     caseTwins: twins,
     long,
     didDocuments,
+    log: { size: Number(logFiles.get("checkpoint")!.toString().split("\n")[1]), files: logFiles },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

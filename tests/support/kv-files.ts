@@ -5,7 +5,9 @@ import { join } from "node:path";
 export interface KvPair {
   key: string;
   value: string;
-  metadata: object;
+  metadata?: object;
+  /** The value is base64 of the bytes to store (the log's files). */
+  base64?: boolean;
 }
 
 /** Every bulk file under `dir`, by its path from it, in order: `kv-NNNNNNN.json`, not the folder's state. */

@@ -151,7 +151,7 @@ const workerdKv: Runtime = {
     const url = await mf.ready;
     // miniflare's own typing of the namespace does not resolve here; this is its KV API.
     const kv = (await mf.getKVNamespace(KV_BINDING)) as unknown as {
-      put(key: string, value: string, options: { metadata: object }): Promise<void>;
+      put(key: string, value: string | ArrayBuffer, options: { metadata?: object }): Promise<void>;
     };
     const records = readRecords(dist);
     const umidOfKey = new Map(
@@ -159,9 +159,14 @@ const workerdKv: Runtime = {
     );
     for (const pair of kvPairs(`${dist}-kv`)) {
       const file = records[umidOfKey.get(pair.key)!]?.file;
-      const value =
-        file === undefined ? pair.value : existsSync(join(dist, file)) ? readFileSync(join(dist, file), "utf8") : "";
-      await kv.put(pair.key, value, { metadata: pair.metadata });
+      const value = pair.base64
+        ? new Uint8Array(Buffer.from(pair.value, "base64")).buffer
+        : file === undefined
+          ? pair.value
+          : existsSync(join(dist, file))
+            ? readFileSync(join(dist, file), "utf8")
+            : "";
+      await kv.put(pair.key, value, pair.metadata === undefined ? {} : { metadata: pair.metadata });
     }
     return { url: url.origin, urls: [url.origin], stop: () => mf.dispose() };
   },
