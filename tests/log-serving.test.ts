@@ -18,6 +18,7 @@ import { directoryReader } from "../edge/adapters/node.ts";
 import { answer } from "../edge/handler.ts";
 import type { RecordStore } from "../edge/records.ts";
 import { StaticRecords } from "../edge/static-records.ts";
+import { openContentLog } from "../scripts/log/log-folder.ts";
 import { logOutputFiles } from "../scripts/log/log-output.ts";
 import { writeFiles as writeOutputFiles } from "../scripts/write/output.ts";
 import { etagOf } from "./contract/cases.ts";
@@ -77,7 +78,7 @@ describe("the log served from Go's known answers (issue 26, section 5)", { skip:
       verifier: `${v.note.verifierKey}\n`,
       checkpoint,
     });
-    await writeOutputFiles(dist, await logOutputFiles(content));
+    await writeOutputFiles(dist, await logOutputFiles(await openContentLog(content)));
     records = served(dist);
   });
 

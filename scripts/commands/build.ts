@@ -43,6 +43,7 @@ import {
 } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
+import { openContentLog } from "../log/log-folder.ts";
 import { logOutputFiles } from "../log/log-output.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 
@@ -124,12 +125,14 @@ Example:
       async () => {
         for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
         const cache = openCache(values, true);
+        // Opened once, before the content is checked: its files count toward the hosts' limits.
+        const contentLog = await openContentLog(contentDir);
         const options = {
           allowEmpty: values["allow-empty"] === true,
           maxProblems: shown,
           cache,
           sarif,
-          log: await logOutputFiles(contentDir),
+          log: await logOutputFiles(contentLog),
         };
         const built = await reportingWriteErrors(outDir, async () => {
           const warm = await buildInto(contentDir, outDir, kv, options, settings, true);

@@ -9,6 +9,7 @@
  * The checkpoint's latest-map line must be the map its entries make (latest-map.ts): the
  * build serves that map's buckets, and a client proves a UMID's latest entry with them.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { auditLog } from "../../core/tlog/audit.ts";
@@ -83,6 +84,12 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
     return { ok: false, file: CHECKPOINT_FILE, reason: "its latest-map line is not the map its entries make" };
   return { ok: true, key, checkpoint: opened.checkpoint, signedCheckpoint: note, logged, map };
+}
+
+/** The log a content folder keeps (`content/_log/`): its folder, opened; undefined when it keeps none. */
+export async function openContentLog(contentDir: string): Promise<{ dir: string; opened: OpenedLog } | undefined> {
+  const dir = join(contentDir, LOG_FOLDER);
+  return existsSync(dir) ? { dir, opened: await openLog(dir) } : undefined;
 }
 
 const NOTHING_LOGGED: LoggedEntries = { latest: new Map(), umids: [] };
