@@ -73,6 +73,13 @@ test(
   },
 );
 
+test("a transparency log's files count toward the limits: past Cloudflare's free plan, KV files are written", () => {
+  assert.equal(staticOutput({ manifestFiles: 6, redirects: 1, revoked: 2, logFiles: 4 }).files, 6 + 9 + 2 + 4);
+  // 15,902 manifests fit (above); with a log of their 15,902 entries (63 level 0 tiles, 63 bundles, 64 buckets, a
+  // partial level 1 tile and the checkpoint) they do not.
+  assert.equal(writesKv(staticOutput({ manifestFiles: 15_902, redirects: 0, revoked: 0, logFiles: 192 })), true);
+});
+
 test(
   "Cloudflare: a warning from 90% of the free plan's 20,000 files, naming the " + "count, the limit and the way out",
   () => {
