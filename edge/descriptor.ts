@@ -2,7 +2,7 @@
  * The body of `GET /.well-known/manifest-resolver.json` (spec 4.2), including the caching
  * and privacy posture the spec says the descriptor states.
  */
-import { LOG_PREFIX } from "./log-files.ts";
+import { LOG_FILES_PREFIX } from "./log-files.ts";
 import { CACHE_IMMUTABLE, CACHE_LOG_EDGE, CACHE_NONE, CACHE_RESOLVED, CONTRACT } from "./responses.ts";
 import { B64U_PREFIX, DESCRIPTOR_PATH, HEALTH_PATH, STATUS_PREFIX } from "../core/umid-path.ts";
 
@@ -26,7 +26,7 @@ export const descriptor = {
     resolve: "/{UMID_PATH}",
     status: `${STATUS_PREFIX}/{UMID_PATH}`,
     log:
-      `${LOG_PREFIX}: the transparency log, as C2SP tlog-tiles serves one (checkpoint, tile/<L>/<N>[.p/<W>], ` +
+      `${LOG_FILES_PREFIX}: the transparency log, as C2SP tlog-tiles serves one (checkpoint, tile/<L>/<N>[.p/<W>], ` +
       "tile/entries/<N>[.p/<W>]) with the latest map's buckets at latest/<size>/<bucket>, when the publisher " +
       "keeps a log (404 otherwise); its verifier key is not served: get it from the publisher",
   },

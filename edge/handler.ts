@@ -11,7 +11,7 @@
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import { DID_DOCUMENT_NAME, type DidDocumentRecord } from "./did-documents.ts";
-import { LOG_PREFIX, logFileAt, type LogFileRecord } from "./log-files.ts";
+import { LOG_FILES_PREFIX, logFileAt, type LogFileRecord } from "./log-files.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import {
   CONTRACT,
@@ -68,7 +68,7 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
     const document = await didDocument(pathname, request, records);
     if (document !== undefined) return document;
   }
-  if (pathname.startsWith(LOG_PREFIX)) return logFile(pathname, request, records);
+  if (pathname.startsWith(LOG_FILES_PREFIX)) return logFile(pathname, request, records);
 
   // The status endpoint takes a UMID_PATH after its prefix as the resolve endpoint does.
   const forStatus = pathname === STATUS_PREFIX || pathname.startsWith(`${STATUS_PREFIX}/`);
@@ -109,7 +109,7 @@ async function didDocument(
 
 /** The log's file at `pathname`, or 304 for it; 404 for any path the log serves nothing at. */
 async function logFile(pathname: string, request: ResolverRequest, records: RecordStore): Promise<Answer> {
-  const file = logFileAt(pathname.slice(LOG_PREFIX.length));
+  const file = logFileAt(pathname.slice(LOG_FILES_PREFIX.length));
   let record: LogFileRecord | undefined;
   try {
     record = file && (await records.logFile(file.stored));

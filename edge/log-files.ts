@@ -1,6 +1,6 @@
 /**
  * The transparency log the build publishes (issue 26; docs/transparency-log.md), as the edge serves it: the C2SP
- * tlog-tiles resources under `LOG_PREFIX` (the signed checkpoint, the tiles and entry bundles of its tree, and the
+ * tlog-tiles resources under `LOG_PREFIX/` (the signed checkpoint, the tiles and entry bundles of its tree, and the
  * latest map's bucket files), each stored as one file of the output under `log/`, whose name is also its Workers KV
  * key (no UMID's key starts so: those start `um:` or `um-sha256:`). Tiles keep their tlog-tiles path, whose 3-digit
  * groups keep any folder under 1,001 names; a bucket, at `latest/<size>/<j>`, is stored with j in the same groups,
@@ -13,9 +13,11 @@
  */
 import { LruCache } from "../core/lru-cache.ts";
 import { indexPath, parseTilePath, TILE_WIDTH, tilePath } from "../core/tlog/tile.ts";
+import { LOG_PREFIX } from "../core/umid-path.ts";
 import { etagOf } from "./etag.ts";
 
-export const LOG_PREFIX = "/.well-known/manifest-resolver/log/";
+/** Where the log's files are served: each at its path under this. */
+export const LOG_FILES_PREFIX = `${LOG_PREFIX}/`;
 /** The folder of the output (and the prefix of the Workers KV keys) the log's files are stored under. */
 export const LOG_OUTPUT_FOLDER = "log";
 
@@ -35,7 +37,7 @@ export interface LogFileRecord {
 
 const BUCKET_PATH = /^latest\/(0|[1-9][0-9]{0,15})\/(0|[1-9][0-9]{0,15})$/;
 
-/** The file the log serves at `path` (under LOG_PREFIX), or undefined when it serves none there. */
+/** The file the log serves at `path` (under LOG_FILES_PREFIX), or undefined when it serves none there. */
 export function logFileAt(path: string): LogFile | undefined {
   if (path === "checkpoint") return { kind: "checkpoint", stored: `${LOG_OUTPUT_FOLDER}/checkpoint` };
   const tile = parseTilePath(path);

@@ -2,7 +2,8 @@
  * The transparency log as the resolver serves it (issue 26, section 4): at its C2SP tlog-tiles paths under
  * /.well-known/manifest-resolver/log/, the bytes of Go's known answers (section 5: a third party's tlog-tiles client
  * reads it); a build that serves the content's log, a warm build after the log grew serving the new one exactly as a
- * cold build does, and Workers KV holding the same files. (Each host's answers are in tests/contract/.)
+ * cold build does, `monitor` auditing it as `serve` serves it, and Workers KV holding the same files. (Each host's
+ * answers are in tests/contract/.)
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,7 +26,8 @@ import { etagOf } from "./contract/cases.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { kvPairs } from "./support/kv-files.ts";
-import { runCli } from "./support/processes.ts";
+import { CLI } from "./support/paths.ts";
+import { runCli, startPrintingUrl } from "./support/processes.ts";
 import { skipWithoutVectors, vectors } from "./support/tlog-vectors.ts";
 
 const LOG = "/.well-known/manifest-resolver/log/";
@@ -177,6 +179,16 @@ describe("a build serves the content's log", () => {
       const got = await get(records, path);
       assert.equal(got.status, 200, path);
       if (path.startsWith("tile/")) assert.deepEqual(got.body, readFileSync(join(content, "_log", path)), path);
+    }
+  });
+
+  it("passes manifest-resolver monitor's audit, as manifest-resolver serve serves it", async () => {
+    const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", "0"]);
+    try {
+      const run = await cli("monitor", server.url, "--log-key", join(content, "_log", "verifier"));
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+    } finally {
+      await server.stop();
     }
   });
 
