@@ -6,7 +6,7 @@
  * answers are in tests/contract/.)
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -208,5 +208,12 @@ describe("a build serves the content's log", () => {
     );
     for (const pair of logPairs)
       assert.deepEqual(Buffer.from(pair.value, "base64"), readFileSync(join(cold, pair.key)));
+  });
+
+  it("a log taken out of the content: the warm build serves none, and keeps nothing of it", async () => {
+    rmSync(join(content, "_log"), { recursive: true });
+    await build(dist);
+    assert.equal((await get(served(dist), "checkpoint")).status, 404);
+    assert.equal(existsSync(join(dist, "log")), false);
   });
 });
