@@ -111,8 +111,8 @@ writeFileSync(routesFile, routes);
 describe("every ETag covers every byte of its body", () => {
   for (const [store, reading] of output.stores) {
     it(
-      `${store}: every answer with an ETag, for every UMID and endpoint, did:web document and log file, GET and HEAD, ` +
-        `is the digest of its body, and revalidates to 304`,
+      `${store}: every answer with an ETag, for every UMID and endpoint, did:web document and log file, ` +
+        "GET and HEAD, is the digest of its body, and revalidates to 304",
       async () => {
         const served = new Set<string>();
         const paths = Object.keys(records).flatMap((umid) => [

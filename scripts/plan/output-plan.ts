@@ -2,9 +2,10 @@
  * The plan of a build's output, from the checked content: every body's file and ETag (the
  * names planned as bodies arrived: body-names.ts), the status each UMID is served with,
  * the record index that the edge reads, the did:web documents it serves (did-documents.ts),
- * the transparency log's files (scripts/log/log-output.ts) and the Workers KV records. It is data, made on demand: the index is produced one shard
- * at a time, so that a million records are never held as text at once, and the same
- * content always gives the same plan, byte for byte.
+ * the transparency log's files (scripts/log/log-output.ts) and the Workers KV records. It is
+ * data, made on demand: the index is produced one shard at a time, so that a million records
+ * are never held as text at once, and the same content always gives the same plan, byte for
+ * byte.
  */
 import { hash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";

@@ -6,9 +6,9 @@
  * (its shards' digests: output-plan.ts), and how many files they are. The did:web
  * documents' table, when there is one, is one pair in a bucket of its own, `did` (its
  * inputs: the table's digest), and so are the transparency log's files, in the bucket `log`,
- * a pair each keyed by the file's name in the output (edge/log-files.ts). A warm build rewrites only the buckets whose inputs changed
- * and removes those that went. Without a state it can
- * read, it writes the whole folder beside the old one and swaps it in (output.ts). While
+ * a pair each keyed by the file's name in the output (edge/log-files.ts). A warm build
+ * rewrites only the buckets whose inputs changed and removes those that went. Without a
+ * state it can read, it writes the whole folder beside the old one and swaps it in (output.ts). While
  * buckets are rewritten in place the state says `"updating": true`: a build killed then
  * leaves a folder the next build writes whole again, as a cold build would.
  *

@@ -1,7 +1,8 @@
 /**
  * Workers KV bulk-upload files (`wrangler kv bulk put FILE`), for a Worker that reads its
  * records from KV (layout in edge/records.ts): JSON arrays of `{key, value, metadata}`
- * pairs (the log's files, which are bytes, as `{key, value, base64: true}`, which KV decodes), each file within what Cloudflare's bulk write accepts in one request, at most
+ * pairs (the log's files, which are bytes, as `{key, value, base64: true}`, which KV
+ * decodes), each file within what Cloudflare's bulk write accepts in one request, at most
  * 10,000 pairs and under 100 MB (docs/hosts.md, "Host limits"). A writer fills one folder
  * (an index shard's: kv-output.ts); its files are numbered from 1 and go 1,000 to a
  * folder (`kv-0001/kv-0000001.json`), so that however many pairs one shard has, a pair to
