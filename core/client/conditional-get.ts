@@ -41,12 +41,19 @@ export interface CachedGet extends RedirectPolicy {
   judge(entry: CachedEntry): Freshness;
 }
 
+/** `redirectedTo`, on an answer that came by a request: the first answer's Location (fetch-following.ts). */
 export type Got =
-  | { kind: "entry"; entry: CachedEntry; from: "cache" | "revalidated" | "network"; save(): Promise<void> }
+  | {
+      kind: "entry";
+      entry: CachedEntry;
+      from: "cache" | "revalidated" | "network";
+      save(): Promise<void>;
+      redirectedTo?: string;
+    }
   /** A 200 whose body cannot be kept as text: not UTF-8, or longer than maxBytes. */
-  | { kind: "raw"; url: string; bytes: Uint8Array; contentType: string | null }
+  | { kind: "raw"; url: string; bytes: Uint8Array; contentType: string | null; redirectedTo?: string }
   /** Any other answer than 200, or than a 304 to a revalidation. */
-  | { kind: "status"; url: string; status: number }
+  | { kind: "status"; url: string; status: number; redirectedTo?: string }
   | Extract<Followed, { kind: "insecure" | "unreachable" }>;
 
 export async function cachedGet(request: CachedGet): Promise<Got> {
@@ -65,6 +72,7 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
   );
   if (followed.kind !== "response") return followed;
   const { response } = followed;
+  const redirected = followed.redirectedTo === undefined ? {} : { redirectedTo: followed.redirectedTo };
   const control = cacheControlOf(response.headers.get("cache-control"));
   const save = (entry: CachedEntry) => async () => {
     if (cache !== undefined && !control.noStore) await cache.set(cacheKey, entry);
@@ -79,11 +87,11 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
       maxAge: response.headers.has("cache-control") ? control.maxAge : cached.maxAge,
       ...(etag !== undefined && { etag }),
     };
-    return { kind: "entry", entry, from: "revalidated", save: save(entry) };
+    return { kind: "entry", entry, from: "revalidated", save: save(entry), ...redirected };
   }
   if (response.status !== 200) {
     await discard(response);
-    return { kind: "status", url: followed.url, status: response.status };
+    return { kind: "status", url: followed.url, status: response.status, ...redirected };
   }
   let bytes: Uint8Array;
   try {
@@ -93,7 +101,7 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
   }
   const contentType = response.headers.get("content-type");
   const body = bytes.length <= request.maxBytes ? decodeUtf8(bytes) : undefined;
-  if (body === undefined) return { kind: "raw", url: followed.url, bytes, contentType };
+  if (body === undefined) return { kind: "raw", url: followed.url, bytes, contentType, ...redirected };
   const etag = response.headers.get("etag");
   const entry: CachedEntry = {
     url: followed.url,
@@ -103,11 +111,11 @@ export async function cachedGet(request: CachedGet): Promise<Got> {
     ...(etag !== null && { etag }),
     ...(contentType !== null && { contentType }),
   };
-  return { kind: "entry", entry, from: "network", save: save(entry) };
+  return { kind: "entry", entry, from: "network", save: save(entry), ...redirected };
 }
 
 /** The body's first `max + 1` bytes at most: enough to tell it is too long, without reading it all. */
-async function bodyAtMost(response: Response, max: number): Promise<Uint8Array> {
+export async function bodyAtMost(response: Response, max: number): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array();
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -36,7 +36,16 @@ export const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export type Followed =
-  | { kind: "response"; response: Response; url: string }
+  | {
+      kind: "response";
+      response: Response;
+      url: string;
+      /**
+       * The first answer's `Location`, as sent, when it was a redirect: what a resolver's log records of a redirected
+       * UMID. A browser hides it: there, the URL the browser ended at.
+       */
+      redirectedTo?: string;
+    }
   /** A URL on the way is not https: or loopback http: (core/secure-url.ts), or of another origin where one is asked. */
   | { kind: "insecure"; reason: string; crossOrigin?: true }
   /** No answer: a network failure, a timeout, a redirect with no usable Location, too many redirects. */
@@ -49,6 +58,7 @@ export async function getFollowing(
   policy: RedirectPolicy = {},
 ): Promise<Followed> {
   let url = start;
+  let redirectedTo: string | undefined;
   for (let hops = 0; ; hops++) {
     if (!URL.canParse(url)) return { kind: "insecure", reason: `${JSON.stringify(url)} is not an absolute URL` };
     if (!isTrustworthyUrl(url))
@@ -65,7 +75,8 @@ export async function getFollowing(
       return unreachable(url, error);
     }
     if (response.type === "opaqueredirect") return followedByBrowser(url, headers, transport, start, policy);
-    if (!REDIRECT_STATUSES.has(response.status)) return { kind: "response", response, url };
+    if (!REDIRECT_STATUSES.has(response.status))
+      return { kind: "response", response, url, ...(redirectedTo !== undefined && { redirectedTo }) };
     await discard(response);
     const location = response.headers.get("location");
     if (location === null || !URL.canParse(location, url))
@@ -83,6 +94,7 @@ export async function getFollowing(
       };
     const refused = refusedHop(start, url, next, policy);
     if (refused !== undefined) return refused;
+    redirectedTo ??= location;
     url = next;
   }
 }
@@ -128,7 +140,9 @@ async function followedByBrowser(
   }
   const final = response.url === "" ? url : response.url;
   const refused = final === url ? undefined : refusedHop(start, url, final, policy);
-  if (refused === undefined) return { kind: "response", response, url: final };
+  // Only the first answer is ever an opaque redirect: a browser's own following starts there.
+  if (refused === undefined)
+    return { kind: "response", response, url: final, ...(final !== url && { redirectedTo: final }) };
   await discard(response);
   return refused;
 }

@@ -14,21 +14,30 @@
  * same store keeps the statuses seen (status-memory.ts), so that a revocation is never
  * forgotten and a suspension never rolled back. A store that fails costs time, never a
  * verdict: the resolution goes on without it, and says why in `cacheFailure`.
+ *
+ * With `logKey`, every answer is proven against the resolver's transparency log
+ * (latest-logged.ts), and one the log does not vouch for is refused: a body by a rejected
+ * receipt whose warning says why (rules log/*), a 410 by a revoked receipt that says it and
+ * is not remembered. Every resolution then asks the resolver: only its answer now is
+ * compared with the log's checkpoint now.
  */
 import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import { evaluateWithSourceMap, remoteResolver, revokedReceipt, type EvaluateOptions } from "../evaluate/evaluate.ts";
 import type { RemoteResolver } from "../evaluate/evaluation.ts";
 import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";
-import type { Receipt } from "../evaluate/receipt.ts";
+import type { Receipt, Warning } from "../evaluate/receipt.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
+import { utf8 } from "../base64url.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { parseVerifierKey } from "../tlog/note-keys.ts";
 import { umidPath } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "./conditional-get.ts";
 import { globalFetch, type Fetch } from "./fetch-following.ts";
 import { guardedCache, storedWithin, type HttpCache } from "./http-cache.ts";
 import { baseUrlProblem } from "./base-url.ts";
+import { type Answer, answerRefusal, latestLogged, type Logged } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { resolveStatus, type StatusAnswer } from "./status-resolution.ts";
 
@@ -49,6 +58,13 @@ export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "co
    * false: a did:web keyRef's document is fetched with this `fetch`, and kept in this `cache`.
    */
   offline?: boolean;
+  /**
+   * The signed-note verifier key (`<origin>+<keyid>+<key>`, Ed25519; the resolver's `content/_log/verifier`) of the
+   * resolver's transparency log. Each answer must then be the UMID's latest state in a checkpoint this key signed, and
+   * that checkpoint must extend the largest this `cache` saw before; otherwise the receipt is rejected with a
+   * `um:reason:log:…` warning (rules `log/not-latest`, `log/unproven`, `log/inconsistent`). Default: no log is read.
+   */
+  logKey?: string;
 }
 
 export interface Resolved {
@@ -86,10 +102,13 @@ const MANIFEST_TYPES = "application/ld+json, application/json";
 export async function resolve(baseUrl: string, umid: string, options: ResolveOptions = {}): Promise<Resolution> {
   const problem = baseUrlProblem(baseUrl);
   if (problem !== undefined) throw new TypeError(`baseUrl ${problem}`);
+  const logKey = options.logKey === undefined ? undefined : parseVerifierKey(options.logKey);
+  if (options.logKey !== undefined && logKey === undefined)
+    throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");
   const now = resolveContext(options.context).now;
   // One clock for every decision: the cache's, and the evaluator's.
   const context: EvaluationContext = { ...options.context, now: now.toISOString() };
-  const { fetch: given, cache: store, timeoutMs, context: _, offline, ...rest } = options;
+  const { fetch: given, cache: store, timeoutMs, context: _, offline, logKey: __, ...rest } = options;
   const transport = {
     fetch: given ?? globalFetch,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -102,12 +121,23 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     offline === true
       ? undefined
       : remembering(remoteResolver({ ...transport, ...(cache && { cache }) }, now.getTime())!);
-  const evaluate = async (body: string | Uint8Array, options: EvaluateOptions) =>
-    (await evaluateWithSourceMap(body, context, options, resolveRemote)).receipt;
+  const evaluate = async (body: string | Uint8Array, options: EvaluateOptions, refusal?: Warning) =>
+    (await evaluateWithSourceMap(body, context, options, { resolveRemote, refusal })).receipt;
   const done = (resolution: Resolution): Resolution =>
     cache?.failure === undefined ? resolution : { ...resolution, cacheFailure: cache.failure };
-  const url = baseUrl.replace(/\/+$/, "") + umidPath(umid);
+  const base = baseUrl.replace(/\/+$/, "");
+  const url = base + umidPath(umid);
   const seen = await recallStatus(cache, url);
+
+  let logged: Promise<Logged> | undefined;
+  /** Why the log refuses `answer` (a redirect when the first answer was one); undefined with no log key. */
+  const logRefusal = async (answer: Answer, redirectedTo: string | undefined) => {
+    if (logKey === undefined) return undefined;
+    logged ??= latestLogged(base, umid, { key: logKey, now: now.getTime(), cache, transport });
+    const latest = await logged;
+    if (!latest.ok) return latest.refusal;
+    return answerRefusal(latest, redirectedTo === undefined ? answer : { kind: "redirect", location: redirectedTo });
+  };
 
   /**
    * The receipt for what was answered (undefined: a manifest with no status to check), given what was seen before,
@@ -154,7 +184,8 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     cache,
     transport,
     judge: (entry) => ({
-      fresh: storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits),
+      fresh:
+        logKey === undefined && storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits),
       validator: entry.etag,
     }),
   });
@@ -163,10 +194,15 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     case "unreachable":
       return notResolvable(got.reason, url);
     case "status":
-      if (got.status === 410)
+      if (got.status === 410) {
+        const refusal = await logRefusal({ kind: "gone" }, got.redirectedTo);
+        // Not the log's word: not believed, so not remembered as a revocation.
+        if (refusal !== undefined)
+          return done({ receipt: await revokedReceipt(umid, context, refusal), manifestUrl: got.url });
         return answered({ revocation: { status: "revoked" } }, got.url, async (revocation) =>
           revokedReceipt(umid, context, revocation),
         );
+      }
       return notResolvable(
         got.status === 404
           ? `${quoted(umid)} not found: ${got.url} answered 404`
@@ -174,15 +210,16 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
         got.url,
         got.status,
       );
-    case "raw":
+    case "raw": {
+      const refusal = await logRefusal({ kind: "body", body: got.bytes }, got.redirectedTo);
       return answered(undefined, got.url, (revocation) =>
-        evaluate(got.bytes, {
-          ...evaluateOptions,
-          umid,
-          contentType: got.contentType,
-          ...withRevocation(revocation),
-        }),
+        evaluate(
+          got.bytes,
+          { ...evaluateOptions, umid, contentType: got.contentType, ...withRevocation(revocation) },
+          refusal,
+        ),
       );
+    }
   }
   const { entry } = got;
   const manifest = manifestOf(entry.body, limits);
@@ -194,13 +231,15 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       ? `the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`
       : undefined;
   if (id === umid) await got.save();
-  const evaluated = (revocation: Revocation | undefined) =>
-    evaluate(entry.body, {
-      ...evaluateOptions,
-      umid,
-      contentType: entry.contentType ?? null,
-      ...withRevocation(revocation),
-    });
+  // The exact bytes received: decoded strictly, BOM kept (decodeUtf8), the text encodes back to them.
+  const body = utf8(entry.body);
+  const bodyRefusal = await logRefusal({ kind: "body", body }, got.redirectedTo);
+  const evaluated = (revocation: Revocation | undefined, refusal = bodyRefusal) =>
+    evaluate(
+      entry.body,
+      { ...evaluateOptions, umid, contentType: entry.contentType ?? null, ...withRevocation(revocation) },
+      refusal,
+    );
   // Verify first (core §3.1.2): a statusRef is the signer's only once the signature holds, and
   // asking a forged manifest's would let any manifest make this client request any URL it names.
   const unverified = await evaluated(undefined);
@@ -211,12 +250,24 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       : manifest !== undefined && unverified.signatureCheck === "valid"
         ? await resolveStatus(manifest, { now: now.getTime(), cache, transport })
         : undefined;
+  // A status endpoint's answer is signed by nobody: the status learned must be the state the log records too. (A
+  // redirected UMID's log entry says where it went, not the status of what is there.)
+  const learned = answer?.revocation.status;
+  const statusRefusal =
+    bodyRefusal ??
+    (learned === undefined || learned === "unchecked" || got.redirectedTo !== undefined
+      ? undefined
+      : await logRefusal({ kind: "body", body, status: learned }, undefined));
   return answered(
     answer,
     entry.url,
-    // Evaluated again only to record a status: the first receipt stands where there is none to record.
+    // Evaluated again only to record a status, or a refusal: the first receipt stands where there is neither.
     (revocation) =>
-      revocation === undefined || mismatch !== undefined ? Promise.resolve(unverified) : evaluated(revocation),
+      statusRefusal !== bodyRefusal
+        ? evaluated(revocation, statusRefusal)
+        : revocation === undefined || mismatch !== undefined
+          ? Promise.resolve(unverified)
+          : evaluated(revocation),
     manifest,
   );
 }

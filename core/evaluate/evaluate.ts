@@ -20,7 +20,7 @@ import { consent } from "./consent.ts";
 import { resolveContext, type EvaluationContext, type ResolvedContext } from "./context.ts";
 import { blankReceipt, warn, type Evaluation, type RemoteResolver } from "./evaluation.ts";
 import { project, rejectedFacets } from "./project.ts";
-import type { Receipt, ReceiptDraft } from "./receipt.ts";
+import type { Receipt, ReceiptDraft, Warning } from "./receipt.ts";
 import { withReceiptId } from "./receipt-id.ts";
 import { recordRevocation } from "./revocation.ts";
 import type { Revocation } from "./revocation-input.ts";
@@ -101,6 +101,17 @@ export async function evaluate(
   return (await evaluateWithSourceMap(manifest, context, options)).receipt;
 }
 
+/** What the client (core/client/resolve.ts) adds to an evaluation. */
+export interface ClientEvaluation {
+  /** How keyRefs are resolved over the network, when not as `options.online` says: the client's, which remembers. */
+  resolveRemote?: RemoteResolver | undefined;
+  /**
+   * The client's reason not to use this body at all, whoever signed it (its resolver's log does not vouch for it):
+   * the manifest is rejected before Verify, with this warning.
+   */
+  refusal?: Warning | undefined;
+}
+
 /**
  * `evaluate`, with where the values of a manifest given as text or bytes are when it was
  * not read as one (`source`), to place the receipt's warnings in it: for the CLI, which
@@ -110,13 +121,13 @@ export async function evaluateWithSourceMap(
   manifest: string | Uint8Array | Record<string, unknown>,
   context: EvaluationContext,
   options: EvaluateOptions,
-  /** How keyRefs are resolved over the network, when not as `options.online` says: the client's, which remembers. */
-  resolveRemote?: RemoteResolver,
+  { resolveRemote, refusal }: ClientEvaluation = {},
 ): Promise<{ receipt: Receipt; source?: SourceMap }> {
   const resolved = resolveContext(context);
   const receipt = blankReceipt();
   const mediaType = options.contentType === undefined ? undefined : mediaTypeWarning(options.contentType);
   if (mediaType !== undefined) receipt.warnings.push(mediaType);
+  if (refusal !== undefined) receipt.warnings.push(refusal);
   const arrival = arrive(
     manifest,
     { ...DEFAULT_LIMITS, ...options.limits },
@@ -136,11 +147,14 @@ export async function evaluateWithSourceMap(
     pins: keyPins(options.keys),
     resolveRemote: resolveRemote ?? remoteResolver(options.online, resolved.now.getTime()),
     revocation: options.revocation,
-    rejected: false,
+    rejected: refusal !== undefined,
   };
   receipt.manifestId = String(arrival.manifest["@id"]);
-  if (options.umid !== undefined && receipt.manifestId !== options.umid) umidMismatch(ev, options.umid);
-  else await verify(ev);
+  // A body the client refused is not verified: nothing of it is used.
+  if (!ev.rejected) {
+    if (options.umid !== undefined && receipt.manifestId !== options.umid) umidMismatch(ev, options.umid);
+    else await verify(ev);
+  }
   if (ev.rejected) receipt.facetStatuses = rejectedFacets(ev);
   else {
     project(ev);

@@ -1,6 +1,7 @@
 /**
- * Rules of the transparency log: in `content/_log/` as `manifest-resolver log` extends it and `check` reads it, and
- * as a resolver serves it and `manifest-resolver monitor` audits it.
+ * Rules of the transparency log: in `content/_log/` as `manifest-resolver log` extends it and `check` reads it, as
+ * a resolver serves it and `manifest-resolver monitor` audits it, and as a relying party's client proves its answers
+ * against it (`resolve --log-key`, core/client/latest-logged.ts; receipt codes `um:reason:log:…`).
  */
 import type { Rule } from "./rule.ts";
 
@@ -71,11 +72,37 @@ export const LOG_RULES = {
     summary: "the served log is not consistent with the checkpoint saved before: it shrank or was rewritten",
     why:
       "A log only grows: its tree at any size is a prefix of every later one. A smaller tree, or one of which the " +
-      "saved tree is not a prefix, shows another history to this monitor than before: a split view or a rewritten " +
-      "log, the attack the log exists to make visible.",
+      "saved tree is not a prefix, shows another history to this monitor, or to this client (resolve --log-key " +
+      "with a cache), than before: an old snapshot replayed, a split view or a rewritten log, the attack the log " +
+      "exists to make visible. A client refuses the answer it came with.",
     source: "C2SP tlog-tiles; RFC 9162 2.1.4 (consistency)",
     fix:
       "Investigate: find which history the log's key signed and who was served which. A publisher whose " +
-      "content/_log/ was rebuilt or rolled back must restore its history; the saved checkpoint is evidence, keep it.",
+      "content/_log/ was rebuilt or rolled back must restore its history; the saved checkpoint (monitor's, or in " +
+      "resolve's --cache) is evidence, keep it.",
+  },
+  "log/not-latest": {
+    severity: "error",
+    summary: "what the resolver answered for a UMID is not its latest entry in the resolver's log",
+    why:
+      "A body the log does not record as the UMID's latest state (an older body, validly signed, replayed by a " +
+      "cache or a party on the path; a revocation or suspension rolled back; a UMID never logged) may be " +
+      "one the publisher has since replaced or withdrawn: its signature alone cannot tell.",
+    source: "C2SP tlog-tiles; issue 26",
+    fix:
+      "Nothing to use: ask again later, or by another path. If it is your resolver, run manifest-resolver log " +
+      "after every change and deploy content/_log/ with the build that serves it.",
+  },
+  "log/unproven": {
+    severity: "error",
+    summary: "the resolver's log could not prove a UMID's latest entry",
+    why:
+      "With a log key, the client takes an answer only once the log proves it: a checkpoint that verifies with " +
+      "the key, a bucket of its latest map, and the entry's inclusion in the checkpoint's tree. A file that " +
+      "is missing, unreadable or does not prove leaves the answer unproven, and refused.",
+    source: "C2SP tlog-tiles, tlog-checkpoint, signed-note",
+    fix:
+      "Check the key (the resolver's content/_log/verifier) and that the resolver serves its log at " +
+      "/.well-known/manifest-resolver/log/; if it is your resolver, build after running log.",
   },
 } satisfies Record<string, Rule>;

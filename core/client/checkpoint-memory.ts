@@ -1,0 +1,37 @@
+/**
+ * The largest checkpoint this client has seen of a log, kept in its HttpCache (under the
+ * log's verifier key, with the fragment `#checkpoint-seen`: the key names the log, wherever
+ * it is served from), so that a later checkpoint smaller than it, or not extending it, is
+ * refused as a rollback (latest-logged.ts). The signed note is kept as it came, and opened
+ * again with the key when read: a store that holds anything else holds nothing.
+ */
+import { decodeUtf8 } from "../base64url.ts";
+import { type Checkpoint, openCheckpoint } from "../tlog/checkpoint.ts";
+import { formatVerifierKey, type NoteKey } from "../tlog/note-keys.ts";
+import type { HttpCache } from "./http-cache.ts";
+
+const keyOf = (key: NoteKey) => `${formatVerifierKey(key.name, key.publicKey)}#checkpoint-seen`;
+
+/** The checkpoint of the log signed by `key` that `cache` remembers, once it verifies. */
+export async function recallCheckpoint(cache: HttpCache | undefined, key: NoteKey): Promise<Checkpoint | undefined> {
+  const entry = await cache?.get(keyOf(key));
+  if (entry === undefined) return undefined;
+  const opened = await openCheckpoint(entry.body, key, key.name);
+  return opened.ok ? opened.checkpoint : undefined;
+}
+
+/**
+ * Remembers `note` (a checkpoint of size `size`, proven to extend the one remembered) as seen at `url`, `now` the
+ * evaluation clock, unless the store holds a larger one by now: another resolution may have proven it meanwhile.
+ */
+export async function rememberCheckpoint(
+  cache: HttpCache | undefined,
+  key: NoteKey,
+  seen: { note: Uint8Array; size: number; url: string },
+  now: number,
+): Promise<void> {
+  if (cache === undefined) return;
+  const stored = await recallCheckpoint(cache, key);
+  if (stored !== undefined && stored.size >= seen.size) return;
+  await cache.set(keyOf(key), { url: seen.url, body: decodeUtf8(seen.note)!, storedAt: now, maxAge: 0 });
+}

@@ -1,0 +1,164 @@
+/**
+ * A resolver's answer proven against its transparency log (issue 26; C2SP tlog-tiles,
+ * tlog-checkpoint): the client fetches the log's checkpoint at
+ * `{base}/.well-known/manifest-resolver/log/`, verifies it with the log's key (whose name
+ * is the log's origin), proves it extends the largest checkpoint it saw before
+ * (checkpoint-memory.ts), takes the UMID's latest entry from the checkpoint's latest map
+ * (core/tlog/latest-map.ts: one bucket file and its proof), and proves that entry's
+ * inclusion in the checkpoint's tree from the served bundle and tiles. The answer is
+ * then compared with the entry: a body must hash to its `sha256` (and a status learned
+ * must be its state), a redirect must name its location, a 410 must meet "revoked".
+ * Anything else is refused, as a receipt warning: `log/not-latest` (another state than
+ * the latest logged, or none logged), `log/unproven` (the log proves nothing: a file
+ * missing or wrong, another key), `log/inconsistent` (a checkpoint that does not extend one
+ * seen before).
+ */
+import { sha256 } from "@noble/hashes/sha2.js";
+import { encodeBase64url } from "../base64url.ts";
+import type { Warning } from "../evaluate/receipt.ts";
+import { quoted } from "../excerpt.ts";
+import { openCheckpoint } from "../tlog/checkpoint.ts";
+import { proveConsistency } from "../tlog/consistency.ts";
+import { parseEntryBundle } from "../tlog/entry-bundle.ts";
+import { bucketOf, bucketPath, latestEntryIn, parseLatestLine } from "../tlog/latest-map.ts";
+import { type LogEntry, parseLogEntry } from "../tlog/log-entry.ts";
+import { leafHash } from "../tlog/merkle.ts";
+import type { NoteKey } from "../tlog/note-keys.ts";
+import { inclusionProof, verifyInclusion } from "../tlog/proofs.ts";
+import { TILE_WIDTH, tilePath, tileWidth } from "../tlog/tile.ts";
+import { TileHashes, type TileStore } from "../tlog/tile-hashes.ts";
+import { LOG_PREFIX } from "../umid-path.ts";
+import { recallCheckpoint, rememberCheckpoint } from "./checkpoint-memory.ts";
+import type { Transport } from "./fetch-following.ts";
+import type { HttpCache } from "./http-cache.ts";
+import { httpTileStore } from "./http-tile-store.ts";
+
+export interface LogRequest {
+  key: NoteKey;
+  /** The evaluation clock, milliseconds since 1970. */
+  now: number;
+  /** Where the largest checkpoint seen is remembered. */
+  cache: HttpCache | undefined;
+  transport: Transport;
+}
+
+/** The UMID's latest entry, proven, with where it is; or the refusal. */
+export type Logged = { ok: true; entry: LogEntry; index: number; size: number } | { ok: false; refusal: Warning };
+
+/** What the resolver answered for the UMID, in the terms of the log's entries. */
+export type Answer =
+  /** Its first answer was a redirect to `location`. */
+  | { kind: "redirect"; location: string }
+  /** 410 Gone. */
+  | { kind: "gone" }
+  /** A body, exactly as received; `status`, what its status endpoint answered, when it did. */
+  | { kind: "body"; body: Uint8Array; status?: "active" | "suspended" | "revoked" };
+
+type LogRule = "log/not-latest" | "log/unproven" | "log/inconsistent";
+
+/** The latest entry of `umid` in the log of the resolver at `baseUrl` (no trailing slash), proven. */
+export async function latestLogged(baseUrl: string, umid: string, request: LogRequest): Promise<Logged> {
+  const logUrl = `${baseUrl}${LOG_PREFIX}/`;
+  try {
+    return await proveLatest(httpTileStore(logUrl, request.transport), logUrl, umid, request);
+  } catch (error) {
+    // A file that could not be read, or a tile the proof needs that is not there.
+    return refused("log/unproven", `the log at ${logUrl}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function proveLatest(store: TileStore, logUrl: string, umid: string, request: LogRequest): Promise<Logged> {
+  const { key, cache } = request;
+  const checkpointUrl = `${logUrl}checkpoint`;
+  const note = await store.read("checkpoint");
+  if (note === undefined) return refused("log/unproven", `${checkpointUrl}: not found`);
+  const opened = await openCheckpoint(note, key, key.name);
+  if (!opened.ok)
+    return refused(
+      "log/unproven",
+      `${checkpointUrl} does not verify with the log key of ${key.name}: ${opened.reason}`,
+    );
+  const { checkpoint } = opened;
+  const { size, rootHash } = checkpoint;
+  const seen = await recallCheckpoint(cache, key);
+  if (seen !== undefined) {
+    const consistency = await proveConsistency(store, seen, checkpoint);
+    if (!consistency.ok && consistency.reason === "unreadable")
+      return refused("log/unproven", `${checkpointUrl} (size ${size}): ${consistency.message}`);
+    if (!consistency.ok)
+      return refused(
+        "log/inconsistent",
+        `${checkpointUrl} (size ${size}) ` +
+          `${consistency.reason === "smaller" ? "is smaller than" : "does not extend"} ` +
+          `the checkpoint this client saw before (size ${seen.size})`,
+      );
+  }
+  await rememberCheckpoint(cache, key, { note, size, url: checkpointUrl }, request.now);
+
+  const commitment = parseLatestLine(checkpoint.extensions);
+  if (commitment === undefined) return refused("log/unproven", `${checkpointUrl} commits to no latest map`);
+  const bucketFile = bucketPath(size, bucketOf(umid, commitment.bits));
+  const bucket = await store.read(bucketFile);
+  if (bucket === undefined) return refused("log/unproven", `${logUrl}${bucketFile}: not found`);
+  const latest = latestEntryIn(bucket, umid, commitment);
+  if (!latest.ok && latest.reason === "not-logged")
+    return refused("log/not-latest", `the log has no entry for ${quoted(umid)} (checkpoint size ${size})`);
+  if (!latest.ok)
+    return refused(
+      "log/unproven",
+      `${logUrl}${bucketFile} ` +
+        (latest.reason === "mismatch" ? "is not the bucket the checkpoint commits to" : "is not a bucket file"),
+    );
+  const { index } = latest;
+  if (index >= size) return refused("log/unproven", `${logUrl}${bucketFile} names entry ${index}, past size ${size}`);
+
+  const tileIndex = Math.floor(index / TILE_WIDTH);
+  const bundleFile = tilePath({ level: "entries", index: tileIndex, width: tileWidth(0, tileIndex, size) });
+  const bundle = await store.read(bundleFile);
+  const entryBytes = bundle && parseEntryBundle(bundle, tileWidth(0, tileIndex, size))?.[index % TILE_WIDTH];
+  if (entryBytes === undefined) return refused("log/unproven", `${logUrl}${bundleFile}: not found, or not a bundle`);
+  const proof = await inclusionProof(new TileHashes(store, size), index, size);
+  if (!verifyInclusion(leafHash(entryBytes), index, size, proof, rootHash))
+    return refused("log/unproven", `entry ${index} of ${logUrl}${bundleFile} is not in the checkpoint's tree`);
+  const entry = parseLogEntry(entryBytes);
+  if (entry?.umid !== umid)
+    return refused("log/unproven", `entry ${index}, which the latest map names, is not an entry of ${quoted(umid)}`);
+  return { ok: true, entry, index, size };
+}
+
+/** Why `answer` is not the state the log's latest entry records; undefined when it is. */
+export function answerRefusal(logged: Extract<Logged, { ok: true }>, answer: Answer): Warning | undefined {
+  const { entry } = logged;
+  const digest = answer.kind === "body" ? encodeBase64url(sha256(answer.body)) : undefined;
+  const agrees =
+    answer.kind === "redirect"
+      ? entry.state === "redirected" && entry.location === answer.location
+      : answer.kind === "gone"
+        ? entry.state === "revoked"
+        : (entry.state === "active" || entry.state === "suspended") &&
+          entry.sha256 === digest &&
+          (answer.status === undefined || answer.status === entry.state);
+  if (agrees) return undefined;
+  const answered =
+    answer.kind === "redirect"
+      ? `redirects to ${quoted(answer.location)}`
+      : answer.kind === "gone"
+        ? "answers 410 Gone"
+        : `serves a body of SHA-256 ${digest}` +
+          (answer.status === undefined ? "" : `, its status endpoint answering ${answer.status}`);
+  const says =
+    entry.state === "redirected"
+      ? `redirected to ${quoted(entry.location)}`
+      : entry.state === "revoked"
+        ? "revoked"
+        : `${entry.state}, a body of SHA-256 ${entry.sha256}`;
+  return refused(
+    "log/not-latest",
+    `the resolver ${answered}, but the latest entry of ${quoted(entry.umid)} in its log ` +
+      `(entry ${logged.index} of ${logged.size}) says ${says}`,
+  ).refusal;
+}
+
+function refused(rule: LogRule, message: string): { ok: false; refusal: Warning } {
+  return { ok: false, refusal: { code: `um:reason:${rule.replace("/", ":")}`, message, rule } };
+}
