@@ -5,7 +5,9 @@
  * library runs in any runtime; this is its Node front end: flags, a cache in files, exit
  * statuses, and the summary a person reads.
  */
+import { readFileSync } from "node:fs";
 import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
+import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { baseUrlProblem, resolve } from "../../core/client/index.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { settingsFromEnv } from "../config.ts";
@@ -28,6 +30,15 @@ document must list the manifest's key under assertionMethod. A UMID the resolver
 a Content-Type that is not JSON (application/ld+json, application/json, +json) gets a
 warning (rule resolve/media-type). Once a manifest's body arrived there is always a
 receipt: one for another UMID is rejected (rule resolve/umid-mismatch).
+
+With --log-key, every answer is proven against the resolver's transparency log
+(BASE_URL/.well-known/manifest-resolver/log/): it must be the UMID's latest state
+in a checkpoint the key signed (a body of the logged SHA-256, a status endpoint
+agreeing with its state, a redirect to its location, a 410 for "revoked"), and,
+with --cache, that checkpoint must extend the largest one seen before. Otherwise
+the receipt is rejected, exit 1, with the rule that failed: log/not-latest (not
+the latest logged state, or none logged), log/unproven (the log proves nothing)
+or log/rollback (an older or rewritten log).
 
 BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].`,
   epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused) prints
@@ -65,7 +76,8 @@ Example:
         "seen revoked stays revoked whatever a later answer says (rule " +
         "status/revocation-contradicted when it says otherwise), and a suspension ends " +
         "only by an answer with a newer cursor (an older one: rule " +
-        "status/cursor-rollback). A DIR that cannot be read or written costs one warning " +
+        "status/cursor-rollback). With --log-key, DIR remembers the largest checkpoint " +
+        "of the log seen. A DIR that cannot be read or written costs one warning " +
         "on stderr, never the verdict.",
       default: { text: "no cache, nothing remembered" },
     }),
@@ -74,6 +86,14 @@ Example:
         "resolve no keyRef over the network: only did:key, did:jwk and --keys (a did:web " +
         'keyRef is then "unresolved")',
       default: { text: "a did:web keyRef's DID document is fetched, and kept in --cache" },
+    }),
+    "log-key": stringOption({
+      value: "VKEY",
+      help:
+        "the verifier key of the resolver's transparency log, <origin>+<keyid>+<key> " +
+        "(the resolver's content/_log/verifier), or a FILE holding it: prove each answer " +
+        "against the log, as above",
+      default: { text: "no log is read" },
     }),
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
@@ -84,6 +104,7 @@ Example:
     const cacheDir = values.cache;
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
+    const logKey = logKeyOption(values["log-key"]);
     const output = await receiptKeyOption(values, settings);
     if (typeof output === "string") {
       console.error(printable(`manifest-resolver: ${output}`));
@@ -98,6 +119,7 @@ Example:
         ...(keys !== undefined && { keys }),
         ...(cacheDir !== undefined && { cache: fileCache(cacheDir) }),
         ...(values.offline === true && { offline: true }),
+        ...(logKey !== undefined && { logKey }),
       });
     } catch (error) {
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
@@ -114,3 +136,20 @@ Example:
     return result.receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
   },
 });
+
+/** The verifier key `--log-key` gives, as text or in the file it names; a usage error when it is neither. */
+function logKeyOption(given: string | undefined): string | undefined {
+  if (given === undefined || parseVerifierKey(given) !== undefined) return given;
+  let text: string;
+  try {
+    text = readFileSync(given, "utf8").trimEnd();
+  } catch (error) {
+    throw new UsageError(
+      `--log-key ${given}: neither a verifier key (<origin>+<keyid>+<key>) nor a file that can be read ` +
+        `(${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  if (parseVerifierKey(text) === undefined)
+    throw new UsageError(`--log-key ${given}: the file holds no signed-note verifier key (<origin>+<keyid>+<key>)`);
+  return text;
+}
