@@ -9,8 +9,11 @@
  * `https://resolver.example` to a resolver this test builds and serves. It runs in a
  * folder that holds the files the examples read: `alice.jsonld`, a manifest signed here
  * with a fresh key under a did:web of the resolver's host (which publishes its DID
- * document), and `keys.json`, which pins that key. What it prints, the resolver's
- * address written back as `https://resolver.example`, must be the output shown.
+ * document), `keys.json`, which pins that key, and `verifier`, the verifier key of the
+ * resolver's transparency log, which `manifest-resolver log` kept over the content before
+ * the build. A proxy in front of `serve` serves the published log at its prefix. What it
+ * prints, the resolver's address written back as `https://resolver.example`, must be the
+ * output shown.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -20,12 +23,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
-import { statusPath } from "../core/umid-path.ts";
+import { LOG_PREFIX, statusPath } from "../core/umid-path.ts";
+import { openLog } from "../scripts/log/log-folder.ts";
+import { publishedLog } from "../scripts/log/published-log.ts";
 import { freePort } from "./support/http.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { CLI, ROOT } from "./support/paths.ts";
-import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
+import { runCli, runCommand, startPrintingUrl, type Started } from "./support/processes.ts";
+import { filesUnder, type StartedProxy, startProxy } from "./support/proxy.ts";
 
 const PAGE = "docs/library.md";
 const PLACEHOLDER_ORIGIN = "https://resolver.example";
@@ -105,6 +111,7 @@ const work = join(scratch, "work");
 const checked = join(scratch, "typecheck");
 const key = newKey();
 let resolver: Started;
+let proxy: StartedProxy;
 let base: string;
 let keyRef: string;
 
@@ -161,6 +168,10 @@ before(async () => {
     join(content, "_routes.json"),
     JSON.stringify({ revoked: [{ umid: REVOKED, revokedAt: "2026-03-01T00:00:00Z", reason: "key lost" }] }),
   );
+  const logKey = join(scratch, "log.pem");
+  writeFileSync(logKey, newKey().export({ format: "pem", type: "pkcs8" }));
+  const logged = await runCli(["log", "--key", logKey, "--content", content], scratch, { UM_RESOLVER_URL: base });
+  assert.equal(logged.status, 0, logged.stdout + logged.stderr);
   const built = await runCli(
     ["build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`],
     scratch,
@@ -169,13 +180,25 @@ before(async () => {
     },
   );
   assert.equal(built.status, 0, built.stdout + built.stderr);
-  resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", base.split(":")[2]!]);
+  const logDir = join(content, "_log");
+  const opened = await openLog(logDir);
+  assert.ok(opened.ok);
+  const log = await publishedLog(logDir, opened);
+  const servePort = await freePort();
+  resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", String(servePort)]);
+  proxy = await startProxy(
+    port,
+    `http://127.0.0.1:${servePort}`,
+    filesUnder(LOG_PREFIX, () => log),
+  );
   // What the examples read: the manifest as its holder presented it, and the keys pinned for it.
   writeFileSync(join(work, "alice.jsonld"), JSON.stringify(published, null, 2));
   writeFileSync(join(work, "keys.json"), JSON.stringify(pins(), null, 2));
+  writeFileSync(join(work, "verifier"), readFileSync(join(logDir, "verifier")));
 });
 
 after(async () => {
+  await proxy?.close();
   await resolver?.stop();
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -216,18 +239,15 @@ describe(PAGE, () => {
   });
 
   for (const example of found) {
-    it(`${PAGE}:${example.line} prints what the page shows`, () => {
+    it(`${PAGE}:${example.line} prints what the page shows`, async () => {
       let code = example.code.replaceAll(PLACEHOLDER_ORIGIN, base);
       for (const [name, file] of Object.entries(ENTRIES))
         code = code.replaceAll(`"${name}"`, JSON.stringify(pathToFileURL(file).href));
       assert.doesNotMatch(code, /["']manifest-resolver\//, "an import of an entry the package does not have");
       const file = join(scratch, `library.md-line-${example.line}.${example.language === "ts" ? "mts" : "mjs"}`);
       writeFileSync(file, code);
-      const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), file], {
-        cwd: work,
-        encoding: "utf8",
-        timeout: 60_000,
-      });
+      // Not spawnSync: the proxy that serves the log answers from this process.
+      const run = await runCommand(process.execPath, ["--import", import.meta.resolve("tsx"), file], work);
       assert.equal(run.status, 0, run.stderr);
       const printed = run.stdout.replaceAll(base, PLACEHOLDER_ORIGIN);
       if (example.outputLanguage === "json") assert.deepEqual(JSON.parse(printed), JSON.parse(example.output));

@@ -10,7 +10,6 @@
 import assert from "node:assert/strict";
 import { createPublicKey } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -26,6 +25,7 @@ import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
+import { filesUnder, type StartedProxy, type ProxyAnswer, startProxy } from "./support/proxy.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-log-client-"));
 const key = newKey();
@@ -41,12 +41,12 @@ const M = "urn:log:m"; // redirected, to the proxy's /moved
 const X = "urn:log:x"; // never logged
 
 type Files = Map<string, Uint8Array>;
-type Rewrite = (path: string, answer: { status: number; headers: Headers; body: Uint8Array }) => void;
+type Rewrite = (path: string, answer: ProxyAnswer) => void;
 
 /** What the proxy serves: the published log, bodies of its own for some paths, rewrites of the resolver's answers. */
 const world: { log: Files; bodies: Map<string, Uint8Array>; rewrite?: Rewrite } = { log: new Map(), bodies: new Map() };
 let resolver: Started;
-let proxy: Server;
+let proxy: StartedProxy;
 let base: string;
 let rounds: { first: Files; second: Files; rewritten: Files };
 let oldBodies: Map<string, Uint8Array>;
@@ -123,51 +123,31 @@ before(async () => {
   assert.equal(built.status, 0, built.stdout + built.stderr);
   const servePort = await freePort();
   resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", String(servePort)]);
-  proxy = createServer((request, response) => {
-    answer(request.url!, request.headers["if-none-match"], servePort).then(
-      ({ status, headers, body }) => response.writeHead(status, Object.fromEntries(headers)).end(body),
-      (error: Error) => response.writeHead(502).end(error.message),
-    );
-  });
-  await new Promise<void>((resolve) => proxy.listen(proxyPort, "127.0.0.1", resolve));
+  proxy = await startProxy(proxyPort, `http://127.0.0.1:${servePort}`, ownAnswer, (path, answer) =>
+    world.rewrite?.(path, answer),
+  );
   writeFileSync(join(scratch, "keys.json"), JSON.stringify(pinning(key)));
 });
 
 after(async () => {
   await resolver?.stop();
-  proxy?.close();
+  await proxy?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
 let etags = 0;
-/** The proxy's answer to `path`: the log, a body of its own behind fresh headers, or the resolver's, rewritten. */
-async function answer(path: string, ifNoneMatch: string | string[] | undefined, servePort: number) {
-  if (path.startsWith(`${LOG_PREFIX}/`)) {
-    const file = world.log.get(path.slice(LOG_PREFIX.length + 1));
-    return file === undefined
-      ? { status: 404, headers: new Headers(), body: new Uint8Array() }
-      : { status: 200, headers: new Headers({ "Content-Type": "application/octet-stream" }), body: file };
-  }
+/** The proxy's own answer to `path`: the log, or a body of its own behind fresh headers. */
+function ownAnswer(path: string): ProxyAnswer | undefined {
+  const log = filesUnder(LOG_PREFIX, () => world.log)(path);
   const own = world.bodies.get(path);
-  if (own !== undefined) {
-    const headers = new Headers({
-      "Content-Type": "application/ld+json",
-      ETag: `"fresh-${++etags}"`,
-      "Cache-Control": "public, max-age=60",
-      "X-UM-Resolver-Contract": "0.4",
-    });
-    return { status: 200, headers, body: own };
-  }
-  const upstream = await fetch(`http://127.0.0.1:${servePort}${path}`, {
-    redirect: "manual",
-    headers: typeof ifNoneMatch === "string" ? { "If-None-Match": ifNoneMatch } : {},
+  if (log !== undefined || own === undefined) return log;
+  const headers = new Headers({
+    "Content-Type": "application/ld+json",
+    ETag: `"fresh-${++etags}"`,
+    "Cache-Control": "public, max-age=60",
+    "X-UM-Resolver-Contract": "0.4",
   });
-  const headers = new Headers(upstream.headers);
-  for (const name of ["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"])
-    headers.delete(name);
-  const answered = { status: upstream.status, headers, body: new Uint8Array(await upstream.arrayBuffer()) };
-  world.rewrite?.(path, answered);
-  return answered;
+  return { status: 200, headers, body: own };
 }
 
 const checkpointText = (files: Files) => {
