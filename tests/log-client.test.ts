@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { createPublicKey } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -224,9 +224,13 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
     serving(rounds.second, [[path(A), oldBodies.get(A)!]]);
     const fooled = await resolveCli(A);
     assert.deepEqual([fooled.status, fooled.receipt.outcome], [0, "accepted"]);
-    const refused = await resolveCli(A, ...withLog());
+    const cache = join(scratch, "cache-attack");
+    const refused = await resolveCli(A, ...withLog("--cache", cache));
     assert.deepEqual([refused.status, refused.receipt.outcome, refused.rules], [1, "rejected", ["log/not-latest"]]);
     assert.match(refused.receipt.warnings[0]!.message, /serves a body of SHA-256 .*says active, a body of SHA-256/);
+    // A body refused is not kept: only the checkpoint seen is.
+    const kept = readdirSync(cache).map((file) => JSON.parse(readFileSync(join(cache, file), "utf8")).key);
+    assert.deepEqual(kept, [`${verifier}#checkpoint-seen`]);
   });
 
   it("a revocation rolled back (the body before it, served 200): log/not-latest", async () => {

@@ -37,7 +37,7 @@ import { cachedGet } from "./conditional-get.ts";
 import { globalFetch, type Fetch } from "./fetch-following.ts";
 import { guardedCache, storedWithin, type HttpCache } from "./http-cache.ts";
 import { baseUrlProblem } from "./base-url.ts";
-import { type Answer, answerRefusal, latestLogged, type Logged } from "./latest-logged.ts";
+import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { resolveStatus, type StatusAnswer } from "./status-resolution.ts";
 
@@ -129,11 +129,12 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const url = base + umidPath(umid);
   const seen = await recallStatus(cache, url);
 
-  let logged: Promise<Logged> | undefined;
+  // Asked while the resolver is: the log's word on the UMID does not depend on its answer.
+  const logged =
+    logKey === undefined ? undefined : latestLogged(base, umid, { key: logKey, now: now.getTime(), cache, transport });
   /** Why the log refuses `answer` (a redirect when the first answer was one); undefined with no log key. */
   const logRefusal = async (answer: Answer, redirectedTo: string | undefined) => {
-    if (logKey === undefined) return undefined;
-    logged ??= latestLogged(base, umid, { key: logKey, now: now.getTime(), cache, transport });
+    if (logged === undefined) return undefined;
     const latest = await logged;
     if (!latest.ok) return latest.refusal;
     return answerRefusal(latest, redirectedTo === undefined ? answer : { kind: "redirect", location: redirectedTo });
@@ -230,10 +231,11 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     typeof id === "string" && id !== umid
       ? `the manifest at ${entry.url} has @id ${quoted(id)}, not the UMID asked for, ${quoted(umid)}`
       : undefined;
-  if (id === umid) await got.save();
   // The exact bytes received: decoded strictly, BOM kept (decodeUtf8), the text encodes back to them.
   const body = utf8(entry.body);
   const bodyRefusal = await logRefusal({ kind: "body", body }, got.redirectedTo);
+  // A body refused is never kept (conditional-get.ts).
+  if (id === umid && bodyRefusal === undefined) await got.save();
   const evaluated = (revocation: Revocation | undefined, refusal = bodyRefusal) =>
     evaluate(
       entry.body,
