@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { utf8 } from "../core/base64url.ts";
+import { resolve } from "../core/client/index.ts";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { bucketOf, bucketPath, parseLatestLine } from "../core/tlog/latest-map.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
@@ -359,6 +360,16 @@ describe("resolve --log-key --cache: the log only grows", () => {
 });
 
 describe("resolve --log-key, usage", () => {
+  it("the library: a logKey that is no verifier key is a TypeError, before any request", async () => {
+    let requests = 0;
+    const counting = (url: string, init: RequestInit) => {
+      requests += 1;
+      return fetch(url, init);
+    };
+    await assert.rejects(resolve(base, A, { logKey: "resolver.example+00000000+AAAA", fetch: counting }), TypeError);
+    assert.equal(requests, 0);
+  });
+
   it("is a usage error when VKEY is neither a verifier key nor a file holding one", async () => {
     const run = await runCli(["resolve", base, A, "--log-key", join(scratch, "keys.json")], scratch);
     assert.equal(run.status, 2, run.stderr);

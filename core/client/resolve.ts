@@ -161,10 +161,11 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const withRevocation = (revocation: Revocation | undefined) => (revocation === undefined ? {} : { revocation });
   /**
    * No manifest came: not resolvable, unless this client saw the UMID revoked, which it stays whatever the resolver
-   * answers now.
+   * answers now. The log's proof, unused, is let finish: nothing of a call runs past it.
    */
-  const notResolvable = async (reason: string, manifestUrl: string, status?: number) =>
-    done(
+  const notResolvable = async (reason: string, manifestUrl: string, status?: number) => {
+    await logged;
+    return done(
       seen?.status === "revoked"
         ? {
             receipt: await revokedReceipt(
@@ -176,6 +177,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
           }
         : { reason, ...(status !== undefined && { status }) },
     );
+  };
 
   const got = await cachedGet({
     url,
