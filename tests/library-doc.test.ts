@@ -24,14 +24,13 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { LOG_PREFIX, statusPath } from "../core/umid-path.ts";
-import { openLog } from "../scripts/log/log-folder.ts";
-import { publishedLog } from "../scripts/log/published-log.ts";
 import { freePort } from "./support/http.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import { runCli, runCommand, startPrintingUrl, type Started } from "./support/processes.ts";
-import { filesUnder, type StartedProxy, startProxy } from "./support/proxy.ts";
+import { type LogServer, publishedLogFiles, serveLogFiles } from "./support/log-server.ts";
+import { type StartedProxy, startProxy } from "./support/proxy.ts";
 
 const PAGE = "docs/library.md";
 const PLACEHOLDER_ORIGIN = "https://resolver.example";
@@ -112,6 +111,7 @@ const checked = join(scratch, "typecheck");
 const key = newKey();
 let resolver: Started;
 let proxy: StartedProxy;
+let logServer: LogServer;
 let base: string;
 let keyRef: string;
 
@@ -181,16 +181,12 @@ before(async () => {
   );
   assert.equal(built.status, 0, built.stdout + built.stderr);
   const logDir = join(content, "_log");
-  const opened = await openLog(logDir);
-  assert.ok(opened.ok);
-  const log = await publishedLog(logDir, opened);
+  logServer = await serveLogFiles(await publishedLogFiles(logDir));
   const servePort = await freePort();
   resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", String(servePort)]);
-  proxy = await startProxy(
-    port,
-    `http://127.0.0.1:${servePort}`,
-    filesUnder(LOG_PREFIX, () => log),
-  );
+  const upstreamOf = (path: string) =>
+    path.startsWith(`${LOG_PREFIX}/`) ? logServer.url : `http://127.0.0.1:${servePort}`;
+  proxy = await startProxy(port, upstreamOf);
   // What the examples read: the manifest as its holder presented it, and the keys pinned for it.
   writeFileSync(join(work, "alice.jsonld"), JSON.stringify(published, null, 2));
   writeFileSync(join(work, "keys.json"), JSON.stringify(pins(), null, 2));
@@ -199,6 +195,7 @@ before(async () => {
 
 after(async () => {
   await proxy?.close();
+  await logServer?.stop();
   await resolver?.stop();
   rmSync(scratch, { recursive: true, force: true });
 });

@@ -20,13 +20,12 @@ import { bucketOf, bucketPath, parseLatestLine } from "../core/tlog/latest-map.t
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
 import { parseCheckpoint } from "../core/tlog/checkpoint.ts";
 import { LOG_PREFIX, statusPath, umidPath } from "../core/umid-path.ts";
-import { openLog } from "../scripts/log/log-folder.ts";
-import { publishedLog } from "../scripts/log/published-log.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
-import { filesUnder, type StartedProxy, type ProxyAnswer, startProxy } from "./support/proxy.ts";
+import { type LogServer, publishedLogFiles, serveLogFiles } from "./support/log-server.ts";
+import { type ProxyAnswer, type StartedProxy, startProxy } from "./support/proxy.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-log-client-"));
 const key = newKey();
@@ -44,10 +43,11 @@ const X = "urn:log:x"; // never logged
 type Files = Map<string, Uint8Array>;
 type Rewrite = (path: string, answer: ProxyAnswer) => void;
 
-/** What the proxy serves: the published log, bodies of its own for some paths, rewrites of the resolver's answers. */
-const world: { log: Files; bodies: Map<string, Uint8Array>; rewrite?: Rewrite } = { log: new Map(), bodies: new Map() };
+/** What the proxy serves of its own for some paths, and its rewrites of the resolver's answers. */
+const world: { bodies: Map<string, Uint8Array>; rewrite?: Rewrite } = { bodies: new Map() };
 let resolver: Started;
 let proxy: StartedProxy;
+let logServer: LogServer;
 let base: string;
 let rounds: { first: Files; second: Files; rewritten: Files };
 let oldBodies: Map<string, Uint8Array>;
@@ -60,9 +60,7 @@ const bodyOf = (manifest: Record<string, unknown>) => utf8(canonicalize(manifest
 async function logged(content: string): Promise<Files> {
   const run = await runCli(["log", "--key", logKeyFile, "--origin", ORIGIN, "--content", content], scratch);
   assert.equal(run.status, 0, run.stdout + run.stderr);
-  const opened = await openLog(join(content, "_log"));
-  assert.ok(opened.ok);
-  return publishedLog(join(content, "_log"), opened);
+  return publishedLogFiles(join(content, "_log"));
 }
 
 function writeContent(dir: string, files: Record<string, unknown>): void {
@@ -124,24 +122,25 @@ before(async () => {
   assert.equal(built.status, 0, built.stdout + built.stderr);
   const servePort = await freePort();
   resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", String(servePort)]);
-  proxy = await startProxy(proxyPort, `http://127.0.0.1:${servePort}`, ownAnswer, (path, answer) =>
-    world.rewrite?.(path, answer),
-  );
+  logServer = await serveLogFiles(new Map());
+  const upstreamOf = (path: string) =>
+    path.startsWith(`${LOG_PREFIX}/`) ? logServer.url : `http://127.0.0.1:${servePort}`;
+  proxy = await startProxy(proxyPort, upstreamOf, ownAnswer, (path, answer) => world.rewrite?.(path, answer));
   writeFileSync(join(scratch, "keys.json"), JSON.stringify(pinning(key)));
 });
 
 after(async () => {
   await resolver?.stop();
   await proxy?.close();
+  await logServer?.stop();
   rmSync(scratch, { recursive: true, force: true });
 });
 
 let etags = 0;
-/** The proxy's own answer to `path`: the log, or a body of its own behind fresh headers. */
+/** The proxy's own answer to `path`: a body of its own behind fresh headers. */
 function ownAnswer(path: string): ProxyAnswer | undefined {
-  const log = filesUnder(LOG_PREFIX, () => world.log)(path);
   const own = world.bodies.get(path);
-  if (log !== undefined || own === undefined) return log;
+  if (own === undefined) return undefined;
   const headers = new Headers({
     "Content-Type": "application/ld+json",
     ETag: `"fresh-${++etags}"`,
@@ -158,7 +157,7 @@ const checkpointText = (files: Files) => {
 
 /** Serves `log`, the proxy's `bodies` and `rewrite` for the next resolutions. */
 function serving(log: Files, bodies: [string, Uint8Array][] = [], rewrite?: Rewrite): void {
-  world.log = log;
+  logServer.files = new Map(log);
   world.bodies = new Map(bodies);
   if (rewrite === undefined) delete world.rewrite;
   else world.rewrite = rewrite;
@@ -319,7 +318,7 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
 });
 
 describe("resolve --log-key --cache: the log only grows", () => {
-  it("an older snapshot of the whole log and body: accepted if never saw newer, log/rollback if it did", async () => {
+  it("an older snapshot of the whole log and body: accepted if never saw newer, inconsistent if it did", async () => {
     const cache = join(scratch, "cache-replay");
     serving(rounds.second);
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
@@ -327,21 +326,21 @@ describe("resolve --log-key --cache: the log only grows", () => {
     const fooled = await resolveCli(A, ...withLog("--cache", join(scratch, "cache-new")));
     assert.deepEqual([fooled.status, fooled.receipt.outcome], [0, "accepted"]);
     const refused = await resolveCli(A, ...withLog("--cache", cache));
-    assert.deepEqual([refused.status, refused.rules], [1, ["log/rollback"]]);
+    assert.deepEqual([refused.status, refused.rules], [1, ["log/inconsistent"]]);
     assert.match(
       refused.receipt.warnings[0]!.message,
       /\(size 4\) is smaller than the checkpoint this client saw before \(size 7\)/,
     );
   });
 
-  it("a log rewritten from scratch with the same key, larger: log/rollback, not extending the one seen", async () => {
+  it("a log rewritten from scratch with the same key, larger: log/inconsistent, not extending the seen", async () => {
     const cache = join(scratch, "cache-rewritten");
     serving(rounds.second);
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
     serving(rounds.rewritten);
     assert.equal((await resolveCli(A, ...withLog())).status, 0);
     const refused = await resolveCli(A, ...withLog("--cache", cache));
-    assert.deepEqual([refused.status, refused.rules], [1, ["log/rollback"]]);
+    assert.deepEqual([refused.status, refused.rules], [1, ["log/inconsistent"]]);
     assert.match(refused.receipt.warnings[0]!.message, /does not extend the checkpoint this client saw before/);
     // The checkpoint seen is kept: the newer one, once proven, replaces it; the rewritten one never did.
     serving(rounds.second);
@@ -355,7 +354,7 @@ describe("resolve --log-key --cache: the log only grows", () => {
     serving(rounds.second);
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
     serving(rounds.first, [[umidPath(A), oldBodies.get(A)!]]);
-    assert.deepEqual((await resolveCli(A, ...withLog("--cache", cache))).rules, ["log/rollback"]);
+    assert.deepEqual((await resolveCli(A, ...withLog("--cache", cache))).rules, ["log/inconsistent"]);
   });
 });
 

@@ -5,15 +5,22 @@
  * is not there. Nothing read is trusted: what is computed from it is compared with a
  * checkpoint the log's key signed.
  */
+import { maxBundleBytes } from "../tlog/entry-bundle.ts";
+import { HASH_SIZE } from "../tlog/merkle.ts";
+import { parseTilePath } from "../tlog/tile.ts";
 import type { TileStore } from "../tlog/tile-hashes.ts";
 import { bodyAtMost } from "./conditional-get.ts";
 import { discard, failure, getFollowing, type Transport } from "./fetch-following.ts";
 
-/**
- * The largest log file read: a bundle of 256 entries, each a redirect's location of at most 8 KiB at worst; a tile is
- * 8 KiB, a bucket or a checkpoint a few.
- */
-const MAX_LOG_FILE_BYTES = 4 * 1024 * 1024;
+/** The most read of a file that is no tile: a checkpoint is a few lines, a bucket file a few kilobytes. */
+const MAX_OTHER_BYTES = 1024 * 1024;
+
+/** The most a file at `path` can be: a tile or bundle, by its width; any other, MAX_OTHER_BYTES. */
+function maxBytesAt(path: string): number {
+  const tile = parseTilePath(path);
+  if (tile === undefined) return MAX_OTHER_BYTES;
+  return tile.level === "entries" ? maxBundleBytes(tile.width) : tile.width * HASH_SIZE;
+}
 
 /** The files under `logUrl` (ending in a slash); `read` throws, in words, when a file cannot be had. */
 export function httpTileStore(logUrl: string, transport: Transport): TileStore {
@@ -27,13 +34,14 @@ export function httpTileStore(logUrl: string, transport: Transport): TileStore {
         if (response.status === 404) return undefined;
         throw new Error(`${url} answered ${response.status}`);
       }
+      const maxBytes = maxBytesAt(path);
       let bytes: Uint8Array;
       try {
-        bytes = await bodyAtMost(response, MAX_LOG_FILE_BYTES);
+        bytes = await bodyAtMost(response, maxBytes);
       } catch (error) {
         throw new Error(`${url}: the body was cut off: ${failure(error)}`);
       }
-      if (bytes.length > MAX_LOG_FILE_BYTES) throw new Error(`${url}: over ${MAX_LOG_FILE_BYTES} bytes`);
+      if (bytes.length > maxBytes) throw new Error(`${url}: over ${maxBytes} bytes`);
       return bytes;
     },
   };

@@ -38,7 +38,7 @@ agreeing with its state, a redirect to its location, a 410 for "revoked"), and,
 with --cache, that checkpoint must extend the largest one seen before. Otherwise
 the receipt is rejected, exit 1, with the rule that failed: log/not-latest (not
 the latest logged state, or none logged), log/unproven (the log proves nothing)
-or log/rollback (an older or rewritten log).
+or log/inconsistent (an older or rewritten log).
 
 BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].`,
   epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused) prints

@@ -1,8 +1,8 @@
 /**
- * A proxy in front of a resolver, for tests: it answers a path itself when `own` has an answer for it (a published
- * log that `serve` does not serve, a body of its own behind fresh headers), and otherwise asks the resolver the same
- * GET (If-None-Match passed on, redirects not followed) and hands back its answer through `rewrite`, which may change
- * anything: a party on the path.
+ * A proxy in front of a resolver, for tests: it answers a path itself when `own` has an answer for it (a body of its
+ * own behind fresh headers), and otherwise asks the server `upstreamOf(path)` names (the resolver, or a log server
+ * for the log's paths, which `serve` does not serve) the same GET (If-None-Match passed on, redirects not followed)
+ * and hands back its answer through `rewrite`, which may change anything: a party on the path.
  */
 import { createServer } from "node:http";
 
@@ -20,17 +20,17 @@ export interface StartedProxy {
 /** Headers of the resolver's answer that describe its connection or encoding, not the answer: never passed on. */
 const HOP_HEADERS = ["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"];
 
-/** Starts the proxy on `port` of 127.0.0.1, before the resolver at `upstream` (its origin). */
+/** Starts the proxy on `port` of 127.0.0.1, before the servers `upstreamOf` names by path (their origins). */
 export async function startProxy(
   port: number,
-  upstream: string,
-  own: (path: string) => ProxyAnswer | undefined,
+  upstreamOf: (path: string) => string,
+  own: (path: string) => ProxyAnswer | undefined = () => undefined,
   rewrite: (path: string, answer: ProxyAnswer) => void = () => {},
 ): Promise<StartedProxy> {
   const answer = async (path: string, ifNoneMatch: string | undefined): Promise<ProxyAnswer> => {
     const mine = own(path);
     if (mine !== undefined) return mine;
-    const response = await fetch(upstream + path, {
+    const response = await fetch(upstreamOf(path) + path, {
       redirect: "manual",
       headers: ifNoneMatch === undefined ? {} : { "If-None-Match": ifNoneMatch },
     });
@@ -51,16 +51,5 @@ export async function startProxy(
   return {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The answer of a server that serves `files` by path under `prefix` (a published log), 404 for any other below it. */
-export function filesUnder(prefix: string, files: () => ReadonlyMap<string, Uint8Array>) {
-  return (path: string): ProxyAnswer | undefined => {
-    if (!path.startsWith(`${prefix}/`)) return undefined;
-    const file = files().get(path.slice(prefix.length + 1));
-    return file === undefined
-      ? { status: 404, headers: new Headers(), body: new Uint8Array() }
-      : { status: 200, headers: new Headers({ "Content-Type": "application/octet-stream" }), body: file };
   };
 }
