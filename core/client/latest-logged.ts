@@ -113,9 +113,11 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   if (index >= size) return refused("log/unproven", `${logUrl}${bucketFile} names entry ${index}, past size ${size}`);
 
   const tileIndex = Math.floor(index / TILE_WIDTH);
-  const bundleFile = tilePath({ level: "entries", index: tileIndex, width: tileWidth(0, tileIndex, size) });
+  // An entry bundle is as wide as the level 0 tile of its coordinates.
+  const width = tileWidth(0, tileIndex, size);
+  const bundleFile = tilePath({ level: "entries", index: tileIndex, width });
   const bundle = await store.read(bundleFile);
-  const entryBytes = bundle && parseEntryBundle(bundle, tileWidth(0, tileIndex, size))?.[index % TILE_WIDTH];
+  const entryBytes = bundle && parseEntryBundle(bundle, width)?.[index % TILE_WIDTH];
   if (entryBytes === undefined) return refused("log/unproven", `${logUrl}${bundleFile}: not found, or not a bundle`);
   const proof = await inclusionProof(new TileHashes(store, size), index, size);
   if (!verifyInclusion(leafHash(entryBytes), index, size, proof, rootHash))
