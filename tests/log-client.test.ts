@@ -1,8 +1,8 @@
 /**
  * `resolve --log-key` (issue 26, section 5): a relying party proves each answer against the resolver's transparency
- * log. Content is logged and built twice by our own commands (a body replaced, a UMID suspended, one revoked, one
- * redirected), served by `serve` behind a proxy that also serves the published log at
- * /.well-known/manifest-resolver/log/ and can rewrite whatever it likes: the attacks are its rewrites. An older body,
+ * log. Content is logged twice and built by our own commands (a body replaced, a UMID suspended, one revoked, one
+ * redirected), served with its log by `serve`, behind a proxy that can rewrite whatever it likes and serve another
+ * log (an older snapshot, a tampered file) from a log server: the attacks are its rewrites. An older body,
  * validly signed, behind fresh headers is accepted without the log and refused with it; so are a status rolled back,
  * a revocation rolled back, a redirect moved, a UMID never logged, a tampered bucket or bundle, another key; and with
  * --cache, an older snapshot of the whole log replayed, or a log rewritten from scratch with the same key.
@@ -43,8 +43,11 @@ const X = "urn:log:x"; // never logged
 type Files = Map<string, Uint8Array>;
 type Rewrite = (path: string, answer: ProxyAnswer) => void;
 
-/** What the proxy serves of its own for some paths, and its rewrites of the resolver's answers. */
-const world: { bodies: Map<string, Uint8Array>; rewrite?: Rewrite } = { bodies: new Map() };
+/**
+ * What the proxy serves of its own: another log than the build's (`log`, from the log server), bodies for some paths,
+ * and its rewrites of the resolver's answers.
+ */
+const world: { log?: Files; bodies: Map<string, Uint8Array>; rewrite?: Rewrite } = { bodies: new Map() };
 let resolver: Started;
 let proxy: StartedProxy;
 let logServer: LogServer;
@@ -124,7 +127,7 @@ before(async () => {
   resolver = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", dist, "--port", String(servePort)]);
   logServer = await serveLogFiles(new Map());
   const upstreamOf = (path: string) =>
-    path.startsWith(`${LOG_PREFIX}/`) ? logServer.url : `http://127.0.0.1:${servePort}`;
+    path.startsWith(`${LOG_PREFIX}/`) && world.log !== undefined ? logServer.url : `http://127.0.0.1:${servePort}`;
   proxy = await startProxy(proxyPort, upstreamOf, ownAnswer, (path, answer) => world.rewrite?.(path, answer));
   writeFileSync(join(scratch, "keys.json"), JSON.stringify(pinning(key)));
 });
@@ -155,8 +158,10 @@ const checkpointText = (files: Files) => {
   return `${text.split("\n\n")[0]}\n`;
 };
 
-/** Serves `log`, the proxy's `bodies` and `rewrite` for the next resolutions. */
-function serving(log: Files, bodies: [string, Uint8Array][] = [], rewrite?: Rewrite): void {
+/** Serves `log` (none: the build's, by `serve`), the proxy's `bodies` and `rewrite` for the next resolutions. */
+function serving(log?: Files, bodies: [string, Uint8Array][] = [], rewrite?: Rewrite): void {
+  if (log === undefined) delete world.log;
+  else world.log = log;
   logServer.files = new Map(log);
   world.bodies = new Map(bodies);
   if (rewrite === undefined) delete world.rewrite;
@@ -184,7 +189,7 @@ async function resolveCli(umid: string, ...more: string[]): Promise<Resolved> {
 const withLog = (...more: string[]) => ["--log-key", verifier, ...more];
 
 describe("resolve --log-key: answers the log proves", () => {
-  before(() => serving(rounds.second));
+  before(() => serving());
 
   it("accepts each UMID's latest state: a body, a suspension its status agrees with, a 410, a redirect", async () => {
     const active = await resolveCli(A, ...withLog());
@@ -197,10 +202,10 @@ describe("resolve --log-key: answers the log proves", () => {
     const revoked = await resolveCli(R, ...withLog());
     assert.deepEqual([revoked.status, revoked.receipt.revocationStatus, revoked.rules], [1, "revoked", [undefined]]);
     // The redirect's target is the proxy's own body: a manifest of M.
-    serving(rounds.second, [["/moved", bodyOf(manifestOf(M))]]);
+    serving(undefined, [["/moved", bodyOf(manifestOf(M))]]);
     const moved = await resolveCli(M, ...withLog());
     assert.deepEqual([moved.status, moved.receipt.outcome, moved.rules], [0, "accepted", []], moved.stderr);
-    serving(rounds.second);
+    serving();
   });
 
   it("takes the key from a file: the publisher's content/_log/verifier", async () => {
@@ -221,7 +226,7 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
   const path = (umid: string) => umidPath(umid);
 
   it("THE ATTACK: an older body, validly signed, fresh headers: accepted without log, not-latest with", async () => {
-    serving(rounds.second, [[path(A), oldBodies.get(A)!]]);
+    serving(undefined, [[path(A), oldBodies.get(A)!]]);
     const fooled = await resolveCli(A);
     assert.deepEqual([fooled.status, fooled.receipt.outcome], [0, "accepted"]);
     const cache = join(scratch, "cache-attack");
@@ -234,7 +239,7 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
   });
 
   it("a revocation rolled back (the body before it, served 200): log/not-latest", async () => {
-    serving(rounds.second, [[path(R), oldBodies.get(R)!]]);
+    serving(undefined, [[path(R), oldBodies.get(R)!]]);
     assert.equal((await resolveCli(R)).status, 0);
     const refused = await resolveCli(R, ...withLog());
     assert.deepEqual([refused.status, refused.rules], [1, ["log/not-latest"]]);
@@ -242,7 +247,7 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
   });
 
   it("a suspension rolled back at the status endpoint (its answer made active): log/not-latest", async () => {
-    serving(rounds.second, [], (at, answered) => {
+    serving(undefined, [], (at, answered) => {
       if (at !== statusPath(B)) return;
       const document = JSON.parse(Buffer.from(answered.body).toString("utf8"));
       answered.body = utf8(JSON.stringify({ ...document, status: "active", cursor: "9999999999999999" }));
@@ -256,7 +261,7 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
   });
 
   it("a redirect sent elsewhere, to a valid manifest of the UMID: log/not-latest", async () => {
-    serving(rounds.second, [["/elsewhere", bodyOf(manifestOf(M))]], (at, answered) => {
+    serving(undefined, [["/elsewhere", bodyOf(manifestOf(M))]], (at, answered) => {
       if (at === path(M)) answered.headers.set("location", `${base}/elsewhere`);
     });
     assert.equal((await resolveCli(M)).status, 0);
@@ -266,19 +271,19 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
   });
 
   it("a 410 for a UMID the log says is active: refused, and not remembered as revoked", async () => {
-    serving(rounds.second, [], (at, answered) => {
+    serving(undefined, [], (at, answered) => {
       if (at === path(A)) Object.assign(answered, { status: 410, body: new Uint8Array() });
     });
     const cache = join(scratch, "cache-gone");
     const refused = await resolveCli(A, ...withLog("--cache", cache));
     assert.deepEqual([refused.status, refused.rules], [1, ["log/not-latest"]]);
-    serving(rounds.second);
+    serving();
     const after = await resolveCli(A, ...withLog("--cache", cache));
     assert.deepEqual([after.status, after.receipt.outcome], [0, "accepted"]);
   });
 
   it("a UMID the log has no entry for, served a valid manifest: log/not-latest", async () => {
-    serving(rounds.second, [[path(X), bodyOf(manifestOf(X))]]);
+    serving(undefined, [[path(X), bodyOf(manifestOf(X))]]);
     assert.equal((await resolveCli(X)).status, 0);
     const refused = await resolveCli(X, ...withLog());
     assert.deepEqual([refused.status, refused.rules], [1, ["log/not-latest"]]);
@@ -320,7 +325,7 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
 describe("resolve --log-key --cache: the log only grows", () => {
   it("an older snapshot of the whole log and body: accepted if never saw newer, inconsistent if it did", async () => {
     const cache = join(scratch, "cache-replay");
-    serving(rounds.second);
+    serving();
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
     serving(rounds.first, [[umidPath(A), oldBodies.get(A)!]]);
     const fooled = await resolveCli(A, ...withLog("--cache", join(scratch, "cache-new")));
@@ -335,7 +340,7 @@ describe("resolve --log-key --cache: the log only grows", () => {
 
   it("a log rewritten from scratch with the same key, larger: log/inconsistent, not extending the seen", async () => {
     const cache = join(scratch, "cache-rewritten");
-    serving(rounds.second);
+    serving();
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
     serving(rounds.rewritten);
     assert.equal((await resolveCli(A, ...withLog())).status, 0);
@@ -343,7 +348,7 @@ describe("resolve --log-key --cache: the log only grows", () => {
     assert.deepEqual([refused.status, refused.rules], [1, ["log/inconsistent"]]);
     assert.match(refused.receipt.warnings[0]!.message, /does not extend the checkpoint this client saw before/);
     // The checkpoint seen is kept: the newer one, once proven, replaces it; the rewritten one never did.
-    serving(rounds.second);
+    serving();
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
   });
 
@@ -351,7 +356,7 @@ describe("resolve --log-key --cache: the log only grows", () => {
     const cache = join(scratch, "cache-grows");
     serving(rounds.first, [[umidPath(A), oldBodies.get(A)!]]);
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
-    serving(rounds.second);
+    serving();
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
     serving(rounds.first, [[umidPath(A), oldBodies.get(A)!]]);
     assert.deepEqual((await resolveCli(A, ...withLog("--cache", cache))).rules, ["log/inconsistent"]);

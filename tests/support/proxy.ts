@@ -1,8 +1,8 @@
 /**
  * A proxy in front of a resolver, for tests: it answers a path itself when `own` has an answer for it (a body of its
  * own behind fresh headers), and otherwise asks the server `upstreamOf(path)` names (the resolver, or a log server
- * for the log's paths, which `serve` does not serve) the same GET (If-None-Match passed on, redirects not followed)
- * and hands back its answer through `rewrite`, which may change anything: a party on the path.
+ * serving another log than the resolver's) the same GET (If-None-Match passed on, redirects not followed) and hands
+ * back its answer through `rewrite`, which may change anything: a party on the path.
  */
 import { createServer } from "node:http";
 
