@@ -30,6 +30,7 @@ import { appendAll } from "../../core/append-all.ts";
 import { globalFetch } from "../../core/client/fetch-following.ts";
 import { onlineKeyProblems } from "../check/online-keys.ts";
 import { logGateProblems } from "../log/log-gate.ts";
+import { openContentLog } from "../log/log-folder.ts";
 
 export const check = defineCommand({
   name: "check",
@@ -149,7 +150,7 @@ Examples:
     saveCache(cache);
     // The log records what the whole content serves: judged when the whole content folder is.
     if (whole)
-      for (const problem of await logGateProblems(contentDir, result)) {
+      for (const problem of logGateProblems(await openContentLog(contentDir), result)) {
         // A file of the log is a checked file too, so that every output (--json included) names it.
         if (!result.files.some((checked) => checked.file === problem.file))
           result.files.push({ file: problem.file, umid: null });

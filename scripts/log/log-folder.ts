@@ -86,8 +86,14 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   return { ok: true, key, checkpoint: opened.checkpoint, signedCheckpoint: note, logged, map };
 }
 
-/** The log a content folder keeps (`content/_log/`): its folder, opened; undefined when it keeps none. */
-export async function openContentLog(contentDir: string): Promise<{ dir: string; opened: OpenedLog } | undefined> {
+/** The log a content folder keeps (`content/_log/`): its folder, and it opened. */
+export interface ContentLog {
+  dir: string;
+  opened: OpenedLog;
+}
+
+/** The log a content folder keeps, opened; undefined when it keeps none. */
+export async function openContentLog(contentDir: string): Promise<ContentLog | undefined> {
   const dir = join(contentDir, LOG_FOLDER);
   return existsSync(dir) ? { dir, opened: await openLog(dir) } : undefined;
 }
