@@ -294,7 +294,7 @@ async function buildInto(
     }).finally(() => progress.stop());
     // As check judges it: a log (content/_log/) that does not verify, or does not record what this build would serve,
     // refuses the build (issue 26, section 3).
-    appendAll(content.diagnostics, logGateProblems(contentLog, content));
+    appendAll(content.diagnostics, await logGateProblems(contentDir, contentLog?.opened, content));
     const plan = planOutput(content, names, nextCheck, log);
     const passed = !hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty);
     // Before anything is printed: a build made cold instead prints it all again.
