@@ -5,8 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash, createPrivateKey } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { auditLog } from "../core/tlog/audit.ts";
@@ -17,35 +16,14 @@ import { parseVerifierKey } from "../core/tlog/note-keys.ts";
 import { fileTileStore, openLog } from "../scripts/log/log-folder.ts";
 import { publishedLog } from "../scripts/log/published-log.ts";
 import { listContent } from "../scripts/read/files.ts";
-import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
+import { LOG_ORIGIN as ORIGIN, logScratch } from "./support/log-content.ts";
 import { assertUsageError } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "um-log-"));
+const { dir: scratch, logKey, pem, cli, content, publish, loggedThenEdited } = logScratch("um-log-");
 after(() => rmSync(scratch, { recursive: true, force: true }));
-const signingKey = newKey();
-const pem = (name: string) => {
-  const file = join(scratch, name);
-  writeFileSync(file, newKey().export({ format: "pem", type: "pkcs8" }));
-  return file;
-};
-const logKey = pem("log.pem");
-const ORIGIN = "fixture.example:8443/.well-known/manifest-resolver/log";
-// With a verification cache of its own, warm from the second run on: a cached verdict must not hide a change.
-const env = { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL, UM_CACHE_DIR: join(scratch, "cache") };
-const cli = (...args: string[]) => runCli(args, scratch, env);
-
-function content(name: string): string {
-  const dir = join(scratch, name, "content");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "_keys.json"), JSON.stringify(pinning(signingKey)));
-  return dir;
-}
-function publish(dir: string, file: string, umid: string, extra: Record<string, unknown> = {}): void {
-  writeFileSync(join(dir, file), JSON.stringify(signed(manifestFor(umid, extra), signingKey), null, 2));
-}
 
 /** The log's entries, once its checkpoint verifies with its verifier and its tiles audit against it. */
 async function loggedEntries(dir: string): Promise<string[]> {
@@ -217,20 +195,6 @@ describe("a new log's origin", () => {
   });
 });
 
-/** Content `name` with one UMID logged, then its entry edited in place: the same length, another body's digest, so the
- * bundle parses and hashes to another root. */
-async function loggedThenEdited(name: string): Promise<string> {
-  const dir = content(name);
-  publish(dir, "a.json", "urn:a");
-  assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
-  const bundle = join(dir, "_log", "tile", "entries", "000.p", "1");
-  const edited = readFileSync(bundle);
-  const at = edited.indexOf('"sha256":"') + 10;
-  edited[at] = edited[at] === 0x41 ? 0x42 : 0x41;
-  writeFileSync(bundle, edited);
-  return dir;
-}
-
 describe("a log that does not verify", () => {
   it("is refused, and left as it is: an edited old entry", async () => {
     const dir = await loggedThenEdited("edited");
@@ -273,45 +237,5 @@ describe("content that check refuses", () => {
     assert.equal(run.status, 1);
     assert.match(run.stdout, /error signature\//);
     assert.deepEqual(fileDigests(join(dir, "_log")), before);
-  });
-});
-
-describe("the gate: check of content that has a log (issue 26, section 3)", () => {
-  const checkRules = async (dir: string) => {
-    const run = await cli("check", "--json", "--content", dir);
-    const rules = run.stdout
-      .trim()
-      .split("\n")
-      .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
-    return { status: run.status, rules };
-  };
-
-  it("passes content whose log records what it serves, and refuses a stale log with log/stale", async () => {
-    const dir = content("gate-stale");
-    publish(dir, "a.json", "urn:a");
-    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
-    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
-    // A new body for urn:a, and a new UMID, without running log: the log is stale.
-    publish(dir, "a.json", "urn:a", { subject: "did:web:changed.example" });
-    publish(dir, "b.json", "urn:b");
-    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/stale"] });
-    const human = await cli("check", "--content", dir);
-    assert.match(
-      human.stdout,
-      /_log\/checkpoint - error log\/stale: 2 UMIDs' served state .*"urn:a".*run manifest-resolver log/,
-    );
-    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
-    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
-  });
-
-  it("refuses a log whose old entry was edited, with log/unverifiable", async () => {
-    const dir = await loggedThenEdited("gate-edited");
-    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
-  });
-
-  it("judges no log where there is none", async () => {
-    const dir = content("gate-none");
-    publish(dir, "a.json", "urn:a");
-    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
   });
 });

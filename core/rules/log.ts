@@ -1,7 +1,7 @@
 /**
- * Rules of the transparency log: in `content/_log/` as `manifest-resolver log` extends it and `check` reads it, as
- * a resolver serves it and `manifest-resolver monitor` audits it, and as a relying party's client proves its answers
- * against it (`resolve --log-key`, core/client/latest-logged.ts; receipt codes `um:reason:log:…`).
+ * Rules of the transparency log: in `content/_log/` as `manifest-resolver log` extends it and `check` and `build`
+ * read it, as a resolver serves it and `manifest-resolver monitor` audits it, and as a relying party's client proves
+ * its answers against it (`resolve --log-key`, core/client/latest-logged.ts; receipt codes `um:reason:log:…`).
  */
 import type { Rule } from "./rule.ts";
 
@@ -104,5 +104,17 @@ export const LOG_RULES = {
     fix:
       "Check the key (the resolver's content/_log/verifier) and that the resolver serves its log at " +
       "/.well-known/manifest-resolver/log/; if it is your resolver, build after running log.",
+  },
+  "log/rewritten": {
+    severity: "error",
+    summary: "content/_log/ is not an append-only extension of the log at the base revision (check --base)",
+    why:
+      "Clients and monitors hold the checkpoints the log signed before: one whose tree does not extend theirs (a " +
+      "log rewritten from scratch, truncated, removed or re-keyed) proves to them that the log rewrote its history, " +
+      "and they refuse it. A log must never sign a checkpoint inconsistent with one it signed.",
+    source: 'Issue 26, section 3; C2SP tlog-checkpoint ("A log MUST not sign any checkpoint which is inconsistent")',
+    fix:
+      "Restore content/_log/ from the base revision (git checkout REV -- content/_log), then run " +
+      "manifest-resolver log --key <the log's key> again: it appends the change to the log as it was.",
   },
 } satisfies Record<string, Rule>;

@@ -43,14 +43,17 @@ import {
 } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
-import { openContentLog } from "../log/log-folder.ts";
+import { type ContentLog, openContentLog } from "../log/log-folder.ts";
 import { logOutputFiles } from "../log/log-output.ts";
 import type { OutputFile } from "../plan/output-file.ts";
+import { appendAll } from "../../core/append-all.ts";
+import { logGateProblems } from "../log/log-gate.ts";
 
 export const build = defineCommand({
   name: "build",
-  description: `Validates the content directory as 'manifest-resolver check' does, then writes one body
-file per manifest and the record index to the output directory. Nothing is written if
+  description: `Validates the content directory as 'manifest-resolver check' does (its transparency
+log, content/_log/, if any, included: it must verify and record what the build serves),
+then writes one body file per manifest and the record index to the output directory. Nothing is written if
 anything fails: the previous output directory is left as it was. Manifests that have
 expired, or are not yet issued, are warnings here. The lookup page, a static page for
 people to look UMIDs up in a browser, is written to its own folder: it must be hosted on
@@ -132,6 +135,7 @@ Example:
           maxProblems: shown,
           cache,
           sarif,
+          contentLog,
           log: await logOutputFiles(contentLog),
         };
         const built = await reportingWriteErrors(outDir, async () => {
@@ -222,12 +226,15 @@ async function buildInto(
     maxProblems,
     cache,
     sarif,
+    contentLog,
     log,
   }: {
     allowEmpty: boolean;
     maxProblems: number;
     cache: VerificationCache | undefined;
     sarif: string | undefined;
+    /** The content's transparency log, opened: the gate's to judge (scripts/log/log-gate.ts). */
+    contentLog: ContentLog | undefined;
     /** The transparency log's files to serve (scripts/log/log-output.ts). */
     log: readonly OutputFile[];
   },
@@ -285,6 +292,9 @@ async function buildInto(
         return true;
       },
     }).finally(() => progress.stop());
+    // As check judges it: a log (content/_log/) that does not verify, or does not record what this build would serve,
+    // refuses the build (issue 26, section 3).
+    appendAll(content.diagnostics, await logGateProblems(contentDir, contentLog?.opened, content));
     const plan = planOutput(content, names, nextCheck, log);
     const passed = !hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty);
     // Before anything is printed: a build made cold instead prints it all again.

@@ -30,6 +30,7 @@ import { appendAll } from "../../core/append-all.ts";
 import { globalFetch } from "../../core/client/fetch-following.ts";
 import { onlineKeyProblems } from "../check/online-keys.ts";
 import { logGateProblems } from "../log/log-gate.ts";
+import { openContentLog } from "../log/log-folder.ts";
 
 export const check = defineCommand({
   name: "check",
@@ -86,8 +87,9 @@ Examples:
         "later than the status it ends (history/cursor-regressed: clients would refuse " +
         "it as a rollback), and a revokedAt moved, or a suspendedAt or reinstatedAt " +
         "moved earlier (history/revocation-redated, suspension-redated, " +
-        "reinstatement-redated: when a status began is history); the whole content " +
-        "folder, so no PATH",
+        "reinstatement-redated: when a status began is history), and so is a transparency " +
+        "log (content/_log/) that is not REV's log appended to: removed, truncated, " +
+        "rewritten or re-keyed (log/rewritten); the whole content folder, so no PATH",
     }),
     summary: stringOption({
       value: "FILE",
@@ -147,9 +149,14 @@ Examples:
       : checkPaths(paths, { ...options, contentDir, allowUnsigned: values["allow-unsigned"] })
     ).finally(() => progress.stop());
     saveCache(cache);
-    // The log records what the whole content serves: judged when the whole content folder is.
+    // The log records what the whole content serves: judged when the whole content folder is, and against --base's.
     if (whole)
-      for (const problem of await logGateProblems(contentDir, result)) {
+      for (const problem of await logGateProblems(
+        contentDir,
+        (await openContentLog(contentDir))?.opened,
+        result,
+        revision,
+      )) {
         // A file of the log is a checked file too, so that every output (--json included) names it.
         if (!result.files.some((checked) => checked.file === problem.file))
           result.files.push({ file: problem.file, umid: null });

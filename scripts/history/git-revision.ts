@@ -62,21 +62,13 @@ export async function resolveRevision(contentDir: string, name: string): Promise
 
 /**
  * The regular files under the content folder at the revision, sorted as `listContent` sorts; none if it did not
- * exist.
+ * exist. `names`, relative to the content folder: only those files (or those under those folders), when given.
  */
-export async function listFolder(revision: Revision): Promise<TreeFile[]> {
+export async function listFolder(revision: Revision, names?: readonly string[]): Promise<TreeFile[]> {
+  if (names?.length === 0) return [];
   const prefix = revision.folder === "" ? "" : `${revision.folder}/`;
-  const args = [
-    "--literal-pathspecs",
-    "ls-tree",
-    "-r",
-    "-z",
-    "--long",
-    "--full-tree",
-    revision.commit,
-    "--",
-    ...(prefix === "" ? [] : [prefix]),
-  ];
+  const paths = names === undefined ? (prefix === "" ? [] : [prefix]) : names.map((name) => prefix + name);
+  const args = ["--literal-pathspecs", "ls-tree", "-r", "-z", "--long", "--full-tree", revision.commit, "--", ...paths];
   const listed = await git(revision.top, args);
   if (listed.status !== 0) throw new Error(`git ls-tree ${revision.commit} failed: ${listed.stderr}`);
   const files: TreeFile[] = [];
@@ -119,4 +111,16 @@ export async function readBlobs(
   const status = await exitOf(child);
   if (status !== 0 || index !== blobs.length)
     throw new Error(`git cat-file --batch read ${index} of ${blobs.length} blobs: ${stderr}`);
+}
+
+/** The bytes of each of the files `names` (relative to the content folder) at the revision; those it lacked are not. */
+export async function readFilesAt(revision: Revision, names: readonly string[]): Promise<Map<string, Buffer>> {
+  const files = await listFolder(revision, names);
+  const read = new Map<string, Buffer>();
+  await readBlobs(
+    revision.top,
+    files.map((file) => file.blob),
+    (index, bytes) => read.set(files[index]!.name, Buffer.from(bytes)),
+  );
+  return read;
 }

@@ -25,20 +25,30 @@ export const LOG_FOLDER = "_log";
 export const CHECKPOINT_FILE = "checkpoint";
 export const VERIFIER_FILE = "verifier";
 
-export type OpenedLog =
-  /** `key` undefined: there is no log yet. A log with a verifier and no checkpoint yet is empty. */
-  | {
-      ok: true;
-      key: NoteKey | undefined;
-      checkpoint: Checkpoint | undefined;
-      /** The checkpoint's signed note, as read. */
-      signedCheckpoint: Uint8Array | undefined;
-      logged: LoggedEntries;
-      /** The latest map the checkpoint commits to; undefined with no checkpoint. */
-      map: LatestMap | undefined;
-    }
-  /** `file` is the one found wrong, relative to the log's folder. */
-  | { ok: false; file: string; reason: string };
+/** A log's key and checkpoint. `key` undefined: there is no log yet. With a verifier and no checkpoint, it is empty. */
+export interface SignedLog {
+  ok: true;
+  key: NoteKey | undefined;
+  checkpoint: Checkpoint | undefined;
+  /** The checkpoint's signed note, as read. */
+  signedCheckpoint: Uint8Array | undefined;
+}
+
+/** Why a log does not verify: `file` is the one found wrong, relative to the log's folder. */
+export interface LogFault {
+  ok: false;
+  file: string;
+  reason: string;
+}
+
+/** A log whose tiles and bundles hash to its checkpoint's root, and whose checkpoint commits to its latest map. */
+export type AuditedLog = SignedLog & {
+  logged: LoggedEntries;
+  /** The latest map the checkpoint commits to; undefined with no checkpoint. */
+  map: LatestMap | undefined;
+};
+
+export type OpenedLog = AuditedLog | LogFault;
 
 /** The tiles and bundles under `dir`, by their tlog-tiles path. */
 export function fileTileStore(dir: string): TileStore {
@@ -46,48 +56,54 @@ export function fileTileStore(dir: string): TileStore {
 }
 
 export async function openLog(dir: string): Promise<OpenedLog> {
-  const verifierBytes = await readOptional(join(dir, VERIFIER_FILE));
-  const note = await readOptional(join(dir, CHECKPOINT_FILE));
-  if (verifierBytes === undefined) {
-    return note === undefined
-      ? {
-          ok: true,
-          key: undefined,
-          checkpoint: undefined,
-          signedCheckpoint: undefined,
-          logged: NOTHING_LOGGED,
-          map: undefined,
-        }
-      : { ok: false, file: VERIFIER_FILE, reason: "missing: nothing can verify the checkpoint" };
-  }
-  const key = parseVerifierKey(new TextDecoder().decode(verifierBytes).trimEnd());
-  if (key === undefined) return { ok: false, file: VERIFIER_FILE, reason: "not a signed-note verifier key" };
-  if (note === undefined)
-    return {
-      ok: true,
-      key,
-      checkpoint: undefined,
-      signedCheckpoint: undefined,
-      logged: NOTHING_LOGGED,
-      map: undefined,
-    };
-  const opened = await openCheckpoint(note, key, key.name);
-  if (!opened.ok) return { ok: false, file: CHECKPOINT_FILE, reason: `does not verify (${opened.reason})` };
-  const { size, rootHash } = opened.checkpoint;
+  const signed = await openSignedLog(
+    await readOptional(join(dir, VERIFIER_FILE)),
+    await readOptional(join(dir, CHECKPOINT_FILE)),
+  );
+  if (!signed.ok) return signed;
+  if (signed.checkpoint === undefined) return { ...signed, logged: NOTHING_LOGGED, map: undefined };
+  const { size, rootHash, extensions } = signed.checkpoint;
   const audit = await auditLog(fileTileStore(dir), size, rootHash);
   if (!audit.ok) return { ok: false, file: audit.path, reason: `${audit.reason} for the checkpoint's tree` };
   const logged = loggedEntries(audit.entries);
   if (logged === undefined)
     return { ok: false, file: "tile/entries", reason: "holds an entry this log does not write" };
   const map = await latestMap(logged.umids);
-  const committed = parseLatestLine(opened.checkpoint.extensions);
+  const committed = parseLatestLine(extensions);
   if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
     return { ok: false, file: CHECKPOINT_FILE, reason: "its latest-map line is not the map its entries make" };
-  return { ok: true, key, checkpoint: opened.checkpoint, signedCheckpoint: note, logged, map };
+  return { ...signed, logged, map };
 }
 
-/** The log a content folder keeps (`content/_log/`): its folder, opened; undefined when it keeps none. */
-export async function openContentLog(contentDir: string): Promise<{ dir: string; opened: OpenedLog } | undefined> {
+/**
+ * A log's key and checkpoint, from the bytes of its verifier and checkpoint files (undefined: no such file), once the
+ * checkpoint verifies with the key; its tiles are not read.
+ */
+export async function openSignedLog(
+  verifierBytes: Uint8Array | undefined,
+  note: Uint8Array | undefined,
+): Promise<SignedLog | LogFault> {
+  if (verifierBytes === undefined) {
+    return note === undefined
+      ? { ok: true, key: undefined, checkpoint: undefined, signedCheckpoint: undefined }
+      : { ok: false, file: VERIFIER_FILE, reason: "missing: nothing can verify the checkpoint" };
+  }
+  const key = parseVerifierKey(new TextDecoder().decode(verifierBytes).trimEnd());
+  if (key === undefined) return { ok: false, file: VERIFIER_FILE, reason: "not a signed-note verifier key" };
+  if (note === undefined) return { ok: true, key, checkpoint: undefined, signedCheckpoint: undefined };
+  const opened = await openCheckpoint(note, key, key.name);
+  if (!opened.ok) return { ok: false, file: CHECKPOINT_FILE, reason: `does not verify (${opened.reason})` };
+  return { ok: true, key, checkpoint: opened.checkpoint, signedCheckpoint: note };
+}
+
+/** The log a content folder keeps (`content/_log/`): its folder, and it opened. */
+export interface ContentLog {
+  dir: string;
+  opened: OpenedLog;
+}
+
+/** The log a content folder keeps, opened; undefined when it keeps none. */
+export async function openContentLog(contentDir: string): Promise<ContentLog | undefined> {
   const dir = join(contentDir, LOG_FOLDER);
   return existsSync(dir) ? { dir, opened: await openLog(dir) } : undefined;
 }

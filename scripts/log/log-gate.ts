@@ -3,34 +3,44 @@
  * one (`content/_log/`): the log must verify (its checkpoint under its verifier, its tiles
  * and bundles hashing to the checkpoint's root), and its latest entry for each UMID must
  * be what the content now serves. Otherwise the resolver would serve states no log
- * records, and clients that check the log would refuse them. Content without a log is
- * not judged here.
+ * records, and clients that check the log would refuse them. With a base revision
+ * (`check --base`), the log must also extend the log committed there (log-history.ts).
+ * Content without a log, now or at the base, is not judged here. `check` and `build`
+ * both ask it, on their own content check.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentCheck } from "../check/check-content.ts";
+import type { Revision } from "../history/git-revision.ts";
 import { displayPath } from "../read/files.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { changedEntries, servedEntries } from "./log-entries.ts";
-import { CHECKPOINT_FILE, LOG_FOLDER, openLog } from "./log-folder.ts";
+import { CHECKPOINT_FILE, LOG_FOLDER, type OpenedLog } from "./log-folder.ts";
+import { logHistoryProblems } from "./log-history.ts";
 
 const RUN_LOG = "run manifest-resolver log --key <the log's key> before pushing";
 
-export async function logGateProblems(contentDir: string, content: ContentCheck): Promise<Diagnostic[]> {
+/** `log`: the log of the content folder `contentDir`, as openContentLog opened it; undefined when it keeps none. */
+export async function logGateProblems(
+  contentDir: string,
+  log: OpenedLog | undefined,
+  content: ContentCheck,
+  base?: Revision,
+): Promise<Diagnostic[]> {
   const logDir = join(contentDir, LOG_FOLDER);
-  if (!existsSync(logDir)) return [];
-  const opened = await openLog(logDir);
-  if (!opened.ok)
-    return [diagnostic("log/unverifiable", { file: displayPath(join(logDir, opened.file)) }, opened.reason)];
-  const stale = changedEntries(servedEntries(content), opened.logged.latest);
-  if (stale.length === 0) return [];
+  if (log?.ok === false)
+    return [diagnostic("log/unverifiable", { file: displayPath(join(logDir, log.file)) }, log.reason)];
+  const problems = base === undefined ? [] : await logHistoryProblems(contentDir, log, base);
+  if (log === undefined) return problems;
+  const stale = changedEntries(servedEntries(content), log.logged.latest);
+  if (stale.length === 0) return problems;
   const first = JSON.parse(new TextDecoder().decode(stale[0])) as { umid: string };
-  return [
+  problems.push(
     diagnostic(
       "log/stale",
       { file: displayPath(join(logDir, CHECKPOINT_FILE)) },
       `${stale.length} UMID${stale.length === 1 ? "'s" : "s'"} served state is not the log's latest entry ` +
         `(the first: ${JSON.stringify(first.umid)}): ${RUN_LOG}`,
     ),
-  ];
+  );
+  return problems;
 }

@@ -1,0 +1,75 @@
+/**
+ * `check --base REV` and the transparency log (issue 26, section 3): the log now must be an append-only extension
+ * of the log committed at REV. A log must not sign a checkpoint inconsistent with one it signed (C2SP
+ * tlog-checkpoint): a client or monitor that holds REV's checkpoint would refuse the log, as one that rewrote its
+ * history. Proven as they prove it: REV's checkpoint verified with REV's verifier, the same key now, and a
+ * consistency proof from REV's tree to the tree now (from its tiles, which the gate audited) verified against REV's
+ * root.
+ */
+import { join } from "node:path";
+import { encodeBase64 } from "../../core/base64url.ts";
+import { consistencyProof, verifyConsistency } from "../../core/tlog/proofs.ts";
+import { TileHashes, type TileStore } from "../../core/tlog/tile-hashes.ts";
+import { readFilesAt, type Revision } from "../history/git-revision.ts";
+import { displayPath } from "../read/files.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
+import {
+  type AuditedLog,
+  CHECKPOINT_FILE,
+  fileTileStore,
+  LOG_FOLDER,
+  openSignedLog,
+  type SignedLog,
+  VERIFIER_FILE,
+} from "./log-folder.ts";
+
+/**
+ * The log now (`now`, opened and audited from `contentDir`'s log folder; undefined when there is none) against the log
+ * at `revision`.
+ */
+export async function logHistoryProblems(
+  contentDir: string,
+  now: AuditedLog | undefined,
+  revision: Revision,
+): Promise<Diagnostic[]> {
+  const logDir = join(contentDir, LOG_FOLDER);
+  const verifierName = `${LOG_FOLDER}/${VERIFIER_FILE}`;
+  const checkpointName = `${LOG_FOLDER}/${CHECKPOINT_FILE}`;
+  const files = await readFilesAt(revision, [verifierName, checkpointName]);
+  const before = await openSignedLog(files.get(verifierName), files.get(checkpointName));
+  if (!before.ok) {
+    const file = `${displayPath(join(logDir, before.file))}@${revision.name}`;
+    const message =
+      `${before.reason}: the log committed at ${revision.name} does not verify, so no log can be shown to extend ` +
+      "it; compare with a revision whose log verifies";
+    return [diagnostic("log/rewritten", { file }, message)];
+  }
+  const why = await notExtending(before, now, fileTileStore(logDir), revision.name);
+  if (why === undefined) return [];
+  const fix = `restore it (git checkout ${revision.name} -- ${displayPath(logDir)}) and run log again`;
+  return [diagnostic("log/rewritten", { file: displayPath(join(logDir, CHECKPOINT_FILE)) }, `${why}: ${fix}`)];
+}
+
+/**
+ * Why the log `now`, whose audited tiles `tiles` holds, is not an append-only extension of the log `before` at `rev`;
+ * undefined when it is one.
+ */
+async function notExtending(
+  before: SignedLog,
+  now: AuditedLog | undefined,
+  tiles: TileStore,
+  rev: string,
+): Promise<string | undefined> {
+  if (before.key === undefined) return undefined;
+  if (now?.key === undefined) return `the log is removed: ${rev} has one`;
+  if (now.key.name !== before.key.name || encodeBase64(now.key.publicKey) !== encodeBase64(before.key.publicKey))
+    return `the log's verifier is not ${rev}'s: its checkpoints are signed by another key or named otherwise`;
+  const oldSize = before.checkpoint?.size ?? 0;
+  const newSize = now.checkpoint?.size ?? 0;
+  if (newSize < oldSize) return `the log is truncated: size ${newSize}, smaller than ${rev}'s ${oldSize}`;
+  if (oldSize === 0) return undefined;
+  const proof = await consistencyProof(new TileHashes(tiles, newSize), oldSize, newSize);
+  if (verifyConsistency(oldSize, newSize, proof, before.checkpoint!.rootHash, now.checkpoint!.rootHash))
+    return undefined;
+  return `the log is rewritten: no consistency proof shows its first ${oldSize} entries to be ${rev}'s log`;
+}

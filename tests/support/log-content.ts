@@ -1,0 +1,67 @@
+/**
+ * Content with a transparency log (issue 26), as the log tests make it: content folders in one scratch folder that
+ * pin one signing key, signed manifests published in them, log keys as PEM files, and the CLI run there with a
+ * verification cache of its own (warm from the second run on: a cached verdict must not hide a change).
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./fixture-content.ts";
+import { runCli } from "./processes.ts";
+
+/** The origin a new log takes from FIXTURE_RESOLVER_URL. */
+export const LOG_ORIGIN = "fixture.example:8443/.well-known/manifest-resolver/log";
+
+export interface LogScratch {
+  /** The scratch folder: the caller removes it. */
+  dir: string;
+  /** A log key's PEM file. */
+  logKey: string;
+  /** A new Ed25519 key's PEM file, `name` in the scratch folder. */
+  pem(name: string): string;
+  /** The CLI run in the scratch folder, with UM_RESOLVER_URL and the cache set. */
+  cli(...args: string[]): ReturnType<typeof runCli>;
+  /** A new content folder, `<name>/content`, whose _keys.json pins the signing key. */
+  content(name: string): string;
+  /** Writes `file` in the content folder `dir`: a manifest for `umid`, signed. */
+  publish(dir: string, file: string, umid: string, extra?: Record<string, unknown>): void;
+  /**
+   * Content `name` with one UMID logged, then its entry edited in place: the same length, another body's digest, so
+   * the bundle parses and hashes to another root.
+   */
+  loggedThenEdited(name: string): Promise<string>;
+}
+
+export function logScratch(prefix: string): LogScratch {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const signingKey = newKey();
+  const pem = (name: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, newKey().export({ format: "pem", type: "pkcs8" }));
+    return file;
+  };
+  const logKey = pem("log.pem");
+  const env = { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL, UM_CACHE_DIR: join(dir, "cache") };
+  const cli = (...args: string[]) => runCli(args, dir, env);
+  const content = (name: string) => {
+    const folder = join(dir, name, "content");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "_keys.json"), JSON.stringify(pinning(signingKey)));
+    return folder;
+  };
+  const publish = (folder: string, file: string, umid: string, extra: Record<string, unknown> = {}) =>
+    writeFileSync(join(folder, file), JSON.stringify(signed(manifestFor(umid, extra), signingKey), null, 2));
+  const loggedThenEdited = async (name: string) => {
+    const folder = content(name);
+    publish(folder, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", logKey, "--content", folder)).status, 0);
+    const bundle = join(folder, "_log", "tile", "entries", "000.p", "1");
+    const edited = readFileSync(bundle);
+    const at = edited.indexOf('"sha256":"') + 10;
+    edited[at] = edited[at] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(bundle, edited);
+    return folder;
+  };
+  return { dir, logKey, pem, cli, content, publish, loggedThenEdited };
+}
