@@ -150,18 +150,15 @@ Examples:
     ).finally(() => progress.stop());
     saveCache(cache);
     // The log records what the whole content serves: judged when the whole content folder is, and against --base's.
-    if (whole)
-      for (const problem of await logGateProblems(
-        contentDir,
-        (await openContentLog(contentDir))?.opened,
-        result,
-        revision,
-      )) {
+    if (whole) {
+      const log = (await openContentLog(contentDir))?.opened;
+      for (const problem of await logGateProblems(contentDir, log, result, revision)) {
         // A file of the log is a checked file too, so that every output (--json included) names it.
         if (!result.files.some((checked) => checked.file === problem.file))
           result.files.push({ file: problem.file, umid: null });
         result.diagnostics.push(problem);
       }
+    }
     if (values.online === true)
       result.diagnostics.push(
         ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
