@@ -13,6 +13,11 @@ export const STATUS_PREFIX = "/.well-known/manifest-resolver/status";
 /** The transparency log (issue 26): its checkpoint, tiles and latest-map buckets, under this prefix. */
 export const LOG_PREFIX = "/.well-known/manifest-resolver/log";
 
+/** The URL of the log a resolver at `baseUrl` serves, ending in a slash: its files' paths follow. */
+export function logUrlOf(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}${LOG_PREFIX}/`;
+}
+
 /** The five 400 messages of spec 4.3, verbatim. */
 export type BadRequestMessage =
   | "missing UMID"

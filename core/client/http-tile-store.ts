@@ -22,26 +22,29 @@ function maxBytesAt(path: string): number {
   return tile.level === "entries" ? maxBundleBytes(tile.width) : tile.width * HASH_SIZE;
 }
 
-/** The files under `logUrl` (ending in a slash); `read` throws, in words, when a file cannot be had. */
+/** A file of the log that could not be had: no answer, an answer other than 200 or 404, or too long a body. */
+export class LogReadError extends Error {}
+
+/** The files under `logUrl` (ending in a slash); `read` throws LogReadError when a file cannot be had. */
 export function httpTileStore(logUrl: string, transport: Transport): TileStore {
   return {
     async read(path) {
       const followed = await getFollowing(logUrl + path, {}, transport);
-      if (followed.kind !== "response") throw new Error(followed.reason);
+      if (followed.kind !== "response") throw new LogReadError(followed.reason);
       const { response, url } = followed;
       if (response.status !== 200) {
         await discard(response);
         if (response.status === 404) return undefined;
-        throw new Error(`${url} answered ${response.status}`);
+        throw new LogReadError(`${url} answered ${response.status}`);
       }
       const maxBytes = maxBytesAt(path);
       let bytes: Uint8Array;
       try {
         bytes = await bodyAtMost(response, maxBytes);
       } catch (error) {
-        throw new Error(`${url}: the body was cut off: ${failure(error)}`);
+        throw new LogReadError(`${url}: the body was cut off: ${failure(error)}`);
       }
-      if (bytes.length > maxBytes) throw new Error(`${url}: over ${maxBytes} bytes`);
+      if (bytes.length > maxBytes) throw new LogReadError(`${url}: over ${maxBytes} bytes`);
       return bytes;
     },
   };

@@ -27,7 +27,7 @@ import type { NoteKey } from "../tlog/note-keys.ts";
 import { inclusionProof, verifyInclusion } from "../tlog/proofs.ts";
 import { TILE_WIDTH, tilePath, tileWidth } from "../tlog/tile.ts";
 import { TileHashes, type TileStore } from "../tlog/tile-hashes.ts";
-import { LOG_PREFIX } from "../umid-path.ts";
+import { logUrlOf } from "../umid-path.ts";
 import { recallCheckpoint, rememberCheckpoint } from "./checkpoint-memory.ts";
 import type { Transport } from "./fetch-following.ts";
 import type { HttpCache } from "./http-cache.ts";
@@ -58,7 +58,7 @@ type LogRule = "log/not-latest" | "log/unproven" | "log/inconsistent";
 
 /** The latest entry of `umid` in the log of the resolver at `baseUrl` (no trailing slash), proven. */
 export async function latestLogged(baseUrl: string, umid: string, request: LogRequest): Promise<Logged> {
-  const logUrl = `${baseUrl}${LOG_PREFIX}/`;
+  const logUrl = logUrlOf(baseUrl);
   try {
     return await proveLatest(httpTileStore(logUrl, request.transport), logUrl, umid, request);
   } catch (error) {
@@ -80,9 +80,11 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
     );
   const { checkpoint } = opened;
   const { size, rootHash } = checkpoint;
+  // The checkpoint's tree as its tiles give it: each tile is read once, for both proofs.
+  const hashes = new TileHashes(store, size);
   const seen = await recallCheckpoint(cache, key);
   if (seen !== undefined) {
-    const consistency = await proveConsistency(store, seen, checkpoint);
+    const consistency = await proveConsistency(hashes, seen, checkpoint);
     if (!consistency.ok && consistency.reason === "unreadable")
       return refused("log/unproven", `${checkpointUrl} (size ${size}): ${consistency.message}`);
     if (!consistency.ok)
@@ -119,7 +121,7 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   const bundle = await store.read(bundleFile);
   const entryBytes = bundle && parseEntryBundle(bundle, width)?.[index % TILE_WIDTH];
   if (entryBytes === undefined) return refused("log/unproven", `${logUrl}${bundleFile}: not found, or not a bundle`);
-  const proof = await inclusionProof(new TileHashes(store, size), index, size);
+  const proof = await inclusionProof(hashes, index, size);
   if (!verifyInclusion(leafHash(entryBytes), index, size, proof, rootHash))
     return refused("log/unproven", `entry ${index} of ${logUrl}${bundleFile} is not in the checkpoint's tree`);
   const entry = parseLogEntry(entryBytes);

@@ -8,10 +8,9 @@ import { baseUrlProblem } from "../../core/client/base-url.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
-import { LOG_PREFIX } from "../../core/umid-path.ts";
+import { LOG_PREFIX, logUrlOf } from "../../core/umid-path.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
 import { type Monitored, monitorLog } from "../log/monitor-log.ts";
-import { servedLogUrl } from "../log/served-log.ts";
 import { diagnostic, printable } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
@@ -83,7 +82,7 @@ Examples:
     const key = await verifierKey(values["log-key"]);
     const stateFile = values.state;
     const saved = stateFile === undefined ? undefined : await savedCheckpoint(stateFile, key);
-    const logUrl = servedLogUrl(base);
+    const logUrl = logUrlOf(base);
     const json = values.json === true;
     const result = await monitorLog(logUrl, key, saved);
     if (!result.ok) {

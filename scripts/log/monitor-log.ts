@@ -7,16 +7,18 @@
  * one. Then, which UMIDs' latest entries changed since the saved checkpoint.
  */
 import { encodeBase64 } from "../../core/base64url.ts";
+import { globalFetch } from "../../core/client/fetch-following.ts";
+import { httpTileStore, LogReadError } from "../../core/client/http-tile-store.ts";
+import { proveConsistency } from "../../core/tlog/consistency.ts";
 import { auditLog } from "../../core/tlog/audit.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { bucketFile, bucketPath, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
 import { type Hash, leafHash, sameHash } from "../../core/tlog/merkle.ts";
+import type { TileStore } from "../../core/tlog/tile-hashes.ts";
 import type { NoteKey } from "../../core/tlog/note-keys.ts";
-import { consistencyProof, verifyConsistency } from "../../core/tlog/proofs.ts";
 import { TreeHashes } from "../../core/tlog/tree-hashes.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { loggedEntries } from "./log-entries.ts";
-import { getServed, MAX_CHECKPOINT_BYTES, ServedLogError, servedTileStore } from "./served-log.ts";
 import { CHECKPOINT_FILE } from "./log-folder.ts";
 
 /** A UMID whose latest entry changed: `before` undefined when it had none. */
@@ -47,20 +49,30 @@ type MonitorRule = Extract<
   "log/bad-checkpoint" | "log/tile-mismatch" | "log/map-mismatch" | "log/inconsistent"
 >;
 
+/** As long as the client waits for a manifest. */
+const TIMEOUT_MS = 10_000;
+
 /** Audits the log served at `logUrl` (ending in a slash), against `saved`, the checkpoint of an earlier audit. */
 export async function monitorLog(logUrl: string, key: NoteKey, saved: Checkpoint | undefined): Promise<Monitored> {
+  // The client's GET and bounds: https: or loopback http:, redirects held to them, each file read up to its most.
+  const store = httpTileStore(logUrl, { fetch: globalFetch, timeoutMs: TIMEOUT_MS });
   try {
-    return await audited(logUrl, key, saved);
+    return await audited(store, logUrl, key, saved);
   } catch (error) {
-    if (error instanceof ServedLogError) return { ok: false, rule: undefined, message: error.message };
+    if (error instanceof LogReadError) return { ok: false, rule: undefined, message: error.message };
     throw error;
   }
 }
 
-async function audited(logUrl: string, key: NoteKey, saved: Checkpoint | undefined): Promise<Monitored> {
+async function audited(
+  store: TileStore,
+  logUrl: string,
+  key: NoteKey,
+  saved: Checkpoint | undefined,
+): Promise<Monitored> {
   const checkpointUrl = logUrl + CHECKPOINT_FILE;
   const fail = (rule: MonitorRule, url: string, message: string) => ({ ok: false, rule, url, message }) as const;
-  const note = await getServed(checkpointUrl, MAX_CHECKPOINT_BYTES);
+  const note = await store.read(CHECKPOINT_FILE);
   if (note === undefined) return fail("log/bad-checkpoint", checkpointUrl, "not found (404)");
   const opened = await openCheckpoint(note, key, key.name);
   if (!opened.ok)
@@ -75,7 +87,7 @@ async function audited(logUrl: string, key: NoteKey, saved: Checkpoint | undefin
       `size ${size}: the log shrank from the saved checkpoint's ${oldSize}`,
     );
 
-  const audit = await auditLog(servedTileStore(logUrl), size, rootHash);
+  const audit = await auditLog(store, size, rootHash);
   if (!audit.ok) {
     const url = audit.path === CHECKPOINT_FILE ? checkpointUrl : logUrl + audit.path;
     return fail("log/tile-mismatch", url, auditFailure(audit.reason, audit.path, size, rootHash));
@@ -84,18 +96,14 @@ async function audited(logUrl: string, key: NoteKey, saved: Checkpoint | undefin
   if (logged === undefined)
     return fail("log/tile-mismatch", `${logUrl}tile/entries/`, "an entry bundle holds an entry the log does not write");
 
-  if (saved !== undefined) {
-    const tree = new TreeHashes(audit.entries.map(leafHash));
-    // Every tree extends the empty one: there is no proof to make from size 0.
-    const proof = saved.size === 0 ? [] : await consistencyProof(tree, saved.size, size);
-    if (!verifyConsistency(saved.size, size, proof, saved.rootHash, rootHash))
-      return fail(
-        "log/inconsistent",
-        checkpointUrl,
-        `the saved checkpoint's tree (size ${saved.size}, root ${encodeBase64(saved.rootHash)}) is not a prefix of ` +
-          `this one (size ${size}): a split view, or a rewritten log`,
-      );
-  }
+  const tree = new TreeHashes(audit.entries.map(leafHash));
+  if (saved !== undefined && !(await proveConsistency(tree, saved, checkpoint)).ok)
+    return fail(
+      "log/inconsistent",
+      checkpointUrl,
+      `the saved checkpoint's tree (size ${saved.size}, root ${encodeBase64(saved.rootHash)}) is not a prefix of ` +
+        `this one (size ${size}): a split view, or a rewritten log`,
+    );
 
   const map = await latestMap(logged.umids);
   const committed = parseLatestLine(checkpoint.extensions);
@@ -104,7 +112,7 @@ async function audited(logUrl: string, key: NoteKey, saved: Checkpoint | undefin
   for (let bucket = 0; bucket < map.buckets.length; bucket++) {
     const expected = await bucketFile(map, bucket);
     const url = logUrl + bucketPath(size, bucket);
-    const served = await getServed(url, expected.length);
+    const served = await store.read(bucketPath(size, bucket));
     if (served === undefined) return fail("log/map-mismatch", url, "not found (404)");
     if (!sameHash(served, expected))
       return fail("log/map-mismatch", url, `is not bucket ${bucket} of the map the log's entries make`);
