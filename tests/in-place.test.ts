@@ -349,6 +349,16 @@ describe("build in place: a decided update is completed, however far it got", ()
     assert.deepEqual(contents(out), expected);
     assert.deepEqual(asides(out), []);
   });
+
+  it("all done, killed while the folder was being removed, its journal already gone", async () => {
+    // rmSync of the decided folder removes its entries in no set order: the journal can go first.
+    const out = output(expected.files);
+    decide(out, true);
+    rmSync(join(out, "..", `.${basename(out)}.in-place`, "journal.json"));
+    await recoverOutput(out);
+    assert.deepEqual(contents(out), expected);
+    assert.deepEqual(asides(out), []);
+  });
 });
 
 describe("the KV folder a build replaces", () => {

@@ -173,6 +173,12 @@ export function replayInPlace(outDir: string): string[] {
 }
 
 function replay(outDir: string, decided: string): void {
+  // The journal is written before the folder is decided and goes only when the folder is removed, after the update
+  // is made: a decided folder without one is what a kill during that removal left.
+  if (!existsSync(join(decided, JOURNAL))) {
+    rmSync(decided, { recursive: true, force: true });
+    return;
+  }
   const journal = JSON.parse(readFileSync(join(decided, JOURNAL), "utf8")) as Journal;
   const at = (path: string) => {
     if (!isOutputPath(path)) throw new Error(`the journal of ${decided} names ${path}, outside the output`);
