@@ -7,6 +7,11 @@
  * is strict enough here, and it is several times faster than the strict parser over a
  * log's every entry: a duplicate member, a number or an escape spelt otherwise than JCS
  * spells it would not write back as the same text.
+ *
+ * Every check, build and log writes or reads an entry per UMID, so an entry's JCS text is
+ * spelt here by hand: its members in JCS order, each string as JSON.stringify writes it,
+ * which is JCS's own spelling of a well-formed string (RFC 8785 §3.2.2.2). A string with
+ * a lone surrogate, which JCS refuses, goes through canonicalize to be refused there.
  */
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalize } from "../crypto/jcs.ts";
@@ -18,15 +23,32 @@ export type LogEntry =
   | { umid: string; state: "redirected"; location: string };
 
 export function formatLogEntry(entry: LogEntry): Uint8Array {
-  return utf8(canonicalize(entry));
+  return utf8(logEntryText(entry));
 }
+
+/** The entry's JCS text. */
+export function logEntryText(entry: LogEntry): string {
+  const { umid, state } = entry;
+  const strings = [umid, "sha256" in entry ? entry.sha256 : "", "location" in entry ? entry.location : ""];
+  if (strings.some((text) => LONE_SURROGATE.test(text))) return canonicalize(entry);
+  const tail = `"state":"${state}","umid":${JSON.stringify(umid)}}`;
+  if ("sha256" in entry) return `{"sha256":${JSON.stringify(entry.sha256)},${tail}`;
+  if ("location" in entry) return `{"location":${JSON.stringify(entry.location)},${tail}`;
+  return `{${tail}`;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The entry these bytes are, or undefined when they are not one the log writes. */
 export function parseLogEntry(bytes: Uint8Array): LogEntry | undefined {
   const text = decodeUtf8(bytes);
   const value = text === undefined ? undefined : parsedOrUndefined(text);
-  if (!isJsonObject(value) || canonicalize(value) !== text) return undefined;
-  const { umid, state, ...rest } = value;
+  const entry = isJsonObject(value) ? entryOf(value) : undefined;
+  return entry !== undefined && logEntryText(entry) === text ? entry : undefined;
+}
+
+/** The entry an object's members make, whatever their order and spelling; undefined for any other member. */
+function entryOf({ umid, state, ...rest }: Record<string, unknown>): LogEntry | undefined {
   if (typeof umid !== "string") return undefined;
   const members = Object.keys(rest).join(",");
   if ((state === "active" || state === "suspended") && members === "sha256" && typeof rest.sha256 === "string")

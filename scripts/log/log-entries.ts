@@ -4,13 +4,13 @@
  * serves: a served body's SHA-256 is the one its ETag carries.
  */
 import { decodeUtf8, encodeBase64url, utf8 } from "../../core/base64url.ts";
-import { formatLogEntry, parseLogEntry } from "../../core/tlog/log-entry.ts";
+import { logEntryText, parseLogEntry } from "../../core/tlog/log-entry.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 
 /** Each UMID the content serves, with its entry's JCS text. */
 export function servedEntries(content: ContentCheck): Map<string, string> {
   const served = new Map<string, string>();
-  const text = (entry: Parameters<typeof formatLogEntry>[0]) => decodeUtf8(formatLogEntry(entry))!;
+  const text = logEntryText;
   const { published, statuses } = content;
   for (let i = 0; i < published.length; i++) {
     const umid = published.umidAt(i);

@@ -15,7 +15,8 @@ import {
   latestMap,
   parseLatestLine,
 } from "../../core/tlog/latest-map.ts";
-import { formatLogEntry, parseLogEntry } from "../../core/tlog/log-entry.ts";
+import { canonicalize } from "../../core/crypto/jcs.ts";
+import { formatLogEntry, type LogEntry, logEntryText, parseLogEntry } from "../../core/tlog/log-entry.ts";
 
 const umids = (n: number) => Array.from({ length: n }, (_, i) => `urn:um:test:${i}`);
 
@@ -92,6 +93,22 @@ describe("log entries", () => {
       { umid: "urn:um:a", state: "redirected", location: "https://b.example/" },
     ] as const;
     for (const entry of kinds) assert.deepEqual(parseLogEntry(formatLogEntry(entry)), entry);
+  });
+
+  it("spells each entry as canonicalize does, whatever its strings hold", () => {
+    const odd = ['q"uote', "back\\slash", "\u0000\u001f\n", "é ✓ 😀", "\u2028\u2029", "\u007f", "</script>"];
+    for (const text of odd) {
+      const kinds: LogEntry[] = [
+        { umid: text, state: "active", sha256: text },
+        { umid: text, state: "revoked" },
+        { umid: text, state: "redirected", location: text },
+      ];
+      for (const entry of kinds) {
+        assert.equal(logEntryText(entry), canonicalize(entry));
+        assert.deepEqual(parseLogEntry(formatLogEntry(entry)), entry);
+      }
+    }
+    assert.throws(() => logEntryText({ umid: "\ud800", state: "revoked" }));
   });
 
   it("refuses anything the log does not write", () => {
