@@ -14,6 +14,7 @@ import { settingsFromEnv } from "../config.ts";
 import { loadPrivateKey } from "../crypto/profile-a.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { changedEntries, servedEntries } from "../log/log-entries.ts";
+import { unservedProblem } from "../log/log-gate.ts";
 import { emptyCheckpoint, fileTileStore, LOG_FOLDER, openLog, VERIFIER_FILE, writeLog } from "../log/log-folder.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
@@ -95,7 +96,13 @@ Example:
         console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
         return EXIT_FAILED;
       }
-      const entries = changedEntries(servedEntries(content), opened.logged.latest);
+      const served = servedEntries(content);
+      const unserved = unservedProblem(logDir, served, opened.logged.latest);
+      if (unserved !== undefined) {
+        console.error(formatDiagnostic(unserved));
+        return EXIT_FAILED;
+      }
+      const entries = changedEntries(served, opened.logged.latest);
       const old = opened.checkpoint ?? emptyCheckpoint(origin);
       if (entries.length === 0 && opened.checkpoint !== undefined) {
         console.log(`${shownLog} unchanged: size ${old.size}, root ${encodeBase64(old.rootHash)}`);

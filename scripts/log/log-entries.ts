@@ -49,3 +49,8 @@ export function changedEntries(served: ReadonlyMap<string, string>, latest: Read
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, entry]) => utf8(entry));
 }
+
+/** The UMIDs the log has entries for that are not served at all, in UMID order: no entry can record that state. */
+export function unservedUmids(served: ReadonlyMap<string, string>, latest: ReadonlyMap<string, string>): string[] {
+  return [...latest.keys()].filter((umid) => !served.has(umid)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
