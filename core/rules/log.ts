@@ -47,6 +47,15 @@ export const LOG_RULES = {
       "Revoke the UMID (manifest-resolver revoke) or redirect it instead of deleting its manifest, or publish it " +
       "again; then run manifest-resolver log.",
   },
+  "log/entry-too-large": {
+    severity: "error",
+    summary: "a UMID's log entry is over the 65,535 bytes an entry bundle can hold",
+    why:
+      "C2SP tlog-tiles writes each entry of a bundle after a big-endian uint16 length: an entry longer than that " +
+      "(a UMID of tens of kilobytes) cannot be logged, so the content would serve a state no log records.",
+    source: "C2SP tlog-tiles (entry bundles)",
+    fix: "Use a shorter UMID: no entry of it can be logged.",
+  },
   "log/bad-checkpoint": {
     severity: "error",
     summary: "the served checkpoint is missing, or does not verify with the log's verifier key",
