@@ -55,6 +55,12 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     publish(dir, "a.json", "urn:a");
     publish(dir, "b.json", "urn:b");
     await logged(dir);
+    // urn:b's manifest edited after signing: its own error says why it is not served.
+    const file = join(dir, "b.json");
+    const signedB = readFileSync(file, "utf8");
+    writeFileSync(file, signedB.replace("2030-01-01", "2031-01-01"));
+    const refused = await checkRules(dir);
+    assert.ok(!refused.rules.includes("log/unserved") && refused.rules.some((rule) => rule.startsWith("signature/")));
     // urn:b's manifest deleted: the resolver answers 404, while its latest entry still vouches for its body, which a
     // client with the log key would accept from anyone who replays it.
     unlinkSync(join(dir, "b.json"));

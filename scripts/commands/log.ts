@@ -107,7 +107,7 @@ Example:
         return EXIT_FAILED;
       }
       const served = servedEntries(content);
-      const unserved = unservedProblem(logDir, served, opened.logged.latest);
+      const unserved = unservedProblem(logDir, content, served, opened.logged.latest);
       if (unserved !== undefined) {
         console.error(formatDiagnostic(unserved));
         return EXIT_FAILED;

@@ -50,7 +50,17 @@ export function changedEntries(served: ReadonlyMap<string, string>, latest: Read
     .map(([, entry]) => utf8(entry));
 }
 
-/** The UMIDs the log has entries for that are not served at all, in UMID order: no entry can record that state. */
-export function unservedUmids(served: ReadonlyMap<string, string>, latest: ReadonlyMap<string, string>): string[] {
-  return [...latest.keys()].filter((umid) => !served.has(umid)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * The UMIDs the log has entries for that the content (`served`, servedEntries) does not serve at all, in UMID order:
+ * no entry can record that state. A UMID whose manifest the content check refuses is left to that refusal.
+ */
+export function unservedUmids(
+  content: ContentCheck,
+  served: ReadonlyMap<string, string>,
+  latest: ReadonlyMap<string, string>,
+): string[] {
+  const refused = new Set(content.invalidClaims.map((claim) => claim.umid));
+  return [...latest.keys()]
+    .filter((umid) => !served.has(umid) && !refused.has(umid))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

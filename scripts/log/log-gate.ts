@@ -32,7 +32,7 @@ export async function logGateProblems(
   const problems = base === undefined ? [] : await logHistoryProblems(contentDir, log, base);
   if (log === undefined) return problems;
   const served = servedEntries(content);
-  const unserved = unservedProblem(logDir, served, log.logged.latest);
+  const unserved = unservedProblem(logDir, content, served, log.logged.latest);
   if (unserved !== undefined) problems.push(unserved);
   const stale = changedEntries(served, log.logged.latest);
   if (stale.length === 0) return problems;
@@ -49,15 +49,16 @@ export async function logGateProblems(
 }
 
 /**
- * The problem of a log whose UMIDs the content (`served`, servedEntries) no longer all serves: `log` cannot append
+ * The problem of a log whose UMIDs the content (`served`, its servedEntries) no longer all serves: `log` cannot append
  * what fixes it, so `log` refuses it too.
  */
 export function unservedProblem(
   logDir: string,
+  content: ContentCheck,
   served: ReadonlyMap<string, string>,
   latest: ReadonlyMap<string, string>,
 ): Diagnostic | undefined {
-  const unserved = unservedUmids(served, latest);
+  const unserved = unservedUmids(content, served, latest);
   if (unserved.length === 0) return undefined;
   return diagnostic(
     "log/unserved",
