@@ -9,6 +9,7 @@
  * both ask it, on their own content check.
  */
 import { join } from "node:path";
+import { quoted } from "../../core/excerpt.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import type { Revision } from "../history/git-revision.ts";
 import { displayPath } from "../read/files.ts";
@@ -64,7 +65,7 @@ export function unservedProblem(
     "log/unserved",
     { file: displayPath(join(logDir, CHECKPOINT_FILE)) },
     `${unserved.length} UMID${unserved.length === 1 ? "" : "s"} the log records ${unserved.length === 1 ? "is" : "are"} ` +
-      `no longer served (the first: ${JSON.stringify(unserved[0])}): revoke or redirect ` +
+      `no longer served (the first: ${quoted(unserved[0])}): revoke or redirect ` +
       `${unserved.length === 1 ? "it" : "them"} instead, or publish ${unserved.length === 1 ? "it" : "them"} again`,
   );
 }
