@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { utf8 } from "../core/base64url.ts";
-import { resolve } from "../core/client/index.ts";
+import { type HttpCache, memoryCache, resolve } from "../core/client/index.ts";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { bucketOf, bucketPath, parseLatestLine } from "../core/tlog/latest-map.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
@@ -350,6 +350,39 @@ describe("resolve --log-key --cache: the log only grows", () => {
     // The checkpoint seen is kept: the newer one, once proven, replaces it; the rewritten one never did.
     serving();
     assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
+  });
+
+  it("a fork larger than the checkpoint another resolution remembered meanwhile: log/inconsistent", async () => {
+    // Another resolution, sharing the cache, remembers the second round's checkpoint while this one proves its own:
+    // this one is served a rewritten log, which must not replace it unproven (a split view shown to two calls).
+    const inner = memoryCache();
+    let reads = 0;
+    const racing: HttpCache = {
+      get: async (key) => {
+        const entry = await inner.get(key);
+        if (key.endsWith("#checkpoint-seen") && reads++ === 0) {
+          const note = Buffer.from(rounds.second.get("checkpoint")!).toString("utf8");
+          await inner.set(key, { url: `${base}${LOG_PREFIX}/checkpoint`, body: note, storedAt: 0, maxAge: 0 });
+        }
+        return entry;
+      },
+      set: (key, entry) => inner.set(key, entry),
+    };
+    serving(rounds.rewritten);
+    const resolved = await resolve(base, A, {
+      logKey: verifier,
+      cache: racing,
+      offline: true,
+      keys: pinning(key),
+      context: { now: NOW },
+    });
+    assert.ok("receipt" in resolved, JSON.stringify(resolved));
+    assert.deepEqual(
+      resolved.receipt.warnings.map((w) => w.rule),
+      ["log/inconsistent"],
+    );
+    const kept = await inner.get(`${verifier}#checkpoint-seen`);
+    assert.equal(kept?.body, Buffer.from(rounds.second.get("checkpoint")!).toString("utf8"));
   });
 
   it("a checkpoint that extends the one seen is accepted, and remembered in its place", async () => {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileDigests } from "./support/file-tree.ts";
@@ -46,6 +46,32 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
       human.stdout,
       /_log\/checkpoint - error log\/stale: 2 UMIDs' served state .*"urn:a".*run manifest-resolver log/,
     );
+    await logged(dir);
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+  });
+
+  it("refuses content that stopped serving a logged UMID with log/unserved, in check and log alike", async () => {
+    const dir = content("gate-unserved");
+    publish(dir, "a.json", "urn:a");
+    publish(dir, "b.json", "urn:b");
+    await logged(dir);
+    // urn:b's manifest edited after signing: its own error says why it is not served.
+    const file = join(dir, "b.json");
+    const signedB = readFileSync(file, "utf8");
+    writeFileSync(file, signedB.replace("2030-01-01", "2031-01-01"));
+    const refused = await checkRules(dir);
+    assert.ok(!refused.rules.includes("log/unserved") && refused.rules.some((rule) => rule.startsWith("signature/")));
+    // urn:b's manifest deleted: the resolver answers 404, while its latest entry still vouches for its body, which a
+    // client with the log key would accept from anyone who replays it.
+    unlinkSync(join(dir, "b.json"));
+    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unserved"] });
+    const before = fileDigests(join(dir, "_log"));
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /_log\/checkpoint - error log\/unserved: .*"urn:b"/);
+    assert.deepEqual(fileDigests(join(dir, "_log")), before);
+    // Revoked instead, the UMID has a state the log records.
+    assert.equal((await cli("revoke", "urn:b", "--unpublished", "--content", dir)).status, 0);
     await logged(dir);
     assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
   });

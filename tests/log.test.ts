@@ -239,3 +239,19 @@ describe("content that check refuses", () => {
     assert.deepEqual(fileDigests(join(dir, "_log")), before);
   });
 });
+
+describe("a UMID too long for the log", () => {
+  it("is refused with log/entry-too-large, naming it, and the log left as it is", async () => {
+    const dir = content("too-large");
+    publish(dir, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    // A revocation the content check takes: its entry is over the 65,535 bytes a bundle's uint16 length can say.
+    const umid = `urn:${"b".repeat(70_000)}`;
+    writeFileSync(join(dir, "_routes.json"), JSON.stringify({ revoked: [{ umid }] }));
+    const before = fileDigests(join(dir, "_log"));
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /_log\/checkpoint - error log\/entry-too-large: .*"urn:bbbb/);
+    assert.deepEqual(fileDigests(join(dir, "_log")), before);
+  });
+});

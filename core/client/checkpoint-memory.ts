@@ -7,6 +7,7 @@
  */
 import { decodeUtf8 } from "../base64url.ts";
 import { type Checkpoint, openCheckpoint } from "../tlog/checkpoint.ts";
+import { sameHash } from "../tlog/merkle.ts";
 import { formatVerifierKey, type NoteKey } from "../tlog/note-keys.ts";
 import type { HttpCache } from "./http-cache.ts";
 
@@ -21,17 +22,25 @@ export async function recallCheckpoint(cache: HttpCache | undefined, key: NoteKe
 }
 
 /**
- * Remembers `note` (a checkpoint of size `size`, proven to extend the one remembered) as seen at `url`, `now` the
- * evaluation clock, unless the store holds a larger one by now: another resolution may have proven it meanwhile.
+ * Remembers `note` (a checkpoint of size `size`, proven to extend `proven`, the one recalled; undefined: none was) as
+ * seen at `url`, `now` the evaluation clock. Unless the store holds another checkpoint than `proven` by now, which
+ * another resolution remembered meanwhile: then nothing is written, and that checkpoint is returned, for `note` to be
+ * proven against it first. The window that remains is the store's read-then-write.
  */
 export async function rememberCheckpoint(
   cache: HttpCache | undefined,
   key: NoteKey,
+  proven: Checkpoint | undefined,
   seen: { note: Uint8Array; size: number; url: string },
   now: number,
-): Promise<void> {
-  if (cache === undefined) return;
+): Promise<Checkpoint | undefined> {
+  if (cache === undefined) return undefined;
   const stored = await recallCheckpoint(cache, key);
-  if (stored !== undefined && stored.size >= seen.size) return;
-  await cache.set(keyOf(key), { url: seen.url, body: decodeUtf8(seen.note)!, storedAt: now, maxAge: 0 });
+  if (stored !== undefined && !sameTree(stored, proven)) return stored;
+  if (stored === undefined || stored.size < seen.size)
+    await cache.set(keyOf(key), { url: seen.url, body: decodeUtf8(seen.note)!, storedAt: now, maxAge: 0 });
+  return undefined;
 }
+
+const sameTree = (a: Checkpoint, b: Checkpoint | undefined) =>
+  b !== undefined && a.size === b.size && sameHash(a.rootHash, b.rootHash);

@@ -82,20 +82,25 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   const { size, rootHash } = checkpoint;
   // The checkpoint's tree as its tiles give it: each tile is read once, for both proofs.
   const hashes = new TileHashes(store, size);
-  const seen = await recallCheckpoint(cache, key);
-  if (seen !== undefined) {
-    const consistency = await proveConsistency(hashes, seen, checkpoint);
-    if (!consistency.ok && consistency.reason === "unreadable")
-      return refused("log/unproven", `${checkpointUrl} (size ${size}): ${consistency.message}`);
-    if (!consistency.ok)
-      return refused(
-        "log/inconsistent",
-        `${checkpointUrl} (size ${size}) ` +
-          `${consistency.reason === "smaller" ? "is smaller than" : "does not extend"} ` +
-          `the checkpoint this client saw before (size ${seen.size})`,
-      );
+  // Proven against the checkpoint the cache holds, and again against another if one came meanwhile: a resolution
+  // sharing the cache may have remembered a larger one while this one proved, which this one must extend too.
+  const remembered = { note, size, url: checkpointUrl };
+  for (let seen = await recallCheckpoint(cache, key); ; ) {
+    if (seen !== undefined) {
+      const consistency = await proveConsistency(hashes, seen, checkpoint);
+      if (!consistency.ok && consistency.reason === "unreadable")
+        return refused("log/unproven", `${checkpointUrl} (size ${size}): ${consistency.message}`);
+      if (!consistency.ok)
+        return refused(
+          "log/inconsistent",
+          `${checkpointUrl} (size ${size}) ` +
+            `${consistency.reason === "smaller" ? "is smaller than" : "does not extend"} ` +
+            `the checkpoint this client saw before (size ${seen.size})`,
+        );
+    }
+    seen = await rememberCheckpoint(cache, key, seen, remembered, request.now);
+    if (seen === undefined) break;
   }
-  await rememberCheckpoint(cache, key, { note, size, url: checkpointUrl }, request.now);
 
   const commitment = parseLatestLine(checkpoint.extensions);
   if (commitment === undefined) return refused("log/unproven", `${checkpointUrl} commits to no latest map`);

@@ -35,6 +35,27 @@ export const LOG_RULES = {
     source: "C2SP tlog-tiles",
     fix: "Run manifest-resolver log --key <the log's key> after the change, and commit content/_log/ with it.",
   },
+  "log/unserved": {
+    severity: "error",
+    summary: "content/_log/ records a UMID the content no longer serves",
+    why:
+      "A log has no entry for a UMID that is gone: its latest entry stays what clients and monitors take it to " +
+      "serve, so a client with the log key would accept its last logged body from anyone who replays it, though " +
+      "the resolver answers 404.",
+    source: "Issue 26, sections 1 and 3",
+    fix:
+      "Revoke the UMID (manifest-resolver revoke) or redirect it instead of deleting its manifest, or publish it " +
+      "again; then run manifest-resolver log.",
+  },
+  "log/entry-too-large": {
+    severity: "error",
+    summary: "a UMID's log entry is over the 65,535 bytes an entry bundle can hold",
+    why:
+      "C2SP tlog-tiles writes each entry of a bundle after a big-endian uint16 length: an entry longer than that " +
+      "(a UMID of tens of kilobytes) cannot be logged, so the content would serve a state no log records.",
+    source: "C2SP tlog-tiles (entry bundles)",
+    fix: "Use a shorter UMID: no entry of it can be logged.",
+  },
   "log/bad-checkpoint": {
     severity: "error",
     summary: "the served checkpoint is missing, or does not verify with the log's verifier key",

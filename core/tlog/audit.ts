@@ -7,7 +7,7 @@
  */
 import { parseEntryBundle } from "./entry-bundle.ts";
 import { type Hash, leafHash, sameHash, treeRoot } from "./merkle.ts";
-import { newTiles, tilePath } from "./tile.ts";
+import { newTiles, TILE_WIDTH, tilePath, tileWidth } from "./tile.ts";
 import { hashTileBytes, type TileStore } from "./tile-hashes.ts";
 import { TreeHashes } from "./tree-hashes.ts";
 
@@ -17,18 +17,20 @@ export type Audit =
   | { ok: false; path: string; reason: "missing" | "malformed" | "mismatch" };
 
 export async function auditLog(store: TileStore, size: number, rootHash: Hash): Promise<Audit> {
-  const tiles = newTiles(0, size);
   const entries: Uint8Array[] = [];
-  for (const tile of tiles.filter((t) => t.level === "entries")) {
-    const path = tilePath(tile);
+  // Bundle by bundle, not from a list of all the tree's tiles: a hostile log's checkpoint can claim 2^50 entries, and
+  // the audit must stop at its first missing bundle, not first list billions of tiles.
+  for (let index = 0; index * TILE_WIDTH < size; index++) {
+    const width = tileWidth(0, index, size);
+    const path = tilePath({ level: "entries", index, width });
     const bytes = await store.read(path);
     if (bytes === undefined) return { ok: false, path, reason: "missing" };
-    const bundle = parseEntryBundle(bytes, tile.width);
+    const bundle = parseEntryBundle(bytes, width);
     if (bundle === undefined) return { ok: false, path, reason: "malformed" };
     entries.push(...bundle);
   }
   const tree = new TreeHashes(entries.map(leafHash));
-  for (const tile of tiles) {
+  for (const tile of newTiles(0, size)) {
     if (tile.level === "entries") continue;
     const path = tilePath(tile);
     const bytes = await store.read(path);

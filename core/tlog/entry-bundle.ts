@@ -5,7 +5,7 @@
  */
 
 /** The largest entry a bundle can hold: its length must fit in 16 bits. */
-const MAX_ENTRY_SIZE = 0xffff;
+export const MAX_ENTRY_SIZE = 0xffff;
 
 /** The most bytes a bundle of `width` entries can take: what a reader of a served one reads at most. */
 export function maxBundleBytes(width: number): number {

@@ -1,7 +1,9 @@
 /** `manifest-resolver log`: append what the content now serves to its transparency log, and sign a checkpoint. */
 import { join } from "node:path";
 import { decodeBase64url, encodeBase64 } from "../../core/base64url.ts";
+import { quoted } from "../../core/excerpt.ts";
 import { appendEntries } from "../../core/tlog/append.ts";
+import { MAX_ENTRY_SIZE } from "../../core/tlog/entry-bundle.ts";
 import { signCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { formatLatestLine, latestMap } from "../../core/tlog/latest-map.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
@@ -14,7 +16,16 @@ import { settingsFromEnv } from "../config.ts";
 import { loadPrivateKey } from "../crypto/profile-a.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { changedEntries, servedEntries } from "../log/log-entries.ts";
-import { emptyCheckpoint, fileTileStore, LOG_FOLDER, openLog, VERIFIER_FILE, writeLog } from "../log/log-folder.ts";
+import { unservedProblem } from "../log/log-gate.ts";
+import {
+  CHECKPOINT_FILE,
+  emptyCheckpoint,
+  fileTileStore,
+  LOG_FOLDER,
+  openLog,
+  VERIFIER_FILE,
+  writeLog,
+} from "../log/log-folder.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
 import { DEFAULT_MAX_PROBLEMS, printProblems } from "../report/problem-report.ts";
@@ -95,7 +106,19 @@ Example:
         console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
         return EXIT_FAILED;
       }
-      const entries = changedEntries(servedEntries(content), opened.logged.latest);
+      const served = servedEntries(content);
+      const unserved = unservedProblem(logDir, content, served, opened.logged.latest);
+      if (unserved !== undefined) {
+        console.error(formatDiagnostic(unserved));
+        return EXIT_FAILED;
+      }
+      const entries = changedEntries(served, opened.logged.latest);
+      const tooLarge = entries.find((entry) => entry.length > MAX_ENTRY_SIZE);
+      if (tooLarge !== undefined) {
+        const umid = parseLogEntry(tooLarge)!.umid;
+        const message = `the entry of ${quoted(umid)} is ${tooLarge.length} bytes, over the ${MAX_ENTRY_SIZE} a bundle can`;
+        return refuse("log/entry-too-large", join(logDir, CHECKPOINT_FILE), message);
+      }
       const old = opened.checkpoint ?? emptyCheckpoint(origin);
       if (entries.length === 0 && opened.checkpoint !== undefined) {
         console.log(`${shownLog} unchanged: size ${old.size}, root ${encodeBase64(old.rootHash)}`);
@@ -138,7 +161,11 @@ async function logSigner(path: string, origin: string): Promise<NoteSigner | str
   return (await ed25519Signer({ name: origin, seed }))!;
 }
 
-function refuse(rule: "log/wrong-key" | "log/unverifiable", file: string, message: string): number {
+function refuse(
+  rule: "log/wrong-key" | "log/unverifiable" | "log/entry-too-large",
+  file: string,
+  message: string,
+): number {
   console.error(formatDiagnostic(diagnostic(rule, { file: displayPath(file) }, message)));
   return EXIT_FAILED;
 }

@@ -49,3 +49,18 @@ export function changedEntries(served: ReadonlyMap<string, string>, latest: Read
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, entry]) => utf8(entry));
 }
+
+/**
+ * The UMIDs the log has entries for that the content (`served`, servedEntries) does not serve at all, in UMID order:
+ * no entry can record that state. A UMID whose manifest the content check refuses is left to that refusal.
+ */
+export function unservedUmids(
+  content: ContentCheck,
+  served: ReadonlyMap<string, string>,
+  latest: ReadonlyMap<string, string>,
+): string[] {
+  const refused = new Set(content.invalidClaims.map((claim) => claim.umid));
+  return [...latest.keys()]
+    .filter((umid) => !served.has(umid) && !refused.has(umid))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

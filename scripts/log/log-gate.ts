@@ -9,11 +9,12 @@
  * both ask it, on their own content check.
  */
 import { join } from "node:path";
+import { quoted } from "../../core/excerpt.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import type { Revision } from "../history/git-revision.ts";
 import { displayPath } from "../read/files.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
-import { changedEntries, servedEntries } from "./log-entries.ts";
+import { changedEntries, servedEntries, unservedUmids } from "./log-entries.ts";
 import { CHECKPOINT_FILE, LOG_FOLDER, type OpenedLog } from "./log-folder.ts";
 import { logHistoryProblems } from "./log-history.ts";
 
@@ -31,7 +32,10 @@ export async function logGateProblems(
     return [diagnostic("log/unverifiable", { file: displayPath(join(logDir, log.file)) }, log.reason)];
   const problems = base === undefined ? [] : await logHistoryProblems(contentDir, log, base);
   if (log === undefined) return problems;
-  const stale = changedEntries(servedEntries(content), log.logged.latest);
+  const served = servedEntries(content);
+  const unserved = unservedProblem(logDir, content, served, log.logged.latest);
+  if (unserved !== undefined) problems.push(unserved);
+  const stale = changedEntries(served, log.logged.latest);
   if (stale.length === 0) return problems;
   const first = JSON.parse(new TextDecoder().decode(stale[0])) as { umid: string };
   problems.push(
@@ -43,4 +47,25 @@ export async function logGateProblems(
     ),
   );
   return problems;
+}
+
+/**
+ * The problem of a log whose UMIDs the content (`served`, its servedEntries) no longer all serves: `log` cannot append
+ * what fixes it, so `log` refuses it too.
+ */
+export function unservedProblem(
+  logDir: string,
+  content: ContentCheck,
+  served: ReadonlyMap<string, string>,
+  latest: ReadonlyMap<string, string>,
+): Diagnostic | undefined {
+  const unserved = unservedUmids(content, served, latest);
+  if (unserved.length === 0) return undefined;
+  return diagnostic(
+    "log/unserved",
+    { file: displayPath(join(logDir, CHECKPOINT_FILE)) },
+    `${unserved.length} UMID${unserved.length === 1 ? "" : "s"} the log records ${unserved.length === 1 ? "is" : "are"} ` +
+      `no longer served (the first: ${quoted(unserved[0])}): revoke or redirect ` +
+      `${unserved.length === 1 ? "it" : "them"} instead, or publish ${unserved.length === 1 ? "it" : "them"} again`,
+  );
 }

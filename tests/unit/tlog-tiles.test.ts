@@ -167,6 +167,17 @@ describe("a client reading the served tiles", { skip }, () => {
   });
 });
 
+describe("auditing a hostile checkpoint", () => {
+  it("stops at the first missing bundle of a huge tree, listing none of its tiles", async () => {
+    // Listing the 2^32 tiles of a tree of 2^40 entries first exhausted the heap: a monitor crashed on one checkpoint.
+    assert.deepEqual(await auditLog(storeOf(new Map()), 2 ** 40, new Uint8Array(32)), {
+      ok: false,
+      path: "tile/entries/000",
+      reason: "missing",
+    });
+  });
+});
+
 describe("auditing the known 300-entry log", { skip }, () => {
   const root = vectors?.roots.get(300) ?? new Uint8Array(32);
   /** The served tiles with the file at `path` replaced (or removed, with undefined). */
