@@ -81,6 +81,23 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
   });
 
+  it("refuses, with log/unverifiable and no stack trace, a file where the log's folder or a tile's should be", async () => {
+    const dir = content("gate-file");
+    publish(dir, "a.json", "urn:a");
+    writeFileSync(join(dir, "_log"), "not a folder");
+    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /_log - error log\/unverifiable: is not a folder/);
+
+    const tiled = content("gate-tile-file");
+    publish(tiled, "a.json", "urn:a");
+    await logged(tiled);
+    rmSync(join(tiled, "_log", "tile", "0"), { recursive: true });
+    writeFileSync(join(tiled, "_log", "tile", "0"), "not a folder");
+    assert.deepEqual(await checkRules(tiled), { status: 1, rules: ["log/unverifiable"] });
+  });
+
   it("judges no log where there is none", async () => {
     const dir = content("gate-none");
     publish(dir, "a.json", "urn:a");

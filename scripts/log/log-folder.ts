@@ -9,7 +9,7 @@
  * The checkpoint's latest-map line must be the map its entries make (latest-map.ts): the
  * build serves that map's buckets, and a client proves a UMID's latest entry with them.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { auditLog } from "../../core/tlog/audit.ts";
@@ -56,6 +56,7 @@ export function fileTileStore(dir: string): TileStore {
 }
 
 export async function openLog(dir: string): Promise<OpenedLog> {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) return { ok: false, file: ".", reason: "is not a folder" };
   const signed = await openSignedLog(
     await readOptional(join(dir, VERIFIER_FILE)),
     await readOptional(join(dir, CHECKPOINT_FILE)),
@@ -135,7 +136,9 @@ async function readOptional(path: string): Promise<Uint8Array | undefined> {
   try {
     return new Uint8Array(await readFile(path));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    // ENOTDIR: a file where a folder of the path should be; what the path names is not there either.
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw error;
   }
 }
