@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { encodeBase64 } from "../../core/base64url.ts";
-import { consistencyProof, verifyConsistency } from "../../core/tlog/proofs.ts";
+import { proveConsistency } from "../../core/tlog/consistency.ts";
 import { TileHashes, type TileStore } from "../../core/tlog/tile-hashes.ts";
 import { readFilesAt, type Revision } from "../history/git-revision.ts";
 import { displayPath } from "../read/files.ts";
@@ -16,6 +16,7 @@ import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import {
   type AuditedLog,
   CHECKPOINT_FILE,
+  emptyCheckpoint,
   fileTileStore,
   LOG_FOLDER,
   openSignedLog,
@@ -64,12 +65,12 @@ async function notExtending(
   if (now?.key === undefined) return `the log is removed: ${rev} has one`;
   if (now.key.name !== before.key.name || encodeBase64(now.key.publicKey) !== encodeBase64(before.key.publicKey))
     return `the log's verifier is not ${rev}'s: its checkpoints are signed by another key or named otherwise`;
-  const oldSize = before.checkpoint?.size ?? 0;
-  const newSize = now.checkpoint?.size ?? 0;
-  if (newSize < oldSize) return `the log is truncated: size ${newSize}, smaller than ${rev}'s ${oldSize}`;
-  if (oldSize === 0) return undefined;
-  const proof = await consistencyProof(new TileHashes(tiles, newSize), oldSize, newSize);
-  if (verifyConsistency(oldSize, newSize, proof, before.checkpoint!.rootHash, now.checkpoint!.rootHash))
-    return undefined;
+  if (before.checkpoint === undefined) return undefined;
+  const newer = now.checkpoint ?? emptyCheckpoint(now.key.name);
+  const consistency = await proveConsistency(new TileHashes(tiles, newer.size), before.checkpoint, newer);
+  if (consistency.ok) return undefined;
+  const oldSize = before.checkpoint.size;
+  if (consistency.reason === "smaller")
+    return `the log is truncated: size ${newer.size}, smaller than ${rev}'s ${oldSize}`;
   return `the log is rewritten: no consistency proof shows its first ${oldSize} entries to be ${rev}'s log`;
 }
