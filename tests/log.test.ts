@@ -4,14 +4,13 @@
  * tiles that audit against it, nothing touched when nothing changed, and the refusals (another key, another origin).
  */
 import assert from "node:assert/strict";
-import { createHash, createPrivateKey } from "node:crypto";
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { auditLog } from "../core/tlog/audit.ts";
 import { openCheckpoint, parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
 import { bucketOf, bucketPath, formatLatestLine, latestEntryIn, latestMap } from "../core/tlog/latest-map.ts";
-import { ed25519Signer } from "../core/tlog/note-signature.ts";
 import { parseVerifierKey } from "../core/tlog/note-keys.ts";
 import { fileTileStore, openLog } from "../scripts/log/log-folder.ts";
 import { publishedLog } from "../scripts/log/published-log.ts";
@@ -22,7 +21,7 @@ import { LOG_ORIGIN as ORIGIN, logScratch } from "./support/log-content.ts";
 import { assertUsageError } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
 
-const { dir: scratch, logKey, pem, cli, content, publish, loggedThenEdited } = logScratch("um-log-");
+const { dir: scratch, logKey, pem, cli, content, publish, loggedThenEdited, logSigner } = logScratch("um-log-");
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The log's entries, once its checkpoint verifies with its verifier and its tiles audit against it. */
@@ -215,8 +214,7 @@ describe("a log that does not verify", () => {
     const checkpoint = parseCheckpoint(`${readFileSync(file, "utf8").split("\n\n")[0]!}\n`)!;
     // The map of a log where urn:a's latest entry is urn:b's: a log that would hide urn:b's state.
     const wrong = await latestMap(["urn:b", "urn:a"]);
-    const seed = Buffer.from(createPrivateKey(readFileSync(logKey)).export({ format: "jwk" }).d!, "base64url");
-    const signer = (await ed25519Signer({ name: ORIGIN, seed }))!;
+    const signer = await logSigner();
     writeFileSync(file, await signCheckpoint({ ...checkpoint, extensions: [formatLatestLine(wrong)] }, signer));
     const run = await cli("check", "--content", dir);
     assert.equal(run.status, 1);

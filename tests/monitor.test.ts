@@ -5,43 +5,21 @@
  * shrunk log, a tampered tile or bundle, a bucket that lies, a checkpoint another key signed.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createPrivateKey } from "node:crypto";
 import { parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
 import { parseEntryBundle } from "../core/tlog/entry-bundle.ts";
 import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, leafHash } from "../core/tlog/merkle.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
-import { ed25519Signer } from "../core/tlog/note-signature.ts";
-import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { LOG_ORIGIN as ORIGIN, logScratch } from "./support/log-content.ts";
 import { type LogServer, publishedLogFiles, serveLogFiles } from "./support/log-server.ts";
 import { assertLineNames, assertUsageError } from "./support/problems.ts";
-import { runCli } from "./support/processes.ts";
 
-const scratch = mkdtempSync(join(tmpdir(), "um-monitor-"));
+const { dir: scratch, logKey, pem, cli, content, publish, logSigner } = logScratch("um-monitor-");
 after(() => rmSync(scratch, { recursive: true, force: true }));
-const signingKey = newKey();
-const pem = (name: string) => {
-  const file = join(scratch, name);
-  writeFileSync(file, newKey().export({ format: "pem", type: "pkcs8" }));
-  return file;
-};
-const logKey = pem("log.pem");
-const ORIGIN = "fixture.example:8443/.well-known/manifest-resolver/log";
-const cli = (...args: string[]) => runCli(args, scratch, { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL });
 
-function content(name: string): string {
-  const dir = join(scratch, name, "content");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "_keys.json"), JSON.stringify(pinning(signingKey)));
-  return dir;
-}
-function publish(dir: string, file: string, umid: string, extra: Record<string, unknown> = {}): void {
-  writeFileSync(join(dir, file), JSON.stringify(signed(manifestFor(umid, extra), signingKey), null, 2));
-}
 async function logged(dir: string, key = logKey): Promise<Map<string, Uint8Array>> {
   const run = await cli("log", "--key", key, "--content", dir);
   assert.equal(run.status, 0, run.stderr + run.stdout);
@@ -54,12 +32,6 @@ function output(stdout: string): { lines: string[]; summary: string } {
   return { lines: lines.slice(0, -1), summary: lines.at(-1)! };
 }
 const SHA = "[A-Za-z0-9_-]{43}";
-
-/** What signs checkpoints with the log's own key: the publisher, or whoever took the key. */
-async function logSigner() {
-  const seed = createPrivateKey(readFileSync(logKey)).export({ format: "jwk" }).d!;
-  return (await ed25519Signer({ name: ORIGIN, seed: Buffer.from(seed, "base64url") }))!;
-}
 
 describe("manifest-resolver monitor", () => {
   const dir = content("view-a");

@@ -4,9 +4,11 @@
  * verification cache of its own (warm from the second run on: a cached verdict must not hide a change).
  */
 import assert from "node:assert/strict";
+import { createPrivateKey } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./fixture-content.ts";
 import { runCli } from "./processes.ts";
 
@@ -31,6 +33,8 @@ export interface LogScratch {
    * the bundle parses and hashes to another root.
    */
   loggedThenEdited(name: string): Promise<string>;
+  /** What signs checkpoints with the log key: the publisher, or whoever took the key. */
+  logSigner(): Promise<NoteSigner>;
 }
 
 export function logScratch(prefix: string): LogScratch {
@@ -63,5 +67,9 @@ export function logScratch(prefix: string): LogScratch {
     writeFileSync(bundle, edited);
     return folder;
   };
-  return { dir, logKey, pem, cli, content, publish, loggedThenEdited };
+  const logSigner = async () => {
+    const seed = createPrivateKey(readFileSync(logKey)).export({ format: "jwk" }).d!;
+    return (await ed25519Signer({ name: LOG_ORIGIN, seed: Buffer.from(seed, "base64url") }))!;
+  };
+  return { dir, logKey, pem, cli, content, publish, loggedThenEdited, logSigner };
 }
