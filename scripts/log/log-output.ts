@@ -7,10 +7,10 @@
  */
 import { storedLogFile } from "../../edge/log-files.ts";
 import type { OutputFile } from "../plan/output-file.ts";
-import type { OpenedLog } from "./log-folder.ts";
+import type { ContentLog } from "./log-folder.ts";
 import { publishedLog } from "./published-log.ts";
 
-export async function logOutputFiles(log: { dir: string; opened: OpenedLog } | undefined): Promise<OutputFile[]> {
+export async function logOutputFiles(log: ContentLog | undefined): Promise<OutputFile[]> {
   if (log === undefined || !log.opened.ok) return [];
   return Array.from(await publishedLog(log.dir, log.opened), ([path, bytes]) => ({ path: storedLogFile(path), bytes }));
 }
