@@ -10,6 +10,13 @@ export const HEALTH_PATH = "/health";
 export const DESCRIPTOR_PATH = "/.well-known/manifest-resolver.json";
 /** The status endpoint (EXT-OPT O2): this prefix, then a UMID_PATH as the resolve endpoint takes it. */
 export const STATUS_PREFIX = "/.well-known/manifest-resolver/status";
+/**
+ * The status lists (issue 27): each list's BitstringStatusListCredential at this prefix,
+ * then `/<list id>`; a statusRef into one adds `#<index>`.
+ */
+export const STATUS_LIST_PREFIX = "/.well-known/manifest-resolver/status-list";
+/** The federation discovery document (EXT-OPT O5): the resolver's DID and its peers. */
+export const RESOLVERS_PATH = "/.well-known/um-resolvers";
 /** The transparency log (issue 26): its checkpoint, tiles and latest-map buckets, under this prefix. */
 export const LOG_PREFIX = "/.well-known/manifest-resolver/log";
 
