@@ -19,3 +19,11 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
     return `${JSON.stringify(baseUrl)} must not carry credentials: resolution is public (contract §5)`;
   return undefined;
 }
+
+/** Why `origin` is not an origin (`https://status.example`, as URL.origin spells it); undefined when it is one. */
+export function originProblem(origin: string): string | undefined {
+  const url = URL.canParse(origin) ? new URL(origin) : undefined;
+  return url !== undefined && url.origin !== "null" && url.origin === origin.replace(/\/$/, "")
+    ? undefined
+    : `${JSON.stringify(origin)} is not an origin, such as https://status.example`;
+}

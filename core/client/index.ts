@@ -6,6 +6,6 @@
  */
 export { resolve, type NotResolvable, type Resolution, type Resolved, type ResolveOptions } from "./resolve.ts";
 export { cachedEntryOf, memoryCache, type CachedEntry, type HttpCache } from "./http-cache.ts";
-export { baseUrlProblem } from "./base-url.ts";
+export { baseUrlProblem, originProblem } from "./base-url.ts";
 export { MAX_REDIRECTS, type Fetch } from "./fetch-following.ts";
 export { ContextError, type EvaluationContext, type Receipt } from "../evaluate/index.ts";

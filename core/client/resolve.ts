@@ -36,10 +36,11 @@ import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "./conditional-get.ts";
 import { globalFetch, type Fetch } from "./fetch-following.ts";
 import { guardedCache, storedWithin, type HttpCache } from "./http-cache.ts";
-import { baseUrlProblem } from "./base-url.ts";
+import { baseUrlProblem, originProblem } from "./base-url.ts";
 import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
-import { resolveStatus, type StatusAnswer } from "./status-resolution.ts";
+import type { StatusAnswer } from "./status-resolution.ts";
+import { resolveStatus } from "./status-sources.ts";
 
 export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "contentType" | "online" | "umid"> {
   /** The evaluation context (its `now` is also the clock of every cache decision). Default {}. */
@@ -65,6 +66,23 @@ export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "co
    * `um:reason:log:…` warning (rules `log/not-latest`, `log/unproven`, `log/inconsistent`). Default: no log is read.
    */
   logKey?: string;
+  /**
+   * The only origins (`https://status.example`) a manifest's statusRef may name: one elsewhere is not asked, and the
+   * status is "unchecked" with `um:reason:status:origin-not-allowed` (rule `status/origin-not-allowed`). Default: any,
+   * with the warning `um:reason:status:foreign-origin` for one not on the resolver's origin.
+   */
+  statusOrigins?: readonly string[];
+  /**
+   * Base URLs of peer resolvers also asked for the manifest's status (EXT-OPT O5), at once with the primary: the most
+   * restrictive answer wins, a disagreement adds `um:reason:status:federation-inconsistent`, a peer that gives none
+   * `um:reason:status:federation-peer-unavailable`. Default: none.
+   */
+  federate?: readonly string[];
+  /**
+   * Also ask the peers the resolver's discovery document (`/.well-known/um-resolvers`) names; one that cannot be read
+   * adds `um:reason:status:federation-discovery-failed`. Default false.
+   */
+  federateDiscover?: boolean;
 }
 
 export interface Resolved {
@@ -105,10 +123,31 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const logKey = options.logKey === undefined ? undefined : parseVerifierKey(options.logKey);
   if (options.logKey !== undefined && logKey === undefined)
     throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");
+  const statusOrigins = options.statusOrigins?.map((origin) => {
+    const originIssue = originProblem(origin);
+    if (originIssue !== undefined) throw new TypeError(`statusOrigins: ${originIssue}`);
+    return new URL(origin).origin;
+  });
+  const peers = options.federate?.map((peer) => {
+    const peerProblem = baseUrlProblem(peer);
+    if (peerProblem !== undefined) throw new TypeError(`federate: ${peerProblem}`);
+    return peer.replace(/\/+$/, "");
+  });
   const now = resolveContext(options.context).now;
   // One clock for every decision: the cache's, and the evaluator's.
   const context: EvaluationContext = { ...options.context, now: now.toISOString() };
-  const { fetch: given, cache: store, timeoutMs, context: _, offline, logKey: __, ...rest } = options;
+  const {
+    fetch: given,
+    cache: store,
+    timeoutMs,
+    context: _,
+    offline,
+    logKey: __,
+    statusOrigins: ___,
+    federate: ____,
+    federateDiscover,
+    ...rest
+  } = options;
   const transport = {
     fetch: given ?? globalFetch,
     timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -150,7 +189,14 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     evaluated: (revocation: Revocation | undefined) => Promise<Receipt>,
     manifest?: Record<string, unknown>,
   ) => {
-    const { revocation, remember } = reconcileStatus(seen, answer);
+    const reconciled = reconcileStatus(seen, answer);
+    const { remember } = reconciled;
+    // What the memory of a status seen before changed keeps the warnings of where this answer came from.
+    const warnings = answer?.revocation.warnings;
+    const revocation =
+      reconciled.revocation === undefined || reconciled.revocation === answer?.revocation || warnings === undefined
+        ? reconciled.revocation
+        : { ...reconciled.revocation, warnings };
     // Revoked once, revoked for good (EXT-OPT O2.3), whatever is served now: nothing of it is evaluated.
     const receipt =
       seen?.status === "revoked" ? await revokedReceipt(umid, context, revocation) : await evaluated(revocation);
@@ -252,7 +298,17 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       ? // No status of this UMID came: what came instead is what a UMID seen revoked says it stays revoked despite.
         { revocation: { status: "unchecked" as const, message: mismatch } }
       : manifest !== undefined && unverified.signatureCheck === "valid"
-        ? await resolveStatus(manifest, { now: now.getTime(), cache, transport })
+        ? await resolveStatus(
+            manifest,
+            { now: now.getTime(), cache, transport },
+            {
+              base,
+              statusOrigins: statusOrigins === undefined ? undefined : new Set(statusOrigins),
+              peers: peers ?? [],
+              discover: federateDiscover === true,
+              listKeys: pinnedDidKeys(options.keys),
+            },
+          )
         : undefined;
   // A status endpoint's answer is signed by nobody: the status learned must be the state the log records too. (A
   // redirected UMID's log entry says where it went, not the status of what is there.)
@@ -284,6 +340,14 @@ function remembering(resolveRemote: RemoteResolver): RemoteResolver {
     answers.set(keyRef, answer);
     return answer;
   };
+}
+
+/** The did:key DIDs among the pinned keyRefs: the keys a status list's proof must be by; undefined when none. */
+function pinnedDidKeys(keys: Readonly<Record<string, string>> | undefined): ReadonlySet<string> | undefined {
+  const dids = Object.keys(keys ?? {})
+    .filter((keyRef) => keyRef.startsWith("did:key:"))
+    .map((keyRef) => keyRef.split("#")[0]!);
+  return dids.length === 0 ? undefined : new Set(dids);
 }
 
 function manifestOf(body: string, limits: ShapeLimits): Record<string, unknown> | undefined {

@@ -26,6 +26,7 @@
 import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
 import { excerpt, quoted } from "../excerpt.ts";
+import type { RuleId } from "../rules/index.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { mediaTypeOf } from "../media-type.ts";
 import {
@@ -37,7 +38,7 @@ import {
   statusDocumentOf,
   type StatusDocument,
 } from "../status.ts";
-import { cachedGet, type Freshness } from "./conditional-get.ts";
+import { cachedGet, type Freshness, type Got } from "./conditional-get.ts";
 import type { Transport } from "./fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
 
@@ -62,14 +63,16 @@ export interface StatusAnswer {
   cursor?: string;
 }
 
-/** The status of `manifest` from its `signature.statusRef`; undefined when it has none. */
-export async function resolveStatus(
+/**
+ * What the status endpoint at `statusRef` answers for `manifest` (a statusRef into a status list is read by
+ * status-list-resolution.ts).
+ */
+export async function endpointStatus(
+  statusRef: string,
   manifest: Record<string, unknown>,
   request: StatusRequest,
-): Promise<StatusAnswer | undefined> {
+): Promise<StatusAnswer> {
   const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
-  const statusRef = signature.statusRef;
-  if (typeof statusRef !== "string") return undefined;
   const floor = typeof signature.revocationCursor === "string" ? signature.revocationCursor : undefined;
   const got = await cachedGet({
     url: statusRef,
@@ -78,26 +81,7 @@ export async function resolveStatus(
     ...request,
     judge: (entry) => judge(entry, floor, request.now),
   });
-  switch (got.kind) {
-    case "insecure":
-      return unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
-    case "unreachable":
-      return unchecked("endpoint-unavailable", `status endpoint unavailable: ${got.reason}`);
-    case "status": {
-      const code =
-        got.status === 404
-          ? "endpoint-unknown-manifest"
-          : got.status === 503
-            ? "endpoint-unavailable"
-            : `http-${got.status}`;
-      return unchecked(code, `status endpoint ${got.url} answered ${got.status}`);
-    }
-    case "raw":
-      return unchecked(
-        "invalid-response",
-        `status endpoint ${got.url} answered a body that is not UTF-8 or is over ${MAX_STATUS_BYTES} bytes`,
-      );
-  }
+  if (got.kind !== "entry") return unanswered(got, "status endpoint", MAX_STATUS_BYTES);
   const document = documentOf(got.entry);
   if ("problem" in document)
     return unchecked("invalid-response", `status endpoint ${got.entry.url}: ${document.problem}`);
@@ -111,11 +95,13 @@ export async function resolveStatus(
   }
   await got.save();
   const cursor = orderingCursor(document);
-  if (document.status === "active") return { revocation: { status: "active" }, cursor };
+  const resolvedBy = got.entry.url;
+  if (document.status === "active") return { revocation: { status: "active", resolvedBy }, cursor };
   const since = `${document.status} since ${excerpt(document.updatedAt)}`;
   return {
     revocation: {
       status: document.status,
+      resolvedBy,
       message:
         `status endpoint ${got.entry.url}: the manifest is ` +
         `${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}`,
@@ -124,8 +110,34 @@ export async function resolveStatus(
   };
 }
 
-function unchecked(code: string, message: string): StatusAnswer {
-  return { revocation: { status: "unchecked", code: `um:reason:status:${code}`, message } };
+export function unchecked(code: string, message: string, rule?: RuleId): StatusAnswer {
+  return {
+    revocation: { status: "unchecked", code: `um:reason:status:${code}`, message, ...(rule !== undefined && { rule }) },
+  };
+}
+
+/** Why `what` (a status endpoint, a status list) gave no body to read (O2.1, O2.4). */
+export function unanswered(got: Exclude<Got, { kind: "entry" }>, what: string, maxBytes: number): StatusAnswer {
+  switch (got.kind) {
+    case "insecure":
+      return unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
+    case "unreachable":
+      return unchecked("endpoint-unavailable", `${what} unavailable: ${got.reason}`);
+    case "status": {
+      const code =
+        got.status === 404
+          ? "endpoint-unknown-manifest"
+          : got.status === 503
+            ? "endpoint-unavailable"
+            : `http-${got.status}`;
+      return unchecked(code, `${what} ${got.url} answered ${got.status}`);
+    }
+    case "raw":
+      return unchecked(
+        "invalid-response",
+        `${what} ${got.url} answered a body that is not UTF-8 or is over ${maxBytes} bytes`,
+      );
+  }
 }
 
 /**

@@ -69,6 +69,7 @@ export const receiptSchema = {
     keyRefResolutionReason: { type: "string", pattern: WARNING_CODE.source },
     revocationStatus: oneOf("active", "revoked", "suspended", "unchecked"),
     revocationReason: { type: "string", pattern: WARNING_CODE.source },
+    revocationResolvedBy: nonEmpty,
     holderBindingStatus: oneOf("verified", "failed", "unsupported-mode", "absent", NOT_EVALUATED),
     presentationProofStatus: oneOf("verified", "failed", "missing-required", "absent", NOT_EVALUATED),
     livenessStatus: {

@@ -88,6 +88,12 @@ export interface Receipt {
   revocationStatus: "active" | "revoked" | "suspended" | "unchecked";
   /** Why the status is not "active", as a registry code (EXT-OPT O2.4), when a status was resolved (revocation.ts). */
   revocationReason?: string;
+  /**
+   * What the status was taken on, when one was resolved (an extension of this evaluator, as keyRefResolvedBy): "keys"
+   * (a status list whose proof is by a key the relying party pinned), or the URL of the status document or list that
+   * answered, trusted by its origin.
+   */
+  revocationResolvedBy?: string;
   holderBindingStatus: "verified" | "failed" | "unsupported-mode" | "absent" | NotEvaluated;
   presentationProofStatus: "verified" | "failed" | "missing-required" | "absent" | NotEvaluated;
   livenessStatus: {

@@ -4,7 +4,7 @@
  * (revocation.ts) both name it without importing each other.
  */
 import type { RuleId } from "../rules/index.ts";
-import type { Receipt } from "./receipt.ts";
+import type { Receipt, Warning } from "./receipt.ts";
 
 /** The result of resolving a manifest's status, given to `evaluate` (EvaluateOptions.revocation). */
 export interface Revocation {
@@ -25,4 +25,15 @@ export interface Revocation {
    * resolver now contradicts, and a suspension an older cursor would lift.
    */
   rule?: RuleId;
+  /**
+   * What the status was taken on (the receipt's `revocationResolvedBy`): "keys" when the relying party pinned the key
+   * whose proof a status list carries, else the URL that answered, trusted because its origin served it (over https:).
+   * Ignored for "unchecked".
+   */
+  resolvedBy?: string;
+  /**
+   * Non-critical warnings about where the status came from, recorded whatever the status (a statusRef on another
+   * origin than the resolver's, a federation peer that did not answer or disagreed).
+   */
+  warnings?: readonly Warning[];
 }

@@ -58,11 +58,15 @@ export function recordRevocation(ev: Pick<Evaluation, "receipt" | "rejected">, r
     );
   }
   ev.receipt.revocationStatus = status;
-  if (status === "active" || code === undefined) return;
-  ev.receipt.revocationReason = code;
-  warn(ev, status === "revoked", {
-    code,
-    message: revocation.message ?? DEFAULTS[status].message,
-    ...(revocation.rule !== undefined && { rule: revocation.rule }),
-  });
+  if (revocation.resolvedBy !== undefined && status !== "unchecked")
+    ev.receipt.revocationResolvedBy = revocation.resolvedBy;
+  if (status !== "active" && code !== undefined) {
+    ev.receipt.revocationReason = code;
+    warn(ev, status === "revoked", {
+      code,
+      message: revocation.message ?? DEFAULTS[status].message,
+      ...(revocation.rule !== undefined && { rule: revocation.rule }),
+    });
+  }
+  for (const warning of revocation.warnings ?? []) warn(ev, false, warning);
 }

@@ -88,4 +88,71 @@ export const RELYING_PARTY_RULES = {
       "Nothing to do as a relying party: ask again later. If it is your resolver, date " +
       "the reinstatement after the suspension (manifest-resolver reinstate does).",
   },
+  "status/list-unverified": {
+    severity: "warning",
+    summary: "a status list whose proof is not by a key this relying party pinned",
+    why:
+      "A relying party that pins a did:key (--keys, the library's keys) takes a status list only with an " +
+      "eddsa-jcs-2022 proof by a pinned key: a list without one, with one that fails, or by another key could " +
+      "be anyone's, so its bits are not read and the status is unchecked (EXT-OPT O2.4: never a rejection " +
+      "by itself).",
+    source: "VC Bitstring Status List v1.0 §3.2; VC Data Integrity EdDSA Cryptosuites v1.0 §3.3; EXT-OPT O2.4",
+    fix:
+      "Pin the did:key the publisher signs its lists with (the verificationMethod of the list's proof). If it " +
+      "is your resolver, build with UM_STATUS_LIST_KEY set to that key.",
+  },
+  "status/origin-not-allowed": {
+    severity: "warning",
+    summary: "the manifest's statusRef is on an origin this relying party does not take status from",
+    why:
+      "signature.statusRef lies outside the signing input (core §1.6.3): whoever serves a copy of a manifest " +
+      "can point it at a status of their own, one that never says revoked. A relying party that names the " +
+      "origins status must come from (--status-origin) does not ask any other, and the status is unchecked.",
+    source: "UM v0.4 core §1.6.3; EXT-OPT O2.1, O2.4",
+    fix:
+      "Resolve the manifest at its publisher's resolver, or add the statusRef's origin with --status-origin " +
+      "if you trust it to say the manifest's status.",
+  },
+  "status/foreign-origin": {
+    severity: "warning",
+    summary: "the manifest's statusRef is on another origin than the resolver's",
+    why:
+      "signature.statusRef lies outside the signing input (core §1.6.3), so the resolver that served the " +
+      "manifest chose where its status is asked. A statusRef elsewhere than the resolver is asked, but a " +
+      "relying party should know: a copy served by another resolver may point at a status that never says " +
+      "revoked. The transparency log (--log-key) binds the whole served body, statusRef included.",
+    source: "UM v0.4 core §1.6.3; EXT-OPT O2.1",
+    fix: "Name the origins status may come from with --status-origin (the library's statusOrigins).",
+  },
+  "status/federation-inconsistent": {
+    severity: "warning",
+    summary: "the federated resolvers gave different statuses for the manifest",
+    why:
+      "With federation each resolver is asked, the most restrictive answer wins (revoked, then suspended, " +
+      "then active), and a disagreement is recorded, naming who said what (EXT-OPT O5): one of them is " +
+      "stale, or not telling the truth.",
+    source: "EXT-OPT O5",
+    fix: "Nothing to do as a relying party: the most restrictive status stands. Tell the resolvers' operators.",
+  },
+  "status/federation-peer-unavailable": {
+    severity: "warning",
+    summary: "a federated resolver gave no status for the manifest",
+    why:
+      "A peer that cannot be asked, or that does not know the manifest, says nothing: its silence is never " +
+      "taken as active (EXT-OPT O5), so the status is what the others answered.",
+    source: "EXT-OPT O5, O2.4",
+    fix: "Ask again later, or federate with a peer that publishes the manifest's status.",
+  },
+  "status/federation-discovery-failed": {
+    severity: "warning",
+    summary: "the resolver's discovery document (/.well-known/um-resolvers) could not be read",
+    why:
+      "--federate-discover takes the federation's peers from the primary resolver's discovery document " +
+      "(EXT-OPT O5); one that is missing or malformed names none, and only the peers named by --federate " +
+      "are asked.",
+    source: "EXT-OPT O5",
+    fix:
+      "Name the peers with --federate. If it is your resolver, publish content/_resolvers.json " +
+      "(its resolver's DID, and each peer's url and did).",
+  },
 } satisfies Record<string, Rule>;

@@ -1,0 +1,71 @@
+/**
+ * The discovery document of EXT-OPT O5, `<base>/.well-known/um-resolvers`, as a relying
+ * party reads it to find a resolver's federation peers:
+ *   { "resolver": "did:web:resolver.example",
+ *     "peers": [ { "url": "https://peer.example/", "did": "did:web:peer.example" } ] }
+ * `resolver` and each `did` a DID, each `url` a base URL the client may ask
+ * (client/base-url.ts). Fetched through the client's cache, as any answer; a document
+ * that cannot be had or read is the caller's warning, never a verdict.
+ */
+import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
+import { RESOLVERS_PATH } from "../umid-path.ts";
+import { baseUrlProblem } from "./base-url.ts";
+import { cachedGet } from "./conditional-get.ts";
+import { storedWithin } from "./http-cache.ts";
+import type { StatusRequest } from "./status-resolution.ts";
+
+const MAX_RESOLVERS_BYTES = 64 * 1024;
+const DID = /^did:[a-z0-9]+:\S+$/;
+
+/** The peers' base URLs the resolver at `base` names, or why there are none to take. */
+export async function discoveredPeers(
+  base: string,
+  request: StatusRequest,
+): Promise<{ peers: string[] } | { problem: string }> {
+  const url = base + RESOLVERS_PATH;
+  const got = await cachedGet({
+    url,
+    accept: "application/json",
+    maxBytes: MAX_RESOLVERS_BYTES,
+    ...request,
+    judge: (entry) => ({ fresh: storedWithin(entry, entry.maxAge, request.now), validator: entry.etag }),
+  });
+  switch (got.kind) {
+    case "insecure":
+    case "unreachable":
+      return { problem: `${url}: ${got.reason}` };
+    case "status":
+      return { problem: `${got.url} answered ${got.status}` };
+    case "raw":
+      return { problem: `${got.url} answered a body that is not UTF-8 or is over ${MAX_RESOLVERS_BYTES} bytes` };
+  }
+  const { entry } = got;
+  if (!isJsonMediaType(mediaTypeOf(entry.contentType)))
+    return { problem: `${entry.url} answered ${JSON.stringify(entry.contentType ?? null)}, not JSON` };
+  const parsed = parseJson(entry.body, DEFAULT_LIMITS);
+  const peers = parsed.ok ? peersOf(parsed.value) : { problem: `not JSON: ${parsed.problem.message}` };
+  if ("problem" in peers) return { problem: `${entry.url}: ${peers.problem}` };
+  await got.save();
+  return peers;
+}
+
+function peersOf(document: unknown): { peers: string[] } | { problem: string } {
+  if (!isJsonObject(document) || typeof document.resolver !== "string" || !DID.test(document.resolver))
+    return { problem: "not a discovery document: its resolver is not a DID" };
+  if (!Array.isArray(document.peers)) return { problem: "not a discovery document: its peers are not an array" };
+  const peers: string[] = [];
+  for (const [i, peer] of document.peers.entries()) {
+    const problem = !isJsonObject(peer)
+      ? "is not an object"
+      : typeof peer.did !== "string" || !DID.test(peer.did)
+        ? "has no did that is a DID"
+        : typeof peer.url !== "string"
+          ? "has no url"
+          : baseUrlProblem(peer.url);
+    if (problem !== undefined) return { problem: `peers[${i}] ${problem}` };
+    peers.push(peer.url as string);
+  }
+  return { peers };
+}

@@ -1,0 +1,108 @@
+/**
+ * Where a manifest's status is asked (EXT-OPT O2, O5): its `signature.statusRef`, a status
+ * endpoint (status-resolution.ts) or an entry of a status list (status-list-resolution.ts),
+ * and, with federation, the same question moved to each peer resolver, all at once.
+ *
+ * The statusRef lies outside the signing input (core §1.6.3): whoever serves a copy of a
+ * manifest can point it at a status of their own. With `statusOrigins`, a statusRef on any
+ * other origin is not asked ("unchecked", `um:reason:status:origin-not-allowed`); without,
+ * one on another origin than the resolver's is asked, with the warning
+ * `um:reason:status:foreign-origin`. Peers are the relying party's own choice, so neither
+ * applies to them.
+ *
+ * A peer P is asked (the brief's format 5) where the primary's statusRef points, moved to
+ * P: a list under the primary's base URL at the same path and index under P; anything else
+ * at P's status endpoint for the UMID. `discover` adds the peers the primary's discovery
+ * document names (resolvers-document.ts); one that cannot be read is a warning.
+ */
+import type { Warning } from "../evaluate/receipt.ts";
+import { isJsonObject } from "../json/strict-json.ts";
+import { listEntryRef, listStatusRef } from "../status-list/list-entry-ref.ts";
+import { STATUS_LIST_PREFIX, statusPath } from "../umid-path.ts";
+import { federatedAnswer, withWarnings, type Said } from "./federation.ts";
+import { discoveredPeers } from "./resolvers-document.ts";
+import { listStatus } from "./status-list-resolution.ts";
+import { endpointStatus, unchecked, type StatusAnswer, type StatusRequest } from "./status-resolution.ts";
+
+export interface StatusPolicy {
+  /** The primary resolver's base URL, without a trailing slash. */
+  base: string;
+  /** The only origins a statusRef may name; undefined: any, with a warning for one not the resolver's. */
+  statusOrigins: ReadonlySet<string> | undefined;
+  /** Peer resolvers' base URLs, without a trailing slash. */
+  peers: readonly string[];
+  /** Also take the peers the primary's discovery document names. */
+  discover: boolean;
+  /** The did:key DIDs a status list's proof must be by; undefined: lists are trusted by their origin. */
+  listKeys: ReadonlySet<string> | undefined;
+}
+
+/** The status of `manifest` (verified, its @id the UMID) by `policy`; undefined when it names no statusRef. */
+export async function resolveStatus(
+  manifest: Record<string, unknown>,
+  request: StatusRequest,
+  policy: StatusPolicy,
+): Promise<StatusAnswer | undefined> {
+  const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
+  const { statusRef } = signature;
+  if (typeof statusRef !== "string") return undefined;
+  const ask = (ref: string) => {
+    const entry = listEntryRef(ref);
+    return entry === undefined
+      ? endpointStatus(ref, manifest, request)
+      : listStatus(entry, { ...request, listKeys: policy.listKeys });
+  };
+  const origin = URL.canParse(statusRef) ? new URL(statusRef).origin : undefined;
+  const warnings: Warning[] = [];
+  let primary: Promise<StatusAnswer>;
+  if (policy.statusOrigins !== undefined && (origin === undefined || !policy.statusOrigins.has(origin))) {
+    primary = Promise.resolve(
+      unchecked(
+        "origin-not-allowed",
+        `the statusRef ${JSON.stringify(statusRef)} is not on an origin this relying party takes status from ` +
+          `(${[...policy.statusOrigins].join(", ")}): not asked`,
+        "status/origin-not-allowed",
+      ),
+    );
+  } else {
+    primary = ask(statusRef);
+    if (policy.statusOrigins === undefined && origin !== undefined && origin !== new URL(policy.base).origin)
+      warnings.push({
+        code: "um:reason:status:foreign-origin",
+        rule: "status/foreign-origin",
+        message:
+          `the statusRef ${JSON.stringify(statusRef)} is on ${origin}, not on the resolver's origin: ` +
+          "whoever serves the manifest chose it (the statusRef is outside the signing input)",
+      });
+  }
+  const peers = peersOf(policy, request).then(({ peers, problem }) => {
+    if (problem !== undefined)
+      warnings.push({
+        code: "um:reason:status:federation-discovery-failed",
+        rule: "status/federation-discovery-failed",
+        message: `the peers of ${policy.base} were not discovered: ${problem}`,
+      });
+    const umid = String(manifest["@id"]);
+    return Promise.all(
+      peers.map(async (by): Promise<Said> => ({ by, answer: await ask(peerRef(statusRef, umid, policy.base, by)) })),
+    );
+  });
+  const [answer, said] = await Promise.all([primary, peers]);
+  return withWarnings(federatedAnswer({ by: policy.base, answer }, said), warnings);
+}
+
+/** The peers named and, with `discover`, those discovered, each once; and why none were discovered. */
+async function peersOf(policy: StatusPolicy, request: StatusRequest): Promise<{ peers: string[]; problem?: string }> {
+  const found = policy.discover ? await discoveredPeers(policy.base, request) : { peers: [] };
+  const discovered = "problem" in found ? [] : found.peers.map((url) => url.replace(/\/+$/, ""));
+  const peers = [...new Set([...policy.peers, ...discovered])].filter((peer) => peer !== policy.base);
+  return { peers, ...("problem" in found && { problem: found.problem }) };
+}
+
+/** Where peer `peer` is asked what `statusRef` answers at the primary `base` (format 5). */
+function peerRef(statusRef: string, umid: string, base: string, peer: string): string {
+  const entry = listEntryRef(statusRef);
+  if (entry?.listUrl.startsWith(`${base}${STATUS_LIST_PREFIX}/`))
+    return listStatusRef(peer + entry!.listUrl.slice(base.length), entry!.index);
+  return peer + statusPath(umid);
+}
