@@ -41,7 +41,10 @@ import {
 } from "../core/client/index.ts";
 import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
-import { umidPath } from "../core/umid-path.ts";
+import { RESOLVERS_PATH, STATUS_LIST_PREFIX, umidPath } from "../core/umid-path.ts";
+import { encodeStatusList, statusBitstring, type StatusCode } from "../core/status-list/bitstring.ts";
+import { STATUS_CODES, statusListCredential } from "../core/status-list/credential.ts";
+import { listStatusRef } from "../core/status-list/list-entry-ref.ts";
 import { ifNoneMatchMatches } from "../edge/conditional.ts";
 import { recallStatus, rememberStatus, type SeenStatus } from "../core/client/status-memory.ts";
 import { fileCache } from "../scripts/client/file-cache.ts";
@@ -895,6 +898,84 @@ describe("manifest-resolver resolve", () => {
     }
     assert.equal(server.hits(manifestPath), before + 1);
     assert.equal(readdirSync(cacheDir).length, 1);
+  });
+
+  describe("status lists, --status-origin, --federate, --federate-discover (issue 27)", () => {
+    const LIST_PATH = `${STATUS_LIST_PREFIX}/c11c0000`;
+    /** A list served at `at` + LIST_PATH whose entry `index` holds `code`. */
+    async function serveList(at: Server, index: number, code: StatusCode) {
+      const credential = statusListCredential({
+        url: at.url + LIST_PATH,
+        issuer: at.url,
+        validFrom: "2026-05-01T00:00:00Z",
+        ttlMs: 300_000,
+        encodedList: await encodeStatusList(statusBitstring([[index, code]])),
+      });
+      at.routes.set(LIST_PATH, body(credential, {}, "application/vc+ld+json"));
+    }
+    const receipt = (result: { stdout: string }) => valid(JSON.parse(result.stdout) as Receipt);
+    const codes = (r: Receipt) => r.warnings.map((w) => w.code);
+
+    it("reads the statusRef's list entry, and --status-origin refuses one elsewhere without asking it", async () => {
+      await serveList(server, 2, STATUS_CODES.revoked);
+      publish(manifest("urn:cli:list", { statusRef: listStatusRef(server.url + LIST_PATH, 2) }));
+      const revoked = await cli(server.url, "urn:cli:list", "--json", "--now", NOW);
+      assert.equal(revoked.status, 1, revoked.stderr);
+      const r = receipt(revoked);
+      assert.deepEqual([r.revocationStatus, r.revocationResolvedBy], ["revoked", server.url + LIST_PATH]);
+      const hits = server.hits(LIST_PATH);
+      const refused = await cli(
+        server.url,
+        "urn:cli:list",
+        "--json",
+        "--now",
+        NOW,
+        "--status-origin",
+        "https://a.example",
+      );
+      assert.equal(refused.status, 0, refused.stderr);
+      assert.deepEqual(
+        [receipt(refused).revocationStatus, receipt(refused).revocationReason],
+        ["unchecked", "um:reason:status:origin-not-allowed"],
+      );
+      assert.equal(server.hits(LIST_PATH), hits, "not asked");
+      const allowed = await cli(server.url, "urn:cli:list", "--json", "--now", NOW, "--status-origin", server.url);
+      assert.equal(receipt(allowed).revocationStatus, "revoked");
+    });
+
+    it("--federate: a peer that revoked wins, with federation-inconsistent; --federate-discover finds it", async () => {
+      const peer = await startServer();
+      after(() => peer.close());
+      await serveList(server, 3, STATUS_CODES.active);
+      await serveList(peer, 3, STATUS_CODES.revoked);
+      publish(manifest("urn:cli:fed", { statusRef: listStatusRef(server.url + LIST_PATH, 3) }));
+      assert.equal((await cli(server.url, "urn:cli:fed", "--json", "--now", NOW)).status, 0);
+      const federated = await cli(server.url, "urn:cli:fed", "--json", "--now", NOW, "--federate", peer.url);
+      assert.equal(federated.status, 1, federated.stderr);
+      assert.deepEqual(codes(receipt(federated)), [
+        "um:reason:status:revoked",
+        "um:reason:status:federation-inconsistent",
+      ]);
+      server.routes.set(
+        RESOLVERS_PATH,
+        body(
+          { resolver: "did:web:a.example", peers: [{ url: peer.url, did: "did:web:b.example" }] },
+          {},
+          "application/json",
+        ),
+      );
+      const discovered = await cli(server.url, "urn:cli:fed", "--json", "--now", NOW, "--federate-discover");
+      assert.equal(discovered.status, 1, discovered.stderr);
+      assert.equal(receipt(discovered).revocationStatus, "revoked");
+    });
+
+    it("a --status-origin that is not an origin, or a --federate URL the client may not ask: usage errors", async () => {
+      assertUsageError(
+        await cli(server.url, "urn:cli:fed", "--status-origin", "https://a.example/x"),
+        "--status-origin",
+      );
+      assertUsageError(await cli(server.url, "urn:cli:fed", "--federate", "http://peer.example"), "--federate");
+    });
   });
 
   describe("--cache DIR that cannot be read or written: one warning line, the receipt, exit by the verdict", () => {

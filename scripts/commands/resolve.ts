@@ -8,14 +8,14 @@
 import { readFileSync } from "node:fs";
 import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
 import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
-import { baseUrlProblem, resolve } from "../../core/client/index.ts";
+import { baseUrlProblem, originProblem, resolve } from "../../core/client/index.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { settingsFromEnv } from "../config.ts";
 import { printable } from "../report/diagnostics.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { CONTEXT_OPTION, contextOption, printReceipt, summary } from "./evaluate.ts";
 import { KEYS_OPTION, keysOption } from "./keys-option.ts";
-import { booleanOption, stringOption } from "./options.ts";
+import { booleanOption, listOption, stringOption } from "./options.ts";
 import { RECEIPT_KEY_OPTIONS, receiptKeyOption } from "./receipt-key-option.ts";
 
 export const resolveCommand = defineCommand({
@@ -39,6 +39,21 @@ with --cache, that checkpoint must extend the largest one seen before. Otherwise
 the receipt is rejected, exit 1, with the rule that failed: log/not-latest (not
 the latest logged state, or none logged), log/unproven (the log proves nothing)
 or log/inconsistent (an older or rewritten log).
+
+A signature.statusRef of the form <list URL>#<index> is an entry of a W3C Bitstring
+Status List: the list is fetched (kept for its ttl, at most a day, never past its
+validUntil, then revalidated by its ETag) and the entry's two bits read. When --keys
+pins a did:key, a list counts only with an eddsa-jcs-2022 proof by a pinned did:key
+(otherwise "unchecked", um:reason:status:list-unverified); without, it is trusted by
+its origin, as a status document is (the receipt's revocationResolvedBy names it).
+
+The statusRef is outside the signing input: whoever serves a copy chose it. With
+--status-origin, a statusRef on another origin is not asked ("unchecked", rule
+status/origin-not-allowed); without, one not on BASE_URL's origin is asked with a
+warning (rule status/foreign-origin). With --federate (and --federate-discover), each
+peer resolver is asked too: the most restrictive status wins, a disagreement is a
+warning (status/federation-inconsistent), and a peer that gives none is a warning
+(status/federation-peer-unavailable), never taken as active.
 
 BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].`,
   epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused) prints
@@ -95,6 +110,24 @@ Example:
         "against the log, as above",
       default: { text: "no log is read" },
     }),
+    "status-origin": listOption({
+      value: "ORIGIN",
+      help:
+        "take status only from ORIGIN (https://status.example), repeatable: a statusRef elsewhere is not asked, " +
+        'and the status is "unchecked" (rule status/origin-not-allowed)',
+    }),
+    federate: listOption({
+      value: "URL",
+      help:
+        "also ask the resolver at URL (its status list where the statusRef names one of BASE_URL's, else its " +
+        "status endpoint) for the UMID's status, at once with BASE_URL; repeatable (EXT-OPT O5)",
+    }),
+    "federate-discover": booleanOption({
+      help:
+        "also ask the peers BASE_URL/.well-known/um-resolvers names (a document that cannot be read is a " +
+        "warning, rule status/federation-discovery-failed)",
+      default: { text: "only the peers named by --federate" },
+    }),
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
   async run(values, [baseUrl, umid]) {
@@ -105,6 +138,14 @@ Example:
     const settings = settingsFromEnv();
     const keys = keysOption(values.keys, settings);
     const logKey = logKeyOption(values["log-key"]);
+    for (const origin of values["status-origin"]) {
+      const originIssue = originProblem(origin);
+      if (originIssue !== undefined) throw new UsageError(`--status-origin ${originIssue}`);
+    }
+    for (const peer of values.federate) {
+      const peerProblem = baseUrlProblem(peer);
+      if (peerProblem !== undefined) throw new UsageError(`--federate ${peerProblem}`);
+    }
     const output = await receiptKeyOption(values, settings);
     if (typeof output === "string") {
       console.error(printable(`manifest-resolver: ${output}`));
@@ -120,6 +161,9 @@ Example:
         ...(cacheDir !== undefined && { cache: fileCache(cacheDir) }),
         ...(values.offline === true && { offline: true }),
         ...(logKey !== undefined && { logKey }),
+        ...(values["status-origin"].length > 0 && { statusOrigins: values["status-origin"] }),
+        ...(values.federate.length > 0 && { federate: values.federate }),
+        ...(values["federate-discover"] === true && { federateDiscover: true }),
       });
     } catch (error) {
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
