@@ -14,7 +14,7 @@ import { RESOLVERS_PATH } from "../umid-path.ts";
 import { baseUrlProblem } from "./base-url.ts";
 import { cachedGet } from "./conditional-get.ts";
 import { storedWithin } from "./http-cache.ts";
-import type { StatusRequest } from "./status-resolution.ts";
+import { unanswered, type StatusRequest } from "./status-resolution.ts";
 
 const MAX_RESOLVERS_BYTES = 64 * 1024;
 const DID = /^did:[a-z0-9]+:\S+$/;
@@ -32,15 +32,8 @@ export async function discoveredPeers(
     ...request,
     judge: (entry) => ({ fresh: storedWithin(entry, entry.maxAge, request.now), validator: entry.etag }),
   });
-  switch (got.kind) {
-    case "insecure":
-    case "unreachable":
-      return { problem: `${url}: ${got.reason}` };
-    case "status":
-      return { problem: `${got.url} answered ${got.status}` };
-    case "raw":
-      return { problem: `${got.url} answered a body that is not UTF-8 or is over ${MAX_RESOLVERS_BYTES} bytes` };
-  }
+  if (got.kind !== "entry")
+    return { problem: unanswered(got, "discovery document", MAX_RESOLVERS_BYTES).revocation.message! };
   const { entry } = got;
   if (!isJsonMediaType(mediaTypeOf(entry.contentType)))
     return { problem: `${entry.url} answered ${JSON.stringify(entry.contentType ?? null)}, not JSON` };
