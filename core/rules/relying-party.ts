@@ -103,7 +103,8 @@ export const RELYING_PARTY_RULES = {
   },
   "status/origin-not-allowed": {
     severity: "warning",
-    summary: "the manifest's statusRef is on an origin this relying party does not take status from",
+    summary:
+      "the manifest's statusRef is on an origin this relying party does not take status from, so it is not asked",
     why:
       "signature.statusRef lies outside the signing input (core §1.6.3): whoever serves a copy of a manifest " +
       "can point it at a status of their own, one that never says revoked. A relying party that names the " +
