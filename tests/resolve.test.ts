@@ -969,7 +969,7 @@ describe("manifest-resolver resolve", () => {
       assert.equal(receipt(discovered).revocationStatus, "revoked");
     });
 
-    it("a --status-origin that is not an origin, or a --federate URL the client may not ask: usage errors", async () => {
+    it("a --status-origin that is not an origin, a --federate URL the client may not ask: usage errors", async () => {
       assertUsageError(
         await cli(server.url, "urn:cli:fed", "--status-origin", "https://a.example/x"),
         "--status-origin",

@@ -247,17 +247,29 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     assert.deepEqual(statusOf(expired).slice(1, 3), ["unchecked", "um:reason:status:invalid-response"]);
   });
 
-  it("a relying party checking 1,000 manifests of one list fetches it once", async () => {
+  it("a relying party checking 1,000 manifests of one list fetches it once, and inflates it once", async () => {
     const w = web();
     w.routes.set(LIST, served(await listCredential({ codes: [[500, 2]] })));
     const cache = memoryCache();
     const statuses = new Map<string, number>();
-    for (let i = 0; i < 1000; i++) {
-      publish(w, `urn:l:herd:${i}`, listStatusRef(LIST, i));
-      const { revocationStatus } = receiptOf(await resolve(BASE, `urn:l:herd:${i}`, at(w, NOW, { cache })));
-      statuses.set(revocationStatus, (statuses.get(revocationStatus) ?? 0) + 1);
+    const Inflating = globalThis.DecompressionStream;
+    let inflated = 0;
+    globalThis.DecompressionStream = class extends Inflating {
+      constructor(format: ConstructorParameters<typeof Inflating>[0]) {
+        super(format);
+        inflated++;
+      }
+    };
+    try {
+      for (let i = 0; i < 1000; i++) {
+        publish(w, `urn:l:herd:${i}`, listStatusRef(LIST, i));
+        const { revocationStatus } = receiptOf(await resolve(BASE, `urn:l:herd:${i}`, at(w, NOW, { cache })));
+        statuses.set(revocationStatus, (statuses.get(revocationStatus) ?? 0) + 1);
+      }
+    } finally {
+      globalThis.DecompressionStream = Inflating;
     }
-    assert.equal(w.hits(LIST), 1);
+    assert.deepEqual([w.hits(LIST), inflated], [1, 1]);
     assert.deepEqual(Object.fromEntries(statuses), { active: 999, revoked: 1 });
   });
 
@@ -343,6 +355,16 @@ describe("where status may come from (statusOrigins)", () => {
     const r = receiptOf(await resolve(BASE, "urn:o:foreign", at(w)));
     assert.deepEqual(statusOf(r), ["accepted-with-warnings", "active", undefined, elsewhere]);
     assert.deepEqual(codes(r), ["um:reason:status:foreign-origin"]);
+  });
+
+  it("a copy of a revoked manifest served by another resolver is rejected through the publisher's list", async () => {
+    const w = web();
+    const copier = "https://copier.example";
+    w.routes.set(LIST, served(await listCredential({ codes: [[11, STATUS_CODES.revoked]] })));
+    publish(w, "urn:o:copy", listStatusRef(LIST, 11), copier);
+    const r = receiptOf(await resolve(copier, "urn:o:copy", at(w)));
+    assert.deepEqual(statusOf(r), ["rejected", "revoked", "um:reason:status:revoked", LIST]);
+    assert.deepEqual(codes(r), ["um:reason:status:revoked", "um:reason:status:foreign-origin"]);
   });
 
   it("refuses what is not an origin", async () => {
