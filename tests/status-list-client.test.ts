@@ -400,6 +400,18 @@ describe("federation (EXT-OPT O5)", () => {
     assert.equal(w.hits(PEER_LIST), 1);
   });
 
+  it("a peer's copy of the primary's list, its id the primary's URL, counts as the peer's answer", async () => {
+    const { r } = await federation(await list(0), await list(STATUS_CODES.revoked));
+    assert.deepEqual(statusOf(r).slice(0, 2), ["rejected", "revoked"]);
+    assert.ok(codes(r).includes("um:reason:status:federation-inconsistent"), codes(r).join(", "));
+  });
+
+  it("a peer's list whose id is a third URL is no answer", async () => {
+    const { r } = await federation(await list(0), await list(STATUS_CODES.revoked, `${PEER}/elsewhere`));
+    assert.deepEqual(statusOf(r).slice(0, 2), ["accepted-with-warnings", "active"]);
+    assert.deepEqual(codes(r), ["um:reason:status:federation-peer-unavailable"]);
+  });
+
   it("a peer that revoked wins, and the disagreement is a warning naming who said what", async () => {
     const { r } = await federation(await list(0), await list(STATUS_CODES.revoked, PEER_LIST));
     assert.deepEqual(statusOf(r).slice(0, 3), ["rejected", "revoked", "um:reason:status:revoked"]);

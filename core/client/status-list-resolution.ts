@@ -58,8 +58,12 @@ interface ReadList {
 /** The lists read, by body text: what is read of a body depends on nothing else. */
 const readLists = new LruCache<ReadList | { problem: string }>(16 * 1024 * 1024);
 
-/** What the list entry `ref` holds. */
-export async function listStatus(ref: ListEntryRef, request: ListRequest): Promise<StatusAnswer> {
+/**
+ * What the list entry `ref` holds. A credential's `id`, when it has one, must be the URL asked or `listId`: a peer
+ * asked for its copy of the primary's list (status-sources.ts) may serve it as the primary built it, with the
+ * primary's URL as its id.
+ */
+export async function listStatus(ref: ListEntryRef, request: ListRequest, listId = ref.listUrl): Promise<StatusAnswer> {
   const { listUrl, index } = ref;
   const got = await cachedGet({
     url: listUrl,
@@ -76,7 +80,7 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest): Promi
   const read = readList(entry);
   if ("problem" in read) return invalid(read.problem);
   const { credential } = read;
-  if (credential.id !== undefined && credential.id !== listUrl)
+  if (credential.id !== undefined && credential.id !== listUrl && credential.id !== listId)
     return invalid(`its id is ${JSON.stringify(credential.id)}, not the URL it was asked at`);
   const validity = validityProblem(credential, request.now);
   if (validity !== undefined) return invalid(validity);

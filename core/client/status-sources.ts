@@ -46,11 +46,13 @@ export async function resolveStatus(
   const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
   const { statusRef } = signature;
   if (typeof statusRef !== "string") return undefined;
+  // A peer's copy of a list is the primary's list: its credential's id is the statusRef's list URL, not the peer's.
+  const listId = listEntryRef(statusRef)?.listUrl;
   const ask = (ref: string) => {
     const entry = listEntryRef(ref);
     return entry === undefined
       ? endpointStatus(ref, manifest, request)
-      : listStatus(entry, { ...request, listKeys: policy.listKeys });
+      : listStatus(entry, { ...request, listKeys: policy.listKeys }, listId);
   };
   const origin = URL.canParse(statusRef) ? new URL(statusRef).origin : undefined;
   const warnings: Warning[] = [];
