@@ -75,6 +75,17 @@ export const STATUS_LIST_RULES = {
     source: "EXT-OPT O2.1, O2.4; UM v0.4 core §1.6.2",
     fix: "Sign the manifest again with --status-list: it keeps its own entry, or is given one.",
   },
+  "status-list/unsigned": {
+    severity: "warning",
+    summary: "the status lists are published without a proof: UM_STATUS_LIST_KEY is not set",
+    why:
+      "A relying party that pins the list's key checks its eddsa-jcs-2022 proof; without one, it can only trust " +
+      "the list by the origin that serves it.",
+    source: "VC Bitstring Status List §3.1; VC Data Integrity EdDSA Cryptosuites (eddsa-jcs-2022)",
+    fix:
+      "Set UM_STATUS_LIST_KEY to an Ed25519 private key (PEM text, or the path of a PEM file; keygen makes one) " +
+      "in the build's environment.",
+  },
   "resolvers/bad-document": {
     severity: "error",
     summary: "content/_resolvers.json is not a discovery document",
