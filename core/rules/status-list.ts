@@ -17,7 +17,8 @@ export const STATUS_LIST_RULES = {
       'Restore the file from version control. Each is named <listId>.json and holds {"url": ..., "entries": ' +
       "[[index, UMID], ...]}; manifest-resolver sign --status-list writes them.",
     example:
-      '{\n  "url": "https://resolver.example/.well-known/manifest-resolver/status-list/3f9c...",\n  "entries": [\n    [17, "urn:uuid:..."]\n  ]\n}',
+      '{\n  "url": "https://resolver.example/.well-known/manifest-resolver/status-list/3f9c...",\n' +
+      '  "entries": [\n    [17, "urn:uuid:..."]\n  ]\n}',
   },
   "status-list/index-out-of-range": {
     severity: "error",

@@ -147,7 +147,8 @@ export function serializedVerdict(v: CachedVerdict): SerializedVerdict {
 
 /**
  * An entry's JSON: [umid, body bytes (null: no body), issuedAt, times, places, legacy,
- * diagnostics, statusRef ([ref, line, column] or null)]. When it was last used, and what it read, are in its row of the entry table.
+ * diagnostics, statusRef ([ref, line, column] or null)]. When it was last used, and what it
+ * read, are in its row of the entry table.
  */
 type StoredEntry = [
   string | null,

@@ -114,8 +114,8 @@ interface Shards {
 
 /**
  * The record index, one shard at a time (one record per line, in UMID order), then the
- * tables of did:web documents and of status lists, if any, the log's files and the build info. Records depend only on the content:
- * identical content, identical bytes.
+ * tables of did:web documents and of status lists, if any, the log's files and the build
+ * info. Records depend only on the content: identical content, identical bytes.
  */
 function* indexFiles(
   content: ContentCheck,
