@@ -37,7 +37,7 @@ import { checkManifestFile, type CheckOptions, type ManifestContext } from "./ma
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
 import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
-import { checkStatusAllocation, emptyAllocation, type StatusAllocation } from "./status-allocation.ts";
+import { checkStatusAllocation, StatusAllocation } from "./status-allocation.ts";
 import { statusRefProblem } from "./status-refs.ts";
 import { checkResolversDocument } from "./resolvers-document.ts";
 import { privateKeyProblem } from "./private-keys.ts";
@@ -517,7 +517,7 @@ function emptyCheck(): ContentCheck {
     statuses: new Map(),
     pinned: [],
     didDocuments: [],
-    statusAllocation: emptyAllocation(),
+    statusAllocation: new StatusAllocation(),
     resolversDocument: undefined,
     diagnostics: [],
     recalled: 0,

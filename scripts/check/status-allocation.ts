@@ -16,7 +16,7 @@ import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
 import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
-import { placed, placeOf, type SourceFile } from "../read/source.ts";
+import { placed, placeOf } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
 /** The folder of the content root that holds the allocation. */
@@ -26,27 +26,59 @@ export interface AllocatedList {
   listId: string;
   /** The list's URL, as its file says. */
   url: string;
-  /** The file, to place its entries. */
-  source: SourceFile;
-  /** Its well-formed entries in the file's order: [index, UMID, position in the file's array]. */
-  entries: [number, string, number][];
+  /** The file, as diagnostics name it. */
+  file: string;
+  /** Its well-formed entries in the file's order: the UMIDs, and the index of each. */
+  umids: string[];
+  indices: Int32Array;
 }
 
-export interface StatusAllocation {
+/** An entry of the allocation: its list and its index there. */
+export interface AllocatedEntry {
+  list: AllocatedList;
+  index: number;
+}
+
+/**
+ * The allocation as the rules across files and the build read it, in about 100 bytes an entry (a million manifests
+ * are allocated): no file's source map is kept, and each UMID's entry is one number.
+ */
+export class StatusAllocation {
   /** Every file of the allocation, read or not. */
-  files: string[];
-  /** Every list that could be read, by listId. */
-  lists: AllocatedList[];
-  /** The entry of each UMID (its first, when it has two): its list, index and position in the list's file. */
-  entryOf: Map<string, { list: AllocatedList; index: number; at: number }>;
+  readonly files: string[] = [];
+  /** Every list that could be read, in file name order. */
+  readonly lists: AllocatedList[] = [];
   /** The lists by URL. */
-  byUrl: Map<string, AllocatedList>;
-  diagnostics: Diagnostic[];
+  readonly byUrl = new Map<string, AllocatedList>();
+  readonly diagnostics: Diagnostic[] = [];
+  /** Each UMID's entry (its first, when it has two): its list's position in `lists` × the capacity + its index. */
+  readonly #entries = new Map<string, number>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The entry allocated to `umid`, if any. */
+  entryOf(umid: string): AllocatedEntry | undefined {
+    const entry = this.#entries.get(umid);
+    return entry === undefined
+      ? undefined
+      : { list: this.lists[Math.floor(entry / STATUS_LIST_ENTRIES)]!, index: entry % STATUS_LIST_ENTRIES };
+  }
+
+  /** Adds `list`, whose entries have no UMID of another list (readList saw to it). */
+  add(list: AllocatedList): void {
+    const at = this.lists.length * STATUS_LIST_ENTRIES;
+    this.lists.push(list);
+    this.byUrl.set(list.url, list);
+    for (const [i, umid] of list.umids.entries()) this.#entries.set(umid, at + list.indices[i]!);
+  }
 }
 
-/** No list: a content folder without `_status/`. */
-export function emptyAllocation(): StatusAllocation {
-  return { files: [], lists: [], entryOf: new Map(), byUrl: new Map(), diagnostics: [] };
+/** The UMID the entry at `index` of `list` is allocated to, if any. */
+export function holderOf(list: AllocatedList, index: number): string | undefined {
+  const at = list.indices.indexOf(index);
+  return at < 0 ? undefined : list.umids[at];
 }
 
 /**
@@ -54,7 +86,7 @@ export function emptyAllocation(): StatusAllocation {
  * lists must be published when set.
  */
 export function checkStatusAllocation(dir: string, resolverUrl: string): StatusAllocation {
-  const allocation = emptyAllocation();
+  const allocation = new StatusAllocation();
   const folder = join(dir, STATUS_FOLDER);
   let names: string[];
   try {
@@ -66,25 +98,8 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
     // sign's lock and temporary files (file-lock.ts, json-file.ts) are no part of the allocation.
     if (name.startsWith(".") || name.endsWith(".lock")) continue;
     allocation.files.push(displayPath(join(folder, name)));
-    const list = readList(join(folder, name), name, resolverUrl, allocation.diagnostics);
-    if (list === undefined) continue;
-    allocation.lists.push(list);
-    allocation.byUrl.set(list.url, list);
-    for (const [index, umid, at] of list.entries) {
-      const first = allocation.entryOf.get(umid);
-      if (first === undefined) allocation.entryOf.set(umid, { list, index, at });
-      else {
-        const there = placeOf(first.list.source, `/entries/${first.at}/1`);
-        allocation.diagnostics.push(
-          placed(
-            list.source,
-            `/entries/${at}/1`,
-            "status-list/duplicate-umid",
-            `UMID ${quoted(umid)} already has entry ${first.index} at ${there}`,
-          ),
-        );
-      }
-    }
+    const list = readList(join(folder, name), name, resolverUrl, allocation);
+    if (list !== undefined) allocation.add(list);
   }
   return allocation;
 }
@@ -94,8 +109,9 @@ function readList(
   path: string,
   name: string,
   resolverUrl: string,
-  diagnostics: Diagnostic[],
+  allocation: StatusAllocation,
 ): AllocatedList | undefined {
+  const { diagnostics } = allocation;
   const file = displayPath(path);
   const listId = name.endsWith(".json") ? name.slice(0, -".json".length) : "";
   if (!LIST_ID.test(listId)) {
@@ -141,9 +157,11 @@ function readList(
         `resolver publishes list ${listId}, not ${quoted(url)}`,
       "status-list/url-mismatch",
     );
-  const list: AllocatedList = { listId, url, source, entries: [] };
-  /** Where each index is listed first. */
+  const umids: string[] = [];
+  const indices: number[] = [];
+  /** Where each index, and each UMID, is listed first. */
   const seen = new Map<number, number>();
+  const seenUmids = new Map<string, number>();
   for (const [i, entry] of entries.entries()) {
     const pointer = `/entries/${i}`;
     if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[1] !== "string" || entry[1] === "") {
@@ -159,19 +177,34 @@ function readList(
       bad(`${pointer}/0`, `index ${index} lies outside the list: 0 to ${STATUS_LIST_ENTRIES - 1}`, OUT_OF_RANGE);
       continue;
     }
-    const first = seen.get(index);
-    if (first !== undefined) {
+    const twice = seen.get(index);
+    if (twice !== undefined) {
       bad(
         `${pointer}/0`,
-        `index ${index} is already allocated at ${placeOf(source, `/entries/${first}/0`)}`,
+        `index ${index} is already allocated at ${placeOf(source, `/entries/${twice}/0`)}`,
         "status-list/duplicate-index",
       );
       continue;
     }
     seen.set(index, i);
-    list.entries.push([index, umid, i]);
+    const first = seenUmids.get(umid);
+    const other = allocation.entryOf(umid);
+    if (first !== undefined || other !== undefined) {
+      bad(
+        `${pointer}/1`,
+        `UMID ${quoted(umid)} already has ` +
+          (first !== undefined
+            ? `the entry at ${placeOf(source, `/entries/${first}/1`)}`
+            : `entry ${other!.index} of list ${other!.list.listId} (${other!.list.file})`),
+        "status-list/duplicate-umid",
+      );
+      continue;
+    }
+    seenUmids.set(umid, i);
+    umids.push(umid);
+    indices.push(index);
   }
-  return list;
+  return { listId, url, file, umids, indices: Int32Array.from(indices) };
 }
 
 const OUT_OF_RANGE = "status-list/index-out-of-range";

@@ -12,7 +12,7 @@ import { listEntryRef, statusListUrl } from "../../core/status-list/list-entry-r
 import type { KeptStatusRef } from "../cache/verification-cache.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { RuleId } from "../../core/rules/index.ts";
-import type { StatusAllocation } from "./status-allocation.ts";
+import { holderOf, type StatusAllocation } from "./status-allocation.ts";
 
 const POINTER = "/signature/statusRef";
 
@@ -43,14 +43,14 @@ export function statusRefProblem(
       "status-list/index-out-of-range",
       `index ${entry.index} lies outside its list: 0 to ${STATUS_LIST_ENTRIES - 1}`,
     );
-  const own = allocation.entryOf.get(umid);
+  const own = allocation.entryOf(umid);
   if (own !== undefined && own.list === list && own.index === entry.index) return undefined;
-  // Looked up only for the message: a borrowed index is rare.
-  const holder = list.entries.find(([index]) => index === entry.index);
+  // Looked up only for the message (a scan of the list): a borrowed index is rare.
+  const holder = holderOf(list, entry.index);
   return problem(
     "status-list/borrowed-index",
     `names entry ${entry.index} of list ${list.listId}, which is allocated to ` +
-      `${holder === undefined ? "no UMID" : `UMID ${quoted(holder[1])}`}, not to this manifest's ${quoted(umid)}` +
+      `${holder === undefined ? "no UMID" : `UMID ${quoted(holder)}`}, not to this manifest's ${quoted(umid)}` +
       (own === undefined ? "" : `; its own is entry ${own.index} of list ${own.list.listId}`),
   );
 }

@@ -45,16 +45,16 @@ export async function allocateStatusEntries(
     /** The lists a new entry may go to, with the indices each has allocated. */
     const open: { listId: string; url: string; used: Set<number>; entries: [number, string][] }[] = [];
     for (const list of allocation.lists)
-      if (list.url === statusListUrl(statusBase, list.listId) && list.entries.length < capacity)
+      if (list.url === statusListUrl(statusBase, list.listId) && list.umids.length < capacity)
         open.push({
           listId: list.listId,
           url: list.url,
-          used: new Set(list.entries.map(([index]) => index)),
-          entries: list.entries.map(([index, umid]) => [index, umid]),
+          used: new Set(list.indices),
+          entries: list.umids.map((umid, i) => [list.indices[i]!, umid]),
         });
     const changed = new Set<(typeof open)[number]>();
     for (const umid of new Set(umids)) {
-      const kept = allocation.entryOf.get(umid);
+      const kept = allocation.entryOf(umid);
       if (kept !== undefined) {
         statusRefs.set(umid, listStatusRef(kept.list.url, kept.index));
         continue;
@@ -90,7 +90,7 @@ function freeIndex(used: ReadonlySet<number>, capacity: number): number {
 }
 
 /** A list's file: its entries sorted by index, one a line (so that git merges two runs' entries). */
-function allocationText(url: string, entries: readonly (readonly [number, string])[]): string {
+export function allocationText(url: string, entries: readonly (readonly [number, string])[]): string {
   const lines = [...entries]
     .sort(([a], [b]) => a - b)
     .map(([index, umid]) => `    [${index}, ${JSON.stringify(umid)}]`);

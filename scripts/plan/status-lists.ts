@@ -54,14 +54,14 @@ function listMembers(
 ): Map<AllocatedList, Member[]> {
   const members = new Map<AllocatedList, Member[]>();
   const add = (umid: string, status: { status: keyof typeof STATUS_CODES; updatedAt: string }) => {
-    const entry = statusAllocation.entryOf.get(umid);
+    const entry = statusAllocation.entryOf(umid);
     if (entry === undefined) return;
     const member: Member = [entry.index, STATUS_CODES[status.status], status.updatedAt];
     const list = members.get(entry.list);
     if (list === undefined) members.set(entry.list, [member]);
     else list.push(member);
   };
-  if (statusAllocation.entryOf.size === 0) return members;
+  if (statusAllocation.size === 0) return members;
   for (let i = 0; i < published.length; i++) {
     const umid = published.umidAt(i);
     add(umid, publishedStatus(published.issuedAt(i), statuses.get(umid), nextCheck));
