@@ -111,7 +111,7 @@ export function logFileNotModified(kind: LogFileKind, etag: string): Answer {
  * A status list is fetched once for many manifests: a relying party keeps it this long (the list's own ttl, 300 s,
  * is the same), and the discovery document with it.
  */
-const CACHE_WELL_KNOWN = "public, max-age=300";
+export const CACHE_WELL_KNOWN = "public, max-age=300";
 const WELL_KNOWN: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_WELL_KNOWN]];
 /** A VC Data Model 2.0 credential, secured by an embedded proof (VC Data Model 2.0 §6.3). */
 const VC_CONTENT_TYPE = "application/vc+ld+json";

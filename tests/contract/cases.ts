@@ -162,6 +162,8 @@ export function contractCases(f: Fixture): ContractCase[] {
       assert.equal(d.endpoints.resolve, "/{UMID_PATH}");
       assert.equal(d.endpoints.status, "/.well-known/manifest-resolver/status/{UMID_PATH}");
       assert.ok(d.endpoints.log.startsWith("/.well-known/manifest-resolver/log/: "));
+      assert.ok(d.endpoints.statusList.startsWith("/.well-known/manifest-resolver/status-list/<listId>: "));
+      assert.ok(d.endpoints.resolvers.startsWith("/.well-known/um-resolvers: "));
       assert.equal(d.caching.resolved, "public, max-age=60");
       assert.equal(typeof d.privacy, "object");
     },
