@@ -168,4 +168,29 @@ describe("check of the allocation and the statusRefs (issue 27, section 1)", () 
     editAllocation(made, (text) => text.replace('"entries"', '"entry"'));
     assert.ok((await checkRules(made)).rules.includes("status-list/bad-allocation"));
   });
+
+  it("checks a file of the allocation, or _resolvers.json, named on its own as what it is", async () => {
+    const made = await signedContent(1);
+    const [name] = [...made.allocation().keys()];
+    const list = join(made.content, "_status", name!);
+    const run = async (path: string) => {
+      const checked = await made.cli(["check", "--json", "--content", made.content, path]);
+      const [file] = checked.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { errors: { rule: string }[] });
+      return { status: checked.status, rules: file!.errors.map((e) => e.rule) };
+    };
+    assert.deepEqual(await run(list), { status: 0, rules: [] });
+    editAllocation(made, (text) => text.replace('"entries"', '"entry"'));
+    assert.deepEqual(await run(list), {
+      status: 1,
+      rules: ["status-list/bad-allocation", "status-list/bad-allocation"],
+    });
+    const resolvers = join(made.content, "_resolvers.json");
+    writeFileSync(resolvers, JSON.stringify({ resolver: "did:web:fixture.example", peers: [] }));
+    assert.deepEqual(await run(resolvers), { status: 0, rules: [] });
+    writeFileSync(resolvers, JSON.stringify({ resolver: "fixture", peers: [] }));
+    assert.deepEqual(await run(resolvers), { status: 1, rules: ["resolvers/bad-document"] });
+  });
 });

@@ -37,9 +37,9 @@ import { checkManifestFile, type CheckOptions, type ManifestContext } from "./ma
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
 import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
-import { checkStatusAllocation, StatusAllocation } from "./status-allocation.ts";
+import { checkStatusAllocation, STATUS_FOLDER, StatusAllocation } from "./status-allocation.ts";
 import { statusRefProblem } from "./status-refs.ts";
-import { checkResolversDocument } from "./resolvers-document.ts";
+import { checkResolversDocument, RESOLVERS_FILE } from "./resolvers-document.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { filePlace, placed, placedAt } from "../read/source.ts";
@@ -329,6 +329,13 @@ export async function checkPaths(
       addFiles(result, [
         { file: displayPath(path), diagnostics: checkRoutes(path, validators)?.diagnostics ?? [missingFile(path)] },
       ]);
+    } else if (name === RESOLVERS_FILE && existsSync(path)) {
+      addFiles(result, [checkResolversDocument(dirname(path))]);
+    } else if (basename(dirname(path)) === STATUS_FOLDER && existsSync(path)) {
+      // A list of the allocation, judged with the others: an entry's UMID may not be in two of them.
+      const file = displayPath(path);
+      const allocation = checkStatusAllocation(dirname(dirname(path)), options.settings.resolverUrl);
+      addFiles(result, [{ file, diagnostics: allocation.diagnostics.filter((d) => d.file === file) }]);
     } else if (!existsSync(path)) {
       addFiles(result, [{ file: displayPath(path), diagnostics: [missingFile(path)] }]);
     } else {

@@ -12,7 +12,7 @@ import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } fro
 import { placed } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
-const RESOLVERS_FILE = "_resolvers.json";
+export const RESOLVERS_FILE = "_resolvers.json";
 
 export interface ResolversDocument {
   /** The file, when there is one. */
