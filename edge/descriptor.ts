@@ -3,8 +3,22 @@
  * and privacy posture the spec says the descriptor states.
  */
 import { LOG_FILES_PREFIX } from "./log-files.ts";
-import { CACHE_IMMUTABLE, CACHE_LOG_EDGE, CACHE_NONE, CACHE_RESOLVED, CONTRACT } from "./responses.ts";
-import { B64U_PREFIX, DESCRIPTOR_PATH, HEALTH_PATH, STATUS_PREFIX } from "../core/umid-path.ts";
+import {
+  CACHE_IMMUTABLE,
+  CACHE_LOG_EDGE,
+  CACHE_NONE,
+  CACHE_RESOLVED,
+  CACHE_WELL_KNOWN,
+  CONTRACT,
+} from "./responses.ts";
+import {
+  B64U_PREFIX,
+  DESCRIPTOR_PATH,
+  HEALTH_PATH,
+  RESOLVERS_PATH,
+  STATUS_LIST_PREFIX,
+  STATUS_PREFIX,
+} from "../core/umid-path.ts";
 
 const RESOLVER_NAME = "manifest-resolver";
 export const KV_BINDING = "UM_RECORDS";
@@ -29,6 +43,10 @@ export const descriptor = {
       `${LOG_FILES_PREFIX}: the transparency log, as C2SP tlog-tiles serves one (checkpoint, tile/<L>/<N>[.p/<W>], ` +
       "tile/entries/<N>[.p/<W>]) with the latest map's buckets at latest/<size>/<bucket>, when the publisher " +
       "keeps a log (404 otherwise); its verifier key is not served: get it from the publisher",
+    statusList:
+      `${STATUS_LIST_PREFIX}/<listId>: a W3C BitstringStatusListCredential (statusPurpose message, statusSize 2: ` +
+      "0x0 active, 0x1 suspended, 0x2 revoked), for statusRefs <list URL>#<index>; 404 for a list not published",
+    resolvers: `${RESOLVERS_PATH}: the discovery document of EXT-OPT O5 (this resolver's DID, its peers), if published`,
   },
   methods: ["GET", "HEAD", "OPTIONS"],
   caching: {
@@ -42,6 +60,8 @@ export const descriptor = {
     log:
       `checkpoint and partial tiles: ${CACHE_LOG_EDGE}; full tiles, entry bundles and bucket files: ` +
       `${CACHE_IMMUTABLE}; ETag: the digest of the file's bytes`,
+    statusList: CACHE_WELL_KNOWN,
+    resolvers: CACHE_WELL_KNOWN,
     statusDocument:
       "EXT-OPT O2.2: {manifestId, status, updatedAt, reason?, cursor, nextCheck}; " +
       "cursor strictly increases at each status change (16 digits: milliseconds from " +

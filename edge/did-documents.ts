@@ -9,7 +9,7 @@
  * (those start `um:` or `um-sha256:`). A publisher pins a few keys, so the table is read
  * whole, once; with no did:web document to serve there is no table.
  */
-import { etagOf } from "./etag.ts";
+import { DocumentTable, type DocumentRecord, type DocumentTableFile } from "./document-table.ts";
 
 export const DID_DOCUMENTS_PATH = "did-documents.json";
 export const DID_DOCUMENTS_KV_KEY = "did-documents";
@@ -17,44 +17,16 @@ export const DID_DOCUMENTS_FORMAT = 1;
 /** Every path the did:web method maps a DID to ends so (did:web, "Read (Resolve)"). */
 export const DID_DOCUMENT_NAME = "/did.json";
 
-export interface DidDocumentsTable {
+export interface DidDocumentsTable extends DocumentTableFile {
   format: typeof DID_DOCUMENTS_FORMAT;
-  documents: Record<string, { etag: string; body: string }>;
 }
 
-/** A document as served: its bytes with their ETag, or `corrupt` when the bytes are not those the build recorded. */
-export type DidDocumentRecord = { kind: "document"; etag: string; body: Uint8Array<ArrayBuffer> } | { kind: "corrupt" };
+/** A did:web document as served (edge/document-table.ts). */
+export type DidDocumentRecord = DocumentRecord;
 
-/** The documents a table's bytes hold, by path, each body checked against its ETag. */
-async function readDidDocuments(bytes: Uint8Array): Promise<Map<string, DidDocumentRecord>> {
-  const table = JSON.parse(new TextDecoder().decode(bytes)) as DidDocumentsTable;
-  if (table.format !== DID_DOCUMENTS_FORMAT)
-    throw new Error(`${DID_DOCUMENTS_PATH} has format ${table.format}, expected ${DID_DOCUMENTS_FORMAT}`);
-  const documents = new Map<string, DidDocumentRecord>();
-  for (const [path, { etag, body }] of Object.entries(table.documents)) {
-    const bytes = new TextEncoder().encode(body) as Uint8Array<ArrayBuffer>;
-    if ((await etagOf(bytes)) === etag) documents.set(path, { kind: "document", etag, body: bytes });
-    else {
-      console.error(`manifest-resolver: the did:web document at ${path} is not the one that was built`);
-      documents.set(path, { kind: "corrupt" });
-    }
-  }
-  return documents;
-}
-
-/** The table of one deploy, read at first use and kept; a read that fails is not kept, and is tried again. */
-export class DidDocuments {
-  #table: Promise<Map<string, DidDocumentRecord>> | undefined;
-
-  /** The document served at `path`; `read` gives the table's bytes, or undefined when the build wrote none. */
-  async get(path: string, read: () => Promise<Uint8Array | undefined>): Promise<DidDocumentRecord | undefined> {
-    if (this.#table === undefined) {
-      const table = read().then((bytes) => (bytes === undefined ? new Map() : readDidDocuments(bytes)));
-      this.#table = table;
-      table.catch(() => {
-        if (this.#table === table) this.#table = undefined;
-      });
-    }
-    return (await this.#table).get(path);
+/** The table of one deploy (edge/document-table.ts). */
+export class DidDocuments extends DocumentTable {
+  constructor() {
+    super(DID_DOCUMENTS_PATH, DID_DOCUMENTS_FORMAT);
   }
 }

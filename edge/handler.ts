@@ -4,14 +4,17 @@
  * of each UMID, at `STATUS_PREFIX/{UMID_PATH}`). It uses only Fetch and WebCrypto, so the same code
  * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
  * It also serves the did:web documents the build published for keys on its own host, and the
- * transparency log the build published (edge/log-files.ts).
+ * transparency log the build published (edge/log-files.ts), and its status lists and discovery document
+ * (edge/well-known-documents.ts).
  * Underneath, `answer` gives the same answer as plain data, for an adapter that can write
  * it without a Response (Node's).
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import { DID_DOCUMENT_NAME, type DidDocumentRecord } from "./did-documents.ts";
+import type { DocumentRecord } from "./document-table.ts";
 import { LOG_FILES_PREFIX, logFileAt, type LogFileRecord } from "./log-files.ts";
+import { wellKnownKind, type WellKnownKind } from "./well-known-documents.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import {
   CONTRACT,
@@ -28,6 +31,8 @@ import {
   temporaryRedirect,
   toResponse,
   uncachedJson,
+  wellKnownAnswer,
+  wellKnownNotModified,
   type Answer,
 } from "./responses.ts";
 import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath, pathnameOf, STATUS_PREFIX } from "../core/umid-path.ts";
@@ -69,6 +74,8 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
     if (document !== undefined) return document;
   }
   if (pathname.startsWith(LOG_FILES_PREFIX)) return logFile(pathname, request, records);
+  const wellKnown = wellKnownKind(pathname);
+  if (wellKnown !== undefined) return wellKnownDocument(wellKnown, pathname, request, records);
 
   // The status endpoint takes a UMID_PATH after its prefix as the resolve endpoint does.
   const forStatus = pathname === STATUS_PREFIX || pathname.startsWith(`${STATUS_PREFIX}/`);
@@ -121,6 +128,27 @@ async function logFile(pathname: string, request: ResolverRequest, records: Reco
   if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
     return logFileNotModified(file.kind, record.etag);
   return logFileAnswer(file.kind, record.body, record.etag);
+}
+
+/** A status list or the discovery document published at `pathname`, or 304 for it; 404 where none is. */
+async function wellKnownDocument(
+  kind: WellKnownKind,
+  pathname: string,
+  request: ResolverRequest,
+  records: RecordStore,
+): Promise<Answer> {
+  let record: DocumentRecord | undefined;
+  try {
+    record = await records.wellKnownDocument(pathname);
+  } catch (error) {
+    console.error("manifest-resolver: the status lists' table cannot be read:", error);
+    record = { kind: "corrupt" };
+  }
+  if (record === undefined) return uncachedJson(404, { error: "not_found", path: pathname });
+  if (record.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
+  if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
+    return wellKnownNotModified(kind, record.etag);
+  return wellKnownAnswer(kind, record.body, record.etag);
 }
 
 function resolution(

@@ -4,11 +4,12 @@
  * a warm request costs no KV read; a body is checked against its ETag before it is kept,
  * and a status gets the ETag of its document then (KV metadata has no room for it). The
  * did:web documents' table is one more pair (edge/did-documents.ts), read once, and each of the transparency log's
- * files one more (edge/log-files.ts).
+ * files one more (edge/log-files.ts), and the status lists' table one more (edge/well-known-documents.ts).
  */
 import { DID_DOCUMENTS_KV_KEY, DidDocuments } from "./did-documents.ts";
 import { etagOf } from "./etag.ts";
 import { LogFiles } from "./log-files.ts";
+import { WELL_KNOWN_KV_KEY, WellKnownDocuments } from "./well-known-documents.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import { isStatusEntry, kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
 import { statusDocumentBytes } from "./responses.ts";
@@ -24,6 +25,7 @@ export class KvRecords {
   readonly #cache = new LruCache<ResolverRecord | null>(CACHE_BYTES);
   readonly #didDocuments = new DidDocuments();
   readonly #logFiles = new LogFiles();
+  readonly #wellKnown = new WellKnownDocuments();
 
   reading(kv: KvNamespace): RecordStore {
     const valueAt = async (key: string) => {
@@ -34,6 +36,7 @@ export class KvRecords {
       get: (umid) => this.#get(umid, kv),
       didDocument: (path) => this.#didDocuments.get(path, () => valueAt(DID_DOCUMENTS_KV_KEY)),
       logFile: (stored) => this.#logFiles.get(stored, valueAt),
+      wellKnownDocument: (path) => this.#wellKnown.get(path, () => valueAt(WELL_KNOWN_KV_KEY)),
     };
   }
 

@@ -1,3 +1,4 @@
+import type { DocumentRecord } from "./document-table.ts";
 import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
@@ -46,6 +47,8 @@ export interface RecordStore {
   didDocument(path: string): Promise<DidDocumentRecord | undefined>;
   /** The transparency log's file stored as `stored` (edge/log-files.ts), or `undefined` when the build wrote none. */
   logFile(stored: string): Promise<LogFileRecord | undefined>;
+  /** A status list or the discovery document served at `path` (edge/well-known-documents.ts), if one is. */
+  wellKnownDocument(path: string): Promise<DocumentRecord | undefined>;
 }
 
 /**

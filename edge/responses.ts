@@ -8,6 +8,7 @@
 
 import { statusCursor, type StatusDocument } from "../core/status.ts";
 import type { LogFileKind } from "./log-files.ts";
+import type { WellKnownKind } from "./well-known-documents.ts";
 import type { StatusEntry } from "./records.ts";
 
 export const CONTRACT = "manifest-resolver/v0.1";
@@ -104,6 +105,33 @@ export function logFileAnswer(kind: LogFileKind, body: Uint8Array<ArrayBuffer>, 
 export function logFileNotModified(kind: LogFileKind, etag: string): Answer {
   const { contentType, cached } = LOG_FILES[kind];
   return { status: 304, headers: [...cached, ["Content-Type", contentType], ["ETag", etag]], body: null };
+}
+
+/**
+ * A status list is fetched once for many manifests: a relying party keeps it this long (the list's own ttl, 300 s,
+ * is the same), and the discovery document with it.
+ */
+export const CACHE_WELL_KNOWN = "public, max-age=300";
+const WELL_KNOWN: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_WELL_KNOWN]];
+/** A VC Data Model 2.0 credential, secured by an embedded proof (VC Data Model 2.0 §6.3). */
+const VC_CONTENT_TYPE = "application/vc+ld+json";
+const WELL_KNOWN_TYPES: Record<WellKnownKind, string> = {
+  "status-list": VC_CONTENT_TYPE,
+  resolvers: JSON_CONTENT_TYPE,
+};
+
+/** A status list or the discovery document (edge/well-known-documents.ts). */
+export function wellKnownAnswer(kind: WellKnownKind, body: Uint8Array<ArrayBuffer>, etag: string): Answer {
+  return cachedBody(WELL_KNOWN_TYPES[kind], body, etag, WELL_KNOWN);
+}
+
+/** 304 for a status list or the discovery document: its 200's headers but the body's length. */
+export function wellKnownNotModified(kind: WellKnownKind, etag: string): Answer {
+  return {
+    status: 304,
+    headers: [...WELL_KNOWN, ["Content-Type", WELL_KNOWN_TYPES[kind]], ["ETag", etag]],
+    body: null,
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * A RecordStore over the build's static output: the sharded record index and one body
  * file per manifest, read through the host's static-asset layer, the did:web
- * documents' table (edge/did-documents.ts) and the transparency log's files (edge/log-files.ts).
+ * documents' table (edge/did-documents.ts), the transparency log's files (edge/log-files.ts) and the table of status
+ * lists and discovery document (edge/well-known-documents.ts).
  *
  * Shards and bodies are read on first use and kept in bounded caches; a body is checked
  * against the ETag the build recorded before it is kept. A cold lookup costs at most two
@@ -11,6 +12,7 @@
 import { DID_DOCUMENTS_PATH, DidDocuments } from "./did-documents.ts";
 import { etagOf } from "./etag.ts";
 import { LogFiles } from "./log-files.ts";
+import { WELL_KNOWN_PATH, WellKnownDocuments } from "./well-known-documents.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import {
   INDEX_FORMAT,
@@ -34,6 +36,7 @@ export class StaticRecords {
   readonly #bodies = new LruCache<Uint8Array<ArrayBuffer>>(BODY_CACHE_BYTES);
   readonly #didDocuments = new DidDocuments();
   readonly #logFiles = new LogFiles();
+  readonly #wellKnown = new WellKnownDocuments();
 
   /** A store for one request, reading through that request's asset reader. */
   reading(read: AssetReader): RecordStore {
@@ -41,6 +44,7 @@ export class StaticRecords {
       get: (umid) => this.#get(umid, read),
       didDocument: (path) => this.#didDocuments.get(path, () => read(DID_DOCUMENTS_PATH)),
       logFile: (stored) => this.#logFiles.get(stored, read),
+      wellKnownDocument: (path) => this.#wellKnown.get(path, () => read(WELL_KNOWN_PATH)),
     };
   }
 

@@ -301,6 +301,7 @@ describe("where a recalled result places what it reports", () => {
       times: { issuedAt: "2031-01-01T00:00:00Z", expiresAt: "2020-01-01T00:00:00Z" },
       places: [7, 3, 11, 5, 13, 9],
       legacy: null,
+      statusRef: null,
       reads: {},
       found: "",
       diagnostics: [],

@@ -111,7 +111,8 @@ writeFileSync(routesFile, routes);
 describe("every ETag covers every byte of its body", () => {
   for (const [store, reading] of output.stores) {
     it(
-      `${store}: every answer with an ETag, for every UMID and endpoint, did:web document and log file, ` +
+      `${store}: every answer with an ETag, for every UMID and endpoint, did:web document, log file, status list ` +
+        "and discovery document, " +
         "GET and HEAD, is the digest of its body, and revalidates to 304",
       async () => {
         const served = new Set<string>();
@@ -124,7 +125,8 @@ describe("every ETag covers every byte of its body", () => {
         const logPaths = [...fixture.log.files.keys(), `latest/${fixture.log.size}/0`].map(
           (path) => `/.well-known/manifest-resolver/log/${path}`,
         );
-        for (const path of [...paths, ...fixture.didDocuments.keys(), ...logPaths]) {
+        const wellKnown = [fixture.statusList.path, "/.well-known/um-resolvers"];
+        for (const path of [...paths, ...fixture.didDocuments.keys(), ...logPaths, ...wellKnown]) {
           const got = await ask(reading, "GET", path);
           const head = await ask(reading, "HEAD", path);
           assert.equal(head.etag, got.etag, `HEAD ${path}`);
@@ -139,10 +141,10 @@ describe("every ETag covers every byte of its body", () => {
           assert.deepEqual([again.status, again.etag], [304, got.etag], `GET ${path} with If-None-Match: its ETag`);
         }
         // One ETag for each manifest and one for each status document, of a published or revoked UMID, and one for
-        // each did:web document and log file: none was missed.
+        // each did:web document, log file, status list and discovery document: none was missed.
         const expected = Object.values(records).reduce(
           (n, record) => n + (record.file !== undefined ? 2 : record.revoked ? 1 : 0),
-          fixture.didDocuments.size + logPaths.length,
+          fixture.didDocuments.size + logPaths.length + wellKnown.length,
         );
         assert.equal(served.size, expected);
         const written = etagsWritten(store === "static" ? output.dist : output.kv);

@@ -15,6 +15,7 @@ import { ROUTES_RULES } from "./routes.ts";
 import type { Rule } from "./rule.ts";
 import { SCHEMA_RULES } from "./schema.ts";
 import { SIGNATURE_RULES } from "./signature.ts";
+import { STATUS_LIST_RULES } from "./status-list.ts";
 
 export { SEVERITIES, type Rule, type Severity } from "./rule.ts";
 
@@ -27,6 +28,7 @@ export const RULES = {
   ...ROUTES_RULES,
   ...HISTORY_RULES,
   ...LOG_RULES,
+  ...STATUS_LIST_RULES,
   ...RELYING_PARTY_RULES,
 } satisfies Record<string, Rule>;
 

@@ -4,12 +4,14 @@
  * parties will ask it whether the manifest was revoked. So a publisher's build holds it
  * to two rules: it is a URL a status answer can be trusted over (https, or loopback
  * http), and if it points at this publisher's own resolver, it is this UMID's own status
- * URL there (a manifest must not borrow another UMID's "active").
+ * URL there (a manifest must not borrow another UMID's "active"), or an entry of one of its status lists, which the
+ * content's allocation must give this UMID (checked across files: scripts/check/status-refs.ts).
  */
 import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { isLoopbackHost, isTrustworthyUrl } from "../secure-url.ts";
-import { parseUmidPath, statusPath, STATUS_PREFIX } from "../umid-path.ts";
+import { LIST_ID, listEntryRef } from "../status-list/list-entry-ref.ts";
+import { parseUmidPath, STATUS_LIST_PREFIX, statusPath, STATUS_PREFIX } from "../umid-path.ts";
 import type { Problem } from "./problem.ts";
 
 const POINTER = "/signature/statusRef";
@@ -42,6 +44,8 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
       ? parseUmidPath(path.slice(STATUS_PREFIX.length))
       : undefined;
   if (named !== undefined && "umid" in named && named.umid === id) return [];
+  // An entry of one of its status lists: whose entry it is, the allocation says (scripts/check/status-refs.ts).
+  if (isListEntry(path, statusRef, ref)) return [];
   return [
     {
       pointer: POINTER,
@@ -51,6 +55,17 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
         `own status URL, ${excerpt(own)}`,
     },
   ];
+}
+
+/** Whether `statusRef` (at `path` under the resolver) names an entry of a status list the resolver serves. */
+function isListEntry(path: string, statusRef: string, ref: URL): boolean {
+  const prefix = `${STATUS_LIST_PREFIX}/`;
+  return (
+    path.startsWith(prefix) &&
+    LIST_ID.test(path.slice(prefix.length)) &&
+    ref.search === "" &&
+    listEntryRef(statusRef) !== undefined
+  );
 }
 
 /**

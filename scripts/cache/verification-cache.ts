@@ -49,7 +49,7 @@ import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 import { appendAll } from "../../core/append-all.ts";
 
 const FILE = "verification.json";
-const FORMAT = 5;
+const FORMAT = 6;
 /** The first line's length, spaces included: written last, once the digest of the rest is known. */
 const HEADER_BYTES = 160;
 /** Bytes gathered into one write, or read at once: few system calls, never the whole file in memory. */
@@ -79,6 +79,13 @@ export const PLACED_MEMBERS: readonly string[] = ["/@id", "/issuedAt", "/expires
 /** Line and column of each of PLACED_MEMBERS in turn; 0, 0 for one the file lacks: numbers, for a million entries. */
 export type KeptPlaces = number[];
 
+/** A manifest's `signature.statusRef` and where it is (line, column). */
+export interface KeptStatusRef {
+  ref: string;
+  line: number;
+  column: number;
+}
+
 /** A body in the cache's body store. */
 export interface StoredBody {
   /** Its SHA-256, lowercase hex, as its ETag carries it. */
@@ -104,6 +111,7 @@ export interface CachedVerdict {
   found: string;
   /** What the check found but freshness. */
   diagnostics: KeptDiagnostic[];
+  statusRef: KeptStatusRef | null;
 }
 
 /**
@@ -118,7 +126,17 @@ export interface SerializedVerdict {
 }
 
 export function serializedVerdict(v: CachedVerdict): SerializedVerdict {
-  const entry: StoredEntry = [v.umid, v.body?.bytes ?? null, v.issuedAt, v.times, v.places, v.legacy, v.diagnostics];
+  const statusRef = v.statusRef && ([v.statusRef.ref, v.statusRef.line, v.statusRef.column] as const);
+  const entry: StoredEntry = [
+    v.umid,
+    v.body?.bytes ?? null,
+    v.issuedAt,
+    v.times,
+    v.places,
+    v.legacy,
+    v.diagnostics,
+    statusRef,
+  ];
   return {
     json: JSON.stringify(entry),
     reads: JSON.stringify([v.reads, v.found]),
@@ -129,7 +147,8 @@ export function serializedVerdict(v: CachedVerdict): SerializedVerdict {
 
 /**
  * An entry's JSON: [umid, body bytes (null: no body), issuedAt, times, places, legacy,
- * diagnostics]. When it was last used, and what it read, are in its row of the entry table.
+ * diagnostics, statusRef ([ref, line, column] or null)]. When it was last used, and what it
+ * read, are in its row of the entry table.
  */
 type StoredEntry = [
   string | null,
@@ -139,6 +158,7 @@ type StoredEntry = [
   KeptPlaces,
   string | null,
   KeptDiagnostic[],
+  readonly [string, number, number] | null,
 ];
 
 /** The scope of a run's keys: the tool's identity and the settings a verdict depends on. */
@@ -469,10 +489,11 @@ class Stored {
     const flags = this.flags(i);
     if (!isEntry(entry) || (entry[1] !== null) !== ((flags & FLAGS.body) !== 0)) return undefined;
     if (entry[6].some((d) => d.severity === "error") !== ((flags & FLAGS.error) !== 0)) return undefined;
-    const [umid, bytes, issuedAt, times, places, legacy, diagnostics] = entry;
+    const [umid, bytes, issuedAt, times, places, legacy, diagnostics, kept] = entry;
     const [reads, was] = this.deps[this.dep(i)]!;
     const body = bytes === null ? null : { digest: this.digest(i), bytes };
-    return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics };
+    const statusRef = kept === null ? null : { ref: kept[0], line: kept[1], column: kept[2] };
+    return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics, statusRef };
   }
 }
 
@@ -613,7 +634,7 @@ function isDep(dep: unknown): dep is [VerdictReads, string] {
 function isEntry(e: unknown): e is StoredEntry {
   return (
     Array.isArray(e) &&
-    e.length === 7 &&
+    e.length === 8 &&
     (e[0] === null || typeof e[0] === "string") &&
     (e[1] === null || Number.isSafeInteger(e[1])) &&
     (e[2] === null || typeof e[2] === "number") &&
@@ -629,7 +650,12 @@ function isEntry(e: unknown): e is StoredEntry {
         (SEVERITIES as readonly unknown[]).includes(d.severity) &&
         isRuleId(d.rule) &&
         typeof d.message === "string",
-    )
+    ) &&
+    (e[7] === null ||
+      (Array.isArray(e[7]) &&
+        typeof e[7][0] === "string" &&
+        Number.isSafeInteger(e[7][1]) &&
+        Number.isSafeInteger(e[7][2])))
   );
 }
 

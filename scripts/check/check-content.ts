@@ -37,6 +37,9 @@ import { checkManifestFile, type CheckOptions, type ManifestContext } from "./ma
 import { checkManifestFiles, type CacheUse } from "./manifest-pool.ts";
 import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts";
 import { PublishedManifests } from "./published.ts";
+import { checkStatusAllocation, STATUS_FOLDER, StatusAllocation } from "./status-allocation.ts";
+import { statusRefProblem } from "./status-refs.ts";
+import { checkResolversDocument, RESOLVERS_FILE } from "./resolvers-document.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { filePlace, placed, placedAt } from "../read/source.ts";
@@ -98,6 +101,10 @@ export interface ContentCheck {
   statuses: Map<string, RouteStatus>;
   /** The did:web documents of keys pinned on UM_RESOLVER_URL's host, to publish. */
   didDocuments: DidWebDocument[];
+  /** The status list allocation of `_status/` (status-allocation.ts), as checked. */
+  statusAllocation: StatusAllocation;
+  /** The discovery document to publish (`_resolvers.json`: resolvers-document.ts), when there is one. */
+  resolversDocument: string | undefined;
   diagnostics: Diagnostic[];
   /** The keys the first content root's `_keys.json` pins, when a file of a content folder was checked. */
   pinned: PinnedKey[];
@@ -144,6 +151,9 @@ export async function checkContent(
     result.revoked = routes.revoked;
     result.statuses = routes.statuses;
   }
+  // Read before the manifests, whose statusRefs are held to it as they arrive.
+  const allocation = checkStatusAllocation(dir, options.settings.resolverUrl);
+  result.statusAllocation = allocation;
 
   const files = { dir, names: listing.manifests };
   const fileAt = (i: number) => displayPath(join(dir, files.names[i]!));
@@ -192,6 +202,10 @@ export async function checkContent(
       claimed.set(umid, index);
       claimLines[index] = manifest.umidAt?.line ?? 0;
       claimColumns[index] = manifest.umidAt?.column ?? 0;
+      const borrowed =
+        manifest.statusRef &&
+        statusRefProblem(allocation, options.settings.resolverUrl, manifest.file, umid, manifest.statusRef);
+      if (borrowed) result.diagnostics.push(borrowed);
       if (manifest.state === "invalid") {
         result.invalidClaims.push({ umid, digest: manifest.digest, issuedAt: manifest.issuedAt });
         return;
@@ -217,6 +231,11 @@ export async function checkContent(
   );
 
   addFiles(result, root.checked);
+  appendAll(result.diagnostics, allocation.diagnostics);
+  for (const file of allocation.files) result.files.push({ file, umid: null });
+  const resolvers = checkResolversDocument(dir);
+  addFiles(result, [resolvers]);
+  result.resolversDocument = resolvers.body;
   result.didDocuments = root.didDocuments;
   if (routes !== undefined) {
     result.files.push({ file: displayPath(routesPath), umid: null });
@@ -310,6 +329,13 @@ export async function checkPaths(
       addFiles(result, [
         { file: displayPath(path), diagnostics: checkRoutes(path, validators)?.diagnostics ?? [missingFile(path)] },
       ]);
+    } else if (name === RESOLVERS_FILE && existsSync(path)) {
+      addFiles(result, [checkResolversDocument(dirname(path))]);
+    } else if (basename(dirname(path)) === STATUS_FOLDER && existsSync(path)) {
+      // A list of the allocation, judged with the others: an entry's UMID may not be in two of them.
+      const file = displayPath(path);
+      const allocation = checkStatusAllocation(dirname(dirname(path)), options.settings.resolverUrl);
+      addFiles(result, [{ file, diagnostics: allocation.diagnostics.filter((d) => d.file === file) }]);
     } else if (!existsSync(path)) {
       addFiles(result, [{ file: displayPath(path), diagnostics: [missingFile(path)] }]);
     } else {
@@ -498,6 +524,8 @@ function emptyCheck(): ContentCheck {
     statuses: new Map(),
     pinned: [],
     didDocuments: [],
+    statusAllocation: new StatusAllocation(),
+    resolversDocument: undefined,
     diagnostics: [],
     recalled: 0,
   };

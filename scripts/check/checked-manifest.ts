@@ -6,7 +6,7 @@
  * before the first is fixed.
  */
 import type { Place } from "../../core/json/source-map.ts";
-import type { Alias, SerializedVerdict, StoredBody } from "../cache/verification-cache.ts";
+import type { Alias, KeptStatusRef, SerializedVerdict, StoredBody } from "../cache/verification-cache.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 
 export type CheckedManifest = ValidManifest | InvalidManifest;
@@ -18,6 +18,8 @@ interface CheckedFile {
   umid: string | null;
   /** Where the @id is in the file, with it: a diagnostic across files names that place. */
   umidAt: Place | null;
+  /** `signature.statusRef` when it is a string, and where it is: a list entry's is held to the allocation. */
+  statusRef: KeptStatusRef | null;
   /** Not checked again: the verification cache's entry gave this result. */
   recalled: boolean;
   /** Checked with the verification cache, and not recalled: what it keeps of this check, under its key. */

@@ -21,6 +21,7 @@ import {
   serializedVerdict,
   type CachedVerdict,
   PLACED_MEMBERS,
+  type KeptStatusRef,
   type KeptPlaces,
   type Alias,
 } from "../cache/verification-cache.ts";
@@ -91,7 +92,8 @@ export function recall(entry: CachedVerdict, file: string, context: ManifestCont
   for (const d of freshness) Object.assign(d, placeKept(entry.places, d.pointer!));
   const diagnostics = [...entry.diagnostics.map((d) => ({ ...d, file })), ...freshness];
   const umidAt = entry.umid === null ? null : (placeKept(entry.places, "/@id") ?? null);
-  const checked = { file, diagnostics, umid: entry.umid, umidAt, recalled: true, cacheEntry: null };
+  const { statusRef } = entry;
+  const checked = { file, diagnostics, umid: entry.umid, umidAt, statusRef, recalled: true, cacheEntry: null };
   const digest = entry.body === null ? null : Buffer.from(entry.body.digest, "hex");
   const issuedAt = entry.issuedAt ?? NaN;
   if (entry.umid === null || entry.body === null || hasErrors(diagnostics))
@@ -124,6 +126,7 @@ export function checkManifestFile(
       diagnostics: [decoded.diagnostic],
       umid: null,
       umidAt: null,
+      statusRef: null,
       recalled: false,
       cacheEntry: null,
       digest: null,
@@ -147,6 +150,7 @@ export function checkManifestFile(
   const body = umid !== null && canonical !== undefined ? utf8(joinMembers(canonical)) : undefined;
   const digest = body && sha256(body);
   const issuedAt = isJsonObject(value) ? instant(value.issuedAt) : undefined;
+  const statusRef = statusRefOf(value, map);
   const cacheEntry =
     key === undefined
       ? null
@@ -164,10 +168,11 @@ export function checkManifestFile(
             reads,
             found: found(reads, context),
             diagnostics: diagnostics.filter((d) => !freshness.includes(d)).map(({ file: _, ...kept }) => kept),
+            statusRef,
           }),
         };
   const umidAt = umid === null ? null : map!.place("/@id");
-  const checked = { file, diagnostics, umid, umidAt, recalled: false, cacheEntry };
+  const checked = { file, diagnostics, umid, umidAt, statusRef, recalled: false, cacheEntry };
   if (umid === null || body === undefined || hasErrors(diagnostics))
     return { state: "invalid", ...checked, digest: digest ?? null, issuedAt: issuedAt ?? NaN };
   return {
@@ -253,6 +258,13 @@ function placesOf(value: unknown, map: SourceMap | undefined): KeptPlaces {
     const { line, column } = map.place(pointer);
     return [line, column];
   });
+}
+
+/** `signature.statusRef` when it is a string, with its place. */
+function statusRefOf(value: unknown, map: SourceMap | undefined): KeptStatusRef | null {
+  const ref = isJsonObject(value) && isJsonObject(value.signature) ? value.signature.statusRef : undefined;
+  if (typeof ref !== "string" || map === undefined) return null;
+  return { ref, ...map.place("/signature/statusRef") };
 }
 
 /** The place of `pointer` an entry kept, if it is one of PLACED_MEMBERS the file has. */

@@ -23,7 +23,15 @@ import { checkContent, type ContentCheck } from "../check/check-content.ts";
 import { projectRoot } from "../read/content-root.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
-import { hasErrors, plural, printable, printableFile, sortDiagnostics, summarize } from "../report/diagnostics.ts";
+import {
+  diagnostic,
+  hasErrors,
+  plural,
+  printable,
+  printableFile,
+  sortDiagnostics,
+  summarize,
+} from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
 import { printProblems } from "../report/problem-report.ts";
@@ -48,6 +56,9 @@ import { logOutputFiles } from "../log/log-output.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import { appendAll } from "../../core/append-all.ts";
 import { logGateProblems } from "../log/log-gate.ts";
+import { STATUS_FOLDER } from "../check/status-allocation.ts";
+import { STATUS_LIST_KEY_VARIABLE, type StatusListSigner, statusListSigner } from "../crypto/status-list-key.ts";
+import { wellKnownFile } from "../plan/status-lists.ts";
 
 export const build = defineCommand({
   name: "build",
@@ -72,6 +83,9 @@ Problems are printed on stdout as 'manifest-resolver check' prints them.`,
   UM_RESOLVER_URL        the resolver the lookup page asks by default (default: none,
                          and a warning: the page asks its reader for one); the
                          did:web documents of keys pinned on its host are published
+  UM_STATUS_LIST_KEY     the Ed25519 private key (PEM text, or a PEM file's path) that
+                         signs the status lists (eddsa-jcs-2022, by its did:key);
+                         unset: they are published without a proof, and a warning
   UM_LOCK_WAIT_MS        how long to wait for another build of the same output, or
                          another edit of the same file (default: 10000)
 ${CACHE_ENVIRONMENT}
@@ -119,6 +133,11 @@ Example:
     const settings = settingsFromEnv();
     const shown = values["max-problems"];
     const sarif = sarifFile(values.sarif);
+    const signer = await statusListSigner(process.env[STATUS_LIST_KEY_VARIABLE]);
+    if (typeof signer === "string") {
+      console.error(`manifest-resolver: ${signer}`);
+      return EXIT_FAILED;
+    }
 
     // One build at a time writes these outputs; first, whatever a killed build left is put right.
     const outputs = [outDir, lookupDir, kv.dir];
@@ -137,6 +156,7 @@ Example:
           sarif,
           contentLog,
           log: await logOutputFiles(contentLog),
+          signer,
         };
         const built = await reportingWriteErrors(outDir, async () => {
           const warm = await buildInto(contentDir, outDir, kv, options, settings, true);
@@ -228,6 +248,7 @@ async function buildInto(
     sarif,
     contentLog,
     log,
+    signer,
   }: {
     allowEmpty: boolean;
     maxProblems: number;
@@ -237,6 +258,8 @@ async function buildInto(
     contentLog: ContentLog | undefined;
     /** The transparency log's files to serve (scripts/log/log-output.ts). */
     log: readonly OutputFile[];
+    /** What signs the status lists (UM_STATUS_LIST_KEY), if anything. */
+    signer: StatusListSigner | undefined;
   },
   settings: Settings,
   warm: boolean,
@@ -295,7 +318,16 @@ async function buildInto(
     // As check judges it: a log (content/_log/) that does not verify, or does not record what this build would serve,
     // refuses the build (issue 26, section 3).
     appendAll(content.diagnostics, await logGateProblems(contentDir, contentLog?.opened, content));
-    const plan = planOutput(content, names, nextCheck, log);
+    const wellKnown = await wellKnownFile(content, nextCheck, signer, content.resolversDocument);
+    if (signer === undefined && content.statusAllocation.lists.length > 0)
+      content.diagnostics.push(
+        diagnostic(
+          "status-list/unsigned",
+          { file: displayPath(join(contentDir, STATUS_FOLDER)) },
+          `the status lists are published without a proof: set ${STATUS_LIST_KEY_VARIABLE} to sign them`,
+        ),
+      );
+    const plan = planOutput(content, names, nextCheck, log, wellKnown);
     const passed = !hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty);
     // Before anything is printed: a build made cold instead prints it all again.
     if (passed && inPlace !== undefined && !inPlace.prepare(plan.indexFiles())) {
@@ -324,7 +356,9 @@ async function buildInto(
     else await commitStaging(staging, outDir);
     // Each pair's value is the body the output now serves: changed or not, it is there.
     const kvFiles =
-      kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.didDocuments, plan.log);
+      kvDir === undefined
+        ? 0
+        : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.didDocuments, plan.log, plan.wellKnown);
     return {
       content,
       bodyFile: (umid) => names.fileOf(umid),

@@ -16,13 +16,14 @@ import { diagnostic, hasErrors, printable, printableFile } from "../report/diagn
 import { printDiagnostics } from "../report/problem-report.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { quoted } from "../../core/excerpt.ts";
-import { isJsonObject } from "../../core/json/strict-json.ts";
+import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { allocateStatusEntries } from "../edit/status-allocation.ts";
 import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { CONTENT_OPTION } from "./content-option.ts";
-import { stringOption } from "./options.ts";
+import { booleanOption, stringOption } from "./options.ts";
 import { appendAll } from "../../core/append-all.ts";
 
 export const sign = defineCommand({
@@ -30,7 +31,11 @@ export const sign = defineCommand({
   description: `Fills in each manifest's signature (a DIR: every manifest file in it, as build finds them) (Ed25519 over the JCS canonical manifest, with
 publicKeySpkiB64 and created) and rewrites the file in its own indentation style. With
 --status-base (or UM_RESOLVER_URL), also its statusRef: the manifest's status URL at that
-resolver, where relying parties check whether it was revoked or suspended.
+resolver, where relying parties check whether it was revoked or suspended. With
+--status-list, the statusRef is instead an entry of a status list at that resolver
+(<list URL>#<index>): one list serves many manifests, so fetching it tells the resolver
+nothing of which one a relying party checks. Each UMID gets an entry at random, kept in
+the content folder's _status/ (and keeps it when signed again); build publishes the lists.
 Refuses a file that fails validation for any other reason than its signature, and, for
 a file in the content folder that has a _keys.json, a KEYREF it does not pin or a key
 whose public half is not the one pinned for KEYREF; other files are still signed.`,
@@ -58,6 +63,11 @@ Example:
         "host): statusRef becomes URL/.well-known/manifest-resolver/status/{UMID}",
       default: { text: "UM_RESOLVER_URL; neither: statusRef is kept" },
     }),
+    "status-list": booleanOption({
+      help:
+        "give each manifest an entry of a status list at the status base (allocated in " +
+        "the content folder's _status/) as its statusRef, instead of its own status URL",
+    }),
     content: { ...CONTENT_OPTION.content, help: "the content folder" },
   },
   async run(values, [paths]) {
@@ -77,11 +87,25 @@ Example:
           `'${statusBase}'`,
       );
     }
+    const statusList = values["status-list"] === true;
+    if (statusList && statusBase === "")
+      throw new UsageError(
+        "--status-list needs the resolver that serves the lists: --status-base URL or UM_RESOLVER_URL",
+      );
     const validators = schemaValidators(settings.contextUrl);
     const files = await manifestFiles(paths);
+    // Allocated for the whole run at once, and written before any manifest that names an entry.
+    const allocated = statusList ? await allocateForFiles(files, values.content, statusBase, settings) : undefined;
+    if (allocated !== undefined && !(allocated instanceof Map)) {
+      printDiagnostics(allocated.diagnostics, (line) => console.log(line));
+      console.log(`0 of ${files.length} signed: fix the status list allocation first.`);
+      return EXIT_FAILED;
+    }
+    const statusRefOf = (umid: string) =>
+      statusBase === "" ? undefined : (allocated?.get(umid) ?? statusRefFor(statusBase, umid));
     let refused = 0;
     for (const path of files) {
-      const problem = await signFile(path, { key, spki, keyRef, statusBase }, values.content, settings, validators);
+      const problem = await signFile(path, { key, spki, keyRef, statusRefOf }, values.content, settings, validators);
       if (problem !== undefined) {
         refused++;
         // Problems on stdout, as check and build print them (docs/commands.md, "How problems are printed").
@@ -115,10 +139,37 @@ async function manifestFiles(paths: string[]): Promise<string[]> {
   return files;
 }
 
+/** The statusRefs of the manifests in `files` (by the @id each holds now) in the allocation of `contentDir`. */
+async function allocateForFiles(
+  files: readonly string[],
+  contentDir: string,
+  statusBase: string,
+  settings: Settings,
+): ReturnType<typeof allocateStatusEntries> {
+  const umids: string[] = [];
+  for (const path of files) {
+    const read = readSourceText(path, settings.limits.maxManifestBytes);
+    // A file that cannot be read or parsed is refused when it is signed: it needs no entry.
+    const parsed = "diagnostic" in read ? undefined : parseJson(read.text, settings.limits);
+    const id = parsed?.ok && isJsonObject(parsed.value) ? parsed.value["@id"] : undefined;
+    if (typeof id === "string" && id !== "") umids.push(id);
+  }
+  return allocateStatusEntries(contentDir, umids, {
+    statusBase,
+    resolverUrl: settings.resolverUrl,
+    lockWaitMs: settings.lockWaitMs,
+  });
+}
+
 /** Signs one file in place; the reason it was refused otherwise, already formatted. */
 async function signFile(
   path: string,
-  { key, spki, keyRef, statusBase }: { key: KeyObject; spki: string; keyRef: string; statusBase: string },
+  {
+    key,
+    spki,
+    keyRef,
+    statusRefOf,
+  }: { key: KeyObject; spki: string; keyRef: string; statusRefOf: (umid: string) => string | undefined },
   contentDir: string,
   settings: Settings,
   validators: SchemaValidators,
@@ -158,10 +209,8 @@ async function signFile(
     // goes last; everything else keeps its order.
     const manifest = parsed.value;
     const previous = isJsonObject(manifest.signature) ? manifest.signature : {};
-    const statusRef =
-      statusBase !== "" && typeof manifest["@id"] === "string"
-        ? { statusRef: statusRefFor(statusBase, manifest["@id"]) }
-        : {};
+    const ref = typeof manifest["@id"] === "string" ? statusRefOf(manifest["@id"]) : undefined;
+    const statusRef = ref === undefined ? {} : { statusRef: ref };
     const signature = { ...previous, ...signProfileA(manifest, key, keyRef), ...statusRef };
     const signed =
       "signature" in manifest

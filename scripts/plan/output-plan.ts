@@ -1,7 +1,8 @@
 /**
  * The plan of a build's output, from the checked content: every body's file and ETag (the
  * names planned as bodies arrived: body-names.ts), the status each UMID is served with,
- * the record index that the edge reads, the did:web documents it serves (did-documents.ts),
+ * the record index that the edge reads, the did:web documents it serves (did-documents.ts), the status lists and
+ * discovery document (status-lists.ts),
  * the transparency log's files (scripts/log/log-output.ts) and the Workers KV records. It is
  * data, made on demand: the index is produced one shard at a time, so that a million records
  * are never held as text at once, and the same content always gives the same plan, byte for
@@ -53,6 +54,8 @@ export interface OutputPlan {
   didDocuments: OutputFile | undefined;
   /** The transparency log's files (also Workers KV values): none without a log. */
   log: readonly OutputFile[];
+  /** The status lists' and discovery document's table (also a Workers KV value), or undefined when there is none. */
+  wellKnown: OutputFile | undefined;
 }
 
 /** A body's plan as it is handed over: where it goes (and what moves first), its ETag, and its status. */
@@ -81,6 +84,7 @@ export function planOutput(
   names: BodyNames,
   nextCheck: string,
   log: readonly OutputFile[] = [],
+  wellKnown?: OutputFile,
 ): OutputPlan {
   let shards: Shards | undefined;
   const shardsOnce = () => {
@@ -89,10 +93,11 @@ export function planOutput(
   };
   const didDocuments = didDocumentsFile(content.didDocuments);
   return {
-    indexFiles: () => indexFiles(content, shardsOnce(), didDocuments, log),
+    indexFiles: () => indexFiles(content, shardsOnce(), [didDocuments, wellKnown], log),
     kvShards: () => kvShards(shardsOnce()),
     didDocuments,
     log,
+    wellKnown,
   };
 }
 
@@ -109,13 +114,13 @@ interface Shards {
 
 /**
  * The record index, one shard at a time (one record per line, in UMID order), then the
- * did:web documents, if any, the log's files and the build info. Records depend only on the content:
- * identical content, identical bytes.
+ * tables of did:web documents and of status lists, if any, the log's files and the build
+ * info. Records depend only on the content: identical content, identical bytes.
  */
 function* indexFiles(
   content: ContentCheck,
   shards: Shards,
-  didDocuments: OutputFile | undefined,
+  tables: readonly (OutputFile | undefined)[],
   log: readonly OutputFile[],
 ): Iterable<OutputFile> {
   const { umidAt, entryAt } = shards;
@@ -134,7 +139,7 @@ function* indexFiles(
       },
     };
   }
-  if (didDocuments !== undefined) yield didDocuments;
+  for (const table of tables) if (table !== undefined) yield table;
   yield* log;
   const info = {
     format: INDEX_FORMAT,

@@ -5,7 +5,8 @@
  * `kv-state.json`, which names the digest of the inputs each bucket's files were made from
  * (its shards' digests: output-plan.ts), and how many files they are. The did:web
  * documents' table, when there is one, is one pair in a bucket of its own, `did` (its
- * inputs: the table's digest), and so are the transparency log's files, in the bucket `log`,
+ * inputs: the table's digest), and so is the status lists' table (`well-known`), and so are the transparency log's
+ * files, in the bucket `log`,
  * a pair each keyed by the file's name in the output (edge/log-files.ts). A warm build
  * rewrites only the buckets whose inputs changed and removes those that went. Without a
  * state it can read, it writes the whole folder beside the old one and swaps it in (output.ts). While
@@ -19,7 +20,9 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { DID_DOCUMENTS_KV_KEY } from "../../edge/did-documents.ts";
 import { INDEX_FORMAT } from "../../edge/records.ts";
+import { WELL_KNOWN_KV_KEY } from "../../edge/well-known-documents.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import type { KvShard } from "../plan/output-plan.ts";
 import { KvWriter } from "./kv-writer.ts";
@@ -32,7 +35,8 @@ const KV_MARKERS = [KV_STATE, "kv-0001"];
 const KV_STATE_FORMAT = 2;
 const DID_BUCKET = "did";
 const LOG_BUCKET = "log";
-const BUCKET_NAME = /^(?:[0-9a-f]{2}|did|log)$/;
+const WELL_KNOWN_BUCKET = "well-known";
+const BUCKET_NAME = /^(?:[0-9a-f]{2}|did|log|well-known)$/;
 
 /** What made a bucket's files, and how many there are. */
 interface BucketState {
@@ -56,10 +60,12 @@ export async function writeKvOutput(
   outDir: string,
   didDocuments: OutputFile | undefined,
   log: readonly OutputFile[] = [],
+  wellKnown?: OutputFile,
 ): Promise<number> {
   const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
   const buckets = bucketsOf(shards, bodyOf);
-  if (didDocuments !== undefined) buckets.push(didBucket(didDocuments.bytes));
+  if (didDocuments !== undefined) buckets.push(tableBucket(DID_BUCKET, didDocuments.bytes, DID_DOCUMENTS_KV_KEY));
+  if (wellKnown !== undefined) buckets.push(tableBucket(WELL_KNOWN_BUCKET, wellKnown.bytes, WELL_KNOWN_KV_KEY));
   if (log.length > 0) buckets.push(logBucket(log));
   const previous = readState(kvDir);
   if (previous === undefined) {
@@ -130,12 +136,12 @@ function bucketsOf(
   });
 }
 
-/** The did:web documents' table, one pair: its bytes are all it is made from. */
-function didBucket(table: Uint8Array): Bucket {
+/** A table of documents (did:web documents, status lists), one pair under `key`: its bytes are all it is made from. */
+function tableBucket(name: string, table: Uint8Array, key: string): Bucket {
   return {
-    name: DID_BUCKET,
+    name,
     inputs: createHash("sha256").update(table).digest("hex"),
-    write: async (writer) => writer.didDocuments(table),
+    write: async (writer) => writer.table(key, table),
   };
 }
 

@@ -14,7 +14,6 @@
  */
 import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DID_DOCUMENTS_KV_KEY } from "../../edge/did-documents.ts";
 import { kvKey, type KvMetadata, type StatusEntry } from "../../edge/records.ts";
 
 /** Cloudflare's bulk write: pairs in one request. */
@@ -56,9 +55,12 @@ export class KvWriter {
     this.#add(await kvKey(umid), "", { revoked: true, status });
   }
 
-  /** The did:web documents' table (edge/did-documents.ts): its ETags are inside, so it has no metadata. */
-  didDocuments(table: Uint8Array): void {
-    this.#add(DID_DOCUMENTS_KV_KEY, new TextDecoder().decode(table));
+  /**
+   * A table of documents under `key` (edge/document-table.ts: the did:web documents, the status lists): its ETags
+   * are inside, so it has no metadata.
+   */
+  table(key: string, table: Uint8Array): void {
+    this.#add(key, new TextDecoder().decode(table));
   }
 
   /** One of the transparency log's files, keyed by its name in the output (edge/log-files.ts). */

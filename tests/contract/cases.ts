@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { statusPath, STATUS_PREFIX, umidPath } from "../../core/umid-path.ts";
 import { resolveKeyRefLocally } from "../../core/did/resolve-key-ref.ts";
@@ -161,6 +162,8 @@ export function contractCases(f: Fixture): ContractCase[] {
       assert.equal(d.endpoints.resolve, "/{UMID_PATH}");
       assert.equal(d.endpoints.status, "/.well-known/manifest-resolver/status/{UMID_PATH}");
       assert.ok(d.endpoints.log.startsWith("/.well-known/manifest-resolver/log/: "));
+      assert.ok(d.endpoints.statusList.startsWith("/.well-known/manifest-resolver/status-list/<listId>: "));
+      assert.ok(d.endpoints.resolvers.startsWith("/.well-known/um-resolvers: "));
       assert.equal(d.caching.resolved, "public, max-age=60");
       assert.equal(typeof d.privacy, "object");
     },
@@ -276,6 +279,7 @@ export function contractCases(f: Fixture): ContractCase[] {
   cases.push(...statusCases(f, healthy, badPaths));
   cases.push(...didDocumentCases(f));
   cases.push(...logCases(f));
+  cases.push(...wellKnownCases(f));
 
   for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
     cases.push(error(`405 ${method}`, method, firstPath, 405, { error: "method_not_allowed" }));
@@ -479,6 +483,69 @@ function didDocumentCases(f: Fixture): ContractCase[] {
     }),
   );
   return cases;
+}
+
+/**
+ * The status list of content/_status/ (issue 27; VC Bitstring Status List §2.2) and the discovery document (EXT-OPT
+ * O5), served as application/vc+ld+json and application/json, cached for 300 s, with the digest of their bytes as
+ * their ETag and 304 for it; 404 for a list the build did not publish.
+ */
+function wellKnownCases(f: Fixture): ContractCase[] {
+  const { path, url, codes } = f.statusList;
+  const cached = "public, max-age=300";
+  const list: ContractCase = {
+    name: "status list",
+    method: "GET",
+    path,
+    status: 200,
+    headers: {
+      "content-type": "application/vc+ld+json",
+      "cache-control": cached,
+      etag: (value) => value !== undefined && /^W\/"/.test(value),
+    },
+    body: (body) => {
+      const credential = JSON.parse(body.toString()) as {
+        id: string;
+        type: string[];
+        credentialSubject: { statusSize: number; statusPurpose: string; encodedList: string };
+      };
+      assert.equal(credential.id, url);
+      assert.ok(credential.type.includes("BitstringStatusListCredential"));
+      const { encodedList, statusSize, statusPurpose } = credential.credentialSubject;
+      assert.deepEqual([statusSize, statusPurpose], [2, "message"]);
+      // Multibase base64url of the GZIP of the bitstring, most significant bit first (§2.2).
+      const bits = gunzipSync(Buffer.from(encodedList.slice(1), "base64url"));
+      assert.equal(bits.length, (131072 * 2) / 8);
+      const codeAt = (index: number) => (bits[index >> 2]! >> (6 - 2 * (index & 3))) & 3;
+      for (let index = 0; index < 131072; index++) assert.equal(codeAt(index), codes.get(index) ?? 0, `entry ${index}`);
+    },
+  };
+  const resolvers = json(f.resolvers);
+  return [
+    list,
+    {
+      // Its ETag is the digest of bytes this table does not make (a GZIP stream): "*" matches whatever it is.
+      name: "status list 304 If-None-Match: *",
+      method: "GET",
+      path,
+      requestHeaders: { "If-None-Match": "*" },
+      status: 304,
+      headers: { "content-type": "application/vc+ld+json", "cache-control": cached },
+      body: EMPTY,
+    },
+    error("status list 404: a list not published", "GET", `${path.slice(0, -1)}0`, 404, {
+      error: "not_found",
+      path: `${path.slice(0, -1)}0`,
+    }),
+    {
+      name: "discovery document",
+      method: "GET",
+      path: "/.well-known/um-resolvers",
+      status: 200,
+      headers: { "content-type": "application/json", "cache-control": cached, etag: etagOf(resolvers) },
+      body: resolvers,
+    },
+  ];
 }
 
 const LOG_PREFIX = "/.well-known/manifest-resolver/log/";

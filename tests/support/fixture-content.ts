@@ -110,6 +110,13 @@ export interface Fixture {
   /** The did:web documents the build must publish, by the path they are served at: each DID, its keyRefs' keys. */
   didDocuments: Map<string, { did: string; keys: Map<string, KeyObject> }>;
   /**
+   * The status list content/_status/ allocates (issue 27): the path it is served at, and the status each allocated
+   * index must hold (0 active, 1 suspended, 2 revoked); every other index holds 0.
+   */
+  statusList: { path: string; url: string; codes: Map<number, number> };
+  /** content/_resolvers.json, the discovery document served at /.well-known/um-resolvers. */
+  resolvers: Record<string, unknown>;
+  /**
    * The transparency log `manifest-resolver log` made in content/_log/: its size, and its files (all but the verifier)
    * by their path under the log's prefix.
    */
@@ -219,6 +226,25 @@ export function makeFixture(): Fixture {
   statuses.set(gone, { status: "revoked", updatedAt: "2026-03-01T10:00:00.000Z", reason: "test" });
   statuses.set(goneWithFile, { status: "revoked", updatedAt: "1970-01-01T00:00:00.000Z", reason: "test" });
 
+  // A status list allocating a suspended, a revoked, a reinstated and an active UMID (no manifest need name its entry).
+  const listId = "00c0ffee00c0ffee";
+  const statusListPath = `/.well-known/manifest-resolver/status-list/${listId}`;
+  const allocated: [number, string, number][] = [
+    [0, umids[0]!, 0],
+    [5, suspended, 1],
+    [77, gone, 2],
+    [131071, reinstated, 0],
+  ];
+  write(`_status/${listId}.json`, {
+    url: `${FIXTURE_RESOLVER_URL}${statusListPath}`,
+    entries: allocated.map(([index, umid]) => [index, umid]),
+  });
+  const resolvers = {
+    resolver: "did:web:fixture.example%3A8443",
+    peers: [{ url: "https://peer.example/", did: "did:web:peer.example" }],
+  };
+  write("_resolvers.json", resolvers);
+
   const env = { ...process.env, UM_RESOLVER_URL: FIXTURE_RESOLVER_URL };
   const logKey = join(root, "log-key.pem");
   writeFileSync(logKey, newKey().export({ format: "pem", type: "pkcs8" }));
@@ -258,6 +284,12 @@ export function makeFixture(): Fixture {
     caseTwins: twins,
     long,
     didDocuments,
+    statusList: {
+      path: statusListPath,
+      url: `${FIXTURE_RESOLVER_URL}${statusListPath}`,
+      codes: new Map(allocated.map(([index, , code]) => [index, code])),
+    },
+    resolvers,
     log: { size: Number(logFiles.get("checkpoint")!.toString().split("\n")[1]), files: logFiles },
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };

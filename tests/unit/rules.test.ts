@@ -18,6 +18,7 @@ import { ROUTES_RULES } from "../../core/rules/routes.ts";
 import { SCHEMA_KEYWORDS } from "../../core/rules/schema-keywords.ts";
 import { SCHEMA_RULES } from "../../core/rules/schema.ts";
 import { SIGNATURE_RULES } from "../../core/rules/signature.ts";
+import { STATUS_LIST_RULES } from "../../core/rules/status-list.ts";
 import { manifestSchema } from "../../core/validate/manifest-schema.ts";
 import { keysSchema } from "../../scripts/validate/keys-schema.ts";
 import { routesSchema } from "../../scripts/validate/routes-schema.ts";
@@ -43,7 +44,7 @@ test("every rule says what is wrong (one line), why, where from and how to fix i
       assert.ok(typeof text === "string" && text.trim() === text && text.length > 0, `${id}: ${field} is empty`);
     }
     assert.doesNotMatch(rule.summary, /\n|\.$/, `${id}: a summary is one line, a phrase`);
-    assert.match(id, /^[a-z]+[/:][a-zA-Z0-9-]+$/, `${id}: family/name`);
+    assert.match(id, /^[a-z]+(?:-[a-z]+)*[/:][a-zA-Z0-9-]+$/, `${id}: family/name`);
   }
 });
 
@@ -58,6 +59,7 @@ test("no rule is defined in two families", () => {
     HISTORY_RULES,
     LOG_RULES,
     RELYING_PARTY_RULES,
+    STATUS_LIST_RULES,
   ];
   assert.equal(
     families.reduce((n, family) => n + Object.keys(family).length, 0),

@@ -1,0 +1,214 @@
+/**
+ * The status list allocation kept in the content folder (issue 27): `_status/<listId>.json`, one file per list,
+ * `{"url": <the list's URL>, "entries": [[index, UMID], ...]}`, entries sorted by index, one a line, so that git
+ * merges two changes that allocate into one list. Each index lies in its list and is allocated once; each UMID has
+ * one entry across all lists. `sign --status-list` writes it (scripts/edit/status-allocation.ts), the build derives
+ * the lists it publishes from it and `_routes.json` (scripts/plan/status-lists.ts), and the manifests' statusRefs
+ * are held to it (status-refs.ts).
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { quoted } from "../../core/excerpt.ts";
+import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import type { RuleId } from "../../core/rules/index.ts";
+import { isTrustworthyUrl } from "../../core/secure-url.ts";
+import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
+import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
+import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
+import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { placed, placeOf } from "../read/source.ts";
+import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
+
+/** The folder of the content root that holds the allocation. */
+export const STATUS_FOLDER = "_status";
+
+export interface AllocatedList {
+  listId: string;
+  /** The list's URL, as its file says. */
+  url: string;
+  /** The file, as diagnostics name it. */
+  file: string;
+  /** Its well-formed entries in the file's order: the UMIDs, and the index of each. */
+  umids: string[];
+  indices: Int32Array;
+}
+
+/** An entry of the allocation: its list and its index there. */
+export interface AllocatedEntry {
+  list: AllocatedList;
+  index: number;
+}
+
+/**
+ * The allocation as the rules across files and the build read it, in about 100 bytes an entry (a million manifests
+ * are allocated): no file's source map is kept, and each UMID's entry is one number.
+ */
+export class StatusAllocation {
+  /** Every file of the allocation, read or not. */
+  readonly files: string[] = [];
+  /** Every list that could be read, in file name order. */
+  readonly lists: AllocatedList[] = [];
+  /** The lists by URL. */
+  readonly byUrl = new Map<string, AllocatedList>();
+  readonly diagnostics: Diagnostic[] = [];
+  /** Each UMID's entry (its first, when it has two): its list's position in `lists` × the capacity + its index. */
+  readonly #entries = new Map<string, number>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The entry allocated to `umid`, if any. */
+  entryOf(umid: string): AllocatedEntry | undefined {
+    const entry = this.#entries.get(umid);
+    return entry === undefined
+      ? undefined
+      : { list: this.lists[Math.floor(entry / STATUS_LIST_ENTRIES)]!, index: entry % STATUS_LIST_ENTRIES };
+  }
+
+  /** Adds `list`, whose entries have no UMID of another list (readList saw to it). */
+  add(list: AllocatedList): void {
+    const at = this.lists.length * STATUS_LIST_ENTRIES;
+    this.lists.push(list);
+    this.byUrl.set(list.url, list);
+    for (const [i, umid] of list.umids.entries()) this.#entries.set(umid, at + list.indices[i]!);
+  }
+}
+
+/** The UMID the entry at `index` of `list` is allocated to, if any. */
+export function holderOf(list: AllocatedList, index: number): string | undefined {
+  const at = list.indices.indexOf(index);
+  return at < 0 ? undefined : list.umids[at];
+}
+
+/**
+ * The allocation in the content root `dir`, checked on its own; `resolverUrl` (UM_RESOLVER_URL, or "") is where its
+ * lists must be published when set.
+ */
+export function checkStatusAllocation(dir: string, resolverUrl: string): StatusAllocation {
+  const allocation = new StatusAllocation();
+  const folder = join(dir, STATUS_FOLDER);
+  let names: string[];
+  try {
+    names = readdirSync(folder).sort();
+  } catch {
+    return allocation;
+  }
+  for (const name of names) {
+    // sign's lock and temporary files (file-lock.ts, json-file.ts) are no part of the allocation.
+    if (name.startsWith(".") || name.endsWith(".lock")) continue;
+    allocation.files.push(displayPath(join(folder, name)));
+    const list = readList(join(folder, name), name, resolverUrl, allocation);
+    if (list !== undefined) allocation.add(list);
+  }
+  return allocation;
+}
+
+/** One list's file; undefined when it cannot be read as one (reported). */
+function readList(
+  path: string,
+  name: string,
+  resolverUrl: string,
+  allocation: StatusAllocation,
+): AllocatedList | undefined {
+  const { diagnostics } = allocation;
+  const file = displayPath(path);
+  const listId = name.endsWith(".json") ? name.slice(0, -".json".length) : "";
+  if (!LIST_ID.test(listId)) {
+    diagnostics.push(
+      diagnostic("status-list/bad-allocation", { file }, "a list's file is named <listId>.json, listId [a-z0-9]{1,64}"),
+    );
+    return undefined;
+  }
+  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  if ("diagnostic" in read) {
+    diagnostics.push(read.diagnostic);
+    return undefined;
+  }
+  const parsed = parseJson(read.text, LIST_FILE_SHAPE);
+  if (!parsed.ok) {
+    diagnostics.push(diagnostic(parsed.problem.rule, { file }, parsed.problem.message));
+    return undefined;
+  }
+  const source = { file, map: parsed.source };
+  const bad = (pointer: string, message: string, rule: RuleId = "status-list/bad-allocation") =>
+    diagnostics.push(placed(source, pointer, rule, message));
+  const value = parsed.value;
+  if (!isJsonObject(value)) {
+    bad("", 'must be an object: {"url": ..., "entries": [...]}');
+    return undefined;
+  }
+  for (const member of Object.keys(value))
+    if (member !== "url" && member !== "entries") bad(`/${member}`, `unknown member ${quoted(member)}`);
+  const { url, entries } = value;
+  if (typeof url !== "string") {
+    bad("/url", "must be the list's URL, a string");
+    return undefined;
+  }
+  if (!Array.isArray(entries)) {
+    bad("/entries", "must be an array of [index, UMID] pairs");
+    return undefined;
+  }
+  const expected = resolverUrl === "" ? undefined : statusListUrl(resolverUrl, listId);
+  if (expected !== undefined ? url !== expected : !isTrustworthyUrl(url) || !url.endsWith(listPath(listId)))
+    bad(
+      "/url",
+      `must be ${expected === undefined ? `an https: URL ending ${listPath(listId)}` : quoted(expected)}, where this ` +
+        `resolver publishes list ${listId}, not ${quoted(url)}`,
+      "status-list/url-mismatch",
+    );
+  const umids: string[] = [];
+  const indices: number[] = [];
+  /** Where each index, and each UMID, is listed first. */
+  const seen = new Map<number, number>();
+  const seenUmids = new Map<string, number>();
+  for (const [i, entry] of entries.entries()) {
+    const pointer = `/entries/${i}`;
+    if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[1] !== "string" || entry[1] === "") {
+      bad(pointer, "must be a pair [index, UMID]");
+      continue;
+    }
+    const [index, umid] = entry as [unknown, string];
+    if (typeof index !== "number" || !Number.isSafeInteger(index)) {
+      bad(`${pointer}/0`, "must be an index, an integer");
+      continue;
+    }
+    if (index < 0 || index >= STATUS_LIST_ENTRIES) {
+      bad(`${pointer}/0`, `index ${index} lies outside the list: 0 to ${STATUS_LIST_ENTRIES - 1}`, OUT_OF_RANGE);
+      continue;
+    }
+    const twice = seen.get(index);
+    if (twice !== undefined) {
+      bad(
+        `${pointer}/0`,
+        `index ${index} is already allocated at ${placeOf(source, `/entries/${twice}/0`)}`,
+        "status-list/duplicate-index",
+      );
+      continue;
+    }
+    seen.set(index, i);
+    const first = seenUmids.get(umid);
+    const other = allocation.entryOf(umid);
+    if (first !== undefined || other !== undefined) {
+      bad(
+        `${pointer}/1`,
+        `UMID ${quoted(umid)} already has ` +
+          (first !== undefined
+            ? `the entry at ${placeOf(source, `/entries/${first}/1`)}`
+            : `entry ${other!.index} of list ${other!.list.listId} (${other!.list.file})`),
+        "status-list/duplicate-umid",
+      );
+      continue;
+    }
+    seenUmids.set(umid, i);
+    umids.push(umid);
+    indices.push(index);
+  }
+  return { listId, url, file, umids, indices: Int32Array.from(indices) };
+}
+
+const OUT_OF_RANGE = "status-list/index-out-of-range";
+
+function listPath(listId: string): string {
+  return `${STATUS_LIST_PREFIX}/${listId}`;
+}

@@ -1,0 +1,94 @@
+/**
+ * The status lists a build publishes (issue 27; VC Bitstring Status List, EXT-OPT O2.4), derived from the allocation
+ * (`content/_status/`: check/status-allocation.ts) and the status each UMID is served with (statuses.ts: the one the
+ * status endpoint answers), and nothing written by hand: each allocated entry holds its UMID's status (active 0,
+ * suspended 1, revoked 2), every other entry 0. Each list is a BitstringStatusListCredential
+ * (core/status-list/credential.ts) whose `validFrom` is the latest `updatedAt` of its members' statuses, so the same
+ * content gives the same bytes; signed with UM_STATUS_LIST_KEY when it is set (crypto/status-list-key.ts). The lists
+ * and the discovery document (`content/_resolvers.json`, check/resolvers-document.ts) make one table the edge reads
+ * (edge/well-known-documents.ts), each document with its ETag.
+ */
+import { utf8 } from "../../core/base64url.ts";
+import { addEddsaJcs2022Proof } from "../../core/crypto/eddsa-jcs-2022.ts";
+import { encodeStatusList, type StatusCode, statusBitstring } from "../../core/status-list/bitstring.ts";
+import { STATUS_CODES, statusListCredential } from "../../core/status-list/credential.ts";
+import { RESOLVERS_PATH, STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
+import { WELL_KNOWN_FORMAT, WELL_KNOWN_PATH, type WellKnownTable } from "../../edge/well-known-documents.ts";
+import { bodyEtag } from "../body-etag.ts";
+import type { ContentCheck } from "../check/check-content.ts";
+import { UNDATED } from "../check/routes.ts";
+import type { AllocatedList } from "../check/status-allocation.ts";
+import type { StatusListSigner } from "../crypto/status-list-key.ts";
+import type { OutputFile } from "./output-file.ts";
+import { publishedStatus, revokedStatus } from "./statuses.ts";
+
+/** How long a relying party may keep a list (its credentialSubject.ttl), as the edge lets caches keep it. */
+const STATUS_LIST_TTL_MS = 300_000;
+
+/** The table of the content's status lists and discovery document, or undefined when it has neither. */
+export async function wellKnownFile(
+  content: Pick<ContentCheck, "published" | "revoked" | "statuses" | "statusAllocation">,
+  nextCheck: string,
+  signer: StatusListSigner | undefined,
+  resolvers: string | undefined,
+): Promise<OutputFile | undefined> {
+  const lists = content.statusAllocation.lists;
+  if (lists.length === 0 && resolvers === undefined) return undefined;
+  const table: WellKnownTable = { format: WELL_KNOWN_FORMAT, documents: {} };
+  const members = listMembers(content, nextCheck);
+  for (const list of [...lists].sort((a, b) => (a.listId < b.listId ? -1 : 1))) {
+    const body = JSON.stringify(await listCredential(list, members.get(list) ?? [], signer));
+    table.documents[`${STATUS_LIST_PREFIX}/${list.listId}`] = { etag: bodyEtag(utf8(body)), body };
+  }
+  if (resolvers !== undefined) table.documents[RESOLVERS_PATH] = { etag: bodyEtag(utf8(resolvers)), body: resolvers };
+  return { path: WELL_KNOWN_PATH, bytes: utf8(`${JSON.stringify(table)}\n`) };
+}
+
+/** An allocated entry whose UMID is served: its index, its status's value and when that status began. */
+type Member = [index: number, code: StatusCode, updatedAt: string];
+
+/** Each list's members: the published and revoked UMIDs it allocates (a redirected one has no status here). */
+function listMembers(
+  { published, revoked, statuses, statusAllocation }: Parameters<typeof wellKnownFile>[0],
+  nextCheck: string,
+): Map<AllocatedList, Member[]> {
+  const members = new Map<AllocatedList, Member[]>();
+  const add = (umid: string, status: { status: keyof typeof STATUS_CODES; updatedAt: string }) => {
+    const entry = statusAllocation.entryOf(umid);
+    if (entry === undefined) return;
+    const member: Member = [entry.index, STATUS_CODES[status.status], status.updatedAt];
+    const list = members.get(entry.list);
+    if (list === undefined) members.set(entry.list, [member]);
+    else list.push(member);
+  };
+  if (statusAllocation.size === 0) return members;
+  for (let i = 0; i < published.length; i++) {
+    const umid = published.umidAt(i);
+    add(umid, publishedStatus(published.issuedAt(i), statuses.get(umid), nextCheck));
+  }
+  for (const umid of revoked) add(umid, revokedStatus(statuses.get(umid), nextCheck));
+  return members;
+}
+
+async function listCredential(
+  list: AllocatedList,
+  members: readonly Member[],
+  signer: StatusListSigner | undefined,
+): Promise<Record<string, unknown>> {
+  let validFrom = UNDATED;
+  for (const [, , at] of members) if (at > validFrom) validFrom = at;
+  const credential = statusListCredential({
+    url: list.url,
+    // The resolver that serves the list, unsigned: its URL without the list's path.
+    issuer: signer?.did ?? list.url.slice(0, -`${STATUS_LIST_PREFIX}/${list.listId}`.length),
+    validFrom,
+    ttlMs: STATUS_LIST_TTL_MS,
+    encodedList: await encodeStatusList(statusBitstring(members.map(([index, code]) => [index, code] as const))),
+  });
+  if (signer === undefined) return credential;
+  return addEddsaJcs2022Proof(
+    credential,
+    { verificationMethod: signer.verificationMethod, created: validFrom },
+    (data) => signer.sign(data),
+  );
+}

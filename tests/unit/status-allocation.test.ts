@@ -1,0 +1,56 @@
+/**
+ * Allocating status list entries (scripts/edit/status-allocation.ts; issue 27, section 1): entries of a UMID kept,
+ * a new list started when every list is full (its capacity made small here, where a real one holds 131,072), and
+ * nothing written when the allocation on disk is refused.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { listEntryRef } from "../../core/status-list/list-entry-ref.ts";
+import { checkStatusAllocation } from "../../scripts/check/status-allocation.ts";
+import { allocateStatusEntries } from "../../scripts/edit/status-allocation.ts";
+
+const BASE = "https://resolver.example";
+const scratch = mkdtempSync(join(tmpdir(), "um-allocation-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+let folders = 0;
+const allocate = (dir: string, umids: string[], capacity = 4) =>
+  allocateStatusEntries(dir, umids, { statusBase: BASE, resolverUrl: BASE, lockWaitMs: 5000, capacity });
+const newContent = () => join(scratch, `c${folders++}`);
+
+describe("allocating status list entries", () => {
+  it("starts a new list when every list is full, each entry unique and kept", async () => {
+    const dir = newContent();
+    const first = await allocate(dir, ["a", "b", "c", "d"]);
+    assert.ok(first instanceof Map);
+    assert.equal(new Set([...first.values()].map((ref) => listEntryRef(ref)!.listUrl)).size, 1);
+    assert.equal(new Set(first.values()).size, 4);
+    const second = await allocate(dir, ["a", "e"]);
+    assert.ok(second instanceof Map);
+    assert.equal(second.get("a"), first.get("a"));
+    assert.notEqual(listEntryRef(second.get("e")!)!.listUrl, listEntryRef(first.get("a")!)!.listUrl);
+    assert.equal(readdirSync(join(dir, "_status")).length, 2);
+    const allocation = checkStatusAllocation(dir, BASE);
+    assert.deepEqual(allocation.diagnostics, []);
+    assert.equal(allocation.size, 5);
+    for (const umid of ["a", "b", "c", "d", "e"]) assert.ok(allocation.entryOf(umid), umid);
+  });
+
+  it("refuses to allocate into an allocation check refuses, and writes nothing", async () => {
+    const dir = newContent();
+    assert.ok((await allocate(dir, ["a"])) instanceof Map);
+    const [name] = readdirSync(join(dir, "_status"));
+    const path = join(dir, "_status", name!);
+    writeFileSync(path, `{"url": "${BASE}/.well-known/manifest-resolver/status-list/${name!.slice(0, -5)}"}`);
+    const refused = await allocate(dir, ["b"]);
+    assert.ok(!(refused instanceof Map));
+    assert.deepEqual(
+      refused.diagnostics.map((d) => d.rule),
+      ["status-list/bad-allocation"],
+    );
+    assert.deepEqual(readdirSync(join(dir, "_status")), [name]);
+  });
+});
