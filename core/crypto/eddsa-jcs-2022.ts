@@ -15,7 +15,7 @@ import { isDateTime } from "../validate/cross-field.ts";
 import { canonicalize } from "./jcs.ts";
 import { sha256, verifyEd25519 } from "./webcrypto-ed25519.ts";
 
-export const EDDSA_JCS_2022 = "eddsa-jcs-2022";
+const EDDSA_JCS_2022 = "eddsa-jcs-2022";
 
 export interface ProofOptions {
   /** A DID URL naming the key, `did:key:z6Mk…#z6Mk…`. */

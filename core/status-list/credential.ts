@@ -11,11 +11,11 @@ import { MANIFEST_STATUSES, type ManifestStatus } from "../status.ts";
 import { isDateTime } from "../validate/cross-field.ts";
 import { STATUS_SIZE, type StatusCode } from "./bitstring.ts";
 
-export const CREDENTIALS_V2_CONTEXT = "https://www.w3.org/ns/credentials/v2";
-export const STATUS_LIST_CREDENTIAL_TYPE = "BitstringStatusListCredential";
+const CREDENTIALS_V2_CONTEXT = "https://www.w3.org/ns/credentials/v2";
+const STATUS_LIST_CREDENTIAL_TYPE = "BitstringStatusListCredential";
 
 /** What each value of an entry means, in the Recommendation's form (§2.1 statusMessage). */
-export const STATUS_MESSAGES: readonly { status: string; message: string }[] = [
+const STATUS_MESSAGES: readonly { status: string; message: string }[] = [
   { status: "0x0", message: "active" },
   { status: "0x1", message: "suspended" },
   { status: "0x2", message: "revoked" },
