@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createPublicKey, sign, type KeyObject } from "node:crypto";
 import { describe, it } from "node:test";
 import { memoryCache, resolve, type Resolution, type ResolveOptions } from "../core/client/index.ts";
+import { MAX_DISCOVERED_PEERS } from "../core/client/resolvers-document.ts";
 import { addEddsaJcs2022Proof } from "../core/crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey } from "../core/did/did-key.ts";
 import type { Receipt } from "../core/evaluate/index.ts";
@@ -481,6 +482,29 @@ describe("federation (EXT-OPT O5)", () => {
       assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"]);
       assert.equal(w.hits(PEER_LIST), 1);
     }
+  });
+
+  it("a discovery document naming more peers than the client asks is refused whole: a warning", async () => {
+    const peers = Array.from({ length: MAX_DISCOVERED_PEERS + 1 }, (_, i) => ({
+      url: `https://peer${i}.example/`,
+      did: `did:web:peer${i}.example`,
+    }));
+    const document = served({ resolver: "did:web:resolver.example", peers }, "application/json");
+    const { r, w } = await federation(await list(0), undefined, { federate: [], federateDiscover: true }, document);
+    assert.deepEqual(statusOf(r), ["accepted-with-warnings", "active", undefined, LIST]);
+    assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"]);
+    assert.equal(w.requests.filter((q) => new URL(q.url).hostname.startsWith("peer")).length, 0);
+  });
+
+  it("a remote resolver's discovery document cannot send the client to a loopback peer", async () => {
+    const local = "http://127.0.0.1:8080";
+    const document = served(
+      { resolver: "did:web:resolver.example", peers: [{ url: `${local}/`, did: "did:web:local.example" }] },
+      "application/json",
+    );
+    const { r, w } = await federation(await list(0), undefined, { federate: [], federateDiscover: true }, document);
+    assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"]);
+    assert.equal(w.requests.filter((q) => q.url.startsWith(local)).length, 0);
   });
 
   it("refuses a peer that is not a base URL the client may ask", async () => {

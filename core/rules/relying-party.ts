@@ -150,7 +150,8 @@ export const RELYING_PARTY_RULES = {
     why:
       "--federate-discover takes the federation's peers from the primary resolver's discovery document " +
       "(EXT-OPT O5); one that is missing or malformed names none, and only the peers named by --federate " +
-      "are asked.",
+      "are asked. So is one naming more than 16 peers (each would be asked at once), or a loopback peer " +
+      "when the resolver is not on loopback (it would aim the client's requests at its own machine).",
     source: "EXT-OPT O5",
     fix:
       "Name the peers with --federate. If it is your resolver, publish content/_resolvers.json " +
