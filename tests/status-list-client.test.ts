@@ -12,7 +12,12 @@ import { MAX_DISCOVERED_PEERS } from "../core/client/resolvers-document.ts";
 import { addEddsaJcs2022Proof } from "../core/crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey } from "../core/did/did-key.ts";
 import type { Receipt } from "../core/evaluate/index.ts";
-import { encodeStatusList, statusBitstring, type StatusCode } from "../core/status-list/bitstring.ts";
+import {
+  encodeStatusList,
+  MAX_DECODED_BYTES,
+  statusBitstring,
+  type StatusCode,
+} from "../core/status-list/bitstring.ts";
 import { STATUS_CODES, statusListCredential } from "../core/status-list/credential.ts";
 import { listStatusRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
@@ -272,6 +277,35 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     }
     assert.deepEqual([w.hits(LIST), inflated], [1, 1]);
     assert.deepEqual(Object.fromEntries(statuses), { active: 999, revoked: 1 });
+  });
+
+  it("a list that inflates to megabytes is kept read at that size: three of them do not all stay", async () => {
+    const w = web();
+    const urls = ["big0", "big1", "big2"].map((id) => statusListUrl(BASE, id));
+    const encodedList = await encodeStatusList(new Uint8Array(MAX_DECODED_BYTES));
+    for (const [i, url] of urls.entries()) {
+      const credential = statusListCredential({ url, issuer: BASE, validFrom: later(-60), ttlMs: 0, encodedList });
+      w.routes.set(url, served(credential));
+      publish(w, `urn:l:big:${i}`, listStatusRef(url, i));
+    }
+    const Inflating = globalThis.DecompressionStream;
+    let inflated = 0;
+    globalThis.DecompressionStream = class extends Inflating {
+      constructor(format: ConstructorParameters<typeof Inflating>[0]) {
+        super(format);
+        inflated++;
+      }
+    };
+    try {
+      for (const i of [0, 1, 2, 0]) {
+        const r = receiptOf(await resolve(BASE, `urn:l:big:${i}`, at(w)));
+        assert.equal(r.revocationStatus, "active");
+      }
+    } finally {
+      globalThis.DecompressionStream = Inflating;
+    }
+    // 8 MiB of bits each: the first was evicted to keep the others, and is inflated again.
+    assert.equal(inflated, 4);
   });
 
   it("is ordered by its validFrom: a stale list cannot lift a suspension, a newer one can", async () => {

@@ -30,7 +30,7 @@ import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { LruCache } from "../lru-cache.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
 import { MAX_NEXT_CHECK_SECONDS, statusCursor } from "../status.ts";
-import { decodeStatusList, STATUS_LIST_BYTES, type StatusBits } from "../status-list/bitstring.ts";
+import { decodeStatusList, STATUS_LIST_BYTES, STATUS_SIZE, type StatusBits } from "../status-list/bitstring.ts";
 import { readStatusListCredential, type StatusListCredential } from "../status-list/credential.ts";
 import type { ListEntryRef } from "../status-list/list-entry-ref.ts";
 import { instant } from "../validate/cross-field.ts";
@@ -97,7 +97,12 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
       );
     }
   }
-  read.bits ??= decodeStatusList(credential.encodedList);
+  read.bits ??= decodeStatusList(credential.encodedList).then((bits) => {
+    // A list may hold up to MAX_DECODED_BYTES of bits from a body of a few KiB: counted at what it holds.
+    if (!("problem" in bits))
+      readLists.resize(entry.body, read, keptSize(entry.body, (bits.entries * STATUS_SIZE) / 8));
+    return bits;
+  });
   const bits = await read.bits;
   if ("problem" in bits) return invalid(bits.problem);
   if (index >= bits.entries) return invalid(`it has ${bits.entries} entries, none at index ${index}`);
@@ -150,9 +155,13 @@ function readList(entry: CachedEntry): ReadList | { problem: string } {
     : !isJsonObject(parsed.value)
       ? { problem: "it is not a JSON object" }
       : withDocument(parsed.value, readStatusListCredential(parsed.value));
-  // The body, the values parsed from it, and the bits once inflated.
-  readLists.set(entry.body, read, entry.body.length * 4 + STATUS_LIST_BYTES);
+  readLists.set(entry.body, read, keptSize(entry.body));
   return read;
+}
+
+/** What a read list holds: the body, the values parsed from it, and the bits once inflated. */
+function keptSize(body: string, bitsBytes = STATUS_LIST_BYTES): number {
+  return body.length * 4 + bitsBytes;
 }
 
 function withDocument(
