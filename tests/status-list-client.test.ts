@@ -113,12 +113,12 @@ function keysPinning(list?: KeyObject): Record<string, string> {
   return { ...pinning(key), [`${did}#${did.slice("did:key:".length)}`]: spki(list) };
 }
 
-/** Publishes a manifest for `umid` at BASE whose statusRef is `statusRef`. */
-function publish(w: ReturnType<typeof web>, umid: string, statusRef: string, base = BASE): void {
+/** Publishes a manifest for `umid` at BASE whose statusRef is `statusRef` (and the signature's `more` members). */
+function publish(w: ReturnType<typeof web>, umid: string, statusRef: string, base = BASE, more = {}): void {
   const m = signed(manifestFor(umid), key);
   w.routes.set(
     base + umidPath(umid),
-    served({ ...m, signature: { ...(m.signature as object), statusRef } }, "application/ld+json"),
+    served({ ...m, signature: { ...(m.signature as object), statusRef, ...more } }, "application/ld+json"),
   );
 }
 
@@ -251,6 +251,22 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     const expired = receiptOf(await resolve(BASE, "urn:l:ttl", at(w, later(151), { cache })));
     assert.equal(w.hits(LIST), 3);
     assert.deepEqual(statusOf(expired).slice(1, 3), ["unchecked", "um:reason:status:invalid-response"]);
+  });
+
+  it("a kept list older than the manifest's revocationCursor is revalidated (EXT-OPT O2.1's floor)", async () => {
+    const w = web();
+    const cache = memoryCache();
+    w.routes.set(LIST, served(await listCredential({ validFrom: "2026-05-01T00:00:00Z" })));
+    publish(w, "urn:l:floor-old", listStatusRef(LIST, 1));
+    receiptOf(await resolve(BASE, "urn:l:floor-old", at(w, NOW, { cache })));
+    // Within the list's ttl: another manifest of it, issued after the list's validFrom, needs a newer one.
+    w.routes.set(LIST, served(await listCredential({ codes: [[2, 2]], validFrom: "2026-05-20T00:00:00Z" })));
+    publish(w, "urn:l:floor", listStatusRef(LIST, 2), BASE, {
+      revocationCursor: statusCursor("2026-05-20T00:00:00Z"),
+    });
+    const r = receiptOf(await resolve(BASE, "urn:l:floor", at(w, later(10), { cache })));
+    assert.equal(w.hits(LIST), 2);
+    assert.equal(r.revocationStatus, "revoked");
   });
 
   it("a relying party checking 1,000 manifests of one list fetches it once, and inflates it once", async () => {

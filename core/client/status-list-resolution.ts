@@ -8,7 +8,8 @@
  *
  * A list is used without a request for its `ttl` (else its max-age), at most
  * MAX_NEXT_CHECK_SECONDS, and never past its `validUntil`; then it is revalidated with
- * `If-None-Match: <its ETag>`. What a list body holds (the credential read, its bits
+ * `If-None-Match: <its ETag>`, and so is one older (by its `validFrom`) than the manifest's
+ * `revocationCursor`, O2.1's floor. What a list body holds (the credential read, its bits
  * inflated, its proof checked) is kept in memory by the body's text, so a relying party
  * checking a thousand manifests of one list fetches it once and inflates it once.
  *
@@ -29,7 +30,7 @@ import { ed25519DidKey } from "../did/did-key.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { LruCache } from "../lru-cache.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
-import { MAX_NEXT_CHECK_SECONDS, statusCursor } from "../status.ts";
+import { cursorAtLeast, MAX_NEXT_CHECK_SECONDS, statusCursor } from "../status.ts";
 import { decodeStatusList, STATUS_LIST_BYTES, STATUS_SIZE, type StatusBits } from "../status-list/bitstring.ts";
 import { readStatusListCredential, type StatusListCredential } from "../status-list/credential.ts";
 import type { ListEntryRef } from "../status-list/list-entry-ref.ts";
@@ -45,6 +46,8 @@ const LIST_TYPES = "application/vc+ld+json, application/vc, application/ld+json,
 export interface ListRequest extends StatusRequest {
   /** The did:key DIDs whose proof a list must carry; undefined: lists are trusted by their origin. */
   listKeys: ReadonlySet<string> | undefined;
+  /** The manifest's revocationCursor (O2.1): a kept list older than it is revalidated. */
+  floor: string | undefined;
 }
 
 /** A list body, read once: the credential, and its bits and proof once asked for. */
@@ -72,7 +75,7 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
     now: request.now,
     cache: request.cache,
     transport: request.transport,
-    judge: (entry) => judge(entry, request.now),
+    judge: (entry) => judge(entry, request.floor, request.now),
   });
   if (got.kind !== "entry") return unanswered(got, "status list", MAX_LIST_BYTES);
   const { entry } = got;
@@ -122,14 +125,18 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
   };
 }
 
-/** Fresh for its ttl (else its max-age), at most a day, and never past its validUntil; revalidated by its ETag. */
-function judge(entry: CachedEntry, now: number): Freshness {
+/**
+ * Fresh for its ttl (else its max-age), at most a day, never past its validUntil, nor while older than `floor`;
+ * revalidated by its ETag.
+ */
+function judge(entry: CachedEntry, floor: string | undefined, now: number): Freshness {
   const read = readList(entry);
   if ("problem" in read) return { fresh: false, validator: undefined };
-  const { ttlMs } = read.credential;
+  const { ttlMs, validFrom } = read.credential;
   const seconds = Math.min(ttlMs === undefined ? entry.maxAge : ttlMs / 1000, MAX_NEXT_CHECK_SECONDS);
+  const belowFloor = floor !== undefined && (validFrom === undefined || !cursorAtLeast(statusCursor(validFrom), floor));
   return {
-    fresh: storedWithin(entry, seconds, now) && validityProblem(read.credential, now) === undefined,
+    fresh: storedWithin(entry, seconds, now) && validityProblem(read.credential, now) === undefined && !belowFloor,
     validator: entry.etag,
   };
 }

@@ -72,8 +72,7 @@ export async function endpointStatus(
   manifest: Record<string, unknown>,
   request: StatusRequest,
 ): Promise<StatusAnswer> {
-  const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
-  const floor = typeof signature.revocationCursor === "string" ? signature.revocationCursor : undefined;
+  const floor = revocationFloor(manifest);
   const got = await cachedGet({
     url: statusRef,
     accept: "application/json",
@@ -108,6 +107,12 @@ export async function endpointStatus(
     },
     cursor,
   };
+}
+
+/** O2.1: the manifest's `signature.revocationCursor`, the floor a kept answer must not be older than. */
+export function revocationFloor(manifest: Record<string, unknown>): string | undefined {
+  const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
+  return typeof signature.revocationCursor === "string" ? signature.revocationCursor : undefined;
 }
 
 export function unchecked(code: string, message: string, rule?: RuleId): StatusAnswer {

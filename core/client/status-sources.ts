@@ -22,7 +22,13 @@ import { STATUS_LIST_PREFIX, statusPath } from "../umid-path.ts";
 import { federatedAnswer, withWarnings, type Said } from "./federation.ts";
 import { discoveredPeers } from "./resolvers-document.ts";
 import { listStatus } from "./status-list-resolution.ts";
-import { endpointStatus, unchecked, type StatusAnswer, type StatusRequest } from "./status-resolution.ts";
+import {
+  endpointStatus,
+  revocationFloor,
+  unchecked,
+  type StatusAnswer,
+  type StatusRequest,
+} from "./status-resolution.ts";
 
 export interface StatusPolicy {
   /** The primary resolver's base URL, without a trailing slash. */
@@ -52,7 +58,7 @@ export async function resolveStatus(
     const entry = listEntryRef(ref);
     return entry === undefined
       ? endpointStatus(ref, manifest, request)
-      : listStatus(entry, { ...request, listKeys: policy.listKeys }, listId);
+      : listStatus(entry, { ...request, listKeys: policy.listKeys, floor: revocationFloor(manifest) }, listId);
   };
   const origin = URL.canParse(statusRef) ? new URL(statusRef).origin : undefined;
   const warnings: Warning[] = [];
