@@ -368,6 +368,17 @@ describe("a list whose key the relying party pins (--keys naming a did:key)", ()
     }
   });
 
+  it("a list the pinned key signed without an id is not taken: its proof says not which list it is", async () => {
+    // Any list the key signed with no id could otherwise be served at any list URL, its bits taken for that list's.
+    const { id: _, ...anonymous } = await listCredential();
+    const w = web();
+    w.routes.set(LIST, served(await signedList(anonymous)));
+    publish(w, "urn:l:anonymous", listStatusRef(LIST, 3));
+    const r = receiptOf(await resolve(BASE, "urn:l:anonymous", at(w, NOW, { keys: keysPinning(listKey) })));
+    assert.deepEqual(statusOf(r).slice(1, 3), ["unchecked", "um:reason:status:list-unverified"]);
+    assert.equal(r.warnings[0]?.rule, "status/list-unverified");
+  });
+
   it("without a pinned did:key, a signed list is trusted by its origin as any other", async () => {
     const w = web();
     w.routes.set(LIST, served(await signedList(await listCredential())));

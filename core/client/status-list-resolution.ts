@@ -19,8 +19,9 @@
  *
  * With `listKeys` (the did:key DIDs the relying party pinned) a list counts only with an
  * eddsa-jcs-2022 proof by one of them: otherwise "unchecked", `um:reason:status:list-unverified`,
- * and its bits are never read. Without, the list is trusted by the origin that served it,
- * as a status document is, and the receipt's `revocationResolvedBy` is the list's URL.
+ * and its bits are never read; the same for a list with no `id`, whose proof ties its bits to
+ * no URL. Without, the list is trusted by the origin that served it, as a status document
+ * is, and the receipt's `revocationResolvedBy` is the list's URL.
  * Every other failure is "unchecked" with O2.4's reasons (status-resolution.ts); a body that
  * is no list, or that holds no status at the index, is `um:reason:status:invalid-response`.
  */
@@ -91,8 +92,13 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
     read.proof ??= verifyEddsaJcs2022Proof(read.document);
     const verdict = await read.proof;
     const signer = verdict.verified ? ed25519DidKey(verdict.publicKey) : undefined;
-    if (!verdict.verified || !request.listKeys.has(signer!)) {
-      const why = verdict.verified ? `its proof is by ${signer}, a key not pinned` : verdict.problem;
+    // Without an id the proof binds the bits to no list: any list the key signed so could be served at this URL.
+    if (!verdict.verified || !request.listKeys.has(signer!) || credential.id === undefined) {
+      const why = !verdict.verified
+        ? verdict.problem
+        : credential.id === undefined
+          ? "it has no id, so its proof does not say which list it is"
+          : `its proof is by ${signer}, a key not pinned`;
       return unchecked(
         "list-unverified",
         `status list ${entry.url}: ${why}; its bits are not trusted`,

@@ -95,7 +95,8 @@ export const RELYING_PARTY_RULES = {
       "A relying party that pins a did:key (--keys, the library's keys) takes a status list only with an " +
       "eddsa-jcs-2022 proof by a pinned key: a list without one, with one that fails, or by another key could " +
       "be anyone's, so its bits are not read and the status is unchecked (EXT-OPT O2.4: never a rejection " +
-      "by itself).",
+      "by itself). So is a signed list with no id: its proof ties its bits to no URL, so it could be any " +
+      "list the key signed.",
     source: "VC Bitstring Status List v1.0 §3.2; VC Data Integrity EdDSA Cryptosuites v1.0 §3.3; EXT-OPT O2.4",
     fix:
       "Pin the did:key the publisher signs its lists with (the verificationMethod of the list's proof). If it " +
