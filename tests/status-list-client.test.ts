@@ -343,6 +343,34 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
   });
 });
 
+describe("what this client saw of a status (EXT-OPT O2.3)", () => {
+  it("a statusRef naming the memory's own key cannot overwrite a revocation seen", async () => {
+    const w = web();
+    const umid = "urn:m:erase";
+    const url = BASE + umidPath(umid);
+    const endpoint = BASE + statusPath(umid);
+    const m = signed(manifestFor(umid), key);
+    const withRef = (statusRef: string) => ({ ...m, signature: { ...(m.signature as object), statusRef } });
+    const document = (status: StatusDocument["status"]) => ({ manifestId: umid, status, updatedAt: later(-60) });
+    let manifest = served(withRef(endpoint), "application/ld+json");
+    // The resolver answers its manifest's URL with a status document when asked for application/json only.
+    w.routes.set(url, (headers) =>
+      headers.get("accept") === "application/json"
+        ? served(document("active"), "application/json")(headers)
+        : manifest(headers),
+    );
+    w.routes.set(endpoint, served(document("revoked"), "application/json"));
+    // A real fetch sends no fragment.
+    const fetch: ResolveOptions["fetch"] = (target, init) => w.fetch(target.split("#")[0]!, init);
+    const cache = memoryCache();
+    const ask = async () => receiptOf(await resolve(BASE, umid, at(w, NOW, { cache, fetch }))).revocationStatus;
+    assert.equal(await ask(), "revoked");
+    manifest = served(withRef(`${url}#status-seen`), "application/ld+json");
+    assert.equal(await ask(), "revoked");
+    assert.equal(await ask(), "revoked", "the revocation seen is still remembered");
+  });
+});
+
 describe("a list whose key the relying party pins (--keys naming a did:key)", () => {
   it("counts only with a valid proof by a pinned key: else unchecked, list-unverified", async () => {
     const credential = await listCredential({ codes: [[3, 2]] });
