@@ -457,6 +457,25 @@ describe("where status may come from (statusOrigins)", () => {
     assert.deepEqual(codes(r), ["um:reason:status:revoked", "um:reason:status:foreign-origin"]);
   });
 
+  it("a statusRef on an allowed origin that redirects elsewhere is not followed there", async () => {
+    // Any redirect the allowed origin serves (a redirected UMID's, say) would launder another origin's list.
+    const w = web();
+    const hop = `${BASE}/hop`;
+    const evil = "https://evil.example/list";
+    w.routes.set(hop, () => new Response(null, { status: 307, headers: { location: evil } }));
+    w.routes.set(evil, served(await listCredential({ url: hop })));
+    publish(w, "urn:o:hop", listStatusRef(hop, 3));
+    const r = receiptOf(await resolve(BASE, "urn:o:hop", at(w, NOW, { statusOrigins: [BASE] })));
+    assert.deepEqual(statusOf(r), [
+      "accepted-with-warnings",
+      "unchecked",
+      "um:reason:status:origin-not-allowed",
+      undefined,
+    ]);
+    assert.equal(r.warnings[0]?.rule, "status/origin-not-allowed");
+    assert.equal(w.hits(evil), 0);
+  });
+
   it("refuses what is not an origin", async () => {
     await assert.rejects(
       resolve(BASE, "urn:o:x", at(web(), NOW, { statusOrigins: ["https://a.example/path"] })),

@@ -76,6 +76,7 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
     now: request.now,
     cache: request.cache,
     transport: request.transport,
+    ...(request.sameOrigin === true && { sameOrigin: true }),
     judge: (entry) => judge(entry, request.floor, request.now),
   });
   if (got.kind !== "entry") return unanswered(got, "status list", MAX_LIST_BYTES);

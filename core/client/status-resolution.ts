@@ -51,6 +51,8 @@ export interface StatusRequest {
   now: number;
   cache: HttpCache | undefined;
   transport: Transport;
+  /** Follow no redirect to another origin than the statusRef's (it was allowed by its origin: status-sources.ts). */
+  sameOrigin?: boolean;
 }
 
 /** What a status endpoint answered: the status for the evaluator, and the cursor of a status document. */
@@ -125,7 +127,9 @@ export function unchecked(code: string, message: string, rule?: RuleId): StatusA
 export function unanswered(got: Exclude<Got, { kind: "entry" }>, what: string, maxBytes: number): StatusAnswer {
   switch (got.kind) {
     case "insecure":
-      return unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
+      return got.crossOrigin === true
+        ? unchecked("origin-not-allowed", `statusRef not resolved: ${got.reason}`, "status/origin-not-allowed")
+        : unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
     case "unreachable":
       return unchecked("endpoint-unavailable", `${what} unavailable: ${got.reason}`);
     case "status": {

@@ -109,7 +109,9 @@ export const RELYING_PARTY_RULES = {
     why:
       "signature.statusRef lies outside the signing input (core §1.6.3): whoever serves a copy of a manifest " +
       "can point it at a status of their own, one that never says revoked. A relying party that names the " +
-      "origins status must come from (--status-origin) does not ask any other, and the status is unchecked.",
+      "origins status must come from (--status-origin) does not ask any other, nor follow a redirect to " +
+      "another origin (an allowed origin's redirect, a redirected UMID's, may lead anywhere): the status is " +
+      "unchecked.",
     source: "UM v0.4 core §1.6.3; EXT-OPT O2.1, O2.4",
     fix:
       "Resolve the manifest at its publisher's resolver, or add the statusRef's origin with --status-origin " +
