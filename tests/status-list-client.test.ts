@@ -8,10 +8,16 @@ import assert from "node:assert/strict";
 import { createPublicKey, sign, type KeyObject } from "node:crypto";
 import { describe, it } from "node:test";
 import { memoryCache, resolve, type Resolution, type ResolveOptions } from "../core/client/index.ts";
+import { MAX_DISCOVERED_PEERS } from "../core/client/resolvers-document.ts";
 import { addEddsaJcs2022Proof } from "../core/crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey } from "../core/did/did-key.ts";
 import type { Receipt } from "../core/evaluate/index.ts";
-import { encodeStatusList, statusBitstring, type StatusCode } from "../core/status-list/bitstring.ts";
+import {
+  encodeStatusList,
+  MAX_DECODED_BYTES,
+  statusBitstring,
+  type StatusCode,
+} from "../core/status-list/bitstring.ts";
 import { STATUS_CODES, statusListCredential } from "../core/status-list/credential.ts";
 import { listStatusRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
@@ -107,12 +113,12 @@ function keysPinning(list?: KeyObject): Record<string, string> {
   return { ...pinning(key), [`${did}#${did.slice("did:key:".length)}`]: spki(list) };
 }
 
-/** Publishes a manifest for `umid` at BASE whose statusRef is `statusRef`. */
-function publish(w: ReturnType<typeof web>, umid: string, statusRef: string, base = BASE): void {
+/** Publishes a manifest for `umid` at BASE whose statusRef is `statusRef` (and the signature's `more` members). */
+function publish(w: ReturnType<typeof web>, umid: string, statusRef: string, base = BASE, more = {}): void {
   const m = signed(manifestFor(umid), key);
   w.routes.set(
     base + umidPath(umid),
-    served({ ...m, signature: { ...(m.signature as object), statusRef } }, "application/ld+json"),
+    served({ ...m, signature: { ...(m.signature as object), statusRef, ...more } }, "application/ld+json"),
   );
 }
 
@@ -247,6 +253,22 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     assert.deepEqual(statusOf(expired).slice(1, 3), ["unchecked", "um:reason:status:invalid-response"]);
   });
 
+  it("a kept list older than the manifest's revocationCursor is revalidated (EXT-OPT O2.1's floor)", async () => {
+    const w = web();
+    const cache = memoryCache();
+    w.routes.set(LIST, served(await listCredential({ validFrom: "2026-05-01T00:00:00Z" })));
+    publish(w, "urn:l:floor-old", listStatusRef(LIST, 1));
+    receiptOf(await resolve(BASE, "urn:l:floor-old", at(w, NOW, { cache })));
+    // Within the list's ttl: another manifest of it, issued after the list's validFrom, needs a newer one.
+    w.routes.set(LIST, served(await listCredential({ codes: [[2, 2]], validFrom: "2026-05-20T00:00:00Z" })));
+    publish(w, "urn:l:floor", listStatusRef(LIST, 2), BASE, {
+      revocationCursor: statusCursor("2026-05-20T00:00:00Z"),
+    });
+    const r = receiptOf(await resolve(BASE, "urn:l:floor", at(w, later(10), { cache })));
+    assert.equal(w.hits(LIST), 2);
+    assert.equal(r.revocationStatus, "revoked");
+  });
+
   it("a relying party checking 1,000 manifests of one list fetches it once, and inflates it once", async () => {
     const w = web();
     w.routes.set(LIST, served(await listCredential({ codes: [[500, 2]] })));
@@ -273,6 +295,35 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     assert.deepEqual(Object.fromEntries(statuses), { active: 999, revoked: 1 });
   });
 
+  it("a list that inflates to megabytes is kept read at that size: three of them do not all stay", async () => {
+    const w = web();
+    const urls = ["big0", "big1", "big2"].map((id) => statusListUrl(BASE, id));
+    const encodedList = await encodeStatusList(new Uint8Array(MAX_DECODED_BYTES));
+    for (const [i, url] of urls.entries()) {
+      const credential = statusListCredential({ url, issuer: BASE, validFrom: later(-60), ttlMs: 0, encodedList });
+      w.routes.set(url, served(credential));
+      publish(w, `urn:l:big:${i}`, listStatusRef(url, i));
+    }
+    const Inflating = globalThis.DecompressionStream;
+    let inflated = 0;
+    globalThis.DecompressionStream = class extends Inflating {
+      constructor(format: ConstructorParameters<typeof Inflating>[0]) {
+        super(format);
+        inflated++;
+      }
+    };
+    try {
+      for (const i of [0, 1, 2, 0]) {
+        const r = receiptOf(await resolve(BASE, `urn:l:big:${i}`, at(w)));
+        assert.equal(r.revocationStatus, "active");
+      }
+    } finally {
+      globalThis.DecompressionStream = Inflating;
+    }
+    // 8 MiB of bits each: the first was evicted to keep the others, and is inflated again.
+    assert.equal(inflated, 4);
+  });
+
   it("is ordered by its validFrom: a stale list cannot lift a suspension, a newer one can", async () => {
     const w = web();
     const cache = memoryCache();
@@ -289,6 +340,34 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     const after = await ask({ validFrom: "2026-05-05T00:00:00Z" });
     assert.deepEqual([after.revocationStatus, after.warnings[0]?.rule], ["revoked", "status/revocation-contradicted"]);
     assert.equal(statusCursor("2026-05-05T00:00:00Z").length, 16);
+  });
+});
+
+describe("what this client saw of a status (EXT-OPT O2.3)", () => {
+  it("a statusRef naming the memory's own key cannot overwrite a revocation seen", async () => {
+    const w = web();
+    const umid = "urn:m:erase";
+    const url = BASE + umidPath(umid);
+    const endpoint = BASE + statusPath(umid);
+    const m = signed(manifestFor(umid), key);
+    const withRef = (statusRef: string) => ({ ...m, signature: { ...(m.signature as object), statusRef } });
+    const document = (status: StatusDocument["status"]) => ({ manifestId: umid, status, updatedAt: later(-60) });
+    let manifest = served(withRef(endpoint), "application/ld+json");
+    // The resolver answers its manifest's URL with a status document when asked for application/json only.
+    w.routes.set(url, (headers) =>
+      headers.get("accept") === "application/json"
+        ? served(document("active"), "application/json")(headers)
+        : manifest(headers),
+    );
+    w.routes.set(endpoint, served(document("revoked"), "application/json"));
+    // A real fetch sends no fragment.
+    const fetch: ResolveOptions["fetch"] = (target, init) => w.fetch(target.split("#")[0]!, init);
+    const cache = memoryCache();
+    const ask = async () => receiptOf(await resolve(BASE, umid, at(w, NOW, { cache, fetch }))).revocationStatus;
+    assert.equal(await ask(), "revoked");
+    manifest = served(withRef(`${url}#status-seen`), "application/ld+json");
+    assert.equal(await ask(), "revoked");
+    assert.equal(await ask(), "revoked", "the revocation seen is still remembered");
   });
 });
 
@@ -315,6 +394,17 @@ describe("a list whose key the relying party pins (--keys naming a did:key)", ()
       assert.deepEqual(statusOf(r), expected, name);
       if (expected[1] === "unchecked") assert.equal(r.warnings[0]?.rule, "status/list-unverified", name);
     }
+  });
+
+  it("a list the pinned key signed without an id is not taken: its proof says not which list it is", async () => {
+    // Any list the key signed with no id could otherwise be served at any list URL, its bits taken for that list's.
+    const { id: _, ...anonymous } = await listCredential();
+    const w = web();
+    w.routes.set(LIST, served(await signedList(anonymous)));
+    publish(w, "urn:l:anonymous", listStatusRef(LIST, 3));
+    const r = receiptOf(await resolve(BASE, "urn:l:anonymous", at(w, NOW, { keys: keysPinning(listKey) })));
+    assert.deepEqual(statusOf(r).slice(1, 3), ["unchecked", "um:reason:status:list-unverified"]);
+    assert.equal(r.warnings[0]?.rule, "status/list-unverified");
   });
 
   it("without a pinned did:key, a signed list is trusted by its origin as any other", async () => {
@@ -365,6 +455,25 @@ describe("where status may come from (statusOrigins)", () => {
     const r = receiptOf(await resolve(copier, "urn:o:copy", at(w)));
     assert.deepEqual(statusOf(r), ["rejected", "revoked", "um:reason:status:revoked", LIST]);
     assert.deepEqual(codes(r), ["um:reason:status:revoked", "um:reason:status:foreign-origin"]);
+  });
+
+  it("a statusRef on an allowed origin that redirects elsewhere is not followed there", async () => {
+    // Any redirect the allowed origin serves (a redirected UMID's, say) would launder another origin's list.
+    const w = web();
+    const hop = `${BASE}/hop`;
+    const evil = "https://evil.example/list";
+    w.routes.set(hop, () => new Response(null, { status: 307, headers: { location: evil } }));
+    w.routes.set(evil, served(await listCredential({ url: hop })));
+    publish(w, "urn:o:hop", listStatusRef(hop, 3));
+    const r = receiptOf(await resolve(BASE, "urn:o:hop", at(w, NOW, { statusOrigins: [BASE] })));
+    assert.deepEqual(statusOf(r), [
+      "accepted-with-warnings",
+      "unchecked",
+      "um:reason:status:origin-not-allowed",
+      undefined,
+    ]);
+    assert.equal(r.warnings[0]?.rule, "status/origin-not-allowed");
+    assert.equal(w.hits(evil), 0);
   });
 
   it("refuses what is not an origin", async () => {
@@ -481,6 +590,29 @@ describe("federation (EXT-OPT O5)", () => {
       assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"]);
       assert.equal(w.hits(PEER_LIST), 1);
     }
+  });
+
+  it("a discovery document naming more peers than the client asks is refused whole: a warning", async () => {
+    const peers = Array.from({ length: MAX_DISCOVERED_PEERS + 1 }, (_, i) => ({
+      url: `https://peer${i}.example/`,
+      did: `did:web:peer${i}.example`,
+    }));
+    const document = served({ resolver: "did:web:resolver.example", peers }, "application/json");
+    const { r, w } = await federation(await list(0), undefined, { federate: [], federateDiscover: true }, document);
+    assert.deepEqual(statusOf(r), ["accepted-with-warnings", "active", undefined, LIST]);
+    assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"]);
+    assert.equal(w.requests.filter((q) => new URL(q.url).hostname.startsWith("peer")).length, 0);
+  });
+
+  it("a remote resolver's discovery document cannot send the client to a loopback peer", async () => {
+    const local = "http://127.0.0.1:8080";
+    const document = served(
+      { resolver: "did:web:resolver.example", peers: [{ url: `${local}/`, did: "did:web:local.example" }] },
+      "application/json",
+    );
+    const { r, w } = await federation(await list(0), undefined, { federate: [], federateDiscover: true }, document);
+    assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"]);
+    assert.equal(w.requests.filter((q) => q.url.startsWith(local)).length, 0);
   });
 
   it("refuses a peer that is not a base URL the client may ask", async () => {

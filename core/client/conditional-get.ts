@@ -29,7 +29,10 @@ export interface Freshness {
 export interface CachedGet extends RedirectPolicy {
   /** The request URL. */
   url: string;
-  /** Where the response is kept in the cache. Default: the request URL. */
+  /**
+   * Where the response is kept in the cache. Default: the request URL without its fragment, which no request sends:
+   * keys with a fragment are the client's own (status-memory.ts), and a URL a manifest names must not write there.
+   */
   cacheKey?: string;
   accept: string;
   /** The most body bytes used; a longer body is returned as `raw`, cut at one byte more. */
@@ -58,7 +61,7 @@ export type Got =
 
 export async function cachedGet(request: CachedGet): Promise<Got> {
   const { url, cache, now } = request;
-  const cacheKey = request.cacheKey ?? url;
+  const cacheKey = request.cacheKey ?? url.split("#")[0]!;
   const cached = await cache?.get(cacheKey);
   const freshness = cached === undefined ? undefined : request.judge(cached);
   if (cached !== undefined && freshness?.fresh === true)

@@ -67,9 +67,10 @@ export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "co
    */
   logKey?: string;
   /**
-   * The only origins (`https://status.example`) a manifest's statusRef may name: one elsewhere is not asked, and the
-   * status is "unchecked" with `um:reason:status:origin-not-allowed` (rule `status/origin-not-allowed`). Default: any,
-   * with the warning `um:reason:status:foreign-origin` for one not on the resolver's origin.
+   * The only origins (`https://status.example`) a manifest's statusRef may name: one elsewhere is not asked, nor a
+   * redirect to another origin followed, and the status is "unchecked" with `um:reason:status:origin-not-allowed`
+   * (rule `status/origin-not-allowed`). Default: any, with the warning `um:reason:status:foreign-origin` for one not
+   * on the resolver's origin.
    */
   statusOrigins?: readonly string[];
   /**

@@ -8,7 +8,8 @@
  *
  * A list is used without a request for its `ttl` (else its max-age), at most
  * MAX_NEXT_CHECK_SECONDS, and never past its `validUntil`; then it is revalidated with
- * `If-None-Match: <its ETag>`. What a list body holds (the credential read, its bits
+ * `If-None-Match: <its ETag>`, and so is one older (by its `validFrom`) than the manifest's
+ * `revocationCursor`, O2.1's floor. What a list body holds (the credential read, its bits
  * inflated, its proof checked) is kept in memory by the body's text, so a relying party
  * checking a thousand manifests of one list fetches it once and inflates it once.
  *
@@ -18,8 +19,9 @@
  *
  * With `listKeys` (the did:key DIDs the relying party pinned) a list counts only with an
  * eddsa-jcs-2022 proof by one of them: otherwise "unchecked", `um:reason:status:list-unverified`,
- * and its bits are never read. Without, the list is trusted by the origin that served it,
- * as a status document is, and the receipt's `revocationResolvedBy` is the list's URL.
+ * and its bits are never read; the same for a list with no `id`, whose proof ties its bits to
+ * no URL. Without, the list is trusted by the origin that served it, as a status document
+ * is, and the receipt's `revocationResolvedBy` is the list's URL.
  * Every other failure is "unchecked" with O2.4's reasons (status-resolution.ts); a body that
  * is no list, or that holds no status at the index, is `um:reason:status:invalid-response`.
  */
@@ -29,8 +31,8 @@ import { ed25519DidKey } from "../did/did-key.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { LruCache } from "../lru-cache.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
-import { MAX_NEXT_CHECK_SECONDS, statusCursor } from "../status.ts";
-import { decodeStatusList, STATUS_LIST_BYTES, type StatusBits } from "../status-list/bitstring.ts";
+import { cursorAtLeast, MAX_NEXT_CHECK_SECONDS, statusCursor } from "../status.ts";
+import { decodeStatusList, STATUS_LIST_BYTES, STATUS_SIZE, type StatusBits } from "../status-list/bitstring.ts";
 import { readStatusListCredential, type StatusListCredential } from "../status-list/credential.ts";
 import type { ListEntryRef } from "../status-list/list-entry-ref.ts";
 import { instant } from "../validate/cross-field.ts";
@@ -45,6 +47,8 @@ const LIST_TYPES = "application/vc+ld+json, application/vc, application/ld+json,
 export interface ListRequest extends StatusRequest {
   /** The did:key DIDs whose proof a list must carry; undefined: lists are trusted by their origin. */
   listKeys: ReadonlySet<string> | undefined;
+  /** The manifest's revocationCursor (O2.1): a kept list older than it is revalidated. */
+  floor: string | undefined;
 }
 
 /** A list body, read once: the credential, and its bits and proof once asked for. */
@@ -72,7 +76,8 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
     now: request.now,
     cache: request.cache,
     transport: request.transport,
-    judge: (entry) => judge(entry, request.now),
+    ...(request.sameOrigin === true && { sameOrigin: true }),
+    judge: (entry) => judge(entry, request.floor, request.now),
   });
   if (got.kind !== "entry") return unanswered(got, "status list", MAX_LIST_BYTES);
   const { entry } = got;
@@ -88,8 +93,13 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
     read.proof ??= verifyEddsaJcs2022Proof(read.document);
     const verdict = await read.proof;
     const signer = verdict.verified ? ed25519DidKey(verdict.publicKey) : undefined;
-    if (!verdict.verified || !request.listKeys.has(signer!)) {
-      const why = verdict.verified ? `its proof is by ${signer}, a key not pinned` : verdict.problem;
+    // Without an id the proof binds the bits to no list: any list the key signed so could be served at this URL.
+    if (!verdict.verified || !request.listKeys.has(signer!) || credential.id === undefined) {
+      const why = !verdict.verified
+        ? verdict.problem
+        : credential.id === undefined
+          ? "it has no id, so its proof does not say which list it is"
+          : `its proof is by ${signer}, a key not pinned`;
       return unchecked(
         "list-unverified",
         `status list ${entry.url}: ${why}; its bits are not trusted`,
@@ -97,7 +107,12 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
       );
     }
   }
-  read.bits ??= decodeStatusList(credential.encodedList);
+  read.bits ??= decodeStatusList(credential.encodedList).then((bits) => {
+    // A list may hold up to MAX_DECODED_BYTES of bits from a body of a few KiB: counted at what it holds.
+    if (!("problem" in bits))
+      readLists.resize(entry.body, read, keptSize(entry.body, (bits.entries * STATUS_SIZE) / 8));
+    return bits;
+  });
   const bits = await read.bits;
   if ("problem" in bits) return invalid(bits.problem);
   if (index >= bits.entries) return invalid(`it has ${bits.entries} entries, none at index ${index}`);
@@ -117,14 +132,18 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
   };
 }
 
-/** Fresh for its ttl (else its max-age), at most a day, and never past its validUntil; revalidated by its ETag. */
-function judge(entry: CachedEntry, now: number): Freshness {
+/**
+ * Fresh for its ttl (else its max-age), at most a day, never past its validUntil, nor while older than `floor`;
+ * revalidated by its ETag.
+ */
+function judge(entry: CachedEntry, floor: string | undefined, now: number): Freshness {
   const read = readList(entry);
   if ("problem" in read) return { fresh: false, validator: undefined };
-  const { ttlMs } = read.credential;
+  const { ttlMs, validFrom } = read.credential;
   const seconds = Math.min(ttlMs === undefined ? entry.maxAge : ttlMs / 1000, MAX_NEXT_CHECK_SECONDS);
+  const belowFloor = floor !== undefined && (validFrom === undefined || !cursorAtLeast(statusCursor(validFrom), floor));
   return {
-    fresh: storedWithin(entry, seconds, now) && validityProblem(read.credential, now) === undefined,
+    fresh: storedWithin(entry, seconds, now) && validityProblem(read.credential, now) === undefined && !belowFloor,
     validator: entry.etag,
   };
 }
@@ -150,9 +169,13 @@ function readList(entry: CachedEntry): ReadList | { problem: string } {
     : !isJsonObject(parsed.value)
       ? { problem: "it is not a JSON object" }
       : withDocument(parsed.value, readStatusListCredential(parsed.value));
-  // The body, the values parsed from it, and the bits once inflated.
-  readLists.set(entry.body, read, entry.body.length * 4 + STATUS_LIST_BYTES);
+  readLists.set(entry.body, read, keptSize(entry.body));
   return read;
+}
+
+/** What a read list holds: the body, the values parsed from it, and the bits once inflated. */
+function keptSize(body: string, bitsBytes = STATUS_LIST_BYTES): number {
+  return body.length * 4 + bitsBytes;
 }
 
 function withDocument(

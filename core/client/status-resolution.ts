@@ -51,6 +51,8 @@ export interface StatusRequest {
   now: number;
   cache: HttpCache | undefined;
   transport: Transport;
+  /** Follow no redirect to another origin than the statusRef's (it was allowed by its origin: status-sources.ts). */
+  sameOrigin?: boolean;
 }
 
 /** What a status endpoint answered: the status for the evaluator, and the cursor of a status document. */
@@ -72,8 +74,7 @@ export async function endpointStatus(
   manifest: Record<string, unknown>,
   request: StatusRequest,
 ): Promise<StatusAnswer> {
-  const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
-  const floor = typeof signature.revocationCursor === "string" ? signature.revocationCursor : undefined;
+  const floor = revocationFloor(manifest);
   const got = await cachedGet({
     url: statusRef,
     accept: "application/json",
@@ -110,6 +111,12 @@ export async function endpointStatus(
   };
 }
 
+/** O2.1: the manifest's `signature.revocationCursor`, the floor a kept answer must not be older than. */
+export function revocationFloor(manifest: Record<string, unknown>): string | undefined {
+  const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
+  return typeof signature.revocationCursor === "string" ? signature.revocationCursor : undefined;
+}
+
 export function unchecked(code: string, message: string, rule?: RuleId): StatusAnswer {
   return {
     revocation: { status: "unchecked", code: `um:reason:status:${code}`, message, ...(rule !== undefined && { rule }) },
@@ -120,7 +127,9 @@ export function unchecked(code: string, message: string, rule?: RuleId): StatusA
 export function unanswered(got: Exclude<Got, { kind: "entry" }>, what: string, maxBytes: number): StatusAnswer {
   switch (got.kind) {
     case "insecure":
-      return unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
+      return got.crossOrigin === true
+        ? unchecked("origin-not-allowed", `statusRef not resolved: ${got.reason}`, "status/origin-not-allowed")
+        : unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
     case "unreachable":
       return unchecked("endpoint-unavailable", `${what} unavailable: ${got.reason}`);
     case "status": {

@@ -7,8 +7,9 @@
  * manifest can point it at a status of their own. With `statusOrigins`, a statusRef on any
  * other origin is not asked ("unchecked", `um:reason:status:origin-not-allowed`); without,
  * one on another origin than the resolver's is asked, with the warning
- * `um:reason:status:foreign-origin`. Peers are the relying party's own choice, so neither
- * applies to them.
+ * `um:reason:status:foreign-origin`. With `statusOrigins` a redirect to another origin is
+ * not followed either (origin-not-allowed). Peers are the relying party's own choice, so
+ * none of this applies to them.
  *
  * A peer P is asked (the brief's format 5) where the primary's statusRef points, moved to
  * P: a list under the primary's base URL at the same path and index under P; anything else
@@ -22,7 +23,13 @@ import { STATUS_LIST_PREFIX, statusPath } from "../umid-path.ts";
 import { federatedAnswer, withWarnings, type Said } from "./federation.ts";
 import { discoveredPeers } from "./resolvers-document.ts";
 import { listStatus } from "./status-list-resolution.ts";
-import { endpointStatus, unchecked, type StatusAnswer, type StatusRequest } from "./status-resolution.ts";
+import {
+  endpointStatus,
+  revocationFloor,
+  unchecked,
+  type StatusAnswer,
+  type StatusRequest,
+} from "./status-resolution.ts";
 
 export interface StatusPolicy {
   /** The primary resolver's base URL, without a trailing slash. */
@@ -48,11 +55,11 @@ export async function resolveStatus(
   if (typeof statusRef !== "string") return undefined;
   // A peer's copy of a list is the primary's list: its credential's id is the statusRef's list URL, not the peer's.
   const listId = listEntryRef(statusRef)?.listUrl;
-  const ask = (ref: string) => {
+  const ask = (ref: string, asked = request) => {
     const entry = listEntryRef(ref);
     return entry === undefined
-      ? endpointStatus(ref, manifest, request)
-      : listStatus(entry, { ...request, listKeys: policy.listKeys }, listId);
+      ? endpointStatus(ref, manifest, asked)
+      : listStatus(entry, { ...asked, listKeys: policy.listKeys, floor: revocationFloor(manifest) }, listId);
   };
   const origin = URL.canParse(statusRef) ? new URL(statusRef).origin : undefined;
   const warnings: Warning[] = [];
@@ -67,7 +74,8 @@ export async function resolveStatus(
       ),
     );
   } else {
-    primary = ask(statusRef);
+    // An allowed origin's redirect elsewhere (a redirected UMID's, say) would take status from an origin not allowed.
+    primary = ask(statusRef, { ...request, sameOrigin: policy.statusOrigins !== undefined });
     if (policy.statusOrigins === undefined && origin !== undefined && origin !== new URL(policy.base).origin)
       warnings.push({
         code: "um:reason:status:foreign-origin",

@@ -95,7 +95,8 @@ export const RELYING_PARTY_RULES = {
       "A relying party that pins a did:key (--keys, the library's keys) takes a status list only with an " +
       "eddsa-jcs-2022 proof by a pinned key: a list without one, with one that fails, or by another key could " +
       "be anyone's, so its bits are not read and the status is unchecked (EXT-OPT O2.4: never a rejection " +
-      "by itself).",
+      "by itself). So is a signed list with no id: its proof ties its bits to no URL, so it could be any " +
+      "list the key signed.",
     source: "VC Bitstring Status List v1.0 §3.2; VC Data Integrity EdDSA Cryptosuites v1.0 §3.3; EXT-OPT O2.4",
     fix:
       "Pin the did:key the publisher signs its lists with (the verificationMethod of the list's proof). If it " +
@@ -108,7 +109,9 @@ export const RELYING_PARTY_RULES = {
     why:
       "signature.statusRef lies outside the signing input (core §1.6.3): whoever serves a copy of a manifest " +
       "can point it at a status of their own, one that never says revoked. A relying party that names the " +
-      "origins status must come from (--status-origin) does not ask any other, and the status is unchecked.",
+      "origins status must come from (--status-origin) does not ask any other, nor follow a redirect to " +
+      "another origin (an allowed origin's redirect, a redirected UMID's, may lead anywhere): the status is " +
+      "unchecked.",
     source: "UM v0.4 core §1.6.3; EXT-OPT O2.1, O2.4",
     fix:
       "Resolve the manifest at its publisher's resolver, or add the statusRef's origin with --status-origin " +
@@ -150,7 +153,8 @@ export const RELYING_PARTY_RULES = {
     why:
       "--federate-discover takes the federation's peers from the primary resolver's discovery document " +
       "(EXT-OPT O5); one that is missing or malformed names none, and only the peers named by --federate " +
-      "are asked.",
+      "are asked. So is one naming more than 16 peers (each would be asked at once), or a loopback peer " +
+      "when the resolver is not on loopback (it would aim the client's requests at its own machine).",
     source: "EXT-OPT O5",
     fix:
       "Name the peers with --federate. If it is your resolver, publish content/_resolvers.json " +

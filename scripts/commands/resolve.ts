@@ -48,8 +48,8 @@ pins a did:key, a list counts only with an eddsa-jcs-2022 proof by a pinned did:
 its origin, as a status document is (the receipt's revocationResolvedBy names it).
 
 The statusRef is outside the signing input: whoever serves a copy chose it. With
---status-origin, a statusRef on another origin is not asked ("unchecked", rule
-status/origin-not-allowed); without, one not on BASE_URL's origin is asked with a
+--status-origin, a statusRef on another origin is not asked, nor a redirect to another
+origin followed ("unchecked", rule status/origin-not-allowed); without, one not on BASE_URL's origin is asked with a
 warning (rule status/foreign-origin). With --federate (and --federate-discover), each
 peer resolver is asked too: the most restrictive status wins, a disagreement is a
 warning (status/federation-inconsistent), and a peer that gives none is a warning
