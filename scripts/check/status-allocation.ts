@@ -9,14 +9,14 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
-import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
 import { serverOf } from "../../core/validate/status-ref.ts";
-import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
@@ -127,6 +127,12 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
   return allocation;
 }
 
+/**
+ * A list's file is an object of a pair an entry, a list at most STATUS_LIST_ENTRIES entries: a file of more, which
+ * its size allows, is refused as it is parsed, not with a problem an entry (millions of them would exhaust memory).
+ */
+const ALLOCATION_SHAPE: ShapeLimits = { maxDepth: 3, maxArrayItems: STATUS_LIST_ENTRIES };
+
 /** One list's file; undefined when it cannot be read as one (reported). */
 function readList(
   path: string,
@@ -148,7 +154,7 @@ function readList(
     diagnostics.push(read.diagnostic);
     return undefined;
   }
-  const parsed = parseJson(read.text, LIST_FILE_SHAPE);
+  const parsed = parseJson(read.text, ALLOCATION_SHAPE);
   if (!parsed.ok) {
     diagnostics.push(diagnostic(parsed.problem.rule, { file }, parsed.problem.message));
     return undefined;

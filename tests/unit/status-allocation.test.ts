@@ -5,10 +5,11 @@
  * the list's URL is spelt.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { listEntryRef, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
 import { checkStatusAllocation } from "../../scripts/check/status-allocation.ts";
 import { statusRefProblem } from "../../scripts/check/status-refs.ts";
@@ -54,6 +55,23 @@ describe("allocating status list entries", () => {
       ["status-list/bad-allocation"],
     );
     assert.deepEqual(readdirSync(join(dir, "_status")), [name]);
+  });
+});
+
+describe("a crafted allocation file", () => {
+  // Attack 27: a list file of millions of entries (64 MiB is allowed) made check, build and sign run out of memory, one
+  // diagnostic an entry; a list holds at most 131,072 entries, so more is refused whole.
+  it("refuses a list of more entries than a list holds with one problem, not one an entry", () => {
+    const dir = newContent();
+    mkdirSync(join(dir, "_status"), { recursive: true });
+    const entries = new Array(STATUS_LIST_ENTRIES + 1).fill('[0, "a"]').join(",");
+    const url = statusListUrl(BASE, "abc");
+    writeFileSync(join(dir, "_status", "abc.json"), `{"url": "${url}", "entries": [${entries}]}`);
+    const allocation = checkStatusAllocation(dir, BASE);
+    assert.deepEqual(
+      allocation.diagnostics.map((d) => d.rule),
+      ["limits/array-length"],
+    );
   });
 });
 
