@@ -5,7 +5,7 @@
  * the list's URL is spelt.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -40,6 +40,23 @@ describe("allocating status list entries", () => {
     assert.deepEqual(allocation.diagnostics, []);
     assert.equal(allocation.size, 5);
     for (const umid of ["a", "b", "c", "d", "e"]) assert.ok(allocation.entryOf(umid), umid);
+  });
+
+  it("refuses a status base other than UM_RESOLVER_URL, and writes nothing", async () => {
+    // Attack 27: sign --status-base elsewhere wrote a list that check then refuses (status-list/url-mismatch), and
+    // signed its manifests into it.
+    const dir = newContent();
+    const refused = await allocateStatusEntries(dir, ["a"], {
+      statusBase: "https://elsewhere.example",
+      resolverUrl: BASE,
+      lockWaitMs: 5000,
+    });
+    assert.ok(!(refused instanceof Map));
+    assert.deepEqual(
+      refused.diagnostics.map((d) => d.rule),
+      ["status-list/url-mismatch"],
+    );
+    assert.equal(existsSync(join(dir, "_status")), false);
   });
 
   it("refuses to allocate into an allocation check refuses, and writes nothing", async () => {
