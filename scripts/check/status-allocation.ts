@@ -114,7 +114,12 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
   let names: string[];
   try {
     names = readdirSync(folder).sort();
-  } catch {
+  } catch (error) {
+    // No folder, no allocation; anything else there would be read as an empty one.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      allocation.diagnostics.push(
+        diagnostic("status-list/bad-allocation", { file: displayPath(folder) }, "must be a folder of list files"),
+      );
     return allocation;
   }
   for (const name of names) {

@@ -50,10 +50,12 @@ export async function allocateStatusEntries(
         ),
       ],
     };
-  await mkdir(folder, { recursive: true });
+  // The lock lies beside the folder, which is made only once the allocation is found sound.
+  await mkdir(contentDir, { recursive: true });
   return withFileLock(folder, lockWaitMs, async () => {
     const allocation = checkStatusAllocation(contentDir, resolverUrl);
     if (hasErrors(allocation.diagnostics)) return { diagnostics: allocation.diagnostics };
+    await mkdir(folder, { recursive: true });
     const statusRefs = new Map<string, string>();
     /** The lists a new entry may go to, with the indices each has allocated. */
     const open: { listId: string; url: string; used: Set<number>; entries: [number, string][] }[] = [];

@@ -92,6 +92,26 @@ describe("a crafted allocation file", () => {
   });
 });
 
+describe("content/_status that is not a folder", () => {
+  // Attack 27: a file named _status was read as an empty allocation (every list statusRef unchecked without
+  // UM_RESOLVER_URL), and sign --status-list crashed on it.
+  it("is refused by check, and by sign before it writes anything", async () => {
+    const dir = newContent();
+    mkdirSync(dir);
+    writeFileSync(join(dir, "_status"), "not a folder");
+    assert.deepEqual(
+      checkStatusAllocation(dir, "").diagnostics.map((d) => d.rule),
+      ["status-list/bad-allocation"],
+    );
+    const refused = await allocate(dir, ["a"]);
+    assert.ok(!(refused instanceof Map));
+    assert.deepEqual(
+      refused.diagnostics.map((d) => d.rule),
+      ["status-list/bad-allocation"],
+    );
+  });
+});
+
 describe("a statusRef held to the allocation (status-refs.ts)", () => {
   // Attack 27: another UMID's entry named by another spelling of its list's URL, which a relying party that compares
   // URLs once parsed reads as that list, while check compared them as strings.
