@@ -30,8 +30,9 @@ export function statusRefProblem(
   const hash = ref.indexOf("#");
   const listUrl = hash < 0 ? ref : ref.slice(0, hash);
   const entry = listEntryRef(ref);
-  // Found however its URL is spelt: a relying party may read another spelling as the list.
-  const list = allocation.listAt(listUrl);
+  // Found however its URL is spelt: a relying party may read another spelling as the list. (Without lists, no URL is
+  // parsed: most statusRefs of a million manifests are status endpoints.)
+  const list = allocation.lists.length === 0 ? undefined : allocation.listAt(listUrl);
   if (list === undefined) {
     const ours =
       entry !== undefined &&
