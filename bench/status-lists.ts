@@ -42,6 +42,7 @@ export async function statusListStage(content: string, umids: readonly string[],
     settings.statusNextCheck,
     undefined,
     undefined,
+    new Date(),
   );
   writeFileSync(join(scratch, "well-known-documents.json"), table!.bytes);
   return performance.now() - started;

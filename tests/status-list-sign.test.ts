@@ -129,6 +129,18 @@ describe("check of the allocation and the statusRefs (issue 27, section 1)", () 
     assert.deepEqual(await checkRules(made), { status: 1, rules: ["status-list/borrowed-index"] });
   });
 
+  it("refuses a borrowed index in a manifest checked on its own, as the content's check does", async () => {
+    // Attack: `check PATH` (a pre-commit hook's changed files) judged the statusRef without the allocation.
+    const made = await signedContent(2);
+    pointStatusRef(made, "m1.json", made.manifest("m0.json").signature.statusRef);
+    const run = await made.cli(["check", "--json", "--content", made.content, join(made.content, "m1.json")]);
+    const rules = run.stdout
+      .trim()
+      .split("\n")
+      .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
+    assert.deepEqual({ status: run.status, rules }, { status: 1, rules: ["status-list/borrowed-index"] });
+  });
+
   it("refuses an index outside its list, and an entry allocated to no UMID", async () => {
     const made = await signedContent(1);
     const { listUrl } = listEntryRef(made.manifest("m0.json").signature.statusRef)!;

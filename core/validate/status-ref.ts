@@ -74,8 +74,13 @@ function isListEntry(path: string, statusRef: string, ref: URL): boolean {
  * make another one.
  */
 function sameServer(a: URL, b: URL): boolean {
-  const host = (url: URL) => (isLoopbackHost(url.hostname) ? "loopback" : url.hostname.replace(/\.$/, ""));
-  return a.protocol === b.protocol && a.port === b.port && host(a) === host(b);
+  return serverOf(a) === serverOf(b);
+}
+
+/** The server `url` names, one string however it is spelt (sameServer). */
+export function serverOf(url: URL): string {
+  const host = isLoopbackHost(url.hostname) ? "loopback" : url.hostname.replace(/\.$/, "");
+  return `${url.protocol}//${host}:${url.port}`;
 }
 
 /** The status URL of `umid` at the resolver whose base URL is `resolverUrl`. */

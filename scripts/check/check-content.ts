@@ -294,6 +294,8 @@ export async function checkPaths(
   const validators = schemaValidators(options.settings.contextUrl);
   let root: RootFiles | undefined;
   let loose: ManifestContext | undefined;
+  /** The content root's allocation, read at the first manifest of the root: its statusRefs are held to it. */
+  let allocation: StatusAllocation | undefined;
   const caches = new Map<ManifestContext, UsableEntries>();
 
   const contextFor = (path: string): ManifestContext => {
@@ -343,9 +345,11 @@ export async function checkPaths(
       const { cache } = options;
       if (cache !== undefined && !caches.has(context)) caches.set(context, cache.usable(context));
       // Named as in its content root, as a check of the whole root names it: one cache entry serves both.
-      const files = isInside(path, contentDir)
+      const inRoot = isInside(path, contentDir);
+      const files = inRoot
         ? { dir: contentDir, names: [relative(realPath(contentDir), realPath(path)).split(sep).join("/")] }
         : { dir: dirname(path), names: [name] };
+      if (inRoot) allocation ??= checkStatusAllocation(contentDir, options.settings.resolverUrl);
       await checkManifestFiles(
         files,
         context,
@@ -353,6 +357,19 @@ export async function checkPaths(
           keepEntry(result, options.cache, manifest);
           result.files.push({ file: manifest.file, umid: manifest.umid });
           appendAll(result.diagnostics, manifest.diagnostics);
+          // As the content's check holds it (checkContent): a statusRef into a list borrows no other UMID's entry.
+          const borrowed =
+            inRoot &&
+            manifest.umid !== null &&
+            manifest.statusRef &&
+            statusRefProblem(
+              allocation!,
+              options.settings.resolverUrl,
+              manifest.file,
+              manifest.umid,
+              manifest.statusRef,
+            );
+          if (borrowed) result.diagnostics.push(borrowed);
         },
         cache && cacheUse(options, caches.get(context)!, files.dir, undefined),
       );

@@ -2,13 +2,15 @@
  * `content/_resolvers.json`, the discovery document the build publishes at `/.well-known/um-resolvers` (EXT-OPT O5;
  * issue 27, section 3): `{"resolver": <this resolver's DID>, "peers": [{"url": <base URL>, "did": <DID>}, ...]}`.
  * Relying parties take the peers to ask for federated status from it (`resolve --federate-discover`), so each peer
- * must be a URL a status answer can be trusted over (https:, or http: to a loopback host) and a DID to name it by.
+ * must be a URL a status answer can be trusted over (https:, or http: to a loopback host), a base URL as the client
+ * takes one (no query, fragment or credentials: core/client/base-url.ts), and a DID to name it by.
  */
 import { join } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
-import { isTrustworthyUrl } from "../../core/secure-url.ts";
-import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { baseUrlProblem } from "../../core/client/base-url.ts";
+import { DEFAULT_LIMITS } from "../../core/evaluate/arrive.ts";
+import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 import { placed } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
@@ -34,7 +36,8 @@ export function checkResolversDocument(dir: string): ResolversDocument {
       ? { body: undefined, diagnostics: [] }
       : { file: displayPath(path), body: undefined, diagnostics: [read.diagnostic] };
   const file = displayPath(path);
-  const parsed = parseJson(read.text, LIST_FILE_SHAPE);
+  // Parsed as relying parties parse it (core/client/resolvers-document.ts): a document they refuse names no peer.
+  const parsed = parseJson(read.text, DEFAULT_LIMITS);
   if (!parsed.ok)
     return { file, body: undefined, diagnostics: [diagnostic(parsed.problem.rule, { file }, parsed.problem.message)] };
   const source = { file, map: parsed.source };
@@ -60,8 +63,9 @@ export function checkResolversDocument(dir: string): ResolversDocument {
           continue;
         }
         unknown(peer, pointer, ["url", "did"]);
-        if (typeof peer.url !== "string" || !isTrustworthyUrl(peer.url))
-          bad(`${pointer}/url`, "must be the peer's base URL: https:, or http: to a loopback host");
+        const urlProblem = typeof peer.url === "string" ? baseUrlProblem(peer.url) : "it is not a string";
+        if (urlProblem !== undefined)
+          bad(`${pointer}/url`, `must be the peer's base URL (https:, or http: to a loopback host): ${urlProblem}`);
         if (!isDid(peer.did)) bad(`${pointer}/did`, "must be the peer's DID, e.g. did:web:peer.example");
       }
   }

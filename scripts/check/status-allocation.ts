@@ -9,13 +9,14 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
-import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
-import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { serverOf } from "../../core/validate/status-ref.ts";
+import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
@@ -48,8 +49,8 @@ export class StatusAllocation {
   readonly files: string[] = [];
   /** Every list that could be read, in file name order. */
   readonly lists: AllocatedList[] = [];
-  /** The lists by URL. */
-  readonly byUrl = new Map<string, AllocatedList>();
+  /** The lists by the key of their URL (listKey). */
+  readonly #byKey = new Map<string, AllocatedList>();
   readonly diagnostics: Diagnostic[] = [];
   /** Each UMID's entry (its first, when it has two): its list's position in `lists` × the capacity + its index. */
   readonly #entries = new Map<string, number>();
@@ -66,13 +67,35 @@ export class StatusAllocation {
       : { list: this.lists[Math.floor(entry / STATUS_LIST_ENTRIES)]!, index: entry % STATUS_LIST_ENTRIES };
   }
 
+  /** The list at `url`, however it is spelt. */
+  listAt(url: string): AllocatedList | undefined {
+    return this.#byKey.get(listKey(url));
+  }
+
   /** Adds `list`, whose entries have no UMID of another list (readList saw to it). */
   add(list: AllocatedList): void {
     const at = this.lists.length * STATUS_LIST_ENTRIES;
     this.lists.push(list);
-    this.byUrl.set(list.url, list);
+    this.#byKey.set(listKey(list.url), list);
     for (const [i, umid] of list.umids.entries()) this.#entries.set(umid, at + list.indices[i]!);
   }
+}
+
+/**
+ * `url` as a list is compared, one string however it is spelt (the host's case and trailing dot, a default port, user
+ * info, dot segments, percent-encoding, a query, a trailing slash): a relying party may read any spelling as the list,
+ * so a statusRef cannot name one list's entry under another spelling unnoticed.
+ */
+export function listKey(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  let path = parsed.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Not percent-encoded UTF-8: compared as it is.
+  }
+  return serverOf(parsed) + path.replace(/\/+$/, "");
 }
 
 /** The UMID the entry at `index` of `list` is allocated to, if any. */
@@ -91,7 +114,12 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
   let names: string[];
   try {
     names = readdirSync(folder).sort();
-  } catch {
+  } catch (error) {
+    // No folder, no allocation; anything else there would be read as an empty one.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      allocation.diagnostics.push(
+        diagnostic("status-list/bad-allocation", { file: displayPath(folder) }, "must be a folder of list files"),
+      );
     return allocation;
   }
   for (const name of names) {
@@ -103,6 +131,12 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
   }
   return allocation;
 }
+
+/**
+ * A list's file is an object of a pair an entry, a list at most STATUS_LIST_ENTRIES entries: a file of more, which
+ * its size allows, is refused as it is parsed, not with a problem an entry (millions of them would exhaust memory).
+ */
+const ALLOCATION_SHAPE: ShapeLimits = { maxDepth: 3, maxArrayItems: STATUS_LIST_ENTRIES };
 
 /** One list's file; undefined when it cannot be read as one (reported). */
 function readList(
@@ -125,7 +159,7 @@ function readList(
     diagnostics.push(read.diagnostic);
     return undefined;
   }
-  const parsed = parseJson(read.text, LIST_FILE_SHAPE);
+  const parsed = parseJson(read.text, ALLOCATION_SHAPE);
   if (!parsed.ok) {
     diagnostics.push(diagnostic(parsed.problem.rule, { file }, parsed.problem.message));
     return undefined;

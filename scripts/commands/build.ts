@@ -318,7 +318,7 @@ async function buildInto(
     // As check judges it: a log (content/_log/) that does not verify, or does not record what this build would serve,
     // refuses the build (issue 26, section 3).
     appendAll(content.diagnostics, await logGateProblems(contentDir, contentLog?.opened, content));
-    const wellKnown = await wellKnownFile(content, nextCheck, signer, content.resolversDocument);
+    const wellKnown = await wellKnownFile(content, nextCheck, signer, content.resolversDocument, checking.now);
     if (signer === undefined && content.statusAllocation.lists.length > 0)
       content.diagnostics.push(
         diagnostic(

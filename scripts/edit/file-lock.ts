@@ -6,7 +6,8 @@
  * second writer waits, up to a bound, then says who holds the lock; a lock left by a
  * process that no longer runs on this host (killed mid-edit) is taken over.
  */
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { displayPath } from "../read/display-path.ts";
@@ -54,8 +55,7 @@ async function acquire(lock: string, deadline: number): Promise<boolean> {
     }
     const held = readHolder(lock);
     if (held !== undefined && isAbandoned(held.holder)) {
-      // Removed only if it is still the abandoned lock just read, not a new holder's.
-      if (readHolder(lock)?.text === held.text) rmSync(lock, { force: true });
+      takeOver(lock, held.text);
       continue;
     }
     if (Date.now() >= deadline) {
@@ -69,6 +69,28 @@ async function acquire(lock: string, deadline: number): Promise<boolean> {
       );
     }
     await sleep(20 + Math.random() * 30);
+  }
+}
+
+/**
+ * Removes `lock` if it is still the abandoned one whose text is `text`. Another writer may take it over between the
+ * look at it and its removal, so it is moved aside first (one rename: nothing comes between) and then looked at: a
+ * live holder's lock moved aside is put back where it was.
+ */
+function takeOver(lock: string, text: string): void {
+  const aside = `${lock}.${randomBytes(6).toString("hex")}.abandoned`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    // Taken over, or released, meanwhile: try again.
+    return;
+  }
+  try {
+    if (readFileSync(aside, "utf8") !== text) linkSync(aside, lock);
+  } catch {
+    // A third writer took the place in between (rarer still than the race this closes): its lock is left.
+  } finally {
+    rmSync(aside, { force: true });
   }
 }
 

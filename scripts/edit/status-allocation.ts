@@ -14,8 +14,9 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { listStatusRef, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
-import type { Diagnostic } from "../report/diagnostics.ts";
-import { hasErrors } from "../report/diagnostics.ts";
+import { quoted } from "../../core/excerpt.ts";
+import { displayPath } from "../read/display-path.ts";
+import { type Diagnostic, diagnostic, hasErrors } from "../report/diagnostics.ts";
 import { checkStatusAllocation, STATUS_FOLDER } from "../check/status-allocation.ts";
 import { withFileLock } from "./file-lock.ts";
 import { writeFileAtomically } from "./json-file.ts";
@@ -37,10 +38,24 @@ export async function allocateStatusEntries(
   { statusBase, resolverUrl, lockWaitMs, capacity = STATUS_LIST_ENTRIES }: AllocationOptions,
 ): Promise<Map<string, string> | { diagnostics: Diagnostic[] }> {
   const folder = join(contentDir, STATUS_FOLDER);
-  await mkdir(folder, { recursive: true });
+  // A new list lies under the status base, and check holds every list to UM_RESOLVER_URL: not one it would refuse.
+  if (resolverUrl !== "" && statusListUrl(statusBase, "") !== statusListUrl(resolverUrl, ""))
+    return {
+      diagnostics: [
+        diagnostic(
+          "status-list/url-mismatch",
+          { file: displayPath(folder) },
+          `the status base ${quoted(statusBase)} is not UM_RESOLVER_URL, ${quoted(resolverUrl)}, where this ` +
+            "resolver publishes its lists",
+        ),
+      ],
+    };
+  // The lock lies beside the folder, which is made only once the allocation is found sound.
+  await mkdir(contentDir, { recursive: true });
   return withFileLock(folder, lockWaitMs, async () => {
     const allocation = checkStatusAllocation(contentDir, resolverUrl);
     if (hasErrors(allocation.diagnostics)) return { diagnostics: allocation.diagnostics };
+    await mkdir(folder, { recursive: true });
     const statusRefs = new Map<string, string>();
     /** The lists a new entry may go to, with the indices each has allocated. */
     const open: { listId: string; url: string; used: Set<number>; entries: [number, string][] }[] = [];

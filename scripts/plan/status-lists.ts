@@ -3,10 +3,11 @@
  * (`content/_status/`: check/status-allocation.ts) and the status each UMID is served with (statuses.ts: the one the
  * status endpoint answers), and nothing written by hand: each allocated entry holds its UMID's status (active 0,
  * suspended 1, revoked 2), every other entry 0. Each list is a BitstringStatusListCredential
- * (core/status-list/credential.ts) whose `validFrom` is the latest `updatedAt` of its members' statuses, so the same
- * content gives the same bytes; signed with UM_STATUS_LIST_KEY when it is set (crypto/status-list-key.ts). The lists
- * and the discovery document (`content/_resolvers.json`, check/resolvers-document.ts) make one table the edge reads
- * (edge/well-known-documents.ts), each document with its ETag.
+ * (core/status-list/credential.ts) whose `validFrom` is the latest `updatedAt` of its members' statuses (the build's
+ * time if that is later), so the same content gives the same bytes; signed with UM_STATUS_LIST_KEY when it is set
+ * (crypto/status-list-key.ts). The lists and the discovery document (`content/_resolvers.json`,
+ * check/resolvers-document.ts) make one table the edge reads (edge/well-known-documents.ts), each document with its
+ * ETag.
  */
 import { utf8 } from "../../core/base64url.ts";
 import { addEddsaJcs2022Proof } from "../../core/crypto/eddsa-jcs-2022.ts";
@@ -31,13 +32,14 @@ export async function wellKnownFile(
   nextCheck: string,
   signer: StatusListSigner | undefined,
   resolvers: string | undefined,
+  now: Date,
 ): Promise<OutputFile | undefined> {
   const lists = content.statusAllocation.lists;
   if (lists.length === 0 && resolvers === undefined) return undefined;
   const table: WellKnownTable = { format: WELL_KNOWN_FORMAT, documents: {} };
   const members = listMembers(content, nextCheck);
   for (const list of [...lists].sort((a, b) => (a.listId < b.listId ? -1 : 1))) {
-    const body = JSON.stringify(await listCredential(list, members.get(list) ?? [], signer));
+    const body = JSON.stringify(await listCredential(list, members.get(list) ?? [], signer, now));
     table.documents[`${STATUS_LIST_PREFIX}/${list.listId}`] = { etag: bodyEtag(utf8(body)), body };
   }
   if (resolvers !== undefined) table.documents[RESOLVERS_PATH] = { etag: bodyEtag(utf8(resolvers)), body: resolvers };
@@ -74,9 +76,14 @@ async function listCredential(
   list: AllocatedList,
   members: readonly Member[],
   signer: StatusListSigner | undefined,
+  now: Date,
 ): Promise<Record<string, unknown>> {
   let validFrom = UNDATED;
   for (const [, , at] of members) if (at > validFrom) validFrom = at;
+  // A status dated later than the build (a date typed wrong) would make the list valid only from then: a relying party
+  // refuses a list not valid yet whole, and every entry, a revocation too, would read as unchecked.
+  const built = now.toISOString();
+  if (validFrom > built) validFrom = built;
   const credential = statusListCredential({
     url: list.url,
     // The resolver that serves the list, unsigned: its URL without the list's path.
