@@ -199,9 +199,10 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     ];
     const built = async (fields: ListFields, index = 3, transform = (c: Record<string, unknown>) => c) =>
       [served(transform(await listCredential(fields))), index] as const;
-    const listCases: [string, readonly [Handler, number]][] = [
+    const listCases: [string, readonly [Handler, number], string?][] = [
       ["index beyond the list", await built({}, 131_072)],
-      ["value 0x3, undefined", await built({ codes: [[3, 3]] })],
+      // The list's publisher answers for no status there: the status endpoint's 404.
+      ["value 0x3, undefined", await built({ codes: [[3, 3]] }), "um:reason:status:endpoint-unknown-manifest"],
       ["another list's id", await built({ url: `${LIST}x` })],
       ["expired", await built({ validUntil: later(-1) })],
       ["not yet valid", await built({ validFrom: later(60) })],
@@ -215,7 +216,9 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     ];
     for (const [name, handler, code] of [
       ...cases,
-      ...listCases.map(([name, [handler]]) => [name, handler, "um:reason:status:invalid-response"] as const),
+      ...listCases.map(
+        ([name, [handler], code = "um:reason:status:invalid-response"]) => [name, handler, code] as const,
+      ),
     ]) {
       const w = web();
       const index = listCases.find(([n]) => n === name)?.[1][1] ?? 3;

@@ -117,7 +117,13 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
   if ("problem" in bits) return invalid(bits.problem);
   if (index >= bits.entries) return invalid(`it has ${bits.entries} entries, none at index ${index}`);
   const status = credential.meaning(bits.codeAt(index));
-  if (status === undefined) return invalid(`its entry ${index} holds a value its statusMessage gives no status`);
+  // The list's publisher answers for no status there (ours: a UMID redirected, or removed unrevoked): its status
+  // endpoint's 404, whose O2.4 reason it takes.
+  if (status === undefined)
+    return unchecked(
+      "endpoint-unknown-manifest",
+      `status list ${entry.url}: its entry ${index} holds a value its statusMessage gives no status`,
+    );
   await got.save();
   const cursor = credential.validFrom === undefined ? undefined : statusCursor(credential.validFrom);
   const resolvedBy = request.listKeys === undefined ? entry.url : "keys";

@@ -2,7 +2,9 @@
  * The status lists a build publishes (issue 27; VC Bitstring Status List, EXT-OPT O2.4), derived from the allocation
  * (`content/_status/`: check/status-allocation.ts) and the status each UMID is served with (statuses.ts: the one the
  * status endpoint answers), and nothing written by hand: each allocated entry holds its UMID's status (active 0,
- * suspended 1, revoked 2), every other entry 0. Each list is a BitstringStatusListCredential
+ * suspended 1, revoked 2), or 3 ("undefined") when the resolver answers no status for it (redirected, or its manifest
+ * removed unrevoked: the status endpoint's 404), so that a copy of such a manifest is not vouched "active" by the
+ * list; every entry not allocated is 0. Each list is a BitstringStatusListCredential
  * (core/status-list/credential.ts) whose `validFrom` is the latest `updatedAt` of its members' statuses (the build's
  * time if that is later), so the same content gives the same bytes; signed with UM_STATUS_LIST_KEY when it is set
  * (crypto/status-list-key.ts). The lists and the discovery document (`content/_resolvers.json`,
@@ -45,6 +47,9 @@ export async function wellKnownFile(
   if (resolvers !== undefined) table.documents[RESOLVERS_PATH] = { etag: bodyEtag(utf8(resolvers)), body: resolvers };
   return { path: WELL_KNOWN_PATH, bytes: utf8(`${JSON.stringify(table)}\n`) };
 }
+
+/** The value of an allocated entry whose UMID the resolver answers no status for (statusMessage 0x3, "undefined"). */
+const NO_STATUS: StatusCode = 3;
 
 /** An allocated entry whose UMID is served: its index, its status's value and when that status began. */
 type Member = [index: number, code: StatusCode, updatedAt: string];
@@ -90,7 +95,13 @@ async function listCredential(
     issuer: signer?.did ?? list.url.slice(0, -`${STATUS_LIST_PREFIX}/${list.listId}`.length),
     validFrom,
     ttlMs: STATUS_LIST_TTL_MS,
-    encodedList: await encodeStatusList(statusBitstring(members.map(([index, code]) => [index, code] as const))),
+    // Every allocated entry first, then the served ones over it: what stays is an entry with no status.
+    encodedList: await encodeStatusList(
+      statusBitstring([
+        ...Array.from(list.indices, (index) => [index, NO_STATUS] as const),
+        ...members.map(([index, code]) => [index, code] as const),
+      ]),
+    ),
   });
   if (signer === undefined) return credential;
   return addEddsaJcs2022Proof(

@@ -60,3 +60,38 @@ describe("a status list's validFrom", () => {
     assert.equal(read.meaning(bits.codeAt(listEntryRef(refs.get("urn:b")!)!.index)), "revoked");
   });
 });
+
+describe("an allocated entry the resolver answers no status for", () => {
+  // Review of issue 27: a UMID redirected elsewhere, or whose manifest was removed without a revocation, read "active"
+  // in the list while the status endpoint answered 404: a copy of it was vouched for by the list.
+  it("holds 0x3, which means no status; a served one its status, a free one 0", async () => {
+    const folder = mkdtempSync(join(dir, "unserved-"));
+    const refs = await allocateStatusEntries(folder, ["urn:served", "urn:moved", "urn:removed"], {
+      statusBase: BASE,
+      resolverUrl: BASE,
+      lockWaitMs: 5000,
+    });
+    assert.ok(refs instanceof Map);
+    const published = new PublishedManifests();
+    published.add("urn:served", new Uint8Array(32), Date.parse("2026-01-01T00:00:00Z"));
+    const content = {
+      published,
+      revoked: new Set<string>(),
+      statuses: new Map(),
+      statusAllocation: checkStatusAllocation(folder, BASE),
+    };
+    const table = await wellKnownFile(content, settingsFromEnv().statusNextCheck, undefined, undefined, new Date());
+    const [document] = Object.values(JSON.parse(new TextDecoder().decode(table!.bytes)).documents) as {
+      body: string;
+    }[];
+    const read = readStatusListCredential(JSON.parse(document!.body));
+    assert.ok(!("problem" in read));
+    const bits = (await decodeStatusList(read.encodedList)) as StatusBits;
+    const codeOf = (umid: string) => bits.codeAt(listEntryRef(refs.get(umid)!)!.index);
+    assert.deepEqual(["urn:served", "urn:moved", "urn:removed"].map(codeOf), [0, 3, 3]);
+    assert.equal(read.meaning(3), undefined);
+    const taken = new Set(["urn:served", "urn:moved", "urn:removed"].map((u) => listEntryRef(refs.get(u)!)!.index));
+    const free = [...Array(bits.entries).keys()].find((i) => !taken.has(i))!;
+    assert.equal(bits.codeAt(free), 0);
+  });
+});
