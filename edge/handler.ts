@@ -11,7 +11,7 @@
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
-import { DID_DOCUMENT_NAME, type DidDocumentRecord } from "./did-documents.ts";
+import { DID_DOCUMENT_NAME } from "./did-documents.ts";
 import type { DocumentRecord } from "./document-table.ts";
 import { LOG_FILES_PREFIX, logFileAt, type LogFileRecord } from "./log-files.ts";
 import { wellKnownKind, type WellKnownKind } from "./well-known-documents.ts";
@@ -100,18 +100,25 @@ async function didDocument(
   request: ResolverRequest,
   records: RecordStore,
 ): Promise<Answer | undefined> {
-  let record: DidDocumentRecord | undefined;
-  try {
-    record = await records.didDocument(pathname);
-  } catch (error) {
-    console.error("manifest-resolver: the did:web documents cannot be read:", error);
-    record = { kind: "corrupt" };
-  }
+  const record = await documentRecord(() => records.didDocument(pathname), "the did:web documents");
   if (record === undefined) return undefined;
   if (record.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
   if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
     return notModified(record.etag, DID_CONTENT_TYPE);
   return didDocumentAnswer(record.body, record.etag);
+}
+
+/** A document of a table the build published (edge/document-table.ts); `corrupt` when `what` cannot be read. */
+async function documentRecord(
+  read: () => Promise<DocumentRecord | undefined>,
+  what: string,
+): Promise<DocumentRecord | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    console.error(`manifest-resolver: ${what} cannot be read:`, error);
+    return { kind: "corrupt" };
+  }
 }
 
 /** The log's file at `pathname`, or 304 for it; 404 for any path the log serves nothing at. */
@@ -137,13 +144,7 @@ async function wellKnownDocument(
   request: ResolverRequest,
   records: RecordStore,
 ): Promise<Answer> {
-  let record: DocumentRecord | undefined;
-  try {
-    record = await records.wellKnownDocument(pathname);
-  } catch (error) {
-    console.error("manifest-resolver: the status lists' table cannot be read:", error);
-    record = { kind: "corrupt" };
-  }
+  const record = await documentRecord(() => records.wellKnownDocument(pathname), "the status lists' table");
   if (record === undefined) return uncachedJson(404, { error: "not_found", path: pathname });
   if (record.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
   if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
