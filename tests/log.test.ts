@@ -32,9 +32,13 @@ async function loggedEntries(dir: string): Promise<string[]> {
   assert.equal(key.name, ORIGIN);
   const opened = await openCheckpoint(readFileSync(join(logDir, "checkpoint")), key, ORIGIN);
   assert.ok(opened.ok, JSON.stringify(opened));
-  const audit = await auditLog(fileTileStore(logDir), opened.checkpoint.size, opened.checkpoint.rootHash);
+  const entries: string[] = [];
+  const audit = await auditLog(fileTileStore(logDir), opened.checkpoint.size, opened.checkpoint.rootHash, (bundle) => {
+    for (const entry of bundle) entries.push(Buffer.from(entry).toString("utf8"));
+    return true;
+  });
   assert.ok(audit.ok, JSON.stringify(audit));
-  return audit.entries.map((entry) => Buffer.from(entry).toString("utf8"));
+  return entries;
 }
 
 /** What the built resolver serves for each UMID, as the log's entry for it says it. */

@@ -13,7 +13,8 @@ import { parseEntryBundle } from "../core/tlog/entry-bundle.ts";
 import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, leafHash } from "../core/tlog/merkle.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
-import { LOG_ORIGIN as ORIGIN, logScratch } from "./support/log-content.ts";
+import { utf8 } from "../core/base64url.ts";
+import { LOG_ORIGIN as ORIGIN, logScratch, signedLog } from "./support/log-content.ts";
 import { type LogServer, publishedLogFiles, serveLogFiles } from "./support/log-server.ts";
 import { assertLineNames, assertUsageError } from "./support/problems.ts";
 
@@ -173,7 +174,7 @@ describe("manifest-resolver monitor", () => {
     const bundle = new Uint8Array(files.get(bundlePath)!);
     bundle[bundle.length - 3]! ^= 1;
     files.set(bundlePath, bundle);
-    await refuses(files, "log/tile-mismatch", `/log/${tilePath}`, "mismatch");
+    await refuses(files, "log/tile-mismatch", `/log/${bundlePath}`, "mismatch");
     files.set(tilePath, Buffer.concat(parseEntryBundle(bundle, 6)!.map(leafHash)));
     await refuses(files, "log/tile-mismatch", "/log/checkpoint", "another root");
     const missing = new Map(rounds[1]!);
@@ -231,6 +232,32 @@ describe("manifest-resolver monitor", () => {
     const run = await monitor();
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /; 0 UMIDs changed since size 6\n$/);
+  });
+});
+
+describe("monitor of a log its key signed over entries no log writes", () => {
+  /** `monitor --json` of `files`, served: its exit status and report; and the text run's stderr. */
+  async function monitored(files: Map<string, Uint8Array>, ...args: string[]) {
+    const server = await serveLogFiles(files);
+    try {
+      const vkey = formatVerifierKey(ORIGIN, (await logSigner()).publicKey);
+      const json = await cli("monitor", server.url, "--log-key", vkey, "--json", ...args);
+      const text = await cli("monitor", server.url, "--log-key", vkey, ...args);
+      return { status: json.status, report: JSON.parse(json.stdout || "null"), text, served: server.bytesServed };
+    } finally {
+      await server.stop();
+    }
+  }
+
+  it("refuses an entry holding a lone surrogate with a rule, in JSON, naming its bundle", async () => {
+    // JCS cannot spell the UMID "\ud800": reading the entry threw a TypeError, and --json printed nothing.
+    const entries = ['{"sha256":"x","state":"active","umid":"urn:a"}', '{"state":"revoked","umid":"\\ud800"}'];
+    const { status, report, text } = await monitored(await signedLog(await logSigner(), entries.map(utf8)));
+    assert.equal(status, 1);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/tile-mismatch" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000.p/2"), report.url);
+    assert.equal(text.status, 1);
+    assertLineNames(text.stderr, "log/tile-mismatch", "/log/tile/entries/000.p/2");
   });
 });
 

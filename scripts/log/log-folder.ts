@@ -19,7 +19,8 @@ import { EMPTY_TREE_ROOT, sameHash } from "../../core/tlog/merkle.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import type { TileStore } from "../../core/tlog/tile-hashes.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
-import { type LoggedEntries, loggedEntries } from "./log-entries.ts";
+import { quoted } from "../../core/excerpt.ts";
+import { type LoggedEntries, type LoggedFault, LoggedReader } from "./log-entries.ts";
 
 export const LOG_FOLDER = "_log";
 export const CHECKPOINT_FILE = "checkpoint";
@@ -34,11 +35,15 @@ export interface SignedLog {
   signedCheckpoint: Uint8Array | undefined;
 }
 
-/** Why a log does not verify: `file` is the one found wrong, relative to the log's folder. */
+/**
+ * Why a log does not verify: `file` is the one found wrong, relative to the log's folder. `rule`, when it holds a state
+ * logged after a revocation: it verifies, but no log may say that.
+ */
 export interface LogFault {
   ok: false;
   file: string;
   reason: string;
+  rule?: "log/revocation-undone";
 }
 
 /** A log whose tiles and bundles hash to its checkpoint's root, and whose checkpoint commits to its latest map. */
@@ -64,16 +69,28 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   if (!signed.ok) return signed;
   if (signed.checkpoint === undefined) return { ...signed, logged: NOTHING_LOGGED, map: undefined };
   const { size, rootHash, extensions } = signed.checkpoint;
-  const audit = await auditLog(fileTileStore(dir), size, rootHash);
+  const logged = new LoggedReader();
+  const audit = await auditLog(fileTileStore(dir), size, rootHash, (entries, path) => logged.read(entries, path));
+  if (logged.fault !== undefined) return loggedFault(logged.fault);
   if (!audit.ok) return { ok: false, file: audit.path, reason: `${audit.reason} for the checkpoint's tree` };
-  const logged = loggedEntries(audit.entries);
-  if (logged === undefined)
-    return { ok: false, file: "tile/entries", reason: "holds an entry this log does not write" };
   const map = await latestMap(logged.umids);
   const committed = parseLatestLine(extensions);
   if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
     return { ok: false, file: CHECKPOINT_FILE, reason: "its latest-map line is not the map its entries make" };
   return { ...signed, logged, map };
+}
+
+/** The fault of a log whose entries, proven, are no log this tool writes. */
+export function loggedFault(fault: LoggedFault): LogFault {
+  if (fault.reason === "malformed")
+    return { ok: false, file: fault.path, reason: `holds an entry this log does not write (entry ${fault.index})` };
+  const { umid, state } = fault.entry;
+  return {
+    ok: false,
+    file: fault.path,
+    reason: `entry ${fault.index} logs ${quoted(umid)} ${state} after its revocation: revocation is permanent`,
+    rule: "log/revocation-undone",
+  };
 }
 
 /**
