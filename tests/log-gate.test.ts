@@ -121,7 +121,10 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     const dir = await signedOver("gate-surrogate", ['{"state":"revoked","umid":"\\ud800"}']);
     assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
     const human = await cli("check", "--content", dir);
-    assert.match(human.stdout, /_log\/tile\/entries\/000\.p\/1 - error log\/unverifiable: .*an entry this log does not write/);
+    assert.match(
+      human.stdout,
+      /_log\/tile\/entries\/000\.p\/1 - error log\/unverifiable: .*an entry this log does not write/,
+    );
     assert.equal(human.stderr, "");
     const before = fileDigests(join(dir, "_log"));
     const run = await cli("log", "--key", logKey, "--content", dir);

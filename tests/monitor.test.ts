@@ -235,20 +235,20 @@ describe("manifest-resolver monitor", () => {
   });
 });
 
-describe("monitor of a log its key signed over entries no log writes", () => {
-  /** `monitor --json` of `files`, served: its exit status and report; and the text run's stderr. */
-  async function monitored(files: Map<string, Uint8Array>, ...args: string[]) {
-    const server = await serveLogFiles(files);
-    try {
-      const vkey = formatVerifierKey(ORIGIN, (await logSigner()).publicKey);
-      const json = await cli("monitor", server.url, "--log-key", vkey, "--json", ...args);
-      const text = await cli("monitor", server.url, "--log-key", vkey, ...args);
-      return { status: json.status, report: JSON.parse(json.stdout || "null"), text, served: server.bytesServed };
-    } finally {
-      await server.stop();
-    }
+/** `monitor --json` of `files`, served: its exit status and report; and the text run's stderr. */
+async function monitored(files: Map<string, Uint8Array>, ...args: string[]) {
+  const server = await serveLogFiles(files);
+  try {
+    const vkey = formatVerifierKey(ORIGIN, (await logSigner()).publicKey);
+    const json = await cli("monitor", server.url, "--log-key", vkey, "--json", ...args);
+    const text = await cli("monitor", server.url, "--log-key", vkey, ...args);
+    return { status: json.status, report: JSON.parse(json.stdout || "null"), text, served: server.bytesServed };
+  } finally {
+    await server.stop();
   }
+}
 
+describe("monitor of a log its key signed over entries no log writes", () => {
   it("refuses an entry holding a lone surrogate with a rule, in JSON, naming its bundle", async () => {
     // JCS cannot spell the UMID "\ud800": reading the entry threw a TypeError, and --json printed nothing.
     const entries = ['{"sha256":"x","state":"active","umid":"urn:a"}', '{"state":"revoked","umid":"\\ud800"}'];
@@ -258,6 +258,38 @@ describe("monitor of a log its key signed over entries no log writes", () => {
     assert.ok(report.url.endsWith("/log/tile/entries/000.p/2"), report.url);
     assert.equal(text.status, 1);
     assertLineNames(text.stderr, "log/tile-mismatch", "/log/tile/entries/000.p/2");
+  });
+});
+
+describe("monitor of a log that undoes a revocation (issue 37: revocation is permanent)", () => {
+  const active = '{"sha256":"x","state":"active","umid":"urn:a"}';
+  const revoked = '{"state":"revoked","umid":"urn:a"}';
+  const log = async (entries: string[]) =>
+    signedLog(
+      await logSigner(),
+      entries.map(utf8),
+      entries.map(() => "urn:a"),
+    );
+
+  it("fails on a state logged after a revocation, with log/revocation-undone, naming its bundle", async () => {
+    const { status, report, text } = await monitored(await log([active, revoked, active]));
+    assert.equal(status, 1);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/revocation-undone" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000.p/3"), report.url);
+    assert.equal(text.status, 1);
+    assertLineNames(text.stderr, "log/revocation-undone", "/log/tile/entries/000.p/3", '"urn:a"', "active");
+  });
+
+  it("with --state, fails on the revival instead of printing revoked -> active, and keeps the saved checkpoint", async () => {
+    const state = join(scratch, "revival.checkpoint");
+    const first = await monitored(await log([active, revoked]), "--state", state);
+    assert.equal(first.status, 0, JSON.stringify(first.report));
+    const saved = readFileSync(state);
+    const { status, report, text } = await monitored(await log([active, revoked, active]), "--state", state);
+    assert.equal(status, 1);
+    assert.equal(report.rule, "log/revocation-undone");
+    assert.doesNotMatch(text.stdout, /revoked -> active/);
+    assert.deepEqual(readFileSync(state), saved);
   });
 });
 

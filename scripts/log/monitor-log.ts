@@ -137,7 +137,8 @@ async function audited(
 
 /** Why the audit of the served tiles failed, in words. */
 function auditFailure(reason: "missing" | "malformed" | "mismatch", path: string, size: number, root: Hash): string {
-  if (path === CHECKPOINT_FILE) return `the tiles served make another root than the checkpoint's, ${encodeBase64(root)}`;
+  if (path === CHECKPOINT_FILE)
+    return `the tiles served make another root than the checkpoint's, ${encodeBase64(root)}`;
   if (reason === "missing") return `missing (404), though the checkpoint's tree of size ${size} has it`;
   const bundle = parseTilePath(path)?.level === "entries";
   if (reason === "malformed")

@@ -40,7 +40,8 @@ export async function serveLogFiles(files: Map<string, Uint8Array>): Promise<Log
     for (let at = 0; at < body.length && !response.destroyed; at += CHUNK) {
       const chunk = body.subarray(at, at + CHUNK);
       served.bytesServed += chunk.length;
-      if (!response.write(chunk)) await new Promise((resolve) => response.once("drain", resolve).once("close", resolve));
+      if (!response.write(chunk))
+        await new Promise((resolve) => response.once("drain", resolve).once("close", resolve));
     }
     response.end();
   });
