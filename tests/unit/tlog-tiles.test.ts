@@ -211,7 +211,12 @@ describe("auditing the known 300-entry log", { skip }, () => {
   });
   it("stops where the visitor refuses a bundle, and reads no bundle after it", async () => {
     const read: string[] = [];
-    const store = { read: async (path: string) => (read.push(path), v.tiles.get(path)) };
+    const store = {
+      read: async (path: string) => {
+        read.push(path);
+        return v.tiles.get(path);
+      },
+    };
     assert.deepEqual(await auditLog(store, 300, root, () => false), {
       ok: false,
       path: "tile/entries/000",
