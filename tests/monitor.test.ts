@@ -9,7 +9,8 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
-import { parseEntryBundle } from "../core/tlog/entry-bundle.ts";
+import { entryBundle, MAX_ENTRY_SIZE, maxBundleBytes, parseEntryBundle } from "../core/tlog/entry-bundle.ts";
+import { TILE_WIDTH } from "../core/tlog/tile.ts";
 import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, leafHash } from "../core/tlog/merkle.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
@@ -290,6 +291,56 @@ describe("monitor of a log that undoes a revocation (issue 37: revocation is per
     assert.equal(report.rule, "log/revocation-undone");
     assert.doesNotMatch(text.stdout, /revoked -> active/);
     assert.deepEqual(readFileSync(state), saved);
+  });
+});
+
+describe("monitor of a host that inflates entry bundles (issue 37)", () => {
+  // Five bundles of a log its key signed, honest; a host without the key then serves each as large as it can be.
+  const umids = Array.from({ length: 5 * TILE_WIDTH }, (_, i) => `urn:n:${i}`);
+  const entries = umids.map((umid) => utf8(`{"sha256":"x","state":"active","umid":"${umid}"}`));
+  const bundles = (files: Map<string, Uint8Array>) =>
+    [...files.keys()].filter((path) => path.startsWith("tile/entries/"));
+  /** `monitor --json` once over `files`: its report, and the bytes the host served. */
+  async function monitoredOnce(files: Map<string, Uint8Array>) {
+    const server = await serveLogFiles(files);
+    try {
+      const vkey = formatVerifierKey(ORIGIN, (await logSigner()).publicKey);
+      const run = await cli("monitor", server.url, "--log-key", vkey, "--json");
+      return { status: run.status, report: JSON.parse(run.stdout), served: server.bytesServed };
+    } finally {
+      await server.stop();
+    }
+  }
+
+  it("refuses the first bundle that is not its tile's entries, having read no other", async () => {
+    const honest = await signedLog(await logSigner(), entries, umids);
+    const served = await monitoredOnce(honest);
+    assert.equal(served.status, 0, JSON.stringify(served.report));
+    const honestBytes = [...honest.values()].reduce((total, bytes) => total + bytes.length, 0);
+    // Each bundle as many entries as its width says, each of the most bytes an entry can have: a well-formed bundle.
+    const inflated = new Map(honest);
+    const largest = entryBundle(Array.from({ length: TILE_WIDTH }, () => new Uint8Array(MAX_ENTRY_SIZE)));
+    assert.equal(largest.length, maxBundleBytes(TILE_WIDTH));
+    for (const path of bundles(honest)) inflated.set(path, largest);
+    const { status, report, served: bytes } = await monitoredOnce(inflated);
+    assert.equal(status, 1);
+    // The honest log, and one inflated bundle at most: not the five (84 MB).
+    assert.ok(bytes < honestBytes + 1.5 * maxBundleBytes(TILE_WIDTH), `${bytes} bytes served`);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/tile-mismatch" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000"), report.url);
+  });
+
+  it("refuses a bundle larger than its width allows, by rule, having read no more than its bound", async () => {
+    const honest = await signedLog(await logSigner(), entries, umids);
+    const inflated = new Map(honest);
+    const over = new Uint8Array(maxBundleBytes(TILE_WIDTH) + 4 * 1024 * 1024);
+    for (const path of bundles(honest)) inflated.set(path, over);
+    const { status, report, served } = await monitoredOnce(inflated);
+    assert.equal(status, 1);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/tile-mismatch" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000"), report.url);
+    assert.match(report.message, new RegExp(`over the ${maxBundleBytes(TILE_WIDTH)} bytes`));
+    assert.ok(served < 1.5 * maxBundleBytes(TILE_WIDTH), `${served} bytes served`);
   });
 });
 
