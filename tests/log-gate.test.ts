@@ -134,6 +134,50 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     assert.deepEqual(fileDigests(join(dir, "_log")), before);
   });
 
+  it("judges the log of a content folder given as PATH as check of the folder does", async () => {
+    // check PATH on the content folder skipped the gate, though --help says it is judged as the build judges it.
+    const dir = content("gate-path");
+    publish(dir, "a.json", "urn:a");
+    await logged(dir);
+    publish(dir, "a.json", "urn:a", { subject: "did:web:changed.example" });
+    const asPath = async (...args: string[]) => {
+      const run = await cli("check", "--json", ...args);
+      const rules = run.stdout
+        .trim()
+        .split("\n")
+        .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
+      return { status: run.status, rules };
+    };
+    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/stale"] });
+    assert.deepEqual(await asPath(dir), { status: 1, rules: ["log/stale"] });
+    assert.deepEqual(await asPath("--content", dir, dir), { status: 1, rules: ["log/stale"] });
+    // A file or folder in it is not the whole content: what it serves is not all there, so its log is not judged.
+    assert.deepEqual(await asPath("--content", dir, join(dir, "a.json")), { status: 0, rules: [] });
+  });
+
+  it("refuses an edited tile or bundle of an earlier tree size, which clients holding its checkpoint read", async () => {
+    const dir = content("gate-earlier");
+    for (const umid of ["urn:a", "urn:b", "urn:c"]) publish(dir, `${umid.slice(4)}.json`, `urn:${umid.slice(4)}`);
+    await logged(dir);
+    publish(dir, "d.json", "urn:d");
+    await logged(dir);
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+    for (const path of ["tile/entries/000.p/3", "tile/0/000.p/3"]) {
+      const file = join(dir, "_log", path);
+      const kept = readFileSync(file);
+      const edited = Buffer.from(kept);
+      edited[edited.length - 3]! ^= 1;
+      writeFileSync(file, edited);
+      assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] }, path);
+      const human = await cli("check", "--content", dir);
+      assert.match(human.stdout, new RegExp(`_log/${path.replaceAll(".", "\\.")} - error log/unverifiable: `), path);
+      writeFileSync(file, kept);
+    }
+    // A file past the checkpoint's tree, as a run killed before its checkpoint leaves, is no file of the log.
+    writeFileSync(join(dir, "_log", "tile", "entries", "000.p", "9"), "left by a killed run");
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+  });
+
   it("judges no log where there is none", async () => {
     const dir = content("gate-none");
     publish(dir, "a.json", "urn:a");

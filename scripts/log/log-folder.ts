@@ -2,7 +2,8 @@
  * The log's files in `content/_log/` (issue 26): `verifier` (the signed-note verifier key,
  * `<origin>+<keyid>+<key>`), `checkpoint` (the signed checkpoint), and the tiles and entry
  * bundles at their tlog-tiles paths. A log is opened only once all of it verifies: the
- * checkpoint with the verifier, the tiles and bundles against the checkpoint's root.
+ * checkpoint with the verifier, the tiles and bundles against the checkpoint's root, and
+ * those of earlier sizes it keeps against those (earlier-tiles.ts).
  * Written new files first and the checkpoint last, each atomically, so that a process
  * killed at any instant leaves the previous log or the new one: files past the previous
  * checkpoint's size are not part of its log, and are written over by the next append.
@@ -10,9 +11,10 @@
  * build serves that map's buckets, and a client proves a UMID's latest entry with them.
  */
 import { existsSync, statSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
 import { auditLog } from "../../core/tlog/audit.ts";
+import { earlierTileFault } from "../../core/tlog/earlier-tiles.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { type LatestMap, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, sameHash } from "../../core/tlog/merkle.ts";
@@ -73,6 +75,13 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   const audit = await auditLog(fileTileStore(dir), size, rootHash, (entries, path) => logged.read(entries, path));
   if (logged.fault !== undefined) return loggedFault(logged.fault);
   if (!audit.ok) return { ok: false, file: audit.path, reason: `${audit.reason} for the checkpoint's tree` };
+  const earlier = await earlierTileFault(fileTileStore(dir), await tileFiles(dir), size);
+  if (earlier !== undefined)
+    return {
+      ok: false,
+      file: earlier.path,
+      reason: "not the start of the checkpoint's tile: an earlier size's, edited",
+    };
   const map = await latestMap(logged.umids);
   const committed = parseLatestLine(extensions);
   if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
@@ -147,6 +156,16 @@ export async function writeLog(
   }
   if (verifier !== undefined) await writeFileAtomically(join(dir, VERIFIER_FILE), `${verifier}\n`);
   await writeFileAtomically(join(dir, CHECKPOINT_FILE), signedCheckpoint);
+}
+
+/** The files under `dir`'s tile folder, by their path from `dir` (with slashes), in no order. */
+async function tileFiles(dir: string): Promise<string[]> {
+  const tiles = join(dir, "tile");
+  if (!existsSync(tiles)) return [];
+  const entries = await readdir(tiles, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
 }
 
 async function readOptional(path: string): Promise<Uint8Array | undefined> {
