@@ -341,6 +341,13 @@ describe("monitor of a host that inflates entry bundles (issue 37)", () => {
     assert.ok(report.url.endsWith("/log/tile/entries/000"), report.url);
     assert.match(report.message, new RegExp(`over the ${maxBundleBytes(TILE_WIDTH)} bytes`));
     assert.ok(served < 1.5 * maxBundleBytes(TILE_WIDTH), `${served} bytes served`);
+    // A checkpoint is a few lines: one of megabytes is the log's fault too.
+    inflated.set("checkpoint", new Uint8Array(2 * 1024 * 1024));
+    const checkpoint = await monitoredOnce(inflated);
+    assert.deepEqual(
+      { status: checkpoint.status, rule: checkpoint.report.rule },
+      { status: 1, rule: "log/bad-checkpoint" },
+    );
   });
 });
 

@@ -84,10 +84,14 @@ export const LOG_RULES = {
   },
   "log/tile-mismatch": {
     severity: "error",
-    summary: "a served tile or entry bundle is missing, or does not hash to the checkpoint's root",
+    summary:
+      "a served tile or entry bundle is missing, longer than its width allows, holds an entry no log writes, or " +
+      "does not hash to the checkpoint's root",
     why:
       "The checkpoint signs a root; the tiles and entry bundles are the history under it. A served file that " +
-      "does not hash to that root shows another history than the one signed, and hides what was logged.",
+      "does not hash to that root shows another history than the one signed, and hides what was logged. A bundle " +
+      "longer than its width allows, or not the entries its tile hashes, is refused as it arrives: a host that " +
+      "inflates bundles must not make a monitor download and keep them all.",
     source: "C2SP tlog-tiles; RFC 9162 2.1",
     fix:
       "Deploy a build of content whose content/_log/ verifies, with every tile and bundle of its checkpoint " +
