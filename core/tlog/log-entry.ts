@@ -54,7 +54,7 @@ export function parseLogEntry(bytes: Uint8Array): LogEntry | undefined {
  */
 function entryOf({ umid, state, ...rest }: Record<string, unknown>): LogEntry | undefined {
   if (typeof umid !== "string") return undefined;
-  if (Object.values(rest).some((value) => typeof value === "string" && !value.isWellFormed()) || !umid.isWellFormed())
+  if ([umid, ...Object.values(rest)].some((value) => typeof value === "string" && !value.isWellFormed()))
     return undefined;
   const members = Object.keys(rest).join(",");
   if ((state === "active" || state === "suspended") && members === "sha256" && typeof rest.sha256 === "string")

@@ -146,10 +146,7 @@ Examples:
     // content folder among them is judged as the build judges it, its log included.
     const whole = compares || paths.length === 0;
     const result = await (whole
-      ? checkContent(contentDir, options).then(async (check) => {
-          await addLogProblems(contentDir, check, revision);
-          return check;
-        })
+      ? checkContent(contentDir, options)
       : checkPaths(paths, {
           ...options,
           contentDir,
@@ -158,6 +155,7 @@ Examples:
         })
     ).finally(() => progress.stop());
     saveCache(cache);
+    if (whole) await addLogProblems(contentDir, result, revision);
     if (values.online === true)
       result.diagnostics.push(
         ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),

@@ -39,7 +39,8 @@ export async function logGateProblems(
   const revived = revivedUmids(served, log.logged.latest);
   if (revived.length > 0) problems.push(revivalProblem(logDir, revived));
   // A revived UMID's own problem says what to do: not run log, which refuses it.
-  const stale = changedEntries(served, log.logged.latest).filter((entry) => !revived.includes(umidOf(entry)));
+  const unstale = new Set(revived);
+  const stale = changedEntries(served, log.logged.latest).filter((entry) => !unstale.has(umidOf(entry)));
   if (stale.length === 0) return problems;
   problems.push(
     diagnostic(
