@@ -9,11 +9,12 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileDigests } from "./support/file-tree.ts";
-import { logScratch } from "./support/log-content.ts";
+import { utf8 } from "../core/base64url.ts";
+import { fileDigests, writeFiles } from "./support/file-tree.ts";
+import { logScratch, signedLog } from "./support/log-content.ts";
 import { printedProblems } from "./support/problems.ts";
 
-const { dir: scratch, logKey, pem, cli, content, publish, loggedThenEdited } = logScratch("um-log-gate-");
+const { dir: scratch, logKey, pem, cli, content, publish, loggedThenEdited, logSigner } = logScratch("um-log-gate-");
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** `check --json` of the content folder `dir` (and `args`): its exit status and the rules of its errors. */
@@ -30,6 +31,23 @@ const logged = async (dir: string, key = logKey) => {
   const run = await cli("log", "--key", key, "--content", dir);
   assert.equal(run.status, 0, run.stderr + run.stdout);
 };
+
+/** Writes `files` (by path under the log's folder) into the content folder `dir`'s log. */
+const writeLogFiles = (dir: string, files: Map<string, Uint8Array>) =>
+  writeFiles(join(dir, "_log"), Object.fromEntries([...files].map(([path, bytes]) => [path, Buffer.from(bytes)])));
+
+/**
+ * Content `name` with one UMID logged, its log then replaced by one the log's key signed over `entries` (the key
+ * holder's, or a stolen key's), which `umids` name, if a map can be made of them.
+ */
+async function signedOver(name: string, entries: string[], umids?: string[]): Promise<string> {
+  const dir = content(name);
+  publish(dir, "a.json", "urn:a");
+  await logged(dir);
+  rmSync(join(dir, "_log", "tile"), { recursive: true });
+  writeLogFiles(dir, await signedLog(await logSigner(), entries.map(utf8), umids));
+  return dir;
+}
 
 describe("the gate: check of content that has a log (issue 26, section 3)", () => {
   it("passes content whose log records what it serves, and refuses a stale log with log/stale", async () => {
@@ -98,6 +116,68 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     assert.deepEqual(await checkRules(tiled), { status: 1, rules: ["log/unverifiable"] });
   });
 
+  it("refuses, with log/unverifiable and no stack trace, a signed entry holding a lone surrogate", async () => {
+    // JCS cannot spell the UMID "\ud800": reading the entry threw a TypeError out of check, build and log.
+    const dir = await signedOver("gate-surrogate", ['{"state":"revoked","umid":"\\ud800"}']);
+    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
+    const human = await cli("check", "--content", dir);
+    assert.match(
+      human.stdout,
+      /_log\/tile\/entries\/000\.p\/1 - error log\/unverifiable: .*an entry this log does not write/,
+    );
+    assert.equal(human.stderr, "");
+    const before = fileDigests(join(dir, "_log"));
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, / - error log\/unverifiable: /);
+    assert.doesNotMatch(run.stderr, /TypeError|\n +at /);
+    assert.deepEqual(fileDigests(join(dir, "_log")), before);
+  });
+
+  it("judges the log of a content folder given as PATH as check of the folder does", async () => {
+    // check PATH on the content folder skipped the gate, though --help says it is judged as the build judges it.
+    const dir = content("gate-path");
+    publish(dir, "a.json", "urn:a");
+    await logged(dir);
+    publish(dir, "a.json", "urn:a", { subject: "did:web:changed.example" });
+    const asPath = async (...args: string[]) => {
+      const run = await cli("check", "--json", ...args);
+      const rules = run.stdout
+        .trim()
+        .split("\n")
+        .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
+      return { status: run.status, rules };
+    };
+    assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/stale"] });
+    assert.deepEqual(await asPath(dir), { status: 1, rules: ["log/stale"] });
+    assert.deepEqual(await asPath("--content", dir, dir), { status: 1, rules: ["log/stale"] });
+    // A file or folder in it is not the whole content: what it serves is not all there, so its log is not judged.
+    assert.deepEqual(await asPath("--content", dir, join(dir, "a.json")), { status: 0, rules: [] });
+  });
+
+  it("refuses an edited tile or bundle of an earlier tree size, which clients holding its checkpoint read", async () => {
+    const dir = content("gate-earlier");
+    for (const umid of ["urn:a", "urn:b", "urn:c"]) publish(dir, `${umid.slice(4)}.json`, `urn:${umid.slice(4)}`);
+    await logged(dir);
+    publish(dir, "d.json", "urn:d");
+    await logged(dir);
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+    for (const path of ["tile/entries/000.p/3", "tile/0/000.p/3"]) {
+      const file = join(dir, "_log", path);
+      const kept = readFileSync(file);
+      const edited = Buffer.from(kept);
+      edited[edited.length - 3]! ^= 1;
+      writeFileSync(file, edited);
+      assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] }, path);
+      const human = await cli("check", "--content", dir);
+      assert.match(human.stdout, new RegExp(`_log/${path.replaceAll(".", "\\.")} - error log/unverifiable: `), path);
+      writeFileSync(file, kept);
+    }
+    // A file past the checkpoint's tree, as a run killed before its checkpoint leaves, is no file of the log.
+    writeFileSync(join(dir, "_log", "tile", "entries", "000.p", "9"), "left by a killed run");
+    assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
+  });
+
   it("judges no log where there is none", async () => {
     const dir = content("gate-none");
     publish(dir, "a.json", "urn:a");
@@ -139,6 +219,13 @@ describe("the gate: build of content that has a log (issue 26, section 3)", () =
     const again = await build("build-stale");
     assert.deepEqual([again.status, again.rules], [0, []], again.output);
     assert.notDeepEqual(outputs(), built);
+  });
+
+  it("refuses a signed entry holding a lone surrogate with log/unverifiable, and writes nothing", async () => {
+    await signedOver("build-surrogate", ['{"state":"revoked","umid":"\\ud800"}']);
+    const refused = await build("build-surrogate");
+    assert.deepEqual([refused.status, refused.rules], [1, ["log/unverifiable"]], refused.output);
+    assert.equal(existsSync(join(scratch, "build-surrogate", "dist")), false);
   });
 
   it("refuses a log whose old bundle was edited with log/unverifiable, and writes nothing", async () => {

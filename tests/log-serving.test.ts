@@ -107,10 +107,11 @@ describe("the log served from Go's known answers (issue 26, section 5)", { skip:
     const overHttp = {
       read: async (path: string) => ((r) => (r.status === 200 ? r.body : undefined))(await get(records, path)),
     };
-    const audit = await auditLog(overHttp, size, opened.checkpoint.rootHash);
+    const entries: Uint8Array[] = [];
+    const audit = await auditLog(overHttp, size, opened.checkpoint.rootHash, (bundle) => entries.push(...bundle) > 0);
     assert.ok(audit.ok, JSON.stringify(audit));
     assert.deepEqual(
-      audit.entries.map((entry) => Buffer.from(entry).toString()),
+      entries.map((entry) => Buffer.from(entry).toString()),
       v.entries.slice(0, size).map((entry) => Buffer.from(entry).toString()),
     );
   });

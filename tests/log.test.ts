@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { utf8 } from "../core/base64url.ts";
 import { auditLog } from "../core/tlog/audit.ts";
 import { openCheckpoint, parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
 import { bucketOf, bucketPath, formatLatestLine, latestEntryIn, latestMap } from "../core/tlog/latest-map.ts";
@@ -17,7 +18,7 @@ import { publishedLog } from "../scripts/log/published-log.ts";
 import { listContent } from "../scripts/read/files.ts";
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
-import { LOG_ORIGIN as ORIGIN, logScratch } from "./support/log-content.ts";
+import { LOG_ORIGIN as ORIGIN, logScratch, signedLog } from "./support/log-content.ts";
 import { assertUsageError } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
 
@@ -32,9 +33,13 @@ async function loggedEntries(dir: string): Promise<string[]> {
   assert.equal(key.name, ORIGIN);
   const opened = await openCheckpoint(readFileSync(join(logDir, "checkpoint")), key, ORIGIN);
   assert.ok(opened.ok, JSON.stringify(opened));
-  const audit = await auditLog(fileTileStore(logDir), opened.checkpoint.size, opened.checkpoint.rootHash);
+  const entries: string[] = [];
+  const audit = await auditLog(fileTileStore(logDir), opened.checkpoint.size, opened.checkpoint.rootHash, (bundle) => {
+    for (const entry of bundle) entries.push(Buffer.from(entry).toString("utf8"));
+    return true;
+  });
   assert.ok(audit.ok, JSON.stringify(audit));
-  return audit.entries.map((entry) => Buffer.from(entry).toString("utf8"));
+  return entries;
 }
 
 /** What the built resolver serves for each UMID, as the log's entry for it says it. */
@@ -251,5 +256,58 @@ describe("a UMID too long for the log", () => {
     assert.equal(run.status, 1, run.stdout + run.stderr);
     assert.match(run.stderr, /_log\/checkpoint - error log\/entry-too-large: .*"urn:bbbb/);
     assert.deepEqual(fileDigests(join(dir, "_log")), before);
+  });
+});
+
+describe("a revocation dropped from the content (issue 37: revocation is permanent)", () => {
+  it("is never logged as undone: log/revocation-undone in log, check and build, and nothing written", async () => {
+    const dir = content("unrevoked");
+    publish(dir, "a.json", "urn:a");
+    publish(dir, "b.json", "urn:b");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    const routes = join(dir, "_routes.json");
+    assert.equal((await cli("revoke", "urn:a", "--content", dir)).status, 0);
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    // A direct push drops the revocation: urn:a's manifest is served again, and urn:b changed too.
+    unlinkSync(routes);
+    publish(dir, "b.json", "urn:b", { subject: "did:web:changed.example" });
+    const check = await cli("check", "--json", "--content", dir);
+    assert.equal(check.status, 1, check.stdout + check.stderr);
+    const rules = check.stdout
+      .trim()
+      .split("\n")
+      .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
+    // urn:b's change is still stale; urn:a's is no longer one that running log would fix.
+    assert.deepEqual(rules.sort(), ["log/revocation-undone", "log/stale"]);
+    const human = await cli("check", "--content", dir);
+    assert.match(human.stdout, /_log\/checkpoint - error log\/revocation-undone: 1 UMID .*"urn:a"/);
+    assert.match(human.stdout, /error log\/stale: 1 UMID's served state .*"urn:b"/);
+    const before = fileDigests(join(dir, "_log"));
+    const run = await cli("log", "--key", logKey, "--content", dir);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /_log\/checkpoint - error log\/revocation-undone: .*"urn:a"/);
+    assert.deepEqual(fileDigests(join(dir, "_log")), before);
+    const out = join(scratch, "unrevoked", "dist");
+    const build = await cli("build", "--content", dir, "--out", out, "--lookup-out", `${out}-lookup`);
+    assert.equal(build.status, 1, build.stdout + build.stderr);
+    assert.match(build.stdout, /error log\/revocation-undone: /);
+  });
+
+  it("is refused where a log already records it, naming the entry's bundle", async () => {
+    const dir = content("revived");
+    publish(dir, "a.json", "urn:a");
+    assert.equal((await cli("log", "--key", logKey, "--content", dir)).status, 0);
+    const [active] = await loggedEntries(dir);
+    // The log's key signed urn:a active, revoked, then active again: a log made by a build before this rule.
+    const entries = [active!, '{"state":"revoked","umid":"urn:a"}', active!];
+    rmSync(join(dir, "_log", "tile"), { recursive: true });
+    const files = await signedLog(await logSigner(), entries.map(utf8), ["urn:a", "urn:a", "urn:a"]);
+    writeFiles(join(dir, "_log"), Object.fromEntries([...files].map(([path, bytes]) => [path, Buffer.from(bytes)])));
+    const run = await cli("check", "--content", dir);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /_log\/tile\/entries\/000\.p\/3 - error log\/revocation-undone: entry 2 logs "urn:a" active after its revocation/,
+    );
   });
 });

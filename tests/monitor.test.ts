@@ -9,11 +9,13 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parseCheckpoint, signCheckpoint } from "../core/tlog/checkpoint.ts";
-import { parseEntryBundle } from "../core/tlog/entry-bundle.ts";
+import { entryBundle, MAX_ENTRY_SIZE, maxBundleBytes, parseEntryBundle } from "../core/tlog/entry-bundle.ts";
+import { TILE_WIDTH } from "../core/tlog/tile.ts";
 import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, leafHash } from "../core/tlog/merkle.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
-import { LOG_ORIGIN as ORIGIN, logScratch } from "./support/log-content.ts";
+import { utf8 } from "../core/base64url.ts";
+import { LOG_ORIGIN as ORIGIN, logScratch, signedLog } from "./support/log-content.ts";
 import { type LogServer, publishedLogFiles, serveLogFiles } from "./support/log-server.ts";
 import { assertLineNames, assertUsageError } from "./support/problems.ts";
 
@@ -173,7 +175,7 @@ describe("manifest-resolver monitor", () => {
     const bundle = new Uint8Array(files.get(bundlePath)!);
     bundle[bundle.length - 3]! ^= 1;
     files.set(bundlePath, bundle);
-    await refuses(files, "log/tile-mismatch", `/log/${tilePath}`, "mismatch");
+    await refuses(files, "log/tile-mismatch", `/log/${bundlePath}`, "mismatch");
     files.set(tilePath, Buffer.concat(parseEntryBundle(bundle, 6)!.map(leafHash)));
     await refuses(files, "log/tile-mismatch", "/log/checkpoint", "another root");
     const missing = new Map(rounds[1]!);
@@ -231,6 +233,121 @@ describe("manifest-resolver monitor", () => {
     const run = await monitor();
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /; 0 UMIDs changed since size 6\n$/);
+  });
+});
+
+/** `monitor --json` of `files`, served: its exit status and report; and the text run's stderr. */
+async function monitored(files: Map<string, Uint8Array>, ...args: string[]) {
+  const server = await serveLogFiles(files);
+  try {
+    const vkey = formatVerifierKey(ORIGIN, (await logSigner()).publicKey);
+    const json = await cli("monitor", server.url, "--log-key", vkey, "--json", ...args);
+    const text = await cli("monitor", server.url, "--log-key", vkey, ...args);
+    return { status: json.status, report: JSON.parse(json.stdout || "null"), text, served: server.bytesServed };
+  } finally {
+    await server.stop();
+  }
+}
+
+describe("monitor of a log its key signed over entries no log writes", () => {
+  it("refuses an entry holding a lone surrogate with a rule, in JSON, naming its bundle", async () => {
+    // JCS cannot spell the UMID "\ud800": reading the entry threw a TypeError, and --json printed nothing.
+    const entries = ['{"sha256":"x","state":"active","umid":"urn:a"}', '{"state":"revoked","umid":"\\ud800"}'];
+    const { status, report, text } = await monitored(await signedLog(await logSigner(), entries.map(utf8)));
+    assert.equal(status, 1);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/tile-mismatch" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000.p/2"), report.url);
+    assert.equal(text.status, 1);
+    assertLineNames(text.stderr, "log/tile-mismatch", "/log/tile/entries/000.p/2");
+  });
+});
+
+describe("monitor of a log that undoes a revocation (issue 37: revocation is permanent)", () => {
+  const active = '{"sha256":"x","state":"active","umid":"urn:a"}';
+  const revoked = '{"state":"revoked","umid":"urn:a"}';
+  const log = async (entries: string[]) =>
+    signedLog(
+      await logSigner(),
+      entries.map(utf8),
+      entries.map(() => "urn:a"),
+    );
+
+  it("fails on a state logged after a revocation, with log/revocation-undone, naming its bundle", async () => {
+    const { status, report, text } = await monitored(await log([active, revoked, active]));
+    assert.equal(status, 1);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/revocation-undone" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000.p/3"), report.url);
+    assert.equal(text.status, 1);
+    assertLineNames(text.stderr, "log/revocation-undone", "/log/tile/entries/000.p/3", '"urn:a"', "active");
+  });
+
+  it("with --state, fails on the revival instead of printing revoked -> active, and keeps the saved checkpoint", async () => {
+    const state = join(scratch, "revival.checkpoint");
+    const first = await monitored(await log([active, revoked]), "--state", state);
+    assert.equal(first.status, 0, JSON.stringify(first.report));
+    const saved = readFileSync(state);
+    const { status, report, text } = await monitored(await log([active, revoked, active]), "--state", state);
+    assert.equal(status, 1);
+    assert.equal(report.rule, "log/revocation-undone");
+    assert.doesNotMatch(text.stdout, /revoked -> active/);
+    assert.deepEqual(readFileSync(state), saved);
+  });
+});
+
+describe("monitor of a host that inflates entry bundles (issue 37)", () => {
+  // Five bundles of a log its key signed, honest; a host without the key then serves each as large as it can be.
+  const umids = Array.from({ length: 5 * TILE_WIDTH }, (_, i) => `urn:n:${i}`);
+  const entries = umids.map((umid) => utf8(`{"sha256":"x","state":"active","umid":"${umid}"}`));
+  const bundles = (files: Map<string, Uint8Array>) =>
+    [...files.keys()].filter((path) => path.startsWith("tile/entries/"));
+  /** `monitor --json` once over `files`: its report, and the bytes the host served. */
+  async function monitoredOnce(files: Map<string, Uint8Array>) {
+    const server = await serveLogFiles(files);
+    try {
+      const vkey = formatVerifierKey(ORIGIN, (await logSigner()).publicKey);
+      const run = await cli("monitor", server.url, "--log-key", vkey, "--json");
+      return { status: run.status, report: JSON.parse(run.stdout), served: server.bytesServed };
+    } finally {
+      await server.stop();
+    }
+  }
+
+  it("refuses the first bundle that is not its tile's entries, having read no other", async () => {
+    const honest = await signedLog(await logSigner(), entries, umids);
+    const served = await monitoredOnce(honest);
+    assert.equal(served.status, 0, JSON.stringify(served.report));
+    const honestBytes = [...honest.values()].reduce((total, bytes) => total + bytes.length, 0);
+    // Each bundle as many entries as its width says, each of the most bytes an entry can have: a well-formed bundle.
+    const inflated = new Map(honest);
+    const largest = entryBundle(Array.from({ length: TILE_WIDTH }, () => new Uint8Array(MAX_ENTRY_SIZE)));
+    assert.equal(largest.length, maxBundleBytes(TILE_WIDTH));
+    for (const path of bundles(honest)) inflated.set(path, largest);
+    const { status, report, served: bytes } = await monitoredOnce(inflated);
+    assert.equal(status, 1);
+    // The honest log, and one inflated bundle at most: not the five (84 MB).
+    assert.ok(bytes < honestBytes + 1.5 * maxBundleBytes(TILE_WIDTH), `${bytes} bytes served`);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/tile-mismatch" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000"), report.url);
+  });
+
+  it("refuses a bundle larger than its width allows, by rule, having read no more than its bound", async () => {
+    const honest = await signedLog(await logSigner(), entries, umids);
+    const inflated = new Map(honest);
+    const over = new Uint8Array(maxBundleBytes(TILE_WIDTH) + 4 * 1024 * 1024);
+    for (const path of bundles(honest)) inflated.set(path, over);
+    const { status, report, served } = await monitoredOnce(inflated);
+    assert.equal(status, 1);
+    assert.deepEqual({ ok: report.ok, rule: report.rule }, { ok: false, rule: "log/tile-mismatch" });
+    assert.ok(report.url.endsWith("/log/tile/entries/000"), report.url);
+    assert.match(report.message, new RegExp(`over the ${maxBundleBytes(TILE_WIDTH)} bytes`));
+    assert.ok(served < 1.5 * maxBundleBytes(TILE_WIDTH), `${served} bytes served`);
+    // A checkpoint is a few lines: one of megabytes is the log's fault too.
+    inflated.set("checkpoint", new Uint8Array(2 * 1024 * 1024));
+    const checkpoint = await monitoredOnce(inflated);
+    assert.deepEqual(
+      { status: checkpoint.status, rule: checkpoint.report.rule },
+      { status: 1, rule: "log/bad-checkpoint" },
+    );
   });
 });
 

@@ -25,6 +25,19 @@ function maxBytesAt(path: string): number {
 /** A file of the log that could not be had: no answer, an answer other than 200 or 404, or too long a body. */
 export class LogReadError extends Error {}
 
+/**
+ * A file longer than any the log can serve at its path (a tile or bundle, longer than its width allows): the log's
+ * fault, not the network's. `path` is under the log's URL.
+ */
+export class LogFileTooLarge extends LogReadError {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The files under `logUrl` (ending in a slash); `read` throws LogReadError when a file cannot be had. */
 export function httpTileStore(logUrl: string, transport: Transport): TileStore {
   return {
@@ -44,7 +57,7 @@ export function httpTileStore(logUrl: string, transport: Transport): TileStore {
       } catch (error) {
         throw new LogReadError(`${url}: the body was cut off: ${failure(error)}`);
       }
-      if (bytes.length > maxBytes) throw new LogReadError(`${url}: over ${maxBytes} bytes`);
+      if (bytes.length > maxBytes) throw new LogFileTooLarge(path, `${url}: over the ${maxBytes} bytes it can hold`);
       return bytes;
     },
   };

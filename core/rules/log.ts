@@ -47,6 +47,21 @@ export const LOG_RULES = {
       "Revoke the UMID (manifest-resolver revoke) or redirect it instead of deleting its manifest, or publish it " +
       "again; then run manifest-resolver log.",
   },
+  "log/revocation-undone": {
+    severity: "error",
+    summary: "a UMID the log records as revoked is served, or logged, in another state after its revocation",
+    why:
+      "Revocation is permanent (EXT-OPT O2.3): relying parties that saw a UMID revoked keep it revoked. A log entry " +
+      "after a revocation would sign that it was undone, and a client with the log key would accept the revived " +
+      "manifest; log refuses to append one, check and build refuse content that calls for one, and monitor and " +
+      "clients refuse a log that holds one. A revocation dropped from _routes.json by a direct push, which no " +
+      "check --base saw, is caught here.",
+    source: "EXT-OPT O2.3; issue 37",
+    fix:
+      "Put the UMID back in the revoked list of content/_routes.json (manifest-resolver revoke UMID), and publish " +
+      "the manifest under a new UMID. A log that already holds such an entry has signed it: investigate who " +
+      "logged it, with what key.",
+  },
   "log/entry-too-large": {
     severity: "error",
     summary: "a UMID's log entry is over the 65,535 bytes an entry bundle can hold",
@@ -69,10 +84,14 @@ export const LOG_RULES = {
   },
   "log/tile-mismatch": {
     severity: "error",
-    summary: "a served tile or entry bundle is missing, or does not hash to the checkpoint's root",
+    summary:
+      "a served tile or entry bundle is missing, longer than its width allows, holds an entry no log writes, or " +
+      "does not hash to the checkpoint's root",
     why:
       "The checkpoint signs a root; the tiles and entry bundles are the history under it. A served file that " +
-      "does not hash to that root shows another history than the one signed, and hides what was logged.",
+      "does not hash to that root shows another history than the one signed, and hides what was logged. A bundle " +
+      "longer than its width allows, or not the entries its tile hashes, is refused as it arrives: a host that " +
+      "inflates bundles must not make a monitor download and keep them all.",
     source: "C2SP tlog-tiles; RFC 9162 2.1",
     fix:
       "Deploy a build of content whose content/_log/ verifies, with every tile and bundle of its checkpoint " +

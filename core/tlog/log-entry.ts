@@ -11,7 +11,8 @@
  * Every check, build and log writes or reads an entry per UMID, so an entry's JCS text is
  * spelt here by hand: its members in JCS order, each string as JSON.stringify writes it,
  * which is JCS's own spelling of a well-formed string (RFC 8785 §3.2.2.2). A string with
- * a lone surrogate, which JCS refuses, goes through canonicalize to be refused there.
+ * a lone surrogate, which JCS refuses, goes through canonicalize to be refused there: an
+ * entry read from bytes with one is refused before (parseLogEntry), never thrown.
  */
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalize } from "../crypto/jcs.ts";
@@ -47,9 +48,14 @@ export function parseLogEntry(bytes: Uint8Array): LogEntry | undefined {
   return entry !== undefined && logEntryText(entry) === text ? entry : undefined;
 }
 
-/** The entry an object's members make, whatever their order and spelling; undefined for any other member. */
+/**
+ * The entry an object's members make, whatever their order and spelling; undefined for any other member, and for a
+ * string with a lone surrogate (an escape such as `\ud800` puts one there), which no entry JCS writes holds.
+ */
 function entryOf({ umid, state, ...rest }: Record<string, unknown>): LogEntry | undefined {
   if (typeof umid !== "string") return undefined;
+  if ([umid, ...Object.values(rest)].some((value) => typeof value === "string" && !value.isWellFormed()))
+    return undefined;
   const members = Object.keys(rest).join(",");
   if ((state === "active" || state === "suspended") && members === "sha256" && typeof rest.sha256 === "string")
     return { umid, state, sha256: rest.sha256 };

@@ -283,11 +283,17 @@ export async function checkContent(
  * lies in `contentDir`; a file is one manifest (or, by its name, a list file), judged as
  * the build judges it: by the `_keys.json` and `_unsigned.json` of the content root
  * `contentDir` if it lies there, by none otherwise. `allowUnsigned` names files outside
- * it opted in from the command line.
+ * it opted in from the command line. `judgeRoot` adds what is judged of a whole content
+ * root beyond its files (its log: check passes the gate, which this module cannot import)
+ * to the root's check, before it joins the others.
  */
 export async function checkPaths(
   paths: string[],
-  options: ContentCheckOptions & { contentDir: string; allowUnsigned: readonly string[] },
+  options: ContentCheckOptions & {
+    contentDir: string;
+    allowUnsigned: readonly string[];
+    judgeRoot?: (dir: string, check: ContentCheck) => Promise<void>;
+  },
 ): Promise<ContentCheck> {
   const result = emptyCheck();
   const { contentDir } = options;
@@ -390,6 +396,7 @@ export async function checkPaths(
       addFiles(result, linkProblems(path, listing.links));
     } else {
       const part = await checkContent(path, options);
+      await options.judgeRoot?.(path, part);
       appendAll(result.files, part.files);
       appendAll(result.diagnostics, part.diagnostics);
       result.recalled += part.recalled;

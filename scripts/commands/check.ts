@@ -142,23 +142,20 @@ Examples:
       progress: (checked: number, total: number) => progress.update(checked, total),
       ...(cache && { cache }),
     };
-    // The whole content folder, read as the build reads it (what it serves, for the log's gate), or the PATHs.
+    // The whole content folder, read as the build reads it (what it serves, for the log's gate), or the PATHs: a
+    // content folder among them is judged as the build judges it, its log included.
     const whole = compares || paths.length === 0;
     const result = await (whole
       ? checkContent(contentDir, options)
-      : checkPaths(paths, { ...options, contentDir, allowUnsigned: values["allow-unsigned"] })
+      : checkPaths(paths, {
+          ...options,
+          contentDir,
+          allowUnsigned: values["allow-unsigned"],
+          judgeRoot: (dir, check) => addLogProblems(dir, check),
+        })
     ).finally(() => progress.stop());
     saveCache(cache);
-    // The log records what the whole content serves: judged when the whole content folder is, and against --base's.
-    if (whole) {
-      const log = (await openContentLog(contentDir))?.opened;
-      for (const problem of await logGateProblems(contentDir, log, result, revision)) {
-        // A file of the log is a checked file too, so that every output (--json included) names it.
-        if (!result.files.some((checked) => checked.file === problem.file))
-          result.files.push({ file: problem.file, umid: null });
-        result.diagnostics.push(problem);
-      }
-    }
+    if (whole) await addLogProblems(contentDir, result, revision);
     if (values.online === true)
       result.diagnostics.push(
         ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
@@ -176,6 +173,20 @@ Examples:
     return hasErrors(diagnostics) ? EXIT_FAILED : EXIT_OK;
   },
 });
+
+/**
+ * Adds the log gate's problems (log-gate.ts) to `check`, the check of the whole content folder `dir`: the log records
+ * what the whole content serves, so it is judged only with all of it; against --base's (`revision`), if given.
+ */
+async function addLogProblems(dir: string, check: ContentCheck, revision?: Revision): Promise<void> {
+  const log = (await openContentLog(dir))?.opened;
+  for (const problem of await logGateProblems(dir, log, check, revision)) {
+    // A file of the log is a checked file too, so that every output (--json included) names it.
+    if (!check.files.some((checked) => checked.file === problem.file))
+      check.files.push({ file: problem.file, umid: null });
+    check.diagnostics.push(problem);
+  }
+}
 
 /**
  * Adds the history rules' errors to `result`, as diagnostics of the files they name (so

@@ -15,8 +15,8 @@ import { checkContent } from "../check/check-content.ts";
 import { settingsFromEnv } from "../config.ts";
 import { loadPrivateKey } from "../crypto/profile-a.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
-import { changedEntries, servedEntries } from "../log/log-entries.ts";
-import { unservedProblem } from "../log/log-gate.ts";
+import { changedEntries, revivedUmids, servedEntries } from "../log/log-entries.ts";
+import { revivalProblem, unservedProblem } from "../log/log-gate.ts";
 import {
   CHECKPOINT_FILE,
   emptyCheckpoint,
@@ -41,6 +41,8 @@ export const log = defineCommand({
 entry per UMID whose served state changed since its latest entry (its body's SHA-256 and
 active or suspended, revoked, or redirected and where), in UMID order, and signs a new
 checkpoint. A run that changes nothing appends nothing and leaves every file as it was.
+Revocation is permanent: a UMID whose latest entry is its revocation is never logged in
+another state (log/revocation-undone), and nothing is written.
 The first run creates the log: its checkpoint, tiles and entry bundles, and verifier (the
 key clients and monitors verify it with). Refuses content that check refuses, a key that
 is not the log's own, and a log that does not verify. Run it before pushing, as you run
@@ -79,7 +81,7 @@ Example:
     const locks = [logDir, join(contentDir, ROUTES_FILE)];
     return withFileLocks(locks, settings.lockWaitMs, async () => {
       const opened = await openLog(logDir);
-      if (!opened.ok) return refuse("log/unverifiable", join(logDir, opened.file), opened.reason);
+      if (!opened.ok) return refuse(opened.rule ?? "log/unverifiable", join(logDir, opened.file), opened.reason);
       const origin = opened.key?.name ?? checkedOrigin(newOrigin(values.origin, settings.resolverUrl));
       if (opened.key !== undefined && values.origin !== undefined && values.origin !== origin)
         throw new UsageError(`--origin '${values.origin}' is not this log's origin, '${origin}': a log keeps its name`);
@@ -110,6 +112,11 @@ Example:
       const unserved = unservedProblem(logDir, content, served, opened.logged.latest);
       if (unserved !== undefined) {
         console.error(formatDiagnostic(unserved));
+        return EXIT_FAILED;
+      }
+      const revived = revivedUmids(served, opened.logged.latest);
+      if (revived.length > 0) {
+        console.error(formatDiagnostic(revivalProblem(logDir, revived)));
         return EXIT_FAILED;
       }
       const entries = changedEntries(served, opened.logged.latest);
@@ -162,7 +169,7 @@ async function logSigner(path: string, origin: string): Promise<NoteSigner | str
 }
 
 function refuse(
-  rule: "log/wrong-key" | "log/unverifiable" | "log/entry-too-large",
+  rule: "log/wrong-key" | "log/unverifiable" | "log/entry-too-large" | "log/revocation-undone",
   file: string,
   message: string,
 ): number {

@@ -21,8 +21,11 @@ export const monitor = defineCommand({
   description: `Audits the transparency log the resolver at BASE serves at
 BASE${LOG_PREFIX}/ (C2SP tlog-tiles): its checkpoint must
 verify with the log's key, every entry bundle and tile must hash to the checkpoint's
-root, and the latest map (which entry is each UMID's latest) must be the one the entries
-make, in the checkpoint and in every bucket file served. With --state, the checkpoint
+root (the tiles first, then each bundle against its tile as it arrives, so that a host
+that inflates bundles is refused at the first), no state may follow a UMID's logged
+revocation (revocation is permanent), and the latest map (which entry is each UMID's
+latest) must be the one the entries make, in the checkpoint and in every bucket file
+served. With --state, the checkpoint
 must also be consistent with the one the last run saved: the log only grew, the old tree
 a prefix of the new one. Then it saves the new checkpoint to FILE, and prints one line per
 UMID whose latest entry changed since the saved checkpoint (every UMID on a first run):
@@ -39,8 +42,8 @@ seen by someone other than the publisher.`,
   https://resolver.example/…/log/checkpoint verified: size 8, root …; 2 UMIDs changed since size 6
 
 An inconsistency prints one line on stderr naming the file at fault and its rule
-(log/bad-checkpoint, log/tile-mismatch, log/map-mismatch, log/inconsistent; see
-'manifest-resolver explain RULE'), and FILE is left as it was.
+(log/bad-checkpoint, log/tile-mismatch, log/map-mismatch, log/inconsistent,
+log/revocation-undone; see 'manifest-resolver explain RULE'), and FILE is left as it was.
 
 Exit status: 0 the log verified (FILE saved), 1 an inconsistency, an answer other than 200
 or 404, no answer, or FILE not saved, 2 usage error.

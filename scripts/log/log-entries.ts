@@ -4,7 +4,8 @@
  * serves: a served body's SHA-256 is the one its ETag carries.
  */
 import { decodeUtf8, encodeBase64url, utf8 } from "../../core/base64url.ts";
-import { logEntryText, parseLogEntry } from "../../core/tlog/log-entry.ts";
+import { type LogEntry, logEntryText, parseLogEntry } from "../../core/tlog/log-entry.ts";
+import { isRevival } from "../../core/tlog/permanent-revocation.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 
 /** Each UMID the content serves, with its entry's JCS text. */
@@ -29,17 +30,63 @@ export interface LoggedEntries {
   umids: string[];
 }
 
-/** What a log's entries say; undefined when one is not an entry this log writes. */
-export function loggedEntries(entries: readonly Uint8Array[]): LoggedEntries | undefined {
-  const latest = new Map<string, string>();
-  const umids: string[] = [];
-  for (const entry of entries) {
-    const umid = parseLogEntry(entry)?.umid;
-    if (umid === undefined) return undefined;
-    latest.set(umid, decodeUtf8(entry)!);
-    umids.push(umid);
+/** Why entries read are no log this tool writes: `index` is the entry's in the log, in the bundle at `path`. */
+export type LoggedFault =
+  | { reason: "malformed"; path: string; index: number }
+  /** The entry logs a state after the UMID's logged revocation (core/tlog/permanent-revocation.ts). */
+  | { reason: "revival"; path: string; index: number; entry: LogEntry };
+
+/**
+ * What a log's entries say, read bundle by bundle in log order as an audit proves them (auditLog's visit): each UMID's
+ * latest entry and the UMIDs in order, not the entries themselves. With `since`, also each UMID's latest entry among
+ * the first `since` entries.
+ */
+export class LoggedReader implements LoggedEntries {
+  readonly latest = new Map<string, string>();
+  readonly umids: string[] = [];
+  /** The first entry found that this tool's log never holds; undefined while there is none. */
+  fault: LoggedFault | undefined;
+  /** Each UMID's latest entry among the first `since` entries, once they are read. */
+  latestSince: Map<string, string> | undefined;
+
+  constructor(private readonly since = 0) {
+    if (since === 0) this.latestSince = new Map();
   }
-  return { latest, umids };
+
+  /** Reads the entries of the bundle at `path`; false, with `fault` set, at the first that no log of ours holds. */
+  read(entries: readonly Uint8Array[], path: string): boolean {
+    for (const bytes of entries) {
+      const index = this.umids.length;
+      const entry = parseLogEntry(bytes);
+      if (entry === undefined) {
+        this.fault = { reason: "malformed", path, index };
+        return false;
+      }
+      const previous = this.latest.get(entry.umid);
+      if (isRevival(previous === undefined ? undefined : parseLogEntry(utf8(previous)), entry)) {
+        this.fault = { reason: "revival", path, index, entry };
+        return false;
+      }
+      this.latest.set(entry.umid, decodeUtf8(bytes)!);
+      this.umids.push(entry.umid);
+      if (this.umids.length === this.since) this.latestSince = new Map(this.latest);
+    }
+    return true;
+  }
+}
+
+/**
+ * The UMIDs whose served entry would follow their logged revocation, in UMID order: no entry may record that state
+ * (revocation is permanent), so `log` refuses it as the gate does.
+ */
+export function revivedUmids(served: ReadonlyMap<string, string>, latest: ReadonlyMap<string, string>): string[] {
+  return [...served]
+    .filter(([umid, entry]) => {
+      const logged = latest.get(umid);
+      return logged !== undefined && isRevival(parseLogEntry(utf8(logged)), parseLogEntry(utf8(entry))!);
+    })
+    .map(([umid]) => umid)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The entries to append: those of the UMIDs whose served state is not their latest entry, in UMID order. */

@@ -2,7 +2,8 @@
  * The log's files in `content/_log/` (issue 26): `verifier` (the signed-note verifier key,
  * `<origin>+<keyid>+<key>`), `checkpoint` (the signed checkpoint), and the tiles and entry
  * bundles at their tlog-tiles paths. A log is opened only once all of it verifies: the
- * checkpoint with the verifier, the tiles and bundles against the checkpoint's root.
+ * checkpoint with the verifier, the tiles and bundles against the checkpoint's root, and
+ * those of earlier sizes it keeps against those (earlier-tiles.ts).
  * Written new files first and the checkpoint last, each atomically, so that a process
  * killed at any instant leaves the previous log or the new one: files past the previous
  * checkpoint's size are not part of its log, and are written over by the next append.
@@ -10,16 +11,18 @@
  * build serves that map's buckets, and a client proves a UMID's latest entry with them.
  */
 import { existsSync, statSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
 import { auditLog } from "../../core/tlog/audit.ts";
+import { earlierTileFault } from "../../core/tlog/earlier-tiles.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { type LatestMap, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, sameHash } from "../../core/tlog/merkle.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import type { TileStore } from "../../core/tlog/tile-hashes.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
-import { type LoggedEntries, loggedEntries } from "./log-entries.ts";
+import { quoted } from "../../core/excerpt.ts";
+import { type LoggedEntries, type LoggedFault, LoggedReader } from "./log-entries.ts";
 
 export const LOG_FOLDER = "_log";
 export const CHECKPOINT_FILE = "checkpoint";
@@ -34,11 +37,15 @@ export interface SignedLog {
   signedCheckpoint: Uint8Array | undefined;
 }
 
-/** Why a log does not verify: `file` is the one found wrong, relative to the log's folder. */
+/**
+ * Why a log does not verify: `file` is the one found wrong, relative to the log's folder. `rule`, when it holds a state
+ * logged after a revocation: it verifies, but no log may say that.
+ */
 export interface LogFault {
   ok: false;
   file: string;
   reason: string;
+  rule?: "log/revocation-undone";
 }
 
 /** A log whose tiles and bundles hash to its checkpoint's root, and whose checkpoint commits to its latest map. */
@@ -64,16 +71,35 @@ export async function openLog(dir: string): Promise<OpenedLog> {
   if (!signed.ok) return signed;
   if (signed.checkpoint === undefined) return { ...signed, logged: NOTHING_LOGGED, map: undefined };
   const { size, rootHash, extensions } = signed.checkpoint;
-  const audit = await auditLog(fileTileStore(dir), size, rootHash);
+  const logged = new LoggedReader();
+  const audit = await auditLog(fileTileStore(dir), size, rootHash, (entries, path) => logged.read(entries, path));
+  if (logged.fault !== undefined) return loggedFault(logged.fault);
   if (!audit.ok) return { ok: false, file: audit.path, reason: `${audit.reason} for the checkpoint's tree` };
-  const logged = loggedEntries(audit.entries);
-  if (logged === undefined)
-    return { ok: false, file: "tile/entries", reason: "holds an entry this log does not write" };
+  const earlier = await earlierTileFault(fileTileStore(dir), await tileFiles(dir), size);
+  if (earlier !== undefined)
+    return {
+      ok: false,
+      file: earlier.path,
+      reason: "not the start of the checkpoint's tile: an earlier size's, edited",
+    };
   const map = await latestMap(logged.umids);
   const committed = parseLatestLine(extensions);
   if (committed?.bits !== map.bits || !sameHash(committed.root, map.root))
     return { ok: false, file: CHECKPOINT_FILE, reason: "its latest-map line is not the map its entries make" };
   return { ...signed, logged, map };
+}
+
+/** The fault of a log whose entries, proven, are no log this tool writes. */
+export function loggedFault(fault: LoggedFault): LogFault {
+  if (fault.reason === "malformed")
+    return { ok: false, file: fault.path, reason: `holds an entry this log does not write (entry ${fault.index})` };
+  const { umid, state } = fault.entry;
+  return {
+    ok: false,
+    file: fault.path,
+    reason: `entry ${fault.index} logs ${quoted(umid)} ${state} after its revocation: revocation is permanent`,
+    rule: "log/revocation-undone",
+  };
 }
 
 /**
@@ -130,6 +156,16 @@ export async function writeLog(
   }
   if (verifier !== undefined) await writeFileAtomically(join(dir, VERIFIER_FILE), `${verifier}\n`);
   await writeFileAtomically(join(dir, CHECKPOINT_FILE), signedCheckpoint);
+}
+
+/** The files under `dir`'s tile folder, by their path from `dir` (with slashes), in no order. */
+async function tileFiles(dir: string): Promise<string[]> {
+  const tiles = join(dir, "tile");
+  if (!existsSync(tiles)) return [];
+  const entries = await readdir(tiles, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
 }
 
 async function readOptional(path: string): Promise<Uint8Array | undefined> {

@@ -12,9 +12,10 @@ import { join } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import type { Revision } from "../history/git-revision.ts";
-import { displayPath } from "../read/files.ts";
+import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
-import { changedEntries, servedEntries, unservedUmids } from "./log-entries.ts";
+import { parseLogEntry } from "../../core/tlog/log-entry.ts";
+import { changedEntries, revivedUmids, servedEntries, unservedUmids } from "./log-entries.ts";
 import { CHECKPOINT_FILE, LOG_FOLDER, type OpenedLog } from "./log-folder.ts";
 import { logHistoryProblems } from "./log-history.ts";
 
@@ -29,24 +30,47 @@ export async function logGateProblems(
 ): Promise<Diagnostic[]> {
   const logDir = join(contentDir, LOG_FOLDER);
   if (log?.ok === false)
-    return [diagnostic("log/unverifiable", { file: displayPath(join(logDir, log.file)) }, log.reason)];
+    return [diagnostic(log.rule ?? "log/unverifiable", { file: displayPath(join(logDir, log.file)) }, log.reason)];
   const problems = base === undefined ? [] : await logHistoryProblems(contentDir, log, base);
   if (log === undefined) return problems;
   const served = servedEntries(content);
   const unserved = unservedProblem(logDir, content, served, log.logged.latest);
   if (unserved !== undefined) problems.push(unserved);
-  const stale = changedEntries(served, log.logged.latest);
+  const revived = revivedUmids(served, log.logged.latest);
+  if (revived.length > 0) problems.push(revivalProblem(logDir, revived));
+  // A revived UMID's own problem says what to do: not run log, which refuses it.
+  const unstale = new Set(revived);
+  const stale = changedEntries(served, log.logged.latest).filter((entry) => !unstale.has(umidOf(entry)));
   if (stale.length === 0) return problems;
-  const first = JSON.parse(new TextDecoder().decode(stale[0])) as { umid: string };
   problems.push(
     diagnostic(
       "log/stale",
       { file: displayPath(join(logDir, CHECKPOINT_FILE)) },
       `${stale.length} UMID${stale.length === 1 ? "'s" : "s'"} served state is not the log's latest entry ` +
-        `(the first: ${JSON.stringify(first.umid)}): ${RUN_LOG}`,
+        `(the first: ${JSON.stringify(umidOf(stale[0]!))}): ${RUN_LOG}`,
     ),
   );
   return problems;
+}
+
+/** The UMID of an entry the content calls for (changedEntries). */
+function umidOf(entry: Uint8Array): string {
+  return parseLogEntry(entry)!.umid;
+}
+
+/**
+ * The problem of content that serves `revived` (revivedUmids: UMIDs whose logged revocation it does not serve) in
+ * another state: revocation is permanent, so `log` refuses it too, and no run of it fixes it.
+ */
+export function revivalProblem(logDir: string, revived: readonly string[]): Diagnostic {
+  const one = revived.length === 1;
+  return diagnostic(
+    "log/revocation-undone",
+    { file: displayPath(join(logDir, CHECKPOINT_FILE)) },
+    `${revived.length} UMID${one ? "" : "s"} the log records as revoked ${one ? "is" : "are"} served in another ` +
+      `state (the first: ${quoted(revived[0])}): revocation is permanent; restore ${one ? "its" : "their"} ` +
+      `revocation in ${ROUTES_FILE}, and publish a new UMID instead`,
+  );
 }
 
 /**

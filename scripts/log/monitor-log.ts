@@ -8,18 +8,18 @@
  */
 import { encodeBase64 } from "../../core/base64url.ts";
 import { globalFetch } from "../../core/client/fetch-following.ts";
-import { httpTileStore, LogReadError } from "../../core/client/http-tile-store.ts";
+import { httpTileStore, LogFileTooLarge, LogReadError } from "../../core/client/http-tile-store.ts";
 import { proveConsistency } from "../../core/tlog/consistency.ts";
 import { auditLog } from "../../core/tlog/audit.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { bucketFile, bucketPath, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
-import { type Hash, leafHash, sameHash } from "../../core/tlog/merkle.ts";
+import { type Hash, sameHash } from "../../core/tlog/merkle.ts";
 import type { TileStore } from "../../core/tlog/tile-hashes.ts";
 import type { NoteKey } from "../../core/tlog/note-keys.ts";
-import { TreeHashes } from "../../core/tlog/tree-hashes.ts";
 import type { RuleId } from "../../core/rules/index.ts";
-import { loggedEntries } from "./log-entries.ts";
-import { CHECKPOINT_FILE } from "./log-folder.ts";
+import { LoggedReader } from "./log-entries.ts";
+import { parseTilePath } from "../../core/tlog/tile.ts";
+import { CHECKPOINT_FILE, loggedFault } from "./log-folder.ts";
 
 /** A UMID whose latest entry changed: `before` undefined when it had none. */
 export interface StateChange {
@@ -46,7 +46,7 @@ export type Monitored =
 
 type MonitorRule = Extract<
   RuleId,
-  "log/bad-checkpoint" | "log/tile-mismatch" | "log/map-mismatch" | "log/inconsistent"
+  "log/bad-checkpoint" | "log/tile-mismatch" | "log/map-mismatch" | "log/inconsistent" | "log/revocation-undone"
 >;
 
 /** As long as the client waits for a manifest. */
@@ -59,9 +59,17 @@ export async function monitorLog(logUrl: string, key: NoteKey, saved: Checkpoint
   try {
     return await audited(store, logUrl, key, saved);
   } catch (error) {
+    if (error instanceof LogFileTooLarge)
+      return { ok: false, rule: tooLargeRule(error.path), url: logUrl + error.path, message: error.message };
     if (error instanceof LogReadError) return { ok: false, rule: undefined, message: error.message };
     throw error;
   }
+}
+
+/** The rule a served file longer than any the log serves at its path breaks: a tile or bundle, by its width. */
+function tooLargeRule(path: string): MonitorRule {
+  if (path === CHECKPOINT_FILE) return "log/bad-checkpoint";
+  return parseTilePath(path) === undefined ? "log/map-mismatch" : "log/tile-mismatch";
 }
 
 async function audited(
@@ -87,17 +95,18 @@ async function audited(
       `size ${size}: the log shrank from the saved checkpoint's ${oldSize}`,
     );
 
-  const audit = await auditLog(store, size, rootHash);
+  const logged = new LoggedReader(oldSize);
+  const audit = await auditLog(store, size, rootHash, (entries, path) => logged.read(entries, path));
   if (!audit.ok) {
+    if (audit.reason === "refused") {
+      const { file, reason, rule } = loggedFault(logged.fault!);
+      return fail(rule ?? "log/tile-mismatch", logUrl + file, reason);
+    }
     const url = audit.path === CHECKPOINT_FILE ? checkpointUrl : logUrl + audit.path;
     return fail("log/tile-mismatch", url, auditFailure(audit.reason, audit.path, size, rootHash));
   }
-  const logged = loggedEntries(audit.entries);
-  if (logged === undefined)
-    return fail("log/tile-mismatch", `${logUrl}tile/entries/`, "an entry bundle holds an entry the log does not write");
 
-  const tree = new TreeHashes(audit.entries.map(leafHash));
-  if (saved !== undefined && !(await proveConsistency(tree, saved, checkpoint)).ok)
+  if (saved !== undefined && !(await proveConsistency(audit.tree, saved, checkpoint)).ok)
     return fail(
       "log/inconsistent",
       checkpointUrl,
@@ -118,7 +127,7 @@ async function audited(
       return fail("log/map-mismatch", url, `is not bucket ${bucket} of the map the log's entries make`);
   }
 
-  const before = loggedEntries(audit.entries.slice(0, oldSize))!.latest;
+  const before = logged.latestSince!;
   const changes = [...logged.latest]
     .filter(([umid, entry]) => before.get(umid) !== entry)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -129,8 +138,11 @@ async function audited(
 /** Why the audit of the served tiles failed, in words. */
 function auditFailure(reason: "missing" | "malformed" | "mismatch", path: string, size: number, root: Hash): string {
   if (path === CHECKPOINT_FILE)
-    return `the tiles and bundles served make another root than the checkpoint's, ${encodeBase64(root)}`;
+    return `the tiles served make another root than the checkpoint's, ${encodeBase64(root)}`;
   if (reason === "missing") return `missing (404), though the checkpoint's tree of size ${size} has it`;
-  if (reason === "malformed") return "malformed: not an entry bundle of as many entries as its path says";
-  return "mismatch: not the hashes of the entries the served bundles hold";
+  const bundle = parseTilePath(path)?.level === "entries";
+  if (reason === "malformed")
+    return `malformed: not ${bundle ? "an entry bundle of as many entries" : "a tile of as many hashes"} as its path says`;
+  if (bundle) return "mismatch: its entries are not those whose hashes its tile holds";
+  return "mismatch: not the hashes of the tiles below it";
 }

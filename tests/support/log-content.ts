@@ -8,6 +8,9 @@ import { createPrivateKey } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { appendEntries } from "../../core/tlog/append.ts";
+import { signCheckpoint } from "../../core/tlog/checkpoint.ts";
+import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../../core/tlog/latest-map.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./fixture-content.ts";
 import { runCli } from "./processes.ts";
@@ -72,4 +75,27 @@ export function logScratch(prefix: string): LogScratch {
     return (await ed25519Signer({ name: LOG_ORIGIN, seed: Buffer.from(seed, "base64url") }))!;
   };
   return { dir, logKey, pem, cli, content, publish, loggedThenEdited, logSigner };
+}
+
+/**
+ * A log of `entries`, whatever they hold, as the log key signs one (the key holder's own log, or a stolen key's): its
+ * checkpoint, tiles and entry bundles, by path under the log's prefix. Given `umids` (the entries' UMIDs, in order),
+ * its latest-map line is theirs and it serves their buckets; without, the line names a map of nothing the entries
+ * make (for entries no map can be made of).
+ */
+export async function signedLog(
+  signer: NoteSigner,
+  entries: readonly Uint8Array[],
+  umids?: readonly string[],
+): Promise<Map<string, Uint8Array>> {
+  const appended = await appendEntries({ read: async () => undefined }, 0, entries);
+  const map = umids === undefined ? undefined : await latestMap(umids);
+  const latest = map ?? { bits: 0, root: new Uint8Array(32) };
+  const checkpoint = { origin: signer.name, size: appended.size, rootHash: appended.rootHash };
+  const note = await signCheckpoint({ ...checkpoint, extensions: [formatLatestLine(latest)] }, signer);
+  const files = new Map(appended.files);
+  files.set("checkpoint", new TextEncoder().encode(note));
+  for (let bucket = 0; map !== undefined && bucket < map.buckets.length; bucket++)
+    files.set(bucketPath(appended.size, bucket), await bucketFile(map, bucket));
+  return files;
 }

@@ -123,4 +123,14 @@ describe("log entries", () => {
     ])
       assert.equal(parseLogEntry(utf8(text)), undefined, text);
   });
+
+  it("refuses, without throwing, an entry whose string holds a lone surrogate: JCS cannot spell it", () => {
+    for (const text of [
+      '{"state":"revoked","umid":"\\ud800"}',
+      '{"state":"revoked","umid":"a\\udc00"}',
+      '{"sha256":"\\ud800","state":"active","umid":"urn:um:a"}',
+      '{"location":"https://b.example/\\udfff","state":"redirected","umid":"urn:um:a"}',
+    ])
+      assert.equal(parseLogEntry(utf8(text)), undefined, text);
+  });
 });

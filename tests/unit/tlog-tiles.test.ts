@@ -168,11 +168,11 @@ describe("a client reading the served tiles", { skip }, () => {
 });
 
 describe("auditing a hostile checkpoint", () => {
-  it("stops at the first missing bundle of a huge tree, listing none of its tiles", async () => {
+  it("stops at the first missing tile of a huge tree, listing none of its tiles", async () => {
     // Listing the 2^32 tiles of a tree of 2^40 entries first exhausted the heap: a monitor crashed on one checkpoint.
     assert.deepEqual(await auditLog(storeOf(new Map()), 2 ** 40, new Uint8Array(32)), {
       ok: false,
-      path: "tile/entries/000",
+      path: "tile/0/000",
       reason: "missing",
     });
   });
@@ -187,17 +187,42 @@ describe("auditing the known 300-entry log", { skip }, () => {
     else tiles.set(path, bytes);
     return storeOf(tiles);
   }
-  it("passes, and gives back every entry", async () => {
-    assert.deepEqual(await auditLog(storeOf(v.tiles), 300, root), { ok: true, entries: v.entries.slice(0, 300) });
+  it("passes, and hands over every entry, bundle by bundle, each once proven", async () => {
+    const visited: [string, readonly Uint8Array[]][] = [];
+    const audit = await auditLog(storeOf(v.tiles), 300, root, (entries, path) => visited.push([path, entries]) > 0);
+    assert.equal(audit.ok, true);
+    assert.deepEqual(
+      visited.map(([path]) => path),
+      ["tile/entries/000", "tile/entries/001.p/44"],
+    );
+    assert.deepEqual(
+      visited.flatMap(([, entries]) => entries),
+      v.entries.slice(0, 300),
+    );
   });
-  it("names an edited old entry's bundle through its tile", async () => {
+  it("names an edited old entry's bundle: its entries are not those its tile hashes", async () => {
     const bundle = v.tiles.get("tile/entries/000")!.slice();
     bundle[40]! ^= 1;
     assert.deepEqual(await auditLog(changed("tile/entries/000", bundle), 300, root), {
       ok: false,
-      path: "tile/0/000",
+      path: "tile/entries/000",
       reason: "mismatch",
     });
+  });
+  it("stops where the visitor refuses a bundle, and reads no bundle after it", async () => {
+    const read: string[] = [];
+    const store = {
+      read: async (path: string) => {
+        read.push(path);
+        return v.tiles.get(path);
+      },
+    };
+    assert.deepEqual(await auditLog(store, 300, root, () => false), {
+      ok: false,
+      path: "tile/entries/000",
+      reason: "refused",
+    });
+    assert.equal(read.at(-1), "tile/entries/000");
   });
   it("names a missing or malformed bundle, and a missing or edited tile", async () => {
     const cases: [string, Uint8Array | undefined, string][] = [
@@ -205,6 +230,7 @@ describe("auditing the known 300-entry log", { skip }, () => {
       ["tile/entries/001.p/44", v.tiles.get("tile/entries/001.p/44")!.subarray(1), "malformed"],
       ["tile/1/000.p/1", undefined, "missing"],
       ["tile/1/000.p/1", v.roots.get(257)!, "mismatch"],
+      ["tile/0/001.p/44", v.tiles.get("tile/0/001.p/44")!.subarray(32), "malformed"],
     ];
     for (const [path, bytes, reason] of cases)
       assert.deepEqual(await auditLog(changed(path, bytes), 300, root), { ok: false, path, reason });

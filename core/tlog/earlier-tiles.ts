@@ -1,0 +1,38 @@
+/**
+ * Tiles and entry bundles of earlier tree sizes. A partial tile a log served with an earlier checkpoint (`.p/W`, W
+ * less than the tile's width now) still answers clients that hold that checkpoint (a Workers KV namespace keeps every
+ * one a deploy wrote); being of the same tree, it holds the first W hashes, or entries, of the tile of the same
+ * coordinates now. A file past the tree (a partial wider than the tile now, as a run killed before its checkpoint
+ * leaves) is not part of the log, and is not judged.
+ */
+import { entryBundle, parseEntryBundle } from "./entry-bundle.ts";
+import { HASH_SIZE, sameHash } from "./merkle.ts";
+import { parseTilePath, tilePath, tileWidth } from "./tile.ts";
+import type { TileStore } from "./tile-hashes.ts";
+
+/**
+ * The first of `paths` (under the log's prefix, as `store` holds them) that is a tile or bundle of an earlier size of
+ * the tree of `size` entries, and not the start of the one now; undefined when there is none. The tiles now must have
+ * been audited (audit.ts): they are the reference.
+ */
+export async function earlierTileFault(
+  store: TileStore,
+  paths: Iterable<string>,
+  size: number,
+): Promise<{ path: string; reason: "mismatch" } | undefined> {
+  for (const path of paths) {
+    const tile = parseTilePath(path);
+    if (tile === undefined || tilePath(tile) !== path) continue;
+    const width = tileWidth(tile.level === "entries" ? 0 : tile.level, tile.index, size);
+    if (tile.width >= width) continue;
+    const earlier = await store.read(path);
+    const now = await store.read(tilePath({ ...tile, width }));
+    if (earlier === undefined || now === undefined) continue;
+    const start =
+      tile.level === "entries"
+        ? entryBundle(parseEntryBundle(now, width)!.slice(0, tile.width))
+        : now.subarray(0, tile.width * HASH_SIZE);
+    if (!sameHash(earlier, start)) return { path, reason: "mismatch" };
+  }
+  return undefined;
+}
