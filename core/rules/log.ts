@@ -102,6 +102,19 @@ export const LOG_RULES = {
       "content/_log/ was rebuilt or rolled back must restore its history; the saved checkpoint (monitor's, or in " +
       "resolve's --cache) is evidence, keep it.",
   },
+  "log/revocation-undone": {
+    severity: "error",
+    summary: "the log records a state for a UMID after recording it revoked",
+    why:
+      "Revocation is permanent (EXT-OPT O2.3): a log whose latest entry for a UMID is active, suspended or " +
+      "redirected after an entry that revoked it records a revocation undone, the manifest revived. A client " +
+      "(resolve --log-key) refuses it when it saw the log revoke the UMID before, or when the revocation is in the " +
+      "entry bundle it reads; it does not scan the whole log.",
+    source: "EXT-OPT O2.3; issue 37",
+    fix:
+      "Nothing to use: the publisher, or whoever holds the log's key, revived a revoked manifest. If it is your " +
+      "resolver, publish the manifest again under a new UMID; the revocation stands.",
+  },
   "log/not-latest": {
     severity: "error",
     summary: "what the resolver answered for a UMID is not its latest entry in the resolver's log",
