@@ -31,6 +31,7 @@ import { formatLogEntry, type LogEntry } from "../core/tlog/log-entry.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../core/tlog/note-signature.ts";
 import { LOG_PREFIX, umidPath } from "../core/umid-path.ts";
+import { fileCache } from "../scripts/client/file-cache.ts";
 import { fileTrustMemory } from "../scripts/client/file-trust-memory.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 
@@ -222,6 +223,46 @@ describe("fileTrustMemory: the CLI's, in files", () => {
       [".revoked.json"],
     );
     assert.equal(await fileTrustMemory(dir).recall("other"), undefined);
+  });
+});
+
+describe("what a 0.1.0 cache remembered, under #status-seen and #checkpoint-seen", () => {
+  it("is read into the memory: a revocation seen before the upgrade stays, a checkpoint still binds", async () => {
+    const [A, R] = ["urn:legacy:a", "urn:legacy:r"];
+    const [a1, a2] = [bodyOf(A), bodyOf(A, { issuedAt: "2026-02-01T00:00:00Z" })];
+    const dir = mkdtempSync(join(scratch, "legacy-"));
+    // As 0.1.0's `resolve --cache DIR` left it: the entries in DIR's files, under the keys with fragments.
+    const old = fileCache(dir);
+    await old.set(`${BASE}${umidPath(R)}#status-seen`, {
+      url: `${BASE}${umidPath(R)}`,
+      body: JSON.stringify({ status: "revoked" }),
+      storedAt: 0,
+      maxAge: 0,
+    });
+    const logged = await logOf([active(A, a1), active(A, a2)]);
+    await old.set(`${verifier}#checkpoint-seen`, {
+      url: `${BASE}${LOG_PREFIX}/checkpoint`,
+      body: Buffer.from(logged.get("checkpoint")!).toString("utf8"),
+      storedAt: 0,
+      maxAge: 0,
+    });
+    const upgraded = () => ({ cache: fileCache(dir), memory: fileTrustMemory(join(dir, "memory")) });
+    world.log = await logOf([active(A, a1)]);
+    world.answers = new Map([
+      [A, a1],
+      [R, bodyOf(R)],
+    ]);
+    assert.deepEqual(rulesOf(await resolve(BASE, A, options({ ...upgraded(), logKey: verifier }))), [
+      "log/inconsistent",
+    ]);
+    const revived = receiptOf(await resolve(BASE, R, options(upgraded())));
+    assert.deepEqual(
+      [revived.revocationStatus, revived.warnings.map((w) => w.rule)],
+      ["revoked", ["status/revocation-contradicted"]],
+    );
+    // Kept in the memory from then on: read without the cache, it is there.
+    const memory = fileTrustMemory(join(dir, "memory"));
+    assert.equal(receiptOf(await resolve(BASE, R, options({ memory }))).revocationStatus, "revoked");
   });
 });
 

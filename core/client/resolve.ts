@@ -42,6 +42,7 @@ import { baseUrlProblem, originProblem } from "./base-url.ts";
 import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { guardedMemory, trustMemory, type TrustMemory } from "./trust-memory.ts";
+import { withLegacyEntries } from "./legacy-memory.ts";
 import type { StatusAnswer } from "./status-resolution.ts";
 import { resolveStatus } from "./status-sources.ts";
 
@@ -169,7 +170,9 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const cache = store === undefined ? undefined : guardedCache(store);
   const chosen = givenMemory ?? (store === undefined ? undefined : memoryOf(store));
-  const memory = chosen === undefined ? undefined : guardedMemory(chosen);
+  // What a 0.1.0 cache remembered is read into the memory (legacy-memory.ts).
+  const memory =
+    chosen === undefined ? undefined : guardedMemory(cache === undefined ? chosen : withLegacyEntries(chosen, cache));
   const evaluateOptions: EvaluateOptions = rest;
   // One resolution of the keyRef, however many times the manifest is evaluated (twice, when it has a status).
   const resolveRemote =
