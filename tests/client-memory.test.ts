@@ -26,6 +26,7 @@ import {
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { appendEntries } from "../core/tlog/append.ts";
 import { signCheckpoint } from "../core/tlog/checkpoint.ts";
+import { entryBundle } from "../core/tlog/entry-bundle.ts";
 import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../core/tlog/latest-map.ts";
 import { formatLogEntry, type LogEntry } from "../core/tlog/log-entry.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
@@ -331,6 +332,17 @@ describe("resolve --log-key: a revocation the log undoes", () => {
     const refused = await resolve(BASE, R, options({ logKey: verifier }));
     assert.deepEqual(rulesOf(refused), ["log/revocation-undone"]);
     assert.match(receiptOf(refused).warnings[0]!.message, /says active, after the log revoked it \(entry 1\)/);
+  });
+
+  it("a revocation forged into the bundle, not in the checkpoint's tree, is not believed", async () => {
+    const R = "urn:undone:forged";
+    const body = bodyOf(R);
+    const log = await logOf([active("urn:undone:other", body), active(R, body)]);
+    const [path] = [...log.keys()].filter((file) => file.startsWith("tile/entries/"));
+    log.set(path!, entryBundle([formatLogEntry(revoked(R)), formatLogEntry(active(R, body))]));
+    world.log = log;
+    world.answers = new Map([[R, body]]);
+    assert.equal(receiptOf(await resolve(BASE, R, options({ logKey: verifier }))).outcome, "accepted");
   });
 
   it("revived in a later bundle: refused by a client that saw the log revoke it, at any resolver", async () => {

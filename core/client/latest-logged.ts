@@ -143,12 +143,15 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   const entry = parseLogEntry(entryBytes);
   if (entry?.umid !== umid)
     return refused("log/unproven", `entry ${index}, which the latest map names, is not an entry of ${quoted(umid)}`);
-  const logged = `${logUrl}${bundleFile}`;
-  if (entry.state === "revoked") await rememberLoggedRevocation(memory, key, umid, logged, request.now);
+  if (entry.state === "revoked")
+    await rememberLoggedRevocation(memory, key, umid, `${logUrl}${bundleFile}`, request.now);
   else {
     // Revocation is permanent (EXT-OPT O2.3): a state the log records after a revocation of the UMID is refused.
     const seenAt = await recallLoggedRevocation(memory, key, umid);
-    const before = seenAt === undefined ? await revokedBefore(entries!) : `as this client saw in ${seenAt}`;
+    const before =
+      seenAt === undefined
+        ? await revokedBefore(entries!, index, umid, { hashes, size, rootHash })
+        : `as this client saw in ${seenAt}`;
     if (before !== undefined)
       return refused(
         "log/revocation-undone",
@@ -157,22 +160,28 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
       );
   }
   return { ok: true, entry, index, size };
+}
 
-  /**
-   * Which entry before the latest in its bundle (`entries`), proven in the tree, revokes the UMID; undefined when none
-   * does. The entries of other bundles are a monitor's to read (monitor-log.ts): a client reads one bundle.
-   */
-  async function revokedBefore(entries: Uint8Array[]): Promise<string | undefined> {
-    const first = index - (index % TILE_WIDTH);
-    for (let i = first; i < index; i++) {
-      const bytes = entries[i - first]!;
-      const earlier = parseLogEntry(bytes);
-      if (earlier?.umid !== umid || earlier.state !== "revoked") continue;
-      if (verifyInclusion(leafHash(bytes), i, size, await inclusionProof(hashes, i, size), rootHash))
-        return `entry ${i}`;
-    }
-    return undefined;
+/**
+ * Which entry of `umid` before `index` in its bundle (`entries`), proven in the tree, revokes it ("entry 3"); undefined
+ * when none does. The entries of other bundles are a monitor's to read (scripts/log/monitor-log.ts): a client reads
+ * one bundle.
+ */
+async function revokedBefore(
+  entries: readonly Uint8Array[],
+  index: number,
+  umid: string,
+  tree: { hashes: TileHashes; size: number; rootHash: Uint8Array },
+): Promise<string | undefined> {
+  const first = index - (index % TILE_WIDTH);
+  for (let i = first; i < index; i++) {
+    const bytes = entries[i - first]!;
+    const earlier = parseLogEntry(bytes);
+    if (earlier?.umid !== umid || earlier.state !== "revoked") continue;
+    const proof = await inclusionProof(tree.hashes, i, tree.size);
+    if (verifyInclusion(leafHash(bytes), i, tree.size, proof, tree.rootHash)) return `entry ${i}`;
   }
+  return undefined;
 }
 
 /** Why `answer` is not the state the log's latest entry records; undefined when it is. */
