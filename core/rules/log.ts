@@ -47,6 +47,21 @@ export const LOG_RULES = {
       "Revoke the UMID (manifest-resolver revoke) or redirect it instead of deleting its manifest, or publish it " +
       "again; then run manifest-resolver log.",
   },
+  "log/revocation-undone": {
+    severity: "error",
+    summary: "a UMID the log records as revoked is served, or logged, in another state after its revocation",
+    why:
+      "Revocation is permanent (EXT-OPT O2.3): relying parties that saw a UMID revoked keep it revoked. A log entry " +
+      "after a revocation would sign that it was undone, and a client with the log key would accept the revived " +
+      "manifest; log refuses to append one, check and build refuse content that calls for one, and monitor and " +
+      "clients refuse a log that holds one. A revocation dropped from _routes.json by a direct push, which no " +
+      "check --base saw, is caught here.",
+    source: "EXT-OPT O2.3; issue 37",
+    fix:
+      "Put the UMID back in the revoked list of content/_routes.json (manifest-resolver revoke UMID), and publish " +
+      "the manifest under a new UMID. A log that already holds such an entry has signed it: investigate who " +
+      "logged it, with what key.",
+  },
   "log/entry-too-large": {
     severity: "error",
     summary: "a UMID's log entry is over the 65,535 bytes an entry bundle can hold",
@@ -102,19 +117,6 @@ export const LOG_RULES = {
       "Investigate: find which history the log's key signed and who was served which. A publisher whose " +
       "content/_log/ was rebuilt or rolled back must restore its history; the saved checkpoint (monitor's, or in " +
       "resolve's --cache) is evidence, keep it.",
-  },
-  "log/revocation-undone": {
-    severity: "error",
-    summary: "the log records a state for a UMID after recording it revoked",
-    why:
-      "Revocation is permanent (EXT-OPT O2.3): a log whose latest entry for a UMID is active, suspended or " +
-      "redirected after an entry that revoked it records a revocation undone, the manifest revived. A client " +
-      "(resolve --log-key) refuses it when it saw the log revoke the UMID before, or when the revocation is in the " +
-      "entry bundle it reads; it does not scan the whole log.",
-    source: "EXT-OPT O2.3; issue 37",
-    fix:
-      "Nothing to use: the publisher, or whoever holds the log's key, revived a revoked manifest. If it is your " +
-      "resolver, publish the manifest again under a new UMID; the revocation stands.",
   },
   "log/not-latest": {
     severity: "error",
