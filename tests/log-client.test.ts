@@ -5,7 +5,7 @@
  * log (an older snapshot, a tampered file) from a log server: the attacks are its rewrites. An older body,
  * validly signed, behind fresh headers is accepted without the log and refused with it; so are a status rolled back,
  * a revocation rolled back, a redirect moved, a UMID never logged, a tampered bucket or bundle, another key; and with
- * --cache, an older snapshot of the whole log replayed, or a log rewritten from scratch with the same key.
+ * --cache (its memory), an older snapshot of the whole log replayed, or a log rewritten from scratch with the same key.
  */
 import assert from "node:assert/strict";
 import { createPublicKey } from "node:crypto";
@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { utf8 } from "../core/base64url.ts";
-import { type HttpCache, memoryCache, resolve } from "../core/client/index.ts";
+import { resolve, type TrustMemory, trustMemory } from "../core/client/index.ts";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { bucketOf, bucketPath, parseLatestLine } from "../core/tlog/latest-map.ts";
 import { formatVerifierKey } from "../core/tlog/note-keys.ts";
@@ -233,9 +233,11 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
     const refused = await resolveCli(A, ...withLog("--cache", cache));
     assert.deepEqual([refused.status, refused.receipt.outcome, refused.rules], [1, "rejected", ["log/not-latest"]]);
     assert.match(refused.receipt.warnings[0]!.message, /serves a body of SHA-256 .*says active, a body of SHA-256/);
-    // A body refused is not kept: only the checkpoint seen is.
-    const kept = readdirSync(cache).map((file) => JSON.parse(readFileSync(join(cache, file), "utf8")).key);
-    assert.deepEqual(kept, [`${verifier}#checkpoint-seen`]);
+    // A body refused is not kept; the checkpoint seen is, in the memory apart from the responses.
+    assert.deepEqual(readdirSync(cache), ["memory"]);
+    const memory = join(cache, "memory");
+    const kept = readdirSync(memory).map((file) => JSON.parse(readFileSync(join(memory, file), "utf8")).key);
+    assert.deepEqual(kept, [`checkpoint ${verifier}`]);
   });
 
   it("a revocation rolled back (the body before it, served 200): log/not-latest", async () => {
@@ -353,25 +355,25 @@ describe("resolve --log-key --cache: the log only grows", () => {
   });
 
   it("a fork larger than the checkpoint another resolution remembered meanwhile: log/inconsistent", async () => {
-    // Another resolution, sharing the cache, remembers the second round's checkpoint while this one proves its own:
+    // Another resolution, sharing the memory, remembers the second round's checkpoint while this one proves its own:
     // this one is served a rewritten log, which must not replace it unproven (a split view shown to two calls).
-    const inner = memoryCache();
+    const inner = trustMemory();
     let reads = 0;
-    const racing: HttpCache = {
-      get: async (key) => {
-        const entry = await inner.get(key);
-        if (key.endsWith("#checkpoint-seen") && reads++ === 0) {
+    const racing: TrustMemory = {
+      ...inner,
+      recall: async (key) => {
+        const record = await inner.recall(key);
+        if (key.startsWith("checkpoint ") && reads++ === 0) {
           const note = Buffer.from(rounds.second.get("checkpoint")!).toString("utf8");
-          await inner.set(key, { url: `${base}${LOG_PREFIX}/checkpoint`, body: note, storedAt: 0, maxAge: 0 });
+          await inner.keep(key, { kind: "checkpoint", note, url: `${base}${LOG_PREFIX}/checkpoint`, storedAt: 0 });
         }
-        return entry;
+        return record;
       },
-      set: (key, entry) => inner.set(key, entry),
     };
     serving(rounds.rewritten);
     const resolved = await resolve(base, A, {
       logKey: verifier,
-      cache: racing,
+      memory: racing,
       offline: true,
       keys: pinning(key),
       context: { now: NOW },
@@ -381,8 +383,11 @@ describe("resolve --log-key --cache: the log only grows", () => {
       resolved.receipt.warnings.map((w) => w.rule),
       ["log/inconsistent"],
     );
-    const kept = await inner.get(`${verifier}#checkpoint-seen`);
-    assert.equal(kept?.body, Buffer.from(rounds.second.get("checkpoint")!).toString("utf8"));
+    const kept = await inner.recall(`checkpoint ${verifier}`);
+    assert.equal(
+      kept?.kind === "checkpoint" && kept.note,
+      Buffer.from(rounds.second.get("checkpoint")!).toString("utf8"),
+    );
   });
 
   it("a checkpoint that extends the one seen is accepted, and remembered in its place", async () => {

@@ -38,6 +38,8 @@ import {
   type HttpCache,
   type Resolution,
   type ResolveOptions,
+  type TrustMemory,
+  trustMemory,
 } from "../core/client/index.ts";
 import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
@@ -1467,10 +1469,11 @@ describe("resolve(): a cache store that fails costs time, never a verdict", () =
   );
   it("and for a UMID that is revoked (410) or not resolvable (404) alike", async () => {
     server.routes.set(umidPath("urn:cf:gone"), answer(410));
+    // A 410 writes nothing to the cache: the revocation goes to the memory, apart.
     const gone = await resolve(server.url, "urn:cf:gone", at(NOW, { cache: broken(enospc, "set") }));
     assert.deepEqual(
       [receiptOf(gone).revocationStatus, (gone as { cacheFailure?: string }).cacheFailure],
-      ["revoked", "the cache was not saved: ENOSPC: no space left on device, write"],
+      ["revoked", undefined],
     );
     const unknown = await resolve(server.url, "urn:cf:unknown", at(NOW, { cache: broken(enospc, "both") }));
     assert.deepEqual(
@@ -1482,6 +1485,36 @@ describe("resolve(): a cache store that fails costs time, never a verdict", () =
       ],
     );
     assertLineNames(reasonOf(unknown), '"urn:cf:unknown"');
+  });
+});
+
+describe("resolve(): a memory that fails, or is full, is reported, the verdict as without it", () => {
+  const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+  const broken = (fails: "recall" | "keep"): TrustMemory => {
+    const memory = trustMemory();
+    return {
+      ...memory,
+      recall: fails === "keep" ? memory.recall : async () => Promise.reject(enospc),
+      keep: fails === "recall" ? memory.keep : async () => Promise.reject(enospc),
+    };
+  };
+  it("a memory whose reads or writes throw: the revoked receipt, and the first failure in memoryFailure", async () => {
+    server.routes.set(umidPath("urn:mf:gone"), answer(410));
+    for (const [fails, said] of [
+      ["recall", "the memory could not be read: ENOSPC"],
+      ["keep", "the memory was not saved: ENOSPC"],
+    ] as const) {
+      const gone = await resolve(server.url, "urn:mf:gone", at(NOW, { memory: broken(fails) }));
+      assert.equal(receiptOf(gone).revocationStatus, "revoked");
+      assert.ok((gone as { memoryFailure?: string }).memoryFailure?.startsWith(said), fails);
+    }
+  });
+  it("a full memory: the revocation seen now is still the receipt's, and not remembered, which is said", async () => {
+    const memory = trustMemory({ umids: 0, logs: 0 });
+    server.routes.set(umidPath("urn:mf:full"), answer(410));
+    const gone = await resolve(server.url, "urn:mf:full", at(NOW, { memory }));
+    assert.equal(receiptOf(gone).revocationStatus, "revoked");
+    assert.match((gone as { memoryFailure?: string }).memoryFailure ?? "", /^the memory is full .*urn%3Amf%3Afull/);
   });
 });
 
@@ -1562,11 +1595,11 @@ describe("resolve(): the manifest's media type", () => {
 describe("the statuses a client remembers, when two resolutions of one UMID overlap", () => {
   const resolveUrl = "https://r.example/urn:overlap";
   const recorded = async (stored: SeenStatus, later: SeenStatus) => {
-    const cache = memoryCache();
-    await rememberStatus(cache, resolveUrl, stored, "https://r.example/s", 0);
+    const memory = trustMemory();
+    await rememberStatus(memory, resolveUrl, stored, "https://r.example/s", 0);
     // A resolution that began before `stored` was recorded, and ends after.
-    await rememberStatus(cache, resolveUrl, later, "https://r.example/s", 1);
-    return recallStatus(cache, resolveUrl);
+    await rememberStatus(memory, resolveUrl, later, "https://r.example/s", 1);
+    return recallStatus(memory, resolveUrl);
   };
   it("a revocation recorded meanwhile stays: the later write of an active status is not kept", async () => {
     assert.deepEqual(
@@ -1588,12 +1621,13 @@ describe("the statuses a client remembers, when two resolutions of one UMID over
         ),
         { status: "suspended", cursor: "0000000000000005" },
       );
-      assert.deepEqual(
+      // The suspension ended: nothing is remembered, as of a UMID never seen.
+      assert.equal(
         await recorded(
           { status: "suspended", cursor: "0000000000000005" },
           { status: "active", cursor: "0000000000000007" },
         ),
-        { status: "active", cursor: "0000000000000007" },
+        undefined,
       );
     },
   );

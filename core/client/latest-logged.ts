@@ -11,7 +11,9 @@
  * Anything else is refused, as a receipt warning: `log/not-latest` (another state than
  * the latest logged, or none logged), `log/unproven` (the log proves nothing: a file
  * missing or wrong, another key), `log/inconsistent` (a checkpoint that does not extend one
- * seen before).
+ * seen before, or of its size with another body: two views signed of one tree),
+ * `log/revocation-undone` (a latest entry that is not "revoked" for a UMID the log was
+ * seen to revoke: by this client before, or in the entries before it in its bundle).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeBase64url } from "../base64url.ts";
@@ -28,17 +30,18 @@ import { inclusionProof, verifyInclusion } from "../tlog/proofs.ts";
 import { TILE_WIDTH, tilePath, tileWidth } from "../tlog/tile.ts";
 import { TileHashes, type TileStore } from "../tlog/tile-hashes.ts";
 import { logUrlOf } from "../umid-path.ts";
-import { recallCheckpoint, rememberCheckpoint } from "./checkpoint-memory.ts";
+import { recallCheckpoint, rememberCheckpoint, sameCheckpoint } from "./checkpoint-memory.ts";
 import type { Transport } from "./fetch-following.ts";
-import type { HttpCache } from "./http-cache.ts";
 import { httpTileStore } from "./http-tile-store.ts";
+import { recallLoggedRevocation, rememberLoggedRevocation } from "./logged-revocation-memory.ts";
+import type { TrustMemory } from "./trust-memory.ts";
 
 export interface LogRequest {
   key: NoteKey;
   /** The evaluation clock, milliseconds since 1970. */
   now: number;
-  /** Where the largest checkpoint seen is remembered. */
-  cache: HttpCache | undefined;
+  /** Where the largest checkpoint seen, and the revocations the log proved, are remembered. */
+  memory: TrustMemory | undefined;
   transport: Transport;
 }
 
@@ -54,7 +57,7 @@ export type Answer =
   /** A body, exactly as received; `status`, what its status endpoint answered, when it did. */
   | { kind: "body"; body: Uint8Array; status?: "active" | "suspended" | "revoked" };
 
-type LogRule = "log/not-latest" | "log/unproven" | "log/inconsistent";
+type LogRule = "log/not-latest" | "log/unproven" | "log/inconsistent" | "log/revocation-undone";
 
 /** The latest entry of `umid` in the log of the resolver at `baseUrl` (no trailing slash), proven. */
 export async function latestLogged(baseUrl: string, umid: string, request: LogRequest): Promise<Logged> {
@@ -68,7 +71,7 @@ export async function latestLogged(baseUrl: string, umid: string, request: LogRe
 }
 
 async function proveLatest(store: TileStore, logUrl: string, umid: string, request: LogRequest): Promise<Logged> {
-  const { key, cache } = request;
+  const { key, memory } = request;
   const checkpointUrl = `${logUrl}checkpoint`;
   const note = await store.read("checkpoint");
   if (note === undefined) return refused("log/unproven", `${checkpointUrl}: not found`);
@@ -82,10 +85,10 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   const { size, rootHash } = checkpoint;
   // The checkpoint's tree as its tiles give it: each tile is read once, for both proofs.
   const hashes = new TileHashes(store, size);
-  // Proven against the checkpoint the cache holds, and again against another if one came meanwhile: a resolution
-  // sharing the cache may have remembered a larger one while this one proved, which this one must extend too.
+  // Proven against the checkpoint the memory holds, and again against another if one came meanwhile: a resolution
+  // sharing the memory may have remembered a larger one while this one proved, which this one must extend too.
   const remembered = { note, size, url: checkpointUrl };
-  for (let seen = await recallCheckpoint(cache, key); ; ) {
+  for (let seen = await recallCheckpoint(memory, key); ; ) {
     if (seen !== undefined) {
       const consistency = await proveConsistency(hashes, seen, checkpoint);
       if (!consistency.ok && consistency.reason === "unreadable")
@@ -97,8 +100,15 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
             `${consistency.reason === "smaller" ? "is smaller than" : "does not extend"} ` +
             `the checkpoint this client saw before (size ${seen.size})`,
         );
+      // One tree, two bodies: the key signed two views of it (another latest map), and an answer of either is suspect.
+      if (seen.size === size && !sameCheckpoint(seen, checkpoint))
+        return refused(
+          "log/inconsistent",
+          `${checkpointUrl} (size ${size}) has the tree of the checkpoint this client saw before, ` +
+            `but another signed body: the log's key signed two views of one tree`,
+        );
     }
-    seen = await rememberCheckpoint(cache, key, seen, remembered, request.now);
+    seen = await rememberCheckpoint(memory, key, seen, remembered, request.now);
     if (seen === undefined) break;
   }
 
@@ -124,7 +134,8 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   const width = tileWidth(0, tileIndex, size);
   const bundleFile = tilePath({ level: "entries", index: tileIndex, width });
   const bundle = await store.read(bundleFile);
-  const entryBytes = bundle && parseEntryBundle(bundle, width)?.[index % TILE_WIDTH];
+  const entries = bundle && parseEntryBundle(bundle, width);
+  const entryBytes = entries?.[index % TILE_WIDTH];
   if (entryBytes === undefined) return refused("log/unproven", `${logUrl}${bundleFile}: not found, or not a bundle`);
   const proof = await inclusionProof(hashes, index, size);
   if (!verifyInclusion(leafHash(entryBytes), index, size, proof, rootHash))
@@ -132,7 +143,45 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   const entry = parseLogEntry(entryBytes);
   if (entry?.umid !== umid)
     return refused("log/unproven", `entry ${index}, which the latest map names, is not an entry of ${quoted(umid)}`);
+  if (entry.state === "revoked")
+    await rememberLoggedRevocation(memory, key, umid, `${logUrl}${bundleFile}`, request.now);
+  else {
+    // Revocation is permanent (EXT-OPT O2.3): a state the log records after a revocation of the UMID is refused.
+    const seenAt = await recallLoggedRevocation(memory, key, umid);
+    const before =
+      seenAt === undefined
+        ? await revokedBefore(entries!, index, umid, { hashes, size, rootHash })
+        : `as this client saw in ${seenAt}`;
+    if (before !== undefined)
+      return refused(
+        "log/revocation-undone",
+        `the latest entry of ${quoted(umid)} in the log (entry ${index} of ${size}) says ${entry.state}, ` +
+          `after the log revoked it (${before}): revocation is permanent`,
+      );
+  }
   return { ok: true, entry, index, size };
+}
+
+/**
+ * Which entry of `umid` before `index` in its bundle (`entries`), proven in the tree, revokes it ("entry 3"); undefined
+ * when none does. The entries of other bundles are a monitor's to read (scripts/log/monitor-log.ts): a client reads
+ * one bundle.
+ */
+async function revokedBefore(
+  entries: readonly Uint8Array[],
+  index: number,
+  umid: string,
+  tree: { hashes: TileHashes; size: number; rootHash: Uint8Array },
+): Promise<string | undefined> {
+  const first = index - (index % TILE_WIDTH);
+  for (let i = first; i < index; i++) {
+    const bytes = entries[i - first]!;
+    const earlier = parseLogEntry(bytes);
+    if (earlier?.umid !== umid || earlier.state !== "revoked") continue;
+    const proof = await inclusionProof(tree.hashes, i, tree.size);
+    if (verifyInclusion(leafHash(bytes), i, tree.size, proof, tree.rootHash)) return `entry ${i}`;
+  }
+  return undefined;
 }
 
 /** Why `answer` is not the state the log's latest entry records; undefined when it is. */

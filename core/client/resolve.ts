@@ -11,9 +11,11 @@
  * with every time read from the evaluation clock. Whatever the cache holds, a manifest past
  * its `expiresAt` is never used as fresh (contract §1.6): it is revalidated, and if what
  * comes back is still expired the evaluator rejects it (freshnessCheck "expired"). The
- * same store keeps the statuses seen (status-memory.ts), so that a revocation is never
- * forgotten and a suspension never rolled back. A store that fails costs time, never a
- * verdict: the resolution goes on without it, and says why in `cacheFailure`.
+ * statuses seen are kept apart, in the client's memory (trust-memory.ts, status-memory.ts),
+ * which no traffic evicts, so that a revocation is never forgotten and a suspension never
+ * rolled back. A cache that fails costs time, never a verdict: the resolution goes on
+ * without it, and says why in `cacheFailure`; a memory that fails, or is full, is said in
+ * `memoryFailure`.
  *
  * With `logKey`, every answer is proven against the resolver's transparency log
  * (latest-logged.ts), and one the log does not vouch for is refused: a body by a rejected
@@ -39,6 +41,8 @@ import { guardedCache, storedWithin, type HttpCache } from "./http-cache.ts";
 import { baseUrlProblem, originProblem } from "./base-url.ts";
 import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
+import { guardedMemory, trustMemory, type TrustMemory } from "./trust-memory.ts";
+import { withLegacyEntries } from "./legacy-memory.ts";
 import type { StatusAnswer } from "./status-resolution.ts";
 import { resolveStatus } from "./status-sources.ts";
 
@@ -47,11 +51,15 @@ export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "co
   context?: EvaluationContext;
   /** Default: the global fetch. */
   fetch?: Fetch;
-  /**
-   * Where responses, and the statuses seen, are kept between calls. Default: none, every call asks and nothing is
-   * remembered.
-   */
+  /** Where responses are kept between calls. Default: none, every call asks. */
   cache?: HttpCache;
+  /**
+   * Where what this client saw, which its safety rests on, is kept between calls, apart from `cache`: the revocations
+   * and suspensions, the largest checkpoint of each log, the revocations each log proved (trust-memory.ts).
+   * Default: with a `cache`, a `trustMemory()` of that cache object's, kept as long as it is (so a cache kept between
+   * calls remembers); without one, nothing is remembered.
+   */
+  memory?: TrustMemory;
   /** Milliseconds each request may take. Default 10 000. */
   timeoutMs?: number;
   /**
@@ -62,8 +70,9 @@ export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "co
   /**
    * The signed-note verifier key (`<origin>+<keyid>+<key>`, Ed25519; the resolver's `content/_log/verifier`) of the
    * resolver's transparency log. Each answer must then be the UMID's latest state in a checkpoint this key signed, and
-   * that checkpoint must extend the largest this `cache` saw before; otherwise the receipt is rejected with a
-   * `um:reason:log:…` warning (rules `log/not-latest`, `log/unproven`, `log/inconsistent`). Default: no log is read.
+   * that checkpoint must extend the largest this `memory` saw before (and, of the same size, be that one); otherwise
+   * the receipt is rejected with a `um:reason:log:…` warning (rules `log/not-latest`, `log/unproven`,
+   * `log/inconsistent`, `log/revocation-undone`). Default: no log is read.
    */
   logKey?: string;
   /**
@@ -93,6 +102,7 @@ export interface Resolved {
   /** The manifest as read, when it is a JSON object; use it only as the receipt allows. */
   manifest?: Record<string, unknown>;
   cacheFailure?: string;
+  memoryFailure?: string;
 }
 
 export interface NotResolvable {
@@ -101,11 +111,14 @@ export interface NotResolvable {
   /** The HTTP status that ended it, when one did. */
   status?: number;
   cacheFailure?: string;
+  memoryFailure?: string;
 }
 
 /**
  * `cacheFailure`, on either: the first read or write of the cache that failed, in one line
  * ("the cache was not saved: ENOSPC: …"); the resolution went on without the cache.
+ * `memoryFailure`: the first read or write of the memory that failed, or the first thing
+ * not remembered because the memory is full, in one line.
  */
 export type Resolution = Resolved | NotResolvable;
 
@@ -140,6 +153,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const {
     fetch: given,
     cache: store,
+    memory: givenMemory,
     timeoutMs,
     context: _,
     offline,
@@ -155,6 +169,10 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   };
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const cache = store === undefined ? undefined : guardedCache(store);
+  const chosen = givenMemory ?? (store === undefined ? undefined : memoryOf(store));
+  // What a 0.1.0 cache remembered is read into the memory (legacy-memory.ts).
+  const memory =
+    chosen === undefined ? undefined : guardedMemory(cache === undefined ? chosen : withLegacyEntries(chosen, cache));
   const evaluateOptions: EvaluateOptions = rest;
   // One resolution of the keyRef, however many times the manifest is evaluated (twice, when it has a status).
   const resolveRemote =
@@ -163,15 +181,18 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       : remembering(remoteResolver({ ...transport, ...(cache && { cache }) }, now.getTime())!);
   const evaluate = async (body: string | Uint8Array, options: EvaluateOptions, refusal?: Warning) =>
     (await evaluateWithSourceMap(body, context, options, { resolveRemote, refusal })).receipt;
-  const done = (resolution: Resolution): Resolution =>
-    cache?.failure === undefined ? resolution : { ...resolution, cacheFailure: cache.failure };
+  const done = (resolution: Resolution): Resolution => ({
+    ...resolution,
+    ...(cache?.failure !== undefined && { cacheFailure: cache.failure }),
+    ...(memory?.failure !== undefined && { memoryFailure: memory.failure }),
+  });
   const base = baseUrl.replace(/\/+$/, "");
   const url = base + umidPath(umid);
-  const seen = await recallStatus(cache, url);
+  const seen = await recallStatus(memory, url);
 
   // Asked while the resolver is: the log's word on the UMID does not depend on its answer.
   const logged =
-    logKey === undefined ? undefined : latestLogged(base, umid, { key: logKey, now: now.getTime(), cache, transport });
+    logKey === undefined ? undefined : latestLogged(base, umid, { key: logKey, now: now.getTime(), memory, transport });
   /** Why the log refuses `answer` (a redirect when the first answer was one); undefined with no log key. */
   const logRefusal = async (answer: Answer, redirectedTo: string | undefined) => {
     if (logged === undefined) return undefined;
@@ -202,7 +223,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     const receipt =
       seen?.status === "revoked" ? await revokedReceipt(umid, context, revocation) : await evaluated(revocation);
     if (remember !== undefined && receipt.revocationStatus === remember.status)
-      await rememberStatus(cache, url, remember, manifestUrl, now.getTime());
+      await rememberStatus(memory, url, remember, manifestUrl, now.getTime());
     return done({ receipt, manifestUrl, ...(manifest !== undefined && { manifest }) });
   };
   const withRevocation = (revocation: Revocation | undefined) => (revocation === undefined ? {} : { revocation });
@@ -331,6 +352,15 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
           : evaluated(revocation),
     manifest,
   );
+}
+
+/** The memories of the caches given without one: each cache object's own, as long as it lives. */
+const memories = new WeakMap<HttpCache, TrustMemory>();
+
+function memoryOf(cache: HttpCache): TrustMemory {
+  const memory = memories.get(cache) ?? trustMemory();
+  memories.set(cache, memory);
+  return memory;
 }
 
 /** `resolve`, answering again with what it answered the first time for a keyRef. */

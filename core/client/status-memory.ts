@@ -9,20 +9,18 @@
  * (suspended, revoked) is believed whatever its cursor, as it loosens nothing; one that
  * says nothing (the endpoint cannot be asked) ends nothing.
  *
- * What was seen is kept in the client's HttpCache, under the URL the UMID is resolved at
- * with the fragment `#status-seen` (no request carries a fragment, so no response is kept
- * there): what one resolver said binds what that resolver says later, and no other, so a
- * resolver tried once cannot revoke a UMID at the one the client trusts. It lasts as long
- * as the store keeps it: the CLI's files, a memoryCache until it evicts it, nothing
- * without a cache. Only a status a receipt recorded is kept: one a manifest whose
- * signature failed pointed to is nobody's.
+ * What was seen is kept in the client's memory (trust-memory.ts), apart from its HTTP
+ * cache, under the URL the UMID is resolved at: what one resolver said binds what that
+ * resolver says later, and no other, so a resolver tried once cannot revoke a UMID at the
+ * one the client trusts. A revocation is kept for good, a suspension until an "active" ends
+ * it; an "active" is not kept, as it is what a UMID never seen is. Only a status a receipt
+ * recorded is kept: one a manifest whose signature failed pointed to is nobody's.
  */
 import type { Revocation } from "../evaluate/revocation-input.ts";
-import { isJsonObject, parseJson } from "../json/strict-json.ts";
-import { cursorNewer, MANIFEST_STATUSES, type ManifestStatus } from "../status.ts";
-import type { HttpCache } from "./http-cache.ts";
+import { cursorNewer, type ManifestStatus } from "../status.ts";
 import type { StatusAnswer } from "./status-resolution.ts";
 import { quoted } from "../excerpt.ts";
+import type { TrustMemory } from "./trust-memory.ts";
 
 export interface SeenStatus {
   status: ManifestStatus;
@@ -36,38 +34,34 @@ export interface Reconciled {
   remember: SeenStatus | undefined;
 }
 
-const keyOf = (resolveUrl: string) => `${resolveUrl}#status-seen`;
+const keyOf = (resolveUrl: string) => `status ${resolveUrl}`;
 
-/** What `cache` holds of the status of the UMID resolved at `resolveUrl`; undefined when nothing, or nothing usable. */
-export async function recallStatus(cache: HttpCache | undefined, resolveUrl: string): Promise<SeenStatus | undefined> {
-  const entry = await cache?.get(keyOf(resolveUrl));
-  const parsed = entry === undefined ? undefined : parseJson(entry.body);
-  if (!parsed?.ok || !isJsonObject(parsed.value)) return undefined;
-  const { status, cursor } = parsed.value;
-  if (
-    !(MANIFEST_STATUSES as readonly unknown[]).includes(status) ||
-    (cursor !== undefined && typeof cursor !== "string")
-  )
-    return undefined;
-  return parsed.value as unknown as SeenStatus;
+/** What `memory` holds of the status of the UMID resolved at `resolveUrl`; undefined when nothing (or "active"). */
+export async function recallStatus(
+  memory: TrustMemory | undefined,
+  resolveUrl: string,
+): Promise<SeenStatus | undefined> {
+  const record = await memory?.recall(keyOf(resolveUrl));
+  if (record === undefined || record.kind === "checkpoint") return undefined;
+  return { status: record.kind, ...(record.cursor !== undefined && { cursor: record.cursor }) };
 }
 
 /**
  * Keeps `seen` as the status of the UMID resolved at `resolveUrl`; `url` is where it was answered, `now` the evaluation
- * clock. What the store holds is read again first, and `seen` kept only where it may
+ * clock. What the memory holds is read again first, and `seen` kept only where it may
  * follow that by the rules above: another resolution may have recorded a revocation, or a
  * newer suspension, since this one began (the window that remains is the store's
- * read-then-write, not a whole resolution's).
+ * read-then-write, not a whole resolution's). An "active" that may follow a suspension ends it: it is forgotten.
  */
 export async function rememberStatus(
-  cache: HttpCache | undefined,
+  memory: TrustMemory | undefined,
   resolveUrl: string,
   seen: SeenStatus,
   url: string,
   now: number,
 ): Promise<void> {
-  if (cache === undefined) return;
-  const stored = await recallStatus(cache, resolveUrl);
+  if (memory === undefined) return;
+  const stored = await recallStatus(memory, resolveUrl);
   const kept =
     stored === undefined
       ? seen
@@ -75,8 +69,16 @@ export async function rememberStatus(
           revocation: { status: seen.status },
           ...(seen.cursor !== undefined && { cursor: seen.cursor }),
         }).remember;
-  if (kept !== undefined)
-    await cache.set(keyOf(resolveUrl), { url, body: JSON.stringify(kept), storedAt: now, maxAge: 0 });
+  if (kept === undefined) return;
+  const key = keyOf(resolveUrl);
+  if (kept.status === "active") await memory.forget(key);
+  else
+    await memory.keep(key, {
+      kind: kept.status,
+      ...(kept.cursor !== undefined && { cursor: kept.cursor }),
+      url,
+      storedAt: now,
+    });
 }
 
 /** What `answer` (undefined: a manifest served with no status to check) means, given what was `seen` before. */

@@ -114,7 +114,8 @@ export const LOG_RULES = {
       "A log only grows: its tree at any size is a prefix of every later one. A smaller tree, or one of which the " +
       "saved tree is not a prefix, shows another history to this monitor, or to this client (resolve --log-key " +
       "with a cache), than before: an old snapshot replayed, a split view or a rewritten log, the attack the log " +
-      "exists to make visible. A client refuses the answer it came with.",
+      "exists to make visible. So does a checkpoint of the saved tree with another signed body (another latest " +
+      "map): the key signed two views of one tree. A client refuses the answer it came with.",
     source: "C2SP tlog-tiles; RFC 9162 2.1.4 (consistency)",
     fix:
       "Investigate: find which history the log's key signed and who was served which. A publisher whose " +

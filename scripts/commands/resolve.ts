@@ -6,10 +6,12 @@
  * statuses, and the summary a person reads.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
 import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { baseUrlProblem, originProblem, resolve } from "../../core/client/index.ts";
 import { fileCache } from "../client/file-cache.ts";
+import { fileTrustMemory } from "../client/file-trust-memory.ts";
 import { settingsFromEnv } from "../config.ts";
 import { printable } from "../report/diagnostics.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
@@ -35,10 +37,12 @@ With --log-key, every answer is proven against the resolver's transparency log
 (BASE_URL/.well-known/manifest-resolver/log/): it must be the UMID's latest state
 in a checkpoint the key signed (a body of the logged SHA-256, a status endpoint
 agreeing with its state, a redirect to its location, a 410 for "revoked"), and,
-with --cache, that checkpoint must extend the largest one seen before. Otherwise
-the receipt is rejected, exit 1, with the rule that failed: log/not-latest (not
-the latest logged state, or none logged), log/unproven (the log proves nothing)
-or log/inconsistent (an older or rewritten log).
+with --cache, that checkpoint must extend the largest one seen before (and, of
+its size, be that one). Otherwise the receipt is rejected, exit 1, with the rule
+that failed: log/not-latest (not the latest logged state, or none logged),
+log/unproven (the log proves nothing), log/inconsistent (an older or rewritten
+log, or a second view of one tree) or log/revocation-undone (a state logged after
+the log revoked the UMID).
 
 A signature.statusRef of the form <list URL>#<index> is an entry of a W3C Bitstring
 Status List: the list is fetched (kept for its ttl, at most a day, never past its
@@ -87,13 +91,14 @@ Example:
       help:
         "keep responses in DIR (created if need be) and reuse them: a manifest within " +
         "its max-age and expiresAt, a status within its nextCheck, and otherwise " +
-        "revalidated with If-None-Match. DIR also remembers the statuses seen: a UMID " +
-        "seen revoked stays revoked whatever a later answer says (rule " +
-        "status/revocation-contradicted when it says otherwise), and a suspension ends " +
-        "only by an answer with a newer cursor (an older one: rule " +
-        "status/cursor-rollback). With --log-key, DIR remembers the largest checkpoint " +
-        "of the log seen. A DIR that cannot be read or written costs one warning " +
-        "on stderr, never the verdict.",
+        "revalidated with If-None-Match. DIR/memory/, apart, remembers the statuses seen, " +
+        "which no response evicts: a UMID seen revoked stays revoked whatever a later answer " +
+        "says (rule status/revocation-contradicted when it says otherwise), and a suspension " +
+        "ends only by an answer with a newer cursor (an older one: rule " +
+        "status/cursor-rollback). With --log-key, it remembers the largest checkpoint of the " +
+        "log seen, and the revocations the log proved. It holds at most 100,000 statuses and " +
+        "1,000 logs, and forgets no revocation: when full, what is new is not remembered, " +
+        "with a warning. A DIR that cannot be read or written costs one warning on stderr.",
       default: { text: "no cache, nothing remembered" },
     }),
     offline: booleanOption({
@@ -158,7 +163,10 @@ Example:
         standardsUrl: settings.standardsUrl,
         limits: settings.limits,
         ...(keys !== undefined && { keys }),
-        ...(cacheDir !== undefined && { cache: fileCache(cacheDir) }),
+        ...(cacheDir !== undefined && {
+          cache: fileCache(cacheDir),
+          memory: fileTrustMemory(join(cacheDir, "memory")),
+        }),
         ...(values.offline === true && { offline: true }),
         ...(logKey !== undefined && { logKey }),
         ...(values["status-origin"].length > 0 && { statusOrigins: values["status-origin"] }),
@@ -169,8 +177,10 @@ Example:
       if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
       throw error;
     }
-    if (result.cacheFailure !== undefined)
-      console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${result.cacheFailure}`));
+    // One line for the folder: its responses' failure, then its memory's.
+    const failures = [result.cacheFailure, result.memoryFailure].filter((failure) => failure !== undefined);
+    if (failures.length > 0)
+      console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${failures.join("; ")}`));
     if (!("receipt" in result)) {
       console.error(printable(`manifest-resolver: ${result.reason}`));
       return EXIT_FAILED;
