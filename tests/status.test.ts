@@ -278,7 +278,7 @@ describe("statusRef", () => {
       "--content",
       dir,
     );
-    assertUsageError(insecure, "--status-base", "'http://resolver.example'");
+    assertUsageError(insecure, "--status-base", '"http://resolver.example"');
   });
 
   it(

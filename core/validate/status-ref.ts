@@ -5,9 +5,11 @@
  * to two rules: it is a URL a status answer can be trusted over (https, or loopback
  * http), and if it points at this publisher's own resolver, it is this UMID's own status
  * URL there (a manifest must not borrow another UMID's "active"), or an entry of one of its status lists, which the
- * content's allocation must give this UMID (checked across files: scripts/check/status-refs.ts).
+ * content's allocation must give this UMID (checked across files: scripts/check/status-refs.ts). An entry of any
+ * list names a URL a client must be able to fetch the list at (`status-list/unusable-url`).
  */
 import { excerpt, quoted } from "../excerpt.ts";
+import { baseUrlProblem } from "../client/base-url.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { isLoopbackHost, isTrustworthyUrl } from "../secure-url.ts";
 import { LIST_ID, listEntryRef } from "../status-list/list-entry-ref.ts";
@@ -32,6 +34,17 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
       },
     ];
   }
+  // An entry of a list, any resolver's: its list is fetched at the URL before #index, held to a base URL's rule.
+  const entry = listEntryRef(statusRef);
+  const unusable = entry === undefined ? undefined : baseUrlProblem(entry.listUrl);
+  if (unusable !== undefined)
+    return [
+      {
+        pointer: POINTER,
+        rule: "status-list/unusable-url",
+        message: `names an entry of a status list no client can fetch: the list's URL ${unusable}`,
+      },
+    ];
   const id = manifest["@id"];
   if (resolverUrl === "" || typeof id !== "string") return [];
   const ref = new URL(statusRef);

@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import type { RuleId } from "../../core/rules/index.ts";
-import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
+import { baseUrlProblem } from "../../core/client/base-url.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
 import { serverOf } from "../../core/validate/status-ref.ts";
 import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
@@ -199,7 +199,10 @@ function readList(
     return undefined;
   }
   const expected = resolverUrl === "" ? undefined : statusListUrl(resolverUrl, listId);
-  if (expected !== undefined ? url !== expected : !isTrustworthyUrl(url) || !url.endsWith(listPath(listId)))
+  // What a client can fetch: a list's URL is a resolver's base URL and a path, held to the base's rule (sign's too).
+  const unusable = baseUrlProblem(url);
+  if (unusable !== undefined) bad("/url", unusable, "status-list/unusable-url");
+  else if (expected !== undefined ? url !== expected : !url.endsWith(listPath(listId)))
     bad(
       "/url",
       `must be ${expected === undefined ? `an https: URL ending ${listPath(listId)}` : quoted(expected)}, where this ` +
