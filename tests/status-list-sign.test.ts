@@ -217,16 +217,20 @@ describe("check of the allocation and the statusRefs (issue 27, section 1)", () 
       .trim()
       .split("\n")
       .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
+    // The list's url, and each statusRef into it, by one rule of what a client can fetch (core/client/base-url.ts).
     assert.deepEqual(
       { status: run.status, rules: rules.sort() },
-      { status: 1, rules: Array(3).fill("status-list/unusable-url") },
+      {
+        status: 1,
+        rules: ["signature/status-ref-unusable", "signature/status-ref-unusable", "status-list/unusable-url"],
+      },
     );
     // A list of another resolver is held to the same rule: no client can fetch it either.
     const foreign = `${statusListUrl("https://peer.example/?x=", "0123456789abcdef")}#5`;
     pointStatusRef(made, "m0.json", foreign);
     const again = await made.cli(["check", "--json", "--content", made.content, join(made.content, "m0.json")]);
     assert.equal(again.status, 1, again.stdout);
-    assert.match(again.stdout, /"rule":"status-list\/unusable-url"/);
+    assert.match(again.stdout, /"rule":"signature\/status-ref-unusable"/);
   });
 
   it("checks a file of the allocation, or _resolvers.json, named on its own as what it is", async () => {

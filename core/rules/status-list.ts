@@ -60,12 +60,13 @@ export const STATUS_LIST_RULES = {
   },
   "status-list/unusable-url": {
     severity: "error",
-    summary: "a status list's URL carries credentials, a query or a fragment, or is not https:",
+    summary: "a status list's url in content/_status/ carries credentials, a query or a fragment, or is not https:",
     why:
       "A relying party fetches the list at the URL a statusRef names before its #index: one with user:password@ " +
       "is refused by fetch, and a query or fragment makes it another URL than <base>/.well-known/" +
       "manifest-resolver/status-list/<listId>. Every manifest pointing there would read unchecked, a revoked one " +
-      "too. The same rule as a resolver's base URL (core/client/base-url.ts), which sign --status-base follows.",
+      "too. The same rule as a resolver's base URL (core/client/base-url.ts), which sign --status-base follows, " +
+      "and statusRefs into a list (signature/status-ref-unusable).",
     source: "VC Bitstring Status List §2.1; EXT-OPT O2.4; contract §5",
     fix:
       "Set the list's url to the resolver's base URL (https:, no credentials, query or fragment) followed by its " +
