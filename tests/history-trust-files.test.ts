@@ -125,6 +125,15 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     ]);
   });
 
+  it("says nothing of history while a list's file is not readable now: its own error comes first", () => {
+    const repo = repository();
+    repo.write(LIST_FILE, "{not json");
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    const rules = printedProblems(result.stdout).map((p) => p.rule);
+    assert.ok(rules.length > 0 && rules.every((rule) => !rule.startsWith("history/")), result.stdout);
+  });
+
   it("refuses a list moved to another URL: the statusRefs of copies name the old one", () => {
     const repo = repository();
     const moved = statusListUrl("https://other.example", LIST_ID);

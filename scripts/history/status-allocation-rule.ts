@@ -14,7 +14,7 @@
  * statusRefs name): one gone, or at another URL, frees all its entries at once.
  */
 import { quoted } from "../../core/excerpt.ts";
-import { type AllocatedList, listKey } from "../check/status-allocation.ts";
+import { type AllocatedList, listKey, STATUS_FOLDER } from "../check/status-allocation.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
@@ -37,6 +37,9 @@ export function statusAllocationProblems(before: ResolverState, now: ResolverSta
   const revoked = (state: ResolverState, umid: string) => state.statuses.get(umid)?.list === "revoked";
   for (const was of before.allocation.lists) {
     const is = nowLists.get(was.listId);
+    // A file there but unreadable now has its own errors; what it allocates is unknown.
+    const name = `${STATUS_FOLDER}/${was.listId}.json`;
+    if (is === undefined && now.allocation.files.some((file) => file === name || file.endsWith(`/${name}`))) continue;
     const entry = (k: number) =>
       `entry ${was.indices[k]} of list ${was.listId}, allocated to UMID ${quoted(was.umids[k]!)}`;
     if (is === undefined || listKey(is.url) !== listKey(was.url)) {
