@@ -17,7 +17,7 @@ import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
 /** A keyRef pinned in both states to different keys (SPKI, base64). */
-export interface KeyRotation {
+interface KeyRotation {
   keyRef: string;
   before: string;
   now: string;
