@@ -7,7 +7,7 @@
  * (issue 21); the summary says what a change does to the resolver, reasons included.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,16 +20,14 @@ import { displayPath } from "../scripts/read/files.ts";
 import { codeSpan } from "../scripts/history/change-summary.ts";
 import { stateNow } from "../scripts/history/resolver-state.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { assertErrors, CONTENT, historyRepository, json, NOW, type Repository } from "./support/history-repository.ts";
 import { CLI } from "./support/paths.ts";
-import { assertUsageError, printedProblems } from "./support/problems.ts";
+import { assertUsageError } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-history-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 const key = newKey();
-const NOW = "2026-06-01T00:00:00Z";
-/** The content folder, below the repository's top: git must be asked about the right path. */
-const CONTENT = "site/content";
 const manifest = (umid: string, extra: Record<string, unknown> = {}) => signed(manifestFor(umid, extra), key);
 
 const BASE_ROUTES = {
@@ -47,56 +45,12 @@ const baseContent = (): Record<string, unknown> => ({
   "s.json": manifest("urn:s"),
 });
 
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
-interface Repository {
-  root: string;
-  /** The commit the content was committed in. */
-  base: string;
-  write(name: string, value: unknown): void;
-  remove(name: string): void;
-  /** `check --content CONTENT --now NOW ARGS`, from the repository's top. */
-  check(...args: string[]): { status: number | null; stdout: string; stderr: string };
-}
-
-let repositories = 0;
-/** A repository with `files` in its content folder `content`, committed; `extra` files beside it too. */
-function repository(
+/** A repository with `files` (the base content unless told) in its content folder, committed. */
+const repository = (
   files: Record<string, unknown> = baseContent(),
   extra: Record<string, string> = {},
   content = CONTENT,
-): Repository {
-  const root = join(scratch, `repo-${repositories++}`);
-  const write = (path: string, text: string) => {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
-  for (const [name, value] of Object.entries(files)) write(join(content, name), json(value));
-  for (const [path, text] of Object.entries(extra)) write(path, text);
-  const git = (...args: string[]) =>
-    execFileSync(
-      "git",
-      ["-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", ...args],
-      { cwd: root, encoding: "utf8" },
-    );
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-q", "-m", "base");
-  return {
-    root,
-    base: git("rev-parse", "HEAD").trim(),
-    write: (name, value) => write(join(content, name), typeof value === "string" ? value : json(value)),
-    remove: (name) => rmSync(join(root, content, name)),
-    check: (...args) => {
-      const result = spawnSync(process.execPath, [CLI, "check", "--content", content, "--now", NOW, ...args], {
-        cwd: root,
-        encoding: "utf8",
-        env: { ...process.env, GITHUB_ACTIONS: "" },
-      });
-      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-    },
-  };
-}
+): Repository => historyRepository(scratch, files, extra, content);
 
 /** `file:line:col` of the value of `"umid": "<umid>"` in `text`, as the CLI places it. */
 function placeOfUmid(file: string, text: string, umid: string): string {
@@ -107,24 +61,6 @@ function placeOfUmid(file: string, text: string, umid: string): string {
 }
 
 const errorLines = (stdout: string) => stdout.split("\n").filter((line) => line.includes(" - error "));
-
-/**
- * Asserts the errors printed, in order: each at its place (`file:line:col`, or the file for
- * one of the file as a whole), by its rule, its message naming each of `named` (UMIDs,
- * places, revisions, statuses, times, the pointer: values, not words).
- */
-function assertErrors(stdout: string, expected: [place: string, rule: string, named: string[]][]): void {
-  const errors = printedProblems(stdout).filter((p) => p.severity === "error");
-  assert.deepEqual(
-    errors.map((p, i) => [
-      p.line === undefined ? p.file : `${p.file}:${p.line}:${p.column}`,
-      p.rule,
-      (expected[i]?.[2] ?? []).filter((value) => !p.message.includes(value)),
-    ]),
-    expected.map(([place, rule]) => [place, rule, []]),
-    stdout,
-  );
-}
 
 describe("check --base: what a change must not do to what was served", () => {
   it("passes content that did not change, and reads nothing as a problem", () => {

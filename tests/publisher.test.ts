@@ -640,11 +640,13 @@ describe("revoke and redirect", () => {
     const url = await cli(["redirect", "urn:q", "ftp://q.example/", "--content", "routes3/content"]);
     assertUsageError(url, "'ftp://q.example/'", redirectLocationProblem("ftp://q.example/")!);
   });
-  it("redirect takes only an absolute http(s) URL with a host, no credentials, at most 8 KiB", async () => {
+  it("redirect takes only an absolute https URL with a host (http to loopback), no credentials, at most 8 KiB", async () => {
     mkdirSync(join(scratch, "routes7/content"), { recursive: true });
     // Each refused for the reason the redirect rule gives it (tests/unit/redirect-location.test.ts).
     for (const location of [
       "http://",
+      // Issue 37: no client follows plain http to another host.
+      "http://elsewhere.example/x",
       "https:///etc/passwd",
       `https://long.example/${"a".repeat(100_000)}`,
       "https://user:pass@host.example/m",
@@ -720,6 +722,8 @@ describe("probe", () => {
       "https://host.example/a b",
       "https:/one-slash.example/",
       "/relative",
+      // Issue 37: a redirect no client follows.
+      "http://elsewhere.example/x",
     ];
     // GET /urn%3Amoved%3A{i} answers 307 to the i-th location; an accepted one last.
     const server = createServer((req, res) => {

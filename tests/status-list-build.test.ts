@@ -197,4 +197,12 @@ describe("the lists and the discovery document served (issue 27, sections 1 and 
     assert.equal(problems.length, 2, run.stdout);
     rmSync(join(made.content, "_resolvers.json"));
   });
+
+  it("keeps a revoked UMID's entry revoked once its manifest's file is deleted: _routes.json and the allocation say so", async () => {
+    const { index } = listEntryRef(made.manifest("m17.json").signature.statusRef)!;
+    rmSync(join(made.content, "m17.json"));
+    const { read, bits } = await publishedList((await build("deleted")).dir);
+    // Only dropping the allocation too frees the entry, which check --base refuses (history/status-entry-unrevoked).
+    assert.equal(read.meaning(bits.codeAt(index)), "revoked");
+  });
 });

@@ -4,11 +4,11 @@
  * manifests' statusRefs to it (a borrowed index, an index outside its list, a list not allocated, one index twice).
  */
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { listEntryRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
-import { FIXTURE_RESOLVER_URL } from "./support/fixture-content.ts";
+import { FIXTURE_KEY_REF, FIXTURE_RESOLVER_URL } from "./support/fixture-content.ts";
 import { type StatusListScratch, statusListScratch } from "./support/status-list-content.ts";
 
 const scratches: StatusListScratch[] = [];
@@ -107,6 +107,29 @@ describe("sign --status-list (issue 27, section 1)", () => {
     );
     assert.equal(run.status, 2, run.stderr);
   });
+
+  it("is a usage error for a status base no client can fetch from: credentials, a query or a fragment", async () => {
+    // Attack (issue 37): every statusRef written under such a base names a URL no client resolves.
+    for (const base of [
+      "https://u:p@resolver.example/?x=",
+      "https://resolver.example/?x=",
+      "https://resolver.example/#f",
+    ])
+      for (const list of [["--status-list"], []]) {
+        const made = scratch();
+        made.write("a.json", "urn:a");
+        const unsigned = readFileSync(join(made.content, "a.json"), "utf8");
+        const run = await made.cli(
+          ["sign", made.content, "--key", made.keyFile, "--key-ref", FIXTURE_KEY_REF, "--status-base", base, ...list],
+          { UM_RESOLVER_URL: "" },
+        );
+        assert.equal(run.status, 2, `${base} ${list}: ${run.stdout}${run.stderr}`);
+        assert.match(run.stderr, /^manifest-resolver: --status-base /, run.stderr);
+        // Nothing written: no allocation, the manifest as it was.
+        assert.equal(existsSync(join(made.content, "_status")), false);
+        assert.equal(readFileSync(join(made.content, "a.json"), "utf8"), unsigned);
+      }
+  });
 });
 
 describe("check of the allocation and the statusRefs (issue 27, section 1)", () => {
@@ -179,6 +202,35 @@ describe("check of the allocation and the statusRefs (issue 27, section 1)", () 
     assert.ok((await checkRules(made)).rules.includes("status-list/url-mismatch"));
     editAllocation(made, (text) => text.replace('"entries"', '"entry"'));
     assert.ok((await checkRules(made)).rules.includes("status-list/bad-allocation"));
+  });
+
+  it("refuses a list whose URL carries credentials or a query, and every statusRef into such a list", async () => {
+    // As an older sign wrote them from --status-base 'https://u:p@resolver.example/?x=', without UM_RESOLVER_URL.
+    const made = await signedContent(2);
+    const [name, { url }] = [...made.allocation()][0]!;
+    const unusable = statusListUrl("https://u:p@resolver.example/?x=", name.slice(0, -".json".length));
+    editAllocation(made, (text) => text.replace(url, unusable));
+    for (const file of ["m0.json", "m1.json"])
+      pointStatusRef(made, file, made.manifest(file).signature.statusRef.replace(url, unusable));
+    const run = await made.cli(["check", "--json", "--content", made.content], { UM_RESOLVER_URL: "" });
+    const rules = run.stdout
+      .trim()
+      .split("\n")
+      .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
+    // The list's url, and each statusRef into it, by one rule of what a client can fetch (core/client/base-url.ts).
+    assert.deepEqual(
+      { status: run.status, rules: rules.sort() },
+      {
+        status: 1,
+        rules: ["signature/status-ref-unusable", "signature/status-ref-unusable", "status-list/unusable-url"],
+      },
+    );
+    // A list of another resolver is held to the same rule: no client can fetch it either.
+    const foreign = `${statusListUrl("https://peer.example/?x=", "0123456789abcdef")}#5`;
+    pointStatusRef(made, "m0.json", foreign);
+    const again = await made.cli(["check", "--json", "--content", made.content, join(made.content, "m0.json")]);
+    assert.equal(again.status, 1, again.stdout);
+    assert.match(again.stdout, /"rule":"signature\/status-ref-unusable"/);
   });
 
   it("checks a file of the allocation, or _resolvers.json, named on its own as what it is", async () => {

@@ -278,7 +278,7 @@ describe("statusRef", () => {
       "--content",
       dir,
     );
-    assertUsageError(insecure, "--status-base", "'http://resolver.example'");
+    assertUsageError(insecure, "--status-base", '"http://resolver.example"');
   });
 
   it(
@@ -302,6 +302,12 @@ describe("statusRef", () => {
       write("dot.json", "urn:dot", "https://resolver.example./.well-known/manifest-resolver/status/urn%3Asomeone-else");
       // Node looks x.localhost up in DNS: not a loopback host.
       write("sub-localhost.json", "urn:sub", "http://evil.localhost/status");
+      // Issue 37: credentials, which fetch refuses (as sign --status-base 'https://u:p@…' wrote them).
+      write(
+        "credentials.json",
+        "urn:cred",
+        "https://u:p@other.example/.well-known/manifest-resolver/status/urn%3Acred",
+      );
       /** check --json's errors, by file name: each as [rule, pointer], and the messages, for what they name. */
       const errorsByFile = (stdout: string) =>
         Object.fromEntries(
@@ -322,6 +328,7 @@ describe("statusRef", () => {
           "root.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
           "dot.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
           "sub-localhost.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
+          "credentials.json": [["signature/status-ref-unusable", "/signature/statusRef"]],
         },
       );
       // The statusRef refused; the resolver it points at, and the status URL it should be.
@@ -331,9 +338,13 @@ describe("statusRef", () => {
         "(https://resolver.example)",
         "https://resolver.example/.well-known/manifest-resolver/status/urn%3Amine",
       );
-      // Without a configured resolver, only the transport rule applies.
+      // Without a configured resolver, only the rules of the URL itself apply: its transport, and that it can be fetched.
       const open = await cli("check", "--json", dir);
-      assert.deepEqual(Object.keys(errorsByFile(open.stdout)).sort(), ["plain.json", "sub-localhost.json"]);
+      assert.deepEqual(Object.keys(errorsByFile(open.stdout)).sort(), [
+        "credentials.json",
+        "plain.json",
+        "sub-localhost.json",
+      ]);
       // A resolver on this machine is one server by any of its names.
       const local = await runCli(["check", "--json", join(dir, "loopback.json")], scratch, {
         UM_RESOLVER_URL: "http://127.0.0.1:8787",

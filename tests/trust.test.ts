@@ -625,6 +625,8 @@ describe("one rule for redirect locations", () => {
     "https://host.example/\tx",
     "https://host.example/\nx",
     "https:/one-slash.example/",
+    // Issue 37: plain http to another host than loopback, which every client refuses to follow.
+    "http://elsewhere.example/x",
   ];
   const root = repository("locations", {
     "content/_keys.json": pinning(publisher),

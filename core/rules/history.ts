@@ -62,4 +62,64 @@ export const HISTORY_RULES = {
     source: "EXT-OPT O2.2",
     fix: "Put reinstatedAt back to its value at the base revision; to reinstate again, suspend and then reinstate.",
   },
+  "history/status-entry-freed": {
+    severity: "error",
+    summary: "a status list entry allocated at the base revision is freed, or given to another UMID",
+    why:
+      "Copies of a manifest carry its statusRef, which the signature does not cover, and relying parties read " +
+      "the entry it names in the list the build derives from content/_status/. An entry no UMID holds is " +
+      'published 0x0, "active", and one given to another UMID publishes that UMID\'s status, for every copy ' +
+      "that names it.",
+    source: "VC Bitstring Status List §2.1; EXT-OPT O2.4",
+    fix: "Put the [index, UMID] pair back in its list's file as it was at the base revision (the message names it).",
+  },
+  "history/status-entry-moved": {
+    severity: "error",
+    summary: "a UMID has another status list entry than at the base revision",
+    why:
+      "The copies of its manifest that relying parties hold name the entry it had: moved, its status is no " +
+      "longer where they read it, and a revoked manifest would read as the entry left behind says.",
+    source: "VC Bitstring Status List §2.1; EXT-OPT O2.4",
+    fix: "Give the UMID back the entry it had at the base revision, and its manifest the statusRef into it.",
+  },
+  "history/status-entry-unrevoked": {
+    severity: "error",
+    summary: "a status list entry served as revoked at the base revision would not read revoked now",
+    why:
+      "Revocation is permanent (EXT-OPT O2.3). The entry is freed or given to another UMID, or its list is " +
+      "gone: whatever happened to the manifest's file, every copy of the revoked manifest names that entry, and " +
+      "would read it active.",
+    source: "EXT-OPT O2.3, O2.4; VC Bitstring Status List §2.1",
+    fix: "Put the [index, UMID] pair back in its list's file (and the file itself) as it was at the base revision.",
+  },
+  "history/keys-removed": {
+    severity: "error",
+    summary: "_keys.json existed at the base revision and is gone",
+    why:
+      "While _keys.json exists, a manifest signed with a key it does not pin fails the build. Without it, any " +
+      "key a manifest embeds is accepted: anyone could publish a manifest under your keyRefs, with only a " +
+      "keys/none-pinned warning to show for it.",
+    source: "UM v0.4 core §1.6.4",
+    fix: "Restore content/_keys.json as it was at the base revision.",
+  },
+  "history/pin-removed": {
+    severity: "error",
+    summary: "a keyRef that manifests at the base revision were signed under is no longer pinned",
+    why:
+      "Those manifests, and the copies relying parties hold, were accepted because their key was pinned: " +
+      "dropping the pin while keeping the file lets a manifest under that keyRef be judged by no pin.",
+    source: "UM v0.4 core §1.6.4",
+    fix:
+      "Put the pin back. To rotate the key, pin the new key under the same keyRef (a warning, " +
+      "history/pin-changed), or under a new keyRef beside the old one.",
+  },
+  "history/pin-changed": {
+    severity: "warning",
+    summary: "a keyRef is pinned to another key than at the base revision: a key rotation",
+    why:
+      "Rotating a key is allowed, but it decides which signatures are accepted under that keyRef from now on, " +
+      "so it is never silent: the check warns, and the pull request summary (check --summary) lists it first.",
+    source: "UM v0.4 core §1.6.4",
+    fix: "Make sure the new key is yours; nothing to fix if the rotation is intended.",
+  },
 } satisfies Record<string, Rule>;

@@ -58,6 +58,20 @@ export const STATUS_LIST_RULES = {
       "Set the url to the one the message names (or UM_RESOLVER_URL to the resolver the list belongs to); sign " +
       "the list's manifests again if the url changed.",
   },
+  "status-list/unusable-url": {
+    severity: "error",
+    summary: "a status list's url in content/_status/ carries credentials, a query or a fragment, or is not https:",
+    why:
+      "A relying party fetches the list at the URL a statusRef names before its #index: one with user:password@ " +
+      "is refused by fetch, and a query or fragment makes it another URL than <base>/.well-known/" +
+      "manifest-resolver/status-list/<listId>. Every manifest pointing there would read unchecked, a revoked one " +
+      "too. The same rule as a resolver's base URL (core/client/base-url.ts), which sign --status-base follows, " +
+      "and statusRefs into a list (signature/status-ref-unusable).",
+    source: "VC Bitstring Status List §2.1; EXT-OPT O2.4; contract §5",
+    fix:
+      "Set the list's url to the resolver's base URL (https:, no credentials, query or fragment) followed by its " +
+      "list path, and sign its manifests again with --status-list so that their statusRefs follow.",
+  },
   "status-list/unallocated-list": {
     severity: "error",
     summary: "a statusRef points into a list of this resolver that content/_status/ does not allocate",

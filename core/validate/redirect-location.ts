@@ -1,13 +1,15 @@
 /**
  * What a redirect may send a consumer to: the one rule for `_routes.json` (its schema),
  * `redirect`, `build` and `probe`. The resolver answers 307 with this `Location`, so a
- * relying party follows it without asking: an absolute `https:` or `http:` URL naming a
- * host, with no credentials in it, at most 8 KiB (what proxies and browsers reliably
+ * relying party follows it without asking: an absolute `https:` URL naming a host (or
+ * `http:` to a loopback host, as for everything a client trusts a manifest over:
+ * core/secure-url.ts), with no credentials in it, at most 8 KiB (what proxies and browsers reliably
  * carry in a header). The text itself is checked, not only what a URL parser makes of
  * it: the WHATWG parser repairs `https:///etc/passwd` into host `etc`, `https:\\host`
  * into `https://host/`, and drops tabs and line breaks, so a file could say one thing
  * and redirect to another. Pure and web-standard, for every runtime.
  */
+import { isTrustworthyUrl } from "../secure-url.ts";
 
 export const MAX_LOCATION_BYTES = 8 * 1024;
 
@@ -24,5 +26,8 @@ export function redirectLocationProblem(location: string): string | undefined {
   if (authority.includes("@")) return "must not carry credentials (user:password@) before the host";
   if (authority === "" || authority.startsWith(":")) return "must name a host right after the //";
   if (!URL.canParse(location) || new URL(location).hostname === "") return "is not a valid URL";
+  // What a client follows (core/client/fetch-following.ts): a redirect it refuses reads as a manifest not found.
+  if (!isTrustworthyUrl(location))
+    return "must be https:, or http: to a loopback host (localhost, 127.0.0.0/8, [::1]): no client follows plain http";
   return undefined;
 }

@@ -5,9 +5,11 @@
  * to two rules: it is a URL a status answer can be trusted over (https, or loopback
  * http), and if it points at this publisher's own resolver, it is this UMID's own status
  * URL there (a manifest must not borrow another UMID's "active"), or an entry of one of its status lists, which the
- * content's allocation must give this UMID (checked across files: scripts/check/status-refs.ts).
+ * content's allocation must give this UMID (checked across files: scripts/check/status-refs.ts). And it names a URL
+ * a client can fetch (statusRefUrlProblem).
  */
 import { excerpt, quoted } from "../excerpt.ts";
+import { baseUrlProblem } from "../client/base-url.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { isLoopbackHost, isTrustworthyUrl } from "../secure-url.ts";
 import { LIST_ID, listEntryRef } from "../status-list/list-entry-ref.ts";
@@ -32,6 +34,8 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
       },
     ];
   }
+  const unusable = statusRefUrlProblem(statusRef);
+  if (unusable !== undefined) return [{ pointer: POINTER, rule: "signature/status-ref-unusable", message: unusable }];
   const id = manifest["@id"];
   if (resolverUrl === "" || typeof id !== "string") return [];
   const ref = new URL(statusRef);
@@ -55,6 +59,24 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
         `own status URL, ${excerpt(own)}`,
     },
   ];
+}
+
+/**
+ * Why no client can fetch what `statusRef` (a trustworthy URL) names, if it cannot: an entry of a list, any
+ * resolver's, is read from the URL before `#index`, held to the rule of a resolver's base URL (the list's URL is one
+ * and a path; `sign` holds its status base to it); a status endpoint's URL must carry no credentials, which fetch
+ * refuses.
+ */
+function statusRefUrlProblem(statusRef: string): string | undefined {
+  const entry = listEntryRef(statusRef);
+  if (entry !== undefined) {
+    const problem = baseUrlProblem(entry.listUrl);
+    return problem === undefined ? undefined : `names an entry of a status list no client can fetch: ${problem}`;
+  }
+  const { username, password } = new URL(statusRef);
+  return username === "" && password === ""
+    ? undefined
+    : `must not carry credentials (user:password@): fetch refuses such a URL, so no client can ask it`;
 }
 
 /** Whether `statusRef` (at `path` under the resolver) names an entry of a status list the resolver serves. */

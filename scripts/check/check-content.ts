@@ -13,6 +13,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
+import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { cacheScope, type UsableEntries, type VerificationCache } from "../cache/verification-cache.ts";
 import { gitAlias, statAlias } from "../cache/file-identity.ts";
 import { gitView, type GitView } from "../read/git-view.ts";
@@ -108,6 +109,8 @@ export interface ContentCheck {
   diagnostics: Diagnostic[];
   /** The keys the first content root's `_keys.json` pins, when a file of a content folder was checked. */
   pinned: PinnedKey[];
+  /** The content root's `_keys.json`, as checked by checkContent; undefined when there is none. */
+  pins: KeyPins | undefined;
   /** How many manifest files were not checked again: the verification cache knew them. */
   recalled: number;
 }
@@ -142,6 +145,7 @@ export async function checkContent(
   addFiles(result, linkProblems(dir, listing.links));
   const root = checkRootFiles(dir, options, validators);
   result.pinned = root.pinned;
+  result.pins = root.context.pins;
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
   const routes = checkRoutes(routesPath, validators);
@@ -547,6 +551,7 @@ function emptyCheck(): ContentCheck {
     revoked: new Set(),
     statuses: new Map(),
     pinned: [],
+    pins: undefined,
     didDocuments: [],
     statusAllocation: new StatusAllocation(),
     resolversDocument: undefined,

@@ -36,10 +36,15 @@ export function checkKeys(path: string, validators: SchemaValidators): KeysCheck
     return read.missing
       ? { pinned: [], diagnostics: [] }
       : { file, pins: { file, keys: new Map(), unreadable: true }, pinned: [], diagnostics: [read.diagnostic] };
+  return checkKeysText(file, read.text, validators);
+}
+
+/** `_keys.json` (shown as `file`) whose text is `text`: `check --base` reads a revision's from git's blob with it. */
+export function checkKeysText(file: string, text: string, validators: SchemaValidators): KeysCheck {
   const keys = new Map<string, { spki: string; place: string }>();
   const pins = { file, keys };
   const pinned: PinnedKey[] = [];
-  const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.keys);
+  const { value, map, diagnostics } = parseAndValidate(file, text, LIST_FILE_SHAPE, validators.keys);
   if (diagnostics.length > 0 || !isJsonObject(value))
     return { file, pins: { ...pins, unreadable: true }, pinned, diagnostics };
 

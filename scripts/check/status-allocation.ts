@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import type { RuleId } from "../../core/rules/index.ts";
-import { isTrustworthyUrl } from "../../core/secure-url.ts";
 import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
+import { baseUrlProblem } from "../../core/client/base-url.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
 import { serverOf } from "../../core/validate/status-ref.ts";
 import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
@@ -32,6 +32,8 @@ export interface AllocatedList {
   /** Its well-formed entries in the file's order: the UMIDs, and the index of each. */
   umids: string[];
   indices: Int32Array;
+  /** Where each of them is in the file's `entries` (its JSON pointer's last token), to place a problem there. */
+  positions: Int32Array;
 }
 
 /** An entry of the allocation: its list and its index there. */
@@ -125,11 +127,29 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
   for (const name of names) {
     // sign's lock and temporary files (file-lock.ts, json-file.ts) are no part of the allocation.
     if (name.startsWith(".") || name.endsWith(".lock")) continue;
-    allocation.files.push(displayPath(join(folder, name)));
-    const list = readList(join(folder, name), name, resolverUrl, allocation);
-    if (list !== undefined) allocation.add(list);
+    const path = join(folder, name);
+    allocation.files.push(displayPath(path));
+    const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+    if ("diagnostic" in read) allocation.diagnostics.push(read.diagnostic);
+    else addListText(allocation, displayPath(path), name, read.text, resolverUrl);
   }
   return allocation;
+}
+
+/**
+ * Adds to `allocation` the list of the file named `name` in `_status/` (shown as `file`), whose text is `text`, if it
+ * can be read as one; what is wrong with it goes to the allocation's diagnostics. `check --base` reads a revision's
+ * allocation with it, from git's blobs.
+ */
+export function addListText(
+  allocation: StatusAllocation,
+  file: string,
+  name: string,
+  text: string,
+  resolverUrl: string,
+): void {
+  const list = readList(file, name, text, resolverUrl, allocation);
+  if (list !== undefined) allocation.add(list);
 }
 
 /**
@@ -140,13 +160,13 @@ const ALLOCATION_SHAPE: ShapeLimits = { maxDepth: 3, maxArrayItems: STATUS_LIST_
 
 /** One list's file; undefined when it cannot be read as one (reported). */
 function readList(
-  path: string,
+  file: string,
   name: string,
+  text: string,
   resolverUrl: string,
   allocation: StatusAllocation,
 ): AllocatedList | undefined {
   const { diagnostics } = allocation;
-  const file = displayPath(path);
   const listId = name.endsWith(".json") ? name.slice(0, -".json".length) : "";
   if (!LIST_ID.test(listId)) {
     diagnostics.push(
@@ -154,12 +174,7 @@ function readList(
     );
     return undefined;
   }
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  if ("diagnostic" in read) {
-    diagnostics.push(read.diagnostic);
-    return undefined;
-  }
-  const parsed = parseJson(read.text, ALLOCATION_SHAPE);
+  const parsed = parseJson(text, ALLOCATION_SHAPE);
   if (!parsed.ok) {
     diagnostics.push(diagnostic(parsed.problem.rule, { file }, parsed.problem.message));
     return undefined;
@@ -184,7 +199,10 @@ function readList(
     return undefined;
   }
   const expected = resolverUrl === "" ? undefined : statusListUrl(resolverUrl, listId);
-  if (expected !== undefined ? url !== expected : !isTrustworthyUrl(url) || !url.endsWith(listPath(listId)))
+  // What a client can fetch: a list's URL is a resolver's base URL and a path, held to the base's rule (sign's too).
+  const unusable = baseUrlProblem(url);
+  if (unusable !== undefined) bad("/url", unusable, "status-list/unusable-url");
+  else if (expected !== undefined ? url !== expected : !url.endsWith(listPath(listId)))
     bad(
       "/url",
       `must be ${expected === undefined ? `an https: URL ending ${listPath(listId)}` : quoted(expected)}, where this ` +
@@ -193,6 +211,7 @@ function readList(
     );
   const umids: string[] = [];
   const indices: number[] = [];
+  const positions: number[] = [];
   /** Where each index, and each UMID, is listed first. */
   const seen = new Map<number, number>();
   const seenUmids = new Map<string, number>();
@@ -237,8 +256,9 @@ function readList(
     seenUmids.set(umid, i);
     umids.push(umid);
     indices.push(index);
+    positions.push(i);
   }
-  return { listId, url, file, umids, indices: Int32Array.from(indices) };
+  return { listId, url, file, umids, indices: Int32Array.from(indices), positions: Int32Array.from(positions) };
 }
 
 const OUT_OF_RANGE = "status-list/index-out-of-range";

@@ -89,14 +89,20 @@ Examples:
         "moved earlier (history/revocation-redated, suspension-redated, " +
         "reinstatement-redated: when a status began is history), and so is a transparency " +
         "log (content/_log/) that is not REV's log appended to: removed, truncated, " +
-        "rewritten or re-keyed (log/rewritten); the whole content folder, so no PATH",
+        "rewritten or re-keyed (log/rewritten), and so is a status list entry of " +
+        "content/_status/ that REV allocated and is now freed, moved or given to another " +
+        "UMID (history/status-entry-freed, -moved, -unrevoked), and a content/_keys.json " +
+        "removed, or a pin dropped that REV's manifests were signed under " +
+        "(history/keys-removed, pin-removed); a key pinned anew is a warning " +
+        "(history/pin-changed); the whole content folder, so no PATH",
     }),
     summary: stringOption({
       value: "FILE",
       help:
         "write FILE, a Markdown table of what the change does to the resolver (UMIDs " +
         "published, changed, revoked, suspended, reinstated, redirected, and whose " +
-        "status reason changed, each reason old and new), even when the check fails; " +
+        "status reason changed, each reason old and new), a signing key pinned anew " +
+        "first, even when the check fails; " +
         "without --base, against nothing: all is new",
     }),
     online: booleanOption({

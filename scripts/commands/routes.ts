@@ -167,9 +167,9 @@ function reasonOf(reason: string | undefined): { reason?: string } {
 export const redirect = defineCommand({
   name: "redirect",
   description: `Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307
-with Location: URL, so URL must be an absolute http or https URL naming a host, with no
-credentials, printable ASCII, at most 8 KiB, as written (not as a URL parser would repair
-it). A UMID that a manifest file publishes, or that is revoked, is not redirected, nor
+with Location: URL, so URL must be an absolute https URL (or http to a loopback host: the
+only ones clients follow) naming a host, with no credentials, printable ASCII, at most
+8 KiB, as written (not as a URL parser would repair it). A UMID that a manifest file publishes, or that is revoked, is not redirected, nor
 one that differs from a published UMID only in letter case.`,
   epilogue: `Exit status: 0 redirected (or already), 1 refused or _routes.json invalid, 2 usage error.
 

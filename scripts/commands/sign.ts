@@ -18,7 +18,7 @@ import { formatDiagnostic } from "../report/text.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { allocateStatusEntries } from "../edit/status-allocation.ts";
-import { isTrustworthyUrl } from "../../core/secure-url.ts";
+import { baseUrlProblem } from "../../core/client/base-url.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
@@ -60,7 +60,8 @@ Example:
       value: "URL",
       help:
         "the resolver that will serve these manifests (https:, or http: to a loopback " +
-        "host): statusRef becomes URL/.well-known/manifest-resolver/status/{UMID}",
+        "host; no credentials, query or fragment): statusRef becomes " +
+        "URL/.well-known/manifest-resolver/status/{UMID}",
       default: { text: "UM_RESOLVER_URL; neither: statusRef is kept" },
     }),
     "status-list": booleanOption({
@@ -80,13 +81,12 @@ Example:
     const spki = createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64");
     const settings = settingsFromEnv();
     const statusBase = values["status-base"] ?? settings.resolverUrl;
-    if (statusBase !== "" && !isTrustworthyUrl(statusBase)) {
+    // A base a client cannot fetch from (credentials, a query, a fragment) would write statusRefs none resolves.
+    const baseProblem = statusBase === "" ? undefined : baseUrlProblem(statusBase);
+    if (baseProblem !== undefined)
       throw new UsageError(
-        `${values["status-base"] !== undefined ? "--status-base" : "UM_RESOLVER_URL"} ` +
-          `must be an https: URL (or http: to a loopback host) for a statusRef, not ` +
-          `'${statusBase}'`,
+        `${values["status-base"] !== undefined ? "--status-base" : "UM_RESOLVER_URL"} ${baseProblem}`,
       );
-    }
     const statusList = values["status-list"] === true;
     if (statusList && statusBase === "")
       throw new UsageError(

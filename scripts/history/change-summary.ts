@@ -3,12 +3,14 @@
  * (GitHub shows a job's `$GITHUB_STEP_SUMMARY` as GitHub Flavored Markdown): the UMIDs it
  * publishes, changes (other canonical bytes: JCS, RFC 8785, is what the resolver serves),
  * revokes, suspends, reinstates and redirects, and those whose status reason it changes,
- * with each reason old and new (a reason is served in the status document).
+ * with each reason old and new (a reason is served in the status document). A signing key
+ * pinned anew comes first, as a warning: it decides which signatures are accepted.
  */
 import { instant } from "../../core/validate/cross-field.ts";
 import type { StatusList } from "../check/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
+import { keyRotations } from "./key-pin-rule.ts";
 import { excerpt } from "../../core/excerpt.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */
@@ -95,9 +97,26 @@ export function summaryMarkdown(
   const reasons = reasonChanges(before, now);
   const rows = changes(before, now, reasons);
   const compared = base === undefined ? "nothing (no --base): everything is new" : codeSpan(base);
+  const rotations = keyRotations(before, now);
   const lines = [
     "### What this change does to the resolver",
     "",
+    // First: a rotation decides which signatures are accepted from now on (history/pin-changed).
+    ...(rotations.length === 0
+      ? []
+      : [
+          `**Warning: ${rotations.length === 1 ? "a signing key is" : `${rotations.length} signing keys are`} ` +
+            "pinned anew** (history/pin-changed): every manifest signed under these keyRefs is checked against " +
+            "the new key. Make sure it is yours.",
+          "",
+          "| keyRef | Key before | Key now |",
+          "| --- | --- | --- |",
+          ...rotations.map(
+            ({ keyRef, before: old, now: pinned }) =>
+              `| ${codeSpan(keyRef)} | ${codeSpan(old)} | ${codeSpan(pinned)} |`,
+          ),
+          "",
+        ]),
     `Compared with ${compared}. ${printable(checked)}`,
     "",
     "| Change | UMIDs | First UMIDs |",

@@ -4,13 +4,17 @@
  * O2.3), or drop a UMID it served or redirected without revoking or redirecting it, which
  * would silently turn it into a 404 for everyone who holds a link to it; or change a
  * status without raising its cursor (EXT-OPT O2.1, O2.2: cursor-rule.ts), or re-date one
- * it keeps (redating-rule.ts).
+ * it keeps (redating-rule.ts); or free, move or un-revoke a status list entry
+ * (status-allocation-rule.ts), or unpin a key manifests were signed under
+ * (key-pin-rule.ts).
  */
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { cursorProblems } from "./cursor-rule.ts";
 import { redatingProblems } from "./redating-rule.ts";
+import { keyPinProblems } from "./key-pin-rule.ts";
+import { statusAllocationProblems } from "./status-allocation-rule.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
 /**
@@ -24,17 +28,18 @@ export interface HistoryFinding {
 }
 
 /**
- * The errors of `now` against `before` (the content at `revision`); none while `_routes.json`
- * now is unreadable.
+ * The problems of `now` against `before` (the content at `revision`); none of those that
+ * read statuses while `_routes.json` now is unreadable.
  */
 export function historyProblems(before: ResolverState, now: ResolverState, revision: string): HistoryFinding[] {
-  if (!now.routesKnown) return [];
   const findings = new Map<string, HistoryFinding>();
   const report = (umid: string | null, diagnostic: Diagnostic) => {
     const finding = findings.get(diagnostic.file) ?? { file: diagnostic.file, umid, diagnostics: [] };
     finding.diagnostics.push(diagnostic);
     findings.set(diagnostic.file, finding);
   };
+  for (const diagnostic of keyPinProblems(before, now, revision)) report(null, diagnostic);
+  if (!now.routesKnown) return [...findings.values()];
   const isRevoked = (state: ResolverState, umid: string) => state.statuses.get(umid)?.list === "revoked";
 
   for (const [umid, { list, pointer }] of before.statuses) {
@@ -78,5 +83,6 @@ export function historyProblems(before: ResolverState, now: ResolverState, revis
   }
   for (const { umid, diagnostic } of cursorProblems(before, now)) report(umid, diagnostic);
   for (const diagnostic of redatingProblems(before, now)) report(null, diagnostic);
+  for (const diagnostic of statusAllocationProblems(before, now, revision)) report(null, diagnostic);
   return [...findings.values()];
 }

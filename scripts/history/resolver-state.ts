@@ -8,6 +8,10 @@
  * served then, not whether it would pass today. Each manifest's `issuedAt` is kept, which
  * dates its status (EXT-OPT O2.2 `updatedAt`) when nothing else does. Now, everything is
  * taken from what the check found: no file is read again.
+ *
+ * Two more files carry trust and are compared too: the status list allocation
+ * (`_status/`), whose entries the published lists derive from, and `_keys.json`, with the
+ * keyRef each manifest at the revision was signed under.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -17,11 +21,14 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/stric
 import { instant } from "../../core/validate/cross-field.ts";
 import type { Limits } from "../config.ts";
 import type { ContentCheck } from "../check/check-content.ts";
-import { displayPath, isManifestName, MAX_LIST_FILE_BYTES, ROUTES_FILE } from "../read/files.ts";
+import { displayPath, isManifestName, KEYS_FILE, MAX_LIST_FILE_BYTES, ROUTES_FILE } from "../read/files.ts";
 import { checkRoutesText, type RoutesCheck, type RouteStatus } from "../check/routes.ts";
 import type { SourceFile } from "../read/source.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
-import { listFolder, readBlobs, type Revision } from "./git-revision.ts";
+import { listFolder, readBlobs, type Revision, type TreeFile } from "./git-revision.ts";
+import { checkKeysText } from "../check/keys.ts";
+import { addListText, STATUS_FOLDER, StatusAllocation } from "../check/status-allocation.ts";
+import type { KeyPins } from "../../core/crypto/profile-a.ts";
 
 export interface ResolverState {
   /**
@@ -36,11 +43,19 @@ export interface ResolverState {
   routes: SourceFile;
   /** False when `_routes.json` is there but not readable as a JSON object: its lists are unknown. */
   routesKnown: boolean;
+  /** The status list allocation (`_status/`), its well-formed entries; empty when there is none. */
+  allocation: StatusAllocation;
+  /** `_keys.json`, as its pins were read; undefined when there is none. */
+  keys: KeyPins | undefined;
+  /** At a revision: each keyRef a manifest there was signed under, with the first such file. Empty now. */
+  signedUnder: Map<string, string>;
 }
 
 /** The working tree, as `checkContent` found it in `contentDir`. */
 export function stateNow(check: ContentCheck, contentDir: string): ResolverState {
   const state = routesState(displayPath(join(contentDir, ROUTES_FILE)), check.routes);
+  state.allocation = check.statusAllocation;
+  state.keys = check.pins;
   // The first file to claim a UMID serves it, valid or not: what it says is what the resolver would answer.
   for (const { file, umid } of check.files) {
     if (umid === null || state.published.has(umid) || !isServed(state, umid)) continue;
@@ -77,31 +92,67 @@ export async function stateAt(
     (f) => isManifestName(f.name) && !f.name.split("/").includes("node_modules") && f.size <= limits.maxManifestBytes,
   );
   const routes = files.find((f) => f.name === ROUTES_FILE);
-  const routesReadable = routes !== undefined && routes.size <= MAX_LIST_FILE_BYTES;
-  let routesText = routes === undefined ? undefined : "";
-  const claims = new Map<string, { file: string; digest?: string; issuedAt: number }>();
-  const blobs = [...(routesReadable ? [routes.blob] : []), ...manifests.map((f) => f.blob)];
-  await readBlobs(revision.top, blobs, (index, bytes) => {
-    const text = textOf(bytes);
-    if (routesReadable && index === 0) {
-      routesText = text;
-      return;
-    }
-    const manifest = readManifest(text, limits);
-    if (manifest === undefined || claims.has(manifest.umid)) return;
-    const file = shown(manifests[routesReadable ? index - 1 : index]!.name);
-    claims.set(manifest.umid, {
-      file,
-      issuedAt: issuedAtOf(manifest.value),
-      ...(digests && { digest: canonicalDigest(manifest.value) }),
-    });
+  const keys = files.find((f) => f.name === KEYS_FILE);
+  // As checkStatusAllocation lists them: sign's lock and temporary files are no part of it.
+  const lists = files.filter(({ name }) => {
+    const [folder, list, deeper] = name.split("/");
+    return folder === STATUS_FOLDER && deeper === undefined && !list!.startsWith(".") && !list!.endsWith(".lock");
   });
+  let routesText = routes === undefined ? undefined : "";
+  let keysText = keys === undefined ? undefined : "";
+  const listTexts: { name: string; text: string }[] = [];
+  const claims = new Map<string, { file: string; digest?: string; issuedAt: number }>();
+  const signedUnder = new Map<string, string>();
+  // Each file read with what to do with its text; list files over their limit were refused then, and stay unknown.
+  const reads: (readonly [TreeFile, (text: string) => void])[] = [
+    ...(routes !== undefined && routes.size <= MAX_LIST_FILE_BYTES
+      ? [[routes, (text: string) => (routesText = text)] as const]
+      : []),
+    ...(keys !== undefined && keys.size <= MAX_LIST_FILE_BYTES
+      ? [[keys, (text: string) => (keysText = text)] as const]
+      : []),
+    ...lists
+      .filter((list) => list.size <= MAX_LIST_FILE_BYTES)
+      .map((list) => [list, (text: string) => listTexts.push({ name: list.name, text })] as const),
+    ...manifests.map(
+      (f) =>
+        [
+          f,
+          (text: string) => {
+            const manifest = readManifest(text, limits);
+            if (manifest === undefined) return;
+            const file = shown(f.name);
+            const keyRef = keyRefOf(manifest.value);
+            if (keyRef !== undefined && !signedUnder.has(keyRef)) signedUnder.set(keyRef, file);
+            if (claims.has(manifest.umid)) return;
+            claims.set(manifest.umid, {
+              file,
+              issuedAt: issuedAtOf(manifest.value),
+              ...(digests && { digest: canonicalDigest(manifest.value) }),
+            });
+          },
+        ] as const,
+    ),
+  ];
+  await readBlobs(
+    revision.top,
+    reads.map(([f]) => f.blob),
+    (index, bytes) => reads[index]![1](textOf(bytes)),
+  );
   const routesFile = shown(ROUTES_FILE);
   const state = routesState(
     routesFile,
     routesText === undefined ? undefined : checkRoutesText(routesFile, routesText, validators),
   );
   for (const [umid, served] of claims) if (isServed(state, umid)) state.published.set(umid, served);
+  // Read as the check read them then; what is wrong with them was that check's business.
+  for (const { name, text } of listTexts)
+    addListText(state.allocation, shown(name), name.slice(STATUS_FOLDER.length + 1), text, "");
+  if (keysText !== undefined) {
+    const checked = checkKeysText(shown(KEYS_FILE), keysText, validators);
+    state.keys = checked.pins ?? { file: shown(KEYS_FILE), keys: new Map(), unreadable: true };
+  } else if (keys !== undefined) state.keys = { file: shown(KEYS_FILE), keys: new Map(), unreadable: true };
+  state.signedUnder = signedUnder;
   return state;
 }
 
@@ -119,6 +170,9 @@ function routesState(file: string, routes: RoutesCheck | undefined): ResolverSta
     statuses: routes?.statuses ?? new Map(),
     routes: routes?.source ?? { file },
     routesKnown: routes?.isObject ?? true,
+    allocation: new StatusAllocation(),
+    keys: undefined,
+    signedUnder: new Map(),
   };
 }
 
@@ -133,6 +187,13 @@ function readManifest(text: string, limits: ShapeLimits): { umid: string; value:
   if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
   const umid = parsed.value["@id"];
   return typeof umid === "string" && umid !== "" ? { umid, value: parsed.value } : undefined;
+}
+
+/** The keyRef the manifest says it was signed under (Profile A: `signature.keyRef`), if it names one. */
+function keyRefOf(manifest: Record<string, unknown>): string | undefined {
+  const signature = manifest.signature;
+  const keyRef = isJsonObject(signature) ? signature.keyRef : undefined;
+  return typeof keyRef === "string" ? keyRef : undefined;
 }
 
 /** `issuedAt` as the build reads it (manifest-check.ts): milliseconds, NaN when it is not a date-time. */

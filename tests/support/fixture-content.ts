@@ -198,7 +198,7 @@ export function makeFixture(): Fixture {
 
   const redirects = new Map([
     ["urn:moved:elsewhere", "https://canonical.example/manifests/urn:moved:elsewhere"],
-    ["moved/with slash", "http://legacy.example/m?id=42"],
+    ["moved/with slash", "http://localhost:8080/legacy/m?id=42"],
   ]);
   const revoked = ["urn:revoked:gone", revokedWithFile];
   const [suspended, reinstated, gone, goneWithFile] = [

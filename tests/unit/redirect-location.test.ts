@@ -12,10 +12,12 @@ import { CONTEXT } from "../support/fixture-content.ts";
 const longest = (prefix: string) => prefix + "a".repeat(MAX_LOCATION_BYTES - prefix.length);
 
 describe("redirect locations", () => {
-  it("accepts absolute http(s) URLs with a host, whatever their scheme's letter case", () => {
+  it("accepts absolute https URLs with a host, or http to a loopback host, whatever their scheme's letter case", () => {
     for (const location of [
       "https://canonical.example/manifests/urn:uuid:1",
-      "http://legacy.example/m?id=42#top",
+      "http://127.0.0.1:8787/m?id=42#top",
+      "http://localhost/m",
+      "http://[::1]:8787/m",
       "https://canonical.example",
       "https://canonical.example:8443/m",
       "https://[2001:db8::1]/m",
@@ -23,7 +25,7 @@ describe("redirect locations", () => {
       "https://xn--bcher-kva.example/%C3%BC",
       // Schemes are case-insensitive (RFC 3986 section 3.1): the same URL, sent as written.
       "HTTPS://Canonical.Example/M",
-      "hTTp://legacy.example/",
+      "hTTp://LocalHost/",
       longest("https://long.example/"),
     ]) {
       assert.equal(redirectLocationProblem(location), undefined, location.slice(0, 60));
@@ -49,6 +51,13 @@ describe("redirect locations", () => {
         "https://exa mple/",
       ],
       "not a valid URL": ["https://host.example:99999/"],
+      // Issue 37: what no client follows (core/secure-url.ts), so every client would refuse the redirect.
+      "http to another host": [
+        "http://elsewhere.example/x",
+        "hTTp://legacy.example/m?id=42#top",
+        "http://192.0.2.1/m",
+        "http://[2001:db8::1]/m",
+      ],
       // Not http(s), or not absolute.
       "not absolute http(s)": [
         "https:/one-slash.example/",

@@ -1,0 +1,230 @@
+/**
+ * `check --base REV` over the other files that carry trust (issue 37, defects 11 and 13):
+ * the status list allocation (`_status/`), whose entries copies of manifests name in their
+ * statusRef, outside the signature; and `_keys.json`, which closes the world of keys.
+ */
+import assert from "node:assert/strict";
+import { createPublicKey, type KeyObject } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { listStatusRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
+import { signProfileA } from "../scripts/crypto/profile-a.ts";
+import { FIXTURE_KEY_REF, manifestFor, newKey, pinning } from "./support/fixture-content.ts";
+import { assertErrors, CONTENT, historyRepository } from "./support/history-repository.ts";
+import { printedProblems } from "./support/problems.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-history-trust-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const key = newKey();
+const SIGNED_AT = new Date("2026-01-01T00:00:00Z");
+const LIST_ID = "0a1b2c3d4e5f6071";
+const LIST_URL = statusListUrl("https://resolver.example", LIST_ID);
+const LIST_FILE = `_status/${LIST_ID}.json`;
+
+/** A manifest for `umid` signed with `signer` under `keyRef`; its statusRef names `index` of the list, if given. */
+function manifest(umid: string, index?: number, signer: KeyObject = key, keyRef = FIXTURE_KEY_REF) {
+  const signature = signProfileA(manifestFor(umid), signer, keyRef, SIGNED_AT);
+  return {
+    ...manifestFor(umid),
+    signature: index === undefined ? signature : { ...signature, statusRef: listStatusRef(LIST_URL, index) },
+  };
+}
+
+/** The list's file, its entries sorted by index as sign writes them. */
+const list = (...entries: [number, string][]) => ({ url: LIST_URL, entries: entries.sort(([a], [b]) => a - b) });
+
+const spki = (k: KeyObject) => createPublicKey(k).export({ format: "der", type: "spki" }).toString("base64");
+
+/** urn:gone is revoked and its file kept; urn:a and urn:b are active; each has its entry. */
+const ROUTES = { revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T00:00:00Z" }] };
+const allocatedContent = (): Record<string, unknown> => ({
+  "_keys.json": pinning(key),
+  "_routes.json": ROUTES,
+  [LIST_FILE]: list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"]),
+  "gone.json": manifest("urn:gone", 5),
+  "a.json": manifest("urn:a", 9),
+  "b.json": manifest("urn:b", 17),
+});
+
+const repository = (files: Record<string, unknown> = allocatedContent()) => historyRepository(scratch, files);
+
+const THEN = (base: string) => `${CONTENT}/${LIST_FILE}@${base}`;
+const NOW_FILE = `${CONTENT}/${LIST_FILE}`;
+
+describe("check --base: the status list allocation is history (defect 11)", () => {
+  it("passes an allocation that only grew", () => {
+    const repo = repository();
+    repo.write("c.json", manifest("urn:c", 40));
+    repo.write(LIST_FILE, list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"], [40, "urn:c"]));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+  });
+
+  it("refuses a revoked manifest's file deleted and its entry dropped: the list would say active", () => {
+    const repo = repository();
+    repo.remove("gone.json");
+    repo.write(LIST_FILE, list([9, "urn:a"], [17, "urn:b"]));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    // Placed where the entry was, naming it, and what the list would publish there instead.
+    assertErrors(result.stdout, [
+      [THEN(repo.base), "history/status-entry-unrevoked", ["entry 5 ", LIST_ID, '"urn:gone"', "0x0"]],
+    ]);
+    assert.equal(printedProblems(result.stdout)[0]?.message.includes("/entries/0"), true, result.stdout);
+  });
+
+  it("refuses a revoked UMID moved to another index, its copy's statusRef edited to follow", () => {
+    const repo = repository();
+    repo.write("gone.json", manifest("urn:gone", 33));
+    repo.write(LIST_FILE, list([9, "urn:a"], [17, "urn:b"], [33, "urn:gone"]));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assertErrors(result.stdout, [
+      [NOW_FILE, "history/status-entry-moved", ['"urn:gone"', "entry 5 ", "entry 33 "]],
+      [THEN(repo.base), "history/status-entry-unrevoked", ["entry 5 ", '"urn:gone"', "0x0"]],
+    ]);
+  });
+
+  it("refuses a revoked UMID's entry given to another UMID", () => {
+    const repo = repository();
+    repo.remove("gone.json");
+    repo.write("b.json", manifest("urn:b", 5));
+    repo.write(LIST_FILE, list([5, "urn:b"], [9, "urn:a"]));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assertErrors(result.stdout, [
+      [NOW_FILE, "history/status-entry-unrevoked", ["entry 5 ", '"urn:gone"', '"urn:b"', "active (0x0)"]],
+      [NOW_FILE, "history/status-entry-moved", ['"urn:b"', "entry 17 ", "entry 5 "]],
+    ]);
+  });
+
+  it("refuses an active entry freed: a redirected UMID's copies would read active, not undefined", () => {
+    const repo = repository();
+    repo.remove("a.json");
+    repo.write("_routes.json", { ...ROUTES, redirects: [{ umid: "urn:a", location: "https://elsewhere.example/a" }] });
+    repo.write(LIST_FILE, list([5, "urn:gone"], [17, "urn:b"]));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assertErrors(result.stdout, [[THEN(repo.base), "history/status-entry-freed", ["entry 9 ", '"urn:a"', "0x0"]]]);
+  });
+
+  it("refuses a list whose file is gone, and names each revoked entry it held", () => {
+    const repo = repository();
+    repo.remove(LIST_FILE);
+    repo.write("a.json", manifest("urn:a"));
+    repo.write("b.json", manifest("urn:b"));
+    repo.write("gone.json", manifest("urn:gone"));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assertErrors(result.stdout, [
+      [THEN(repo.base), "history/status-entry-freed", [LIST_ID, LIST_URL]],
+      [THEN(repo.base), "history/status-entry-unrevoked", ["entry 5 ", '"urn:gone"']],
+    ]);
+  });
+
+  it("says nothing of history while a list's file is not readable now: its own error comes first", () => {
+    const repo = repository();
+    repo.write(LIST_FILE, "{not json");
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    const rules = printedProblems(result.stdout).map((p) => p.rule);
+    assert.ok(rules.length > 0 && rules.every((rule) => !rule.startsWith("history/")), result.stdout);
+  });
+
+  it("refuses a list moved to another URL: the statusRefs of copies name the old one", () => {
+    const repo = repository();
+    const moved = statusListUrl("https://other.example", LIST_ID);
+    repo.write(LIST_FILE, { ...list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"]), url: moved });
+    for (const [file, umid, index] of [
+      ["a.json", "urn:a", 9],
+      ["b.json", "urn:b", 17],
+      ["gone.json", "urn:gone", 5],
+    ] as const)
+      repo.write(file, {
+        ...manifest(umid),
+        signature: { ...manifest(umid).signature, statusRef: listStatusRef(moved, index) },
+      });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    const rules = printedProblems(result.stdout).filter((p) => p.severity === "error");
+    assert.deepEqual(
+      rules.map((p) => [p.file, p.rule]),
+      [
+        [NOW_FILE, "history/status-entry-freed"],
+        [THEN(repo.base), "history/status-entry-unrevoked"],
+      ],
+      result.stdout,
+    );
+    assert.ok(rules[0]!.message.includes(moved), rules[0]!.message);
+  });
+});
+
+describe("check --base: _keys.json is history (defect 13)", () => {
+  const other = newKey();
+  const OTHER_REF = "did:web:other.example#key-1";
+  const keyed = (): Record<string, unknown> => ({
+    "_keys.json": pinning(key),
+    "a.json": manifest("urn:a"),
+    "b.json": manifest("urn:b"),
+  });
+
+  it("refuses _keys.json deleted, a manifest signed with another key added", () => {
+    const repo = repository(keyed());
+    repo.remove("_keys.json");
+    repo.write("c.json", manifest("urn:c", undefined, other));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assertErrors(result.stdout, [[`${CONTENT}/_keys.json@${repo.base}`, "history/keys-removed", [repo.base]]]);
+  });
+
+  it("refuses a pin removed that manifests at REV were signed under, and lets an unused one go", () => {
+    const repo = repository({ ...keyed(), "_keys.json": { ...pinning(key), "did:web:unused.example#k": spki(other) } });
+    repo.write("_keys.json", { [OTHER_REF]: spki(other) });
+    repo.write("a.json", manifest("urn:a", undefined, other, OTHER_REF));
+    repo.write("b.json", manifest("urn:b", undefined, other, OTHER_REF));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assertErrors(result.stdout, [
+      [`${CONTENT}/_keys.json`, "history/pin-removed", [JSON.stringify(FIXTURE_KEY_REF), `${CONTENT}/a.json@`]],
+    ]);
+  });
+
+  it("warns of a key rotation, naming the keyRef, and lists it first in the summary", () => {
+    const repo = repository(keyed());
+    repo.write("_keys.json", pinning(other));
+    repo.write("a.json", manifest("urn:a", undefined, other));
+    repo.write("b.json", manifest("urn:b", undefined, other));
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const warnings = printedProblems(result.stdout).filter((p) => p.severity === "warning");
+    assert.deepEqual(
+      warnings.map((p) => [p.file, p.line, p.rule]),
+      // At the pin, on the second line of the file.
+      [[`${CONTENT}/_keys.json`, 2, "history/pin-changed"]],
+      result.stdout,
+    );
+    assert.ok(warnings[0]!.message.includes(JSON.stringify(FIXTURE_KEY_REF)), warnings[0]!.message);
+    // Right after the heading, before anything else: the keyRef, the key before and the key now.
+    const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
+    const first = lines.slice(1).findIndex((line) => line !== "") + 1;
+    assert.match(lines[first]!, /history\/pin-changed/);
+    assert.ok(
+      lines.some((line) => line === `| \`${FIXTURE_KEY_REF}\` | \`${spki(key)}\` | \`${spki(other)}\` |`),
+      lines.join("\n"),
+    );
+  });
+
+  it("says nothing of keys left as they were, or pinned where none were", () => {
+    const unpinned = repository({ "a.json": manifest("urn:a") });
+    unpinned.write("_keys.json", pinning(key));
+    assert.equal(unpinned.check("--base", unpinned.base).status, 0);
+    const kept = repository(keyed());
+    const result = kept.check("--base", kept.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(printedProblems(result.stdout), []);
+    assert.doesNotMatch(readFileSync(join(kept.root, "summary.md"), "utf8"), /pin-changed/);
+  });
+});
