@@ -9,7 +9,7 @@
  * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 (at most 1000) |
  * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default; the did:web documents of keys
- * pinned on its host are published |
+ * pinned on its host are published; a resolver base URL as clients take one (core/client/base-url.ts) |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
  * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
  * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in
@@ -17,6 +17,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
+import { baseUrlProblem } from "../core/client/base-url.ts";
 import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status.ts";
 import { excerpt } from "../core/excerpt.ts";
 
@@ -50,10 +51,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     throw new ConfigError(`UM_STANDARDS_URL must be an http or https URL, not '${standardsUrl}'`);
   }
   const resolverUrl = env.UM_RESOLVER_URL ?? "";
-  // Parsed too: its host decides which did:web documents a build publishes.
-  if (resolverUrl !== "" && (!/^https?:\/\/[^/\s]+/.test(resolverUrl) || !URL.canParse(resolverUrl))) {
-    throw new ConfigError(`UM_RESOLVER_URL must be an http or https URL, not '${resolverUrl}'`);
-  }
+  // Held to what a client takes as a resolver (its host also decides which did:web documents a build publishes): the
+  // lookup page, statusRefs and `init`'s settings all point relying parties at it.
+  const resolverUrlProblem = resolverUrl === "" ? undefined : baseUrlProblem(resolverUrl);
+  if (resolverUrlProblem !== undefined) throw new ConfigError(`UM_RESOLVER_URL: ${resolverUrlProblem}`);
   const statusNextCheck = env.UM_STATUS_NEXT_CHECK || DEFAULT_NEXT_CHECK;
   const nextCheckSeconds = durationSeconds(statusNextCheck);
   if (nextCheckSeconds === undefined || nextCheckSeconds > MAX_NEXT_CHECK_SECONDS) {
