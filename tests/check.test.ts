@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash, createPublicKey } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -299,6 +299,16 @@ describe("check: limits and strict input", () => {
     }));
     const result = cli(["check", write("big-routes/_routes.json", { redirects })], { UM_MAX_MANIFEST_BYTES: "1000" });
     assert.equal(result.status, 0, result.stdout);
+  });
+  it("a list file past its own limit names that limit, not a manifest's setting that cannot change it", () => {
+    const routes = write("huge-routes/_routes.json", "{}");
+    truncateSync(routes, 65 * 1024 * 1024);
+    const result = cli(["check", "--json", routes]);
+    assert.equal(result.status, 1, result.stderr);
+    const [error] = checkedFiles(result.stdout)[0]!.errors;
+    assert.equal(error?.rule, "limits/size");
+    assert.match(error!.message, /68157440 bytes; the limit is 67108864 \(fixed for list files/);
+    assert.doesNotMatch(error!.message, /UM_MAX_MANIFEST_BYTES/);
   });
   it("a custom standards URL changes the required context", () => {
     const result = cli(["check", "--json", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });

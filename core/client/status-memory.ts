@@ -37,11 +37,13 @@ export interface Reconciled {
 }
 
 const keyOf = (resolveUrl: string) => `${resolveUrl}#status-seen`;
+/** What rememberStatus stores is one flat object; a store (a folder) may hold anything. */
+const SEEN_SHAPE = { maxDepth: 1, maxArrayItems: 0 };
 
 /** What `cache` holds of the status of the UMID resolved at `resolveUrl`; undefined when nothing, or nothing usable. */
 export async function recallStatus(cache: HttpCache | undefined, resolveUrl: string): Promise<SeenStatus | undefined> {
   const entry = await cache?.get(keyOf(resolveUrl));
-  const parsed = entry === undefined ? undefined : parseJson(entry.body);
+  const parsed = entry === undefined ? undefined : parseJson(entry.body, SEEN_SHAPE);
   if (!parsed?.ok || !isJsonObject(parsed.value)) return undefined;
   const { status, cursor } = parsed.value;
   if (

@@ -24,6 +24,7 @@ import {
   KEYS_FILE,
   LIST_FILES,
   listContent,
+  LIST_FILE_LIMIT,
   MAX_LIST_FILE_BYTES,
   readHead,
   readSourceText,
@@ -457,7 +458,7 @@ function misplacedListFile(dir: string, path: string): Diagnostic | undefined {
 
 /** `_routes.json` on its own; undefined when there is none. */
 function checkRoutes(path: string, validators: SchemaValidators): RoutesCheck | undefined {
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   const file = displayPath(path);
   if ("diagnostic" in read) {
     return read.missing

@@ -16,7 +16,7 @@ import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
 import { serverOf } from "../../core/validate/status-ref.ts";
-import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
@@ -154,7 +154,7 @@ function readList(
     );
     return undefined;
   }
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   if ("diagnostic" in read) {
     diagnostics.push(read.diagnostic);
     return undefined;

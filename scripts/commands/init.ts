@@ -4,14 +4,15 @@
  * overwritten without --force, and nothing is written at all when anything is in the way:
  * every file is checked first, then each is written atomically.
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import { lineColumn } from "../../core/json/source-map.ts";
 import { detectStyle, DEFAULT_STYLE, formatJson, writeFileAtomically } from "../edit/json-file.ts";
+import { linkedFolder } from "../edit/linked-folder.ts";
 import { PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
-import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { type ByteLimit, displayPath, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { shellWord } from "../report/fix-hints.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
@@ -19,6 +20,10 @@ import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
 import { booleanOption } from "./options.ts";
 
 const PACKAGE = "manifest-resolver";
+
+/** Far beyond any package.json a project writes, and within what the parser can nest. */
+const PACKAGE_JSON_LIMIT: ByteLimit = { bytes: 16 * 1024 * 1024, setBy: "fixed for package.json" };
+const PACKAGE_JSON_SHAPE: ShapeLimits = { maxDepth: 64, maxArrayItems: Number.POSITIVE_INFINITY };
 
 export const init = defineCommand({
   name: "init",
@@ -29,7 +34,7 @@ and the check, build and start scripts in package.json (made if missing, with th
 package as a devDependency). Nothing copies code out of the package: \`npm update\` brings
 its fixes. A file that exists is never overwritten: init lists each one in the way and
 writes nothing, unless --force.`,
-  epilogue: `Exit status: 0 written, 1 nothing written (files in the way, or a package.json that is not JSON), 2 usage error.
+  epilogue: `Exit status: 0 written, 1 nothing written (files in the way, a folder that is a symbolic link, or a package.json that is not JSON or is too large or deep), 2 usage error.
 
 Example:
   mkdir my-manifests && cd my-manifests && npm install -D manifest-resolver && npx manifest-resolver init`,
@@ -47,9 +52,25 @@ Example:
     const name = projectName(manifest.value, root);
     const files = projectFiles(name);
     const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
+    const packageJson = { path: "package.json", text: withScripts(manifest, root) };
+    // Refused even with --force: what is overwritten then must be the project's own.
+    const linked = new Set([...files, packageJson].flatMap((file) => linkedFolder(root, file.path) ?? []));
+    if (linked.size > 0) {
+      for (const folder of linked)
+        console.error(
+          printable(
+            `manifest-resolver: ${displayed(root, folder)} is a symbolic link: init writes only in ${displayPath(root)}`,
+          ),
+        );
+      console.error(
+        "manifest-resolver: nothing was written; make each a folder of its own (or remove it), and run init again",
+      );
+      return EXIT_FAILED;
+    }
     const inWay = [
+      // A link is in the way too, even one that points nowhere: lstat, not exists.
       ...files
-        .filter((file) => existsSync(join(root, file.path)))
+        .filter((file) => lstatSync(join(root, file.path), { throwIfNoEntry: false }) !== undefined)
         .map((file) => `${displayed(root, file.path)} exists`),
       ...Object.entries(PACKAGE_SCRIPTS)
         .filter(([script, command]) => scripts[script] !== undefined && scripts[script] !== command)
@@ -60,7 +81,6 @@ Example:
       console.error("manifest-resolver: nothing was written; move those aside, or run init again with --force");
       return EXIT_FAILED;
     }
-    const packageJson = { path: "package.json", text: withScripts(manifest, root) };
     for (const file of [...files, packageJson]) {
       await mkdir(dirname(join(root, file.path)), { recursive: true });
       await writeFileAtomically(join(root, file.path), file.text);
@@ -75,12 +95,12 @@ type PackageJson = { value: Record<string, unknown>; text?: string } | { problem
 
 /** The folder's package.json, if it has one; a file that is not a JSON object is a problem, not overwritten. */
 function readPackageJson(path: string): PackageJson {
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, PACKAGE_JSON_LIMIT);
   if ("diagnostic" in read) {
     if (read.missing) return { value: {} };
     return { problem: `${read.diagnostic.file} - ${read.diagnostic.message}; nothing was written` };
   }
-  const parsed = parseJson(read.text);
+  const parsed = parseJson(read.text, PACKAGE_JSON_SHAPE);
   if (!parsed.ok) {
     const { line, column } = lineColumn(read.text, parsed.problem.offset);
     return { problem: `${displayPath(path)}:${line}:${column} - ${parsed.problem.message}; nothing was written` };

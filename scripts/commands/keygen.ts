@@ -8,7 +8,7 @@ import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
 import { multikeyMethod } from "../../core/did/did-document.ts";
 import { ed25519DidKey } from "../../core/did/did-key.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
-import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
 import { stringOption } from "./options.ts";
@@ -112,7 +112,7 @@ function didWebMethod(keyRef: string, publicKey: Uint8Array): string[] {
 /** Whether a keys file exists with something in it: `init` writes one that pins nothing, to be written whole. */
 function pinsAny(path: string): boolean {
   if (!existsSync(path)) return false;
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   if (!("text" in read)) return true;
   const parsed = parseJson(read.text, LIST_FILE_SHAPE);
   return !(parsed.ok && isJsonObject(parsed.value) && Object.keys(parsed.value).length === 0);
