@@ -123,8 +123,9 @@ export async function checkContent(
   hooks: ContentCheckHooks = {},
 ): Promise<ContentCheck> {
   const result = emptyCheck();
-  if (!(await isDirectory(dir))) {
-    result.diagnostics.push(diagnostic("file/unreadable", { file: displayPath(dir) }, "no such content directory"));
+  const missing = await missingContentProblem(dir);
+  if (missing !== undefined) {
+    result.diagnostics.push(missing);
     result.files.push({ file: displayPath(dir), umid: null });
     return result;
   }
@@ -547,6 +548,21 @@ function emptyCheck(): ContentCheck {
     diagnostics: [],
     recalled: 0,
   };
+}
+
+/**
+ * The error for a content folder that is not there; undefined when it is. It names the
+ * absolute path, as a relative one hides which folder was the project's (the nearest one
+ * up with a package.json or .git).
+ */
+export async function missingContentProblem(dir: string): Promise<Diagnostic | undefined> {
+  if (await isDirectory(dir)) return undefined;
+  return diagnostic(
+    "file/unreadable",
+    { file: displayPath(dir) },
+    `no such content directory: looked for ${resolve(dir)}; run manifest-resolver init to make a project ` +
+      "here, or name your content folder with --content DIR",
+  );
 }
 
 function missingFile(path: string): Diagnostic {
