@@ -205,6 +205,24 @@ describe("check: a content directory", () => {
   });
 });
 
+describe("check: what it counts as a manifest", () => {
+  it("a file the build publishes, not a status list's allocation or a file in a _ folder named like one", () => {
+    const dir = "counted/content";
+    write(`${dir}/one.json`, signed(manifestFor("urn:counted:one"), key));
+    write(`${dir}/broken.json`, "{");
+    write(`${dir}/_status/a.json`, "[]");
+    write(`${dir}/_resolvers.json`, "{}");
+    // Not content at all: not listed.
+    write(`${dir}/_drafts/draft.json`, signed(manifestFor("urn:counted:draft"), key));
+    const result = cli(["check", dir]);
+    assert.match(
+      result.stdout,
+      /^Checked 2 manifests and 3 list files: /m,
+      "one.json and broken.json; _keys.json (always read), _status/a.json and _resolvers.json",
+    );
+  });
+});
+
 describe("check: _keys.json", () => {
   it("reports a malformed key at its line and column", () => {
     const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });

@@ -83,8 +83,11 @@ export interface ContentCheckHooks {
 }
 
 export interface ContentCheck {
-  /** Every file checked, in order, with the UMID it claims (null for none); a build's lists no manifest. */
-  files: { file: string; umid: string | null }[];
+  /**
+   * Every file checked, in order, with the UMID it claims (null for none), and whether it was checked as a manifest
+   * (one that claims no UMID, say unparsable, too); a build's lists no manifest.
+   */
+  files: { file: string; umid: string | null; manifest?: true }[];
   /** The valid manifests to publish, in file order. */
   published: PublishedManifests;
   /** Those of them checked as legacy payloads (manifestVersion < 0.4). */
@@ -183,7 +186,7 @@ export async function checkContent(
       keepEntry(result, options.cache, manifest);
       appendAll(result.diagnostics, manifest.diagnostics);
       // A million entries a build never reads: only a check without a publish hook lists them.
-      if (hooks.publish === undefined) result.files.push({ file: manifest.file, umid: manifest.umid });
+      if (hooks.publish === undefined) result.files.push({ file: manifest.file, umid: manifest.umid, manifest: true });
       const umid = manifest.umid;
       if (umid === null) return;
       const first = claimed.get(umid);
@@ -357,7 +360,7 @@ export async function checkPaths(
         context,
         (manifest) => {
           keepEntry(result, options.cache, manifest);
-          result.files.push({ file: manifest.file, umid: manifest.umid });
+          result.files.push({ file: manifest.file, umid: manifest.umid, manifest: true });
           appendAll(result.diagnostics, manifest.diagnostics);
           // As the content's check holds it (checkContent): a statusRef into a list borrows no other UMID's entry.
           const borrowed =
