@@ -222,6 +222,22 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
     });
   }
 
+  it("a folder where it writes a file, or a file where it needs a folder, even with --force", async () => {
+    for (const [made, named] of [
+      [(root: string) => mkdirSync(join(root, "netlify.toml")), "netlify.toml is a folder"],
+      [(root: string) => writeFileSync(join(root, "content"), "mine\n"), "content is a file, not a folder"],
+    ] as const) {
+      const root = folder();
+      made(root);
+      const before = readdirSync(root);
+      const run = await runCli(["init", "--force"], root);
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`^manifest-resolver: ${named.replace(".", "\\.")}: `, "m"));
+      assert.match(run.stderr, /nothing was written/);
+      assert.deepEqual(readdirSync(root), before, "not half a project");
+    }
+  });
+
   it("a dangling symbolic link named like a file it writes is in the way, and kept", async () => {
     const root = folder();
     symlinkSync(join(scratch, "nowhere"), join(root, "netlify.toml"));

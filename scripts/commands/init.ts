@@ -10,7 +10,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import { lineColumn } from "../../core/json/source-map.ts";
 import { detectStyle, DEFAULT_STYLE, formatJson, writeFileAtomically } from "../edit/json-file.ts";
-import { linkedFolder } from "../edit/linked-folder.ts";
+import { pathInTheWay } from "../edit/path-in-the-way.ts";
 import { PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
 import { type ByteLimit, displayPath, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
@@ -53,18 +53,22 @@ Example:
     const files = projectFiles(name);
     const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
     const packageJson = { path: "package.json", text: withScripts(manifest, root) };
-    // Refused even with --force: what is overwritten then must be the project's own.
-    const linked = new Set([...files, packageJson].flatMap((file) => linkedFolder(root, file.path) ?? []));
-    if (linked.size > 0) {
-      for (const folder of linked)
+    // Refused even with --force: what is overwritten then must be the project's own files, each written whole.
+    const blocked = new Map(
+      [...files, packageJson].flatMap((file) => {
+        const inTheWay = pathInTheWay(root, file.path);
+        return inTheWay === undefined ? [] : [[inTheWay.path, inTheWay.is]];
+      }),
+    );
+    if (blocked.size > 0) {
+      for (const [path, is] of blocked)
         console.error(
           printable(
-            `manifest-resolver: ${displayed(root, folder)} is a symbolic link: init writes only in ${displayPath(root)}`,
+            `manifest-resolver: ${displayed(root, path)} is ${is}: init writes its files only in ${displayPath(root)}, ` +
+              "in folders of their own",
           ),
         );
-      console.error(
-        "manifest-resolver: nothing was written; make each a folder of its own (or remove it), and run init again",
-      );
+      console.error("manifest-resolver: nothing was written; move each aside, and run init again");
       return EXIT_FAILED;
     }
     const inWay = [

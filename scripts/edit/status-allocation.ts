@@ -20,7 +20,7 @@ import { type Diagnostic, diagnostic, hasErrors } from "../report/diagnostics.ts
 import { checkStatusAllocation, STATUS_FOLDER } from "../check/status-allocation.ts";
 import { withFileLock } from "./file-lock.ts";
 import { writeFileAtomically } from "./json-file.ts";
-import { linkedFolder } from "./linked-folder.ts";
+import { pathInTheWay } from "./path-in-the-way.ts";
 
 export interface AllocationOptions {
   /** Where the lists are published: a new list's URL lies under it. */
@@ -53,13 +53,13 @@ export async function allocateStatusEntries(
     };
   // The lists are written in the content folder only: a _status/ that is a link would take them elsewhere, as a
   // pull request could make it (check refuses the link too).
-  const linked = linkedFolder(contentDir, `${STATUS_FOLDER}/list.json`);
-  if (linked !== undefined)
+  const inTheWay = pathInTheWay(contentDir, `${STATUS_FOLDER}/list.json`);
+  if (inTheWay?.is === "a symbolic link")
     return {
       diagnostics: [
         diagnostic(
           "content/symlink",
-          { file: displayPath(join(contentDir, linked)) },
+          { file: displayPath(join(contentDir, inTheWay.path)) },
           "is a symbolic link: sign writes the status lists only inside the content folder; make it a folder",
         ),
       ],
