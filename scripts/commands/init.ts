@@ -34,7 +34,7 @@ and the check, build and start scripts in package.json (made if missing, with th
 package as a devDependency). Nothing copies code out of the package: \`npm update\` brings
 its fixes. A file that exists is never overwritten: init lists each one in the way and
 writes nothing, unless --force.`,
-  epilogue: `Exit status: 0 written, 1 nothing written (files in the way, a folder that is a symbolic link, or a package.json that is not JSON or is too large or deep), 2 usage error.
+  epilogue: `Exit status: 0 written, 1 nothing written (files in the way; a symbolic link, or a file, where it needs a folder; a package.json that is not JSON, or too large or deep), 2 usage error.
 
 Example:
   mkdir my-manifests && cd my-manifests && npm install -D manifest-resolver && npx manifest-resolver init`,
