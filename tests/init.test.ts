@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ROOT } from "./support/paths.ts";
 import { runCli } from "./support/processes.ts";
+import { withTmpfs } from "./support/tmpfs.ts";
 import { wranglerConfig } from "./support/runtimes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-init-"));
@@ -236,6 +237,17 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
       assert.match(run.stderr, /nothing was written/);
       assert.deepEqual(readdirSync(root), before, "not half a project");
     }
+  });
+
+  it("a disk that fills half-way: what it wrote is taken back, and the failure said in one line", async (t) => {
+    await withTmpfs(t, scratch, "24k", async (disk) => {
+      const run = await runCli(["init", disk.dir], scratch);
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr, /^manifest-resolver: cannot write .*ENOSPC.*; nothing was written$/m);
+      assert.doesNotMatch(run.stderr, /^\s+at /m, "no stack trace");
+      assert.doesNotMatch(run.stdout, /^wrote /m);
+      assert.deepEqual(readdirSync(disk.dir), [], "not half a project");
+    });
   });
 
   it("a dangling symbolic link named like a file it writes is in the way, and kept", async () => {

@@ -5,7 +5,7 @@
  * every file is checked first, then each is written atomically.
  */
 import { existsSync, lstatSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import { lineColumn } from "../../core/json/source-map.ts";
@@ -85,15 +85,50 @@ Example:
       console.error("manifest-resolver: nothing was written; move those aside, or run init again with --force");
       return EXIT_FAILED;
     }
-    for (const file of [...files, packageJson]) {
-      await mkdir(dirname(join(root, file.path)), { recursive: true });
-      await writeFileAtomically(join(root, file.path), file.text);
-      console.log(printable(`wrote ${displayed(root, file.path)}`));
+    const failure = await writeAll(root, [...files, packageJson]);
+    if (failure !== undefined) {
+      console.error(printable(`manifest-resolver: ${failure}`));
+      return EXIT_FAILED;
     }
+    for (const file of [...files, packageJson]) console.log(printable(`wrote ${displayed(root, file.path)}`));
     for (const line of nextSteps(root, files)) console.log(printable(line));
     return EXIT_OK;
   },
 });
+
+/**
+ * Writes each file, atomically; undefined once all are written. When the file system
+ * refuses one (a full disk, a read-only folder), what this run made is removed, so that no
+ * half a project is left, and the refusal is returned in one line. A file --force replaced
+ * stays replaced: its old bytes are gone.
+ */
+async function writeAll(root: string, files: ProjectFile[]): Promise<string | undefined> {
+  const made: string[] = [];
+  const replaced: string[] = [];
+  let writing = "";
+  try {
+    for (const file of files) {
+      writing = file.path;
+      const path = join(root, file.path);
+      const folder = await mkdir(dirname(path), { recursive: true });
+      if (folder !== undefined) made.push(folder);
+      const existed = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+      await writeFileAtomically(path, file.text);
+      if (existed) replaced.push(displayed(root, file.path));
+      else made.push(path);
+    }
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+    for (const path of made.reverse()) await rm(path, { recursive: true, force: true });
+    return (
+      `cannot write ${displayed(root, writing)}: ${(error as Error).message}; ` +
+      (replaced.length === 0
+        ? "nothing was written"
+        : `nothing was written but ${replaced.join(", ")}, replaced (--force) before it`)
+    );
+  }
+}
 
 type PackageJson = { value: Record<string, unknown>; text?: string } | { problem: string };
 
