@@ -74,6 +74,17 @@ export function parseUmidPath(pathname: string): ParsedUmidPath {
 }
 
 /**
+ * Why no resolver can be asked for `umid`, or undefined when one can: an empty UMID's path
+ * is `/` ("missing UMID"), and a lone surrogate has no UTF-8 form for a path to carry
+ * (percent-encoding throws on it; base64url of its UTF-8 would ask for U+FFFD instead).
+ */
+export function umidProblem(umid: string): string | undefined {
+  if (umid === "") return "is empty";
+  if (!umid.isWellFormed()) return "holds a lone surrogate, which no UTF-8 path can carry";
+  return undefined;
+}
+
+/**
  * The path that resolves `umid`. Direct mode is used unless the UMID cannot survive it:
  * URL parsers collapse `.` and `..` segments, `health` is the health endpoint, a leading
  * `b64u:` would switch modes, and a `/` (even as `%2F`) is decoded into a segment break by

@@ -24,6 +24,7 @@ import {
   logFileAnswer,
   logFileNotModified,
   manifestAnswer,
+  methodNotAllowed,
   notModified,
   preflight,
   statusAnswer,
@@ -57,7 +58,7 @@ export async function answer(request: ResolverRequest, records: RecordStore): Pr
   // A preflight is answered whatever the path: a failed preflight would hide the real
   // status (400, 404, ...) of the request that follows from the page that sent it.
   if (method === "OPTIONS") return preflight();
-  if (method !== "GET" && method !== "HEAD") return uncachedJson(405, { error: "method_not_allowed" });
+  if (method !== "GET" && method !== "HEAD") return methodNotAllowed();
   const get = await answerGet(request, records);
   // HEAD: GET's status and headers, Content-Length included, and no body.
   return method === "HEAD" ? { ...get, body: null } : get;

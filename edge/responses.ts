@@ -36,10 +36,13 @@ export interface Answer {
   body: Uint8Array<ArrayBuffer> | null;
 }
 
+/** What every path answers: a preflight whatever the path, and GET (with HEAD) for the rest. */
+const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+
 const COMMON_HEADERS: HeaderList = [
   ["X-UM-Resolver-Contract", CONTRACT],
   ["Access-Control-Allow-Origin", "*"],
-  ["Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"],
+  ["Access-Control-Allow-Methods", ALLOWED_METHODS],
   ["Access-Control-Allow-Headers", "If-None-Match"],
   ["Access-Control-Expose-Headers", "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract"],
   // Browsers cap this (Chromium at 2 hours); it spares a preflight per revalidation.
@@ -61,6 +64,12 @@ const encoder = new TextEncoder();
 export function uncachedJson(status: number, body: unknown): Answer {
   const bytes = encoder.encode(JSON.stringify(body)) as Uint8Array<ArrayBuffer>;
   return { status, headers: [...UNCACHED_JSON, ["Content-Length", String(bytes.byteLength)]], body: bytes };
+}
+
+/** Any other method: 405, with the methods the path allows (RFC 9110 §15.5.6: a 405 MUST carry Allow). */
+export function methodNotAllowed(): Answer {
+  const answer = uncachedJson(405, { error: "method_not_allowed" });
+  return { ...answer, headers: [...answer.headers, ["Allow", ALLOWED_METHODS]] };
 }
 
 export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {

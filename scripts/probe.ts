@@ -144,9 +144,10 @@ export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<P
     expectJson(answer, 404, { error: "not_found", umid: unknown });
     expectCommon(answer);
   });
-  yield await run("POST is 405", async () => {
+  yield await run("POST is 405, with Allow", async () => {
     const answer = await ask("POST", umidPath(unknown));
     expectJson(answer, 405, { error: "method_not_allowed" });
+    expectHeader(answer, "Allow", "GET, HEAD, OPTIONS");
     expectCommon(answer);
   });
   yield await run("OPTIONS preflight for If-None-Match is 204", async () => {

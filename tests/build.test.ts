@@ -422,3 +422,26 @@ describe("build: killed at any instant", () => {
     }
   });
 });
+
+describe("build: a folder without content", () => {
+  it("leaves nothing behind, and names the folder it looked in with the ways to give it one", () => {
+    const empty = mkdtempSync(join(scratch, "no-content-"));
+    const { UM_CACHE_DIR: _, ...env } = process.env;
+    for (const command of ["build", "check"]) {
+      const result = spawnSync(process.execPath, [CLI, command], {
+        cwd: empty,
+        encoding: "utf8",
+        env: { ...env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "" },
+      });
+      assert.equal(result.status, 1, result.stderr);
+      assert.deepEqual(
+        readdirSync(empty),
+        [],
+        `${command}: no node_modules/.cache, no dist: npm must not take it for a package`,
+      );
+      const [problem] = printedProblems(result.stdout);
+      assert.equal(problem?.rule, "file/unreadable");
+      assertLineNames(problem!.message, join(empty, "content"), "manifest-resolver init", "--content");
+    }
+  });
+});

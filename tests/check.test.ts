@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash, createPublicKey } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -205,6 +205,24 @@ describe("check: a content directory", () => {
   });
 });
 
+describe("check: what it counts as a manifest", () => {
+  it("a file the build publishes, not a status list's allocation or a file in a _ folder named like one", () => {
+    const dir = "counted/content";
+    write(`${dir}/one.json`, signed(manifestFor("urn:counted:one"), key));
+    write(`${dir}/broken.json`, "{");
+    write(`${dir}/_status/a.json`, "[]");
+    write(`${dir}/_resolvers.json`, "{}");
+    // Not content at all: not listed.
+    write(`${dir}/_drafts/draft.json`, signed(manifestFor("urn:counted:draft"), key));
+    const result = cli(["check", dir]);
+    assert.match(
+      result.stdout,
+      /^Checked 2 manifests and 3 list files: /m,
+      "one.json and broken.json; _keys.json (always read), _status/a.json and _resolvers.json",
+    );
+  });
+});
+
 describe("check: _keys.json", () => {
   it("reports a malformed key at its line and column", () => {
     const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });
@@ -299,6 +317,16 @@ describe("check: limits and strict input", () => {
     }));
     const result = cli(["check", write("big-routes/_routes.json", { redirects })], { UM_MAX_MANIFEST_BYTES: "1000" });
     assert.equal(result.status, 0, result.stdout);
+  });
+  it("a list file past its own limit names that limit, not a manifest's setting that cannot change it", () => {
+    const routes = write("huge-routes/_routes.json", "{}");
+    truncateSync(routes, 65 * 1024 * 1024);
+    const result = cli(["check", "--json", routes]);
+    assert.equal(result.status, 1, result.stderr);
+    const [error] = checkedFiles(result.stdout)[0]!.errors;
+    assert.equal(error?.rule, "limits/size");
+    assert.match(error!.message, /68157440 bytes; the limit is 67108864 \(fixed for list files/);
+    assert.doesNotMatch(error!.message, /UM_MAX_MANIFEST_BYTES/);
   });
   it("a custom standards URL changes the required context", () => {
     const result = cli(["check", "--json", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });

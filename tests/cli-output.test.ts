@@ -151,4 +151,27 @@ describe("check for a person at a terminal", () => {
       assert.match(result.lines[0]!, /^one\/edited\.json:15:14 - error signature\/invalid: /);
     }
   });
+
+  const noScript = spawnSync("script", ["--version"]).error !== undefined && "script(1) of util-linux is not installed";
+  it("on a terminal, in colour; with FORCE_COLOR=0 or false, the frame without colour", { skip: noScript }, () => {
+    // script(1) runs the CLI on a pseudo-terminal: stdout is a TTY there.
+    const atTerminal = (env: Record<string, string>) => {
+      const command = [process.execPath, CLI, "check", dir].map((word) => `'${word}'`).join(" ");
+      const inherited = { ...process.env };
+      for (const name of ["FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS", "CI"]) delete inherited[name];
+      const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+        cwd: scratch,
+        encoding: "utf8",
+        env: { ...inherited, ...env },
+      });
+      assert.equal(result.status, 1, result.stdout + result.stderr);
+      return result.stdout;
+    };
+    assert.match(atTerminal({}), /\x1b\[31merror\x1b\[39m/, "the pseudo-terminal is one");
+    for (const FORCE_COLOR of ["0", "false"]) {
+      const output = atTerminal({ FORCE_COLOR });
+      assert.doesNotMatch(output, /\x1b\[\d+m/, `FORCE_COLOR=${FORCE_COLOR}`);
+      assert.match(output, /^ 15 \| /m, "the frame stays: it is not colour");
+    }
+  });
 });

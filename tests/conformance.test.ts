@@ -18,6 +18,7 @@ import { describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { evaluate, receiptSchema, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
+import { DEFAULT_LIMITS } from "../core/evaluate/arrive.ts";
 import { parseJson } from "../core/json/strict-json.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 import { CONTEXT } from "./support/fixture-content.ts";
@@ -184,7 +185,7 @@ describe("conformance suite v0.4: schema-sweep surface", { skip }, () => {
   for (const entry of present) {
     const expected = entry.schemaValidation?.expectedResult ?? "accept";
     it(`schema ${expected}s ${entry.filename}`, () => {
-      const parsed = parseJson(readFileSync(sharedPath(`${SUITE}/${entry.filename}`), "utf8"));
+      const parsed = parseJson(readFileSync(sharedPath(`${SUITE}/${entry.filename}`), "utf8"), DEFAULT_LIMITS);
       assert.ok(parsed.ok);
       assert.equal(validate(parsed.value).length === 0 ? "accept" : "reject", expected);
     });

@@ -5,12 +5,25 @@
  * folder it writes, from the packed package.)
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ROOT } from "./support/paths.ts";
 import { runCli } from "./support/processes.ts";
+import { withTmpfs } from "./support/tmpfs.ts";
 import { wranglerConfig } from "./support/runtimes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-init-"));
@@ -165,5 +178,86 @@ describe("init where files exist", () => {
     const again = await runCli(["init"], root);
     assert.equal(again.status, 1, "every file it would write exists");
     assert.doesNotMatch(again.stderr, /script of its own/);
+  });
+});
+
+describe("init refuses what would crash it or send its files elsewhere, and writes nothing", () => {
+  it("a package.json nested deeper than its limit: the place and the limit, exit 1", async () => {
+    const root = folder({ "package.json": `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}` });
+    const run = await runCli(["init"], root);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(
+      run.stderr,
+      /^manifest-resolver: package\.json:1:\d+ - containers nested more than \d+ deep; nothing was written$/m,
+    );
+    assert.deepEqual(readdirSync(root), ["package.json"]);
+  });
+
+  it("a package.json larger than package.json's own limit, naming it and not a manifest's setting", async () => {
+    const root = folder({ "package.json": "{}" });
+    truncateSync(join(root, "package.json"), 300 * 1024 * 1024);
+    const run = await runCli(["init"], root);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stderr, /package\.json .*314572800 bytes.*package\.json/);
+    assert.doesNotMatch(run.stderr, /UM_MAX_MANIFEST_BYTES/);
+    assert.deepEqual(readdirSync(root), ["package.json"]);
+  });
+
+  for (const linked of [".github", "netlify", "cloudflare", "content", ".github/workflows"]) {
+    it(`a folder it writes into that is a symbolic link (${linked}), even with --force`, async () => {
+      const root = folder();
+      const elsewhere = mkdtempSync(join(scratch, "elsewhere-"));
+      mkdirSync(join(root, linked, ".."), { recursive: true });
+      symlinkSync(elsewhere, join(root, linked));
+      for (const args of [["init"], ["init", "--force"]]) {
+        const run = await runCli(args, root);
+        assert.equal(run.status, 1, run.stderr);
+        assert.match(
+          run.stderr,
+          new RegExp(`^manifest-resolver: ${linked.replace(".", "\\.")} is a symbolic link`, "m"),
+        );
+        assert.match(run.stderr, /nothing was written/);
+        assert.deepEqual(readdirSync(elsewhere), [], "nothing written where the link points");
+        assert.deepEqual(readdirSync(root), [linked.split("/")[0]], "nor in the project");
+      }
+    });
+  }
+
+  it("a folder where it writes a file, or a file where it needs a folder, even with --force", async () => {
+    for (const [made, named] of [
+      [(root: string) => mkdirSync(join(root, "netlify.toml")), "netlify.toml is a folder"],
+      [(root: string) => writeFileSync(join(root, "content"), "mine\n"), "content is a file, not a folder"],
+    ] as const) {
+      const root = folder();
+      made(root);
+      const before = readdirSync(root);
+      const run = await runCli(["init", "--force"], root);
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`^manifest-resolver: ${named.replace(".", "\\.")}: `, "m"));
+      assert.match(run.stderr, /nothing was written/);
+      assert.deepEqual(readdirSync(root), before, "not half a project");
+    }
+  });
+
+  it("a disk that fills half-way: what it wrote is taken back, and the failure said in one line", async (t) => {
+    await withTmpfs(t, scratch, "24k", async (disk) => {
+      const run = await runCli(["init", disk.dir], scratch);
+      assert.equal(run.status, 1, run.stderr);
+      assert.match(run.stderr, /^manifest-resolver: cannot write .*ENOSPC.*; nothing was written$/m);
+      assert.doesNotMatch(run.stderr, /^\s+at /m, "no stack trace");
+      assert.doesNotMatch(run.stdout, /^wrote /m);
+      assert.deepEqual(readdirSync(disk.dir), [], "not half a project");
+    });
+  });
+
+  it("a dangling symbolic link named like a file it writes is in the way, and kept", async () => {
+    const root = folder();
+    symlinkSync(join(scratch, "nowhere"), join(root, "netlify.toml"));
+    const run = await runCli(["init"], root);
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stderr, /^manifest-resolver: netlify\.toml exists/m);
+    assert.deepEqual(readdirSync(root), ["netlify.toml"]);
+    assert.ok(lstatSync(join(root, "netlify.toml")).isSymbolicLink());
+    assert.equal(readlinkSync(join(root, "netlify.toml")), join(scratch, "nowhere"));
   });
 });

@@ -25,7 +25,7 @@ import { excerpt, quoted } from "../core/excerpt.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
-import { CLI } from "./support/paths.ts";
+import { CLI, ROOT } from "./support/paths.ts";
 import {
   assertLineNames,
   assertUsageError,
@@ -304,6 +304,82 @@ describe("keygen's pinning, as printed", () => {
       );
     },
   );
+});
+
+describe("keygen's advice fits the key's role", () => {
+  const PINNED =
+    '{\n  "did:web:you.example#key-1": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n';
+  /** A repository past README step 2: its _keys.json pins the signing key. */
+  const repository = (name: string) => {
+    write(`${name}/package.json`, "{}\n");
+    write(`${name}/content/_keys.json`, PINNED);
+    return join(scratch, name);
+  };
+  /** README's command for `what`, from its walkthrough, with `~` a folder of the test's. */
+  const readmeCommand = (what: RegExp) => {
+    const line = readFileSync(join(ROOT, "README.md"), "utf8")
+      .split("\n")
+      .find((l) => /^\s*npx manifest-resolver keygen /.test(l) && what.test(l));
+    assert.ok(line, `README has no keygen command for ${what}`);
+    return line
+      .trim()
+      .split(/\s+/)
+      .slice(2)
+      .map((word) => word.replace(/^~/, join(scratch, "rolehome")));
+  };
+
+  it("for the log key, run as README step 8 says: nothing for _keys.json, and how log takes it", async () => {
+    const root = repository("role-log");
+    const args = readmeCommand(/log\.pem/);
+    const made = await cli(args, root);
+    assert.equal(made.status, 0, made.stderr);
+    assert.doesNotMatch(made.stdout, /add this entry|write content\/_keys\.json/);
+    assertLineNames(made.stdout, "log --key", args[args.indexOf("--out") + 1]!);
+    assert.equal(read("role-log/content/_keys.json"), PINNED);
+  });
+
+  it("for the status lists' key: nothing for _keys.json; UM_STATUS_LIST_KEY, and its did:key to pin", async () => {
+    const root = repository("role-status");
+    const args = readmeCommand(/status-list\.pem/);
+    const out = args[args.indexOf("--out") + 1]!;
+    const made = await cli(args, root);
+    assert.equal(made.status, 0, made.stderr);
+    assert.doesNotMatch(made.stdout, /add this entry|write content\/_keys\.json/);
+    assertLineNames(made.stdout, "UM_STATUS_LIST_KEY", out);
+    const keyRef = /^as a did:key: \S+ \(keyRef (\S+)\)$/m.exec(made.stdout)?.[1];
+    assert.ok(keyRef, made.stdout);
+    assertLineNames(made.stdout, "--keys", keyRef);
+  });
+
+  it("for a signing keyRef pinned already: not an entry that would duplicate it, but how to rotate", async () => {
+    const root = repository("role-again");
+    const made = await cli(["keygen", "--out", join(scratch, "rolehome/again.pem")], root);
+    assert.equal(made.status, 0, made.stderr);
+    assert.doesNotMatch(made.stdout, /add this entry/);
+    assertLineNames(made.stdout, '"did:web:you.example#key-1"', "content/_keys.json", "--key-ref");
+  });
+
+  it("a role it does not know, or a keyRef for a key that signs no manifest, is a usage error", async () => {
+    assertUsageError(
+      await cli(["keygen", "--role", "signer", "--out", join(scratch, "rolehome/x.pem")]),
+      "--role",
+      "'signer'",
+    );
+    assertUsageError(
+      await cli([
+        "keygen",
+        "--role",
+        "log",
+        "--key-ref",
+        "did:web:x.example#k",
+        "--out",
+        join(scratch, "rolehome/y.pem"),
+      ]),
+      "--key-ref",
+      "--role log",
+    );
+    assert.equal(existsSync(join(scratch, "rolehome/x.pem")) || existsSync(join(scratch, "rolehome/y.pem")), false);
+  });
 });
 
 describe("sign", () => {

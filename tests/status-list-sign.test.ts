@@ -4,7 +4,7 @@
  * manifests' statusRefs to it (a borrowed index, an index outside its list, a list not allocated, one index twice).
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { listEntryRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
@@ -96,6 +96,20 @@ describe("sign --status-list (issue 27, section 1)", () => {
     assert.equal(entries.length, 40);
     assert.equal(new Set(entries.map(([index]) => index)).size, 40);
     assert.deepEqual(await checkRules(made), { status: 0, rules: [] });
+  });
+
+  it("writes no list through a _status/ that is a symbolic link: content/symlink, nothing signed", async () => {
+    const made = scratch();
+    made.write("a.json", "urn:linked");
+    const elsewhere = join(made.dir, "elsewhere");
+    mkdirSync(elsewhere);
+    symlinkSync(elsewhere, join(made.content, "_status"));
+    const before = readFileSync(join(made.content, "a.json"), "utf8");
+    const run = await made.sign();
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /content\/_status - error content\/symlink: /);
+    assert.deepEqual(readdirSync(elsewhere), [], "nothing written where the link points");
+    assert.equal(readFileSync(join(made.content, "a.json"), "utf8"), before);
   });
 
   it("is a usage error without a status base", async () => {

@@ -27,6 +27,9 @@ export function withLegacyEntries(memory: TrustMemory, cache: HttpCache): TrustM
 }
 
 /** The record 0.1.0 kept for a key of the memory (status-memory.ts, checkpoint-memory.ts); undefined when none. */
+/** What 0.1.0 stored of a status is one flat object; a cache folder may hold anything. */
+const SEEN_SHAPE = { maxDepth: 1, maxArrayItems: 0 };
+
 async function legacyRecord(cache: HttpCache, key: string): Promise<Remembered | undefined> {
   const [kind, ...rest] = key.split(" ");
   const named = rest.join(" ");
@@ -37,7 +40,7 @@ async function legacyRecord(cache: HttpCache, key: string): Promise<Remembered |
   }
   if (kind !== "status") return undefined;
   const entry = await cache.get(`${named}#status-seen`);
-  const parsed = entry === undefined ? undefined : parseJson(entry.body);
+  const parsed = entry === undefined ? undefined : parseJson(entry.body, SEEN_SHAPE);
   if (entry === undefined || !parsed?.ok || !isJsonObject(parsed.value)) return undefined;
   const { status, cursor } = parsed.value;
   // An "active" kept then is what a UMID never seen is now.

@@ -33,7 +33,7 @@ import { utf8 } from "../base64url.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
 import { parseVerifierKey } from "../tlog/note-keys.ts";
-import { umidPath } from "../umid-path.ts";
+import { umidPath, umidProblem } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "./conditional-get.ts";
 import { globalFetch, type Fetch } from "./fetch-following.ts";
@@ -127,13 +127,15 @@ const MANIFEST_TYPES = "application/ld+json, application/json";
 
 /**
  * Resolves `umid` at the resolver at `baseUrl` (https:, or http: to a loopback address)
- * and evaluates what it finds. Throws TypeError for an unusable `baseUrl` and ContextError
- * for an unusable context; every fault of the resolver, the manifest or its status is in
- * the result.
+ * and evaluates what it finds. Throws TypeError for an unusable `baseUrl` or `umid` (one no
+ * resolver can be asked for, before any request) and ContextError for an unusable context;
+ * every fault of the resolver, the manifest or its status is in the result.
  */
 export async function resolve(baseUrl: string, umid: string, options: ResolveOptions = {}): Promise<Resolution> {
   const problem = baseUrlProblem(baseUrl);
   if (problem !== undefined) throw new TypeError(`baseUrl ${problem}`);
+  const umidIssue = umidProblem(umid);
+  if (umidIssue !== undefined) throw new TypeError(`umid ${umidIssue}`);
   const logKey = options.logKey === undefined ? undefined : parseVerifierKey(options.logKey);
   if (options.logKey !== undefined && logKey === undefined)
     throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");

@@ -27,9 +27,12 @@ export interface ShapeLimits {
   maxArrayItems: number;
 }
 
-const UNLIMITED: ShapeLimits = { maxDepth: Infinity, maxArrayItems: Infinity };
-
-export function parseJson(text: string, limits: ShapeLimits = UNLIMITED): JsonParseResult {
+/**
+ * `limits` has no default: the parser recurses once per container, so a text nested deep
+ * enough (a 40 KB one suffices) would overflow the stack with a `RangeError` where a
+ * `limits/depth` problem belongs. Every caller says how deep its document may be.
+ */
+export function parseJson(text: string, limits: ShapeLimits): JsonParseResult {
   const parser = new Parser(text, limits);
   try {
     const value = parser.document();

@@ -75,6 +75,9 @@ export function parseLatestLine(extensions: readonly string[]): LatestCommitment
   return { bits: Number(bitsText), root };
 }
 
+/** A bucket file is an object of numbers beside one proof of at most MAX_BITS hashes. */
+const BUCKET_SHAPE = { maxDepth: 2, maxArrayItems: MAX_BITS };
+
 /** Where a log of `size` entries serves bucket `bucket`, under the log's prefix. */
 export function bucketPath(size: number, bucket: number): string {
   return `latest/${size}/${bucket}`;
@@ -94,7 +97,7 @@ export type LatestEntry = { ok: true; index: number } | { ok: false; reason: "ma
  * the UMID has no entry.
  */
 export function latestEntryIn(file: Uint8Array, umid: string, commitment: LatestCommitment): LatestEntry {
-  const parsed = parseJson(new TextDecoder().decode(file));
+  const parsed = parseJson(new TextDecoder().decode(file), BUCKET_SHAPE);
   const value = parsed.ok ? parsed.value : undefined;
   if (!isJsonObject(value) || !isJsonObject(value.latest) || !Array.isArray(value.proof)) return malformed;
   const proof = value.proof.map((hash) => (typeof hash === "string" ? decodeBase64(hash) : undefined));

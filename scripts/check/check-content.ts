@@ -25,6 +25,7 @@ import {
   KEYS_FILE,
   LIST_FILES,
   listContent,
+  LIST_FILE_LIMIT,
   MAX_LIST_FILE_BYTES,
   readHead,
   readSourceText,
@@ -83,8 +84,11 @@ export interface ContentCheckHooks {
 }
 
 export interface ContentCheck {
-  /** Every file checked, in order, with the UMID it claims (null for none); a build's lists no manifest. */
-  files: { file: string; umid: string | null }[];
+  /**
+   * Every file checked, in order, with the UMID it claims (null for none), and whether it was checked as a manifest
+   * (one that claims no UMID, say unparsable, too); a build's lists no manifest.
+   */
+  files: { file: string; umid: string | null; manifest?: true }[];
   /** The valid manifests to publish, in file order. */
   published: PublishedManifests;
   /** Those of them checked as legacy payloads (manifestVersion < 0.4). */
@@ -125,8 +129,9 @@ export async function checkContent(
   hooks: ContentCheckHooks = {},
 ): Promise<ContentCheck> {
   const result = emptyCheck();
-  if (!(await isDirectory(dir))) {
-    result.diagnostics.push(diagnostic("file/unreadable", { file: displayPath(dir) }, "no such content directory"));
+  const missing = await missingContentProblem(dir);
+  if (missing !== undefined) {
+    result.diagnostics.push(missing);
     result.files.push({ file: displayPath(dir), umid: null });
     return result;
   }
@@ -185,7 +190,7 @@ export async function checkContent(
       keepEntry(result, options.cache, manifest);
       appendAll(result.diagnostics, manifest.diagnostics);
       // A million entries a build never reads: only a check without a publish hook lists them.
-      if (hooks.publish === undefined) result.files.push({ file: manifest.file, umid: manifest.umid });
+      if (hooks.publish === undefined) result.files.push({ file: manifest.file, umid: manifest.umid, manifest: true });
       const umid = manifest.umid;
       if (umid === null) return;
       const first = claimed.get(umid);
@@ -365,7 +370,7 @@ export async function checkPaths(
         context,
         (manifest) => {
           keepEntry(result, options.cache, manifest);
-          result.files.push({ file: manifest.file, umid: manifest.umid });
+          result.files.push({ file: manifest.file, umid: manifest.umid, manifest: true });
           appendAll(result.diagnostics, manifest.diagnostics);
           // As the content's check holds it (checkContent): a statusRef into a list borrows no other UMID's entry.
           const borrowed =
@@ -468,7 +473,7 @@ function misplacedListFile(dir: string, path: string): Diagnostic | undefined {
 
 /** `_routes.json` on its own; undefined when there is none. */
 function checkRoutes(path: string, validators: SchemaValidators): RoutesCheck | undefined {
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   const file = displayPath(path);
   if ("diagnostic" in read) {
     return read.missing
@@ -558,6 +563,21 @@ function emptyCheck(): ContentCheck {
     diagnostics: [],
     recalled: 0,
   };
+}
+
+/**
+ * The error for a content folder that is not there; undefined when it is. It names the
+ * absolute path, as a relative one hides which folder was the project's (the nearest one
+ * up with a package.json or .git).
+ */
+export async function missingContentProblem(dir: string): Promise<Diagnostic | undefined> {
+  if (await isDirectory(dir)) return undefined;
+  return diagnostic(
+    "file/unreadable",
+    { file: displayPath(dir) },
+    `no such content directory: looked for ${resolve(dir)}; run manifest-resolver init to make a project ` +
+      "here, or name your content folder with --content DIR",
+  );
 }
 
 function missingFile(path: string): Diagnostic {

@@ -11,7 +11,7 @@ import { escapePointerToken } from "../../core/json/pointer.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { parseAndValidate } from "../read/source.ts";
-import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 
 export interface KeysCheck {
   /** The file checked; undefined when there is none (an open world: any embedded key is accepted). */
@@ -31,7 +31,7 @@ export interface PinnedKey {
 
 export function checkKeys(path: string, validators: SchemaValidators): KeysCheck {
   const file = displayPath(path);
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   if ("diagnostic" in read)
     return read.missing
       ? { pinned: [], diagnostics: [] }

@@ -42,7 +42,7 @@ import { structureProblems } from "../../core/validate/manifest-structure.ts";
 import { statusRefProblems } from "../../core/validate/status-ref.ts";
 import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
-import { decodeSource, displayPath, readSourceBytes, type SourceBytes } from "../read/files.ts";
+import { decodeSource, displayPath, manifestByteLimit, readSourceBytes, type SourceBytes } from "../read/files.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
 import { livenessFloorProblems } from "./liveness-floor.ts";
 import { privateKeyProblem } from "./private-keys.ts";
@@ -117,7 +117,7 @@ export function checkManifestFile(
 ): CheckedManifest | Recalled {
   const file = displayPath(path);
   // Read once: the bytes looked up are the bytes checked.
-  const read = readSourceBytes(path, context.settings.limits.maxManifestBytes, file);
+  const read = readSourceBytes(path, manifestByteLimit(context.settings.limits), file);
   const decoded = "diagnostic" in read ? read : decodeSource(read.bytes, file);
   if ("diagnostic" in decoded)
     return {

@@ -10,7 +10,7 @@ import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { baseUrlProblem } from "../../core/client/base-url.ts";
 import { DEFAULT_LIMITS } from "../../core/evaluate/arrive.ts";
-import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { placed } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
@@ -30,7 +30,7 @@ const DID = /^did:[a-z0-9]+:[A-Za-z0-9._%:-]*[A-Za-z0-9._%-]$/;
 /** The discovery document of the content root `dir`, checked. */
 export function checkResolversDocument(dir: string): ResolversDocument {
   const path = join(dir, RESOLVERS_FILE);
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   if ("diagnostic" in read)
     return read.missing
       ? { body: undefined, diagnostics: [] }

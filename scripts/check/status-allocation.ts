@@ -16,7 +16,7 @@ import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts
 import { baseUrlProblem } from "../../core/client/base-url.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
 import { serverOf } from "../../core/validate/status-ref.ts";
-import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
@@ -129,7 +129,7 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
     if (name.startsWith(".") || name.endsWith(".lock")) continue;
     const path = join(folder, name);
     allocation.files.push(displayPath(path));
-    const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+    const read = readSourceText(path, LIST_FILE_LIMIT);
     if ("diagnostic" in read) allocation.diagnostics.push(read.diagnostic);
     else addListText(allocation, displayPath(path), name, read.text, resolverUrl);
   }

@@ -12,7 +12,7 @@ import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { escapePointerToken } from "../../core/json/pointer.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
-import { displayPath, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText, UNSIGNED_FILE } from "../read/files.ts";
+import { displayPath, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText, UNSIGNED_FILE } from "../read/files.ts";
 import { parseAndValidate } from "../read/source.ts";
 
 export interface UnsignedOptIn {
@@ -37,7 +37,7 @@ export function checkUnsigned(
   const file = displayPath(path);
   const root = { dir: resolve(dir), file };
   const entries = new Map<string, UnsignedOptIn>();
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   if ("diagnostic" in read)
     return {
       optIns: { root, entries },

@@ -19,7 +19,7 @@ import {
   writeOutput,
 } from "../write/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
-import { checkContent, type ContentCheck } from "../check/check-content.ts";
+import { checkContent, type ContentCheck, missingContentProblem } from "../check/check-content.ts";
 import { projectRoot } from "../read/content-root.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
@@ -146,7 +146,9 @@ Example:
       settings.lockWaitMs,
       async () => {
         for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
-        const cache = openCache(values, true);
+        // No content, no cache: a build refused for want of content leaves nothing behind (a node_modules/ here would
+        // make npm take this folder for a package).
+        const cache = (await missingContentProblem(contentDir)) === undefined ? openCache(values, true) : undefined;
         // Opened once, before the content is checked: its files count toward the hosts' limits.
         const contentLog = await openContentLog(contentDir);
         const options = {

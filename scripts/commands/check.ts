@@ -9,7 +9,9 @@ import { excerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/validate/cross-field.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, checkPaths, type ContentCheck } from "../check/check-content.ts";
-import { isManifestName, LIST_FILES } from "../read/files.ts";
+import { LIST_FILES } from "../read/files.ts";
+import { RESOLVERS_FILE } from "../check/resolvers-document.ts";
+import { STATUS_FOLDER } from "../check/status-allocation.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
 import { hasErrors, plural, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
 import { summaryMarkdown } from "../history/change-summary.ts";
@@ -244,14 +246,16 @@ function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recall
 }
 
 /**
- * "500 manifests and 2 list files": list files (_keys.json, _routes.json, _unsigned.json) are not manifests; nor is a
+ * "500 manifests and 2 list files": only a file checked as a manifest is one. List files (_keys.json, _routes.json,
+ * _unsigned.json, _resolvers.json, each of _status/) are not, though a list of _status/ is named like one; nor is a
  * private key found among them.
  */
 function checkedFiles(files: ContentCheck["files"]): string {
   const count = { manifest: 0, "list file": 0, "other file": 0 };
-  for (const { file, umid } of files) {
+  for (const { file, umid, manifest } of files) {
     const name = basename(file);
-    count[LIST_FILES.has(name) ? "list file" : umid !== null || isManifestName(name) ? "manifest" : "other file"]++;
+    const listFile = LIST_FILES.has(name) || name === RESOLVERS_FILE || basename(dirname(file)) === STATUS_FOLDER;
+    count[manifest || umid !== null ? "manifest" : listFile ? "list file" : "other file"]++;
   }
   const parts = Object.entries(count).flatMap(([kind, n], i) => (n > 0 || i === 0 ? [plural(n, kind)] : []));
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;

@@ -4,14 +4,15 @@
  * overwritten without --force, and nothing is written at all when anything is in the way:
  * every file is checked first, then each is written atomically.
  */
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { existsSync, lstatSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
+import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import { lineColumn } from "../../core/json/source-map.ts";
 import { detectStyle, DEFAULT_STYLE, formatJson, writeFileAtomically } from "../edit/json-file.ts";
+import { pathInTheWay } from "../edit/path-in-the-way.ts";
 import { PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
-import { displayPath, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { type ByteLimit, displayPath, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { shellWord } from "../report/fix-hints.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
@@ -19,6 +20,10 @@ import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
 import { booleanOption } from "./options.ts";
 
 const PACKAGE = "manifest-resolver";
+
+/** Far beyond any package.json a project writes, and within what the parser can nest. */
+const PACKAGE_JSON_LIMIT: ByteLimit = { bytes: 16 * 1024 * 1024, setBy: "fixed for package.json" };
+const PACKAGE_JSON_SHAPE: ShapeLimits = { maxDepth: 64, maxArrayItems: Number.POSITIVE_INFINITY };
 
 export const init = defineCommand({
   name: "init",
@@ -29,7 +34,7 @@ and the check, build and start scripts in package.json (made if missing, with th
 package as a devDependency). Nothing copies code out of the package: \`npm update\` brings
 its fixes. A file that exists is never overwritten: init lists each one in the way and
 writes nothing, unless --force.`,
-  epilogue: `Exit status: 0 written, 1 nothing written (files in the way, or a package.json that is not JSON), 2 usage error.
+  epilogue: `Exit status: 0 written, 1 nothing written (files in the way; a symbolic link, or a file, where it needs a folder; a package.json that is not JSON, or too large or deep), 2 usage error.
 
 Example:
   mkdir my-manifests && cd my-manifests && npm install -D manifest-resolver && npx manifest-resolver init`,
@@ -47,9 +52,29 @@ Example:
     const name = projectName(manifest.value, root);
     const files = projectFiles(name);
     const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
+    const packageJson = { path: "package.json", text: withScripts(manifest, root) };
+    // Refused even with --force: what is overwritten then must be the project's own files, each written whole.
+    const blocked = new Map(
+      [...files, packageJson].flatMap((file) => {
+        const inTheWay = pathInTheWay(root, file.path);
+        return inTheWay === undefined ? [] : [[inTheWay.path, inTheWay.is]];
+      }),
+    );
+    if (blocked.size > 0) {
+      for (const [path, is] of blocked)
+        console.error(
+          printable(
+            `manifest-resolver: ${displayed(root, path)} is ${is}: init writes its files only in ${displayPath(root)}, ` +
+              "in folders of their own",
+          ),
+        );
+      console.error("manifest-resolver: nothing was written; move each aside, and run init again");
+      return EXIT_FAILED;
+    }
     const inWay = [
+      // A link is in the way too, even one that points nowhere: lstat, not exists.
       ...files
-        .filter((file) => existsSync(join(root, file.path)))
+        .filter((file) => lstatSync(join(root, file.path), { throwIfNoEntry: false }) !== undefined)
         .map((file) => `${displayed(root, file.path)} exists`),
       ...Object.entries(PACKAGE_SCRIPTS)
         .filter(([script, command]) => scripts[script] !== undefined && scripts[script] !== command)
@@ -60,27 +85,61 @@ Example:
       console.error("manifest-resolver: nothing was written; move those aside, or run init again with --force");
       return EXIT_FAILED;
     }
-    const packageJson = { path: "package.json", text: withScripts(manifest, root) };
-    for (const file of [...files, packageJson]) {
-      await mkdir(dirname(join(root, file.path)), { recursive: true });
-      await writeFileAtomically(join(root, file.path), file.text);
-      console.log(printable(`wrote ${displayed(root, file.path)}`));
+    const failure = await writeAll(root, [...files, packageJson]);
+    if (failure !== undefined) {
+      console.error(printable(`manifest-resolver: ${failure}`));
+      return EXIT_FAILED;
     }
+    for (const file of [...files, packageJson]) console.log(printable(`wrote ${displayed(root, file.path)}`));
     for (const line of nextSteps(root, files)) console.log(printable(line));
     return EXIT_OK;
   },
 });
 
+/**
+ * Writes each file, atomically; undefined once all are written. When the file system
+ * refuses one (a full disk, a read-only folder), what this run made is removed, so that no
+ * half a project is left, and the refusal is returned in one line. A file --force replaced
+ * stays replaced: its old bytes are gone.
+ */
+async function writeAll(root: string, files: ProjectFile[]): Promise<string | undefined> {
+  const made: string[] = [];
+  const replaced: string[] = [];
+  let writing = "";
+  try {
+    for (const file of files) {
+      writing = file.path;
+      const path = join(root, file.path);
+      const folder = await mkdir(dirname(path), { recursive: true });
+      if (folder !== undefined) made.push(folder);
+      const existed = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+      await writeFileAtomically(path, file.text);
+      if (existed) replaced.push(displayed(root, file.path));
+      else made.push(path);
+    }
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+    for (const path of made.reverse()) await rm(path, { recursive: true, force: true });
+    return (
+      `cannot write ${displayed(root, writing)}: ${(error as Error).message}; ` +
+      (replaced.length === 0
+        ? "nothing was written"
+        : `nothing was written but ${replaced.join(", ")}, replaced (--force) before it`)
+    );
+  }
+}
+
 type PackageJson = { value: Record<string, unknown>; text?: string } | { problem: string };
 
 /** The folder's package.json, if it has one; a file that is not a JSON object is a problem, not overwritten. */
 function readPackageJson(path: string): PackageJson {
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, PACKAGE_JSON_LIMIT);
   if ("diagnostic" in read) {
     if (read.missing) return { value: {} };
     return { problem: `${read.diagnostic.file} - ${read.diagnostic.message}; nothing was written` };
   }
-  const parsed = parseJson(read.text);
+  const parsed = parseJson(read.text, PACKAGE_JSON_SHAPE);
   if (!parsed.ok) {
     const { line, column } = lineColumn(read.text, parsed.problem.offset);
     return { problem: `${displayPath(path)}:${line}:${column} - ${parsed.problem.message}; nothing was written` };

@@ -1,4 +1,9 @@
-/** `manifest-resolver keygen`: a new Ed25519 signing key. */
+/**
+ * `manifest-resolver keygen`: a new Ed25519 key, and what to do with it for its role. A
+ * signing key is pinned in content/_keys.json; the log's key and the status lists' key
+ * are pinned nowhere there (a second entry under the signing keyRef is json/duplicate-key,
+ * and a pin would let the key sign manifests), so their advice is where each is given.
+ */
 import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -8,12 +13,15 @@ import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
 import { multikeyMethod } from "../../core/did/did-document.ts";
 import { ed25519DidKey } from "../../core/did/did-key.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
-import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
+import { shellWord } from "../report/fix-hints.ts";
+import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { stringOption } from "./options.ts";
 
 const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
+const ROLES = ["signing", "log", "status-list"] as const;
+type Role = (typeof ROLES)[number];
 
 export const keygen = defineCommand({
   name: "keygen",
@@ -25,13 +33,15 @@ KEYREF, the verification method to list in that DID's did.json. The private key 
 printed, never written into the repository's content folder (by its real path: not
 through a symbolic link either, and not from a folder inside it), and an existing file is
 never overwritten. Keep it out of git (*.pem is ignored here) and in your CI's secrets.
-A key made here also serves as a transparency log's key (log --key): make one for the log
-alone, pin nothing for it, and keep it off CI.`,
+With --role log the key is a transparency log's (log --key), with --role status-list the
+status lists' (UM_STATUS_LIST_KEY): neither is pinned in content/_keys.json, and it prints
+where each goes instead. Make each key for one role alone.`,
   epilogue: `Exit status: 0 written, 1 not written (the file exists, or is in content/), 2 usage error.
 
 Examples:
   manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref did:web:you.example#key-1
-  manifest-resolver keygen --out ~/.manifest-keys/log.pem`,
+  manifest-resolver keygen --role log --out ~/.manifest-keys/log.pem
+  manifest-resolver keygen --role status-list --out ~/.manifest-keys/status-list.pem`,
   positionals: [],
   options: {
     out: stringOption({ value: "FILE", help: "where to write the private key", default: "signing-key.pem" }),
@@ -41,9 +51,19 @@ Examples:
       default: { text: `${EXAMPLE_KEY_REF}, to replace` },
       nonEmpty: true,
     }),
+    role: stringOption({
+      value: "ROLE",
+      help:
+        "what the key is for: signing (manifests, pinned in content/_keys.json), log (the transparency " +
+        "log's, for log --key) or status-list (the status lists', for UM_STATUS_LIST_KEY)",
+      default: "signing",
+    }),
   },
   async run(values) {
     const out = values.out;
+    const role = roleOf(values.role);
+    if (role !== "signing" && values["key-ref"] !== undefined)
+      throw new UsageError(`--key-ref names the keyRef manifests are signed with; a --role ${role} key signs none`);
     const keyRef = values["key-ref"] ?? EXAMPLE_KEY_REF;
     const content = defaultContentDir();
     if (isInside(out, content)) {
@@ -75,20 +95,39 @@ Examples:
     // The key itself as a DID: a keyRef any relying party resolves with no network.
     const publicKey = spkiPublicKey(spki)!;
     const didKey = ed25519DidKey(publicKey);
+    const didKeyRef = `${didKey}#${didKey.slice("did:key:".length)}`;
     const keysFile = displayPath(join(content, KEYS_FILE));
-    const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
-    const replace =
-      values["key-ref"] === undefined ? ` (with your keyRef for ${EXAMPLE_KEY_REF}, or run keygen with --key-ref)` : "";
     // Escaped line by line: a name cannot start a line of its own, and JSON's escapes keep
     // the printed pinning valid JSON with the same keyRef.
     const lines = [
       `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
       `public key (SPKI, base64): ${spki}`,
-      `as a did:key: ${didKey} (keyRef ${didKey}#${didKey.slice("did:key:".length)})`,
-      ...didWebMethod(keyRef, publicKey),
-      ...(pinsAny(join(content, KEYS_FILE))
-        ? [`add this entry to ${keysFile}${replace}:`, `  ${entry}`]
-        : [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"]),
+      ...(role === "log" ? [] : [`as a did:key: ${didKey} (keyRef ${didKeyRef})`]),
+      ...(role === "signing"
+        ? [
+            ...didWebMethod(keyRef, publicKey),
+            ...pinning(
+              keysFile,
+              pinnedKeyRefs(join(content, KEYS_FILE)),
+              keyRef,
+              spki,
+              values["key-ref"] === undefined,
+            ),
+          ]
+        : role === "log"
+          ? [
+              `a transparency log's key: pin it nowhere (not in ${keysFile}) and keep it off CI; after each change, ` +
+                "before pushing, run:",
+              `  npx manifest-resolver log --key ${shellWord(out)}`,
+              "then give relying parties and monitors content/_log/verifier, the log's public key, where they take " +
+                "their trust from (never from the log)",
+            ]
+          : [
+              `the status lists' key: pin it nowhere in ${keysFile}; give it to the build (a CI secret), as`,
+              `  UM_STATUS_LIST_KEY=${shellWord(out)} npm run build`,
+              `relying parties that pin it give its keyRef ${didKeyRef} with its public key in resolve --keys ` +
+                "FILE, or the library's keys",
+            ]),
     ];
     for (const line of lines) console.log(printable(line));
     return EXIT_OK;
@@ -109,11 +148,42 @@ function didWebMethod(keyRef: string, publicKey: Uint8Array): string[] {
   ];
 }
 
-/** Whether a keys file exists with something in it: `init` writes one that pins nothing, to be written whole. */
-function pinsAny(path: string): boolean {
-  if (!existsSync(path)) return false;
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
-  if (!("text" in read)) return true;
-  const parsed = parseJson(read.text, LIST_FILE_SHAPE);
-  return !(parsed.ok && isJsonObject(parsed.value) && Object.keys(parsed.value).length === 0);
+function roleOf(given: string): Role {
+  if ((ROLES as readonly string[]).includes(given)) return given as Role;
+  throw new UsageError(`--role must be ${ROLES.join(", ")}, not '${given}'`);
+}
+
+/**
+ * The keyRefs a keys file pins: none when it is missing or `{}` (`init` writes one that
+ * pins nothing, to be written whole); undefined when it cannot be read as a keys file.
+ */
+function pinnedKeyRefs(path: string): Set<string> | undefined {
+  if (!existsSync(path)) return new Set();
+  const read = readSourceText(path, LIST_FILE_LIMIT);
+  const parsed = "text" in read ? parseJson(read.text, LIST_FILE_SHAPE) : undefined;
+  return parsed?.ok && isJsonObject(parsed.value) ? new Set(Object.keys(parsed.value)) : undefined;
+}
+
+/**
+ * How to pin a signing key: the whole file when it pins nothing, the entry to add when it
+ * pins others, and when it pins the keyRef already (to another key), how to rotate it:
+ * an entry added beside the pin would be a duplicate member.
+ */
+function pinning(
+  keysFile: string,
+  pinned: Set<string> | undefined,
+  keyRef: string,
+  spki: string,
+  exampleKeyRef: boolean,
+): string[] {
+  const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
+  const replace = exampleKeyRef ? ` (with your keyRef for ${EXAMPLE_KEY_REF}, or run keygen with --key-ref)` : "";
+  if (pinned?.has(keyRef))
+    return [
+      `${keysFile} pins ${JSON.stringify(keyRef)} already: to rotate it to this key, replace its value there with ` +
+        `${JSON.stringify(spki)}; for a key of its own, run keygen again with its --key-ref (a log's or ` +
+        "status lists' key: --role)",
+    ];
+  if (pinned?.size === 0) return [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"];
+  return [`add this entry to ${keysFile}${replace}:`, `  ${entry}`];
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { settingsFromEnv } from "../config.ts";
 import { defaultContentDir } from "../read/content-root.ts";
-import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, MAX_LIST_FILE_BYTES, readSourceText } from "../read/files.ts";
+import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { DEFAULT_STYLE, formatJson } from "../edit/json-file.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
 import { stringOption } from "./options.ts";
@@ -82,7 +82,7 @@ Example:
 /** The DID of the one key `_keys.json` pins (its keyRef without the #fragment); a usage error otherwise. */
 function pinnedSubject(): string {
   const path = join(defaultContentDir(), KEYS_FILE);
-  const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+  const read = readSourceText(path, LIST_FILE_LIMIT);
   const parsed = "text" in read ? parseJson(read.text, LIST_FILE_SHAPE) : undefined;
   const keyRefs = parsed?.ok && isJsonObject(parsed.value) ? Object.keys(parsed.value) : [];
   if (keyRefs.length === 1) return keyRefs[0]!.split("#")[0]!;

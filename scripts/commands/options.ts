@@ -117,7 +117,7 @@ export function integerOption(declared: IntegerDeclaration & { default?: number 
 
 interface JsonDeclaration extends ValueDeclaration {
   /** How deep and long the value may be: user input must not exhaust the stack. */
-  limits?: () => ShapeLimits;
+  limits: () => ShapeLimits;
   default?: WhenAbsent;
 }
 
@@ -128,7 +128,7 @@ export function jsonOption(declared: JsonDeclaration): Option<unknown> {
     required: false,
     read(given, flag) {
       if (typeof given !== "string") return undefined;
-      const parsed = parseJson(given, declared.limits?.());
+      const parsed = parseJson(given, declared.limits());
       if (parsed.ok) return parsed.value;
       const { rule, message, offset } = parsed.problem;
       throw new UsageError(

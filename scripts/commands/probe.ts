@@ -18,7 +18,7 @@ Example:
   manifest-resolver probe http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
   positionals: [
     { name: "BASE_URL", required: true },
-    { name: "UMID", repeatable: true },
+    { name: "UMID", repeatable: true, nonEmpty: true },
   ],
   options: {},
   async run(_values, [baseUrl, umids]) {

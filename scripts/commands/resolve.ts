@@ -74,7 +74,7 @@ Example:
   manifest-resolver resolve http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --cache ~/.cache/manifest-resolver`,
   positionals: [
     { name: "BASE_URL", required: true },
-    { name: "UMID", required: true },
+    { name: "UMID", required: true, nonEmpty: true },
   ],
   options: {
     context: { ...CONTEXT_OPTION.context, help: "the evaluation context, as for 'manifest-resolver evaluate --help'" },

@@ -12,7 +12,14 @@ import { join } from "node:path";
 import { closest } from "../closest.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
-import { displayPath, listContent, MAX_LIST_FILE_BYTES, readSourceText, ROUTES_FILE } from "../read/files.ts";
+import {
+  displayPath,
+  LIST_FILE_LIMIT,
+  listContent,
+  manifestByteLimit,
+  readSourceText,
+  ROUTES_FILE,
+} from "../read/files.ts";
 import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../check/routes.ts";
@@ -221,7 +228,7 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
   // Read, edited and written back under the file's lock: a concurrent edit waits, then
   // sees this one.
   return withFileLock(path, settings.lockWaitMs, async () => {
-    const read = readSourceText(path, MAX_LIST_FILE_BYTES);
+    const read = readSourceText(path, LIST_FILE_LIMIT);
     if ("diagnostic" in read && !read.missing) return fail([formatDiagnostic(read.diagnostic)]);
     const text = "text" in read ? read.text : "{}";
     const before = checkRoutesText(file, text, validators);
@@ -314,7 +321,7 @@ async function manifestIds(dir: string, settings: Settings): Promise<Map<string,
   const ids = new Map<string, ManifestId>();
   const sources = await mapConcurrent((await listContent(dir)).manifests, FILE_CONCURRENCY, async (name) => {
     const path = join(dir, name);
-    const read = readSourceText(path, settings.limits.maxManifestBytes);
+    const read = readSourceText(path, manifestByteLimit(settings.limits));
     return "text" in read ? { file: displayPath(path), text: read.text } : undefined;
   });
   for (const source of sources) {

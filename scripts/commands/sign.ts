@@ -7,7 +7,7 @@ import { checkRootFiles } from "../check/check-content.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { isInside } from "../read/content-root.ts";
 import { checkManifestText } from "../check/manifest-check.ts";
-import { displayPath, listContent, readSourceText } from "../read/files.ts";
+import { displayPath, listContent, manifestByteLimit, readSourceText } from "../read/files.ts";
 import { detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.ts";
 import { parseAndValidate } from "../read/source.ts";
 import { NO_OPT_INS } from "../check/unsigned.ts";
@@ -148,7 +148,7 @@ async function allocateForFiles(
 ): ReturnType<typeof allocateStatusEntries> {
   const umids: string[] = [];
   for (const path of files) {
-    const read = readSourceText(path, settings.limits.maxManifestBytes);
+    const read = readSourceText(path, manifestByteLimit(settings.limits));
     // A file that cannot be read or parsed is refused when it is signed: it needs no entry.
     const parsed = "diagnostic" in read ? undefined : parseJson(read.text, settings.limits);
     const id = parsed?.ok && isJsonObject(parsed.value) ? parsed.value["@id"] : undefined;
@@ -177,7 +177,7 @@ async function signFile(
   const file = displayPath(path);
   // The file is read, signed and written back under its lock, as every edit of content is.
   return withFileLock(path, settings.lockWaitMs, async () => {
-    const read = readSourceText(path, settings.limits.maxManifestBytes);
+    const read = readSourceText(path, manifestByteLimit(settings.limits));
     if ("diagnostic" in read) return [formatDiagnostic(read.diagnostic)];
     const parsed = parseAndValidate(file, read.text, settings.limits, () => []);
     if (hasErrors(parsed.diagnostics)) return parsed.diagnostics.map(formatDiagnostic);

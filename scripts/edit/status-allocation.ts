@@ -20,6 +20,7 @@ import { type Diagnostic, diagnostic, hasErrors } from "../report/diagnostics.ts
 import { checkStatusAllocation, STATUS_FOLDER } from "../check/status-allocation.ts";
 import { withFileLock } from "./file-lock.ts";
 import { writeFileAtomically } from "./json-file.ts";
+import { pathInTheWay } from "./path-in-the-way.ts";
 
 export interface AllocationOptions {
   /** Where the lists are published: a new list's URL lies under it. */
@@ -47,6 +48,19 @@ export async function allocateStatusEntries(
           { file: displayPath(folder) },
           `the status base ${quoted(statusBase)} is not UM_RESOLVER_URL, ${quoted(resolverUrl)}, where this ` +
             "resolver publishes its lists",
+        ),
+      ],
+    };
+  // The lists are written in the content folder only: a _status/ that is a link would take them elsewhere, as a
+  // pull request could make it (check refuses the link too).
+  const inTheWay = pathInTheWay(contentDir, `${STATUS_FOLDER}/list.json`);
+  if (inTheWay?.is === "a symbolic link")
+    return {
+      diagnostics: [
+        diagnostic(
+          "content/symlink",
+          { file: displayPath(join(contentDir, inTheWay.path)) },
+          "is a symbolic link: sign writes the status lists only inside the content folder; make it a folder",
         ),
       ],
     };

@@ -60,7 +60,7 @@ async function lookUp(resolver: string, umid: string, purpose: string): Promise<
     const context = purpose === "" ? {} : { intendedPurpose: purpose };
     resolution = await resolve(resolver, umid, { fetch: recordingFetch(log), context });
   } catch (error) {
-    // Only an unusable resolver URL (or context) throws.
+    // Only an unusable resolver URL (or UMID, or context) throws.
     resolution = { reason: (error as Error).message };
   }
   const verdict =

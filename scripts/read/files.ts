@@ -26,6 +26,21 @@ export const LIST_FILES: ReadonlySet<string> = new Set([ROUTES_FILE, KEYS_FILE, 
 export const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
 export const LIST_FILE_SHAPE: ShapeLimits = { maxDepth: 10, maxArrayItems: Number.POSITIVE_INFINITY };
 
+/** A file's largest size, and what sets it: the message that refuses a larger file names it, for the reader to change. */
+export interface ByteLimit {
+  bytes: number;
+  /** The setting, or what the limit is fixed for: `UM_MAX_MANIFEST_BYTES`, say. */
+  setBy: string;
+}
+export const LIST_FILE_LIMIT: ByteLimit = {
+  bytes: MAX_LIST_FILE_BYTES,
+  setBy: "fixed for list files: _routes.json, _keys.json, _unsigned.json, _resolvers.json, _status/",
+};
+export const manifestByteLimit = ({ maxManifestBytes }: { maxManifestBytes: number }): ByteLimit => ({
+  bytes: maxManifestBytes,
+  setBy: "UM_MAX_MANIFEST_BYTES",
+});
+
 export interface ContentListing {
   /** The manifest files, relative to the folder, in a stable order. */
   manifests: string[];
@@ -97,27 +112,27 @@ export type SourceText =
 
 /**
  * A file's text, or the diagnostic that says why it cannot be read as UTF-8 text within
- * `maxBytes`. Synchronous on purpose: the CLI has nothing else to do meanwhile, and checks
+ * `limit`. Synchronous on purpose: the CLI has nothing else to do meanwhile, and checks
  * run on worker threads, where a direct system call beats a trip through libuv's pool.
  */
-export function readSourceText(path: string, maxBytes: number): SourceText {
+export function readSourceText(path: string, limit: ByteLimit): SourceText {
   const file = displayPath(path);
-  const read = readSourceBytes(path, maxBytes, file);
+  const read = readSourceBytes(path, limit, file);
   if ("diagnostic" in read) return read;
   const decoded = decodeSource(read.bytes, file);
   return "diagnostic" in decoded ? decoded : { ...decoded, ...read };
 }
 
-/** A file's bytes within `maxBytes`, or why they cannot be read; `file` is how diagnostics name it. */
-export function readSourceBytes(path: string, maxBytes: number, file = displayPath(path)): SourceBytes {
+/** A file's bytes within `limit`, or why they cannot be read; `file` is how diagnostics name it. */
+export function readSourceBytes(path: string, limit: ByteLimit, file = displayPath(path)): SourceBytes {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     // The size is checked before reading: an oversized file is refused, not loaded.
     const stat = fstatSync(fd, { bigint: true });
     const size = Number(stat.size);
-    if (size > maxBytes) {
-      const message = `file is ${size} bytes; the limit is ${maxBytes} (UM_MAX_MANIFEST_BYTES)`;
+    if (size > limit.bytes) {
+      const message = `file is ${size} bytes; the limit is ${limit.bytes} (${limit.setBy})`;
       return { diagnostic: diagnostic("limits/size", { file }, message), missing: false };
     }
     return { bytes: readFileSync(fd), stat };

@@ -4,8 +4,9 @@
  * by whether the stream is a TTY, with the conventions every CLI honours: `NO_COLOR`
  * (no-color.org: present and not empty, no colour) and `FORCE_COLOR` (Node's own: set
  * and not "0" or "false", colour and terminal output even into a pipe, and it wins over
- * `NO_COLOR`, as it does for Node). Under `CI` (set by GitHub Actions, GitLab, Netlify…)
- * output is plain even where the runner attaches a terminal: it ends up in a log.
+ * `NO_COLOR`, as it does for Node; "0" or "false", no colour even on a terminal). Under
+ * `CI` (set by GitHub Actions, GitLab, Netlify…) output is plain even where the runner
+ * attaches a terminal: it ends up in a log.
  */
 
 export interface TerminalStyle {
@@ -15,9 +16,11 @@ export interface TerminalStyle {
 }
 
 export function terminalStyle(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): TerminalStyle {
-  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  // FORCE_COLOR=0 or false is Node's "no colour" (colour depth 1), not merely "not forced".
+  const forcedOff = env.FORCE_COLOR === "0" || env.FORCE_COLOR === "false";
+  const forced = env.FORCE_COLOR !== undefined && !forcedOff;
   const tty = stream.isTTY === true && (env.CI === undefined || env.CI === "" || env.CI === "false");
-  const noColour = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
+  const noColour = forcedOff || (env.NO_COLOR !== undefined && env.NO_COLOR !== "");
   return { frame: tty || forced, colour: forced || (tty && !noColour) };
 }
 

@@ -281,10 +281,23 @@ export function contractCases(f: Fixture): ContractCase[] {
   cases.push(...logCases(f));
   cases.push(...wellKnownCases(f));
 
-  for (const method of ["POST", "PUT", "DELETE", "PATCH"]) {
-    cases.push(error(`405 ${method}`, method, firstPath, 405, { error: "method_not_allowed" }));
-  }
-  cases.push(error("405 POST /health", "POST", "/health", 405, { error: "method_not_allowed" }));
+  // Every path allows GET, HEAD and OPTIONS, and a 405 says so (RFC 9110 §15.5.6): the manifest, each endpoint, each
+  // published document, and a path that is no UMID's.
+  const notAllowed = (method: string, path: string): ContractCase => {
+    const answer = error(`405 ${method} ${path}`, method, path, 405, { error: "method_not_allowed" });
+    return { ...answer, headers: { ...answer.headers, allow: "GET, HEAD, OPTIONS" } };
+  };
+  for (const method of ["POST", "PUT", "DELETE", "PATCH"]) cases.push(notAllowed(method, firstPath));
+  for (const path of [
+    "/health",
+    "/.well-known/manifest-resolver.json",
+    statusPath(firstUmid),
+    "/.well-known/did.json",
+    `${LOG_PREFIX}checkpoint`,
+    "/.well-known/um-resolvers",
+    "/a/b",
+  ])
+    cases.push(notAllowed("POST", path));
 
   for (const path of [firstPath, "/health", "/a/b"]) {
     cases.push({

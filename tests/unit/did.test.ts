@@ -157,6 +157,11 @@ describe("did:jwk (Ed25519)", () => {
     for (const [what, keyRef] of Object.entries(malformed))
       assert.deepEqual(resolveKeyRefLocally(keyRef).kind, "malformed", what);
   });
+  it("refuses a JWK nested deeper than a manifest may be, as malformed: no stack overflow", () => {
+    // 20,000 levels is a 53 KB keyRef, well within a manifest's bytes; no signature is needed to reach it.
+    for (const nested of ["[".repeat(20_000), `{"kty":"OKP","crv":"Ed25519","a":${"[".repeat(20_000)}`])
+      assert.equal(resolveKeyRefLocally(`did:jwk:${Buffer.from(nested).toString("base64url")}`).kind, "malformed");
+  });
 });
 
 describe("other keyRefs", () => {

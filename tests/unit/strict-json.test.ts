@@ -4,8 +4,11 @@ import fc from "fast-check";
 import { lineColumn } from "../../core/json/source-map.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
 
+/** Deep and long enough for every document these tests make: the limits themselves are tested below. */
+const ROOMY = { maxDepth: 1000, maxArrayItems: Number.POSITIVE_INFINITY };
+
 function problemAt(text: string) {
-  const result = parseJson(text);
+  const result = parseJson(text, ROOMY);
   assert.equal(result.ok, false, `${JSON.stringify(text)} must be rejected`);
   if (result.ok) throw new Error("unreachable");
   return { rule: result.problem.rule, ...lineColumn(text, result.problem.offset), message: result.problem.message };
@@ -23,7 +26,7 @@ describe("strict JSON", () => {
     fc.assert(
       fc.property(fc.jsonValue({ depthSize: "medium" }), (value) => {
         const text = JSON.stringify(value, null, 1);
-        const result = parseJson(text);
+        const result = parseJson(text, ROOMY);
         assert.equal(result.ok, !hasUnsafeNumber(value), text);
         if (result.ok) assert.deepEqual(result.value, JSON.parse(text));
       }),
@@ -62,19 +65,19 @@ describe("strict JSON", () => {
   it("rejects lone surrogates", () => {
     assert.equal(problemAt('["\\uD800"]').rule, "json/lone-surrogate");
     assert.equal(problemAt('{"\\uDC00x": 1}').rule, "json/lone-surrogate");
-    assert.ok(parseJson('"\\uD83D\\uDE80"').ok, "a pair is fine");
+    assert.ok(parseJson('"\\uD83D\\uDE80"', ROOMY).ok, "a pair is fine");
     // Text a library caller passes may hold one unescaped.
     const p = problemAt('["ok", "a\uDE80"]');
     assert.deepEqual([p.rule, p.line, p.column], ["json/lone-surrogate", 1, 8]);
-    assert.ok(parseJson('"\\uD83D\uDE80"').ok, "an escaped half and an unescaped one are a pair too");
+    assert.ok(parseJson('"\\uD83D\uDE80"', ROOMY).ok, "an escaped half and an unescaped one are a pair too");
   });
   it("rejects integers outside the exactly representable range", () => {
-    assert.ok(parseJson("[9007199254740991, -9007199254740991]").ok);
+    assert.ok(parseJson("[9007199254740991, -9007199254740991]", ROOMY).ok);
     const p = problemAt('{\n "n": 9007199254740993}');
     assert.deepEqual([p.rule, p.line, p.column], ["json/unsafe-integer", 2, 7]);
     assert.equal(problemAt("[-9007199254740992]").rule, "json/unsafe-integer");
     assert.equal(problemAt("[1e400]").rule, "json/number-range");
-    assert.ok(parseJson("[1.5e-300, 0.1, -0, 0e-999, 123.456]").ok, "small numbers are doubles as written");
+    assert.ok(parseJson("[1.5e-300, 0.1, -0, 0e-999, 123.456]", ROOMY).ok, "small numbers are doubles as written");
   });
   it("refuses an integer beyond ±(2^53-1) however it is spelt, and what underflows to 0", () => {
     for (const spelling of [
@@ -95,10 +98,10 @@ describe("strict JSON", () => {
     assert.equal(problemAt("[9007199254740991.5]").rule, "json/unsafe-number");
     assert.equal(problemAt("[1e-400]").rule, "json/number-range");
     assert.ok(
-      parseJson("[9007199254740991.0, 9.007199254740991e15, -9007199254740991e0, 1e15]").ok,
+      parseJson("[9007199254740991.0, 9.007199254740991e15, -9007199254740991e0, 1e15]", ROOMY).ok,
       "up to 2^53-1, any spelling",
     );
-    assert.ok(parseJson(`[1${"0".repeat(100_000)}e-100000]`).ok, "long spellings cost no big arithmetic");
+    assert.ok(parseJson(`[1${"0".repeat(100_000)}e-100000]`, ROOMY).ok, "long spellings cost no big arithmetic");
   });
   // Not timed: the quadratic reading this replaced took 11 s here, past the test's timeout; a linear one takes
   // milliseconds.
@@ -137,9 +140,25 @@ describe("strict JSON", () => {
     }
   });
   it("keeps a member named __proto__ as plain data", () => {
-    const result = parseJson('{"__proto__": {"polluted": true}}');
+    const result = parseJson('{"__proto__": {"polluted": true}}', ROOMY);
     assert.ok(result.ok);
     assert.equal(Object.getPrototypeOf(result.value), Object.prototype);
     assert.deepEqual(Object.keys(result.value as object), ["__proto__"]);
+  });
+  it("holds to its limits: too deep or too long is a problem at its place, however deep the text goes", () => {
+    const limits = { maxDepth: 3, maxArrayItems: 2 };
+    for (const [text, rule, offset] of [
+      ["[[[[]]]]", "limits/depth", 3],
+      [`{"a":${"[".repeat(100_000)}`, "limits/depth", 7],
+      ["[[1,2,3]]", "limits/array-length", 6],
+    ] as const) {
+      const result = parseJson(text, limits);
+      assert.deepEqual(
+        result.ok ? undefined : [result.problem.rule, result.problem.offset],
+        [rule, offset],
+        text.slice(0, 20),
+      );
+    }
+    assert.ok(parseJson("[[[1,2]]]", limits).ok, "as deep and as long as allowed");
   });
 });

@@ -12,7 +12,7 @@ import { terminalStyle } from "../../scripts/report/terminal-style.ts";
 
 describe("terminal style", () => {
   it(
-    "frames and colour on a TTY; NO_COLOR drops the colour; FORCE_COLOR forces both, " +
+    "frames and colour on a TTY; NO_COLOR and FORCE_COLOR=0 drop the colour; FORCE_COLOR forces both, " +
       "even over NO_COLOR; a pipe gets neither",
     () => {
       const tty = { isTTY: true };
@@ -23,6 +23,9 @@ describe("terminal style", () => {
       assert.deepEqual(terminalStyle(pipe, {}), { frame: false, colour: false });
       assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "1", NO_COLOR: "1" }), { frame: true, colour: true });
       assert.deepEqual(terminalStyle(pipe, { FORCE_COLOR: "0" }), { frame: false, colour: false });
+      // FORCE_COLOR=0 (or false) asks for no colour, as NO_COLOR does, even on a terminal.
+      assert.deepEqual(terminalStyle(tty, { FORCE_COLOR: "0" }), { frame: true, colour: false });
+      assert.deepEqual(terminalStyle(tty, { FORCE_COLOR: "false" }), { frame: true, colour: false });
       // A CI runner that attaches a terminal still writes a log.
       assert.deepEqual(terminalStyle(tty, { CI: "true" }), { frame: false, colour: false });
       assert.deepEqual(terminalStyle(tty, { CI: "true", FORCE_COLOR: "1" }), { frame: true, colour: true });

@@ -67,6 +67,9 @@ describe("the latest map", () => {
       '{"latest":{},"proof":"x"}',
       '{"latest":{"a":-1},"proof":[]}',
       '{"latest":{"a":1,"a":2},"proof":[]}',
+      // Nested past any bucket's depth: refused, not a stack overflow.
+      `{"latest":{},"proof":${"[".repeat(20_000)}`,
+      `{"latest":${'{"a":'.repeat(20_000)}`,
     ])
       assert.deepEqual(latestEntryIn(utf8(bad), "a", map), { ok: false, reason: "malformed" });
   });
