@@ -132,7 +132,7 @@ describe("the did:web documents build publishes", () => {
   it("refuses, as a usage error, a UM_RESOLVER_URL whose host cannot be parsed: it decides what is published", async () => {
     const dir = content(["did:web:resolver.example#k"]);
     const bad = await runCli(["check", "--content", dir], scratch, { UM_RESOLVER_URL: "https://exa%mple" });
-    assertUsageError(bad, "UM_RESOLVER_URL", "'https://exa%mple'");
+    assertUsageError(bad, "UM_RESOLVER_URL", '"https://exa%mple"');
   });
 
   it("a warm build, in place, writes and removes the table and its KV pair as a cold build does", async () => {
