@@ -19,6 +19,8 @@
  * unreachable")
  *   um:reason:status:invalid-response           not application/json, or not a status document (O2.2)
  *   um:reason:status:manifest-mismatch          a status document for another manifestId (O2.2: "MUST match")
+ *   um:reason:status:local-address              statusRef, or a redirect from it, on a local or private address
+ *                                               the resolver is not on (core/secure-url.ts; status-sources.ts)
  * A manifest without a statusRef gets no result at all: "unchecked" with no warning, as
  * there is no endpoint to be unavailable; a policy that requires an active status (§1.6.6)
  * rejects on `revocationStatus !== "active"` itself.
@@ -127,6 +129,8 @@ export function unchecked(code: string, message: string, rule?: RuleId): StatusA
 export function unanswered(got: Exclude<Got, { kind: "entry" }>, what: string, maxBytes: number): StatusAnswer {
   switch (got.kind) {
     case "insecure":
+      if (got.inward === true)
+        return unchecked("local-address", `statusRef not resolved: ${got.reason}`, "status/local-address");
       return got.crossOrigin === true
         ? unchecked("origin-not-allowed", `statusRef not resolved: ${got.reason}`, "status/origin-not-allowed")
         : unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
