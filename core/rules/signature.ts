@@ -136,6 +136,20 @@ export const SIGNATURE_RULES = {
       "Use the https: URL of the manifest's status endpoint; manifest-resolver sign " +
       "writes it with --status-base URL or UM_RESOLVER_URL.",
   },
+  "signature/status-ref-local": {
+    severity: "error",
+    summary: "signature.statusRef is on a local or private address, and the resolver (UM_RESOLVER_URL) is not",
+    why:
+      "A relying party resolving the manifest at a resolver that is not on a local or private address does not " +
+      "ask a statusRef that is (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, " +
+      "fc00::/7, fe80::/10, an IPv4 address mapped into IPv6, localhost names): a remote party must not aim " +
+      "it at its own machine or network. The status would be unchecked for every relying party.",
+    source: "EXT-OPT O2.1; UM v0.4 core §1.6.3",
+    fix:
+      "Sign with the status URL of the deployed resolver (sign --status-base, or UM_RESOLVER_URL). For a " +
+      "trial on this machine, set UM_RESOLVER_URL to the local resolver's URL.",
+    example: '"statusRef": "https://resolver.example/.well-known/manifest-resolver/status/urn%3Auuid%3A…"',
+  },
   "signature/status-ref-mismatch": {
     severity: "error",
     summary: "signature.statusRef points at this resolver, but not at this manifest's own status URL",
