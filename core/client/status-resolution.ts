@@ -25,11 +25,10 @@
  * there is no endpoint to be unavailable; a policy that requires an active status (§1.6.6)
  * rejects on `revocationStatus !== "active"` itself.
  */
-import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
 import { excerpt, quoted } from "../excerpt.ts";
 import type { RuleId } from "../rules/index.ts";
-import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { isJsonObject } from "../json/strict-json.ts";
 import { mediaTypeOf } from "../media-type.ts";
 import {
   cursorAtLeast,
@@ -37,15 +36,14 @@ import {
   durationSeconds,
   MAX_NEXT_CHECK_SECONDS,
   orderingCursor,
-  statusDocumentOf,
+  readStatusDocument,
+  STATUS_DOCUMENT_MAX_BYTES,
   type StatusDocument,
 } from "../status.ts";
 import { cachedGet, type Freshness, type Got } from "./conditional-get.ts";
 import type { Transport } from "./fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
 
-/** A status document is a few hundred bytes; this bounds what is read of one. */
-const MAX_STATUS_BYTES = 64 * 1024;
 const DEFAULT_NEXT_CHECK_SECONDS = durationSeconds(DEFAULT_NEXT_CHECK)!;
 
 export interface StatusRequest {
@@ -80,11 +78,11 @@ export async function endpointStatus(
   const got = await cachedGet({
     url: statusRef,
     accept: "application/json",
-    maxBytes: MAX_STATUS_BYTES,
+    maxBytes: STATUS_DOCUMENT_MAX_BYTES,
     ...request,
     judge: (entry) => judge(entry, floor, request.now),
   });
-  if (got.kind !== "entry") return unanswered(got, "status endpoint", MAX_STATUS_BYTES);
+  if (got.kind !== "entry") return unanswered(got, "status endpoint", STATUS_DOCUMENT_MAX_BYTES);
   const document = documentOf(got.entry);
   if ("problem" in document)
     return unchecked("invalid-response", `status endpoint ${got.entry.url}: ${document.problem}`);
@@ -192,8 +190,5 @@ function documentOf(entry: CachedEntry): StatusDocument | { problem: string } {
         `${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, ` +
         `not application/json`,
     };
-  const parsed = parseJson(entry.body, DEFAULT_LIMITS);
-  return parsed.ok
-    ? statusDocumentOf(parsed.value)
-    : { problem: `the status response is not JSON: ${parsed.problem.message}` };
+  return readStatusDocument(entry.body);
 }
