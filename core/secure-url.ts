@@ -37,7 +37,7 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-/** IPv4 ranges of this machine or a private network: [first octets, prefix length]. */
+/** IPv4 ranges of this machine or a private network: [network address, prefix length]. */
 const LOCAL_IPV4: readonly [number, number][] = [
   [0x00000000, 8], // 0.0.0.0/8, "this network": 0.0.0.0 reaches this machine
   [0x7f000000, 8], // loopback
