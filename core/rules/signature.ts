@@ -246,6 +246,19 @@ export const SIGNATURE_RULES = {
     source: 'W3C CCG did:web, "Read (Resolve)"',
     fix: "Spell every keyRef of that DID alike in _keys.json and the manifests (sign them again with it).",
   },
+  "keys/did-web-unreadable": {
+    severity: "error",
+    summary: "the did:web document the build would publish is one relying parties refuse",
+    why:
+      "The build publishes, for a DID on the resolver's host, one did.json listing every key pinned under it. " +
+      "A relying party reads at most 64 KiB of a DID document, and at most 1,000 items in an array, and " +
+      "refuses a larger one whole: no key of that DID could then be resolved. check reads the document back " +
+      "with the client's reader before the build publishes it.",
+    source: 'W3C CCG did:web, "Read (Resolve)"; DID Core §5.2',
+    fix:
+      "Pin fewer keys under that DID (about 300 fit): retire keys no manifest is signed with, or put some " +
+      "under a DID of another path (did:web:host:path).",
+  },
   "sign/not-object": {
     severity: "error",
     summary: "the file to sign is not a JSON object",
