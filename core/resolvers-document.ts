@@ -1,7 +1,7 @@
 /**
  * The discovery document of EXT-OPT O5, `<base>/.well-known/um-resolvers`, read: the one reader of it, used by
  * `check` on `content/_resolvers.json` (scripts/check/resolvers-document.ts) and by the relying party's client on what
- * a resolver serves (client/resolvers-document.ts), so that a document passes `check` exactly when every client takes
+ * a resolver serves (client/discovered-peers.ts), so that a document passes `check` exactly when every client takes
  * it (issue 37, defect 3):
  *   { "resolver": "did:web:resolver.example",
  *     "peers": [ { "url": "https://peer.example/", "did": "did:web:peer.example" } ] }

@@ -1,7 +1,8 @@
 /**
  * content/_resolvers.json checked as relying parties read it (scripts/check/resolvers-document.ts; EXT-OPT O5, issue
- * 27, section 3): a document the client's discovery refuses whole (core/client/resolvers-document.ts) must not pass
- * check, or every relying party that discovers the peers would find none.
+ * 27, section 3; issue 37, defect 3): check and the client read it with one reader (core/resolvers-document.ts), so
+ * a document the client's discovery refuses whole fails check, or every relying party that discovers the peers would
+ * find none.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
