@@ -83,5 +83,6 @@ async function loadShard(path: string, read: AssetReader): Promise<Shard> {
   if (bytes === undefined) return new Map();
   const shard = readIndexShard(bytes);
   if ("problem" in shard) throw new Error(`${path} is no index shard: ${shard.problem}`);
-  return shard;
+  // The build's own output, read as it wrote it.
+  return shard as Shard;
 }

@@ -117,8 +117,10 @@ async function sampleUmid(dist: string): Promise<string | undefined> {
     const shard = readIndexShard(readFileSync(join(dir, name)));
     // A shard the edge cannot read names no sample: the edge answers its UMIDs 500.
     if ("problem" in shard) continue;
-    for (const [umid, entry] of shard)
-      if ("file" in entry && entry.status.status === "active") active.push([umid, entry.file]);
+    for (const [umid, value] of shard) {
+      const entry = value as { file?: unknown; status?: { status?: unknown } } | null;
+      if (typeof entry?.file === "string" && entry.status?.status === "active") active.push([umid, entry.file]);
+    }
     if (active.length >= SAMPLE_CANDIDATES) break;
   }
   // The most usable: accepted, else with warnings, else partly; else the first.

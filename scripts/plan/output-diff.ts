@@ -27,9 +27,10 @@ export function bodyRecords(bytes: Uint8Array): Map<string, BodyRecord> | undefi
   const shard = readIndexShard(bytes);
   if ("problem" in shard) return undefined;
   const bodies = new Map<string, BodyRecord>();
-  for (const [umid, entry] of shard) {
-    if (!("file" in entry)) continue;
-    if (!isOutputPath(entry.file)) return undefined;
+  for (const [umid, value] of shard) {
+    const entry = value as { file?: unknown; etag?: unknown } | null;
+    if (entry?.file === undefined) continue;
+    if (typeof entry.file !== "string" || !isOutputPath(entry.file) || typeof entry.etag !== "string") return undefined;
     bodies.set(umid, { file: entry.file, etag: entry.etag });
   }
   return bodies;
