@@ -9,7 +9,7 @@
  * change is dated later than the one before, which `revoke`, `suspend` and `reinstate`
  * ensure. Fixed width makes string order numeric order.
  */
-import { isJsonObject } from "./json/strict-json.ts";
+import { isJsonObject, parseJson } from "./json/strict-json.ts";
 import { instant, isDateTime } from "./validate/cross-field.ts";
 
 export const MANIFEST_STATUSES = ["active", "revoked", "suspended"] as const;
@@ -88,8 +88,25 @@ export function durationSeconds(duration: string): number | undefined {
   return Number(days ?? 0) * 86400 + Number(hours ?? 0) * 3600 + Number(minutes ?? 0) * 60 + Number(seconds ?? 0);
 }
 
+/** A status document is a few hundred bytes: the most a client reads of one. */
+export const STATUS_DOCUMENT_MAX_BYTES = 64 * 1024;
+/** A status document is one flat object; members it does not name may nest, within these bounds. */
+const STATUS_DOCUMENT_SHAPE = { maxDepth: 10, maxArrayItems: 1000 };
+
+/**
+ * The one reader of a served status document's text, for every side that reads one: the relying party's client
+ * (client/status-resolution.ts), `probe` and the lookup page (scripts/): parsed strictly (core/json/strict-json.ts),
+ * then held to O2.2 (statusDocumentOf).
+ */
+export function readStatusDocument(text: string): StatusDocument | { problem: string } {
+  const parsed = parseJson(text, STATUS_DOCUMENT_SHAPE);
+  return parsed.ok
+    ? statusDocumentOf(parsed.value)
+    : { problem: `the status response is not JSON: ${parsed.problem.message}` };
+}
+
 /** The status document in `value`, or why it is not one (O2.2). */
-export function statusDocumentOf(value: unknown): StatusDocument | { problem: string } {
+function statusDocumentOf(value: unknown): StatusDocument | { problem: string } {
   if (!isJsonObject(value)) return { problem: "the status response is not a JSON object" };
   const { manifestId, status, updatedAt, reason, cursor, nextCheck } = value;
   if (typeof manifestId !== "string") return { problem: "the status response has no manifestId" };

@@ -126,6 +126,29 @@ export type RecordEntry =
   | { redirect: string }
   | { revoked: true; status: StatusWithEtag };
 
+/**
+ * The one reader of an index shard's bytes, for every side that reads one: the edge (static-records.ts), `serve`
+ * choosing a sample UMID and a warm build diffing the bodies a shard names (scripts/). Its entries by UMID, as
+ * stored, or why the bytes are no shard of INDEX_FORMAT. An entry is judged by whoever uses it: one entry's fault is
+ * that UMID's, not the whole shard's.
+ */
+export function readIndexShard(bytes: Uint8Array): Map<string, unknown> | { problem: string } {
+  let shard: unknown;
+  try {
+    shard = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    return { problem: `not JSON text: ${(error as Error).message}` };
+  }
+  const { format, records } = (isObject(shard) ? shard : {}) as Partial<Record<keyof IndexShard, unknown>>;
+  if (format !== INDEX_FORMAT) return { problem: `format ${JSON.stringify(format ?? null)}, expected ${INDEX_FORMAT}` };
+  if (!isObject(records)) return { problem: "its records are not an object" };
+  return new Map(Object.entries(records));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Written beside the index: what was built. It also marks a folder as build output. */
 export const BUILD_INFO_PATH = "resolver.json";
 

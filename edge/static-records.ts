@@ -14,14 +14,7 @@ import { etagOf } from "./etag.ts";
 import { LogFiles } from "./log-files.ts";
 import { WELL_KNOWN_PATH, WellKnownDocuments } from "./well-known-documents.ts";
 import { LruCache } from "../core/lru-cache.ts";
-import {
-  INDEX_FORMAT,
-  shardPath,
-  type IndexShard,
-  type RecordEntry,
-  type RecordStore,
-  type ResolverRecord,
-} from "./records.ts";
+import { readIndexShard, shardPath, type RecordEntry, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** Reads one file of the build output: its bytes, or `undefined` when it does not exist. */
 export type AssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
@@ -88,7 +81,8 @@ export class StaticRecords {
 async function loadShard(path: string, read: AssetReader): Promise<Shard> {
   const bytes = await read(path);
   if (bytes === undefined) return new Map();
-  const shard = JSON.parse(new TextDecoder().decode(bytes)) as IndexShard;
-  if (shard.format !== INDEX_FORMAT) throw new Error(`${path} has format ${shard.format}, expected ${INDEX_FORMAT}`);
-  return new Map(Object.entries(shard.records));
+  const shard = readIndexShard(bytes);
+  if ("problem" in shard) throw new Error(`${path} is no index shard: ${shard.problem}`);
+  // The build's own output, read as it wrote it.
+  return shard as Shard;
 }

@@ -129,6 +129,19 @@ describe("the did:web documents build publishes", () => {
     assert.equal(existsSync(refused.out), false);
   });
 
+  // Issue 37, defect 3's sibling: check passed a document larger than every client reads, which refuses it whole.
+  it("refuses a document the client would refuse: more keys under one DID than its document may hold", async () => {
+    const many = Array.from({ length: 400 }, (_, i) => `did:web:resolver.example#k${i}`);
+    const { status, keys } = await checkJson(content(many), "https://resolver.example");
+    assert.equal(status, 1);
+    assert.deepEqual(
+      keys.errors.map((e) => e.rule),
+      ["keys/did-web-unreadable"],
+    );
+    const fits = await checkJson(content(many.slice(0, 100)), "https://resolver.example");
+    assert.equal(fits.status, 0, JSON.stringify(fits.keys));
+  });
+
   it("refuses, as a usage error, a UM_RESOLVER_URL whose host cannot be parsed: it decides what is published", async () => {
     const dir = content(["did:web:resolver.example#k"]);
     const bad = await runCli(["check", "--content", dir], scratch, { UM_RESOLVER_URL: "https://exa%mple" });

@@ -268,6 +268,28 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     assert.notEqual(result.receipt.keyRefResolution, "resolved");
   });
 
+  // Issue 37, defect 4: the keyRef is the manifest's word, served by a resolver that may be anyone's.
+  it("a remote resolver's manifest cannot make the client fetch a did:web on the client's machine", async () => {
+    const asked: string[] = [];
+    const manifest = signedBy(key, "urn:did-web:inward");
+    const fetch: Fetch = async (url) => {
+      asked.push(url);
+      if (url.endsWith("/urn%3Adid-web%3Ainward")) return Response.json(manifest);
+      return new Response(null, { status: 404 });
+    };
+    for (const base of ["https://resolver.example", "https://[::ffff:8.8.8.8]"]) {
+      asked.length = 0;
+      const result = await resolve(base, "urn:did-web:inward", { fetch, context, cache: memoryCache() });
+      assert.ok("receipt" in result, base);
+      assert.notEqual(result.receipt.keyRefResolution, "resolved", base);
+      assert.deepEqual(
+        asked.filter((url) => !url.startsWith(`${base}/`)),
+        [],
+        base,
+      );
+    }
+  });
+
   it("evaluations at other clocks, or with other caches, never share what one of them judged fresh", async () => {
     const old = newKey();
     const url = `http://localhost:${host.port}${DOCUMENT}`;

@@ -14,6 +14,7 @@ import { decodeBase64url } from "../core/base64url.ts";
 import { verifyEddsaJcs2022Proof } from "../core/crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey, ed25519Multibase } from "../core/did/did-key.ts";
 import { decodeStatusList, type StatusBits } from "../core/status-list/bitstring.ts";
+import { MAX_DISCOVERED_PEERS } from "../core/resolvers-document.ts";
 import { readStatusListCredential } from "../core/status-list/credential.ts";
 import { listEntryRef } from "../core/status-list/list-entry-ref.ts";
 import { RESOLVERS_PATH } from "../core/umid-path.ts";
@@ -204,5 +205,22 @@ describe("the lists and the discovery document served (issue 27, sections 1 and 
     const { read, bits } = await publishedList((await build("deleted")).dir);
     // Only dropping the allocation too frees the entry, which check --base refuses (history/status-entry-unrevoked).
     assert.equal(read.meaning(bits.codeAt(index)), "revoked");
+  });
+
+  // Issue 37, defect 3: check read it by rules of its own and passed 17 peers, a document every client refuses whole.
+  it("refuses, as every client does, a discovery document naming 17 peers", async () => {
+    const peers = Array.from({ length: MAX_DISCOVERED_PEERS + 1 }, (_, i) => ({
+      url: `https://peer${i}.example/`,
+      did: `did:web:peer${i}.example`,
+    }));
+    writeFileSync(
+      join(made.content, "_resolvers.json"),
+      JSON.stringify({ resolver: "did:web:fixture.example", peers }),
+    );
+    const run = await made.cli(["check", "--content", made.content]);
+    assert.equal(run.status, 1, run.stdout);
+    const problems = printedProblems(run.stdout).filter((p) => p.rule === "resolvers/bad-document");
+    assert.equal(problems.length, 1, run.stdout);
+    rmSync(join(made.content, "_resolvers.json"));
   });
 });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createPublicKey, sign, type KeyObject } from "node:crypto";
 import { describe, it } from "node:test";
 import { memoryCache, resolve, type Resolution, type ResolveOptions } from "../core/client/index.ts";
-import { MAX_DISCOVERED_PEERS } from "../core/client/resolvers-document.ts";
+import { MAX_DISCOVERED_PEERS } from "../core/resolvers-document.ts";
 import { addEddsaJcs2022Proof } from "../core/crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey } from "../core/did/did-key.ts";
 import type { Receipt } from "../core/evaluate/index.ts";
@@ -419,6 +419,65 @@ describe("a list whose key the relying party pins (--keys naming a did:key)", ()
   });
 });
 
+// Issue 37, defect 4: a remote resolver must not point the client at its own machine or network, however spelt.
+describe("a remote party's URL on a local or private address is not asked", () => {
+  const locals = [
+    "https://[::ffff:127.0.0.1]:8443",
+    "https://[::ffff:7f00:1]",
+    "https://0.0.0.0:8443",
+    "https://10.0.0.1",
+  ];
+
+  it("a statusRef there: unchecked, not asked", async () => {
+    for (const local of locals) {
+      const w = web();
+      const there = new URL(statusListUrl(local, "0123456789abcdef")).href;
+      w.routes.set(there, served(await listCredential({ url: there })));
+      publish(w, "urn:l:ref", listStatusRef(there, 1));
+      const r = receiptOf(await resolve(BASE, "urn:l:ref", at(w)));
+      assert.deepEqual(statusOf(r).slice(1, 3), ["unchecked", "um:reason:status:local-address"], local);
+      assert.equal(w.hits(there), 0, local);
+    }
+  });
+
+  it("a redirect there, of the manifest or of its status: not followed", async () => {
+    for (const local of locals) {
+      const w = web();
+      const hop = `${BASE}/hop`;
+      const there = new URL(`${local}/list`).href;
+      w.routes.set(hop, () => new Response(null, { status: 307, headers: { location: there } }));
+      w.routes.set(there, served(await listCredential({ url: hop })));
+      publish(w, "urn:l:hop", listStatusRef(hop, 3));
+      const r = receiptOf(await resolve(BASE, "urn:l:hop", at(w)));
+      assert.equal(r.revocationStatus, "unchecked", local);
+      assert.equal(w.hits(there), 0, local);
+      const moved = web();
+      moved.routes.set(
+        BASE + umidPath("urn:l:moved"),
+        () => new Response(null, { status: 307, headers: { location: `${local}/m` } }),
+      );
+      moved.routes.set(
+        new URL(`${local}/m`).href,
+        served(signed(manifestFor("urn:l:moved"), key), "application/ld+json"),
+      );
+      const result = await resolve(BASE, "urn:l:moved", at(moved));
+      assert.ok("reason" in result, local);
+      assert.equal(moved.hits(new URL(`${local}/m`).href), 0, local);
+    }
+  });
+
+  it("a resolver on this machine may point at this machine", async () => {
+    const local = "http://127.0.0.1:8080";
+    const w = web();
+    const there = new URL(statusListUrl("https://[::ffff:127.0.0.1]", "0123456789abcdef")).href;
+    w.routes.set(there, served(await listCredential({ url: there })));
+    publish(w, "urn:l:both", listStatusRef(there, 1), local);
+    const r = receiptOf(await resolve(local, "urn:l:both", at(w)));
+    assert.equal(r.revocationStatus, "active");
+    assert.equal(w.hits(there), 1);
+  });
+});
+
 describe("where status may come from (statusOrigins)", () => {
   const elsewhere = statusListUrl("https://status.example", "0123456789abcdef");
 
@@ -476,6 +535,57 @@ describe("where status may come from (statusOrigins)", () => {
       undefined,
     ]);
     assert.equal(r.warnings[0]?.rule, "status/origin-not-allowed");
+    assert.equal(w.hits(evil), 0);
+  });
+
+  // Issue 37, defect 5: a mirror's copy, its statusRef rewritten, and its own peer in its discovery document.
+  it("holds every peer, named or discovered, to statusOrigins: a revoked manifest's mirror stays rejected", async () => {
+    const w = web();
+    const mirror = "https://mirror.example";
+    const accomplice = "https://accomplice.example";
+    const mirrorList = statusListUrl(mirror, "0123456789abcdef");
+    w.routes.set(LIST, served(await listCredential({ codes: [[11, STATUS_CODES.revoked]] })));
+    w.routes.set(mirrorList, served(await listCredential({ url: mirrorList })));
+    const accompliceList = accomplice + mirrorList.slice(mirror.length);
+    w.routes.set(accompliceList, served(await listCredential({ url: mirrorList })));
+    w.routes.set(
+      mirror + RESOLVERS_PATH,
+      served(
+        { resolver: "did:web:mirror.example", peers: [{ url: `${accomplice}/`, did: "did:web:accomplice.example" }] },
+        "application/json",
+      ),
+    );
+    publish(w, "urn:o:mirrored", listStatusRef(mirrorList, 11), mirror);
+    for (const federation of [{ federateDiscover: true }, { federate: [accomplice] }]) {
+      const r = receiptOf(
+        await resolve(
+          mirror,
+          "urn:o:mirrored",
+          at(w, NOW, {
+            ...federation,
+            statusOrigins: [BASE],
+            context: { now: NOW, omitProcessedAt: true, requireActiveStatus: true },
+          }),
+        ),
+      );
+      assert.deepEqual(statusOf(r).slice(0, 2), ["rejected", "unchecked"], JSON.stringify(federation));
+      assert.equal(w.hits(accompliceList), 0);
+    }
+  });
+
+  it("a peer on an allowed origin is asked, and its redirect elsewhere is not followed", async () => {
+    const w = web();
+    const evil = "https://evil.example/list";
+    w.routes.set(LIST, served(await listCredential({ codes: [[4, STATUS_CODES.revoked]] })));
+    const peerList = PEER + LIST.slice(BASE.length);
+    w.routes.set(peerList, () => new Response(null, { status: 307, headers: { location: evil } }));
+    w.routes.set(evil, served(await listCredential({ url: LIST })));
+    publish(w, "urn:o:peer-hop", listStatusRef(LIST, 4));
+    const r = receiptOf(
+      await resolve(BASE, "urn:o:peer-hop", at(w, NOW, { federate: [PEER], statusOrigins: [BASE, PEER] })),
+    );
+    assert.deepEqual(statusOf(r).slice(0, 2), ["rejected", "revoked"]);
+    assert.equal(w.hits(peerList), 1);
     assert.equal(w.hits(evil), 0);
   });
 
@@ -616,6 +726,31 @@ describe("federation (EXT-OPT O5)", () => {
     const { r, w } = await federation(await list(0), undefined, { federate: [], federateDiscover: true }, document);
     assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"]);
     assert.equal(w.requests.filter((q) => q.url.startsWith(local)).length, 0);
+  });
+
+  // Issue 37, defect 4: the guard knew 127.0.0.0/8, [::1] and localhost, and no other spelling of this machine.
+  it("a remote resolver's discovery document cannot name a peer on any local or private address", async () => {
+    for (const local of [
+      "https://[::ffff:127.0.0.1]:8443",
+      "https://0.0.0.0:8443",
+      "https://[::]:8443",
+      "https://10.1.2.3",
+      "https://172.16.0.1",
+      "https://192.168.1.1",
+      "https://169.254.169.254",
+      "https://100.64.0.1",
+      "https://[fd00::1]",
+      "https://[fe80::1]",
+      "https://printer.localhost",
+    ]) {
+      const document = served(
+        { resolver: "did:web:resolver.example", peers: [{ url: `${local}/`, did: "did:web:local.example" }] },
+        "application/json",
+      );
+      const { r, w } = await federation(await list(0), undefined, { federate: [], federateDiscover: true }, document);
+      assert.deepEqual(codes(r), ["um:reason:status:federation-discovery-failed"], local);
+      assert.equal(w.requests.filter((q) => new URL(q.url).origin === new URL(local).origin).length, 0, local);
+    }
   });
 
   it("refuses a peer that is not a base URL the client may ask", async () => {

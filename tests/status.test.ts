@@ -297,7 +297,9 @@ describe("statusRef", () => {
       write("root.json", "urn:root", `${base}/urn%3Aroot`);
       write("own-b64u.json", "urn:own", `${base}/.well-known/manifest-resolver/status/b64u:dXJuOm93bg`);
       write("elsewhere.json", "urn:else", "https://other.example/status/anything");
+      // Issue 37: on this machine, or a private network, while the resolver is not: every client refuses to ask it.
       write("loopback.json", "urn:loop", "http://localhost:8787/s");
+      write("private.json", "urn:private", "https://[::ffff:10.0.0.1]/s");
       // The same server however it is spelt: a trailing dot is the same DNS name.
       write("dot.json", "urn:dot", "https://resolver.example./.well-known/manifest-resolver/status/urn%3Asomeone-else");
       // Node looks x.localhost up in DNS: not a loopback host.
@@ -329,6 +331,8 @@ describe("statusRef", () => {
           "dot.json": [["signature/status-ref-mismatch", "/signature/statusRef"]],
           "sub-localhost.json": [["signature/status-ref-insecure", "/signature/statusRef"]],
           "credentials.json": [["signature/status-ref-unusable", "/signature/statusRef"]],
+          "loopback.json": [["signature/status-ref-local", "/signature/statusRef"]],
+          "private.json": [["signature/status-ref-local", "/signature/statusRef"]],
         },
       );
       // The statusRef refused; the resolver it points at, and the status URL it should be.

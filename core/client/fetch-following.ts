@@ -3,7 +3,9 @@
  * of core/secure-url.ts (fetch's own following would take an https: resolver's 307 to plain
  * http:) and to a hop limit: at most 5 redirects (301, 302, 303, 307, 308: for a GET they
  * all mean "get it there"; contract §3.1 uses 307), each `Location` resolved against the
- * URL that gave it (RFC 9110 §10.2.2).
+ * URL that gave it (RFC 9110 §10.2.2). A hop to a local or private address from a first URL
+ * that is not on one is refused too (core/secure-url.ts, pointsInward): the server's word
+ * must not aim the client at its own machine or network.
  *
  * `redirect: "manual"` gives the 3xx itself, `Location` readable, in Node, Deno and
  * workerd. A browser instead returns an opaque-redirect response (Fetch standard: type
@@ -12,7 +14,7 @@
  * limit, which this code cannot lower), a secure page cannot be sent to http: (mixed
  * content is blocked), and the URL it ended at (`response.url`) must pass the same rule.
  */
-import { isTrustworthyUrl } from "../secure-url.ts";
+import { isTrustworthyUrl, pointsInward } from "../secure-url.ts";
 import { quoted } from "../excerpt.ts";
 
 /** The fetch the client uses: the global one, or the caller's (a test's, a proxy's). */
@@ -46,8 +48,11 @@ export type Followed =
        */
       redirectedTo?: string;
     }
-  /** A URL on the way is not https: or loopback http: (core/secure-url.ts), or of another origin where one is asked. */
-  | { kind: "insecure"; reason: string; crossOrigin?: true }
+  /**
+   * A URL on the way is not https: or loopback http: (core/secure-url.ts), or of another origin where one is asked,
+   * or (`inward`) on a local or private address while the first URL is not.
+   */
+  | { kind: "insecure"; reason: string; crossOrigin?: true; inward?: true }
   /** No answer: a network failure, a timeout, a redirect with no usable Location, too many redirects. */
   | { kind: "unreachable"; reason: string; timedOut?: true };
 
@@ -105,6 +110,12 @@ function refusedHop(start: string, url: string, next: string, policy: RedirectPo
     return {
       kind: "insecure",
       reason: `${url} redirects to ${next}, which is neither https: nor http: to a loopback address: not followed`,
+    };
+  if (pointsInward(next, start))
+    return {
+      kind: "insecure",
+      reason: `${url} redirects to ${next}, a local or private address, from ${start}, which is not one: not followed`,
+      inward: true,
     };
   if (policy.sameOrigin === true && new URL(next).origin !== new URL(start).origin)
     return {

@@ -180,7 +180,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const resolveRemote =
     offline === true
       ? undefined
-      : remembering(remoteResolver({ ...transport, ...(cache && { cache }) }, now.getTime())!);
+      : remembering(remoteResolver({ ...transport, ...(cache && { cache }) }, now.getTime(), baseUrl)!);
   const evaluate = async (body: string | Uint8Array, options: EvaluateOptions, refusal?: Warning) =>
     (await evaluateWithSourceMap(body, context, options, { resolveRemote, refusal })).receipt;
   const done = (resolution: Resolution): Resolution => ({

@@ -19,15 +19,16 @@
  * unreachable")
  *   um:reason:status:invalid-response           not application/json, or not a status document (O2.2)
  *   um:reason:status:manifest-mismatch          a status document for another manifestId (O2.2: "MUST match")
+ *   um:reason:status:local-address              statusRef, or a redirect from it, on a local or private address
+ *                                               the resolver is not on (core/secure-url.ts; status-sources.ts)
  * A manifest without a statusRef gets no result at all: "unchecked" with no warning, as
  * there is no endpoint to be unavailable; a policy that requires an active status (§1.6.6)
  * rejects on `revocationStatus !== "active"` itself.
  */
-import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
 import { excerpt, quoted } from "../excerpt.ts";
 import type { RuleId } from "../rules/index.ts";
-import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { isJsonObject } from "../json/strict-json.ts";
 import { mediaTypeOf } from "../media-type.ts";
 import {
   cursorAtLeast,
@@ -35,15 +36,14 @@ import {
   durationSeconds,
   MAX_NEXT_CHECK_SECONDS,
   orderingCursor,
-  statusDocumentOf,
+  readStatusDocument,
+  STATUS_DOCUMENT_MAX_BYTES,
   type StatusDocument,
 } from "../status.ts";
 import { cachedGet, type Freshness, type Got } from "./conditional-get.ts";
 import type { Transport } from "./fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
 
-/** A status document is a few hundred bytes; this bounds what is read of one. */
-const MAX_STATUS_BYTES = 64 * 1024;
 const DEFAULT_NEXT_CHECK_SECONDS = durationSeconds(DEFAULT_NEXT_CHECK)!;
 
 export interface StatusRequest {
@@ -78,11 +78,11 @@ export async function endpointStatus(
   const got = await cachedGet({
     url: statusRef,
     accept: "application/json",
-    maxBytes: MAX_STATUS_BYTES,
+    maxBytes: STATUS_DOCUMENT_MAX_BYTES,
     ...request,
     judge: (entry) => judge(entry, floor, request.now),
   });
-  if (got.kind !== "entry") return unanswered(got, "status endpoint", MAX_STATUS_BYTES);
+  if (got.kind !== "entry") return unanswered(got, "status endpoint", STATUS_DOCUMENT_MAX_BYTES);
   const document = documentOf(got.entry);
   if ("problem" in document)
     return unchecked("invalid-response", `status endpoint ${got.entry.url}: ${document.problem}`);
@@ -127,6 +127,8 @@ export function unchecked(code: string, message: string, rule?: RuleId): StatusA
 export function unanswered(got: Exclude<Got, { kind: "entry" }>, what: string, maxBytes: number): StatusAnswer {
   switch (got.kind) {
     case "insecure":
+      if (got.inward === true)
+        return unchecked("local-address", `statusRef not resolved: ${got.reason}`, "status/local-address");
       return got.crossOrigin === true
         ? unchecked("origin-not-allowed", `statusRef not resolved: ${got.reason}`, "status/origin-not-allowed")
         : unchecked("insecure-ref", `statusRef not resolved: ${got.reason} (EXT-OPT O2.1: treated as unreachable)`);
@@ -188,8 +190,5 @@ function documentOf(entry: CachedEntry): StatusDocument | { problem: string } {
         `${entry.contentType === undefined ? "of no content type" : `of type ${JSON.stringify(entry.contentType)}`}, ` +
         `not application/json`,
     };
-  const parsed = parseJson(entry.body, DEFAULT_LIMITS);
-  return parsed.ok
-    ? statusDocumentOf(parsed.value)
-    : { problem: `the status response is not JSON: ${parsed.problem.message}` };
+  return readStatusDocument(entry.body);
 }

@@ -8,20 +8,28 @@
  * other origin is not asked ("unchecked", `um:reason:status:origin-not-allowed`); without,
  * one on another origin than the resolver's is asked, with the warning
  * `um:reason:status:foreign-origin`. With `statusOrigins` a redirect to another origin is
- * not followed either (origin-not-allowed). Peers are the relying party's own choice, so
- * none of this applies to them.
+ * not followed either (origin-not-allowed). Without `statusOrigins`, a statusRef on a local or
+ * private address (core/secure-url.ts) is not asked when the resolver is not on one
+ * (`um:reason:status:local-address`): whoever serves the copy would aim the client at its own
+ * machine or network. An origin named in `statusOrigins` is the relying party's own choice.
+ *
+ * Every status source is held to `statusOrigins` when it is set: the statusRef, each peer,
+ * named or discovered, and the redirects of each (issue 37: a mirror listing its own peer in
+ * its discovery document must not make its "active" stand in for the "unchecked" the rule
+ * gave its statusRef). A peer not asked so counts for nothing (federation.ts).
  *
  * A peer P is asked (the brief's format 5) where the primary's statusRef points, moved to
  * P: a list under the primary's base URL at the same path and index under P; anything else
  * at P's status endpoint for the UMID. `discover` adds the peers the primary's discovery
- * document names (resolvers-document.ts); one that cannot be read is a warning.
+ * document names (discovered-peers.ts); one that cannot be read is a warning.
  */
 import type { Warning } from "../evaluate/receipt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { listEntryRef, listStatusRef } from "../status-list/list-entry-ref.ts";
+import { pointsInward } from "../secure-url.ts";
 import { STATUS_LIST_PREFIX, statusPath } from "../umid-path.ts";
 import { federatedAnswer, withWarnings, type Said } from "./federation.ts";
-import { discoveredPeers } from "./resolvers-document.ts";
+import { discoveredPeers } from "./discovered-peers.ts";
 import { listStatus } from "./status-list-resolution.ts";
 import {
   endpointStatus,
@@ -55,36 +63,46 @@ export async function resolveStatus(
   if (typeof statusRef !== "string") return undefined;
   // A peer's copy of a list is the primary's list: its credential's id is the statusRef's list URL, not the peer's.
   const listId = listEntryRef(statusRef)?.listUrl;
-  const ask = (ref: string, asked = request) => {
+  const ask = (ref: string, within: StatusRequest) => {
     const entry = listEntryRef(ref);
     return entry === undefined
-      ? endpointStatus(ref, manifest, asked)
-      : listStatus(entry, { ...asked, listKeys: policy.listKeys, floor: revocationFloor(manifest) }, listId);
+      ? endpointStatus(ref, manifest, within)
+      : listStatus(entry, { ...within, listKeys: policy.listKeys, floor: revocationFloor(manifest) }, listId);
   };
-  const origin = URL.canParse(statusRef) ? new URL(statusRef).origin : undefined;
+  /** Why `ref`, where `what` is asked, is not asked at all: undefined when it is. */
+  const refusal = (ref: string, what: string, from: string): StatusAnswer | undefined => {
+    const origin = URL.canParse(ref) ? new URL(ref).origin : undefined;
+    if (policy.statusOrigins !== undefined)
+      return origin !== undefined && policy.statusOrigins.has(origin)
+        ? undefined
+        : unchecked(
+            "origin-not-allowed",
+            `${what} ${JSON.stringify(ref)} is not on an origin this relying party takes status from ` +
+              `(${[...policy.statusOrigins].join(", ")}): not asked`,
+            "status/origin-not-allowed",
+          );
+    return pointsInward(ref, from)
+      ? unchecked(
+          "local-address",
+          `${what} ${JSON.stringify(ref)} is on a local or private address, and the resolver ${from} is not: not asked`,
+          "status/local-address",
+        )
+      : undefined;
+  };
+  // An allowed origin's redirect elsewhere (a redirected UMID's, say) would take status from an origin not allowed.
+  const asked = async (ref: string, what: string, from: string) =>
+    refusal(ref, what, from) ?? ask(ref, { ...request, sameOrigin: policy.statusOrigins !== undefined });
   const warnings: Warning[] = [];
-  let primary: Promise<StatusAnswer>;
-  if (policy.statusOrigins !== undefined && (origin === undefined || !policy.statusOrigins.has(origin))) {
-    primary = Promise.resolve(
-      unchecked(
-        "origin-not-allowed",
-        `the statusRef ${JSON.stringify(statusRef)} is not on an origin this relying party takes status from ` +
-          `(${[...policy.statusOrigins].join(", ")}): not asked`,
-        "status/origin-not-allowed",
-      ),
-    );
-  } else {
-    // An allowed origin's redirect elsewhere (a redirected UMID's, say) would take status from an origin not allowed.
-    primary = ask(statusRef, { ...request, sameOrigin: policy.statusOrigins !== undefined });
-    if (policy.statusOrigins === undefined && origin !== undefined && origin !== new URL(policy.base).origin)
-      warnings.push({
-        code: "um:reason:status:foreign-origin",
-        rule: "status/foreign-origin",
-        message:
-          `the statusRef ${JSON.stringify(statusRef)} is on ${origin}, not on the resolver's origin: ` +
-          "whoever serves the manifest chose it (the statusRef is outside the signing input)",
-      });
-  }
+  const primary = asked(statusRef, "the statusRef", policy.base);
+  const origin = URL.canParse(statusRef) ? new URL(statusRef).origin : undefined;
+  if (policy.statusOrigins === undefined && origin !== undefined && origin !== new URL(policy.base).origin)
+    warnings.push({
+      code: "um:reason:status:foreign-origin",
+      rule: "status/foreign-origin",
+      message:
+        `the statusRef ${JSON.stringify(statusRef)} is on ${origin}, not on the resolver's origin: ` +
+        "whoever serves the manifest chose it (the statusRef is outside the signing input)",
+    });
   const peers = peersOf(policy, request).then(({ peers, problem }) => {
     if (problem !== undefined)
       warnings.push({
@@ -94,7 +112,12 @@ export async function resolveStatus(
       });
     const umid = String(manifest["@id"]);
     return Promise.all(
-      peers.map(async (by): Promise<Said> => ({ by, answer: await ask(peerRef(statusRef, umid, policy.base, by)) })),
+      peers.map(
+        async (by): Promise<Said> => ({
+          by,
+          answer: await asked(peerRef(statusRef, umid, policy.base, by), `peer ${by}'s status`, by),
+        }),
+      ),
     );
   });
   const [answer, said] = await Promise.all([primary, peers]);

@@ -3,30 +3,32 @@
  * fetched with the client's own GET (core/client/), so every rule the client holds a
  * resolver to holds here too: https: only (loopback http:), redirects followed by hand,
  * and here only within the DID's origin (the domain is what the DID trusts), a timeout,
- * and a body cap. Documents are kept in an HttpCache by their ETag and Cache-Control
+ * a body cap, and no document on a local or private address for a manifest a remote
+ * resolver served. Documents are kept in an HttpCache by their ETag and Cache-Control
  * max-age, like any response; requests for one URL made while it is being fetched share
  * that fetch, so a thousand manifests under one key cost one request.
  */
 import { cachedGet, type Got } from "../client/conditional-get.ts";
 import type { Transport } from "../client/fetch-following.ts";
 import { storedWithin, type CachedEntry, type HttpCache } from "../client/http-cache.ts";
-import { parseJson } from "../json/strict-json.ts";
-import { keyInDidDocument } from "./document-key.ts";
+import { pointsInward } from "../secure-url.ts";
+import { DID_DOCUMENT_MAX_BYTES, keyInDidDocumentText } from "./document-key.ts";
 import { didWebDocumentUrl } from "./did-web-url.ts";
 import type { KeyRefFault } from "./key-ref-fault.ts";
 
-/** A DID document is a few keys: 64 KiB is ample, and bounds what a hostile host can make a relying party read. */
-const DID_DOCUMENT_MAX_BYTES = 65_536;
 const DID_DOCUMENT_TYPES = "application/did+json, application/did+ld+json, application/json";
 const MAX_DOCUMENT_AGE_S = 86_400;
-/** A document is small and flat: DID Core nests a JWK in a method in a list in the document. */
-const DOCUMENT_SHAPE = { maxDepth: 8, maxArrayItems: 1000 };
 
 export interface DidWebFetch {
   transport: Transport;
   cache: HttpCache | undefined;
   /** The evaluation clock, milliseconds since 1970 (cache freshness). */
   now: number;
+  /**
+   * The base URL of the resolver that served the manifest naming the DID, when one did: a did:web on a local or
+   * private address (core/secure-url.ts, `did:web:localhost…`) is not fetched unless that resolver is on one too.
+   */
+  from?: string;
 }
 
 export type RemoteKey =
@@ -52,6 +54,12 @@ export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promis
   const located = didWebDocumentUrl(did);
   if ("fault" in located) return { fault: "did-malformed", reason: `keyRef ${keyRef}: ${located.fault}` };
   const documentUrl = located.url.href;
+  if (how.from !== undefined && pointsInward(located.url, how.from))
+    return {
+      fault: "insecure",
+      reason: `keyRef ${keyRef}: its document, ${documentUrl}, is on a local or private address, and the resolver ${how.from} is not: not fetched`,
+      documentUrl,
+    };
   const got = await sharedGet(located.url, how);
   const failed = (fault: KeyRefFault, reason: string): RemoteKey => ({ fault, reason, documentUrl });
   switch (got.kind) {
@@ -68,9 +76,7 @@ export async function resolveDidWebKey(keyRef: string, how: DidWebFetch): Promis
         ? failed("too-large", `${got.url}: the DID document is larger than ${DID_DOCUMENT_MAX_BYTES} bytes`)
         : failed("document-malformed", `${got.url}: the DID document is not UTF-8 text`);
   }
-  const parsed = parseJson(got.entry.body, DOCUMENT_SHAPE);
-  if (!parsed.ok) return failed("document-malformed", `${got.entry.url}: the DID document is not JSON`);
-  const key = keyInDidDocument(parsed.value, did, keyRef);
+  const key = keyInDidDocumentText(got.entry.body, did, keyRef);
   if ("fault" in key) {
     // Another DID's document, or not one at all, is not kept: the next request may find the right one.
     if (key.fault !== "document-id-mismatch" && key.fault !== "document-malformed") await got.save();

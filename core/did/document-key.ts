@@ -9,7 +9,8 @@
  * (`publicKeyBase58`), `JsonWebKey` and `JsonWebKey2020` (`publicKeyJwk`).
  */
 import { quoted } from "../excerpt.ts";
-import { isJsonObject } from "../json/strict-json.ts";
+import { utf8 } from "../base64url.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { ed25519FromBase58, ed25519FromJwk, ed25519FromMultikey, type Ed25519Key } from "./ed25519-key-formats.ts";
 import type { KeyRefFault } from "./key-ref-fault.ts";
 
@@ -22,6 +23,26 @@ const KEY_FORMATS: Record<string, (method: Record<string, unknown>) => Ed25519Ke
   JsonWebKey: (m) => ed25519FromJwk(m.publicKeyJwk),
   JsonWebKey2020: (m) => ed25519FromJwk(m.publicKeyJwk),
 };
+
+/** A DID document is a few keys: 64 KiB is ample, and bounds what a hostile host can make a relying party read. */
+export const DID_DOCUMENT_MAX_BYTES = 65_536;
+/** A document is small and flat: DID Core nests a JWK in a method in a list in the document. */
+const DOCUMENT_SHAPE = { maxDepth: 8, maxArrayItems: 1000 };
+
+/**
+ * The key the DID document `text` gives `keyRef`, read as the client reads a did:web document (core/did/did-web.ts)
+ * and as `check` reads the documents the build will publish (scripts/check/did-web-documents.ts): at most
+ * DID_DOCUMENT_MAX_BYTES, strict JSON within the document's shape, then keyInDidDocument.
+ */
+export function keyInDidDocumentText(text: string, did: string, keyRef: string): DocumentKey {
+  const bytes = utf8(text).byteLength;
+  if (bytes > DID_DOCUMENT_MAX_BYTES)
+    return { fault: "too-large", reason: `the DID document is ${bytes} bytes, more than ${DID_DOCUMENT_MAX_BYTES}` };
+  const parsed = parseJson(text, DOCUMENT_SHAPE);
+  if (!parsed.ok)
+    return { fault: "document-malformed", reason: `the DID document is not JSON: ${parsed.problem.message}` };
+  return keyInDidDocument(parsed.value, did, keyRef);
+}
 
 /** The key `document`, read as `did`'s document, gives `keyRef` (`did` or `did#fragment`). */
 export function keyInDidDocument(document: unknown, did: string, keyRef: string): DocumentKey {

@@ -214,13 +214,20 @@ function guarded(cache: HttpCache): HttpCache {
   return wrapper;
 }
 
-/** The resolver `online` asks for, at the evaluation clock `now`; none when offline. */
-export function remoteResolver(online: EvaluateOptions["online"], now: number): RemoteResolver | undefined {
+/**
+ * The resolver `online` asks for, at the evaluation clock `now`; none when offline. `from`: the base URL of the
+ * resolver that served the manifest, when one did (core/did/did-web.ts).
+ */
+export function remoteResolver(
+  online: EvaluateOptions["online"],
+  now: number,
+  from?: string,
+): RemoteResolver | undefined {
   if (online === undefined || online === false) return undefined;
   const how = online === true ? {} : online;
   const cache = how.cache === undefined ? didDocuments : guarded(how.cache);
   const transport = { fetch: how.fetch ?? globalFetch, timeoutMs: how.timeoutMs ?? DEFAULT_TIMEOUT_MS };
-  return (keyRef) => resolveKeyRefOnline(keyRef, { transport, cache, now });
+  return (keyRef) => resolveKeyRefOnline(keyRef, { transport, cache, now, ...(from !== undefined && { from }) });
 }
 
 function keyPins(keys: Readonly<Record<string, string>> | undefined): KeyPins | undefined {

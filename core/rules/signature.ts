@@ -149,6 +149,20 @@ export const SIGNATURE_RULES = {
       "Sign the manifest again with --status-base URL (or UM_RESOLVER_URL) set to the resolver's base URL: " +
       "https:, no credentials, query or fragment.",
   },
+  "signature/status-ref-local": {
+    severity: "error",
+    summary: "signature.statusRef is on a local or private address, and the resolver (UM_RESOLVER_URL) is not",
+    why:
+      "A relying party resolving the manifest at a resolver that is not on a local or private address does not " +
+      "ask a statusRef that is (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, " +
+      "fc00::/7, fe80::/10, an IPv4 address mapped into IPv6, localhost names): a remote party must not aim " +
+      "it at its own machine or network. The status would be unchecked for every relying party.",
+    source: "EXT-OPT O2.1; UM v0.4 core §1.6.3",
+    fix:
+      "Sign with the status URL of the deployed resolver (sign --status-base, or UM_RESOLVER_URL). For a " +
+      "trial on this machine, set UM_RESOLVER_URL to the local resolver's URL.",
+    example: '"statusRef": "https://resolver.example/.well-known/manifest-resolver/status/urn%3Auuid%3A…"',
+  },
   "signature/status-ref-mismatch": {
     severity: "error",
     summary: "signature.statusRef points at this resolver, but not at this manifest's own status URL",
@@ -244,6 +258,19 @@ export const SIGNATURE_RULES = {
       "could never be resolved.",
     source: 'W3C CCG did:web, "Read (Resolve)"',
     fix: "Spell every keyRef of that DID alike in _keys.json and the manifests (sign them again with it).",
+  },
+  "keys/did-web-unreadable": {
+    severity: "error",
+    summary: "the did:web document the build would publish is one relying parties refuse",
+    why:
+      "The build publishes, for a DID on the resolver's host, one did.json listing every key pinned under it. " +
+      "A relying party reads at most 64 KiB of a DID document, and at most 1,000 items in an array, and " +
+      "refuses a larger one whole: no key of that DID could then be resolved. check reads the document back " +
+      "with the client's reader before the build publishes it.",
+    source: 'W3C CCG did:web, "Read (Resolve)"; DID Core §5.2',
+    fix:
+      "Pin fewer keys under that DID (about 300 fit): retire keys no manifest is signed with, or put some " +
+      "under a DID of another path (did:web:host:path).",
   },
   "sign/not-object": {
     severity: "error",

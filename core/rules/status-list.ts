@@ -106,11 +106,16 @@ export const STATUS_LIST_RULES = {
     summary: "content/_resolvers.json is not a discovery document",
     why:
       "The build publishes it at /.well-known/um-resolvers, where relying parties find this resolver's DID and " +
-      "its peers for federated status: a peer without a secure URL or a DID could not be asked or named.",
+      "its peers for federated status. check reads it with the reader every client uses " +
+      "(core/resolvers-document.ts), and a client refuses a document with any fault whole: a peer without a " +
+      "secure base URL or a DID could not be asked or named; more than 16 peers would each be asked at once; a " +
+      "peer on a local or private address, from a resolver that is not on one, would aim the client at its " +
+      "own machine or network.",
     source: "EXT-OPT O5",
     fix:
       'Make it {"resolver": "<this resolver\'s DID>", "peers": [{"url": "https://peer.example/", "did": ' +
-      '"did:web:peer.example"}]}.',
+      '"did:web:peer.example"}]}, with at most 16 peers, each on a public address. For a trial on this ' +
+      "machine, set UM_RESOLVER_URL to the local resolver's URL.",
     example:
       '{ "resolver": "did:web:resolver.example", "peers": [ { "url": "https://peer.example/", "did": ' +
       '"did:web:peer.example" } ] }',

@@ -2,8 +2,9 @@
  * `signature.statusRef` (core §1.6.2, EXT-OPT O2.1) is outside the signing input: anyone
  * who handles a manifest can change it without breaking the signature, and relying
  * parties will ask it whether the manifest was revoked. So a publisher's build holds it
- * to two rules: it is a URL a status answer can be trusted over (https, or loopback
- * http), and if it points at this publisher's own resolver, it is this UMID's own status
+ * to three rules: it is a URL a status answer can be trusted over (https, or loopback
+ * http); it is not on a local or private address unless the configured resolver is
+ * (core/secure-url.ts: a client resolving at a remote resolver does not ask it); and if it points at this publisher's own resolver, it is this UMID's own status
  * URL there (a manifest must not borrow another UMID's "active"), or an entry of one of its status lists, which the
  * content's allocation must give this UMID (checked across files: scripts/check/status-refs.ts). And it names a URL
  * a client can fetch (statusRefUrlProblem).
@@ -11,7 +12,7 @@
 import { excerpt, quoted } from "../excerpt.ts";
 import { baseUrlProblem } from "../client/base-url.ts";
 import { isJsonObject } from "../json/strict-json.ts";
-import { isLoopbackHost, isTrustworthyUrl } from "../secure-url.ts";
+import { isLoopbackHost, isTrustworthyUrl, pointsInward } from "../secure-url.ts";
 import { LIST_ID, listEntryRef } from "../status-list/list-entry-ref.ts";
 import { parseUmidPath, STATUS_LIST_PREFIX, statusPath, STATUS_PREFIX } from "../umid-path.ts";
 import type { Problem } from "./problem.ts";
@@ -36,6 +37,17 @@ export function statusRefProblems(manifest: Record<string, unknown>, resolverUrl
   }
   const unusable = statusRefUrlProblem(statusRef);
   if (unusable !== undefined) return [{ pointer: POINTER, rule: "signature/status-ref-unusable", message: unusable }];
+  // Judged only against a configured resolver: a statusRef on this machine is what a trial on it makes.
+  if (resolverUrl !== "" && pointsInward(statusRef, resolverUrl))
+    return [
+      {
+        pointer: POINTER,
+        rule: "signature/status-ref-local",
+        message:
+          `is on a local or private address (${quoted(statusRef)}), and the resolver (${resolverUrl}) is not: ` +
+          "relying parties resolving there do not ask it (core/secure-url.ts)",
+      },
+    ];
   const id = manifest["@id"];
   if (resolverUrl === "" || typeof id !== "string") return [];
   const ref = new URL(statusRef);

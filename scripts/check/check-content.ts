@@ -242,7 +242,7 @@ export async function checkContent(
   addFiles(result, root.checked);
   appendAll(result.diagnostics, allocation.diagnostics);
   for (const file of allocation.files) result.files.push({ file, umid: null });
-  const resolvers = checkResolversDocument(dir);
+  const resolvers = checkResolversDocument(dir, options.settings.resolverUrl);
   addFiles(result, [resolvers]);
   result.resolversDocument = resolvers.body;
   result.didDocuments = root.didDocuments;
@@ -347,7 +347,7 @@ export async function checkPaths(
         { file: displayPath(path), diagnostics: checkRoutes(path, validators)?.diagnostics ?? [missingFile(path)] },
       ]);
     } else if (name === RESOLVERS_FILE && existsSync(path)) {
-      addFiles(result, [checkResolversDocument(dirname(path))]);
+      addFiles(result, [checkResolversDocument(dirname(path), options.settings.resolverUrl)]);
     } else if (basename(dirname(path)) === STATUS_FOLDER && existsSync(path)) {
       // A list of the allocation, judged with the others: an entry's UMID may not be in two of them.
       const file = displayPath(path);

@@ -7,8 +7,13 @@
  * its origin's root (did:web, "Read (Resolve)"), and the resolver answers only below
  * UM_RESOLVER_URL's path: a document outside it is not published, with a warning. A
  * keyRef on another host publishes nothing; a keyRef that is not a did:web URL with a
- * fragment is not a verification method's id, and publishes nothing either.
+ * fragment is not a verification method's id, and publishes nothing either. Each document
+ * is read back with the relying party's reader (core/did/document-key.ts, its limits
+ * included) before it is published: one it would refuse is an error.
  */
+import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
+import { multikeyDidDocument } from "../../core/did/did-document.ts";
+import { keyInDidDocumentText } from "../../core/did/document-key.ts";
 import { didWebDocumentUrl } from "../../core/did/did-web-url.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
@@ -20,6 +25,8 @@ export interface DidWebDocument {
   path: string;
   /** The keys pinned under the DID, in keyRef order. */
   keys: { keyRef: string; spki: string }[];
+  /** The document the build publishes, as read back by the relying party's reader before it is. */
+  body: string;
 }
 
 /** The documents to publish, in path order, and what keeps one from being published. */
@@ -27,7 +34,7 @@ export function didWebDocuments(
   pinned: readonly PinnedKey[],
   resolverUrl: string,
 ): { documents: DidWebDocument[]; diagnostics: Diagnostic[] } {
-  const documents = new Map<string, DidWebDocument & { where: PinnedKey["where"] }>();
+  const documents = new Map<string, Omit<DidWebDocument, "body"> & { where: PinnedKey["where"] }>();
   const diagnostics: Diagnostic[] = [];
   if (resolverUrl === "") return { documents: [], diagnostics };
   const resolver = new URL(resolverUrl);
@@ -68,10 +75,37 @@ export function didWebDocuments(
       );
   }
   const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return {
-    documents: [...documents.values()]
-      .map(({ did, path, keys }) => ({ did, path, keys: keys.sort((a, b) => byCodeUnits(a.keyRef, b.keyRef)) }))
-      .sort((a, b) => byCodeUnits(a.path, b.path)),
-    diagnostics,
-  };
+  const published: DidWebDocument[] = [];
+  for (const { did, path, keys, where } of [...documents.values()].sort((a, b) => byCodeUnits(a.path, b.path))) {
+    keys.sort((a, b) => byCodeUnits(a.keyRef, b.keyRef));
+    // A pin is a checked Ed25519 SubjectPublicKeyInfo (keys.ts): it has a key.
+    const methods = keys.map(({ keyRef, spki }) => ({ keyRef, publicKey: spkiPublicKey(spki)! }));
+    const body = JSON.stringify(multikeyDidDocument(did, methods));
+    const unread = unreadable(body, did, methods);
+    if (unread === undefined) published.push({ did, path, keys, body });
+    else
+      diagnostics.push(
+        diagnostic(
+          "keys/did-web-unreadable",
+          where,
+          `the did.json the build would publish for ${quoted(did)} (${keys.length} keys) is one relying parties ` +
+            `refuse: ${unread}`,
+        ),
+      );
+  }
+  return { documents: published, diagnostics };
+}
+
+/** Why a relying party's reader (core/did/document-key.ts) does not give each key its pinned key in `body`. */
+function unreadable(
+  body: string,
+  did: string,
+  methods: readonly { keyRef: string; publicKey: Uint8Array }[],
+): string | undefined {
+  for (const { keyRef, publicKey } of methods) {
+    const read = keyInDidDocumentText(body, did, keyRef);
+    if ("fault" in read) return read.reason;
+    if (read.publicKey.some((byte, i) => byte !== publicKey[i])) return `it gives ${quoted(keyRef)} another key`;
+  }
+  return undefined;
 }

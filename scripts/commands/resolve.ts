@@ -52,9 +52,10 @@ pins a did:key, a list counts only with an eddsa-jcs-2022 proof by a pinned did:
 its origin, as a status document is (the receipt's revocationResolvedBy names it).
 
 The statusRef is outside the signing input: whoever serves a copy chose it. With
---status-origin, a statusRef on another origin is not asked, nor a redirect to another
-origin followed ("unchecked", rule status/origin-not-allowed); without, one not on BASE_URL's origin is asked with a
-warning (rule status/foreign-origin). With --federate (and --federate-discover), each
+--status-origin, a statusRef on another origin is not asked, nor a federation peer, nor a
+redirect to another origin followed ("unchecked", rule status/origin-not-allowed); without,
+one not on BASE_URL's origin is asked with a warning (rule status/foreign-origin), and one
+on a local or private address BASE_URL is not on is not asked (rule status/local-address). With --federate (and --federate-discover), each
 peer resolver is asked too: the most restrictive status wins, a disagreement is a
 warning (status/federation-inconsistent), and a peer that gives none is a warning
 (status/federation-peer-unavailable), never taken as active.
@@ -118,8 +119,8 @@ Example:
     "status-origin": listOption({
       value: "ORIGIN",
       help:
-        "take status only from ORIGIN (https://status.example), repeatable: a statusRef elsewhere is not asked, " +
-        'and the status is "unchecked" (rule status/origin-not-allowed)',
+        "take status only from ORIGIN (https://status.example), repeatable: a statusRef or a federation peer " +
+        'elsewhere is not asked, and the status is "unchecked" (rule status/origin-not-allowed)',
     }),
     federate: listOption({
       value: "URL",

@@ -4,7 +4,7 @@ import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
 import { evaluate, type Outcome } from "../../core/evaluate/index.ts";
-import { BUILD_INFO_PATH, type IndexShard } from "../../edge/records.ts";
+import { BUILD_INFO_PATH, readIndexShard } from "../../edge/records.ts";
 import { recoverOutput } from "../write/output.ts";
 import { settingsFromEnv } from "../config.ts";
 import { projectRoot } from "../read/content-root.ts";
@@ -114,9 +114,13 @@ async function sampleUmid(dist: string): Promise<string | undefined> {
   const dir = join(dist, "index");
   const active: [string, string][] = [];
   for (const name of readdirSync(dir).sort()) {
-    const shard = JSON.parse(readFileSync(join(dir, name), "utf8")) as IndexShard;
-    for (const [umid, entry] of Object.entries(shard.records))
-      if ("file" in entry && entry.status.status === "active") active.push([umid, entry.file]);
+    const shard = readIndexShard(readFileSync(join(dir, name)));
+    // A shard the edge cannot read names no sample: the edge answers its UMIDs 500.
+    if ("problem" in shard) continue;
+    for (const [umid, value] of shard) {
+      const entry = value as { file?: unknown; status?: { status?: unknown } } | null;
+      if (typeof entry?.file === "string" && entry.status?.status === "active") active.push([umid, entry.file]);
+    }
     if (active.length >= SAMPLE_CANDIDATES) break;
   }
   // The most usable: accepted, else with warnings, else partly; else the first.

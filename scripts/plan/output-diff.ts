@@ -4,6 +4,7 @@
  * case twin arrived or left) or are written (new, or new bytes). A UMID's shard depends on
  * the UMID alone, so the shards that changed hold every UMID whose body changed.
  */
+import { readIndexShard } from "../../edge/records.ts";
 import { isOutputPath } from "./output-state.ts";
 
 /** A published UMID's body as its index record names it. */
@@ -18,18 +19,16 @@ export interface BodyChanges {
   writes: { umid: string; file: string; etag: string }[];
 }
 
-/** The body records of an index shard's bytes, by UMID; undefined when the bytes are not a shard this build wrote. */
+/**
+ * The body records of an index shard's bytes, by UMID, read as the edge reads them (edge/records.ts); undefined when
+ * the bytes are not a shard this build wrote.
+ */
 export function bodyRecords(bytes: Uint8Array): Map<string, BodyRecord> | undefined {
-  let shard: unknown;
-  try {
-    shard = JSON.parse(Buffer.from(bytes).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  const records = (shard as { records?: unknown } | null)?.records;
-  if (typeof records !== "object" || records === null) return undefined;
+  const shard = readIndexShard(bytes);
+  if ("problem" in shard) return undefined;
   const bodies = new Map<string, BodyRecord>();
-  for (const [umid, entry] of Object.entries(records as Record<string, { file?: unknown; etag?: unknown }>)) {
+  for (const [umid, value] of shard) {
+    const entry = value as { file?: unknown; etag?: unknown } | null;
     if (entry?.file === undefined) continue;
     if (typeof entry.file !== "string" || !isOutputPath(entry.file) || typeof entry.etag !== "string") return undefined;
     bodies.set(umid, { file: entry.file, etag: entry.etag });
