@@ -90,6 +90,16 @@ export const HOSTILE_JSON: readonly string[] = [
   '""',
 ];
 
+/**
+ * Whether `text` nests containers a thousand deep: a reader that parses without a depth limit overflows its stack on
+ * it (issue 37, defects 6 and 9), which another branch fixes; properties leave such input to tests of their own.
+ */
+export const isDeep = (text: string): boolean =>
+  text.includes("[".repeat(1_000)) || text.includes('{"a":'.repeat(1_000));
+
+/** The hostile JSON texts that nest thousands deep. */
+export const DEEP_JSON: readonly string[] = HOSTILE_JSON.filter(isDeep);
+
 /** A value of a wrong type, or a hostile one, as JSON text. */
 export const hostileJson: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...HOSTILE_JSON),
