@@ -99,7 +99,10 @@ describe("properties: status lists", () => {
     const body = fc.oneof(
       documentText(credential),
       encodedList.map((list) =>
-        JSON.stringify({ ...credential, credentialSubject: { ...credential.credentialSubject, encodedList: list } }),
+        JSON.stringify({
+          ...credential,
+          credentialSubject: { ...(credential.credentialSubject as object), encodedList: list },
+        }),
       ),
     );
     await holds(

@@ -30,7 +30,8 @@ export async function holds<T>(
 ): Promise<void> {
   const details = await fc.check(property, { seed: PROPERTY_SEED, numRuns });
   if (!details.failed) return;
-  const inputs = (details.counterexample ?? []).map((input) =>
+  // A property's counterexample is the tuple of its arbitraries' values.
+  const inputs = ((details.counterexample ?? []) as unknown[]).map((input) =>
     typeof input === "string" || input instanceof Uint8Array ? excerpt(input) : excerpt(JSON.stringify(input) ?? ""),
   );
   const failure = details.errorInstance instanceof Error ? details.errorInstance.stack : String(details.errorInstance);
