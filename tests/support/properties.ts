@@ -19,7 +19,7 @@ function seedFromEnv(value: string | undefined): number {
 }
 
 /** The seed of this run. */
-export const PROPERTY_SEED = seedFromEnv(process.env.UM_PROPERTY_SEED);
+const PROPERTY_SEED = seedFromEnv(process.env.UM_PROPERTY_SEED);
 console.log(`property seed ${PROPERTY_SEED} (rerun with UM_PROPERTY_SEED=${PROPERTY_SEED})`);
 
 /** Runs `property` `numRuns` times from the run's seed; a failure names the seed, the path and the counterexample. */
@@ -64,7 +64,7 @@ const nested = (depth: number, open: string, inner: string, close: string) =>
  * limit), numbers JSON.parse rounds or overflows, lone surrogates (raw, and escaped), duplicate members, oversized
  * strings and arrays, and Unicode that looks like something else.
  */
-export const HOSTILE_JSON: readonly string[] = [
+const HOSTILE_JSON: readonly string[] = [
   nested(100, "[", "0", "]"),
   nested(5_000, '{"a":', "1", "}"),
   nested(20_000, "[", "", "]"),
@@ -102,7 +102,7 @@ export const isDeep = (text: string): boolean =>
 export const DEEP_JSON: readonly string[] = HOSTILE_JSON.filter(isDeep);
 
 /** A value of a wrong type, or a hostile one, as JSON text. */
-export const hostileJson: fc.Arbitrary<string> = fc.oneof(
+const hostileJson: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...HOSTILE_JSON),
   fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)),
 );
@@ -173,7 +173,7 @@ const KEY = "\u0001key\u0001";
  * `document` with one value changed: replaced by hostile JSON or a value of another type, removed, given a
  * duplicate member, or an unknown member added; then serialized, compact or indented.
  */
-export function mutatedJson(document: unknown): fc.Arbitrary<string> {
+function mutatedJson(document: unknown): fc.Arbitrary<string> {
   const paths = pathsOf(document);
   const change = fc.oneof(
     hostileJson.map((raw) => ({ kind: "replace" as const, raw })),
