@@ -2,6 +2,7 @@ import type { DocumentRecord } from "./document-table.ts";
 import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
+import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import type { DidDocumentRecord } from "./did-documents.ts";
 import type { LogFileRecord } from "./log-files.ts";
 
@@ -79,6 +80,31 @@ export function isStatusEntry(value: unknown): value is StatusEntry {
     typeof entry.nextCheck === "string" &&
     (entry.reason === undefined || typeof entry.reason === "string")
   );
+}
+
+/** A stored status with its document's ETag, as the index holds it. */
+function isStatusWithEtag(value: unknown): value is StatusWithEtag {
+  return isStatusEntry(value) && typeof (value as Partial<StatusWithEtag>).etag === "string";
+}
+
+/**
+ * Whether a stored redirect can be answered: a location the build allows (the rule of `_routes.json`), and so a
+ * header value. Another, served, would make the host's Response throw.
+ */
+export function isServableLocation(value: unknown): value is string {
+  return typeof value === "string" && redirectLocationProblem(value) === undefined;
+}
+
+/**
+ * Whether an index entry is one the build writes. Any other is a corrupt record, as a body that does not match its
+ * ETag is: answered 500, never served (a status without a date-time has no cursor to serve).
+ */
+export function isRecordEntry(value: unknown): value is RecordEntry {
+  if (typeof value !== "object" || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  if ("redirect" in entry) return isServableLocation(entry.redirect);
+  if ("revoked" in entry) return entry.revoked === true && isStatusWithEtag(entry.status);
+  return typeof entry.file === "string" && typeof entry.etag === "string" && isStatusWithEtag(entry.status);
 }
 
 /** The index's shards are named by the top 12 bits of the hash: three hex digits. */

@@ -16,6 +16,7 @@ import { WELL_KNOWN_PATH, WellKnownDocuments } from "./well-known-documents.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import {
   INDEX_FORMAT,
+  isRecordEntry,
   shardPath,
   type IndexShard,
   type RecordEntry,
@@ -49,8 +50,12 @@ export class StaticRecords {
   }
 
   async #get(umid: string, read: AssetReader): Promise<ResolverRecord | undefined> {
-    const entry = (await this.#shard(shardPath(umid), read)).get(umid);
+    const entry: unknown = (await this.#shard(shardPath(umid), read)).get(umid);
     if (entry === undefined) return undefined;
+    if (!isRecordEntry(entry)) {
+      console.error(`manifest-resolver: the index entry of ${JSON.stringify(umid)} is not one the build writes`);
+      return { kind: "corrupt" };
+    }
     if ("redirect" in entry) return { kind: "redirect", location: entry.redirect };
     if ("revoked" in entry) return { kind: "revoked", status: entry.status };
 
