@@ -15,24 +15,16 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { latestLogged } from "../../core/client/latest-logged.ts";
 import { isRuleId } from "../../core/rules/index.ts";
-import { appendEntries } from "../../core/tlog/append.ts";
-import { openCheckpoint, signCheckpoint } from "../../core/tlog/checkpoint.ts";
+import { openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { parseEntryBundle } from "../../core/tlog/entry-bundle.ts";
-import {
-  bucketFile,
-  bucketOf,
-  bucketPath,
-  formatLatestLine,
-  latestEntryIn,
-  latestMap,
-} from "../../core/tlog/latest-map.ts";
+import { bucketOf, bucketPath, latestEntryIn, latestMap } from "../../core/tlog/latest-map.ts";
 import { formatLogEntry, type LogEntry, parseLogEntry } from "../../core/tlog/log-entry.ts";
-import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { openLog } from "../../scripts/log/log-folder.ts";
 import { monitorLog } from "../../scripts/log/monitor-log.ts";
 import { serveLogFiles } from "../support/log-server.ts";
+import { type SignedLog, signedLog } from "../support/signed-log.ts";
 import { DEEP_JSON, documentText, excerpt, holds, isDeep, mutatedBytes, mutatedText } from "../support/properties.ts";
 
 const ORIGIN = "fixture.example/.well-known/manifest-resolver/log";
@@ -50,25 +42,16 @@ const entryOf = (umid: string, i: number): LogEntry =>
 const hasLoneSurrogate = (text: string) =>
   /\\u[dD][89a-fA-F]/.test(text) || /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 
-interface Log {
+interface Log extends SignedLog {
   signer: NoteSigner;
-  /** What the resolver serves, by path under the log's prefix. */
-  files: Map<string, Uint8Array>;
-  verifier: string;
 }
 
 /** A log of UMIDS's entries, and `extra` entries (as bytes, and the UMID each names) after them. */
 async function makeLog(extra: readonly [Uint8Array, string][] = []): Promise<Log> {
   const signer = (await ed25519Signer({ name: ORIGIN, seed: randomBytes(32) }))!;
-  const none = { read: async () => undefined };
   const entries = [...UMIDS.map(entryOf).map(formatLogEntry), ...extra.map(([bytes]) => bytes)];
-  const { size, rootHash, files } = await appendEntries(none, 0, entries);
-  const map = await latestMap([...UMIDS, ...extra.map(([, umid]) => umid)]);
-  const checkpoint = { origin: ORIGIN, size, rootHash, extensions: [formatLatestLine(map)] };
-  files.set("checkpoint", utf8(await signCheckpoint(checkpoint, signer)));
-  for (let bucket = 0; bucket < map.buckets.length; bucket++)
-    files.set(bucketPath(size, bucket), await bucketFile(map, bucket));
-  return { signer, files, verifier: formatVerifierKey(ORIGIN, signer.publicKey) };
+  const log = await signedLog(entries, [...UMIDS, ...extra.map(([, umid]) => umid)], signer);
+  return { ...log, signer };
 }
 
 /** One of the log's files damaged: its bytes, or (for a text file) its text. */
