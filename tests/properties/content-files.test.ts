@@ -111,7 +111,7 @@ describe("properties: the publisher's files, each read alone", () => {
       fc.asyncProperty(documentText(sampleOf("_keys.json")), async (text) => {
         assertRuleIds(await withFile("_keys.json", text, () => checkKeys(path, validators).diagnostics), text);
       }),
-      300,
+      200,
     );
   });
 
@@ -123,7 +123,7 @@ describe("properties: the publisher's files, each read alone", () => {
         const checked = await withFile("_resolvers.json", text, () => checkResolversDocument(content));
         assertRuleIds(checked.diagnostics, text);
       }),
-      300,
+      200,
     );
   });
 
@@ -136,7 +136,7 @@ describe("properties: the publisher's files, each read alone", () => {
         const checked = await withFile(path, text, () => checkStatusAllocation(content, FIXTURE_RESOLVER_URL));
         assertRuleIds(checked.diagnostics, text);
       }),
-      300,
+      200,
     );
   });
 });

@@ -141,7 +141,7 @@ describe("properties: the edge's readers of a build's output", () => {
       fc.asyncProperty(damaged(files), async ([path, d]) => {
         await answersAll(storeOf(new Map([...files, [path, d]])), `${path} holds ${excerpt(d)}`);
       }),
-      120,
+      100,
     );
   });
 
@@ -197,7 +197,7 @@ describe("properties: the edge's readers of a build's output", () => {
         const store = new KvRecords().reading(kvOf(new Map([...pairs, [key, pair]])));
         await answersAll(store, `${key} holds ${excerpt(d.parse ? (d.metadata as string) : d.value)}`);
       }),
-      200,
+      150,
     );
   });
 });
