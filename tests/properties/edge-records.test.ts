@@ -80,7 +80,11 @@ async function answersAll(store: RecordStore, damage: string): Promise<void> {
         const response = await handleRequest({ method: "GET", url: ORIGIN + path, headers }, store);
         assert.ok(STATUSES.includes(response.status), `${path} answered ${response.status} when ${damage}`);
         if (response.status >= 400)
-          assert.equal(typeof (await response.json()).error, "string", `${path}'s ${response.status} when ${damage}`);
+          assert.equal(
+            typeof ((await response.json()) as { error?: unknown }).error,
+            "string",
+            `${path}'s ${response.status} when ${damage}`,
+          );
       }
   } finally {
     console.error = error;
