@@ -34,7 +34,8 @@ type Shard = Map<string, RecordEntry>;
 
 export class StaticRecords {
   readonly #shards = new LruCache<Promise<Shard>>(SHARD_CACHE_BYTES);
-  readonly #bodies = new LruCache<Uint8Array<ArrayBuffer>>(BODY_CACHE_BYTES);
+  /** Each body kept with the ETag it was checked against: served only for an entry that names that ETag. */
+  readonly #bodies = new LruCache<{ etag: string; body: Uint8Array<ArrayBuffer> }>(BODY_CACHE_BYTES);
   readonly #didDocuments = new DidDocuments();
   readonly #logFiles = new LogFiles();
   readonly #wellKnown = new WellKnownDocuments();
@@ -60,7 +61,8 @@ export class StaticRecords {
     if ("revoked" in entry) return { kind: "revoked", status: entry.status };
 
     const cached = this.#bodies.get(entry.file);
-    if (cached !== undefined) return { kind: "manifest", etag: entry.etag, body: cached, status: entry.status };
+    if (cached?.etag === entry.etag)
+      return { kind: "manifest", etag: entry.etag, body: cached.body, status: entry.status };
     const body = await read(entry.file);
     if (body === undefined || (await etagOf(body)) !== entry.etag) {
       console.error(
@@ -69,7 +71,7 @@ export class StaticRecords {
       );
       return { kind: "corrupt" };
     }
-    this.#bodies.set(entry.file, body, body.byteLength);
+    this.#bodies.set(entry.file, { etag: entry.etag, body }, body.byteLength);
     return { kind: "manifest", etag: entry.etag, body, status: entry.status };
   }
 

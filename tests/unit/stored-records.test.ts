@@ -10,6 +10,7 @@ import { handleRequest } from "../../edge/handler.ts";
 import { type KvNamespace, KvRecords } from "../../edge/kv-records.ts";
 import { INDEX_FORMAT, kvKey, type RecordStore, shardPath } from "../../edge/records.ts";
 import { StaticRecords } from "../../edge/static-records.ts";
+import { etagOf } from "../../edge/etag.ts";
 import { umidPath, statusPath } from "../../core/umid-path.ts";
 
 const UMID = "urn:stored:a";
@@ -92,5 +93,32 @@ describe("stored records the build did not write so", () => {
     }
     const fine = await answers(await kvStore("https://elsewhere.example/x", { redirect: true }), [umidPath(UMID)]);
     assert.deepEqual(fine.statuses, [[307, undefined]]);
+  });
+
+  it("a body kept for one index entry is not served for another that names it with another ETag", async () => {
+    const body = new TextEncoder().encode('{"@id":"urn:stored:a"}') as Uint8Array<ArrayBuffer>;
+    const etag = await etagOf(body);
+    const other = "urn:stored:b";
+    const shards = new Map<string, Record<string, unknown>>();
+    for (const [umid, entryEtag] of [
+      [UMID, etag],
+      [other, '"not-its-etag"'],
+    ] as const)
+      shards.set(shardPath(umid), {
+        ...shards.get(shardPath(umid)),
+        [umid]: { file: "m.json", etag: entryEtag, status: STATUS },
+      });
+    const files = new Map<string, Uint8Array<ArrayBuffer>>([["m.json", body]]);
+    for (const [path, records] of shards)
+      files.set(
+        path,
+        new TextEncoder().encode(JSON.stringify({ format: INDEX_FORMAT, records })) as Uint8Array<ArrayBuffer>,
+      );
+    const store = new StaticRecords().reading(async (path) => files.get(path));
+    const { statuses } = await answers(store, [umidPath(UMID), umidPath(other)]);
+    assert.deepEqual(statuses, [
+      [200, undefined],
+      [500, { error: "corrupt_record", umid: other }],
+    ]);
   });
 });
