@@ -2,7 +2,6 @@ import type { DocumentRecord } from "./document-table.ts";
 import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
-import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import type { DidDocumentRecord } from "./did-documents.ts";
 import type { LogFileRecord } from "./log-files.ts";
 
@@ -88,11 +87,13 @@ function isStatusWithEtag(value: unknown): value is StatusWithEtag {
 }
 
 /**
- * Whether a stored redirect can be answered: a location the build allows (the rule of `_routes.json`), and so a
- * header value. Another, served, would make the host's Response throw.
+ * Whether a stored redirect's location can be sent as a `Location` header: printable ASCII, as every location the
+ * build writes is (core/validate/redirect-location.ts). Another would make the host's Response throw. Which
+ * locations a publisher may redirect to is the build's rule to hold, not the edge's: a stricter rule there must not
+ * turn records an older build wrote into errors.
  */
 export function isServableLocation(value: unknown): value is string {
-  return typeof value === "string" && redirectLocationProblem(value) === undefined;
+  return typeof value === "string" && /^[\x21-\x7e]+$/.test(value);
 }
 
 /**
