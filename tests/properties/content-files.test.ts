@@ -1,15 +1,18 @@
 /**
  * The publisher's files under mutated input (issue 37, defect 10): `_routes.json`, `_keys.json`, `_resolvers.json`
  * and the status list allocation in `_status/`, each read by the reader `check` and `build` use, then a whole content
- * folder with one file damaged, checked as `check` checks it. Every fault is a diagnostic naming a rule of the
+ * folder with one file damaged (those, manifests, a legacy payload and its opt-in in `_unsigned.json`), checked as
+ * `check` checks it. Every fault is a diagnostic naming a rule of the
  * registry; nothing throws.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
+import { canonicalize } from "../../core/crypto/jcs.ts";
 import { checkContent } from "../../scripts/check/check-content.ts";
 import { checkKeys } from "../../scripts/check/keys.ts";
 import { checkResolversDocument } from "../../scripts/check/resolvers-document.ts";
@@ -67,6 +70,15 @@ before(async () => {
     );
   }
   files.set("_keys.json", json(pinning(key)));
+  // A v0.1 payload, which defines no verifiable signature, published by its opt-in in _unsigned.json.
+  const legacy = {
+    ...manifestFor("urn:property:legacy"),
+    "@context": "https://universalmanifest.net/ns/v0.1",
+    manifestVersion: "0.1",
+  };
+  files.set("legacy.json", json(legacy));
+  const digest = `sha256-${createHash("sha256").update(canonicalize(legacy)).digest("base64url")}`;
+  files.set("_unsigned.json", json({ "legacy.json": digest }));
   files.set(
     "_routes.json",
     json({
