@@ -2,7 +2,7 @@
  * The publisher's files under mutated input (issue 37, defect 10): `_routes.json`, `_keys.json`, `_resolvers.json`
  * and the status list allocation in `_status/`, each read by the reader `check` and `build` use, then a whole content
  * folder with one file damaged (those, manifests, a legacy payload and its opt-in in `_unsigned.json`), checked as
- * `check` checks it. Every fault is a diagnostic naming a rule of the
+ * `check` checks it, and its verification cache damaged under a digest that vouches for it. Every fault is a diagnostic naming a rule of the
  * registry; nothing throws.
  */
 import assert from "node:assert/strict";
@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
+import { VerificationCache } from "../../scripts/cache/verification-cache.ts";
 import { checkContent } from "../../scripts/check/check-content.ts";
 import { checkKeys } from "../../scripts/check/keys.ts";
 import { checkResolversDocument } from "../../scripts/check/resolvers-document.ts";
@@ -22,7 +23,7 @@ import { settingsFromEnv } from "../../scripts/config.ts";
 import { allocateStatusEntries } from "../../scripts/edit/status-allocation.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
-import { assertRuleIds, documentText, excerpt, holds } from "../support/properties.ts";
+import { assertRuleIds, documentText, excerpt, holds, mutatedBytes } from "../support/properties.ts";
 
 const settings = settingsFromEnv({ UM_RESOLVER_URL: FIXTURE_RESOLVER_URL });
 const validators = schemaValidators(settings.contextUrl);
@@ -99,7 +100,8 @@ before(async () => {
   for (const [path, text] of files) write(path, text);
 });
 
-const check = () => checkContent(content, { settings, now: new Date("2026-06-01T00:00:00Z"), strict: false });
+const check = (cache?: VerificationCache) =>
+  checkContent(content, { settings, now: new Date("2026-06-01T00:00:00Z"), strict: false, ...(cache && { cache }) });
 const sampleOf = (path: string) => JSON.parse(files.get(path)!) as unknown;
 const allocationFile = () => [...files.keys()].find((path) => path.startsWith("_status/"))!;
 
@@ -123,7 +125,7 @@ describe("properties: the publisher's files, each read alone", () => {
       fc.asyncProperty(documentText(sampleOf("_keys.json")), async (text) => {
         assertRuleIds(await withFile("_keys.json", text, () => checkKeys(path, validators).diagnostics), text);
       }),
-      200,
+      150,
     );
   });
 
@@ -135,7 +137,7 @@ describe("properties: the publisher's files, each read alone", () => {
         const checked = await withFile("_resolvers.json", text, () => checkResolversDocument(content));
         assertRuleIds(checked.diagnostics, text);
       }),
-      200,
+      150,
     );
   });
 
@@ -148,7 +150,7 @@ describe("properties: the publisher's files, each read alone", () => {
         const checked = await withFile(path, text, () => checkStatusAllocation(content, FIXTURE_RESOLVER_URL));
         assertRuleIds(checked.diagnostics, text);
       }),
-      200,
+      150,
     );
   });
 });
@@ -162,10 +164,38 @@ describe("properties: a content folder with one file damaged", () => {
     await holds(
       "content folder",
       fc.asyncProperty(damaged, async ([path, text]) => {
-        const checked = await withFile(path, text, check);
+        const checked = await withFile(path, text, () => check());
         assertRuleIds(checked.diagnostics, `${path}: ${excerpt(text)}`);
       }),
       120,
     );
+  });
+});
+
+describe("properties: the verification cache, damaged under a digest that vouches for it", () => {
+  it("check reads it, or checks again, and answers with the registry's rules", async () => {
+    const dir = join(scratch, "cache");
+    const cold = new VerificationCache(dir, false);
+    assert.deepEqual(errors((await check(cold)).diagnostics), []);
+    cold.save();
+    const file = join(dir, "verification.json");
+    const saved = readFileSync(file);
+    const newline = saved.indexOf(10);
+    const header = saved.subarray(0, newline).toString();
+    // Every manifest recalled: the legacy payload too.
+    assert.equal((await check(new VerificationCache(dir, false))).recalled, 4);
+    await holds(
+      "verification cache",
+      fc.asyncProperty(mutatedBytes(saved.subarray(newline + 1)), async (body) => {
+        // The digest recomputed, so that the damaged entries are read rather than the file ignored whole.
+        const digest = createHash("sha256").update(body).digest("base64url");
+        const vouched = header.replace(/"sha256":"[^"]*"/, `"sha256":"${digest}"`);
+        writeFileSync(file, Buffer.concat([Buffer.from(vouched), Buffer.from("\n"), body]));
+        const checked = await check(new VerificationCache(dir, false));
+        assertRuleIds(checked.diagnostics, excerpt(body));
+      }),
+      40,
+    );
+    writeFileSync(file, saved);
   });
 });
