@@ -2,7 +2,7 @@
  * The publisher's files under mutated input (issue 37, defect 10): `_routes.json`, `_keys.json`, `_resolvers.json`
  * and the status list allocation in `_status/`, each read by the reader `check` and `build` use, then a whole content
  * folder with one file damaged (those, manifests, a legacy payload and its opt-in in `_unsigned.json`), checked as
- * `check` checks it, and its verification cache damaged under a digest that vouches for it. Every fault is a diagnostic naming a rule of the
+ * `check` checks it and `build` builds it, and its verification cache damaged under a digest that vouches for it. Every fault is a diagnostic naming a rule of the
  * registry; nothing throws.
  */
 import assert from "node:assert/strict";
@@ -14,6 +14,8 @@ import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { VerificationCache } from "../../scripts/cache/verification-cache.ts";
+import { runCommand } from "../../scripts/cli.ts";
+import { build } from "../../scripts/commands/build.ts";
 import { checkContent } from "../../scripts/check/check-content.ts";
 import { checkKeys } from "../../scripts/check/keys.ts";
 import { checkResolversDocument } from "../../scripts/check/resolvers-document.ts";
@@ -197,5 +199,35 @@ describe("properties: the verification cache, damaged under a digest that vouche
       40,
     );
     writeFileSync(file, saved);
+  });
+});
+
+describe("properties: build over a content folder with one file damaged", () => {
+  it("publishes, or refuses with its problems, and never throws", async () => {
+    process.env.UM_RESOLVER_URL = FIXTURE_RESOLVER_URL;
+    const out = (name: string) =>
+      ["--out", "--lookup-out", "--kv-out"].flatMap((o) => [o, join(scratch, `${name}${o}`)]);
+    const built = async () => {
+      const { log, error } = console;
+      console.log = () => {};
+      console.error = () => {};
+      try {
+        return await runCommand(build, ["--content", content, "--no-cache", ...out("dist")]);
+      } finally {
+        Object.assign(console, { log, error });
+      }
+    };
+    assert.equal(await built(), 0);
+    const damaged = fc
+      .constantFrom(...files.keys())
+      .chain((path) => documentText(sampleOf(path)).map((text) => [path, text] as const));
+    await holds(
+      "build",
+      fc.asyncProperty(damaged, async ([path, text]) => {
+        const status = await withFile(path, text, built);
+        assert.ok(status === 0 || status === 1, `exit ${status}: ${path}: ${excerpt(text)}`);
+      }),
+      60,
+    );
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The evaluator's inputs under mutated input (issue 37, defect 10): the evaluation context (the library's
- * `resolveContext`, which may throw only ContextError, the usage error `--context` reports), and signed receipts,
- * receipt manifests (EXT-OPT O3) that `evaluate` verifies as it verifies any manifest: every fault is a receipt
- * warning with a `um:reason:*` code.
+ * `resolveContext`, which may throw only ContextError, the usage error `--context` reports), manifests of every v0.4
+ * shape, and signed receipts, receipt manifests (EXT-OPT O3) that `evaluate` verifies as it verifies any manifest:
+ * every fault is a receipt warning with a `um:reason:*` code. (`check`'s reading of manifests: tests/fuzz.test.ts.)
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -12,6 +12,7 @@ import { WARNING_CODE } from "../../core/evaluate/receipt-schema.ts";
 import { signProfileA } from "../../scripts/crypto/profile-a.ts";
 import { didKeyRef } from "../support/did.ts";
 import { manifestFor, newKey, signed } from "../support/fixture-content.ts";
+import { manifestsOfEveryShape } from "../support/manifest-shapes.ts";
 import { documentText, excerpt, holds } from "../support/properties.ts";
 
 const NOW = "2026-06-01T00:00:00Z";
@@ -70,6 +71,22 @@ describe("properties: the evaluator's inputs", () => {
         for (const warning of evaluated.warnings) assert.match(warning.code, WARNING_CODE, excerpt(text));
       }),
       250,
+    );
+  });
+
+  it("a manifest of any shape, damaged, evaluates to a receipt whose warnings carry reason codes", async () => {
+    const samples = manifestsOfEveryShape(newKey());
+    const context = { now: NOW, intendedPurpose: "urn:purpose:test", verifierChallenge: "n-1" };
+    await holds(
+      "manifest",
+      fc.asyncProperty(
+        fc.constantFrom(...samples).chain((sample) => documentText(sample)),
+        async (text) => {
+          const evaluated = await evaluate(text, context);
+          for (const warning of evaluated.warnings) assert.match(warning.code, WARNING_CODE, excerpt(text));
+        },
+      ),
+      300,
     );
   });
 });
