@@ -71,7 +71,7 @@ describe("properties: what the CLI reads from its user", () => {
           assert.ok([0, 1].includes(await initWith(text)), excerpt(text));
         },
       ),
-      100,
+      60,
     );
   });
 

@@ -90,7 +90,7 @@ describe("properties: the CLI over damaged content and a damaged log", () => {
           writeFileSync(join(content, path), files.get(path)!);
         }
       }),
-      6,
+      4,
     );
   });
 
@@ -112,7 +112,7 @@ describe("properties: the CLI over damaged content and a damaged log", () => {
         assert.deepEqual(more, []);
         assert.ok(result!.ok === true || result!.rule === null || isRuleId(result!.rule), `${path}: ${excerpt(bytes)}`);
       }),
-      4,
+      3,
     );
   });
 

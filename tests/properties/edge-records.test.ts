@@ -145,7 +145,7 @@ describe("properties: the edge's readers of a build's output", () => {
       fc.asyncProperty(damaged(files), async ([path, d]) => {
         await answersAll(storeOf(new Map([...files, [path, d]])), `${path} holds ${excerpt(d)}`);
       }),
-      100,
+      60,
     );
   });
 
@@ -201,7 +201,7 @@ describe("properties: the edge's readers of a build's output", () => {
         const store = new KvRecords().reading(kvOf(new Map([...pairs, [key, pair]])));
         await answersAll(store, `${key} holds ${excerpt(d.parse ? (d.metadata as string) : d.value)}`);
       }),
-      150,
+      100,
     );
   });
 });

@@ -84,7 +84,7 @@ describe("properties: the transparency log's files, each read alone", () => {
         const opened = await openCheckpoint(text, log.signer, ORIGIN);
         assert.ok(opened.ok || reasons.includes(opened.reason), excerpt(text));
       }),
-      500,
+      300,
     );
   });
 
@@ -97,7 +97,7 @@ describe("properties: the transparency log's files, each read alone", () => {
         for (const entry of parseEntryBundle(bytes, width) ?? [])
           if (!hasLoneSurrogate(Buffer.from(entry).toString("utf8"))) parseLogEntry(entry);
       }),
-      300,
+      200,
     );
     await holds(
       "log entry",
@@ -106,7 +106,7 @@ describe("properties: the transparency log's files, each read alone", () => {
         const entry = parseLogEntry(utf8(text));
         assert.ok(entry === undefined || typeof entry.umid === "string", excerpt(text));
       }),
-      500,
+      300,
     );
   });
 
@@ -142,7 +142,7 @@ describe("properties: the transparency log's files, each read alone", () => {
           assert.ok(latest.ok || reasons.includes(latest.reason), excerpt(bytes));
         },
       ),
-      400,
+      250,
     );
   });
 });
