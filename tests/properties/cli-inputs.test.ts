@@ -12,7 +12,9 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
+import { parseJson } from "../../core/json/strict-json.ts";
 import { runCommand } from "../../scripts/cli.ts";
+import { settingsFromEnv } from "../../scripts/config.ts";
 import { evaluateCommand } from "../../scripts/commands/evaluate.ts";
 import { init } from "../../scripts/commands/init.ts";
 import { monitor } from "../../scripts/commands/monitor.ts";
@@ -85,12 +87,16 @@ describe("properties: what the CLI reads from its user", () => {
     const context = { now: "2026-06-01T00:00:00Z", intendedScope: ["read"], requireActiveStatus: false };
     const evaluateWith = (text: string) => quietly(() => runCommand(evaluateCommand, [file, "--context", text]));
     assert.equal(await evaluateWith(JSON.stringify(context)), 0);
+    // Usable: JSON as the CLI reads user input (strictly: no lone surrogate, duplicate member or rounded number), and
+    // a context resolveContext takes.
     const usable = (text: string) => {
+      const parsed = parseJson(text, settingsFromEnv().limits);
+      if (!parsed.ok) return false;
       try {
-        resolveContext(JSON.parse(text));
+        resolveContext(parsed.value);
         return true;
       } catch (error) {
-        if (error instanceof SyntaxError || error instanceof ContextError) return false;
+        if (error instanceof ContextError) return false;
         throw error;
       }
     };
