@@ -3,6 +3,7 @@ import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
 import type { DidDocumentRecord } from "./did-documents.ts";
+import { isEtag } from "./etag.ts";
 import type { LogFileRecord } from "./log-files.ts";
 
 /**
@@ -81,9 +82,12 @@ export function isStatusEntry(value: unknown): value is StatusEntry {
   );
 }
 
-/** A stored status with its document's ETag, as the index holds it. */
+/**
+ * A stored status with its document's ETag, as the index holds it: an ETag of the build's form, which the status
+ * endpoint sends as it stands (a character past Latin-1 there made the host's Response throw).
+ */
 function isStatusWithEtag(value: unknown): value is StatusWithEtag {
-  return isStatusEntry(value) && typeof (value as Partial<StatusWithEtag>).etag === "string";
+  return isStatusEntry(value) && isEtag((value as Partial<StatusWithEtag>).etag);
 }
 
 /**

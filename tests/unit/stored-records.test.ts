@@ -1,7 +1,7 @@
 /**
  * Records the edge reads that the build did not write so (issue 37, found by tests/properties/edge-records.test.ts):
- * an index entry or a KV pair the handler cannot serve, a status with no RFC 3339 `updatedAt` or a redirect whose
- * location is no header value, is a logged 500 `corrupt_record`, as a body that does not match its ETag is; before,
+ * an index entry or a KV pair the handler cannot serve, a status with no RFC 3339 `updatedAt` or no ETag of the build's
+ * form, or a redirect whose location is no header value, is a logged 500 `corrupt_record`, as a body that does not match its ETag is; before,
  * the handler threw (RangeError, TypeError) and the host answered what it answers a crash.
  */
 import assert from "node:assert/strict";
@@ -14,7 +14,12 @@ import { etagOf } from "../../edge/etag.ts";
 import { umidPath, statusPath } from "../../core/umid-path.ts";
 
 const UMID = "urn:stored:a";
-const STATUS = { status: "active", updatedAt: "2026-01-01T00:00:00.000Z", nextCheck: "PT10M", etag: '"s"' };
+const STATUS = {
+  status: "active",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  nextCheck: "PT10M",
+  etag: `W/"sha256-${"A".repeat(43)}"`,
+};
 
 /** The answers to GET `paths`, with console.error silenced; each logged line is counted. */
 async function answers(store: RecordStore, paths: string[]): Promise<{ statuses: unknown[]; logged: number }> {
@@ -67,6 +72,14 @@ describe("stored records the build did not write so", () => {
     }
   });
 
+  it("an index entry whose status ETag is not one the build writes is corrupt", async () => {
+    // A character past Latin-1 made the host's Response throw on the status document's ETag header.
+    for (const etag of ["\u0100", '"s"', "", 5]) {
+      const store = staticStore({ revoked: true, status: { ...STATUS, etag } });
+      assert.deepEqual((await answers(store, [statusPath(UMID)])).statuses, [corrupt], JSON.stringify(etag));
+    }
+  });
+
   it("an index entry of no kind the build writes is corrupt", async () => {
     for (const entry of [null, 5, { file: 5, etag: '"e"', status: STATUS }, { revoked: "yes", status: STATUS }])
       assert.deepEqual(
@@ -76,8 +89,9 @@ describe("stored records the build did not write so", () => {
       );
   });
 
-  it("a redirect whose location is no header value, or no location the build allows, is corrupt", async () => {
+  it("a redirect whose location is no header value is corrupt", async () => {
     for (const location of [
+      "",
       "\u0000https://elsewhere.example/",
       "https://élsewhere.example/",
       "https://a.example/\n",
