@@ -1,7 +1,7 @@
 /**
  * The publisher's tools that read a file before they edit it, under mutated input (issue 37, defect 10): `revoke`,
- * `suspend`, `reinstate` and `redirect` over a damaged `_routes.json`, and `sign --status-list`'s allocation over a
- * damaged `_status/` file. Each edits the file into one `check` accepts, or refuses (exit 1, or 2 for a usage error,
+ * `suspend`, `reinstate` and `redirect` over a damaged `_routes.json`, `sign` over a damaged manifest, and `sign
+ * --status-list`'s allocation over a damaged `_status/` file. Each edits the file into one `check` accepts, or refuses (exit 1, or 2 for a usage error,
  * with its problems by rule) and leaves every file as it was: nothing half-written, and nothing thrown.
  */
 import assert from "node:assert/strict";
@@ -10,13 +10,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
+import { checkManifestText, type ManifestContext } from "../../scripts/check/manifest-check.ts";
 import { checkRoutesText } from "../../scripts/check/routes.ts";
+import { NO_OPT_INS } from "../../scripts/check/unsigned.ts";
 import { runCommand } from "../../scripts/cli.ts";
 import { redirect, reinstate, revoke, suspend } from "../../scripts/commands/routes.ts";
+import { sign } from "../../scripts/commands/sign.ts";
 import { settingsFromEnv } from "../../scripts/config.ts";
 import { allocateStatusEntries } from "../../scripts/edit/status-allocation.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
-import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
+import {
+  FIXTURE_KEY_REF,
+  FIXTURE_RESOLVER_URL,
+  manifestFor,
+  newKey,
+  pinning,
+  signed,
+} from "../support/fixture-content.ts";
 import { assertRuleIds, documentText, excerpt, holds } from "../support/properties.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-property-edits-"));
@@ -40,9 +50,12 @@ function snapshot(): Map<string, string> {
   return files;
 }
 
+const key = newKey();
+const keyFile = join(scratch, "signing.pem");
+
 before(() => {
   mkdirSync(content);
-  const key = newKey();
+  writeFileSync(keyFile, key.export({ format: "pem", type: "pkcs8" }));
   writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
   for (const umid of ["urn:edit:a", "urn:edit:held"])
     writeFileSync(join(content, `${umid.slice(9)}.json`), JSON.stringify(signed(manifestFor(umid), key), null, 2));
@@ -120,5 +133,41 @@ describe("properties: the publisher's tools over the files they edit", () => {
       }),
       150,
     );
+  });
+
+  it("sign signs a damaged manifest into one check accepts, or refuses it and leaves it", async () => {
+    const file = join(content, "unsigned.json");
+    const unsigned = manifestFor("urn:edit:unsigned");
+    const manifestContext: ManifestContext = {
+      settings: settingsFromEnv({}),
+      now: new Date("2026-06-01T00:00:00Z"),
+      strict: false,
+      pins: undefined,
+      unsigned: NO_OPT_INS,
+    };
+    const signFile = () =>
+      runCommand(sign, [file, "--key", keyFile, "--key-ref", FIXTURE_KEY_REF, "--content", content]);
+    writeFileSync(file, JSON.stringify(unsigned, null, 2));
+    assert.equal(await quietly(signFile), 0);
+    await holds(
+      "sign",
+      fc.asyncProperty(documentText(unsigned), async (text) => {
+        writeFileSync(file, text);
+        const before = snapshot();
+        const status = await quietly(signFile);
+        if (status === 0) {
+          const edited = readFileSync(file, "utf8");
+          const errors = checkManifestText("unsigned.json", edited, manifestContext).diagnostics.filter(
+            (d) => d.severity === "error",
+          );
+          assert.deepEqual(errors, [], `${excerpt(text)} signed into ${excerpt(edited)}`);
+        } else {
+          assert.ok(status === 1 || status === 2, `exit ${status}: ${excerpt(text)}`);
+          assert.deepEqual(snapshot(), before, `exit ${status} changed the content: ${excerpt(text)}`);
+        }
+      }),
+      100,
+    );
+    rmSync(file);
   });
 });
