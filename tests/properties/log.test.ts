@@ -46,12 +46,10 @@ interface Log extends SignedLog {
   signer: NoteSigner;
 }
 
-/** A log of UMIDS's entries, and `extra` entries (as bytes, and the UMID each names) after them. */
-async function makeLog(extra: readonly [Uint8Array, string][] = []): Promise<Log> {
+/** A log of UMIDS's entries. */
+async function makeLog(): Promise<Log> {
   const signer = (await ed25519Signer({ name: ORIGIN, seed: randomBytes(32) }))!;
-  const entries = [...UMIDS.map(entryOf).map(formatLogEntry), ...extra.map(([bytes]) => bytes)];
-  const log = await signedLog(entries, [...UMIDS, ...extra.map(([, umid]) => umid)], signer);
-  return { ...log, signer };
+  return { ...(await signedLog(UMIDS.map(entryOf).map(formatLogEntry), UMIDS, signer)), signer };
 }
 
 /** One of the log's files damaged: its bytes, or (for a text file) its text. */
@@ -114,11 +112,15 @@ describe("properties: the transparency log's files, each read alone", () => {
     todo: "fixed in wip-log",
   }, async () => {
     const text = '{"state":"revoked","umid":"\\ud800"}';
-    assert.equal(parseLogEntry(utf8(text)), undefined, excerpt(text));
-    const signed = await makeLog([[utf8(text), "\ud800"]]);
-    const server = await serveLogFiles(signed.files);
+    // Read as an entry or not one, as the fix decides: not thrown.
+    const entry = parseLogEntry(utf8(text));
+    assert.ok(entry === undefined || entry.umid === "\ud800", excerpt(text));
+    // Its latest map is UMIDS's: JCS cannot spell this UMID, so `log` never makes such a map, but a key holder can.
+    const signer = (await ed25519Signer({ name: ORIGIN, seed: randomBytes(32) }))!;
+    const lone = await signedLog([...UMIDS.map(entryOf).map(formatLogEntry), utf8(text)], UMIDS, signer);
+    const server = await serveLogFiles(lone.files);
     try {
-      const monitored = await monitorLog(`${server.url}${LOG_PREFIX}/`, signed.signer, undefined);
+      const monitored = await monitorLog(`${server.url}${LOG_PREFIX}/`, signer, undefined);
       assert.ok(!monitored.ok && isRuleId(monitored.rule));
     } finally {
       await server.stop();

@@ -17,7 +17,10 @@ export interface SignedLog {
   verifier: string;
 }
 
-/** The log of `entries`, in order, each the entry of the UMID at the same place in `umids`, signed by `signer`. */
+/**
+ * The log of `entries`, in order, signed by `signer`; its checkpoint commits to the latest map of `umids`, each the UMID
+ * of the entry at the same place (an honest log's map names every entry's UMID; a test's may name fewer).
+ */
 export async function signedLog(
   entries: readonly Uint8Array[],
   umids: readonly string[],
