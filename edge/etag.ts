@@ -9,6 +9,11 @@ export function formatEtag(sha256: Uint8Array): string {
   return `W/"sha256-${encodeBase64url(sha256)}"`;
 }
 
+/** Whether `value` is an ETag of formatEtag's form: one the build wrote, and so a header value. */
+export function isEtag(value: unknown): value is string {
+  return typeof value === "string" && /^W\/"sha256-[A-Za-z0-9_-]{43}"$/.test(value);
+}
+
 export async function etagOf(body: Uint8Array<ArrayBuffer>): Promise<string> {
   return formatEtag(new Uint8Array(await crypto.subtle.digest("SHA-256", body)));
 }

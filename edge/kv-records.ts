@@ -11,7 +11,14 @@ import { etagOf } from "./etag.ts";
 import { LogFiles } from "./log-files.ts";
 import { WELL_KNOWN_KV_KEY, WellKnownDocuments } from "./well-known-documents.ts";
 import { LruCache } from "../core/lru-cache.ts";
-import { isStatusEntry, kvKey, type KvMetadata, type RecordStore, type ResolverRecord } from "./records.ts";
+import {
+  isServableLocation,
+  isStatusEntry,
+  kvKey,
+  type KvMetadata,
+  type RecordStore,
+  type ResolverRecord,
+} from "./records.ts";
 import { statusDocumentBytes } from "./responses.ts";
 
 /** The part of a KV namespace binding this store uses. */
@@ -58,8 +65,12 @@ async function toRecord(
   metadata: KvMetadata | null,
 ): Promise<ResolverRecord | undefined> {
   if (value === null) return undefined;
-  if (metadata !== null && "redirect" in metadata)
-    return { kind: "redirect", location: new TextDecoder().decode(value) };
+  if (metadata !== null && "redirect" in metadata) {
+    const location = new TextDecoder().decode(value);
+    if (isServableLocation(location)) return { kind: "redirect", location };
+    console.error(`manifest-resolver: the KV record of ${JSON.stringify(umid)} redirects to no location it can serve`);
+    return { kind: "corrupt" };
+  }
   const stored =
     metadata !== null && "status" in metadata && isStatusEntry(metadata.status) ? metadata.status : undefined;
   const status = stored && { ...stored, etag: await etagOf(statusDocumentBytes(umid, stored)) };

@@ -3,6 +3,7 @@ import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
 import type { DidDocumentRecord } from "./did-documents.ts";
+import { isEtag } from "./etag.ts";
 import type { LogFileRecord } from "./log-files.ts";
 
 /**
@@ -79,6 +80,36 @@ export function isStatusEntry(value: unknown): value is StatusEntry {
     typeof entry.nextCheck === "string" &&
     (entry.reason === undefined || typeof entry.reason === "string")
   );
+}
+
+/**
+ * A stored status with its document's ETag, as the index holds it: an ETag of the build's form, which the status
+ * endpoint sends as it stands (a character past Latin-1 there made the host's Response throw).
+ */
+function isStatusWithEtag(value: unknown): value is StatusWithEtag {
+  return isStatusEntry(value) && isEtag((value as Partial<StatusWithEtag>).etag);
+}
+
+/**
+ * Whether a stored redirect's location can be sent as a `Location` header: printable ASCII, as every location the
+ * build writes is (core/validate/redirect-location.ts). Another would make the host's Response throw. Which
+ * locations a publisher may redirect to is the build's rule to hold, not the edge's: a stricter rule there must not
+ * turn records an older build wrote into errors.
+ */
+export function isServableLocation(value: unknown): value is string {
+  return typeof value === "string" && /^[\x21-\x7e]+$/.test(value);
+}
+
+/**
+ * Whether an index entry is one the build writes. Any other is a corrupt record, as a body that does not match its
+ * ETag is: answered 500, never served (a status without a date-time has no cursor to serve).
+ */
+export function isRecordEntry(value: unknown): value is RecordEntry {
+  if (typeof value !== "object" || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  if ("redirect" in entry) return isServableLocation(entry.redirect);
+  if ("revoked" in entry) return entry.revoked === true && isStatusWithEtag(entry.status);
+  return typeof entry.file === "string" && typeof entry.etag === "string" && isStatusWithEtag(entry.status);
 }
 
 /** The index's shards are named by the top 12 bits of the hash: three hex digits. */

@@ -14,7 +14,7 @@ import { etagOf } from "./etag.ts";
 import { LogFiles } from "./log-files.ts";
 import { WELL_KNOWN_PATH, WellKnownDocuments } from "./well-known-documents.ts";
 import { LruCache } from "../core/lru-cache.ts";
-import { readIndexShard, shardPath, type RecordEntry, type RecordStore, type ResolverRecord } from "./records.ts";
+import { isRecordEntry, readIndexShard, shardPath, type RecordStore, type ResolverRecord } from "./records.ts";
 
 /** Reads one file of the build output: its bytes, or `undefined` when it does not exist. */
 export type AssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | undefined>;
@@ -22,11 +22,13 @@ export type AssetReader = (path: string) => Promise<Uint8Array<ArrayBuffer> | un
 const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 const SHARD_CACHE_BYTES = 16 * 1024 * 1024;
 
-type Shard = Map<string, RecordEntry>;
+/** A shard's entries as read: each is judged (isRecordEntry) when it is looked up. */
+type Shard = Map<string, unknown>;
 
 export class StaticRecords {
   readonly #shards = new LruCache<Promise<Shard>>(SHARD_CACHE_BYTES);
-  readonly #bodies = new LruCache<Uint8Array<ArrayBuffer>>(BODY_CACHE_BYTES);
+  /** Each body kept with the ETag it was checked against: served only for an entry that names that ETag. */
+  readonly #bodies = new LruCache<{ etag: string; body: Uint8Array<ArrayBuffer> }>(BODY_CACHE_BYTES);
   readonly #didDocuments = new DidDocuments();
   readonly #logFiles = new LogFiles();
   readonly #wellKnown = new WellKnownDocuments();
@@ -42,13 +44,18 @@ export class StaticRecords {
   }
 
   async #get(umid: string, read: AssetReader): Promise<ResolverRecord | undefined> {
-    const entry = (await this.#shard(shardPath(umid), read)).get(umid);
+    const entry: unknown = (await this.#shard(shardPath(umid), read)).get(umid);
     if (entry === undefined) return undefined;
+    if (!isRecordEntry(entry)) {
+      console.error(`manifest-resolver: the index entry of ${JSON.stringify(umid)} is not one the build writes`);
+      return { kind: "corrupt" };
+    }
     if ("redirect" in entry) return { kind: "redirect", location: entry.redirect };
     if ("revoked" in entry) return { kind: "revoked", status: entry.status };
 
     const cached = this.#bodies.get(entry.file);
-    if (cached !== undefined) return { kind: "manifest", etag: entry.etag, body: cached, status: entry.status };
+    if (cached?.etag === entry.etag)
+      return { kind: "manifest", etag: entry.etag, body: cached.body, status: entry.status };
     const body = await read(entry.file);
     if (body === undefined || (await etagOf(body)) !== entry.etag) {
       console.error(
@@ -57,7 +64,7 @@ export class StaticRecords {
       );
       return { kind: "corrupt" };
     }
-    this.#bodies.set(entry.file, body, body.byteLength);
+    this.#bodies.set(entry.file, { etag: entry.etag, body }, body.byteLength);
     return { kind: "manifest", etag: entry.etag, body, status: entry.status };
   }
 
@@ -83,6 +90,5 @@ async function loadShard(path: string, read: AssetReader): Promise<Shard> {
   if (bytes === undefined) return new Map();
   const shard = readIndexShard(bytes);
   if ("problem" in shard) throw new Error(`${path} is no index shard: ${shard.problem}`);
-  // The build's own output, read as it wrote it.
-  return shard as Shard;
+  return shard;
 }

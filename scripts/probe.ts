@@ -37,6 +37,9 @@ const EXPOSED = ["ETag", "Cache-Control", "Content-Type", "Location", "X-UM-Reso
 /** Thrown inside a check to fail it with a message. */
 class Mismatch extends Error {}
 
+/** A request that got no answer (or lost it midway): the resolver cannot be reached, and later checks would repeat it. */
+class Unreachable extends Error {}
+
 /** Why a request failed, in a few words: the system's code (ECONNREFUSED) when there is one. */
 function requestFailure(error: unknown): string {
   const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
@@ -76,13 +79,17 @@ function expectCommon(answer: Answer): void {
 export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<ProbeResult> {
   const base = baseUrl.replace(/\/+$/, "");
   const ask = async (method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> => {
-    const response = await fetch(base + path, {
-      method,
-      headers,
-      redirect: "manual",
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+    try {
+      const response = await fetch(base + path, {
+        method,
+        headers,
+        redirect: "manual",
+        signal: AbortSignal.timeout(15_000),
+      });
+      return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
+    } catch (error) {
+      throw new Unreachable(requestFailure(error));
+    }
   };
   const run: Check = async (check, body) => {
     try {
@@ -90,7 +97,10 @@ export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<P
       return detail === undefined ? { check } : { check, detail };
     } catch (error) {
       if (error instanceof Mismatch) return { check, failure: error.message };
-      return { check, failure: `cannot reach ${base}: ${requestFailure(error)}`, unreachable: true };
+      if (error instanceof Unreachable)
+        return { check, failure: `cannot reach ${base}: ${error.message}`, unreachable: true };
+      // The resolver answered, with a body this check cannot read (not JSON, or not of the shape it needs).
+      return { check, failure: `the answer cannot be read: ${(error as Error).message}` };
     }
   };
 

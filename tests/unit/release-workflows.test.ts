@@ -48,6 +48,8 @@ test(".ci/run installs Chromium where it is missing, then installs, lints, dry-r
   assert.match(script, /apt-get install -y -qq chromium\b/);
   const steps = script.split("\n").filter((line) => /^npm /.test(line));
   assert.deepEqual(steps, ["npm ci --no-audit --no-fund", "npm run lint", "npm publish --dry-run", "npm test"]);
+  // The property-based tests from a new seed on every run (issue 37): `npm test` alone runs the fixed one.
+  assert.match(script, /^export UM_PROPERTY_SEED=random\nnpm test$/m);
 });
 
 test("release.yml runs on a pushed version tag only, and checks it is package.json's version first", () => {
