@@ -8,6 +8,7 @@
  * clock, so a run with `--now` is reproducible.
  */
 import { LruCache } from "../lru-cache.ts";
+import { FirstFailure } from "./first-failure.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 
 export interface CachedEntry {
@@ -43,29 +44,13 @@ export interface GuardedCache extends HttpCache {
  * to report once.
  */
 export function guardedCache(cache: HttpCache): GuardedCache {
-  let failure: string | undefined;
-  const failed = (what: string, error: unknown) => {
-    failure ??= `${what}: ${error instanceof Error ? error.message : String(error)}`;
-  };
+  const failures = new FirstFailure();
   return {
     get failure() {
-      return failure;
+      return failures.message;
     },
-    async get(key) {
-      try {
-        return await cache.get(key);
-      } catch (error) {
-        failed("the cache could not be read", error);
-        return undefined;
-      }
-    },
-    async set(key, entry) {
-      try {
-        await cache.set(key, entry);
-      } catch (error) {
-        failed("the cache was not saved", error);
-      }
-    },
+    get: (key) => failures.guard("the cache could not be read", undefined, () => cache.get(key)),
+    set: (key, entry) => failures.guard("the cache was not saved", undefined, () => cache.set(key, entry)),
   };
 }
 

@@ -17,6 +17,7 @@
  * make it forget what it holds. An "active" is not kept: it is what a UMID never seen is.
  */
 import { isJsonObject } from "../json/strict-json.ts";
+import { FirstFailure } from "./first-failure.ts";
 
 /** One thing remembered; `url` is where it was seen, `storedAt` when (the evaluation clock, milliseconds). */
 export type Remembered =
@@ -136,39 +137,22 @@ export interface GuardedMemory extends TrustMemory {
  * full is nothing kept, and the first is kept to report.
  */
 export function guardedMemory(memory: TrustMemory): GuardedMemory {
-  let failure: string | undefined;
-  const failed = (what: string, error: unknown) => {
-    failure ??= `${what}: ${error instanceof Error ? error.message : String(error)}`;
-  };
+  const failures = new FirstFailure();
+  const notSaved = "the memory was not saved";
   return {
     get failure() {
-      return failure;
+      return failures.message;
     },
-    async recall(key) {
-      try {
-        return await memory.recall(key);
-      } catch (error) {
-        failed("the memory could not be read", error);
-        return undefined;
-      }
-    },
-    async keep(key, record) {
-      try {
+    recall: (key) => failures.guard("the memory could not be read", undefined, () => memory.recall(key)),
+    keep: (key, record) =>
+      failures.guard(notSaved, false, async () => {
         if (await memory.keep(key, record)) return true;
-        failure ??=
+        failures.note(
           `the memory is full (its bound of statuses or logs reached, and nothing in it may be forgotten), ` +
-          `so this is not remembered: ${key}`;
-      } catch (error) {
-        failed("the memory was not saved", error);
-      }
-      return false;
-    },
-    async forget(key) {
-      try {
-        await memory.forget(key);
-      } catch (error) {
-        failed("the memory was not saved", error);
-      }
-    },
+            `so this is not remembered: ${key}`,
+        );
+        return false;
+      }),
+    forget: (key) => failures.guard(notSaved, undefined, () => memory.forget(key)),
   };
 }

@@ -23,23 +23,11 @@ import { utf8 } from "../../core/base64url.ts";
 import { didKeyRef } from "../support/did.ts";
 import { manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
 import { serveLogFiles } from "../support/log-server.ts";
-import { DEEP_JSON, documentText, excerpt, holds, mutatedText } from "../support/properties.ts";
+import { DEEP_JSON, documentText, excerpt, holds, mutatedText, quietly } from "../support/properties.ts";
 import { signedLog } from "../support/signed-log.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-property-cli-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** The command's exit status, with what it prints silenced. */
-async function quietly(run: () => Promise<number>): Promise<number> {
-  const { log, error } = console;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await run();
-  } finally {
-    Object.assign(console, { log, error });
-  }
-}
 
 let projects = 0;
 /** `init` in a new folder whose package.json is `text`. */

@@ -27,7 +27,7 @@ import {
   pinning,
   signed,
 } from "../support/fixture-content.ts";
-import { assertRuleIds, documentText, excerpt, holds } from "../support/properties.ts";
+import { assertRuleIds, documentText, excerpt, holds, quietly } from "../support/properties.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-property-edits-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -60,18 +60,6 @@ before(() => {
   for (const umid of ["urn:edit:a", "urn:edit:held"])
     writeFileSync(join(content, `${umid.slice(9)}.json`), JSON.stringify(signed(manifestFor(umid), key), null, 2));
 });
-
-/** The command's exit status, with what it prints silenced. */
-async function quietly(run: () => Promise<number>): Promise<number> {
-  const { log, error } = console;
-  console.log = () => {};
-  console.error = () => {};
-  try {
-    return await run();
-  } finally {
-    Object.assign(console, { log, error });
-  }
-}
 
 describe("properties: the publisher's tools over the files they edit", () => {
   it("revoke, suspend, reinstate and redirect edit a damaged _routes.json into a valid one, or leave it", async () => {

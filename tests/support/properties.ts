@@ -225,3 +225,15 @@ export function documentText(sample: unknown): fc.Arbitrary<string> {
     { weight: 1, arbitrary: hostileJson },
   );
 }
+
+/** The command's exit status, with what it prints silenced. */
+export async function quietly(run: () => Promise<number>): Promise<number> {
+  const { log, error } = console;
+  console.log = () => {};
+  console.error = () => {};
+  try {
+    return await run();
+  } finally {
+    Object.assign(console, { log, error });
+  }
+}
