@@ -53,9 +53,10 @@ export const LOG_RULES = {
     why:
       "Revocation is permanent (EXT-OPT O2.3): relying parties that saw a UMID revoked keep it revoked. A log entry " +
       "after a revocation would sign that it was undone, and a client with the log key would accept the revived " +
-      "manifest; log refuses to append one, check and build refuse content that calls for one, and monitor and " +
-      "clients refuse a log that holds one. A revocation dropped from _routes.json by a direct push, which no " +
-      "check --base saw, is caught here.",
+      "manifest; log refuses to append one, check and build refuse content that calls for one, monitor refuses a " +
+      "log that holds one, and a client refuses one after a revocation it can see (one its memory saw the log " +
+      "prove, or one earlier in the same entry bundle). A revocation dropped from _routes.json by a direct push, " +
+      "which no check --base saw, is caught here.",
     source: "EXT-OPT O2.3; issue 37",
     fix:
       "Put the UMID back in the revoked list of content/_routes.json (manifest-resolver revoke UMID), and publish " +
