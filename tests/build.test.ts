@@ -12,6 +12,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
@@ -442,6 +443,22 @@ describe("build: a folder without content", () => {
       const [problem] = printedProblems(result.stdout);
       assert.equal(problem?.rule, "file/unreadable");
       assertLineNames(problem!.message, join(empty, "content"), "manifest-resolver init", "--content");
+    }
+  });
+
+  it("outside a package, a build that fails over content makes no node_modules/ there either", () => {
+    const folder = mkdtempSync(join(scratch, "no-package-"));
+    mkdirSync(join(folder, "content"));
+    writeFileSync(join(folder, "content", "bad.json"), "{");
+    const { UM_CACHE_DIR: _, ...env } = process.env;
+    for (const command of ["build", "check"]) {
+      const result = spawnSync(process.execPath, [CLI, command], {
+        cwd: folder,
+        encoding: "utf8",
+        env: { ...env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "" },
+      });
+      assert.equal(result.status, 1, result.stderr);
+      assert.deepEqual(readdirSync(folder), ["content"], `${command}: npm must not take the folder for a package`);
     }
   });
 });

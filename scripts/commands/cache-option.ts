@@ -1,9 +1,12 @@
 /**
  * `--no-cache` and `UM_CACHE_DIR`, shared by `check` and `build`: where the verification
  * cache lives (scripts/cache/). By default in the repository's node_modules/.cache/, where
- * tools keep caches (Babel, ESLint, Terser) and which Netlify keeps between builds. A cache
+ * tools keep caches (Babel, ESLint, Terser) and which Netlify keeps between builds; only in a
+ * package's (one with package.json), since npm takes any folder holding node_modules/ for a
+ * package's root: outside one, there is no cache unless UM_CACHE_DIR names one. A cache
  * that cannot be read or written costs time, never a verdict: the run goes on without it.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../read/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
@@ -16,17 +19,18 @@ export const CACHE_OPTION = {
   "no-cache": booleanOption({
     help:
       "check every file again, and neither read nor write the verification cache " +
-      "(UM_CACHE_DIR, default node_modules/.cache/manifest-resolver/)",
+      "(UM_CACHE_DIR, default node_modules/.cache/manifest-resolver/ of the package)",
   }),
 };
 
 export const CACHE_ENVIRONMENT = `  UM_CACHE_DIR           the verification cache's folder (default: the repository's
-                         node_modules/.cache/manifest-resolver/)`;
+                         node_modules/.cache/manifest-resolver/, where it has a package.json)`;
 
 /** The cache the options ask for (undefined: --no-cache, or a cache that cannot be opened). `withBodies`: a build's. */
 export function openCache(values: { "no-cache": boolean }, withBodies: boolean): VerificationCache | undefined {
   if (values["no-cache"]) return undefined;
-  const dir = process.env.UM_CACHE_DIR || join(projectRoot(), "node_modules", ".cache", "manifest-resolver");
+  const dir = process.env.UM_CACHE_DIR || defaultCacheDir();
+  if (dir === undefined) return undefined;
   try {
     const cache = new VerificationCache(dir, withBodies);
     if (cache.ignored !== undefined)
@@ -36,6 +40,12 @@ export function openCache(values: { "no-cache": boolean }, withBodies: boolean):
     warn(`cannot use the verification cache in ${dir}, so every file is checked: ${(error as Error).message}`);
     return undefined;
   }
+}
+
+/** The repository's node_modules/.cache/manifest-resolver/; undefined when the repository is not a package. */
+function defaultCacheDir(): string | undefined {
+  const root = projectRoot();
+  return existsSync(join(root, "package.json")) ? join(root, "node_modules", ".cache", "manifest-resolver") : undefined;
 }
 
 /**
