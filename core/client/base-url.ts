@@ -13,8 +13,10 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
   const url = new URL(baseUrl);
   if (!isTrustworthyUrl(url))
     return `${JSON.stringify(baseUrl)} must be https:, or http: to a loopback host (localhost, 127.0.0.0/8, [::1])`;
-  if (url.search !== "" || url.hash !== "")
+  // The parser leaves search and hash empty for a bare "?" or "#": the text is what a path is appended to.
+  if (/[?#]/.test(baseUrl))
     return `${JSON.stringify(baseUrl)} must not have a query or fragment: the UMID path is appended to it`;
+  if (url.port === "0") return `${JSON.stringify(baseUrl)} names port 0, which no request can reach`;
   if (url.username !== "" || url.password !== "")
     return `${JSON.stringify(baseUrl)} must not carry credentials: resolution is public (contract §5)`;
   return undefined;
