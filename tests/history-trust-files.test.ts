@@ -160,6 +160,35 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     );
     assert.ok(rules[0]!.message.includes(moved), rules[0]!.message);
   });
+
+  // Found by the attack pass: the rule compared URLs as parsed, and a client compares the list's id as written.
+  for (const respelt of [
+    "https://RESOLVER.example",
+    "https://resolver.example:443",
+    "https://resolver.example.",
+    "https://resolver.example/x/..",
+  ])
+    it(`refuses a list's url spelt anew (${respelt}): copies compare the list's id to the letter`, () => {
+      const repo = repository();
+      const url = statusListUrl(respelt, LIST_ID);
+      repo.write(LIST_FILE, { ...list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"]), url });
+      for (const [file, umid, index] of [
+        ["a.json", "urn:a", 9],
+        ["b.json", "urn:b", 17],
+        ["gone.json", "urn:gone", 5],
+      ] as const)
+        repo.write(file, {
+          ...manifest(umid),
+          signature: { ...manifest(umid).signature, statusRef: listStatusRef(url, index) },
+        });
+      const result = repo.check("--base", repo.base);
+      assert.equal(result.status, 1, result.stdout);
+      const rules = printedProblems(result.stdout)
+        .filter((p) => p.severity === "error")
+        .map((p) => p.rule);
+      assert.ok(rules.includes("history/status-entry-freed"), result.stdout);
+      assert.ok(rules.includes("history/status-entry-unrevoked"), result.stdout);
+    });
 });
 
 describe("check --base: _keys.json is history (defect 13)", () => {

@@ -14,7 +14,7 @@
  * statusRefs name): one gone, or at another URL, frees all its entries at once.
  */
 import { quoted } from "../../core/excerpt.ts";
-import { type AllocatedList, listKey, STATUS_FOLDER } from "../check/status-allocation.ts";
+import { type AllocatedList, STATUS_FOLDER } from "../check/status-allocation.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
@@ -42,7 +42,8 @@ export function statusAllocationProblems(before: ResolverState, now: ResolverSta
     if (is === undefined && now.allocation.files.some((file) => file === name || file.endsWith(`/${name}`))) continue;
     const entry = (k: number) =>
       `entry ${was.indices[k]} of list ${was.listId}, allocated to UMID ${quoted(was.umids[k]!)}`;
-    if (is === undefined || listKey(is.url) !== listKey(was.url)) {
+    // To the letter: a client holds the list's id to the URL its copies' statusRefs spell (status-list-resolution.ts).
+    if (is === undefined || is.url !== was.url) {
       const fate = is === undefined ? "its file is gone" : `its url is ${quoted(is.url)} now`;
       problems.push(
         diagnostic(
