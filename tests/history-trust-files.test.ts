@@ -246,6 +246,26 @@ describe("check --base: _keys.json is history (defect 13)", () => {
     );
   });
 
+  // Found by the attack pass: a keyRef pinned anew, to an attacker's key, with an existing UMID signed under it.
+  it("warns of a keyRef pinned anew, naming it, and lists it first in the summary", () => {
+    const repo = repository(keyed());
+    repo.write("_keys.json", { ...pinning(key), [OTHER_REF]: spki(other) });
+    repo.write("a.json", manifest("urn:a", undefined, other, OTHER_REF));
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const warnings = printedProblems(result.stdout).filter((p) => p.severity === "warning");
+    assert.deepEqual(
+      warnings.map((p) => [p.file, p.rule]),
+      [[`${CONTENT}/_keys.json`, "history/pin-added"]],
+      result.stdout,
+    );
+    assert.ok(warnings[0]!.message.includes(JSON.stringify(OTHER_REF)), warnings[0]!.message);
+    const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
+    const first = lines.slice(1).findIndex((line) => line !== "") + 1;
+    assert.match(lines[first]!, /history\/pin-added/);
+    assert.ok(lines.includes(`| \`${OTHER_REF}\` | none | \`${spki(other)}\` |`), lines.join("\n"));
+  });
+
   it("says nothing of keys left as they were, or pinned where none were", () => {
     const unpinned = repository({ "a.json": manifest("urn:a") });
     unpinned.write("_keys.json", pinning(key));

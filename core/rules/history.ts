@@ -122,4 +122,15 @@ export const HISTORY_RULES = {
     source: "UM v0.4 core §1.6.4",
     fix: "Make sure the new key is yours; nothing to fix if the rotation is intended.",
   },
+  "history/pin-added": {
+    severity: "warning",
+    summary: "a keyRef is pinned that was not at the base revision",
+    why:
+      "A new pin lets its key sign under that keyRef: the build publishes manifests it signed, and, for a did:web " +
+      "on the resolver's host, the key in the DID's document, which relying parties resolve. Allowed, but never " +
+      "silent: the check warns, and the pull request summary (check --summary) lists it first. Pinning where " +
+      "nothing was pinned only closes the world of keys, and is not warned of.",
+    source: "UM v0.4 core §1.6.4",
+    fix: "Make sure the new key is yours; nothing to fix if the pin is intended.",
+  },
 } satisfies Record<string, Rule>;

@@ -10,7 +10,7 @@ import { instant } from "../../core/validate/cross-field.ts";
 import type { StatusList } from "../check/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
-import { keyRotations } from "./key-pin-rule.ts";
+import { keyChanges } from "./key-pin-rule.ts";
 import { excerpt } from "../../core/excerpt.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */
@@ -97,23 +97,23 @@ export function summaryMarkdown(
   const reasons = reasonChanges(before, now);
   const rows = changes(before, now, reasons);
   const compared = base === undefined ? "nothing (no --base): everything is new" : codeSpan(base);
-  const rotations = keyRotations(before, now);
+  const pins = keyChanges(before, now);
   const lines = [
     "### What this change does to the resolver",
     "",
-    // First: a rotation decides which signatures are accepted from now on (history/pin-changed).
-    ...(rotations.length === 0
+    // First: a key pinned anew or rotated decides which signatures are accepted from now on.
+    ...(pins.length === 0
       ? []
       : [
-          `**Warning: ${rotations.length === 1 ? "a signing key is" : `${rotations.length} signing keys are`} ` +
-            "pinned anew** (history/pin-changed): every manifest signed under these keyRefs is checked against " +
-            "the new key. Make sure it is yours.",
+          `**Warning: ${pins.length === 1 ? "a signing key is" : `${pins.length} signing keys are`} ` +
+            "pinned anew** (history/pin-added, history/pin-changed): every manifest signed under these keyRefs " +
+            "is checked against the new key. Make sure it is yours.",
           "",
           "| keyRef | Key before | Key now |",
           "| --- | --- | --- |",
-          ...rotations.map(
+          ...pins.map(
             ({ keyRef, before: old, now: pinned }) =>
-              `| ${codeSpan(keyRef)} | ${codeSpan(old)} | ${codeSpan(pinned)} |`,
+              `| ${codeSpan(keyRef)} | ${old === undefined ? "none" : codeSpan(old)} | ${codeSpan(pinned)} |`,
           ),
           "",
         ]),

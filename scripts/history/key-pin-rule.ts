@@ -8,7 +8,10 @@
  * - `history/pin-removed`: a keyRef that manifests at the revision were signed under stays
  *   pinned (one no manifest used may go);
  * - `history/pin-changed` (a warning): a keyRef pinned to another key is a rotation,
- *   allowed but never silent; the pull request summary lists it first.
+ *   allowed but never silent; the pull request summary lists it first;
+ * - `history/pin-added` (a warning): a keyRef pinned anew lets its key sign what the world
+ *   resolves under it (and the build publishes it in the DID's document), so it is listed
+ *   first too. Pinning where nothing was pinned closes the world, and is said nowhere.
  * A file unreadable at either end has its own errors, and its pins are unknown.
  */
 import { quoted } from "../../core/excerpt.ts";
@@ -16,22 +19,22 @@ import { escapePointerToken } from "../../core/json/pointer.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
-/** A keyRef pinned in both states to different keys (SPKI, base64). */
-interface KeyRotation {
+/** A keyRef `now` pins to another key (SPKI, base64) than `before` did: none, for one pinned anew. */
+interface KeyChange {
   keyRef: string;
-  before: string;
+  before: string | undefined;
   now: string;
 }
 
-/** The keyRefs `now` pins to another key than `before` did, in `before`'s order. */
-export function keyRotations(before: ResolverState, now: ResolverState): KeyRotation[] {
+/** The keyRefs `now` pins anew or to another key, in `now`'s order; none while `before` pinned nothing. */
+export function keyChanges(before: ResolverState, now: ResolverState): KeyChange[] {
   if (before.keys === undefined || now.keys === undefined) return [];
-  const rotations: KeyRotation[] = [];
-  for (const [keyRef, was] of before.keys.keys) {
-    const is = now.keys.keys.get(keyRef);
-    if (is !== undefined && is.spki !== was.spki) rotations.push({ keyRef, before: was.spki, now: is.spki });
+  const changes: KeyChange[] = [];
+  for (const [keyRef, is] of now.keys.keys) {
+    const was = before.keys.keys.get(keyRef);
+    if (was?.spki !== is.spki) changes.push({ keyRef, before: was?.spki, now: is.spki });
   }
-  return rotations;
+  return changes;
 }
 
 /** The problems of the rules: errors at the revision's `_keys.json` or the one now, warnings at the pin now. */
@@ -62,20 +65,29 @@ export function keyPinProblems(before: ResolverState, now: ResolverState, revisi
       ),
     );
   }
-  for (const { keyRef, before: old, now: pinned } of keyRotations(before, now))
+  for (const { keyRef, before: old, now: pinned } of keyChanges(before, now)) {
+    const at = {
+      file: now.keys.file,
+      pointer: `/${escapePointerToken(keyRef)}`,
+      ...lineAndColumn(now.keys.keys.get(keyRef)!.place),
+    };
     problems.push(
-      diagnostic(
-        "history/pin-changed",
-        {
-          file: now.keys.file,
-          pointer: `/${escapePointerToken(keyRef)}`,
-          ...lineAndColumn(now.keys.keys.get(keyRef)!.place),
-        },
-        `keyRef ${quoted(keyRef)} is pinned to another key than at ${revision} (${quoted(old)} then, ` +
-          `${quoted(pinned)} now): a key rotation; make sure it is yours, since every manifest signed under ` +
-          `${quoted(keyRef)} is now checked against the new key`,
-      ),
+      old === undefined
+        ? diagnostic(
+            "history/pin-added",
+            at,
+            `keyRef ${quoted(keyRef)} is pinned anew, to ${quoted(pinned)}, and was not at ${revision}: ` +
+              `make sure the key is yours, since manifests signed with it under ${quoted(keyRef)} are now published`,
+          )
+        : diagnostic(
+            "history/pin-changed",
+            at,
+            `keyRef ${quoted(keyRef)} is pinned to another key than at ${revision} (${quoted(old)} then, ` +
+              `${quoted(pinned)} now): a key rotation; make sure it is yours, since every manifest signed under ` +
+              `${quoted(keyRef)} is now checked against the new key`,
+          ),
     );
+  }
   return problems;
 }
 
