@@ -219,7 +219,9 @@ async function compareWithRevision(
         );
   const now = stateNow(result, contentDir);
   const listed = new Set(result.files.map((checked) => checked.file));
-  for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "")) {
+  // Without --base there is no history to keep, only a summary against nothing.
+  const findings = revision === undefined ? [] : historyProblems(before, now, revision.name);
+  for (const { file, umid, diagnostics } of findings) {
     if (!listed.has(file)) result.files.push({ file, umid });
     appendAll(result.diagnostics, diagnostics);
   }

@@ -4,13 +4,16 @@
  * publishes, changes (other canonical bytes: JCS, RFC 8785, is what the resolver serves),
  * revokes, suspends, reinstates and redirects, and those whose status reason it changes,
  * with each reason old and new (a reason is served in the status document). A signing key
- * pinned anew comes first, as a warning: it decides which signatures are accepted.
+ * pinned anew comes first, as a warning: it decides which signatures are accepted; then a
+ * file opted in anew to be published unsigned, as a warning: nothing but its digest vouches
+ * for it.
  */
 import { instant } from "../../core/validate/cross-field.ts";
 import type { StatusList } from "../check/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 import { keyRotations } from "./key-pin-rule.ts";
+import { optInChanges } from "./unsigned-opt-in-rule.ts";
 import { excerpt } from "../../core/excerpt.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */
@@ -98,6 +101,7 @@ export function summaryMarkdown(
   const rows = changes(before, now, reasons);
   const compared = base === undefined ? "nothing (no --base): everything is new" : codeSpan(base);
   const rotations = keyRotations(before, now);
+  const optIns = optInChanges(before, now);
   const lines = [
     "### What this change does to the resolver",
     "",
@@ -114,6 +118,22 @@ export function summaryMarkdown(
           ...rotations.map(
             ({ keyRef, before: old, now: pinned }) =>
               `| ${codeSpan(keyRef)} | ${codeSpan(old)} | ${codeSpan(pinned)} |`,
+          ),
+          "",
+        ]),
+    // Then: an opt-in decides what is published with no signature at all (history/unsigned-opt-in).
+    ...(optIns.length === 0
+      ? []
+      : [
+          `**Warning: ${optIns.length === 1 ? "a file is" : `${optIns.length} files are`} opted in anew to be ` +
+            "published without a verifiable signature** (history/unsigned-opt-in): nothing but the digest in " +
+            "_unsigned.json vouches for them. Make sure their content is what you reviewed.",
+          "",
+          "| File | Digest before | Digest now |",
+          "| --- | --- | --- |",
+          ...optIns.map(
+            ({ name, before: old, now: digest }) =>
+              `| ${codeSpan(name)} | ${old === undefined ? "none" : codeSpan(old)} | ${codeSpan(digest)} |`,
           ),
           "",
         ]),
