@@ -137,7 +137,7 @@ export async function checkContent(
     result.files.push({ file: displayPath(dir), umid: null });
     return result;
   }
-  const validators = schemaValidators(options.settings.contextUrl);
+  const validators = schemaValidators(options.settings.contextUrl, options.settings.resolverUrl);
   const listed = listContent(dir);
   // git runs while the folder is listed; its view is only worth asking for with a cache to use it.
   const git =
@@ -309,7 +309,7 @@ export async function checkPaths(
 ): Promise<ContentCheck> {
   const result = emptyCheck();
   const { contentDir } = options;
-  const validators = schemaValidators(options.settings.contextUrl);
+  const validators = schemaValidators(options.settings.contextUrl, options.settings.resolverUrl);
   let root: RootFiles | undefined;
   let loose: ManifestContext | undefined;
   /** The content root's allocation, read at the first manifest of the root: its statusRefs are held to it. */
