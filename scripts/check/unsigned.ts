@@ -34,10 +34,18 @@ export interface UnsignedOptIns {
  */
 export interface UnsignedList {
   file: string;
-  /** Each entry's path, as written, with its digest and place (`file:line:col`). */
-  entries: ReadonlyMap<string, { digest: string; place: string; line: number; column: number }>;
+  /** Each entry's path, as written, with its digest and place. */
+  entries: ReadonlyMap<string, UnsignedEntry>;
   /** Not JSON, or not its schema: the opt-ins are unknown, and the file's own errors fail the run. */
   unreadable?: true;
+}
+
+/** An entry's digest and where it is: `place` is `file:line:col`. */
+interface UnsignedEntry {
+  digest: string;
+  place: string;
+  line: number;
+  column: number;
 }
 
 /** The text of an `_unsigned.json` (`file`): its entries and what is wrong with it as a whole. */
@@ -46,7 +54,7 @@ export function readUnsignedText(
   text: string,
   validators: SchemaValidators,
 ): { list: UnsignedList; diagnostics: Diagnostic[] } {
-  const entries = new Map<string, { digest: string; place: string; line: number; column: number }>();
+  const entries = new Map<string, UnsignedEntry>();
   const { value, map, diagnostics } = parseAndValidate(file, text, LIST_FILE_SHAPE, validators.unsigned);
   if (diagnostics.length > 0 || !isJsonObject(value)) return { list: { file, entries, unreadable: true }, diagnostics };
   for (const [name, digest] of Object.entries(value as Record<string, string>)) {
