@@ -83,7 +83,7 @@ function sampleOf(content: string): Sample {
     files,
     texts,
     limits: settings.limits,
-    validate: schemaValidators(settings.contextUrl).manifest,
+    validate: schemaValidators(settings.contextUrl, settings.resolverUrl).manifest,
     manifests,
     members: manifests.map((m) => canonicalMembers(m)),
   };

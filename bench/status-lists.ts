@@ -26,7 +26,11 @@ export async function statusListStage(content: string, umids: readonly string[],
   rmSync(scratch, { recursive: true, force: true });
   const settings = settingsFromEnv();
   const routesPath = join(content, "_routes.json");
-  const routes = checkRoutesText(routesPath, readFileSync(routesPath, "utf8"), schemaValidators(settings.contextUrl));
+  const routes = checkRoutesText(
+    routesPath,
+    readFileSync(routesPath, "utf8"),
+    schemaValidators(settings.contextUrl, settings.resolverUrl),
+  );
   const allocated = [...umids, ...routes.revoked];
   writeAllocation(join(scratch, STATUS_FOLDER), allocated);
   const published = new PublishedManifests();

@@ -176,11 +176,13 @@ export async function* probe(baseUrl: string, umids: string[]): AsyncGenerator<P
     );
   });
 
-  for (const umid of umids) yield* probeUmid(umid, ask, run);
+  for (const umid of umids) yield* probeUmid(umid, base, ask, run);
 }
 
+/** `base`: the resolver probed, whose clients judge a redirect's target from it. */
 async function* probeUmid(
   umid: string,
+  base: string,
   ask: (method: string, path: string, headers?: Record<string, string>) => Promise<Answer>,
   run: Check,
 ): AsyncGenerator<ProbeResult> {
@@ -197,7 +199,8 @@ async function* probeUmid(
     expectHeader(first, "Cache-Control", CACHE_RESOLVED);
     if (first.status === 307) {
       const location = first.headers.get("Location");
-      const problem = location === null ? "is missing" : redirectLocationProblem(location);
+      // Judged as a client asking this resolver judges it: a local or private target only from a resolver on one.
+      const problem = location === null ? "is missing" : redirectLocationProblem(location, base);
       expect(problem === undefined, `Location ${problem}: ${quoted(location)}`);
       return `307 to ${location}`;
     }

@@ -181,7 +181,7 @@ describe("conformance suite v0.4: the evaluator agrees with check on every struc
 });
 
 describe("conformance suite v0.4: schema-sweep surface", { skip }, () => {
-  const validate = schemaValidators(CONTEXT).manifest;
+  const validate = schemaValidators(CONTEXT, "").manifest;
   for (const entry of present) {
     const expected = entry.schemaValidation?.expectedResult ?? "accept";
     it(`schema ${expected}s ${entry.filename}`, () => {

@@ -1,14 +1,16 @@
 /**
  * `check --base REV` over the other files that carry trust (issue 37, defects 11 and 13):
  * the status list allocation (`_status/`), whose entries copies of manifests name in their
- * statusRef, outside the signature; and `_keys.json`, which closes the world of keys.
+ * statusRef, outside the signature; `_keys.json`, which closes the world of keys; and
+ * `_unsigned.json`, which lets a file through with no verifiable signature at all.
  */
 import assert from "node:assert/strict";
-import { createPublicKey, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { canonicalize } from "../core/crypto/jcs.ts";
 import { listStatusRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning } from "./support/fixture-content.ts";
@@ -275,5 +277,105 @@ describe("check --base: _keys.json is history (defect 13)", () => {
     assert.equal(result.status, 0, result.stdout);
     assert.deepEqual(printedProblems(result.stdout), []);
     assert.doesNotMatch(readFileSync(join(kept.root, "summary.md"), "utf8"), /pin-changed/);
+  });
+});
+
+describe("check --base: _unsigned.json is history", () => {
+  /** A v0.1 payload: v0.1 defines no verifiable signature, so it is published only when opted in. */
+  const v01 = (subject = "did:web:old.example") => ({
+    "@context": "https://universalmanifest.net/ns/universal-manifest/v0.1/schema.jsonld",
+    "@id": "urn:legacy:v01",
+    "@type": "um:Manifest",
+    manifestVersion: "0.1",
+    subject,
+    issuedAt: "2026-01-01T00:00:00Z",
+    expiresAt: "2030-01-01T00:00:00Z",
+  });
+  const digestOf = (value: unknown) => `sha256-${createHash("sha256").update(canonicalize(value)).digest("base64url")}`;
+  const NOW_UNSIGNED = `${CONTENT}/_unsigned.json`;
+  const signedOnly = (): Record<string, unknown> => ({ "_keys.json": pinning(key), "a.json": manifest("urn:a") });
+  const optedIn = (): Record<string, unknown> => ({
+    ...signedOnly(),
+    "old.json": v01(),
+    "_unsigned.json": { "old.json": digestOf(v01()) },
+  });
+  const warningsOf = (stdout: string) => printedProblems(stdout).filter((p) => p.severity === "warning");
+
+  it("warns of a new opt-in, naming the file and its digest, at its entry", () => {
+    const repo = repository(signedOnly());
+    repo.write("old.json", v01());
+    repo.write("_unsigned.json", { "old.json": digestOf(v01()) });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    const warnings = warningsOf(result.stdout);
+    assert.deepEqual(
+      warnings.map((p) => [p.file, p.line, p.rule]),
+      [[NOW_UNSIGNED, 2, "history/unsigned-opt-in"]],
+      result.stdout,
+    );
+    for (const value of ['"old.json"', digestOf(v01()), repo.base])
+      assert.ok(warnings[0]!.message.includes(value), warnings[0]!.message);
+  });
+
+  it("warns of an opt-in whose digest changed, naming both digests", () => {
+    const repo = repository(optedIn());
+    const edited = v01("did:web:mallory.example");
+    repo.write("old.json", edited);
+    repo.write("_unsigned.json", { "old.json": digestOf(edited) });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    const warnings = warningsOf(result.stdout);
+    assert.deepEqual(
+      warnings.map((p) => [p.file, p.line, p.rule]),
+      [[NOW_UNSIGNED, 2, "history/unsigned-opt-in"]],
+      result.stdout,
+    );
+    for (const value of ['"old.json"', digestOf(v01()), digestOf(edited)])
+      assert.ok(warnings[0]!.message.includes(value), warnings[0]!.message);
+  });
+
+  it("lists opt-ins first in the summary, after a key rotation and before the table", () => {
+    const other = newKey();
+    const repo = repository(signedOnly());
+    repo.write("_keys.json", pinning(other));
+    repo.write("a.json", manifest("urn:a", undefined, other));
+    repo.write("old.json", v01());
+    repo.write("_unsigned.json", { "old.json": digestOf(v01()) });
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    const first = lines.slice(1).findIndex((line) => line !== "") + 1;
+    assert.match(lines[first]!, /history\/pin-changed/);
+    const optIns = at(/history\/unsigned-opt-in/);
+    assert.ok(first < optIns && optIns < at(/^Compared with /), lines.join("\n"));
+    // The file, the digest before (none: a new opt-in) and the digest now.
+    assert.ok(lines.includes(`| \`old.json\` | none | \`${digestOf(v01())}\` |`), lines.join("\n"));
+  });
+
+  it("lists a lone opt-in right after the heading", () => {
+    const repo = repository(signedOnly());
+    repo.write("old.json", v01());
+    repo.write("_unsigned.json", { "old.json": digestOf(v01()) });
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
+    const first = lines.slice(1).findIndex((line) => line !== "") + 1;
+    assert.match(lines[first]!, /history\/unsigned-opt-in/);
+  });
+
+  it("says nothing of opt-ins left as they were, or removed", () => {
+    const kept = repository(optedIn());
+    const result = kept.check("--base", kept.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(printedProblems(result.stdout), []);
+    assert.doesNotMatch(readFileSync(join(kept.root, "summary.md"), "utf8"), /unsigned-opt-in/);
+    // The payload re-issued signed, its opt-in gone with the file: stricter than before.
+    const removed = repository(optedIn());
+    removed.remove("_unsigned.json");
+    removed.write("old.json", manifest("urn:legacy:v01"));
+    const stricter = removed.check("--base", removed.base);
+    assert.equal(stricter.status, 0, stricter.stdout);
+    assert.deepEqual(printedProblems(stricter.stdout), []);
   });
 });

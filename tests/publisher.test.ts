@@ -714,7 +714,7 @@ describe("revoke and redirect", () => {
     assert.ok(problem!.includes('"location"') && problem!.endsWith(" at /redirects/0"), problem);
     assertLineNames(refusal!, "routes3/content/_routes.json");
     const url = await cli(["redirect", "urn:q", "ftp://q.example/", "--content", "routes3/content"]);
-    assertUsageError(url, "'ftp://q.example/'", redirectLocationProblem("ftp://q.example/")!);
+    assertUsageError(url, "'ftp://q.example/'", redirectLocationProblem("ftp://q.example/", "")!);
   });
   it("redirect takes only an absolute https URL with a host (http to loopback), no credentials, at most 8 KiB", async () => {
     mkdirSync(join(scratch, "routes7/content"), { recursive: true });
@@ -732,7 +732,7 @@ describe("revoke and redirect", () => {
       "https:/one-slash.example/",
     ]) {
       const result = await cli(["redirect", "urn:q", location, "--content", "routes7/content"]);
-      assertUsageError(result, redirectLocationProblem(location)!);
+      assertUsageError(result, redirectLocationProblem(location, "")!);
     }
     // The refused URL is quoted escaped: it cannot start a line of its own, such as a workflow command.
     const forged = await cli([
@@ -753,6 +753,24 @@ describe("revoke and redirect", () => {
     assert.equal((await cli(["redirect", "urn:q", "HTTPS://Q.example/", "--content", "routes7/content"])).status, 0);
     assert.deepEqual(JSON.parse(read("routes7/content/_routes.json")).redirects, [
       { umid: "urn:q", location: "HTTPS://Q.example/" },
+    ]);
+  });
+  it("redirect refuses a local or private address for a resolver that is not on one, as clients do", async () => {
+    mkdirSync(join(scratch, "routes8/content"), { recursive: true });
+    const remote = { UM_RESOLVER_URL: "https://resolver.example" };
+    // Issue 37: every client asking a public resolver refuses to follow these (core/secure-url.ts).
+    for (const location of ["https://10.0.0.1/x", "https://[::ffff:127.0.0.1]/x", "https://0.0.0.0/x"]) {
+      const result = await cli(["redirect", "urn:q", location, "--content", "routes8/content"], scratch, remote);
+      assertUsageError(result, `'${location}'`, redirectLocationProblem(location, remote.UM_RESOLVER_URL)!);
+    }
+    assert.equal(existsSync(join(scratch, "routes8/content/_routes.json")), false);
+    // A trial on this machine: the resolver is on loopback too, and its clients follow it there.
+    const trial = await cli(["redirect", "urn:q", "https://10.0.0.1/x", "--content", "routes8/content"], scratch, {
+      UM_RESOLVER_URL: "http://localhost:8787",
+    });
+    assert.equal(trial.status, 0, trial.stderr);
+    assert.deepEqual(JSON.parse(read("routes8/content/_routes.json")).redirects, [
+      { umid: "urn:q", location: "https://10.0.0.1/x" },
     ]);
   });
 });
@@ -816,7 +834,7 @@ describe("probe", () => {
       assert.deepEqual(lines, [
         ...locations.map(
           (location, i) =>
-            `FAIL  GET /urn%3Amoved%3A${i}: Location ${redirectLocationProblem(location)}: ${quoted(location)}`,
+            `FAIL  GET /urn%3Amoved%3A${i}: Location ${redirectLocationProblem(location, "")}: ${quoted(location)}`,
         ),
         `ok    GET /urn%3Amoved%3A${locations.length}: 307 to HTTPS://Good.example/m`,
       ]);

@@ -39,10 +39,15 @@ function repository(name: string, files: Record<string, unknown>): string {
 }
 
 function cli(cwd: string, ...args: string[]) {
+  return cliWith({}, cwd, ...args);
+}
+
+/** The CLI with `env` on top of this process's environment. */
+function cliWith(env: Record<string, string>, cwd: string, ...args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, GITHUB_ACTIONS: "" },
+    env: { ...process.env, GITHUB_ACTIONS: "", ...env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, output: result.stdout + result.stderr };
 }
@@ -638,7 +643,7 @@ describe("one rule for redirect locations", () => {
   const expected = bad.map(
     (location, i) =>
       `content/_routes.json:${5 + 4 * i}:19 - error schema/redirect-location: ` +
-      `${redirectLocationProblem(location)} at /redirects/${i}/location`,
+      `${redirectLocationProblem(location, "")} at /redirects/${i}/location`,
   );
 
   it("check and build refuse each bad location in _routes.json, at its place, with its reason", () => {
@@ -655,6 +660,40 @@ describe("one rule for redirect locations", () => {
       expected,
     );
     assert.equal(existsSync(join(root, "dist")), false);
+  });
+
+  it("check and build refuse a local or private location for a resolver that is not on one, as clients do", () => {
+    // Issue 37: every client asking a public resolver refuses to follow these (core/secure-url.ts).
+    const inward = [
+      "https://10.0.0.1/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://0.0.0.0/x",
+      "http://localhost:8080/m",
+    ];
+    const local = repository("locations-inward", {
+      "content/_keys.json": pinning(publisher),
+      "content/a.json": signed(manifestFor("urn:a"), publisher),
+      "content/_routes.json": { redirects: inward.map((location, i) => ({ umid: `urn:inward:${i}`, location })) },
+    });
+    const remote = { UM_RESOLVER_URL: "https://resolver.example" };
+    const refused = inward.map(
+      (location, i) =>
+        `content/_routes.json:${5 + 4 * i}:19 - error schema/redirect-location: ` +
+        `${redirectLocationProblem(location, remote.UM_RESOLVER_URL)} at /redirects/${i}/location`,
+    );
+    for (const command of ["check", "build"]) {
+      const result = cliWith(remote, local, command);
+      assert.equal(result.status, 1, result.output);
+      assert.deepEqual(
+        result.stdout.split("\n").filter((line) => line.includes("_routes.json")),
+        refused,
+      );
+    }
+    assert.equal(existsSync(join(local, "dist")), false);
+    // A trial on this machine: the resolver is on loopback too, and its clients follow these.
+    const trial = cliWith({ UM_RESOLVER_URL: "http://localhost:8787" }, local, "build");
+    assert.equal(trial.status, 0, trial.output);
+    assert.equal(readRecords(join(local, "dist"))["urn:inward:0"]?.redirect, inward[0]);
   });
 
   it("a scheme in capitals is the same URL: accepted, and served as written", () => {

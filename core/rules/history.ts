@@ -133,4 +133,18 @@ export const HISTORY_RULES = {
     source: "UM v0.4 core §1.6.4",
     fix: "Make sure the new key is yours; nothing to fix if the pin is intended.",
   },
+  "history/unsigned-opt-in": {
+    severity: "warning",
+    summary: "_unsigned.json opts a file in that it did not at the base revision, or covers other bytes of it",
+    why:
+      "An entry of _unsigned.json lets a file be published with no verifiable signature: nothing but the " +
+      "entry's digest vouches for its content. Adding one, or changing its digest, is allowed, but it decides " +
+      "what is published unsigned, so it is never silent: the check warns, and the pull request summary " +
+      "(check --summary) lists it first.",
+    source: 'README, "Older manifest versions"',
+    fix:
+      "Review the file's content and make sure it is what you mean to publish unsigned; nothing to fix if it " +
+      "is. Better still, re-issue it as a signed v0.4 manifest and drop the entry.",
+    example: '{ "legacy/old-profile.jsonld": "sha256-Q9i594UqIi0pZlpMkbl-pj4yqVV5W5umNEq_8DtoJ9o" }',
+  },
 } satisfies Record<string, Rule>;

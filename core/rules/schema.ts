@@ -191,12 +191,16 @@ export const SCHEMA_RULES = {
     summary: "a redirect's location is not a URL the resolver may send consumers to",
     why:
       "A 307 sends everyone who resolves the UMID to its location. It must be an " +
-      "absolute https: or http: URL naming a host right after the //, without " +
+      "absolute https: URL (or http: to a loopback host) naming a host right after the //, without " +
       "credentials (user:pass@), in printable ASCII, at most 8 KiB; checked on the " +
       "text as written, since URL parsers repair https:///etc/passwd into host etc and " +
-      "https:\\\\host into https://host/.",
+      "https:\\\\host into https://host/. Clients follow nothing else, nor a redirect to a local or " +
+      "private address (10.0.0.0/8, 0.0.0.0, [::ffff:127.0.0.1], …) from a resolver that is not on one " +
+      "(UM_RESOLVER_URL): a remote resolver must not aim them at their own machine or network.",
     source: 'contract 3.1, 4.3 (307 with Location); README, "Content"',
-    fix: "Write the canonical manifest URL in full: https://host/path.",
+    fix:
+      "Write the canonical manifest URL in full: https://host/path, on a public host unless the resolver " +
+      "(UM_RESOLVER_URL) is on this machine or network too.",
     example: '{ "umid": "urn:uuid:...", "location": "https://canonical.example/manifests/a.json" }',
   },
 } satisfies Record<`schema/${SchemaKeyword}`, Rule>;

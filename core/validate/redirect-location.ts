@@ -7,14 +7,21 @@
  * carry in a header). The text itself is checked, not only what a URL parser makes of
  * it: the WHATWG parser repairs `https:///etc/passwd` into host `etc`, `https:\\host`
  * into `https://host/`, and drops tabs and line breaks, so a file could say one thing
- * and redirect to another. Pure and web-standard, for every runtime.
+ * and redirect to another. A location on this machine or a private network is refused
+ * when the resolver (`resolverUrl`, UM_RESOLVER_URL) is not on one, since no client that
+ * asks it follows one there (core/client/fetch-following.ts, pointsInward); a resolver on
+ * one, or none named, is a trial on this machine, as for a statusRef (status-ref.ts).
+ * Pure and web-standard, for every runtime.
  */
-import { isTrustworthyUrl } from "../secure-url.ts";
+import { isTrustworthyUrl, pointsInward } from "../secure-url.ts";
 
 export const MAX_LOCATION_BYTES = 8 * 1024;
 
-/** Why `location` cannot be a redirect's target; undefined when it can. */
-export function redirectLocationProblem(location: string): string | undefined {
+/**
+ * Why `location` cannot be a redirect's target, for a resolver at `resolverUrl` ("" when none is configured);
+ * undefined when it can.
+ */
+export function redirectLocationProblem(location: string, resolverUrl: string): string | undefined {
   const bytes = new TextEncoder().encode(location).length;
   if (bytes > MAX_LOCATION_BYTES)
     return `is ${bytes} bytes long; a redirect location is at most ${MAX_LOCATION_BYTES} bytes`;
@@ -29,5 +36,10 @@ export function redirectLocationProblem(location: string): string | undefined {
   // What a client follows (core/client/fetch-following.ts): a redirect it refuses reads as a manifest not found.
   if (!isTrustworthyUrl(location))
     return "must be https:, or http: to a loopback host (localhost, 127.0.0.0/8, [::1]): no client follows plain http";
+  if (resolverUrl !== "" && pointsInward(location, resolverUrl))
+    return (
+      `is on a local or private address, and the resolver (${resolverUrl}) is not: no client that asks it follows ` +
+      "a redirect to its own machine or network"
+    );
   return undefined;
 }

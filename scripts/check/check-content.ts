@@ -46,7 +46,7 @@ import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { filePlace, placed, placedAt } from "../read/source.ts";
 import type { Place } from "../../core/json/source-map.ts";
-import { checkUnsigned, commandLineOptIns } from "./unsigned.ts";
+import { checkUnsigned, commandLineOptIns, type UnsignedList } from "./unsigned.ts";
 import { appendAll } from "../../core/append-all.ts";
 
 export type { CheckOptions } from "./manifest-check.ts";
@@ -115,6 +115,8 @@ export interface ContentCheck {
   pinned: PinnedKey[];
   /** The content root's `_keys.json`, as checked by checkContent; undefined when there is none. */
   pins: KeyPins | undefined;
+  /** The content root's `_unsigned.json`, its entries as written; undefined when there is none. */
+  optedIn: UnsignedList | undefined;
   /** How many manifest files were not checked again: the verification cache knew them. */
   recalled: number;
 }
@@ -135,7 +137,7 @@ export async function checkContent(
     result.files.push({ file: displayPath(dir), umid: null });
     return result;
   }
-  const validators = schemaValidators(options.settings.contextUrl);
+  const validators = schemaValidators(options.settings.contextUrl, options.settings.resolverUrl);
   const listed = listContent(dir);
   // git runs while the folder is listed; its view is only worth asking for with a cache to use it.
   const git =
@@ -151,6 +153,7 @@ export async function checkContent(
   const root = checkRootFiles(dir, options, validators);
   result.pinned = root.pinned;
   result.pins = root.context.pins;
+  result.optedIn = root.optedIn;
   // Routes come first: a revoked UMID's body is never written.
   const routesPath = join(dir, ROUTES_FILE);
   const routes = checkRoutes(routesPath, validators);
@@ -306,7 +309,7 @@ export async function checkPaths(
 ): Promise<ContentCheck> {
   const result = emptyCheck();
   const { contentDir } = options;
-  const validators = schemaValidators(options.settings.contextUrl);
+  const validators = schemaValidators(options.settings.contextUrl, options.settings.resolverUrl);
   let root: RootFiles | undefined;
   let loose: ManifestContext | undefined;
   /** The content root's allocation, read at the first manifest of the root: its statusRefs are held to it. */
@@ -423,6 +426,8 @@ export interface RootFiles {
   context: ManifestContext;
   pinned: PinnedKey[];
   didDocuments: DidWebDocument[];
+  /** `_unsigned.json`, its entries as written; undefined when there is none. */
+  optedIn: UnsignedList | undefined;
 }
 
 export function checkRootFiles(dir: string, options: CheckOptions, validators: SchemaValidators): RootFiles {
@@ -440,6 +445,7 @@ export function checkRootFiles(dir: string, options: CheckOptions, validators: S
     context: { ...options, pins: keys.pins, unsigned: unsigned.optIns },
     pinned: keys.pinned,
     didDocuments: keys.didDocuments,
+    optedIn: unsigned.list,
   };
 }
 
@@ -557,6 +563,7 @@ function emptyCheck(): ContentCheck {
     statuses: new Map(),
     pinned: [],
     pins: undefined,
+    optedIn: undefined,
     didDocuments: [],
     statusAllocation: new StatusAllocation(),
     resolversDocument: undefined,

@@ -28,11 +28,47 @@ export interface UnsignedOptIns {
   entries: ReadonlyMap<string, UnsignedOptIn>;
 }
 
-/** `_unsigned.json` of the content root `dir` (absent: no opt-ins). */
+/**
+ * `_unsigned.json` as it is written, entry by entry: what `check --base` compares with the
+ * revision's (scripts/history/unsigned-opt-in-rule.ts), whether or not each entry's file is there.
+ */
+export interface UnsignedList {
+  file: string;
+  /** Each entry's path, as written, with its digest and place. */
+  entries: ReadonlyMap<string, UnsignedEntry>;
+  /** Not JSON, or not its schema: the opt-ins are unknown, and the file's own errors fail the run. */
+  unreadable?: true;
+}
+
+/** An entry's digest and where it is: `place` is `file:line:col`. */
+interface UnsignedEntry {
+  digest: string;
+  place: string;
+  line: number;
+  column: number;
+}
+
+/** The text of an `_unsigned.json` (`file`): its entries and what is wrong with it as a whole. */
+export function readUnsignedText(
+  file: string,
+  text: string,
+  validators: SchemaValidators,
+): { list: UnsignedList; diagnostics: Diagnostic[] } {
+  const entries = new Map<string, UnsignedEntry>();
+  const { value, map, diagnostics } = parseAndValidate(file, text, LIST_FILE_SHAPE, validators.unsigned);
+  if (diagnostics.length > 0 || !isJsonObject(value)) return { list: { file, entries, unreadable: true }, diagnostics };
+  for (const [name, digest] of Object.entries(value as Record<string, string>)) {
+    const { line, column } = map!.place(`/${escapePointerToken(name)}`);
+    entries.set(name, { digest, place: `${file}:${line}:${column}`, line, column });
+  }
+  return { list: { file, entries }, diagnostics };
+}
+
+/** `_unsigned.json` of the content root `dir` (absent: no opt-ins); `list`, its entries as written. */
 export function checkUnsigned(
   dir: string,
   validators: SchemaValidators,
-): { optIns: UnsignedOptIns; file?: string; diagnostics: Diagnostic[] } {
+): { optIns: UnsignedOptIns; file?: string; list?: UnsignedList; diagnostics: Diagnostic[] } {
   const path = join(dir, UNSIGNED_FILE);
   const file = displayPath(path);
   const root = { dir: resolve(dir), file };
@@ -41,37 +77,33 @@ export function checkUnsigned(
   if ("diagnostic" in read)
     return {
       optIns: { root, entries },
-      ...(!read.missing && { file }),
+      ...(!read.missing && { file, list: { file, entries: new Map(), unreadable: true } }),
       diagnostics: read.missing ? [] : [read.diagnostic],
     };
-  const { value, map, diagnostics } = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validators.unsigned);
-  if (diagnostics.length === 0 && isJsonObject(value)) {
-    for (const [name, digest] of Object.entries(value as Record<string, string>)) {
-      const pointer = `/${escapePointerToken(name)}`;
-      const { line, column } = map!.place(pointer);
-      const at = { file, pointer, line, column };
-      if (
-        name.startsWith("/") ||
-        name.includes("\\") ||
-        name.split("/").some((part) => part === "" || part === "." || part === "..")
-      ) {
-        diagnostics.push(
-          diagnostic(
-            "unsigned/path",
-            at,
-            `${quoted(name)} must be a file's path below the content root, with / between folders`,
-          ),
-        );
-      } else if (!existsSync(join(dir, name))) {
-        diagnostics.push(
-          diagnostic("unsigned/stale", at, `no file ${quoted(name)} in ${displayPath(dir)}: remove this opt-in`),
-        );
-      } else {
-        entries.set(join(root.dir, name), { digest, place: `${file}:${line}:${column}` });
-      }
+  const { list, diagnostics } = readUnsignedText(file, read.text, validators);
+  for (const [name, { digest, place, line, column }] of list.entries) {
+    const at = { file, pointer: `/${escapePointerToken(name)}`, line, column };
+    if (
+      name.startsWith("/") ||
+      name.includes("\\") ||
+      name.split("/").some((part) => part === "" || part === "." || part === "..")
+    ) {
+      diagnostics.push(
+        diagnostic(
+          "unsigned/path",
+          at,
+          `${quoted(name)} must be a file's path below the content root, with / between folders`,
+        ),
+      );
+    } else if (!existsSync(join(dir, name))) {
+      diagnostics.push(
+        diagnostic("unsigned/stale", at, `no file ${quoted(name)} in ${displayPath(dir)}: remove this opt-in`),
+      );
+    } else {
+      entries.set(join(root.dir, name), { digest, place });
     }
   }
-  return { optIns: { root, entries }, file, diagnostics };
+  return { optIns: { root, entries }, file, list, diagnostics };
 }
 
 export const NO_OPT_INS: UnsignedOptIns = { entries: new Map() };

@@ -96,7 +96,8 @@ Examples:
         "UMID (history/status-entry-freed, -moved, -unrevoked), and a content/_keys.json " +
         "removed, or a pin dropped that REV's manifests were signed under " +
         "(history/keys-removed, pin-removed); a key pinned anew is a warning " +
-        "(history/pin-changed); the whole content folder, so no PATH",
+        "(history/pin-changed), and so is a file opted in anew by content/_unsigned.json " +
+        "(history/unsigned-opt-in); the whole content folder, so no PATH",
     }),
     summary: stringOption({
       value: "FILE",
@@ -214,12 +215,14 @@ async function compareWithRevision(
           revision,
           contentDir,
           settings.limits,
-          schemaValidators(settings.contextUrl),
+          schemaValidators(settings.contextUrl, settings.resolverUrl),
           summaryFile !== undefined,
         );
   const now = stateNow(result, contentDir);
   const listed = new Set(result.files.map((checked) => checked.file));
-  for (const { file, umid, diagnostics } of historyProblems(before, now, revision?.name ?? "")) {
+  // Without --base there is no history to keep, only a summary against nothing.
+  const findings = revision === undefined ? [] : historyProblems(before, now, revision.name);
+  for (const { file, umid, diagnostics } of findings) {
     if (!listed.has(file)) result.files.push({ file, umid });
     appendAll(result.diagnostics, diagnostics);
   }

@@ -39,7 +39,7 @@ export const KEYS_OPTION = {
  */
 export function keysOption(file: string | undefined, settings: Settings): Record<string, string> | undefined {
   if (file === undefined) return undefined;
-  const checked = checkKeys(file, schemaValidators(settings.contextUrl));
+  const checked = checkKeys(file, schemaValidators(settings.contextUrl, settings.resolverUrl));
   // No pins at all: checkKeys finds no file, which for a content root means none is pinned.
   const [first, ...more] =
     checked.pins === undefined

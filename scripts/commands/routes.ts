@@ -176,7 +176,8 @@ export const redirect = defineCommand({
   description: `Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307
 with Location: URL, so URL must be an absolute https URL (or http to a loopback host: the
 only ones clients follow) naming a host, with no credentials, printable ASCII, at most
-8 KiB, as written (not as a URL parser would repair it). A UMID that a manifest file publishes, or that is revoked, is not redirected, nor
+8 KiB, as written (not as a URL parser would repair it), and not on a local or private
+address unless UM_RESOLVER_URL is on one too. A UMID that a manifest file publishes, or that is revoked, is not redirected, nor
 one that differs from a published UMID only in letter case.`,
   epilogue: `Exit status: 0 redirected (or already), 1 refused or _routes.json invalid, 2 usage error.
 
@@ -185,7 +186,7 @@ Example:
   positionals: [UMID, { name: "URL", required: true }],
   options: CONTENT_OPTION,
   run: (values, [umid, location]) => {
-    const problem = redirectLocationProblem(location);
+    const problem = redirectLocationProblem(location, settingsFromEnv().resolverUrl);
     if (problem !== undefined) throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
     return editRoutes(values.content, umid, ({ routes, listed, publishedBy, dropStatus }) => {
       const revoked = listed("revoked", umid);
@@ -215,7 +216,7 @@ Example:
 /** Applies `edit` to the _routes.json of the content folder `dir`, on behalf of `umid`. */
 async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => Outcome): Promise<number> {
   const settings = settingsFromEnv();
-  const validators = schemaValidators(settings.contextUrl);
+  const validators = schemaValidators(settings.contextUrl, settings.resolverUrl);
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);
 

@@ -92,7 +92,7 @@ Example:
       throw new UsageError(
         "--status-list needs the resolver that serves the lists: --status-base URL or UM_RESOLVER_URL",
       );
-    const validators = schemaValidators(settings.contextUrl);
+    const validators = schemaValidators(settings.contextUrl, settings.resolverUrl);
     const files = await manifestFiles(paths);
     // Allocated for the whole run at once, and written before any manifest that names an entry.
     const allocated = statusList ? await allocateForFiles(files, values.content, statusBase, settings) : undefined;

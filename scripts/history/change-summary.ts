@@ -4,13 +4,16 @@
  * publishes, changes (other canonical bytes: JCS, RFC 8785, is what the resolver serves),
  * revokes, suspends, reinstates and redirects, and those whose status reason it changes,
  * with each reason old and new (a reason is served in the status document). A signing key
- * pinned anew comes first, as a warning: it decides which signatures are accepted.
+ * pinned anew comes first, as a warning: it decides which signatures are accepted; then a
+ * file opted in anew to be published unsigned, as a warning: nothing but its digest vouches
+ * for it.
  */
 import { instant } from "../../core/validate/cross-field.ts";
 import type { StatusList } from "../check/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 import { keyChanges } from "./key-pin-rule.ts";
+import { optInChanges } from "./unsigned-opt-in-rule.ts";
 import { excerpt } from "../../core/excerpt.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */
@@ -98,25 +101,26 @@ export function summaryMarkdown(
   const rows = changes(before, now, reasons);
   const compared = base === undefined ? "nothing (no --base): everything is new" : codeSpan(base);
   const pins = keyChanges(before, now);
+  const optIns = optInChanges(before, now);
   const lines = [
     "### What this change does to the resolver",
     "",
     // First: a key pinned anew or rotated decides which signatures are accepted from now on.
-    ...(pins.length === 0
-      ? []
-      : [
-          `**Warning: ${pins.length === 1 ? "a signing key is" : `${pins.length} signing keys are`} ` +
-            "pinned anew** (history/pin-added, history/pin-changed): every manifest signed under these keyRefs " +
-            "is checked against the new key. Make sure it is yours.",
-          "",
-          "| keyRef | Key before | Key now |",
-          "| --- | --- | --- |",
-          ...pins.map(
-            ({ keyRef, before: old, now: pinned }) =>
-              `| ${codeSpan(keyRef)} | ${old === undefined ? "none" : codeSpan(old)} | ${codeSpan(pinned)} |`,
-          ),
-          "",
-        ]),
+    ...warningFirst(
+      `**Warning: ${pins.length === 1 ? "a signing key is" : `${pins.length} signing keys are`} ` +
+        "pinned anew** (history/pin-added, history/pin-changed): every manifest signed under these keyRefs " +
+        "is checked against the new key. Make sure it is yours.",
+      ["keyRef", "Key before", "Key now"],
+      pins.map(({ keyRef, before: old, now: pinned }) => [keyRef, old, pinned]),
+    ),
+    // Then: an opt-in decides what is published with no signature at all (history/unsigned-opt-in).
+    ...warningFirst(
+      `**Warning: ${optIns.length === 1 ? "a file is" : `${optIns.length} files are`} opted in anew to be ` +
+        "published without a verifiable signature** (history/unsigned-opt-in): nothing but the digest in " +
+        "_unsigned.json vouches for them. Make sure their content is what you reviewed.",
+      ["File", "Digest before", "Digest now"],
+      optIns.map(({ name, before: old, now: digest }) => [name, old, digest]),
+    ),
     `Compared with ${compared}. ${printable(checked)}`,
     "",
     "| Change | UMIDs | First UMIDs |",
@@ -164,4 +168,23 @@ export function codeSpan(text: string): string {
   const fence = "`".repeat(Math.max(0, ...[...escaped.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
   const pad = /^[ `]|[ `]$/.test(escaped) ? " " : "";
   return `${fence}${pad}${escaped}${pad}${fence}`;
+}
+
+/** A warning the summary puts before all else, with a row of what each changed: its name, before (or none), now. */
+function warningFirst(
+  warning: string,
+  headings: [string, string, string],
+  rows: [string, string | undefined, string][],
+): string[] {
+  if (rows.length === 0) return [];
+  return [
+    warning,
+    "",
+    `| ${headings.join(" | ")} |`,
+    "| --- | --- | --- |",
+    ...rows.map(
+      ([name, old, now]) => `| ${codeSpan(name)} | ${old === undefined ? "none" : codeSpan(old)} | ${codeSpan(now)} |`,
+    ),
+    "",
+  ];
 }

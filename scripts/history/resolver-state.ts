@@ -9,9 +9,10 @@
  * dates its status (EXT-OPT O2.2 `updatedAt`) when nothing else does. Now, everything is
  * taken from what the check found: no file is read again.
  *
- * Two more files carry trust and are compared too: the status list allocation
- * (`_status/`), whose entries the published lists derive from, and `_keys.json`, with the
- * keyRef each manifest at the revision was signed under.
+ * Three more files carry trust and are compared too: the status list allocation
+ * (`_status/`), whose entries the published lists derive from; `_keys.json`, with the
+ * keyRef each manifest at the revision was signed under; and `_unsigned.json`, the files
+ * published with no verifiable signature.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -21,12 +22,20 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/stric
 import { instant } from "../../core/validate/cross-field.ts";
 import type { Limits } from "../config.ts";
 import type { ContentCheck } from "../check/check-content.ts";
-import { displayPath, isManifestName, KEYS_FILE, MAX_LIST_FILE_BYTES, ROUTES_FILE } from "../read/files.ts";
+import {
+  displayPath,
+  isManifestName,
+  KEYS_FILE,
+  MAX_LIST_FILE_BYTES,
+  ROUTES_FILE,
+  UNSIGNED_FILE,
+} from "../read/files.ts";
 import { checkRoutesText, type RoutesCheck, type RouteStatus } from "../check/routes.ts";
 import type { SourceFile } from "../read/source.ts";
 import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { listFolder, readBlobs, type Revision, type TreeFile } from "./git-revision.ts";
 import { checkKeysText } from "../check/keys.ts";
+import { readUnsignedText, type UnsignedList } from "../check/unsigned.ts";
 import { addListText, STATUS_FOLDER, StatusAllocation } from "../check/status-allocation.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 
@@ -49,6 +58,8 @@ export interface ResolverState {
   keys: KeyPins | undefined;
   /** At a revision: each keyRef a manifest there was signed under, with the first such file. Empty now. */
   signedUnder: Map<string, string>;
+  /** `_unsigned.json`, its entries as written; undefined when there is none. */
+  optedIn: UnsignedList | undefined;
 }
 
 /** The working tree, as `checkContent` found it in `contentDir`. */
@@ -56,6 +67,7 @@ export function stateNow(check: ContentCheck, contentDir: string): ResolverState
   const state = routesState(displayPath(join(contentDir, ROUTES_FILE)), check.routes);
   state.allocation = check.statusAllocation;
   state.keys = check.pins;
+  state.optedIn = check.optedIn;
   // The first file to claim a UMID serves it, valid or not: what it says is what the resolver would answer.
   for (const { file, umid } of check.files) {
     if (umid === null || state.published.has(umid) || !isServed(state, umid)) continue;
@@ -93,6 +105,7 @@ export async function stateAt(
   );
   const routes = files.find((f) => f.name === ROUTES_FILE);
   const keys = files.find((f) => f.name === KEYS_FILE);
+  const unsigned = files.find((f) => f.name === UNSIGNED_FILE);
   // As checkStatusAllocation lists them: sign's lock and temporary files are no part of it.
   const lists = files.filter(({ name }) => {
     const [folder, list, deeper] = name.split("/");
@@ -100,6 +113,7 @@ export async function stateAt(
   });
   let routesText = routes === undefined ? undefined : "";
   let keysText = keys === undefined ? undefined : "";
+  let unsignedText = unsigned === undefined ? undefined : "";
   const listTexts: { name: string; text: string }[] = [];
   const claims = new Map<string, { file: string; digest?: string; issuedAt: number }>();
   const signedUnder = new Map<string, string>();
@@ -110,6 +124,9 @@ export async function stateAt(
       : []),
     ...(keys !== undefined && keys.size <= MAX_LIST_FILE_BYTES
       ? [[keys, (text: string) => (keysText = text)] as const]
+      : []),
+    ...(unsigned !== undefined && unsigned.size <= MAX_LIST_FILE_BYTES
+      ? [[unsigned, (text: string) => (unsignedText = text)] as const]
       : []),
     ...lists
       .filter((list) => list.size <= MAX_LIST_FILE_BYTES)
@@ -153,6 +170,8 @@ export async function stateAt(
     state.keys = checked.pins ?? { file: shown(KEYS_FILE), keys: new Map(), unreadable: true };
   } else if (keys !== undefined) state.keys = { file: shown(KEYS_FILE), keys: new Map(), unreadable: true };
   state.signedUnder = signedUnder;
+  // A file over its limit was refused then, its text left empty: read as unreadable.
+  if (unsignedText !== undefined) state.optedIn = readUnsignedText(shown(UNSIGNED_FILE), unsignedText, validators).list;
   return state;
 }
 
@@ -173,6 +192,7 @@ function routesState(file: string, routes: RoutesCheck | undefined): ResolverSta
     allocation: new StatusAllocation(),
     keys: undefined,
     signedUnder: new Map(),
+    optedIn: undefined,
   };
 }
 

@@ -29,9 +29,13 @@ export interface SchemaValidators {
 
 const compiled = new Map<string, SchemaValidators>();
 
-/** Validators for a context URL, compiled once per process. */
-export function schemaValidators(contextUrl: string): SchemaValidators {
-  let validators = compiled.get(contextUrl);
+/**
+ * Validators for a context URL and the resolver the content is served from (UM_RESOLVER_URL, "" when none is
+ * configured: a redirect's location is judged against it), compiled once per process for each.
+ */
+export function schemaValidators(contextUrl: string, resolverUrl: string): SchemaValidators {
+  const key = JSON.stringify([contextUrl, resolverUrl]);
+  let validators = compiled.get(key);
   if (validators === undefined) {
     const ajv = new Ajv2020({
       allErrors: true,
@@ -49,7 +53,7 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
       schemaType: "boolean",
       errors: true,
       validate: function redirectLocation(this: unknown, _schema: boolean, data: string): boolean {
-        const problem = redirectLocationProblem(data);
+        const problem = redirectLocationProblem(data, resolverUrl);
         (redirectLocation as { errors?: Partial<ErrorObject>[] }).errors =
           problem === undefined ? [] : [{ keyword: "redirect-location", message: problem, params: {} }];
         return problem === undefined;
@@ -78,7 +82,7 @@ export function schemaValidators(contextUrl: string): SchemaValidators {
         return validate;
       },
     };
-    compiled.set(contextUrl, validators);
+    compiled.set(key, validators);
   }
   return validators;
 }

@@ -28,7 +28,7 @@ import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "../s
 import { assertRuleIds, documentText, excerpt, holds, mutatedBytes } from "../support/properties.ts";
 
 const settings = settingsFromEnv({ UM_RESOLVER_URL: FIXTURE_RESOLVER_URL });
-const validators = schemaValidators(settings.contextUrl);
+const validators = schemaValidators(settings.contextUrl, settings.resolverUrl);
 const errors = (diagnostics: readonly { severity: string; rule: string }[]) =>
   diagnostics.filter((d) => d.severity === "error").map((d) => d.rule);
 

@@ -63,7 +63,7 @@ before(() => {
 
 describe("properties: the publisher's tools over the files they edit", () => {
   it("revoke, suspend, reinstate and redirect edit a damaged _routes.json into a valid one, or leave it", async () => {
-    const validators = schemaValidators(settingsFromEnv({}).contextUrl);
+    const validators = schemaValidators(settingsFromEnv({}).contextUrl, "");
     const path = join(content, "_routes.json");
     const edits = [
       () => runCommand(revoke, ["urn:edit:a", "--content", content]),

@@ -198,7 +198,8 @@ export function makeFixture(): Fixture {
 
   const redirects = new Map([
     ["urn:moved:elsewhere", "https://canonical.example/manifests/urn:moved:elsewhere"],
-    ["moved/with slash", "http://localhost:8080/legacy/m?id=42"],
+    // With a query, served as written; not on loopback, as the fixture's resolver is not: no client would follow it.
+    ["moved/with slash", "https://legacy.example/m?id=42"],
   ]);
   const revoked = ["urn:revoked:gone", revokedWithFile];
   const [suspended, reinstated, gone, goneWithFile] = [

@@ -1,7 +1,8 @@
 /**
  * The one rule for a redirect's Location, on the text as written: each way a URL parser
  * would repair a string into some other target is refused, with its own reason, and the
- * routes schema reports the same reason at the location's pointer.
+ * routes schema reports the same reason at the location's pointer. A location on a local
+ * or private address is refused as the client refuses it: when the resolver is not on one.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -10,14 +11,25 @@ import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 import { CONTEXT } from "../support/fixture-content.ts";
 
 const longest = (prefix: string) => prefix + "a".repeat(MAX_LOCATION_BYTES - prefix.length);
+/** A resolver on a public host, as UM_RESOLVER_URL names it. */
+const REMOTE = "https://resolver.example";
+/** Locations on this machine or a private network, in spellings a URL parser reads alike. */
+const INWARD = [
+  "https://10.0.0.1/x",
+  "https://[::ffff:127.0.0.1]/x",
+  "https://0.0.0.0/x",
+  "https://169.254.169.254/latest/meta-data",
+  "https://192.168.1.1:8443/m",
+  "https://[fd00::1]/m",
+  "https://0x7f.1/m",
+  "http://localhost:8080/legacy/m?id=42",
+  "http://127.0.0.1:8787/m",
+];
 
 describe("redirect locations", () => {
   it("accepts absolute https URLs with a host, or http to a loopback host, whatever their scheme's letter case", () => {
     for (const location of [
       "https://canonical.example/manifests/urn:uuid:1",
-      "http://127.0.0.1:8787/m?id=42#top",
-      "http://localhost/m",
-      "http://[::1]:8787/m",
       "https://canonical.example",
       "https://canonical.example:8443/m",
       "https://[2001:db8::1]/m",
@@ -25,11 +37,29 @@ describe("redirect locations", () => {
       "https://xn--bcher-kva.example/%C3%BC",
       // Schemes are case-insensitive (RFC 3986 section 3.1): the same URL, sent as written.
       "HTTPS://Canonical.Example/M",
-      "hTTp://LocalHost/",
       longest("https://long.example/"),
     ]) {
-      assert.equal(redirectLocationProblem(location), undefined, location.slice(0, 60));
+      assert.equal(redirectLocationProblem(location, REMOTE), undefined, location.slice(0, 60));
     }
+    // http: to loopback, for a resolver tried on this machine, or none named.
+    for (const resolver of ["http://localhost:8787", ""])
+      for (const location of [
+        "http://127.0.0.1:8787/m?id=42#top",
+        "http://localhost/m",
+        "http://[::1]:8787/m",
+        "hTTp://LocalHost/",
+      ])
+        assert.equal(redirectLocationProblem(location, resolver), undefined, `${location} from ${resolver}`);
+  });
+
+  it("refuses a local or private address when the resolver is not on one, as the client does", () => {
+    const given = [...new Set(INWARD.map((location) => redirectLocationProblem(location, REMOTE)))];
+    assert.equal(given.length, 1, given.join(" | "));
+    assert.ok(given[0]?.includes(REMOTE), given[0]);
+    // A resolver on this machine or a private network may send its clients there; unset, nothing says where it is.
+    for (const resolver of ["http://localhost:8787", "https://10.1.2.3:8443", "https://[::1]/", ""])
+      for (const location of INWARD)
+        assert.equal(redirectLocationProblem(location, resolver), undefined, `${location} from ${resolver}`);
   });
 
   it("refuses each text that is not what a consumer would be sent to, with a reason of its own for each way", () => {
@@ -70,36 +100,50 @@ describe("redirect locations", () => {
       ],
     };
     const reasons = Object.entries(refused).map(([way, locations]) => {
-      const given = [...new Set(locations.map(redirectLocationProblem))];
+      const given = [...new Set(locations.map((location) => redirectLocationProblem(location, REMOTE)))];
       assert.equal(given.length, 1, `${way}: one reason for ${JSON.stringify(locations)}: ${given.join(" | ")}`);
       assert.notEqual(given[0], undefined, `${way}: refused`);
       return given[0];
     });
+    reasons.push(redirectLocationProblem(INWARD[0]!, REMOTE));
     assert.equal(new Set(reasons).size, reasons.length, `a reason of its own for each way: ${reasons.join(" | ")}`);
     // Too long: the reason names the length, and the limit.
     for (const [location, bytes] of [
       [`https://long.example/${"a".repeat(100_000)}`, "100021"],
       [`${longest("https://long.example/")}a`, "8193"],
     ] as const) {
-      const reason = redirectLocationProblem(location);
+      const reason = redirectLocationProblem(location, REMOTE);
       assert.ok(reason?.includes(` ${bytes} `) && reason.includes(` ${MAX_LOCATION_BYTES} `), reason);
       assert.ok(!reasons.includes(reason), reason);
     }
   });
 
   it("is the routes schema's own keyword, reported at the location", () => {
-    const problems = schemaValidators(CONTEXT).routes({
+    const problems = schemaValidators(CONTEXT, REMOTE).routes({
       redirects: [
         { umid: "urn:a", location: "https:///etc/passwd" },
         { umid: "urn:b", location: "HTTPS://b.example/" },
+        { umid: "urn:c", location: "https://10.0.0.1/x" },
       ],
     });
     assert.deepEqual(problems, [
       {
         pointer: "/redirects/0/location",
         rule: "schema/redirect-location",
-        message: redirectLocationProblem("https:///etc/passwd"),
+        message: redirectLocationProblem("https:///etc/passwd", REMOTE),
+      },
+      {
+        pointer: "/redirects/2/location",
+        rule: "schema/redirect-location",
+        message: redirectLocationProblem("https://10.0.0.1/x", REMOTE),
       },
     ]);
+    // Judged against the resolver the validators were made for: one on a private network may redirect there.
+    assert.deepEqual(
+      schemaValidators(CONTEXT, "https://10.0.0.5").routes({
+        redirects: [{ umid: "urn:c", location: "https://10.0.0.1/x" }],
+      }),
+      [],
+    );
   });
 });

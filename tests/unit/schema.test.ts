@@ -10,7 +10,7 @@ import type { Validate } from "../../core/validate/schema-problems.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 import { CONTEXT, manifestFor } from "../support/fixture-content.ts";
 
-const validators = schemaValidators(CONTEXT);
+const validators = schemaValidators(CONTEXT, "");
 const signature = { algorithm: "Ed25519", canonicalization: "JCS-RFC8785", keyRef: "did:web:x#k", value: "sig" };
 const manifest = (extra: Record<string, unknown> = {}) => ({ ...manifestFor("urn:uuid:1"), signature, ...extra });
 const withClaim = (claim: Record<string, unknown>) =>

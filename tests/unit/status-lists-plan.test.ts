@@ -37,7 +37,7 @@ describe("a status list's validFrom", () => {
     const routes = checkRoutesText(
       "_routes.json",
       JSON.stringify({ revoked: [{ umid: "urn:b", revokedAt: "2999-01-01T00:00:00Z" }] }),
-      schemaValidators(settings.contextUrl),
+      schemaValidators(settings.contextUrl, settings.resolverUrl),
     );
     assert.deepEqual(routes.diagnostics, []);
     const published = new PublishedManifests();
