@@ -46,13 +46,14 @@ const LOCAL_IPV4: readonly [number, number][] = [
   [0xc0a80000, 16],
   [0xa9fe0000, 16], // link-local, cloud metadata services among them
   [0x64400000, 10], // shared address space (CGNAT, RFC 6598)
+  [0xc6120000, 15], // benchmarking (RFC 2544), a test network's
 ];
 
 /**
  * Whether `hostname` (as a URL parser leaves it, or any spelling a URL parser reads) names this machine or a private
  * network: a localhost name (RFC 6761), IPv4 0.0.0.0/8, 127.0.0.0/8, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16,
- * 169.254.0.0/16, 100.64.0.0/10; IPv6 ::, ::1, fc00::/7, fe80::/10, and an IPv4 address mapped (::ffff:0:0/96) or
- * embedded (::/96) in IPv6 that is one of those.
+ * 169.254.0.0/16, 100.64.0.0/10, 198.18.0.0/15; IPv6 ::, ::1, fc00::/7, fe80::/10, and an IPv4 address that is one
+ * of those mapped (::ffff:0:0/96) or embedded (::/96, NAT64's 64:ff9b::/96, 6to4's 2002::/16) in IPv6.
  */
 export function isLocalOrPrivateHost(hostname: string): boolean {
   const host = URL.canParse(`http://${hostname}/`) ? new URL(`http://${hostname}/`).hostname : hostname.toLowerCase();
@@ -64,6 +65,10 @@ export function isLocalOrPrivateHost(hostname: string): boolean {
   if (groups === undefined) return false;
   const [first = 0] = groups;
   if ((first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80) return true;
+  // 2002:a.b.c.d::/48 (6to4) and 64:ff9b::a.b.c.d (NAT64, RFC 6052) reach a.b.c.d.
+  if (first === 0x2002) return isLocalIpv4(groups[1]! * 0x10000 + groups[2]!);
+  if (first === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0))
+    return isLocalIpv4(groups[6]! * 0x10000 + groups[7]!);
   if (groups.slice(0, 5).some((group) => group !== 0)) return false;
   // ::ffff:a.b.c.d is a.b.c.d; ::a.b.c.d (deprecated) too, whose 0.0.0.0/8 holds :: and ::1.
   if (groups[5] !== 0 && groups[5] !== 0xffff) return false;

@@ -123,8 +123,8 @@ export const RELYING_PARTY_RULES = {
     why:
       "signature.statusRef lies outside the signing input (core §1.6.3), and a redirect's Location is the " +
       "server's word: a remote resolver could make the relying party send requests to its own machine or " +
-      "network (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, fc00::/7, fe80::/10, " +
-      "an IPv4 address mapped into IPv6, however spelt). Such a URL is not asked when the resolver is not " +
+      "network (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, 198.18/15, fc00::/7, fe80::/10, " +
+      "an IPv4 address mapped or embedded in IPv6 (NAT64, 6to4), however spelt). Such a URL is not asked when the resolver is not " +
       "itself on a local or private address, and the status is unchecked (EXT-OPT O2.4).",
     source: "UM v0.4 core §1.6.3; EXT-OPT O2.1, O2.4",
     fix:
@@ -168,7 +168,7 @@ export const RELYING_PARTY_RULES = {
       "--federate-discover takes the federation's peers from the primary resolver's discovery document " +
       "(EXT-OPT O5); one that is missing or malformed names none, and only the peers named by --federate " +
       "are asked. So is one naming more than 16 peers (each would be asked at once), or a peer on a local or " +
-      "private address (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, fc00::/7, " +
+      "private address (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, 198.18/15, fc00::/7, " +
       "fe80::/10, however spelt) when the resolver is not on one (it would aim the client's requests at its " +
       "own machine or network).",
     source: "EXT-OPT O5",

@@ -154,8 +154,8 @@ export const SIGNATURE_RULES = {
     summary: "signature.statusRef is on a local or private address, and the resolver (UM_RESOLVER_URL) is not",
     why:
       "A relying party resolving the manifest at a resolver that is not on a local or private address does not " +
-      "ask a statusRef that is (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, " +
-      "fc00::/7, fe80::/10, an IPv4 address mapped into IPv6, localhost names): a remote party must not aim " +
+      "ask a statusRef that is (loopback, 0.0.0.0, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, 198.18/15, " +
+      "fc00::/7, fe80::/10, an IPv4 address mapped or embedded in IPv6 (NAT64, 6to4), localhost names): a remote party must not aim " +
       "it at its own machine or network. The status would be unchecked for every relying party.",
     source: "EXT-OPT O2.1; UM v0.4 core §1.6.3",
     fix:

@@ -38,6 +38,13 @@ describe("a local or private address (isLocalOrPrivateHost)", () => {
       "https://[::127.0.0.1]/",
       "https://[fc00::1]/",
       "https://[fd12:3456::1]/",
+      // Found by the attack pass: an IPv4 address embedded by NAT64 or 6to4; the benchmarking range.
+      "https://[64:ff9b::7f00:1]/",
+      "https://[64:ff9b::10.0.0.1]/",
+      "https://[2002:7f00:1::]/",
+      "https://[2002:c0a8:101::1]/",
+      "https://198.18.0.1/",
+      "https://198.19.255.255/",
       "https://[fe80::1]/",
       "https://[febf::1]/",
     ])
@@ -56,6 +63,8 @@ describe("a local or private address (isLocalOrPrivateHost)", () => {
       "https://192.169.0.1/",
       "https://[2001:db8::1]/",
       "https://[::ffff:8.8.8.8]/",
+      "https://[64:ff9b::8.8.8.8]/",
+      "https://[2002:808:808::]/",
       "https://[fec0::1]/",
     ])
       assert.equal(isLocalOrPrivateHost(hostOf(url)), false, url);
