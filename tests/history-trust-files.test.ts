@@ -504,6 +504,18 @@ describe("check --base: _resolvers.json is history", () => {
       assert.ok(lines.slice(peers, at(/^Compared with /)).includes(row), `${row}\n${lines.join("\n")}`);
   });
 
+  it("says nothing of history while the document is refused now: its own error comes first", () => {
+    const repo = repository(federated(peer("alpha")));
+    repo.write("_resolvers.json", { ...discovery(peer("mallory")), extra: true });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assert.deepEqual(
+      printedProblems(result.stdout).map((p) => [p.file, p.rule]),
+      [[NOW_RESOLVERS, "resolvers/bad-document"]],
+      result.stdout,
+    );
+  });
+
   it("says nothing of a document left as it was, or of none at either end", () => {
     const kept = repository(federated(peer("alpha"), peer("beta")));
     const result = kept.check("--base", kept.base, "--summary", "summary.md");
