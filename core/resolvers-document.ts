@@ -33,7 +33,8 @@ export interface ResolversDocument {
 }
 
 export type ResolversReading =
-  | { ok: true; document: ResolversDocument }
+  /** Taken whole; `source`, where its values are (to place a peer: `check --base`, scripts/history/resolvers-rule.ts). */
+  | { ok: true; document: ResolversDocument; source: SourceMap }
   /** Not JSON within the shape limits. */
   | { ok: false; unparsed: JsonProblem }
   /** JSON, but not a discovery document: every fault, at its pointer, rule `resolvers/bad-document`. */
@@ -84,5 +85,5 @@ export function readResolversDocument(text: string, resolverBase: string | undef
     }
   if (problems.length > 0) return { ok: false, problems, source: parsed.source };
   const peers = (document.peers as { url: string; did: string }[]).map(({ url, did }) => ({ url, did }));
-  return { ok: true, document: { resolver: document.resolver as string, peers } };
+  return { ok: true, document: { resolver: document.resolver as string, peers }, source: parsed.source };
 }

@@ -1,8 +1,10 @@
 /**
  * `check --base REV` over the other files that carry trust (issue 37, defects 11 and 13):
  * the status list allocation (`_status/`), whose entries copies of manifests name in their
- * statusRef, outside the signature; `_keys.json`, which closes the world of keys; and
- * `_unsigned.json`, which lets a file through with no verifiable signature at all.
+ * statusRef, outside the signature; `_keys.json`, which closes the world of keys;
+ * `_unsigned.json`, which lets a file through with no verifiable signature at all; and
+ * `_resolvers.json`, the peers relying parties ask for a manifest's status (the most
+ * restrictive answer wins).
  */
 import assert from "node:assert/strict";
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
@@ -377,5 +379,153 @@ describe("check --base: _unsigned.json is history", () => {
     const stricter = removed.check("--base", removed.base);
     assert.equal(stricter.status, 0, stricter.stdout);
     assert.deepEqual(printedProblems(stricter.stdout), []);
+  });
+});
+
+describe("check --base: _resolvers.json is history", () => {
+  const peer = (name: string, url = `https://${name}.example/`) => ({ url, did: `did:web:${name}.example` });
+  const discovery = (...peers: { url: string; did: string }[]) => ({ resolver: "did:web:resolver.example", peers });
+  const federated = (...peers: { url: string; did: string }[]): Record<string, unknown> => ({
+    "_keys.json": pinning(key),
+    "a.json": manifest("urn:a"),
+    "_resolvers.json": discovery(...peers),
+  });
+  const NOW_RESOLVERS = `${CONTENT}/_resolvers.json`;
+  const warningsOf = (stdout: string) => printedProblems(stdout).filter((p) => p.severity === "warning");
+  /** The warnings, each as its file, line and rule; and that each names every value of `named`, in order. */
+  const assertWarnings = (stdout: string, expected: [file: string, line: number | undefined, named: string[]][]) => {
+    const warnings = warningsOf(stdout);
+    assert.deepEqual(
+      warnings.map((p, i) => [
+        p.file,
+        p.line,
+        p.rule,
+        (expected[i]?.[2] ?? []).filter((value) => !p.message.includes(value)),
+      ]),
+      expected.map(([file, line]) => [file, line, "history/peers-changed", []]),
+      stdout,
+    );
+  };
+
+  it("warns of a peer added, naming its url and did, at its entry", () => {
+    const repo = repository(federated(peer("alpha")));
+    repo.write("_resolvers.json", discovery(peer("alpha"), peer("mallory")));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    // At /peers/1, on the eighth line of the file.
+    assertWarnings(result.stdout, [
+      [NOW_RESOLVERS, 8, ["https://mallory.example/", "did:web:mallory.example", repo.base]],
+    ]);
+  });
+
+  it("warns of a peer removed, at its entry in the file at REV", () => {
+    const repo = repository(federated(peer("alpha"), peer("beta")));
+    repo.write("_resolvers.json", discovery(peer("alpha")));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    assertWarnings(result.stdout, [
+      [`${NOW_RESOLVERS}@${repo.base}`, 8, ["https://beta.example/", "did:web:beta.example"]],
+    ]);
+  });
+
+  it("warns of a peer's url changed, naming both urls and its did", () => {
+    const repo = repository(federated(peer("alpha")));
+    repo.write("_resolvers.json", discovery(peer("alpha", "https://alpha.mallory.example/")));
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    assertWarnings(result.stdout, [
+      [NOW_RESOLVERS, 4, ["https://alpha.example/", "https://alpha.mallory.example/", "did:web:alpha.example"]],
+    ]);
+  });
+
+  it("warns of a peer's did changed, and of the resolver's", () => {
+    const repo = repository(federated(peer("alpha")));
+    repo.write("_resolvers.json", {
+      resolver: "did:web:mallory.example",
+      peers: [{ url: "https://alpha.example/", did: "did:web:mallory.example" }],
+    });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    assertWarnings(result.stdout, [
+      [NOW_RESOLVERS, 2, ["did:web:resolver.example", "did:web:mallory.example"]],
+      [NOW_RESOLVERS, 4, ["https://alpha.example/", "did:web:alpha.example", "did:web:mallory.example"]],
+    ]);
+  });
+
+  it("warns of the document deleted, naming each peer it listed", () => {
+    const repo = repository(federated(peer("alpha"), peer("beta")));
+    repo.remove("_resolvers.json");
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 0, result.stdout);
+    assertWarnings(result.stdout, [
+      [
+        `${NOW_RESOLVERS}@${repo.base}`,
+        undefined,
+        ["https://alpha.example/", "did:web:alpha.example", "https://beta.example/", "did:web:beta.example"],
+      ],
+    ]);
+  });
+
+  it("lists peers in the summary after the key pins and the opt-ins, before the table", () => {
+    const other = newKey();
+    const v01 = {
+      "@context": "https://universalmanifest.net/ns/universal-manifest/v0.1/schema.jsonld",
+      "@id": "urn:legacy:v01",
+      "@type": "um:Manifest",
+      manifestVersion: "0.1",
+      subject: "did:web:old.example",
+      issuedAt: "2026-01-01T00:00:00Z",
+      expiresAt: "2030-01-01T00:00:00Z",
+    };
+    const repo = repository(federated(peer("alpha"), peer("beta")));
+    repo.write("_keys.json", pinning(other));
+    repo.write("a.json", manifest("urn:a", undefined, other));
+    repo.write("old.json", v01);
+    repo.write("_unsigned.json", {
+      "old.json": `sha256-${createHash("sha256").update(canonicalize(v01)).digest("base64url")}`,
+    });
+    repo.write("_resolvers.json", discovery(peer("alpha", "https://alpha.mallory.example/"), peer("mallory")));
+    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
+    const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+    const first = lines.slice(1).findIndex((line) => line !== "") + 1;
+    assert.match(lines[first]!, /history\/pin-changed/);
+    const optIns = at(/history\/unsigned-opt-in/);
+    const peers = at(/history\/peers-changed/);
+    assert.ok(first < optIns && optIns < peers && peers < at(/^Compared with /), lines.join("\n"));
+    // Each peer by its url: its did before and now, none where it was not.
+    for (const row of [
+      "| `https://alpha.example/` | `did:web:alpha.example` | none |",
+      "| `https://alpha.mallory.example/` | none | `did:web:alpha.example` |",
+      "| `https://beta.example/` | `did:web:beta.example` | none |",
+      "| `https://mallory.example/` | none | `did:web:mallory.example` |",
+    ])
+      assert.ok(lines.slice(peers, at(/^Compared with /)).includes(row), `${row}\n${lines.join("\n")}`);
+  });
+
+  it("says nothing of history while the document is refused now: its own error comes first", () => {
+    const repo = repository(federated(peer("alpha")));
+    repo.write("_resolvers.json", { ...discovery(peer("mallory")), extra: true });
+    const result = repo.check("--base", repo.base);
+    assert.equal(result.status, 1, result.stdout);
+    assert.deepEqual(
+      printedProblems(result.stdout).map((p) => [p.file, p.rule]),
+      [[NOW_RESOLVERS, "resolvers/bad-document"]],
+      result.stdout,
+    );
+  });
+
+  it("says nothing of a document left as it was, or of none at either end", () => {
+    const kept = repository(federated(peer("alpha"), peer("beta")));
+    const result = kept.check("--base", kept.base, "--summary", "summary.md");
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(printedProblems(result.stdout), []);
+    assert.doesNotMatch(readFileSync(join(kept.root, "summary.md"), "utf8"), /peers-changed/);
+    const none = repository({ "_keys.json": pinning(key), "a.json": manifest("urn:a") });
+    const nothing = none.check("--base", none.base, "--summary", "summary.md");
+    assert.equal(nothing.status, 0, nothing.stdout);
+    assert.deepEqual(printedProblems(nothing.stdout), []);
+    assert.doesNotMatch(readFileSync(join(none.root, "summary.md"), "utf8"), /peers-changed/);
   });
 });

@@ -147,4 +147,20 @@ export const HISTORY_RULES = {
       "is. Better still, re-issue it as a signed v0.4 manifest and drop the entry.",
     example: '{ "legacy/old-profile.jsonld": "sha256-Q9i594UqIi0pZlpMkbl-pj4yqVV5W5umNEq_8DtoJ9o" }',
   },
+  "history/peers-changed": {
+    severity: "warning",
+    summary: "_resolvers.json names other peers, or another resolver DID, than at the base revision, or is gone",
+    why:
+      "Relying parties that discover peers (resolve --federate-discover) ask each peer _resolvers.json names for " +
+      "a manifest's status, the most restrictive answer winning: a peer added can make manifests read revoked " +
+      "or suspended, and one removed, or moved to another url, no longer reports a revocation only it knows of. " +
+      "Allowed, but it decides whom every such relying party asks, so it is never silent: the check warns, " +
+      "and the pull request summary (check --summary) lists it after the key pins and the unsigned opt-ins.",
+    source: "EXT-OPT O5",
+    fix:
+      "Make sure each peer named is a resolver you trust, at its own url and DID; nothing to fix if the change " +
+      "is intended.",
+    example:
+      '{ "resolver": "did:web:resolver.example", "peers": [{ "url": "https://peer.example/", "did": "did:web:peer.example" }] }',
+  },
 } satisfies Record<string, Rule>;

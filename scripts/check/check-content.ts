@@ -41,7 +41,7 @@ import { checkRoutesText, type RouteStatus, type RoutesCheck } from "./routes.ts
 import { PublishedManifests } from "./published.ts";
 import { checkStatusAllocation, STATUS_FOLDER, StatusAllocation } from "./status-allocation.ts";
 import { statusRefProblem } from "./status-refs.ts";
-import { checkResolversDocument, RESOLVERS_FILE } from "./resolvers-document.ts";
+import { checkResolversDocument, RESOLVERS_FILE, type ResolversList } from "./resolvers-document.ts";
 import { privateKeyProblem } from "./private-keys.ts";
 import { linkedRootProblem, linkProblems } from "./symlinks.ts";
 import { filePlace, placed, placedAt } from "../read/source.ts";
@@ -110,6 +110,8 @@ export interface ContentCheck {
   statusAllocation: StatusAllocation;
   /** The discovery document to publish (`_resolvers.json`: resolvers-document.ts), when there is one. */
   resolversDocument: string | undefined;
+  /** `_resolvers.json`, as every client takes it; undefined when there is none. */
+  discovery: ResolversList | undefined;
   diagnostics: Diagnostic[];
   /** The keys the first content root's `_keys.json` pins, when a file of a content folder was checked. */
   pinned: PinnedKey[];
@@ -248,6 +250,7 @@ export async function checkContent(
   const resolvers = checkResolversDocument(dir, options.settings.resolverUrl);
   addFiles(result, [resolvers]);
   result.resolversDocument = resolvers.body;
+  result.discovery = resolvers.list;
   result.didDocuments = root.didDocuments;
   if (routes !== undefined) {
     result.files.push({ file: displayPath(routesPath), umid: null });
@@ -567,6 +570,7 @@ function emptyCheck(): ContentCheck {
     didDocuments: [],
     statusAllocation: new StatusAllocation(),
     resolversDocument: undefined,
+    discovery: undefined,
     diagnostics: [],
     recalled: 0,
   };

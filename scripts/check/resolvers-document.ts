@@ -9,7 +9,7 @@
  * machine sets `UM_RESOLVER_URL=http://localhost:PORT/`).
  */
 import { join } from "node:path";
-import { lineColumn } from "../../core/json/source-map.ts";
+import { lineColumn, type SourceMap } from "../../core/json/source-map.ts";
 import { readResolversDocument, RESOLVERS_DOCUMENT_MAX_BYTES } from "../../core/resolvers-document.ts";
 import { displayPath, readSourceText } from "../read/files.ts";
 import { placed } from "../read/source.ts";
@@ -22,7 +22,25 @@ export interface ResolversDocument {
   file?: string;
   /** What the build publishes: the document's JSON, when it is one. */
   body: string | undefined;
+  /** The document as every client takes it, when there is a file. */
+  list?: ResolversList;
   diagnostics: Diagnostic[];
+}
+
+/**
+ * `_resolvers.json` as every client takes it, with where its values are: what `check --base` compares with the
+ * revision's (scripts/history/resolvers-rule.ts).
+ */
+export interface ResolversList {
+  file: string;
+  /** This resolver's DID ("" when unreadable). */
+  resolver: string;
+  /** Each peer, in the document's order: the index is its place, `/peers/<index>`. */
+  peers: readonly { url: string; did: string }[];
+  /** Where the values are, when the document was taken. */
+  map?: SourceMap;
+  /** Refused whole, as every client refuses it: no peer is asked, and the file's own errors fail the run. */
+  unreadable?: true;
 }
 
 /** The discovery document of the content root `dir`, checked; `resolverUrl`: UM_RESOLVER_URL, "" when not set. */
@@ -35,21 +53,48 @@ export function checkResolversDocument(dir: string, resolverUrl: string): Resolv
   if ("diagnostic" in read)
     return read.missing
       ? { body: undefined, diagnostics: [] }
-      : { file: displayPath(path), body: undefined, diagnostics: [read.diagnostic] };
-  const file = displayPath(path);
-  const document = readResolversDocument(read.text, resolverUrl === "" ? undefined : resolverUrl);
-  if (document.ok) return { file, body: JSON.stringify(document.document), diagnostics: [] };
+      : {
+          file: displayPath(path),
+          body: undefined,
+          list: unreadable(displayPath(path)),
+          diagnostics: [read.diagnostic],
+        };
+  return readResolversText(displayPath(path), read.text, resolverUrl);
+}
+
+/** The text of a discovery document (`file`), read with the one reader; `resolverUrl`: UM_RESOLVER_URL, or "". */
+export function readResolversText(
+  file: string,
+  text: string,
+  resolverUrl: string,
+): ResolversDocument & { list: ResolversList } {
+  const document = readResolversDocument(text, resolverUrl === "" ? undefined : resolverUrl);
+  if (document.ok) {
+    const { resolver, peers } = document.document;
+    return {
+      file,
+      body: JSON.stringify(document.document),
+      list: { file, resolver, peers, map: document.source },
+      diagnostics: [],
+    };
+  }
   if ("unparsed" in document) {
     const { rule, message, offset } = document.unparsed;
     return {
       file,
       body: undefined,
-      diagnostics: [diagnostic(rule, { file, ...lineColumn(read.text, offset) }, message)],
+      list: unreadable(file),
+      diagnostics: [diagnostic(rule, { file, ...lineColumn(text, offset) }, message)],
     };
   }
   const source = { file, map: document.source };
   const diagnostics = document.problems.map((problem) =>
     placed(source, problem.pointer, problem.rule, problem.message),
   );
-  return { file, body: undefined, diagnostics };
+  return { file, body: undefined, list: unreadable(file), diagnostics };
+}
+
+/** A document every client refuses whole: it names no peer. */
+function unreadable(file: string): ResolversList {
+  return { file, resolver: "", peers: [], unreadable: true };
 }

@@ -217,6 +217,7 @@ async function compareWithRevision(
           settings.limits,
           schemaValidators(settings.contextUrl, settings.resolverUrl),
           summaryFile !== undefined,
+          settings.resolverUrl,
         );
   const now = stateNow(result, contentDir);
   const listed = new Set(result.files.map((checked) => checked.file));

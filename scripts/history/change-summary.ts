@@ -6,7 +6,8 @@
  * with each reason old and new (a reason is served in the status document). A signing key
  * pinned anew comes first, as a warning: it decides which signatures are accepted; then a
  * file opted in anew to be published unsigned, as a warning: nothing but its digest vouches
- * for it.
+ * for it; then the peers relying parties discover, changed, as a warning: they decide whom
+ * those relying parties ask for status.
  */
 import { instant } from "../../core/validate/cross-field.ts";
 import type { StatusList } from "../check/routes.ts";
@@ -14,6 +15,7 @@ import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
 import { keyChanges } from "./key-pin-rule.ts";
 import { optInChanges } from "./unsigned-opt-in-rule.ts";
+import { discoveryChanges, type DiscoveryChanges } from "./resolvers-rule.ts";
 import { excerpt } from "../../core/excerpt.ts";
 
 /** How many UMIDs each row names; the count says how many there are. */
@@ -102,6 +104,8 @@ export function summaryMarkdown(
   const compared = base === undefined ? "nothing (no --base): everything is new" : codeSpan(base);
   const pins = keyChanges(before, now);
   const optIns = optInChanges(before, now);
+  const discovery = discoveryChanges(before, now);
+  const peerRows = discoveryRows(discovery);
   const lines = [
     "### What this change does to the resolver",
     "",
@@ -120,6 +124,14 @@ export function summaryMarkdown(
         "_unsigned.json vouches for them. Make sure their content is what you reviewed.",
       ["File", "Digest before", "Digest now"],
       optIns.map(({ name, before: old, now: digest }) => [name, old, digest]),
+    ),
+    // Then: the peers decide whom relying parties that discover them ask for status (history/peers-changed).
+    ...warningFirst(
+      `**Warning: ${discovery.deleted !== undefined ? "_resolvers.json is deleted" : "_resolvers.json changes"}** ` +
+        "(history/peers-changed): relying parties that discover peers (--federate-discover) ask each peer it " +
+        "names for the status of every manifest. Make sure each is a resolver you trust.",
+      ["Peer", "DID before", "DID now"],
+      peerRows,
     ),
     `Compared with ${compared}. ${printable(checked)}`,
     "",
@@ -170,21 +182,37 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${escaped}${pad}${fence}`;
 }
 
-/** A warning the summary puts before all else, with a row of what each changed: its name, before (or none), now. */
+/**
+ * The rows of the discovery document's changes: `resolver` with its DID, then each peer by its url, with its DID
+ * before and now; a peer moved to another url is two rows, gone from the one and new at the other.
+ */
+function discoveryRows({ resolver, peers }: DiscoveryChanges): [string, string | undefined, string | undefined][] {
+  const rows: [string, string | undefined, string | undefined][] = [];
+  if (resolver !== undefined) rows.push(["resolver", resolver.before, resolver.now]);
+  for (const { before, now } of peers) {
+    if (before !== undefined && now !== undefined && before.url === now.url) rows.push([now.url, before.did, now.did]);
+    else {
+      if (before !== undefined) rows.push([before.url, before.did, undefined]);
+      if (now !== undefined) rows.push([now.url, undefined, now.did]);
+    }
+  }
+  return rows;
+}
+
+/** A warning the summary puts before all else, with a row of what each changed: its name, before and now (or none). */
 function warningFirst(
   warning: string,
   headings: [string, string, string],
-  rows: [string, string | undefined, string][],
+  rows: [string, string | undefined, string | undefined][],
 ): string[] {
   if (rows.length === 0) return [];
+  const cell = (text: string | undefined) => (text === undefined ? "none" : codeSpan(text));
   return [
     warning,
     "",
     `| ${headings.join(" | ")} |`,
     "| --- | --- | --- |",
-    ...rows.map(
-      ([name, old, now]) => `| ${codeSpan(name)} | ${old === undefined ? "none" : codeSpan(old)} | ${codeSpan(now)} |`,
-    ),
+    ...rows.map(([name, old, now]) => `| ${codeSpan(name)} | ${cell(old)} | ${cell(now)} |`),
     "",
   ];
 }

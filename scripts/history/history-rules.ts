@@ -7,7 +7,8 @@
  * it keeps (redating-rule.ts); or free, move or un-revoke a status list entry
  * (status-allocation-rule.ts), or unpin a key manifests were signed under
  * (key-pin-rule.ts). What it may do, but never silently: pin another key (key-pin-rule.ts),
- * or opt a file in to be published unsigned (unsigned-opt-in-rule.ts).
+ * opt a file in to be published unsigned (unsigned-opt-in-rule.ts), or change the peers
+ * relying parties discover (resolvers-rule.ts).
  */
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { quoted } from "../../core/excerpt.ts";
@@ -16,6 +17,7 @@ import { cursorProblems } from "./cursor-rule.ts";
 import { redatingProblems } from "./redating-rule.ts";
 import { keyPinProblems } from "./key-pin-rule.ts";
 import { unsignedOptInProblems } from "./unsigned-opt-in-rule.ts";
+import { resolversProblems } from "./resolvers-rule.ts";
 import { statusAllocationProblems } from "./status-allocation-rule.ts";
 import type { ResolverState } from "./resolver-state.ts";
 
@@ -42,6 +44,7 @@ export function historyProblems(before: ResolverState, now: ResolverState, revis
   };
   for (const diagnostic of keyPinProblems(before, now, revision)) report(null, diagnostic);
   for (const diagnostic of unsignedOptInProblems(before, now, revision)) report(null, diagnostic);
+  for (const diagnostic of resolversProblems(before, now, revision)) report(null, diagnostic);
   if (!now.routesKnown) return [...findings.values()];
   const isRevoked = (state: ResolverState, umid: string) => state.statuses.get(umid)?.list === "revoked";
 

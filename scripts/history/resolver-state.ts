@@ -9,10 +9,11 @@
  * dates its status (EXT-OPT O2.2 `updatedAt`) when nothing else does. Now, everything is
  * taken from what the check found: no file is read again.
  *
- * Three more files carry trust and are compared too: the status list allocation
+ * Four more files carry trust and are compared too: the status list allocation
  * (`_status/`), whose entries the published lists derive from; `_keys.json`, with the
- * keyRef each manifest at the revision was signed under; and `_unsigned.json`, the files
- * published with no verifiable signature.
+ * keyRef each manifest at the revision was signed under; `_unsigned.json`, the files
+ * published with no verifiable signature; and `_resolvers.json`, the peers relying
+ * parties ask for a manifest's status.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -36,6 +37,8 @@ import type { SchemaValidators } from "../validate/schema-validator.ts";
 import { listFolder, readBlobs, type Revision, type TreeFile } from "./git-revision.ts";
 import { checkKeysText } from "../check/keys.ts";
 import { readUnsignedText, type UnsignedList } from "../check/unsigned.ts";
+import { readResolversText, RESOLVERS_FILE, type ResolversList } from "../check/resolvers-document.ts";
+import { RESOLVERS_DOCUMENT_MAX_BYTES } from "../../core/resolvers-document.ts";
 import { addListText, STATUS_FOLDER, StatusAllocation } from "../check/status-allocation.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 
@@ -60,6 +63,8 @@ export interface ResolverState {
   signedUnder: Map<string, string>;
   /** `_unsigned.json`, its entries as written; undefined when there is none. */
   optedIn: UnsignedList | undefined;
+  /** `_resolvers.json`, as every client takes it; undefined when there is none. */
+  discovery: ResolversList | undefined;
 }
 
 /** The working tree, as `checkContent` found it in `contentDir`. */
@@ -68,6 +73,7 @@ export function stateNow(check: ContentCheck, contentDir: string): ResolverState
   state.allocation = check.statusAllocation;
   state.keys = check.pins;
   state.optedIn = check.optedIn;
+  state.discovery = check.discovery;
   // The first file to claim a UMID serves it, valid or not: what it says is what the resolver would answer.
   for (const { file, umid } of check.files) {
     if (umid === null || state.published.has(umid) || !isServed(state, umid)) continue;
@@ -89,13 +95,17 @@ function served(state: ResolverState, umid: string, digest: string | undefined, 
   if (digest !== undefined) manifest.digest = digest;
 }
 
-/** The content folder as committed at `revision` (empty if it did not exist there); with digests if `digests`. */
+/**
+ * The content folder as committed at `revision` (empty if it did not exist there); with digests if `digests`.
+ * `resolverUrl` (UM_RESOLVER_URL, or "") judges the discovery document's peers, as check judges them now.
+ */
 export async function stateAt(
   revision: Revision,
   contentDir: string,
   limits: Limits,
   validators: SchemaValidators,
   digests: boolean,
+  resolverUrl: string,
 ): Promise<ResolverState> {
   const shown = (name: string) => `${displayPath(join(contentDir, name))}@${revision.name}`;
   const files = await listFolder(revision);
@@ -106,6 +116,7 @@ export async function stateAt(
   const routes = files.find((f) => f.name === ROUTES_FILE);
   const keys = files.find((f) => f.name === KEYS_FILE);
   const unsigned = files.find((f) => f.name === UNSIGNED_FILE);
+  const resolvers = files.find((f) => f.name === RESOLVERS_FILE);
   // As checkStatusAllocation lists them: sign's lock and temporary files are no part of it.
   const lists = files.filter(({ name }) => {
     const [folder, list, deeper] = name.split("/");
@@ -114,6 +125,7 @@ export async function stateAt(
   let routesText = routes === undefined ? undefined : "";
   let keysText = keys === undefined ? undefined : "";
   let unsignedText = unsigned === undefined ? undefined : "";
+  let resolversText = resolvers === undefined ? undefined : "";
   const listTexts: { name: string; text: string }[] = [];
   const claims = new Map<string, { file: string; digest?: string; issuedAt: number }>();
   const signedUnder = new Map<string, string>();
@@ -127,6 +139,9 @@ export async function stateAt(
       : []),
     ...(unsigned !== undefined && unsigned.size <= MAX_LIST_FILE_BYTES
       ? [[unsigned, (text: string) => (unsignedText = text)] as const]
+      : []),
+    ...(resolvers !== undefined && resolvers.size <= RESOLVERS_DOCUMENT_MAX_BYTES
+      ? [[resolvers, (text: string) => (resolversText = text)] as const]
       : []),
     ...lists
       .filter((list) => list.size <= MAX_LIST_FILE_BYTES)
@@ -172,6 +187,8 @@ export async function stateAt(
   state.signedUnder = signedUnder;
   // A file over its limit was refused then, its text left empty: read as unreadable.
   if (unsignedText !== undefined) state.optedIn = readUnsignedText(shown(UNSIGNED_FILE), unsignedText, validators).list;
+  if (resolversText !== undefined)
+    state.discovery = readResolversText(shown(RESOLVERS_FILE), resolversText, resolverUrl).list;
   return state;
 }
 
@@ -193,6 +210,7 @@ function routesState(file: string, routes: RoutesCheck | undefined): ResolverSta
     keys: undefined,
     signedUnder: new Map(),
     optedIn: undefined,
+    discovery: undefined,
   };
 }
 
