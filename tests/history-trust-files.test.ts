@@ -7,15 +7,14 @@
  * restrictive answer wins).
  */
 import assert from "node:assert/strict";
-import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { canonicalize } from "../core/crypto/jcs.ts";
 import { listStatusRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
-import { FIXTURE_KEY_REF, manifestFor, newKey, pinning } from "./support/fixture-content.ts";
+import { FIXTURE_KEY_REF, manifestFor, newKey, optInDigest, pinning, v01Payload } from "./support/fixture-content.ts";
 import { assertErrors, CONTENT, historyRepository } from "./support/history-repository.ts";
 import { printedProblems } from "./support/problems.ts";
 
@@ -138,10 +137,10 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     assert.ok(rules.length > 0 && rules.every((rule) => !rule.startsWith("history/")), result.stdout);
   });
 
-  it("refuses a list moved to another URL: the statusRefs of copies name the old one", () => {
+  /** `check --base` of a change that moves the list to `url`, with every copy's statusRef edited to follow. */
+  const listMovedTo = (url: string) => {
     const repo = repository();
-    const moved = statusListUrl("https://other.example", LIST_ID);
-    repo.write(LIST_FILE, { ...list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"]), url: moved });
+    repo.write(LIST_FILE, { ...list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"]), url });
     for (const [file, umid, index] of [
       ["a.json", "urn:a", 9],
       ["b.json", "urn:b", 17],
@@ -149,16 +148,21 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     ] as const)
       repo.write(file, {
         ...manifest(umid),
-        signature: { ...manifest(umid).signature, statusRef: listStatusRef(moved, index) },
+        signature: { ...manifest(umid).signature, statusRef: listStatusRef(url, index) },
       });
-    const result = repo.check("--base", repo.base);
+    return { base: repo.base, result: repo.check("--base", repo.base) };
+  };
+
+  it("refuses a list moved to another URL: the statusRefs of copies name the old one", () => {
+    const moved = statusListUrl("https://other.example", LIST_ID);
+    const { base, result } = listMovedTo(moved);
     assert.equal(result.status, 1, result.stdout);
     const rules = printedProblems(result.stdout).filter((p) => p.severity === "error");
     assert.deepEqual(
       rules.map((p) => [p.file, p.rule]),
       [
         [NOW_FILE, "history/status-entry-freed"],
-        [THEN(repo.base), "history/status-entry-unrevoked"],
+        [THEN(base), "history/status-entry-unrevoked"],
       ],
       result.stdout,
     );
@@ -173,19 +177,7 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     "https://resolver.example/x/..",
   ])
     it(`refuses a list's url spelt anew (${respelt}): copies compare the list's id to the letter`, () => {
-      const repo = repository();
-      const url = statusListUrl(respelt, LIST_ID);
-      repo.write(LIST_FILE, { ...list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"]), url });
-      for (const [file, umid, index] of [
-        ["a.json", "urn:a", 9],
-        ["b.json", "urn:b", 17],
-        ["gone.json", "urn:gone", 5],
-      ] as const)
-        repo.write(file, {
-          ...manifest(umid),
-          signature: { ...manifest(umid).signature, statusRef: listStatusRef(url, index) },
-        });
-      const result = repo.check("--base", repo.base);
+      const { result } = listMovedTo(statusListUrl(respelt, LIST_ID));
       assert.equal(result.status, 1, result.stdout);
       const rules = printedProblems(result.stdout)
         .filter((p) => p.severity === "error")
@@ -283,17 +275,8 @@ describe("check --base: _keys.json is history (defect 13)", () => {
 });
 
 describe("check --base: _unsigned.json is history", () => {
-  /** A v0.1 payload: v0.1 defines no verifiable signature, so it is published only when opted in. */
-  const v01 = (subject = "did:web:old.example") => ({
-    "@context": "https://universalmanifest.net/ns/universal-manifest/v0.1/schema.jsonld",
-    "@id": "urn:legacy:v01",
-    "@type": "um:Manifest",
-    manifestVersion: "0.1",
-    subject,
-    issuedAt: "2026-01-01T00:00:00Z",
-    expiresAt: "2030-01-01T00:00:00Z",
-  });
-  const digestOf = (value: unknown) => `sha256-${createHash("sha256").update(canonicalize(value)).digest("base64url")}`;
+  const v01 = v01Payload;
+  const digestOf = optInDigest;
   const NOW_UNSIGNED = `${CONTENT}/_unsigned.json`;
   const signedOnly = (): Record<string, unknown> => ({ "_keys.json": pinning(key), "a.json": manifest("urn:a") });
   const optedIn = (): Record<string, unknown> => ({
@@ -468,21 +451,13 @@ describe("check --base: _resolvers.json is history", () => {
 
   it("lists peers in the summary after the key pins and the opt-ins, before the table", () => {
     const other = newKey();
-    const v01 = {
-      "@context": "https://universalmanifest.net/ns/universal-manifest/v0.1/schema.jsonld",
-      "@id": "urn:legacy:v01",
-      "@type": "um:Manifest",
-      manifestVersion: "0.1",
-      subject: "did:web:old.example",
-      issuedAt: "2026-01-01T00:00:00Z",
-      expiresAt: "2030-01-01T00:00:00Z",
-    };
+    const v01 = v01Payload();
     const repo = repository(federated(peer("alpha"), peer("beta")));
     repo.write("_keys.json", pinning(other));
     repo.write("a.json", manifest("urn:a", undefined, other));
     repo.write("old.json", v01);
     repo.write("_unsigned.json", {
-      "old.json": `sha256-${createHash("sha256").update(canonicalize(v01)).digest("base64url")}`,
+      "old.json": optInDigest(v01),
     });
     repo.write("_resolvers.json", discovery(peer("alpha", "https://alpha.mallory.example/"), peer("mallory")));
     const result = repo.check("--base", repo.base, "--summary", "summary.md");

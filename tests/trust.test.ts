@@ -6,15 +6,21 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { canonicalize } from "../core/crypto/jcs.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
-import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import {
+  FIXTURE_KEY_REF,
+  manifestFor,
+  newKey,
+  optInDigest,
+  pinning,
+  signed,
+  v01Payload,
+} from "./support/fixture-content.ts";
 import { didJwkOf, didKeyRef, rawPublicKey } from "./support/did.ts";
 import { writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
@@ -64,7 +70,7 @@ function assertAt(problem: PrintedProblem, severity: PrintedProblem["severity"],
   assert.equal(problem.column === undefined, line === undefined);
 }
 
-const digestOf = (value: unknown) => `sha256-${createHash("sha256").update(canonicalize(value)).digest("base64url")}`;
+const digestOf = optInDigest;
 
 describe("closed-world key pinning", () => {
   const lookAlikes = {
@@ -255,15 +261,7 @@ describe("one key file, one verdict", () => {
 });
 
 describe("older payloads, validated by their own version", () => {
-  const v01 = {
-    "@context": "https://universalmanifest.net/ns/universal-manifest/v0.1/schema.jsonld",
-    "@id": "urn:legacy:v01",
-    "@type": "um:Manifest",
-    manifestVersion: "0.1",
-    subject: "did:web:old.example",
-    issuedAt: "2026-01-01T00:00:00Z",
-    expiresAt: "2030-01-01T00:00:00Z",
-  };
+  const v01 = v01Payload();
   const v02 = {
     ...manifestFor("urn:legacy:v02"),
     "@context": "https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld",

@@ -5,17 +5,33 @@
  * transparency log of it all, and, after the build, two records corrupted on disk.
  */
 import { execFileSync } from "node:child_process";
-import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { shardOf } from "../../edge/records.ts";
 import { signProfileA } from "../../scripts/crypto/profile-a.ts";
+import { canonicalize } from "../../core/crypto/jcs.ts";
 import { readRecords } from "./index.ts";
 import { CLI } from "./paths.ts";
 
 export const CONTEXT = "https://universalmanifest.net/ns/v0.4";
+
+/** A v0.1 payload: v0.1 defines no verifiable signature, so it is published only when `_unsigned.json` opts it in. */
+export const v01Payload = (subject = "did:web:old.example"): Record<string, unknown> => ({
+  "@context": "https://universalmanifest.net/ns/universal-manifest/v0.1/schema.jsonld",
+  "@id": "urn:legacy:v01",
+  "@type": "um:Manifest",
+  manifestVersion: "0.1",
+  subject,
+  issuedAt: "2026-01-01T00:00:00Z",
+  expiresAt: "2030-01-01T00:00:00Z",
+});
+
+/** What `_unsigned.json` pins a file to: the SHA-256 of its JCS canonical form. */
+export const optInDigest = (value: unknown): string =>
+  `sha256-${createHash("sha256").update(canonicalize(value)).digest("base64url")}`;
 
 export function manifestFor(umid: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
