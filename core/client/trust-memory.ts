@@ -99,30 +99,35 @@ export function rememberedOf(value: unknown): Remembered | undefined {
 /** A memory in this process, bounded by `bounds`. */
 export function trustMemory(bounds: MemoryBounds = DEFAULT_MEMORY_BOUNDS): TrustMemory {
   const records = new Map<string, Remembered>();
-  const counts = (): MemoryCounts => {
-    const held = { umids: 0, suspensions: 0, logs: 0 };
-    for (const { kind } of records.values()) {
-      if (kind === "checkpoint") held.logs++;
-      else held.umids++;
-      if (kind === "suspended") held.suspensions++;
-    }
-    return held;
+  // Counted as records come and go, not by a walk over them: a keep costs the same with 100,000 held as with none.
+  const held: MemoryCounts = { umids: 0, suspensions: 0, logs: 0 };
+  const count = (record: Remembered | undefined, by: 1 | -1) => {
+    if (record === undefined) return;
+    if (record.kind === "checkpoint") held.logs += by;
+    else held.umids += by;
+    if (record.kind === "suspended") held.suspensions += by;
+  };
+  const remove = (key: string) => {
+    count(records.get(key), -1);
+    records.delete(key);
   };
   return {
     recall: async (key) => records.get(key),
     async keep(key, record) {
-      const held = records.get(key);
-      if (stays(held, record)) return true;
-      if (held === undefined) {
-        const room = roomFor(record.kind, counts(), bounds);
+      const was = records.get(key);
+      if (stays(was, record)) return true;
+      if (was === undefined) {
+        const room = roomFor(record.kind, held, bounds);
         if (room === "full") return false;
-        if (room === "displace") records.delete(oldestSuspension(records)!);
+        if (room === "displace") remove(oldestSuspension(records)!);
       }
+      remove(key);
       records.set(key, record);
+      count(record, 1);
       return true;
     },
     async forget(key) {
-      if (records.get(key)?.kind === "suspended") records.delete(key);
+      if (records.get(key)?.kind === "suspended") remove(key);
     },
   };
 }
