@@ -260,4 +260,20 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
     assert.ok(lstatSync(join(root, "netlify.toml")).isSymbolicLink());
     assert.equal(readlinkSync(join(root, "netlify.toml")), join(scratch, "nowhere"));
   });
+
+  // Found in review: package.json was read through its link, a dangling one taken for none, and the link replaced.
+  for (const target of ["nowhere", "elsewhere.json"])
+    it(`package.json that is a symbolic link (to ${target}) is in the way, even with --force, and kept`, async () => {
+      const root = folder();
+      writeFileSync(join(scratch, "elsewhere.json"), JSON.stringify({ name: "elsewhere" }));
+      symlinkSync(join(scratch, target), join(root, "package.json"));
+      for (const args of [["init"], ["init", "--force"]]) {
+        const run = await runCli(args, root);
+        assert.equal(run.status, 1, run.stderr);
+        assert.match(run.stderr, /^manifest-resolver: package\.json is a symbolic link/m);
+        assert.deepEqual(readdirSync(root), ["package.json"]);
+        assert.equal(readlinkSync(join(root, "package.json")), join(scratch, target));
+      }
+      assert.deepEqual(JSON.parse(readFileSync(join(scratch, "elsewhere.json"), "utf8")), { name: "elsewhere" });
+    });
 });

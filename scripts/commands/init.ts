@@ -60,6 +60,9 @@ Example:
         return inTheWay === undefined ? [] : [[inTheWay.path, inTheWay.is]];
       }),
     );
+    // package.json is edited, not written anew: through a link, init would read one file and replace the link.
+    if (lstatSync(join(root, packageJson.path), { throwIfNoEntry: false })?.isSymbolicLink())
+      blocked.set(packageJson.path, "a symbolic link");
     if (blocked.size > 0) {
       for (const [path, is] of blocked)
         console.error(
