@@ -95,9 +95,10 @@ Examples:
         "content/_status/ that REV allocated and is now freed, moved or given to another " +
         "UMID (history/status-entry-freed, -moved, -unrevoked), and a content/_keys.json " +
         "removed, or a pin dropped that REV's manifests were signed under " +
-        "(history/keys-removed, pin-removed); a key pinned anew is a warning " +
-        "(history/pin-changed), and so is a file opted in anew by content/_unsigned.json " +
-        "(history/unsigned-opt-in); the whole content folder, so no PATH",
+        "(history/keys-removed, pin-removed); a keyRef pinned to another key or pinned anew is a " +
+        "warning (history/pin-changed, pin-added), and so is a file opted in anew by " +
+        "content/_unsigned.json (history/unsigned-opt-in), and a change to the peers of " +
+        "content/_resolvers.json (history/peers-changed); the whole content folder, so no PATH",
     }),
     summary: stringOption({
       value: "FILE",
