@@ -6,8 +6,8 @@
  * written entry by entry, as a key holder who signs what he likes would.
  */
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -223,7 +223,23 @@ describe("fileTrustMemory: the CLI's, in files", () => {
       readdirSync(dir).map((file) => file.replace(/^[0-9a-f]{64}/, "")),
       [".revoked.json"],
     );
+    // A record copied under another key's name is nothing there.
+    const name = (key: string) => createHash("sha256").update(key).digest("hex");
+    copyFileSync(join(dir, `${name("k")}.revoked.json`), join(dir, `${name("other")}.revoked.json`));
     assert.equal(await fileTrustMemory(dir).recall("other"), undefined);
+    assert.deepEqual(await fileTrustMemory(dir).recall("k"), status("revoked", 2));
+  });
+
+  // Found in review: a suspension's file under another key's name was not the one removed to make room.
+  it("makes room by the file it read the oldest suspension from, whatever key that file holds", async () => {
+    const dir = mkdtempSync(join(scratch, "files-"));
+    const memory = fileTrustMemory(dir, { umids: 2, logs: 1 });
+    await memory.keep("old", status("suspended", 1));
+    await memory.keep("new", status("suspended", 2));
+    const name = (key: string) => createHash("sha256").update(key).digest("hex");
+    renameSync(join(dir, `${name("old")}.suspended.json`), join(dir, `${name("elsewhere")}.suspended.json`));
+    assert.equal(await memory.keep("r", status("revoked", 3)), true);
+    assert.equal(readdirSync(dir).length, 2, "the bound holds");
   });
 });
 
@@ -268,6 +284,24 @@ describe("what a 0.1.0 cache remembered, under #status-seen and #checkpoint-seen
 });
 
 describe("a party that makes the client see many UMIDs cannot flush what it remembers", () => {
+  // Found in review: what a 0.1.0 cache held was written through to the memory, and a full one said nothing.
+  it("a 0.1.0 cache's revocation that a full memory cannot keep is still used, and the memory says it is full", async () => {
+    const R = "urn:legacy:full";
+    const cache = memoryCache();
+    await cache.set(`${BASE}${umidPath(R)}#status-seen`, {
+      url: `${BASE}${umidPath(R)}`,
+      body: JSON.stringify({ status: "revoked" }),
+      storedAt: 0,
+      maxAge: 0,
+    });
+    const memory = trustMemory({ umids: 1, logs: 1 });
+    await memory.keep("status elsewhere", status("revoked", 0));
+    world.answers = new Map([[R, bodyOf(R)]]);
+    const result = await resolve(BASE, R, options({ cache, memory }));
+    assert.equal(receiptOf(result).revocationStatus, "revoked");
+    assert.match("memoryFailure" in result ? (result.memoryFailure ?? "") : "", /the memory is full/);
+  });
+
   it("a memory full of other revocations and suspensions still holds the first revocation, and says it is full", async () => {
     const R = "urn:mem:first";
     const memory = trustMemory({ umids: 10, logs: 1 });

@@ -26,10 +26,10 @@ export function withLegacyEntries(memory: TrustMemory, cache: HttpCache): TrustM
   };
 }
 
-/** The record 0.1.0 kept for a key of the memory (status-memory.ts, checkpoint-memory.ts); undefined when none. */
 /** What 0.1.0 stored of a status is one flat object; a cache folder may hold anything. */
 const SEEN_SHAPE = { maxDepth: 1, maxArrayItems: 0 };
 
+/** The record 0.1.0 kept for a key of the memory (status-memory.ts, checkpoint-memory.ts); undefined when none. */
 async function legacyRecord(cache: HttpCache, key: string): Promise<Remembered | undefined> {
   const [kind, ...rest] = key.split(" ");
   const named = rest.join(" ");

@@ -172,9 +172,9 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const cache = store === undefined ? undefined : guardedCache(store);
   const chosen = givenMemory ?? (store === undefined ? undefined : memoryOf(store));
-  // What a 0.1.0 cache remembered is read into the memory (legacy-memory.ts).
-  const memory =
-    chosen === undefined ? undefined : guardedMemory(cache === undefined ? chosen : withLegacyEntries(chosen, cache));
+  const guarded = chosen === undefined ? undefined : guardedMemory(chosen);
+  // What a 0.1.0 cache remembered is read into the memory (legacy-memory.ts), through the guard: a full one is said.
+  const memory = guarded !== undefined && cache !== undefined ? withLegacyEntries(guarded, cache) : guarded;
   const evaluateOptions: EvaluateOptions = rest;
   // One resolution of the keyRef, however many times the manifest is evaluated (twice, when it has a status).
   const resolveRemote =
@@ -186,7 +186,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const done = (resolution: Resolution): Resolution => ({
     ...resolution,
     ...(cache?.failure !== undefined && { cacheFailure: cache.failure }),
-    ...(memory?.failure !== undefined && { memoryFailure: memory.failure }),
+    ...(guarded?.failure !== undefined && { memoryFailure: guarded.failure }),
   });
   const base = baseUrl.replace(/\/+$/, "");
   const url = base + umidPath(umid);

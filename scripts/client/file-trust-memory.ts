@@ -88,12 +88,15 @@ export function fileTrustMemory(dir: string, bounds: MemoryBounds = DEFAULT_MEMO
         );
         if (room === "full") return false;
         if (room === "displace") {
+          // By the file each was read from: one copied under another key's name is still the one that counts.
           const suspended = all
             .filter((name) => name.endsWith(".suspended.json"))
-            .map((name) => read(join(dir, name)))
-            .filter((found) => found !== undefined);
+            .flatMap((name): [string, Remembered][] => {
+              const found = read(join(dir, name));
+              return found === undefined ? [] : [[name, found[1]]];
+            });
           const oldest = oldestSuspension(suspended);
-          if (oldest !== undefined) await rm(fileOf(oldest, "suspended"), { force: true });
+          if (oldest !== undefined) await rm(join(dir, oldest), { force: true });
         }
       }
       await mkdir(dir, { recursive: true });
