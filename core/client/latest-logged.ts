@@ -24,6 +24,7 @@ import { proveConsistency } from "../tlog/consistency.ts";
 import { parseEntryBundle } from "../tlog/entry-bundle.ts";
 import { bucketOf, bucketPath, latestEntryIn, parseLatestLine } from "../tlog/latest-map.ts";
 import { type LogEntry, parseLogEntry } from "../tlog/log-entry.ts";
+import { isRevival } from "../tlog/permanent-revocation.ts";
 import { leafHash } from "../tlog/merkle.ts";
 import type { NoteKey } from "../tlog/note-keys.ts";
 import { inclusionProof, verifyInclusion } from "../tlog/proofs.ts";
@@ -150,7 +151,7 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
     const seenAt = await recallLoggedRevocation(memory, key, umid);
     const before =
       seenAt === undefined
-        ? await revokedBefore(entries!, index, umid, { hashes, size, rootHash })
+        ? await revokedBefore(entries!, index, entry, { hashes, size, rootHash })
         : `as this client saw in ${seenAt}`;
     if (before !== undefined)
       return refused(
@@ -163,21 +164,21 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
 }
 
 /**
- * Which entry of `umid` before `index` in its bundle (`entries`), proven in the tree, revokes it ("entry 3"); undefined
- * when none does. The entries of other bundles are a monitor's to read (scripts/log/monitor-log.ts): a client reads
+ * Which entry before `index` in its bundle (`entries`), proven in the tree, revokes the UMID of `entry`, so that
+ * `entry` would undo it (isRevival): "entry 3"; undefined when none does. The entries of other bundles are a monitor's to read (scripts/log/monitor-log.ts): a client reads
  * one bundle.
  */
 async function revokedBefore(
   entries: readonly Uint8Array[],
   index: number,
-  umid: string,
+  entry: LogEntry,
   tree: { hashes: TileHashes; size: number; rootHash: Uint8Array },
 ): Promise<string | undefined> {
   const first = index - (index % TILE_WIDTH);
   for (let i = first; i < index; i++) {
     const bytes = entries[i - first]!;
     const earlier = parseLogEntry(bytes);
-    if (earlier?.umid !== umid || earlier.state !== "revoked") continue;
+    if (earlier?.umid !== entry.umid || !isRevival(earlier, entry)) continue;
     const proof = await inclusionProof(tree.hashes, i, tree.size);
     if (verifyInclusion(leafHash(bytes), i, tree.size, proof, tree.rootHash)) return `entry ${i}`;
   }

@@ -99,7 +99,8 @@ export function rememberedOf(value: unknown): Remembered | undefined {
 /** A memory in this process, bounded by `bounds`. */
 export function trustMemory(bounds: MemoryBounds = DEFAULT_MEMORY_BOUNDS): TrustMemory {
   const records = new Map<string, Remembered>();
-  // Counted as records come and go, not by a walk over them: a keep costs the same with 100,000 held as with none.
+  // Counted as records come and go, not by a walk over them: a keep that finds room costs the same with 100,000 held
+  // as with none (only a displacement walks them, for the oldest suspension).
   const held: MemoryCounts = { umids: 0, suspensions: 0, logs: 0 };
   const count = (record: Remembered | undefined, by: 1 | -1) => {
     if (record === undefined) return;

@@ -28,7 +28,8 @@ interface KeyChange {
 
 /** The keyRefs `now` pins anew or to another key, in `now`'s order; none while `before` pinned nothing. */
 export function keyChanges(before: ResolverState, now: ResolverState): KeyChange[] {
-  if (before.keys === undefined || now.keys === undefined) return [];
+  // An unreadable file pins what nobody can tell: its own errors say so, and the summary lists nothing as new.
+  if (before.keys === undefined || now.keys === undefined || before.keys.unreadable || now.keys.unreadable) return [];
   const changes: KeyChange[] = [];
   for (const [keyRef, is] of now.keys.keys) {
     const was = before.keys.keys.get(keyRef);

@@ -53,6 +53,7 @@ export function discoveryChanges(before: ResolverState, now: ResolverState): Dis
   const changes: PeerChange[] = [];
   const take = (match: (peer: Peer) => boolean): Peer | undefined => {
     const at = left.findIndex((peer) => peer !== undefined && match(peer));
+    if (at === -1) return undefined;
     const peer = left[at];
     left[at] = undefined;
     return peer;
