@@ -10,11 +10,12 @@
  * disk) makes `get` and `set` throw the file system's error, which `resolve` reports once
  * before going on without the cache (core/client/http-cache.ts, guardedCache).
  */
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { cachedEntryOf, type HttpCache } from "../../core/client/http-cache.ts";
 import { NotACacheFile, readRegularFile } from "../cache/regular-file.ts";
+import { writeFileAtomically } from "../edit/json-file.ts";
 
 /**
  * An entry holds one body the client read, at most a manifest's limit, as JSON text: escaped, up to six times as
@@ -44,15 +45,7 @@ export function fileCache(dir: string): HttpCache {
     },
     async set(key, entry) {
       await mkdir(dir, { recursive: true });
-      const file = fileOf(key);
-      // Not ending in .json: never read as an entry, whatever happens to it.
-      const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-      try {
-        await writeFile(temporary, JSON.stringify({ key, entry }));
-        await rename(temporary, file);
-      } finally {
-        await rm(temporary, { force: true });
-      }
+      await writeFileAtomically(fileOf(key), JSON.stringify({ key, entry }));
     },
   };
 }

@@ -10,8 +10,8 @@
  * between the two leaves the revocation in force. Two runs writing at once may each find
  * room for one more: the bound holds give or take the writers at one time.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DEFAULT_MEMORY_BOUNDS,
@@ -24,6 +24,7 @@ import {
   type TrustMemory,
 } from "../../core/client/trust-memory.ts";
 import { NotACacheFile, readRegularFile } from "../cache/regular-file.ts";
+import { writeFileAtomically } from "../edit/json-file.ts";
 
 /** A record holds a key (a URL, a verifier key and a UMID) and a checkpoint, a few kilobytes: well under this. */
 const MAX_RECORD_BYTES = 4 * 1024 * 1024;
@@ -100,15 +101,8 @@ export function fileTrustMemory(dir: string, bounds: MemoryBounds = DEFAULT_MEMO
         }
       }
       await mkdir(dir, { recursive: true });
-      const file = fileOf(key, record.kind);
-      // Not ending in .json: never read as a record, whatever happens to it.
-      const temporary = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-      try {
-        await writeFile(temporary, JSON.stringify({ key, record }));
-        await rename(temporary, file);
-      } finally {
-        await rm(temporary, { force: true });
-      }
+      // Its temporary file does not end in .json: never read as a record, whatever happens to it.
+      await writeFileAtomically(fileOf(key, record.kind), JSON.stringify({ key, record }));
       if (held !== undefined && held.kind !== record.kind) await rm(fileOf(key, held.kind), { force: true });
       return true;
     },
