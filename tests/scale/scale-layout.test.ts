@@ -11,19 +11,19 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { after, describe, it } from "node:test";
-import { encodeBase64url, utf8 } from "../core/base64url.ts";
-import { canonicalize } from "../core/crypto/jcs.ts";
-import { umidPath } from "../core/umid-path.ts";
-import { directoryReader } from "../edge/adapters/node.ts";
-import { answer } from "../edge/handler.ts";
-import { KvRecords } from "../edge/kv-records.ts";
-import { shardOf, type RecordStore } from "../edge/records.ts";
-import { StaticRecords } from "../edge/static-records.ts";
-import { caseTwins, manifestFor, pinning, signed } from "./support/fixture-content.ts";
-import { readRecords } from "./support/index.ts";
-import { kvPairs } from "./support/kv-files.ts";
-import { ROOT } from "./support/paths.ts";
-import { runCli } from "./support/processes.ts";
+import { encodeBase64url, utf8 } from "../../core/base64url.ts";
+import { canonicalize } from "../../core/crypto/jcs.ts";
+import { umidPath } from "../../core/umid-path.ts";
+import { directoryReader } from "../../edge/adapters/node.ts";
+import { answer } from "../../edge/handler.ts";
+import { KvRecords } from "../../edge/kv-records.ts";
+import { shardOf, type RecordStore } from "../../edge/records.ts";
+import { StaticRecords } from "../../edge/static-records.ts";
+import { caseTwins, manifestFor, pinning, signed } from "../support/fixture-content.ts";
+import { readRecords } from "../support/index.ts";
+import { kvPairs } from "../support/kv-files.ts";
+import { ROOT } from "../support/paths.ts";
+import { runCli } from "../support/processes.ts";
 
 /** Past Netlify's 54,000 files in one folder, where a build of every body in one folder failed to deploy. */
 const MANIFESTS = 55_000;

@@ -12,10 +12,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { readRecords } from "./support/index.ts";
-import { ROOT } from "./support/paths.ts";
-import { printedKeysFile, printedProblems } from "./support/problems.ts";
-import { runCommand } from "./support/processes.ts";
+import { readRecords } from "../support/index.ts";
+import { ROOT } from "../support/paths.ts";
+import { printedKeysFile, printedProblems } from "../support/problems.ts";
+import { runCommand } from "../support/processes.ts";
 
 /** cli.test.ts read the sample content/ before it made its own; check and serve make theirs, and are quick. */
 const TESTS_IN_THE_COPY = ["tests/cli.test.ts", "tests/check.test.ts", "tests/serve.test.ts"];

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { runCli } from "./support/processes.ts";
+import { runCli } from "../support/processes.ts";
 
 /** Past the ~120,000 arguments that overflow the stack of a spread call here. */
 const FILES = 200_000;
