@@ -59,7 +59,7 @@ export interface RecordStore {
  * FNV-1a hash of the UMID's UTF-8 bytes; each is `{"format": INDEX_FORMAT, "records": {UMID: RecordEntry}}`.
  * The layout is fixed, so a lookup needs no table of contents: one shard read finds any
  * UMID (a missing shard holds no records). The hash only spreads records (it guards
- * nothing), so a fast synchronous one serves; build and edge share this very function.
+ * nothing), so a fast synchronous one serves; build and edge share this very function (shard-file.ts).
  * Lower-case hex names survive case-insensitive hosts; 4096 shards keep each near 250
  * records at a million manifests (~80 KB with UUID UMIDs: a record with its status is
  * about 330 bytes). Paths in entries are relative to the output root.
@@ -121,11 +121,6 @@ export const INDEX_FOLDER = "index";
 
 export function shardPath(umid: string): string {
   return `${INDEX_FOLDER}/${shardOf(umid)}.json`;
-}
-
-export interface IndexShard {
-  format: typeof INDEX_FORMAT;
-  records: Record<string, RecordEntry>;
 }
 
 export type RecordEntry =

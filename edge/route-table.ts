@@ -26,11 +26,6 @@ export interface RouteRow {
   etag: string;
 }
 
-export interface RouteShard {
-  format: typeof ROUTES_FORMAT;
-  routes: Record<string, RouteRow>;
-}
-
 /** The shard file that holds the row of request path `path`, if there is one. */
 export function routeShardPath(path: string): string {
   return `${ROUTES_FOLDER}/${shardOf(path)}.json`;
