@@ -3,7 +3,7 @@
  * adds at most 5% to a cold build). Every manifest of an M corpus, and every UMID it revokes, is given an entry of a
  * status list, as `sign --status-list` would (in the bench's scratch folder: the corpus is left as it is); then the
  * build's list stage is timed as the build runs it: the allocation read and checked, each list derived from the
- * statuses the build serves (the corpus's _routes.json), encoded, and the table written. The published set is the
+ * statuses the build serves (the corpus's _routes.json), encoded, and the route table's files written. The published set is the
  * one the build holds anyway (its UMIDs and issuedAt), made before the clock starts.
  */
 import { randomInt } from "node:crypto";
@@ -15,7 +15,9 @@ import { PublishedManifests } from "../scripts/check/published.ts";
 import { checkRoutesText } from "../scripts/check/routes.ts";
 import { checkStatusAllocation, STATUS_FOLDER } from "../scripts/check/status-allocation.ts";
 import { allocationText } from "../scripts/edit/status-allocation.ts";
-import { wellKnownFile } from "../scripts/plan/status-lists.ts";
+import { routeFiles } from "../scripts/plan/routes.ts";
+import { wellKnownRoutes } from "../scripts/plan/status-lists.ts";
+import { writeFiles } from "../scripts/write/output.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 
@@ -41,14 +43,14 @@ export async function statusListStage(content: string, umids: readonly string[],
   const started = performance.now();
   const statusAllocation = checkStatusAllocation(scratch, RESOLVER);
   if (statusAllocation.diagnostics.length > 0) throw new Error("the bench's allocation does not check");
-  const table = await wellKnownFile(
+  const lists = await wellKnownRoutes(
     { published, revoked: routes.revoked, statuses: routes.statuses, statusAllocation },
     settings.statusNextCheck,
     undefined,
     undefined,
     new Date(),
   );
-  writeFileSync(join(scratch, "well-known-documents.json"), table!.bytes);
+  await writeFiles(scratch, routeFiles(lists));
   return performance.now() - started;
 }
 

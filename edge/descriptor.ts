@@ -2,19 +2,13 @@
  * The body of `GET /.well-known/manifest-resolver.json` (spec 4.2), including the caching
  * and privacy posture the spec says the descriptor states.
  */
-import { LOG_FILES_PREFIX } from "./log-files.ts";
-import {
-  CACHE_IMMUTABLE,
-  CACHE_LOG_EDGE,
-  CACHE_NONE,
-  CACHE_RESOLVED,
-  CACHE_WELL_KNOWN,
-  CONTRACT,
-} from "./responses.ts";
+import { CACHE_NONE, CONTRACT } from "./responses.ts";
+import { CACHE_IMMUTABLE, CACHE_LOG_EDGE, CACHE_RESOLVED, CACHE_WELL_KNOWN } from "../core/served-kinds.ts";
 import {
   B64U_PREFIX,
   DESCRIPTOR_PATH,
   HEALTH_PATH,
+  LOG_PREFIX,
   RESOLVERS_PATH,
   STATUS_LIST_PREFIX,
   STATUS_PREFIX,
@@ -40,7 +34,7 @@ export const descriptor = {
     resolve: "/{UMID_PATH}",
     status: `${STATUS_PREFIX}/{UMID_PATH}`,
     log:
-      `${LOG_FILES_PREFIX}: the transparency log, as C2SP tlog-tiles serves one (checkpoint, tile/<L>/<N>[.p/<W>], ` +
+      `${LOG_PREFIX}/: the transparency log, as C2SP tlog-tiles serves one (checkpoint, tile/<L>/<N>[.p/<W>], ` +
       "tile/entries/<N>[.p/<W>]) with the latest map's buckets at latest/<size>/<bucket>, when the publisher " +
       "keeps a log (404 otherwise); its verifier key is not served: get it from the publisher",
     statusList:

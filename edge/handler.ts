@@ -3,39 +3,31 @@
  * whole HTTP contract (spec 4 and 7), and the status endpoint of EXT-OPT O2 (the status
  * of each UMID, at `STATUS_PREFIX/{UMID_PATH}`). It uses only Fetch and WebCrypto, so the same code
  * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
- * It also serves the did:web documents the build published for keys on its own host, and the
- * transparency log the build published (edge/log-files.ts), and its status lists and discovery document
- * (edge/well-known-documents.ts).
+ * Every other document it serves (did:web documents, status lists, the discovery document, the transparency log's
+ * files) is a row of the route table the build wrote, answered by one function (routed-documents.ts).
  * Underneath, `answer` gives the same answer as plain data, for an adapter that can write
  * it without a Response (Node's).
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
-import { DID_DOCUMENT_NAME } from "./did-documents.ts";
-import type { DocumentRecord } from "./document-table.ts";
-import { LOG_FILES_PREFIX, logFileAt, type LogFileRecord } from "./log-files.ts";
-import { wellKnownKind, type WellKnownKind } from "./well-known-documents.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import {
   CONTRACT,
-  DID_CONTENT_TYPE,
-  didDocumentAnswer,
-  JSON_CONTENT_TYPE,
-  logFileAnswer,
-  logFileNotModified,
   manifestAnswer,
   methodNotAllowed,
   notModified,
   preflight,
+  routedAnswer,
+  routedNotModified,
   statusAnswer,
   statusDocumentBytes,
   temporaryRedirect,
   toResponse,
   uncachedJson,
-  wellKnownAnswer,
-  wellKnownNotModified,
   type Answer,
 } from "./responses.ts";
+import { isOwnedPath, isRoutable } from "./routed-documents.ts";
+import { JSON_CONTENT_TYPE } from "../core/served-kinds.ts";
 import { DESCRIPTOR_PATH, HEALTH_PATH, parseUmidPath, pathnameOf, STATUS_PREFIX } from "../core/umid-path.ts";
 
 /**
@@ -68,15 +60,10 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
   const pathname = pathnameOf(request.url);
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
-  // Every did:web document's path ends so; where none was published, the path is answered as any other (`/did.json`
-  // is then UMID `did.json`'s).
-  if (pathname.endsWith(DID_DOCUMENT_NAME)) {
-    const document = await didDocument(pathname, request, records);
-    if (document !== undefined) return document;
+  if (isRoutable(pathname)) {
+    const routed = await routedDocument(pathname, request, records);
+    if (routed !== undefined) return routed;
   }
-  if (pathname.startsWith(LOG_FILES_PREFIX)) return logFile(pathname, request, records);
-  const wellKnown = wellKnownKind(pathname);
-  if (wellKnown !== undefined) return wellKnownDocument(wellKnown, pathname, request, records);
 
   // The status endpoint takes a UMID_PATH after its prefix as the resolve endpoint does.
   const forStatus = pathname === STATUS_PREFIX || pathname.startsWith(`${STATUS_PREFIX}/`);
@@ -95,62 +82,23 @@ async function answerGet(request: ResolverRequest, records: RecordStore): Promis
   return forStatus ? statusOf(umid, record, request) : resolution(umid, record, request);
 }
 
-/** The did:web document published at `pathname`, or 304 for it; undefined when none is. */
-async function didDocument(
+/**
+ * The document the route table routes `pathname` to, or 304 for it; 404 for one of the resolver's own paths with no
+ * row; undefined for any other path with no row, which is then read as a UMID path.
+ */
+async function routedDocument(
   pathname: string,
   request: ResolverRequest,
   records: RecordStore,
 ): Promise<Answer | undefined> {
-  const record = await documentRecord(() => records.didDocument(pathname), "the did:web documents");
-  if (record === undefined) return undefined;
-  if (record.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
-  if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
-    return notModified(record.etag, DID_CONTENT_TYPE);
-  return didDocumentAnswer(record.body, record.etag);
-}
-
-/** A document of a table the build published (edge/document-table.ts); `corrupt` when `what` cannot be read. */
-async function documentRecord(
-  read: () => Promise<DocumentRecord | undefined>,
-  what: string,
-): Promise<DocumentRecord | undefined> {
-  try {
-    return await read();
-  } catch (error) {
-    console.error(`manifest-resolver: ${what} cannot be read:`, error);
-    return { kind: "corrupt" };
-  }
-}
-
-/** The log's file at `pathname`, or 304 for it; 404 for any path the log serves nothing at. */
-async function logFile(pathname: string, request: ResolverRequest, records: RecordStore): Promise<Answer> {
-  const file = logFileAt(pathname.slice(LOG_FILES_PREFIX.length));
-  let record: LogFileRecord | undefined;
-  try {
-    record = file && (await records.logFile(file.stored));
-  } catch (error) {
-    console.error(`manifest-resolver: the log's file ${file!.stored} cannot be read:`, error);
-    return uncachedJson(500, { error: "corrupt_record", path: pathname });
-  }
-  if (file === undefined || record === undefined) return uncachedJson(404, { error: "not_found", path: pathname });
-  if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
-    return logFileNotModified(file.kind, record.etag);
-  return logFileAnswer(file.kind, record.body, record.etag);
-}
-
-/** A status list or the discovery document published at `pathname`, or 304 for it; 404 where none is. */
-async function wellKnownDocument(
-  kind: WellKnownKind,
-  pathname: string,
-  request: ResolverRequest,
-  records: RecordStore,
-): Promise<Answer> {
-  const record = await documentRecord(() => records.wellKnownDocument(pathname), "the status lists' table");
-  if (record === undefined) return uncachedJson(404, { error: "not_found", path: pathname });
-  if (record.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
-  if (ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag))
-    return wellKnownNotModified(kind, record.etag);
-  return wellKnownAnswer(kind, record.body, record.etag);
+  const document = await records.routes.document(pathname, records.blob);
+  if (document === undefined)
+    return isOwnedPath(pathname) ? uncachedJson(404, { error: "not_found", path: pathname }) : undefined;
+  if (document.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
+  const { row, body } = document;
+  return ifNoneMatchMatches(request.headers.get("If-None-Match"), row.etag)
+    ? routedNotModified(row.etag, row)
+    : routedAnswer(body, row.etag, row);
 }
 
 function resolution(

@@ -2,14 +2,11 @@
  * A RecordStore over Workers KV (see edge/records.ts for the layout), for the Worker of a
  * registry too large for static assets. Answers are kept in a bounded in-memory cache, so
  * a warm request costs no KV read; a body is checked against its ETag before it is kept,
- * and a status gets the ETag of its document then (KV metadata has no room for it). The
- * did:web documents' table is one more pair (edge/did-documents.ts), read once, and each of the transparency log's
- * files one more (edge/log-files.ts), and the status lists' table one more (edge/well-known-documents.ts).
+ * and a status gets the ETag of its document then (KV metadata has no room for it). Every
+ * other file of the output is one more pair, keyed by its name (the route table's shards and the documents they
+ * route: routed-documents.ts).
  */
-import { DID_DOCUMENTS_KV_KEY, DidDocuments } from "./did-documents.ts";
 import { etagOf } from "./etag.ts";
-import { LogFiles } from "./log-files.ts";
-import { WELL_KNOWN_KV_KEY, WellKnownDocuments } from "./well-known-documents.ts";
 import { LruCache } from "../core/lru-cache.ts";
 import {
   isServableLocation,
@@ -20,6 +17,7 @@ import {
   type ResolverRecord,
 } from "./records.ts";
 import { statusDocumentBytes } from "./responses.ts";
+import { RoutedDocuments } from "./routed-documents.ts";
 
 /** The part of a KV namespace binding this store uses. */
 export interface KvNamespace {
@@ -30,20 +28,16 @@ const CACHE_BYTES = 32 * 1024 * 1024;
 
 export class KvRecords {
   readonly #cache = new LruCache<ResolverRecord | null>(CACHE_BYTES);
-  readonly #didDocuments = new DidDocuments();
-  readonly #logFiles = new LogFiles();
-  readonly #wellKnown = new WellKnownDocuments();
+  readonly #routes = new RoutedDocuments();
 
   reading(kv: KvNamespace): RecordStore {
-    const valueAt = async (key: string) => {
-      const { value } = await kv.getWithMetadata(key, "arrayBuffer");
-      return value === null ? undefined : new Uint8Array(value);
-    };
     return {
       get: (umid) => this.#get(umid, kv),
-      didDocument: (path) => this.#didDocuments.get(path, () => valueAt(DID_DOCUMENTS_KV_KEY)),
-      logFile: (stored) => this.#logFiles.get(stored, valueAt),
-      wellKnownDocument: (path) => this.#wellKnown.get(path, () => valueAt(WELL_KNOWN_KV_KEY)),
+      blob: async (key) => {
+        const { value } = await kv.getWithMetadata(key, "arrayBuffer");
+        return value === null ? undefined : new Uint8Array(value);
+      },
+      routes: this.#routes,
     };
   }
 

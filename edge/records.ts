@@ -1,10 +1,9 @@
-import type { DocumentRecord } from "./document-table.ts";
 import { utf8 } from "../core/base64url.ts";
 import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
 import { instant } from "../core/validate/cross-field.ts";
-import type { DidDocumentRecord } from "./did-documents.ts";
 import { isEtag } from "./etag.ts";
-import type { LogFileRecord } from "./log-files.ts";
+import type { RoutedDocuments } from "./routed-documents.ts";
+import { readShardFile, SHARD_BITS, shardOf } from "./shard-file.ts";
 
 /**
  * What the handler needs from storage: one lookup per UMID. Implementations decide where
@@ -41,15 +40,17 @@ export interface StatusWithEtag extends StatusEntry {
   etag: string;
 }
 
+/**
+ * What the handler reads one deploy through: a lookup per UMID, and the stored files of the output (a file of the
+ * static output, or the Workers KV value of the same key), which the route table names (route-table.ts).
+ */
 export interface RecordStore {
   /** The record for `umid`, or `undefined` when the UMID is unknown. */
   get(umid: string): Promise<ResolverRecord | undefined>;
-  /** The did:web document served at the request path `path` (edge/did-documents.ts), or `undefined` when none is. */
-  didDocument(path: string): Promise<DidDocumentRecord | undefined>;
-  /** The transparency log's file stored as `stored` (edge/log-files.ts), or `undefined` when the build wrote none. */
-  logFile(stored: string): Promise<LogFileRecord | undefined>;
-  /** A status list or the discovery document served at `path` (edge/well-known-documents.ts), if one is. */
-  wellKnownDocument(path: string): Promise<DocumentRecord | undefined>;
+  /** The bytes stored as `key`, as they are (the reader checks them), or `undefined` when none are. */
+  blob(key: string): Promise<Uint8Array<ArrayBuffer> | undefined>;
+  /** The deploy's route table, read through `blob` and kept across requests (routed-documents.ts). */
+  readonly routes: RoutedDocuments;
 }
 
 /**
@@ -58,7 +59,7 @@ export interface RecordStore {
  * FNV-1a hash of the UMID's UTF-8 bytes; each is `{"format": INDEX_FORMAT, "records": {UMID: RecordEntry}}`.
  * The layout is fixed, so a lookup needs no table of contents: one shard read finds any
  * UMID (a missing shard holds no records). The hash only spreads records (it guards
- * nothing), so a fast synchronous one serves; build and edge share this very function.
+ * nothing), so a fast synchronous one serves; build and edge share this very function (shard-file.ts).
  * Lower-case hex names survive case-insensitive hosts; 4096 shards keep each near 250
  * records at a million manifests (~80 KB with UUID UMIDs: a record with its status is
  * about 330 bytes). Paths in entries are relative to the output root.
@@ -112,44 +113,14 @@ export function isRecordEntry(value: unknown): value is RecordEntry {
   return typeof entry.file === "string" && typeof entry.etag === "string" && isStatusWithEtag(entry.status);
 }
 
-/** The index's shards are named by the top 12 bits of the hash: three hex digits. */
-const SHARD_BITS = 12;
 /** How many shard files the record index can have (a shard where no UMID falls is not written). */
 export const INDEX_SHARDS = 1 << SHARD_BITS;
 
+/** The folder of the output the index's shards are in. */
+export const INDEX_FOLDER = "index";
+
 export function shardPath(umid: string): string {
-  return `index/${shardOf(umid)}.json`;
-}
-
-/**
- * The name of `umid`'s shard: the top 12 bits of its hash, as three lower-case hex digits. The build also names the
- * folder of a UMID's body by it (scripts/plan/body-names.ts).
- */
-export function shardOf(umid: string): string {
-  return (fnv1a32(umid) >>> (32 - SHARD_BITS)).toString(16).padStart(SHARD_BITS / 4, "0");
-}
-
-/** The 32-bit FNV-1a hash of a string's UTF-8 bytes, unsigned. */
-export function fnv1a32(text: string): number {
-  let hash = 0x811c9dc5;
-  // An ASCII character is its own UTF-8 byte: most UMIDs are hashed without encoding them.
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return fnv1a32Bytes(utf8(text));
-    hash = Math.imul(hash ^ code, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-function fnv1a32Bytes(bytes: Uint8Array): number {
-  let hash = 0x811c9dc5;
-  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193);
-  return hash >>> 0;
-}
-
-export interface IndexShard {
-  format: typeof INDEX_FORMAT;
-  records: Record<string, RecordEntry>;
+  return `${INDEX_FOLDER}/${shardOf(umid)}.json`;
 }
 
 export type RecordEntry =
@@ -160,24 +131,10 @@ export type RecordEntry =
 /**
  * The one reader of an index shard's bytes, for every side that reads one: the edge (static-records.ts), `serve`
  * choosing a sample UMID and a warm build diffing the bodies a shard names (scripts/). Its entries by UMID, as
- * stored, or why the bytes are no shard of INDEX_FORMAT. An entry is judged by whoever uses it: one entry's fault is
- * that UMID's, not the whole shard's.
+ * stored, or why the bytes are no shard of INDEX_FORMAT (shard-file.ts).
  */
 export function readIndexShard(bytes: Uint8Array): Map<string, unknown> | { problem: string } {
-  let shard: unknown;
-  try {
-    shard = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch (error) {
-    return { problem: `not JSON text: ${(error as Error).message}` };
-  }
-  const { format, records } = (isObject(shard) ? shard : {}) as Partial<Record<keyof IndexShard, unknown>>;
-  if (format !== INDEX_FORMAT) return { problem: `format ${JSON.stringify(format ?? null)}, expected ${INDEX_FORMAT}` };
-  if (!isObject(records)) return { problem: "its records are not an object" };
-  return new Map(Object.entries(records));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return readShardFile(bytes, INDEX_FORMAT, "records");
 }
 
 /** Written beside the index: what was built. It also marks a folder as build output. */

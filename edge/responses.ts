@@ -6,27 +6,13 @@
  * the Node adapter writes an answer to its socket without one.
  */
 
+import { CACHE_RESOLVED, JSON_CONTENT_TYPE } from "../core/served-kinds.ts";
 import { statusCursor, type StatusDocument } from "../core/status.ts";
-import type { LogFileKind } from "./log-files.ts";
-import type { WellKnownKind } from "./well-known-documents.ts";
 import type { StatusEntry } from "./records.ts";
 
 export const CONTRACT = "manifest-resolver/v0.1";
 export const MANIFEST_CONTENT_TYPE = "application/ld+json; charset=utf-8";
-export const JSON_CONTENT_TYPE = "application/json";
-/** A DID document in its JSON representation (DID Core §6.2, IANA-registered). */
-export const DID_CONTENT_TYPE = "application/did+json";
-export const CACHE_RESOLVED = "public, max-age=60";
 export const CACHE_NONE = "no-store";
-/**
- * The log's checkpoint changes with each deploy that appends to it: C2SP tlog-tiles asks that its headers "prevent
- * caching beyond a few seconds", so that a client checking a manifest it just fetched finds a checkpoint at least
- * about as new. A partial tile is kept no longer: its bytes never change, but it is served only while it is the
- * tree's right edge, and a short life bounds what caches keep of a log started again under the same prefix.
- */
-export const CACHE_LOG_EDGE = "public, max-age=5";
-/** Full tiles, entry bundles and bucket files: their path names what they hold (a bucket's, its tree's size). */
-export const CACHE_IMMUTABLE = "public, max-age=31536000, immutable";
 
 export type HeaderList = [string, string][];
 
@@ -76,11 +62,6 @@ export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Ans
   return cachedBody(MANIFEST_CONTENT_TYPE, body, etag);
 }
 
-/** A did:web document the build published (edge/did-documents.ts), cached like a manifest. */
-export function didDocumentAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
-  return cachedBody(DID_CONTENT_TYPE, body, etag);
-}
-
 function cachedBody(
   contentType: string,
   body: Uint8Array<ArrayBuffer>,
@@ -94,53 +75,24 @@ function cachedBody(
   };
 }
 
-/** How each of the log's files is served (C2SP tlog-tiles: its media types, and which are immutable). */
-const LOG_EDGE: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_LOG_EDGE]];
-const IMMUTABLE: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_IMMUTABLE]];
-const LOG_FILES: Record<LogFileKind, { contentType: string; cached: HeaderList }> = {
-  checkpoint: { contentType: "text/plain; charset=utf-8", cached: LOG_EDGE },
-  "partial-tile": { contentType: "application/octet-stream", cached: LOG_EDGE },
-  tile: { contentType: "application/octet-stream", cached: IMMUTABLE },
-  bucket: { contentType: JSON_CONTENT_TYPE, cached: IMMUTABLE },
-};
-
-/** One of the transparency log's files (edge/log-files.ts). */
-export function logFileAnswer(kind: LogFileKind, body: Uint8Array<ArrayBuffer>, etag: string): Answer {
-  const { contentType, cached } = LOG_FILES[kind];
-  return cachedBody(contentType, body, etag, cached);
-}
-
-/** 304 for one of the log's files: its 200's headers but the body's length. */
-export function logFileNotModified(kind: LogFileKind, etag: string): Answer {
-  const { contentType, cached } = LOG_FILES[kind];
-  return { status: 304, headers: [...cached, ["Content-Type", contentType], ["ETag", etag]], body: null };
-}
-
 /**
- * A status list is fetched once for many manifests: a relying party keeps it this long (the list's own ttl, 300 s,
- * is the same), and the discovery document with it.
+ * A document the route table routes (edge/routed-documents.ts), with the media type and caching its row gives: its
+ * headers are a manifest's but for those two.
  */
-export const CACHE_WELL_KNOWN = "public, max-age=300";
-const WELL_KNOWN: HeaderList = [...COMMON_HEADERS, ["Cache-Control", CACHE_WELL_KNOWN]];
-/** A VC Data Model 2.0 credential, secured by an embedded proof (VC Data Model 2.0 §6.3). */
-const VC_CONTENT_TYPE = "application/vc+ld+json";
-const WELL_KNOWN_TYPES: Record<WellKnownKind, string> = {
-  "status-list": VC_CONTENT_TYPE,
-  resolvers: JSON_CONTENT_TYPE,
-};
-
-/** A status list or the discovery document (edge/well-known-documents.ts). */
-export function wellKnownAnswer(kind: WellKnownKind, body: Uint8Array<ArrayBuffer>, etag: string): Answer {
-  return cachedBody(WELL_KNOWN_TYPES[kind], body, etag, WELL_KNOWN);
+export function routedAnswer(
+  body: Uint8Array<ArrayBuffer>,
+  etag: string,
+  { contentType, cacheControl }: { contentType: string; cacheControl: string },
+): Answer {
+  return cachedBody(contentType, body, etag, [...COMMON_HEADERS, ["Cache-Control", cacheControl]]);
 }
 
-/** 304 for a status list or the discovery document: its 200's headers but the body's length. */
-export function wellKnownNotModified(kind: WellKnownKind, etag: string): Answer {
-  return {
-    status: 304,
-    headers: [...WELL_KNOWN, ["Content-Type", WELL_KNOWN_TYPES[kind]], ["ETag", etag]],
-    body: null,
-  };
+/** 304 for a routed document: its 200's headers but the body's length. */
+export function routedNotModified(
+  etag: string,
+  { contentType, cacheControl }: { contentType: string; cacheControl: string },
+): Answer {
+  return notModifiedWith([...COMMON_HEADERS, ["Cache-Control", cacheControl]], etag, contentType);
 }
 
 /**
@@ -171,7 +123,11 @@ export function statusAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answe
 
 /** 304: the 200's headers (spec 4.3: "as 200") but no body, and so no Content-Length. */
 export function notModified(etag: string, contentType = MANIFEST_CONTENT_TYPE): Answer {
-  return { status: 304, headers: [...RESOLVED, ["Content-Type", contentType], ["ETag", etag]], body: null };
+  return notModifiedWith(RESOLVED, etag, contentType);
+}
+
+function notModifiedWith(cached: HeaderList, etag: string, contentType: string): Answer {
+  return { status: 304, headers: [...cached, ["Content-Type", contentType], ["ETag", etag]], body: null };
 }
 
 export function temporaryRedirect(location: string): Answer {

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { bodyEtag } from "./body-etag.ts";
-import { CACHE_NONE, CACHE_RESOLVED, CONTRACT, JSON_CONTENT_TYPE, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
+import { CACHE_NONE, CONTRACT, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
+import { CACHE_RESOLVED, JSON_CONTENT_TYPE } from "../core/served-kinds.ts";
 import { quoted } from "../core/excerpt.ts";
 import { readStatusDocument } from "../core/status.ts";
 import { statusPath, STATUS_PREFIX, umidPath } from "../core/umid-path.ts";

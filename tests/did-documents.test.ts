@@ -17,6 +17,7 @@ import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { assertUsageError, checkedFiles } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
+import { routedIn } from "./support/route-table.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-did-documents-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -59,7 +60,7 @@ async function checkJson(dir: string, resolverUrl: string) {
 }
 
 describe("the did:web documents build publishes", () => {
-  it("none for keys on another host, or with no UM_RESOLVER_URL: no table, no KV pair", async () => {
+  it("none for keys on another host, or with no UM_RESOLVER_URL: no route, no KV pair", async () => {
     const dir = content([
       "did:web:other.example#k",
       "did:web:resolver.example.evil#k",
@@ -69,8 +70,8 @@ describe("the did:web documents build publishes", () => {
     for (const resolverUrl of ["https://resolver.example", undefined]) {
       const { status, stdout, stderr, out } = await build(dir, resolverUrl);
       assert.equal(status, 0, stdout + stderr);
-      assert.equal(existsSync(join(out, "did-documents.json")), false);
-      assert.equal(existsSync(join(`${out}-kv`, "did")), false);
+      assert.deepEqual([...routedIn(out).keys()], []);
+      assert.equal(existsSync(join(`${out}-kv`, "routes")), false);
       assert.deepEqual(await served(out, "/.well-known/did.json"), { status: 400 });
     }
   });
@@ -148,7 +149,7 @@ describe("the did:web documents build publishes", () => {
     assertUsageError(bad, "UM_RESOLVER_URL", '"https://exa%mple"');
   });
 
-  it("a warm build, in place, writes and removes the table and its KV pair as a cold build does", async () => {
+  it("a warm build, in place, writes and removes the documents and their KV pairs as a cold build does", async () => {
     const warm = join(scratch, "warm");
     for (const keyRefs of [
       [],
@@ -162,7 +163,7 @@ describe("the did:web documents build publishes", () => {
       const cold = await build(dir, "https://resolver.example");
       for (const suffix of ["", "-kv"])
         assert.deepEqual(fileDigests(`${warm}${suffix}`), fileDigests(`${cold.out}${suffix}`), `${keyRefs}${suffix}`);
-      assert.equal(existsSync(join(warm, "did-documents.json")), keyRefs.length > 0);
+      assert.equal(routedIn(warm).has("/.well-known/did.json"), keyRefs.length > 0);
     }
   });
 });

@@ -76,7 +76,7 @@ async function ask(records: RecordStore, method: string, path: string, ifNoneMat
 
 /**
  * Every string shaped like one of our ETags in the JSON files under `dir` (all of the build's output is JSON but the
- * transparency log's files, whose ETags the edge computes as it reads them: edge/log-files.ts), with the file it is in.
+ * transparency log's files, whose ETags are their rows' in the route table: edge/route-table.ts), with the file it is in.
  */
 function etagsWritten(dir: string): [string, string][] {
   const found: [string, string][] = [];

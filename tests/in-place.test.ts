@@ -20,7 +20,7 @@ import { basename, join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, describe, it } from "node:test";
 import { encodeBase64url, utf8 } from "../core/base64url.ts";
-import { shardOf } from "../edge/records.ts";
+import { shardOf } from "../edge/shard-file.ts";
 import { recoverOutput } from "../scripts/write/output.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { fileDigests } from "./support/file-tree.ts";

@@ -20,7 +20,8 @@ import { answer } from "../edge/handler.ts";
 import type { RecordStore } from "../edge/records.ts";
 import { StaticRecords } from "../edge/static-records.ts";
 import { openContentLog } from "../scripts/log/log-folder.ts";
-import { logOutputFiles } from "../scripts/log/log-output.ts";
+import { logRoutes } from "../scripts/log/log-output.ts";
+import { routeFiles } from "../scripts/plan/routes.ts";
 import { writeFiles as writeOutputFiles } from "../scripts/write/output.ts";
 import { etagOf } from "./contract/cases.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
@@ -80,7 +81,7 @@ describe("the log served from Go's known answers (issue 26, section 5)", { skip:
       verifier: `${v.note.verifierKey}\n`,
       checkpoint,
     });
-    await writeOutputFiles(dist, await logOutputFiles(await openContentLog(content)));
+    await writeOutputFiles(dist, routeFiles(await logRoutes(await openContentLog(content))));
     records = served(dist);
   });
 

@@ -17,13 +17,13 @@ import { decodeStatusList, type StatusBits } from "../core/status-list/bitstring
 import { MAX_DISCOVERED_PEERS } from "../core/resolvers-document.ts";
 import { readStatusListCredential } from "../core/status-list/credential.ts";
 import { listEntryRef } from "../core/status-list/list-entry-ref.ts";
-import { RESOLVERS_PATH } from "../core/umid-path.ts";
+import { RESOLVERS_PATH, STATUS_LIST_PREFIX } from "../core/umid-path.ts";
 import { directoryReader } from "../edge/adapters/node.ts";
 import { answer } from "../edge/handler.ts";
 import { StaticRecords } from "../edge/static-records.ts";
-import { WELL_KNOWN_KV_KEY, WELL_KNOWN_PATH, type WellKnownTable } from "../edge/well-known-documents.ts";
 import { FIXTURE_RESOLVER_URL, newKey } from "./support/fixture-content.ts";
 import { kvPairs } from "./support/kv-files.ts";
+import { routedIn } from "./support/route-table.ts";
 import { printedProblems } from "./support/problems.ts";
 import { type StatusListScratch, statusListScratch } from "./support/status-list-content.ts";
 
@@ -54,14 +54,12 @@ async function build(out: string, env: Record<string, string> = {}) {
   return { dir, run };
 }
 
-const tableOf = (dir: string) => JSON.parse(readFileSync(join(dir, WELL_KNOWN_PATH), "utf8")) as WellKnownTable;
-
 /** The one list a build published: its path, credential and decoded bits. */
 async function publishedList(dir: string) {
-  const documents = Object.entries(tableOf(dir).documents).filter(([path]) => path !== RESOLVERS_PATH);
+  const documents = [...routedIn(dir)].filter(([path]) => path.startsWith(STATUS_LIST_PREFIX));
   assert.equal(documents.length, 1);
-  const [path, { body }] = documents[0]!;
-  const credential = JSON.parse(body) as Record<string, unknown>;
+  const [path, { bytes }] = documents[0]!;
+  const credential = JSON.parse(bytes.toString()) as Record<string, unknown>;
   const read = readStatusListCredential(credential);
   assert.ok(!("problem" in read), JSON.stringify(read));
   const bits = await decodeStatusList(read.encodedList);
@@ -132,13 +130,14 @@ describe("the status lists a build publishes (issue 27, section 1)", () => {
     assert.equal((await made.cli(["reinstate", SUSPENDED[0]!, "--content", made.content])).status, 0);
     await build("warm");
     const cold = await build("cold");
-    const warmTable = readFileSync(join(warm.dir, WELL_KNOWN_PATH), "utf8");
-    assert.equal(warmTable, readFileSync(join(cold.dir, WELL_KNOWN_PATH), "utf8"));
-    const { read, bits } = await publishedList(warm.dir);
+    const warmRoutes = routedIn(warm.dir);
+    assert.deepEqual(warmRoutes, routedIn(cold.dir));
+    const { path, read, bits } = await publishedList(warm.dir);
     const { index } = listEntryRef(made.manifest("m8.json").signature.statusRef)!;
     assert.equal(read.meaning(bits.codeAt(index)), "active");
-    const pair = kvPairs(`${cold.dir}-kv`).find((p) => p.key === WELL_KNOWN_KV_KEY);
-    assert.equal(`${pair?.value}`, warmTable);
+    const { row, bytes } = warmRoutes.get(path)!;
+    const pair = kvPairs(`${cold.dir}-kv`).find((p) => p.key === row.stored);
+    assert.deepEqual(Buffer.from(pair?.value ?? "", "base64"), bytes);
   });
 });
 
@@ -170,7 +169,7 @@ describe("the lists and the discovery document served (issue 27, sections 1 and 
     assert.equal(list.headers.get("x-um-resolver-contract"), "manifest-resolver/v0.1");
     const etag = list.headers.get("etag")!;
     assert.match(etag, /^W\/"/);
-    assert.equal(Buffer.from(list.got.body!).toString(), tableOf(dir).documents[path]!.body);
+    assert.deepEqual(Buffer.from(list.got.body!), routedIn(dir).get(path)!.bytes);
     const again = await get(path, etag);
     assert.equal(again.status, 304);
     assert.equal(again.headers.get("etag"), etag);

@@ -43,7 +43,7 @@ export function parseTilePath(path: string): Tile | undefined {
 
 /**
  * N in zero-padded 3-digit groups, all but the last prefixed with `x`: at most 1,000 names in a folder, whatever N.
- * The build stores the latest map's buckets so too (edge/log-files.ts).
+ * The build stores the latest map's buckets so too (scripts/log/log-output.ts).
  */
 export function indexPath(index: number): string {
   let path = String(index % 1000).padStart(3, "0");

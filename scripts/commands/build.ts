@@ -52,13 +52,13 @@ import {
 import type { VerificationCache } from "../cache/verification-cache.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 import { type ContentLog, openContentLog } from "../log/log-folder.ts";
-import { logOutputFiles } from "../log/log-output.ts";
-import type { OutputFile } from "../plan/output-file.ts";
+import { logRoutes } from "../log/log-output.ts";
+import type { Route } from "../plan/routes.ts";
 import { appendAll } from "../../core/append-all.ts";
 import { logGateProblems } from "../log/log-gate.ts";
 import { STATUS_FOLDER } from "../check/status-allocation.ts";
 import { STATUS_LIST_KEY_VARIABLE, type StatusListSigner, statusListSigner } from "../crypto/status-list-key.ts";
-import { wellKnownFile } from "../plan/status-lists.ts";
+import { wellKnownRoutes } from "../plan/status-lists.ts";
 
 export const build = defineCommand({
   name: "build",
@@ -157,7 +157,7 @@ Example:
           cache,
           sarif,
           contentLog,
-          log: await logOutputFiles(contentLog),
+          log: await logRoutes(contentLog),
           signer,
         };
         const built = await reportingWriteErrors(outDir, async () => {
@@ -259,7 +259,7 @@ async function buildInto(
     /** The content's transparency log, opened: the gate's to judge (scripts/log/log-gate.ts). */
     contentLog: ContentLog | undefined;
     /** The transparency log's files to serve (scripts/log/log-output.ts). */
-    log: readonly OutputFile[];
+    log: readonly Route[];
     /** What signs the status lists (UM_STATUS_LIST_KEY), if anything. */
     signer: StatusListSigner | undefined;
   },
@@ -320,7 +320,7 @@ async function buildInto(
     // As check judges it: a log (content/_log/) that does not verify, or does not record what this build would serve,
     // refuses the build (issue 26, section 3).
     appendAll(content.diagnostics, await logGateProblems(contentDir, contentLog?.opened, content));
-    const wellKnown = await wellKnownFile(content, nextCheck, signer, content.resolversDocument, checking.now);
+    const wellKnown = await wellKnownRoutes(content, nextCheck, signer, content.resolversDocument, checking.now);
     if (signer === undefined && content.statusAllocation.lists.length > 0)
       content.diagnostics.push(
         diagnostic(
@@ -329,7 +329,7 @@ async function buildInto(
           `the status lists are published without a proof: set ${STATUS_LIST_KEY_VARIABLE} to sign them`,
         ),
       );
-    const plan = planOutput(content, names, nextCheck, log, wellKnown);
+    const plan = planOutput(content, names, nextCheck, [...wellKnown, ...log]);
     const passed = !hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty);
     // Before anything is printed: a build made cold instead prints it all again.
     if (passed && inPlace !== undefined && !inPlace.prepare(plan.indexFiles())) {
@@ -357,10 +357,7 @@ async function buildInto(
     if (staging === undefined) inPlace!.commit();
     else await commitStaging(staging, outDir);
     // Each pair's value is the body the output now serves: changed or not, it is there.
-    const kvFiles =
-      kvDir === undefined
-        ? 0
-        : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.didDocuments, plan.log, plan.wellKnown);
+    const kvFiles = kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.routed);
     return {
       content,
       bodyFile: (umid) => names.fileOf(umid),

@@ -22,7 +22,7 @@
  */
 import { createHash } from "node:crypto";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
-import { fnv1a32, shardOf } from "../../edge/records.ts";
+import { fnv1a32, shardOf } from "../../edge/shard-file.ts";
 
 const MAX_BASE64URL_NAME = 128;
 

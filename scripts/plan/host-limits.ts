@@ -41,8 +41,9 @@ const FIXED_FILES = [BUILD_INFO_PATH, STATE_PATH].length;
 
 /**
  * What the content about to be built holds: its manifest files, the entries of `_routes.json`, whether it
- * publishes did:web documents (edge/did-documents.ts: one file), and the files of its transparency log
- * (edge/log-files.ts: in folders of at most 1,001 names).
+ * publishes did:web documents (one, or a few), and the files of its transparency log (in folders of at most 1,001
+ * names: scripts/log/log-output.ts). A document served beside the manifests is a file of the output and a row of the
+ * route table (plan/routes.ts), whose shards are up to 4,096 more files.
  */
 export interface ContentCounts {
   manifestFiles: number;
@@ -71,10 +72,11 @@ export function staticOutput({
   logFiles = 0,
 }: ContentCounts): StaticOutput {
   const shards = Math.min(INDEX_SHARDS, manifestFiles + redirects + revoked);
+  const routed = (didDocuments === true ? 1 : 0) + logFiles;
   // Shards go to index/, and m/ (or h/) holds at most a body folder per shard; the root holds resolver.json and those
-  // three folders.
+  // folders.
   return {
-    files: manifestFiles + shards + FIXED_FILES + (didDocuments === true ? 1 : 0) + logFiles,
+    files: manifestFiles + shards + FIXED_FILES + routed + Math.min(INDEX_SHARDS, routed),
     largestFolder: Math.max(shards, fullestBodyFolder(manifestFiles)),
   };
 }

@@ -1,9 +1,9 @@
 /**
  * The plan of a build's output, from the checked content: every body's file and ETag (the
  * names planned as bodies arrived: body-names.ts), the status each UMID is served with,
- * the record index that the edge reads, the did:web documents it serves (did-documents.ts), the status lists and
- * discovery document (status-lists.ts),
- * the transparency log's files (scripts/log/log-output.ts) and the Workers KV records. It is
+ * the record index that the edge reads, the route table of every other document it serves (routes.ts: the did:web
+ * documents, did-documents.ts, and the routes the build hands over: the status lists and discovery document,
+ * status-lists.ts, the transparency log's files, scripts/log/log-output.ts) and the Workers KV records. It is
  * data, made on demand: the index is produced one shard at a time, so that a million records
  * are never held as text at once, and the same content always gives the same plan, byte for
  * byte.
@@ -11,21 +11,16 @@
 import { hash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
 import { toolIdentity } from "../cache/tool-identity.ts";
-import {
-  BUILD_INFO_PATH,
-  INDEX_FORMAT,
-  shardOf,
-  shardPath,
-  type RecordEntry,
-  type StatusEntry,
-} from "../../edge/records.ts";
+import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry, type StatusEntry } from "../../edge/records.ts";
+import { shardOf } from "../../edge/shard-file.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import type { ValidManifest } from "../check/checked-manifest.ts";
 import type { RouteStatus } from "../check/routes.ts";
 import type { BodyNames, Placement } from "./body-names.ts";
-import { didDocumentsFile } from "./did-documents.ts";
+import { didDocumentRoutes } from "./did-documents.ts";
 import type { OutputFile } from "./output-file.ts";
+import { type Route, routeFiles } from "./routes.ts";
 import { publishedStatus, revokedStatus, withEtag } from "./statuses.ts";
 
 /** A Workers KV pair of a UMID served without a body: a redirect, or a revocation. */
@@ -44,18 +39,13 @@ export interface KvShard {
 
 export interface OutputPlan {
   /**
-   * The files of the record index, the did:web documents' table, the log's files and the build info, one at a time,
-   * in stable order.
+   * The files of the record index, the route table's files and the build info, one at a time, in stable order.
    */
   indexFiles(): Iterable<OutputFile>;
   /** The Workers KV pairs, shard by shard, in the index's order. */
   kvShards(): Iterable<KvShard>;
-  /** The did:web documents' table (also a Workers KV value), or undefined when there is none to publish. */
-  didDocuments: OutputFile | undefined;
-  /** The transparency log's files (also Workers KV values): none without a log. */
-  log: readonly OutputFile[];
-  /** The status lists' and discovery document's table (also a Workers KV value), or undefined when there is none. */
-  wellKnown: OutputFile | undefined;
+  /** The route table's files (routes.ts): each document's stored file, then the table's shards; each also a KV pair. */
+  routed: readonly OutputFile[];
 }
 
 /** A body's plan as it is handed over: where it goes (and what moves first), its ETag, and its status. */
@@ -79,25 +69,23 @@ export function planBody(
   };
 }
 
+/** `routes`: the documents to serve that the build made besides the content's own (its did:web documents). */
 export function planOutput(
   content: ContentCheck,
   names: BodyNames,
   nextCheck: string,
-  log: readonly OutputFile[] = [],
-  wellKnown?: OutputFile,
+  routes: readonly Route[] = [],
 ): OutputPlan {
   let shards: Shards | undefined;
   const shardsOnce = () => {
     shards ??= shardsOf(content, names, nextCheck);
     return shards;
   };
-  const didDocuments = didDocumentsFile(content.didDocuments);
+  const routed = routeFiles([...didDocumentRoutes(content.didDocuments), ...routes]);
   return {
-    indexFiles: () => indexFiles(content, shardsOnce(), [didDocuments, wellKnown], log),
+    indexFiles: () => indexFiles(content, shardsOnce(), routed),
     kvShards: () => kvShards(shardsOnce()),
-    didDocuments,
-    log,
-    wellKnown,
+    routed,
   };
 }
 
@@ -113,16 +101,10 @@ interface Shards {
 }
 
 /**
- * The record index, one shard at a time (one record per line, in UMID order), then the
- * tables of did:web documents and of status lists, if any, the log's files and the build
- * info. Records depend only on the content: identical content, identical bytes.
+ * The record index, one shard at a time (one record per line, in UMID order), then the route table's files and the
+ * build info. Records depend only on the content: identical content, identical bytes.
  */
-function* indexFiles(
-  content: ContentCheck,
-  shards: Shards,
-  tables: readonly (OutputFile | undefined)[],
-  log: readonly OutputFile[],
-): Iterable<OutputFile> {
+function* indexFiles(content: ContentCheck, shards: Shards, routed: readonly OutputFile[]): Iterable<OutputFile> {
   const { umidAt, entryAt } = shards;
   for (const [shard, sorted] of shards.members) {
     let bytes: Uint8Array | undefined;
@@ -139,8 +121,7 @@ function* indexFiles(
       },
     };
   }
-  for (const table of tables) if (table !== undefined) yield table;
-  yield* log;
+  yield* routed;
   const info = {
     format: INDEX_FORMAT,
     manifests: content.published.length,

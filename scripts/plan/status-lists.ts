@@ -8,44 +8,42 @@
  * (core/status-list/credential.ts) whose `validFrom` is the latest `updatedAt` of its members' statuses (the build's
  * time if that is later), so the same content gives the same bytes; signed with UM_STATUS_LIST_KEY when it is set
  * (crypto/status-list-key.ts). The lists and the discovery document (`content/_resolvers.json`,
- * check/resolvers-document.ts) make one table the edge reads (edge/well-known-documents.ts), each document with its
- * ETag.
+ * check/resolvers-document.ts) are routes of the route table (routes.ts).
  */
 import { utf8 } from "../../core/base64url.ts";
 import { addEddsaJcs2022Proof } from "../../core/crypto/eddsa-jcs-2022.ts";
 import { encodeStatusList, type StatusCode, statusBitstring } from "../../core/status-list/bitstring.ts";
 import { STATUS_CODES, statusListCredential } from "../../core/status-list/credential.ts";
 import { RESOLVERS_PATH, STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
-import { WELL_KNOWN_FORMAT, WELL_KNOWN_PATH, type WellKnownTable } from "../../edge/well-known-documents.ts";
-import { bodyEtag } from "../body-etag.ts";
+import { RESOLVERS_DOCUMENT, STATUS_LIST } from "../../core/served-kinds.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import { UNDATED } from "../check/routes.ts";
 import type { AllocatedList } from "../check/status-allocation.ts";
 import type { StatusListSigner } from "../crypto/status-list-key.ts";
-import type { OutputFile } from "./output-file.ts";
+import type { Route } from "./routes.ts";
 import { publishedStatus, revokedStatus } from "./statuses.ts";
 
 /** How long a relying party may keep a list (its credentialSubject.ttl), as the edge lets caches keep it. */
 const STATUS_LIST_TTL_MS = 300_000;
 
-/** The table of the content's status lists and discovery document, or undefined when it has neither. */
-export async function wellKnownFile(
+/** The routes of the content's status lists and discovery document, in path order. */
+export async function wellKnownRoutes(
   content: Pick<ContentCheck, "published" | "revoked" | "statuses" | "statusAllocation">,
   nextCheck: string,
   signer: StatusListSigner | undefined,
   resolvers: string | undefined,
   now: Date,
-): Promise<OutputFile | undefined> {
+): Promise<Route[]> {
+  const routes: Route[] = [];
   const lists = content.statusAllocation.lists;
-  if (lists.length === 0 && resolvers === undefined) return undefined;
-  const table: WellKnownTable = { format: WELL_KNOWN_FORMAT, documents: {} };
   const members = listMembers(content, nextCheck);
   for (const list of [...lists].sort((a, b) => (a.listId < b.listId ? -1 : 1))) {
     const body = JSON.stringify(await listCredential(list, members.get(list) ?? [], signer, now));
-    table.documents[`${STATUS_LIST_PREFIX}/${list.listId}`] = { etag: bodyEtag(utf8(body)), body };
+    routes.push({ path: `${STATUS_LIST_PREFIX}/${list.listId}`, bytes: utf8(body), served: STATUS_LIST });
   }
-  if (resolvers !== undefined) table.documents[RESOLVERS_PATH] = { etag: bodyEtag(utf8(resolvers)), body: resolvers };
-  return { path: WELL_KNOWN_PATH, bytes: utf8(`${JSON.stringify(table)}\n`) };
+  if (resolvers !== undefined)
+    routes.push({ path: RESOLVERS_PATH, bytes: utf8(resolvers), served: RESOLVERS_DOCUMENT });
+  return routes;
 }
 
 /** The value of an allocated entry whose UMID the resolver answers no status for (statusMessage 0x3, "undefined"). */
@@ -56,7 +54,7 @@ type Member = [index: number, code: StatusCode, updatedAt: string];
 
 /** Each list's members: the published and revoked UMIDs it allocates (a redirected one has no status here). */
 function listMembers(
-  { published, revoked, statuses, statusAllocation }: Parameters<typeof wellKnownFile>[0],
+  { published, revoked, statuses, statusAllocation }: Parameters<typeof wellKnownRoutes>[0],
   nextCheck: string,
 ): Map<AllocatedList, Member[]> {
   const members = new Map<AllocatedList, Member[]>();

@@ -25,9 +25,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { DID_DOCUMENTS_PATH } from "../../edge/did-documents.ts";
-import { LOG_OUTPUT_FOLDER } from "../../edge/log-files.ts";
-import { BUILD_INFO_PATH } from "../../edge/records.ts";
+import { BUILD_INFO_PATH, INDEX_FOLDER } from "../../edge/records.ts";
 import { type BodyRecord, bodyChanges, bodyRecords } from "../plan/output-diff.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import { type FileDigests, isOutputPath, parseState, STATE_PATH, withState } from "../plan/output-state.ts";
@@ -153,11 +151,11 @@ export class InPlaceOutput {
 }
 
 /**
- * Adds the body records of an index file's bytes (none for resolver.json, the did:web documents and the log's files);
- * false when a shard is not as written.
+ * Adds the body records of an index file's bytes (none but an index shard's: not resolver.json, nor the route table's
+ * files); false when a shard is not as written.
  */
 function addRecords(into: Map<string, BodyRecord>, bytes: Uint8Array, path: string): boolean {
-  if (path === BUILD_INFO_PATH || path === DID_DOCUMENTS_PATH || path.startsWith(`${LOG_OUTPUT_FOLDER}/`)) return true;
+  if (!path.startsWith(`${INDEX_FOLDER}/`)) return true;
   const records = bodyRecords(bytes);
   if (records === undefined) return false;
   for (const [umid, record] of records) into.set(umid, record);

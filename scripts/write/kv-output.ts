@@ -3,11 +3,10 @@
  * hex digits the shards' names share (`dist-kv/<xy>/kv-0001/kv-0000001.json`, …, by
  * kv-writer.ts), holding their UMIDs' pairs shard by shard, each in the index's order; and
  * `kv-state.json`, which names the digest of the inputs each bucket's files were made from
- * (its shards' digests: output-plan.ts), and how many files they are. The did:web
- * documents' table, when there is one, is one pair in a bucket of its own, `did` (its
- * inputs: the table's digest), and so is the status lists' table (`well-known`), and so are the transparency log's
- * files, in the bucket `log`,
- * a pair each keyed by the file's name in the output (edge/log-files.ts). A warm build
+ * (its shards' digests: output-plan.ts), and how many files they are. The route table's
+ * files (plan/routes.ts: its shards, and each document it routes) are a pair each, keyed by the file's name in the
+ * output, in a bucket per top folder of that name (`routes`, `documents`, `log`), whose inputs are the files' names
+ * and bytes. A warm build
  * rewrites only the buckets whose inputs changed and removes those that went. Without a
  * state it can read, it writes the whole folder beside the old one and swaps it in (output.ts). While
  * buckets are rewritten in place the state says `"updating": true`: a build killed then
@@ -20,9 +19,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DID_DOCUMENTS_KV_KEY } from "../../edge/did-documents.ts";
 import { INDEX_FORMAT } from "../../edge/records.ts";
-import { WELL_KNOWN_KV_KEY } from "../../edge/well-known-documents.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import type { KvShard } from "../plan/output-plan.ts";
 import { KvWriter } from "./kv-writer.ts";
@@ -32,11 +29,10 @@ import { assertReplaceable, commitStaging, discardStaging, OutputError, openStag
 const KV_STATE = "kv-state.json";
 /** What shows a folder is one to replace: its state, or, before folders had one, their first folder of files. */
 const KV_MARKERS = [KV_STATE, "kv-0001"];
-const KV_STATE_FORMAT = 2;
-const DID_BUCKET = "did";
-const LOG_BUCKET = "log";
-const WELL_KNOWN_BUCKET = "well-known";
-const BUCKET_NAME = /^(?:[0-9a-f]{2}|did|log|well-known)$/;
+/** 3: the route table's buckets replaced the tables' `did` and `well-known`. */
+const KV_STATE_FORMAT = 3;
+/** An index bucket's two hex digits, or a top folder of the route table's files (plan/routes.ts). */
+const BUCKET_NAME = /^(?:[0-9a-f]{2}|[a-z][a-z-]{2,})$/;
 
 /** What made a bucket's files, and how many there are. */
 interface BucketState {
@@ -50,23 +46,17 @@ export async function assertKvFolder(kvDir: string): Promise<void> {
 }
 
 /**
- * Writes the KV pairs of `shards`, and of the did:web documents' table and the log's files if any, into `kvDir`,
- * each published UMID's value read from the file the output `outDir` serves it from; returns the number of bulk files
- * the folder holds.
+ * Writes the KV pairs of `shards`, and of the route table's files, into `kvDir`, each published UMID's value read from
+ * the file the output `outDir` serves it from; returns the number of bulk files the folder holds.
  */
 export async function writeKvOutput(
   kvDir: string,
   shards: Iterable<KvShard>,
   outDir: string,
-  didDocuments: OutputFile | undefined,
-  log: readonly OutputFile[] = [],
-  wellKnown?: OutputFile,
+  routed: readonly OutputFile[],
 ): Promise<number> {
   const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
-  const buckets = bucketsOf(shards, bodyOf);
-  if (didDocuments !== undefined) buckets.push(tableBucket(DID_BUCKET, didDocuments.bytes, DID_DOCUMENTS_KV_KEY));
-  if (wellKnown !== undefined) buckets.push(tableBucket(WELL_KNOWN_BUCKET, wellKnown.bytes, WELL_KNOWN_KV_KEY));
-  if (log.length > 0) buckets.push(logBucket(log));
+  const buckets = [...bucketsOf(shards, bodyOf), ...routedBuckets(routed)];
   const previous = readState(kvDir);
   if (previous === undefined) {
     const staging = await openStaging(kvDir, KV_MARKERS);
@@ -136,26 +126,31 @@ function bucketsOf(
   });
 }
 
-/** A table of documents (did:web documents, status lists), one pair under `key`: its bytes are all it is made from. */
-function tableBucket(name: string, table: Uint8Array, key: string): Bucket {
-  return {
-    name,
-    inputs: createHash("sha256").update(table).digest("hex"),
-    write: async (writer) => writer.table(key, table),
-  };
-}
-
-/** The log's files, a pair each: their names and bytes are all they are made from. */
-function logBucket(files: readonly OutputFile[]): Bucket {
-  const inputs = createHash("sha256");
-  for (const { path, bytes } of files) inputs.update(`${path}\0${bytes.byteLength}\0`).update(bytes);
-  return {
-    name: LOG_BUCKET,
-    inputs: inputs.digest("hex"),
-    write: async (writer) => {
-      for (const { path, bytes } of files) writer.logFile(path, bytes);
-    },
-  };
+/**
+ * The route table's files, a pair each, in a bucket per top folder of their names (plan/routes.ts names none with two
+ * hex digits, an index bucket's): their names and bytes are all they are made from.
+ */
+function routedBuckets(files: readonly OutputFile[]): Bucket[] {
+  const byFolder = new Map<string, OutputFile[]>();
+  for (const file of files) {
+    const folder = file.path.slice(0, file.path.indexOf("/"));
+    if (!BUCKET_NAME.test(folder) || /^[0-9a-f]{2}$/.test(folder))
+      throw new Error(`a routed file is stored outside a folder of its own: ${file.path}`);
+    const bucket = byFolder.get(folder);
+    if (bucket === undefined) byFolder.set(folder, [file]);
+    else bucket.push(file);
+  }
+  return [...byFolder].map(([name, members]) => {
+    const inputs = createHash("sha256");
+    for (const { path, bytes } of members) inputs.update(`${path}\0${bytes.byteLength}\0`).update(bytes);
+    return {
+      name,
+      inputs: inputs.digest("hex"),
+      write: async (writer: KvWriter) => {
+        for (const { path, bytes } of members) writer.file(path, bytes);
+      },
+    };
+  });
 }
 
 async function writeBucket(kvDir: string, bucket: Bucket): Promise<BucketState> {

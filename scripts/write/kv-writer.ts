@@ -1,7 +1,7 @@
 /**
  * Workers KV bulk-upload files (`wrangler kv bulk put FILE`), for a Worker that reads its
  * records from KV (layout in edge/records.ts): JSON arrays of `{key, value, metadata}`
- * pairs (the log's files, which are bytes, as `{key, value, base64: true}`, which KV
+ * pairs (the route table's files, which may be any bytes, as `{key, value, base64: true}`, which KV
  * decodes), each file within what Cloudflare's bulk write accepts in one request, at most
  * 10,000 pairs and under 100 MB (docs/hosts.md, "Host limits"). A writer fills one folder
  * (an index shard's: kv-output.ts); its files are numbered from 1 and go 1,000 to a
@@ -56,15 +56,10 @@ export class KvWriter {
   }
 
   /**
-   * A table of documents under `key` (edge/document-table.ts: the did:web documents, the status lists): its ETags
-   * are inside, so it has no metadata.
+   * One of the route table's files, keyed by its name in the output (plan/routes.ts): a shard, whose rows hold the
+   * ETags, or a document, checked against its row's; so it has no metadata.
    */
-  table(key: string, table: Uint8Array): void {
-    this.#add(key, new TextDecoder().decode(table));
-  }
-
-  /** One of the transparency log's files, keyed by its name in the output (edge/log-files.ts). */
-  logFile(key: string, bytes: Uint8Array): void {
+  file(key: string, bytes: Uint8Array): void {
     this.#add(key, Buffer.from(bytes).toString("base64"), undefined, true);
   }
 

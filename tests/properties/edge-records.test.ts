@@ -1,6 +1,7 @@
 /**
  * The edge's readers of a build's output under mutated input (issue 37, defect 10): the record index's shards, the
- * bodies, the did:web documents' and well-known documents' tables and the log's files as static assets, and the same
+ * bodies, the route table's shards and the documents they route (a did:web document, the discovery document, the
+ * log's checkpoint) as static assets, and the same
  * as Workers KV pairs (values and metadata). Whatever one of them holds, the handler answers every request with an
  * HTTP status of the contract, an error a JSON body naming its `error` (a damaged record is `corrupt_record`, 500);
  * it never throws.
@@ -10,11 +11,9 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { utf8 } from "../../core/base64url.ts";
 import { LOG_PREFIX, RESOLVERS_PATH, statusPath, umidPath } from "../../core/umid-path.ts";
-import { DID_DOCUMENTS_FORMAT, DID_DOCUMENTS_KV_KEY, DID_DOCUMENTS_PATH } from "../../edge/did-documents.ts";
 import { etagOf } from "../../edge/etag.ts";
 import { handleRequest } from "../../edge/handler.ts";
 import { type KvNamespace, KvRecords } from "../../edge/kv-records.ts";
-import { storedLogFile } from "../../edge/log-files.ts";
 import {
   INDEX_FORMAT,
   kvKey,
@@ -25,7 +24,8 @@ import {
 } from "../../edge/records.ts";
 import { statusDocumentBytes } from "../../edge/responses.ts";
 import { StaticRecords } from "../../edge/static-records.ts";
-import { WELL_KNOWN_FORMAT, WELL_KNOWN_KV_KEY, WELL_KNOWN_PATH } from "../../edge/well-known-documents.ts";
+import { DID_DOCUMENT, LOG_CHECKPOINT, RESOLVERS_DOCUMENT } from "../../core/served-kinds.ts";
+import { routeFiles } from "../../scripts/plan/routes.ts";
 import { manifestFor, newKey, signed } from "../support/fixture-content.ts";
 import { documentText, excerpt, holds, mutatedBytes } from "../support/properties.ts";
 
@@ -50,14 +50,13 @@ const bodyEtag = await etagOf(body);
 const BODY_FILE = "m/000/active.json";
 const didDocument = bytes(JSON.stringify({ id: "did:web:fixture.example" }));
 const resolvers = bytes(JSON.stringify({ resolver: "did:web:fixture.example", peers: [] }));
-const table = async (format: number, path: string, document: Uint8Array<ArrayBuffer>) =>
-  bytes(
-    JSON.stringify({
-      format,
-      documents: { [path]: { etag: await etagOf(document), body: Buffer.from(document).toString() } },
-    }),
-  );
 const checkpoint = bytes("fixture.example/log\n1\nAAAA\n\n— fixture.example/log AAAA\n");
+/** The route table's files: its shards, and the documents they route. */
+const routed = routeFiles([
+  { path: "/.well-known/did.json", bytes: didDocument, served: DID_DOCUMENT },
+  { path: RESOLVERS_PATH, bytes: resolvers, served: RESOLVERS_DOCUMENT },
+  { path: `${LOG_PREFIX}/checkpoint`, bytes: checkpoint, stored: "log/checkpoint", served: LOG_CHECKPOINT },
+]).map(({ path, bytes }) => [path, new Uint8Array(bytes)] as const);
 
 /** What every run asks, with and without a validator. */
 const PATHS = [
@@ -126,9 +125,7 @@ describe("properties: the edge's readers of a build's output", () => {
         ([path, shard]) => [path, bytes(JSON.stringify({ format: INDEX_FORMAT, records: shard }))] as const,
       ),
       [BODY_FILE, body],
-      [DID_DOCUMENTS_PATH, await table(DID_DOCUMENTS_FORMAT, "/.well-known/did.json", didDocument)],
-      [WELL_KNOWN_PATH, await table(WELL_KNOWN_FORMAT, RESOLVERS_PATH, resolvers)],
-      [storedLogFile("checkpoint"), checkpoint],
+      ...routed,
     ]);
     const storeOf = (output: ReadonlyMap<string, Uint8Array<ArrayBuffer>>) =>
       new StaticRecords().reading(async (path) => output.get(path));
@@ -155,12 +152,7 @@ describe("properties: the edge's readers of a build's output", () => {
       [await kvKey(ACTIVE), { value: body, metadata: { etag: bodyEtag, status: statusOf("active") } }],
       [await kvKey(MOVED), { value: bytes("https://elsewhere.example/moved"), metadata: { redirect: true } }],
       [await kvKey(GONE), { value: new Uint8Array(0), metadata: { revoked: true, status: statusOf("revoked") } }],
-      [
-        DID_DOCUMENTS_KV_KEY,
-        { value: await table(DID_DOCUMENTS_FORMAT, "/.well-known/did.json", didDocument), metadata: null },
-      ],
-      [WELL_KNOWN_KV_KEY, { value: await table(WELL_KNOWN_FORMAT, RESOLVERS_PATH, resolvers), metadata: null }],
-      [storedLogFile("checkpoint"), { value: checkpoint, metadata: null }],
+      ...routed.map(([key, value]) => [key, { value, metadata: null }] as const),
     ]);
     const kvOf = (stored: ReadonlyMap<string, Pair>): KvNamespace => ({
       getWithMetadata: async <M>(key: string) => {

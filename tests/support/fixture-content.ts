@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeBase64url, decodeUtf8, encodeBase64url, utf8 } from "../../core/base64url.ts";
-import { shardOf } from "../../edge/records.ts";
+import { shardOf } from "../../edge/shard-file.ts";
 import { signProfileA } from "../../scripts/crypto/profile-a.ts";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { readRecords } from "./index.ts";

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
-import { shardOf, shardPath } from "../../edge/records.ts";
+import { shardPath } from "../../edge/records.ts";
+import { shardOf } from "../../edge/shard-file.ts";
 import { BodyNames } from "../../scripts/plan/body-names.ts";
 import { caseTwins } from "../support/fixture-content.ts";
 

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { INDEX_SHARDS, shardOf, shardPath } from "../../edge/records.ts";
+import { INDEX_SHARDS, shardPath } from "../../edge/records.ts";
+import { shardOf } from "../../edge/shard-file.ts";
 import {
   CLOUDFLARE_MAX_FILE_BYTES,
   fullestBodyFolder,
@@ -68,13 +69,14 @@ test(
     assert.equal(writesKv(output), false);
     assert.deepEqual(warnings(output), []);
     assert.deepEqual(staticOutput({ manifestFiles: 0, redirects: 0, revoked: 0 }), { files: 2, largestFolder: 0 });
-    // The did:web documents' table is one more file, when there is one.
-    assert.equal(staticOutput({ manifestFiles: 0, redirects: 0, revoked: 0, didDocuments: true }).files, 3);
+    // A did:web document is one more file, and a shard of the route table.
+    assert.equal(staticOutput({ manifestFiles: 0, redirects: 0, revoked: 0, didDocuments: true }).files, 4);
   },
 );
 
 test("a transparency log's files count toward the limits: past Cloudflare's free plan, KV files are written", () => {
-  assert.equal(staticOutput({ manifestFiles: 6, redirects: 1, revoked: 2, logFiles: 4 }).files, 6 + 9 + 2 + 4);
+  // Each routed file, and up to a route table's shard for each.
+  assert.equal(staticOutput({ manifestFiles: 6, redirects: 1, revoked: 2, logFiles: 4 }).files, 6 + 9 + 2 + 4 + 4);
   // 15,902 manifests fit (above); with a log of their 15,902 entries (63 level 0 tiles, 63 bundles, 64 buckets, a
   // partial level 1 tile and the checkpoint) they do not.
   assert.equal(writesKv(staticOutput({ manifestFiles: 15_902, redirects: 0, revoked: 0, logFiles: 192 })), true);

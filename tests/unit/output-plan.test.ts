@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { checkContent } from "../../scripts/check/check-content.ts";
 import { settingsFromEnv } from "../../scripts/config.ts";
-import { shardOf } from "../../edge/records.ts";
+import { shardOf } from "../../edge/shard-file.ts";
 import { BodyNames } from "../../scripts/plan/body-names.ts";
 import { planOutput } from "../../scripts/plan/output-plan.ts";
 import { caseTwins, manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";

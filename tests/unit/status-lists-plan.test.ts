@@ -16,7 +16,7 @@ import { PublishedManifests } from "../../scripts/check/published.ts";
 import { checkRoutesText } from "../../scripts/check/routes.ts";
 import { checkStatusAllocation } from "../../scripts/check/status-allocation.ts";
 import { allocateStatusEntries } from "../../scripts/edit/status-allocation.ts";
-import { wellKnownFile } from "../../scripts/plan/status-lists.ts";
+import { wellKnownRoutes } from "../../scripts/plan/status-lists.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 
 const BASE = "https://resolver.example";
@@ -49,11 +49,8 @@ describe("a status list's validFrom", () => {
       statuses: routes.statuses,
       statusAllocation: checkStatusAllocation(dir, BASE),
     };
-    const table = await wellKnownFile(content, settings.statusNextCheck, undefined, undefined, now);
-    const [document] = Object.values(JSON.parse(new TextDecoder().decode(table!.bytes)).documents) as {
-      body: string;
-    }[];
-    const read = readStatusListCredential(JSON.parse(document!.body));
+    const [document] = await wellKnownRoutes(content, settings.statusNextCheck, undefined, undefined, now);
+    const read = readStatusListCredential(JSON.parse(new TextDecoder().decode(document!.bytes)));
     assert.ok(!("problem" in read));
     assert.equal(read.validFrom, now.toISOString());
     const bits = (await decodeStatusList(read.encodedList)) as StatusBits;
@@ -80,11 +77,14 @@ describe("an allocated entry the resolver answers no status for", () => {
       statuses: new Map(),
       statusAllocation: checkStatusAllocation(folder, BASE),
     };
-    const table = await wellKnownFile(content, settingsFromEnv().statusNextCheck, undefined, undefined, new Date());
-    const [document] = Object.values(JSON.parse(new TextDecoder().decode(table!.bytes)).documents) as {
-      body: string;
-    }[];
-    const read = readStatusListCredential(JSON.parse(document!.body));
+    const [document] = await wellKnownRoutes(
+      content,
+      settingsFromEnv().statusNextCheck,
+      undefined,
+      undefined,
+      new Date(),
+    );
+    const read = readStatusListCredential(JSON.parse(new TextDecoder().decode(document!.bytes)));
     assert.ok(!("problem" in read));
     const bits = (await decodeStatusList(read.encodedList)) as StatusBits;
     const codeOf = (umid: string) => bits.codeAt(listEntryRef(refs.get(umid)!)!.index);

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { decodeBase64url, encodeBase64url } from "../../core/base64url.ts";
-import { fnv1a32, shardPath } from "../../edge/records.ts";
+import { shardPath } from "../../edge/records.ts";
+import { fnv1a32 } from "../../edge/shard-file.ts";
 import { parseUmidPath, pathnameOf, umidPath } from "../../core/umid-path.ts";
 
 /** The pathname a runtime hands the handler for a request target, after URL parsing. */
