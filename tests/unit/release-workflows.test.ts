@@ -47,7 +47,13 @@ test(".ci/run installs Chromium where it is missing, then installs, lints, dry-r
   const script = read(".ci/run");
   assert.match(script, /apt-get install -y -qq chromium\b/);
   const steps = script.split("\n").filter((line) => /^npm /.test(line));
-  assert.deepEqual(steps, ["npm ci --no-audit --no-fund", "npm run lint", "npm publish --dry-run", "npm test"]);
+  assert.deepEqual(steps, [
+    "npm ci --no-audit --no-fund",
+    "npm run lint",
+    "npm publish --dry-run",
+    "npm test",
+    "npm run test:scale",
+  ]);
   // The property-based tests from a new seed on every run (issue 37): `npm test` alone runs the fixed one.
   assert.match(script, /^export UM_PROPERTY_SEED=random\nnpm test$/m);
 });
