@@ -1,7 +1,7 @@
 import type { DocumentRecord } from "./document-table.ts";
 import { utf8 } from "../core/base64url.ts";
-import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
-import { instant } from "../core/validate/cross-field.ts";
+import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status/status-document.ts";
+import { instant } from "../core/date-time.ts";
 import type { DidDocumentRecord } from "./did-documents.ts";
 import { isEtag } from "./etag.ts";
 import type { LogFileRecord } from "./log-files.ts";
@@ -21,7 +21,7 @@ export type ResolverRecord =
 /**
  * A UMID's status as the build computes it: the status document of EXT-OPT O2.2 but for
  * what the edge derives (`manifestId` is the UMID asked for, `cursor` comes from
- * `updatedAt`: core/status.ts).
+ * `updatedAt`: core/status/status-document.ts).
  */
 export interface StatusEntry {
   status: ManifestStatus;

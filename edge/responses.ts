@@ -6,7 +6,7 @@
  * the Node adapter writes an answer to its socket without one.
  */
 
-import { statusCursor, type StatusDocument } from "../core/status.ts";
+import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
 import type { LogFileKind } from "./log-files.ts";
 import type { WellKnownKind } from "./well-known-documents.ts";
 import type { StatusEntry } from "./records.ts";

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { excerpt } from "../../core/excerpt.ts";
-import { isDateTime } from "../../core/validate/cross-field.ts";
+import { isDateTime } from "../../core/date-time.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, checkPaths, type ContentCheck } from "../check/check-content.ts";
 import { LIST_FILES } from "../read/files.ts";
@@ -29,7 +29,7 @@ import { booleanOption, listOption, stringOption } from "./options.ts";
 import { CACHE_OPTION, fromCache, openCache, saveCache } from "./cache-option.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 import { appendAll } from "../../core/append-all.ts";
-import { globalFetch } from "../../core/client/fetch-following.ts";
+import { globalFetch } from "../../core/http/fetch-following.ts";
 import { onlineKeyProblems } from "../check/online-keys.ts";
 import { logGateProblems } from "../log/log-gate.ts";
 import { openContentLog } from "../log/log-folder.ts";

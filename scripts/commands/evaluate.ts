@@ -4,7 +4,7 @@
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { guardedCache } from "../../core/client/http-cache.ts";
+import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
@@ -13,7 +13,7 @@ import { evaluateWithSourceMap } from "../../core/evaluate/evaluate.ts";
 import type { SourceMap } from "../../core/json/source-map.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
-import { isDateTime } from "../../core/validate/cross-field.ts";
+import { isDateTime } from "../../core/date-time.ts";
 import { settingsFromEnv } from "../config.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { diagnostic, printable, printableFile, type Diagnostic } from "../report/diagnostics.ts";

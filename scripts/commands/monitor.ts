@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { encodeBase64, utf8 } from "../../core/base64url.ts";
-import { baseUrlProblem } from "../../core/client/base-url.ts";
+import { baseUrlProblem } from "../../core/http/base-url.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";

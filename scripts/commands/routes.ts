@@ -4,7 +4,7 @@
  * (against the manifests too); entries keep their order and new ones go last; a UMID is
  * never listed twice; the file is replaced atomically, in its own indentation style. A
  * status change is dated strictly after the status it ends (the status cursor, which
- * core/status.ts derives from that date, must increase), and revocation is permanent
+ * core/status/status-document.ts derives from that date, must increase), and revocation is permanent
  * (EXT-OPT O2.3).
  */
 import { existsSync } from "node:fs";
@@ -29,7 +29,7 @@ import { hasErrors, printable } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
-import { instant } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";

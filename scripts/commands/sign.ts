@@ -18,7 +18,7 @@ import { formatDiagnostic } from "../report/text.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { allocateStatusEntries } from "../edit/status-allocation.ts";
-import { baseUrlProblem } from "../../core/client/base-url.ts";
+import { baseUrlProblem } from "../../core/http/base-url.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Receipt } from "../../core/evaluate/index.ts";
-import type { StatusDocument } from "../../core/status.ts";
+import type { StatusDocument } from "../../core/status/status-document.ts";
 import { receiptVerdict, unresolvedVerdict } from "../../scripts/lookup-page/verdict.ts";
 
 const DID_KEY = "its key is the one its keyRef names: a did:key is its key";
