@@ -13,7 +13,7 @@ import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
-import { runCommand } from "../../scripts/cli.ts";
+import { runCommand } from "../../scripts/commands/main.ts";
 import { settingsFromEnv } from "../../scripts/config.ts";
 import { evaluateCommand } from "../../scripts/commands/evaluate.ts";
 import { init } from "../../scripts/commands/init.ts";

@@ -14,7 +14,7 @@ import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { VerificationCache } from "../../scripts/cache/verification-cache.ts";
-import { runCommand } from "../../scripts/cli.ts";
+import { runCommand } from "../../scripts/commands/main.ts";
 import { build } from "../../scripts/commands/build.ts";
 import { checkContent } from "../../scripts/check/check-content.ts";
 import { checkKeys } from "../../scripts/check/keys.ts";

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { checkManifestText, type ManifestContext } from "../../scripts/check/manifest-check.ts";
 import { checkRoutesText } from "../../scripts/check/routes.ts";
 import { NO_OPT_INS } from "../../scripts/check/unsigned.ts";
-import { runCommand } from "../../scripts/cli.ts";
+import { runCommand } from "../../scripts/commands/main.ts";
 import { redirect, reinstate, revoke, suspend } from "../../scripts/commands/routes.ts";
 import { sign } from "../../scripts/commands/sign.ts";
 import { settingsFromEnv } from "../../scripts/config.ts";

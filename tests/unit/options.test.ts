@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
-import { COMMANDS, runCommand } from "../../scripts/cli.ts";
+import { COMMANDS, runCommand } from "../../scripts/commands/main.ts";
 import { defineCommand, type Command } from "../../scripts/commands/command.ts";
 import { booleanOption, integerOption, jsonOption, listOption, stringOption } from "../../scripts/commands/options.ts";
 import { readPositionals } from "../../scripts/commands/positionals.ts";
