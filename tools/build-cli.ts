@@ -17,7 +17,7 @@ import { build } from "esbuild";
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleLookupScript } from "../scripts/lookup-page/files.ts";
+import { bundleLookupScript } from "../scripts/lookup-page-files/files.ts";
 import { LOOKUP_SCRIPT, PREBUILT_DIR, TOOL_ASSETS, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
 
 /** The entry points: the CLI (cli.js, which bin/load-cli.js runs), and every module a worker thread runs (see scripts/runtime/worker.ts). */

@@ -33,7 +33,7 @@ import {
   summarize,
 } from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
-import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
+import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page-files/files.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";

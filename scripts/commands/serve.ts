@@ -10,8 +10,8 @@ import { settingsFromEnv } from "../config.ts";
 import { projectRoot } from "../read/content-root.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
-import { lookupPageFiles } from "../lookup-page/files.ts";
-import { serveLookupPage } from "../lookup-page/serve.ts";
+import { lookupPageFiles } from "../lookup-page-files/files.ts";
+import { serveLookupPage } from "../lookup-page-files/serve.ts";
 import { defineCommand, EXIT_FAILED } from "./command.ts";
 import { integerOption, stringOption } from "./options.ts";
 

@@ -6,7 +6,7 @@
  * lets the browser follow (core/http/fetch-following.ts). Responses are kept as clones
  * (Response.clone tees the body), read once the client is done.
  */
-import type { Fetch } from "../../core/client/index.ts";
+import type { Fetch } from "../core/client/index.ts";
 
 export interface Exchange {
   url: string;

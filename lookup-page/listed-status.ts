@@ -4,10 +4,10 @@
  * "unchecked", yet the resolver this page belongs to may list the UMID as suspended. Any
  * failure, a 404 or an answer that is not this UMID's status document means: nothing listed.
  */
-import type { Resolved } from "../../core/client/index.ts";
-import { isJsonObject } from "../../core/json/strict-json.ts";
-import { readStatusDocument, type StatusDocument } from "../../core/status/status-document.ts";
-import { statusPath } from "../../core/umid-path.ts";
+import type { Resolved } from "../core/client/index.ts";
+import { isJsonObject } from "../core/json/strict-json.ts";
+import { readStatusDocument, type StatusDocument } from "../core/status/status-document.ts";
+import { statusPath } from "../core/umid-path.ts";
 
 /** Whether the client could not check the status because the manifest names no statusRef. */
 function uncheckedForWantOfStatusRef(resolved: Resolved): boolean {
