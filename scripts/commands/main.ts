@@ -1,187 +1,142 @@
 /**
- * `manifest-resolver COMMAND [options]`: dispatch, `--help`, and usage errors that say what was meant (`--version`
- * is answered by bin/manifest-resolver.js, without loading this). What only a command or a usage error needs is
- * imported when it is needed: `--help` loads this module and a small one, each a file the bundle's loader must
- * find, read and compile at every start.
+ * `manifest-resolver`: the CLI's entry (bin/load-cli.js), the table of its commands. Each command's declaration is
+ * loaded only for it (its --help, its usage errors), and its run only to run it (scripts/cli/command.ts).
  */
-import { parseArgs } from "node:util";
-import type { Command } from "./command.ts";
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError } from "./exit-status.ts";
-
-/** A command as the overview lists it; its module (and all it imports) is loaded only to run it. */
-export interface CommandEntry {
-  name: string;
-  summary: string;
-  load(): Promise<Command>;
-}
+import { defineCommand } from "../cli/command.ts";
+import { type CommandEntry, dispatch } from "../cli/dispatch.ts";
 
 export const COMMANDS: CommandEntry[] = [
   {
     name: "init",
     summary: "make a folder a publisher's repository: content/, host settings, CI workflows",
-    load: async () => (await import("./init.ts")).init,
+    load: async () =>
+      defineCommand((await import("./init-declaration.ts")).init, async () => (await import("./init.ts")).runInit),
   },
   {
     name: "keygen",
     summary: "make a new Ed25519 signing key (private key to a file, public key printed)",
-    load: async () => (await import("./keygen.ts")).keygen,
+    load: async () =>
+      defineCommand(
+        (await import("./keygen-declaration.ts")).keygen,
+        async () => (await import("./keygen.ts")).runKeygen,
+      ),
   },
   {
     name: "new",
     summary: "print or write a new, unsigned v0.4 manifest skeleton",
-    load: async () => (await import("./new.ts")).newManifest,
+    load: async () =>
+      defineCommand((await import("./new-declaration.ts")).newManifest, async () => (await import("./new.ts")).runNew),
   },
   {
     name: "sign",
     summary: "sign manifests with Profile A (Ed25519 over JCS), rewriting them in place",
-    load: async () => (await import("./sign.ts")).sign,
+    load: async () =>
+      defineCommand((await import("./sign-declaration.ts")).sign, async () => (await import("./sign.ts")).runSign),
   },
   {
     name: "check",
     summary: "validate manifests, _routes.json and _keys.json without writing anything",
-    load: async () => (await import("./check.ts")).check,
+    load: async () =>
+      defineCommand((await import("./check-declaration.ts")).check, async () => (await import("./check.ts")).runCheck),
   },
   {
     name: "explain",
     summary: "explain a rule a problem names: what is wrong, why it matters, how to fix it",
-    load: async () => (await import("./explain.ts")).explain,
+    load: async () =>
+      defineCommand(
+        (await import("./explain-declaration.ts")).explain,
+        async () => (await import("./explain.ts")).runExplain,
+      ),
   },
   {
     name: "revoke",
     summary: "revoke a UMID in _routes.json: it then answers 410",
-    load: async () => (await import("./routes.ts")).revoke,
+    load: async () =>
+      defineCommand(
+        (await import("./routes-declaration.ts")).revoke,
+        async () => (await import("./routes.ts")).runRevoke,
+      ),
   },
   {
     name: "suspend",
     summary: "suspend a published UMID in _routes.json: its status becomes suspended",
-    load: async () => (await import("./routes.ts")).suspend,
+    load: async () =>
+      defineCommand(
+        (await import("./routes-declaration.ts")).suspend,
+        async () => (await import("./routes.ts")).runSuspend,
+      ),
   },
   {
     name: "reinstate",
     summary: "end the suspension of a UMID in _routes.json: its status becomes active",
-    load: async () => (await import("./routes.ts")).reinstate,
+    load: async () =>
+      defineCommand(
+        (await import("./routes-declaration.ts")).reinstate,
+        async () => (await import("./routes.ts")).runReinstate,
+      ),
   },
   {
     name: "redirect",
     summary: "redirect a UMID to a URL in _routes.json: it then answers 307",
-    load: async () => (await import("./routes.ts")).redirect,
+    load: async () =>
+      defineCommand(
+        (await import("./routes-declaration.ts")).redirect,
+        async () => (await import("./routes.ts")).runRedirect,
+      ),
   },
   {
     name: "log",
     summary: "append the content's served states to its transparency log (content/_log/) and sign it",
-    load: async () => (await import("./log.ts")).log,
+    load: async () =>
+      defineCommand((await import("./log-declaration.ts")).log, async () => (await import("./log.ts")).runLog),
   },
   {
     name: "build",
     summary: "validate content/ and write the resolver's static output to dist/",
-    load: async () => (await import("./build.ts")).build,
+    load: async () =>
+      defineCommand((await import("./build-declaration.ts")).build, async () => (await import("./build.ts")).runBuild),
   },
   {
     name: "serve",
     summary: "serve a built dist/ through the resolver's edge handler, until stopped",
-    load: async () => (await import("./serve.ts")).serve,
+    load: async () =>
+      defineCommand((await import("./serve-declaration.ts")).serve, async () => (await import("./serve.ts")).runServe),
   },
   {
     name: "probe",
     summary: "check a running resolver (local, a deploy preview, production) against the contract",
-    load: async () => (await import("./probe.ts")).probe,
+    load: async () =>
+      defineCommand((await import("./probe-declaration.ts")).probe, async () => (await import("./probe.ts")).runProbe),
   },
   {
     name: "monitor",
     summary: "audit the transparency log a resolver serves, and print the UMIDs whose state changed",
-    load: async () => (await import("./monitor.ts")).monitor,
+    load: async () =>
+      defineCommand(
+        (await import("./monitor-declaration.ts")).monitor,
+        async () => (await import("./monitor.ts")).runMonitor,
+      ),
   },
   {
     name: "evaluate",
     summary: "evaluate a manifest as a relying party would, and print its receipt",
-    load: async () => (await import("./evaluate.ts")).evaluateCommand,
+    load: async () =>
+      defineCommand(
+        (await import("./evaluate-declaration.ts")).evaluateCommand,
+        async () => (await import("./evaluate.ts")).runEvaluate,
+      ),
   },
   {
     name: "resolve",
     summary: "resolve a UMID at a resolver, check its status, evaluate it, print the receipt",
-    load: async () => (await import("./resolve.ts")).resolveCommand,
+    load: async () =>
+      defineCommand(
+        (await import("./resolve-declaration.ts")).resolveCommand,
+        async () => (await import("./resolve.ts")).runResolve,
+      ),
   },
 ];
 
-const OVERVIEW = `Usage: manifest-resolver COMMAND [options]
-
-Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join("\n")}
-
-Run 'manifest-resolver COMMAND --help' for a command's options, 'manifest-resolver --version' for the version.`;
-
-export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    console.log(OVERVIEW);
-    return name === undefined ? EXIT_USAGE : EXIT_OK;
-  }
-  const entry = COMMANDS.find((c) => c.name === name);
-  if (entry === undefined)
-    return usageError(
-      `unknown command '${name}'${await didYouMean(
-        name,
-        COMMANDS.map((c) => c.name),
-      )}`,
-      OVERVIEW,
-    );
-  return runCommand(await entry.load(), rest);
-}
-
-/** Runs `command` with the arguments after its name: its --help, or its run; usage errors exit 2. */
-export async function runCommand(command: Command, args: string[]): Promise<number> {
-  const { name } = command;
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { ...command.options, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
-    if (values.help) {
-      console.log(command.help);
-      return EXIT_OK;
-    }
-    return await command.run(values, positionals);
-  } catch (error) {
-    const [{ ConfigError }, { LockTimeout }, { printable }] = await Promise.all([
-      import("../config.ts"),
-      import("../edit/file-lock.ts"),
-      import("../report/printable.ts"),
-    ]);
-    const code = (error as { code?: string }).code;
-    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-      const option = /'(-[^']*)'/.exec((error as Error).message)?.[1] ?? "";
-      const flags = Object.keys({ ...command.options, help: true }).map((o) => `--${o}`);
-      return usageError(
-        `unknown option '${option}' for ${name}${await didYouMean(option.split("=")[0]!, flags)}`,
-        `Run 'manifest-resolver ${name} --help' for usage.`,
-      );
-    }
-    if (error instanceof UsageError || error instanceof ConfigError || code?.startsWith("ERR_PARSE_ARGS")) {
-      // Node's parseArgs writes some messages over several lines: one line here, as every error.
-      return usageError(
-        (error as Error).message.replace(/\n/g, " "),
-        `Run 'manifest-resolver ${name} --help' for usage.`,
-      );
-    }
-    if (error instanceof LockTimeout) {
-      console.error(`manifest-resolver: ${printable(error.message)}`);
-      return EXIT_FAILED;
-    }
-    throw error;
-  }
-}
-
-/** "; did you mean 'x'?" when one of `known` is near `typed`, else nothing. */
-async function didYouMean(typed: string, known: string[]): Promise<string> {
-  const { closest } = await import("../closest.ts");
-  const [nearest] = closest(typed, known, 1, Math.max(2, Math.floor(typed.length / 3)));
-  return nearest === undefined ? "" : `; did you mean '${nearest}'?`;
-}
-
-async function usageError(message: string, hint: string): Promise<number> {
-  const { printable } = await import("../report/printable.ts");
-  console.error(`${printable(`manifest-resolver: ${message}`)}\n${hint}`);
-  return EXIT_USAGE;
+export function main(argv: string[]): Promise<number> {
+  return dispatch(argv, COMMANDS);
 }
