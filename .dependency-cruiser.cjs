@@ -1,6 +1,7 @@
 /**
  * The layering the folders stand for (docs/architecture.md), checked by `npm run lint`:
- * imports point down only, tools → bin → scripts → edge → core, and never in a circle.
+ * imports point down only, tools → bin → scripts → edge → core, and never in a circle;
+ * lookup-page/, browser code, imports core/ only.
  * core/ runs in every runtime (Node, Deno, workerd, browsers), so it imports no Node
  * module and no package; edge/ likewise, but for its Node adapter.
  */
@@ -37,10 +38,28 @@ module.exports = {
       to: { pathNot: ["^edge/", "^core/"], dependencyTypesNot: ["core"] },
     },
     {
+      name: "lookup-page-imports-only-core",
+      severity: "error",
+      comment:
+        "lookup-page/ is browser code: it imports only lookup-page/ and core/ (web-standard APIs, bundled for a page).",
+      from: { path: "^lookup-page/" },
+      to: { pathNot: ["^lookup-page/", "^core/"] },
+    },
+    {
+      name: "nothing-imports-lookup-page",
+      severity: "error",
+      comment:
+        "The lookup page is bundled from its files (scripts/lookup-page-files/files.ts reads lookup.ts as a file), " +
+        "not imported: only its own modules and its tests import it.",
+      from: { pathNot: ["^lookup-page/", "^tests/"] },
+      to: { path: "^lookup-page/" },
+    },
+    {
       name: "product-imports-no-dev-code",
       severity: "error",
-      comment: "The product (core/, edge/, scripts/, bin/) never imports developer tools, tests or benchmarks.",
-      from: { path: "^(core|edge|scripts|bin)/" },
+      comment:
+        "The product (core/, edge/, lookup-page/, scripts/, bin/) never imports developer tools, tests or benchmarks.",
+      from: { path: "^(core|edge|lookup-page|scripts|bin)/" },
       to: { path: "^(tools|tests|bench)/" },
     },
     // The build's stages run read → check → plan → write: a stage takes what an earlier one
@@ -66,7 +85,7 @@ module.exports = {
     {
       name: "scripts-imports-no-bin",
       severity: "error",
-      from: { path: "^(core|edge|scripts)/" },
+      from: { path: "^(core|edge|lookup-page|scripts)/" },
       to: { path: "^bin/" },
     },
   ],

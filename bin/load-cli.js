@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const prebuilt = `${root}lib/cli/cli.js`;
-const sources = `${root}scripts/cli.ts`;
+const sources = `${root}scripts/commands/main.ts`;
 
 export async function loadCli() {
   if (!existsSync(sources) || isFresh()) return import(prebuilt);

@@ -1,6 +1,6 @@
 import { utf8 } from "../core/base64url.ts";
-import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status.ts";
-import { instant } from "../core/validate/cross-field.ts";
+import { MANIFEST_STATUSES, type ManifestStatus } from "../core/status/status-document.ts";
+import { instant } from "../core/date-time.ts";
 import { isEtag } from "./etag.ts";
 import type { RoutedDocuments } from "./routed-documents.ts";
 import { readShardFile, SHARD_BITS, shardOf } from "./shard-file.ts";
@@ -20,7 +20,7 @@ export type ResolverRecord =
 /**
  * A UMID's status as the build computes it: the status document of EXT-OPT O2.2 but for
  * what the edge derives (`manifestId` is the UMID asked for, `cursor` comes from
- * `updatedAt`: core/status.ts).
+ * `updatedAt`: core/status/status-document.ts).
  */
 export interface StatusEntry {
   status: ManifestStatus;

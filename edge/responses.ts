@@ -7,7 +7,7 @@
  */
 
 import { CACHE_RESOLVED, JSON_CONTENT_TYPE } from "../core/served-kinds.ts";
-import { statusCursor, type StatusDocument } from "../core/status.ts";
+import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
 import type { StatusEntry } from "./records.ts";
 
 export const CONTRACT = "manifest-resolver/v0.1";

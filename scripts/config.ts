@@ -9,7 +9,7 @@
  * | `UM_MAX_DEPTH` | 10 | containers nested in one another, the outermost counting 1 (at most 1000) |
  * | `UM_MAX_ARRAY_ITEMS` | 1000 | elements in one array |
  * | `UM_RESOLVER_URL` | (none) | the resolver the built lookup page asks by default; the did:web documents of keys
- * pinned on its host are published; a resolver base URL as clients take one (core/client/base-url.ts) |
+ * pinned on its host are published; a resolver base URL as clients take one (core/http/base-url.ts) |
  * | `UM_WORKERS` | cores, at most 4 | worker threads that check manifests; 0 checks on the main thread only |
  * | `UM_LOCK_WAIT_MS` | 10000 | how long a command waits for another that is editing the same content file |
  * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in
@@ -17,8 +17,8 @@
  */
 import { availableParallelism } from "node:os";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
-import { baseUrlProblem } from "../core/client/base-url.ts";
-import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status.ts";
+import { baseUrlProblem } from "../core/http/base-url.ts";
+import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status/status-document.ts";
 import { excerpt } from "../core/excerpt.ts";
 
 const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";

@@ -10,7 +10,7 @@ import { bodyEtag } from "./body-etag.ts";
 import { CACHE_NONE, CONTRACT, MANIFEST_CONTENT_TYPE } from "../edge/responses.ts";
 import { CACHE_RESOLVED, JSON_CONTENT_TYPE } from "../core/served-kinds.ts";
 import { quoted } from "../core/excerpt.ts";
-import { readStatusDocument } from "../core/status.ts";
+import { readStatusDocument } from "../core/status/status-document.ts";
 import { statusPath, STATUS_PREFIX, umidPath } from "../core/umid-path.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 
@@ -261,7 +261,7 @@ async function* probeStatus(
     expect(answer.status === 200, `expected 200, got ${answer.status}`);
     expectHeader(answer, "Content-Type", JSON_CONTENT_TYPE);
     expectHeader(answer, "Cache-Control", CACHE_RESOLVED);
-    // Read as every relying party reads it (core/status.ts).
+    // Read as every relying party reads it (core/status/status-document.ts).
     const document = readStatusDocument(new TextDecoder().decode(answer.body));
     if ("problem" in document) throw new Mismatch(document.problem);
     expect(document.manifestId === umid, `manifestId is ${JSON.stringify(document.manifestId)}`);

@@ -16,7 +16,7 @@ import { launchChromium, serveFixtureDid, skipWithoutChromium } from "./support/
 import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
 import { bundleLibrary } from "../tools/build-library.ts";
-import { httpMeaning } from "../scripts/lookup-page/http-meaning.ts";
+import { httpMeaning } from "../lookup-page/http-meaning.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { encodeBase58btc, rawPublicKey } from "./support/did.ts";
 import { resolveDidWebKey } from "../core/did/did-web.ts";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import fg from "fast-glob";
 import { evaluate } from "../core/evaluate/index.ts";
-import { COMMANDS } from "../scripts/cli.ts";
+import { COMMANDS } from "../scripts/commands/main.ts";
 import { writeFiles } from "./support/file-tree.ts";
 import {
   consentFor,

@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Fetch } from "../core/client/fetch-following.ts";
-import { memoryCache } from "../core/client/http-cache.ts";
+import type { Fetch } from "../core/http/fetch-following.ts";
+import { memoryCache } from "../core/http/http-cache.ts";
 import { resolve } from "../core/client/resolve.ts";
 import { keyInDidDocument } from "../core/did/document-key.ts";
 import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/index.ts";

@@ -13,8 +13,8 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, skipWithoutChromium, serveFixtureDid } from "./support/chromium.ts";
 import { umidPath } from "../core/umid-path.ts";
-import { lookupPageFiles } from "../scripts/lookup-page/files.ts";
-import { serveLookupPage } from "../scripts/lookup-page/serve.ts";
+import { lookupPageFiles } from "../scripts/lookup-page-files/files.ts";
+import { serveLookupPage } from "../scripts/lookup-page-files/serve.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 
 const SCHEMES = ["light", "dark"] as const;

@@ -42,7 +42,7 @@ import {
   trustMemory,
 } from "../core/client/index.ts";
 import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
-import { statusCursor, type StatusDocument } from "../core/status.ts";
+import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
 import { RESOLVERS_PATH, STATUS_LIST_PREFIX, umidPath } from "../core/umid-path.ts";
 import { encodeStatusList, statusBitstring, type StatusCode } from "../core/status-list/bitstring.ts";
 import { STATUS_CODES, statusListCredential } from "../core/status-list/credential.ts";

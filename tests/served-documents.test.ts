@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { utf8 } from "../core/base64url.ts";
 import { discoveredPeers } from "../core/client/discovered-peers.ts";
-import type { Fetch, Transport } from "../core/client/fetch-following.ts";
+import type { Fetch, Transport } from "../core/http/fetch-following.ts";
 import { resolve } from "../core/client/index.ts";
 import { answerRefusal, latestLogged } from "../core/client/latest-logged.ts";
 import { listStatus } from "../core/client/status-list-resolution.ts";

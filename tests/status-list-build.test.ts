@@ -14,7 +14,7 @@ import { decodeBase64url } from "../core/base64url.ts";
 import { verifyEddsaJcs2022Proof } from "../core/crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey, ed25519Multibase } from "../core/did/did-key.ts";
 import { decodeStatusList, type StatusBits } from "../core/status-list/bitstring.ts";
-import { MAX_DISCOVERED_PEERS } from "../core/resolvers-document.ts";
+import { MAX_DISCOVERED_PEERS } from "../core/client/resolvers-document.ts";
 import { readStatusListCredential } from "../core/status-list/credential.ts";
 import { listEntryRef } from "../core/status-list/list-entry-ref.ts";
 import { RESOLVERS_PATH, STATUS_LIST_PREFIX } from "../core/umid-path.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createPublicKey, sign, type KeyObject } from "node:crypto";
 import { describe, it } from "node:test";
 import { memoryCache, resolve, type Resolution, type ResolveOptions } from "../core/client/index.ts";
-import { MAX_DISCOVERED_PEERS } from "../core/resolvers-document.ts";
+import { MAX_DISCOVERED_PEERS } from "../core/client/resolvers-document.ts";
 import { addEddsaJcs2022Proof } from "../core/crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey } from "../core/did/did-key.ts";
 import type { Receipt } from "../core/evaluate/index.ts";
@@ -20,7 +20,7 @@ import {
 } from "../core/status-list/bitstring.ts";
 import { STATUS_CODES, statusListCredential } from "../core/status-list/credential.ts";
 import { listStatusRef, statusListUrl } from "../core/status-list/list-entry-ref.ts";
-import { statusCursor, type StatusDocument } from "../core/status.ts";
+import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
 import { RESOLVERS_PATH, statusPath, umidPath } from "../core/umid-path.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 

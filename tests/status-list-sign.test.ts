@@ -231,7 +231,7 @@ describe("check of the allocation and the statusRefs (issue 27, section 1)", () 
       .trim()
       .split("\n")
       .flatMap((line) => (JSON.parse(line) as { errors: { rule: string }[] }).errors.map((e) => e.rule));
-    // The list's url, and each statusRef into it, by one rule of what a client can fetch (core/client/base-url.ts).
+    // The list's url, and each statusRef into it, by one rule of what a client can fetch (core/http/base-url.ts).
     assert.deepEqual(
       { status: run.status, rules: rules.sort() },
       {

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { statusCursor } from "../core/status.ts";
+import { statusCursor } from "../core/status/status-document.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { assertLineNames, assertUsageError, checkedFiles } from "./support/problems.ts";

@@ -17,11 +17,14 @@ import { build } from "esbuild";
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleLookupScript } from "../scripts/lookup-page/files.ts";
+import { bundleLookupScript } from "../scripts/lookup-page-files/files.ts";
 import { LOOKUP_SCRIPT, PREBUILT_DIR, TOOL_ASSETS, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
 
-/** The entry points: the CLI, and every module a worker thread runs (see scripts/runtime/worker.ts). */
-const ENTRIES = ["scripts/cli.ts", "scripts/check/manifest-worker.ts"];
+/** The entry points: the CLI (cli.js, which bin/load-cli.js runs), and every module a worker thread runs (see scripts/runtime/worker.ts). */
+const ENTRIES = [
+  { in: "scripts/commands/main.ts", out: "cli" },
+  { in: "scripts/check/manifest-worker.ts", out: "manifest-worker" },
+];
 
 export async function buildCli(): Promise<{ files: number; bytes: number }> {
   const staging = join(dirname(PREBUILT_DIR), `.cli-building-${process.pid}`);

@@ -1,15 +1,15 @@
 /**
  * The peers a resolver's discovery document (EXT-OPT O5, `<base>/.well-known/um-resolvers`) names, as the relying
  * party takes them: fetched through the client's cache, as any answer, and read by the one reader `check` reads
- * `content/_resolvers.json` with (core/resolvers-document.ts), so a document `check` passes is one every client
+ * `content/_resolvers.json` with (core/client/resolvers-document.ts), so a document `check` passes is one every client
  * takes. A document that cannot be had or read is the caller's warning, never a verdict; one with any fault is
  * refused whole.
  */
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
-import { readResolversDocument, RESOLVERS_DOCUMENT_MAX_BYTES } from "../resolvers-document.ts";
+import { readResolversDocument, RESOLVERS_DOCUMENT_MAX_BYTES } from "./resolvers-document.ts";
 import { RESOLVERS_PATH } from "../umid-path.ts";
-import { cachedGet } from "./conditional-get.ts";
-import { storedWithin } from "./http-cache.ts";
+import { cachedGet } from "../http/conditional-get.ts";
+import { storedWithin } from "../http/http-cache.ts";
 import { unanswered, type StatusRequest } from "./status-resolution.ts";
 
 /** The peers' base URLs the resolver at `base` names, or why there are none to take. */

@@ -9,8 +9,8 @@ import { maxBundleBytes } from "../tlog/entry-bundle.ts";
 import { HASH_SIZE } from "../tlog/merkle.ts";
 import { parseTilePath } from "../tlog/tile.ts";
 import type { TileStore } from "../tlog/tile-hashes.ts";
-import { bodyAtMost } from "./conditional-get.ts";
-import { discard, failure, getFollowing, type Transport } from "./fetch-following.ts";
+import { bodyAtMost } from "../http/conditional-get.ts";
+import { discard, failure, getFollowing, type Transport } from "../http/fetch-following.ts";
 
 /** The most read of a file that is no tile: a checkpoint is a few lines, a bucket file a few kilobytes. */
 const MAX_OTHER_BYTES = 1024 * 1024;

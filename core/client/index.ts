@@ -6,7 +6,7 @@
  * `manifest-resolver/client`; web-standard APIs only, for Node, Deno, workerd and browsers.
  */
 export { resolve, type NotResolvable, type Resolution, type Resolved, type ResolveOptions } from "./resolve.ts";
-export { cachedEntryOf, memoryCache, type CachedEntry, type HttpCache } from "./http-cache.ts";
+export { cachedEntryOf, memoryCache, type CachedEntry, type HttpCache } from "../http/http-cache.ts";
 export {
   DEFAULT_MEMORY_BOUNDS,
   oldestSuspension,
@@ -19,6 +19,6 @@ export {
   type Remembered,
   type TrustMemory,
 } from "./trust-memory.ts";
-export { baseUrlProblem, originProblem } from "./base-url.ts";
-export { MAX_REDIRECTS, type Fetch } from "./fetch-following.ts";
+export { baseUrlProblem, originProblem } from "../http/base-url.ts";
+export { MAX_REDIRECTS, type Fetch } from "../http/fetch-following.ts";
 export { ContextError, type EvaluationContext, type Receipt } from "../evaluate/index.ts";

@@ -32,7 +32,7 @@ import { TILE_WIDTH, tilePath, tileWidth } from "../tlog/tile.ts";
 import { TileHashes, type TileStore } from "../tlog/tile-hashes.ts";
 import { logUrlOf } from "../umid-path.ts";
 import { recallCheckpoint, rememberCheckpoint, sameCheckpoint } from "./checkpoint-memory.ts";
-import type { Transport } from "./fetch-following.ts";
+import type { Transport } from "../http/fetch-following.ts";
 import { httpTileStore } from "./http-tile-store.ts";
 import { recallLoggedRevocation, rememberLoggedRevocation } from "./logged-revocation-memory.ts";
 import type { TrustMemory } from "./trust-memory.ts";

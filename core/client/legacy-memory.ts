@@ -8,7 +8,7 @@
  * ever written under those keys again.
  */
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
-import type { HttpCache } from "./http-cache.ts";
+import type { HttpCache } from "../http/http-cache.ts";
 import type { Remembered, TrustMemory } from "./trust-memory.ts";
 
 /** `memory`, reading what `cache` kept under 0.1.0's keys where it holds nothing. */

@@ -35,10 +35,10 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.t
 import { parseVerifierKey } from "../tlog/note-keys.ts";
 import { umidPath, umidProblem } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
-import { cachedGet } from "./conditional-get.ts";
-import { globalFetch, type Fetch } from "./fetch-following.ts";
-import { guardedCache, storedWithin, type HttpCache } from "./http-cache.ts";
-import { baseUrlProblem, originProblem } from "./base-url.ts";
+import { cachedGet } from "../http/conditional-get.ts";
+import { globalFetch, type Fetch } from "../http/fetch-following.ts";
+import { guardedCache, storedWithin, type HttpCache } from "../http/http-cache.ts";
+import { baseUrlProblem, originProblem } from "../http/base-url.ts";
 import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { guardedMemory, trustMemory, type TrustMemory } from "./trust-memory.ts";

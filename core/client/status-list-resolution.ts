@@ -31,13 +31,13 @@ import { ed25519DidKey } from "../did/did-key.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";
 import { LruCache } from "../lru-cache.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
-import { cursorAtLeast, MAX_NEXT_CHECK_SECONDS, statusCursor } from "../status.ts";
+import { cursorAtLeast, MAX_NEXT_CHECK_SECONDS, statusCursor } from "../status/status-document.ts";
 import { decodeStatusList, STATUS_LIST_BYTES, STATUS_SIZE, type StatusBits } from "../status-list/bitstring.ts";
 import { readStatusListCredential, type StatusListCredential } from "../status-list/credential.ts";
 import type { ListEntryRef } from "../status-list/list-entry-ref.ts";
-import { instant } from "../validate/cross-field.ts";
-import { cachedGet, type Freshness } from "./conditional-get.ts";
-import { storedWithin, type CachedEntry } from "./http-cache.ts";
+import { instant } from "../date-time.ts";
+import { cachedGet, type Freshness } from "../http/conditional-get.ts";
+import { storedWithin, type CachedEntry } from "../http/http-cache.ts";
 import { unanswered, unchecked, type StatusAnswer, type StatusRequest } from "./status-resolution.ts";
 
 /** A list is ~100 B (all active) to ~50 KiB (entries set at random); this bounds what is read of one. */

@@ -17,7 +17,7 @@
  * recorded is kept: one a manifest whose signature failed pointed to is nobody's.
  */
 import type { Revocation } from "../evaluate/revocation-input.ts";
-import { cursorNewer, type ManifestStatus } from "../status.ts";
+import { cursorNewer, type ManifestStatus } from "../status/status-document.ts";
 import type { StatusAnswer } from "./status-resolution.ts";
 import { quoted } from "../excerpt.ts";
 import type { TrustMemory } from "./trust-memory.ts";

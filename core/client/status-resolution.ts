@@ -5,7 +5,7 @@
  *
  * O2.1: only over https: (or loopback http:, core/secure-url.ts), redirects included; a
  * cached document is used without a request while younger than its `nextCheck` (default
- * PT10M, at most a day: core/status.ts) and not older than the manifest's `revocationCursor`; otherwise
+ * PT10M, at most a day: core/status/status-document.ts) and not older than the manifest's `revocationCursor`; otherwise
  * it is revalidated with `If-None-Match: <its ETag>, "<its cursor>"` (a 304: still current), or, when
  * its cursor is older than that floor, requested unconditionally. O2.2: a 200 must be
  * `application/json` and a status document for this manifest's `@id`.
@@ -39,10 +39,10 @@ import {
   readStatusDocument,
   STATUS_DOCUMENT_MAX_BYTES,
   type StatusDocument,
-} from "../status.ts";
-import { cachedGet, type Freshness, type Got } from "./conditional-get.ts";
-import type { Transport } from "./fetch-following.ts";
-import { storedWithin, type CachedEntry, type HttpCache } from "./http-cache.ts";
+} from "../status/status-document.ts";
+import { cachedGet, type Freshness, type Got } from "../http/conditional-get.ts";
+import type { Transport } from "../http/fetch-following.ts";
+import { storedWithin, type CachedEntry, type HttpCache } from "../http/http-cache.ts";
 
 const DEFAULT_NEXT_CHECK_SECONDS = durationSeconds(DEFAULT_NEXT_CHECK)!;
 
@@ -59,7 +59,7 @@ export interface StatusRequest {
 export interface StatusAnswer {
   revocation: Revocation;
   /**
-   * The cursor that orders this answer among the endpoint's (orderingCursor, core/status.ts); absent when no document
+   * The cursor that orders this answer among the endpoint's (orderingCursor, core/status/status-document.ts); absent when no document
    * came.
    */
   cursor?: string;

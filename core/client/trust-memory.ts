@@ -17,7 +17,7 @@
  * make it forget what it holds. An "active" is not kept: it is what a UMID never seen is.
  */
 import { isJsonObject } from "../json/strict-json.ts";
-import { FirstFailure } from "./first-failure.ts";
+import { FirstFailure } from "../http/first-failure.ts";
 
 /** One thing remembered; `url` is where it was seen, `storedAt` when (the evaluation clock, milliseconds). */
 export type Remembered =

@@ -11,7 +11,7 @@ import { utf8 } from "../base64url.ts";
 import { decodeBase58btc, encodeBase58btc } from "../did/base58btc.ts";
 import { resolveKeyRefLocally } from "../did/resolve-key-ref.ts";
 import { isJsonObject } from "../json/strict-json.ts";
-import { isDateTime } from "../validate/cross-field.ts";
+import { isDateTime } from "../date-time.ts";
 import { canonicalize } from "./jcs.ts";
 import { sha256, verifyEd25519 } from "./webcrypto-ed25519.ts";
 

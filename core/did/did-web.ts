@@ -8,9 +8,9 @@
  * max-age, like any response; requests for one URL made while it is being fetched share
  * that fetch, so a thousand manifests under one key cost one request.
  */
-import { cachedGet, type Got } from "../client/conditional-get.ts";
-import type { Transport } from "../client/fetch-following.ts";
-import { storedWithin, type CachedEntry, type HttpCache } from "../client/http-cache.ts";
+import { cachedGet, type Got } from "../http/conditional-get.ts";
+import type { Transport } from "../http/fetch-following.ts";
+import { storedWithin, type CachedEntry, type HttpCache } from "../http/http-cache.ts";
 import { pointsInward } from "../secure-url.ts";
 import { DID_DOCUMENT_MAX_BYTES, keyInDidDocumentText } from "./document-key.ts";
 import { didWebDocumentUrl } from "./did-web-url.ts";

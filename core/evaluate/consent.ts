@@ -13,7 +13,7 @@
 import { excerpt, quoted } from "../excerpt.ts";
 import { ASSURANCE_CLASSES } from "./context.ts";
 import { entries, warn, type Evaluation } from "./evaluation.ts";
-import { instant } from "../validate/cross-field.ts";
+import { instant } from "../date-time.ts";
 import { absentFacets, isProjected, NOT_REQUESTED, notProjected } from "./project.ts";
 import type { ConsentStatus, FacetStatus } from "./receipt.ts";
 

@@ -9,7 +9,7 @@
  */
 import { quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
-import { isDateTime } from "../validate/cross-field.ts";
+import { isDateTime } from "../date-time.ts";
 
 export const ASSURANCE_CLASSES = ["software", "hardware-uv", "hardware-bound"] as const;
 export type AssuranceClass = (typeof ASSURANCE_CLASSES)[number];

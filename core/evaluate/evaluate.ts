@@ -8,8 +8,8 @@
  * revocation status is an input, resolved by the caller (core/client/), so evaluation
  * itself does no I/O and is a function of its arguments.
  */
-import { globalFetch, type Fetch } from "../client/fetch-following.ts";
-import { guardedCache, memoryCache, type HttpCache } from "../client/http-cache.ts";
+import { globalFetch, type Fetch } from "../http/fetch-following.ts";
+import { guardedCache, memoryCache, type HttpCache } from "../http/http-cache.ts";
 import type { KeyPins } from "../crypto/profile-a.ts";
 import { resolveKeyRefOnline } from "../did/resolve-key-ref.ts";
 import type { SourceMap } from "../json/source-map.ts";
@@ -203,7 +203,7 @@ function umidMismatch(ev: Evaluation, umid: string): void {
 }
 
 /**
- * One guarded wrapper per cache given (core/client/http-cache.ts): evaluations that fill one cache then share the
+ * One guarded wrapper per cache given (core/http/http-cache.ts): evaluations that fill one cache then share the
  * fetches they make at once (core/did/did-web.ts), as they share what it keeps.
  */
 const guardedCaches = new WeakMap<HttpCache, HttpCache>();

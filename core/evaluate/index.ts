@@ -12,8 +12,8 @@ export {
   type EvaluateOptions,
   type OnlineResolution,
 } from "./evaluate.ts";
-export { memoryCache, type CachedEntry, type HttpCache } from "../client/http-cache.ts";
-export type { Fetch } from "../client/fetch-following.ts";
+export { memoryCache, type CachedEntry, type HttpCache } from "../http/http-cache.ts";
+export type { Fetch } from "../http/fetch-following.ts";
 export { ContextError, resolveContext, type AssuranceClass, type EvaluationContext } from "./context.ts";
 export type {
   ClaimStatus,

@@ -14,7 +14,7 @@
  * (never evidence of absence), and every facet of a manifest rejected before Project.
  */
 import { excerpt, quoted } from "../excerpt.ts";
-import { instant } from "../validate/cross-field.ts";
+import { instant } from "../date-time.ts";
 import { entries, hasType, warn, type Evaluation } from "./evaluation.ts";
 import type { ResolvedContext } from "./context.ts";
 import type { ClaimStatus, FacetStatus, Receipt } from "./receipt.ts";

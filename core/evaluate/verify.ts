@@ -25,7 +25,7 @@ import { sha256, verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
 import { quoted } from "../excerpt.ts";
 import { DEFINITIVE_FAULTS } from "../did/key-ref-fault.ts";
 import { isJsonObject } from "../json/strict-json.ts";
-import { instant } from "../validate/cross-field.ts";
+import { instant } from "../date-time.ts";
 import { CLOCK_SKEW_MS, freshnessProblems } from "../validate/freshness.ts";
 import { entries, problemWarning, warn, type Evaluation } from "./evaluation.ts";
 import type { FreshnessClass, Receipt } from "./receipt.ts";

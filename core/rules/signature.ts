@@ -143,7 +143,7 @@ export const SIGNATURE_RULES = {
       "fetch refuses a URL with user:password@, and a status list is fetched at the URL before #index, which " +
       "a query or fragment makes another URL than the list's. A relying party would record the status unchecked, " +
       "a revoked manifest's too. A status list's URL is held to the rule of a resolver's base URL " +
-      "(core/client/base-url.ts), as sign --status-base is.",
+      "(core/http/base-url.ts), as sign --status-base is.",
     source: "EXT-OPT O2.1, O2.4; contract §5",
     fix:
       "Sign the manifest again with --status-base URL (or UM_RESOLVER_URL) set to the resolver's base URL: " +

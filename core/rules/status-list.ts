@@ -65,7 +65,7 @@ export const STATUS_LIST_RULES = {
       "A relying party fetches the list at the URL a statusRef names before its #index: one with user:password@ " +
       "is refused by fetch, and a query or fragment makes it another URL than <base>/.well-known/" +
       "manifest-resolver/status-list/<listId>. Every manifest pointing there would read unchecked, a revoked one " +
-      "too. The same rule as a resolver's base URL (core/client/base-url.ts), which sign --status-base follows, " +
+      "too. The same rule as a resolver's base URL (core/http/base-url.ts), which sign --status-base follows, " +
       "and statusRefs into a list (signature/status-ref-unusable).",
     source: "VC Bitstring Status List §2.1; EXT-OPT O2.4; contract §5",
     fix:
@@ -107,7 +107,7 @@ export const STATUS_LIST_RULES = {
     why:
       "The build publishes it at /.well-known/um-resolvers, where relying parties find this resolver's DID and " +
       "its peers for federated status. check reads it with the reader every client uses " +
-      "(core/resolvers-document.ts), and a client refuses a document with any fault whole: a peer without a " +
+      "(core/client/resolvers-document.ts), and a client refuses a document with any fault whole: a peer without a " +
       "secure base URL or a DID could not be asked or named; more than 16 peers would each be asked at once; a " +
       "peer on a local or private address, from a resolver that is not on one, would aim the client at its " +
       "own machine or network.",

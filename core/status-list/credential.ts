@@ -7,8 +7,8 @@
  * own `statusMessage`, so it reads any publisher's list that names the three statuses.
  */
 import { isJsonObject } from "../json/strict-json.ts";
-import { MANIFEST_STATUSES, type ManifestStatus } from "../status.ts";
-import { isDateTime } from "../validate/cross-field.ts";
+import { MANIFEST_STATUSES, type ManifestStatus } from "../status/status-document.ts";
+import { isDateTime } from "../date-time.ts";
 import { STATUS_SIZE, type StatusCode } from "./bitstring.ts";
 
 const CREDENTIALS_V2_CONTEXT = "https://www.w3.org/ns/credentials/v2";

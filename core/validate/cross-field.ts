@@ -5,7 +5,7 @@
  */
 import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject } from "../json/strict-json.ts";
-import { noSuchDate } from "./calendar-date.ts";
+import { instant, noSuchDate } from "../date-time.ts";
 import type { Problem } from "./problem.ts";
 
 /** Largest embedded claim proof (one verifiable presentation), in canonical JSON bytes. */
@@ -118,30 +118,6 @@ function ceremonyThreshold(proof: Json, at: string): Problem[] {
   if (distinct > n)
     return problem("attesters", `threshold ${threshold} allows at most ${n} attesters, found ${distinct}`);
   return [];
-}
-
-const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
-/** Whether a value is an RFC 3339 date-time that names an instant (a clock given on a command line, say). */
-export function isDateTime(value: unknown): value is string {
-  return (
-    typeof value === "string" &&
-    RFC3339_DATE_TIME.test(value) &&
-    noSuchDate(value) === undefined &&
-    !Number.isNaN(Date.parse(value))
-  );
-}
-
-/** Milliseconds since the epoch of an RFC 3339 date-time, or undefined if it is not one. */
-export function instant(value: unknown): number | undefined {
-  if (typeof value !== "string") return undefined;
-  const ms = Date.parse(value);
-  if (!Number.isNaN(ms)) return ms;
-  // A leap second (23:59:60), which RFC 3339 and the schema's date-time format allow and
-  // Date.parse does not read, is the instant after 23:59:59: an expiry must not be lost.
-  const leap = /^(.{10}[Tt ]\d{2}:\d{2}:)60(.*)$/.exec(value);
-  const before = leap === null ? NaN : Date.parse(`${leap[1]}59${leap[2]}`);
-  return Number.isNaN(before) ? undefined : before + 1000;
 }
 
 /**

@@ -6,7 +6,7 @@
  * will refuse; the evaluator rejects, with `freshnessCheck` "expired" or "stale".
  */
 import { excerpt, quoted } from "../excerpt.ts";
-import { instant } from "./cross-field.ts";
+import { instant } from "../date-time.ts";
 import type { Problem } from "./problem.ts";
 
 /** Clock difference tolerated between the signer's machine and the builder's. */

@@ -9,7 +9,7 @@
  * into `https://host/`, and drops tabs and line breaks, so a file could say one thing
  * and redirect to another. A location on this machine or a private network is refused
  * when the resolver (`resolverUrl`, UM_RESOLVER_URL) is not on one, since no client that
- * asks it follows one there (core/client/fetch-following.ts, pointsInward); a resolver on
+ * asks it follows one there (core/http/fetch-following.ts, pointsInward); a resolver on
  * one, or none named, is a trial on this machine, as for a statusRef (status-ref.ts).
  * Pure and web-standard, for every runtime.
  */
@@ -33,7 +33,7 @@ export function redirectLocationProblem(location: string, resolverUrl: string): 
   if (authority.includes("@")) return "must not carry credentials (user:password@) before the host";
   if (authority === "" || authority.startsWith(":")) return "must name a host right after the //";
   if (!URL.canParse(location) || new URL(location).hostname === "") return "is not a valid URL";
-  // What a client follows (core/client/fetch-following.ts): a redirect it refuses reads as a manifest not found.
+  // What a client follows (core/http/fetch-following.ts): a redirect it refuses reads as a manifest not found.
   if (!isTrustworthyUrl(location))
     return "must be https:, or http: to a loopback host (localhost, 127.0.0.0/8, [::1]): no client follows plain http";
   if (resolverUrl !== "" && pointsInward(location, resolverUrl))

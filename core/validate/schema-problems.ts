@@ -12,36 +12,12 @@
 import { quoted } from "../excerpt.ts";
 import { escapePointerToken, unescapePointerToken } from "../json/pointer.ts";
 import { isSchemaKeyword, type SchemaKeyword } from "../rules/schema-keywords.ts";
-import { noSuchDate } from "./calendar-date.ts";
+import { noSuchDate } from "../date-time.ts";
 import type { Problem } from "./problem.ts";
-
-/**
- * The members of an ajv error object that the messages need. ajv's own message is not
- * among them (the generated code goes without, `messages: false`): its words are here.
- */
-export interface SchemaError {
-  keyword: string;
-  instancePath: string;
-  schemaPath: string;
-  params: Record<string, unknown>;
-  /** Set by our own keyword, redirect-location (scripts/validate/schema-validator.ts). */
-  message?: string;
-}
-
-/** A validation function as ajv generates it: true, or false with `errors` set. */
-export interface GeneratedValidator {
-  (value: unknown): boolean;
-  errors?: SchemaError[] | null;
-}
+import type { GeneratedValidator, SchemaDescriptions, SchemaError } from "./generated/validator.ts";
 
 /** The keywords whose message quotes the description of their subschema, when it has one. */
 export const DESCRIBED_KEYWORDS = ["anyOf", "format", "pattern"] as const;
-
-/**
- * The description of each subschema holding one of DESCRIBED_KEYWORDS, by its path in the
- * schema ajv compiled, as a JSON pointer (scripts/validate/compilable-schema.ts).
- */
-export type SchemaDescriptions = Readonly<Record<string, string>>;
 
 export type Validate = (value: unknown) => Problem[];
 

@@ -10,7 +10,7 @@
  * a client can fetch (statusRefUrlProblem).
  */
 import { excerpt, quoted } from "../excerpt.ts";
-import { baseUrlProblem } from "../client/base-url.ts";
+import { baseUrlProblem } from "../http/base-url.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { isLoopbackHost, isTrustworthyUrl, pointsInward } from "../secure-url.ts";
 import { LIST_ID, listEntryRef } from "../status-list/list-entry-ref.ts";

@@ -35,7 +35,7 @@ import { verifyProfileA } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import type { Place, SourceMap } from "../../core/json/source-map.ts";
-import { instant } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
 import { structureProblems } from "../../core/validate/manifest-structure.ts";

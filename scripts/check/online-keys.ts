@@ -5,7 +5,7 @@
  * did-web-documents.ts) is made from the pins, so it is not fetched. Opt-in: the gate
  * needs no network.
  */
-import type { Fetch } from "../../core/client/fetch-following.ts";
+import type { Fetch } from "../../core/http/fetch-following.ts";
 import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
 import { resolveDidWebKey } from "../../core/did/did-web.ts";
 import { didWebDocumentUrl } from "../../core/did/did-web-url.ts";

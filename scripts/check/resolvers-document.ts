@@ -2,7 +2,7 @@
  * `content/_resolvers.json`, the discovery document the build publishes at `/.well-known/um-resolvers` (EXT-OPT O5;
  * issue 27, section 3). Relying parties take the peers to ask for federated status from it
  * (`resolve --federate-discover`), so it is read here by the reader every client reads it with
- * (core/resolvers-document.ts), with the same byte limit: a document `check` passes, every client takes whole.
+ * (core/client/resolvers-document.ts), with the same byte limit: a document `check` passes, every client takes whole.
  *
  * A peer on a local or private address is refused unless this resolver is on one too, which `check` knows from
  * `UM_RESOLVER_URL`; without it, the document is judged as a deployed, remote resolver serves it (a trial on this
@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import { lineColumn, type SourceMap } from "../../core/json/source-map.ts";
-import { readResolversDocument, RESOLVERS_DOCUMENT_MAX_BYTES } from "../../core/resolvers-document.ts";
+import { readResolversDocument, RESOLVERS_DOCUMENT_MAX_BYTES } from "../../core/client/resolvers-document.ts";
 import { displayPath, readSourceText } from "../read/files.ts";
 import { placed } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";

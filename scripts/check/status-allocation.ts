@@ -13,7 +13,7 @@ import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/stric
 import type { RuleId } from "../../core/rules/index.ts";
 import { STATUS_LIST_ENTRIES } from "../../core/status-list/bitstring.ts";
 import { LIST_ID, statusListUrl } from "../../core/status-list/list-entry-ref.ts";
-import { baseUrlProblem } from "../../core/client/base-url.ts";
+import { baseUrlProblem } from "../../core/http/base-url.ts";
 import { STATUS_LIST_PREFIX } from "../../core/umid-path.ts";
 import { serverOf } from "../../core/validate/status-ref.ts";
 import { displayPath, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";

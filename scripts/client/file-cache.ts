@@ -1,5 +1,5 @@
 /**
- * The HttpCache of `manifest-resolver resolve --cache DIR` (core/client/http-cache.ts), in
+ * The HttpCache of `manifest-resolver resolve --cache DIR` (core/http/http-cache.ts), in
  * files: one JSON file per key, named by the hex SHA-256 of the key (any URL becomes a
  * safe, fixed-length name), holding the key itself (so a collision or a file copied from
  * elsewhere is not taken for another URL's entry) and the entry. A write goes to a
@@ -8,12 +8,12 @@
  * one, never half of one. An entry that is not there, or is not one, counts as absent; a
  * directory that cannot be used (a file in the way, no permission, a read-only or full
  * disk) makes `get` and `set` throw the file system's error, which `resolve` reports once
- * before going on without the cache (core/client/http-cache.ts, guardedCache).
+ * before going on without the cache (core/http/http-cache.ts, guardedCache).
  */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { cachedEntryOf, type HttpCache } from "../../core/client/http-cache.ts";
+import { cachedEntryOf, type HttpCache } from "../../core/http/http-cache.ts";
 import { NotACacheFile, readRegularFile } from "../cache/regular-file.ts";
 import { writeFileAtomically } from "../edit/json-file.ts";
 

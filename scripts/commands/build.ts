@@ -4,7 +4,7 @@ import { BUILD_INFO_PATH } from "../../edge/records.ts";
 import { BodyWriter } from "../write/body-writer.ts";
 import { InPlaceOutput } from "../write/in-place.ts";
 import { withState } from "../plan/output-state.ts";
-import { CLOUDFLARE_FREE_FILES, hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
+import { hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
 import { assertKvFolder, writeKvOutput } from "../write/kv-output.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { planBody, planOutput } from "../plan/output-plan.ts";
@@ -33,24 +33,13 @@ import {
   summarize,
 } from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
-import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page/files.ts";
+import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page-files/files.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
-import { CONTENT_OPTION } from "./content-option.ts";
-import { MAX_PROBLEMS_OPTION } from "./max-problems.ts";
-import { booleanOption, stringOption } from "./options.ts";
-import {
-  CACHE_ENVIRONMENT,
-  CACHE_OPTION,
-  fromCache,
-  keepBodies,
-  openCache,
-  recalledBody,
-  saveCache,
-} from "./cache-option.ts";
+import { EXIT_FAILED, EXIT_OK } from "../cli/command.ts";
+import { fromCache, keepBodies, openCache, recalledBody, saveCache } from "./cache-option.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
-import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
+import { sarifFile, writeSarif } from "./sarif-option.ts";
 import { type ContentLog, openContentLog } from "../log/log-folder.ts";
 import { logRoutes } from "../log/log-output.ts";
 import type { Route } from "../plan/routes.ts";
@@ -59,139 +48,79 @@ import { logGateProblems } from "../log/log-gate.ts";
 import { STATUS_FOLDER } from "../check/status-allocation.ts";
 import { STATUS_LIST_KEY_VARIABLE, type StatusListSigner, statusListSigner } from "../crypto/status-list-key.ts";
 import { wellKnownRoutes } from "../plan/status-lists.ts";
+import type { build } from "./build-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
-export const build = defineCommand({
-  name: "build",
-  description: `Validates the content directory as 'manifest-resolver check' does (its transparency
-log, content/_log/, if any, included: it must verify and record what the build serves),
-then writes one body file per manifest and the record index to the output directory. Nothing is written if
-anything fails: the previous output directory is left as it was. Manifests that have
-expired, or are not yet issued, are warnings here. The lookup page, a static page for
-people to look UMIDs up in a browser, is written to its own folder: it must be hosted on
-another origin than the resolver. When the output would hold over ${CLOUDFLARE_FREE_FILES.toLocaleString("en-US")} files
-(Cloudflare's free-plan limit: a body per manifest, up to 4,096 index shards), or with
---kv-out, it also writes Workers KV bulk-upload files, for a Worker that reads its records
-from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS --remote'. It
-warns, on stderr, when the output nears or passes a host's limit (docs/hosts.md).
-Problems are printed on stdout as 'manifest-resolver check' prints them.`,
-  epilogue: `Environment:
-  UM_STANDARDS_URL       site whose /ns/v0.4 context manifests must use
-                         (default: https://universalmanifest.net)
-  UM_MAX_MANIFEST_BYTES  largest manifest file (default: 1048576)
-  UM_MAX_DEPTH           deepest nesting of objects and arrays (default: 10)
-  UM_MAX_ARRAY_ITEMS     longest array (default: 1000)
-  UM_RESOLVER_URL        the resolver the lookup page asks by default (default: none,
-                         and a warning: the page asks its reader for one); the
-                         did:web documents of keys pinned on its host are published
-  UM_STATUS_LIST_KEY     the Ed25519 private key (PEM text, or a PEM file's path) that
-                         signs the status lists (eddsa-jcs-2022, by its did:key);
-                         unset: they are published without a proof, and a warning
-  UM_LOCK_WAIT_MS        how long to wait for another build of the same output, or
-                         another edit of the same file (default: 10000)
-${CACHE_ENVIRONMENT}
+export const runBuild: CommandRun<typeof build> = async (values) => {
+  const contentDir = values.content;
+  const outDir = displayPath(values.out);
+  const lookupDir = displayPath(values["lookup-out"]);
+  const kv = {
+    dir: displayPath(values["kv-out"] ?? join(projectRoot(), "dist-kv")),
+    asked: values["kv-out"] !== undefined,
+  };
+  const started = performance.now();
+  const settings = settingsFromEnv();
+  const shown = values["max-problems"];
+  const sarif = sarifFile(values.sarif);
+  const signer = await statusListSigner(process.env[STATUS_LIST_KEY_VARIABLE]);
+  if (typeof signer === "string") {
+    console.error(`manifest-resolver: ${signer}`);
+    return EXIT_FAILED;
+  }
 
-Exit status: 0 built, 1 invalid content or write failure, 2 usage error.
-
-Example:
-  manifest-resolver build --content content --out dist`,
-  positionals: [],
-  options: {
-    ...CONTENT_OPTION,
-    out: stringOption({
-      value: "DIR",
-      help: "output directory",
-      default: { text: "the repository's dist/", value: () => join(projectRoot(), "dist") },
-    }),
-    "lookup-out": stringOption({
-      value: "DIR",
-      help: "lookup page directory",
-      default: { text: "the repository's dist-lookup/", value: () => join(projectRoot(), "dist-lookup") },
-    }),
-    "kv-out": stringOption({
-      value: "DIR",
-      help: "Workers KV bulk files directory",
-      default: { text: "the repository's dist-kv/, when written" },
-    }),
-    "allow-empty": booleanOption({
-      help:
-        "publish even when no manifest would be (by default such a build is refused: it " +
-        "would answer 404 for every UMID)",
-    }),
-    ...MAX_PROBLEMS_OPTION,
-    ...CACHE_OPTION,
-    ...SARIF_OPTION,
-  },
-  async run(values) {
-    const contentDir = values.content;
-    const outDir = displayPath(values.out);
-    const lookupDir = displayPath(values["lookup-out"]);
-    const kv = {
-      dir: displayPath(values["kv-out"] ?? join(projectRoot(), "dist-kv")),
-      asked: values["kv-out"] !== undefined,
-    };
-    const started = performance.now();
-    const settings = settingsFromEnv();
-    const shown = values["max-problems"];
-    const sarif = sarifFile(values.sarif);
-    const signer = await statusListSigner(process.env[STATUS_LIST_KEY_VARIABLE]);
-    if (typeof signer === "string") {
-      console.error(`manifest-resolver: ${signer}`);
-      return EXIT_FAILED;
-    }
-
-    // One build at a time writes these outputs; first, whatever a killed build left is put right.
-    const outputs = [outDir, lookupDir, kv.dir];
-    return withFileLocks(
-      outputs.map((dir) => resolve(dir)),
-      settings.lockWaitMs,
-      async () => {
-        for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
-        // No content, no cache: a build refused for want of content leaves nothing behind (a node_modules/ here would
-        // make npm take this folder for a package).
-        const cache = (await missingContentProblem(contentDir)) === undefined ? openCache(values, true) : undefined;
-        // Opened once, before the content is checked: its files count toward the hosts' limits.
-        const contentLog = await openContentLog(contentDir);
-        const options = {
-          allowEmpty: values["allow-empty"] === true,
-          maxProblems: shown,
-          cache,
-          sarif,
-          contentLog,
-          log: await logRoutes(contentLog),
-          signer,
-        };
-        const built = await reportingWriteErrors(outDir, async () => {
-          const warm = await buildInto(contentDir, outDir, kv, options, settings, true);
-          // A cold build never answers COLD.
-          return warm === COLD
-            ? (buildInto(contentDir, outDir, kv, options, settings, false) as Promise<Built | undefined>)
-            : warm;
-        });
-        const page =
-          built &&
-          (await reportingWriteErrors(lookupDir, async () =>
-            writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true),
-          ));
-        // Only once every output is written: on a disk the cache shares with them, its bodies must never take their
-        // room.
-        if (page !== undefined)
-          keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)));
-        saveCache(cache);
-        if (built === undefined || page === undefined) return EXIT_FAILED;
-        for (const warning of built.hostWarnings) console.error(`manifest-resolver: warning: ${warning}`);
-        if (settings.resolverUrl === "") {
-          console.error(
-            `manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ` +
-              `${printable(lookupDir)}/ asks its reader which resolver to ask; set ` +
-              `UM_RESOLVER_URL to your resolver's URL to make it the default`,
-          );
-        }
-        report(built, contentDir, outDir, lookupDir, started);
-        return EXIT_OK;
-      },
-    );
-  },
-});
+  // One build at a time writes these outputs; first, whatever a killed build left is put right.
+  const outputs = [outDir, lookupDir, kv.dir];
+  return withFileLocks(
+    outputs.map((dir) => resolve(dir)),
+    settings.lockWaitMs,
+    async () => {
+      for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
+      // No content, no cache: a build refused for want of content leaves nothing behind (a node_modules/ here would
+      // make npm take this folder for a package).
+      const cache = (await missingContentProblem(contentDir)) === undefined ? openCache(values, true) : undefined;
+      // Opened once, before the content is checked: its files count toward the hosts' limits.
+      const contentLog = await openContentLog(contentDir);
+      const options = {
+        allowEmpty: values["allow-empty"] === true,
+        maxProblems: shown,
+        cache,
+        sarif,
+        contentLog,
+        log: await logRoutes(contentLog),
+        signer,
+      };
+      const built = await reportingWriteErrors(outDir, async () => {
+        const warm = await buildInto(contentDir, outDir, kv, options, settings, true);
+        // A cold build never answers COLD.
+        return warm === COLD
+          ? (buildInto(contentDir, outDir, kv, options, settings, false) as Promise<Built | undefined>)
+          : warm;
+      });
+      const page =
+        built &&
+        (await reportingWriteErrors(lookupDir, async () =>
+          writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true),
+        ));
+      // Only once every output is written: on a disk the cache shares with them, its bodies must never take their
+      // room.
+      if (page !== undefined)
+        keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)));
+      saveCache(cache);
+      if (built === undefined || page === undefined) return EXIT_FAILED;
+      for (const warning of built.hostWarnings) console.error(`manifest-resolver: warning: ${warning}`);
+      if (settings.resolverUrl === "") {
+        console.error(
+          `manifest-resolver: warning: UM_RESOLVER_URL is not set, so the lookup page in ` +
+            `${printable(lookupDir)}/ asks its reader which resolver to ask; set ` +
+            `UM_RESOLVER_URL to your resolver's URL to make it the default`,
+        );
+      }
+      report(built, contentDir, outDir, lookupDir, started);
+      return EXIT_OK;
+    },
+  );
+};
 
 /**
  * What a build made: its content check, the bytes written, its KV bulk files if any, and what it warns of hosts'

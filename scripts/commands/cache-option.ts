@@ -12,19 +12,7 @@ import { projectRoot } from "../read/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
 import { VerificationCache, type StoredBody } from "../cache/verification-cache.ts";
 import type { PublishedManifests } from "../check/published.ts";
-import { booleanOption } from "./options.ts";
 import { quoted } from "../../core/excerpt.ts";
-
-export const CACHE_OPTION = {
-  "no-cache": booleanOption({
-    help:
-      "check every file again, and neither read nor write the verification cache " +
-      "(UM_CACHE_DIR, default node_modules/.cache/manifest-resolver/ of the package)",
-  }),
-};
-
-export const CACHE_ENVIRONMENT = `  UM_CACHE_DIR           the verification cache's folder (default: the repository's
-                         node_modules/.cache/manifest-resolver/, where it has a package.json)`;
 
 /** The cache the options ask for (undefined: --no-cache, or a cache that cannot be opened). `withBodies`: a build's. */
 export function openCache(values: { "no-cache": boolean }, withBodies: boolean): VerificationCache | undefined {

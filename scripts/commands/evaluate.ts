@@ -4,7 +4,7 @@
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { guardedCache } from "../../core/client/http-cache.ts";
+import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { readFully } from "../read/read-fully.ts";
 import { placeName } from "../../core/evaluate/evaluation.ts";
@@ -13,46 +13,16 @@ import { evaluateWithSourceMap } from "../../core/evaluate/evaluate.ts";
 import type { SourceMap } from "../../core/json/source-map.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
-import { isDateTime } from "../../core/validate/cross-field.ts";
+import { isDateTime } from "../../core/date-time.ts";
 import { settingsFromEnv } from "../config.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { diagnostic, printable, printableFile, type Diagnostic } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
-import { KEYS_OPTION, keysOption } from "./keys-option.ts";
-import { booleanOption, jsonOption, listOption, stringOption } from "./options.ts";
-import { RECEIPT_KEY_OPTIONS, receiptKeyOption, type SignedReceiptManifest } from "./receipt-key-option.ts";
-
-/**
- * `--context JSON`, shared with `resolve`: user input, read as strictly as a manifest and within the same limits;
- * and `--purpose`, `--facet`, which set two of its members as `--now` sets another.
- */
-export const CONTEXT_OPTION = {
-  context: jsonOption({
-    value: "JSON",
-    help:
-      "the evaluation context, a JSON object with any of: now, maxSupportedTrustTier, " +
-      "verifierChallenge, verifierAudience, presentedAssuranceClass, intendedScope, " +
-      "intendedPurpose, facets, requireActiveStatus, omitProcessedAt (what a member " +
-      "does, and its fail-closed default: docs/library.md).",
-    default: { text: "{}, the wall clock, Tier 0, no challenge" },
-    limits: () => settingsFromEnv().limits,
-  }),
-  purpose: stringOption({
-    value: "PURPOSE",
-    nonEmpty: true,
-    help:
-      'the intended use, overriding the context\'s "intendedPurpose": a consent holds only ' +
-      "for its own purpose (core §3.1.4)",
-    default: { text: "none; a consent's purpose is then unverified, with a warning" },
-  }),
-  facet: listOption({
-    value: "FACET",
-    help:
-      'a facet to process, by name or @id, overriding the context\'s "facets"; repeat it for ' +
-      'more. The others are "not-projected" (core §3.1.3). Default: every facet',
-  }),
-};
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import { keysOption } from "./keys-option.ts";
+import { receiptKeyOption, type SignedReceiptManifest } from "./receipt-key-option.ts";
+import type { evaluateCommand } from "./evaluate-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
 /** The context `--context` gives, with what `--now`, `--purpose` and `--facet` override. */
 export function contextOption(values: {
@@ -75,76 +45,38 @@ export function contextOption(values: {
   };
 }
 
-export const evaluateCommand = defineCommand({
-  name: "evaluate",
-  description: `Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,
-Consent, Compose, Receipt) on FILE and prints the structured receipt on stdout: the
-outcome, and every check with its result (docs/library.md).`,
-  epilogue: `A manifest that cannot be read as one (not JSON, a structural fault) also gets its
-problems on stderr as 'file:line:col - error RULE: message'; a short summary follows
-there when stderr is a terminal.
-
-Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
-as for 'manifest-resolver build --help'.
-
-Exit status: 0 accepted (also with warnings, or partially), 1 rejected or the receipt
-key unusable, 2 usage error.
-
-Example:
-  manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
-  positionals: [{ name: "FILE", required: true }],
-  options: {
-    ...CONTEXT_OPTION,
-    now: stringOption({ value: "DATE-TIME", help: 'the clock (RFC 3339), overriding the context\'s "now"' }),
-    ...KEYS_OPTION,
-    online: booleanOption({
-      help:
-        "resolve a did:web keyRef over the network: fetch its DID document (https:, or " +
-        "http: to localhost) and hold the embedded key to the one it lists under " +
-        "assertionMethod (core §1.6.4, step 4)",
-      default: { text: "did:key and did:jwk only, resolved without the network" },
-    }),
-    cache: stringOption({
-      value: "DIR",
-      help: "with --online, keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag",
-      default: { text: "kept in memory for this run" },
-    }),
-    ...RECEIPT_KEY_OPTIONS,
-    json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
-  },
-  async run(values, [file]) {
-    const context = contextOption(values);
-    const settings = settingsFromEnv();
-    const keys = keysOption(values.keys, settings);
-    if (values.cache !== undefined && values.online !== true) throw new UsageError("--cache needs --online");
-    const output = await receiptKeyOption(values, settings);
-    if (typeof output === "string") {
-      console.error(printable(`manifest-resolver: ${output}`));
-      return EXIT_FAILED;
-    }
-    const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
-    const cache = values.cache === undefined ? undefined : guardedCache(fileCache(values.cache));
-    let evaluated: { receipt: Receipt; source?: SourceMap };
-    try {
-      evaluated = await evaluateWithSourceMap(bytes, context, {
-        standardsUrl: settings.standardsUrl,
-        limits: settings.limits,
-        ...(keys !== undefined && { keys }),
-        ...(values.online === true && { online: cache === undefined ? true : { cache } }),
-      });
-    } catch (error) {
-      if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
-      throw error;
-    }
-    const { receipt, source } = evaluated;
-    if (cache?.failure !== undefined)
-      console.error(printable(`manifest-resolver: warning: --cache ${values.cache}: ${cache.failure}`));
-    printReceipt(await output(receipt, resolveContext(context).now), values.json === true);
-    for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
-    if (process.stderr.isTTY) console.error(summary(file, receipt));
-    return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
-  },
-});
+export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [file]) => {
+  const context = contextOption(values);
+  const settings = settingsFromEnv();
+  const keys = keysOption(values.keys, settings);
+  if (values.cache !== undefined && values.online !== true) throw new UsageError("--cache needs --online");
+  const output = await receiptKeyOption(values, settings);
+  if (typeof output === "string") {
+    console.error(printable(`manifest-resolver: ${output}`));
+    return EXIT_FAILED;
+  }
+  const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
+  const cache = values.cache === undefined ? undefined : guardedCache(fileCache(values.cache));
+  let evaluated: { receipt: Receipt; source?: SourceMap };
+  try {
+    evaluated = await evaluateWithSourceMap(bytes, context, {
+      standardsUrl: settings.standardsUrl,
+      limits: settings.limits,
+      ...(keys !== undefined && { keys }),
+      ...(values.online === true && { online: cache === undefined ? true : { cache } }),
+    });
+  } catch (error) {
+    if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
+    throw error;
+  }
+  const { receipt, source } = evaluated;
+  if (cache?.failure !== undefined)
+    console.error(printable(`manifest-resolver: warning: --cache ${values.cache}: ${cache.failure}`));
+  printReceipt(await output(receipt, resolveContext(context).now), values.json === true);
+  for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
+  if (process.stderr.isTTY) console.error(summary(file, receipt));
+  return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
+};
 
 /** The file's first `max` bytes: enough to judge it, without loading a file of any size. */
 function readAtMost(file: string, max: number): Uint8Array {

@@ -3,28 +3,16 @@
  * `rustc --explain` prints an error code's; with no RULE, every rule and its summary.
  */
 import { isRuleId, RULE_IDS, RULES, ruleAnchor, type Rule, type RuleId } from "../../core/rules/index.ts";
-import { closest } from "../closest.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
-import { defineCommand, EXIT_OK, UsageError } from "./command.ts";
+import { EXIT_OK, UsageError } from "../cli/command.ts";
+import type { explain } from "./explain-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
+import { closest } from "../closest.ts";
 
-export const explain = defineCommand({
-  name: "explain",
-  description: `Prints the page of RULE, the rule a problem names ('file:line:col - error RULE: message'):
-what is wrong, its severity unless --strict says otherwise, why it matters, where the rule
-comes from, how to fix it, and an example where one helps. With no RULE, lists every rule
-with its summary. docs/rules.md holds the same pages.`,
-  epilogue: `Exit status: 0 printed, 2 usage error (a RULE there is none of: the nearest are named).
-
-Examples:
-  manifest-resolver explain signature/invalid
-  manifest-resolver explain`,
-  positionals: [{ name: "RULE" }],
-  options: {},
-  async run(_values, [id]) {
-    console.log(id === undefined ? ruleList() : rulePage(knownRule(id)));
-    return EXIT_OK;
-  },
-});
+export const runExplain: CommandRun<typeof explain> = async (_values, [id]) => {
+  console.log(id === undefined ? ruleList() : rulePage(knownRule(id)));
+  return EXIT_OK;
+};
 
 function knownRule(id: string): RuleId {
   if (isRuleId(id)) return id;

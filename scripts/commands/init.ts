@@ -16,8 +16,9 @@ import { type ByteLimit, displayPath, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { shellWord } from "../report/fix-hints.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK } from "./command.ts";
-import { booleanOption } from "./options.ts";
+import { EXIT_FAILED, EXIT_OK } from "../cli/command.ts";
+import type { init } from "./init-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
 const PACKAGE = "manifest-resolver";
 
@@ -25,79 +26,61 @@ const PACKAGE = "manifest-resolver";
 const PACKAGE_JSON_LIMIT: ByteLimit = { bytes: 16 * 1024 * 1024, setBy: "fixed for package.json" };
 const PACKAGE_JSON_SHAPE: ShapeLimits = { maxDepth: 64, maxArrayItems: Number.POSITIVE_INFINITY };
 
-export const init = defineCommand({
-  name: "init",
-  description: `Makes DIR (made if missing) a publisher's repository: content/ with a _keys.json to
-fill in, netlify.toml and wrangler.jsonc with edge functions that re-export this
-package's handler, GitHub Actions workflows for pull requests and for main, a .gitignore,
-and the check, build and start scripts in package.json (made if missing, with this
-package as a devDependency). Nothing copies code out of the package: \`npm update\` brings
-its fixes. A file that exists is never overwritten: init lists each one in the way and
-writes nothing, unless --force.`,
-  epilogue: `Exit status: 0 written, 1 nothing written (files in the way; a symbolic link, or a file, where it needs a folder; a package.json that is not JSON, or too large or deep), 2 usage error.
-
-Example:
-  mkdir my-manifests && cd my-manifests && npm install -D manifest-resolver && npx manifest-resolver init`,
-  positionals: [{ name: "DIR" }],
-  options: {
-    force: booleanOption({ help: "overwrite files that exist, and package.json scripts of the same names" }),
-  },
-  async run(values, [dir = "."]) {
-    const root = resolve(dir);
-    const manifest = readPackageJson(join(root, "package.json"));
-    if ("problem" in manifest) {
-      console.error(printable(`manifest-resolver: ${manifest.problem}`));
-      return EXIT_FAILED;
-    }
-    const name = projectName(manifest.value, root);
-    const files = projectFiles(name);
-    const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
-    const packageJson = { path: "package.json", text: withScripts(manifest, root) };
-    // Refused even with --force: what is overwritten then must be the project's own files, each written whole.
-    const blocked = new Map(
-      [...files, packageJson].flatMap((file) => {
-        const inTheWay = pathInTheWay(root, file.path);
-        return inTheWay === undefined ? [] : [[inTheWay.path, inTheWay.is]];
-      }),
-    );
-    // package.json is edited, not written anew: through a link, init would read one file and replace the link.
-    if (lstatSync(join(root, packageJson.path), { throwIfNoEntry: false })?.isSymbolicLink())
-      blocked.set(packageJson.path, "a symbolic link");
-    if (blocked.size > 0) {
-      for (const [path, is] of blocked)
-        console.error(
-          printable(
-            `manifest-resolver: ${displayed(root, path)} is ${is}: init writes its files only in ${displayPath(root)}, ` +
-              "in folders of their own",
-          ),
-        );
-      console.error("manifest-resolver: nothing was written; move each aside, and run init again");
-      return EXIT_FAILED;
-    }
-    const inWay = [
-      // A link is in the way too, even one that points nowhere: lstat, not exists.
-      ...files
-        .filter((file) => lstatSync(join(root, file.path), { throwIfNoEntry: false }) !== undefined)
-        .map((file) => `${displayed(root, file.path)} exists`),
-      ...Object.entries(PACKAGE_SCRIPTS)
-        .filter(([script, command]) => scripts[script] !== undefined && scripts[script] !== command)
-        .map(([script]) => `${displayed(root, "package.json")} has a "${script}" script of its own`),
-    ];
-    if (inWay.length > 0 && !values.force) {
-      for (const line of inWay) console.error(printable(`manifest-resolver: ${line}`));
-      console.error("manifest-resolver: nothing was written; move those aside, or run init again with --force");
-      return EXIT_FAILED;
-    }
-    const failure = await writeAll(root, [...files, packageJson]);
-    if (failure !== undefined) {
-      console.error(printable(`manifest-resolver: ${failure}`));
-      return EXIT_FAILED;
-    }
-    for (const file of [...files, packageJson]) console.log(printable(`wrote ${displayed(root, file.path)}`));
-    for (const line of nextSteps(root, files)) console.log(printable(line));
-    return EXIT_OK;
-  },
-});
+export const runInit: CommandRun<typeof init> = async (values, [dir = "."]) => {
+  const root = resolve(dir);
+  const manifest = readPackageJson(join(root, "package.json"));
+  if ("problem" in manifest) {
+    console.error(printable(`manifest-resolver: ${manifest.problem}`));
+    return EXIT_FAILED;
+  }
+  const name = projectName(manifest.value, root);
+  const files = projectFiles(name);
+  const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
+  const packageJson = { path: "package.json", text: withScripts(manifest, root) };
+  // Refused even with --force: what is overwritten then must be the project's own files, each written whole.
+  const blocked = new Map(
+    [...files, packageJson].flatMap((file) => {
+      const inTheWay = pathInTheWay(root, file.path);
+      return inTheWay === undefined ? [] : [[inTheWay.path, inTheWay.is]];
+    }),
+  );
+  // package.json is edited, not written anew: through a link, init would read one file and replace the link.
+  if (lstatSync(join(root, packageJson.path), { throwIfNoEntry: false })?.isSymbolicLink())
+    blocked.set(packageJson.path, "a symbolic link");
+  if (blocked.size > 0) {
+    for (const [path, is] of blocked)
+      console.error(
+        printable(
+          `manifest-resolver: ${displayed(root, path)} is ${is}: init writes its files only in ${displayPath(root)}, ` +
+            "in folders of their own",
+        ),
+      );
+    console.error("manifest-resolver: nothing was written; move each aside, and run init again");
+    return EXIT_FAILED;
+  }
+  const inWay = [
+    // A link is in the way too, even one that points nowhere: lstat, not exists.
+    ...files
+      .filter((file) => lstatSync(join(root, file.path), { throwIfNoEntry: false }) !== undefined)
+      .map((file) => `${displayed(root, file.path)} exists`),
+    ...Object.entries(PACKAGE_SCRIPTS)
+      .filter(([script, command]) => scripts[script] !== undefined && scripts[script] !== command)
+      .map(([script]) => `${displayed(root, "package.json")} has a "${script}" script of its own`),
+  ];
+  if (inWay.length > 0 && !values.force) {
+    for (const line of inWay) console.error(printable(`manifest-resolver: ${line}`));
+    console.error("manifest-resolver: nothing was written; move those aside, or run init again with --force");
+    return EXIT_FAILED;
+  }
+  const failure = await writeAll(root, [...files, packageJson]);
+  if (failure !== undefined) {
+    console.error(printable(`manifest-resolver: ${failure}`));
+    return EXIT_FAILED;
+  }
+  for (const file of [...files, packageJson]) console.log(printable(`wrote ${displayed(root, file.path)}`));
+  for (const line of nextSteps(root, files)) console.log(printable(line));
+  return EXIT_OK;
+};
 
 /**
  * Writes each file, atomically; undefined once all are written. When the file system

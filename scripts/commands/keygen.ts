@@ -16,123 +16,80 @@ import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { shellWord } from "../report/fix-hints.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
-import { stringOption } from "./options.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import { EXAMPLE_KEY_REF, type keygen } from "./keygen-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
-const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
 const ROLES = ["signing", "log", "status-list"] as const;
 type Role = (typeof ROLES)[number];
 
-export const keygen = defineCommand({
-  name: "keygen",
-  description: `Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only
-(missing folders are made, owner-only too), and prints the public key with what to put
-in content/_keys.json to pin it: the whole file when it pins nothing yet, else the entry
-to add. It also prints the key's did:key (a keyRef that is the key) and, for a did:web
-KEYREF, the verification method to list in that DID's did.json. The private key is never
-printed, never written into the repository's content folder (by its real path: not
-through a symbolic link either, and not from a folder inside it), and an existing file is
-never overwritten. Keep it out of git (*.pem is ignored here) and in your CI's secrets.
-With --role log the key is a transparency log's (log --key), with --role status-list the
-status lists' (UM_STATUS_LIST_KEY): neither is pinned in content/_keys.json, and it prints
-where each goes instead. Make each key for one role alone.`,
-  epilogue: `Exit status: 0 written, 1 not written (the file exists, or is in content/), 2 usage error.
-
-Examples:
-  manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref did:web:you.example#key-1
-  manifest-resolver keygen --role log --out ~/.manifest-keys/log.pem
-  manifest-resolver keygen --role status-list --out ~/.manifest-keys/status-list.pem`,
-  positionals: [],
-  options: {
-    out: stringOption({ value: "FILE", help: "where to write the private key", default: "signing-key.pem" }),
-    "key-ref": stringOption({
-      value: "KEYREF",
-      help: "the keyRef you will sign with",
-      default: { text: `${EXAMPLE_KEY_REF}, to replace` },
-      nonEmpty: true,
-    }),
-    role: stringOption({
-      value: "ROLE",
-      help:
-        "what the key is for: signing (manifests, pinned in content/_keys.json), log (the transparency " +
-        "log's, for log --key) or status-list (the status lists', for UM_STATUS_LIST_KEY)",
-      default: "signing",
-    }),
-  },
-  async run(values) {
-    const out = values.out;
-    const role = roleOf(values.role);
-    if (role !== "signing" && values["key-ref"] !== undefined)
-      throw new UsageError(`--key-ref names the keyRef manifests are signed with; a --role ${role} key signs none`);
-    const keyRef = values["key-ref"] ?? EXAMPLE_KEY_REF;
-    const content = defaultContentDir();
-    if (isInside(out, content)) {
-      console.error(
-        printable(
-          `manifest-resolver: refusing to write a private key into the content folder ` +
-            `(${displayPath(content)}), which is committed and published: choose another ` +
-            `--out`,
-        ),
-      );
-      return EXIT_FAILED;
-    }
-    const { privateKey } = generateKeyPairSync("ed25519");
-    try {
-      await mkdir(dirname(out), { recursive: true, mode: 0o700 });
-      // "wx": a key that exists is never replaced. A lost key cannot be recovered.
-      await writeFile(out, privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      console.error(
-        printable(
-          `manifest-resolver: cannot write ${out}: ` +
-            `${code === "EEXIST" ? "it exists; move it away or choose another --out" : (error as Error).message}`,
-        ),
-      );
-      return EXIT_FAILED;
-    }
-    const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
-    // The key itself as a DID: a keyRef any relying party resolves with no network.
-    const publicKey = spkiPublicKey(spki)!;
-    const didKey = ed25519DidKey(publicKey);
-    const didKeyRef = `${didKey}#${didKey.slice("did:key:".length)}`;
-    const keysFile = displayPath(join(content, KEYS_FILE));
-    // Escaped line by line: a name cannot start a line of its own, and JSON's escapes keep
-    // the printed pinning valid JSON with the same keyRef.
-    const lines = [
-      `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
-      `public key (SPKI, base64): ${spki}`,
-      ...(role === "log" ? [] : [`as a did:key: ${didKey} (keyRef ${didKeyRef})`]),
-      ...(role === "signing"
+export const runKeygen: CommandRun<typeof keygen> = async (values) => {
+  const out = values.out;
+  const role = roleOf(values.role);
+  if (role !== "signing" && values["key-ref"] !== undefined)
+    throw new UsageError(`--key-ref names the keyRef manifests are signed with; a --role ${role} key signs none`);
+  const keyRef = values["key-ref"] ?? EXAMPLE_KEY_REF;
+  const content = defaultContentDir();
+  if (isInside(out, content)) {
+    console.error(
+      printable(
+        `manifest-resolver: refusing to write a private key into the content folder ` +
+          `(${displayPath(content)}), which is committed and published: choose another ` +
+          `--out`,
+      ),
+    );
+    return EXIT_FAILED;
+  }
+  const { privateKey } = generateKeyPairSync("ed25519");
+  try {
+    await mkdir(dirname(out), { recursive: true, mode: 0o700 });
+    // "wx": a key that exists is never replaced. A lost key cannot be recovered.
+    await writeFile(out, privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(
+      printable(
+        `manifest-resolver: cannot write ${out}: ` +
+          `${code === "EEXIST" ? "it exists; move it away or choose another --out" : (error as Error).message}`,
+      ),
+    );
+    return EXIT_FAILED;
+  }
+  const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
+  // The key itself as a DID: a keyRef any relying party resolves with no network.
+  const publicKey = spkiPublicKey(spki)!;
+  const didKey = ed25519DidKey(publicKey);
+  const didKeyRef = `${didKey}#${didKey.slice("did:key:".length)}`;
+  const keysFile = displayPath(join(content, KEYS_FILE));
+  // Escaped line by line: a name cannot start a line of its own, and JSON's escapes keep
+  // the printed pinning valid JSON with the same keyRef.
+  const lines = [
+    `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
+    `public key (SPKI, base64): ${spki}`,
+    ...(role === "log" ? [] : [`as a did:key: ${didKey} (keyRef ${didKeyRef})`]),
+    ...(role === "signing"
+      ? [
+          ...didWebMethod(keyRef, publicKey),
+          ...pinning(keysFile, pinnedKeyRefs(join(content, KEYS_FILE)), keyRef, spki, values["key-ref"] === undefined),
+        ]
+      : role === "log"
         ? [
-            ...didWebMethod(keyRef, publicKey),
-            ...pinning(
-              keysFile,
-              pinnedKeyRefs(join(content, KEYS_FILE)),
-              keyRef,
-              spki,
-              values["key-ref"] === undefined,
-            ),
+            `a transparency log's key: pin it nowhere (not in ${keysFile}) and keep it off CI; after each change, ` +
+              "before pushing, run:",
+            `  npx manifest-resolver log --key ${shellWord(out)}`,
+            "then give relying parties and monitors content/_log/verifier, the log's public key, where they take " +
+              "their trust from (never from the log)",
           ]
-        : role === "log"
-          ? [
-              `a transparency log's key: pin it nowhere (not in ${keysFile}) and keep it off CI; after each change, ` +
-                "before pushing, run:",
-              `  npx manifest-resolver log --key ${shellWord(out)}`,
-              "then give relying parties and monitors content/_log/verifier, the log's public key, where they take " +
-                "their trust from (never from the log)",
-            ]
-          : [
-              `the status lists' key: pin it nowhere in ${keysFile}; give it to the build (a CI secret), as`,
-              `  UM_STATUS_LIST_KEY=${shellWord(out)} npm run build`,
-              `relying parties that pin it give its keyRef ${didKeyRef} with its public key in resolve --keys ` +
-                "FILE, or the library's keys",
-            ]),
-    ];
-    for (const line of lines) console.log(printable(line));
-    return EXIT_OK;
-  },
-});
+        : [
+            `the status lists' key: pin it nowhere in ${keysFile}; give it to the build (a CI secret), as`,
+            `  UM_STATUS_LIST_KEY=${shellWord(out)} npm run build`,
+            `relying parties that pin it give its keyRef ${didKeyRef} with its public key in resolve --keys ` +
+              "FILE, or the library's keys",
+          ]),
+  ];
+  for (const line of lines) console.log(printable(line));
+  return EXIT_OK;
+};
 
 /**
  * For a did:web keyRef, the verification method to list in that DID's did.json (and under

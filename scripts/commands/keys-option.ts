@@ -12,26 +12,7 @@ import type { Settings } from "../config.ts";
 import { diagnostic, plural } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
-import { UsageError } from "./command.ts";
-import { stringOption } from "./options.ts";
-
-export const KEYS_OPTION = {
-  keys: stringOption({
-    value: "FILE",
-    help:
-      'pin signing keys, in the format of _keys.json: {"KEYREF": "SPKI", ...}, each an ' +
-      "Ed25519 SubjectPublicKeyInfo in standard base64. A manifest whose keyRef is not " +
-      "pinned there (rule signature/unpinned-key), or that embeds another key " +
-      "(signature/key-mismatch), is rejected; one signed with its pinned key has " +
-      'keyRefResolution "resolved". A FILE that cannot be used is a usage error.',
-    default: {
-      text:
-        "a did:key or did:jwk keyRef is resolved to its key, which an embedded key must equal " +
-        "(signature/keyref-mismatch); for any other keyRef the embedded key is used, and " +
-        'keyRefResolution is "unresolved"',
-    },
-  }),
-};
+import { UsageError } from "../cli/command.ts";
 
 /**
  * The keys pinned in `file` by keyRef, or none when no file is given; throws UsageError for a file that cannot be

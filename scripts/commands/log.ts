@@ -28,123 +28,84 @@ import {
 } from "../log/log-folder.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
-import { DEFAULT_MAX_PROBLEMS, printProblems } from "../report/problem-report.ts";
+import { printProblems } from "../report/problem-report.ts";
+import { DEFAULT_MAX_PROBLEMS } from "./shared-options.ts";
 import { formatDiagnostic } from "../report/text.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
-import { CACHE_ENVIRONMENT, CACHE_OPTION, openCache, saveCache } from "./cache-option.ts";
-import { CONTENT_OPTION } from "./content-option.ts";
-import { stringOption } from "./options.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import { openCache, saveCache } from "./cache-option.ts";
+import type { log } from "./log-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
-export const log = defineCommand({
-  name: "log",
-  description: `Appends to the content's transparency log (content/_log/, C2SP tlog-tiles) one
-entry per UMID whose served state changed since its latest entry (its body's SHA-256 and
-active or suspended, revoked, or redirected and where), in UMID order, and signs a new
-checkpoint. A run that changes nothing appends nothing and leaves every file as it was.
-Revocation is permanent: a UMID whose latest entry is its revocation is never logged in
-another state (log/revocation-undone), and nothing is written.
-The first run creates the log: its checkpoint, tiles and entry bundles, and verifier (the
-key clients and monitors verify it with). Refuses content that check refuses, a key that
-is not the log's own, and a log that does not verify. Run it before pushing, as you run
-sign: the key never goes to CI.`,
-  epilogue: `Environment:
-  UM_RESOLVER_URL        its host names a new log: <host>${LOG_PREFIX}
-  UM_LOCK_WAIT_MS        how long to wait for another edit of the log (default: 10000)
-${CACHE_ENVIRONMENT}
+export const runLog: CommandRun<typeof log> = async (values) => {
+  const settings = settingsFromEnv();
+  const contentDir = values.content;
+  const logDir = join(contentDir, LOG_FOLDER);
+  const shownLog = `${displayPath(logDir)}/`;
+  // The log's own lock, and _routes.json's: the states read are those the log then records.
+  const locks = [logDir, join(contentDir, ROUTES_FILE)];
+  return withFileLocks(locks, settings.lockWaitMs, async () => {
+    const opened = await openLog(logDir);
+    if (!opened.ok) return refuse(opened.rule ?? "log/unverifiable", join(logDir, opened.file), opened.reason);
+    const origin = opened.key?.name ?? checkedOrigin(newOrigin(values.origin, settings.resolverUrl));
+    if (opened.key !== undefined && values.origin !== undefined && values.origin !== origin)
+      throw new UsageError(`--origin '${values.origin}' is not this log's origin, '${origin}': a log keeps its name`);
+    const signer = await logSigner(values.key, origin);
+    if (typeof signer === "string") {
+      console.error(`manifest-resolver: ${printable(signer)}`);
+      return EXIT_FAILED;
+    }
+    if (opened.key !== undefined && encodeBase64(opened.key.publicKey) !== encodeBase64(signer.publicKey)) {
+      const verifier = join(logDir, VERIFIER_FILE);
+      return refuse("log/wrong-key", verifier, `${values.key} is not the key of the log ${origin}`);
+    }
 
-Exit status: 0 appended or unchanged, 1 refused (content, key or log), 2 usage error.
-
-Example:
-  manifest-resolver log --key ~/.manifest-keys/log.pem --content content`,
-  positionals: [],
-  options: {
-    key: stringOption({
-      value: "PEM",
-      help: "the log's Ed25519 private key (PKCS#8 PEM, as keygen writes it)",
-      required: true,
-    }),
-    origin: stringOption({
-      value: "ORIGIN",
-      help: "the log's name, its checkpoints' first line; set by the first run, kept after",
-      default: { text: `<host of UM_RESOLVER_URL>${LOG_PREFIX}` },
-      nonEmpty: true,
-    }),
-    ...CONTENT_OPTION,
-    ...CACHE_OPTION,
-  },
-  async run(values) {
-    const settings = settingsFromEnv();
-    const contentDir = values.content;
-    const logDir = join(contentDir, LOG_FOLDER);
-    const shownLog = `${displayPath(logDir)}/`;
-    // The log's own lock, and _routes.json's: the states read are those the log then records.
-    const locks = [logDir, join(contentDir, ROUTES_FILE)];
-    return withFileLocks(locks, settings.lockWaitMs, async () => {
-      const opened = await openLog(logDir);
-      if (!opened.ok) return refuse(opened.rule ?? "log/unverifiable", join(logDir, opened.file), opened.reason);
-      const origin = opened.key?.name ?? checkedOrigin(newOrigin(values.origin, settings.resolverUrl));
-      if (opened.key !== undefined && values.origin !== undefined && values.origin !== origin)
-        throw new UsageError(`--origin '${values.origin}' is not this log's origin, '${origin}': a log keeps its name`);
-      const signer = await logSigner(values.key, origin);
-      if (typeof signer === "string") {
-        console.error(`manifest-resolver: ${printable(signer)}`);
-        return EXIT_FAILED;
-      }
-      if (opened.key !== undefined && encodeBase64(opened.key.publicKey) !== encodeBase64(signer.publicKey)) {
-        const verifier = join(logDir, VERIFIER_FILE);
-        return refuse("log/wrong-key", verifier, `${values.key} is not the key of the log ${origin}`);
-      }
-
-      const cache = openCache(values, false);
-      const content = await checkContent(contentDir, {
-        settings,
-        now: new Date(),
-        strict: false,
-        ...(cache && { cache }),
-      });
-      saveCache(cache);
-      if (hasErrors(content.diagnostics)) {
-        printProblems(content.diagnostics, { maxProblems: DEFAULT_MAX_PROBLEMS, write: (line) => console.log(line) });
-        console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
-        return EXIT_FAILED;
-      }
-      const served = servedEntries(content);
-      const unserved = unservedProblem(logDir, content, served, opened.logged.latest);
-      if (unserved !== undefined) {
-        console.error(formatDiagnostic(unserved));
-        return EXIT_FAILED;
-      }
-      const revived = revivedUmids(served, opened.logged.latest);
-      if (revived.length > 0) {
-        console.error(formatDiagnostic(revivalProblem(logDir, revived)));
-        return EXIT_FAILED;
-      }
-      const entries = changedEntries(served, opened.logged.latest);
-      const tooLarge = entries.find((entry) => entry.length > MAX_ENTRY_SIZE);
-      if (tooLarge !== undefined) {
-        const umid = parseLogEntry(tooLarge)!.umid;
-        const message = `the entry of ${quoted(umid)} is ${tooLarge.length} bytes, over the ${MAX_ENTRY_SIZE} a bundle can`;
-        return refuse("log/entry-too-large", join(logDir, CHECKPOINT_FILE), message);
-      }
-      const old = opened.checkpoint ?? emptyCheckpoint(origin);
-      if (entries.length === 0 && opened.checkpoint !== undefined) {
-        console.log(`${shownLog} unchanged: size ${old.size}, root ${encodeBase64(old.rootHash)}`);
-        return EXIT_OK;
-      }
-      const appended = await appendEntries(fileTileStore(logDir), old.size, entries);
-      const map = await latestMap([...opened.logged.umids, ...entries.map((entry) => parseLogEntry(entry)!.umid)]);
-      const extensions = [formatLatestLine(map)];
-      const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions };
-      const verifier = opened.key === undefined ? formatVerifierKey(origin, signer.publicKey) : undefined;
-      await writeLog(logDir, appended.files, await signCheckpoint(checkpoint, signer), verifier);
-      const appendedText = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
-      console.log(
-        `${shownLog} appended ${appendedText}: size ${appended.size}, root ${encodeBase64(appended.rootHash)}`,
-      );
-      return EXIT_OK;
+    const cache = openCache(values, false);
+    const content = await checkContent(contentDir, {
+      settings,
+      now: new Date(),
+      strict: false,
+      ...(cache && { cache }),
     });
-  },
-});
+    saveCache(cache);
+    if (hasErrors(content.diagnostics)) {
+      printProblems(content.diagnostics, { maxProblems: DEFAULT_MAX_PROBLEMS, write: (line) => console.log(line) });
+      console.log(printable(`${summarize(content.diagnostics)} ${shownLog} was left unchanged.`));
+      return EXIT_FAILED;
+    }
+    const served = servedEntries(content);
+    const unserved = unservedProblem(logDir, content, served, opened.logged.latest);
+    if (unserved !== undefined) {
+      console.error(formatDiagnostic(unserved));
+      return EXIT_FAILED;
+    }
+    const revived = revivedUmids(served, opened.logged.latest);
+    if (revived.length > 0) {
+      console.error(formatDiagnostic(revivalProblem(logDir, revived)));
+      return EXIT_FAILED;
+    }
+    const entries = changedEntries(served, opened.logged.latest);
+    const tooLarge = entries.find((entry) => entry.length > MAX_ENTRY_SIZE);
+    if (tooLarge !== undefined) {
+      const umid = parseLogEntry(tooLarge)!.umid;
+      const message = `the entry of ${quoted(umid)} is ${tooLarge.length} bytes, over the ${MAX_ENTRY_SIZE} a bundle can`;
+      return refuse("log/entry-too-large", join(logDir, CHECKPOINT_FILE), message);
+    }
+    const old = opened.checkpoint ?? emptyCheckpoint(origin);
+    if (entries.length === 0 && opened.checkpoint !== undefined) {
+      console.log(`${shownLog} unchanged: size ${old.size}, root ${encodeBase64(old.rootHash)}`);
+      return EXIT_OK;
+    }
+    const appended = await appendEntries(fileTileStore(logDir), old.size, entries);
+    const map = await latestMap([...opened.logged.umids, ...entries.map((entry) => parseLogEntry(entry)!.umid)]);
+    const extensions = [formatLatestLine(map)];
+    const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions };
+    const verifier = opened.key === undefined ? formatVerifierKey(origin, signer.publicKey) : undefined;
+    await writeLog(logDir, appended.files, await signCheckpoint(checkpoint, signer), verifier);
+    const appendedText = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
+    console.log(`${shownLog} appended ${appendedText}: size ${appended.size}, root ${encodeBase64(appended.rootHash)}`);
+    return EXIT_OK;
+  });
+};
 
 /** The origin of a new log: --origin, or UM_RESOLVER_URL's host and the log's path. */
 function newOrigin(given: string | undefined, resolverUrl: string): string {

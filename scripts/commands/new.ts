@@ -10,74 +10,52 @@ import { settingsFromEnv } from "../config.ts";
 import { defaultContentDir } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { DEFAULT_STYLE, formatJson } from "../edit/json-file.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
-import { stringOption } from "./options.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import { LIFETIME_DAYS, type newManifest } from "./new-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
-/** How long a new manifest is valid: consumers refuse it after expiresAt. */
-const LIFETIME_DAYS = 365;
-
-export const newManifest = defineCommand({
-  name: "new",
-  description: `A v0.4 manifest with a fresh urn:uuid @id, issuedAt now and expiresAt in ${LIFETIME_DAYS} days,
-and empty facets, claims, consents and pointers to fill in. Sign it when it is ready.`,
-  epilogue: `Exit status: 0 done, 1 not written (the file exists), 2 usage error.
-
-Example:
-  manifest-resolver new --subject did:web:alice.example --out content/people/alice/new.jsonld`,
-  positionals: [],
-  options: {
-    subject: stringOption({
-      value: "DID",
-      help: "the manifest's subject, a URI",
-      default: {
-        text: "the DID of the one key the content folder's _keys.json pins, if it pins exactly one",
-        value: pinnedSubject,
-      },
-    }),
-    out: stringOption({ value: "FILE", help: "write it there instead of printing it (an existing file is kept)" }),
-  },
-  async run(values) {
-    const subject = values.subject;
-    if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(subject))
-      throw new UsageError(`--subject must be a URI such as did:web:you.example, not '${subject}'`);
-    const now = new Date();
-    now.setUTCMilliseconds(0);
-    const expires = new Date(now.getTime() + LIFETIME_DAYS * 86_400_000);
-    const manifest = {
-      "@context": settingsFromEnv().contextUrl,
-      "@id": `urn:uuid:${randomUUID()}`,
-      "@type": "um:Manifest",
-      manifestVersion: "0.4",
-      subject,
-      issuedAt: now.toISOString().replace(".000Z", "Z"),
-      expiresAt: expires.toISOString().replace(".000Z", "Z"),
-      facets: [],
-      claims: [],
-      consents: [],
-      pointers: [],
-    };
-    const text = formatJson(manifest, DEFAULT_STYLE);
-    const out = values.out;
-    if (out === undefined) {
-      process.stdout.write(text);
-      return EXIT_OK;
-    }
-    try {
-      await writeFile(out, text, { flag: "wx" });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      console.error(
-        `manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists" : (error as Error).message}`,
-      );
-      return EXIT_FAILED;
-    }
-    console.log(
-      `wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ` +
-        `${out} --key KEY.pem --key-ref KEYREF`,
-    );
+export const runNew: CommandRun<typeof newManifest> = async (values) => {
+  // Worked out here, not by the declaration: reading _keys.json is no part of --help.
+  const subject = values.subject ?? pinnedSubject();
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(subject))
+    throw new UsageError(`--subject must be a URI such as did:web:you.example, not '${subject}'`);
+  const now = new Date();
+  now.setUTCMilliseconds(0);
+  const expires = new Date(now.getTime() + LIFETIME_DAYS * 86_400_000);
+  const manifest = {
+    "@context": settingsFromEnv().contextUrl,
+    "@id": `urn:uuid:${randomUUID()}`,
+    "@type": "um:Manifest",
+    manifestVersion: "0.4",
+    subject,
+    issuedAt: now.toISOString().replace(".000Z", "Z"),
+    expiresAt: expires.toISOString().replace(".000Z", "Z"),
+    facets: [],
+    claims: [],
+    consents: [],
+    pointers: [],
+  };
+  const text = formatJson(manifest, DEFAULT_STYLE);
+  const out = values.out;
+  if (out === undefined) {
+    process.stdout.write(text);
     return EXIT_OK;
-  },
-});
+  }
+  try {
+    await writeFile(out, text, { flag: "wx" });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(
+      `manifest-resolver: cannot write ${out}: ${code === "EEXIST" ? "it exists" : (error as Error).message}`,
+    );
+    return EXIT_FAILED;
+  }
+  console.log(
+    `wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ` +
+      `${out} --key KEY.pem --key-ref KEYREF`,
+  );
+  return EXIT_OK;
+};
 
 /** The DID of the one key `_keys.json` pins (its keyRef without the #fragment); a usage error otherwise. */
 function pinnedSubject(): string {

@@ -1,48 +1,31 @@
 /** `manifest-resolver probe`: check a running resolver against the contract. */
 import { printable } from "../report/diagnostics.ts";
 import { probe as probeResolver } from "../probe.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import type { probe } from "./probe-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
-export const probe = defineCommand({
-  name: "probe",
-  description: `Checks health, the descriptor, the 400, 404 and 405 answers and the CORS preflight; then,
-for each UMID, whatever it resolves to: a 200 whose ETag is the SHA-256 of its body, with
-a working 304, HEAD and b64u: path; or a 307 whose Location keeps the rule of
-_routes.json (see redirect --help); or a 410. And for each, its status document: active or
-suspended for a 200, revoked for a 410, none (404) for a 307, with a working 304. One line
-per check, then a summary. Run it against a deploy preview before merging.`,
-  epilogue: `Exit status: 0 every check passed, 1 a check failed (probing stops at the first request
-that gets no answer), 2 usage error.
-
-Example:
-  manifest-resolver probe http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
-  positionals: [
-    { name: "BASE_URL", required: true },
-    { name: "UMID", repeatable: true, nonEmpty: true },
-  ],
-  options: {},
-  async run(_values, [baseUrl, umids]) {
-    if (!/^https?:\/\//i.test(baseUrl) || !URL.canParse(baseUrl))
-      throw new UsageError(`BASE_URL must be an http or https URL, not '${baseUrl}'`);
-    let checks = 0;
-    let failed = 0;
-    for await (const result of probeResolver(baseUrl, umids)) {
-      checks++;
-      if (result.failure === undefined) {
-        console.log(printable(`ok    ${result.check}${result.detail === undefined ? "" : `: ${result.detail}`}`));
-      } else {
-        failed++;
-        console.log(printable(`FAIL  ${result.check}: ${result.failure}`));
-      }
-      // Every later check would fail the same way: one clear line is enough.
-      if (result.unreachable) {
-        console.log(
-          printable(`${baseUrl}: stopped after ${checks} ${checks === 1 ? "check" : "checks"}: nothing answered`),
-        );
-        return EXIT_FAILED;
-      }
+export const runProbe: CommandRun<typeof probe> = async (_values, [baseUrl, umids]) => {
+  if (!/^https?:\/\//i.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new UsageError(`BASE_URL must be an http or https URL, not '${baseUrl}'`);
+  let checks = 0;
+  let failed = 0;
+  for await (const result of probeResolver(baseUrl, umids)) {
+    checks++;
+    if (result.failure === undefined) {
+      console.log(printable(`ok    ${result.check}${result.detail === undefined ? "" : `: ${result.detail}`}`));
+    } else {
+      failed++;
+      console.log(printable(`FAIL  ${result.check}: ${result.failure}`));
     }
-    console.log(`${baseUrl}: ${checks} checks, ${failed === 0 ? "all passed" : `${failed} failed`}`);
-    return failed === 0 ? EXIT_OK : EXIT_FAILED;
-  },
-});
+    // Every later check would fail the same way: one clear line is enough.
+    if (result.unreachable) {
+      console.log(
+        printable(`${baseUrl}: stopped after ${checks} ${checks === 1 ? "check" : "checks"}: nothing answered`),
+      );
+      return EXIT_FAILED;
+    }
+  }
+  console.log(`${baseUrl}: ${checks} checks, ${failed === 0 ? "all passed" : `${failed} failed`}`);
+  return failed === 0 ? EXIT_OK : EXIT_FAILED;
+};

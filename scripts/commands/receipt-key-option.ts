@@ -14,26 +14,7 @@ import { receiptManifest, type Receipt, type ReceiptManifest } from "../../core/
 import { quoted } from "../../core/excerpt.ts";
 import type { Settings } from "../config.ts";
 import { loadPrivateKey, signProfileA } from "../crypto/profile-a.ts";
-import { UsageError } from "./command.ts";
-import { stringOption } from "./options.ts";
-
-export const RECEIPT_KEY_OPTIONS = {
-  "receipt-key": stringOption({
-    value: "PEM",
-    help:
-      "print the receipt signed, as a receipt manifest (EXT-OPT O3) that 'manifest-resolver " +
-      'evaluate\' verifies: @type ["um:Manifest", "um:Receipt"], subject the evaluator ' +
-      "(KEYREF before its #), issuedAt its processedAt, expiresAt 24 hours later, an @id " +
-      "derived from its content, and a Profile A signature with this Ed25519 private key " +
-      "(PKCS#8 PEM, as keygen writes it). Needs --receipt-key-ref.",
-    default: { text: "the receipt, unsigned" },
-  }),
-  "receipt-key-ref": stringOption({
-    value: "KEYREF",
-    help: "the signed receipt's keyRef, e.g. did:web:you.example#key-1 (needs --receipt-key)",
-    nonEmpty: true,
-  }),
-};
+import { UsageError } from "../cli/command.ts";
 
 export type SignedReceiptManifest = ReceiptManifest & { signature: Record<string, string> };
 

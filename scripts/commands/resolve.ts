@@ -14,183 +14,67 @@ import { fileCache } from "../client/file-cache.ts";
 import { fileTrustMemory } from "../client/file-trust-memory.ts";
 import { settingsFromEnv } from "../config.ts";
 import { printable } from "../report/diagnostics.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
-import { CONTEXT_OPTION, contextOption, printReceipt, summary } from "./evaluate.ts";
-import { KEYS_OPTION, keysOption } from "./keys-option.ts";
-import { booleanOption, listOption, stringOption } from "./options.ts";
-import { RECEIPT_KEY_OPTIONS, receiptKeyOption } from "./receipt-key-option.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import { contextOption, printReceipt, summary } from "./evaluate.ts";
+import { keysOption } from "./keys-option.ts";
+import { receiptKeyOption } from "./receipt-key-option.ts";
+import type { resolveCommand } from "./resolve-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
-export const resolveCommand = defineCommand({
-  name: "resolve",
-  description: `Asks the resolver at BASE_URL for UMID (following a redirect, at most 5, over https: or
-loopback http: only), resolves the manifest's signature.statusRef when it has one
-(active, suspended or revoked; an endpoint that cannot be asked leaves the status
-"unchecked", with a warning, never a rejection), evaluates it as 'evaluate' does, and
-prints the receipt on stdout. A did:web keyRef is resolved (see --offline): its DID
-document must list the manifest's key under assertionMethod. A UMID the resolver answers
-410 for gets a rejected receipt with revocationStatus "revoked". A manifest answered with
-a Content-Type that is not JSON (application/ld+json, application/json, +json) gets a
-warning (rule resolve/media-type). Once a manifest's body arrived there is always a
-receipt: one for another UMID is rejected (rule resolve/umid-mismatch).
-
-With --log-key, every answer is proven against the resolver's transparency log
-(BASE_URL/.well-known/manifest-resolver/log/): it must be the UMID's latest state
-in a checkpoint the key signed (a body of the logged SHA-256, a status endpoint
-agreeing with its state, a redirect to its location, a 410 for "revoked"), and,
-with --cache, that checkpoint must extend the largest one seen before (and, of
-its size, be that one). Otherwise the receipt is rejected, exit 1, with the rule
-that failed: log/not-latest (not the latest logged state, or none logged),
-log/unproven (the log proves nothing), log/inconsistent (an older or rewritten
-log, or a second view of one tree) or log/revocation-undone (a state logged after
-the log revoked the UMID).
-
-A signature.statusRef of the form <list URL>#<index> is an entry of a W3C Bitstring
-Status List: the list is fetched (kept for its ttl, at most a day, never past its
-validUntil, then revalidated by its ETag) and the entry's two bits read. When --keys
-pins a did:key, a list counts only with an eddsa-jcs-2022 proof by a pinned did:key
-(otherwise "unchecked", um:reason:status:list-unverified); without, it is trusted by
-its origin, as a status document is (the receipt's revocationResolvedBy names it).
-
-The statusRef is outside the signing input: whoever serves a copy chose it. With
---status-origin, a statusRef on another origin is not asked, nor a federation peer, nor a
-redirect to another origin followed ("unchecked", rule status/origin-not-allowed); without,
-one not on BASE_URL's origin is asked with a warning (rule status/foreign-origin), and one
-on a local or private address BASE_URL is not on is not asked (rule status/local-address). With --federate (and --federate-discover), each
-peer resolver is asked too: the most restrictive status wins, a disagreement is a
-warning (status/federation-inconsistent), and a peer that gives none is a warning
-(status/federation-peer-unavailable), never taken as active.
-
-BASE_URL must be https:, or http: to localhost, 127.0.0.0/8 or [::1].`,
-  epilogue: `A UMID that cannot be resolved (404, 5xx, unreachable, a redirect refused) prints
-one line on stderr: 'manifest-resolver: <why>'. A short summary
-of the receipt follows on stderr when stderr is a terminal.
-
-Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
-as for 'manifest-resolver build --help'.
-
-Exit status: 0 accepted (also with warnings, or partially), 1 rejected, not
-resolvable or the receipt key unusable, 2 usage error.
-
-Example:
-  manifest-resolver resolve http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --cache ~/.cache/manifest-resolver`,
-  positionals: [
-    { name: "BASE_URL", required: true },
-    { name: "UMID", required: true, nonEmpty: true },
-  ],
-  options: {
-    context: { ...CONTEXT_OPTION.context, help: "the evaluation context, as for 'manifest-resolver evaluate --help'" },
-    purpose: CONTEXT_OPTION.purpose,
-    facet: CONTEXT_OPTION.facet,
-    now: stringOption({
-      value: "DATE-TIME",
-      help: 'the clock (RFC 3339), overriding the context\'s "now"; every cache decision is taken at this clock too',
-    }),
-    ...KEYS_OPTION,
-    ...RECEIPT_KEY_OPTIONS,
-    cache: stringOption({
-      value: "DIR",
-      help:
-        "keep responses in DIR (created if need be) and reuse them: a manifest within " +
-        "its max-age and expiresAt, a status within its nextCheck, and otherwise " +
-        "revalidated with If-None-Match. DIR/memory/, apart, remembers the statuses seen, " +
-        "which no response evicts: a UMID seen revoked stays revoked whatever a later answer " +
-        "says (rule status/revocation-contradicted when it says otherwise), and a suspension " +
-        "ends only by an answer with a newer cursor (an older one: rule " +
-        "status/cursor-rollback). With --log-key, it remembers the largest checkpoint of the " +
-        "log seen, and the revocations the log proved. It holds at most 100,000 statuses and " +
-        "1,000 logs, and forgets no revocation: when full, what is new is not remembered, " +
-        "with a warning. A DIR that cannot be read or written costs one warning on stderr.",
-      default: { text: "no cache, nothing remembered" },
-    }),
-    offline: booleanOption({
-      help:
-        "resolve no keyRef over the network: only did:key, did:jwk and --keys (a did:web " +
-        'keyRef is then "unresolved")',
-      default: { text: "a did:web keyRef's DID document is fetched, and kept in --cache" },
-    }),
-    "log-key": stringOption({
-      value: "VKEY",
-      help:
-        "the verifier key of the resolver's transparency log, <origin>+<keyid>+<key> " +
-        "(the resolver's content/_log/verifier), or a FILE holding it: prove each answer " +
-        "against the log, as above",
-      default: { text: "no log is read" },
-    }),
-    "status-origin": listOption({
-      value: "ORIGIN",
-      help:
-        "take status only from ORIGIN (https://status.example), repeatable: a statusRef or a federation peer " +
-        'elsewhere is not asked, and the status is "unchecked" (rule status/origin-not-allowed)',
-    }),
-    federate: listOption({
-      value: "URL",
-      help:
-        "also ask the resolver at URL (its status list where the statusRef names one of BASE_URL's, else its " +
-        "status endpoint) for the UMID's status, at once with BASE_URL; repeatable (EXT-OPT O5)",
-    }),
-    "federate-discover": booleanOption({
-      help:
-        "also ask the peers BASE_URL/.well-known/um-resolvers names (a document that cannot be read is a " +
-        "warning, rule status/federation-discovery-failed)",
-      default: { text: "only the peers named by --federate" },
-    }),
-    json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
-  },
-  async run(values, [baseUrl, umid]) {
-    const problem = baseUrlProblem(baseUrl);
-    if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
-    const context = contextOption(values);
-    const cacheDir = values.cache;
-    const settings = settingsFromEnv();
-    const keys = keysOption(values.keys, settings);
-    const logKey = logKeyOption(values["log-key"]);
-    for (const origin of values["status-origin"]) {
-      const originIssue = originProblem(origin);
-      if (originIssue !== undefined) throw new UsageError(`--status-origin ${originIssue}`);
-    }
-    for (const peer of values.federate) {
-      const peerProblem = baseUrlProblem(peer);
-      if (peerProblem !== undefined) throw new UsageError(`--federate ${peerProblem}`);
-    }
-    const output = await receiptKeyOption(values, settings);
-    if (typeof output === "string") {
-      console.error(printable(`manifest-resolver: ${output}`));
-      return EXIT_FAILED;
-    }
-    let result: Awaited<ReturnType<typeof resolve>>;
-    try {
-      result = await resolve(baseUrl, umid, {
-        context,
-        standardsUrl: settings.standardsUrl,
-        limits: settings.limits,
-        ...(keys !== undefined && { keys }),
-        ...(cacheDir !== undefined && {
-          cache: fileCache(cacheDir),
-          memory: fileTrustMemory(join(cacheDir, "memory")),
-        }),
-        ...(values.offline === true && { offline: true }),
-        ...(logKey !== undefined && { logKey }),
-        ...(values["status-origin"].length > 0 && { statusOrigins: values["status-origin"] }),
-        ...(values.federate.length > 0 && { federate: values.federate }),
-        ...(values["federate-discover"] === true && { federateDiscover: true }),
-      });
-    } catch (error) {
-      if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
-      throw error;
-    }
-    // One line for the folder: its responses' failure, then its memory's.
-    const failures = [result.cacheFailure, result.memoryFailure].filter((failure) => failure !== undefined);
-    if (failures.length > 0)
-      console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${failures.join("; ")}`));
-    if (!("receipt" in result)) {
-      console.error(printable(`manifest-resolver: ${result.reason}`));
-      return EXIT_FAILED;
-    }
-    printReceipt(await output(result.receipt, resolveContext(context).now), values.json === true);
-    if (process.stderr.isTTY) console.error(summary(result.manifestUrl, result.receipt));
-    return result.receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
-  },
-});
+export const runResolve: CommandRun<typeof resolveCommand> = async (values, [baseUrl, umid]) => {
+  const problem = baseUrlProblem(baseUrl);
+  if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
+  const context = contextOption(values);
+  const cacheDir = values.cache;
+  const settings = settingsFromEnv();
+  const keys = keysOption(values.keys, settings);
+  const logKey = logKeyOption(values["log-key"]);
+  for (const origin of values["status-origin"]) {
+    const originIssue = originProblem(origin);
+    if (originIssue !== undefined) throw new UsageError(`--status-origin ${originIssue}`);
+  }
+  for (const peer of values.federate) {
+    const peerProblem = baseUrlProblem(peer);
+    if (peerProblem !== undefined) throw new UsageError(`--federate ${peerProblem}`);
+  }
+  const output = await receiptKeyOption(values, settings);
+  if (typeof output === "string") {
+    console.error(printable(`manifest-resolver: ${output}`));
+    return EXIT_FAILED;
+  }
+  let result: Awaited<ReturnType<typeof resolve>>;
+  try {
+    result = await resolve(baseUrl, umid, {
+      context,
+      standardsUrl: settings.standardsUrl,
+      limits: settings.limits,
+      ...(keys !== undefined && { keys }),
+      ...(cacheDir !== undefined && {
+        cache: fileCache(cacheDir),
+        memory: fileTrustMemory(join(cacheDir, "memory")),
+      }),
+      ...(values.offline === true && { offline: true }),
+      ...(logKey !== undefined && { logKey }),
+      ...(values["status-origin"].length > 0 && { statusOrigins: values["status-origin"] }),
+      ...(values.federate.length > 0 && { federate: values.federate }),
+      ...(values["federate-discover"] === true && { federateDiscover: true }),
+    });
+  } catch (error) {
+    if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
+    throw error;
+  }
+  // One line for the folder: its responses' failure, then its memory's.
+  const failures = [result.cacheFailure, result.memoryFailure].filter((failure) => failure !== undefined);
+  if (failures.length > 0)
+    console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${failures.join("; ")}`));
+  if (!("receipt" in result)) {
+    console.error(printable(`manifest-resolver: ${result.reason}`));
+    return EXIT_FAILED;
+  }
+  printReceipt(await output(result.receipt, resolveContext(context).now), values.json === true);
+  if (process.stderr.isTTY) console.error(summary(result.manifestUrl, result.receipt));
+  return result.receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
+};
 
 /** The verifier key `--log-key` gives, as text or in the file it names; a usage error when it is neither. */
 function logKeyOption(given: string | undefined): string | undefined {

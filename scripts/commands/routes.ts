@@ -4,7 +4,7 @@
  * (against the manifests too); entries keep their order and new ones go last; a UMID is
  * never listed twice; the file is replaced atomically, in its own indentation style. A
  * status change is dated strictly after the status it ends (the status cursor, which
- * core/status.ts derives from that date, must increase), and revocation is permanent
+ * core/status/status-document.ts derives from that date, must increase), and revocation is permanent
  * (EXT-OPT O2.3).
  */
 import { existsSync } from "node:fs";
@@ -29,12 +29,12 @@ import { hasErrors, printable } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
-import { instant } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
 import { schemaValidators } from "../validate/schema-validator.ts";
-import { defineCommand, EXIT_FAILED, EXIT_OK, UsageError } from "./command.ts";
-import { CONTENT_OPTION } from "./content-option.ts";
-import { booleanOption, stringOption } from "./options.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import type { revoke, suspend, reinstate, redirect } from "./routes-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
 type Outcome = { changed: string } | { unchanged: string } | { refused: string };
 
@@ -52,166 +52,96 @@ interface RoutesEdit {
   nearestHint(umid: string): string;
 }
 
-/** The UMID every edit names. */
-const UMID = { name: "UMID", required: true, nonEmpty: true } as const;
+export const runRevoke: CommandRun<typeof revoke> = (values, [umid]) =>
+  editRoutes(values.content, umid, ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
+    const revoked = listed("revoked", umid);
+    if (revoked !== undefined) return { unchanged: `${excerpt(umid)} is already revoked at ${revoked.place}` };
+    const redirected = listed("redirects", umid);
+    if (redirected !== undefined)
+      return {
+        refused: `${excerpt(umid)} is redirected at ${redirected.place}: remove the redirect before revoking it`,
+      };
+    if (publishedBy(umid) === undefined && !values.unpublished) {
+      return {
+        refused:
+          `no manifest in the content folder publishes ` +
+          `${excerpt(umid)}${nearestHint(umid)}. Nothing was revoked; to revoke it anyway ` +
+          `(a UMID published elsewhere, or before), add --unpublished`,
+      };
+    }
+    const revokedAt = changeTime(umid);
+    dropStatus(umid);
+    routes.revoked.push({ umid, revokedAt, ...reasonOf(values.reason) });
+    const file = publishedBy(umid);
+    return { changed: `revoked ${excerpt(umid)}${file === undefined ? "" : `; ${file} is no longer published`}` };
+  });
 
-export const revoke = defineCommand({
-  name: "revoke",
-  description: `Adds UMID to the revoked list of _routes.json, with revokedAt now. A revoked UMID answers
-410 Gone, and a manifest file for it is no longer published. A redirected UMID is not
-revoked: remove its redirect first. A UMID that no manifest in the content folder
-publishes is refused, naming the nearest ones that are (a typo must not leave the
-intended UMID live), unless --unpublished says it is meant; one that differs from a
-published UMID only in letter case is refused even then.`,
-  epilogue: `Exit status: 0 revoked (or already), 1 refused or _routes.json invalid, 2 usage error.
+export const runSuspend: CommandRun<typeof suspend> = (values, [umid]) =>
+  editRoutes(values.content, umid, ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
+    const suspended = listed("suspended", umid);
+    if (suspended !== undefined) return { unchanged: `${excerpt(umid)} is already suspended at ${suspended.place}` };
+    const revoked = listed("revoked", umid);
+    if (revoked !== undefined)
+      return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+    if (publishedBy(umid) === undefined) {
+      return {
+        refused:
+          `no manifest in the content folder publishes ${excerpt(umid)}, and only a ` +
+          `published manifest can be suspended${nearestHint(umid)}`,
+      };
+    }
+    const suspendedAt = changeTime(umid);
+    dropStatus(umid);
+    routes.suspended.push({ umid, suspendedAt, ...reasonOf(values.reason) });
+    return { changed: `suspended ${excerpt(umid)}` };
+  });
 
-Example:
-  manifest-resolver revoke urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "key compromised"`,
-  positionals: [UMID],
-  options: {
-    reason: stringOption({ value: "TEXT", help: "why, kept in _routes.json for the record" }),
-    unpublished: booleanOption({
-      help: "revoke a UMID that no manifest here publishes (one published elsewhere, or before)",
-    }),
-    ...CONTENT_OPTION,
-  },
-  run: (values, [umid]) =>
-    editRoutes(values.content, umid, ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
-      const revoked = listed("revoked", umid);
-      if (revoked !== undefined) return { unchanged: `${excerpt(umid)} is already revoked at ${revoked.place}` };
-      const redirected = listed("redirects", umid);
-      if (redirected !== undefined)
-        return {
-          refused: `${excerpt(umid)} is redirected at ${redirected.place}: remove the redirect before revoking it`,
-        };
-      if (publishedBy(umid) === undefined && !values.unpublished) {
-        return {
-          refused:
-            `no manifest in the content folder publishes ` +
-            `${excerpt(umid)}${nearestHint(umid)}. Nothing was revoked; to revoke it anyway ` +
-            `(a UMID published elsewhere, or before), add --unpublished`,
-        };
-      }
-      const revokedAt = changeTime(umid);
-      dropStatus(umid);
-      routes.revoked.push({ umid, revokedAt, ...reasonOf(values.reason) });
-      const file = publishedBy(umid);
-      return { changed: `revoked ${excerpt(umid)}${file === undefined ? "" : `; ${file} is no longer published`}` };
-    }),
-});
-
-export const suspend = defineCommand({
-  name: "suspend",
-  description: `Adds UMID to the suspended list of _routes.json, with suspendedAt now. The manifest is
-still served (200), and its status document says "suspended": relying parties that check
-status accept it with a warning (EXT-OPT O2.3). Undo it with 'manifest-resolver
-reinstate'. Only a UMID that a manifest in the content folder publishes can be suspended.`,
-  epilogue: `Exit status: 0 suspended (or already), 1 refused or _routes.json invalid, 2 usage error.
-
-Example:
-  manifest-resolver suspend urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --reason "under review"`,
-  positionals: [UMID],
-  options: {
-    reason: stringOption({
-      value: "TEXT",
-      help: "why, served in the status document (one line, at most 200 characters)",
-    }),
-    ...CONTENT_OPTION,
-  },
-  run: (values, [umid]) =>
-    editRoutes(values.content, umid, ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
-      const suspended = listed("suspended", umid);
-      if (suspended !== undefined) return { unchanged: `${excerpt(umid)} is already suspended at ${suspended.place}` };
-      const revoked = listed("revoked", umid);
-      if (revoked !== undefined)
-        return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
-      if (publishedBy(umid) === undefined) {
-        return {
-          refused:
-            `no manifest in the content folder publishes ${excerpt(umid)}, and only a ` +
-            `published manifest can be suspended${nearestHint(umid)}`,
-        };
-      }
-      const suspendedAt = changeTime(umid);
-      dropStatus(umid);
-      routes.suspended.push({ umid, suspendedAt, ...reasonOf(values.reason) });
-      return { changed: `suspended ${excerpt(umid)}` };
-    }),
-});
-
-export const reinstate = defineCommand({
-  name: "reinstate",
-  description: `Ends the suspension of UMID: its entry moves from the suspended list of _routes.json to
-the reinstated list, with reinstatedAt now, so that its status document says "active"
-again from that instant. A revoked UMID is refused: revocation is permanent (EXT-OPT O2.3).`,
-  epilogue: `Exit status: 0 reinstated (or not suspended), 1 refused or _routes.json invalid, 2 usage error.
-
-Example:
-  manifest-resolver reinstate urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
-  positionals: [UMID],
-  options: CONTENT_OPTION,
-  run: (values, [umid]) =>
-    editRoutes(values.content, umid, ({ routes, listed, dropStatus, changeTime }) => {
-      const revoked = listed("revoked", umid);
-      if (revoked !== undefined)
-        return {
-          refused:
-            `${excerpt(umid)} is revoked at ${revoked.place}: revocation is permanent, a ` +
-            `revoked UMID cannot be reinstated`,
-        };
-      if (listed("suspended", umid) === undefined) return { unchanged: `${excerpt(umid)} is not suspended` };
-      const reinstatedAt = changeTime(umid);
-      dropStatus(umid);
-      routes.reinstated.push({ umid, reinstatedAt });
-      return { changed: `reinstated ${excerpt(umid)}` };
-    }),
-});
+export const runReinstate: CommandRun<typeof reinstate> = (values, [umid]) =>
+  editRoutes(values.content, umid, ({ routes, listed, dropStatus, changeTime }) => {
+    const revoked = listed("revoked", umid);
+    if (revoked !== undefined)
+      return {
+        refused:
+          `${excerpt(umid)} is revoked at ${revoked.place}: revocation is permanent, a ` +
+          `revoked UMID cannot be reinstated`,
+      };
+    if (listed("suspended", umid) === undefined) return { unchanged: `${excerpt(umid)} is not suspended` };
+    const reinstatedAt = changeTime(umid);
+    dropStatus(umid);
+    routes.reinstated.push({ umid, reinstatedAt });
+    return { changed: `reinstated ${excerpt(umid)}` };
+  });
 
 function reasonOf(reason: string | undefined): { reason?: string } {
   return reason === undefined ? {} : { reason };
 }
 
-export const redirect = defineCommand({
-  name: "redirect",
-  description: `Adds (or updates) the redirect of UMID to URL in _routes.json. The UMID then answers 307
-with Location: URL, so URL must be an absolute https URL (or http to a loopback host: the
-only ones clients follow) naming a host, with no credentials, printable ASCII, at most
-8 KiB, as written (not as a URL parser would repair it), and not on a local or private
-address unless UM_RESOLVER_URL is on one too. A UMID that a manifest file publishes, or that is revoked, is not redirected, nor
-one that differs from a published UMID only in letter case.`,
-  epilogue: `Exit status: 0 redirected (or already), 1 refused or _routes.json invalid, 2 usage error.
-
-Example:
-  manifest-resolver redirect urn:uuid:3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a https://manifests.example.org/3d2c1b0a`,
-  positionals: [UMID, { name: "URL", required: true }],
-  options: CONTENT_OPTION,
-  run: (values, [umid, location]) => {
-    const problem = redirectLocationProblem(location, settingsFromEnv().resolverUrl);
-    if (problem !== undefined) throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
-    return editRoutes(values.content, umid, ({ routes, listed, publishedBy, dropStatus }) => {
-      const revoked = listed("revoked", umid);
-      if (revoked !== undefined)
-        return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
-      const file = publishedBy(umid);
-      if (file !== undefined)
-        return {
-          refused: `${excerpt(umid)} is published by ${file}: delete that file first, or revoke the UMID instead`,
-        };
-      const existing = listed("redirects", umid);
-      // A status of a manifest no longer here goes with it.
-      dropStatus(umid);
-      if (existing === undefined) {
-        routes.redirects.push({ umid, location });
-        return { changed: `redirected ${excerpt(umid)} to ${location}` };
-      }
-      const entry = routes.redirects[existing.index]!;
-      if (entry.location === location) return { unchanged: `${excerpt(umid)} already redirects to ${location}` };
-      const previous = entry.location;
-      entry.location = location;
-      return { changed: `${excerpt(umid)} now redirects to ${location} (was ${previous}, at ${existing.place})` };
-    });
-  },
-});
+export const runRedirect: CommandRun<typeof redirect> = (values, [umid, location]) => {
+  const problem = redirectLocationProblem(location, settingsFromEnv().resolverUrl);
+  if (problem !== undefined) throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
+  return editRoutes(values.content, umid, ({ routes, listed, publishedBy, dropStatus }) => {
+    const revoked = listed("revoked", umid);
+    if (revoked !== undefined)
+      return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+    const file = publishedBy(umid);
+    if (file !== undefined)
+      return {
+        refused: `${excerpt(umid)} is published by ${file}: delete that file first, or revoke the UMID instead`,
+      };
+    const existing = listed("redirects", umid);
+    // A status of a manifest no longer here goes with it.
+    dropStatus(umid);
+    if (existing === undefined) {
+      routes.redirects.push({ umid, location });
+      return { changed: `redirected ${excerpt(umid)} to ${location}` };
+    }
+    const entry = routes.redirects[existing.index]!;
+    if (entry.location === location) return { unchanged: `${excerpt(umid)} already redirects to ${location}` };
+    const previous = entry.location;
+    entry.location = location;
+    return { changed: `${excerpt(umid)} now redirects to ${location} (was ${previous}, at ${existing.place})` };
+  });
+};
 
 /** Applies `edit` to the _routes.json of the content folder `dir`, on behalf of `umid`. */
 async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => Outcome): Promise<number> {

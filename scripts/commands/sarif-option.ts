@@ -12,17 +12,7 @@ import { writeFileAtomically } from "../edit/json-file.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { sarifLog } from "../report/sarif.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
-import { UsageError } from "./command.ts";
-import { stringOption } from "./options.ts";
-
-export const SARIF_OPTION = {
-  sarif: stringOption({
-    value: "FILE",
-    help:
-      "also write the problems to FILE as a SARIF 2.1.0 log, whatever the outcome, for " +
-      "GitHub code scanning (github/codeql-action/upload-sarif)",
-  }),
-};
+import { UsageError } from "../cli/command.ts";
 
 /** The file `--sarif` names, if any; one in a folder that is not there is a usage error, before any work. */
 export function sarifFile(file: string | undefined): string | undefined {

@@ -7,98 +7,70 @@ import { evaluate, type Outcome } from "../../core/evaluate/index.ts";
 import { BUILD_INFO_PATH, readIndexShard } from "../../edge/records.ts";
 import { recoverOutput } from "../write/output.ts";
 import { settingsFromEnv } from "../config.ts";
-import { projectRoot } from "../read/content-root.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
-import { lookupPageFiles } from "../lookup-page/files.ts";
-import { serveLookupPage } from "../lookup-page/serve.ts";
-import { defineCommand, EXIT_FAILED } from "./command.ts";
-import { integerOption, stringOption } from "./options.ts";
+import { lookupPageFiles } from "../lookup-page-files/files.ts";
+import { serveLookupPage } from "../lookup-page-files/serve.ts";
+import { EXIT_FAILED } from "../cli/command.ts";
+import type { serve } from "./serve-declaration.ts";
+import type { CommandRun } from "../cli/command.ts";
 
-/** A TCP port's declaration: 0 asks for any free one. */
-const PORT = { value: "N", min: 0, max: 65535 };
+export const runServe: CommandRun<typeof serve> = async (values) => {
+  const dist = displayPath(values.dist);
+  const { host, port } = values;
+  const uiPort = values["ui-port"];
 
-export const serve = defineCommand({
-  name: "serve",
-  description: `Serves the output of 'manifest-resolver build' through the same handler that runs on
-Netlify and Cloudflare, and prints its URL. A rebuild is picked up without a restart.
-Stop it with Ctrl+C. An output left aside by a build killed mid-swap is put back first.`,
-  epilogue: `Exit status: 0 stopped, 1 cannot serve (no build output, port in use), 2 usage error.
-
-Example:
-  manifest-resolver serve --dist dist --port 8787 --ui-port 8788`,
-  positionals: [],
-  options: {
-    dist: stringOption({
-      value: "DIR",
-      help: "built output directory",
-      default: { text: "the repository's dist/", value: () => join(projectRoot(), "dist") },
-    }),
-    port: integerOption({ ...PORT, help: "TCP port, 0 for any free port", default: 8787 }),
-    host: stringOption({ value: "H", help: "address to listen on", default: "127.0.0.1" }),
-    "ui-port": integerOption({
-      ...PORT,
-      help: "also serve the lookup page on this port (another origin), asking this resolver",
-    }),
-  },
-  async run(values) {
-    const dist = displayPath(values.dist);
-    const { host, port } = values;
-    const uiPort = values["ui-port"];
-
-    // A build killed between its renames may have left the output aside: put it back first.
-    if (!existsSync(dist)) {
-      for (const line of await withFileLock(resolve(dist), settingsFromEnv().lockWaitMs, () => recoverOutput(dist)))
-        console.error(line);
-    }
+  // A build killed between its renames may have left the output aside: put it back first.
+  if (!existsSync(dist)) {
+    for (const line of await withFileLock(resolve(dist), settingsFromEnv().lockWaitMs, () => recoverOutput(dist)))
+      console.error(line);
+  }
+  try {
+    await access(join(dist, BUILD_INFO_PATH));
+  } catch {
+    console.error(`manifest-resolver: ${join(dist, BUILD_INFO_PATH)} not found: run 'manifest-resolver build' first`);
+    return EXIT_FAILED;
+  }
+  let running: Awaited<ReturnType<typeof serveNode>>;
+  try {
+    running = await serveNode({ dist, port, host });
+  } catch (error) {
+    console.error(`manifest-resolver: cannot listen on ${host}:${port}: ${(error as Error).message}`);
+    return EXIT_FAILED;
+  }
+  const servers = [running.server];
+  if (uiPort !== undefined) {
     try {
-      await access(join(dist, BUILD_INFO_PATH));
-    } catch {
-      console.error(`manifest-resolver: ${join(dist, BUILD_INFO_PATH)} not found: run 'manifest-resolver build' first`);
-      return EXIT_FAILED;
-    }
-    let running: Awaited<ReturnType<typeof serveNode>>;
-    try {
-      running = await serveNode({ dist, port, host });
+      servers.push((await serveLookupPage(await lookupPageFiles(running.url), host, uiPort)).server);
     } catch (error) {
-      console.error(`manifest-resolver: cannot listen on ${host}:${port}: ${(error as Error).message}`);
+      console.error(`manifest-resolver: cannot listen on ${host}:${uiPort}: ${(error as Error).message}`);
+      running.server.close();
+      running.server.closeAllConnections();
       return EXIT_FAILED;
     }
-    const servers = [running.server];
-    if (uiPort !== undefined) {
-      try {
-        servers.push((await serveLookupPage(await lookupPageFiles(running.url), host, uiPort)).server);
-      } catch (error) {
-        console.error(`manifest-resolver: cannot listen on ${host}:${uiPort}: ${(error as Error).message}`);
-        running.server.close();
-        running.server.closeAllConnections();
-        return EXIT_FAILED;
+  }
+  // Ready for Ctrl+C before saying so: whoever reads the URL may stop us at once.
+  const stopped = new Promise<number>((resolve) => {
+    const stop = () => {
+      let open = servers.length;
+      for (const server of servers) {
+        server.close(() => --open === 0 && resolve(0));
+        server.closeAllConnections();
       }
-    }
-    // Ready for Ctrl+C before saying so: whoever reads the URL may stop us at once.
-    const stopped = new Promise<number>((resolve) => {
-      const stop = () => {
-        let open = servers.length;
-        for (const server of servers) {
-          server.close(() => --open === 0 && resolve(0));
-          server.closeAllConnections();
-        }
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
-    console.log(`serving ${dist}/ at ${running.url}/`);
-    if (servers[1] !== undefined) {
-      const page = `${listeningUrl(servers[1], host)}/`;
-      console.log(`lookup page at ${page}`);
-      // The first click of a newcomer should show a verdict, not a form to fill in.
-      const umid = await sampleUmid(dist);
-      if (umid !== undefined)
-        console.log(`look one up: ${page}?${new URLSearchParams({ resolver: running.url, umid })}`);
-    }
-    return stopped;
-  },
-});
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  console.log(`serving ${dist}/ at ${running.url}/`);
+  if (servers[1] !== undefined) {
+    const page = `${listeningUrl(servers[1], host)}/`;
+    console.log(`lookup page at ${page}`);
+    // The first click of a newcomer should show a verdict, not a form to fill in.
+    const umid = await sampleUmid(dist);
+    if (umid !== undefined) console.log(`look one up: ${page}?${new URLSearchParams({ resolver: running.url, umid })}`);
+  }
+  return stopped;
+};
 
 const USABLE: Outcome[] = ["accepted", "accepted-with-warnings", "accepted-partial"];
 

@@ -9,7 +9,7 @@
  * for it; then the peers relying parties discover, changed, as a warning: they decide whom
  * those relying parties ask for status.
  */
-import { instant } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import type { StatusList } from "../check/routes.ts";
 import { printable } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";

@@ -1,6 +1,6 @@
 /**
  * `history/cursor-regressed`: a status change must raise the UMID's status cursor. The
- * cursor (EXT-OPT O2.2; core/status.ts) is when the current status began, and relying
+ * cursor (EXT-OPT O2.2; core/status/status-document.ts) is when the current status began, and relying
  * parties revalidate with it (O2.1: `If-None-Match`) and weigh a cached status by it
  * against a manifest's `revocationCursor`. The commands date each change after the status
  * it ends; a hand edit of `_routes.json` may not, and then relying parties keep the old
@@ -10,7 +10,7 @@
  */
 import type { StatusEntry } from "../../edge/records.ts";
 import { quoted } from "../../core/excerpt.ts";
-import { DEFAULT_NEXT_CHECK, statusCursor } from "../../core/status.ts";
+import { DEFAULT_NEXT_CHECK, statusCursor } from "../../core/status/status-document.ts";
 import { publishedStatus, revokedStatus } from "../plan/statuses.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { placed } from "../read/source.ts";

@@ -12,7 +12,7 @@
  * `routes/undated` asks. An undated entry now is dated 1970 as served, so earlier than any
  * date. A changed status is cursor-rule.ts's business, an un-revocation history/unrevoked's.
  */
-import { instant } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import { DATE_MEMBER, UNDATED, type StatusList } from "../check/routes.ts";
 import { placed, placeOf } from "../read/source.ts";
 import type { RuleId } from "../../core/rules/index.ts";

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { decodeUtf8 } from "../../core/base64url.ts";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
-import { instant } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import type { Limits } from "../config.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import {
@@ -38,7 +38,7 @@ import { listFolder, readBlobs, type Revision, type TreeFile } from "./git-revis
 import { checkKeysText } from "../check/keys.ts";
 import { readUnsignedText, type UnsignedList } from "../check/unsigned.ts";
 import { readResolversText, RESOLVERS_FILE, type ResolversList } from "../check/resolvers-document.ts";
-import { RESOLVERS_DOCUMENT_MAX_BYTES } from "../../core/resolvers-document.ts";
+import { RESOLVERS_DOCUMENT_MAX_BYTES } from "../../core/client/resolvers-document.ts";
 import { addListText, STATUS_FOLDER, StatusAllocation } from "../check/status-allocation.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 

@@ -7,7 +7,7 @@
  * one. Then, which UMIDs' latest entries changed since the saved checkpoint.
  */
 import { encodeBase64 } from "../../core/base64url.ts";
-import { globalFetch } from "../../core/client/fetch-following.ts";
+import { globalFetch } from "../../core/http/fetch-following.ts";
 import { httpTileStore, LogFileTooLarge, LogReadError } from "../../core/client/http-tile-store.ts";
 import { proveConsistency } from "../../core/tlog/consistency.ts";
 import { auditLog } from "../../core/tlog/audit.ts";

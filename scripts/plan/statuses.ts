@@ -14,7 +14,7 @@
 import { bodyEtag } from "../body-etag.ts";
 import type { StatusEntry, StatusWithEtag } from "../../edge/records.ts";
 import { statusDocumentBytes } from "../../edge/responses.ts";
-import { instant } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import { UNDATED, type RouteStatus } from "../check/routes.ts";
 
 export function publishedStatus(issuedAt: number, route: RouteStatus | undefined, nextCheck: string): StatusEntry {

@@ -16,9 +16,6 @@ import { annotations, githubAnnotation } from "./github.ts";
 import { painted, terminalStyle, type TerminalStyle } from "./terminal-style.ts";
 import { formatDiagnostic, formatPainted, SEVERITY_COLOUR } from "./text.ts";
 
-/** Problems printed unless `--max-problems` says otherwise. */
-export const DEFAULT_MAX_PROBLEMS = 50;
-
 export interface ReportOptions {
   /** Problems printed, at most; 0 prints them all. */
   maxProblems: number;

@@ -30,7 +30,7 @@ export function toolFile(path: string): string {
  * an installed package ships no sources.
  */
 export const TOOL_ASSETS = [
-  "scripts/lookup-page/index.html",
+  "lookup-page/index.html",
   ".github/workflows/manifests-pull-request.yml",
   ".github/workflows/manifests-main.yml",
 ] as const;
@@ -38,7 +38,7 @@ export const TOOL_ASSETS = [
 export type ToolAsset = (typeof TOOL_ASSETS)[number] | typeof LOOKUP_SCRIPT;
 
 /** The lookup page's script, bundled from lookup.ts: by tools/build-cli.ts into the assets, else at each build. */
-export const LOOKUP_SCRIPT = "scripts/lookup-page/lookup.js";
+export const LOOKUP_SCRIPT = "lookup-page/lookup.js";
 
 /** Where the running CLI reads an asset: the prebuilt CLI's copy, or this repository's file. */
 export function toolAsset(path: ToolAsset): string {

@@ -13,7 +13,8 @@
  */
 import { escapePointerToken, unescapePointerToken } from "../../core/json/pointer.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
-import { DESCRIBED_KEYWORDS, type SchemaDescriptions } from "../../core/validate/schema-problems.ts";
+import type { SchemaDescriptions } from "../../core/validate/generated/validator.ts";
+import { DESCRIBED_KEYWORDS } from "../../core/validate/schema-problems.ts";
 
 type Schema = Record<string, unknown>;
 

@@ -13,11 +13,9 @@ import { after, describe, it } from "node:test";
 import fc from "fast-check";
 import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
 import { parseJson } from "../../core/json/strict-json.ts";
-import { runCommand } from "../../scripts/cli.ts";
+import { runCommand } from "../../scripts/cli/dispatch.ts";
+import { cliCommand } from "../support/cli-command.ts";
 import { settingsFromEnv } from "../../scripts/config.ts";
-import { evaluateCommand } from "../../scripts/commands/evaluate.ts";
-import { init } from "../../scripts/commands/init.ts";
-import { monitor } from "../../scripts/commands/monitor.ts";
 import { ed25519Signer } from "../../core/tlog/note-signature.ts";
 import { utf8 } from "../../core/base64url.ts";
 import { didKeyRef } from "../support/did.ts";
@@ -25,6 +23,10 @@ import { manifestFor, newKey, pinning, signed } from "../support/fixture-content
 import { serveLogFiles } from "../support/log-server.ts";
 import { DEEP_JSON, documentText, excerpt, holds, mutatedText, quietly } from "../support/properties.ts";
 import { signedLog } from "../support/signed-log.ts";
+
+const evaluateCommand = await cliCommand("evaluate");
+const init = await cliCommand("init");
+const monitor = await cliCommand("monitor");
 
 const scratch = mkdtempSync(join(tmpdir(), "um-property-cli-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -14,8 +14,8 @@ import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { VerificationCache } from "../../scripts/cache/verification-cache.ts";
-import { runCommand } from "../../scripts/cli.ts";
-import { build } from "../../scripts/commands/build.ts";
+import { runCommand } from "../../scripts/cli/dispatch.ts";
+import { cliCommand } from "../support/cli-command.ts";
 import { checkContent } from "../../scripts/check/check-content.ts";
 import { checkKeys } from "../../scripts/check/keys.ts";
 import { checkResolversDocument } from "../../scripts/check/resolvers-document.ts";
@@ -26,6 +26,8 @@ import { allocateStatusEntries } from "../../scripts/edit/status-allocation.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
 import { assertRuleIds, documentText, excerpt, holds, mutatedBytes } from "../support/properties.ts";
+
+const build = await cliCommand("build");
 
 const settings = settingsFromEnv({ UM_RESOLVER_URL: FIXTURE_RESOLVER_URL });
 const validators = schemaValidators(settings.contextUrl, settings.resolverUrl);

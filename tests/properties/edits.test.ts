@@ -13,9 +13,8 @@ import fc from "fast-check";
 import { checkManifestText, type ManifestContext } from "../../scripts/check/manifest-check.ts";
 import { checkRoutesText } from "../../scripts/check/routes.ts";
 import { NO_OPT_INS } from "../../scripts/check/unsigned.ts";
-import { runCommand } from "../../scripts/cli.ts";
-import { redirect, reinstate, revoke, suspend } from "../../scripts/commands/routes.ts";
-import { sign } from "../../scripts/commands/sign.ts";
+import { runCommand } from "../../scripts/cli/dispatch.ts";
+import { cliCommand } from "../support/cli-command.ts";
 import { settingsFromEnv } from "../../scripts/config.ts";
 import { allocateStatusEntries } from "../../scripts/edit/status-allocation.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
@@ -28,6 +27,12 @@ import {
   signed,
 } from "../support/fixture-content.ts";
 import { assertRuleIds, documentText, excerpt, holds, quietly } from "../support/properties.ts";
+
+const redirect = await cliCommand("redirect");
+const reinstate = await cliCommand("reinstate");
+const revoke = await cliCommand("revoke");
+const suspend = await cliCommand("suspend");
+const sign = await cliCommand("sign");
 
 const scratch = mkdtempSync(join(tmpdir(), "um-property-edits-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));

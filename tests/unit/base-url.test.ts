@@ -1,7 +1,7 @@
-/** A resolver's base URL as the client takes one (core/client/base-url.ts), which sign, check and config share. */
+/** A resolver's base URL as the client takes one (core/http/base-url.ts), which sign, check and config share. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { baseUrlProblem } from "../../core/client/base-url.ts";
+import { baseUrlProblem } from "../../core/http/base-url.ts";
 
 describe("baseUrlProblem", () => {
   it("takes an https: base, a path under it, and http: on loopback", () => {

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
-import { crossFieldProblems, instant, MAX_CLAIM_PROOF_BYTES } from "../../core/validate/cross-field.ts";
+import { crossFieldProblems, MAX_CLAIM_PROOF_BYTES } from "../../core/validate/cross-field.ts";
+import { instant } from "../../core/date-time.ts";
 import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { manifestFor } from "../support/fixture-content.ts";
 

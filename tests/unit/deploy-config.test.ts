@@ -101,7 +101,7 @@ test(
   () => {
     const shown = [
       ...["README.md", "docs/hosts.md"].map((page) => readFileSync(join(ROOT, page), "utf8")),
-      readFileSync(join(ROOT, "scripts/commands/build.ts"), "utf8"),
+      readFileSync(join(ROOT, "scripts/commands/build-declaration.ts"), "utf8"),
     ]
       .join("\n")
       .replace(/\s*\n\s*/g, " ");

@@ -1,5 +1,5 @@
 /**
- * The lookup page's verdict in words (scripts/lookup-page/verdict.ts) for each receipt
+ * The lookup page's verdict in words (lookup-page/verdict.ts) for each receipt
  * outcome of core §3.3.1, the partial one among them, which the Chromium tests do not
  * reach: a partial receipt names each facet, consent and claim withheld and why; what
  * confirmed the signer's key, or why nothing did, is said; a suspension the resolver lists
@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Receipt } from "../../core/evaluate/index.ts";
-import type { StatusDocument } from "../../core/status.ts";
-import { receiptVerdict, unresolvedVerdict } from "../../scripts/lookup-page/verdict.ts";
+import type { StatusDocument } from "../../core/status/status-document.ts";
+import { receiptVerdict, unresolvedVerdict } from "../../lookup-page/verdict.ts";
 
 const DID_KEY = "its key is the one its keyRef names: a did:key is its key";
 

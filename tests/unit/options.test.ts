@@ -1,5 +1,5 @@
 /**
- * Commands' options and arguments, declared once (scripts/commands/options.ts,
+ * Commands' options and arguments, declared once (scripts/cli/options.ts,
  * positionals.ts): read as their declared types, with their defaults; integers within
  * bounds; JSON by the strict parser; usage errors (exit 2) naming the option and what it
  * wants; and a --help that lists every declared option, for a sample command and for each
@@ -7,17 +7,18 @@
  */
 import assert from "node:assert/strict";
 import { describe, it, mock } from "node:test";
-import { COMMANDS, runCommand } from "../../scripts/cli.ts";
-import { defineCommand, type Command } from "../../scripts/commands/command.ts";
-import { booleanOption, integerOption, jsonOption, listOption, stringOption } from "../../scripts/commands/options.ts";
-import { readPositionals } from "../../scripts/commands/positionals.ts";
+import { COMMANDS } from "../../scripts/commands/main.ts";
+import { type Command, type CommandRun, declareCommand, defineCommand } from "../../scripts/cli/command.ts";
+import { runCommand } from "../../scripts/cli/dispatch.ts";
+import { booleanOption, integerOption, jsonOption, listOption, stringOption } from "../../scripts/cli/options.ts";
+import { readPositionals } from "../../scripts/cli/positionals.ts";
 
 /** Whether A and B are the same type (not merely assignable one to the other). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 let received: unknown;
 
-const sample = defineCommand({
+const declared = declareCommand({
   name: "sample",
   description: "Records what it was given.",
   epilogue: "Exit status: 0 done, 2 usage error.\n\nExample:\n  manifest-resolver sample in.json",
@@ -46,24 +47,28 @@ const sample = defineCommand({
     }),
     include: listOption({ value: "FILE", help: "a file to include; repeatable" }),
   },
-  async run(values, positionals) {
-    // The values' types as the declarations imply them; tsc fails this line if one is not.
-    const inferred: [
-      Equal<typeof values.name, string | undefined>,
-      Equal<typeof values.dir, string>,
-      Equal<typeof values.host, string>,
-      Equal<typeof values.key, string>,
-      Equal<typeof values.verbose, boolean>,
-      Equal<typeof values.count, number>,
-      Equal<typeof values.port, number | undefined>,
-      Equal<typeof values.context, unknown>,
-      Equal<typeof values.include, string[]>,
-      Equal<typeof positionals, [string, string[]]>,
-    ] = [true, true, true, true, true, true, true, true, true, true];
-    received = { values, positionals, inferred: inferred.every(Boolean) };
-    return 0;
-  },
 });
+
+const runSample: CommandRun<typeof declared> = async (values, positionals) => {
+  // The values' types as the declarations imply them; tsc fails this line if one is not.
+  const inferred: [
+    Equal<typeof values.name, string | undefined>,
+    Equal<typeof values.dir, string>,
+    Equal<typeof values.host, string>,
+    Equal<typeof values.key, string>,
+    Equal<typeof values.verbose, boolean>,
+    Equal<typeof values.count, number>,
+    Equal<typeof values.port, number | undefined>,
+    Equal<typeof values.context, unknown>,
+    Equal<typeof values.include, string[]>,
+    Equal<typeof positionals, [string, string[]]>,
+  ] = [true, true, true, true, true, true, true, true, true, true];
+  received = { values, positionals, inferred: inferred.every(Boolean) };
+  return 0;
+};
+
+/** Declared, and run when its arguments pass: as the CLI's commands are. */
+const sample = defineCommand(declared, async () => runSample);
 
 /** Runs `command` as the CLI does, with what it prints. */
 async function run(command: Command, ...args: string[]) {

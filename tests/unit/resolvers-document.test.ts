@@ -1,6 +1,6 @@
 /**
  * content/_resolvers.json checked as relying parties read it (scripts/check/resolvers-document.ts; EXT-OPT O5, issue
- * 27, section 3; issue 37, defect 3): check and the client read it with one reader (core/resolvers-document.ts), so
+ * 27, section 3; issue 37, defect 3): check and the client read it with one reader (core/client/resolvers-document.ts), so
  * a document the client's discovery refuses whole fails check, or every relying party that discovers the peers would
  * find none.
  */
@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { MAX_DISCOVERED_PEERS, readResolversDocument } from "../../core/resolvers-document.ts";
+import { MAX_DISCOVERED_PEERS, readResolversDocument } from "../../core/client/resolvers-document.ts";
 import { checkResolversDocument } from "../../scripts/check/resolvers-document.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "um-resolvers-"));

@@ -5,8 +5,8 @@
  * resolver's own status listing when the manifest names no statusRef), then what happened
  * on the wire, the answer's status, headers and body, and the receipt.
  */
-import { resolve, type Resolution } from "../../core/client/index.ts";
-import { umidPath } from "../../core/umid-path.ts";
+import { resolve, type Resolution } from "../core/client/index.ts";
+import { umidPath } from "../core/umid-path.ts";
 import {
   endedAtUnreadableRedirect,
   exchangeWords,

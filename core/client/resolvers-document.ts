@@ -5,20 +5,20 @@
  * it (issue 37, defect 3):
  *   { "resolver": "did:web:resolver.example",
  *     "peers": [ { "url": "https://peer.example/", "did": "did:web:peer.example" } ] }
- * `resolver` and each `did` a DID, each `url` a base URL the client may ask (client/base-url.ts), no other member.
+ * `resolver` and each `did` a DID, each `url` a base URL the client may ask (core/http/base-url.ts), no other member.
  *
  * The document is the resolver's word alone (it has no signature), and each peer it names is asked at once: so a
  * document naming more than MAX_DISCOVERED_PEERS is refused whole (a thousand peers would be a thousand requests and
  * lists held per resolution), and so is one naming a peer on a local or private address when the resolver is not on
  * one (core/secure-url.ts: a remote resolver would send the relying party's requests to its own machine or network).
  */
-import { baseUrlProblem } from "./client/base-url.ts";
-import { DEFAULT_LIMITS } from "./evaluate/arrive.ts";
-import { quoted } from "./excerpt.ts";
-import { isJsonObject, parseJson, type JsonProblem } from "./json/strict-json.ts";
-import type { SourceMap } from "./json/source-map.ts";
-import { pointsInward } from "./secure-url.ts";
-import type { Problem } from "./validate/problem.ts";
+import { baseUrlProblem } from "../http/base-url.ts";
+import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
+import { quoted } from "../excerpt.ts";
+import { isJsonObject, parseJson, type JsonProblem } from "../json/strict-json.ts";
+import type { SourceMap } from "../json/source-map.ts";
+import { pointsInward } from "../secure-url.ts";
+import type { Problem } from "../validate/problem.ts";
 
 /** The largest document read: a client fetches no more, `check` refuses a larger file. */
 export const RESOLVERS_DOCUMENT_MAX_BYTES = 64 * 1024;

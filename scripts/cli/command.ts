@@ -1,4 +1,8 @@
-/** The shape every CLI command shares, its exit statuses, and how a command is declared. */
+/**
+ * The shape every CLI command shares, its exit statuses, and how a command is declared. A command is two modules:
+ * its declaration (name, arguments, options, the words of its --help), all that --help and a usage error need, and
+ * its run, loaded only once the arguments are read: `build --help` loads no part of the build.
+ */
 import type { ParseArgsConfig } from "node:util";
 import { optionsSection, synopsis } from "./help.ts";
 import { parseArgsOptions, readOptions, type Options, type Values } from "./options.ts";
@@ -24,14 +28,31 @@ export interface CommandDeclaration<O extends Options, P extends readonly Positi
   description: string;
   /** --help after the options: more notes, the environment, the exit statuses, an example. */
   epilogue: string;
-  run(values: Values<O>, positionals: PositionalValues<P>): Promise<number>;
+}
+
+/** What runs a command: its options and arguments, read and typed by its declaration. */
+type Run<O extends Options, P extends readonly Positional[]> = (
+  values: Values<O>,
+  positionals: PositionalValues<P>,
+) => Promise<number>;
+
+/** The run of a declared command (`CommandRun<typeof build>`), typed by its declaration. */
+export type CommandRun<D> = D extends CommandDeclaration<infer O, infer P> ? Run<O, P> : never;
+
+/** A command's declaration, its types kept for its run (`CommandRun<typeof declared>`). */
+export function declareCommand<O extends Options, const P extends readonly Positional[]>(
+  declared: CommandDeclaration<O, P>,
+): CommandDeclaration<O, P> {
+  return declared;
 }
 
 /**
- * A command from its declaration: its --help's synopsis and Options section, and its arguments' checks, come from it.
+ * A command from its declaration, which gives its --help's synopsis and Options section and its arguments' checks,
+ * and its run, loaded when the arguments pass them.
  */
 export function defineCommand<O extends Options, const P extends readonly Positional[]>(
   declared: CommandDeclaration<O, P>,
+  loadRun: () => Promise<Run<O, P>>,
 ): Command {
   const { name, positionals, options, description, epilogue } = declared;
   return {
@@ -42,7 +63,8 @@ export function defineCommand<O extends Options, const P extends readonly Positi
     options: parseArgsOptions(options),
     async run(values, given) {
       const read = readPositionals(name, positionals, given);
-      return declared.run(readOptions(options, values), read);
+      const typed = readOptions(options, values);
+      return (await loadRun())(typed, read);
     },
   };
 }

@@ -9,8 +9,8 @@
  * change is dated later than the one before, which `revoke`, `suspend` and `reinstate`
  * ensure. Fixed width makes string order numeric order.
  */
-import { isJsonObject, parseJson } from "./json/strict-json.ts";
-import { instant, isDateTime } from "./validate/cross-field.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import { instant, isDateTime } from "../date-time.ts";
 
 export const MANIFEST_STATUSES = ["active", "revoked", "suspended"] as const;
 export type ManifestStatus = (typeof MANIFEST_STATUSES)[number];

@@ -3,10 +3,10 @@
  * on the wire, redirects included. The client asks with `redirect: "manual"`, which in a
  * browser gives an opaque redirect (Fetch standard: type "opaqueredirect", status 0, no
  * headers): the 3xx and its Location are hidden from the page, so the client asks again and
- * lets the browser follow (core/client/fetch-following.ts). Responses are kept as clones
+ * lets the browser follow (core/http/fetch-following.ts). Responses are kept as clones
  * (Response.clone tees the body), read once the client is done.
  */
-import type { Fetch } from "../../core/client/index.ts";
+import type { Fetch } from "../core/client/index.ts";
 
 export interface Exchange {
   url: string;

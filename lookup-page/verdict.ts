@@ -4,8 +4,8 @@
  * resolver's own status listing when the manifest names none (EXT-OPT O2), or from why
  * the client could not resolve the UMID at all (contract §4.3: 404, 5xx, no answer).
  */
-import type { Outcome, Receipt } from "../../core/evaluate/index.ts";
-import type { StatusDocument } from "../../core/status.ts";
+import type { Outcome, Receipt } from "../core/evaluate/index.ts";
+import type { StatusDocument } from "../core/status/status-document.ts";
 
 export type Tone = "ok" | "warn" | "bad";
 

@@ -4,10 +4,10 @@
  * "unchecked", yet the resolver this page belongs to may list the UMID as suspended. Any
  * failure, a 404 or an answer that is not this UMID's status document means: nothing listed.
  */
-import type { Resolved } from "../../core/client/index.ts";
-import { isJsonObject } from "../../core/json/strict-json.ts";
-import { readStatusDocument, type StatusDocument } from "../../core/status.ts";
-import { statusPath } from "../../core/umid-path.ts";
+import type { Resolved } from "../core/client/index.ts";
+import { isJsonObject } from "../core/json/strict-json.ts";
+import { readStatusDocument, type StatusDocument } from "../core/status/status-document.ts";
+import { statusPath } from "../core/umid-path.ts";
 
 /** Whether the client could not check the status because the manifest names no statusRef. */
 function uncheckedForWantOfStatusRef(resolved: Resolved): boolean {
@@ -29,7 +29,7 @@ export async function listedStatus(
     const uncached = { cache: "no-store" as const, headers: { Accept: "application/json" } };
     const response = await fetch(resolver + statusPath(umid), uncached);
     if (!response.ok) return undefined;
-    // Read as the client reads one (core/status.ts).
+    // Read as the client reads one (core/status/status-document.ts).
     const document = readStatusDocument(await response.text());
     return "problem" in document || document.manifestId !== umid ? undefined : document;
   } catch {

@@ -10,7 +10,7 @@ import { LOOKUP_SCRIPT, PREBUILT, TOOL_ROOT, toolAsset, toolFile } from "../runt
 export const LOOKUP_PAGE_MARKER = "index.html";
 
 export async function lookupPageFiles(resolverUrl: string): Promise<OutputFile[]> {
-  const template = await readFile(toolAsset("scripts/lookup-page/index.html"), "utf8");
+  const template = await readFile(toolAsset("lookup-page/index.html"), "utf8");
   const attribute = resolverUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
   const html = template.replace(
     '<meta name="manifest-resolver" content="">',
@@ -31,7 +31,7 @@ export async function bundleLookupScript(): Promise<{ bytes: Uint8Array; inputs:
   const { build } = await import("esbuild");
   const bundle = await build({
     absWorkingDir: TOOL_ROOT,
-    entryPoints: [toolFile("scripts/lookup-page/lookup.ts")],
+    entryPoints: [toolFile("lookup-page/lookup.ts")],
     bundle: true,
     format: "esm",
     target: "es2022",

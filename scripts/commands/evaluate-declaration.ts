@@ -1,0 +1,49 @@
+/**
+ * `manifest-resolver evaluate`: the relying party's six-stage evaluation of one manifest
+ * file (core/evaluate/), its receipt on stdout. The same module runs in any runtime; this
+ * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
+ * The declaration: all that --help and a usage error need; the run is evaluate.ts.
+ */
+import { declareCommand } from "../cli/command.ts";
+import { CONTEXT_OPTION } from "./context-option.ts";
+import { RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
+import { booleanOption, stringOption } from "../cli/options.ts";
+
+export const evaluateCommand = declareCommand({
+  name: "evaluate",
+  description: `Runs the six-stage evaluation of Universal Manifest v0.4 (Arrive, Verify, Project,
+Consent, Compose, Receipt) on FILE and prints the structured receipt on stdout: the
+outcome, and every check with its result (docs/library.md).`,
+  epilogue: `A manifest that cannot be read as one (not JSON, a structural fault) also gets its
+problems on stderr as 'file:line:col - error RULE: message'; a short summary follows
+there when stderr is a terminal.
+
+Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
+as for 'manifest-resolver build --help'.
+
+Exit status: 0 accepted (also with warnings, or partially), 1 rejected or the receipt
+key unusable, 2 usage error.
+
+Example:
+  manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
+  positionals: [{ name: "FILE", required: true }],
+  options: {
+    ...CONTEXT_OPTION,
+    now: stringOption({ value: "DATE-TIME", help: 'the clock (RFC 3339), overriding the context\'s "now"' }),
+    ...KEYS_OPTION,
+    online: booleanOption({
+      help:
+        "resolve a did:web keyRef over the network: fetch its DID document (https:, or " +
+        "http: to localhost) and hold the embedded key to the one it lists under " +
+        "assertionMethod (core §1.6.4, step 4)",
+      default: { text: "did:key and did:jwk only, resolved without the network" },
+    }),
+    cache: stringOption({
+      value: "DIR",
+      help: "with --online, keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag",
+      default: { text: "kept in memory for this run" },
+    }),
+    ...RECEIPT_KEY_OPTIONS,
+    json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
+  },
+});

@@ -1,0 +1,93 @@
+/**
+ * The declarations of the options several commands share, apart from what reads them (cache-option.ts,
+ * keys-option.ts, receipt-key-option.ts, sarif-option.ts): a command's declaration, all that its --help
+ * loads, imports these and nothing of what the options do.
+ */
+import { booleanOption, integerOption, stringOption } from "../cli/options.ts";
+import { defaultContentDir } from "../read/content-root.ts";
+
+/** `--content DIR`, shared by the commands that read or edit a content folder. */
+export const CONTENT_OPTION = {
+  content: stringOption({
+    value: "DIR",
+    help: "content directory",
+    default: { text: "the repository's content/", value: defaultContentDir },
+  }),
+};
+
+/** Problems printed unless `--max-problems` says otherwise. */
+export const DEFAULT_MAX_PROBLEMS = 50;
+
+/**
+ * `--max-problems N`, shared by `check` and `build`: how many problems are printed before
+ * "… and N more" (eslint's --max-warnings caps a verdict; this caps only the output: the
+ * verdict and the counts by rule always cover every problem).
+ */
+export const MAX_PROBLEMS_OPTION = {
+  "max-problems": integerOption({
+    value: "N",
+    min: 0,
+    max: 999_999_999,
+    expects: "a whole number (0: no cap)",
+    default: DEFAULT_MAX_PROBLEMS,
+    help:
+      "print the first N problems (0: all), then how many more there are; the counts " +
+      "by rule and the exit status cover them all",
+  }),
+};
+
+export const CACHE_OPTION = {
+  "no-cache": booleanOption({
+    help:
+      "check every file again, and neither read nor write the verification cache " +
+      "(UM_CACHE_DIR, default node_modules/.cache/manifest-resolver/ of the package)",
+  }),
+};
+
+export const CACHE_ENVIRONMENT = `  UM_CACHE_DIR           the verification cache's folder (default: the repository's
+                         node_modules/.cache/manifest-resolver/, where it has a package.json)`;
+
+export const SARIF_OPTION = {
+  sarif: stringOption({
+    value: "FILE",
+    help:
+      "also write the problems to FILE as a SARIF 2.1.0 log, whatever the outcome, for " +
+      "GitHub code scanning (github/codeql-action/upload-sarif)",
+  }),
+};
+
+export const KEYS_OPTION = {
+  keys: stringOption({
+    value: "FILE",
+    help:
+      'pin signing keys, in the format of _keys.json: {"KEYREF": "SPKI", ...}, each an ' +
+      "Ed25519 SubjectPublicKeyInfo in standard base64. A manifest whose keyRef is not " +
+      "pinned there (rule signature/unpinned-key), or that embeds another key " +
+      "(signature/key-mismatch), is rejected; one signed with its pinned key has " +
+      'keyRefResolution "resolved". A FILE that cannot be used is a usage error.',
+    default: {
+      text:
+        "a did:key or did:jwk keyRef is resolved to its key, which an embedded key must equal " +
+        "(signature/keyref-mismatch); for any other keyRef the embedded key is used, and " +
+        'keyRefResolution is "unresolved"',
+    },
+  }),
+};
+
+export const RECEIPT_KEY_OPTIONS = {
+  "receipt-key": stringOption({
+    value: "PEM",
+    help:
+      "print the receipt signed, as a receipt manifest (EXT-OPT O3) that 'manifest-resolver " +
+      'evaluate\' verifies: @type ["um:Manifest", "um:Receipt"], subject the evaluator ' +
+      "(KEYREF before its #), issuedAt its processedAt, expiresAt 24 hours later, an @id " +
+      "derived from its content, and a Profile A signature with this Ed25519 private key " +
+      "(PKCS#8 PEM, as keygen writes it). Needs --receipt-key-ref.",
+    default: { text: "the receipt, unsigned" },
+  }),
+  "receipt-key-ref": stringOption({
+    value: "KEYREF",
+    help: "the signed receipt's keyRef, e.g. did:web:you.example#key-1 (needs --receipt-key)",
+    nonEmpty: true,
+  }),
+};

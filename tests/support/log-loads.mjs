@@ -1,0 +1,10 @@
+// `node --import ./tests/support/log-loads.mjs …`: each file of the prebuilt CLI (lib/cli/) that Node loads, one
+// `loaded FILE` line on stderr, so that a test can tell which of the bundle's files a command loads.
+import { register } from "node:module";
+
+const hook = `export async function load(url, context, next) {
+  const at = url.indexOf("/lib/cli/");
+  if (at >= 0) process.stderr.write("loaded " + url.slice(at + "/lib/cli/".length) + "\\n");
+  return next(url, context);
+}`;
+register(`data:text/javascript,${encodeURIComponent(hook)}`);
