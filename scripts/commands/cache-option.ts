@@ -51,7 +51,7 @@ function defaultCacheDir(): string | undefined {
 
 /**
  * Keeps what the run learnt. A cache that cannot be written is one warning, whether its
- * body store refused a body during the run (then nothing more is tried) or its file now.
+ * blob store refused a body during the run (then nothing more is tried) or its file now.
  */
 export function saveCache(cache: VerificationCache | undefined): void {
   if (cache === undefined) return;
@@ -90,7 +90,7 @@ export function keepBodies(
 }
 
 /**
- * The bytes of a body the cache recalled, from its body store, still those verified; none
+ * The bytes of a body the cache recalled, from its blob store, still those verified; none
  * when the file must be checked again: the store no longer has it, or has other bytes
  * under its digest (a warning: someone or something altered the store).
  */
