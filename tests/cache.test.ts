@@ -34,6 +34,8 @@ import {
   type CachedVerdict,
 } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/check/check-content.ts";
+import { PublishedManifests } from "../scripts/check/published.ts";
+import { keepBodies } from "../scripts/commands/cache-option.ts";
 import { recall } from "../scripts/check/manifest-check.ts";
 import { NO_OPT_INS } from "../scripts/check/unsigned.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
@@ -455,6 +457,27 @@ describe("the blob store", () => {
     assert.equal(Buffer.from(again.get(digestOf("one")) as Uint8Array).toString(), "one");
     assert.equal(Buffer.from(again.get(digestOf("two")) as Uint8Array).toString(), "two");
     assert.equal(again.get(digestOf("three")), "missing");
+  });
+
+  it("keeps no output file that is gone or not its body, and goes on keeping the others: a read is not a refused write", () => {
+    const dir = join(scratch, "store-keep");
+    mkdirSync(dir, { recursive: true });
+    const cache = new VerificationCache(join(dir, "cache"), true);
+    const digestOf = (text: string) => createHash("sha256").update(text).digest();
+    const published = new PublishedManifests();
+    for (const name of ["one", "gone", "two", "three"]) published.add(`urn:keep:${name}`, digestOf(name));
+    writeFileSync(join(dir, "one"), "one");
+    writeFileSync(join(dir, "two"), "two");
+    writeFileSync(join(dir, "three"), "not three");
+    keepBodies(cache, published, (umid) => join(dir, umid.slice("urn:keep:".length)));
+    assert.equal(cache.blobs!.unwritable, undefined);
+    cache.blobs!.save();
+    const again = new BlobStore(join(dir, "cache", "blobs"));
+    assert.deepEqual(
+      ["one", "two", "gone", "three"].map((name) => again.has(digestOf(name).toString("hex"))),
+      [true, true, false, false],
+    );
+    assert.equal(indexedBodies(join(dir, "cache")), 2);
   });
 
   it("copies the blobs still wanted into one new segment once most are not, and sweeps what killed runs left", () => {
