@@ -6,7 +6,6 @@
  * package's root: outside one, there is no cache unless UM_CACHE_DIR names one. A cache
  * that cannot be read or written costs time, never a verdict: the run goes on without it.
  */
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../read/content-root.ts";
@@ -70,8 +69,8 @@ export function saveCache(cache: VerificationCache | undefined): void {
 
 /**
  * Puts in the cache's blob store each published body it does not hold, from its file in the output (`fileOf`), and
- * writes them: a refusal is known before the cache is saved. A file that is gone, or no longer the body of its digest,
- * is not kept: a read is not a refused write.
+ * writes them: a refusal is known before the cache is saved. A file that is gone is not kept: a read is not a
+ * refused write.
  */
 export function keepBodies(
   cache: VerificationCache | undefined,
@@ -83,7 +82,8 @@ export function keepBodies(
   for (let i = 0; i < published.length && store.unwritable === undefined; i++) {
     const digest = published.digestAt(i);
     if (store.has(digest)) continue;
-    const body = outputBody(fileOf(published.umidAt(i)), digest);
+    const body = outputBody(fileOf(published.umidAt(i)));
+    // Bytes that are no longer that body are filed under their own digest, which no entry names: the index drops them.
     if (body !== undefined) store.put(body);
   }
   store.flush();
@@ -104,11 +104,10 @@ export function recalledBody(cache: VerificationCache, umid: string, body: Store
   return typeof recalled === "string" ? undefined : recalled;
 }
 
-/** The bytes of the output's file at `path` if they are still the body of `digest`. */
-function outputBody(path: string, digest: string): Uint8Array | undefined {
+/** The bytes of the output's file at `path`, if it can be read. */
+function outputBody(path: string): Uint8Array | undefined {
   try {
-    const body = readFileSync(path);
-    return createHash("sha256").update(body).digest("hex") === digest ? body : undefined;
+    return readFileSync(path);
   } catch {
     // The output's file is gone or unreadable: that body is not kept, and nothing else changes.
     return undefined;
