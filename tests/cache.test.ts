@@ -459,7 +459,7 @@ describe("the blob store", () => {
     assert.equal(again.get(digestOf("three")), "missing");
   });
 
-  it("keeps no output file that is gone or not its body, and goes on keeping the others: a read is not a refused write", () => {
+  it("keeps no output file that is gone or not its body, and goes on keeping the others: a read is no refused write", () => {
     const dir = join(scratch, "store-keep");
     mkdirSync(dir, { recursive: true });
     const cache = new VerificationCache(join(dir, "cache"), true);

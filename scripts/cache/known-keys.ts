@@ -1,9 +1,10 @@
 /**
  * The keys of the verification cache's entries, and their aliases (file-identity.ts), as
- * one table sorted by key (the store's one format: scripts/store/sorted-table.ts) in a SharedArrayBuffer: every worker thread reads the same
- * memory (a million entries' keys are tens of megabytes once, not once per thread), and
- * finds a key by binary search. A row is the 32-byte key, then a 32-bit little-endian
- * word: the key's kind in the top two bits, the entry's position below.
+ * one table sorted by key, of the store's one format (scripts/store/sorted-table.ts), in a
+ * SharedArrayBuffer: every worker thread reads the same memory (a million entries' keys
+ * are tens of megabytes once, not once per thread), and finds a key by binary search. A
+ * row is the 32-byte key, then a 32-bit little-endian word: the key's kind in the top two
+ * bits, the entry's position below.
  */
 import { compareKeyAt, KEY_BYTES, SortedTable, TableRows } from "../store/sorted-table.ts";
 

@@ -44,7 +44,10 @@ const BLOB_MODE = 0o444;
 const WRITE_BYTES = 4 * 1024 * 1024;
 const SEGMENT_NAME = /^seg-([0-9a-f]{8})$/;
 
-/** What `get` found: the blob, none (`missing`), or bytes that are not the blob of their digest (`altered`, now dropped). */
+/**
+ * What `get` found: the blob, none (`missing`), or bytes that are not the blob of their digest (`altered`, now
+ * dropped).
+ */
 export type StoredBlob = Uint8Array | "missing" | "altered";
 
 /** Digests as a table (the rows' keys): which blobs are still wanted. */
