@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
-import { BodyStore } from "../scripts/cache/body-store.ts";
+import { BlobStore } from "../scripts/store/blob-store.ts";
 import { KEY_KINDS, KeyRows, type KnownKeys } from "../scripts/cache/known-keys.ts";
 import {
   cacheKey,
@@ -34,6 +34,8 @@ import {
   type CachedVerdict,
 } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/check/check-content.ts";
+import { PublishedManifests } from "../scripts/check/published.ts";
+import { keepBodies } from "../scripts/commands/cache-option.ts";
 import { recall } from "../scripts/check/manifest-check.ts";
 import { NO_OPT_INS } from "../scripts/check/unsigned.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
@@ -88,17 +90,17 @@ function cacheWarnings(stderr: string, dir: string): string[] {
   return stderr.split("\n").filter((line) => line.startsWith("manifest-resolver: warning: ") && line.includes(dir));
 }
 
-/** The segment files of the body store in `cacheDir`. */
+/** The segment files of the blob store in `cacheDir`. */
 function segments(cacheDir: string): string[] {
-  const bodies = join(cacheDir, "bodies");
+  const bodies = join(cacheDir, "blobs");
   return readdirSync(bodies)
     .filter((name) => name.startsWith("seg-"))
     .map((name) => join(bodies, name));
 }
 
-/** How many bodies the index of the body store in `cacheDir` names, by its header. */
+/** How many blobs the index of the blob store in `cacheDir` names, by its header. */
 function indexedBodies(cacheDir: string): number {
-  const index = readFileSync(join(cacheDir, "bodies", "index"));
+  const index = readFileSync(join(cacheDir, "blobs", "index"));
   return JSON.parse(index.toString("utf8", 0, index.indexOf(10))).count;
 }
 
@@ -243,8 +245,11 @@ describe("what a cache entry can never do", () => {
     assert.ok(at > newline);
     bytes.write("[1", at, "latin1");
     const header = JSON.parse(bytes.toString("utf8", 0, newline));
+    // The first line's digest covers what follows the table of keys, which has a header and a digest of its own.
+    const keysLine = bytes.indexOf(10, newline + 1);
+    const keys = JSON.parse(bytes.toString("utf8", newline + 1, keysLine));
     header.sha256 = createHash("sha256")
-      .update(bytes.subarray(newline + 1))
+      .update(bytes.subarray(keysLine + 1 + keys.count * keys.rowBytes))
       .digest("base64url");
     bytes.write(JSON.stringify(header).padEnd(newline), 0, "utf8");
     writeFileSync(file, bytes);
@@ -362,7 +367,7 @@ describe("expiry and the build", () => {
       // The one b1 had is kept with its entry (another branch may have it).
       assert.equal(indexedBodies(t.env.UM_CACHE_DIR), 6);
       // A body the store no longer holds is checked and written again.
-      rmSync(join(t.env.UM_CACHE_DIR, "bodies"), { recursive: true });
+      rmSync(join(t.env.UM_CACHE_DIR, "blobs"), { recursive: true });
       const lost = await build("dist");
       assert.equal(lost.status, 0, lost.stdout);
       assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
@@ -402,7 +407,7 @@ describe("a body the store loses during a build", () => {
         const body = (manifest.body as { bytes: Uint8Array }).bytes;
         const file = join(built, Buffer.from(manifest.umid).toString("base64url"));
         writeFileSync(file, body);
-        first.bodies!.keep(file, createHash("sha256").update(body).digest("hex"));
+        first.blobs!.put(body);
         return true;
       },
     });
@@ -438,58 +443,70 @@ function digestTable(digests: string[]): KnownKeys {
   return rows.table();
 }
 
-describe("the body store", () => {
-  it(
-    "keeps nothing of an output file that is gone, and goes on keeping the others: a " + "read is not a refused write",
-    () => {
-      const dir = join(scratch, "store-keep");
-      const store = new BodyStore(join(dir, "bodies"));
-      const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
-      writeFileSync(join(dir, "one"), "one");
-      writeFileSync(join(dir, "two"), "two");
-      store.keep(join(dir, "one"), digestOf("one"));
-      store.keep(join(dir, "gone"), digestOf("gone"));
-      store.keep(join(dir, "two"), digestOf("two"));
-      // Not the body of the digest given: not kept either.
-      store.keep(join(dir, "two"), digestOf("three"));
-      assert.equal(store.unwritable, undefined);
-      store.save(digestTable(["one", "two", "three", "gone"].map(digestOf)));
-      assert.equal(indexedBodies(dir), 2);
-      const again = new BodyStore(join(dir, "bodies"));
-      assert.deepEqual(Buffer.from(again.recall(digestOf("one"), 3) as Uint8Array).toString(), "one");
-      assert.deepEqual(Buffer.from(again.recall(digestOf("two"), 3) as Uint8Array).toString(), "two");
-      assert.equal(again.recall(digestOf("three"), 5), "missing");
-    },
-  );
+describe("the blob store", () => {
+  it("files bytes under their SHA-256 and gives back only what still has it", () => {
+    const dir = join(scratch, "store-put");
+    const store = new BlobStore(join(dir, "blobs"));
+    const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    assert.equal(store.put(Buffer.from("one")), digestOf("one"));
+    assert.equal(store.put(Buffer.from("two")), digestOf("two"));
+    assert.equal(store.unwritable, undefined);
+    store.save(digestTable(["one", "two", "three"].map(digestOf)));
+    assert.equal(indexedBodies(dir), 2);
+    const again = new BlobStore(join(dir, "blobs"));
+    assert.equal(Buffer.from(again.get(digestOf("one")) as Uint8Array).toString(), "one");
+    assert.equal(Buffer.from(again.get(digestOf("two")) as Uint8Array).toString(), "two");
+    assert.equal(again.get(digestOf("three")), "missing");
+  });
 
-  it("copies the bodies still wanted into one new segment once most are not, and removes what killed runs left", () => {
+  it("keeps no output file that is gone or not its body, and goes on keeping the others: a read is no refused write", () => {
+    const dir = join(scratch, "store-keep");
+    mkdirSync(dir, { recursive: true });
+    const cache = new VerificationCache(join(dir, "cache"), true);
+    const digestOf = (text: string) => createHash("sha256").update(text).digest();
+    const published = new PublishedManifests();
+    for (const name of ["one", "gone", "two", "three"]) published.add(`urn:keep:${name}`, digestOf(name));
+    writeFileSync(join(dir, "one"), "one");
+    writeFileSync(join(dir, "two"), "two");
+    writeFileSync(join(dir, "three"), "not three");
+    keepBodies(cache, published, (umid) => join(dir, umid.slice("urn:keep:".length)));
+    assert.equal(cache.blobs!.unwritable, undefined);
+    cache.blobs!.save(digestTable(["one", "gone", "two", "three"].map((name) => digestOf(name).toString("hex"))));
+    const again = new BlobStore(join(dir, "cache", "blobs"));
+    assert.deepEqual(
+      ["one", "two", "gone", "three"].map((name) => again.has(digestOf(name).toString("hex"))),
+      [true, true, false, false],
+    );
+    assert.equal(indexedBodies(join(dir, "cache")), 2);
+  });
+
+  it("copies the blobs still wanted into one new segment once most are not, and sweeps what killed runs left", () => {
     const dir = join(scratch, "store-compact");
-    const bodies = join(dir, "bodies");
+    const blobs = join(dir, "blobs");
     const texts = Array.from({ length: 10 }, (_, i) => `body ${i} `.repeat(100));
     const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
-    const first = new BodyStore(bodies);
-    texts.forEach((text, i) => {
-      writeFileSync(join(dir, `${i}`), text);
-      first.keep(join(dir, `${i}`), digestOf(text));
-    });
+    const first = new BlobStore(blobs);
+    for (const text of texts) first.put(Buffer.from(text));
     first.save(digestTable(texts.map(digestOf)));
     const [cold] = segments(dir);
-    // A killed run's segment and index, an hour old and a minute old, and a body an older version kept in a file.
+    // A killed run's segment and temporary, an hour old and a minute old.
     const old = (Date.now() - 3700_000) / 1000;
-    for (const name of ["seg-0000dead", "seg-0000beef", "index.1.tmp", "a".repeat(64)]) {
-      writeFileSync(join(bodies, name), "left");
-      if (name !== "seg-0000beef") utimesSync(join(bodies, name), old, old);
+    for (const name of ["seg-0000dead", "seg-0000beef", ".index.0123456789ab.tmp", ".index.ba9876543210.tmp"]) {
+      writeFileSync(join(blobs, name), "left");
+      if (name.includes("dead") || name.includes("0123")) utimesSync(join(blobs, name), old, old);
     }
     const wanted = texts.slice(0, 3);
-    new BodyStore(bodies).save(digestTable(wanted.map(digestOf)));
+    new BlobStore(blobs).save(digestTable(wanted.map(digestOf)));
     const [compacted] = segments(dir).filter((path) => basename(path) !== "seg-0000beef");
-    assert.deepEqual(readdirSync(bodies).sort(), ["index", "seg-0000beef", basename(compacted!)].sort());
+    assert.deepEqual(
+      readdirSync(blobs).sort(),
+      ["index", "seg-0000beef", ".index.ba9876543210.tmp", basename(compacted!)].sort(),
+    );
     assert.notEqual(compacted, cold);
     assert.equal(statSync(compacted!).size, wanted.join("").length);
-    const store = new BodyStore(bodies);
-    for (const text of wanted)
-      assert.equal(Buffer.from(store.recall(digestOf(text), text.length) as Uint8Array).toString(), text);
-    assert.equal(store.recall(digestOf(texts[5]!), texts[5]!.length), "missing");
+    const store = new BlobStore(blobs);
+    for (const text of wanted) assert.equal(Buffer.from(store.get(digestOf(text)) as Uint8Array).toString(), text);
+    assert.equal(store.get(digestOf(texts[5]!)), "missing");
   });
 });
 
@@ -595,7 +612,7 @@ describe("a damaged body store", () => {
     const t = tree();
     const build = builder(t);
     assert.equal((await build("dist")).status, 0);
-    const index = join(t.env.UM_CACHE_DIR, "bodies", "index");
+    const index = join(t.env.UM_CACHE_DIR, "blobs", "index");
     const bytes = readFileSync(index);
     bytes[bytes.length - 1]! ^= 1;
     writeFileSync(index, bytes);
@@ -605,7 +622,7 @@ describe("a damaged body store", () => {
     assert.equal(recalled(warm.stdout), 0);
     const warnings = cacheWarnings(warm.stderr, t.env.UM_CACHE_DIR);
     assert.equal(warnings.length, 1, warm.stderr);
-    assert.match(warnings[0]!, /index of bodies does not match its digest/);
+    assert.match(warnings[0]!, /index of blobs does not match its digest/);
     assert.deepEqual(output(t), await coldOutput(t));
     const after = await build("dist");
     assert.equal(recalled(after.stdout), 5);
@@ -682,7 +699,7 @@ describe("a cache that cannot be used", () => {
   it("a body store that is a regular file", async () => {
     const t = tree();
     mkdirSync(t.env.UM_CACHE_DIR);
-    writeFileSync(join(t.env.UM_CACHE_DIR, "bodies"), "not a folder");
+    writeFileSync(join(t.env.UM_CACHE_DIR, "blobs"), "not a folder");
     await assertBuiltWithout(t);
   });
 
@@ -692,13 +709,13 @@ describe("a cache that cannot be used", () => {
     const t = tree();
     assert.equal((await build(t)).status, 0);
     writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
-    chmodSync(join(t.env.UM_CACHE_DIR, "bodies"), 0o555);
+    chmodSync(join(t.env.UM_CACHE_DIR, "blobs"), 0o555);
     chmodSync(t.env.UM_CACHE_DIR, 0o555);
     try {
       await assertBuiltWithout(t);
     } finally {
       chmodSync(t.env.UM_CACHE_DIR, 0o755);
-      chmodSync(join(t.env.UM_CACHE_DIR, "bodies"), 0o755);
+      chmodSync(join(t.env.UM_CACHE_DIR, "blobs"), 0o755);
     }
   });
 
@@ -758,7 +775,7 @@ describe("a cache that cannot be used", () => {
     for (const replace of ["fifo", "device-link", "body-link", "store-link"] as const) {
       const t = tree();
       assert.equal((await build(t)).status, 0);
-      const bodies = join(t.env.UM_CACHE_DIR, "bodies");
+      const bodies = join(t.env.UM_CACHE_DIR, "blobs");
       // One segment holds the five bodies: one warning says it holds none, and all five are checked again.
       const [segment] = segments(t.env.UM_CACHE_DIR);
       rmSync(segment!);
@@ -796,7 +813,7 @@ describe("a cache that cannot be used", () => {
     await withTmpfs(context, scratch, "64k", async (disk) => {
       const t = tree();
       const env = { UM_CACHE_DIR: join(disk.dir, "cache") };
-      mkdirSync(join(disk.dir, "cache", "bodies"), { recursive: true });
+      mkdirSync(join(disk.dir, "cache", "blobs"), { recursive: true });
       // The first body the build keeps finds no room.
       disk.fill();
       await assertBuiltWithout(t, env);

@@ -18,35 +18,15 @@ export interface ModuleImport {
   to: string;
 }
 
-/** A folder edge allowed for now, and why: each closes a cycle another part of issue 38 is removing. */
-export interface KnownFolderEdge {
-  from: string;
-  to: string;
-  why: string;
-}
-
-export const KNOWN_FOLDER_CYCLES: readonly KnownFolderEdge[] = [
-  // scripts/check ↔ scripts/cache: the verdict's reads name a check's list file.
-  { from: "scripts/cache", to: "scripts/check", why: "issue 38: the content-addressed store removes it" },
-];
-
 /** A cycle of folders: `imports[i]` is one import from `folders[i]` to the next folder, the last to the first. */
 export interface FolderCycle {
   folders: string[];
   imports: ModuleImport[];
 }
 
-export interface FolderCheck {
-  cycles: FolderCycle[];
-  /** Known edges that no longer exist: their entry should go. */
-  stale: KnownFolderEdge[];
-}
-
-/** The folder cycles among `imports`, the known edges left out: the shortest cycle through each folder in one. */
-export function folderCycles(imports: Iterable<ModuleImport>, known: readonly KnownFolderEdge[]): FolderCheck {
+/** The folder cycles among `imports`: the shortest cycle through each folder in one. */
+export function folderCycles(imports: Iterable<ModuleImport>): FolderCycle[] {
   const edges = folderEdges(imports);
-  const stale = known.filter((edge) => !edges.get(edge.from)?.has(edge.to));
-  for (const edge of known) edges.get(edge.from)?.delete(edge.to);
   const cycles = new Map<string, FolderCycle>();
   for (const component of stronglyConnected(edges)) {
     if (component.length < 2) continue;
@@ -58,7 +38,7 @@ export function folderCycles(imports: Iterable<ModuleImport>, known: readonly Kn
       cycles.set(rotated.join(" → "), { folders: rotated, imports });
     }
   }
-  return { cycles: [...cycles.values()], stale };
+  return [...cycles.values()];
 }
 
 /** Folder → folder it imports → the first import between them, in module order. */
@@ -157,20 +137,15 @@ function projectImports(root: string): ModuleImport[] {
     );
 }
 
-function report({ cycles, stale }: FolderCheck): string[] {
-  return [
-    ...cycles.flatMap(({ folders, imports }) => [
-      `folder cycle: ${[...folders, folders[0]].join(" → ")}`,
-      ...imports.map(({ from, to }) => `  ${from} → ${to}`),
-    ]),
-    ...stale.map(({ from, to }) => `${from} → ${to} is in KNOWN_FOLDER_CYCLES but imports no more: remove it`),
-  ];
+function report(cycles: FolderCycle[]): string[] {
+  return cycles.flatMap(({ folders, imports }) => [
+    `folder cycle: ${[...folders, folders[0]].join(" → ")}`,
+    ...imports.map(({ from, to }) => `  ${from} → ${to}`),
+  ]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const lines = report(
-    folderCycles(projectImports(fileURLToPath(new URL("..", import.meta.url))), KNOWN_FOLDER_CYCLES),
-  );
+  const lines = report(folderCycles(projectImports(fileURLToPath(new URL("..", import.meta.url)))));
   for (const line of lines) console.error(line);
   if (lines.length > 0) process.exit(1);
 }

@@ -8,8 +8,9 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { readFully } from "../read/read-fully.ts";
-import { withRoom } from "./growing.ts";
-import { KEY_BYTES, type KeyKind } from "./known-keys.ts";
+import { withRoom } from "../store/growing.ts";
+import { KEY_BYTES } from "../store/sorted-table.ts";
+import type { KeyKind } from "./known-keys.ts";
 
 /** An alias of a file's entry (file-identity.ts). */
 export interface Alias {

@@ -1,13 +1,13 @@
 /**
  * The keys of the verification cache's entries, and their aliases (file-identity.ts), as
- * one table sorted by key in a SharedArrayBuffer: every worker thread reads the same
- * memory (a million entries' keys are tens of megabytes once, not once per thread), and
- * finds a key by binary search. A row is the 32-byte key, then a 32-bit little-endian
- * word: the key's kind in the top two bits, the entry's position below.
+ * one table sorted by key, of the store's one format (scripts/store/sorted-table.ts), in a
+ * SharedArrayBuffer: every worker thread reads the same memory (a million entries' keys
+ * are tens of megabytes once, not once per thread), and finds a key by binary search. A
+ * row is the 32-byte key, then a 32-bit little-endian word: the key's kind in the top two
+ * bits, the entry's position below.
  */
-import { withRoom } from "./growing.ts";
+import { compareKeyAt, KEY_BYTES, SortedTable, TableRows } from "../store/sorted-table.ts";
 
-export const KEY_BYTES = 32;
 export const ROW_BYTES = KEY_BYTES + 4;
 
 /** What a key is made of: a file's bytes (every entry has one), or one of its aliases. */
@@ -18,28 +18,22 @@ const POSITION_BITS = 30;
 const POSITION_MASK = (1 << POSITION_BITS) - 1;
 
 export class KnownKeys {
+  readonly #sorted: SortedTable;
   readonly #words: DataView;
 
   constructor(readonly table: Uint8Array) {
+    this.#sorted = new SortedTable(table, ROW_BYTES);
     this.#words = new DataView(table.buffer, table.byteOffset, table.byteLength);
   }
 
   get size(): number {
-    return this.table.length / ROW_BYTES;
+    return this.#sorted.size;
   }
 
   /** The position of the entry whose key or alias is `key`, or -1. */
   positionOf(key: Uint8Array): number {
-    let low = 0;
-    let high = this.size - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const order = compareAt(this.table, middle * ROW_BYTES, key);
-      if (order === 0) return this.#word(middle) & POSITION_MASK;
-      if (order < 0) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
+    const row = this.#sorted.rowOf(key);
+    return row < 0 ? -1 : this.#word(row) & POSITION_MASK;
   }
 
   /**
@@ -47,10 +41,9 @@ export class KnownKeys {
    * entries, and every entry has exactly one key of its bytes.
    */
   isTableOf(count: number): boolean {
+    if (!this.#sorted.isSorted()) return false;
     const keyed = new Uint8Array(count);
     for (let row = 0; row < this.size; row++) {
-      const at = row * ROW_BYTES;
-      if (row > 0 && compareAt(this.table, at - ROW_BYTES, this.table.subarray(at, at + KEY_BYTES)) >= 0) return false;
       const word = this.#word(row);
       const position = word & POSITION_MASK;
       const kind = word >>> POSITION_BITS;
@@ -73,60 +66,25 @@ export class KnownKeys {
   }
 }
 
-/**
- * Rows to put into a table, in its own row format and in any order: a million of them are
- * one growing buffer, not a million objects.
- */
+/** Rows to put into a table, in its own row format and in any order. */
 export class KeyRows {
-  #rows = new Uint8Array(ROW_BYTES * 1024);
-  #count = 0;
+  readonly #rows = new TableRows(ROW_BYTES);
 
   get count(): number {
-    return this.#count;
+    return this.#rows.count;
   }
 
   add(key: Uint8Array, kind: KeyKind, position: number): void {
-    this.#rows = withRoom(this.#rows, (this.#count + 1) * ROW_BYTES);
-    const at = this.#count * ROW_BYTES;
-    this.#rows.set(key.subarray(0, KEY_BYTES), at);
-    new DataView(this.#rows.buffer).setUint32(at + KEY_BYTES, ((kind << POSITION_BITS) | position) >>> 0, true);
-    this.#count++;
+    const at = this.#rows.add();
+    const bytes = this.#rows.bytes;
+    bytes.set(key.subarray(0, KEY_BYTES), at);
+    new DataView(bytes.buffer).setUint32(at + KEY_BYTES, ((kind << POSITION_BITS) | position) >>> 0, true);
   }
 
   /** The rows as a table: sorted by key, and of rows with one key, only the last added. */
   table(): KnownKeys {
-    const rows = this.#rows;
-    const order = orderByKey(rows, ROW_BYTES, this.#count);
-    const table = new Uint8Array(this.#count * ROW_BYTES);
-    let kept = 0;
-    order.forEach((row, i) => {
-      const next = order[i + 1];
-      const at = row * ROW_BYTES;
-      if (
-        next !== undefined &&
-        compareAt(rows, at, rows.subarray(next * ROW_BYTES, next * ROW_BYTES + KEY_BYTES)) === 0
-      )
-        return;
-      table.set(rows.subarray(at, at + ROW_BYTES), kept++ * ROW_BYTES);
-    });
-    return new KnownKeys(table.subarray(0, kept * ROW_BYTES));
+    return new KnownKeys(this.#rows.table().rows);
   }
-}
-
-/**
- * The order of `count` rows of `rowBytes` bytes at the start of `rows`, each beginning with a 32-byte key: by key, and
- * rows of one key in the order given. Keys are hashes: their first four bytes, as a number, order all but a few pairs
- * without comparing bytes (a million rows in well under a second, not three).
- */
-export function orderByKey(rows: Uint8Array, rowBytes: number, count: number): Int32Array {
-  const words = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
-  const prefixes = Uint32Array.from({ length: count }, (_, i) => words.getUint32(i * rowBytes));
-  return Int32Array.from({ length: count }, (_, i) => i).sort(
-    (a, b) =>
-      prefixes[a]! - prefixes[b]! ||
-      compareAt(rows, a * rowBytes, rows.subarray(b * rowBytes, b * rowBytes + KEY_BYTES)) ||
-      a - b,
-  );
 }
 
 /**
@@ -157,18 +115,12 @@ export function mergedTable(
   const nextKey = () => sorted.table.subarray(next * ROW_BYTES, next * ROW_BYTES + KEY_BYTES);
   for (let row = 0; row < old.size; row++) {
     const at = row * ROW_BYTES;
-    for (; next < sorted.size && compareAt(old.table, at, nextKey()) > 0; next++) putAdded(next);
-    if (next < sorted.size && compareAt(old.table, at, nextKey()) === 0) continue;
+    for (; next < sorted.size && compareKeyAt(old.table, at, nextKey()) > 0; next++) putAdded(next);
+    if (next < sorted.size && compareKeyAt(old.table, at, nextKey()) === 0) continue;
     const { kind, position } = old.rowAt(row);
     const renumbered = renumber(position, kind);
     if (renumbered >= 0) put(old.table, at, kind, renumbered);
   }
   for (; next < sorted.size; next++) putAdded(next);
   return out.subarray(0, rows * ROW_BYTES);
-}
-
-/** The table's key at `at` against `key`, in place: a search makes no objects. */
-function compareAt(table: Uint8Array, at: number, key: Uint8Array): number {
-  for (let i = 0; i < KEY_BYTES; i++) if (table[at + i] !== key[i]) return table[at + i]! - key[i]!;
-  return 0;
 }

@@ -10,14 +10,21 @@ import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { isProfileA, type KeyPins } from "../../core/crypto/profile-a.ts";
 import { displayPath } from "../read/files.ts";
-import type { UnsignedOptIns } from "../check/unsigned.ts";
 
 /** What was read: the pin of a keyRef (null: a keyRef that is not a string), an opt-in by path, or nothing. */
 export type VerdictReads = { pin: string | null } | { unsigned: string } | Record<string, never>;
 
+/**
+ * What a run's verdicts may read. The opt-ins are as much of scripts/check/unsigned.ts's as a
+ * verdict reads, by their shape: the check uses the cache, never the other way round.
+ */
 export interface ReadContext {
   pins: KeyPins | undefined;
-  unsigned: UnsignedOptIns;
+  unsigned: {
+    root?: { dir: string; file: string };
+    /** Each opt-in by absolute path: what it covers, compared as JSON. */
+    entries: ReadonlyMap<string, unknown>;
+  };
 }
 
 export function verdictReads(manifest: Record<string, unknown>, verifiable: boolean, path: string): VerdictReads {

@@ -8,11 +8,12 @@
  * Besides its key, an entry may have aliases that find it without reading its file
  * (file-identity.ts): the git blob id or the status of the bytes it verified.
  *
- * One file, written whole under a temporary name and renamed over the old one, so that a
- * reader finds the old file or the new, never a part. Its first line holds the SHA-256 of
- * the rest: a file that does not match it, or whose tables do not fit together, is ignored
- * as if absent and rebuilt. Then come binary tables, loaded without parsing: the keys and
- * aliases, sorted (the table the workers search: known-keys.ts); the bodies' digests; and
+ * One file, written whole by the store's one writer (scripts/store/atomic-write.ts), so
+ * that a reader finds the old file or the new, never a part. Its first line holds the
+ * SHA-256 of what follows the key table: a file that does not match it, or whose tables do
+ * not fit together, is ignored as if absent and rebuilt. Then come binary tables, loaded
+ * without parsing: the keys and aliases, in the store's one sorted-table format with its
+ * own header and digest (the table the workers search: known-keys.ts); the bodies' digests; and
  * for each entry, when it was last used, where its JSON ends, what it read and found, and
  * whether it has a body and an error. Then what entries read and found, as JSON, once for
  * all that share it (most share one pin); then the entries' JSON, one after another. An
@@ -23,33 +24,30 @@
  * most recently used first, while they number no more than those it used plus 1,000.
  */
 import { createHash, randomBytes } from "node:crypto";
-import {
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fstatSync, mkdirSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { isRuleId, SEVERITIES } from "../../core/rules/index.ts";
 import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { AddedEntries, type Alias } from "./added-entries.ts";
-import { BodyStore } from "./body-store.ts";
-import { KEY_BYTES, KEY_KINDS, KeyRows, KnownKeys, mergedTable, ROW_BYTES } from "./known-keys.ts";
+import { BlobStore } from "../store/blob-store.ts";
+import { KEY_KINDS, KeyRows, KnownKeys, mergedTable, ROW_BYTES } from "./known-keys.ts";
 import { readFully, readInto } from "../read/read-fully.ts";
-import { NotACacheFile, openRegularFile } from "./regular-file.ts";
+import { writeAtomically } from "../store/atomic-write.ts";
+import { KEPT_BEYOND_USED, MAX_CACHE_FILE_BYTES } from "../store/limits.ts";
+import { NotACacheFile, openRegularFile } from "../store/regular-file.ts";
+import { KEY_BYTES, readTable, SortedTable, tableParts } from "../store/sorted-table.ts";
+import { sweep } from "../store/sweep.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 import { appendAll } from "../../core/append-all.ts";
 
 const FILE = "verification.json";
-const FORMAT = 6;
+const FORMAT = 7;
+const KEYS_FORMAT = "manifest-resolver verification keys 1";
+/** The blob store's folder in the cache folder; `bodies` is where a version before it kept the bodies. */
+const BLOBS = "blobs";
+const LEGACY_BODIES = "bodies";
 /** The first line's length, spaces included: written last, once the digest of the rest is known. */
 const HEADER_BYTES = 160;
 /** Bytes gathered into one write, or read at once: few system calls, never the whole file in memory. */
@@ -60,9 +58,6 @@ const BLOCK_BYTES = 256 * 1024;
 /** Each entry's row of the entry table: last used (float64), end of its JSON, its reads' index, FLAGS (uint32 each). */
 const ENTRY_ROW_BYTES = 20;
 const FLAGS = { body: 1, error: 2 } as const;
-const KEPT_BEYOND_USED = 1000;
-/** Far more than a million entries take (about 230 MB): a larger file is not one this tool wrote. */
-const MAX_FILE_BYTES = 1024 ** 3;
 
 export type { Alias } from "./added-entries.ts";
 
@@ -86,7 +81,7 @@ export interface KeptStatusRef {
   column: number;
 }
 
-/** A body in the cache's body store. */
+/** A body in the cache's blob store. */
 export interface StoredBody {
   /** Its SHA-256, lowercase hex, as its ETag carries it. */
   digest: string;
@@ -207,10 +202,10 @@ export class VerificationCache {
   /** Aliases this run learnt of stored entries it recalled by reading their files. */
   readonly #learnt = new Map<number, Alias>();
   readonly #started = Date.now();
-  /** Why the cache file on disk, or its body store's index, was ignored, if one was. */
+  /** Why the cache file on disk, or its blob store's index, was ignored, if one was. */
   readonly ignored?: string;
   /** The bodies, when a build uses the cache. */
-  readonly bodies?: BodyStore;
+  readonly blobs?: BlobStore;
 
   constructor(
     readonly dir: string,
@@ -224,8 +219,8 @@ export class VerificationCache {
     this.#used = new Uint8Array(this.#stored.count);
     this.#deps = [...this.#stored.deps];
     this.#depIndex = new Map(this.#deps.map((dep, i) => [JSON.stringify(dep), i]));
-    if (withBodies) this.bodies = new BodyStore(join(dir, "bodies"));
-    const ignored = loaded.ignored ?? this.bodies?.ignored;
+    if (withBodies) this.blobs = new BlobStore(join(dir, BLOBS));
+    const ignored = loaded.ignored ?? this.blobs?.ignored;
     if (ignored !== undefined) this.ignored = ignored;
   }
 
@@ -241,10 +236,10 @@ export class VerificationCache {
       const flags = stored.flags(i);
       // A failing manifest's digest is kept for `check --summary`, but a build never publishes its body.
       const bodyHeld =
-        this.bodies === undefined ||
+        this.blobs === undefined ||
         (flags & FLAGS.body) === 0 ||
         (flags & FLAGS.error) !== 0 ||
-        this.bodies.holds(stored.digest(i));
+        this.blobs.has(stored.digest(i));
       usable[i] = stillFound[stored.dep(i)] === true && bodyHeld ? 1 : 0;
     }
     return {
@@ -282,7 +277,7 @@ export class VerificationCache {
   /**
    * Writes the entries used and added, and the most recent others (stored ones copied as
    * they stand, never parsed), as it goes; the digest goes into the fixed-length first line
-   * last. Then saves the body store, keeping the bodies the entries kept name. A run that
+   * last. Then saves the blob store, keeping the bodies the entries kept name. A run that
    * added and learnt nothing writes no entry.
    */
   save(): void {
@@ -290,7 +285,7 @@ export class VerificationCache {
     if (added.count === 0 && this.#learnt.size === 0) {
       // No entry changed, but a body may have been kept again: its entry recalled, its stored body found altered.
       this.#stored.entries.close();
-      this.bodies?.save();
+      this.blobs?.save();
       return;
     }
     const stored = this.#stored;
@@ -353,10 +348,8 @@ export class VerificationCache {
     const deps = Buffer.from(JSON.stringify(this.#deps));
 
     mkdirSync(this.dir, { recursive: true });
-    const temporary = `${this.#file}.${process.pid}.tmp`;
-    const fd = openSync(temporary, "w");
     try {
-      try {
+      writeAtomically(this.#file, (fd) => {
         const hash = createHash("sha256");
         const chunks: Uint8Array[] = [];
         let pending = 0;
@@ -373,7 +366,9 @@ export class VerificationCache {
           if (pending >= WRITE_BYTES) flush();
         };
         writeFileSync(fd, `${" ".repeat(HEADER_BYTES - 1)}\n`);
-        for (const bytes of [table, digests, rows, deps]) append(bytes);
+        // The key table carries its own digest; the header's covers what follows it.
+        for (const part of tableParts(KEYS_FORMAT, new SortedTable(table, ROW_BYTES))) writeFileSync(fd, part);
+        for (const bytes of [digests, rows, deps]) append(bytes);
         // The kept entries' JSON as runs of neighbours (a few large copies, not a view of each), then the new ones'.
         for (const bytes of stored.jsonRuns(kept)) append(bytes);
         for (const bytes of added.json(newest)) append(bytes);
@@ -381,28 +376,25 @@ export class VerificationCache {
         const header = JSON.stringify({
           format: FORMAT,
           count,
-          keys: table.byteLength / ROW_BYTES,
           deps: deps.byteLength,
           sha256: hash.digest("base64url"),
         });
         writeSync(fd, header.padEnd(HEADER_BYTES - 1), 0);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temporary, this.#file);
+      });
     } finally {
-      rmSync(temporary, { force: true });
       stored.entries.close();
       added.dispose();
-      removeStaleSpills(this.dir);
+      sweep(this.dir, {
+        unnamed: (name) => (name.startsWith(`${FILE}.`) && name.endsWith(".added")) || name === LEGACY_BODIES,
+      });
     }
-    if (this.bodies === undefined) return;
+    if (this.blobs === undefined) return;
     // The bodies the entries name, as a table to search: a million digests as strings would be 100 MB.
     const named = new KeyRows();
     for (let i = 0; i < count; i++)
       if ((rows.readUInt32LE(i * ENTRY_ROW_BYTES + 16) & FLAGS.body) !== 0)
         named.add(digests.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), KEY_KINDS.bytes, 0);
-    this.bodies.save(named.table());
+    this.blobs.save(named.table());
   }
 }
 
@@ -556,19 +548,20 @@ function load(file: string): { stored: Stored; ignored?: string } {
   let kept = false;
   try {
     const { size } = fstatSync(fd);
-    if (size > MAX_FILE_BYTES) return ignored(`it is larger than ${MAX_FILE_BYTES} bytes`);
+    if (size > MAX_CACHE_FILE_BYTES) return ignored(`it is larger than ${MAX_CACHE_FILE_BYTES} bytes`);
     const head = readFully(fd, HEADER_BYTES);
     const newline = head.indexOf(10);
     const header = JSON.parse(head.toString("utf8", 0, newline < 0 ? head.byteLength : newline));
     if (header?.format !== FORMAT) return ignored(`its format is not ${FORMAT}`);
-    const { count, keys, deps: depBytes } = header as Record<string, unknown>;
-    if (![count, keys, depBytes].every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
+    const { count, deps: depBytes } = header as Record<string, unknown>;
+    if (![count, depBytes].every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
       return ignored("it holds an entry of the wrong shape");
-    const sizes = [keys as number, count as number, count as number].map(
-      (n, i) => n * [ROW_BYTES, KEY_BYTES, ENTRY_ROW_BYTES][i]!,
-    );
-    let at = newline + 1;
-    if (at + sizes[0]! + sizes[1]! + sizes[2]! + (depBytes as number) > size)
+    // The table the workers search, in shared memory.
+    const keys = readTable(fd, newline + 1, KEYS_FORMAT, ROW_BYTES, size, true);
+    if ("why" in keys) return ignored(`its table of keys ${keys.why}`);
+    const sizes = [(count as number) * KEY_BYTES, (count as number) * ENTRY_ROW_BYTES, depBytes as number];
+    let at = keys.end;
+    if (at + sizes[0]! + sizes[1]! + sizes[2]! > size)
       return ignored("its content does not match its digest (truncated or altered)");
     const hash = createHash("sha256");
     const part = (target: Uint8Array) => {
@@ -577,8 +570,8 @@ function load(file: string): { stored: Stored; ignored?: string } {
       at += target.byteLength;
       return target;
     };
-    const table = part(new Uint8Array(new SharedArrayBuffer(sizes[0]!)));
-    const [digests, rows, depsJson] = [sizes[1]!, sizes[2]!, depBytes as number].map((n) => part(Buffer.alloc(n)));
+    const table = keys.table.rows;
+    const [digests, rows, depsJson] = sizes.map((n) => part(Buffer.alloc(n)));
     const entries = new EntriesJson(fd, at, size - at);
     for (let from = 0; from < entries.byteLength; from += READ_BYTES)
       hash.update(entries.read(from, Math.min(entries.byteLength, from + READ_BYTES)));
@@ -605,16 +598,6 @@ function lastOfEachKey(added: AddedEntries): number[] {
   const newest: number[] = [];
   for (let row = 0; row < table.size; row++) newest.push(table.rowAt(row).position);
   return newest.sort((a, b) => a - b);
-}
-
-/** Removes the spill files (added-entries.ts) of runs killed an hour or more ago: a run still going saves within it. */
-function removeStaleSpills(dir: string): void {
-  const stale = Date.now() - 3600_000;
-  for (const name of readdirSync(dir)) {
-    if (!name.startsWith(`${FILE}.`) || !name.endsWith(".added")) continue;
-    const path = join(dir, name);
-    if ((statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < stale) rmSync(path, { force: true });
-  }
 }
 
 function hex(table: Uint8Array, i: number): string {

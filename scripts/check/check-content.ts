@@ -75,7 +75,7 @@ export interface ContentOutline {
  * Who is told, as the check goes, what it finds: `outline` once the content's size and
  * routes are known, before any manifest is checked; `publish` for each manifest that a
  * build would publish, as soon as it is checked (so that no build holds a million bodies).
- * `publish` returning false says that a body recalled from the cache's body store could
+ * `publish` returning false says that a body recalled from the cache's blob store could
  * not be had: the file is checked again, and must still be what the cache recalled.
  */
 export interface ContentCheckHooks {

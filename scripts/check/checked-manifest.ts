@@ -40,7 +40,7 @@ export interface InvalidManifest extends CheckedFile {
 export interface ValidManifest extends CheckedFile {
   state: "valid";
   umid: string;
-  /** What a 200 carries: the canonical (JCS) form, or where the cache's body store keeps it. */
+  /** What a 200 carries: the canonical (JCS) form, or where the cache's blob store keeps it. */
   body: ManifestBody;
   /** The body's SHA-256, which its ETag carries. */
   digest: Uint8Array;

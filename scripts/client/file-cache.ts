@@ -14,8 +14,8 @@ import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { cachedEntryOf, type HttpCache } from "../../core/http/http-cache.ts";
-import { NotACacheFile, readRegularFile } from "../cache/regular-file.ts";
-import { writeFileAtomically } from "../edit/json-file.ts";
+import { NotACacheFile, readRegularFile } from "../store/regular-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 
 /**
  * An entry holds one body the client read, at most a manifest's limit, as JSON text: escaped, up to six times as

@@ -23,8 +23,8 @@ import {
   stays,
   type TrustMemory,
 } from "../../core/client/trust-memory.ts";
-import { NotACacheFile, readRegularFile } from "../cache/regular-file.ts";
-import { writeFileAtomically } from "../edit/json-file.ts";
+import { NotACacheFile, readRegularFile } from "../store/regular-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 
 /** A record holds a key (a URL, a verifier key and a UMID) and a checkpoint, a few kilobytes: well under this. */
 const MAX_RECORD_BYTES = 4 * 1024 * 1024;

@@ -6,7 +6,7 @@
  * package's root: outside one, there is no cache unless UM_CACHE_DIR names one. A cache
  * that cannot be read or written costs time, never a verdict: the run goes on without it.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../read/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
@@ -38,14 +38,14 @@ function defaultCacheDir(): string | undefined {
 
 /**
  * Keeps what the run learnt. A cache that cannot be written is one warning, whether its
- * body store refused a body during the run (then nothing more is tried) or its file now.
+ * blob store refused a body during the run (then nothing more is tried) or its file now.
  */
 export function saveCache(cache: VerificationCache | undefined): void {
   if (cache === undefined) return;
   const unwritable = (error: Error) =>
     warn(`cannot write the verification cache in ${cache.dir}, so this run's results are not kept: ${error.message}`);
-  if (cache.bodies?.unwritable !== undefined) {
-    unwritable(cache.bodies.unwritable);
+  if (cache.blobs?.unwritable !== undefined) {
+    unwritable(cache.blobs.unwritable);
     return;
   }
   try {
@@ -56,36 +56,50 @@ export function saveCache(cache: VerificationCache | undefined): void {
 }
 
 /**
- * Puts in the cache's body store each published body it does not hold, from its file in the output (`fileOf`), and
- * writes them: a refusal is known before the cache is saved.
+ * Puts in the cache's blob store each published body it does not hold, from its file in the output (`fileOf`), and
+ * writes them: a refusal is known before the cache is saved. A file that is gone is not kept: a read is not a
+ * refused write.
  */
 export function keepBodies(
   cache: VerificationCache | undefined,
   published: PublishedManifests,
   fileOf: (umid: string) => string,
 ): void {
-  const store = cache?.bodies;
+  const store = cache?.blobs;
   if (store === undefined) return;
   for (let i = 0; i < published.length && store.unwritable === undefined; i++) {
     const digest = published.digestAt(i);
-    if (!store.holds(digest)) store.keep(fileOf(published.umidAt(i)), digest);
+    if (store.has(digest)) continue;
+    const body = outputBody(fileOf(published.umidAt(i)));
+    // Bytes that are no longer that body are filed under their own digest, which no entry names: the index drops them.
+    if (body !== undefined) store.put(body);
   }
   store.flush();
 }
 
 /**
- * The bytes of a body the cache recalled, from its body store, still those verified; none
+ * The bytes of a body the cache recalled, from its blob store, still those verified; none
  * when the file must be checked again: the store no longer has it, or has other bytes
  * under its digest (a warning: someone or something altered the store).
  */
 export function recalledBody(cache: VerificationCache, umid: string, body: StoredBody): Uint8Array | undefined {
-  const recalled = cache.bodies!.recall(body.digest, body.bytes);
+  const recalled = cache.blobs!.get(body.digest);
   if (recalled === "altered")
     warn(
       `the verification cache's body of ${quoted(umid)} is not the one verified ` +
-        `(${cache.bodies!.dir} was altered), so it was dropped and its file checked again`,
+        `(${cache.blobs!.dir} was altered), so it was dropped and its file checked again`,
     );
   return typeof recalled === "string" ? undefined : recalled;
+}
+
+/** The bytes of the output's file at `path`, if it can be read. */
+function outputBody(path: string): Uint8Array | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    // The output's file is gone or unreadable: that body is not kept, and nothing else changes.
+    return undefined;
+  }
 }
 
 /** What a run's summary says of the files the cache knew: nothing when none. */

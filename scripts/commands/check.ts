@@ -12,7 +12,7 @@ import { checkContent, checkPaths, type ContentCheck } from "../check/check-cont
 import { LIST_FILES } from "../read/files.ts";
 import { RESOLVERS_FILE } from "../check/resolvers-document.ts";
 import { STATUS_FOLDER } from "../check/status-allocation.ts";
-import { writeFileAtomically } from "../edit/json-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 import { hasErrors, plural, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
 import { summaryMarkdown } from "../history/change-summary.ts";
 import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";

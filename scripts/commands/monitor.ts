@@ -9,7 +9,7 @@ import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { logUrlOf } from "../../core/umid-path.ts";
-import { writeFileAtomically } from "../edit/json-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 import { type Monitored, monitorLog } from "../log/monitor-log.ts";
 import { diagnostic, printable } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";

@@ -20,7 +20,8 @@ import {
   readSourceText,
   ROUTES_FILE,
 } from "../read/files.ts";
-import { DEFAULT_STYLE, detectStyle, formatJson, writeFileAtomically } from "../edit/json-file.ts";
+import { DEFAULT_STYLE, detectStyle, formatJson } from "../edit/json-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../check/routes.ts";
 import { filePlace, placeOf } from "../read/source.ts";

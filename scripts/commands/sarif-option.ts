@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { projectRoot } from "../read/content-root.ts";
-import { writeFileAtomically } from "../edit/json-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { sarifLog } from "../report/sarif.ts";
 import { toolPackage } from "../runtime/tool-files.ts";

@@ -19,7 +19,7 @@ import { displayPath } from "../read/display-path.ts";
 import { type Diagnostic, diagnostic, hasErrors } from "../report/diagnostics.ts";
 import { checkStatusAllocation, STATUS_FOLDER } from "../check/status-allocation.ts";
 import { withFileLock } from "./file-lock.ts";
-import { writeFileAtomically } from "./json-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 import { pathInTheWay } from "./path-in-the-way.ts";
 
 export interface AllocationOptions {

@@ -20,7 +20,7 @@ import { type LatestMap, latestMap, parseLatestLine } from "../../core/tlog/late
 import { EMPTY_TREE_ROOT, sameHash } from "../../core/tlog/merkle.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import type { TileStore } from "../../core/tlog/tile-hashes.ts";
-import { writeFileAtomically } from "../edit/json-file.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { type LoggedEntries, type LoggedFault, LoggedReader } from "./log-entries.ts";
 

@@ -30,6 +30,7 @@ import { type BodyRecord, bodyChanges, bodyRecords } from "../plan/output-diff.t
 import type { OutputFile } from "../plan/output-file.ts";
 import { type FileDigests, isOutputPath, parseState, STATE_PATH, withState } from "../plan/output-state.ts";
 import { appendAll } from "../../core/append-all.ts";
+import { writeAtomically } from "../store/atomic-write.ts";
 
 /** What a decided update does, in order; files to write are named by their staged copy. */
 interface Journal {
@@ -128,7 +129,8 @@ export class InPlaceOutput {
     }
     // Bodies first: an index file never names a body before it is there.
     appendAll(journal.writes, indexWrites);
-    writeFileSync(join(this.staging, JOURNAL), JSON.stringify(journal));
+    // Whole or not at all: a journal that is there is one a replay can follow.
+    writeAtomically(join(this.staging, JOURNAL), JSON.stringify(journal));
     return true;
   }
 

@@ -17,11 +17,13 @@
  * while a change still rewrites a 256th of the pairs.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { INDEX_FORMAT } from "../../edge/records.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import type { KvShard } from "../plan/output-plan.ts";
+import { writeAtomically } from "../store/atomic-write.ts";
+import { sweep } from "../store/sweep.ts";
 import { KvWriter } from "./kv-writer.ts";
 import { assertReplaceable, commitStaging, discardStaging, OutputError, openStaging } from "./output.ts";
 
@@ -71,9 +73,8 @@ export async function writeKvOutput(
       throw error;
     }
   }
-  // A state a killed build was writing is no part of the folder.
-  for (const name of readdirSync(kvDir))
-    if (name.startsWith(`${KV_STATE}.`) && name.endsWith(".tmp")) rmSync(join(kvDir, name), { force: true });
+  // A state a killed build was writing is no part of the folder (an older version's temporary named it so).
+  sweep(kvDir, { locked: true, unnamed: (name) => name.startsWith(`${KV_STATE}.`) && name.endsWith(".tmp") });
   writeState(kvDir, previous, true);
   const states = new Map<string, BucketState>();
   for (const bucket of buckets) {
@@ -179,15 +180,13 @@ function fileCount(states: ReadonlyMap<string, BucketState>): number {
   return files;
 }
 
-/** Written whole under a temporary name and renamed: a reader finds the old state or the new. */
+/** Written whole by the one atomic writer: a reader finds the old state or the new. */
 function writeState(kvDir: string, states: ReadonlyMap<string, BucketState>, updating: boolean): void {
   const lines = [...states].map(
     ([bucket, { inputs, files }]) => `${JSON.stringify(bucket)}:${JSON.stringify([inputs, files])}`,
   );
   const text = `{"format":${KV_STATE_FORMAT},"index":${INDEX_FORMAT},"updating":${updating},"buckets":{\n${lines.join(",\n")}\n}}\n`;
-  const temporary = join(kvDir, `${KV_STATE}.${process.pid}.tmp`);
-  writeFileSync(temporary, text);
-  renameSync(temporary, join(kvDir, KV_STATE));
+  writeAtomically(join(kvDir, KV_STATE), text);
 }
 
 /**
