@@ -117,6 +117,17 @@ describe("the did:web documents build publishes", () => {
     },
   );
 
+  it("serves one whose path is under the status endpoint's prefix, as any other path ending /did.json", async () => {
+    // The edge has always looked a path ending /did.json up first, there as anywhere: the status of UMID `did.json`
+    // is answered only where no document is published.
+    const did = "did:web:resolver.example:.well-known:manifest-resolver:status";
+    const { status, stdout, stderr, out } = await build(content([`${did}#k`]), "https://resolver.example");
+    assert.equal(status, 0, stdout + stderr);
+    const path = "/.well-known/manifest-resolver/status/did.json";
+    assert.deepEqual(await served(out, path), { status: 200, id: did });
+    assert.deepEqual(await served(out, "/.well-known/manifest-resolver/status/other.json"), { status: 404 });
+  });
+
   it("refuses two DIDs whose documents are at one URL: a document has one id", async () => {
     const dir = content(["did:web:resolver.example#a", "did:web:RESOLVER.example#b"]);
     const { status, keys } = await checkJson(dir, "https://resolver.example");

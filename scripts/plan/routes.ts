@@ -41,7 +41,8 @@ export function routeFiles(routes: Iterable<Route>): OutputFile[] {
   const shards = new Map<string, [string, RouteRow][]>();
   for (const { path, bytes, stored: name, served } of routes) {
     // A plan module's mistake, never the content's: the edge would not ask the table for this path.
-    if (!isRoutable(path)) throw new Error(`a route's path must have two segments or more and no status's: ${path}`);
+    if (!isRoutable(path))
+      throw new Error(`a route's path must have two segments or more and no status's, or end /did.json: ${path}`);
     const digest = createHash("sha256").update(bytes).digest();
     const file = name ?? `${DOCUMENTS_FOLDER}/${digest.toString("hex")}`;
     const before = stored.get(file);
