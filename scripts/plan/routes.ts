@@ -9,7 +9,8 @@
  * A document with no stored name of its own is stored under its digest, `documents/<hex SHA-256>`: the name is a
  * function of the bytes alone, so it is safe on every host (no letter case, no character of a request path to
  * escape), stable from one build to the next while the bytes are, and two paths serving the same bytes share one
- * file. The log's files keep theirs (`log/...`: scripts/log/log-output.ts), whose grouping keeps folders small.
+ * file. The log's files but its checkpoint keep theirs (`log/...`: scripts/log/log-output.ts), whose grouping keeps
+ * folders small.
  */
 import { createHash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
