@@ -16,8 +16,9 @@ import { createHash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
 import type { ServedKind } from "../../core/served-kinds.ts";
 import { formatEtag } from "../../edge/etag.ts";
-import { ROUTES_FORMAT, routeShardPath, type RouteRow } from "../../edge/route-table.ts";
+import { ROUTES_FORMAT, routeShardNamed, routeShardPath, type RouteRow } from "../../edge/route-table.ts";
 import { isRoutable } from "../../edge/routed-documents.ts";
+import { everyShardName } from "../../edge/shard-file.ts";
 import type { OutputFile } from "./output-file.ts";
 
 /** The folder of the output documents are stored in by their digest. */
@@ -63,7 +64,24 @@ export function routeFiles(routes: Iterable<Route>): OutputFile[] {
   const files = [...stored].sort(byName).map(([, file]) => file);
   for (const [path, rows] of [...shards].sort(byName)) {
     const lines = rows.sort(byName).map(([at, row]) => `${JSON.stringify(at)}:${JSON.stringify(row)}`);
-    files.push({ path, bytes: utf8(`{"format":${ROUTES_FORMAT},"routes":{\n${lines.join(",\n")}\n}}\n`) });
+    files.push({ path, bytes: shardBytes(lines) });
   }
   return files;
+}
+
+function shardBytes(lines: readonly string[]): Uint8Array {
+  return utf8(`{"format":${ROUTES_FORMAT},"routes":{\n${lines.join(",\n")}\n}}\n`);
+}
+
+/**
+ * The route table's files (`files`, as routeFiles gives them) with an empty shard at every name they have none at, for
+ * a store whose writes never remove a key (Workers KV's bulk uploads): a shard a build no longer writes would go on
+ * routing paths the build no longer serves there, to documents still stored.
+ */
+export function withEveryRouteShard(files: readonly OutputFile[]): OutputFile[] {
+  const written = new Set(files.map((file) => file.path));
+  const empty = shardBytes([]);
+  const all = [...files];
+  for (const path of everyShardName().map(routeShardNamed)) if (!written.has(path)) all.push({ path, bytes: empty });
+  return all;
 }
