@@ -28,7 +28,12 @@ export interface RouteRow {
 
 /** The shard file that holds the row of request path `path`, if there is one. */
 export function routeShardPath(path: string): string {
-  return `${ROUTES_FOLDER}/${shardOf(path)}.json`;
+  return routeShardNamed(shardOf(path));
+}
+
+/** The shard file of the shard named `name` (shard-file.ts). */
+export function routeShardNamed(name: string): string {
+  return `${ROUTES_FOLDER}/${name}.json`;
 }
 
 /**

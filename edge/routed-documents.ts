@@ -7,9 +7,11 @@
  *
  * Which paths are looked up is decided here, from the paths of the contract (core/umid-path.ts), so that a UMID's
  * lookup costs no read of the table: a resolve path is one segment and a status path has its own prefix, and
- * neither is routed; any other path of more than one segment may have a row, and so may `/did.json`, the one path of
- * one segment a document can have (a did:web's on a resolver below a base path: `did:web:host:base`), whose lookup
- * costs the UMID `did.json` a read, as it always has.
+ * neither is routed; any other path of more than one segment may have a row, and so may any path ending `/did.json`,
+ * which a did:web document's path does wherever its DID puts it: `/did.json`, the one path of one segment a document
+ * can have (a did:web's on a resolver below a base path: `did:web:host:base`), and one under the status endpoint's
+ * prefix (`did:web:host:.well-known:manifest-resolver:status`). Their lookups cost the UMID `did.json` a read, and
+ * its status one, as they always have.
  */
 import { LruCache } from "../core/lru-cache.ts";
 import { LOG_PREFIX, RESOLVERS_PATH, STATUS_LIST_PREFIX, STATUS_PREFIX } from "../core/umid-path.ts";
@@ -23,15 +25,15 @@ export type BlobReader = (key: string) => Promise<Uint8Array<ArrayBuffer> | unde
 /** A routed document as served: its row and its bytes, or `corrupt` when either is not what the build wrote. */
 export type RoutedDocument = { kind: "document"; row: RouteRow; body: Uint8Array<ArrayBuffer> } | { kind: "corrupt" };
 
-/** The path of a did:web document of a DID whose path is the resolver's base path. */
-const BASE_DID_DOCUMENT = "/did.json";
+/** How the path of every did:web document ends (did:web, "Read (Resolve)"). */
+const DID_DOCUMENT_NAME = "/did.json";
 
 /**
- * Whether the route table is asked for `pathname`: a path of two segments or more but a status endpoint's, or
- * `/did.json`.
+ * Whether the route table is asked for `pathname`: a path of two segments or more but a status endpoint's, or a
+ * path ending `/did.json`.
  */
 export function isRoutable(pathname: string): boolean {
-  if (pathname === BASE_DID_DOCUMENT) return true;
+  if (pathname.endsWith(DID_DOCUMENT_NAME)) return true;
   return pathname.indexOf("/", 1) !== -1 && pathname !== STATUS_PREFIX && !pathname.startsWith(`${STATUS_PREFIX}/`);
 }
 

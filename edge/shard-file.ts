@@ -15,7 +15,16 @@ export const SHARD_BITS = 12;
  * (scripts/plan/body-names.ts).
  */
 export function shardOf(key: string): string {
-  return (fnv1a32(key) >>> (32 - SHARD_BITS)).toString(16).padStart(SHARD_BITS / 4, "0");
+  return shardName(fnv1a32(key) >>> (32 - SHARD_BITS));
+}
+
+/** The name of every shard a table can have, in order. */
+export function everyShardName(): string[] {
+  return Array.from({ length: 1 << SHARD_BITS }, (_, index) => shardName(index));
+}
+
+function shardName(index: number): string {
+  return index.toString(16).padStart(SHARD_BITS / 4, "0");
 }
 
 /** The 32-bit FNV-1a hash of a string's UTF-8 bytes, unsigned. */

@@ -12,8 +12,10 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { directoryReader } from "../edge/adapters/node.ts";
 import { answer } from "../edge/handler.ts";
+import { KvRecords } from "../edge/kv-records.ts";
 import { StaticRecords } from "../edge/static-records.ts";
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
+import { type KvPair, kvPairs } from "./support/kv-files.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { assertUsageError, checkedFiles } from "./support/problems.ts";
 import { runCli } from "./support/processes.ts";
@@ -60,7 +62,7 @@ async function checkJson(dir: string, resolverUrl: string) {
 }
 
 describe("the did:web documents build publishes", () => {
-  it("none for keys on another host, or with no UM_RESOLVER_URL: no route, no KV pair", async () => {
+  it("none for keys on another host, or with no UM_RESOLVER_URL: no route, no KV pair but empty shards", async () => {
     const dir = content([
       "did:web:other.example#k",
       "did:web:resolver.example.evil#k",
@@ -71,7 +73,13 @@ describe("the did:web documents build publishes", () => {
       const { status, stdout, stderr, out } = await build(dir, resolverUrl);
       assert.equal(status, 0, stdout + stderr);
       assert.deepEqual([...routedIn(out).keys()], []);
-      assert.equal(existsSync(join(`${out}-kv`, "routes")), false);
+      // Every shard of the route table is a pair, empty ones too: one a build no longer writes routes nothing.
+      const routed = kvPairs(`${out}-kv`).filter((pair) => !pair.key.startsWith("um:"));
+      assert.equal(routed.length, 4096);
+      for (const { key, value } of routed) {
+        assert.match(key, /^routes\/[0-9a-f]{3}\.json$/);
+        assert.deepEqual(JSON.parse(Buffer.from(value, "base64").toString()), { format: 1, routes: {} });
+      }
       assert.deepEqual(await served(out, "/.well-known/did.json"), { status: 400 });
     }
   });
@@ -117,6 +125,17 @@ describe("the did:web documents build publishes", () => {
     },
   );
 
+  it("serves one whose path is under the status endpoint's prefix, as any other path ending /did.json", async () => {
+    // The edge has always looked a path ending /did.json up first, there as anywhere: the status of UMID `did.json`
+    // is answered only where no document is published.
+    const did = "did:web:resolver.example:.well-known:manifest-resolver:status";
+    const { status, stdout, stderr, out } = await build(content([`${did}#k`]), "https://resolver.example");
+    assert.equal(status, 0, stdout + stderr);
+    const path = "/.well-known/manifest-resolver/status/did.json";
+    assert.deepEqual(await served(out, path), { status: 200, id: did });
+    assert.deepEqual(await served(out, "/.well-known/manifest-resolver/status/other.json"), { status: 404 });
+  });
+
   it("refuses two DIDs whose documents are at one URL: a document has one id", async () => {
     const dir = content(["did:web:resolver.example#a", "did:web:RESOLVER.example#b"]);
     const { status, keys } = await checkJson(dir, "https://resolver.example");
@@ -147,6 +166,30 @@ describe("the did:web documents build publishes", () => {
     const dir = content(["did:web:resolver.example#k"]);
     const bad = await runCli(["check", "--content", dir], scratch, { UM_RESOLVER_URL: "https://exa%mple" });
     assertUsageError(bad, "UM_RESOLVER_URL", '"https://exa%mple"');
+  });
+
+  it("no longer served from Workers KV once removed, though bulk uploads never delete a pair", async () => {
+    const loaded = new Map<string, KvPair>();
+    const kv = new KvRecords().reading({
+      async getWithMetadata<M>(key: string) {
+        const pair = loaded.get(key);
+        if (pair === undefined) return { value: null, metadata: null };
+        const bytes = pair.base64 === true ? Buffer.from(pair.value, "base64") : Buffer.from(pair.value);
+        return { value: new Uint8Array(bytes).buffer as ArrayBuffer, metadata: (pair.metadata ?? null) as M };
+      },
+    });
+    const team = "did:web:resolver.example:team";
+    for (const keyRefs of [["did:web:resolver.example#k", `${team}#k`], ["did:web:resolver.example#k"]]) {
+      const { status, stdout, stderr, out } = await build(content(keyRefs), "https://resolver.example");
+      assert.equal(status, 0, stdout + stderr);
+      // `wrangler kv bulk put` of every file, over what the namespace held.
+      for (const pair of kvPairs(`${out}-kv`)) loaded.set(pair.key, pair);
+    }
+    const got = await answer(
+      { method: "GET", url: "https://resolver.example/team/did.json", headers: new Headers() },
+      kv,
+    );
+    assert.equal(got.status, 400, "a did.json with no document is a UMID path");
   });
 
   it("a warm build, in place, writes and removes the documents and their KV pairs as a cold build does", async () => {

@@ -76,7 +76,8 @@ async function ask(records: RecordStore, method: string, path: string, ifNoneMat
 
 /**
  * Every string shaped like one of our ETags in the JSON files under `dir` (all of the build's output is JSON but the
- * transparency log's files, whose ETags are their rows' in the route table: edge/route-table.ts), with the file it is in.
+ * documents the route table routes, the transparency log's files among them, whose ETags are their rows' in the table:
+ * edge/route-table.ts), with the file it is in.
  */
 function etagsWritten(dir: string): [string, string][] {
   const found: [string, string][] = [];
@@ -87,7 +88,7 @@ function etagsWritten(dir: string): [string, string][] {
   };
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())) {
     const path = join(entry.parentPath, entry.name);
-    if (relative(dir, path).startsWith(`log${sep}`)) continue;
+    if (relative(dir, path).startsWith(`log${sep}`) || relative(dir, path).startsWith(`documents${sep}`)) continue;
     collect(JSON.parse(readFileSync(path, "utf8")), relative(dir, path));
   }
   return found;

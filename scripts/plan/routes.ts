@@ -9,14 +9,16 @@
  * A document with no stored name of its own is stored under its digest, `documents/<hex SHA-256>`: the name is a
  * function of the bytes alone, so it is safe on every host (no letter case, no character of a request path to
  * escape), stable from one build to the next while the bytes are, and two paths serving the same bytes share one
- * file. The log's files keep theirs (`log/...`: scripts/log/log-output.ts), whose grouping keeps folders small.
+ * file. The log's files but its checkpoint keep theirs (`log/...`: scripts/log/log-output.ts), whose grouping keeps
+ * folders small.
  */
 import { createHash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
 import type { ServedKind } from "../../core/served-kinds.ts";
 import { formatEtag } from "../../edge/etag.ts";
-import { ROUTES_FORMAT, routeShardPath, type RouteRow } from "../../edge/route-table.ts";
+import { ROUTES_FORMAT, routeShardNamed, routeShardPath, type RouteRow } from "../../edge/route-table.ts";
 import { isRoutable } from "../../edge/routed-documents.ts";
+import { everyShardName } from "../../edge/shard-file.ts";
 import type { OutputFile } from "./output-file.ts";
 
 /** The folder of the output documents are stored in by their digest. */
@@ -41,7 +43,8 @@ export function routeFiles(routes: Iterable<Route>): OutputFile[] {
   const shards = new Map<string, [string, RouteRow][]>();
   for (const { path, bytes, stored: name, served } of routes) {
     // A plan module's mistake, never the content's: the edge would not ask the table for this path.
-    if (!isRoutable(path)) throw new Error(`a route's path must have two segments or more and no status's: ${path}`);
+    if (!isRoutable(path))
+      throw new Error(`a route's path must have two segments or more and no status's, or end /did.json: ${path}`);
     const digest = createHash("sha256").update(bytes).digest();
     const file = name ?? `${DOCUMENTS_FOLDER}/${digest.toString("hex")}`;
     const before = stored.get(file);
@@ -61,7 +64,24 @@ export function routeFiles(routes: Iterable<Route>): OutputFile[] {
   const files = [...stored].sort(byName).map(([, file]) => file);
   for (const [path, rows] of [...shards].sort(byName)) {
     const lines = rows.sort(byName).map(([at, row]) => `${JSON.stringify(at)}:${JSON.stringify(row)}`);
-    files.push({ path, bytes: utf8(`{"format":${ROUTES_FORMAT},"routes":{\n${lines.join(",\n")}\n}}\n`) });
+    files.push({ path, bytes: shardBytes(lines) });
   }
   return files;
+}
+
+function shardBytes(lines: readonly string[]): Uint8Array {
+  return utf8(`{"format":${ROUTES_FORMAT},"routes":{\n${lines.join(",\n")}\n}}\n`);
+}
+
+/**
+ * The route table's files (`files`, as routeFiles gives them) with an empty shard at every name they have none at, for
+ * a store whose writes never remove a key (Workers KV's bulk uploads): a shard a build no longer writes would go on
+ * routing paths the build no longer serves there, to documents still stored.
+ */
+export function withEveryRouteShard(files: readonly OutputFile[]): OutputFile[] {
+  const written = new Set(files.map((file) => file.path));
+  const empty = shardBytes([]);
+  const all = [...files];
+  for (const path of everyShardName().map(routeShardNamed)) if (!written.has(path)) all.push({ path, bytes: empty });
+  return all;
 }

@@ -4,9 +4,9 @@
  * kv-writer.ts), holding their UMIDs' pairs shard by shard, each in the index's order; and
  * `kv-state.json`, which names the digest of the inputs each bucket's files were made from
  * (its shards' digests: output-plan.ts), and how many files they are. The route table's
- * files (plan/routes.ts: its shards, and each document it routes) are a pair each, keyed by the file's name in the
- * output, in a bucket per top folder of that name (`routes`, `documents`, `log`), whose inputs are the files' names
- * and bytes. A warm build
+ * files (plan/routes.ts: its shards, every one of them, empty ones too, and each document it routes) are a pair each,
+ * keyed by the file's name in the output, in a bucket per top folder of that name (`routes`, `documents`, `log`),
+ * whose inputs are the files' names and bytes. A warm build
  * rewrites only the buckets whose inputs changed and removes those that went. Without a
  * state it can read, it writes the whole folder beside the old one and swaps it in (output.ts). While
  * buckets are rewritten in place the state says `"updating": true`: a build killed then
@@ -22,6 +22,7 @@ import { join, resolve } from "node:path";
 import { INDEX_FORMAT } from "../../edge/records.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import type { KvShard } from "../plan/output-plan.ts";
+import { withEveryRouteShard } from "../plan/routes.ts";
 import { writeAtomically } from "../store/atomic-write.ts";
 import { sweep } from "../store/sweep.ts";
 import { KvWriter } from "./kv-writer.ts";
@@ -58,7 +59,7 @@ export async function writeKvOutput(
   routed: readonly OutputFile[],
 ): Promise<number> {
   const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
-  const buckets = [...bucketsOf(shards, bodyOf), ...routedBuckets(routed)];
+  const buckets = [...bucketsOf(shards, bodyOf), ...routedBuckets(withEveryRouteShard(routed))];
   const previous = readState(kvDir);
   if (previous === undefined) {
     const staging = await openStaging(kvDir, KV_MARKERS);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { utf8 } from "../../core/base64url.ts";
 import { DID_DOCUMENT, RESOLVERS_DOCUMENT, STATUS_LIST } from "../../core/served-kinds.ts";
-import { RESOLVERS_PATH, STATUS_LIST_PREFIX, statusPath, umidPath } from "../../core/umid-path.ts";
+import { LOG_PREFIX, RESOLVERS_PATH, STATUS_LIST_PREFIX, statusPath, umidPath } from "../../core/umid-path.ts";
 import { etagOf } from "../../edge/etag.ts";
 import { answer } from "../../edge/handler.ts";
 import { type KvNamespace, KvRecords } from "../../edge/kv-records.ts";
@@ -17,6 +17,7 @@ import type { RecordStore } from "../../edge/records.ts";
 import { ROUTES_FORMAT, routeShardPath } from "../../edge/route-table.ts";
 import { StaticRecords } from "../../edge/static-records.ts";
 import type { OutputFile } from "../../scripts/plan/output-file.ts";
+import { storedLogFile } from "../../scripts/log/log-output.ts";
 import { type Route, routeFiles } from "../../scripts/plan/routes.ts";
 
 const LIST = `${STATUS_LIST_PREFIX}/00c0ffee00c0ffee`;
@@ -179,6 +180,28 @@ describe("the route table at the edge", () => {
         ],
       );
     }
+  });
+
+  it("serves a log's checkpoint whole from a Workers KV namespace holding pairs of two builds", async () => {
+    // KV pairs are written one key at a time and reach each location apart: for a while a Worker reads one build's
+    // shard and the other's documents, and keeps the shard it read. The checkpoint's bytes change with each build.
+    const path = `${LOG_PREFIX}/checkpoint`;
+    const checkpoint = (text: string) => routeFiles([{ path, bytes: utf8(text), ...storedLogFile("checkpoint") }]);
+    const [before, after] = [checkpoint("origin\n1\nroot-1\n"), checkpoint("origin\n2\nroot-2\n")];
+    const shard = routeShardPath(path);
+    const kvPairs = new Map([...before, ...after].map((file) => [file.path, file.bytes]));
+    kvPairs.set(shard, before.find((file) => file.path === shard)!.bytes);
+    const kv: KvNamespace = {
+      getWithMetadata: async <M>(key: string) => {
+        const bytes = kvPairs.get(key);
+        return {
+          value: bytes === undefined ? null : (new Uint8Array(bytes).buffer as ArrayBuffer),
+          metadata: null as M,
+        };
+      },
+    };
+    const got = await get(new KvRecords().reading(kv), path);
+    assert.deepEqual([got.status, got.text], [200, "origin\n1\nroot-1\n"]);
   });
 
   it("answers a shard of another format, or no shard at all, with a logged 500 for the path", async () => {
