@@ -53,6 +53,7 @@ import type { VerificationCache } from "../cache/verification-cache.ts";
 import { SARIF_OPTION, sarifFile, writeSarif } from "./sarif-option.ts";
 import { type ContentLog, openContentLog } from "../log/log-folder.ts";
 import { logOutputFiles } from "../log/log-output.ts";
+import { logStates } from "../log/state-store.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import { appendAll } from "../../core/append-all.ts";
 import { logGateProblems } from "../log/log-gate.ts";
@@ -150,7 +151,7 @@ Example:
         // make npm take this folder for a package).
         const cache = (await missingContentProblem(contentDir)) === undefined ? openCache(values, true) : undefined;
         // Opened once, before the content is checked: its files count toward the hosts' limits.
-        const contentLog = await openContentLog(contentDir);
+        const contentLog = await openContentLog(contentDir, cache && (await logStates(cache.dir)));
         const options = {
           allowEmpty: values["allow-empty"] === true,
           maxProblems: shown,

@@ -1,0 +1,103 @@
+/**
+ * The log's verified state, kept between runs so that `log`, the gate and the build read only the entries added since
+ * (issue 38, section 3; docs/security.md, "The log's verified state"): the signed checkpoint an audit proved the log
+ * against, the SHA-256 of every file of the log's folder that audit read (which binds the state to those bytes), each
+ * UMID's latest entry, and the latest map. A state is one file's bytes: its first line seals the rest, a JSON object,
+ * with this machine's secret (HMAC-SHA-256, state-secret.ts); anything that does not match or parse is no state. The
+ * seal, not the digest of the rest, is what makes it this tool's: whoever can write the cache can recompute a digest.
+ */
+import { createHmac, hash, timingSafeEqual } from "node:crypto";
+import { decodeBase64, encodeBase64 } from "../../core/base64url.ts";
+import type { LatestMap } from "../../core/tlog/latest-map.ts";
+import { HASH_SIZE, type Hash, treeRoot } from "../../core/tlog/merkle.ts";
+import { TreeHashes } from "../../core/tlog/tree-hashes.ts";
+import { toolIdentity } from "../cache/tool-identity.ts";
+
+export interface LogState {
+  /** The signed checkpoint the log was proven against, as read. */
+  signedCheckpoint: Uint8Array;
+  /** The SHA-256 (fileDigest) of each file of the log's folder the audit read, by its path there. */
+  files: Map<string, string>;
+  /** Each UMID's latest entry, as text. */
+  latest: Map<string, string>;
+  map: LatestMap;
+}
+
+/** The digest a state keeps of a file's bytes. */
+export function fileDigest(bytes: Uint8Array): string {
+  return hash("sha256", bytes, "base64url");
+}
+
+/**
+ * The key of the state of the log whose verifier file holds `verifier`: one state per log and tool, so that the cache
+ * holds one, whatever the log's size and however often it grows; which checkpoint it is about, the state says.
+ */
+export function logStateKey(verifier: Uint8Array): string {
+  return hash("sha256", `manifest-resolver log state\0${toolIdentity()}\0${hash("sha256", verifier, "hex")}`, "hex");
+}
+
+/** The seal of a state's body. */
+function seal(secret: Uint8Array, body: string): Buffer {
+  return createHmac("sha256", secret).update(body).digest();
+}
+
+export function encodeLogState(state: LogState, secret: Uint8Array): Uint8Array {
+  const { bits, count, leaves, buckets } = state.map;
+  const body = JSON.stringify({
+    checkpoint: encodeBase64(state.signedCheckpoint),
+    files: [...state.files].flat(),
+    bits,
+    count,
+    leaves: leaves.map(encodeBase64),
+    buckets,
+    latest: [...state.latest].flat(),
+  });
+  return Buffer.from(`${seal(secret, body).toString("hex")}\n${body}`);
+}
+
+/**
+ * The state these bytes hold, or undefined when they hold none: damaged, truncated, of another shape, or not sealed
+ * with `secret`.
+ */
+export async function decodeLogState(bytes: Uint8Array, secret: Uint8Array): Promise<LogState | undefined> {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const newline = text.indexOf("\n");
+  const body = text.slice(newline + 1);
+  const sealed = Buffer.from(text.slice(0, newline), "hex");
+  if (newline !== 64 || sealed.length !== 32 || !timingSafeEqual(sealed, seal(secret, body))) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const { checkpoint, files, bits, count, leaves, buckets, latest } = value as Record<string, unknown>;
+  const signedCheckpoint = typeof checkpoint === "string" ? decodeBase64(checkpoint) : undefined;
+  if (signedCheckpoint === undefined || !isStringPairs(files) || !isStringPairs(latest)) return undefined;
+  if (!Number.isSafeInteger(bits) || (bits as number) < 0 || (bits as number) > 24 || !Number.isSafeInteger(count))
+    return undefined;
+  const width = 2 ** (bits as number);
+  if (!Array.isArray(leaves) || !Array.isArray(buckets) || leaves.length !== width || buckets.length !== width)
+    return undefined;
+  const hashes = leaves.map((leaf) => (typeof leaf === "string" ? decodeBase64(leaf) : undefined));
+  if (!hashes.every((leaf) => leaf?.length === HASH_SIZE)) return undefined;
+  if (!buckets.every((bucket) => typeof bucket === "string")) return undefined;
+  const tree = new TreeHashes(hashes as Hash[]);
+  const map = { bits: bits as number, count: count as number, leaves: hashes as Hash[], buckets, tree };
+  return {
+    signedCheckpoint,
+    files: pairs(files),
+    latest: pairs(latest),
+    map: { ...map, root: await treeRoot(tree, tree.size) },
+  };
+}
+
+function isStringPairs(value: unknown): value is string[] {
+  return Array.isArray(value) && value.length % 2 === 0 && value.every((item) => typeof item === "string");
+}
+
+function pairs(flat: string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let i = 0; i < flat.length; i += 2) map.set(flat[i]!, flat[i + 1]!);
+  return map;
+}
