@@ -129,7 +129,7 @@ async function auditWhole(
  * The log opened from `state`, reading only what its checkpoint added since the state's, when the state is bound to
  * what is on disk now: its checkpoint verifies with the log's key now and is not newer than the log's, every file it
  * read has the same SHA-256 now, and the tiles of its tree hash to its checkpoint's root. Undefined when it is not, and
- * at any fault: the whole audit says which. `changed`: the state differs from the one given.
+ * at any fault: the whole audit says which. `changed`: the state is to be written anew (worthKeeping).
  */
 async function openSince(
   dir: string,
@@ -155,9 +155,18 @@ async function openSince(
   const map = same ? state.map : await extendedLatestMap(state.map, logged.umids, before.size);
   if (!commits(extensions, map)) return undefined;
   const files = new Map([...state.files, ...store.digests]);
-  const changed = !same || files.size !== state.files.size;
+  const changed = same ? files.size !== state.files.size : worthKeeping(size - before.size, size);
   const next = { signedCheckpoint: signed.signedCheckpoint, files, latest: logged.latest, map };
   return { log: { ...signed, logged, map }, state: next, changed };
+}
+
+/**
+ * Whether a state that is `added` entries behind a log of `size` is worth writing anew. Writing one costs the whole
+ * state; reading a few more entries next time costs little. So a state is kept again once it is a sixty-fourth of the
+ * log behind, or 4,096 entries: a run that adds 20 entries to 20,000 writes nothing, and the next reads 40.
+ */
+function worthKeeping(added: number, size: number): boolean {
+  return added * 64 >= size || added >= 4096;
 }
 
 /** Whether the checkpoint's latest-map line is `map`'s. */

@@ -36,10 +36,13 @@ export function logStateKey(verifier: Uint8Array): string {
   return hash("sha256", `manifest-resolver log state\0${toolIdentity()}\0${hash("sha256", verifier, "hex")}`, "hex");
 }
 
-/** The seal of a state's body. */
-function seal(secret: Uint8Array, body: string): Buffer {
+/** The seal of a state's body, over its UTF-8 bytes. */
+function seal(secret: Uint8Array, body: Uint8Array): Buffer {
   return createHmac("sha256", secret).update(body).digest();
 }
+
+/** The length of a seal's line: 64 hex digits and a line feed. */
+const SEAL_LINE = 65;
 
 export function encodeLogState(state: LogState, secret: Uint8Array): Uint8Array {
   const { bits, count, leaves, buckets } = state.map;
@@ -52,7 +55,8 @@ export function encodeLogState(state: LogState, secret: Uint8Array): Uint8Array 
     buckets,
     latest: [...state.latest].flat(),
   });
-  return Buffer.from(`${seal(secret, body).toString("hex")}\n${body}`);
+  const bytes = Buffer.from(body);
+  return Buffer.concat([Buffer.from(`${seal(secret, bytes).toString("hex")}\n`), bytes]);
 }
 
 /**
@@ -60,14 +64,14 @@ export function encodeLogState(state: LogState, secret: Uint8Array): Uint8Array 
  * with `secret`.
  */
 export async function decodeLogState(bytes: Uint8Array, secret: Uint8Array): Promise<LogState | undefined> {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  const newline = text.indexOf("\n");
-  const body = text.slice(newline + 1);
-  const sealed = Buffer.from(text.slice(0, newline), "hex");
-  if (newline !== 64 || sealed.length !== 32 || !timingSafeEqual(sealed, seal(secret, body))) return undefined;
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const body = all.subarray(SEAL_LINE);
+  const sealed = Buffer.from(all.subarray(0, SEAL_LINE - 1).toString("latin1"), "hex");
+  if (all[SEAL_LINE - 1] !== 0x0a || sealed.length !== 32 || !timingSafeEqual(sealed, seal(secret, body)))
+    return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = JSON.parse(body.toString("utf8"));
   } catch {
     return undefined;
   }
