@@ -86,7 +86,10 @@ export function revivedUmids(served: ReadonlyMap<string, string>, latest: Readon
   return [...served]
     .filter(([umid, entry]) => {
       const logged = latest.get(umid);
-      return logged !== undefined && isRevival(parseLogEntry(utf8(logged)), parseLogEntry(utf8(entry))!);
+      // The state logged, served again, revives nothing: most UMIDs, compared without parsing either.
+      return (
+        logged !== undefined && logged !== entry && isRevival(parseLogEntry(utf8(logged)), parseLogEntry(utf8(entry))!)
+      );
     })
     .map(([umid]) => umid)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
