@@ -34,29 +34,88 @@ export interface LatestCommitment {
 }
 
 export interface LatestMap extends LatestCommitment {
-  /** Bucket j's `{umid: index}`. */
-  buckets: Record<string, number>[];
+  /** Bucket j's leaf: the JCS text of its `{umid: index}`, which its file serves as it is. */
+  buckets: string[];
+  /** Bucket j's leaf hash. */
+  leaves: Hash[];
+  /** How many UMIDs the map holds. */
+  count: number;
   tree: TreeHashes;
 }
 
 /** The map of the log whose entries name these UMIDs, in log order. */
-export async function latestMap(umids: Iterable<string>): Promise<LatestMap> {
+export function latestMap(umids: Iterable<string>): Promise<LatestMap> {
+  return extendedLatestMap(undefined, umids, 0);
+}
+
+/**
+ * The map of a log that is `map`'s log (none: an empty log) followed by entries naming `umids`, in log order, the first
+ * at index `from`. Only the buckets they fall in are read and hashed again, unless the map must double its buckets: an
+ * append costs what it adds.
+ */
+export async function extendedLatestMap(
+  map: LatestMap | undefined,
+  umids: Iterable<string>,
+  from: number,
+): Promise<LatestMap> {
   const latest = new Map<string, number>();
-  let index = 0;
+  let index = from;
   for (const umid of umids) latest.set(umid, index++);
-  let bits = 0;
-  while (latest.size > BUCKET_CAPACITY * 2 ** bits) bits++;
-  // No prototype: a member named "__proto__" is then a member like any other.
-  const buckets = Array.from({ length: 2 ** bits }, () => Object.create(null) as Record<string, number>);
-  for (const [umid, at] of latest) buckets[bucketOf(umid, bits)]![umid] = at;
-  const tree = new TreeHashes(buckets.map((bucket) => leafHash(bucketLeaf(bucket))));
-  return { bits, root: await treeRoot(tree, tree.size), buckets, tree };
+  const tops = new Map<string, number>();
+  for (const umid of latest.keys()) tops.set(umid, topBits(umid));
+  const buckets = map === undefined ? ["{}"] : [...map.buckets];
+  // The buckets that change, read from their text: `map` stays the map it was.
+  const changed = new Map<number, Record<string, number>>();
+  const bucket = (j: number) => {
+    const read = changed.get(j) ?? parseBucket(buckets[j]!);
+    changed.set(j, read);
+    return read;
+  };
+  // A map of no UMIDs has one bucket, and its leaf.
+  if (map === undefined) bucket(0);
+  let bits = map?.bits ?? 0;
+  let count = map?.count ?? 0;
+  for (const [umid, top] of tops) if (!Object.hasOwn(bucket(bucketAt(top, bits)), umid)) count++;
+  if (count > BUCKET_CAPACITY * 2 ** bits) {
+    while (count > BUCKET_CAPACITY * 2 ** bits) bits++;
+    // Every UMID moves to a bucket of the new size: the map is made again.
+    for (let j = 0; j < buckets.length; j++)
+      for (const [umid, at] of Object.entries(bucket(j)))
+        if (!latest.has(umid)) {
+          latest.set(umid, at);
+          tops.set(umid, topBits(umid));
+        }
+    buckets.length = 0;
+    changed.clear();
+    for (let j = 0; j < 2 ** bits; j++) changed.set(j, Object.create(null) as Record<string, number>);
+  }
+  for (const [umid, at] of latest) bucket(bucketAt(tops.get(umid)!, bits))[umid] = at;
+  const leaves = map === undefined || changed.size === 2 ** bits ? [] : [...map.leaves];
+  for (const [j, read] of changed) {
+    buckets[j] = canonicalize(read);
+    leaves[j] = leafHash(utf8(buckets[j]!));
+  }
+  const tree = new TreeHashes(leaves);
+  return { bits, root: await treeRoot(tree, tree.size), buckets, leaves, count, tree };
+}
+
+/** A bucket's `{umid: index}` from its leaf's text, without a prototype: "__proto__" is then a UMID like any other. */
+function parseBucket(text: string): Record<string, number> {
+  return Object.assign(Object.create(null) as Record<string, number>, JSON.parse(text) as Record<string, number>);
 }
 
 /** Which of 2^bits buckets holds `umid`. */
 export function bucketOf(umid: string, bits: number): number {
+  return bucketAt(topBits(umid), bits);
+}
+
+/** The top 32 bits of SHA-256 of the UMID's UTF-8 bytes. */
+function topBits(umid: string): number {
   const [a, b, c, d] = sha256(utf8(umid));
-  const top = ((a! << 24) | (b! << 16) | (c! << 8) | d!) >>> 0;
+  return ((a! << 24) | (b! << 16) | (c! << 8) | d!) >>> 0;
+}
+
+function bucketAt(top: number, bits: number): number {
   return bits === 0 ? 0 : Math.floor(top / 2 ** (32 - bits));
 }
 
@@ -86,7 +145,8 @@ export function bucketPath(size: number, bucket: number): string {
 /** The served bucket file: `{"latest": {umid: index}, "proof": [base64 hashes]}`. */
 export async function bucketFile(map: LatestMap, bucket: number): Promise<Uint8Array> {
   const proof = await inclusionProof(map.tree, bucket, map.tree.size);
-  return utf8(canonicalize({ latest: map.buckets[bucket], proof: proof.map(encodeBase64) }));
+  // The JCS of {latest, proof}: its members in that order, the bucket's leaf text as it is.
+  return utf8(`{"latest":${map.buckets[bucket]},"proof":${JSON.stringify(proof.map(encodeBase64))}}`);
 }
 
 export type LatestEntry = { ok: true; index: number } | { ok: false; reason: "malformed" | "mismatch" | "not-logged" };

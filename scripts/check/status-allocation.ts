@@ -19,6 +19,7 @@ import { serverOf } from "../../core/validate/status-ref.ts";
 import { displayPath, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { placed, placeOf } from "../read/source.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
+import { UmidIndex } from "./umid-index.ts";
 
 /** The folder of the content root that holds the allocation. */
 export const STATUS_FOLDER = "_status";
@@ -29,11 +30,12 @@ export interface AllocatedList {
   url: string;
   /** The file, as diagnostics name it. */
   file: string;
-  /** Its well-formed entries in the file's order: the UMIDs, and the index of each. */
-  umids: string[];
+  /** Its well-formed entries in the file's order: the index of each. */
   indices: Int32Array;
   /** Where each of them is in the file's `entries` (its JSON pointer's last token), to place a problem there. */
   positions: Int32Array;
+  /** The file's text, read again when asked: the UMIDs are not kept (umidsOf). */
+  text: () => string;
 }
 
 /** An entry of the allocation: its list and its index there. */
@@ -43,8 +45,8 @@ export interface AllocatedEntry {
 }
 
 /**
- * The allocation as the rules across files and the build read it, in about 100 bytes an entry (a million manifests
- * are allocated): no file's source map is kept, and each UMID's entry is one number.
+ * The allocation as the rules across files and the build read it, in about 40 bytes an entry (a million manifests
+ * are allocated): no file's source map is kept, no UMID string (umid-index.ts), and each UMID's entry is one number.
  */
 export class StatusAllocation {
   /** Every file of the allocation, read or not. */
@@ -55,7 +57,7 @@ export class StatusAllocation {
   readonly #byKey = new Map<string, AllocatedList>();
   readonly diagnostics: Diagnostic[] = [];
   /** Each UMID's entry (its first, when it has two): its list's position in `lists` × the capacity + its index. */
-  readonly #entries = new Map<string, number>();
+  readonly #entries = new UmidIndex();
 
   get size(): number {
     return this.#entries.size;
@@ -63,10 +65,7 @@ export class StatusAllocation {
 
   /** The entry allocated to `umid`, if any. */
   entryOf(umid: string): AllocatedEntry | undefined {
-    const entry = this.#entries.get(umid);
-    return entry === undefined
-      ? undefined
-      : { list: this.lists[Math.floor(entry / STATUS_LIST_ENTRIES)]!, index: entry % STATUS_LIST_ENTRIES };
+    return this.#entryAt(this.#entries.get(umid));
   }
 
   /** The list at `url`, however it is spelt. */
@@ -74,12 +73,27 @@ export class StatusAllocation {
     return this.#byKey.get(listKey(url));
   }
 
-  /** Adds `list`, whose entries have no UMID of another list (readList saw to it). */
+  /**
+   * Gives `umid` entry `index` of the list that is added next (readList, then add), unless it has an entry: then that
+   * entry is returned, and nothing changes.
+   */
+  allocate(umid: string, index: number): AllocatedEntry | { list: undefined; index: number } | undefined {
+    const at = this.#entries.add(umid, this.lists.length * STATUS_LIST_ENTRIES + index);
+    if (at === undefined || Math.floor(at / STATUS_LIST_ENTRIES) < this.lists.length) return this.#entryAt(at);
+    // An entry of the list being read: its index, for the caller to place.
+    return { list: undefined, index: at % STATUS_LIST_ENTRIES };
+  }
+
+  /** Adds `list`, whose entries readList allocated. */
   add(list: AllocatedList): void {
-    const at = this.lists.length * STATUS_LIST_ENTRIES;
     this.lists.push(list);
     this.#byKey.set(listKey(list.url), list);
-    for (const [i, umid] of list.umids.entries()) this.#entries.set(umid, at + list.indices[i]!);
+  }
+
+  #entryAt(entry: number | undefined): AllocatedEntry | undefined {
+    return entry === undefined
+      ? undefined
+      : { list: this.lists[Math.floor(entry / STATUS_LIST_ENTRIES)]!, index: entry % STATUS_LIST_ENTRIES };
   }
 }
 
@@ -100,10 +114,32 @@ export function listKey(url: string): string {
   return serverOf(parsed) + path.replace(/\/+$/, "");
 }
 
-/** The UMID the entry at `index` of `list` is allocated to, if any. */
+/**
+ * The UMID the entry at `index` of `list` is allocated to, if any. Asked for a message only (a borrowed index is
+ * rare); the list's UMIDs are then read once, and kept while the list is.
+ */
 export function holderOf(list: AllocatedList, index: number): string | undefined {
   const at = list.indices.indexOf(index);
-  return at < 0 ? undefined : list.umids[at];
+  if (at < 0) return undefined;
+  const umids = holders.get(list) ?? umidsOf(list);
+  holders.set(list, umids);
+  return umids[at];
+}
+
+const holders = new WeakMap<AllocatedList, string[]>();
+
+/**
+ * The UMIDs of `list`'s entries, in the order of its indices, from its file's text read again. A file changed since
+ * it was checked is not the list checked: that is an error, not a verdict.
+ */
+export function umidsOf(list: AllocatedList): string[] {
+  const { entries } = JSON.parse(list.text()) as { entries: [number, string][] };
+  return Array.from(list.positions, (position, k) => {
+    const entry = entries[position];
+    if (entry === undefined || entry[0] !== list.indices[k])
+      throw new Error(`${list.file} changed while it was checked`);
+    return entry[1];
+  });
 }
 
 /**
@@ -131,7 +167,7 @@ export function checkStatusAllocation(dir: string, resolverUrl: string): StatusA
     allocation.files.push(displayPath(path));
     const read = readSourceText(path, LIST_FILE_LIMIT);
     if ("diagnostic" in read) allocation.diagnostics.push(read.diagnostic);
-    else addListText(allocation, displayPath(path), name, read.text, resolverUrl);
+    else addListText(allocation, displayPath(path), name, read.text, resolverUrl, () => readAgain(path));
   }
   return allocation;
 }
@@ -147,9 +183,18 @@ export function addListText(
   name: string,
   text: string,
   resolverUrl: string,
+  textAgain: () => string = () => text,
 ): void {
-  const list = readList(file, name, text, resolverUrl, allocation);
+  const list = readList(file, name, text, resolverUrl, allocation, textAgain);
   if (list !== undefined) allocation.add(list);
+}
+
+/** The text of the list file at `path`, read again. */
+function readAgain(path: string): string {
+  const read = readSourceText(path, LIST_FILE_LIMIT);
+  if ("diagnostic" in read)
+    throw new Error(`${displayPath(path)} changed while it was checked: ${read.diagnostic.message}`);
+  return read.text;
 }
 
 /**
@@ -165,6 +210,7 @@ function readList(
   text: string,
   resolverUrl: string,
   allocation: StatusAllocation,
+  textAgain: () => string,
 ): AllocatedList | undefined {
   const { diagnostics } = allocation;
   const listId = name.endsWith(".json") ? name.slice(0, -".json".length) : "";
@@ -209,12 +255,10 @@ function readList(
         `resolver publishes list ${listId}, not ${quoted(url)}`,
       "status-list/url-mismatch",
     );
-  const umids: string[] = [];
   const indices: number[] = [];
   const positions: number[] = [];
-  /** Where each index, and each UMID, is listed first. */
+  /** Where each index is listed first. */
   const seen = new Map<number, number>();
-  const seenUmids = new Map<string, number>();
   for (const [i, entry] of entries.entries()) {
     const pointer = `/entries/${i}`;
     if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[1] !== "string" || entry[1] === "") {
@@ -240,25 +284,30 @@ function readList(
       continue;
     }
     seen.set(index, i);
-    const first = seenUmids.get(umid);
-    const other = allocation.entryOf(umid);
-    if (first !== undefined || other !== undefined) {
+    const other = allocation.allocate(umid, index);
+    if (other !== undefined) {
       bad(
         `${pointer}/1`,
         `UMID ${quoted(umid)} already has ` +
-          (first !== undefined
-            ? `the entry at ${placeOf(source, `/entries/${first}/1`)}`
-            : `entry ${other!.index} of list ${other!.list.listId} (${other!.list.file})`),
+          (other.list === undefined
+            ? `the entry at ${placeOf(source, `/entries/${seen.get(other.index)}/1`)}`
+            : `entry ${other.index} of list ${other.list.listId} (${other.list.file})`),
         "status-list/duplicate-umid",
       );
       continue;
     }
-    seenUmids.set(umid, i);
-    umids.push(umid);
     indices.push(index);
     positions.push(i);
   }
-  return { listId, url, file, umids, indices: Int32Array.from(indices), positions: Int32Array.from(positions) };
+  return {
+    listId,
+    // A copy: the parser's string may be a slice of the file's text, which would keep all of it.
+    url: JSON.parse(JSON.stringify(url)) as string,
+    file,
+    indices: Int32Array.from(indices),
+    positions: Int32Array.from(positions),
+    text: textAgain,
+  };
 }
 
 const OUT_OF_RANGE = "status-list/index-out-of-range";

@@ -43,6 +43,7 @@ import { sarifFile, writeSarif } from "./sarif-option.ts";
 import { type ContentLog, openContentLog } from "../log/log-folder.ts";
 import { logRoutes } from "../log/log-output.ts";
 import type { Route } from "../plan/routes.ts";
+import { logStates } from "../log/state-store.ts";
 import { appendAll } from "../../core/append-all.ts";
 import { logGateProblems } from "../log/log-gate.ts";
 import { STATUS_FOLDER } from "../check/status-allocation.ts";
@@ -80,7 +81,7 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
       // make npm take this folder for a package).
       const cache = (await missingContentProblem(contentDir)) === undefined ? openCache(values, true) : undefined;
       // Opened once, before the content is checked: its files count toward the hosts' limits.
-      const contentLog = await openContentLog(contentDir);
+      const contentLog = await openContentLog(contentDir, cache && logStates(cache.dir));
       const options = {
         allowEmpty: values["allow-empty"] === true,
         maxProblems: shown,

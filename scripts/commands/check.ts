@@ -30,6 +30,7 @@ import { globalFetch } from "../../core/http/fetch-following.ts";
 import { onlineKeyProblems } from "../check/online-keys.ts";
 import { logGateProblems } from "../log/log-gate.ts";
 import { openContentLog } from "../log/log-folder.ts";
+import { logStates, type StateStore } from "../log/state-store.ts";
 import type { check } from "./check-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
@@ -55,6 +56,7 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
   const revision = base === undefined ? undefined : await resolveRevision(contentDir, base).catch(asUsageError);
   const progress = new Progress(process.stderr, "checking");
   const cache = openCache(values, false);
+  const states = cache && logStates(cache.dir);
   const options = {
     settings: settingsFromEnv(),
     now,
@@ -71,11 +73,11 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
         ...options,
         contentDir,
         allowUnsigned: values["allow-unsigned"],
-        judgeRoot: (dir, check) => addLogProblems(dir, check),
+        judgeRoot: (dir, check) => addLogProblems(dir, check, states),
       })
   ).finally(() => progress.stop());
   saveCache(cache);
-  if (whole) await addLogProblems(contentDir, result, revision);
+  if (whole) await addLogProblems(contentDir, result, states, revision);
   if (values.online === true)
     result.diagnostics.push(
       ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
@@ -97,8 +99,13 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
  * Adds the log gate's problems (log-gate.ts) to `check`, the check of the whole content folder `dir`: the log records
  * what the whole content serves, so it is judged only with all of it; against --base's (`revision`), if given.
  */
-async function addLogProblems(dir: string, check: ContentCheck, revision?: Revision): Promise<void> {
-  const log = (await openContentLog(dir))?.opened;
+async function addLogProblems(
+  dir: string,
+  check: ContentCheck,
+  states: StateStore | undefined,
+  revision?: Revision,
+): Promise<void> {
+  const log = (await openContentLog(dir, states))?.opened;
   for (const problem of await logGateProblems(dir, log, check, revision)) {
     // A file of the log is a checked file too, so that every output (--json included) names it.
     if (!check.files.some((checked) => checked.file === problem.file))

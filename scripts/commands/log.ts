@@ -5,7 +5,7 @@ import { quoted } from "../../core/excerpt.ts";
 import { appendEntries } from "../../core/tlog/append.ts";
 import { MAX_ENTRY_SIZE } from "../../core/tlog/entry-bundle.ts";
 import { signCheckpoint } from "../../core/tlog/checkpoint.ts";
-import { formatLatestLine, latestMap } from "../../core/tlog/latest-map.ts";
+import { extendedLatestMap, formatLatestLine } from "../../core/tlog/latest-map.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { isKeyName } from "../../core/tlog/note.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
@@ -26,6 +26,7 @@ import {
   VERIFIER_FILE,
   writeLog,
 } from "../log/log-folder.ts";
+import { logStates } from "../log/state-store.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
 import { printProblems } from "../report/problem-report.ts";
@@ -44,7 +45,8 @@ export const runLog: CommandRun<typeof log> = async (values) => {
   // The log's own lock, and _routes.json's: the states read are those the log then records.
   const locks = [logDir, join(contentDir, ROUTES_FILE)];
   return withFileLocks(locks, settings.lockWaitMs, async () => {
-    const opened = await openLog(logDir);
+    const cache = openCache(values, false);
+    const opened = await openLog(logDir, cache && logStates(cache.dir));
     if (!opened.ok) return refuse(opened.rule ?? "log/unverifiable", join(logDir, opened.file), opened.reason);
     const origin = opened.key?.name ?? checkedOrigin(newOrigin(values.origin, settings.resolverUrl));
     if (opened.key !== undefined && values.origin !== undefined && values.origin !== origin)
@@ -59,7 +61,6 @@ export const runLog: CommandRun<typeof log> = async (values) => {
       return refuse("log/wrong-key", verifier, `${values.key} is not the key of the log ${origin}`);
     }
 
-    const cache = openCache(values, false);
     const content = await checkContent(contentDir, {
       settings,
       now: new Date(),
@@ -96,7 +97,8 @@ export const runLog: CommandRun<typeof log> = async (values) => {
       return EXIT_OK;
     }
     const appended = await appendEntries(fileTileStore(logDir), old.size, entries);
-    const map = await latestMap([...opened.logged.umids, ...entries.map((entry) => parseLogEntry(entry)!.umid)]);
+    const umids = entries.map((entry) => parseLogEntry(entry)!.umid);
+    const map = await extendedLatestMap(opened.map, umids, old.size);
     const extensions = [formatLatestLine(map)];
     const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions };
     const verifier = opened.key === undefined ? formatVerifierKey(origin, signer.publicKey) : undefined;

@@ -17,7 +17,7 @@ import { listStatusRef, statusListUrl } from "../../core/status-list/list-entry-
 import { quoted } from "../../core/excerpt.ts";
 import { displayPath } from "../read/display-path.ts";
 import { type Diagnostic, diagnostic, hasErrors } from "../report/diagnostics.ts";
-import { checkStatusAllocation, STATUS_FOLDER } from "../check/status-allocation.ts";
+import { checkStatusAllocation, STATUS_FOLDER, umidsOf } from "../check/status-allocation.ts";
 import { withFileLock } from "./file-lock.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
 import { pathInTheWay } from "./path-in-the-way.ts";
@@ -74,12 +74,12 @@ export async function allocateStatusEntries(
     /** The lists a new entry may go to, with the indices each has allocated. */
     const open: { listId: string; url: string; used: Set<number>; entries: [number, string][] }[] = [];
     for (const list of allocation.lists)
-      if (list.url === statusListUrl(statusBase, list.listId) && list.umids.length < capacity)
+      if (list.url === statusListUrl(statusBase, list.listId) && list.indices.length < capacity)
         open.push({
           listId: list.listId,
           url: list.url,
           used: new Set(list.indices),
-          entries: list.umids.map((umid, i) => [list.indices[i]!, umid]),
+          entries: umidsOf(list).map((umid, i) => [list.indices[i]!, umid]),
         });
     const changed = new Set<(typeof open)[number]>();
     for (const umid of new Set(umids)) {

@@ -14,7 +14,7 @@
  * statusRefs name): one gone, or at another URL, frees all its entries at once.
  */
 import { quoted } from "../../core/excerpt.ts";
-import { type AllocatedList, STATUS_FOLDER } from "../check/status-allocation.ts";
+import { type AllocatedList, STATUS_FOLDER, umidsOf } from "../check/status-allocation.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { ResolverState } from "./resolver-state.ts";
@@ -35,13 +35,21 @@ export function statusAllocationProblems(before: ResolverState, now: ResolverSta
     return holders;
   };
   const revoked = (state: ResolverState, umid: string) => state.statuses.get(umid)?.list === "revoked";
+  /** Each list's UMIDs, read when asked (the allocation keeps none), once. */
+  const umidsRead = new Map<AllocatedList, string[]>();
+  const umids = (list: AllocatedList) => {
+    const read = umidsRead.get(list) ?? umidsOf(list);
+    umidsRead.set(list, read);
+    return read;
+  };
   for (const was of before.allocation.lists) {
     const is = nowLists.get(was.listId);
     // A file there but unreadable now has its own errors; what it allocates is unknown.
     const name = `${STATUS_FOLDER}/${was.listId}.json`;
     if (is === undefined && now.allocation.files.some((file) => file === name || file.endsWith(`/${name}`))) continue;
+    const wasUmids = umids(was);
     const entry = (k: number) =>
-      `entry ${was.indices[k]} of list ${was.listId}, allocated to UMID ${quoted(was.umids[k]!)}`;
+      `entry ${was.indices[k]} of list ${was.listId}, allocated to UMID ${quoted(wasUmids[k]!)}`;
     // To the letter: a client holds the list's id to the URL its copies' statusRefs spell (status-list-resolution.ts).
     if (is === undefined || is.url !== was.url) {
       const fate = is === undefined ? "its file is gone" : `its url is ${quoted(is.url)} now`;
@@ -49,13 +57,13 @@ export function statusAllocationProblems(before: ResolverState, now: ResolverSta
         diagnostic(
           "history/status-entry-freed",
           is === undefined ? { file: was.file } : { file: is.file, pointer: "/url" },
-          `list ${was.listId} at ${quoted(was.url)} allocated ${was.umids.length} entries at ${revision} and ` +
+          `list ${was.listId} at ${quoted(was.url)} allocated ${wasUmids.length} entries at ${revision} and ` +
             `${fate}: the statusRefs of every copy of its manifests name it, and would find no entry of theirs; ` +
             `restore the file as it was at ${revision}`,
         ),
       );
-      for (let k = 0; k < was.umids.length; k++)
-        if (revoked(before, was.umids[k]!))
+      for (let k = 0; k < wasUmids.length; k++)
+        if (revoked(before, wasUmids[k]!))
           problems.push(
             diagnostic(
               "history/status-entry-unrevoked",
@@ -67,11 +75,11 @@ export function statusAllocationProblems(before: ResolverState, now: ResolverSta
       continue;
     }
     const holders = holdersOf(is);
-    for (let k = 0; k < was.umids.length; k++) {
-      const umid = was.umids[k]!;
+    for (let k = 0; k < wasUmids.length; k++) {
+      const umid = wasUmids[k]!;
       const index = was.indices[k]!;
       const heldAt = holders.get(index);
-      const holder = heldAt === undefined ? undefined : is.umids[heldAt];
+      const holder = heldAt === undefined ? undefined : umids(is)[heldAt];
       const moved = now.allocation.entryOf(umid);
       const movedAway = moved !== undefined && (moved.list !== is || moved.index !== index);
       if (movedAway) {

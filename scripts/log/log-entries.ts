@@ -26,8 +26,6 @@ export function servedEntries(content: ContentCheck): Map<string, string> {
 export interface LoggedEntries {
   /** The latest entry of each UMID, as text. */
   latest: Map<string, string>;
-  /** The UMID of each entry, in log order. */
-  umids: string[];
 }
 
 /** Why entries read are no log this tool writes: `index` is the entry's in the log, in the bundle at `path`. */
@@ -39,24 +37,29 @@ export type LoggedFault =
 /**
  * What a log's entries say, read bundle by bundle in log order as an audit proves them (auditLog's visit): each UMID's
  * latest entry and the UMIDs in order, not the entries themselves. With `since`, also each UMID's latest entry among
- * the first `since` entries.
+ * the first `since` entries. With `from`, the reading goes on from an earlier one: `latest` is what the first `from`
+ * entries said, and the entries read are the log's from index `from` on.
  */
 export class LoggedReader implements LoggedEntries {
-  readonly latest = new Map<string, string>();
+  /** The UMID of each entry read, in log order. */
   readonly umids: string[] = [];
   /** The first entry found that this tool's log never holds; undefined while there is none. */
   fault: LoggedFault | undefined;
   /** Each UMID's latest entry among the first `since` entries, once they are read. */
   latestSince: Map<string, string> | undefined;
 
-  constructor(private readonly since = 0) {
-    if (since === 0) this.latestSince = new Map();
+  constructor(
+    private readonly since = 0,
+    readonly latest = new Map<string, string>(),
+    private readonly from = 0,
+  ) {
+    if (since === from) this.latestSince = new Map(latest);
   }
 
   /** Reads the entries of the bundle at `path`; false, with `fault` set, at the first that no log of ours holds. */
   read(entries: readonly Uint8Array[], path: string): boolean {
     for (const bytes of entries) {
-      const index = this.umids.length;
+      const index = this.from + this.umids.length;
       const entry = parseLogEntry(bytes);
       if (entry === undefined) {
         this.fault = { reason: "malformed", path, index };
@@ -69,7 +72,7 @@ export class LoggedReader implements LoggedEntries {
       }
       this.latest.set(entry.umid, decodeUtf8(bytes)!);
       this.umids.push(entry.umid);
-      if (this.umids.length === this.since) this.latestSince = new Map(this.latest);
+      if (index + 1 === this.since) this.latestSince = new Map(this.latest);
     }
     return true;
   }
@@ -83,7 +86,10 @@ export function revivedUmids(served: ReadonlyMap<string, string>, latest: Readon
   return [...served]
     .filter(([umid, entry]) => {
       const logged = latest.get(umid);
-      return logged !== undefined && isRevival(parseLogEntry(utf8(logged)), parseLogEntry(utf8(entry))!);
+      // The state logged, served again, revives nothing: most UMIDs, compared without parsing either.
+      return (
+        logged !== undefined && logged !== entry && isRevival(parseLogEntry(utf8(logged)), parseLogEntry(utf8(entry))!)
+      );
     })
     .map(([umid]) => umid)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
