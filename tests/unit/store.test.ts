@@ -125,6 +125,22 @@ describe("the atomic writer", () => {
     assert.deepEqual(readdirSync(dir), ["state.json"]);
   });
 
+  it("keeps the old file's permissions whole, the bits the umask would take away too", () => {
+    const dir = join(scratch, "umask");
+    mkdirSync(dir);
+    const file = join(dir, "shared.json");
+    writeFileSync(file, "old");
+    // Group- and world-writable: bits a umask of 022 (the usual one) takes from every new file.
+    chmodSync(file, 0o666);
+    const umask = process.umask(0o022);
+    try {
+      writeAtomically(file, "new");
+    } finally {
+      process.umask(umask);
+    }
+    assert.equal(statSync(file).mode & 0o777, 0o666);
+  });
+
   it("leaves the old file and no temporary when the write is refused part way", () => {
     const dir = join(scratch, "refused");
     mkdirSync(dir);
