@@ -52,10 +52,10 @@ function written(file: string, table: SortedTable, prefix = 0): void {
   });
 }
 
-function read(file: string, at = 0, format = "test table 1") {
+function read(file: string, at = 0, format = "test table 1", maxBytes = 1 << 20) {
   const fd = openSync(file, "r");
   try {
-    return readTable(fd, at, format, ROW_BYTES, 1 << 20);
+    return readTable(fd, at, format, ROW_BYTES, maxBytes);
   } finally {
     closeSync(fd);
   }
@@ -108,6 +108,19 @@ describe("the sorted table", () => {
     Buffer.from(table.rows).copy(swapped, ROW_BYTES, 0, ROW_BYTES);
     written(file, new SortedTable(swapped, ROW_BYTES));
     assert.deepEqual(read(file), { why: "is not sorted" });
+  });
+
+  it("believes no header's count of rows beyond what its file holds: nothing is allocated for them", () => {
+    const file = join(scratch, "lying");
+    written(file, tableOf([1, 2]));
+    const bytes = readFileSync(file);
+    // 2^34 rows claimed by a file of two, under a limit that allows them: reading them would take 640 GiB.
+    const header = JSON.parse(bytes.subarray(0, 256).toString());
+    header.count = 2 ** 34;
+    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(header).padEnd(255)}\n`), bytes.subarray(256)]));
+    assert.deepEqual(read(file, 0, "test table 1", 2 ** 41), {
+      why: "does not match its digest (truncated or altered)",
+    });
   });
 });
 
