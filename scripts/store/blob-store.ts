@@ -178,7 +178,8 @@ export class BlobStore {
       this.#closeReaders();
       return;
     }
-    const known = new Set([...segmentsOf(this.#index.rows), this.#segment.id]);
+    // This run's id is another's too when this run never made its segment: that one is not this run's to remove.
+    const known = new Set([...segmentsOf(this.#index.rows), ...(this.#segment.made ? [this.#segment.id] : [])]);
     const sizes = segmentSizes(this.dir, known);
     const copy = new SegmentWriter(this.dir);
     let rows = this.#merged(wanted, sizes);
@@ -272,6 +273,11 @@ class SegmentWriter {
     return join(this.dir, segmentName(this.id));
   }
 
+  /** Whether this writer made its file: until then, a file of its name is another run's. */
+  get made(): boolean {
+    return this.#fd !== undefined;
+  }
+
   /** Bytes appended and not yet written. */
   get pending(): number {
     return this.#pending;
@@ -294,12 +300,14 @@ class SegmentWriter {
     this.#pending = 0;
   }
 
-  /** Removes the segment, as far as the file system lets it (a read-only one never had it). */
+  /** Removes the segment, if this writer made it, as far as the file system lets it. */
   remove(): void {
     this.#chunks = [];
     this.#pending = 0;
+    // Not made: what is at its path (wx refused it) is another run's, or a link, and stays.
+    if (this.#fd === undefined) return;
     try {
-      if (this.#fd !== undefined) closeSync(this.#fd);
+      closeSync(this.#fd);
       rmSync(this.path, { force: true });
     } catch {
       // Nothing more to do: no index names it, and a later run's sweep removes it.
