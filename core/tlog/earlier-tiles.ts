@@ -36,3 +36,19 @@ export async function earlierTileFault(
   }
   return undefined;
 }
+
+/**
+ * Those of `paths` that are past the tree of `size` entries: a tile or bundle wider than the one of its coordinates
+ * now, or of coordinates it has none at, which a run killed before its checkpoint leaves. An append of other entries
+ * would make one an earlier size's that is not the start of the tile then, so the append removes them first.
+ */
+export function pastTree(paths: Iterable<string>, size: number): string[] {
+  return [...paths].filter((path) => {
+    const tile = parseTilePath(path);
+    return (
+      tile !== undefined &&
+      tilePath(tile) === path &&
+      tile.width > tileWidth(tile.level === "entries" ? 0 : tile.level, tile.index, size)
+    );
+  });
+}
