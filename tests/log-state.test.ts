@@ -6,7 +6,7 @@
  * recomputed, is believed, as the test of what a state spares shows.
  */
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -220,6 +220,22 @@ describe("the log's verified state (issue 38, section 3)", () => {
     const opened = await agree(dir, states);
     assert.ok(opened.ok, JSON.stringify(opened));
     assert.equal(opened.checkpoint?.size, 400);
+  });
+
+  it("keeps no temporary a killed run left in the folder of states, once it is stale", async () => {
+    const { dir, cache } = newLog();
+    const states = await statesIn(cache);
+    await append(dir, range(0, 10), await signer());
+    assert.ok((await openLog(dir, states)).ok);
+    const folder = join(cache, "log");
+    const [state] = readdirSync(folder);
+    const left = [`.${state}.0123456789ab.tmp`, `.${state}.ba9876543210.tmp`];
+    for (const name of left) writeFileSync(join(folder, name), "half a state");
+    const old = (Date.now() - 3700_000) / 1000;
+    utimesSync(join(folder, left[0]!), old, old);
+    await append(dir, range(10, 20), await signer());
+    assert.ok((await openLog(dir, states)).ok);
+    assert.deepEqual(readdirSync(folder).sort(), [left[1], state].sort());
   });
 
   it("audits the whole log when the state is damaged, truncated or foreign", async () => {
