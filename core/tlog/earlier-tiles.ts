@@ -7,7 +7,7 @@
  */
 import { entryBundle, parseEntryBundle } from "./entry-bundle.ts";
 import { HASH_SIZE, sameHash } from "./merkle.ts";
-import { parseTilePath, tilePath, tileWidth } from "./tile.ts";
+import { parseTilePath, type Tile, tilePath, tileWidth } from "./tile.ts";
 import type { TileStore } from "./tile-hashes.ts";
 
 /**
@@ -21,10 +21,9 @@ export async function earlierTileFault(
   size: number,
 ): Promise<{ path: string; reason: "mismatch" } | undefined> {
   for (const path of paths) {
-    const tile = parseTilePath(path);
-    if (tile === undefined || tilePath(tile) !== path) continue;
-    const width = tileWidth(tile.level === "entries" ? 0 : tile.level, tile.index, size);
-    if (tile.width >= width) continue;
+    const coordinates = widthNow(path, size);
+    if (coordinates === undefined || coordinates.tile.width >= coordinates.width) continue;
+    const { tile, width } = coordinates;
     const earlier = await store.read(path);
     const now = await store.read(tilePath({ ...tile, width }));
     if (earlier === undefined || now === undefined) continue;
@@ -44,11 +43,14 @@ export async function earlierTileFault(
  */
 export function pastTree(paths: Iterable<string>, size: number): string[] {
   return [...paths].filter((path) => {
-    const tile = parseTilePath(path);
-    return (
-      tile !== undefined &&
-      tilePath(tile) === path &&
-      tile.width > tileWidth(tile.level === "entries" ? 0 : tile.level, tile.index, size)
-    );
+    const now = widthNow(path, size);
+    return now !== undefined && now.tile.width > now.width;
   });
+}
+
+/** The tile or bundle at `path` (its own tlog-tiles path), and the width of the one of its coordinates in the tree. */
+function widthNow(path: string, size: number): { tile: Tile; width: number } | undefined {
+  const tile = parseTilePath(path);
+  if (tile === undefined || tilePath(tile) !== path) return undefined;
+  return { tile, width: tileWidth(tile.level === "entries" ? 0 : tile.level, tile.index, size) };
 }
