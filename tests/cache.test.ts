@@ -504,6 +504,39 @@ describe("the blob store", () => {
     assert.equal(Buffer.from(new BlobStore(blobs).get(digestOf("one")) as Uint8Array).toString(), "one");
   });
 
+  it("reads no more of a segment than it holds, whatever length an index with its digest remade claims", () => {
+    const dir = join(scratch, "store-long");
+    const blobs = join(dir, "blobs");
+    const digest = createHash("sha256").update("one").digest("hex");
+    const first = new BlobStore(blobs);
+    first.put(Buffer.from("one"));
+    first.save();
+    // The one row's length made 4 GiB less a byte, and the table's digest made again: a forged index.
+    const index = readFileSync(join(blobs, "index"));
+    const rows = index.subarray(256);
+    rows.writeUInt32LE(2 ** 32 - 1, 36);
+    const header = JSON.parse(index.toString("utf8", 0, 256));
+    header.sha256 = createHash("sha256").update(rows).digest("base64url");
+    writeFileSync(join(blobs, "index"), Buffer.concat([Buffer.from(`${JSON.stringify(header).padEnd(255)}\n`), rows]));
+    const allocated: number[] = [];
+    const allocUnsafe = Buffer.allocUnsafe;
+    const allocate = mock.method(Buffer, "allocUnsafe", (size: number) => {
+      allocated.push(size);
+      return allocUnsafe(size);
+    });
+    try {
+      const forged = new BlobStore(blobs);
+      assert.equal(forged.ignored, undefined);
+      assert.equal(forged.get(digest), "altered");
+    } finally {
+      allocate.mock.restore();
+    }
+    assert.ok(
+      allocated.every((size) => size < 1024 ** 2),
+      `allocated ${allocated}`,
+    );
+  });
+
   it("copies the blobs still wanted into one new segment once most are not, and sweeps what killed runs left", () => {
     const dir = join(scratch, "store-compact");
     const blobs = join(dir, "blobs");
