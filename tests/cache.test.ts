@@ -5,7 +5,7 @@
  * bad signature pass; expiry is judged at every run; a damaged cache is ignored, never trusted.
  */
 import assert from "node:assert/strict";
-import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import nodeCrypto, { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import {
   chmodSync,
   mkdirSync,
@@ -23,7 +23,8 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { after, describe, it } from "node:test";
+import { after, describe, it, mock } from "node:test";
+import { syncBuiltinESMExports } from "node:module";
 import { BlobStore } from "../scripts/store/blob-store.ts";
 import { KEY_KINDS, KeyRows, type KnownKeys } from "../scripts/cache/known-keys.ts";
 import {
@@ -478,6 +479,62 @@ describe("the blob store", () => {
       [true, true, false, false],
     );
     assert.equal(indexedBodies(join(dir, "cache")), 2);
+  });
+
+  it("never removes a segment it did not make: a run whose random id is another's takes no blob, and costs none", () => {
+    const dir = join(scratch, "store-same-id");
+    const blobs = join(dir, "blobs");
+    const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    // Every run draws the same id: one chance in four billion, made certain.
+    const draw = mock.method(nodeCrypto, "randomBytes", (size: number) => Buffer.alloc(size, 7));
+    syncBuiltinESMExports();
+    try {
+      const first = new BlobStore(blobs);
+      first.put(Buffer.from("one"));
+      first.save();
+      const second = new BlobStore(blobs);
+      second.put(Buffer.from("two"));
+      second.flush();
+      assert.equal((second.unwritable as NodeJS.ErrnoException | undefined)?.code, "EEXIST");
+      assert.throws(() => second.save(digestTable([])), { code: "EEXIST" });
+    } finally {
+      draw.mock.restore();
+      syncBuiltinESMExports();
+    }
+    assert.equal(Buffer.from(new BlobStore(blobs).get(digestOf("one")) as Uint8Array).toString(), "one");
+  });
+
+  it("reads no more of a segment than it holds, whatever length an index with its digest remade claims", () => {
+    const dir = join(scratch, "store-long");
+    const blobs = join(dir, "blobs");
+    const digest = createHash("sha256").update("one").digest("hex");
+    const first = new BlobStore(blobs);
+    first.put(Buffer.from("one"));
+    first.save();
+    // The one row's length made 4 GiB less a byte, and the table's digest made again: a forged index.
+    const index = readFileSync(join(blobs, "index"));
+    const rows = index.subarray(256);
+    rows.writeUInt32LE(2 ** 32 - 1, 36);
+    const header = JSON.parse(index.toString("utf8", 0, 256));
+    header.sha256 = createHash("sha256").update(rows).digest("base64url");
+    writeFileSync(join(blobs, "index"), Buffer.concat([Buffer.from(`${JSON.stringify(header).padEnd(255)}\n`), rows]));
+    const allocated: number[] = [];
+    const allocUnsafe = Buffer.allocUnsafe;
+    const allocate = mock.method(Buffer, "allocUnsafe", (size: number) => {
+      allocated.push(size);
+      return allocUnsafe(size);
+    });
+    try {
+      const forged = new BlobStore(blobs);
+      assert.equal(forged.ignored, undefined);
+      assert.equal(forged.get(digest), "altered");
+    } finally {
+      allocate.mock.restore();
+    }
+    assert.ok(
+      allocated.every((size) => size < 1024 ** 2),
+      `allocated ${allocated}`,
+    );
   });
 
   it("copies the blobs still wanted into one new segment once most are not, and sweeps what killed runs left", () => {

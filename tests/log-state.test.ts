@@ -6,9 +6,9 @@
  * recomputed, is believed, as the test of what a state spares shows.
  */
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { encodeBase64, utf8 } from "../core/base64url.ts";
 import { appendEntries } from "../core/tlog/append.ts";
@@ -48,12 +48,22 @@ function entry(n: number, version = 0): Uint8Array {
   return formatLogEntry({ umid: `urn:${n}`, state: "active", sha256 });
 }
 
-/** Appends `entries` to the log in `dir` as `manifest-resolver log` does, signed by `by`. */
-async function append(dir: string, entries: Uint8Array[], by: NoteSigner): Promise<void> {
+/**
+ * Appends `entries` to the log in `dir` as `manifest-resolver log` does, signed by `by`; `killed`: as a run killed
+ * before its checkpoint, which wrote the tiles and bundles only.
+ */
+async function append(dir: string, entries: Uint8Array[], by: NoteSigner, killed = false): Promise<void> {
   const opened = await openLog(dir);
   assert.ok(opened.ok, JSON.stringify(opened));
   const old = opened.checkpoint ?? emptyCheckpoint(by.name);
   const appended = await appendEntries(fileTileStore(dir), old.size, entries);
+  if (killed) {
+    for (const [path, bytes] of appended.files) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), bytes);
+    }
+    return;
+  }
   const umids = entries.map((bytes) => parseLogEntry(bytes)!.umid);
   const map = await extendedLatestMap(opened.map, umids, old.size);
   const checkpoint = {
@@ -63,7 +73,7 @@ async function append(dir: string, entries: Uint8Array[], by: NoteSigner): Promi
     extensions: [formatLatestLine(map)],
   };
   const verifier = opened.key === undefined ? formatVerifierKey(by.name, by.publicKey) : undefined;
-  await writeLog(dir, appended.files, await signCheckpoint(checkpoint, by), verifier);
+  await writeLog(dir, old.size, appended.files, await signCheckpoint(checkpoint, by), verifier);
 }
 
 const range = (from: number, to: number, version = 0) =>
@@ -195,6 +205,37 @@ describe("the log's verified state (issue 38, section 3)", () => {
     await append(join(scratch, "third", "_log"), range(0, 100), await signer(2));
     cpSync(join(scratch, "third", "_log", "checkpoint"), join(dir, "checkpoint"));
     assert.equal((await agree(dir, states)).ok, false);
+  });
+
+  it("opens a log that a killed append left files past, once another append of other entries follows", async () => {
+    const { dir, cache } = newLog();
+    const states = await statesIn(cache);
+    const by = await signer();
+    await append(dir, range(0, 300), by);
+    assert.ok((await openLog(dir, states)).ok);
+    // Killed before its checkpoint: tile 1's hashes and bundle at width 50, of entries the next run never appends.
+    await append(dir, range(900, 906), by, true);
+    assert.ok((await agree(dir, states)).ok, "files past the checkpoint's tree are no part of its log");
+    await append(dir, range(300, 400), by);
+    const opened = await agree(dir, states);
+    assert.ok(opened.ok, JSON.stringify(opened));
+    assert.equal(opened.checkpoint?.size, 400);
+  });
+
+  it("keeps no temporary a killed run left in the folder of states, once it is stale", async () => {
+    const { dir, cache } = newLog();
+    const states = await statesIn(cache);
+    await append(dir, range(0, 10), await signer());
+    assert.ok((await openLog(dir, states)).ok);
+    const folder = join(cache, "log");
+    const [state] = readdirSync(folder);
+    const left = [`.${state}.0123456789ab.tmp`, `.${state}.ba9876543210.tmp`];
+    for (const name of left) writeFileSync(join(folder, name), "half a state");
+    const old = (Date.now() - 3700_000) / 1000;
+    utimesSync(join(folder, left[0]!), old, old);
+    await append(dir, range(10, 20), await signer());
+    assert.ok((await openLog(dir, states)).ok);
+    assert.deepEqual(readdirSync(folder).sort(), [left[1], state].sort());
   });
 
   it("audits the whole log when the state is damaged, truncated or foreign", async () => {

@@ -7,7 +7,7 @@
  */
 import { entryBundle, parseEntryBundle } from "./entry-bundle.ts";
 import { HASH_SIZE, sameHash } from "./merkle.ts";
-import { parseTilePath, tilePath, tileWidth } from "./tile.ts";
+import { parseTilePath, type Tile, tilePath, tileWidth } from "./tile.ts";
 import type { TileStore } from "./tile-hashes.ts";
 
 /**
@@ -21,10 +21,9 @@ export async function earlierTileFault(
   size: number,
 ): Promise<{ path: string; reason: "mismatch" } | undefined> {
   for (const path of paths) {
-    const tile = parseTilePath(path);
-    if (tile === undefined || tilePath(tile) !== path) continue;
-    const width = tileWidth(tile.level === "entries" ? 0 : tile.level, tile.index, size);
-    if (tile.width >= width) continue;
+    const coordinates = widthNow(path, size);
+    if (coordinates === undefined || coordinates.tile.width >= coordinates.width) continue;
+    const { tile, width } = coordinates;
     const earlier = await store.read(path);
     const now = await store.read(tilePath({ ...tile, width }));
     if (earlier === undefined || now === undefined) continue;
@@ -35,4 +34,23 @@ export async function earlierTileFault(
     if (!sameHash(earlier, start)) return { path, reason: "mismatch" };
   }
   return undefined;
+}
+
+/**
+ * Those of `paths` that are past the tree of `size` entries: a tile or bundle wider than the one of its coordinates
+ * now, or of coordinates it has none at, which a run killed before its checkpoint leaves. An append of other entries
+ * would make one an earlier size's that is not the start of the tile then, so the append removes them first.
+ */
+export function pastTree(paths: Iterable<string>, size: number): string[] {
+  return [...paths].filter((path) => {
+    const now = widthNow(path, size);
+    return now !== undefined && now.tile.width > now.width;
+  });
+}
+
+/** The tile or bundle at `path` (its own tlog-tiles path), and the width of the one of its coordinates in the tree. */
+function widthNow(path: string, size: number): { tile: Tile; width: number } | undefined {
+  const tile = parseTilePath(path);
+  if (tile === undefined || tilePath(tile) !== path) return undefined;
+  return { tile, width: tileWidth(tile.level === "entries" ? 0 : tile.level, tile.index, size) };
 }

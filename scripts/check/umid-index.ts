@@ -2,7 +2,9 @@
  * UMIDs to numbers, as compactly as a million of them allow (issue 38, section 3): no UMID string is kept, only the
  * first 16 bytes of its SHA-256, in one typed array, its number in another, and an open-addressing table of their
  * positions (linear probing, at most three quarters full). About 28 bytes a UMID, where a Map of strings takes five
- * times that. Two UMIDs are told apart by their digests: equal 128-bit prefixes of SHA-256 take 2^64 tries to find.
+ * times that. Two UMIDs are told apart by their digests: equal 128-bit prefixes of SHA-256 take 2^64 tries to find,
+ * and both UMIDs are then the finder's; one equal to another's UMID takes 2^128. Two that met would be one UMID here
+ * (the second given the first's number, as a UMID twice is), never a table out of order.
  */
 import { hash } from "node:crypto";
 

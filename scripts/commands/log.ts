@@ -102,7 +102,7 @@ export const runLog: CommandRun<typeof log> = async (values) => {
     const extensions = [formatLatestLine(map)];
     const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions };
     const verifier = opened.key === undefined ? formatVerifierKey(origin, signer.publicKey) : undefined;
-    await writeLog(logDir, appended.files, await signCheckpoint(checkpoint, signer), verifier);
+    await writeLog(logDir, old.size, appended.files, await signCheckpoint(checkpoint, signer), verifier);
     const appendedText = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
     console.log(`${shownLog} appended ${appendedText}: size ${appended.size}, root ${encodeBase64(appended.rootHash)}`);
     return EXIT_OK;

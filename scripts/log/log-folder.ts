@@ -6,15 +6,15 @@
  * those of earlier sizes it keeps against those (earlier-tiles.ts).
  * Written new files first and the checkpoint last, each atomically, so that a process
  * killed at any instant leaves the previous log or the new one: files past the previous
- * checkpoint's size are not part of its log, and are written over by the next append.
+ * checkpoint's size are not part of its log, and the next append removes them first.
  * The checkpoint's latest-map line must be the map its entries make (latest-map.ts): the
  * build serves that map's buckets, and a client proves a UMID's latest entry with them.
  */
 import { existsSync, statSync } from "node:fs";
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { auditLog } from "../../core/tlog/audit.ts";
-import { earlierTileFault } from "../../core/tlog/earlier-tiles.ts";
+import { earlierTileFault, pastTree } from "../../core/tlog/earlier-tiles.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { extendedLatestMap, type LatestMap, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, sameHash, treeRoot } from "../../core/tlog/merkle.ts";
@@ -259,13 +259,19 @@ export function emptyCheckpoint(origin: string): Checkpoint {
   return { origin, size: 0, rootHash: EMPTY_TREE_ROOT, extensions: [] };
 }
 
-/** Writes the tiles and bundles of an append, the verifier if new, then the signed checkpoint. */
+/**
+ * Writes the tiles and bundles of an append to the tree of `oldSize` entries, the verifier if new, then the signed
+ * checkpoint; first removes what a killed append left past that tree (pastTree), which this append's other entries
+ * would otherwise leave behind as an earlier size's tile that is not one.
+ */
 export async function writeLog(
   dir: string,
+  oldSize: number,
   files: ReadonlyMap<string, Uint8Array>,
   signedCheckpoint: string,
   verifier?: string,
 ): Promise<void> {
+  for (const path of pastTree(await tileFiles(dir), oldSize)) await rm(join(dir, path), { force: true });
   await mkdir(dir, { recursive: true });
   for (const [path, bytes] of files) {
     await mkdir(dirname(join(dir, path)), { recursive: true });

@@ -8,6 +8,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically } from "../store/atomic-write.ts";
 import { readRegularFile } from "../store/regular-file.ts";
+import { sweep } from "../store/sweep.ts";
 
 export interface StateStore {
   get(key: string): Promise<Uint8Array | undefined>;
@@ -37,6 +38,8 @@ function folderStateStore(dir: string): StateStore {
       try {
         await mkdir(dir, { recursive: true });
         await writeFileAtomically(join(dir, key), bytes);
+        // The temporaries of runs killed while writing one: nothing else sweeps this folder.
+        sweep(dir);
       } catch {
         // A read-only or full cache: the next run audits again.
       }

@@ -9,7 +9,7 @@
  * publisher's edit, and each reader of a cache or state file checks its digest or shape.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** A temporary `writeAtomically` makes: what a sweep may remove once it is stale. */
@@ -18,13 +18,16 @@ export const TEMPORARY_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
 /** What is written: bytes or text, or a function that writes them to the open file (`fd`) in parts. */
 export type FileContent = string | Uint8Array | ((fd: number) => void);
 
-/** Replaces `path` with `content` in one step, keeping the file's permissions (else `mode`, else 0o644). */
-export function writeAtomically(path: string, content: FileContent, mode?: number): void {
+/** Replaces `path` with `content` in one step, keeping the file's permissions (a new file's: 0o644, less the umask). */
+export function writeAtomically(path: string, content: FileContent): void {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   const existingMode = statSync(path, { throwIfNoEntry: false })?.mode;
-  const fd = openSync(temporary, "wx", mode ?? (existingMode === undefined ? 0o644 : existingMode & 0o777));
+  const kept = existingMode === undefined ? undefined : existingMode & 0o777;
+  const fd = openSync(temporary, "wx", kept ?? 0o644);
   try {
     try {
+      // The umask applies to a new file, not to the one replaced: without this, a group-writable file would lose it.
+      if (kept !== undefined) fchmodSync(fd, kept);
       if (typeof content === "function") content(fd);
       else writeFileSync(fd, content);
     } finally {
@@ -38,6 +41,6 @@ export function writeAtomically(path: string, content: FileContent, mode?: numbe
 }
 
 /** `writeAtomically` for the commands' async code: a refusal is a rejection. */
-export async function writeFileAtomically(path: string, content: string | Uint8Array, mode?: number): Promise<void> {
-  writeAtomically(path, content, mode);
+export async function writeFileAtomically(path: string, content: string | Uint8Array): Promise<void> {
+  writeAtomically(path, content);
 }

@@ -22,7 +22,7 @@
  * once stale (sweep.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readFully } from "../read/read-fully.ts";
 import { writeAtomically } from "./atomic-write.ts";
@@ -64,8 +64,8 @@ export class BlobStore {
   readonly #segment: SegmentWriter;
   /** The rows of the blobs this run put, in its segment, in the order put. */
   #added = new TableRows(ROW_BYTES);
-  /** Each segment read, open once: its descriptor, or `missing` when it holds no blob this run. */
-  readonly #readers = new Map<number, number | "missing">();
+  /** Each segment read, open once: its descriptor and size, or `missing` when it holds no blob this run. */
+  readonly #readers = new Map<number, SegmentReader | "missing">();
   /** Why the store takes no more blobs this run: the file system refused one. */
   #unwritable?: Error;
   /** Why the index on disk was ignored, if it was. */
@@ -137,9 +137,12 @@ export class BlobStore {
     const segment = this.#reader(view.readUInt32LE(at + SEGMENT_AT));
     if (typeof segment === "string") return segment;
     const length = view.readUInt32LE(at + LENGTH_AT);
+    const offset = view.readDoubleLE(at + OFFSET_AT);
+    // Bytes the segment does not hold: none is allocated for them (an index can claim 4 GiB).
+    if (!(offset >= 0 && offset + length <= segment.size)) return "altered";
     let blob: Buffer;
     try {
-      blob = readFully(segment, length, view.readDoubleLE(at + OFFSET_AT));
+      blob = readFully(segment.fd, length, offset);
     } catch {
       return "missing";
     }
@@ -151,13 +154,14 @@ export class BlobStore {
    * The segment open for reading. Removed by another run, or unreadable: either way its blobs are made again.
    * Any other thing in its place holds no blob: said once (`altered`), and its other blobs are then `missing`.
    */
-  #reader(segment: number): number | "missing" | "altered" {
-    const reader = this.#readers.get(segment);
-    if (reader !== undefined) return reader;
+  #reader(segment: number): SegmentReader | "missing" | "altered" {
+    const known = this.#readers.get(segment);
+    if (known !== undefined) return known;
     try {
       const fd = openRegularFile(join(this.dir, segmentName(segment)));
-      this.#readers.set(segment, fd);
-      return fd;
+      const reader = { fd, size: fstatSync(fd).size };
+      this.#readers.set(segment, reader);
+      return reader;
     } catch (error) {
       this.#readers.set(segment, "missing");
       return error instanceof NotACacheFile && error.message !== "no such file" ? "altered" : "missing";
@@ -178,7 +182,8 @@ export class BlobStore {
       this.#closeReaders();
       return;
     }
-    const known = new Set([...segmentsOf(this.#index.rows), this.#segment.id]);
+    // This run's id is another's too when this run never made its segment: that one is not this run's to remove.
+    const known = new Set([...segmentsOf(this.#index.rows), ...(this.#segment.made ? [this.#segment.id] : [])]);
     const sizes = segmentSizes(this.dir, known);
     const copy = new SegmentWriter(this.dir);
     let rows = this.#merged(wanted, sizes);
@@ -207,7 +212,7 @@ export class BlobStore {
   }
 
   #closeReaders(): void {
-    for (const fd of this.#readers.values()) if (typeof fd === "number") closeSync(fd);
+    for (const reader of this.#readers.values()) if (typeof reader !== "string") closeSync(reader.fd);
     this.#readers.clear();
   }
 
@@ -257,6 +262,12 @@ export class BlobStore {
   }
 }
 
+/** A segment open for reading, and its size then: its blobs were written before any index named them. */
+interface SegmentReader {
+  fd: number;
+  size: number;
+}
+
 /** A new segment, appended to: opened at its first write, never over another's. */
 class SegmentWriter {
   readonly id = randomBytes(4).readUInt32LE(0);
@@ -270,6 +281,11 @@ class SegmentWriter {
 
   get path(): string {
     return join(this.dir, segmentName(this.id));
+  }
+
+  /** Whether this writer made its file: until then, a file of its name is another run's. */
+  get made(): boolean {
+    return this.#fd !== undefined;
   }
 
   /** Bytes appended and not yet written. */
@@ -294,12 +310,14 @@ class SegmentWriter {
     this.#pending = 0;
   }
 
-  /** Removes the segment, as far as the file system lets it (a read-only one never had it). */
+  /** Removes the segment, if this writer made it, as far as the file system lets it. */
   remove(): void {
     this.#chunks = [];
     this.#pending = 0;
+    // Not made: what is at its path (wx refused it) is another run's, or a link, and stays.
+    if (this.#fd === undefined) return;
     try {
-      if (this.#fd !== undefined) closeSync(this.#fd);
+      closeSync(this.#fd);
       rmSync(this.path, { force: true });
     } catch {
       // Nothing more to do: no index names it, and a later run's sweep removes it.

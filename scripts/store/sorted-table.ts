@@ -7,6 +7,7 @@
  * and trusted only when they match their digest and are sorted.
  */
 import { createHash } from "node:crypto";
+import { fstatSync } from "node:fs";
 import { readInto } from "../read/read-fully.ts";
 import { withRoom } from "./growing.ts";
 
@@ -160,6 +161,9 @@ export function readTable(
   if (!Number.isSafeInteger(count) || (count as number) < 0 || (count as number) * rowBytes > maxBytes)
     return { why: "does not match its digest (truncated or altered)" };
   const length = (count as number) * rowBytes;
+  // A count the file cannot hold is a lie, found before its rows are allocated: a header claims what it likes.
+  if (at + TABLE_HEADER_BYTES + length > fstatSync(fd).size)
+    return { why: "does not match its digest (truncated or altered)" };
   const rows = new Uint8Array(shared ? new SharedArrayBuffer(length) : new ArrayBuffer(length));
   if (
     readInto(fd, rows, at + TABLE_HEADER_BYTES) < length ||

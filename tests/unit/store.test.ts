@@ -52,10 +52,10 @@ function written(file: string, table: SortedTable, prefix = 0): void {
   });
 }
 
-function read(file: string, at = 0, format = "test table 1") {
+function read(file: string, at = 0, format = "test table 1", maxBytes = 1 << 20) {
   const fd = openSync(file, "r");
   try {
-    return readTable(fd, at, format, ROW_BYTES, 1 << 20);
+    return readTable(fd, at, format, ROW_BYTES, maxBytes);
   } finally {
     closeSync(fd);
   }
@@ -109,6 +109,19 @@ describe("the sorted table", () => {
     written(file, new SortedTable(swapped, ROW_BYTES));
     assert.deepEqual(read(file), { why: "is not sorted" });
   });
+
+  it("believes no header's count of rows beyond what its file holds: nothing is allocated for them", () => {
+    const file = join(scratch, "lying");
+    written(file, tableOf([1, 2]));
+    const bytes = readFileSync(file);
+    // 2^34 rows claimed by a file of two, under a limit that allows them: reading them would take 640 GiB.
+    const header = JSON.parse(bytes.subarray(0, 256).toString());
+    header.count = 2 ** 34;
+    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(header).padEnd(255)}\n`), bytes.subarray(256)]));
+    assert.deepEqual(read(file, 0, "test table 1", 2 ** 41), {
+      why: "does not match its digest (truncated or altered)",
+    });
+  });
 });
 
 describe("the atomic writer", () => {
@@ -123,6 +136,22 @@ describe("the atomic writer", () => {
     assert.equal(readFileSync(file, "utf8"), "two");
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.deepEqual(readdirSync(dir), ["state.json"]);
+  });
+
+  it("keeps the old file's permissions whole, the bits the umask would take away too", () => {
+    const dir = join(scratch, "umask");
+    mkdirSync(dir);
+    const file = join(dir, "shared.json");
+    writeFileSync(file, "old");
+    // Group- and world-writable: bits a umask of 022 (the usual one) takes from every new file.
+    chmodSync(file, 0o666);
+    const umask = process.umask(0o022);
+    try {
+      writeAtomically(file, "new");
+    } finally {
+      process.umask(umask);
+    }
+    assert.equal(statSync(file).mode & 0o777, 0o666);
   });
 
   it("leaves the old file and no temporary when the write is refused part way", () => {
