@@ -97,8 +97,8 @@ async function routedDocument(
   if (document.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", path: pathname });
   const { row, body } = document;
   return ifNoneMatchMatches(request.headers.get("If-None-Match"), row.etag)
-    ? routedNotModified(row.etag, row)
-    : routedAnswer(body, row.etag, row);
+    ? routedNotModified(row)
+    : routedAnswer(body, row);
 }
 
 function resolution(

@@ -9,6 +9,7 @@
 import { CACHE_RESOLVED, JSON_CONTENT_TYPE } from "../core/served-kinds.ts";
 import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
 import type { StatusEntry } from "./records.ts";
+import type { RouteRow } from "./route-table.ts";
 
 export const CONTRACT = "manifest-resolver/v0.1";
 export const MANIFEST_CONTENT_TYPE = "application/ld+json; charset=utf-8";
@@ -79,19 +80,12 @@ function cachedBody(
  * A document the route table routes (edge/routed-documents.ts), with the media type and caching its row gives: its
  * headers are a manifest's but for those two.
  */
-export function routedAnswer(
-  body: Uint8Array<ArrayBuffer>,
-  etag: string,
-  { contentType, cacheControl }: { contentType: string; cacheControl: string },
-): Answer {
+export function routedAnswer(body: Uint8Array<ArrayBuffer>, { contentType, cacheControl, etag }: RouteRow): Answer {
   return cachedBody(contentType, body, etag, [...COMMON_HEADERS, ["Cache-Control", cacheControl]]);
 }
 
 /** 304 for a routed document: its 200's headers but the body's length. */
-export function routedNotModified(
-  etag: string,
-  { contentType, cacheControl }: { contentType: string; cacheControl: string },
-): Answer {
+export function routedNotModified({ contentType, cacheControl, etag }: RouteRow): Answer {
   return notModifiedWith([...COMMON_HEADERS, ["Cache-Control", cacheControl]], etag, contentType);
 }
 
