@@ -8,15 +8,13 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically } from "../store/atomic-write.ts";
 import { readRegularFile } from "../store/regular-file.ts";
+import { MAX_LOG_STATE_BYTES } from "../store/limits.ts";
 import { sweep } from "../store/sweep.ts";
 
 export interface StateStore {
   get(key: string): Promise<Uint8Array | undefined>;
   put(key: string, bytes: Uint8Array): Promise<void>;
 }
-
-/** A state larger than this is no state a log of a few million entries keeps. */
-const MAX_STATE_BYTES = 2 ** 30;
 
 /** The log's states kept in the cache folder `cacheDir` (UM_CACHE_DIR). */
 export function logStates(cacheDir: string): StateStore {
@@ -28,7 +26,7 @@ function folderStateStore(dir: string): StateStore {
   return {
     async get(key) {
       try {
-        return readRegularFile(join(dir, key), MAX_STATE_BYTES);
+        return readRegularFile(join(dir, key), MAX_LOG_STATE_BYTES);
       } catch {
         // Missing, a link, a FIFO, too large or unreadable: no state, and the log is audited whole.
         return undefined;
