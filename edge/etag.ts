@@ -3,10 +3,16 @@
  * The build computes it once per body; the edge recomputes it only to prove a stored
  * body still matches what the build recorded.
  */
-import { encodeBase64url } from "../core/base64url.ts";
+import { decodeBase64url, encodeBase64url } from "../core/base64url.ts";
 
 export function formatEtag(sha256: Uint8Array): string {
   return `W/"sha256-${encodeBase64url(sha256)}"`;
+}
+
+/** The SHA-256 an ETag of formatEtag's form carries. */
+export function etagSha256(etag: string): Uint8Array {
+  if (!isEtag(etag)) throw new Error(`not an ETag the build writes: ${etag}`);
+  return decodeBase64url(etag.slice('W/"sha256-'.length, -1))!;
 }
 
 /** Whether `value` is an ETag of formatEtag's form: one the build wrote, and so a header value. */

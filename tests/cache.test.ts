@@ -385,7 +385,7 @@ const checkOptions = (cache: VerificationCache) => ({
 });
 
 describe("one run checking a file twice", () => {
-  it("keeps one entry of it: a build begun in place and made cold checks again what it checked", async () => {
+  it("keeps one entry of it, whatever the run checks twice", async () => {
     const t = tree();
     const cache = new VerificationCache(t.env.UM_CACHE_DIR, false);
     await checkContent(t.content, checkOptions(cache));

@@ -205,10 +205,11 @@ describe("build in place: the output of a cold build, whatever changed", () => {
     warmEqualsCold("foreign state");
   });
 
-  it("a body the previous output lacks and the cache cannot give is had by building cold", () => {
-    // The cache recalls m7.json, unchanged; its body is gone from the output and from the cache's store.
+  it("a body the previous output lacks and the cache cannot give is read again from its file", () => {
+    // The cache recalls m7.json, unchanged; its body is gone from the output and from the cache's blob store.
     rmSync(bodyOf(out, "urn:warm:7"));
-    rmSync(join(cache, "bodies"), { recursive: true, force: true });
+    assert.equal(existsSync(join(cache, "blobs")), true);
+    rmSync(join(cache, "blobs"), { recursive: true });
     write(content, "_routes.json", { redirects: [], revoked: [{ umid: "urn:warm:7" }] });
     warmEqualsCold("revoked, body gone");
     write(content, "_routes.json", { redirects: [], revoked: [] });

@@ -121,6 +121,12 @@ export interface ContentCheck {
   optedIn: UnsignedList | undefined;
   /** How many manifest files were not checked again: the verification cache knew them. */
   recalled: number;
+  /**
+   * The body of the published UMID `umid` again, from its file checked anew, which must still be what the check
+   * published (its body's SHA-256, `digest`, hex): for a build that needs a body its output and the cache's blob
+   * store no longer hold. Undefined, with a `file/changed` problem in `diagnostics`, when the file changed since.
+   */
+  bodyAgain(umid: string, digest: string): Uint8Array | undefined;
 }
 
 /**
@@ -186,6 +192,19 @@ export async function checkContent(
   const claimAt = (index: number) =>
     filePlace(fileAt(index), { line: claimLines[index]!, column: claimColumns[index]! });
   const withheld: { file: string; umid: string; at: Place | undefined }[] = [];
+  /**
+   * The file at `index` checked anew, valid and with its body's digest still `digest` (else a `file/changed`
+   * problem): the cache recalled it, and a file edited since is not published unchecked.
+   */
+  const checkedAgain = (index: number, digest: Uint8Array): ValidManifest | undefined => {
+    result.recalled--;
+    const again = checkManifestFile(join(dir, files.names[index]!), root.context) as CheckedManifest;
+    if (again.state === "valid" && Buffer.from(again.digest).equals(digest)) return again;
+    result.diagnostics.push(
+      diagnostic("file/changed", { file: fileAt(index) }, "changed while the build read it: build again"),
+    );
+    return undefined;
+  };
   let checked = 0;
   await checkManifestFiles(
     files,
@@ -232,17 +251,15 @@ export async function checkContent(
       result.published.add(umid, manifest.digest, manifest.issuedAt);
       if (manifest.legacyVersion !== null) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
       if (hooks.publish === undefined || (await hooks.publish(manifest))) return;
-      // Read again, it must still be what the cache recalled: a file edited meanwhile is not published unchecked.
-      result.recalled--;
-      const again = checkManifestFile(join(dir, files.names[index]!), root.context) as CheckedManifest;
-      if (again.state === "valid" && Buffer.from(again.digest).equals(manifest.digest)) await hooks.publish(again);
-      else
-        result.diagnostics.push(
-          diagnostic("file/changed", { file: manifest.file }, "changed while the build read it: build again"),
-        );
+      const again = checkedAgain(index, manifest.digest);
+      if (again !== undefined) await hooks.publish(again);
     },
     options.cache && cacheUse(options, options.cache.usable(root.context), dir, await git),
   );
+  result.bodyAgain = (umid, digest) => {
+    const again = checkedAgain(claimed.get(umid)!, Buffer.from(digest, "hex"));
+    return again?.body.kind === "bytes" ? again.body.bytes : undefined;
+  };
 
   addFiles(result, root.checked);
   appendAll(result.diagnostics, allocation.diagnostics);
@@ -573,6 +590,9 @@ function emptyCheck(): ContentCheck {
     discovery: undefined,
     diagnostics: [],
     recalled: 0,
+    bodyAgain: () => {
+      throw new Error("no content root was checked");
+    },
   };
 }
 

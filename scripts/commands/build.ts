@@ -1,23 +1,14 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
 import { join, resolve } from "node:path";
-import { BUILD_INFO_PATH } from "../../edge/records.ts";
-import { BodyWriter } from "../write/body-writer.ts";
-import { InPlaceOutput } from "../write/in-place.ts";
-import { withState } from "../plan/output-state.ts";
+import { OutputUpdate, type PublishedBodies } from "../write/output-update.ts";
+import { etagSha256, formatEtag } from "../../edge/etag.ts";
+import type { PublishedManifests } from "../check/published.ts";
 import { hostWarnings, staticOutput, writesKv, type StaticOutput } from "../plan/host-limits.ts";
 import { assertKvFolder, writeKvOutput } from "../write/kv-output.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { planBody, planOutput } from "../plan/output-plan.ts";
 import type { RouteStatus } from "../check/routes.ts";
-import {
-  commitStaging,
-  discardStaging,
-  openStaging,
-  OutputError,
-  recoverOutput,
-  writeFiles,
-  writeOutput,
-} from "../write/output.ts";
+import { OutputError, recoverOutput, writeOutput } from "../write/output.ts";
 import { settingsFromEnv, type Settings } from "../config.ts";
 import { checkContent, type ContentCheck, missingContentProblem } from "../check/check-content.ts";
 import { projectRoot } from "../read/content-root.ts";
@@ -91,13 +82,7 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
         log: await logRoutes(contentLog),
         signer,
       };
-      const built = await reportingWriteErrors(outDir, async () => {
-        const warm = await buildInto(contentDir, outDir, kv, options, settings, true);
-        // A cold build never answers COLD.
-        return warm === COLD
-          ? (buildInto(contentDir, outDir, kv, options, settings, false) as Promise<Built | undefined>)
-          : warm;
-      });
+      const built = await reportingWriteErrors(outDir, () => buildInto(contentDir, outDir, kv, options, settings));
       const page =
         built &&
         (await reportingWriteErrors(lookupDir, async () =>
@@ -159,15 +144,10 @@ function report(built: Built, contentDir: string, outDir: string, lookupDir: str
   }
 }
 
-/** What a warm build answers when the previous output cannot be updated in place: the build is made cold. */
-const COLD = Symbol("cold");
-
 /**
- * Checks the content and writes it into staging folders as it goes (bodies, and KV pairs
- * when asked for, as each manifest is checked; the index at the end), then swaps them in;
- * on any error in the content, prints it and leaves every output as it was (undefined).
- * `warm`: when the output folder holds a previous output with its state, it is updated in
- * place instead (write/in-place.ts), writing only what changed; COLD when it cannot be.
+ * Checks the content and stages the output as it goes (output-update.ts: the bodies checked anew as each manifest is
+ * checked; the index and the bodies it needs besides at the end), then puts it in place, and writes the KV pairs when
+ * asked for; on any error in the content, prints it and leaves every output as it was (undefined).
  */
 async function buildInto(
   contentDir: string,
@@ -194,19 +174,11 @@ async function buildInto(
     signer: StatusListSigner | undefined;
   },
   settings: Settings,
-  warm: boolean,
-): Promise<Built | typeof COLD | undefined> {
-  const stagingBeside = () => openStaging(outDir, BUILD_INFO_PATH);
-  const inPlace = warm ? await InPlaceOutput.open(outDir, stagingBeside) : undefined;
-  const staging = inPlace === undefined ? await stagingBeside() : undefined;
+): Promise<Built | undefined> {
+  const update = await OutputUpdate.open(outDir);
   let kvDir: string | undefined;
   let output: StaticOutput = { files: 0, largestFolder: 0 };
-  const discard = async () => {
-    inPlace?.discard();
-    if (staging !== undefined) await discardStaging(staging);
-  };
   try {
-    const bodies = staging === undefined ? undefined : new BodyWriter(staging);
     // The bytes of every body published: what the output holds, whatever this build writes of it.
     let bodyBytes = 0;
     let statuses: ReadonlyMap<string, RouteStatus> = new Map();
@@ -229,21 +201,17 @@ async function buildInto(
         statuses = outline.statuses;
       },
       publish: async (manifest) => {
-        if (inPlace !== undefined) {
-          // An unchanged body is neither read nor written: the previous output holds it, which the plan's diff proves.
-          const body = planBody(manifest, names, statuses, nextCheck);
-          if (manifest.body.kind === "bytes") inPlace.stageBody(body.etag, manifest.body.bytes);
-          bodyBytes += manifest.body.kind === "bytes" ? manifest.body.bytes.byteLength : manifest.body.stored.bytes;
-          return true;
-        }
-        const bytes =
+        // An unchanged body is neither read nor written in place: the previous output holds it, which the plan's diff
+        // proves (or the update has it from the cache's store or its file: output-update.ts).
+        const body =
           manifest.body.kind === "bytes"
             ? manifest.body.bytes
-            : recalledBody(cache!, manifest.umid, manifest.body.stored);
-        if (bytes === undefined) return false;
-        const body = planBody(manifest, names, statuses, nextCheck);
-        bodies!.write(body.placed, bytes);
-        bodyBytes += bytes.byteLength;
+            : update.inPlace
+              ? undefined
+              : recalledBody(cache!, manifest.umid, manifest.body.stored.digest);
+        if (body === undefined && !update.inPlace) return false;
+        update.stage(planBody(manifest, names, statuses, nextCheck).placed, body);
+        bodyBytes += manifest.body.kind === "bytes" ? manifest.body.bytes.byteLength : manifest.body.stored.bytes;
         return true;
       },
     }).finally(() => progress.stop());
@@ -260,11 +228,13 @@ async function buildInto(
         ),
       );
     const plan = planOutput(content, names, nextCheck, [...wellKnown, ...log]);
-    const passed = !hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty);
-    // Before anything is printed: a build made cold instead prints it all again.
-    if (passed && inPlace !== undefined && !inPlace.prepare(plan.indexFiles())) {
-      await discard();
-      return COLD;
+    if (!hasErrors(content.diagnostics) && (content.published.length > 0 || allowEmpty)) {
+      // A body found in neither the output nor the cache is its file's, checked again: a file changed since fails.
+      const bodyOf = (umid: string, etag: string) => {
+        const digest = Buffer.from(etagSha256(etag)).toString("hex");
+        return (cache && recalledBody(cache, umid, digest)) ?? content.bodyAgain(umid, digest);
+      };
+      await update.prepare(plan.indexFiles, publishedBodies(content.published, names), bodyOf);
     }
     printProblems(content.diagnostics, { maxProblems, write: (line) => console.log(line) });
     if (sarif !== undefined) await writeSarif(sarif, sortDiagnostics(content.diagnostics));
@@ -279,32 +249,42 @@ async function buildInto(
         : undefined;
     if (refusal !== undefined) {
       console.log(`${printable(`${refusal} ${outDir} was left unchanged.`)}`);
-      await discard();
+      await update.discard();
       return undefined;
     }
-    const indexBytes =
-      staging === undefined ? inPlace!.indexBytes : await writeFiles(staging, withState(plan.indexFiles(), new Map()));
-    if (staging === undefined) inPlace!.commit();
-    else await commitStaging(staging, outDir);
+    await update.commit();
     // Each pair's value is the body the output now serves: changed or not, it is there.
     const kvFiles = kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.routed);
     return {
       content,
       bodyFile: (umid) => names.fileOf(umid),
-      bytes: bodyBytes + indexBytes,
+      bytes: bodyBytes + update.indexBytes,
       ...(kvDir !== undefined && { kvDir }),
       kvFiles,
       // A folder fuller than a uniform hash makes (UMIDs chosen to collide) is warned of as it is.
       hostWarnings: hostWarnings(
-        { ...output, largestFolder: Math.max(output.largestFolder, bodies?.largestFolder() ?? 0) },
+        { ...output, largestFolder: Math.max(output.largestFolder, update.largestFolder()) },
         { out: printable(outDir), kv: printable(kvOut.dir) },
         settings.limits.maxManifestBytes,
       ),
     };
   } catch (error) {
-    await discard();
+    await update.discard();
     throw error;
   }
+}
+
+/** Each published body, where the plan put it, with its ETag. */
+function publishedBodies(published: PublishedManifests, names: BodyNames): PublishedBodies {
+  return {
+    count: published.length,
+    *each() {
+      for (let i = 0; i < published.length; i++) {
+        const umid = published.umidAt(i);
+        yield { umid, file: names.fileOf(umid), etag: formatEtag(published.digestBytesAt(i)) };
+      }
+    },
+  };
 }
 
 /** Runs `write`; a file system's refusal is reported (undefined), anything else is a bug and throws. */

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectRoot } from "../read/content-root.ts";
 import { plural, printable } from "../report/diagnostics.ts";
-import { VerificationCache, type StoredBody } from "../cache/verification-cache.ts";
+import { VerificationCache } from "../cache/verification-cache.ts";
 import type { PublishedManifests } from "../check/published.ts";
 import { quoted } from "../../core/excerpt.ts";
 
@@ -82,8 +82,8 @@ export function keepBodies(
  * when the file must be checked again: the store no longer has it, or has other bytes
  * under its digest (a warning: someone or something altered the store).
  */
-export function recalledBody(cache: VerificationCache, umid: string, body: StoredBody): Uint8Array | undefined {
-  const recalled = cache.blobs!.get(body.digest);
+export function recalledBody(cache: VerificationCache, umid: string, digest: string): Uint8Array | undefined {
+  const recalled = cache.blobs!.get(digest);
   if (recalled === "altered")
     warn(
       `the verification cache's body of ${quoted(umid)} is not the one verified ` +

@@ -60,8 +60,8 @@ function stateFile(states: FileDigests): OutputFile {
 }
 
 /**
- * The states a state file lists; undefined when it is not one this build wrote in this format (a warm build then
- * builds cold), or names a path that could leave the output folder.
+ * The states a state file lists; undefined when it is not one this build wrote in this format (the build then writes the
+ * output whole), or names a path that could leave the output folder.
  */
 export function parseState(text: string): FileDigests | undefined {
   let state: unknown;

@@ -7,27 +7,38 @@
  * Writes synchronously: the main thread has nothing else to do while workers check, and a
  * direct system call is several times cheaper than a round trip through libuv's pool.
  */
-import { mkdirSync, readdirSync, renameSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Placement } from "../plan/body-names.ts";
 
 export class BodyWriter {
-  /** Bytes written so far. */
-  bytes = 0;
+  /** The bodies written. */
+  bodies = 0;
   /** The bodies in each folder made so far, by its path from the output root. */
   readonly #bodiesIn = new Map<string, number>();
 
   constructor(readonly dir: string) {}
 
-  write(placed: Placement, body: Uint8Array): void {
-    if (placed.move !== undefined) {
-      this.#enter(placed.move.to);
-      renameSync(join(this.dir, placed.move.from), join(this.dir, placed.move.to));
-      this.#leave(placed.move.from);
+  /**
+   * Writes `body` where `placed` puts it, after moving the earlier body it names if that one is written here (in an
+   * update in place, it may not be). Without `body` (one the previous output holds), only that move is made.
+   */
+  write(placed: Placement, body?: Uint8Array): void {
+    const { move } = placed;
+    if (move !== undefined && this.holds(move.from)) {
+      this.#enter(move.to);
+      renameSync(join(this.dir, move.from), join(this.dir, move.to));
+      this.#leave(move.from);
     }
+    if (body === undefined) return;
     this.#enter(placed.file);
     writeFileSync(join(this.dir, placed.file), body);
-    this.bytes += body.byteLength;
+    this.bodies++;
+  }
+
+  /** Whether a body is written at `file`. */
+  holds(file: string): boolean {
+    return existsSync(join(this.dir, file));
   }
 
   /** The most bodies one folder holds. */

@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rename, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { OutputFile } from "../plan/output-file.ts";
-import { replayInPlace } from "./in-place.ts";
+import { replayInPlace } from "./journal.ts";
 
 /** Writes planned files into `dir`, one at a time (a plan makes each as it is asked for); returns the bytes written. */
 export async function writeFiles(dir: string, files: Iterable<OutputFile>): Promise<number> {
@@ -78,7 +78,7 @@ export async function commitStaging(staging: string, outDir: string): Promise<vo
 
 /**
  * Undoes what a killed build left: an update in place it had decided is completed
- * (in-place.ts); with nothing at `outDir`, the new complete output
+ * (journal.ts); with nothing at `outDir`, the new complete output
  * (`.NAME.next`) or else the old one (`.NAME.previous`) is put back; then every leftover
  * (staging folders, a `.next` never swapped in, a `.previous`) is removed. Run under the
  * output's lock, before anything reads or writes `outDir`.
