@@ -63,7 +63,7 @@ module.exports = {
       to: { path: "^(tools|tests|bench)/" },
     },
     // The build's stages run read → check → plan → write: a stage takes what an earlier one
-    // made and never calls a later one. Only a command (scripts/commands/) composes them.
+    // made and never calls a later one. Only the pipeline (scripts/pipeline/) composes them.
     {
       name: "read-stage-first",
       severity: "error",
@@ -81,6 +81,16 @@ module.exports = {
       severity: "error",
       from: { path: "^scripts/plan/" },
       to: { path: "^scripts/write/" },
+    },
+    {
+      name: "commands-enter-the-pipeline-once",
+      severity: "error",
+      comment:
+        "A command calls the pipeline through its one entry point, scripts/pipeline/index.ts: only the pipeline " +
+        "composes the plan and write stages and opens the cache. A declaration, loaded alone for --help, may read " +
+        "a constant.",
+      from: { path: "^scripts/commands/", pathNot: "-declaration\\.ts$" },
+      to: { path: "^scripts/(plan|write|cache)/|^scripts/pipeline/(?!index\\.ts$)" },
     },
     {
       name: "scripts-imports-no-bin",

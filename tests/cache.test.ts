@@ -36,7 +36,7 @@ import {
 } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/check/check-content.ts";
 import { PublishedManifests } from "../scripts/check/published.ts";
-import { keepBodies } from "../scripts/commands/cache-option.ts";
+import { keepBodies } from "../scripts/pipeline/kept-bodies.ts";
 import { recall } from "../scripts/check/manifest-check.ts";
 import { NO_OPT_INS } from "../scripts/check/unsigned.ts";
 import { settingsFromEnv } from "../scripts/config.ts";

@@ -311,6 +311,15 @@ export async function checkContent(
 }
 
 /**
+ * Whether `file` is named as a list file of a content folder: `_keys.json`, `_routes.json`, `_unsigned.json`,
+ * `_resolvers.json`, or a file of `_status/` (though a list of it is named like a manifest).
+ */
+export function isListFile(file: string): boolean {
+  const name = basename(file);
+  return LIST_FILES.has(name) || name === RESOLVERS_FILE || basename(dirname(file)) === STATUS_FOLDER;
+}
+
+/**
  * Files and directories as `check` takes them: a directory is a content root, unless it
  * lies in `contentDir`; a file is one manifest (or, by its name, a list file), judged as
  * the build judges it: by the `_keys.json` and `_unsigned.json` of the content root

@@ -4,33 +4,32 @@
  * request must not rewrite (revocation is permanent: EXT-OPT O2.3).
  */
 import { existsSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { dirname } from "node:path";
 import { excerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/date-time.ts";
-import { settingsFromEnv, type Settings } from "../config.ts";
-import { checkContent, checkPaths, type ContentCheck } from "../check/check-content.ts";
-import { LIST_FILES } from "../read/files.ts";
-import { RESOLVERS_FILE } from "../check/resolvers-document.ts";
-import { STATUS_FOLDER } from "../check/status-allocation.ts";
+import { settingsFromEnv } from "../config.ts";
+import {
+  addHistoryProblems,
+  addLogProblems,
+  checkContent,
+  checkPaths,
+  type ContentCheck,
+  isListFile,
+  logStates,
+  onlineKeyProblems,
+  openCache,
+  resolveRevision,
+  RevisionError,
+  saveCache,
+} from "../pipeline/index.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
-import { hasErrors, plural, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
-import { summaryMarkdown } from "../history/change-summary.ts";
-import { resolveRevision, RevisionError, type Revision } from "../history/git-revision.ts";
-import { historyProblems } from "../history/history-rules.ts";
-import { emptyState, stateAt, stateNow } from "../history/resolver-state.ts";
+import { fromCache, hasErrors, plural, sortDiagnostics, type Diagnostic } from "../report/diagnostics.ts";
 import { jsonLines } from "../report/json.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
-import { schemaValidators } from "../validate/schema-validator.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
-import { fromCache, openCache, saveCache } from "./cache-option.ts";
 import { sarifFile, writeSarif } from "./sarif-option.ts";
-import { appendAll } from "../../core/append-all.ts";
 import { globalFetch } from "../../core/http/fetch-following.ts";
-import { onlineKeyProblems } from "../check/online-keys.ts";
-import { logGateProblems } from "../log/log-gate.ts";
-import { openContentLog } from "../log/log-folder.ts";
-import { logStates, type StateStore } from "../log/state-store.ts";
 import type { check } from "./check-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
@@ -82,7 +81,20 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
     result.diagnostics.push(
       ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
     );
-  if (compares) await compareWithRevision(result, contentDir, options.settings, revision, summaryFile);
+  if (compares) {
+    const markdown = await addHistoryProblems(
+      result,
+      contentDir,
+      options.settings,
+      revision,
+      summaryFile !== undefined,
+      () => summary(result.files, result.diagnostics),
+    );
+    if (markdown !== undefined)
+      await writeFileAtomically(summaryFile!, markdown).catch((error: Error) => {
+        throw new UsageError(`--summary: cannot write ${summaryFile}: ${error.message}`);
+      });
+  }
   const diagnostics = sortDiagnostics(result.diagnostics);
   if (sarif !== undefined) await writeSarif(sarif, diagnostics);
 
@@ -94,62 +106,6 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
   }
   return hasErrors(diagnostics) ? EXIT_FAILED : EXIT_OK;
 };
-
-/**
- * Adds the log gate's problems (log-gate.ts) to `check`, the check of the whole content folder `dir`: the log records
- * what the whole content serves, so it is judged only with all of it; against --base's (`revision`), if given.
- */
-async function addLogProblems(
-  dir: string,
-  check: ContentCheck,
-  states: StateStore | undefined,
-  revision?: Revision,
-): Promise<void> {
-  const log = (await openContentLog(dir, states))?.opened;
-  for (const problem of await logGateProblems(dir, log, check, revision)) {
-    // A file of the log is a checked file too, so that every output (--json included) names it.
-    if (!check.files.some((checked) => checked.file === problem.file))
-      check.files.push({ file: problem.file, umid: null });
-    check.diagnostics.push(problem);
-  }
-}
-
-/**
- * Adds the history rules' errors to `result`, as diagnostics of the files they name (so
- * that --json lists them too), and writes the summary, if asked for, once they are in.
- */
-async function compareWithRevision(
-  result: ContentCheck,
-  contentDir: string,
-  settings: Settings,
-  revision: Revision | undefined,
-  summaryFile: string | undefined,
-): Promise<void> {
-  const before =
-    revision === undefined
-      ? emptyState()
-      : await stateAt(
-          revision,
-          contentDir,
-          settings.limits,
-          schemaValidators(settings.contextUrl, settings.resolverUrl),
-          summaryFile !== undefined,
-          settings.resolverUrl,
-        );
-  const now = stateNow(result, contentDir);
-  const listed = new Set(result.files.map((checked) => checked.file));
-  // Without --base there is no history to keep, only a summary against nothing.
-  const findings = revision === undefined ? [] : historyProblems(before, now, revision.name);
-  for (const { file, umid, diagnostics } of findings) {
-    if (!listed.has(file)) result.files.push({ file, umid });
-    appendAll(result.diagnostics, diagnostics);
-  }
-  if (summaryFile === undefined) return;
-  const markdown = summaryMarkdown(before, now, revision?.name, summary(result.files, result.diagnostics));
-  await writeFileAtomically(summaryFile, markdown).catch((error: Error) => {
-    throw new UsageError(`--summary: cannot write ${summaryFile}: ${error.message}`);
-  });
-}
 
 function asUsageError(error: unknown): never {
   throw error instanceof RevisionError ? new UsageError(error.message) : error;
@@ -174,9 +130,7 @@ function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recall
 function checkedFiles(files: ContentCheck["files"]): string {
   const count = { manifest: 0, "list file": 0, "other file": 0 };
   for (const { file, umid, manifest } of files) {
-    const name = basename(file);
-    const listFile = LIST_FILES.has(name) || name === RESOLVERS_FILE || basename(dirname(file)) === STATUS_FOLDER;
-    count[manifest || umid !== null ? "manifest" : listFile ? "list file" : "other file"]++;
+    count[manifest || umid !== null ? "manifest" : isListFile(file) ? "list file" : "other file"]++;
   }
   const parts = Object.entries(count).flatMap(([kind, n], i) => (n > 0 || i === 0 ? [plural(n, kind)] : []));
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;

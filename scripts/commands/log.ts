@@ -11,7 +11,7 @@ import { isKeyName } from "../../core/tlog/note.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
-import { checkContent } from "../check/check-content.ts";
+import { checkContent, logStates, openCache, saveCache } from "../pipeline/index.ts";
 import { settingsFromEnv } from "../config.ts";
 import { loadPrivateKey } from "../crypto/profile-a.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
@@ -26,14 +26,12 @@ import {
   VERIFIER_FILE,
   writeLog,
 } from "../log/log-folder.ts";
-import { logStates } from "../log/state-store.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { DEFAULT_MAX_PROBLEMS } from "./shared-options.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
-import { openCache, saveCache } from "./cache-option.ts";
 import type { log } from "./log-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 

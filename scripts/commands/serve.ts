@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
 import { evaluate, type Outcome } from "../../core/evaluate/index.ts";
 import { BUILD_INFO_PATH, readIndexShard } from "../../edge/records.ts";
-import { recoverOutput } from "../write/output.ts";
+import { recoverOutput } from "../pipeline/index.ts";
 import { settingsFromEnv } from "../config.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";

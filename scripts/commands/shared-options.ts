@@ -1,5 +1,5 @@
 /**
- * The declarations of the options several commands share, apart from what reads them (cache-option.ts,
+ * The declarations of the options several commands share, apart from what reads them (scripts/pipeline/run-cache.ts,
  * keys-option.ts, receipt-key-option.ts, sarif-option.ts): a command's declaration, all that its --help
  * loads, imports these and nothing of what the options do.
  */

@@ -89,3 +89,8 @@ export function plural(n: number, word: string): string {
 }
 
 export const hasErrors = (diagnostics: Diagnostic[]) => diagnostics.some((d) => d.severity === "error");
+
+/** What a run's summary says of the files the cache knew: nothing when none. */
+export function fromCache(recalled: number): string {
+  return recalled === 0 ? "" : ` (${plural(recalled, "manifest")} unchanged, from the cache)`;
+}

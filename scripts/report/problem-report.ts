@@ -90,3 +90,8 @@ class SourceTexts {
     return this.#text;
   }
 }
+
+/** Prints a warning of the run itself (not of a file checked) to stderr, its text made printable. */
+export function printWarning(message: string): void {
+  console.error(printable(`manifest-resolver: warning: ${message}`));
+}
