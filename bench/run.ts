@@ -39,6 +39,7 @@ import { StaticRecords } from "../edge/static-records.ts";
 import { statusPath, umidPath } from "../core/umid-path.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { manifestSchema } from "../core/validate/manifest-schema.ts";
+import { fileDigests } from "../tests/support/file-tree.ts";
 import { startPrintingUrl, type Started } from "../tests/support/processes.ts";
 import { wranglerConfig } from "../tests/support/runtimes.ts";
 import { BASE, corpus, git, gitCorpus, rewriteManifests, umidOf, withChangedManifests } from "./corpus.ts";
@@ -356,6 +357,7 @@ async function againstTheFloor(): Promise<void> {
       "floor --out",
       0.15,
     );
+    warmIsCold(`warm build of ${n} manifests, same working copy`, content, out, n);
   });
   asCiRunsThem(repo, n, floorOut);
   await withChangedManifests(n, PR_CHANGED, async (change) => withTheLog(content, n, change));
@@ -427,6 +429,7 @@ function asCiRunsThem(repo: string, n: number, floorOut: string): void {
     "floor --out",
     0.15,
   );
+  warmIsCold(`warm build of ${n} manifests, as CI`, cloneContent, out, n);
   rmSync(ci, { recursive: true, force: true });
 }
 
@@ -479,6 +482,7 @@ function withTheLog(content: string, n: number, change: () => void): void {
       "the same build without the log",
       1.1,
     );
+    warmIsCold(`warm build of ${n} manifests with its log`, content, withLog, n);
     for (const out of [withLog, withoutLog]) removeBuild(out);
   } finally {
     for (const folder of [logDir, aside, logCache, join(WORK, "cache-log"), join(WORK, "cache-no-log")])
@@ -590,6 +594,34 @@ const buildFolders = (out: string) => [out, `${out}-lookup`, `${out}-kv`];
 /** A build's output and what it writes beside it, gone: they are large at scale. */
 function removeBuild(out: string): void {
   for (const folder of buildFolders(out)) rmSync(folder, { recursive: true, force: true });
+}
+
+/**
+ * Issue 38: a warm build's output is byte for byte what a cold build of the same content writes. Builds `content`
+ * cold into a folder of its own and compares every file of the output, and of its KV files, with the warm build's
+ * in `out`; a difference is a row not met, naming the first files, and stops the run.
+ */
+function warmIsCold(what: string, content: string, out: string, n: number): void {
+  const cold = join(WORK, "dist-cold-reference");
+  const cache = join(WORK, "cache-cold-reference");
+  coldBuild(content, cold, n, cache);
+  const folders = writesKvAt(n) ? ["", "-kv"] : [""];
+  const differ = folders.flatMap((suffix) => {
+    const [warmFiles, coldFiles] = [fileDigests(`${out}${suffix}`), fileDigests(`${cold}${suffix}`)];
+    const paths = new Set([...Object.keys(warmFiles), ...Object.keys(coldFiles)]);
+    return [...paths].filter((path) => warmFiles[path] !== coldFiles[path]).map((path) => `${out}${suffix}/${path}`);
+  });
+  removeBuild(cold);
+  rmSync(cache, { recursive: true, force: true });
+  rows.push({
+    what: `${what}: its output against a cold build's`,
+    ours: differ.length === 0 ? "byte for byte the same" : `${differ.length} files differ`,
+    baseline: "a cold build of the same content",
+    ratio: "",
+    target: "the same",
+    met: differ.length === 0,
+  });
+  if (differ.length > 0) throw new Error(`${what}: the warm output differs from a cold build's: ${differ.slice(0, 5)}`);
 }
 
 /**
