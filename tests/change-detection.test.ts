@@ -233,7 +233,7 @@ describe("shard summaries, in a git working tree", () => {
   const summaries = (cache: string) =>
     readdirSync(join(cache, "summaries")).map((name) => join(cache, "summaries", name));
 
-  it("a warm check takes a shard whole from its summary: the cache file's entries are not recalled one by one", async () => {
+  it("a warm check takes a shard whole from its summary, recalling no entry of the cache file", async () => {
     const t = tree();
     commitAll(t.root);
     await check(t.content, t.cache);

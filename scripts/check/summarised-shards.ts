@@ -82,7 +82,7 @@ export class SummarisedShards {
     });
   }
 
-  /** Whether file `i` is known from a summary: `verdictOf` gives its verdict, or undefined if that turned out unusable. */
+  /** Whether file `i` is known from a summary: `verdictOf` gives its verdict (undefined: the summary was unusable). */
   isKnown(i: number): boolean {
     return this.#known[i] === 1;
   }
@@ -168,7 +168,7 @@ export class SummarisedShards {
     }
   }
 
-  /** Begins shard `s`: reads its summary, if it is known whole, and plans the summary to make of it, if one is to be. */
+  /** Begins shard `s`: reads its summary if it is known whole, and plans the summary to make of it if one is to be. */
   #begin(s: number): void {
     const { name, key, whole } = this.#plans[s]!;
     if (key === undefined) return;
