@@ -105,10 +105,13 @@ export class ShardSummaries {
   readonly #present = new Map<string, string[]>();
   /** The summaries this run used or wrote: kept by `save`. */
   readonly #touched = new Set<string>();
-  /** The bodies their entries name (hex), which the blob store keeps. */
+  /** The bodies their entries name (hex), which a build's blob store keeps; none for a check's. */
   readonly bodies = new Set<string>();
 
-  constructor(cacheDir: string) {
+  constructor(
+    cacheDir: string,
+    readonly withBodies: boolean,
+  ) {
     this.#dir = join(cacheDir, "summaries");
     let names: string[] = [];
     try {
@@ -195,7 +198,7 @@ export class ShardSummaries {
 
   #kept(name: string, rows: readonly { digest: string; flags: number }[]): void {
     this.#touched.add(name);
-    for (const { digest } of rows) if (digest !== "") this.bodies.add(digest);
+    if (this.withBodies) for (const { digest } of rows) if (digest !== "") this.bodies.add(digest);
   }
 
   /**

@@ -233,7 +233,7 @@ export class VerificationCache {
     this.#deps = [...this.#stored.deps];
     this.#depIndex = new Map(this.#deps.map((dep, i) => [JSON.stringify(dep), i]));
     if (withBodies) this.blobs = new BlobStore(join(dir, BLOBS));
-    this.summaries = new ShardSummaries(dir);
+    this.summaries = new ShardSummaries(dir, withBodies);
     const ignored = loaded.ignored ?? this.blobs?.ignored;
     if (ignored !== undefined) this.ignored = ignored;
   }
