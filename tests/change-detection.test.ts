@@ -17,6 +17,7 @@ import fs, {
   renameSync,
   rmSync,
   statSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -238,15 +239,28 @@ describe("shard summaries, in a git working tree", () => {
     commitAll(t.root);
     await check(t.content, t.cache);
     assert.ok(summaries(t.cache).length > 0);
-    // The entries of the cache file made unreadable (its digest made again): only the summaries can know the files.
+    // The entries of the cache file made unreadable, their lengths kept (its digest made again): only the summaries
+    // can know the files.
     const file = join(t.cache, "verification.json");
-    const damaged = readFileSync(file, "latin1").replaceAll('["urn:detect:', '[1,"urn:detect:');
+    const damaged = readFileSync(file, "latin1").replaceAll('["urn:detect:', "[1urn:detect:");
     writeFileSync(file, damaged, "latin1");
     rehash(file);
     const warm = await check(t.content, t.cache);
     assert.deepEqual(warm.opened, []);
     assert.equal(warm.result.recalled, NAMES.length);
     assert.deepEqual(warm.rules, []);
+  });
+
+  it("a damaged cache file is a cold run, summaries included, as a foreign one is", async () => {
+    const t = tree();
+    commitAll(t.root);
+    await check(t.content, t.cache);
+    const file = join(t.cache, "verification.json");
+    truncateSync(file, statSync(file).size - 10);
+    const damaged = await check(t.content, t.cache);
+    assert.equal(damaged.result.recalled, 0);
+    assert.deepEqual(damaged.opened, [...NAMES].sort());
+    assert.equal((await check(t.content, t.cache)).result.recalled, NAMES.length);
   });
 
   it("a summary that does not match its digest is not used: its files are known one by one", async () => {

@@ -108,14 +108,15 @@ export class ShardSummaries {
   /** The bodies their entries name (hex), which a build's blob store keeps; none for a check's. */
   readonly bodies = new Set<string>();
 
-  constructor(
-    cacheDir: string,
-    readonly withBodies: boolean,
-  ) {
+  readonly withBodies: boolean;
+
+  /** `unused`: none of those there is to be used (the cache was ignored); they are then replaced, or swept. */
+  constructor(cacheDir: string, { withBodies, unused }: { withBodies: boolean; unused: boolean }) {
     this.#dir = join(cacheDir, "summaries");
+    this.withBodies = withBodies;
     let names: string[] = [];
     try {
-      names = readdirSync(this.#dir);
+      if (!unused) names = readdirSync(this.#dir);
     } catch {
       // None yet: every shard is known file by file.
     }

@@ -233,9 +233,10 @@ export class VerificationCache {
     this.#deps = [...this.#stored.deps];
     this.#depIndex = new Map(this.#deps.map((dep, i) => [JSON.stringify(dep), i]));
     if (withBodies) this.blobs = new BlobStore(join(dir, BLOBS));
-    this.summaries = new ShardSummaries(dir, withBodies);
     const ignored = loaded.ignored ?? this.blobs?.ignored;
     if (ignored !== undefined) this.ignored = ignored;
+    // A cache ignored is a cold run, its summaries' verdicts included: they are made again.
+    this.summaries = new ShardSummaries(dir, { withBodies, unused: ignored !== undefined });
   }
 
   /**
