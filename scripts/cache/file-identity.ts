@@ -17,7 +17,7 @@
  */
 import { createHash, hash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
-import type { GitAlgorithm } from "../read/git-index.ts";
+import type { GitAlgorithm } from "../read/git-view.ts";
 
 /** How a run knows files it does not read: by git's index, or by their status (stat). */
 export type IdentitySource = { git: GitAlgorithm } | "stat";

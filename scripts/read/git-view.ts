@@ -1,10 +1,11 @@
 /**
  * git's own view of a content folder in a working tree: for each file that matches the
- * index, the id of its blob there. Two git processes, run at once, whatever the folder's
- * size: `rev-parse` (the object format, the top of the working tree, where the index is)
- * and `config` (line-ending conversion); the index itself is read as it stands, and each
- * file's status compared with the one it recorded (git-index.ts), so that git neither
- * refreshes it nor reads a file, a fresh clone's included.
+ * index, the id of its blob there. Four git processes, run at once, whatever the folder's
+ * size, and none of them reads a file that git's index already vouches for:
+ * `rev-parse` (the object format, the top of the working tree), `config` (line-ending
+ * conversion), `ls-files -s -v` (every indexed file, its mode, blob id, stage and flags)
+ * and `diff-files` (the files whose status no longer matches the index; git compares a
+ * racily clean one's content itself).
  *
  * A file is vouched for only when git's word is about its bytes as they are on disk:
  * - a regular file (not a link, not a submodule), at stage 0 (not in a conflict), with
@@ -18,8 +19,9 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { type GitAlgorithm, indexedBlobs } from "./git-index.ts";
 import { git } from "./git-process.ts";
+
+export type GitAlgorithm = "sha1" | "sha256";
 
 export interface GitView {
   algorithm: GitAlgorithm;
@@ -28,6 +30,7 @@ export interface GitView {
 }
 
 const ATTRIBUTES = ".gitattributes";
+const REGULAR_MODES = new Set(["100644", "100755"]);
 
 /**
  * git's view of the folder `dir`, whose files besides manifests are `others` (relative to
@@ -37,25 +40,26 @@ export async function gitView(dir: string, others: Promise<readonly string[]>): 
   // A listing that fails is the caller's to report; here it only means no view, even when none is asked for.
   others.catch(() => undefined);
   try {
-    const [repository, config] = await Promise.all([
-      git(dir, [
-        "rev-parse",
-        "--show-object-format",
-        "--show-toplevel",
-        "--git-path",
-        "info/attributes",
-        "--git-path",
-        "index",
-        "--show-prefix",
-      ]),
+    const [repository, config, indexed, changed] = await Promise.all([
+      git(dir, ["rev-parse", "--show-object-format", "--show-toplevel", "--git-path", "info/attributes"]),
       git(dir, ["config", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"]),
+      git(dir, ["ls-files", "-s", "-v", "-z"]),
+      git(dir, ["diff-files", "--name-only", "-z", "--relative"]),
     ]);
-    if (repository.status !== 0) return undefined;
-    const [format, top, infoAttributes, index, prefix] = repository.stdout.toString().split("\n");
+    if (repository.status !== 0 || indexed.status !== 0 || changed.status !== 0) return undefined;
+    const [format, top, infoAttributes] = repository.stdout.toString().split("\n");
     if (format !== "sha1" && format !== "sha256") return undefined;
     if (mayConvert(dir, top!, resolve(dir, infoAttributes!), config.stdout.toString(), await others)) return undefined;
-    const blobs = indexedBlobs(resolve(dir, index!), format, top!, prefix!.replace(/\/$/, ""));
-    return blobs && { algorithm: format, blobs };
+    const differs = new Set(changed.stdout.toString().split("\0"));
+    const blobs = new Map<string, string>();
+    for (const record of indexed.stdout.toString().split("\0")) {
+      // "TAG MODE OBJECT STAGE\tPATH"
+      const tab = record.indexOf("\t");
+      const [tag, mode, object, stage] = record.slice(0, tab).split(" ");
+      const name = record.slice(tab + 1);
+      if (tag === "H" && REGULAR_MODES.has(mode!) && stage === "0" && !differs.has(name)) blobs.set(name, object!);
+    }
+    return { algorithm: format, blobs };
   } catch {
     // No git to run: the files are read.
     return undefined;
