@@ -376,6 +376,39 @@ describe("expiry and the build", () => {
   );
 });
 
+describe("a build in a git working tree, by shard summaries", () => {
+  it("takes unchanged shards whole, writes what a cold build writes, and not a body the store lost", async () => {
+    const t = tree();
+    const git = (...args: string[]) => {
+      const run = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: t.root });
+      assert.equal(run.status, 0, String(run.stderr));
+    };
+    git("init", "-q", "-b", "main");
+    git("add", "content");
+    git("commit", "-q", "-m", "content");
+    const build = builder(t);
+    assert.equal((await build("dist")).status, 0);
+    assert.ok(readdirSync(join(t.env.UM_CACHE_DIR, "summaries")).length > 0);
+    const cold = await build("cold", "--no-cache");
+    const same = await build("dist");
+    assert.equal(recalled(same.stdout), 5);
+    assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
+    writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
+    git("commit", "-q", "-am", "b1 changed");
+    const changed = await build("dist");
+    assert.equal(recalled(changed.stdout), 4, changed.stdout);
+    assert.equal((await build("cold", "--no-cache")).status, 0);
+    assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
+    // A summary stands only while the store holds its bodies.
+    rmSync(join(t.env.UM_CACHE_DIR, "blobs"), { recursive: true });
+    const lost = await build("dist");
+    assert.equal(lost.status, 0, lost.stdout);
+    assert.equal(recalled(lost.stdout), 0);
+    assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
+    assert.equal(cold.status, 0);
+  });
+});
+
 /** What checkContent is given by a run with `cache`, at a fixed clock. */
 const checkOptions = (cache: VerificationCache) => ({
   settings: settingsFromEnv({}),

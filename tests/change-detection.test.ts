@@ -7,15 +7,17 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createPublicKey, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import fs, {
   cpSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -24,6 +26,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, it } from "node:test";
+import { shardEnds } from "../scripts/cache/shard-summaries.ts";
 import { VerificationCache } from "../scripts/cache/verification-cache.ts";
 import { checkContent } from "../scripts/check/check-content.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
@@ -226,6 +229,110 @@ describe("in a git working tree", () => {
     assert.equal(warm.result.recalled, NAMES.length, "found by their bytes instead");
   });
 });
+
+describe("shard summaries, in a git working tree", () => {
+  const summaries = (cache: string) =>
+    readdirSync(join(cache, "summaries")).map((name) => join(cache, "summaries", name));
+
+  it("a warm check takes a shard whole from its summary, recalling no entry of the cache file", async () => {
+    const t = tree();
+    commitAll(t.root);
+    await check(t.content, t.cache);
+    assert.ok(summaries(t.cache).length > 0);
+    // The entries of the cache file made unreadable, their lengths kept (its digest made again): only the summaries
+    // can know the files.
+    const file = join(t.cache, "verification.json");
+    const damaged = readFileSync(file, "latin1").replaceAll('["urn:detect:', "[1urn:detect:");
+    writeFileSync(file, damaged, "latin1");
+    rehash(file);
+    const warm = await check(t.content, t.cache);
+    assert.deepEqual(warm.opened, []);
+    assert.equal(warm.result.recalled, NAMES.length);
+    assert.deepEqual(warm.rules, []);
+  });
+
+  it("a damaged cache file is a cold run, summaries included, as a foreign one is", async () => {
+    const t = tree();
+    commitAll(t.root);
+    await check(t.content, t.cache);
+    const file = join(t.cache, "verification.json");
+    truncateSync(file, statSync(file).size - 10);
+    const damaged = await check(t.content, t.cache);
+    assert.equal(damaged.result.recalled, 0);
+    assert.deepEqual(damaged.opened, [...NAMES].sort());
+    assert.equal((await check(t.content, t.cache)).result.recalled, NAMES.length);
+  });
+
+  it("a summary that does not match its digest is not used: its files are known one by one", async () => {
+    const t = tree();
+    commitAll(t.root);
+    await check(t.content, t.cache);
+    for (const path of summaries(t.cache))
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll('"urn:detect:a', '"urn:detect:x'));
+    const warm = await check(t.content, t.cache);
+    assert.deepEqual(warm.opened, []);
+    assert.equal(warm.result.recalled, NAMES.length);
+    assert.deepEqual(
+      warm.result.files.map((f) => f.umid).filter((umid) => umid?.startsWith("urn:detect:x")),
+      [],
+    );
+  });
+
+  it("a changed pin: a summary whose entries read it stands no longer", async () => {
+    const t = tree();
+    commitAll(t.root);
+    await check(t.content, t.cache);
+    const other = createPublicKey(newKey()).export({ format: "der", type: "spki" }).toString("base64");
+    writeFileSync(join(t.content, "_keys.json"), JSON.stringify({ [KEY_REF]: other }, null, 2));
+    const warm = await check(t.content, t.cache);
+    assert.equal(warm.result.recalled, 0);
+    assert.deepEqual(warm.rules, (await check(t.content, join(t.root, "no-cache"))).rules);
+    assert.equal(warm.rules.length, NAMES.length);
+  });
+
+  it("a file changed and committed: its shard's latest summary knows the others", async () => {
+    const t = tree();
+    commitAll(t.root);
+    await check(t.content, t.cache);
+    const path = join(t.content, "sub", "b0.json");
+    writeFileSync(path, forged(readFileSync(path, "utf8")));
+    git(t.root, "commit", "-q", "-am", "forged");
+    const warm = await check(t.content, t.cache);
+    assert.deepEqual(warm.opened, ["sub/b0.json"]);
+    assert.equal(warm.result.recalled, NAMES.length - 1);
+    assert.deepEqual(warm.rules, ["signature/invalid"]);
+    const again = await check(t.content, t.cache);
+    assert.deepEqual(again.opened, []);
+    assert.deepEqual(again.rules, ["signature/invalid"]);
+  });
+
+  it("shards are cut by their names: a file added or removed moves no cut but beside it", () => {
+    const names = Array.from({ length: 20000 }, (_, i) => `${String(i % 97).padStart(3, "0")}/${i}.json`).sort();
+    const cuts = (list: string[]) => new Set([...shardEnds(list)].map((end) => list[end - 1]));
+    const before = cuts(names);
+    const added = [...names, "050/new.json"].sort();
+    const after = cuts(added.filter((name) => name !== names[1234]));
+    const moved =
+      [...before].filter((name) => !after.has(name)).length + [...after].filter((n) => !before.has(n)).length;
+    assert.ok(before.size > 40, `${before.size} shards`);
+    assert.ok(moved <= 4, `${moved} cuts moved`);
+  });
+});
+
+/** Writes again the digest on the first line of the verification cache's file, after an edit of its entries. */
+function rehash(file: string): void {
+  const bytes = readFileSync(file);
+  const newline = bytes.indexOf(10);
+  const header = JSON.parse(bytes.toString("utf8", 0, newline));
+  // The first line's digest covers what follows the table of keys, which has a header and a digest of its own.
+  const keysLine = bytes.indexOf(10, newline + 1);
+  const keys = JSON.parse(bytes.toString("utf8", newline + 1, keysLine));
+  header.sha256 = createHash("sha256")
+    .update(bytes.subarray(keysLine + 1 + keys.count * keys.rowBytes))
+    .digest("base64url");
+  bytes.write(JSON.stringify(header).padEnd(newline), 0, "utf8");
+  writeFileSync(file, bytes);
+}
 
 describe("outside git, by the files' status", () => {
   // A file's status vouches for it only once its times are older than the racy window (3 s): the trees wait once.

@@ -40,13 +40,18 @@ export function gitAlias(scope: string, name: string, algorithm: GitAlgorithm, b
 }
 
 /**
- * The alias of the file `name` with status `stat`, read at `readAt` (nanoseconds since the
- * epoch); none when it was modified too recently for its status to show a later change.
+ * What status `stat` says of a file's bytes, read at `readAt` (nanoseconds since the epoch): its device, inode, size
+ * and times; none when it was modified too recently for its status to show a later change.
  */
-export function statAlias(scope: string, name: string, stat: BigIntStats, readAt: bigint): Uint8Array | undefined {
+export function statIdentity(stat: BigIntStats, readAt: bigint): string | undefined {
   if (stat.mtimeNs >= readAt - RACY_NS || stat.ctimeNs >= readAt - RACY_NS) return undefined;
   const { dev, ino, size, mtimeNs, ctimeNs } = stat;
-  return hash("sha256", `${scope}\0${name}\0stat\0${dev}:${ino}:${size}:${mtimeNs}:${ctimeNs}`, "buffer");
+  return `${dev}:${ino}:${size}:${mtimeNs}:${ctimeNs}`;
+}
+
+/** The alias of the file `name` whose status says `identity` (statIdentity). */
+export function statAlias(scope: string, name: string, identity: string): Uint8Array {
+  return hash("sha256", `${scope}\0${name}\0stat\0${identity}`, "buffer");
 }
 
 /** The alias a run of `source` keeps for bytes it verified (or recalled by reading) from the file `name`. */
@@ -57,7 +62,7 @@ export function aliasOf(
   bytes: Uint8Array,
   stat: BigIntStats,
 ): Uint8Array | undefined {
-  return source === "stat"
-    ? statAlias(scope, name, stat, BigInt(Date.now()) * 1_000_000n)
-    : gitAlias(scope, name, source.git, blobId(source.git, bytes));
+  if (source !== "stat") return gitAlias(scope, name, source.git, blobId(source.git, bytes));
+  const identity = statIdentity(stat, BigInt(Date.now()) * 1_000_000n);
+  return identity === undefined ? undefined : statAlias(scope, name, identity);
 }

@@ -22,6 +22,9 @@
  * about 250 MB, which a warm run reads and hashes in well under a second here. Entries a
  * run did not use (another branch's, or production's beside a preview's) are kept, the
  * most recently used first, while they number no more than those it used plus 1,000.
+ * Files a run takes a shard at a time from their summaries (shard-summaries.ts) use no
+ * entry here: the summaries keep them, so that this file holds what runs recalled or added
+ * one by one, and a warm run reads and writes what changed, not the registry.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, writeFileSync, writeSync } from "node:fs";
@@ -31,6 +34,7 @@ import type { Settings } from "../config.ts";
 import type { Diagnostic } from "../report/diagnostics.ts";
 import { AddedEntries, type Alias } from "./added-entries.ts";
 import { BlobStore } from "../store/blob-store.ts";
+import { ShardSummaries, type Summary, type SummaryRow } from "./shard-summaries.ts";
 import { KEY_KINDS, KeyRows, KnownKeys, mergedTable, ROW_BYTES } from "./known-keys.ts";
 import { readFully, readInto } from "../read/read-fully.ts";
 import { writeAtomically } from "../store/atomic-write.ts";
@@ -188,6 +192,13 @@ export interface UsableEntries {
   verdictAt(position: number): CachedVerdict | undefined;
   /** Keeps `alias` for the entry at `position`, found by reading its file. */
   learn(position: number, alias: Alias): void;
+  /**
+   * The verdict of a summary's row `i` (shard-summaries.ts), as a usable entry's is used: undefined when what it read
+   * no longer finds what it found, a build's store lacks its body, or it is not of an entry's shape.
+   */
+  fromSummary(summary: Summary, i: number): CachedVerdict | undefined;
+  /** The entry at `position` as its shard's summary keeps it, but what it was known by; what it read, as JSON. */
+  rowAt(position: number): Omit<SummaryRow, "identity" | "dep"> & { dep: string };
 }
 
 export class VerificationCache {
@@ -206,6 +217,8 @@ export class VerificationCache {
   readonly ignored?: string;
   /** The bodies, when a build uses the cache. */
   readonly blobs?: BlobStore;
+  /** The summaries of shards of a content root's files (shard-summaries.ts). */
+  readonly summaries: ShardSummaries;
 
   constructor(
     readonly dir: string,
@@ -222,6 +235,8 @@ export class VerificationCache {
     if (withBodies) this.blobs = new BlobStore(join(dir, BLOBS));
     const ignored = loaded.ignored ?? this.blobs?.ignored;
     if (ignored !== undefined) this.ignored = ignored;
+    // A cache ignored is a cold run, its summaries' verdicts included: they are made again.
+    this.summaries = new ShardSummaries(dir, { withBodies, unused: ignored !== undefined });
   }
 
   /**
@@ -242,9 +257,34 @@ export class VerificationCache {
         this.blobs.has(stored.digest(i));
       usable[i] = stillFound[stored.dep(i)] === true && bodyHeld ? 1 : 0;
     }
+    const known = new KnownKeys(stored.table);
+    /** Whether what each of a summary's entries read still finds what it found, by summary. */
+    const standing = new WeakMap<Summary, boolean[]>();
     return {
-      known: new KnownKeys(stored.table),
+      known,
       usable,
+      fromSummary: (summary, i) => {
+        const row = summary.rows[i]!;
+        let stands = standing.get(summary);
+        if (stands === undefined) {
+          stands = summary.deps.map((dep) => isDep(dep) && found(dep[0], context) === dep[1]);
+          standing.set(summary, stands);
+        }
+        const bodyHeld =
+          this.blobs === undefined ||
+          (row.flags & FLAGS.body) === 0 ||
+          (row.flags & FLAGS.error) !== 0 ||
+          this.blobs.has(row.digest);
+        if (stands[row.dep] !== true || !bodyHeld) return undefined;
+        return verdictOfEntry(row.entry, row.flags, summary.deps[row.dep] as [VerdictReads, string], row.digest);
+      },
+      rowAt: (position) => ({
+        key: Buffer.from(stored.key(position)).toString("base64url"),
+        json: stored.json(position),
+        dep: JSON.stringify(stored.deps[stored.dep(position)]),
+        digest: (stored.flags(position) & FLAGS.body) === 0 ? "" : stored.digest(position),
+        flags: stored.flags(position),
+      }),
       verdictAt: (position) => {
         const verdict = stored.verdict(position);
         if (verdict === undefined) {
@@ -285,6 +325,7 @@ export class VerificationCache {
     if (added.count === 0 && this.#learnt.size === 0) {
       // No entry changed, but a body may have been kept again: its entry recalled, its stored body found altered.
       this.#stored.entries.close();
+      this.summaries.save();
       this.blobs?.save();
       return;
     }
@@ -388,12 +429,14 @@ export class VerificationCache {
         unnamed: (name) => (name.startsWith(`${FILE}.`) && name.endsWith(".added")) || name === LEGACY_BODIES,
       });
     }
+    this.summaries.save();
     if (this.blobs === undefined) return;
     // The bodies the entries name, as a table to search: a million digests as strings would be 100 MB.
     const named = new KeyRows();
     for (let i = 0; i < count; i++)
       if ((rows.readUInt32LE(i * ENTRY_ROW_BYTES + 16) & FLAGS.body) !== 0)
         named.add(digests.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES), KEY_KINDS.bytes, 0);
+    for (const digest of this.summaries.bodies) named.add(Buffer.from(digest, "hex"), KEY_KINDS.bytes, 0);
     this.blobs.save(named.table());
   }
 }
@@ -401,6 +444,8 @@ export class VerificationCache {
 /** The stored entries, over the file's bytes: nothing is parsed but what entries read and found. */
 class Stored {
   readonly #rows: DataView;
+  /** The row of each entry's key in the table, once `key` is asked for. */
+  #keyRows: Int32Array | undefined;
 
   constructor(
     /** The keys and aliases, sorted, with their entries' positions (known-keys.ts). */
@@ -470,22 +515,39 @@ class Stored {
     return end === this.entries.byteLength && new KnownKeys(this.table).isTableOf(this.count);
   }
 
+  /** Entry i's JSON, as it stands in the file. */
+  json(i: number): string {
+    return this.entries.read(this.#start(i), this.end(i)).toString("utf8");
+  }
+
   /** Entry i's verdict, parsed now; undefined for one of the wrong shape. */
   verdict(i: number): CachedVerdict | undefined {
     let entry: unknown;
     try {
-      entry = JSON.parse(this.entries.read(this.#start(i), this.end(i)).toString("utf8"));
+      entry = JSON.parse(this.json(i));
     } catch {
       return undefined;
     }
-    const flags = this.flags(i);
-    if (!isEntry(entry) || (entry[1] !== null) !== ((flags & FLAGS.body) !== 0)) return undefined;
-    if (entry[6].some((d) => d.severity === "error") !== ((flags & FLAGS.error) !== 0)) return undefined;
-    const [umid, bytes, issuedAt, times, places, legacy, diagnostics, kept] = entry;
-    const [reads, was] = this.deps[this.dep(i)]!;
-    const body = bytes === null ? null : { digest: this.digest(i), bytes };
-    const statusRef = kept === null ? null : { ref: kept[0], line: kept[1], column: kept[2] };
-    return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics, statusRef };
+    return this.verdictOf(i, entry);
+  }
+
+  /** Entry i's verdict, from `entry`, its JSON parsed; undefined for one of the wrong shape. */
+  verdictOf(i: number, entry: unknown): CachedVerdict | undefined {
+    return verdictOfEntry(entry, this.flags(i), this.deps[this.dep(i)]!, this.digest(i));
+  }
+
+  /** Entry i's key: the key of its bytes in the table (made once, when first asked for). */
+  key(i: number): Uint8Array {
+    if (this.#keyRows === undefined) {
+      const known = new KnownKeys(this.table);
+      this.#keyRows = new Int32Array(this.count);
+      for (let row = 0; row < known.size; row++) {
+        const { kind, position } = known.rowAt(row);
+        if (kind === KEY_KINDS.bytes) this.#keyRows[position] = row;
+      }
+    }
+    const at = this.#keyRows[i]! * ROW_BYTES;
+    return this.table.subarray(at, at + KEY_BYTES);
   }
 }
 
@@ -598,6 +660,22 @@ function lastOfEachKey(added: AddedEntries): number[] {
   const newest: number[] = [];
   for (let row = 0; row < table.size; row++) newest.push(table.rowAt(row).position);
   return newest.sort((a, b) => a - b);
+}
+
+/** An entry's verdict from its JSON, parsed, its flags, what it read and found, and its body's digest (hex). */
+function verdictOfEntry(
+  entry: unknown,
+  flags: number,
+  [reads, was]: [VerdictReads, string],
+  digest: string,
+): CachedVerdict | undefined {
+  if (!isEntry(entry) || flags > (FLAGS.body | FLAGS.error)) return undefined;
+  if ((entry[1] !== null) !== ((flags & FLAGS.body) !== 0)) return undefined;
+  if (entry[6].some((d) => d.severity === "error") !== ((flags & FLAGS.error) !== 0)) return undefined;
+  const [umid, bytes, issuedAt, times, places, legacy, diagnostics, kept] = entry;
+  const body = bytes === null ? null : { digest, bytes };
+  const statusRef = kept === null ? null : { ref: kept[0], line: kept[1], column: kept[2] };
+  return { umid, body, issuedAt, times, places, legacy, reads, found: was, diagnostics, statusRef };
 }
 
 function hex(table: Uint8Array, i: number): string {

@@ -15,7 +15,8 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { quoted } from "../../core/excerpt.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { cacheScope, type UsableEntries, type VerificationCache } from "../cache/verification-cache.ts";
-import { gitAlias, statAlias } from "../cache/file-identity.ts";
+import { gitAlias, statAlias, statIdentity } from "../cache/file-identity.ts";
+import type { ShardSummaries } from "../cache/shard-summaries.ts";
 import { gitView, type GitView } from "../read/git-view.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
@@ -254,7 +255,7 @@ export async function checkContent(
       const again = checkedAgain(index, manifest.digest);
       if (again !== undefined) await hooks.publish(again);
     },
-    options.cache && cacheUse(options, options.cache.usable(root.context), dir, await git),
+    options.cache && cacheUse(options, options.cache.usable(root.context), dir, await git, options.cache.summaries),
   );
   result.bodyAgain = (umid, digest) => {
     const again = checkedAgain(claimed.get(umid)!, Buffer.from(digest, "hex"));
@@ -529,36 +530,35 @@ function checkRoutes(path: string, validators: SchemaValidators): RoutesCheck | 
 
 /**
  * The verification cache as a check of the files in `dir` uses it: in a git working tree, files are known by
- * git's view of them, elsewhere by their status.
+ * git's view of them, elsewhere by their status. `summaries`: a whole content root's check, whose shards have them.
  */
 function cacheUse(
   options: ContentCheckOptions,
   usable: UsableEntries,
   dir: string,
   git: GitView | undefined,
+  summaries?: ShardSummaries,
 ): CacheUse {
   const scope = cacheScope(options.settings);
+  const shared = { scope, usable, ...(summaries && { summaries }) };
   if (git !== undefined) {
     const { algorithm, blobs } = git;
     return {
-      scope,
-      usable,
+      ...shared,
       source: { git: algorithm },
-      knownAs: (name) => {
-        const blob = blobs.get(name);
-        return blob === undefined ? undefined : gitAlias(scope, name, algorithm, blob);
-      },
+      identityOf: (name) => blobs.get(name),
+      aliasOf: (name, blob) => gitAlias(scope, name, algorithm, blob),
     };
   }
   const now = BigInt(Date.now()) * 1_000_000n;
   return {
-    scope,
-    usable,
+    ...shared,
     source: "stat",
-    knownAs: (name) => {
+    identityOf: (name) => {
       const status = lstatSync(join(dir, name), { bigint: true, throwIfNoEntry: false });
-      return status?.isFile() ? statAlias(scope, name, status, now) : undefined;
+      return status?.isFile() ? statIdentity(status, now) : undefined;
     },
+    aliasOf: (name, identity) => statAlias(scope, name, identity),
   };
 }
 

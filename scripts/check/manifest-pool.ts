@@ -6,17 +6,20 @@
  * first finds the files known without reading them (by an alias: git's blob id, or their
  * status; file-identity.ts); every thread then reads and hashes the others, and checks
  * only those whose key no usable entry has; the main thread turns the entries found into
- * their results.
+ * their results. A whole content root's files are first taken by shards
+ * (summarised-shards.ts): those a summary knows are neither looked up nor read.
  */
 import { join, relative, sep } from "node:path";
 import type { Worker } from "node:worker_threads";
 import type { Settings } from "../config.ts";
 import type { Alias, UsableEntries } from "../cache/verification-cache.ts";
 import type { IdentitySource } from "../cache/file-identity.ts";
+import type { ShardSummaries } from "../cache/shard-summaries.ts";
 import { typescriptWorker } from "../runtime/worker.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
 import { checkManifestFile, recall, type ManifestContext, type Recalled } from "./manifest-check.ts";
 import type { UnsignedOptIn, UnsignedOptIns } from "./unsigned.ts";
+import { SummarisedShards } from "./summarised-shards.ts";
 
 /** Below this many files, the main thread checks them alone. */
 export const WORKER_THRESHOLD = 1000;
@@ -43,14 +46,17 @@ export interface WorkerInit {
 }
 
 /**
- * The cache as a check uses it: the scope of its keys, the entries it may use, how this run knows files, and the
- * alias by which it knows a file without reading it, if it does.
+ * The cache as a check uses it: the scope of its keys, the entries it may use, how this run knows files, what it
+ * knows of a file without reading it (its git blob id, or its status), if anything, and the alias that makes; for a
+ * check of a whole content root, the summaries of its shards.
  */
 export interface CacheUse {
   scope: string;
   usable: UsableEntries;
   source: IdentitySource;
-  knownAs(name: string): Uint8Array | undefined;
+  identityOf(name: string): string | undefined;
+  aliasOf(name: string, identity: string): Uint8Array;
+  summaries?: ShardSummaries;
 }
 
 /**
@@ -94,37 +100,54 @@ export async function checkManifestFiles(
   const workers = context.settings.workers;
   // As displayPath() names them, without a relative() per file.
   const shownDir = relative(process.cwd(), files.dir);
+  const fileAt = (i: number) => (shownDir === "" ? files.names[i]! : `${shownDir}${sep}${files.names[i]!}`);
   const lookup = cache && {
     scope: cache.scope,
     known: cache.usable.known,
     usable: cache.usable.usable,
     source: cache.source,
   };
-  const recalling = (result: CheckedManifest | Recalled, i: number): void | Promise<void> => {
-    if (!("position" in result)) return onResult(result, i);
+  const shards = cache?.summaries && new SummarisedShards(files.names, { ...cache, summaries: cache.summaries });
+  const checkHere = (i: number) => {
     const name = files.names[i]!;
+    return checkManifestFile(join(files.dir, name), context, lookup && { ...lookup, name });
+  };
+  const recalling = (result: CheckedManifest | Recalled, i: number): void | Promise<void> => {
+    if (!("position" in result)) {
+      shards?.checked(i, result);
+      return onResult(result, i);
+    }
     const verdict = cache!.usable.verdictAt(result.position);
     // An entry of the wrong shape is no longer usable: its file is checked as if the cache had none.
-    if (verdict === undefined)
-      return recalling(checkManifestFile(join(files.dir, name), context, { ...lookup!, name }), i);
+    if (verdict === undefined) return recalling(checkHere(i), i);
     if (result.alias !== undefined) cache!.usable.learn(result.position, result.alias);
-    return onResult(recall(verdict, shownDir === "" ? name : `${shownDir}${sep}${name}`, context), i);
+    shards?.recalled(i, result.position, result.alias);
+    return onResult(recall(verdict, fileAt(i), context), i);
   };
-  const known = knownPositions(files.names, cache);
-  const unknown = files.names.flatMap((_, i) => (known[i]! >= 0 ? [] : [i]));
+  /** A file of a shard whose summary is there: known from it, or, should it turn out unusable, on its own. */
+  const summarised = (i: number): void | Promise<void> => {
+    const verdict = shards!.verdictOf(i);
+    if (verdict !== undefined) return onResult(recall(verdict, fileAt(i), context), i);
+    const position = knownPosition(files.names[i]!, cache!);
+    return recalling(position >= 0 ? { position } : checkHere(i), i);
+  };
+  const known = knownPositions(files.names, cache, shards);
+  const unknown = files.names.flatMap((_, i) => (known[i]! === UNKNOWN ? [i] : []));
   /** Delivers the files known up to (not including) `end`. */
   let next = 0;
   const deliverKnown = async (end: number) => {
-    for (; next < end; next++) if (known[next]! >= 0) await recalling({ position: known[next]! }, next);
+    for (; next < end; next++)
+      if (known[next] === SUMMARISED) await summarised(next);
+      else if (known[next]! >= 0) await recalling({ position: known[next]! }, next);
   };
   if (unknown.length < WORKER_THRESHOLD || workers === 0) {
     for (const i of unknown) {
       await deliverKnown(i);
-      const name = files.names[i]!;
-      await recalling(checkManifestFile(join(files.dir, name), context, lookup && { ...lookup, name }), i);
+      await recalling(checkHere(i), i);
       next = i + 1;
     }
     await deliverKnown(files.names.length);
+    shards?.finish();
     return;
   }
   const { settings, now, strict, pins, unsigned } = context;
@@ -147,19 +170,36 @@ export async function checkManifestFiles(
     next = i + 1;
   }).run();
   await deliverKnown(files.names.length);
+  shards?.finish();
 }
 
-/** For each file, the position of the usable entry that knows it without reading it, or -1. */
-function knownPositions(names: readonly string[], cache: CacheUse | undefined): Int32Array {
-  const known = new Int32Array(names.length).fill(-1);
+/** In `knownPositions`: a file read (or checked) by this run, and one of a shard whose summary is there. */
+const UNKNOWN = -1;
+const SUMMARISED = -2;
+
+/**
+ * For each file, SUMMARISED when its shard has a summary, else the position of the usable entry that knows it
+ * without reading it, or UNKNOWN.
+ */
+function knownPositions(
+  names: readonly string[],
+  cache: CacheUse | undefined,
+  shards: SummarisedShards | undefined,
+): Int32Array {
+  const known = new Int32Array(names.length).fill(UNKNOWN);
   if (cache === undefined) return known;
-  const { known: keys, usable } = cache.usable;
   names.forEach((name, i) => {
-    const alias = cache.knownAs(name);
-    const position = alias === undefined ? -1 : keys.positionOf(alias);
-    if (position >= 0 && usable[position] === 1) known[i] = position;
+    known[i] = shards?.isKnown(i) ? SUMMARISED : knownPosition(name, cache);
   });
   return known;
+}
+
+/** The position of the usable entry that knows the file `name` without reading it, or UNKNOWN. */
+function knownPosition(name: string, cache: CacheUse): number {
+  const identity = cache.identityOf(name);
+  if (identity === undefined) return UNKNOWN;
+  const position = cache.usable.known.positionOf(cache.aliasOf(name, identity));
+  return position >= 0 && cache.usable.usable[position] === 1 ? position : UNKNOWN;
 }
 
 class Pool {
