@@ -58,7 +58,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-interface Finished {
+export interface Finished {
   status: number | null;
   stdout: string;
   stderr: string;
