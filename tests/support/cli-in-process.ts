@@ -27,8 +27,15 @@ function loadMain(): Promise<Main> {
 
 let turn: Promise<unknown> = Promise.resolve();
 
-/** `manifest-resolver ARGS` in `cwd`, with `env` over this process's environment and GitHub's annotations off. */
-export function runCliInProcess(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Finished> {
+/**
+ * `manifest-resolver ARGS` in `cwd`, with `env` over this process's environment (a variable given as undefined
+ * unset) and GitHub's annotations off.
+ */
+export function runCliInProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<Finished> {
   // The bin answers --version itself, without loading the CLI: only a process of its own runs that.
   if (args[0] === "--version" || args[0] === "-V") throw new Error("--version is the bin's own: spawn it (runCli)");
   const run = turn.then(() => runNow(args, cwd, { GITHUB_ACTIONS: "", ...env }));
@@ -36,7 +43,7 @@ export function runCliInProcess(args: string[], cwd: string, env: Record<string,
   return run;
 }
 
-async function runNow(args: string[], cwd: string, env: Record<string, string>): Promise<Finished> {
+async function runNow(args: string[], cwd: string, env: Record<string, string | undefined>): Promise<Finished> {
   const cli = await loadMain();
   const printed = { stdout: "", stderr: "" };
   const sink = (stream: keyof typeof printed) =>
@@ -63,7 +70,7 @@ async function runNow(args: string[], cwd: string, env: Record<string, string>):
 /** Gives a run the working directory, environment and output streams it would have as a process; returns the undo. */
 function borrowProcess(
   cwd: string,
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
   console: Console,
   printed: { stdout: string; stderr: string },
 ): () => void {
@@ -71,7 +78,9 @@ function borrowProcess(
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
   const ownWrites = { stdout: Object.hasOwn(process.stdout, "write"), stderr: Object.hasOwn(process.stderr, "write") };
   process.chdir(cwd);
-  Object.assign(process.env, env);
+  for (const [name, value] of Object.entries(env))
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
   globalThis.console = console;
   for (const stream of ["stdout", "stderr"] as const) {
     const write = writes[stream];
