@@ -23,7 +23,7 @@ import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames, assertUsageError } from "./support/problems.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
 const NOW = "2026-06-01T00:00:00Z";
@@ -239,7 +239,7 @@ describe("resolve --receipt-key PEM --receipt-key-ref KEYREF", () => {
   after(() => new Promise<void>((done) => server.close(() => done())));
 
   // --offline: the fixture's did:web host does not exist (tests/did-web.test.ts resolves keys).
-  const resolveCli = (...args: string[]) => runCli(["resolve", url, umid, "--offline", ...args], tmpdir());
+  const resolveCli = (...args: string[]) => runCliInProcess(["resolve", url, umid, "--offline", ...args], tmpdir());
 
   it("prints the receipt signed as a receipt manifest, which evaluate verifies", async () => {
     const result = await resolveCli("--now", NOW, ...receiptKey);
