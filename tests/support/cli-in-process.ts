@@ -15,6 +15,8 @@ import { ROOT } from "./paths.ts";
 import type { Finished } from "./processes.ts";
 
 type Main = typeof main;
+/** What a run printed, by stream. */
+type Printed = { stdout: string; stderr: string };
 
 let loaded: Promise<Main> | undefined;
 /** The CLI the bin would run: the prebuilt one when it is fresh, else the sources (bin/load-cli.js). */
@@ -45,8 +47,8 @@ export function runCliInProcess(
 
 async function runNow(args: string[], cwd: string, env: Record<string, string | undefined>): Promise<Finished> {
   const cli = await loadMain();
-  const printed = { stdout: "", stderr: "" };
-  const sink = (stream: keyof typeof printed) =>
+  const printed: Printed = { stdout: "", stderr: "" };
+  const sink = (stream: keyof Printed) =>
     new Writable({
       write(chunk: Buffer, _encoding, done) {
         printed[stream] += chunk.toString();
@@ -67,40 +69,51 @@ async function runNow(args: string[], cwd: string, env: Record<string, string | 
   return { status, ...printed };
 }
 
-/** Gives a run the working directory, environment and output streams it would have as a process; returns the undo. */
+/** Gives a run the working directory, environment and output it would have as a process; returns the undo. */
 function borrowProcess(
   cwd: string,
   env: Record<string, string | undefined>,
   console: Console,
-  printed: { stdout: string; stderr: string },
+  printed: Printed,
 ): () => void {
   const saved = { cwd: process.cwd(), env: { ...process.env }, console: globalThis.console };
-  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
-  const ownWrites = { stdout: Object.hasOwn(process.stdout, "write"), stderr: Object.hasOwn(process.stderr, "write") };
   process.chdir(cwd);
   for (const [name, value] of Object.entries(env))
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   globalThis.console = console;
-  for (const stream of ["stdout", "stderr"] as const) {
-    const write = writes[stream];
-    // Text is the run's (`new` writes its manifest so); the test runner's own reports to its parent are bytes.
-    process[stream].write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-      if (typeof chunk !== "string") return Reflect.apply(write, this, [chunk, ...rest]);
-      printed[stream] += chunk;
-      const done = rest.at(-1);
-      if (typeof done === "function") queueMicrotask(() => done());
-      return true;
-    } as typeof process.stdout.write;
-  }
+  const streams = [borrowStream("stdout", printed), borrowStream("stderr", printed)];
   return () => {
     process.chdir(saved.cwd);
     for (const name of Object.keys(process.env)) if (!(name in saved.env)) delete process.env[name];
     Object.assign(process.env, saved.env);
     globalThis.console = saved.console;
-    for (const stream of ["stdout", "stderr"] as const) {
-      if (ownWrites[stream]) process[stream].write = writes[stream];
-      else delete (process[stream] as { write?: unknown }).write;
+    for (const undo of streams) undo();
+  };
+}
+
+/** Makes process[name] what a spawned run's is, a pipe (no terminal), whose text goes to `printed`; returns the undo. */
+function borrowStream(name: keyof Printed, printed: Printed): () => void {
+  const stream = process[name];
+  const own = {
+    write: Object.getOwnPropertyDescriptor(stream, "write"),
+    isTTY: Object.getOwnPropertyDescriptor(stream, "isTTY"),
+  };
+  const write = stream.write;
+  Object.defineProperty(stream, "isTTY", { value: false, configurable: true, writable: true });
+  // Text is the run's (`new` writes its manifest so); the test runner's own reports to its parent are bytes.
+  stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+    if (typeof chunk !== "string") return Reflect.apply(write, this, [chunk, ...rest]);
+    printed[name] += chunk;
+    const done = rest.at(-1);
+    if (typeof done === "function") queueMicrotask(() => done());
+    return true;
+  } as typeof stream.write;
+  return () => {
+    for (const key of ["write", "isTTY"] as const) {
+      const descriptor = own[key];
+      if (descriptor === undefined) Reflect.deleteProperty(stream, key);
+      else Object.defineProperty(stream, key, descriptor);
     }
   };
 }
