@@ -1,6 +1,6 @@
 /** `manifest-resolver build` and the CLI around it, run as a publisher runs them. */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   cpSync,
@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { encodeBase64url, utf8 } from "../core/base64url.ts";
 import { shardPath } from "../edge/records.ts";
 import { shardOf } from "../edge/shard-file.ts";
@@ -26,21 +26,17 @@ import { canonicalize } from "../core/crypto/jcs.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames, assertUsageError, printedProblems, problemPlaces, theProblem } from "./support/problems.ts";
-import { startPrintingUrl } from "./support/processes.ts";
+import { type Finished, startPrintingUrl } from "./support/processes.ts";
 
 const key = newKey();
 const scratch = mkdtempSync(join(tmpdir(), "um-build-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function cli(args: string[], cwd = scratch, env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "", ...env },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+function cli(args: string[], cwd = scratch, env: Record<string, string | undefined> = {}) {
+  return runCliInProcess(args, cwd, { UM_RESOLVER_URL: "", ...env });
 }
 
 /** A new content directory of `files`, in the scratch folder. */
@@ -68,29 +64,33 @@ const good = {
 describe("build: valid content", () => {
   const dir = content("good", good);
   const out = join(scratch, "good-dist");
-  const first = cli(["build", "--content", dir, "--out", out]);
-  const records = readRecords(out);
+  let first: Finished;
+  let records: ReturnType<typeof readRecords>;
+  before(async () => {
+    first = await cli(["build", "--content", dir, "--out", out]);
+    records = readRecords(out);
+  });
 
-  it("succeeds with a one-line summary, in human units, after the warnings", () => {
+  it("succeeds with a one-line summary, in human units, after the warnings", async () => {
     assert.equal(first.status, 0, first.stderr);
     assert.match(
       first.stdout,
       /\nbuilt .*good-dist\/ from .*good\/: 5 manifests, 1 redirect, 2 revoked, 0 suspended \(\d+\.\d KiB\) in (\d+ ms|\d+\.\d s); lookup page in dist-lookup\/\n$/,
     );
   });
-  it("warns, on stderr, that a lookup page built without UM_RESOLVER_URL asks its reader for a resolver", () => {
+  it("warns, on stderr, that a lookup page built without UM_RESOLVER_URL asks its reader for a resolver", async () => {
     assertLineNames(first.stderr, "manifest-resolver: warning: ", "UM_RESOLVER_URL", "dist-lookup/");
-    const named = cli(["build", "--content", dir, "--out", out], scratch, {
+    const named = await cli(["build", "--content", dir, "--out", out], scratch, {
       UM_RESOLVER_URL: "https://resolver.example",
     });
     assert.equal(named.status, 0, named.stderr);
     assert.doesNotMatch(named.stderr, /UM_RESOLVER_URL/);
   });
-  it("writes folders a web server can read, and the lookup page beside them", () => {
+  it("writes folders a web server can read, and the lookup page beside them", async () => {
     assert.equal(statSync(out).mode & 0o777, 0o755);
     assert.deepEqual(Object.keys(fileDigests(join(scratch, "dist-lookup"))), ["index.html", "lookup.js"]);
   });
-  it("warns that a revoked manifest is not published, at its @id", () => {
+  it("warns that a revoked manifest is not published, at its @id", async () => {
     const withheld = theProblem(first.stdout, "routes/withheld");
     assert.deepEqual(
       [withheld.severity, withheld.file, withheld.line, withheld.column],
@@ -99,13 +99,13 @@ describe("build: valid content", () => {
     assert.ok(withheld.message.includes('"urn:revoked:with-file"'), withheld.message);
     assert.equal(records["urn:revoked:with-file"]!.revoked, true);
   });
-  it("names a body by the base64url of its UMID", () => {
+  it("names a body by the base64url of its UMID", async () => {
     // In the folder named like its index shard.
     for (const umid of ["urn:uuid:a", "a/b ü"]) {
       assert.equal(records[umid]!.file, `m/${shardOf(umid)}/${encodeBase64url(utf8(umid))}`);
     }
   });
-  it("names by digest the UMIDs whose base64url names differ only in case, and long ones", () => {
+  it("names by digest the UMIDs whose base64url names differ only in case, and long ones", async () => {
     const digest = (umid: string) => {
       const hex = createHash("sha256").update(umid).digest("hex");
       return `h/${hex.slice(0, 3)}/${hex}`;
@@ -117,7 +117,7 @@ describe("build: valid content", () => {
     const names = Object.keys(fileDigests(out)).map((n) => n.toLowerCase());
     assert.equal(new Set(names).size, names.length, "no two files differ only in case");
   });
-  it("writes the canonical form as the body, with the ETag of exactly those bytes", () => {
+  it("writes the canonical form as the body, with the ETag of exactly those bytes", async () => {
     for (const [file, manifest] of Object.entries(good)) {
       if (file.startsWith("_") || typeof manifest === "string" || file === "withheld.json") continue;
       const umid = (manifest as { "@id": string })["@id"];
@@ -126,13 +126,13 @@ describe("build: valid content", () => {
       assert.equal(records[umid]!.etag, `W/"sha256-${createHash("sha256").update(body).digest("base64url")}"`);
     }
   });
-  it("records redirects and revocations", () => {
+  it("records redirects and revocations", async () => {
     assert.deepEqual(records["urn:moved"], { redirect: "https://elsewhere.example/m/1" });
     assert.equal(records["urn:revoked:gone"]!.revoked, true);
     assert.equal(records["urn:revoked:gone"]!.status!.status, "revoked");
     assert.equal(Object.keys(records).length, 8);
   });
-  it("writes the index, its state, the build info and the five bodies: underscore and other files are not content", () => {
+  it("writes the index, its state, the build info and the five bodies: underscore and other files are not content", async () => {
     const files = Object.keys(fileDigests(out));
     assert.equal(
       files.filter((f) => /^index\/[0-9a-f]{3}\.json$/.test(f)).length,
@@ -152,15 +152,15 @@ describe("build: valid content", () => {
       revoked: 2,
     });
   });
-  it("gives byte-identical output for identical input", () => {
+  it("gives byte-identical output for identical input", async () => {
     const again = join(scratch, "good-dist-again");
-    assert.equal(cli(["build", "--content", dir, "--out", again]).status, 0);
+    assert.equal((await cli(["build", "--content", dir, "--out", again])).status, 0);
     assert.deepEqual(fileDigests(again), fileDigests(out));
   });
-  it("keeps the ETag when only the formatting of a file changes", () => {
+  it("keeps the ETag when only the formatting of a file changes", async () => {
     const reformatted = content("good-reformatted", { ...good, "a.json": JSON.stringify(good["a.json"]) });
     const out2 = join(scratch, "good-reformatted-dist");
-    assert.equal(cli(["build", "--content", reformatted, "--out", out2]).status, 0);
+    assert.equal((await cli(["build", "--content", reformatted, "--out", out2])).status, 0);
     assert.deepEqual(fileDigests(out2), fileDigests(out));
   });
 });
@@ -187,13 +187,20 @@ describe("build: invalid content", () => {
     },
   });
   const out = join(scratch, "bad-dist");
-  const seeded = cli(["build", "--content", content("seed", { "a.json": valid }), "--out", out]);
-  const before = fileDigests(out);
-  const result = cli(["build", "--content", dir, "--out", out]);
-  const lines = result.stdout.trim().split("\n");
+  const seed = content("seed", { "a.json": valid });
+  let seeded: Finished;
+  let seededOutput: Record<string, string>;
+  let result: Finished;
+  let lines: string[];
+  before(async () => {
+    seeded = await cli(["build", "--content", seed, "--out", out]);
+    seededOutput = fileDigests(out);
+    result = await cli(["build", "--content", dir, "--out", out]);
+    lines = result.stdout.trim().split("\n");
+  });
   const at = (file: string) => relative(scratch, join(dir, file));
 
-  it("fails with status 1 and a summary", () => {
+  it("fails with status 1 and a summary", async () => {
     assert.equal(seeded.status, 0, seeded.stderr);
     assert.equal(result.status, 1);
     assert.equal(result.stderr.replace(/^manifest-resolver: warning: UM_RESOLVER_URL .*\n/m, ""), "");
@@ -203,8 +210,8 @@ describe("build: invalid content", () => {
     );
     assert.match(lines.at(-1)!, /^Found 9 errors in 6 files\. .*bad-dist was left unchanged\.$/);
   });
-  it("leaves the previous output as it was, and no staging directory behind", () => {
-    assert.deepEqual(fileDigests(out), before);
+  it("leaves the previous output as it was, and no staging directory behind", async () => {
+    assert.deepEqual(fileDigests(out), seededOutput);
     assert.deepEqual(
       readdirSync(scratch).filter((n) => n.includes("building")),
       [],
@@ -242,7 +249,7 @@ describe("build: invalid content", () => {
     ["a location that is not http(s)", "schema/redirect-location", ["_routes.json:13:19"], ["/redirects/2/location"]],
   ];
   for (const [what, rule, places, named] of expected) {
-    it(`reports ${what} as file:line:col - error RULE`, () => {
+    it(`reports ${what} as file:line:col - error RULE`, async () => {
       const wanted = places.map(at);
       const placeOf = (p: { file: string; line?: number; column?: number }) => `${p.file}:${p.line}:${p.column}`;
       const problem = printedProblems(result.stdout).find(
@@ -256,9 +263,9 @@ describe("build: invalid content", () => {
 });
 
 describe("build: the output directory", () => {
-  it("refuses to replace a directory that is not a previous build", () => {
+  it("refuses to replace a directory that is not a previous build", async () => {
     const dir = content("precious", { "thesis.json": { chapter: 1 } });
-    const result = cli([
+    const result = await cli([
       "build",
       "--content",
       content("one", { "a.json": signed(manifestFor("urn:one"), key) }),
@@ -269,34 +276,36 @@ describe("build: the output directory", () => {
     assertLineNames(result.stderr, "manifest-resolver: ", dir, "resolver.json");
     assert.deepEqual(Object.keys(fileDigests(dir)), ["thesis.json"]);
   });
-  it("refuses to replace a deployed resolver with an empty one; --allow-empty builds it", () => {
+  it("refuses to replace a deployed resolver with an empty one; --allow-empty builds it", async () => {
     const out = join(scratch, "empty-dist");
     assert.equal(
-      cli([
-        "build",
-        "--content",
-        content("before-empty", { "a.json": signed(manifestFor("urn:kept"), key) }),
-        "--out",
-        out,
-      ]).status,
+      (
+        await cli([
+          "build",
+          "--content",
+          content("before-empty", { "a.json": signed(manifestFor("urn:kept"), key) }),
+          "--out",
+          out,
+        ])
+      ).status,
       0,
     );
     const before = fileDigests(out);
     mkdirSync(join(scratch, "empty"));
-    const refused = cli(["build", "--content", join(scratch, "empty"), "--out", out]);
+    const refused = await cli(["build", "--content", join(scratch, "empty"), "--out", out]);
     assert.equal(refused.status, 1);
     assert.deepEqual(problemPlaces(refused.stdout), []);
     // It names the folder it left as it was, and the flag that builds it anyway.
     assertLineNames(refused.stdout, "empty-dist", "--allow-empty");
     assert.deepEqual(fileDigests(out), before);
-    assert.equal(cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"]).status, 0);
+    assert.equal((await cli(["build", "--content", join(scratch, "empty"), "--out", out, "--allow-empty"])).status, 0);
     assert.deepEqual(readRecords(out), {});
     assert.deepEqual(Object.keys(fileDigests(out)), ["build-state.json", "resolver.json"]);
   });
 });
 
 describe("CLI", () => {
-  it("prints help with an example, exit 0, for every command", () => {
+  it("prints help with an example, exit 0, for every command", async () => {
     for (const command of [
       "keygen",
       "new",
@@ -314,7 +323,7 @@ describe("CLI", () => {
       "evaluate",
       "resolve",
     ]) {
-      const result = cli([command, "--help"]);
+      const result = await cli([command, "--help"]);
       assert.equal(result.status, 0);
       assert.match(
         result.stdout,
@@ -325,8 +334,8 @@ describe("CLI", () => {
       );
     }
   });
-  it("exits 2 on usage errors, saying what is wrong", () => {
-    const overview = cli([]);
+  it("exits 2 on usage errors, saying what is wrong", async () => {
+    const overview = await cli([]);
     assert.equal(overview.status, 2);
     assert.ok(overview.stdout.startsWith("Usage: manifest-resolver COMMAND"), overview.stdout);
     // Each names what was typed, and what was meant where that is near.
@@ -342,15 +351,15 @@ describe("CLI", () => {
         ["--port", "65535", "'http'"],
       ],
     ];
-    for (const [args, named] of cases) assertUsageError(cli(args), ...named);
+    for (const [args, named] of cases) assertUsageError(await cli(args), ...named);
   });
-  it("serve without a build says what to run, exit 1", () => {
-    const result = cli(["serve", "--dist", join(scratch, "nowhere")]);
+  it("serve without a build says what to run, exit 1", async () => {
+    const result = await cli(["serve", "--dist", join(scratch, "nowhere")]);
     assert.equal(result.status, 1);
     assertLineNames(result.stderr, "manifest-resolver: ", "nowhere/resolver.json", "'manifest-resolver build'");
   });
-  it("build of a missing content directory fails, exit 1", () => {
-    const result = cli(["build", "--content", join(scratch, "no-such-content"), "--out", join(scratch, "x")]);
+  it("build of a missing content directory fails, exit 1", async () => {
+    const result = await cli(["build", "--content", join(scratch, "no-such-content"), "--out", join(scratch, "x")]);
     assert.equal(result.status, 1);
     assert.match(result.stdout, /no-such-content/);
   });
@@ -363,10 +372,10 @@ describe("build: killed at any instant", () => {
       Array.from({ length: 40 }, (_, i) => [`m${i}.json`, signed(manifestFor(`urn:killed:${i}`), key)]),
     ),
   );
-  const fresh = () => {
+  const fresh = async () => {
     const out = mkdtempSync(join(scratch, "killed-out-"));
     rmSync(out, { recursive: true });
-    assert.equal(cli(["build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`]).status, 0);
+    assert.equal((await cli(["build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`])).status, 0);
     return out;
   };
   const aside = (out: string, kind: "next" | "previous" | "building-x") => join(out, "..", `.${basename(out)}.${kind}`);
@@ -374,9 +383,9 @@ describe("build: killed at any instant", () => {
     existsSync(join(out, "resolver.json")) && Object.keys(readRecords(out)).length === 40;
 
   it("serve puts back an output a build left aside between its renames, and answers from it", async () => {
-    const out = fresh();
+    const out = await fresh();
     renameSync(out, aside(out, "next"));
-    const old = fresh();
+    const old = await fresh();
     renameSync(old, aside(out, "previous"));
     assert.equal(existsSync(out), false, "the state a kill between the two renames leaves");
     const server = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", out, "--port", "0"]);
@@ -388,13 +397,13 @@ describe("build: killed at any instant", () => {
     assert.ok(complete(out));
   });
 
-  it("the next build restores or clears every leftover before it builds", () => {
+  it("the next build restores or clears every leftover before it builds", async () => {
     for (const state of [["next"], ["previous"], ["next", "previous"]] as const) {
-      const out = fresh();
+      const out = await fresh();
       for (const kind of state) cpSync(out, aside(out, kind), { recursive: true });
       rmSync(out, { recursive: true });
       mkdirSync(aside(out, "building-x"));
-      const result = cli(["build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`]);
+      const result = await cli(["build", "--content", source, "--out", out, "--lookup-out", `${out}-lookup`]);
       assert.equal(result.status, 0, result.stderr);
       // It names what it put back the output from.
       assertLineNames(result.stderr, `.${basename(out)}.${state[0]}`);
@@ -408,7 +417,7 @@ describe("build: killed at any instant", () => {
   });
 
   it("SIGKILL at random moments never leaves the output unrecoverable", { timeout: 120_000 }, async () => {
-    const out = fresh();
+    const out = await fresh();
     for (let i = 0; i < 20; i++) {
       const child = spawn(
         process.execPath,
@@ -426,15 +435,10 @@ describe("build: killed at any instant", () => {
 });
 
 describe("build: a folder without content", () => {
-  it("leaves nothing behind, and names the folder it looked in with the ways to give it one", () => {
+  it("leaves nothing behind, and names the folder it looked in with the ways to give it one", async () => {
     const empty = mkdtempSync(join(scratch, "no-content-"));
-    const { UM_CACHE_DIR: _, ...env } = process.env;
     for (const command of ["build", "check"]) {
-      const result = spawnSync(process.execPath, [CLI, command], {
-        cwd: empty,
-        encoding: "utf8",
-        env: { ...env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "" },
-      });
+      const result = await cli([command], empty, { UM_CACHE_DIR: undefined });
       assert.equal(result.status, 1, result.stderr);
       assert.deepEqual(
         readdirSync(empty),
@@ -447,17 +451,12 @@ describe("build: a folder without content", () => {
     }
   });
 
-  it("outside a package, a build that fails over content makes no node_modules/ there either", () => {
+  it("outside a package, a build that fails over content makes no node_modules/ there either", async () => {
     const folder = mkdtempSync(join(scratch, "no-package-"));
     mkdirSync(join(folder, "content"));
     writeFileSync(join(folder, "content", "bad.json"), "{");
-    const { UM_CACHE_DIR: _, ...env } = process.env;
     for (const command of ["build", "check"]) {
-      const result = spawnSync(process.execPath, [CLI, command], {
-        cwd: folder,
-        encoding: "utf8",
-        env: { ...env, GITHUB_ACTIONS: "", UM_RESOLVER_URL: "" },
-      });
+      const result = await cli([command], folder, { UM_CACHE_DIR: undefined });
       assert.equal(result.status, 1, result.stderr);
       assert.deepEqual(readdirSync(folder), ["content"], `${command}: npm must not take the folder for a package`);
     }

@@ -45,6 +45,7 @@ import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { fileDigests } from "./support/file-tree.ts";
 import { CLI } from "./support/paths.ts";
 import { printedProblems } from "./support/problems.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { runCli } from "./support/processes.ts";
 import { withTmpfs } from "./support/tmpfs.ts";
 
@@ -68,8 +69,11 @@ function signedBy(umid: string, key: KeyObject, keyRef: string, extra: Record<st
   );
 }
 
-/** A content tree: three manifests signed with key A, two with key B, both pinned; and its own cache. */
-function tree(keys = { a: newKey(), b: newKey() }) {
+/**
+ * A content tree: three manifests signed with key A, two with key B, both pinned; and its own cache. Its CLI runs in
+ * this process unless `run` says otherwise.
+ */
+function tree(keys = { a: newKey(), b: newKey() }, run = runCliInProcess) {
   const root = join(scratch, `tree-${++trees}`);
   const content = join(root, "content");
   mkdirSync(content, { recursive: true });
@@ -77,7 +81,7 @@ function tree(keys = { a: newKey(), b: newKey() }) {
   for (let i = 0; i < 3; i++) writeFileSync(join(content, `a${i}.json`), signedBy(`urn:cache:a${i}`, keys.a, KEY_A));
   for (let i = 0; i < 2; i++) writeFileSync(join(content, `b${i}.json`), signedBy(`urn:cache:b${i}`, keys.b, KEY_B));
   const env = { UM_CACHE_DIR: join(root, "cache") };
-  const cli = (args: string[], more: Record<string, string> = {}) => runCli(args, root, { ...env, ...more });
+  const cli = (args: string[], more: Record<string, string> = {}) => run(args, root, { ...env, ...more });
   return { root, content, keys, env, cli };
 }
 
@@ -604,8 +608,9 @@ describe("runs that meet in one cache", () => {
   it("two builds and a check at once, and checks killed at any instant, leave a cache every run can trust", {
     timeout: 120_000,
   }, async () => {
-    const a = tree();
-    const b = tree();
+    // Processes of their own: runs in this process would take turns.
+    const a = tree(undefined, runCli);
+    const b = tree(undefined, runCli);
     const shared = { UM_CACHE_DIR: a.env.UM_CACHE_DIR };
     writeFileSync(join(b.content, "a2.json"), signedBy("urn:cache:a2", newKey(), KEY_A));
     const [builtA, builtB, checkedB] = await Promise.all([
@@ -811,7 +816,9 @@ describe("a cache that cannot be used", () => {
 
   it("a read-only disk (EROFS), empty or holding all but one body", async (context) => {
     await withTmpfs(context, scratch, "4m", async (disk) => {
-      const t = tree();
+      // Processes of their own: the disk is remounted read-only between runs, which a file a run in this process
+      // left open (the blob store's segment) would prevent.
+      const t = tree(undefined, runCli);
       const env = { UM_CACHE_DIR: join(disk.dir, "cache") };
       assert.equal((await build(t, env)).status, 0);
       writeFileSync(join(t.content, "b1.json"), signedBy("urn:cache:b1", t.keys.b, KEY_B, { name: "changed" }));
@@ -863,7 +870,8 @@ describe("a cache that cannot be used", () => {
     timeout: 60_000,
   }, async () => {
     for (const replace of ["fifo", "device-link", "body-link", "store-link"] as const) {
-      const t = tree();
+      // A FIFO's runs in processes of their own: one that opened it would block this process, the test's timeout too.
+      const t = tree(undefined, replace === "fifo" ? runCli : runCliInProcess);
       assert.equal((await build(t)).status, 0);
       const bodies = join(t.env.UM_CACHE_DIR, "blobs");
       // One segment holds the five bodies: one warning says it holds none, and all five are checked again.
@@ -890,7 +898,7 @@ describe("a cache that cannot be used", () => {
       }
       if (replace === "store-link") assert.deepEqual(readdirSync(join(t.root, "elsewhere")), ["a".repeat(64)]);
     }
-    const t = tree();
+    const t = tree(undefined, runCli);
     mkdirSync(t.env.UM_CACHE_DIR);
     assert.equal(spawnSync("mkfifo", [join(t.env.UM_CACHE_DIR, "verification.json")]).status, 0);
     const checked = await t.cli(["check", "content"]);

@@ -32,7 +32,7 @@ import { checkContent } from "../scripts/check/check-content.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-detect-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -122,7 +122,7 @@ async function check(content: string, cacheDir: string) {
 
 /** What the CLI prints for `check` of the folder, with the cache in `cacheDir` or none. */
 async function printed(root: string, cacheDir: string | undefined) {
-  const run = await runCli(
+  const run = await runCliInProcess(
     ["check", "content", ...(cacheDir === undefined ? ["--no-cache"] : [])],
     root,
     cacheDir === undefined ? {} : { UM_CACHE_DIR: cacheDir },

@@ -1,6 +1,5 @@
 /** `manifest-resolver check`: outputs, clock, strictness, pinned keys, limits, legacy payloads. */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createHash, createPublicKey } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,19 +8,14 @@ import { after, describe, it } from "node:test";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
-import { CLI } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { assertUsageError, checkedFiles, problemPlaces, theProblem } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-check-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: scratch,
-    encoding: "utf8",
-    env: { ...process.env, GITHUB_ACTIONS: "", ...env },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCliInProcess(args, scratch, env);
 }
 
 function write(path: string, value: unknown): string {
@@ -69,8 +63,8 @@ describe("check: a content directory", () => {
   write(`${dir}/_keys.json`, { [PINNED]: spki(key), [FIXTURE_KEY_REF]: spki(key) });
   const now = "2026-11-21T00:00:00Z";
 
-  it("reports each problem at its line and column, and a summary; exit 1", () => {
-    const result = cli(["check", dir, "--now", now]);
+  it("reports each problem at its line and column, and a summary; exit 1", async () => {
+    const result = await cli(["check", dir, "--now", now]);
     assert.equal(result.status, 1);
     const lines = result.stdout.trim().split("\n");
     assert.deepEqual(problemPlaces(result.stdout), [
@@ -106,8 +100,8 @@ describe("check: a content directory", () => {
     assert.equal(lines.at(-1), "Checked 9 manifests and 1 list file: 6 errors in 4 files.");
   });
 
-  it("--json: one line per checked file, and nothing else", () => {
-    const result = cli(["check", dir, "--json", "--now", now]);
+  it("--json: one line per checked file, and nothing else", async () => {
+    const result = await cli(["check", dir, "--json", "--now", now]);
     assert.equal(result.status, 1);
     assert.equal(result.stderr, "");
     const lines = checkedFiles(result.stdout);
@@ -137,12 +131,20 @@ describe("check: a content directory", () => {
     assert.equal(byFile.get("legacy/v03-no-id.json")!.umid, null);
   });
 
-  it("--now sets the clock of expiry warnings; --strict makes them errors", () => {
-    const before = checkedFiles(cli(["check", dir, "--json", "--now", now]).stdout).find(
+  it("--now sets the clock of expiry warnings; --strict makes them errors", async () => {
+    const before = checkedFiles((await cli(["check", dir, "--json", "--now", now])).stdout).find(
       (l) => l.umid === "urn:expiring",
     )!;
     assert.deepEqual(before.warnings, []);
-    const later = cli(["check", `${dir}/expiring.json`, "--json", "--content", dir, "--now", "2027-06-01T00:00:00Z"]);
+    const later = await cli([
+      "check",
+      `${dir}/expiring.json`,
+      "--json",
+      "--content",
+      dir,
+      "--now",
+      "2027-06-01T00:00:00Z",
+    ]);
     assert.equal(later.status, 0);
     const [expired] = checkedFiles(later.stdout);
     assert.deepEqual(expired!.errors, []);
@@ -152,7 +154,7 @@ describe("check: a content directory", () => {
     );
     // The message names the clock it judged by.
     assert.ok(expired!.warnings[0]!.message.includes("2027-06-01T00:00:00.000Z"), expired!.warnings[0]!.message);
-    const strict = cli([
+    const strict = await cli([
       "check",
       `${dir}/expiring.json`,
       "--json",
@@ -173,18 +175,18 @@ describe("check: a content directory", () => {
   it(
     "a single file of a content folder is checked against that folder's _keys.json; " +
       "a file outside one against none",
-    () => {
-      assert.equal(cli(["check", `${dir}/pinned/stand-in.json`, "--content", dir]).status, 0);
-      assert.equal(cli(["check", `${dir}/pinned/substituted.json`, "--content", dir]).status, 1);
+    async () => {
+      assert.equal((await cli(["check", `${dir}/pinned/stand-in.json`, "--content", dir])).status, 0);
+      assert.equal((await cli(["check", `${dir}/pinned/substituted.json`, "--content", dir])).status, 1);
       const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
-      const result = cli(["check", elsewhere, "--content", dir]);
+      const result = await cli(["check", elsewhere, "--content", dir]);
       assert.equal(result.status, 1);
       assert.equal(theProblem(result.stdout, "signature/unverifiable").severity, "error");
     },
   );
 
-  it("under GitHub Actions, also prints annotations", () => {
-    const result = cli(["check", `${dir}/pinned/substituted.json`, "--content", dir], { GITHUB_ACTIONS: "true" });
+  it("under GitHub Actions, also prints annotations", async () => {
+    const result = await cli(["check", `${dir}/pinned/substituted.json`, "--content", dir], { GITHUB_ACTIONS: "true" });
     const annotation =
       `::error ` +
       `file=${dir}/pinned/substituted.json,line=14,col=25,title=signature/key-mismatch::${dir}/pinned/substituted.json:14:25 ` +
@@ -195,10 +197,10 @@ describe("check: a content directory", () => {
     );
   });
 
-  it("build lists legacy payloads in its summary", () => {
+  it("build lists legacy payloads in its summary", async () => {
     const content = "legacy-only";
     write(`${content}/v03.json`, signed(legacy("0.3"), key));
-    const result = cli(["build", "--content", content, "--out", "legacy-dist"]);
+    const result = await cli(["build", "--content", content, "--out", "legacy-dist"]);
     assert.equal(result.status, 0, result.stderr);
     // The line listing legacy payloads: each file, with its version.
     assert.match(result.stdout, /^legacy .*: legacy-only\/v03\.json \(0\.3\)$/m);
@@ -206,7 +208,7 @@ describe("check: a content directory", () => {
 });
 
 describe("check: what it counts as a manifest", () => {
-  it("a file the build publishes, not a status list's allocation or a file in a _ folder named like one", () => {
+  it("a file the build publishes, not a status list's allocation or a file in a _ folder named like one", async () => {
     const dir = "counted/content";
     write(`${dir}/one.json`, signed(manifestFor("urn:counted:one"), key));
     write(`${dir}/broken.json`, "{");
@@ -214,7 +216,7 @@ describe("check: what it counts as a manifest", () => {
     write(`${dir}/_resolvers.json`, "{}");
     // Not content at all: not listed.
     write(`${dir}/_drafts/draft.json`, signed(manifestFor("urn:counted:draft"), key));
-    const result = cli(["check", dir]);
+    const result = await cli(["check", dir]);
     assert.match(
       result.stdout,
       /^Checked 2 manifests and 3 list files: /m,
@@ -224,9 +226,9 @@ describe("check: what it counts as a manifest", () => {
 });
 
 describe("check: _keys.json", () => {
-  it("reports a malformed key at its line and column", () => {
+  it("reports a malformed key at its line and column", async () => {
     const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });
-    const result = cli(["check", "--json", path]);
+    const result = await cli(["check", "--json", path]);
     assert.equal(result.status, 1);
     const [keys] = checkedFiles(result.stdout);
     assert.equal(keys!.file, "badkeys/_keys.json");
@@ -248,20 +250,20 @@ describe("check: limits and strict input", () => {
       key,
     ),
   );
-  it("nesting deeper than UM_MAX_DEPTH", () => {
-    assert.equal(cli(["check", deep]).status, 0);
-    const result = cli(["check", deep], { UM_MAX_DEPTH: "5" });
+  it("nesting deeper than UM_MAX_DEPTH", async () => {
+    assert.equal((await cli(["check", deep])).status, 0);
+    const result = await cli(["check", deep], { UM_MAX_DEPTH: "5" });
     assert.equal(result.status, 1);
     assert.deepEqual(problemPlaces(result.stdout), [["limits/deep.json", "limits/depth", 15, 16]]);
   });
-  it("nesting as deep as UM_MAX_DEPTH can allow: problems, not a stack overflow", () => {
+  it("nesting as deep as UM_MAX_DEPTH can allow: problems, not a stack overflow", async () => {
     const nested = write("limits/nested.json", `{"@id":"urn:nested","x":${"[".repeat(995)}${"]".repeat(995)}}`);
-    const result = cli(["check", "--json", nested], { UM_MAX_DEPTH: "1000" });
+    const result = await cli(["check", "--json", nested], { UM_MAX_DEPTH: "1000" });
     assert.equal(result.status, 1, result.stderr);
     assert.ok(checkedFiles(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
   });
-  it("arrays longer than UM_MAX_ARRAY_ITEMS", () => {
-    const result = cli(
+  it("arrays longer than UM_MAX_ARRAY_ITEMS", async () => {
+    const result = await cli(
       ["check", write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key))],
       { UM_MAX_ARRAY_ITEMS: "2" },
     );
@@ -270,16 +272,19 @@ describe("check: limits and strict input", () => {
       [["limits/long.json", "limits/array-length"]],
     );
   });
-  it("files larger than UM_MAX_MANIFEST_BYTES, before reading them", () => {
-    const result = cli(["check", deep], { UM_MAX_MANIFEST_BYTES: "100" });
+  it("files larger than UM_MAX_MANIFEST_BYTES, before reading them", async () => {
+    const result = await cli(["check", deep], { UM_MAX_MANIFEST_BYTES: "100" });
     // Of the file as a whole: no place in it, since it was not read.
     assert.deepEqual(problemPlaces(result.stdout), [["limits/deep.json", "limits/size"]]);
   });
-  it("I-JSON: lone surrogates and inexact integers, at their place", () => {
-    const result = cli(["check", write("ijson/a.json", '{\n  "@id": "\\uDEAD",\n  "n": 12345678901234567890\n}')]);
+  it("I-JSON: lone surrogates and inexact integers, at their place", async () => {
+    const result = await cli([
+      "check",
+      write("ijson/a.json", '{\n  "@id": "\\uDEAD",\n  "n": 12345678901234567890\n}'),
+    ]);
     assert.deepEqual(problemPlaces(result.stdout)[0], ["ijson/a.json", "json/lone-surrogate", 2, 10]);
   });
-  it("a bad setting or flag is a usage error, exit 2", () => {
+  it("a bad setting or flag is a usage error, exit 2", async () => {
     // Each names the setting or flag, and the value refused.
     const cases: [string[], Record<string, string>, string[]][] = [
       [["check", deep], { UM_MAX_DEPTH: "ten" }, ["UM_MAX_DEPTH", "1000", "'ten'"]],
@@ -289,10 +294,10 @@ describe("check: limits and strict input", () => {
       [["check", "--now", "tomorrow"], {}, ["--now", "'tomorrow'"]],
       [["check", "--now", "2026-13-45T00:00:00Z"], {}, ["--now", "'2026-13-45T00:00:00Z'"]],
     ];
-    for (const [args, env, named] of cases) assertUsageError(cli(args, env), ...named);
+    for (const [args, env, named] of cases) assertUsageError(await cli(args, env), ...named);
   });
-  it("a missing path fails, exit 1, and is a JSON line of its own", () => {
-    const result = cli(["check", "--json", "no/such/file.json", deep]);
+  it("a missing path fails, exit 1, and is a JSON line of its own", async () => {
+    const result = await cli(["check", "--json", "no/such/file.json", deep]);
     assert.equal(result.status, 1);
     const [missing, present] = checkedFiles(result.stdout);
     // Its one error, with every member an error has: the message is words, for people.
@@ -310,26 +315,28 @@ describe("check: limits and strict input", () => {
     );
     assert.equal(present!.ok, true);
   });
-  it("_routes.json grows with the registry: the per-manifest limits do not apply to it", () => {
+  it("_routes.json grows with the registry: the per-manifest limits do not apply to it", async () => {
     const redirects = Array.from({ length: 1500 }, (_, i) => ({
       umid: `urn:moved:${i}`,
       location: `https://elsewhere.example/${i}`,
     }));
-    const result = cli(["check", write("big-routes/_routes.json", { redirects })], { UM_MAX_MANIFEST_BYTES: "1000" });
+    const result = await cli(["check", write("big-routes/_routes.json", { redirects })], {
+      UM_MAX_MANIFEST_BYTES: "1000",
+    });
     assert.equal(result.status, 0, result.stdout);
   });
-  it("a list file past its own limit names that limit, not a manifest's setting that cannot change it", () => {
+  it("a list file past its own limit names that limit, not a manifest's setting that cannot change it", async () => {
     const routes = write("huge-routes/_routes.json", "{}");
     truncateSync(routes, 65 * 1024 * 1024);
-    const result = cli(["check", "--json", routes]);
+    const result = await cli(["check", "--json", routes]);
     assert.equal(result.status, 1, result.stderr);
     const [error] = checkedFiles(result.stdout)[0]!.errors;
     assert.equal(error?.rule, "limits/size");
     assert.match(error!.message, /68157440 bytes; the limit is 67108864 \(fixed for list files/);
     assert.doesNotMatch(error!.message, /UM_MAX_MANIFEST_BYTES/);
   });
-  it("a custom standards URL changes the required context", () => {
-    const result = cli(["check", "--json", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
+  it("a custom standards URL changes the required context", async () => {
+    const result = await cli(["check", "--json", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
     const [errors] = checkedFiles(result.stdout).map((l) => l.errors);
     assert.deepEqual(
       errors!.map((e) => [e.rule, e.pointer]),

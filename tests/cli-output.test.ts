@@ -9,29 +9,20 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { CLI } from "./support/paths.ts";
 import { assertUsageError, printedProblems } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-cli-output-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The CLI in `scratch`, in a pipe, with no colour or CI setting inherited from the test's own environment. */
-function cli(args: string[], env: Record<string, string> = {}) {
-  const inherited = { ...process.env };
-  for (const name of ["FORCE_COLOR", "NO_COLOR", "GITHUB_ACTIONS", "CI"]) delete inherited[name];
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: scratch,
-    encoding: "utf8",
-    env: { ...inherited, ...env },
-  });
-  return {
-    status: result.status,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    lines: result.stdout.trimEnd().split("\n"),
-  };
+/** The CLI in `scratch`, in this process, in a pipe, with no colour or CI setting of the test's own environment. */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const unset = { FORCE_COLOR: undefined, NO_COLOR: undefined, GITHUB_ACTIONS: undefined, CI: undefined };
+  const result = await runCliInProcess(args, scratch, { ...unset, ...env });
+  return { ...result, lines: result.stdout.trimEnd().split("\n") };
 }
 
 const key = newKey();
@@ -51,9 +42,12 @@ for (let i = 0; i < FILES; i++) {
 const problemLines = (lines: string[]) => lines.filter((line) => / - error /.test(line));
 
 describe(`check over ${FILES} broken manifests`, () => {
-  const capped = cli(["check", broken]);
+  let capped: Awaited<ReturnType<typeof cli>>;
+  before(async () => {
+    capped = await cli(["check", broken]);
+  });
 
-  it("prints the first 50 problems, then how many more, the counts by rule and the summary; exit 1", () => {
+  it("prints the first 50 problems, then how many more, the counts by rule and the summary; exit 1", async () => {
     assert.equal(capped.status, 1);
     const shown = problemLines(capped.lines);
     assert.equal(shown.length, 50);
@@ -71,21 +65,21 @@ describe(`check over ${FILES} broken manifests`, () => {
     ]);
   });
 
-  it("--max-problems 0 prints them all, N prints N; anything else is a usage error", () => {
-    const all = cli(["check", broken, "--max-problems", "0"]);
+  it("--max-problems 0 prints them all, N prints N; anything else is a usage error", async () => {
+    const all = await cli(["check", broken, "--max-problems", "0"]);
     assert.equal(all.status, 1);
     assert.equal(problemLines(all.lines).length, FILES);
     // The line saying how many more (worded in the test above) is there only when some are left out.
     const leftOut = (lines: string[]) => lines.filter((line) => line.startsWith("… "));
     assert.deepEqual(leftOut(all.lines), []);
-    const three = cli(["check", broken, "--max-problems", "3"]);
+    const three = await cli(["check", broken, "--max-problems", "3"]);
     assert.equal(problemLines(three.lines).length, 3);
     assert.equal(leftOut(three.lines).length, 1);
     assert.ok(leftOut(three.lines)[0]!.startsWith("… and 497 "), three.stdout);
-    assertUsageError(cli(["check", broken, "--max-problems", "all"]), "--max-problems", "'all'");
+    assertUsageError(await cli(["check", broken, "--max-problems", "all"]), "--max-problems", "'all'");
   });
 
-  it("says what fixes an edited manifest: the sign command, with the keyRef the manifest names", () => {
+  it("says what fixes an edited manifest: the sign command, with the keyRef the manifest names", async () => {
     const at = capped.lines.findIndex((line) => line.startsWith("broken/m000.json:15:14"));
     const hint = capped.lines[at + 1]!;
     assert.ok(hint.startsWith("  hint: "), hint);
@@ -98,8 +92,8 @@ describe(`check over ${FILES} broken manifests`, () => {
   it(
     "under GitHub Actions, annotates the first 10 errors (all GitHub shows) and then " +
       "says, once, how many more by rule",
-    () => {
-      const result = cli(["check", broken], { GITHUB_ACTIONS: "true" });
+    async () => {
+      const result = await cli(["check", broken], { GITHUB_ACTIONS: "true" });
       const errors = result.lines.filter((line) => line.startsWith("::error "));
       assert.equal(errors.length, 10);
       assert.match(errors[0]!, /^::error file=broken\/m000\.json,line=15,col=14,title=signature\/invalid::/);
@@ -126,8 +120,8 @@ describe("check for a person at a terminal", () => {
     `${JSON.stringify({ ...signed(manifestFor("urn:edited"), key), subject: "did:web:edited.example" }, null, 2)}\n`,
   );
 
-  it("FORCE_COLOR: the problem in colour, its source line and a caret under its column", () => {
-    const result = cli(["check", dir], { FORCE_COLOR: "1" });
+  it("FORCE_COLOR: the problem in colour, its source line and a caret under its column", async () => {
+    const result = await cli(["check", dir], { FORCE_COLOR: "1" });
     const [problem] = result.lines;
     assert.ok(
       problem!.startsWith(
@@ -143,9 +137,9 @@ describe("check for a person at a terminal", () => {
     assert.ok(result.lines[3]!.includes("manifest-resolver sign one/edited.json"), result.lines[3]);
   });
 
-  it("in a pipe, or with NO_COLOR, plain: no frame, no escape codes", () => {
+  it("in a pipe, or with NO_COLOR, plain: no frame, no escape codes", async () => {
     for (const env of [{}, { NO_COLOR: "1" }]) {
-      const result = cli(["check", dir], env);
+      const result = await cli(["check", dir], env);
       assert.equal(result.status, 1);
       assert.doesNotMatch(result.stdout, /\x1b|^ 15 \|/m, JSON.stringify(env));
       assert.match(result.lines[0]!, /^one\/edited\.json:15:14 - error signature\/invalid: /);
@@ -153,7 +147,9 @@ describe("check for a person at a terminal", () => {
   });
 
   const noScript = spawnSync("script", ["--version"]).error !== undefined && "script(1) of util-linux is not installed";
-  it("on a terminal, in colour; with FORCE_COLOR=0 or false, the frame without colour", { skip: noScript }, () => {
+  it("on a terminal, in colour; with FORCE_COLOR=0 or false, the frame without colour", {
+    skip: noScript,
+  }, async () => {
     // script(1) runs the CLI on a pseudo-terminal: stdout is a TTY there.
     const atTerminal = (env: Record<string, string>) => {
       const command = [process.execPath, CLI, "check", dir].map((word) => `'${word}'`).join(" ");

@@ -26,6 +26,7 @@ import {
 import { manifestsOfEveryShape } from "./support/manifest-shapes.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import { assertUsageError } from "./support/problems.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { runCli, startPrintingUrl } from "./support/processes.ts";
 import { skipWithoutSampleContent } from "./support/sample-content.ts";
 import { keyInDidDocument } from "../core/did/document-key.ts";
@@ -81,7 +82,7 @@ test("serve links the most usable manifest when none is accepted as it is", asyn
       "content/_keys.json": pinning(key),
       ...Object.fromEntries([...rejected, withWarning].map((m, i) => [`content/m${i}.jsonld`, signed(m, key)])),
     });
-    assert.equal((await runCli(["build"], repo)).status, 0);
+    assert.equal((await runCliInProcess(["build"], repo)).status, 0);
     const server = await serveWithLookupPage(repo);
     try {
       const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
@@ -121,9 +122,13 @@ test("npm start's sample content: the resolver serves the DID document that conf
   assert.equal(did, "did:web:localhost%3A8787", "the sample key is a did:web of the resolver npm start serves");
   const out = mkdtempSync(join(tmpdir(), "sample-did-"));
   try {
-    const built = await runCli(["build", "--out", join(out, "dist"), "--lookup-out", join(out, "lookup")], ROOT, {
-      UM_RESOLVER_URL: resolverUrl!,
-    });
+    const built = await runCliInProcess(
+      ["build", "--out", join(out, "dist"), "--lookup-out", join(out, "lookup")],
+      ROOT,
+      {
+        UM_RESOLVER_URL: resolverUrl!,
+      },
+    );
     assert.equal(built.status, 0, built.stdout + built.stderr);
     // Served on another port than 8787, which may be taken: the document is the same.
     const served = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(out, "dist"), "--port", "0"]);
@@ -152,8 +157,8 @@ test("--version prints the package's version", async () => {
 });
 
 test("a mistyped command or option names the one meant, exit 2", async () => {
-  assertUsageError(await runCli(["chekc"], ROOT), "'chekc'", "'check'");
-  const option = await runCli(["check", "--jsno"], ROOT);
+  assertUsageError(await runCliInProcess(["chekc"], ROOT), "'chekc'", "'check'");
+  const option = await runCliInProcess(["check", "--jsno"], ROOT);
   assert.equal(option.status, 2);
   assert.equal(
     option.stderr,
@@ -161,11 +166,11 @@ test("a mistyped command or option names the one meant, exit 2", async () => {
       "'--json'?\nRun 'manifest-resolver check --help' for usage.\n",
   );
   // Nothing is near enough to name: the option typed is the only one quoted.
-  const far = await runCli(["check", "--zzzzzz"], ROOT);
+  const far = await runCliInProcess(["check", "--zzzzzz"], ROOT);
   assertUsageError(far, "'--zzzzzz'");
   assert.deepEqual(far.stderr.split("\n")[0]!.match(/'-[^']*'/g), ["'--zzzzzz'"]);
   // Node's parseArgs writes this one over three lines: one line here, then the hint.
-  const ambiguous = await runCli(["check", "--max-problems", "-1"], ROOT);
+  const ambiguous = await runCliInProcess(["check", "--max-problems", "-1"], ROOT);
   assertUsageError(ambiguous, "'--max-problems'", "'--max-problems=-XYZ'");
   assert.deepEqual(ambiguous.stderr.split("\n").slice(1), ["Run 'manifest-resolver check --help' for usage.", ""]);
 });
@@ -186,7 +191,7 @@ test("sign DIR signs every manifest in it; a DIR with none is a usage error", as
       "orgs/acme.jsonld": manifestFor("urn:orgs:acme"),
     });
     const signing = ["--key", keyFile, "--key-ref", FIXTURE_KEY_REF, "--content", join(scratch, "content")];
-    const signed = await runCli(["sign", join(scratch, "content/people"), ...signing], scratch);
+    const signed = await runCliInProcess(["sign", join(scratch, "content/people"), ...signing], scratch);
     assert.equal(signed.status, 0, signed.stderr);
     assert.deepEqual(
       signed.stdout
@@ -201,7 +206,7 @@ test("sign DIR signs every manifest in it; a DIR with none is a usage error", as
         "signed content/people/carol/liveness.jsonld",
       ],
     );
-    const none = await runCli(["sign", join(ROOT, "tests/fixtures"), ...signing], scratch);
+    const none = await runCliInProcess(["sign", join(ROOT, "tests/fixtures"), ...signing], scratch);
     assertUsageError(none, "tests/fixtures", "*.json", "*.jsonld");
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -220,7 +225,7 @@ test("serve with the lookup page prints both URLs and a link to a UMID the page 
       "content/_keys.json": pinning(key),
       ...Object.fromEntries(manifests.map((manifest, i) => [`content/m${i}.jsonld`, manifest])),
     });
-    const built = await runCli(["build"], repo);
+    const built = await runCliInProcess(["build"], repo);
     assert.equal(built.status, 0, built.stderr);
     const server = await serveWithLookupPage(repo);
     try {

@@ -18,7 +18,7 @@ import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { type KvPair, kvPairs } from "./support/kv-files.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { assertUsageError, checkedFiles } from "./support/problems.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { routedIn } from "./support/route-table.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-did-documents-"));
@@ -36,7 +36,7 @@ function content(keyRefs: string[]): string {
 }
 
 async function build(dir: string, resolverUrl: string | undefined, out = join(scratch, `out-${built}`)) {
-  const result = await runCli(
+  const result = await runCliInProcess(
     ["build", "--content", dir, "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`],
     scratch,
     resolverUrl === undefined ? {} : { UM_RESOLVER_URL: resolverUrl },
@@ -56,7 +56,9 @@ async function served(out: string, path: string): Promise<{ status: number; id?:
 }
 
 async function checkJson(dir: string, resolverUrl: string) {
-  const result = await runCli(["check", "--content", dir, "--json"], scratch, { UM_RESOLVER_URL: resolverUrl });
+  const result = await runCliInProcess(["check", "--content", dir, "--json"], scratch, {
+    UM_RESOLVER_URL: resolverUrl,
+  });
   const keys = checkedFiles(result.stdout).find((file) => file.file.endsWith("_keys.json"))!;
   return { status: result.status, keys };
 }
@@ -164,7 +166,7 @@ describe("the did:web documents build publishes", () => {
 
   it("refuses, as a usage error, a UM_RESOLVER_URL whose host cannot be parsed: it decides what is published", async () => {
     const dir = content(["did:web:resolver.example#k"]);
-    const bad = await runCli(["check", "--content", dir], scratch, { UM_RESOLVER_URL: "https://exa%mple" });
+    const bad = await runCliInProcess(["check", "--content", dir], scratch, { UM_RESOLVER_URL: "https://exa%mple" });
     assertUsageError(bad, "UM_RESOLVER_URL", '"https://exa%mple"');
   });
 

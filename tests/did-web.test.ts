@@ -19,7 +19,7 @@ import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/i
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { didDocumentOf, encodeBase58btc } from "./support/did.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 
 const NOW = "2026-06-01T00:00:00Z";
 const context = { now: NOW, omitProcessedAt: true };
@@ -378,7 +378,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     });
     after(() => rmSync(dir, { recursive: true, force: true }));
 
-    const cli = (...args: string[]) => runCli(args, dir);
+    const cli = (...args: string[]) => runCliInProcess(args, dir);
 
     it("evaluate resolves did:web with --online, keeping the document in --cache", async () => {
       served(didDocumentOf(host.did, key), { "cache-control": "max-age=300" });
@@ -404,7 +404,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       writeFileSync(join(content, "_keys.json"), `{\n  "${keyRef}": "${spki}"\n}\n`);
       writeFileSync(join(content, "m.jsonld"), JSON.stringify(signedBy(key)));
       const check = (env: Record<string, string> = {}) =>
-        runCli(["check", "--online", "--json", "--now", NOW], dir, { UM_RESOLVER_URL: "", ...env });
+        runCliInProcess(["check", "--online", "--json", "--now", NOW], dir, { UM_RESOLVER_URL: "", ...env });
       const rulesOf = (stdout: string) =>
         stdout
           .trim()
@@ -423,7 +423,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       const substituted = await check();
       assert.equal(substituted.status, 1);
       assert.deepEqual(rulesOf(substituted.stdout), ["keys/did-web-mismatch"]);
-      const human = await runCli(["check", "--online", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
+      const human = await runCliInProcess(["check", "--online", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
       assert.match(human.stdout, /content\/_keys\.json:2:\d+ - error keys\/did-web-mismatch/);
 
       served({});
@@ -437,7 +437,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       const own = await check({ UM_RESOLVER_URL: `http://localhost:${host.port}` });
       assert.equal(own.status, 0, own.stdout);
       assert.equal(host.requests.length, 0);
-      const offline = await runCli(["check", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
+      const offline = await runCliInProcess(["check", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
       assert.equal(offline.status, 0);
       assert.equal(host.requests.length, 0, "check without --online uses no network");
     });

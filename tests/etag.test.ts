@@ -20,7 +20,7 @@ import { etagOf } from "./contract/cases.ts";
 import { FIXTURE_RESOLVER_URL, makeFixture } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { kvPairs } from "./support/kv-files.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 
 const fixture = makeFixture();
 after(() => fixture.cleanup());
@@ -32,7 +32,7 @@ after(() => fixture.cleanup());
 async function built(name: string): Promise<{ dist: string; kv: string; stores: [string, RecordStore][] }> {
   const dist = join(fixture.root, name);
   const kv = `${dist}-kv`;
-  const result = await runCli(
+  const result = await runCliInProcess(
     ["build", "--content", fixture.content, "--out", dist, "--kv-out", kv, "--lookup-out", `${dist}-lookup`],
     fixture.root,
     { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL },

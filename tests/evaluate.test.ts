@@ -5,7 +5,6 @@
  * resource limits), the context's defaults and errors, and `manifest-resolver evaluate`.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createHash, sign, type KeyObject } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +23,7 @@ import {
   pinning,
   signed,
 } from "./support/fixture-content.ts";
-import { CLI } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { assertUsageError, printedProblems } from "./support/problems.ts";
 
 const key = newKey();
@@ -484,19 +483,19 @@ describe("manifest-resolver evaluate", () => {
     writeFileSync(path, content);
     return path;
   };
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, "evaluate", ...args], { encoding: "utf8" });
+  const cli = (...args: string[]) => runCliInProcess(["evaluate", ...args], process.cwd());
   const good = file("good.jsonld", JSON.stringify(signed(manifestFor("urn:eval:cli"), key), null, 2));
 
-  it("prints the receipt, indented, and exits 0 when accepted", () => {
-    const result = cli(good, "--now", NOW);
+  it("prints the receipt, indented, and exits 0 when accepted", async () => {
+    const result = await cli(good, "--now", NOW);
     assert.equal(result.status, 0, result.stderr);
     assert.ok(result.stdout.startsWith('{\n  "@type"'), result.stdout);
     const receipt = JSON.parse(result.stdout) as Receipt;
     assert.deepEqual([receipt.outcome, receipt.processedAt], ["accepted", "2026-06-01T00:00:00.000Z"]);
     assert.equal(result.stderr, "", "no summary when stderr is not a terminal");
   });
-  it("--json prints one line; --now overrides the context's clock; exits 1 when rejected", () => {
-    const result = cli(
+  it("--json prints one line; --now overrides the context's clock; exits 1 when rejected", async () => {
+    const result = await cli(
       good,
       "--json",
       "--context",
@@ -508,9 +507,9 @@ describe("manifest-resolver evaluate", () => {
     assert.equal(result.stdout.trim().split("\n").length, 1);
     assert.deepEqual(JSON.parse(result.stdout).freshnessCheck, "expired");
   });
-  it("for a file that is not JSON: a rejected receipt, and file:line:col on stderr", () => {
+  it("for a file that is not JSON: a rejected receipt, and file:line:col on stderr", async () => {
     const broken = file("broken.json", '{\n  "@id": "urn:x",\n  "@id": "urn:y"\n}');
-    const result = cli(broken);
+    const result = await cli(broken);
     assert.equal(result.status, 1);
     assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.rule, "json/duplicate-key");
     const [problem, ...more] = printedProblems(result.stderr);
@@ -520,19 +519,16 @@ describe("manifest-resolver evaluate", () => {
     );
     assert.ok(problem!.message.includes('"@id"'), problem!.message);
   });
-  it("reads no more of a file than the size limit, and rejects it as too large", () => {
-    const result = spawnSync(process.execPath, [CLI, "evaluate", good], {
-      encoding: "utf8",
-      env: { ...process.env, UM_MAX_MANIFEST_BYTES: "100" },
-    });
+  it("reads no more of a file than the size limit, and rejects it as too large", async () => {
+    const result = await runCliInProcess(["evaluate", good], process.cwd(), { UM_MAX_MANIFEST_BYTES: "100" });
     assert.equal(result.status, 1);
     assert.equal((JSON.parse(result.stdout) as Receipt).warnings[0]!.code, "um:reason:arrive:too-large");
   });
   it(
     "--keys FILE pins keys as _keys.json does: resolved when pinned, rejected naming " +
       "the keyRef otherwise, exit 2 for a bad file",
-    () => {
-      const pinned = cli(good, "--keys", file("keys.json", JSON.stringify(pinning(key))), "--now", NOW, "--json");
+    async () => {
+      const pinned = await cli(good, "--keys", file("keys.json", JSON.stringify(pinning(key))), "--now", NOW, "--json");
       assert.equal(pinned.status, 0, pinned.stderr);
       assert.deepEqual(
         [JSON.parse(pinned.stdout).outcome, JSON.parse(pinned.stdout).keyRefResolution],
@@ -542,7 +538,7 @@ describe("manifest-resolver evaluate", () => {
         [pinning(newKey()), "signature/key-mismatch"],
         [{ "did:web:other.example#key-1": pinning(key)[FIXTURE_KEY_REF]! }, "signature/unpinned-key"],
       ] as const) {
-        const result = cli(
+        const result = await cli(
           good,
           "--keys",
           file(`${rule.replace("/", "-")}.json`, JSON.stringify(keys)),
@@ -555,7 +551,7 @@ describe("manifest-resolver evaluate", () => {
         assert.equal(warning.rule, rule);
         assert.ok(warning.message.includes(JSON.stringify(FIXTURE_KEY_REF)), warning.message);
       }
-      const bad = cli(good, "--keys", file("bad-keys.json", "{"));
+      const bad = await cli(good, "--keys", file("bad-keys.json", "{"));
       assertUsageError(bad, "--keys");
       // The usage error quotes the problem line: the file's fault at its place.
       const [fault] = printedProblems(bad.stderr.replace(/^manifest-resolver: --keys: /, ""));
@@ -564,9 +560,9 @@ describe("manifest-resolver evaluate", () => {
       assert.equal(bad.stderr.trimEnd().split("\n").length, 2, "the line, and the hint to --help");
     },
   );
-  it("places a structural fault in the file", () => {
+  it("places a structural fault in the file", async () => {
     const { subject: _, ...noSubject } = manifestFor("urn:eval:nosubject");
-    const result = cli(file("nosubject.json", JSON.stringify(signed(noSubject, key), null, 2)));
+    const result = await cli(file("nosubject.json", JSON.stringify(signed(noSubject, key), null, 2)));
     assert.equal(result.status, 1);
     const missing = printedProblems(result.stderr).filter((p) => p.rule === "schema/required");
     assert.deepEqual(
@@ -575,13 +571,13 @@ describe("manifest-resolver evaluate", () => {
     );
     assert.ok(missing[0]!.message.includes('"subject"'), missing[0]!.message);
   });
-  it("places it from the evaluation's own parse, after a byte order mark too", () => {
+  it("places it from the evaluation's own parse, after a byte order mark too", async () => {
     const manifest = JSON.stringify(signed({ ...manifestFor("urn:eval:bom"), subject: 5 }, key), null, 2);
-    const result = cli(file("bom.json", `\uFEFF${manifest}`));
+    const result = await cli(file("bom.json", `\uFEFF${manifest}`));
     assert.equal(result.status, 1);
     assert.match(result.stderr, /bom\.json:6:14 - error schema\/type: must be string at \/subject$/m);
   });
-  it("--context: hostile JSON is one usage error naming --context and the fault, never a stack trace", () => {
+  it("--context: hostile JSON is one usage error naming --context and the fault, never a stack trace", async () => {
     // The fault: the member refused, or the depth allowed.
     for (const [context, fault] of [
       ['{"__proto__":1}', '"__proto__"'],
@@ -592,7 +588,7 @@ describe("manifest-resolver evaluate", () => {
       [`${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`, " 10 "],
       [`${"[".repeat(5000)}${"]".repeat(5000)}`, " 10 "],
     ] as const) {
-      const result = cli(good, "--context", context);
+      const result = await cli(good, "--context", context);
       assertUsageError(result, "manifest-resolver: --context", fault);
       const [, ...rest] = result.stderr.trimEnd().split("\n");
       assert.deepEqual(rest, ["Run 'manifest-resolver evaluate --help' for usage."]);
@@ -610,9 +606,9 @@ describe("manifest-resolver evaluate", () => {
     ["--now not a date-time", ["--now", "yesterday", "x"], ["--now", "'yesterday'"]],
     ["--context with a now not a date-time", ["--context", '{"now":"tomorrow"}', "x"], ["now", '"tomorrow"']],
   ] as const) {
-    it(`usage error (exit 2): ${what}`, () => {
+    it(`usage error (exit 2): ${what}`, async () => {
       const args2 = [...args].map((a) => (a === "x" ? good : a));
-      const result = cli(...args2);
+      const result = await cli(...args2);
       assertUsageError(result, ...named);
       assert.equal(result.stdout, "");
     });

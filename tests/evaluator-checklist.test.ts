@@ -4,7 +4,6 @@
  * manifest, and the receipt's fields.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +12,7 @@ import { after, describe, it } from "node:test";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { evaluate, revokedReceipt, type EvaluationContext } from "../core/evaluate/index.ts";
 import { consentFor, facetOf, manifestFor, newKey, signed } from "./support/fixture-content.ts";
-import { CLI } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { theProblem } from "./support/problems.ts";
 
 const key = newKey();
@@ -21,7 +20,7 @@ const NOW = "2026-06-01T00:00:00Z";
 const at = (more: EvaluationContext = {}): EvaluationContext => ({ now: NOW, omitProcessedAt: true, ...more });
 const scratch = mkdtempSync(join(tmpdir(), "um-checklist-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
-const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { cwd: scratch, encoding: "utf8" });
+const cli = (...args: string[]) => runCliInProcess(args, scratch);
 const write = (name: string, value: unknown) => {
   writeFileSync(join(scratch, name), JSON.stringify(value));
   return name;
@@ -64,9 +63,9 @@ describe("core §3.1.1, §4.1: unknown members are ignored, never rejected", () 
     assert.equal(receipt.facetStatuses[0]?.status, "assuranceInsufficient");
   });
 
-  it("check (the publisher's gate) warns of a member the published schema closes, and exits 0", () => {
+  it("check (the publisher's gate) warns of a member the published schema closes, and exits 0", async () => {
     const file = write("liveness-extra.json", signed(everywhere, key));
-    const result = cli("check", file, "--now", NOW);
+    const result = await cli("check", file, "--now", NOW);
     assert.equal(result.status, 0, result.stdout + result.stderr);
     const problem = theProblem(result.stdout, "liveness/unknown-member");
     assert.equal(problem.severity, "warning");
@@ -118,13 +117,17 @@ describe("core §3.1.4, §1.4.4: the intended use must fall within the consent's
     );
   });
 
-  it("evaluate --purpose sets it; --context's intendedPurpose too", () => {
+  it("evaluate --purpose sets it; --context's intendedPurpose too", async () => {
     const file = write("purpose.json", JSON.parse(manifest));
-    const outcome = (...args: string[]) => JSON.parse(cli("evaluate", file, "--now", NOW, ...args).stdout).outcome;
-    assert.equal(outcome(), "accepted-with-warnings");
-    assert.equal(outcome("--purpose", "display"), "accepted");
-    assert.equal(outcome("--context", '{"intendedPurpose":"display"}'), "accepted");
-    assert.equal(outcome("--context", '{"intendedPurpose":"display"}', "--purpose", "advertising"), "accepted-partial");
+    const outcome = async (...args: string[]) =>
+      JSON.parse((await cli("evaluate", file, "--now", NOW, ...args)).stdout).outcome;
+    assert.equal(await outcome(), "accepted-with-warnings");
+    assert.equal(await outcome("--purpose", "display"), "accepted");
+    assert.equal(await outcome("--context", '{"intendedPurpose":"display"}'), "accepted");
+    assert.equal(
+      await outcome("--context", '{"intendedPurpose":"display"}', "--purpose", "advertising"),
+      "accepted-partial",
+    );
   });
 });
 
@@ -167,15 +170,15 @@ describe("core §3.1.3: only the facets relevant to the processing context are p
     assert.equal(r.outcome, "accepted");
   });
 
-  it("evaluate --facet, repeated, names them", () => {
+  it("evaluate --facet, repeated, names them", async () => {
     const file = write("projection.json", JSON.parse(manifest));
-    const statuses = (...args: string[]) =>
-      JSON.parse(cli("evaluate", file, "--now", NOW, "--purpose", "display", ...args).stdout).facetStatuses.map(
+    const statuses = async (...args: string[]) =>
+      JSON.parse((await cli("evaluate", file, "--now", NOW, "--purpose", "display", ...args)).stdout).facetStatuses.map(
         (f: { status: string }) => f.status,
       );
-    assert.deepEqual(statuses(), ["processed", "processed"]);
-    assert.deepEqual(statuses("--facet", "health"), ["not-projected", "processed"]);
-    assert.deepEqual(statuses("--facet", "health", "--facet", "urn:f:profile"), ["processed", "processed"]);
+    assert.deepEqual(await statuses(), ["processed", "processed"]);
+    assert.deepEqual(await statuses("--facet", "health"), ["not-projected", "processed"]);
+    assert.deepEqual(await statuses("--facet", "health", "--facet", "urn:f:profile"), ["processed", "processed"]);
   });
 
   it("an empty list of facets is a context error", async () => {

@@ -2,19 +2,17 @@
  * `manifest-resolver explain [RULE]`: a rule's page from the registry, the list of rules, and the nearest to a typo.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
 import { RULE_IDS, RULES } from "../core/rules/index.ts";
-import { CLI } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 
 function explain(...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, "explain", ...args], { encoding: "utf8" });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCliInProcess(["explain", ...args], process.cwd());
 }
 
 describe("explain", () => {
-  it("with no RULE, lists every rule with its summary, one per line", () => {
-    const { status, stdout } = explain();
+  it("with no RULE, lists every rule with its summary, one per line", async () => {
+    const { status, stdout } = await explain();
     assert.equal(status, 0);
     const lines = stdout.trimEnd().split("\n");
     assert.deepEqual(
@@ -23,8 +21,8 @@ describe("explain", () => {
     );
   });
 
-  it("prints a rule's page: severity, summary, why, source, fix, example, and its section of docs/rules.md", () => {
-    const { status, stdout } = explain("json/duplicate-key");
+  it("prints a rule's page: severity, summary, why, source, fix, example, and its section of docs/rules.md", async () => {
+    const { status, stdout } = await explain("json/duplicate-key");
     assert.equal(status, 0);
     const rule = RULES["json/duplicate-key"];
     const text = stdout.replace(/\n {2}/g, " ");
@@ -36,17 +34,17 @@ describe("explain", () => {
     assert.ok(prose.length > 2 && prose.every((line) => line.length <= 80), `prose wrapped at 80:\n${stdout}`);
   });
 
-  it("an unknown RULE is a usage error that names the nearest rules", () => {
-    const typo = explain("signature/invalide");
+  it("an unknown RULE is a usage error that names the nearest rules", async () => {
+    const typo = await explain("signature/invalide");
     assert.equal(typo.status, 2);
     assert.match(
       typo.stderr,
       /^manifest-resolver: unknown rule 'signature\/invalide'; did you mean: signature\/invalid/,
     );
-    assert.match(explain("weak-key").stderr, /did you mean: signature\/weak-key, keys\/weak-key\?/);
-    const far = explain("nothing-like-a-rule-at-all");
+    assert.match((await explain("weak-key")).stderr, /did you mean: signature\/weak-key, keys\/weak-key\?/);
+    const far = await explain("nothing-like-a-rule-at-all");
     assert.equal(far.status, 2);
     assert.match(far.stderr, /unknown rule 'nothing-like-a-rule-at-all'; 'manifest-resolver explain' lists them all/);
-    assert.equal(explain("json/syntax", "json/encoding").status, 2);
+    assert.equal((await explain("json/syntax", "json/encoding")).status, 2);
   });
 });

@@ -58,19 +58,19 @@ const THEN = (base: string) => `${CONTENT}/${LIST_FILE}@${base}`;
 const NOW_FILE = `${CONTENT}/${LIST_FILE}`;
 
 describe("check --base: the status list allocation is history (defect 11)", () => {
-  it("passes an allocation that only grew", () => {
+  it("passes an allocation that only grew", async () => {
     const repo = repository();
     repo.write("c.json", manifest("urn:c", 40));
     repo.write(LIST_FILE, list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"], [40, "urn:c"]));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout + result.stderr);
   });
 
-  it("refuses a revoked manifest's file deleted and its entry dropped: the list would say active", () => {
+  it("refuses a revoked manifest's file deleted and its entry dropped: the list would say active", async () => {
     const repo = repository();
     repo.remove("gone.json");
     repo.write(LIST_FILE, list([9, "urn:a"], [17, "urn:b"]));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     // Placed where the entry was, naming it, and what the list would publish there instead.
     assertErrors(result.stdout, [
@@ -79,11 +79,11 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     assert.equal(printedProblems(result.stdout)[0]?.message.includes("/entries/0"), true, result.stdout);
   });
 
-  it("refuses a revoked UMID moved to another index, its copy's statusRef edited to follow", () => {
+  it("refuses a revoked UMID moved to another index, its copy's statusRef edited to follow", async () => {
     const repo = repository();
     repo.write("gone.json", manifest("urn:gone", 33));
     repo.write(LIST_FILE, list([9, "urn:a"], [17, "urn:b"], [33, "urn:gone"]));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     assertErrors(result.stdout, [
       [NOW_FILE, "history/status-entry-moved", ['"urn:gone"', "entry 5 ", "entry 33 "]],
@@ -91,12 +91,12 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     ]);
   });
 
-  it("refuses a revoked UMID's entry given to another UMID", () => {
+  it("refuses a revoked UMID's entry given to another UMID", async () => {
     const repo = repository();
     repo.remove("gone.json");
     repo.write("b.json", manifest("urn:b", 5));
     repo.write(LIST_FILE, list([5, "urn:b"], [9, "urn:a"]));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     assertErrors(result.stdout, [
       [NOW_FILE, "history/status-entry-unrevoked", ["entry 5 ", '"urn:gone"', '"urn:b"', "active (0x0)"]],
@@ -104,23 +104,23 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     ]);
   });
 
-  it("refuses an active entry freed: a redirected UMID's copies would read active, not undefined", () => {
+  it("refuses an active entry freed: a redirected UMID's copies would read active, not undefined", async () => {
     const repo = repository();
     repo.remove("a.json");
     repo.write("_routes.json", { ...ROUTES, redirects: [{ umid: "urn:a", location: "https://elsewhere.example/a" }] });
     repo.write(LIST_FILE, list([5, "urn:gone"], [17, "urn:b"]));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     assertErrors(result.stdout, [[THEN(repo.base), "history/status-entry-freed", ["entry 9 ", '"urn:a"', "0x0"]]]);
   });
 
-  it("refuses a list whose file is gone, and names each revoked entry it held", () => {
+  it("refuses a list whose file is gone, and names each revoked entry it held", async () => {
     const repo = repository();
     repo.remove(LIST_FILE);
     repo.write("a.json", manifest("urn:a"));
     repo.write("b.json", manifest("urn:b"));
     repo.write("gone.json", manifest("urn:gone"));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     assertErrors(result.stdout, [
       [THEN(repo.base), "history/status-entry-freed", [LIST_ID, LIST_URL]],
@@ -128,17 +128,17 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     ]);
   });
 
-  it("says nothing of history while a list's file is not readable now: its own error comes first", () => {
+  it("says nothing of history while a list's file is not readable now: its own error comes first", async () => {
     const repo = repository();
     repo.write(LIST_FILE, "{not json");
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     const rules = printedProblems(result.stdout).map((p) => p.rule);
     assert.ok(rules.length > 0 && rules.every((rule) => !rule.startsWith("history/")), result.stdout);
   });
 
   /** `check --base` of a change that moves the list to `url`, with every copy's statusRef edited to follow. */
-  const listMovedTo = (url: string) => {
+  const listMovedTo = async (url: string) => {
     const repo = repository();
     repo.write(LIST_FILE, { ...list([5, "urn:gone"], [9, "urn:a"], [17, "urn:b"]), url });
     for (const [file, umid, index] of [
@@ -150,12 +150,12 @@ describe("check --base: the status list allocation is history (defect 11)", () =
         ...manifest(umid),
         signature: { ...manifest(umid).signature, statusRef: listStatusRef(url, index) },
       });
-    return { base: repo.base, result: repo.check("--base", repo.base) };
+    return { base: repo.base, result: await repo.check("--base", repo.base) };
   };
 
-  it("refuses a list moved to another URL: the statusRefs of copies name the old one", () => {
+  it("refuses a list moved to another URL: the statusRefs of copies name the old one", async () => {
     const moved = statusListUrl("https://other.example", LIST_ID);
-    const { base, result } = listMovedTo(moved);
+    const { base, result } = await listMovedTo(moved);
     assert.equal(result.status, 1, result.stdout);
     const rules = printedProblems(result.stdout).filter((p) => p.severity === "error");
     assert.deepEqual(
@@ -176,8 +176,8 @@ describe("check --base: the status list allocation is history (defect 11)", () =
     "https://resolver.example.",
     "https://resolver.example/x/..",
   ])
-    it(`refuses a list's url spelt anew (${respelt}): copies compare the list's id to the letter`, () => {
-      const { result } = listMovedTo(statusListUrl(respelt, LIST_ID));
+    it(`refuses a list's url spelt anew (${respelt}): copies compare the list's id to the letter`, async () => {
+      const { result } = await listMovedTo(statusListUrl(respelt, LIST_ID));
       assert.equal(result.status, 1, result.stdout);
       const rules = printedProblems(result.stdout)
         .filter((p) => p.severity === "error")
@@ -196,33 +196,33 @@ describe("check --base: _keys.json is history (defect 13)", () => {
     "b.json": manifest("urn:b"),
   });
 
-  it("refuses _keys.json deleted, a manifest signed with another key added", () => {
+  it("refuses _keys.json deleted, a manifest signed with another key added", async () => {
     const repo = repository(keyed());
     repo.remove("_keys.json");
     repo.write("c.json", manifest("urn:c", undefined, other));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     assertErrors(result.stdout, [[`${CONTENT}/_keys.json@${repo.base}`, "history/keys-removed", [repo.base]]]);
   });
 
-  it("refuses a pin removed that manifests at REV were signed under, and lets an unused one go", () => {
+  it("refuses a pin removed that manifests at REV were signed under, and lets an unused one go", async () => {
     const repo = repository({ ...keyed(), "_keys.json": { ...pinning(key), "did:web:unused.example#k": spki(other) } });
     repo.write("_keys.json", { [OTHER_REF]: spki(other) });
     repo.write("a.json", manifest("urn:a", undefined, other, OTHER_REF));
     repo.write("b.json", manifest("urn:b", undefined, other, OTHER_REF));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     assertErrors(result.stdout, [
       [`${CONTENT}/_keys.json`, "history/pin-removed", [JSON.stringify(FIXTURE_KEY_REF), `${CONTENT}/a.json@`]],
     ]);
   });
 
-  it("warns of a key rotation, naming the keyRef, and lists it first in the summary", () => {
+  it("warns of a key rotation, naming the keyRef, and lists it first in the summary", async () => {
     const repo = repository(keyed());
     repo.write("_keys.json", pinning(other));
     repo.write("a.json", manifest("urn:a", undefined, other));
     repo.write("b.json", manifest("urn:b", undefined, other));
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const warnings = printedProblems(result.stdout).filter((p) => p.severity === "warning");
     assert.deepEqual(
@@ -243,11 +243,11 @@ describe("check --base: _keys.json is history (defect 13)", () => {
   });
 
   // Found by the attack pass: a keyRef pinned anew, to an attacker's key, with an existing UMID signed under it.
-  it("warns of a keyRef pinned anew, naming it, and lists it first in the summary", () => {
+  it("warns of a keyRef pinned anew, naming it, and lists it first in the summary", async () => {
     const repo = repository(keyed());
     repo.write("_keys.json", { ...pinning(key), [OTHER_REF]: spki(other) });
     repo.write("a.json", manifest("urn:a", undefined, other, OTHER_REF));
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const warnings = printedProblems(result.stdout).filter((p) => p.severity === "warning");
     assert.deepEqual(
@@ -262,14 +262,14 @@ describe("check --base: _keys.json is history (defect 13)", () => {
     assert.ok(lines.includes(`| \`${OTHER_REF}\` | none | \`${spki(other)}\` |`), lines.join("\n"));
   });
 
-  it("says nothing of keys left as they were, or pinned where none were", () => {
+  it("says nothing of keys left as they were, or pinned where none were", async () => {
     const unpinned = repository({ "a.json": manifest("urn:a") });
     unpinned.write("_keys.json", pinning(key));
-    const pinned = unpinned.check("--base", unpinned.base);
+    const pinned = await unpinned.check("--base", unpinned.base);
     assert.equal(pinned.status, 0, pinned.stdout);
     assert.deepEqual(printedProblems(pinned.stdout), []);
     const kept = repository(keyed());
-    const result = kept.check("--base", kept.base, "--summary", "summary.md");
+    const result = await kept.check("--base", kept.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     assert.deepEqual(printedProblems(result.stdout), []);
     assert.doesNotMatch(readFileSync(join(kept.root, "summary.md"), "utf8"), /pin-changed/);
@@ -288,11 +288,11 @@ describe("check --base: _unsigned.json is history", () => {
   });
   const warningsOf = (stdout: string) => printedProblems(stdout).filter((p) => p.severity === "warning");
 
-  it("warns of a new opt-in, naming the file and its digest, at its entry", () => {
+  it("warns of a new opt-in, naming the file and its digest, at its entry", async () => {
     const repo = repository(signedOnly());
     repo.write("old.json", v01());
     repo.write("_unsigned.json", { "old.json": digestOf(v01()) });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     const warnings = warningsOf(result.stdout);
     assert.deepEqual(
@@ -304,12 +304,12 @@ describe("check --base: _unsigned.json is history", () => {
       assert.ok(warnings[0]!.message.includes(value), warnings[0]!.message);
   });
 
-  it("warns of an opt-in whose digest changed, naming both digests", () => {
+  it("warns of an opt-in whose digest changed, naming both digests", async () => {
     const repo = repository(optedIn());
     const edited = v01("did:web:mallory.example");
     repo.write("old.json", edited);
     repo.write("_unsigned.json", { "old.json": digestOf(edited) });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     const warnings = warningsOf(result.stdout);
     assert.deepEqual(
@@ -321,14 +321,14 @@ describe("check --base: _unsigned.json is history", () => {
       assert.ok(warnings[0]!.message.includes(value), warnings[0]!.message);
   });
 
-  it("lists opt-ins first in the summary, after a key rotation and before the table", () => {
+  it("lists opt-ins first in the summary, after a key rotation and before the table", async () => {
     const other = newKey();
     const repo = repository(signedOnly());
     repo.write("_keys.json", pinning(other));
     repo.write("a.json", manifest("urn:a", undefined, other));
     repo.write("old.json", v01());
     repo.write("_unsigned.json", { "old.json": digestOf(v01()) });
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
     const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
@@ -340,20 +340,20 @@ describe("check --base: _unsigned.json is history", () => {
     assert.ok(lines.includes(`| \`old.json\` | none | \`${digestOf(v01())}\` |`), lines.join("\n"));
   });
 
-  it("lists a lone opt-in right after the heading", () => {
+  it("lists a lone opt-in right after the heading", async () => {
     const repo = repository(signedOnly());
     repo.write("old.json", v01());
     repo.write("_unsigned.json", { "old.json": digestOf(v01()) });
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
     const first = lines.slice(1).findIndex((line) => line !== "") + 1;
     assert.match(lines[first]!, /history\/unsigned-opt-in/);
   });
 
-  it("says nothing of opt-ins left as they were, or removed", () => {
+  it("says nothing of opt-ins left as they were, or removed", async () => {
     const kept = repository(optedIn());
-    const result = kept.check("--base", kept.base, "--summary", "summary.md");
+    const result = await kept.check("--base", kept.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     assert.deepEqual(printedProblems(result.stdout), []);
     assert.doesNotMatch(readFileSync(join(kept.root, "summary.md"), "utf8"), /unsigned-opt-in/);
@@ -361,7 +361,7 @@ describe("check --base: _unsigned.json is history", () => {
     const removed = repository(optedIn());
     removed.remove("_unsigned.json");
     removed.write("old.json", manifest("urn:legacy:v01"));
-    const stricter = removed.check("--base", removed.base);
+    const stricter = await removed.check("--base", removed.base);
     assert.equal(stricter.status, 0, stricter.stdout);
     assert.deepEqual(printedProblems(stricter.stdout), []);
   });
@@ -392,10 +392,10 @@ describe("check --base: _resolvers.json is history", () => {
     );
   };
 
-  it("warns of a peer added, naming its url and did, at its entry", () => {
+  it("warns of a peer added, naming its url and did, at its entry", async () => {
     const repo = repository(federated(peer("alpha")));
     repo.write("_resolvers.json", discovery(peer("alpha"), peer("mallory")));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     // At /peers/1, on the eighth line of the file.
     assertWarnings(result.stdout, [
@@ -403,33 +403,33 @@ describe("check --base: _resolvers.json is history", () => {
     ]);
   });
 
-  it("warns of a peer removed, at its entry in the file at REV", () => {
+  it("warns of a peer removed, at its entry in the file at REV", async () => {
     const repo = repository(federated(peer("alpha"), peer("beta")));
     repo.write("_resolvers.json", discovery(peer("alpha")));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     assertWarnings(result.stdout, [
       [`${NOW_RESOLVERS}@${repo.base}`, 8, ["https://beta.example/", "did:web:beta.example"]],
     ]);
   });
 
-  it("warns of a peer's url changed, naming both urls and its did", () => {
+  it("warns of a peer's url changed, naming both urls and its did", async () => {
     const repo = repository(federated(peer("alpha")));
     repo.write("_resolvers.json", discovery(peer("alpha", "https://alpha.mallory.example/")));
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     assertWarnings(result.stdout, [
       [NOW_RESOLVERS, 4, ["https://alpha.example/", "https://alpha.mallory.example/", "did:web:alpha.example"]],
     ]);
   });
 
-  it("warns of a peer's did changed, and of the resolver's", () => {
+  it("warns of a peer's did changed, and of the resolver's", async () => {
     const repo = repository(federated(peer("alpha")));
     repo.write("_resolvers.json", {
       resolver: "did:web:mallory.example",
       peers: [{ url: "https://alpha.example/", did: "did:web:mallory.example" }],
     });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     assertWarnings(result.stdout, [
       [NOW_RESOLVERS, 2, ["did:web:resolver.example", "did:web:mallory.example"]],
@@ -437,10 +437,10 @@ describe("check --base: _resolvers.json is history", () => {
     ]);
   });
 
-  it("warns of the document deleted, naming each peer it listed", () => {
+  it("warns of the document deleted, naming each peer it listed", async () => {
     const repo = repository(federated(peer("alpha"), peer("beta")));
     repo.remove("_resolvers.json");
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     assertWarnings(result.stdout, [
       [
@@ -451,7 +451,7 @@ describe("check --base: _resolvers.json is history", () => {
     ]);
   });
 
-  it("lists peers in the summary after the key pins and the opt-ins, before the table", () => {
+  it("lists peers in the summary after the key pins and the opt-ins, before the table", async () => {
     const other = newKey();
     const v01 = v01Payload();
     const repo = repository(federated(peer("alpha"), peer("beta")));
@@ -462,7 +462,7 @@ describe("check --base: _resolvers.json is history", () => {
       "old.json": optInDigest(v01),
     });
     repo.write("_resolvers.json", discovery(peer("alpha", "https://alpha.mallory.example/"), peer("mallory")));
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const lines = readFileSync(join(repo.root, "summary.md"), "utf8").split("\n");
     const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
@@ -481,10 +481,10 @@ describe("check --base: _resolvers.json is history", () => {
       assert.ok(lines.slice(peers, at(/^Compared with /)).includes(row), `${row}\n${lines.join("\n")}`);
   });
 
-  it("says nothing of history while the document is refused now: its own error comes first", () => {
+  it("says nothing of history while the document is refused now: its own error comes first", async () => {
     const repo = repository(federated(peer("alpha")));
     repo.write("_resolvers.json", { ...discovery(peer("mallory")), extra: true });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1, result.stdout);
     assert.deepEqual(
       printedProblems(result.stdout).map((p) => [p.file, p.rule]),
@@ -493,14 +493,14 @@ describe("check --base: _resolvers.json is history", () => {
     );
   });
 
-  it("says nothing of a document left as it was, or of none at either end", () => {
+  it("says nothing of a document left as it was, or of none at either end", async () => {
     const kept = repository(federated(peer("alpha"), peer("beta")));
-    const result = kept.check("--base", kept.base, "--summary", "summary.md");
+    const result = await kept.check("--base", kept.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     assert.deepEqual(printedProblems(result.stdout), []);
     assert.doesNotMatch(readFileSync(join(kept.root, "summary.md"), "utf8"), /peers-changed/);
     const none = repository({ "_keys.json": pinning(key), "a.json": manifest("urn:a") });
-    const nothing = none.check("--base", none.base, "--summary", "summary.md");
+    const nothing = await none.check("--base", none.base, "--summary", "summary.md");
     assert.equal(nothing.status, 0, nothing.stdout);
     assert.deepEqual(printedProblems(nothing.stdout), []);
     assert.doesNotMatch(readFileSync(join(none.root, "summary.md"), "utf8"), /peers-changed/);

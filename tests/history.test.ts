@@ -7,7 +7,6 @@
  * (issue 21); the summary says what a change does to the resolver, reasons included.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +20,7 @@ import { codeSpan } from "../scripts/history/change-summary.ts";
 import { stateNow } from "../scripts/history/resolver-state.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { assertErrors, CONTENT, historyRepository, json, NOW, type Repository } from "./support/history-repository.ts";
-import { CLI } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { assertUsageError } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-history-"));
@@ -63,23 +62,23 @@ function placeOfUmid(file: string, text: string, umid: string): string {
 const errorLines = (stdout: string) => stdout.split("\n").filter((line) => line.includes(" - error "));
 
 describe("check --base: what a change must not do to what was served", () => {
-  it("passes content that did not change, and reads nothing as a problem", () => {
+  it("passes content that did not change, and reads nothing as a problem", async () => {
     const repo = repository();
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout + result.stderr);
     assert.deepEqual(errorLines(result.stdout), []);
   });
 
-  it("refuses an un-revocation: the revoked entry removed from the working tree", () => {
+  it("refuses an un-revocation: the revoked entry removed from the working tree", async () => {
     const repo = repository();
     repo.write("_routes.json", { ...BASE_ROUTES, revoked: [] });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1);
     const was = placeOfUmid(`${CONTENT}/_routes.json@${repo.base}`, json(BASE_ROUTES), "urn:gone");
     assertErrors(result.stdout, [[`${CONTENT}/_routes.json`, "history/unrevoked", ['"urn:gone"', was]]]);
   });
 
-  it("places an un-revocation at the entry that gives the UMID another fate now", () => {
+  it("places an un-revocation at the entry that gives the UMID another fate now", async () => {
     const repo = repository({ ...baseContent(), "gone.json": manifest("urn:gone") });
     const routes = {
       ...BASE_ROUTES,
@@ -87,7 +86,7 @@ describe("check --base: what a change must not do to what was served", () => {
       suspended: [...BASE_ROUTES.suspended, { umid: "urn:gone", suspendedAt: "2026-01-04T00:00:00Z" }],
     };
     repo.write("_routes.json", routes);
-    const result = repo.check("--base", "HEAD");
+    const result = await repo.check("--base", "HEAD");
     assert.equal(result.status, 1);
     // Where it was revoked, and the status it has here instead.
     assertErrors(result.stdout, [
@@ -99,18 +98,18 @@ describe("check --base: what a change must not do to what was served", () => {
     ]);
   });
 
-  it("refuses a deleted manifest that is neither revoked nor redirected, naming the file that published it", () => {
+  it("refuses a deleted manifest that is neither revoked nor redirected, naming the file that published it", async () => {
     const repo = repository();
     repo.remove("nested/c.jsonld");
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1);
     assertErrors(result.stdout, [[`${CONTENT}/nested/c.jsonld@${repo.base}`, "history/vanished", ['"urn:c"', "404"]]]);
   });
 
-  it("reports history errors as JSON lines of the files they name", () => {
+  it("reports history errors as JSON lines of the files they name", async () => {
     const repo = repository();
     repo.remove("a.json");
-    const result = repo.check("--base", repo.base, "--json");
+    const result = await repo.check("--base", repo.base, "--json");
     assert.equal(result.status, 1);
     const lines = result.stdout
       .trim()
@@ -130,48 +129,48 @@ describe("check --base: what a change must not do to what was served", () => {
     );
   });
 
-  it("accepts a deleted manifest that is revoked", () => {
+  it("accepts a deleted manifest that is revoked", async () => {
     const repo = repository();
     repo.remove("a.json");
     repo.write("_routes.json", {
       ...BASE_ROUTES,
       revoked: [...BASE_ROUTES.revoked, { umid: "urn:a", revokedAt: "2026-05-01T00:00:00Z" }],
     });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
   });
 
-  it("accepts a deleted manifest that is redirected", () => {
+  it("accepts a deleted manifest that is redirected", async () => {
     const repo = repository();
     repo.remove("a.json");
     repo.write("_routes.json", {
       ...BASE_ROUTES,
       redirects: [...BASE_ROUTES.redirects, { umid: "urn:a", location: "https://elsewhere.example/a" }],
     });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
   });
 
-  it("accepts a manifest moved to another file", () => {
+  it("accepts a manifest moved to another file", async () => {
     const repo = repository();
     repo.remove("a.json");
     repo.write("moved/a.jsonld", manifest("urn:a"));
-    assert.equal(repo.check("--base", repo.base).status, 0);
+    assert.equal((await repo.check("--base", repo.base)).status, 0);
   });
 
-  it("refuses a removed redirect, placed where the redirect was", () => {
+  it("refuses a removed redirect, placed where the redirect was", async () => {
     const repo = repository();
     repo.write("_routes.json", { ...BASE_ROUTES, redirects: [] });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1);
     const was = placeOfUmid(`${CONTENT}/_routes.json@${repo.base}`, json(BASE_ROUTES), "urn:moved");
     assertErrors(result.stdout, [[was, "history/vanished", ['"urn:moved"', repo.base, "/redirects/0/umid"]]]);
   });
 
-  it("takes a content folder absent at REV for one where nothing existed", () => {
+  it("takes a content folder absent at REV for one where nothing existed", async () => {
     const repo = repository({}, { "README.md": "no content yet\n" });
     for (const [name, value] of Object.entries(baseContent())) repo.write(name, value);
-    const added = repo.check("--base", repo.base, "--summary", "summary.md");
+    const added = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(added.status, 0, added.stdout);
     assert.match(
       readFileSync(join(repo.root, "summary.md"), "utf8"),
@@ -179,10 +178,10 @@ describe("check --base: what a change must not do to what was served", () => {
     );
   });
 
-  it("says nothing of history while _routes.json is not readable now: its own error comes first", () => {
+  it("says nothing of history while _routes.json is not readable now: its own error comes first", async () => {
     const repo = repository();
     repo.write("_routes.json", "{not json");
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1);
     assert.deepEqual(
       errorLines(result.stdout).map((line) => line.split(" - ")[0]),
@@ -190,40 +189,38 @@ describe("check --base: what a change must not do to what was served", () => {
     );
   });
 
-  it("reads a content folder that is the repository's top", () => {
+  it("reads a content folder that is the repository's top", async () => {
     const repo = repository(
       { "_keys.json": pinning(key), "a.json": manifest("urn:a"), "b.json": manifest("urn:b") },
       {},
       ".",
     );
     repo.remove("a.json");
-    const result = repo.check("--base", "HEAD");
+    const result = await repo.check("--base", "HEAD");
     assert.deepEqual(
       errorLines(result.stdout).map((line) => line.split(" - ")[0]),
       ["a.json@HEAD"],
     );
   });
 
-  it("is a usage error, exit 2, for a revision git cannot resolve, or a content folder in no repository", () => {
+  it("is a usage error, exit 2, for a revision git cannot resolve, or a content folder in no repository", async () => {
     const repo = repository();
-    const result = repo.check("--base", "no-such-revision");
+    const result = await repo.check("--base", "no-such-revision");
     // The revision, and the setting that fetches it in a shallow clone.
     assertUsageError(result, "manifest-resolver: --base: ", "'no-such-revision'", "fetch-depth: 0");
     assert.equal(result.stdout, "");
 
     const loose = join(scratch, "not-a-repository");
     mkdirSync(loose);
-    const outside = spawnSync(process.execPath, [CLI, "check", "--content", loose, "--base", "HEAD"], {
-      cwd: loose,
-      encoding: "utf8",
-      env: { ...process.env, GITHUB_ACTIONS: "", GIT_CEILING_DIRECTORIES: scratch },
+    const outside = await runCliInProcess(["check", "--content", loose, "--base", "HEAD"], loose, {
+      GIT_CEILING_DIRECTORIES: scratch,
     });
     assertUsageError(outside, "manifest-resolver: --base: ", loose);
   });
 
-  it("is a usage error to name a PATH with --base: the comparison is of the whole folder", () => {
+  it("is a usage error to name a PATH with --base: the comparison is of the whole folder", async () => {
     const repo = repository();
-    const result = repo.check(`${CONTENT}/a.json`, "--base", repo.base);
+    const result = await repo.check(`${CONTENT}/a.json`, "--base", repo.base);
     // The flags that compare, and the one that names the folder instead.
     assertUsageError(result, "--base", "--summary", "--content");
   });
@@ -239,14 +236,14 @@ describe("check --base: a status change must raise the status cursor (history/cu
     at,
   ];
 
-  it("refuses a suspension added by hand at the manifest's issuedAt, placed at its entry", () => {
+  it("refuses a suspension added by hand at the manifest's issuedAt, placed at its entry", async () => {
     const repo = repository();
     const routes = {
       ...BASE_ROUTES,
       suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:00Z" }],
     };
     repo.write("_routes.json", routes);
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1);
     assertErrors(result.stdout, [
       [
@@ -260,21 +257,21 @@ describe("check --base: a status change must raise the status cursor (history/cu
     ]);
   });
 
-  it("accepts the same suspension dated a second later", () => {
+  it("accepts the same suspension dated a second later", async () => {
     const repo = repository();
     repo.write("_routes.json", {
       ...BASE_ROUTES,
       suspended: [...BASE_ROUTES.suspended, { umid: "urn:a", suspendedAt: "2026-01-01T00:00:01Z" }],
     });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     assert.deepEqual(errorLines(result.stdout), []);
   });
 
-  it("refuses a suspended entry deleted by hand: active again since the older issuedAt, named on the manifest", () => {
+  it("refuses a suspended entry deleted by hand: active again since the older issuedAt, named on the manifest", async () => {
     const repo = repository();
     repo.write("_routes.json", { ...BASE_ROUTES, suspended: [] });
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1);
     assertErrors(result.stdout, [
       [
@@ -285,24 +282,21 @@ describe("check --base: a status change must raise the status cursor (history/cu
     ]);
   });
 
-  it("accepts manifest-resolver reinstate, which dates the reinstatement after the suspension", () => {
+  it("accepts manifest-resolver reinstate, which dates the reinstatement after the suspension", async () => {
     const repo = repository();
-    const reinstated = spawnSync(process.execPath, [CLI, "reinstate", "urn:s", "--content", CONTENT], {
-      cwd: repo.root,
-      encoding: "utf8",
-    });
+    const reinstated = await runCliInProcess(["reinstate", "urn:s", "--content", CONTENT], repo.root);
     assert.equal(reinstated.status, 0, reinstated.stdout + reinstated.stderr);
     const routes = JSON.parse(readFileSync(join(repo.root, CONTENT, "_routes.json"), "utf8")) as {
       suspended: unknown[];
       reinstated: { umid: string }[];
     };
     assert.deepEqual([routes.suspended, routes.reinstated.map((entry) => entry.umid)], [[], ["urn:s"]]);
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 0, result.stdout);
     assert.deepEqual(errorLines(result.stdout), []);
   });
 
-  it("refuses a revocation dated earlier than the suspension it replaces", () => {
+  it("refuses a revocation dated earlier than the suspension it replaces", async () => {
     const repo = repository();
     const routes = {
       ...BASE_ROUTES,
@@ -310,7 +304,7 @@ describe("check --base: a status change must raise the status cursor (history/cu
       suspended: [],
     };
     repo.write("_routes.json", routes);
-    const result = repo.check("--base", repo.base);
+    const result = await repo.check("--base", repo.base);
     assert.equal(result.status, 1);
     assertErrors(result.stdout, [
       [
@@ -335,8 +329,8 @@ describe(
       pointer: string | null;
     }
     /** The errors `check --json --base` reports on `_routes.json` now. */
-    const routesErrors = (repo: Repository): { status: number | null; errors: Problem[] } => {
-      const result = repo.check("--base", repo.base, "--json");
+    const routesErrors = async (repo: Repository): Promise<{ status: number | null; errors: Problem[] }> => {
+      const result = await repo.check("--base", repo.base, "--json");
       const lines = result.stdout
         .trim()
         .split("\n")
@@ -360,7 +354,7 @@ describe(
      * `_routes.json` made `routes` after the base: refused (exit 1) with `rule` alone, at `pointer`, naming the UMID
      * and both times.
      */
-    const refused = (
+    const refused = async (
       routes: object,
       [umid, was, is]: [string, string, string | undefined],
       rule: string,
@@ -368,13 +362,13 @@ describe(
     ) => {
       const repo = repository();
       repo.write("_routes.json", { ...BASE_ROUTES, ...routes });
-      const { status, errors } = routesErrors(repo);
+      const { status, errors } = await routesErrors(repo);
       assert.equal(status, 1);
       assert.deepEqual(named(errors, umid, was, is), [{ rule, pointer, named: true }]);
     };
 
-    it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", () => {
-      refused(
+    it("refuses a revocation moved into the past, at its revokedAt, naming the UMID, the old and the new time", async () => {
+      await refused(
         { revoked: [{ umid: "urn:gone", revokedAt: "2025-06-01T00:00:00Z" }] },
         ["urn:gone", "2026-01-02T00:00:00Z", "2025-06-01T00:00:00Z"],
         "history/revocation-redated",
@@ -382,14 +376,14 @@ describe(
       );
     });
 
-    it("refuses a revocation moved later, or left undated: any move of its time", () => {
-      refused(
+    it("refuses a revocation moved later, or left undated: any move of its time", async () => {
+      await refused(
         { revoked: [{ umid: "urn:gone", revokedAt: "2026-05-01T00:00:00Z" }] },
         ["urn:gone", "2026-01-02T00:00:00Z", "2026-05-01T00:00:00Z"],
         "history/revocation-redated",
         "/revoked/0/revokedAt",
       );
-      refused(
+      await refused(
         { revoked: [{ umid: "urn:gone" }] },
         ["urn:gone", "2026-01-02T00:00:00Z", undefined],
         "history/revocation-redated",
@@ -400,30 +394,30 @@ describe(
     it(
       "accepts the same instant written with another offset, a changed reason, and a " +
         "date given to an undated revocation",
-      () => {
+      async () => {
         const repo = repository();
         repo.write("_routes.json", {
           ...BASE_ROUTES,
           revoked: [{ umid: "urn:gone", revokedAt: "2026-01-02T01:00:00+01:00", reason: "key compromised" }],
         });
-        assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
+        assert.deepEqual(await routesErrors(repo), { status: 0, errors: [] });
         const undated = repository({
           ...baseContent(),
           "_routes.json": { ...BASE_ROUTES, revoked: [{ umid: "urn:gone" }] },
         });
         undated.write("_routes.json", BASE_ROUTES);
-        assert.deepEqual(routesErrors(undated), { status: 0, errors: [] });
+        assert.deepEqual(await routesErrors(undated), { status: 0, errors: [] });
       },
     );
 
-    it("refuses a suspension whose start moved earlier, or was dropped", () => {
-      refused(
+    it("refuses a suspension whose start moved earlier, or was dropped", async () => {
+      await refused(
         { suspended: [{ umid: "urn:s", suspendedAt: "2026-01-02T00:00:00Z" }] },
         ["urn:s", "2026-01-03T00:00:00Z", "2026-01-02T00:00:00Z"],
         "history/suspension-redated",
         "/suspended/0/suspendedAt",
       );
-      refused(
+      await refused(
         { suspended: [{ umid: "urn:s" }] },
         ["urn:s", "2026-01-03T00:00:00Z", undefined],
         "history/suspension-redated",
@@ -434,23 +428,20 @@ describe(
     it(
       "accepts a suspension lifted and suspended again (manifest-resolver reinstate, " +
         "then suspend): a new suspension, which begins later",
-      () => {
+      async () => {
         const repo = repository();
         for (const command of [
           ["reinstate", "urn:s"],
           ["suspend", "urn:s", "--reason", "again"],
         ]) {
-          const done = spawnSync(process.execPath, [CLI, ...command, "--content", CONTENT], {
-            cwd: repo.root,
-            encoding: "utf8",
-          });
+          const done = await runCliInProcess([...command, "--content", CONTENT], repo.root);
           assert.equal(done.status, 0, done.stdout + done.stderr);
         }
-        assert.deepEqual(routesErrors(repo), { status: 0, errors: [] });
+        assert.deepEqual(await routesErrors(repo), { status: 0, errors: [] });
       },
     );
 
-    it("refuses a reinstatement whose time moved earlier", () => {
+    it("refuses a reinstatement whose time moved earlier", async () => {
       const routes = {
         ...BASE_ROUTES,
         suspended: [],
@@ -458,7 +449,7 @@ describe(
       };
       const repo = repository({ ...baseContent(), "_routes.json": routes });
       repo.write("_routes.json", { ...routes, reinstated: [{ umid: "urn:s", reinstatedAt: "2026-01-04T00:00:00Z" }] });
-      const { status, errors } = routesErrors(repo);
+      const { status, errors } = await routesErrors(repo);
       assert.equal(status, 1);
       assert.deepEqual(named(errors, "urn:s", "2026-01-05T00:00:00Z", "2026-01-04T00:00:00Z"), [
         { rule: "history/reinstatement-redated", pointer: "/reinstated/0/reinstatedAt", named: true },
@@ -471,7 +462,7 @@ describe("check --summary: what a change does to the resolver", () => {
   const summaryOf = (repo: Repository) => readFileSync(join(repo.root, "summary.md"), "utf8");
   const rows = (summary: string) => summary.split("\n").filter((line) => /^\| [a-z]+ \|/.test(line));
 
-  it("counts and names the UMIDs a change publishes, changes, revokes, suspends, reinstates and redirects", () => {
+  it("counts and names the UMIDs a change publishes, changes, revokes, suspends, reinstates and redirects", async () => {
     const repo = repository();
     repo.write("e.json", manifest("urn:e"));
     repo.write("pipe.json", manifest("urn:pipe|x"));
@@ -487,7 +478,7 @@ describe("check --summary: what a change does to the resolver", () => {
         { umid: "urn:a", location: "https://elsewhere.example/a" },
       ],
     });
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const summary = summaryOf(repo);
     assert.ok(summary.includes(`Compared with \`${repo.base}\`. Checked `), summary);
@@ -502,12 +493,12 @@ describe("check --summary: what a change does to the resolver", () => {
     assert.doesNotMatch(summary, /Nothing changes/);
   });
 
-  it("does not call a failing manifest changed when it is not, recalled from the cache or not", () => {
+  it("does not call a failing manifest changed when it is not, recalled from the cache or not", async () => {
     // A manifest whose signature no longer verifies, committed so: the same failing bytes at the base and now.
     const tampered = { ...manifest("urn:b"), subject: "did:web:tampered.example" };
     const repo = repository({ ...baseContent(), "b.json": tampered });
     for (const run of ["checked", "recalled from the cache"]) {
-      const result = repo.check("--base", repo.base, "--summary", "summary.md");
+      const result = await repo.check("--base", repo.base, "--summary", "summary.md");
       assert.equal(result.status, 1, `${run}: ${result.stdout}`);
       assert.ok(
         rows(summaryOf(repo)).every((row) => / \| 0 \| {2}\|$/.test(row)),
@@ -516,10 +507,10 @@ describe("check --summary: what a change does to the resolver", () => {
     }
   });
 
-  it("says so when nothing changes, a file merely re-indented included", () => {
+  it("says so when nothing changes, a file merely re-indented included", async () => {
     const repo = repository();
     repo.write("b.json", JSON.stringify(manifest("urn:b"), null, "\t"));
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const summary = summaryOf(repo);
     assert.ok(
@@ -532,7 +523,7 @@ describe("check --summary: what a change does to the resolver", () => {
     );
   });
 
-  it("names each UMID whose status reason changes, with the old and the new reason", () => {
+  it("names each UMID whose status reason changes, with the old and the new reason", async () => {
     const repo = repository({
       ...baseContent(),
       "_routes.json": { ...BASE_ROUTES, revoked: [{ ...BASE_ROUTES.revoked[0]!, reason: "superseded" }] },
@@ -542,7 +533,7 @@ describe("check --summary: what a change does to the resolver", () => {
       revoked: [{ ...BASE_ROUTES.revoked[0]!, reason: "key | compromised" }],
       suspended: [{ ...BASE_ROUTES.suspended[0]!, reason: "under review" }],
     });
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const summary = summaryOf(repo);
     assert.match(summary, /^\| reason changed \| 2 \| `urn:gone`, `urn:s` \|$/m);
@@ -560,25 +551,25 @@ describe("check --summary: what a change does to the resolver", () => {
     assert.doesNotMatch(summary, /Nothing changes/);
   });
 
-  it("counts a suspension lifted and suspended again in the same change as suspended", () => {
+  it("counts a suspension lifted and suspended again in the same change as suspended", async () => {
     const repo = repository();
     repo.write("_routes.json", { ...BASE_ROUTES, suspended: [{ umid: "urn:s", suspendedAt: "2026-05-01T00:00:00Z" }] });
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     assert.match(summaryOf(repo), /^\| suspended \| 1 \| `urn:s` \|$/m);
   });
 
-  it("is written when the check fails, with the check's result", () => {
+  it("is written when the check fails, with the check's result", async () => {
     const repo = repository();
     repo.write("_routes.json", { ...BASE_ROUTES, revoked: [] });
-    const result = repo.check("--base", repo.base, "--summary", "summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "summary.md");
     assert.equal(result.status, 1);
     assert.match(summaryOf(repo), /Checked \d+ manifests and 2 list files: 1 error in 1 file\./);
   });
 
-  it("without --base compares with nothing: every UMID is new, the first five named", () => {
+  it("without --base compares with nothing: every UMID is new, the first five named", async () => {
     const repo = repository({ ...baseContent(), "f.json": manifest("urn:f"), "g.json": manifest("urn:g") });
-    const result = repo.check("--summary", "summary.md");
+    const result = await repo.check("--summary", "summary.md");
     assert.equal(result.status, 0, result.stdout);
     const summary = summaryOf(repo);
     assert.match(summary, /^Compared with nothing \(no --base\): everything is new\./m);
@@ -593,32 +584,32 @@ describe("check --summary: what a change does to the resolver", () => {
     ]);
   });
 
-  it("refuses a summary file in a folder that does not exist, before checking", () => {
+  it("refuses a summary file in a folder that does not exist, before checking", async () => {
     const repo = repository();
-    const result = repo.check("--base", repo.base, "--summary", "no/such/folder/summary.md");
+    const result = await repo.check("--base", repo.base, "--summary", "no/such/folder/summary.md");
     assertUsageError(result, "--summary", "no/such/folder ", "no/such/folder/summary.md");
   });
 });
 
 describe("codeSpan: a UMID in a GitHub table cell", () => {
-  it("escapes every pipe, so that no UMID ends its cell", () => {
+  it("escapes every pipe, so that no UMID ends its cell", async () => {
     assert.equal(codeSpan("a|b|c"), "`a\\|b\\|c`");
   });
 
-  it("gives a pipe after an odd run of backslashes one more, since \\\\ escapes itself", () => {
+  it("gives a pipe after an odd run of backslashes one more, since \\\\ escapes itself", async () => {
     assert.equal(codeSpan("a\\|b"), "`a\\\\\\|b`");
     assert.equal(codeSpan("a\\\\|b"), "`a\\\\\\|b`");
   });
 
-  it("fences backticks with a longer run, padded where they start or end the span", () => {
+  it("fences backticks with a longer run, padded where they start or end the span", async () => {
     assert.equal(codeSpan("a`b``c"), "```a`b``c```");
     assert.equal(codeSpan("`a"), "`` `a ``");
   });
 
-  it("quotes a long text as an excerpt: a UMID of 120,000 characters is not a summary of as many", () => {
+  it("quotes a long text as an excerpt: a UMID of 120,000 characters is not a summary of as many", async () => {
     assert.equal(codeSpan("u".repeat(120_000)), `\`${"u".repeat(200)}… (119800 more characters)\``);
   });
-  it("writes line breaks and other control characters as escapes, which keep the row on one line", () => {
+  it("writes line breaks and other control characters as escapes, which keep the row on one line", async () => {
     assert.equal(codeSpan("a\nb\u202e"), "`a\\nb\\u202e`");
   });
 });

@@ -3,7 +3,7 @@
  * content, it rewrites only what changed, and a kill at any instant leaves an output the next build completes.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -24,6 +24,7 @@ import { shardOf } from "../edge/shard-file.ts";
 import { recoverOutput } from "../scripts/write/output.ts";
 import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { fileDigests } from "./support/file-tree.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { CLI } from "./support/paths.ts";
 import { kvPairs } from "./support/kv-files.ts";
 
@@ -32,10 +33,8 @@ const scratch = mkdtempSync(join(tmpdir(), "um-in-place-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function build(content: string, out: string, cache: string | undefined) {
-  const result = spawnSync(
-    process.execPath,
+  return runCliInProcess(
     [
-      CLI,
       "build",
       "--content",
       content,
@@ -47,9 +46,9 @@ function build(content: string, out: string, cache: string | undefined) {
       `${out}-kv`,
       ...(cache ? [] : ["--no-cache"]),
     ],
-    { encoding: "utf8", env: { ...process.env, UM_RESOLVER_URL: "", ...(cache && { UM_CACHE_DIR: cache }) } },
+    process.cwd(),
+    { UM_RESOLVER_URL: "", ...(cache && { UM_CACHE_DIR: cache }) },
   );
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** A built folder as a cold build must match it: every file's digest, and every folder, empty ones too. */
@@ -63,14 +62,14 @@ function tree(dir: string): { files: Record<string, string>; folders: string[] }
 
 let colds = 0;
 /** The tree a cold build of `content` writes: no previous output, no cache. */
-function coldTree(content: string) {
-  return coldTrees(content).out;
+async function coldTree(content: string) {
+  return (await coldTrees(content)).out;
 }
 
 /** The trees a cold build of `content` writes: the output and the KV folder. */
-function coldTrees(content: string) {
+async function coldTrees(content: string) {
   const out = join(scratch, `cold-${colds++}`);
-  const result = build(content, out, undefined);
+  const result = await build(content, out, undefined);
   assert.equal(result.status, 0, result.stdout + result.stderr);
   return { out: tree(out), kv: tree(`${out}-kv`) };
 }
@@ -92,20 +91,20 @@ describe("build in place: the output of a cold build, whatever changed", () => {
   const [twinA, twinB] = caseTwins();
 
   /** Builds warm, and compares with a cold build of the same content. */
-  const warmEqualsCold = (what: string) => {
-    const result = build(content, out, cache);
+  const warmEqualsCold = async (what: string) => {
+    const result = await build(content, out, cache);
     assert.equal(result.status, 0, `${what}: ${result.stdout}${result.stderr}`);
-    assert.deepEqual({ out: tree(out), kv: tree(`${out}-kv`) }, coldTrees(content), what);
+    assert.deepEqual({ out: tree(out), kv: tree(`${out}-kv`) }, await coldTrees(content), what);
     assert.deepEqual(asides(out), [], `${what}: leftovers`);
     assert.deepEqual(asides(`${out}-kv`), [], `${what}: KV leftovers`);
   };
 
-  it("first build (cold), then an unchanged one", () => {
-    warmEqualsCold("first");
-    warmEqualsCold("unchanged");
+  it("first build (cold), then an unchanged one", async () => {
+    await warmEqualsCold("first");
+    await warmEqualsCold("unchanged");
   });
 
-  it("rewrites a changed body and leaves every unchanged body's file as it was", () => {
+  it("rewrites a changed body and leaves every unchanged body's file as it was", async () => {
     const untouched = bodyOf(out, "urn:warm:1");
     const before = statSync(untouched);
     // The KV files of every other bucket, as they were.
@@ -117,7 +116,7 @@ describe("build in place: the output of a cold build, whatever changed", () => {
       kvFiles(bucket).map((f) => statSync(join(`${out}-kv`, bucket, f)).ino),
     );
     write(content, "m0.json", manifest("urn:warm:0", "2026-02-01T00:00:00Z"));
-    warmEqualsCold("one manifest changed");
+    await warmEqualsCold("one manifest changed");
     const now = statSync(untouched);
     assert.deepEqual([now.ino, now.mtimeMs], [before.ino, before.mtimeMs]);
     assert.ok(otherBuckets.length > 0);
@@ -127,50 +126,50 @@ describe("build in place: the output of a cold build, whatever changed", () => {
     );
   });
 
-  it("deletions, additions and a renamed manifest file", () => {
+  it("deletions, additions and a renamed manifest file", async () => {
     rmSync(join(content, "m2.json"));
     write(content, "new/m30.json", manifest("urn:warm:30"));
     renameSync(join(content, "m3.json"), join(content, "renamed-m3.json"));
-    warmEqualsCold("deleted, added, renamed");
+    await warmEqualsCold("deleted, added, renamed");
   });
 
-  it("a UMID revoked, then redirected, then published again", () => {
+  it("a UMID revoked, then redirected, then published again", async () => {
     write(content, "_routes.json", { redirects: [], revoked: [{ umid: "urn:warm:4", reason: "superseded" }] });
-    warmEqualsCold("revoked");
+    await warmEqualsCold("revoked");
     rmSync(join(content, "m4.json"));
     write(content, "_routes.json", {
       redirects: [{ umid: "urn:warm:4", location: "https://elsewhere.example/m/4" }],
       revoked: [],
     });
-    warmEqualsCold("redirected");
+    await warmEqualsCold("redirected");
     write(content, "_routes.json", { redirects: [], revoked: [] });
     write(content, "m4.json", manifest("urn:warm:4"));
-    warmEqualsCold("published again");
+    await warmEqualsCold("published again");
   });
 
-  it("a case twin arriving renames its twin's body, and leaving renames it back", () => {
+  it("a case twin arriving renames its twin's body, and leaving renames it back", async () => {
     write(content, "twins/a.json", manifest(twinA));
-    warmEqualsCold("one of the twins");
+    await warmEqualsCold("one of the twins");
     write(content, "twins/b.json", manifest(twinB));
-    warmEqualsCold("both twins");
+    await warmEqualsCold("both twins");
     rmSync(join(content, "twins/b.json"));
-    warmEqualsCold("a twin left");
+    await warmEqualsCold("a twin left");
     rmSync(join(content, "twins"), { recursive: true });
-    warmEqualsCold("both twins left");
+    await warmEqualsCold("both twins left");
   });
 
-  it("content that fails leaves the output as it was", () => {
+  it("content that fails leaves the output as it was", async () => {
     const before = tree(out);
     write(content, "bad.json", { ...manifest("urn:warm:bad"), subject: 7 });
     write(content, "m5.json", manifest("urn:warm:5", "2026-03-01T00:00:00Z"));
-    assert.equal(build(content, out, cache).status, 1);
+    assert.equal((await build(content, out, cache)).status, 1);
     assert.deepEqual(tree(out), before);
     assert.deepEqual(asides(out), []);
     rmSync(join(content, "bad.json"));
-    warmEqualsCold("fixed");
+    await warmEqualsCold("fixed");
   });
 
-  it("takes no KV value from a body altered in the output since a build wrote it", () => {
+  it("takes no KV value from a body altered in the output since a build wrote it", async () => {
     const body = bodyOf(out, "urn:warm:9");
     const served = readFileSync(body, "utf8");
     writeFileSync(body, served.replace("urn:warm:9", "urn:warm:X"));
@@ -180,40 +179,40 @@ describe("build in place: the output of a cold build, whatever changed", () => {
       revoked: [],
       suspended: [{ umid: "urn:warm:9", suspendedAt: "2026-05-01T00:00:00Z" }],
     });
-    const result = build(content, out, cache);
+    const result = await build(content, out, cache);
     assert.equal(result.status, 1, result.stdout);
     assert.match(result.stderr, /is not the body its record names/);
     const pairs = kvPairs(`${out}-kv`);
     assert.ok(pairs.every((pair) => !pair.value.includes("urn:warm:X")));
     writeFileSync(body, served);
-    warmEqualsCold("the body put back");
+    await warmEqualsCold("the body put back");
     write(content, "_routes.json", { redirects: [], revoked: [] });
-    warmEqualsCold("no longer suspended");
+    await warmEqualsCold("no longer suspended");
   });
 
-  it("a KV folder whose update in place was cut short is written whole again", () => {
+  it("a KV folder whose update in place was cut short is written whole again", async () => {
     const state = join(`${out}-kv`, "kv-state.json");
     writeFileSync(state, readFileSync(state, "utf8").replace('"updating":false', '"updating":true'));
     const bucket = readdirSync(`${out}-kv`).find((name) => /^[0-9a-f]{2}$/.test(name))!;
     rmSync(join(`${out}-kv`, bucket), { recursive: true });
-    warmEqualsCold("KV update cut short");
+    await warmEqualsCold("KV update cut short");
   });
 
-  it("an output whose state is not the build's own is built cold", () => {
+  it("an output whose state is not the build's own is built cold", async () => {
     writeFileSync(join(out, "build-state.json"), "{}");
     write(content, "m6.json", manifest("urn:warm:6", "2026-03-01T00:00:00Z"));
-    warmEqualsCold("foreign state");
+    await warmEqualsCold("foreign state");
   });
 
-  it("a body the previous output lacks and the cache cannot give is read again from its file", () => {
+  it("a body the previous output lacks and the cache cannot give is read again from its file", async () => {
     // The cache recalls m7.json, unchanged; its body is gone from the output and from the cache's blob store.
     rmSync(bodyOf(out, "urn:warm:7"));
     assert.equal(existsSync(join(cache, "blobs")), true);
     rmSync(join(cache, "blobs"), { recursive: true });
     write(content, "_routes.json", { redirects: [], revoked: [{ umid: "urn:warm:7" }] });
-    warmEqualsCold("revoked, body gone");
+    await warmEqualsCold("revoked, body gone");
     write(content, "_routes.json", { redirects: [], revoked: [] });
-    warmEqualsCold("published again, body in neither");
+    await warmEqualsCold("published again, body in neither");
   });
 });
 
@@ -226,23 +225,23 @@ describe("build in place: killed at any instant", () => {
       write(content, `m${i}.json`, manifest(`urn:killed:${i}`, `2026-0${n}-01T00:00:00Z`));
   };
   const trees = new Map<number, ReturnType<typeof tree>>();
-  const treeOf = (n: number) => {
+  const treeOf = async (n: number) => {
     if (!trees.has(n)) {
       revision(n);
-      trees.set(n, coldTree(content));
+      trees.set(n, await coldTree(content));
     }
     return trees.get(n)!;
   };
-  const built = (n: number) => {
+  const built = async (n: number) => {
     const out = mkdtempSync(join(scratch, "killed-out-"));
     rmSync(out, { recursive: true });
     revision(n);
-    assert.equal(build(content, out, cache).status, 0);
+    assert.equal((await build(content, out, cache)).status, 0);
     return out;
   };
 
   it("SIGKILL at random moments leaves the old output or the new one, as a cold build writes it", async () => {
-    const out = built(1);
+    const out = await built(1);
     for (let i = 0; i < 12; i++) {
       const n = 2 + (i % 2);
       revision(n);
@@ -258,13 +257,18 @@ describe("build in place: killed at any instant", () => {
       await recoverOutput(out);
       assert.deepEqual(asides(out), [], `after kill ${i}: leftovers`);
       const now = tree(out);
-      const match = [1, 2, 3].find((m) => JSON.stringify(treeOf(m)) === JSON.stringify(now));
+      let match: number | undefined;
+      for (const m of [1, 2, 3]) {
+        if (JSON.stringify(await treeOf(m)) !== JSON.stringify(now)) continue;
+        match = m;
+        break;
+      }
       assert.notEqual(match, undefined, `after kill ${i}: an output no cold build writes`);
       revision(n);
     }
     // The KV folder a kill left, whatever it is, is what a cold build writes once the next build has run.
-    assert.equal(build(content, out, cache).status, 0);
-    assert.deepEqual(tree(`${out}-kv`), coldTrees(content).kv);
+    assert.equal((await build(content, out, cache)).status, 0);
+    assert.deepEqual(tree(`${out}-kv`), (await coldTrees(content)).kv);
   });
 });
 describe("build in place: a decided update is completed, however far it got", () => {
@@ -366,17 +370,17 @@ describe("the KV folder a build replaces", () => {
   const content = join(scratch, "kv-folder-content");
   for (let i = 0; i < 3; i++) write(content, `m${i}.json`, manifest(`urn:kv-folder:${i}`));
 
-  it("is one an earlier version wrote, marked by its first folder of files, or is refused", () => {
+  it("is one an earlier version wrote, marked by its first folder of files, or is refused", async () => {
     const out = join(scratch, "kv-folder-dist");
     mkdirSync(join(`${out}-kv`, "kv-0001"), { recursive: true });
     writeFileSync(join(`${out}-kv`, "kv-0001", "kv-0000001.json"), "[]\n");
-    assert.equal(build(content, out, undefined).status, 0);
-    assert.deepEqual(tree(`${out}-kv`), coldTrees(content).kv);
+    assert.equal((await build(content, out, undefined)).status, 0);
+    assert.deepEqual(tree(`${out}-kv`), (await coldTrees(content)).kv);
 
     const foreign = join(scratch, "kv-folder-foreign");
     mkdirSync(`${foreign}-kv`, { recursive: true });
     writeFileSync(join(`${foreign}-kv`, "notes.txt"), "mine");
-    const refused = build(content, foreign, undefined);
+    const refused = await build(content, foreign, undefined);
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /refusing to replace .*kv-folder-foreign-kv.*holds no kv-state\.json/);
     assert.deepEqual(readdirSync(`${foreign}-kv`), ["notes.txt"]);

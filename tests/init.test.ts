@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ROOT } from "./support/paths.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { withTmpfs } from "./support/tmpfs.ts";
 import { wranglerConfig } from "./support/runtimes.ts";
 
@@ -44,7 +44,7 @@ describe("init in an empty folder", () => {
   let stdout = "";
 
   it("makes the folder and writes the repository, then prints the next three commands", async () => {
-    const run = await runCli(["init", root], scratch);
+    const run = await runCliInProcess(["init", root], scratch);
     assert.equal(run.status, 0, run.stderr);
     stdout = run.stdout;
     const commands = stdout.split("\n").filter((line) => line.startsWith("  npx manifest-resolver "));
@@ -61,7 +61,10 @@ describe("init in an empty folder", () => {
   });
 
   it("leaves keygen to print the whole _keys.json, as for a folder that has none", async () => {
-    const made = await runCli(["keygen", "--out", join(scratch, "key.pem"), "--key-ref", "did:web:x.example#k"], root);
+    const made = await runCliInProcess(
+      ["keygen", "--out", join(scratch, "key.pem"), "--key-ref", "did:web:x.example#k"],
+      root,
+    );
     assert.equal(made.status, 0, made.stderr);
     assert.match(made.stdout, /^pin it: write content\/_keys\.json as\n\{\n {2}"did:web:x\.example#k": "[^"]+"\n\}$/m);
   });
@@ -119,7 +122,7 @@ describe("init in an empty folder", () => {
 describe("init where files exist", () => {
   it("lists each file in the way, and writes nothing", async () => {
     const root = folder({ "netlify.toml": "# mine\n", ".gitignore": "mine\n" });
-    const run = await runCli(["init"], root);
+    const run = await runCliInProcess(["init"], root);
     assert.equal(run.status, 1);
     assert.deepEqual(
       run.stderr.split("\n").filter((line) => line.endsWith(" exists")),
@@ -134,7 +137,7 @@ describe("init where files exist", () => {
     const root = folder({
       "package.json": '{\n\t"name": "@acme/manifests",\n\t"version": "2.0.0",\n\t"scripts": { "test": "echo ok" }\n}\n',
     });
-    const run = await runCli(["init"], root);
+    const run = await runCliInProcess(["init"], root);
     assert.equal(run.status, 0, run.stderr);
     const text = read(root, "package.json");
     assert.match(text, /^\t"name": "@acme\/manifests",$/m, "tabs, as it was written");
@@ -149,7 +152,7 @@ describe("init where files exist", () => {
   it("refuses a package.json whose scripts of the same names are the publisher's own", async () => {
     const original = '{ "scripts": { "build": "make" }, "devDependencies": { "manifest-resolver": "^0.1.0" } }\n';
     const root = folder({ "package.json": original });
-    const run = await runCli(["init"], root);
+    const run = await runCliInProcess(["init"], root);
     assert.equal(run.status, 1);
     assert.match(run.stderr, /^manifest-resolver: package\.json has a "build" script of its own$/m);
     assert.equal(read(root, "package.json"), original);
@@ -158,7 +161,7 @@ describe("init where files exist", () => {
 
   it("refuses a package.json that is not JSON, naming its line and column", async () => {
     const root = folder({ "package.json": '{\n  "name": "x",\n}\n' });
-    const run = await runCli(["init"], root);
+    const run = await runCliInProcess(["init"], root);
     assert.equal(run.status, 1);
     assert.match(run.stderr, /^manifest-resolver: package\.json:2:14 - trailing comma/m);
     assert.equal(existsSync(join(root, "content")), false);
@@ -166,7 +169,7 @@ describe("init where files exist", () => {
 
   it("overwrites with --force", async () => {
     const root = folder({ "netlify.toml": "# mine\n", "package.json": '{ "scripts": { "build": "make" } }\n' });
-    const run = await runCli(["init", "--force"], root);
+    const run = await runCliInProcess(["init", "--force"], root);
     assert.equal(run.status, 0, run.stderr);
     assert.match(read(root, "netlify.toml"), /function = "resolver"/);
     assert.equal(JSON.parse(read(root, "package.json")).scripts.build, "manifest-resolver build");
@@ -174,8 +177,8 @@ describe("init where files exist", () => {
 
   it("is a no-op to run again with nothing changed", async () => {
     const root = folder();
-    assert.equal((await runCli(["init"], root)).status, 0);
-    const again = await runCli(["init"], root);
+    assert.equal((await runCliInProcess(["init"], root)).status, 0);
+    const again = await runCliInProcess(["init"], root);
     assert.equal(again.status, 1, "every file it would write exists");
     assert.doesNotMatch(again.stderr, /script of its own/);
   });
@@ -184,7 +187,7 @@ describe("init where files exist", () => {
 describe("init refuses what would crash it or send its files elsewhere, and writes nothing", () => {
   it("a package.json nested deeper than its limit: the place and the limit, exit 1", async () => {
     const root = folder({ "package.json": `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}` });
-    const run = await runCli(["init"], root);
+    const run = await runCliInProcess(["init"], root);
     assert.equal(run.status, 1, run.stderr);
     assert.match(
       run.stderr,
@@ -196,7 +199,7 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
   it("a package.json larger than package.json's own limit, naming it and not a manifest's setting", async () => {
     const root = folder({ "package.json": "{}" });
     truncateSync(join(root, "package.json"), 300 * 1024 * 1024);
-    const run = await runCli(["init"], root);
+    const run = await runCliInProcess(["init"], root);
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stderr, /package\.json .*314572800 bytes.*package\.json/);
     assert.doesNotMatch(run.stderr, /UM_MAX_MANIFEST_BYTES/);
@@ -210,7 +213,7 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
       mkdirSync(join(root, linked, ".."), { recursive: true });
       symlinkSync(elsewhere, join(root, linked));
       for (const args of [["init"], ["init", "--force"]]) {
-        const run = await runCli(args, root);
+        const run = await runCliInProcess(args, root);
         assert.equal(run.status, 1, run.stderr);
         assert.match(
           run.stderr,
@@ -231,7 +234,7 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
       const root = folder();
       made(root);
       const before = readdirSync(root);
-      const run = await runCli(["init", "--force"], root);
+      const run = await runCliInProcess(["init", "--force"], root);
       assert.equal(run.status, 1, run.stderr);
       assert.match(run.stderr, new RegExp(`^manifest-resolver: ${named.replace(".", "\\.")}: `, "m"));
       assert.match(run.stderr, /nothing was written/);
@@ -241,7 +244,7 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
 
   it("a disk that fills half-way: what it wrote is taken back, and the failure said in one line", async (t) => {
     await withTmpfs(t, scratch, "24k", async (disk) => {
-      const run = await runCli(["init", disk.dir], scratch);
+      const run = await runCliInProcess(["init", disk.dir], scratch);
       assert.equal(run.status, 1, run.stderr);
       assert.match(run.stderr, /^manifest-resolver: cannot write .*ENOSPC.*; nothing was written$/m);
       assert.doesNotMatch(run.stderr, /^\s+at /m, "no stack trace");
@@ -253,7 +256,7 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
   it("a dangling symbolic link named like a file it writes is in the way, and kept", async () => {
     const root = folder();
     symlinkSync(join(scratch, "nowhere"), join(root, "netlify.toml"));
-    const run = await runCli(["init"], root);
+    const run = await runCliInProcess(["init"], root);
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stderr, /^manifest-resolver: netlify\.toml exists/m);
     assert.deepEqual(readdirSync(root), ["netlify.toml"]);
@@ -268,7 +271,7 @@ describe("init refuses what would crash it or send its files elsewhere, and writ
       writeFileSync(join(scratch, "elsewhere.json"), JSON.stringify({ name: "elsewhere" }));
       symlinkSync(join(scratch, target), join(root, "package.json"));
       for (const args of [["init"], ["init", "--force"]]) {
-        const run = await runCli(args, root);
+        const run = await runCliInProcess(args, root);
         assert.equal(run.status, 1, run.stderr);
         assert.match(run.stderr, /^manifest-resolver: package\.json is a symbolic link/m);
         assert.deepEqual(readdirSync(root), ["package.json"]);

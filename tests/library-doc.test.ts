@@ -27,7 +27,8 @@ import { freePort } from "./support/http.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { CLI, ROOT } from "./support/paths.ts";
-import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { startPrintingUrl, type Started } from "./support/processes.ts";
 
 const PAGE = "docs/library.md";
 const PLACEHOLDER_ORIGIN = "https://resolver.example";
@@ -165,9 +166,11 @@ before(async () => {
   );
   const logKey = join(scratch, "log.pem");
   writeFileSync(logKey, newKey().export({ format: "pem", type: "pkcs8" }));
-  const logged = await runCli(["log", "--key", logKey, "--content", content], scratch, { UM_RESOLVER_URL: base });
+  const logged = await runCliInProcess(["log", "--key", logKey, "--content", content], scratch, {
+    UM_RESOLVER_URL: base,
+  });
   assert.equal(logged.status, 0, logged.stdout + logged.stderr);
-  const built = await runCli(
+  const built = await runCliInProcess(
     ["build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`],
     scratch,
     {

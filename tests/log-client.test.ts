@@ -23,7 +23,8 @@ import { LOG_PREFIX, statusPath, umidPath } from "../core/umid-path.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
-import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { startPrintingUrl, type Started } from "./support/processes.ts";
 import { type LogServer, publishedLogFiles, serveLogFiles } from "./support/log-server.ts";
 import { type ProxyAnswer, type StartedProxy, startProxy } from "./support/proxy.ts";
 
@@ -61,7 +62,7 @@ const manifestOf = (umid: string, extra: Record<string, unknown> = {}) => signed
 const bodyOf = (manifest: Record<string, unknown>) => utf8(canonicalize(manifest));
 
 async function logged(content: string): Promise<Files> {
-  const run = await runCli(["log", "--key", logKeyFile, "--origin", ORIGIN, "--content", content], scratch);
+  const run = await runCliInProcess(["log", "--key", logKeyFile, "--origin", ORIGIN, "--content", content], scratch);
   assert.equal(run.status, 0, run.stdout + run.stderr);
   return publishedLogFiles(join(content, "_log"));
 }
@@ -115,7 +116,7 @@ before(async () => {
   assert.ok(parseCheckpoint(checkpointText(rewritten))!.size > parseCheckpoint(checkpointText(second))!.size);
 
   const dist = join(scratch, "dist");
-  const built = await runCli(
+  const built = await runCliInProcess(
     ["build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`],
     scratch,
     {
@@ -177,7 +178,7 @@ interface Resolved {
 }
 
 async function resolveCli(umid: string, ...more: string[]): Promise<Resolved> {
-  const run = await runCli(
+  const run = await runCliInProcess(
     ["resolve", base, umid, "--now", NOW, "--offline", "--keys", join(scratch, "keys.json"), "--json", ...more],
     scratch,
   );
@@ -413,10 +414,10 @@ describe("resolve --log-key, usage", () => {
   });
 
   it("is a usage error when VKEY is neither a verifier key nor a file holding one", async () => {
-    const run = await runCli(["resolve", base, A, "--log-key", join(scratch, "keys.json")], scratch);
+    const run = await runCliInProcess(["resolve", base, A, "--log-key", join(scratch, "keys.json")], scratch);
     assert.equal(run.status, 2, run.stderr);
     assert.match(run.stderr, /--log-key .*keys\.json: the file holds no signed-note verifier key/);
-    const missing = await runCli(["resolve", base, A, "--log-key", "nothing+here"], scratch);
+    const missing = await runCliInProcess(["resolve", base, A, "--log-key", "nothing+here"], scratch);
     assert.equal(missing.status, 2, missing.stderr);
     assert.match(
       missing.stderr,

@@ -28,7 +28,8 @@ import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./su
 import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { kvPairs } from "./support/kv-files.ts";
 import { CLI } from "./support/paths.ts";
-import { runCli, startPrintingUrl } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { startPrintingUrl } from "./support/processes.ts";
 import { skipWithoutVectors, vectors } from "./support/tlog-vectors.ts";
 
 const LOG = "/.well-known/manifest-resolver/log/";
@@ -144,7 +145,7 @@ describe("a build serves the content's log", () => {
   writeFileSync(logKey, newKey().export({ format: "pem", type: "pkcs8" }));
   const content = join(scratch, "built", "content");
   const dist = join(scratch, "built", "dist");
-  const cli = (...args: string[]) => runCli(args, scratch, { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL });
+  const cli = (...args: string[]) => runCliInProcess(args, scratch, { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL });
   const build = async (out: string) => {
     const run = await cli("build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`);
     assert.equal(run.status, 0, run.stdout + run.stderr);

@@ -20,7 +20,7 @@ import { fileDigests, writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
 import { LOG_ORIGIN as ORIGIN, logScratch, signedLog } from "./support/log-content.ts";
 import { assertUsageError } from "./support/problems.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 
 const { dir: scratch, logKey, pem, cli, content, publish, loggedThenEdited, logSigner } = logScratch("um-log-");
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -192,7 +192,9 @@ describe("a new log's origin", () => {
   it("is --origin when given, and a usage error when neither it nor UM_RESOLVER_URL says", async () => {
     const dir = content("origin");
     publish(dir, "a.json", "urn:a");
-    assertUsageError(await runCli(["log", "--key", logKey, "--content", dir], scratch, { UM_RESOLVER_URL: "" }));
+    assertUsageError(
+      await runCliInProcess(["log", "--key", logKey, "--content", dir], scratch, { UM_RESOLVER_URL: "" }),
+    );
     const run = await cli("log", "--key", logKey, "--content", dir, "--origin", "log.example/x");
     assert.equal(run.status, 0, run.stderr);
     assert.match(readFileSync(join(dir, "_log", "verifier"), "utf8"), /^log\.example\/x\+[0-9a-f]{8}\+/);

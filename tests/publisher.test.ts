@@ -24,6 +24,7 @@ import { resolveKeyRefLocally } from "../core/did/resolve-key-ref.ts";
 import { excerpt, quoted } from "../core/excerpt.ts";
 import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { freePort } from "./support/http.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import {
@@ -34,12 +35,12 @@ import {
   problemPlaces,
   theProblem,
 } from "./support/problems.ts";
-import { runCli, startPrintingUrl } from "./support/processes.ts";
+import { startPrintingUrl } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-publisher-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-const cli = (args: string[], cwd = scratch, env: Record<string, string> = {}) => runCli(args, cwd, env);
+const cli = (args: string[], cwd = scratch, env: Record<string, string> = {}) => runCliInProcess(args, cwd, env);
 
 const read = (path: string) => readFileSync(join(scratch, path), "utf8");
 const write = (path: string, text: string) => {

@@ -15,7 +15,8 @@ import { after, before, describe, it } from "node:test";
 import { canonicalize } from "../core/crypto/jcs.ts";
 import { statusPath } from "../core/umid-path.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
-import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { startPrintingUrl, type Started } from "./support/processes.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames } from "./support/problems.ts";
@@ -82,7 +83,7 @@ before(async () => {
       suspended: [{ umid: UMID.suspended, suspendedAt: "2026-05-01T00:00:00Z", reason: "under review" }],
     }),
   );
-  const built = await runCli(
+  const built = await runCliInProcess(
     ["build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`],
     scratch,
     { UM_RESOLVER_URL: base },
@@ -107,7 +108,7 @@ after(async () => {
 const NOW = "2026-11-01T00:00:00Z";
 
 async function resolveCli(umid: string, ...more: string[]) {
-  const result = await runCli(["resolve", resolver.url, umid, "--now", NOW, ...more], scratch);
+  const result = await runCliInProcess(["resolve", resolver.url, umid, "--now", NOW, ...more], scratch);
   return { ...result, receipt: result.stdout === "" ? undefined : JSON.parse(result.stdout) };
 }
 
@@ -193,7 +194,7 @@ describe("resolve over a served build", () => {
     const cache = join(scratch, "cache");
     const fresh = await resolveCli(UMID.active, "--cache", cache);
     assert.equal(fresh.status, 0);
-    const expired = await runCli(
+    const expired = await runCliInProcess(
       ["resolve", resolver.url, UMID.active, "--now", "2030-01-01T00:00:01Z", "--cache", cache],
       scratch,
     );

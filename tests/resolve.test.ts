@@ -11,7 +11,7 @@
  * receiptSchema.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash, createPrivateKey } from "node:crypto";
 import {
   chmodSync,
@@ -51,7 +51,8 @@ import { ifNoneMatchMatches } from "../edge/conditional.ts";
 import { recallStatus, rememberStatus, type SeenStatus } from "../core/client/status-memory.ts";
 import { fileCache } from "../scripts/client/file-cache.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
-import { CLI, ROOT } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { ROOT } from "./support/paths.ts";
 import { assertLineNames, assertUsageError, printedProblems } from "./support/problems.ts";
 import { withTmpfs } from "./support/tmpfs.ts";
 
@@ -849,17 +850,8 @@ describe("manifest-resolver resolve", () => {
   const manifestPath = publish(manifest("urn:cli:ok"), { "cache-control": "public, max-age=60" });
   server.routes.set(umidPath("urn:cli:gone"), answer(410));
 
-  /** Spawned, not spawnSync: the servers answering it run in this process. */
-  function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [CLI, "resolve", "--offline", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise((done) => child.on("close", (status) => done({ status, stdout, stderr })));
-  }
+  /** `resolve --offline ARGS`, in this process: the servers answering it run here too, and answer while it waits. */
+  const cli = (...args: string[]) => runCliInProcess(["resolve", "--offline", ...args], process.cwd());
 
   it("prints the receipt, indented, and exits 0 when accepted", async () => {
     const result = await cli(server.url, "urn:cli:ok", "--now", NOW);

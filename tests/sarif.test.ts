@@ -4,7 +4,6 @@
  * as without the option.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +14,8 @@ import addFormatsModule from "ajv-formats";
 import { ruleAnchor, RULES, type RuleId } from "../core/rules/index.ts";
 import { artifactUri } from "../scripts/report/sarif.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
-import { CLI, ROOT } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { ROOT } from "./support/paths.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
 const SCHEMA = "peer/sarif/sarif-schema-2.1.0.json";
@@ -23,12 +23,7 @@ const scratch = mkdtempSync(join(tmpdir(), "um-sarif-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function cli(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: scratch,
-    encoding: "utf8",
-    env: { ...process.env, GITHUB_ACTIONS: "" },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCliInProcess(args, scratch);
 }
 
 function write(path: string, value: unknown): void {
@@ -108,20 +103,20 @@ describe("--sarif FILE", () => {
   write("content/tampered.json", { ...signed(manifestFor("urn:tampered"), key), subject: "did:web:mallory.example" });
   write("content/_routes.json", { revoked: [{ umid: "urn:gone" }] });
   mkdirSync(join(scratch, "out"));
-  const runs: Record<string, ReturnType<typeof cli>> = {};
-  before(() => {
-    runs.json = cli(["check", "content", "--json"]);
-    runs.check = cli(["check", "content"]);
-    runs.checkSarif = cli(["check", "content", "--sarif", "out/check.sarif"]);
+  const runs: Record<string, Awaited<ReturnType<typeof cli>>> = {};
+  before(async () => {
+    runs.json = await cli(["check", "content", "--json"]);
+    runs.check = await cli(["check", "content"]);
+    runs.checkSarif = await cli(["check", "content", "--sarif", "out/check.sarif"]);
     const build = ["build", "--content", "content", "--out", "dist", "--lookup-out", "dist-lookup"];
-    runs.build = cli(build);
-    runs.buildSarif = cli([...build, "--sarif", "out/build.sarif"]);
+    runs.build = await cli(build);
+    runs.buildSarif = await cli([...build, "--sarif", "out/build.sarif"]);
   });
 
   it(
     "check: the problems of check --json, each at its file relative to the " +
       "repository and its place; the same exit status",
-    () => {
+    async () => {
       assert.equal(runs.check!.status, 1, runs.check!.stdout);
       assert.equal(runs.checkSarif!.status, runs.check!.status);
       assert.equal(runs.checkSarif!.stdout, runs.check!.stdout, "what is printed does not change");
@@ -132,13 +127,13 @@ describe("--sarif FILE", () => {
     },
   );
 
-  it("build: the same problems, whatever the build's outcome; the same exit status", () => {
+  it("build: the same problems, whatever the build's outcome; the same exit status", async () => {
     assert.equal(runs.build!.status, 1, runs.build!.stdout);
     assert.equal(runs.buildSarif!.status, runs.build!.status);
     assert.deepEqual(sarifProblems(readLog("out/build.sarif")), sarifProblems(readLog("out/check.sarif")));
   });
 
-  it("names the tool, and each rule that occurs once, with its page in docs/rules.md", () => {
+  it("names the tool, and each rule that occurs once, with its page in docs/rules.md", async () => {
     const { homepage, version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
     const [run] = readLog("out/check.sarif").runs;
     const { driver } = run!.tool;
@@ -164,7 +159,7 @@ describe("--sarif FILE", () => {
     assert.ok(levels.has("schema/required error") && levels.has("routes/undated warning"), [...levels].join("\n"));
   });
 
-  it("is valid SARIF 2.1.0", { skip: skipWithoutShared(SCHEMA) }, () => {
+  it("is valid SARIF 2.1.0", { skip: skipWithoutShared(SCHEMA) }, async () => {
     const schema = JSON.parse(readFileSync(sharedPath(SCHEMA), "utf8"));
     // A draft-04 schema, which Ajv reads as draft-07 once its `$schema` and `id` say it so: nothing else in it differs.
     delete schema.$schema;
@@ -184,15 +179,15 @@ describe("--sarif FILE", () => {
     );
   });
 
-  it("a FILE in a folder that is not there is a usage error, before any work", () => {
-    const result = cli(["check", "content", "--sarif", "nowhere/x.sarif"]);
+  it("a FILE in a folder that is not there is a usage error, before any work", async () => {
+    const result = await cli(["check", "content", "--sarif", "nowhere/x.sarif"]);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--sarif: there is no folder nowhere to write nowhere\/x\.sarif in/);
   });
 });
 
 describe("SARIF artifact URIs", () => {
-  it("relative to the repository's root, / between percent-encoded segments; outside it, a file: URI", () => {
+  it("relative to the repository's root, / between percent-encoded segments; outside it, a file: URI", async () => {
     const root = join(tmpdir(), "repo");
     assert.equal(artifactUri(join(root, "content", "a b#?.json"), root), "content/a%20b%23%3F.json");
     assert.equal(artifactUri(join(root, "x.json@1a2b"), root), "x.json%401a2b");

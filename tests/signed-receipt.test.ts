@@ -6,7 +6,6 @@
  * reported as `sign` reports it. `receiptManifest` of the library makes the unsigned one.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -21,9 +20,9 @@ import { umidPath } from "../core/umid-path.ts";
 import { didKeyRef } from "./support/did.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
-import { CLI } from "./support/paths.ts";
 import { assertLineNames, assertUsageError } from "./support/problems.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import type { Finished } from "./support/processes.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
 const NOW = "2026-06-01T00:00:00Z";
@@ -55,21 +54,25 @@ const keyFile = file("evaluator.pem", pem(evaluator));
 const receiptKey = ["--receipt-key", keyFile, "--receipt-key-ref", evaluatorRef];
 const good = file("good.jsonld", JSON.stringify(signed(manifestFor("urn:receipt:good"), signer)));
 
-const cli = (command: string, ...args: string[]) =>
-  spawnSync(process.execPath, [CLI, command, ...args], { encoding: "utf8" });
+const cli = (command: string, ...args: string[]) => runCliInProcess([command, ...args], process.cwd());
 
 /** `evaluate FILE` of a manifest (the printed receipt manifest, say) at `now`: its receipt. */
-function evaluated(text: string, now = NOW): Receipt {
-  const result = cli("evaluate", file("evaluated.json", text), "--now", now, "--json");
+async function evaluated(text: string, now = NOW): Promise<Receipt> {
+  const result = await cli("evaluate", file("evaluated.json", text), "--now", now, "--json");
   return JSON.parse(result.stdout) as Receipt;
 }
 
 describe("evaluate --receipt-key PEM --receipt-key-ref KEYREF (core §3.3.2, EXT-OPT O3)", () => {
-  const plain = cli("evaluate", good, "--now", NOW);
-  const signedRun = cli("evaluate", good, "--now", NOW, ...receiptKey);
-  const printed = JSON.parse(signedRun.stdout) as Printed;
+  let plain: Finished;
+  let signedRun: Finished;
+  let printed: Printed;
+  before(async () => {
+    plain = await cli("evaluate", good, "--now", NOW);
+    signedRun = await cli("evaluate", good, "--now", NOW, ...receiptKey);
+    printed = JSON.parse(signedRun.stdout) as Printed;
+  });
 
-  it("prints a receipt manifest: the envelope, the receipt's fields, a Profile A signature", () => {
+  it("prints a receipt manifest: the envelope, the receipt's fields, a Profile A signature", async () => {
     assert.equal(signedRun.status, 0, signedRun.stderr);
     const { signature, ...unsigned } = printed;
     const {
@@ -104,15 +107,15 @@ describe("evaluate --receipt-key PEM --receipt-key-ref KEYREF (core §3.3.2, EXT
     assert.ok(validateReceipt(printed), JSON.stringify(validateReceipt.errors));
   });
 
-  it("is verified by evaluate like any manifest: signature valid, its did:key keyRef resolved", () => {
-    const r = evaluated(signedRun.stdout);
+  it("is verified by evaluate like any manifest: signature valid, its did:key keyRef resolved", async () => {
+    const r = await evaluated(signedRun.stdout);
     assert.deepEqual(
       [r.manifestId, r.outcome, r.signatureCheck, r.keyRefResolution, r.freshnessCheck],
       [printed["@id"], "accepted", "valid", "resolved", "fresh"],
     );
   });
-  it("passes check, as a manifest a publisher could publish", () => {
-    const checked = cli("check", file("receipt.jsonld", signedRun.stdout), "--now", NOW, "--json");
+  it("passes check, as a manifest a publisher could publish", async () => {
+    const checked = await cli("check", file("receipt.jsonld", signedRun.stdout), "--now", NOW, "--json");
     assert.equal(checked.status, 0, checked.stdout);
     const [verdict] = checked.stdout
       .trim()
@@ -121,48 +124,52 @@ describe("evaluate --receipt-key PEM --receipt-key-ref KEYREF (core §3.3.2, EXT
     assert.deepEqual([verdict?.ok, verdict?.errors], [true, []]);
   });
 
-  it("is rejected once changed: a rejection turned into an acceptance", () => {
-    const expired = JSON.parse(cli("evaluate", good, "--now", "2031-01-01T00:00:00Z", ...receiptKey).stdout) as Printed;
+  it("is rejected once changed: a rejection turned into an acceptance", async () => {
+    const expired = JSON.parse(
+      (await cli("evaluate", good, "--now", "2031-01-01T00:00:00Z", ...receiptKey)).stdout,
+    ) as Printed;
     assert.equal(expired.outcome, "rejected");
-    assert.equal(evaluated(JSON.stringify(expired), "2031-01-01T00:00:00Z").signatureCheck, "valid");
-    const tampered = evaluated(JSON.stringify({ ...expired, outcome: "accepted" }), "2031-01-01T00:00:00Z");
+    assert.equal((await evaluated(JSON.stringify(expired), "2031-01-01T00:00:00Z")).signatureCheck, "valid");
+    const tampered = await evaluated(JSON.stringify({ ...expired, outcome: "accepted" }), "2031-01-01T00:00:00Z");
     assert.deepEqual(
       [tampered.outcome, tampered.signatureCheck, tampered.warnings[0]?.rule],
       ["rejected", "invalid", "signature/invalid"],
     );
   });
 
-  it("lives 24 hours; an archived one still shows a valid signature, and expired", () => {
-    const r = evaluated(signedRun.stdout, "2026-06-02T00:00:01Z");
+  it("lives 24 hours; an archived one still shows a valid signature, and expired", async () => {
+    const r = await evaluated(signedRun.stdout, "2026-06-02T00:00:01Z");
     assert.deepEqual([r.outcome, r.signatureCheck, r.freshnessCheck], ["rejected", "valid", "expired"]);
   });
 
-  it("is the same bytes for the same receipt; another evaluation has another @id", () => {
-    assert.equal(cli("evaluate", good, "--now", NOW, ...receiptKey).stdout, signedRun.stdout);
-    const later = JSON.parse(cli("evaluate", good, "--now", "2026-06-01T00:00:01Z", ...receiptKey).stdout) as Printed;
+  it("is the same bytes for the same receipt; another evaluation has another @id", async () => {
+    assert.equal((await cli("evaluate", good, "--now", NOW, ...receiptKey)).stdout, signedRun.stdout);
+    const later = JSON.parse(
+      (await cli("evaluate", good, "--now", "2026-06-01T00:00:01Z", ...receiptKey)).stdout,
+    ) as Printed;
     assert.notEqual(later["@id"], printed["@id"]);
   });
 
-  it("signs a rejected receipt too (a file that is not JSON: no manifestId), and it verifies", () => {
-    const result = cli("evaluate", file("broken.json", "{"), "--now", NOW, ...receiptKey);
+  it("signs a rejected receipt too (a file that is not JSON: no manifestId), and it verifies", async () => {
+    const result = await cli("evaluate", file("broken.json", "{"), "--now", NOW, ...receiptKey);
     assert.equal(result.status, 1);
     const receipt = JSON.parse(result.stdout) as Printed;
     assert.deepEqual([receipt.manifestId, receipt.outcome], [null, "rejected"]);
     assert.deepEqual(
-      [evaluated(result.stdout).outcome, evaluated(result.stdout).signatureCheck],
+      [(await evaluated(result.stdout)).outcome, (await evaluated(result.stdout)).signatureCheck],
       ["accepted", "valid"],
     );
   });
 
-  it("with omitProcessedAt, is issued at the clock", () => {
-    const result = cli("evaluate", good, "--context", '{"omitProcessedAt":true}', "--now", NOW, ...receiptKey);
+  it("with omitProcessedAt, is issued at the clock", async () => {
+    const result = await cli("evaluate", good, "--context", '{"omitProcessedAt":true}', "--now", NOW, ...receiptKey);
     const receipt = JSON.parse(result.stdout) as Printed;
     assert.deepEqual([receipt.processedAt, receipt.issuedAt], [undefined, "2026-06-01T00:00:00.000Z"]);
   });
 
   it("has the members of the public suite's receipt manifest (but its optional events)", {
     skip: skipWithoutShared("peer/universal-manifest-v0.4/valid/receipt-facet-key-shredded.jsonld"),
-  }, () => {
+  }, async () => {
     const fixture = JSON.parse(
       readFileSync(sharedPath("peer/universal-manifest-v0.4/valid/receipt-facet-key-shredded.jsonld"), "utf8"),
     ) as Printed;
@@ -186,8 +193,8 @@ describe("evaluate --receipt-key PEM --receipt-key-ref KEYREF (core §3.3.2, EXT
       ["--receipt-key-ref", ["--receipt-key", keyFile]],
       ["--receipt-key", ["--receipt-key-ref", evaluatorRef]],
     ] as const) {
-      it(`usage error (exit 2): ${given[0]} without ${missing}`, () => {
-        const result = cli("evaluate", good, ...given);
+      it(`usage error (exit 2): ${given[0]} without ${missing}`, async () => {
+        const result = await cli("evaluate", good, ...given);
         assertUsageError(result, "--receipt-key", "--receipt-key-ref", `${missing} `);
         assert.equal(result.stdout, "");
       });
@@ -207,15 +214,15 @@ describe("evaluate --receipt-key PEM --receipt-key-ref KEYREF (core §3.3.2, EXT
       ["not Ed25519", rsa, ["rsa", "Ed25519"]],
       ["not a PEM key", garbage, ["PEM"]],
     ] as const) {
-      it(`a key file ${what}: one line on stderr, no receipt, exit 1`, () => {
-        const result = cli("evaluate", good, "--receipt-key", path, "--receipt-key-ref", evaluatorRef);
+      it(`a key file ${what}: one line on stderr, no receipt, exit 1`, async () => {
+        const result = await cli("evaluate", good, "--receipt-key", path, "--receipt-key-ref", evaluatorRef);
         assert.deepEqual([result.status, result.stdout], [1, ""]);
         assertLineNames(result.stderr, "manifest-resolver: ", path, ...named);
         assert.equal(result.stderr.trimEnd().split("\n").length, 1, result.stderr);
       });
     }
-    it("a did:key KEYREF of another key: refused, naming the rule its receipts would break", () => {
-      const result = cli("evaluate", good, "--receipt-key", keyFile, "--receipt-key-ref", didKeyRef(newKey()));
+    it("a did:key KEYREF of another key: refused, naming the rule its receipts would break", async () => {
+      const result = await cli("evaluate", good, "--receipt-key", keyFile, "--receipt-key-ref", didKeyRef(newKey()));
       assert.deepEqual([result.status, result.stdout], [1, ""]);
       assertLineNames(result.stderr, "manifest-resolver: ", "--receipt-key-ref", "signature/keyref-mismatch");
     });
@@ -239,7 +246,7 @@ describe("resolve --receipt-key PEM --receipt-key-ref KEYREF", () => {
   after(() => new Promise<void>((done) => server.close(() => done())));
 
   // --offline: the fixture's did:web host does not exist (tests/did-web.test.ts resolves keys).
-  const resolveCli = (...args: string[]) => runCli(["resolve", url, umid, "--offline", ...args], tmpdir());
+  const resolveCli = (...args: string[]) => runCliInProcess(["resolve", url, umid, "--offline", ...args], tmpdir());
 
   it("prints the receipt signed as a receipt manifest, which evaluate verifies", async () => {
     const result = await resolveCli("--now", NOW, ...receiptKey);
@@ -249,9 +256,9 @@ describe("resolve --receipt-key PEM --receipt-key-ref KEYREF", () => {
       [printed["@type"], printed.subject, printed.manifestId, printed.outcome, printed.expiresAt],
       [["um:Manifest", "um:Receipt"], evaluatorDid, umid, "accepted", DAY_LATER],
     );
-    const r = evaluated(result.stdout);
+    const r = await evaluated(result.stdout);
     assert.deepEqual([r.outcome, r.signatureCheck, r.manifestId], ["accepted", "valid", printed["@id"]]);
-    const tampered = evaluated(JSON.stringify({ ...printed, manifestId: "urn:receipt:other" }));
+    const tampered = await evaluated(JSON.stringify({ ...printed, manifestId: "urn:receipt:other" }));
     assert.deepEqual([tampered.outcome, tampered.signatureCheck], ["rejected", "invalid"]);
   });
   it("usage error (exit 2) for one option without the other", async () => {

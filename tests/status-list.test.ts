@@ -23,7 +23,8 @@ import { rawPublicKey } from "./support/did.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, pinning } from "./support/fixture-content.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
-import { runCli, startPrintingUrl, type Started } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { startPrintingUrl, type Started } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-status-list-"));
 const content = join(scratch, "content");
@@ -51,7 +52,7 @@ const pemFile = (name: string, key: typeof signingKey) => {
 /** Builds `from` into a dist of its own and serves it; its base URL. */
 async function buildAndServe(name: string, from: string, env: Record<string, string> = {}): Promise<string> {
   const dist = join(scratch, `${name}-dist`);
-  const built = await runCli(
+  const built = await runCliInProcess(
     ["build", "--content", from, "--out", dist, "--lookup-out", `${dist}-lookup`],
     scratch,
     env,
@@ -82,7 +83,7 @@ before(async () => {
   for (const umid of UMIDS) writeFileSync(join(content, `${umid.slice(-2)}.json`), JSON.stringify(manifestFor(umid)));
   writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(signingKey)));
   const base = `http://127.0.0.1:${await freePort()}`;
-  const signedAll = await runCli(
+  const signedAll = await runCliInProcess(
     [
       "sign",
       content,
@@ -207,7 +208,7 @@ describe("copies and peers", () => {
   });
 
   const resolveCli = async (umid: string, ...flags: string[]) => {
-    const result = await runCli(["resolve", publisher, umid, "--offline", "--json", ...flags], scratch);
+    const result = await runCliInProcess(["resolve", publisher, umid, "--offline", "--json", ...flags], scratch);
     assert.notEqual(result.stdout, "", result.stderr);
     return { status: result.status, receipt: JSON.parse(result.stdout) };
   };

@@ -13,6 +13,7 @@ import { statusCursor } from "../core/status/status-document.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
 import { readRecords } from "./support/index.ts";
 import { assertLineNames, assertUsageError, checkedFiles } from "./support/problems.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import { runCli } from "./support/processes.ts";
 import { kvPairs } from "./support/kv-files.ts";
 
@@ -34,7 +35,7 @@ function content(name: string, umids: string[], routes?: unknown): string {
   return dir;
 }
 const routesOf = (dir: string) => JSON.parse(readFileSync(join(dir, "_routes.json"), "utf8"));
-const cli = (...args: string[]) => runCli(args, scratch);
+const cli = (...args: string[]) => runCliInProcess(args, scratch);
 
 describe("suspend and reinstate", () => {
   it("suspend lists a published UMID with a date and reason; again is a no-op", async () => {
@@ -112,7 +113,9 @@ describe("suspend and reinstate", () => {
   it("concurrent suspend and reinstate of many UMIDs all land, each once", async () => {
     const umids = Array.from({ length: 8 }, (_, i) => `urn:c:${i}`);
     const dir = content("s5", umids);
-    const results = await Promise.all(umids.map((umid) => cli("suspend", umid, "--content", dir)));
+    // Processes of their own: runs in this process would take turns, and never meet at the file lock.
+    const spawned = (...args: string[]) => runCli(args, scratch);
+    const results = await Promise.all(umids.map((umid) => spawned("suspend", umid, "--content", dir)));
     assert.ok(
       results.every((r) => r.status === 0),
       results.map((r) => r.stderr).join(""),
@@ -123,7 +126,7 @@ describe("suspend and reinstate", () => {
         .sort(),
       umids,
     );
-    await Promise.all(umids.slice(0, 4).map((umid) => cli("reinstate", umid, "--content", dir)));
+    await Promise.all(umids.slice(0, 4).map((umid) => spawned("reinstate", umid, "--content", dir)));
     const routes = routesOf(dir);
     assert.deepEqual(routes.suspended.map((e: { umid: string }) => e.umid).sort(), umids.slice(4));
     assert.deepEqual(routes.reinstated.map((e: { umid: string }) => e.umid).sort(), umids.slice(0, 4));
@@ -184,7 +187,7 @@ describe("the build records each status", () => {
         revoked: [{ umid: "urn:d", revokedAt: "2026-04-01T00:00:00Z", reason: "key lost" }],
       });
       const out = join(scratch, "b1", "dist");
-      const built = await runCli(
+      const built = await runCliInProcess(
         ["build", "--content", dir, "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`],
         scratch,
         { UM_STATUS_NEXT_CHECK: "PT1H" },
@@ -225,7 +228,9 @@ describe("the build records each status", () => {
       assert.deepEqual(pairs.find((p) => p.key === "um:urn:b")!.metadata.status, statusOf("urn:b"));
       assert.deepEqual(pairs.find((p) => p.key === "um:urn:d")!.metadata.status, statusOf("urn:d"));
       for (const value of ["PT1M30", "P2D"]) {
-        const bad = await runCli(["build", "--content", dir, "--out", out], scratch, { UM_STATUS_NEXT_CHECK: value });
+        const bad = await runCliInProcess(["build", "--content", dir, "--out", out], scratch, {
+          UM_STATUS_NEXT_CHECK: value,
+        });
         assertUsageError(bad, "UM_STATUS_NEXT_CHECK", "P1D", `'${value}'`);
       }
     },
@@ -256,10 +261,10 @@ describe("statusRef", () => {
     assert.equal(refOf("a.json"), `${base}/.well-known/manifest-resolver/status/urn%3Aa`);
     assert.equal(refOf("slash.json"), `${base}/.well-known/manifest-resolver/status/b64u:YS9i`);
     // check agrees, with the same resolver configured.
-    const checked = await runCli(["check", dir], scratch, { UM_RESOLVER_URL: base });
+    const checked = await runCliInProcess(["check", dir], scratch, { UM_RESOLVER_URL: base });
     assert.equal(checked.status, 0, checked.stdout);
     // UM_RESOLVER_URL is the default; a URL a status answer cannot be trusted over is refused.
-    const fromEnv = await runCli(
+    const fromEnv = await runCliInProcess(
       ["sign", join(dir, "a.json"), "--key", keyFile, "--key-ref", "did:web:fixture.example#key-1", "--content", dir],
       scratch,
       { UM_RESOLVER_URL: "http://127.0.0.1:8787" },
@@ -317,7 +322,7 @@ describe("statusRef", () => {
             .filter((checked) => checked.errors.length > 0)
             .map((checked) => [checked.file.split("/").at(-1)!, checked.errors]),
         );
-      const result = await runCli(["check", "--json", dir], scratch, { UM_RESOLVER_URL: base });
+      const result = await runCliInProcess(["check", "--json", dir], scratch, { UM_RESOLVER_URL: base });
       assert.equal(result.status, 1);
       const errors = errorsByFile(result.stdout);
       assert.deepEqual(
@@ -350,7 +355,7 @@ describe("statusRef", () => {
         "sub-localhost.json",
       ]);
       // A resolver on this machine is one server by any of its names.
-      const local = await runCli(["check", "--json", join(dir, "loopback.json")], scratch, {
+      const local = await runCliInProcess(["check", "--json", join(dir, "loopback.json")], scratch, {
         UM_RESOLVER_URL: "http://127.0.0.1:8787",
       });
       const [loopback] = checkedFiles(local.stdout);

@@ -5,7 +5,6 @@
  * same verdict on the same file, run from any folder of the repository.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +23,7 @@ import {
 import { didJwkOf, didKeyRef, rawPublicKey } from "./support/did.ts";
 import { writeFiles } from "./support/file-tree.ts";
 import { readRecords } from "./support/index.ts";
-import { CLI } from "./support/paths.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 import {
   assertLineNames,
   type PrintedProblem,
@@ -48,14 +47,10 @@ function cli(cwd: string, ...args: string[]) {
   return cliWith({}, cwd, ...args);
 }
 
-/** The CLI with `env` on top of this process's environment. */
-function cliWith(env: Record<string, string>, cwd: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GITHUB_ACTIONS: "", ...env },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, output: result.stdout + result.stderr };
+/** The CLI with `env` on top of this process's environment, in this process. */
+async function cliWith(env: Record<string, string>, cwd: string, ...args: string[]) {
+  const result = await runCliInProcess(args, cwd, env);
+  return { ...result, output: result.stdout + result.stderr };
 }
 
 /** Signed by `key` under `keyRef`, embedding that key. */
@@ -89,8 +84,8 @@ describe("closed-world key pinning", () => {
     ),
   });
 
-  it("refuses a keyRef that _keys.json does not pin by exact string, whatever key the manifest embeds", () => {
-    const result = cli(root, "check");
+  it("refuses a keyRef that _keys.json does not pin by exact string, whatever key the manifest embeds", async () => {
+    const result = await cli(root, "check");
     assert.equal(result.status, 1, result.output);
     // Each names its keyRef, exactly, and the file that does not pin it.
     for (const [file, keyRef] of Object.entries(lookAlikes)) {
@@ -106,17 +101,17 @@ describe("closed-world key pinning", () => {
       "content/_keys.json:2:",
     );
     assert.doesNotMatch(result.stdout, /content\/good\.json/);
-    assert.equal(cli(root, "build").status, 1);
+    assert.equal((await cli(root, "build")).status, 1);
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
-  it("a _keys.json that cannot be read is its one error, not also one per manifest; nothing is built", () => {
+  it("a _keys.json that cannot be read is its one error, not also one per manifest; nothing is built", async () => {
     const broken = repository("keys-comma", {
       "content/_keys.json": JSON.stringify(pinning(publisher), null, 2).replace(/"\n}$/, '",\n}'),
       "content/a.json": signed(manifestFor("urn:a"), publisher),
       "content/b.json": signed(manifestFor("urn:b"), attacker),
     });
-    const result = cli(broken, "check");
+    const result = await cli(broken, "check");
     assert.equal(result.status, 1, result.output);
     assert.deepEqual(
       result.stdout
@@ -125,23 +120,23 @@ describe("closed-world key pinning", () => {
         .map((line) => line.replace(/:\d+:\d+ - error (\S+):.*/, " $1")),
       ["content/_keys.json json/syntax"],
     );
-    assert.equal(cli(broken, "build").status, 1);
+    assert.equal((await cli(broken, "build")).status, 1);
     assert.equal(existsSync(join(broken, "dist")), false);
   });
 
-  it("without _keys.json: one warning per run that any embedded key is accepted; an error under --strict", () => {
+  it("without _keys.json: one warning per run that any embedded key is accepted; an error under --strict", async () => {
     const open = repository("open", {
       "content/a.json": signed(manifestFor("urn:a"), publisher),
       "content/b.json": signed(manifestFor("urn:b"), attacker),
     });
-    const result = cli(open, "check");
+    const result = await cli(open, "check");
     assert.equal(result.status, 0, result.output);
     assert.equal(result.stdout.match(/- warning keys\/none-pinned/g)?.length, 1, result.stdout);
     assertAt(theProblem(result.stdout, "keys/none-pinned", "content/_keys.json"), "warning", undefined);
-    const strict = cli(open, "check", "--strict");
+    const strict = await cli(open, "check", "--strict");
     assert.equal(strict.status, 1);
     assert.match(strict.stdout, /^content\/_keys\.json - error keys\/none-pinned: /m);
-    const built = cli(open, "build");
+    const built = await cli(open, "build");
     assert.equal(built.status, 0, built.output);
     assert.equal(built.stdout.match(/- warning keys\/none-pinned/g)?.length, 1, built.stdout);
   });
@@ -158,8 +153,8 @@ describe("keyRefs that are their keys (did:key, did:jwk)", () => {
     ),
   });
 
-  it("a manifest whose did:key keyRef names another key than the one it embeds and is signed by fails", () => {
-    const result = cli(root, "check");
+  it("a manifest whose did:key keyRef names another key than the one it embeds and is signed by fails", async () => {
+    const result = await cli(root, "check");
     assert.equal(result.status, 1, result.output);
     // Each at the member that is wrong: the embedded key, or the keyRef that names no key.
     assert.deepEqual(
@@ -171,17 +166,17 @@ describe("keyRefs that are their keys (did:key, did:jwk)", () => {
         ["content/substituted.json", "signature/keyref-mismatch", true],
       ],
     );
-    assert.equal(cli(root, "build").status, 1);
+    assert.equal((await cli(root, "build")).status, 1);
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
-  it("a _keys.json pin cannot make a did:key name another key: the manifest signed by the pinned key fails", () => {
+  it("a _keys.json pin cannot make a did:key name another key: the manifest signed by the pinned key fails", async () => {
     // The attacker pins the publisher's did:key to the attacker's own key, and signs with it.
     const pinned = repository("did-key-pinned", {
       "content/_keys.json": { [didKeyRef(publisher)]: pinning(attacker)[FIXTURE_KEY_REF] },
       "content/substituted.json": signedAs("urn:substituted", attacker, didKeyRef(publisher)),
     });
-    const result = cli(pinned, "check");
+    const result = await cli(pinned, "check");
     assert.equal(result.status, 1, result.output);
     assert.deepEqual(
       printedProblems(result.stdout)
@@ -191,13 +186,13 @@ describe("keyRefs that are their keys (did:key, did:jwk)", () => {
     );
   });
 
-  it("a manifest whose did:key or did:jwk keyRef names the key it embeds and is signed by passes", () => {
+  it("a manifest whose did:key or did:jwk keyRef names the key it embeds and is signed by passes", async () => {
     const jwk = { kty: "OKP", crv: "Ed25519", x: Buffer.from(rawPublicKey(publisher)).toString("base64url") };
     const consistent = repository("did-key-consistent", {
       "content/key.json": signedAs("urn:key", publisher, didKeyRef(publisher)),
       "content/jwk.json": signedAs("urn:jwk", publisher, `${didJwkOf(jwk)}#0`),
     });
-    const result = cli(consistent, "check");
+    const result = await cli(consistent, "check");
     assert.equal(result.status, 0, result.output);
     assert.deepEqual(problemPlaces(result.stdout), []);
   });
@@ -213,8 +208,8 @@ describe("one key file, one verdict", () => {
   });
   const keyMismatch = /content\/sub\/forged\.json:\d+:\d+ - error signature\/key-mismatch: /;
 
-  it("a _keys.json below the content root is an error naming it", () => {
-    const result = cli(root, "check");
+  it("a _keys.json below the content root is an error naming it", async () => {
+    const result = await cli(root, "check");
     assert.equal(result.status, 1);
     const misplaced = theProblem(result.stdout, "content/misplaced", "content/sub/_keys.json");
     assertAt(misplaced, "error", undefined);
@@ -223,25 +218,25 @@ describe("one key file, one verdict", () => {
     assert.match(result.stdout, keyMismatch);
   });
 
-  it("check FILE, check FOLDER, check DIR, sign and build refuse the same file, from any working directory", () => {
+  it("check FILE, check FOLDER, check DIR, sign and build refuse the same file, from any working directory", async () => {
     for (const [cwd, args] of [
       [root, ["check", "content/sub/forged.json"]],
       [join(root, "content/sub"), ["check", "forged.json"]],
       [root, ["check", "content/sub"]],
       [root, ["check", "content"]],
     ] as const) {
-      const result = cli(cwd, ...args);
+      const result = await cli(cwd, ...args);
       assert.equal(result.status, 1, `${args.join(" ")} in ${cwd}:\n${result.output}`);
       // It names the keyRef, and where the root's _keys.json pins it.
       const [mismatch] = printedProblems(result.stdout).filter((p) => p.rule === "signature/key-mismatch");
       assert.equal(mismatch?.severity, "error", result.stdout);
       assertLineNames(mismatch!.message, `"${FIXTURE_KEY_REF}"`, "_keys.json:2:");
     }
-    const built = cli(root, "build");
+    const built = await cli(root, "build");
     assert.equal(built.status, 1);
     assert.match(built.stdout, keyMismatch);
     const before = readFileSync(join(root, "content/sub/forged.json"), "utf8");
-    const signing = cli(
+    const signing = await cli(
       root,
       "sign",
       "content/sub/forged.json",
@@ -269,7 +264,7 @@ describe("older payloads, validated by their own version", () => {
     presentationProof: { note: "signed in v0.2" },
   };
 
-  it("an unsigned v0.3 document with malformed facets is refused, not published", () => {
+  it("an unsigned v0.3 document with malformed facets is refused, not published", async () => {
     const root = repository("v03-junk", {
       "content/_keys.json": pinning(publisher),
       "content/junk.json": {
@@ -279,7 +274,7 @@ describe("older payloads, validated by their own version", () => {
         facets: "junk",
       },
     });
-    const result = cli(root, "check");
+    const result = await cli(root, "check");
     assert.equal(result.status, 1);
     const facets = theProblem(result.stdout, "schema/type", "content/junk.json");
     assert.equal(facets.severity, "error");
@@ -287,10 +282,10 @@ describe("older payloads, validated by their own version", () => {
     const unsigned = theProblem(result.stdout, "schema/required", "content/junk.json");
     assert.deepEqual([unsigned.severity, unsigned.line, unsigned.column], ["error", 1, 1]);
     assertLineNames(unsigned.message, '"signature"');
-    assert.equal(cli(root, "build").status, 1);
+    assert.equal((await cli(root, "build")).status, 1);
   });
 
-  it("v0.2 signatures cover every member but signature: a presentationProof changed after signing is caught", () => {
+  it("v0.2 signatures cover every member but signature: a presentationProof changed after signing is caught", async () => {
     const good = signed(v02, publisher);
     const root = repository("v02", {
       "content/_keys.json": pinning(publisher),
@@ -300,7 +295,7 @@ describe("older payloads, validated by their own version", () => {
         presentationProof: { note: "changed" },
       },
     });
-    const result = cli(root, "check");
+    const result = await cli(root, "check");
     assert.equal(result.status, 1, result.output);
     assert.match(result.stdout, /content\/changed\.json:\d+:\d+ - error signature\/invalid: /);
     assert.doesNotMatch(result.stdout, /content\/good\.json/);
@@ -309,25 +304,25 @@ describe("older payloads, validated by their own version", () => {
   it(
     "a v0.1 payload (no verifiable signature) is published only when _unsigned.json " +
       "opts in to exactly its content",
-    () => {
+    async () => {
       const root = repository("v01", { "content/_keys.json": pinning(publisher), "content/old/profile.json": v01 });
-      const refused = cli(root, "check");
+      const refused = await cli(root, "check");
       assert.equal(refused.status, 1);
       const entry = `"old/profile.json": "${digestOf(v01)}"`;
       const unsigned = theProblem(refused.stdout, "legacy/unsigned", "content/old/profile.json");
       assert.deepEqual([unsigned.severity, unsigned.line, unsigned.column], ["error", 5, 22]);
       // The entry that opts it in, and the file to add it to.
       assertLineNames(unsigned.message, entry, "content/_unsigned.json");
-      assert.equal(cli(root, "build").status, 1);
+      assert.equal((await cli(root, "build")).status, 1);
       // The command-line opt-in is for files outside a content folder: inside, check judges as build does.
       assert.equal(
-        cli(root, "check", "content/old/profile.json", "--allow-unsigned", "content/old/profile.json").status,
+        (await cli(root, "check", "content/old/profile.json", "--allow-unsigned", "content/old/profile.json")).status,
         1,
       );
 
       writeFileSync(join(root, "content/_unsigned.json"), `{\n  ${entry}\n}\n`);
-      assert.equal(cli(root, "check").status, 0);
-      const built = cli(root, "build");
+      assert.equal((await cli(root, "check")).status, 0);
+      const built = await cli(root, "build");
       assert.equal(built.status, 0, built.output);
       assert.ok(readRecords(join(root, "dist"))["urn:legacy:v01"]?.file);
 
@@ -335,7 +330,7 @@ describe("older payloads, validated by their own version", () => {
         join(root, "content/old/profile.json"),
         JSON.stringify({ ...v01, subject: "did:web:mallory.example" }, null, 2),
       );
-      const changed = cli(root, "check");
+      const changed = await cli(root, "check");
       assert.equal(changed.status, 1);
       const stale = theProblem(changed.stdout, "legacy/unsigned-changed", "content/old/profile.json");
       assert.deepEqual([stale.severity, stale.line, stale.column], ["error", 1, 1]);
@@ -344,13 +339,13 @@ describe("older payloads, validated by their own version", () => {
     },
   );
 
-  it("_unsigned.json entries must name files below the content root; a stale one is a warning", () => {
+  it("_unsigned.json entries must name files below the content root; a stale one is a warning", async () => {
     const root = repository("v01-entries", {
       "content/_keys.json": pinning(publisher),
       "content/_unsigned.json": { "../outside.json": digestOf(v01), "gone.json": digestOf(v01) },
       "content/a.json": signed(manifestFor("urn:a"), publisher),
     });
-    const result = cli(root, "check");
+    const result = await cli(root, "check");
     assert.equal(result.status, 1);
     const outside = theProblem(result.stdout, "unsigned/path", "content/_unsigned.json");
     assertAt(outside, "error", 2);
@@ -360,13 +355,13 @@ describe("older payloads, validated by their own version", () => {
     assertLineNames(gone.message, '"gone.json"');
   });
 
-  it("outside a content folder, check --allow-unsigned FILE opts one file in", () => {
+  it("outside a content folder, check --allow-unsigned FILE opts one file in", async () => {
     const root = repository("v01-loose", {
       "suite/old.json": v01,
       "suite/other.json": { ...v01, "@id": "urn:legacy:other" },
     });
-    assert.equal(cli(root, "check", "suite/old.json").status, 1);
-    const result = cli(
+    assert.equal((await cli(root, "check", "suite/old.json")).status, 1);
+    const result = await cli(
       root,
       "check",
       "--json",
@@ -401,8 +396,8 @@ describe("private keys under content/", () => {
     ),
   });
 
-  it("fail the build wherever they are, saying to remove and rotate the key; nothing is written", () => {
-    const built = cli(root, "build");
+  it("fail the build wherever they are, saying to remove and rotate the key; nothing is written", async () => {
+    const built = await cli(root, "build");
     assert.equal(built.status, 1);
     // Each at the line of the key's first line (anywhere, in a manifest's value), naming what was found there.
     for (const [file, place] of [
@@ -424,7 +419,7 @@ describe("private keys under content/", () => {
 describe("symbolic links in content", () => {
   // git keeps a link, not what it points at: a pull request could change a linked
   // _routes.json or manifest (un-revoke, empty a UMID) with nothing for check --base to see.
-  it("a linked _routes.json, manifest or folder is refused by check and build, and nothing is written", () => {
+  it("a linked _routes.json, manifest or folder is refused by check and build, and nothing is written", async () => {
     const root = repository("links", {
       ".git/HEAD": "ref: refs/heads/main\n",
       "content/_keys.json": pinning(publisher),
@@ -437,7 +432,7 @@ describe("symbolic links in content", () => {
     symlinkSync("../store/b.json", join(root, "content/b.json"));
     symlinkSync("../store/more", join(root, "content/more"));
     for (const command of ["check", "build"]) {
-      const result = cli(root, command);
+      const result = await cli(root, command);
       assert.equal(result.status, 1, result.output);
       for (const file of ["content/_routes.json", "content/b.json", "content/more"])
         assertAt(theProblem(result.output, "content/symlink", file), "error", undefined);
@@ -445,14 +440,14 @@ describe("symbolic links in content", () => {
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
-  it("a content folder reached through a link inside the repository is refused", () => {
+  it("a content folder reached through a link inside the repository is refused", async () => {
     const root = repository("linked-root", {
       ".git/HEAD": "ref: refs/heads/main\n",
       "data/_keys.json": pinning(publisher),
       "data/a.json": signed(manifestFor("urn:a"), publisher),
     });
     symlinkSync("data", join(root, "content"));
-    const built = cli(root, "build");
+    const built = await cli(root, "build");
     assert.equal(built.status, 1, built.output);
     assertAt(theProblem(built.stdout, "content/symlink", "content"), "error", undefined);
     assert.equal(existsSync(join(root, "dist")), false);
@@ -489,31 +484,31 @@ describe("strict Ed25519", () => {
     };
   };
 
-  it("a small-order key that verifies anything is refused by check and build: signature/weak-key", () => {
+  it("a small-order key that verifies anything is refused by check and build: signature/weak-key", async () => {
     const root = repository("weak-key", { "content/forged.json": forged("urn:forged") });
-    const result = cli(root, "check");
+    const result = await cli(root, "check");
     assert.equal(result.status, 1);
     assert.ok(theProblem(result.stdout, "signature/weak-key", "content/forged.json").line !== undefined);
-    assert.equal(cli(root, "build").status, 1);
+    assert.equal((await cli(root, "build")).status, 1);
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
-  it("S not below the group order is refused: signature/invalid", () => {
+  it("S not below the group order is refused: signature/invalid", async () => {
     const root = repository("malleated", {
       "content/_keys.json": pinning(publisher),
       "content/m.json": malleated("urn:malleated"),
     });
-    const result = cli(root, "check");
+    const result = await cli(root, "check");
     assert.equal(result.status, 1);
     assert.match(result.stdout, /content\/m\.json:\d+:\d+ - error signature\/invalid: /);
   });
 
-  it("_keys.json cannot pin a small-order key", () => {
+  it("_keys.json cannot pin a small-order key", async () => {
     const root = repository("weak-pin", {
       "content/_keys.json": { "did:web:forger.example#k": identitySpki },
       "content/forged.json": forged("urn:forged"),
     });
-    const result = cli(root, "check");
+    const result = await cli(root, "check");
     assert.equal(result.status, 1);
     assert.match(result.stdout, /content\/_keys\.json:2:\d+ - error keys\/weak-key: /);
   });
@@ -529,7 +524,7 @@ describe("numbers keep their value", () => {
 
   it(
     "an integer beyond ±(2^53-1) is refused by check, build and sign at the place " + "written, however it is spelt",
-    () => {
+    async () => {
       for (const spelling of ["9007199254740993.0", "9.007199254740993e15"]) {
         const root = repository(`number-${spelling}`, {
           "content/_keys.json": pinning(publisher),
@@ -542,7 +537,7 @@ describe("numbers keep their value", () => {
           assert.deepEqual([unsafe.severity, unsafe.line, unsafe.column], ["error", 9, 27]);
           assertLineNames(unsafe.message, ` ${spelling} `);
         };
-        const signing = cli(
+        const signing = await cli(
           root,
           "sign",
           "content/n.json",
@@ -554,8 +549,8 @@ describe("numbers keep their value", () => {
         assert.equal(signing.status, 1, spelling);
         assertRefused(signing.stdout);
         assert.equal(readFileSync(join(root, "content/n.json"), "utf8"), text(spelling), "the file is left as it was");
-        assertRefused(cli(root, "check").stdout);
-        const built = cli(root, "build");
+        assertRefused((await cli(root, "check")).stdout);
+        const built = await cli(root, "build");
         assert.equal(built.status, 1);
         assertRefused(built.stdout);
       }
@@ -575,23 +570,15 @@ describe("output cannot be forged by file names", () => {
     "content/y##[error]forged.json": "{ not json",
   });
 
-  it("under GitHub Actions, no line but the real annotations starts a workflow command", () => {
-    const result = spawnSync(process.execPath, [CLI, "check"], {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, GITHUB_ACTIONS: "true" },
-    });
+  it("under GitHub Actions, no line but the real annotations starts a workflow command", async () => {
+    const result = await cliWith({ GITHUB_ACTIONS: "true" }, root, "check");
     assert.equal(result.status, 1);
     const lines = result.stdout.split("\n");
     assert.ok(!lines.includes("::error file=README.md,line=1::forged"), result.stdout);
     for (const line of lines.filter((l) => l.trimStart().startsWith("::")))
       assert.match(line, /^::(error|warning) file=content\//, line);
     assert.ok(!lines.some((l) => l.includes("##[")), "the runner's older syntax, anywhere in a line");
-    const json = spawnSync(process.execPath, [CLI, "check", "--json"], {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, GITHUB_ACTIONS: "true" },
-    });
+    const json = await cliWith({ GITHUB_ACTIONS: "true" }, root, "check", "--json");
     assert.doesNotMatch(json.stdout, /##\[|\u202e/);
     assert.ok(
       json.stdout
@@ -609,8 +596,8 @@ describe("output cannot be forged by file names", () => {
     );
   });
 
-  it("bidirectional overrides, in a file name or a quoted value, are shown escaped", () => {
-    const result = cli(root, "check");
+  it("bidirectional overrides, in a file name or a quoted value, are shown escaped", async () => {
+    const result = await cli(root, "check");
     assert.doesNotMatch(result.output, /\u202e/);
     assert.match(result.stdout, /^content\/\\u202etxt\.json:\d+:\d+ - error signature\/invalid: /m);
   });
@@ -644,14 +631,14 @@ describe("one rule for redirect locations", () => {
       `${redirectLocationProblem(location, "")} at /redirects/${i}/location`,
   );
 
-  it("check and build refuse each bad location in _routes.json, at its place, with its reason", () => {
-    const checked = cli(root, "check");
+  it("check and build refuse each bad location in _routes.json, at its place, with its reason", async () => {
+    const checked = await cli(root, "check");
     assert.equal(checked.status, 1);
     assert.deepEqual(
       checked.stdout.split("\n").filter((line) => line.includes("_routes.json")),
       expected,
     );
-    const built = cli(root, "build");
+    const built = await cli(root, "build");
     assert.equal(built.status, 1);
     assert.deepEqual(
       built.stdout.split("\n").filter((line) => line.includes("_routes.json")),
@@ -660,7 +647,7 @@ describe("one rule for redirect locations", () => {
     assert.equal(existsSync(join(root, "dist")), false);
   });
 
-  it("check and build refuse a local or private location for a resolver that is not on one, as clients do", () => {
+  it("check and build refuse a local or private location for a resolver that is not on one, as clients do", async () => {
     // Issue 37: every client asking a public resolver refuses to follow these (core/secure-url.ts).
     const inward = [
       "https://10.0.0.1/x",
@@ -680,7 +667,7 @@ describe("one rule for redirect locations", () => {
         `${redirectLocationProblem(location, remote.UM_RESOLVER_URL)} at /redirects/${i}/location`,
     );
     for (const command of ["check", "build"]) {
-      const result = cliWith(remote, local, command);
+      const result = await cliWith(remote, local, command);
       assert.equal(result.status, 1, result.output);
       assert.deepEqual(
         result.stdout.split("\n").filter((line) => line.includes("_routes.json")),
@@ -689,18 +676,18 @@ describe("one rule for redirect locations", () => {
     }
     assert.equal(existsSync(join(local, "dist")), false);
     // A trial on this machine: the resolver is on loopback too, and its clients follow these.
-    const trial = cliWith({ UM_RESOLVER_URL: "http://localhost:8787" }, local, "build");
+    const trial = await cliWith({ UM_RESOLVER_URL: "http://localhost:8787" }, local, "build");
     assert.equal(trial.status, 0, trial.output);
     assert.equal(readRecords(join(local, "dist"))["urn:inward:0"]?.redirect, inward[0]);
   });
 
-  it("a scheme in capitals is the same URL: accepted, and served as written", () => {
+  it("a scheme in capitals is the same URL: accepted, and served as written", async () => {
     const accepted = repository("locations-accepted", {
       "content/_keys.json": pinning(publisher),
       "content/a.json": signed(manifestFor("urn:a"), publisher),
       "content/_routes.json": { redirects: [{ umid: "urn:upper", location: "HTTPS://Canonical.Example/M" }] },
     });
-    const built = cli(accepted, "build");
+    const built = await cli(accepted, "build");
     assert.equal(built.status, 0, built.output);
     assert.equal(readRecords(join(accepted, "dist"))["urn:upper"]?.redirect, "HTTPS://Canonical.Example/M");
   });

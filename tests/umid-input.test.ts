@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { resolve } from "../core/client/index.ts";
 import { assertUsageError } from "./support/problems.ts";
-import { runCli } from "./support/processes.ts";
+import { runCliInProcess } from "./support/cli-in-process.ts";
 
 let requests = 0;
 const server = createServer((_req, res) => {
@@ -39,8 +39,8 @@ describe("a UMID no resolver can be asked for", () => {
   });
 
   it("manifest-resolver resolve and probe: a usage error naming UMID, exit 2, and no request", async () => {
-    assertUsageError(await runCli(["resolve", base, "", "--offline"], tmpdir()), "UMID");
-    assertUsageError(await runCli(["probe", base, "urn:x:1", ""], tmpdir()), "UMID");
+    assertUsageError(await runCliInProcess(["resolve", base, "", "--offline"], tmpdir()), "UMID");
+    assertUsageError(await runCliInProcess(["probe", base, "urn:x:1", ""], tmpdir()), "UMID");
     assert.equal(requests, 0);
   });
 });

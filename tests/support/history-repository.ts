@@ -4,10 +4,11 @@
  * read what the check printed: each error at its place, by its rule, naming values.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI } from "./paths.ts";
+import { runCliInProcess } from "./cli-in-process.ts";
+import type { Finished } from "./processes.ts";
 import { printedProblems } from "./problems.ts";
 
 /** The clock every check runs with. */
@@ -23,8 +24,8 @@ export interface Repository {
   base: string;
   write(name: string, value: unknown): void;
   remove(name: string): void;
-  /** `check --content CONTENT --now NOW ARGS`, from the repository's top. */
-  check(...args: string[]): { status: number | null; stdout: string; stderr: string };
+  /** `check --content CONTENT --now NOW ARGS`, from the repository's top (in this process). */
+  check(...args: string[]): Promise<Finished>;
 }
 
 let repositories = 0;
@@ -56,14 +57,7 @@ export function historyRepository(
     base: git("rev-parse", "HEAD").trim(),
     write: (name, value) => write(join(content, name), typeof value === "string" ? value : json(value)),
     remove: (name) => rmSync(join(root, content, name)),
-    check: (...args) => {
-      const result = spawnSync(process.execPath, [CLI, "check", "--content", content, "--now", NOW, ...args], {
-        cwd: root,
-        encoding: "utf8",
-        env: { ...process.env, GITHUB_ACTIONS: "" },
-      });
-      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-    },
+    check: (...args) => runCliInProcess(["check", "--content", content, "--now", NOW, ...args], root),
   };
 }
 

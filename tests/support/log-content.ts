@@ -1,7 +1,7 @@
 /**
  * Content with a transparency log (issue 26), as the log tests make it: content folders in one scratch folder that
- * pin one signing key, signed manifests published in them, log keys as PEM files, and the CLI run there with a
- * verification cache of its own (warm from the second run on: a cached verdict must not hide a change).
+ * pin one signing key, signed manifests published in them, log keys as PEM files, and the CLI run there (in this
+ * process) with a verification cache of its own (warm from the second run on: a cached verdict must not hide a change).
  */
 import assert from "node:assert/strict";
 import { createPrivateKey } from "node:crypto";
@@ -13,7 +13,7 @@ import { signCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { bucketFile, bucketPath, formatLatestLine, latestMap } from "../../core/tlog/latest-map.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning, signed } from "./fixture-content.ts";
-import { runCli } from "./processes.ts";
+import { runCliInProcess } from "./cli-in-process.ts";
 
 /** The origin a new log takes from FIXTURE_RESOLVER_URL. */
 export const LOG_ORIGIN = "fixture.example:8443/.well-known/manifest-resolver/log";
@@ -26,7 +26,7 @@ export interface LogScratch {
   /** A new Ed25519 key's PEM file, `name` in the scratch folder. */
   pem(name: string): string;
   /** The CLI run in the scratch folder, with UM_RESOLVER_URL and the cache set. */
-  cli(...args: string[]): ReturnType<typeof runCli>;
+  cli(...args: string[]): ReturnType<typeof runCliInProcess>;
   /** A new content folder, `<name>/content`, whose _keys.json pins the signing key. */
   content(name: string): string;
   /** Writes `file` in the content folder `dir`: a manifest for `umid`, signed. */
@@ -50,7 +50,7 @@ export function logScratch(prefix: string): LogScratch {
   };
   const logKey = pem("log.pem");
   const env = { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL, UM_CACHE_DIR: join(dir, "cache") };
-  const cli = (...args: string[]) => runCli(args, dir, env);
+  const cli = (...args: string[]) => runCliInProcess(args, dir, env);
   const content = (name: string) => {
     const folder = join(dir, name, "content");
     mkdirSync(folder, { recursive: true });

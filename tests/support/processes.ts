@@ -58,7 +58,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-interface Finished {
+export interface Finished {
   status: number | null;
   stdout: string;
   stderr: string;
@@ -83,7 +83,7 @@ export async function runCommand(
   return { status, stdout, stderr };
 }
 
-/** Runs the CLI as a person would, with GitHub's annotations off. */
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Finished> {
+/** Runs the CLI as a person would, with GitHub's annotations off (a variable of `env` given as undefined unset). */
+export function runCli(args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<Finished> {
   return runCommand(process.execPath, [CLI, ...args], cwd, { ...process.env, GITHUB_ACTIONS: "", ...env });
 }

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURE_KEY_REF, FIXTURE_RESOLVER_URL, manifestFor, newKey, pinning } from "./fixture-content.ts";
+import { runCliInProcess } from "./cli-in-process.ts";
 import { runCli } from "./processes.ts";
 
 export interface StatusListScratch {
@@ -16,12 +17,14 @@ export interface StatusListScratch {
   content: string;
   /** The signing key's PEM file. */
   keyFile: string;
-  /** The CLI run in the scratch folder with UM_RESOLVER_URL (and `env`) set. */
+  /** The CLI run in the scratch folder (in this process) with UM_RESOLVER_URL (and `env`) set. */
   cli(args: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
   /** Writes `<file>` in the content folder: an unsigned manifest for `umid`. */
   write(file: string, umid: string): void;
-  /** Signs the content folder into status lists. */
+  /** Signs the content folder (or `files` in it) into status lists. */
   sign(...files: string[]): ReturnType<typeof runCli>;
+  /** `sign`, in a process of its own: for runs that meet at the allocation's lock. */
+  signApart(...files: string[]): ReturnType<typeof runCli>;
   /** The allocation files, by name, parsed. */
   allocation(): Map<string, { url: string; entries: [number, string][] }>;
   /** The manifest in `file`, parsed. */
@@ -36,22 +39,23 @@ export function statusListScratch(prefix: string): StatusListScratch {
   const keyFile = join(dir, "signing.pem");
   writeFileSync(keyFile, key.export({ format: "pem", type: "pkcs8" }));
   writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
-  const cli = (args: string[], env: Record<string, string> = {}) =>
-    runCli(args, dir, { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL, UM_CACHE_DIR: join(dir, "cache"), ...env });
+  const env = { UM_RESOLVER_URL: FIXTURE_RESOLVER_URL, UM_CACHE_DIR: join(dir, "cache") };
+  const cli = (args: string[], more: Record<string, string> = {}) => runCliInProcess(args, dir, { ...env, ...more });
   const write = (file: string, umid: string) =>
     writeFileSync(join(content, file), JSON.stringify(manifestFor(umid), null, 2));
-  const sign = (...files: string[]) =>
-    cli([
-      "sign",
-      ...(files.length === 0 ? [content] : files.map((file) => join(content, file))),
-      "--key",
-      keyFile,
-      "--key-ref",
-      FIXTURE_KEY_REF,
-      "--status-list",
-      "--content",
-      content,
-    ]);
+  const signing = (files: string[]) => [
+    "sign",
+    ...(files.length === 0 ? [content] : files.map((file) => join(content, file))),
+    "--key",
+    keyFile,
+    "--key-ref",
+    FIXTURE_KEY_REF,
+    "--status-list",
+    "--content",
+    content,
+  ];
+  const sign = (...files: string[]) => cli(signing(files));
+  const signApart = (...files: string[]) => runCli(signing(files), dir, env);
   const allocation = () => {
     const folder = join(content, "_status");
     return new Map(
@@ -61,5 +65,5 @@ export function statusListScratch(prefix: string): StatusListScratch {
     );
   };
   const manifest = (file: string) => JSON.parse(readFileSync(join(content, file), "utf8"));
-  return { dir, content, keyFile, cli, write, sign, allocation, manifest };
+  return { dir, content, keyFile, cli, write, sign, signApart, allocation, manifest };
 }

@@ -20,7 +20,7 @@ import {
 } from "../../scripts/plan/host-limits.ts";
 import { manifestFor, newKey, pinning, signed } from "../support/fixture-content.ts";
 import { assertLineNames } from "../support/problems.ts";
-import { runCli } from "../support/processes.ts";
+import { runCliInProcess } from "../support/cli-in-process.ts";
 
 const dirs = { out: "dist", kv: "dist-kv" };
 const warnings = (output: StaticOutput, maxManifestBytes = 1_048_576) => hostWarnings(output, dirs, maxManifestBytes);
@@ -191,7 +191,7 @@ async function filesBuilt(
     }),
   );
   const out = join(scratch, `${name}-dist`);
-  const built = await runCli(
+  const built = await runCliInProcess(
     ["build", "--content", content, "--out", out, "--lookup-out", join(scratch, `${name}-lookup`)],
     scratch,
     { UM_RESOLVER_URL: "https://resolver.example" },
