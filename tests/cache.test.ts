@@ -8,10 +8,12 @@ import assert from "node:assert/strict";
 import nodeCrypto, { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statfsSync,
   statSync,
@@ -495,6 +497,31 @@ describe("the blob store", () => {
     assert.equal(Buffer.from(again.get(digestOf("one")) as Uint8Array).toString(), "one");
     assert.equal(Buffer.from(again.get(digestOf("two")) as Uint8Array).toString(), "two");
     assert.equal(again.get(digestOf("three")), "missing");
+  });
+
+  it("holds no segment open once saved, and takes no more blobs", (t) => {
+    if (!existsSync("/proc/self/fd")) {
+      t.skip("no /proc/self/fd to list this process's open files");
+      return;
+    }
+    const dir = join(scratch, "store-closed");
+    const store = new BlobStore(join(dir, "blobs"));
+    store.put(Buffer.from("one"));
+    store.save();
+    const segments = readdirSync(join(dir, "blobs")).filter((name) => name.startsWith("seg-"));
+    assert.equal(segments.length, 1);
+    const open = readdirSync("/proc/self/fd").flatMap((fd) => {
+      try {
+        return [readlinkSync(join("/proc/self/fd", fd))];
+      } catch {
+        return [];
+      }
+    });
+    assert.deepEqual(
+      open.filter((path) => path.startsWith(join(dir, "blobs"))),
+      [],
+    );
+    assert.throws(() => store.put(Buffer.from("two")), /was saved: it takes no more blobs/);
   });
 
   it("keeps no output file that is gone or not its body, and goes on keeping the others: a read is no refused write", () => {

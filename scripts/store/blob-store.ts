@@ -66,6 +66,8 @@ export class BlobStore {
   #added = new TableRows(ROW_BYTES);
   /** Each segment read, open once: its descriptor and size, or `missing` when it holds no blob this run. */
   readonly #readers = new Map<number, SegmentReader | "missing">();
+  /** Whether the store was saved: its segment is then closed. */
+  #saved = false;
   /** Why the store takes no more blobs this run: the file system refused one. */
   #unwritable?: Error;
   /** Why the index on disk was ignored, if it was. */
@@ -99,6 +101,8 @@ export class BlobStore {
    * full disk, that space is the output's) and keeps nothing more.
    */
   put(bytes: Uint8Array): string {
+    // Its segment is closed: a run saves its store once, at its end.
+    if (this.#saved) throw new Error(`the blob store in ${this.dir} was saved: it takes no more blobs`);
     const digest = createHash("sha256").update(bytes).digest();
     const hex = digest.toString("hex");
     if (this.#unwritable !== undefined || this.has(hex)) return hex;
@@ -201,6 +205,9 @@ export class BlobStore {
       throw error;
     }
     this.#closeReaders();
+    this.#segment.close();
+    copy.close();
+    this.#saved = true;
     const named = segmentsOf(rows);
     for (const segment of known) if (!named.has(segment)) rmSync(join(this.dir, segmentName(segment)), { force: true });
     sweep(this.dir, {
@@ -272,6 +279,7 @@ interface SegmentReader {
 class SegmentWriter {
   readonly id = randomBytes(4).readUInt32LE(0);
   #fd?: number;
+  #closed = false;
   /** Bytes appended, written or not. */
   #bytes = 0;
   #chunks: Uint8Array[] = [];
@@ -310,6 +318,16 @@ class SegmentWriter {
     this.#pending = 0;
   }
 
+  /**
+   * Closes the segment, once the index that names it is written: a later read opens it anew, and a descriptor left
+   * open would hold the file system (a remount, a removal on Windows) for as long as the process lives.
+   */
+  close(): void {
+    if (this.#fd === undefined || this.#closed) return;
+    this.#closed = true;
+    closeSync(this.#fd);
+  }
+
   /** Removes the segment, if this writer made it, as far as the file system lets it. */
   remove(): void {
     this.#chunks = [];
@@ -317,7 +335,7 @@ class SegmentWriter {
     // Not made: what is at its path (wx refused it) is another run's, or a link, and stays.
     if (this.#fd === undefined) return;
     try {
-      closeSync(this.#fd);
+      this.close();
       rmSync(this.path, { force: true });
     } catch {
       // Nothing more to do: no index names it, and a later run's sweep removes it.
