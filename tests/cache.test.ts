@@ -50,6 +50,7 @@ import { printedProblems } from "./support/problems.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
 import { runCli } from "./support/processes.ts";
 import { withTmpfs } from "./support/tmpfs.ts";
+import { rehash } from "./support/verification-file.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-cache-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -251,15 +252,7 @@ describe("what a cache entry can never do", () => {
     const at = bytes.indexOf('["urn:cache:b1"');
     assert.ok(at > newline);
     bytes.write("[1", at, "latin1");
-    const header = JSON.parse(bytes.toString("utf8", 0, newline));
-    // The first line's digest covers what follows the table of keys, which has a header and a digest of its own.
-    const keysLine = bytes.indexOf(10, newline + 1);
-    const keys = JSON.parse(bytes.toString("utf8", newline + 1, keysLine));
-    header.sha256 = createHash("sha256")
-      .update(bytes.subarray(keysLine + 1 + keys.count * keys.rowBytes))
-      .digest("base64url");
-    bytes.write(JSON.stringify(header).padEnd(newline), 0, "utf8");
-    writeFileSync(file, bytes);
+    rehash(file, bytes);
     const warm = await t.cli(["check", "content"]);
     assert.equal(warm.status, 0, warm.stdout);
     assert.equal(recalled(warm.stdout), 4);

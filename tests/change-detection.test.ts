@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHash, createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject } from "node:crypto";
 import fs, {
   cpSync,
   mkdirSync,
@@ -33,6 +33,7 @@ import { settingsFromEnv } from "../scripts/config.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
+import { rehash } from "./support/verification-file.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-detect-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -318,21 +319,6 @@ describe("shard summaries, in a git working tree", () => {
     assert.ok(moved <= 4, `${moved} cuts moved`);
   });
 });
-
-/** Writes again the digest on the first line of the verification cache's file, after an edit of its entries. */
-function rehash(file: string): void {
-  const bytes = readFileSync(file);
-  const newline = bytes.indexOf(10);
-  const header = JSON.parse(bytes.toString("utf8", 0, newline));
-  // The first line's digest covers what follows the table of keys, which has a header and a digest of its own.
-  const keysLine = bytes.indexOf(10, newline + 1);
-  const keys = JSON.parse(bytes.toString("utf8", newline + 1, keysLine));
-  header.sha256 = createHash("sha256")
-    .update(bytes.subarray(keysLine + 1 + keys.count * keys.rowBytes))
-    .digest("base64url");
-  bytes.write(JSON.stringify(header).padEnd(newline), 0, "utf8");
-  writeFileSync(file, bytes);
-}
 
 describe("outside git, by the files' status", () => {
   // A file's status vouches for it only once its times are older than the racy window (3 s): the trees wait once.
