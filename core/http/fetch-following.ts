@@ -68,17 +68,8 @@ export async function getFollowing(
     if (!URL.canParse(url)) return { kind: "insecure", reason: `${JSON.stringify(url)} is not an absolute URL` };
     if (!isTrustworthyUrl(url))
       return { kind: "insecure", reason: `${url} is neither https: nor http: to a loopback address` };
-    let response: Response;
-    try {
-      response = await transport.fetch(url, {
-        method: "GET",
-        headers,
-        redirect: "manual",
-        signal: AbortSignal.timeout(transport.timeoutMs),
-      });
-    } catch (error) {
-      return unreachable(url, error);
-    }
+    const response = await fetchOnce(url, headers, transport, "manual");
+    if ("kind" in response) return response;
     if (response.type === "opaqueredirect") return followedByBrowser(url, headers, transport, start, policy);
     if (!REDIRECT_STATUSES.has(response.status))
       return { kind: "response", response, url, ...(redirectedTo !== undefined && { redirectedTo }) };
@@ -126,6 +117,25 @@ function refusedHop(start: string, url: string, next: string, policy: RedirectPo
   return undefined;
 }
 
+/** One GET of `url` within the transport's time limit; what stands for its answer when there is none. */
+async function fetchOnce(
+  url: string,
+  headers: Record<string, string>,
+  transport: Transport,
+  redirect: "manual" | "follow",
+): Promise<Response | Followed> {
+  try {
+    return await transport.fetch(url, {
+      method: "GET",
+      headers,
+      redirect,
+      signal: AbortSignal.timeout(transport.timeoutMs),
+    });
+  } catch (error) {
+    return unreachable(url, error);
+  }
+}
+
 function unreachable(url: string, error: unknown): Followed {
   const timedOut = error instanceof Error && error.name === "TimeoutError";
   return { kind: "unreachable", reason: `cannot reach ${url}: ${failure(error)}`, ...(timedOut && { timedOut }) };
@@ -138,17 +148,8 @@ async function followedByBrowser(
   start: string,
   policy: RedirectPolicy,
 ): Promise<Followed> {
-  let response: Response;
-  try {
-    response = await transport.fetch(url, {
-      method: "GET",
-      headers,
-      redirect: "follow",
-      signal: AbortSignal.timeout(transport.timeoutMs),
-    });
-  } catch (error) {
-    return unreachable(url, error);
-  }
+  const response = await fetchOnce(url, headers, transport, "follow");
+  if ("kind" in response) return response;
   const final = response.url === "" ? url : response.url;
   const refused = final === url ? undefined : refusedHop(start, url, final, policy);
   // Only the first answer is ever an opaque redirect: a browser's own following starts there.

@@ -27,6 +27,16 @@ const routes: Route[] = [
   { path: RESOLVERS_PATH, bytes: utf8('{"peers":[]}'), served: RESOLVERS_DOCUMENT },
 ];
 
+/** A Workers KV namespace holding `pairs`, as the edge reads one. */
+function kvOf(pairs: ReadonlyMap<string, Uint8Array>): KvNamespace {
+  return {
+    getWithMetadata: async <M>(key: string) => {
+      const bytes = pairs.get(key);
+      return { value: bytes === undefined ? null : (new Uint8Array(bytes).buffer as ArrayBuffer), metadata: null as M };
+    },
+  };
+}
+
 /** A static store over `files`, counting each path read. */
 function storeOf(files: readonly OutputFile[], changed: Record<string, Uint8Array | undefined> = {}) {
   const byPath = new Map<string, Uint8Array>(files.map((file) => [file.path, file.bytes]));
@@ -159,15 +169,7 @@ describe("the route table at the edge", () => {
     const path = "/.well-known/example/thing";
     const files = routeFiles([{ path, bytes: utf8('{"example":true}'), served: kind }]);
     const kvPairs = new Map(files.map((file) => [file.path, file.bytes]));
-    const kv: KvNamespace = {
-      getWithMetadata: async <M>(key: string) => {
-        const bytes = kvPairs.get(key);
-        return {
-          value: bytes === undefined ? null : (new Uint8Array(bytes).buffer as ArrayBuffer),
-          metadata: null as M,
-        };
-      },
-    };
+    const kv = kvOf(kvPairs);
     for (const store of [storeOf(files).store, new KvRecords().reading(kv)]) {
       const got = await get(store, path);
       assert.equal(got.status, 200);
@@ -191,15 +193,7 @@ describe("the route table at the edge", () => {
     const shard = routeShardPath(path);
     const kvPairs = new Map([...before, ...after].map((file) => [file.path, file.bytes]));
     kvPairs.set(shard, before.find((file) => file.path === shard)!.bytes);
-    const kv: KvNamespace = {
-      getWithMetadata: async <M>(key: string) => {
-        const bytes = kvPairs.get(key);
-        return {
-          value: bytes === undefined ? null : (new Uint8Array(bytes).buffer as ArrayBuffer),
-          metadata: null as M,
-        };
-      },
-    };
+    const kv = kvOf(kvPairs);
     const got = await get(new KvRecords().reading(kv), path);
     assert.deepEqual([got.status, got.text], [200, "origin\n1\nroot-1\n"]);
   });
