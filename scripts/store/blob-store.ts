@@ -68,6 +68,8 @@ export class BlobStore {
   readonly #readers = new Map<number, SegmentReader | "missing">();
   /** Whether the store was saved: its segment is then closed. */
   #saved = false;
+  /** The blobs (hex digests) this run keeps whatever the save's `wanted` says: the states of the outputs it wrote. */
+  readonly #kept = new Set<string>();
   /** Why the store takes no more blobs this run: the file system refused one. */
   #unwritable?: Error;
   /** Why the index on disk was ignored, if it was. */
@@ -110,6 +112,16 @@ export class BlobStore {
     writeRow(this.#added.bytes, at, digest, this.#segment.id, bytes.byteLength, this.#segment.append(bytes));
     if (this.#segment.pending >= WRITE_BYTES) this.flush();
     return hex;
+  }
+
+  /**
+   * Files `bytes` as `put` does, and keeps them when the store is saved whatever it is asked to keep: what a build
+   * keeps of its output's state, which no verification cache's entry names.
+   */
+  keep(bytes: Uint8Array): string {
+    const digest = this.put(bytes);
+    this.#kept.add(digest);
+    return digest;
   }
 
   /** Writes what `put` gathered: once every blob is put, so that a refusal is known before the cache is saved. */
@@ -234,7 +246,7 @@ export class BlobStore {
     const views = new Map([held, added].map((rows) => [rows, viewOf(rows)]));
     const keeps = (rows: Uint8Array, row: number) =>
       sizes.has(views.get(rows)!.getUint32(row * ROW_BYTES + SEGMENT_AT, true)) &&
-      (wanted === undefined || wanted.positionOf(rows.subarray(row * ROW_BYTES, row * ROW_BYTES + KEY_BYTES)) >= 0);
+      (wanted === undefined || wanted.positionOf(keyOf(rows, row)) >= 0 || this.#kept.has(hexOf(keyOf(rows, row))));
     let i = 0;
     let j = 0;
     const count = this.#dropped.length;
@@ -397,6 +409,15 @@ function loadIndex(file: string): { index: SortedTable; ignored?: string } {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The digest of `rows`' row `row`. */
+function keyOf(rows: Uint8Array, row: number): Uint8Array {
+  return rows.subarray(row * ROW_BYTES, row * ROW_BYTES + KEY_BYTES);
+}
+
+function hexOf(digest: Uint8Array): string {
+  return Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength).toString("hex");
 }
 
 function viewOf(rows: Uint8Array): DataView {
