@@ -364,8 +364,9 @@ describe("expiry and the build", () => {
       assert.equal(recalled(cold.stdout), 0);
       assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
       assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
-      // The one b1 had is kept with its entry (another branch may have it).
-      assert.equal(indexedBodies(t.env.UM_CACHE_DIR), 6);
+      // The one b1 had is kept with its entry (another branch may have it); and the states of the output and of the KV
+      // folder this build wrote, not those of the build before.
+      assert.equal(indexedBodies(t.env.UM_CACHE_DIR), 6 + 2);
       // A body the store no longer holds is checked and written again.
       rmSync(join(t.env.UM_CACHE_DIR, "blobs"), { recursive: true });
       const lost = await build("dist");
@@ -490,6 +491,25 @@ describe("the blob store", () => {
     assert.equal(Buffer.from(again.get(digestOf("one")) as Uint8Array).toString(), "one");
     assert.equal(Buffer.from(again.get(digestOf("two")) as Uint8Array).toString(), "two");
     assert.equal(again.get(digestOf("three")), "missing");
+  });
+
+  it("keeps a blob it was told to keep when saved, whatever the blobs wanted, for that run only", () => {
+    const blobs = join(scratch, "store-keep", "blobs");
+    const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    const first = new BlobStore(blobs);
+    first.put(Buffer.from("a body"));
+    assert.equal(first.keep(Buffer.from("a state")), digestOf("a state"));
+    first.save(digestTable([digestOf("a body")]));
+    const second = new BlobStore(blobs);
+    assert.equal(Buffer.from(second.get(digestOf("a state")) as Uint8Array).toString(), "a state");
+    // Kept again by this run, held already: kept; the run after keeps neither it nor what nothing wants.
+    second.keep(Buffer.from("a state"));
+    second.save(digestTable([]));
+    const third = new BlobStore(blobs);
+    assert.equal(Buffer.from(third.get(digestOf("a state")) as Uint8Array).toString(), "a state");
+    assert.equal(third.get(digestOf("a body")), "missing");
+    third.save(digestTable([]));
+    assert.equal(new BlobStore(blobs).get(digestOf("a state")), "missing");
   });
 
   it("holds no segment open once saved, and takes no more blobs", (t) => {

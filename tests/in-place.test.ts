@@ -191,17 +191,33 @@ describe("build in place: the output of a cold build, whatever changed", () => {
   });
 
   it("a KV folder whose update in place was cut short is written whole again", async () => {
-    const state = join(`${out}-kv`, "kv-state.json");
-    writeFileSync(state, readFileSync(state, "utf8").replace('"updating":false', '"updating":true'));
+    // As the marker is while buckets are rewritten in place: naming no state.
+    const marker = join(`${out}-kv`, "resolver-kv.json");
+    const named = JSON.parse(readFileSync(marker, "utf8"));
+    assert.match(named.state, /^[0-9a-f]{64}$/);
+    writeFileSync(marker, JSON.stringify({ ...named, state: null }));
     const bucket = readdirSync(`${out}-kv`).find((name) => /^[0-9a-f]{2}$/.test(name))!;
     rmSync(join(`${out}-kv`, bucket), { recursive: true });
     await warmEqualsCold("KV update cut short");
   });
 
-  it("an output whose state is not the build's own is built cold", async () => {
-    writeFileSync(join(out, "build-state.json"), "{}");
+  it("an output whose state the store does not hold is built whole", async () => {
+    // The build info names a state no build kept; the shards it would vouch for are not read, so one is broken too.
+    const info = join(out, "resolver.json");
+    writeFileSync(info, readFileSync(info, "utf8").replace(/"state": "[0-9a-f]{64}"/, `"state": "${"0".repeat(64)}"`));
+    const shard = readdirSync(join(out, "index"))[0]!;
+    writeFileSync(join(out, "index", shard), "not a shard");
     write(content, "m6.json", manifest("urn:warm:6", "2026-03-01T00:00:00Z"));
-    await warmEqualsCold("foreign state");
+    await warmEqualsCold("a state the store lacks");
+  });
+
+  it("an output an earlier version wrote, its state in the folder, is written whole, the state gone", async () => {
+    const info = join(out, "resolver.json");
+    const { state: _, ...earlier } = JSON.parse(readFileSync(info, "utf8"));
+    writeFileSync(info, `${JSON.stringify(earlier, null, 2)}\n`);
+    writeFileSync(join(out, "build-state.json"), '{"format":2,"index":3,"files":{}}\n');
+    await warmEqualsCold("an earlier version's output");
+    assert.equal(existsSync(join(out, "build-state.json")), false);
   });
 
   it("a body the previous output lacks and the cache cannot give is read again from its file", async () => {
@@ -370,19 +386,25 @@ describe("the KV folder a build replaces", () => {
   const content = join(scratch, "kv-folder-content");
   for (let i = 0; i < 3; i++) write(content, `m${i}.json`, manifest(`urn:kv-folder:${i}`));
 
-  it("is one an earlier version wrote, marked by its first folder of files, or is refused", async () => {
+  it("is one an earlier version wrote, marked by its state or its first folder of files, or is refused", async () => {
     const out = join(scratch, "kv-folder-dist");
     mkdirSync(join(`${out}-kv`, "kv-0001"), { recursive: true });
     writeFileSync(join(`${out}-kv`, "kv-0001", "kv-0000001.json"), "[]\n");
     assert.equal((await build(content, out, undefined)).status, 0);
     assert.deepEqual(tree(`${out}-kv`), (await coldTrees(content)).kv);
+    // The state the folder held before the store kept it.
+    const stated = join(scratch, "kv-folder-stated");
+    mkdirSync(join(`${stated}-kv`, "00"), { recursive: true });
+    writeFileSync(join(`${stated}-kv`, "kv-state.json"), '{"format":3,"index":3,"updating":false,"buckets":{}}\n');
+    assert.equal((await build(content, stated, undefined)).status, 0);
+    assert.deepEqual(tree(`${stated}-kv`), (await coldTrees(content)).kv);
 
     const foreign = join(scratch, "kv-folder-foreign");
     mkdirSync(`${foreign}-kv`, { recursive: true });
     writeFileSync(join(`${foreign}-kv`, "notes.txt"), "mine");
     const refused = await build(content, foreign, undefined);
     assert.equal(refused.status, 1);
-    assert.match(refused.stderr, /refusing to replace .*kv-folder-foreign-kv.*holds no kv-state\.json/);
+    assert.match(refused.stderr, /refusing to replace .*kv-folder-foreign-kv.*holds no resolver-kv\.json/);
     assert.deepEqual(readdirSync(`${foreign}-kv`), ["notes.txt"]);
     // Refused before anything was written.
     assert.equal(existsSync(foreign), false);

@@ -14,6 +14,7 @@ import { settingsFromEnv } from "../scripts/config.ts";
 import { displayPath } from "../scripts/read/files.ts";
 import { BodyNames } from "../scripts/plan/body-names.ts";
 import { planBody, planOutput } from "../scripts/plan/output-plan.ts";
+import { BlobStore } from "../scripts/store/blob-store.ts";
 import { OutputUpdate } from "../scripts/write/output-update.ts";
 import { formatEtag, etagSha256 } from "../edge/etag.ts";
 import { manifestFor, newKey, pinning, signed } from "./support/fixture-content.ts";
@@ -53,7 +54,9 @@ async function build(
 ): Promise<{ asked: string[]; done: boolean; check: ContentCheck; source: Bodies }> {
   const source: Bodies = new Map();
   const names = new BodyNames();
-  const update = await OutputUpdate.open(out);
+  // The build's store, where the output's state is kept: opened and saved once per build, as a build does.
+  const store = new BlobStore(`${out}-store`);
+  const update = await OutputUpdate.open(out, store);
   let statuses: ReadonlyMap<string, RouteStatus> = new Map();
   const check = await checkContent(
     content,
@@ -86,12 +89,13 @@ async function build(
       }
     },
   };
-  const done = await update.prepare(plan.indexFiles, published, (umid, etag) => {
+  const done = await update.prepare(plan, published, (umid, etag) => {
     asked.push(umid);
     return answering ? source.get(etag) : undefined;
   });
   if (done) await update.commit();
   else await update.discard();
+  store.save();
   return { asked: asked.sort(), done, check, source };
 }
 

@@ -75,7 +75,7 @@ export async function buildOutput({
   settings,
   progress,
 }: BuildRequest): Promise<BuildOutcome> {
-  const update = await OutputUpdate.open(outDir);
+  const update = await OutputUpdate.open(outDir, cache?.blobs);
   let kvDir: string | undefined;
   let output: StaticOutput = { files: 0, largestFolder: 0 };
   try {
@@ -131,7 +131,7 @@ export async function buildOutput({
         const digest = Buffer.from(etagSha256(etag)).toString("hex");
         return (cache && recalledBody(cache, umid, digest)) ?? content.bodyAgain(umid, digest);
       };
-      await update.prepare(plan.indexFiles, publishedBodies(content.published, names), bodyOf);
+      await update.prepare(plan, publishedBodies(content.published, names), bodyOf);
     }
     // An empty content folder is far more often a mistake (a wrong --content, a deletion)
     // than a wish to answer 404 for every UMID that was published.
@@ -148,7 +148,8 @@ export async function buildOutput({
     }
     await update.commit();
     // Each pair's value is the body the output now serves: changed or not, it is there.
-    const kvFiles = kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.routed);
+    const kvFiles =
+      kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.routed, cache?.blobs);
     return {
       content,
       built: {

@@ -20,7 +20,6 @@
  */
 import { BUILD_INFO_PATH, INDEX_SHARDS } from "../../edge/records.ts";
 import { size } from "../report/human-units.ts";
-import { STATE_PATH } from "./output-state.ts";
 
 /**
  * Cloudflare Workers Static Assets: files per Worker version on the free plan; past it the build writes Workers KV
@@ -37,7 +36,7 @@ const NETLIFY_FOLDER_FILES = 54_000;
 const NEAR_LIMIT = 0.9;
 
 /** The files the output holds besides bodies and index shards (and the did:web documents' table, when published). */
-const FIXED_FILES = [BUILD_INFO_PATH, STATE_PATH].length;
+const FIXED_FILES = [BUILD_INFO_PATH].length;
 
 /**
  * What the content about to be built holds: its manifest files, the entries of `_routes.json`, whether it

@@ -11,13 +11,14 @@
 import { hash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
 import { toolIdentity } from "../cache/tool-identity.ts";
-import { BUILD_INFO_PATH, INDEX_FORMAT, shardPath, type RecordEntry, type StatusEntry } from "../../edge/records.ts";
+import { INDEX_FORMAT, shardPath, type RecordEntry, type StatusEntry } from "../../edge/records.ts";
 import { shardOf } from "../../edge/shard-file.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { ContentCheck } from "../check/check-content.ts";
 import type { ValidManifest } from "../check/checked-manifest.ts";
 import type { RouteStatus } from "../check/routes.ts";
 import type { BodyNames, Placement } from "./body-names.ts";
+import type { Counts } from "./build-info.ts";
 import { didDocumentRoutes } from "./did-documents.ts";
 import type { OutputFile } from "./output-file.ts";
 import { type Route, routeFiles } from "./routes.ts";
@@ -38,10 +39,10 @@ export interface KvShard {
 }
 
 export interface OutputPlan {
-  /**
-   * The files of the record index, the route table's files and the build info, one at a time, in stable order.
-   */
+  /** The files of the record index and the route table's files, one at a time, in stable order. */
   indexFiles(): Iterable<OutputFile>;
+  /** What the output answers for, which the build info (build-info.ts) says. */
+  counts: Counts;
   /** The Workers KV pairs, shard by shard, in the index's order. */
   kvShards(): Iterable<KvShard>;
   /** The route table's files (routes.ts): each document's stored file, then the table's shards; each also a KV pair. */
@@ -83,7 +84,12 @@ export function planOutput(
   };
   const routed = routeFiles([...didDocumentRoutes(content.didDocuments), ...routes]);
   return {
-    indexFiles: () => indexFiles(content, shardsOnce(), routed),
+    indexFiles: () => indexFiles(shardsOnce(), routed),
+    counts: {
+      manifests: content.published.length,
+      redirects: content.redirects.size,
+      revoked: content.revoked.size,
+    },
     kvShards: () => kvShards(shardsOnce()),
     routed,
   };
@@ -101,10 +107,10 @@ interface Shards {
 }
 
 /**
- * The record index, one shard at a time (one record per line, in UMID order), then the route table's files and the
- * build info. Records depend only on the content: identical content, identical bytes.
+ * The record index, one shard at a time (one record per line, in UMID order), then the route table's files. Records
+ * depend only on the content: identical content, identical bytes.
  */
-function* indexFiles(content: ContentCheck, shards: Shards, routed: readonly OutputFile[]): Iterable<OutputFile> {
+function* indexFiles(shards: Shards, routed: readonly OutputFile[]): Iterable<OutputFile> {
   const { umidAt, entryAt } = shards;
   for (const [shard, sorted] of shards.members) {
     let bytes: Uint8Array | undefined;
@@ -122,13 +128,6 @@ function* indexFiles(content: ContentCheck, shards: Shards, routed: readonly Out
     };
   }
   yield* routed;
-  const info = {
-    format: INDEX_FORMAT,
-    manifests: content.published.length,
-    redirects: content.redirects.size,
-    revoked: content.revoked.size,
-  };
-  yield { path: BUILD_INFO_PATH, bytes: utf8(`${JSON.stringify(info, null, 2)}\n`) };
 }
 
 function* kvShards(shards: Shards): Iterable<KvShard> {

@@ -1,19 +1,20 @@
 /**
- * The output's state: the SHA-256 of each index file the plan made (index shards,
- * resolver.json), its size, and the digest of its inputs, which a warm build compares with
+ * The output's state: the SHA-256 of each index file the plan made (index shards, the route
+ * table's files), its size, and the digest of its inputs, which a warm build compares with
  * its own plan's to find the few files that changed without reading the others, nor
- * making those whose inputs are unchanged. It is a file of the output itself
- * (`STATE_PATH`), so that it is replaced together with the output it describes, and a cold
- * and a warm build of the same content write it alike.
+ * making those whose inputs are unchanged. It is a blob of the build's store (the cache's,
+ * scripts/store/blob-store.ts), found by its digest, which the output's resolver.json
+ * names (build-info.ts): so the state is replaced together with the output it describes, a
+ * cold and a warm build of the same content write the same bytes, and an output whose state
+ * the store lacks is written whole.
  */
 import { createHash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
 import { INDEX_FORMAT } from "../../edge/records.ts";
 import type { OutputFile } from "./output-file.ts";
 
-export const STATE_PATH = "build-state.json";
 /** The state's own format; with INDEX_FORMAT, what a warm build must find to build in place. */
-const STATE_FORMAT = 2;
+const STATE_FORMAT = 3;
 
 /** What the state keeps of an index file: the lowercase hex SHA-256 of its bytes, their number, and its inputs. */
 export interface FileState {
@@ -26,8 +27,8 @@ export interface FileState {
 export type FileDigests = Map<string, FileState>;
 
 /**
- * `files`, as they come, noting each one's state in `states`; then the state file that lists them. A file whose
- * inputs are those `previous` kept for its path has the state kept there: its bytes are not made.
+ * `files`, as they come, noting each one's state in `states`. A file whose inputs are those `previous` kept for its path
+ * has the state kept there: its bytes are not made.
  */
 export function* withState(
   files: Iterable<OutputFile>,
@@ -40,7 +41,6 @@ export function* withState(
     else states.set(file.path, stateOf(file));
     yield file;
   }
-  yield stateFile(states);
 }
 
 function stateOf(file: OutputFile): FileState {
@@ -49,24 +49,22 @@ function stateOf(file: OutputFile): FileState {
   return inputs === undefined ? { digest, bytes: bytes.byteLength } : { digest, bytes: bytes.byteLength, inputs };
 }
 
-function stateFile(states: FileDigests): OutputFile {
+/** The state's bytes, to keep in the store: the same states, the same bytes. */
+export function stateBlob(states: FileDigests): Uint8Array {
   const lines = [...states].map(
     ([path, { digest, bytes, inputs }]) => `${JSON.stringify(path)}:${JSON.stringify([digest, bytes, inputs ?? null])}`,
   );
-  return {
-    path: STATE_PATH,
-    bytes: utf8(`{"format":${STATE_FORMAT},"index":${INDEX_FORMAT},"files":{\n${lines.join(",\n")}\n}}\n`),
-  };
+  return utf8(`{"format":${STATE_FORMAT},"index":${INDEX_FORMAT},"files":{\n${lines.join(",\n")}\n}}\n`);
 }
 
 /**
- * The states a state file lists; undefined when it is not one this build wrote in this format (the build then writes the
- * output whole), or names a path that could leave the output folder.
+ * The states a state blob lists; undefined when it is not one this build wrote in this format (the build then writes
+ * the output whole), or names a path that could leave the output folder.
  */
-export function parseState(text: string): FileDigests | undefined {
+export function parseState(blob: Uint8Array): FileDigests | undefined {
   let state: unknown;
   try {
-    state = JSON.parse(text);
+    state = JSON.parse(Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString("utf8"));
   } catch {
     return undefined;
   }

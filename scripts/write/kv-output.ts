@@ -2,14 +2,15 @@
  * The Workers KV bulk files: one folder per bucket of 16 index shards, named by the first two
  * hex digits the shards' names share (`dist-kv/<xy>/kv-0001/kv-0000001.json`, …, by
  * kv-writer.ts), holding their UMIDs' pairs shard by shard, each in the index's order; and
- * `kv-state.json`, which names the digest of the inputs each bucket's files were made from
- * (its shards' digests: output-plan.ts), and how many files they are. The route table's
+ * `resolver-kv.json`, which marks the folder as one a build wrote and names its state in the
+ * build's store (the cache's blob store): the digest of the inputs each bucket's files were
+ * made from (its shards' digests: output-plan.ts), and how many files they are. The route table's
  * files (plan/routes.ts: its shards, every one of them, empty ones too, and each document it routes) are a pair each,
  * keyed by the file's name in the output, in a bucket per top folder of that name (`routes`, `documents`, `log`),
  * whose inputs are the files' names and bytes. A warm build
  * rewrites only the buckets whose inputs changed and removes those that went. Without a
- * state it can read, it writes the whole folder beside the old one and swaps it in (output.ts). While
- * buckets are rewritten in place the state says `"updating": true`: a build killed then
+ * state it can read (no store, or none holding it), it writes the whole folder beside the old one and swaps it in
+ * (output.ts). While buckets are rewritten in place the marker names no state: a build killed then
  * leaves a folder the next build writes whole again, as a cold build would.
  *
  * Buckets rather than shards: a folder and its files cost about as much to create as a body,
@@ -19,21 +20,26 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { utf8 } from "../../core/base64url.ts";
 import { INDEX_FORMAT } from "../../edge/records.ts";
 import type { OutputFile } from "../plan/output-file.ts";
 import type { KvShard } from "../plan/output-plan.ts";
 import { withEveryRouteShard } from "../plan/routes.ts";
 import { writeAtomically } from "../store/atomic-write.ts";
+import type { BlobStore } from "../store/blob-store.ts";
 import { sweep } from "../store/sweep.ts";
 import { KvWriter } from "./kv-writer.ts";
 import { assertReplaceable, commitStaging, discardStaging, OutputError, openStaging } from "./output.ts";
 
-/** The state of a KV folder; also what shows that a folder is an earlier KV output, safe to replace. */
-const KV_STATE = "kv-state.json";
-/** What shows a folder is one to replace: its state, or, before folders had one, their first folder of files. */
-const KV_MARKERS = [KV_STATE, "kv-0001"];
-/** 3: the route table's buckets replaced the tables' `did` and `well-known`. */
-const KV_STATE_FORMAT = 3;
+/** What shows that a folder is an earlier KV output, safe to replace, and names its state. */
+const KV_MARKER = "resolver-kv.json";
+/**
+ * What shows a folder is one to replace: its marker; the state an earlier version kept in the folder; or, before
+ * folders had one, their first folder of files.
+ */
+const KV_MARKERS = [KV_MARKER, "kv-state.json", "kv-0001"];
+/** 4: kept in the store, the folder's marker naming it; 3: the route table's buckets replaced `did` and `well-known`. */
+const KV_STATE_FORMAT = 4;
 /** An index bucket's two hex digits, or a top folder of the route table's files (plan/routes.ts). */
 const BUCKET_NAME = /^(?:[0-9a-f]{2}|[a-z][a-z-]{2,})$/;
 
@@ -57,16 +63,17 @@ export async function writeKvOutput(
   shards: Iterable<KvShard>,
   outDir: string,
   routed: readonly OutputFile[],
+  store: BlobStore | undefined,
 ): Promise<number> {
   const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
   const buckets = [...bucketsOf(shards, bodyOf), ...routedBuckets(withEveryRouteShard(routed))];
-  const previous = readState(kvDir);
+  const previous = store && readState(kvDir, store);
   if (previous === undefined) {
     const staging = await openStaging(kvDir, KV_MARKERS);
     try {
       const states = new Map<string, BucketState>();
       for (const bucket of buckets) states.set(bucket.name, await writeBucket(staging, bucket));
-      writeState(staging, states, false);
+      writeMarker(staging, keepState(states, store));
       await commitStaging(staging, kvDir);
       return fileCount(states);
     } catch (error) {
@@ -74,21 +81,25 @@ export async function writeKvOutput(
       throw error;
     }
   }
-  // A state a killed build was writing is no part of the folder (an older version's temporary named it so).
-  sweep(kvDir, { locked: true, unnamed: (name) => name.startsWith(`${KV_STATE}.`) && name.endsWith(".tmp") });
-  writeState(kvDir, previous, true);
+  // A marker a killed build was writing is no part of the folder.
+  sweep(kvDir, { locked: true });
+  const changed = new Set(buckets.filter((bucket) => previous.buckets.get(bucket.name)?.inputs !== bucket.inputs));
+  const names = new Set(buckets.map((bucket) => bucket.name));
+  const gone = [...previous.buckets.keys()].filter((name) => !names.has(name));
+  // No bucket to rewrite: the folder is as its marker says throughout, and the state is only kept in the store.
+  const updating = changed.size > 0 || gone.length > 0;
+  if (updating) writeMarker(kvDir, null);
   const states = new Map<string, BucketState>();
   for (const bucket of buckets) {
-    const before = previous.get(bucket.name);
-    if (before?.inputs === bucket.inputs) states.set(bucket.name, before);
+    if (!changed.has(bucket)) states.set(bucket.name, previous.buckets.get(bucket.name)!);
     else {
       rmSync(join(kvDir, bucket.name), { recursive: true, force: true });
       states.set(bucket.name, await writeBucket(kvDir, bucket));
     }
   }
-  for (const name of previous.keys())
-    if (!states.has(name)) rmSync(join(kvDir, name), { recursive: true, force: true });
-  writeState(kvDir, states, false);
+  for (const name of gone) rmSync(join(kvDir, name), { recursive: true, force: true });
+  const state = keepState(states, store);
+  if (updating || state !== previous.digest) writeMarker(kvDir, state);
   return fileCount(states);
 }
 
@@ -181,28 +192,37 @@ function fileCount(states: ReadonlyMap<string, BucketState>): number {
   return files;
 }
 
-/** Written whole by the one atomic writer: a reader finds the old state or the new. */
-function writeState(kvDir: string, states: ReadonlyMap<string, BucketState>, updating: boolean): void {
+/** The folder's state, kept in `store` (when there is one); its digest, lowercase hex. */
+function keepState(states: ReadonlyMap<string, BucketState>, store: BlobStore | undefined): string {
   const lines = [...states].map(
     ([bucket, { inputs, files }]) => `${JSON.stringify(bucket)}:${JSON.stringify([inputs, files])}`,
   );
-  const text = `{"format":${KV_STATE_FORMAT},"index":${INDEX_FORMAT},"updating":${updating},"buckets":{\n${lines.join(",\n")}\n}}\n`;
-  writeAtomically(join(kvDir, KV_STATE), text);
+  const blob = utf8(`{"format":${KV_STATE_FORMAT},"index":${INDEX_FORMAT},"buckets":{\n${lines.join(",\n")}\n}}\n`);
+  return store?.keep(blob) ?? createHash("sha256").update(blob).digest("hex");
 }
 
 /**
- * The buckets' states the folder's state names; undefined when there is none this build can use: no folder or state,
- * another format, one that could name a path outside the folder, or an update that never finished.
+ * Marks the folder as a build's, naming its state (`null` while buckets are rewritten in place). Written whole by the
+ * one atomic writer: a reader finds the old marker or the new.
  */
-function readState(kvDir: string): Map<string, BucketState> | undefined {
-  let state: unknown;
-  try {
-    state = JSON.parse(readFileSync(join(kvDir, KV_STATE), "utf8"));
-  } catch {
+function writeMarker(kvDir: string, state: string | null): void {
+  writeAtomically(join(kvDir, KV_MARKER), `${JSON.stringify({ format: KV_STATE_FORMAT, state })}\n`);
+}
+
+/**
+ * The buckets' states the folder's marker names in `store`; undefined when there is none this build can use: no
+ * folder or marker, another format, a state the store lacks, one that could name a path outside the folder, or an
+ * update that never finished.
+ */
+function readState(kvDir: string, store: BlobStore): { digest: string; buckets: Map<string, BucketState> } | undefined {
+  const marker = parsedJson(() => readFileSync(join(kvDir, KV_MARKER)));
+  const { format: markerFormat, state: digest } = (marker ?? {}) as Record<string, unknown>;
+  if (markerFormat !== KV_STATE_FORMAT || typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest))
     return undefined;
-  }
-  const { format, index, updating, buckets } = (state ?? {}) as Record<string, unknown>;
-  if (format !== KV_STATE_FORMAT || index !== INDEX_FORMAT || updating !== false) return undefined;
+  const blob = store.get(digest);
+  if (typeof blob === "string") return undefined;
+  const { format, index, buckets } = (parsedJson(() => blob) ?? {}) as Record<string, unknown>;
+  if (format !== KV_STATE_FORMAT || index !== INDEX_FORMAT) return undefined;
   if (typeof buckets !== "object" || buckets === null) return undefined;
   const states = new Map<string, BucketState>();
   for (const [bucket, kept] of Object.entries(buckets)) {
@@ -211,5 +231,15 @@ function readState(kvDir: string): Map<string, BucketState> | undefined {
     if (typeof inputs !== "string" || !/^[0-9a-f]{64}$/.test(inputs) || !Number.isSafeInteger(files)) return undefined;
     states.set(bucket, { inputs, files: files as number });
   }
-  return states;
+  return { digest, buckets: states };
+}
+
+/** The JSON value of the bytes `read` gives; undefined when they cannot be read or parsed. */
+function parsedJson(read: () => Uint8Array): unknown {
+  try {
+    const bytes = read();
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+  } catch {
+    return undefined;
+  }
 }

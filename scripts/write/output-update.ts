@@ -2,8 +2,9 @@
  * A build's output, made in a staging folder beside it (`.NAME.building-*`: a kill leaves
  * the output as it was, and `recoverOutput` removes the folder), then put in place in one
  * of two ways:
- * - in place, when the output holds a previous build's state (plan/output-state.ts) and is
- *   as that state says: the plan's index files are compared with the state; the shards
+ * - in place, when the output's build info names a state the build's store holds
+ *   (plan/output-state.ts) and the output is as that state says: the plan's index files
+ *   are compared with the state; the shards
  *   that changed, old and new, say which bodies go, move or are written
  *   (plan/output-diff.ts); those files are staged, and the update is decided with its
  *   journal (journal.ts);
@@ -15,14 +16,18 @@
  * again. So the check runs once, whatever the output turns out to hold: a warm build and a
  * cold one differ only in what they find already done.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { appendAll } from "../../core/append-all.ts";
 import { BUILD_INFO_PATH, INDEX_FOLDER } from "../../edge/records.ts";
+import type { Placement } from "../plan/body-names.ts";
+import { buildInfo, stateNamedBy } from "../plan/build-info.ts";
 import { type BodyRecord, bodyChanges, bodyRecords } from "../plan/output-diff.ts";
 import type { OutputFile } from "../plan/output-file.ts";
-import { type FileDigests, parseState, STATE_PATH, withState } from "../plan/output-state.ts";
-import type { Placement } from "../plan/body-names.ts";
-import { appendAll } from "../../core/append-all.ts";
+import type { OutputPlan } from "../plan/output-plan.ts";
+import { type FileDigests, parseState, stateBlob, withState } from "../plan/output-state.ts";
+import type { BlobStore } from "../store/blob-store.ts";
 import { BodyWriter } from "./body-writer.ts";
 import { decideInPlace, type Journal, STAGED } from "./journal.ts";
 import { commitStaging, discardStaging, openStaging, writeFiles } from "./output.ts";
@@ -43,35 +48,38 @@ export interface PublishedBodies {
 /** The bytes of a published body the check did not hand over; undefined when they cannot be had. */
 export type BodySource = (umid: string, etag: string) => Uint8Array | undefined;
 
-/** A previous output to update in place: its state, as parsed and as written. */
+/** A previous output to update in place: its state, and its build info's bytes. */
 interface Previous {
   files: FileDigests;
-  text: string;
+  info: Uint8Array;
 }
+
+/** What of the plan the output is made from: its index files (made anew at each call), and its counts. */
+export type IndexPlan = Pick<OutputPlan, "indexFiles" | "counts">;
 
 export class OutputUpdate {
   readonly #writer: BodyWriter;
   #previous: Previous | undefined;
   #journal: Journal | undefined;
-  /** The bytes of the plan's index files, and of the state: what the output holds besides its bodies. */
+  /** The bytes of the plan's index files, and of the build info: what the output holds besides its bodies. */
   indexBytes = 0;
 
   private constructor(
     readonly outDir: string,
     readonly staging: string,
-    previous: Previous | undefined,
+    readonly store: BlobStore | undefined,
   ) {
     this.#writer = new BodyWriter(join(staging, STAGED));
-    this.#previous = previous;
+    this.#previous = store && previousOutput(outDir, store);
   }
 
   /**
    * The update of `outDir`, staged in a new folder beside it once it is known to be replaceable (output.ts): in place
-   * when it holds a previous output this build can read as its own.
+   * when it holds a previous output whose state `store` holds. The state of the output made is kept there.
    */
-  static async open(outDir: string): Promise<OutputUpdate> {
+  static async open(outDir: string, store: BlobStore | undefined): Promise<OutputUpdate> {
     const staging = await openStaging(outDir, BUILD_INFO_PATH);
-    return new OutputUpdate(outDir, staging, previousOutput(outDir));
+    return new OutputUpdate(outDir, staging, store);
   }
 
   /**
@@ -88,17 +96,13 @@ export class OutputUpdate {
   }
 
   /**
-   * Stages what the plan's index files (`indexFiles`, made anew at each call) change, and the bodies they name that
-   * are not staged yet, from `bodyOf`; false when one could not be had. A previous output that is not as its state
-   * says is replaced whole, every published body (`published`) staged.
+   * Stages what the plan's index files and build info change, and the bodies they name that are not staged yet, from
+   * `bodyOf`; false when one could not be had. A previous output that is not as its state says is replaced whole,
+   * every published body (`published`) staged.
    */
-  async prepare(
-    indexFiles: () => Iterable<OutputFile>,
-    published: PublishedBodies,
-    bodyOf: BodySource,
-  ): Promise<boolean> {
+  async prepare(plan: IndexPlan, published: PublishedBodies, bodyOf: BodySource): Promise<boolean> {
     if (this.#previous !== undefined) {
-      const journal = await this.#inPlaceJournal(indexFiles(), this.#previous, bodyOf);
+      const journal = await this.#inPlaceJournal(plan, this.#previous, bodyOf);
       if (journal === "unavailable") return false;
       if (journal !== "damaged") {
         this.#journal = journal;
@@ -114,8 +118,17 @@ export class OutputUpdate {
       if (body === undefined) return false;
       this.#writer.write({ file }, body);
     }
-    this.indexBytes = await writeFiles(this.#writer.dir, withState(indexFiles(), new Map()));
+    const states: FileDigests = new Map();
+    this.indexBytes = await writeFiles(this.#writer.dir, withState(plan.indexFiles(), states));
+    this.indexBytes += await writeFiles(this.#writer.dir, [this.#buildInfo(plan, states)]);
     return true;
+  }
+
+  /** The build info naming the output's state, which it keeps in the store. */
+  #buildInfo(plan: IndexPlan, states: FileDigests): OutputFile {
+    const state = stateBlob(states);
+    const digest = this.store?.keep(state) ?? createHash("sha256").update(state).digest("hex");
+    return buildInfo(plan.counts, digest);
   }
 
   /** The most bodies one folder holds, when the output is written whole (an update in place stages only some). */
@@ -142,7 +155,7 @@ export class OutputUpdate {
    * says, `unavailable` when a body could not be had.
    */
   async #inPlaceJournal(
-    indexFiles: Iterable<OutputFile>,
+    plan: IndexPlan,
     previous: Previous,
     bodyOf: BodySource,
   ): Promise<Journal | "damaged" | "unavailable"> {
@@ -151,12 +164,7 @@ export class OutputUpdate {
     const before = new Map<string, BodyRecord>();
     const after = new Map<string, BodyRecord>();
     const changedIndex: OutputFile[] = [];
-    for (const file of withState(indexFiles, digests, previous.files)) {
-      if (file.path === STATE_PATH) {
-        this.indexBytes += file.bytes.byteLength;
-        if (Buffer.from(file.bytes).toString("utf8") !== previous.text) changedIndex.push(file);
-        continue;
-      }
+    for (const file of withState(plan.indexFiles(), digests, previous.files)) {
       const state = digests.get(file.path)!;
       this.indexBytes += state.bytes;
       if (previous.files.get(file.path)?.digest === state.digest) continue;
@@ -186,23 +194,28 @@ export class OutputUpdate {
       }
       journal.writes.push({ path: file, staged: file });
     }
-    // Bodies first: an index file never names a body before it is there.
+    const info = this.#buildInfo(plan, digests);
+    this.indexBytes += info.bytes.byteLength;
+    if (!Buffer.from(info.bytes).equals(previous.info)) changedIndex.push(info);
+    // Bodies first: an index file never names a body before it is there; the build info, naming the state, last.
     await writeFiles(this.#writer.dir, changedIndex);
     for (const { path } of changedIndex) journal.writes.push({ path, staged: path });
     return journal;
   }
 }
 
-/** The state of the output at `outDir`, when it holds one this build can read as its own. */
-function previousOutput(outDir: string): Previous | undefined {
+/** The output at `outDir`, when its build info names a state `store` holds, in a format this build reads. */
+function previousOutput(outDir: string, store: BlobStore): Previous | undefined {
+  let info: Uint8Array;
   try {
-    if (!existsSync(join(outDir, BUILD_INFO_PATH))) return undefined;
-    const text = readFileSync(join(outDir, STATE_PATH), "utf8");
-    const files = parseState(text);
-    return files && { files, text };
+    info = readFileSync(join(outDir, BUILD_INFO_PATH));
   } catch {
     return undefined;
   }
+  const digest = stateNamedBy(info);
+  const blob = digest === undefined ? "missing" : store.get(digest);
+  const files = typeof blob === "string" ? undefined : parseState(blob);
+  return files && { files, info };
 }
 
 /**
