@@ -80,6 +80,15 @@ const write = (dir: string, file: string, value: unknown) => {
 };
 const manifest = (umid: string, issuedAt = "2026-01-01T00:00:00Z") => signed(manifestFor(umid, { issuedAt }), key);
 const bodyOf = (out: string, umid: string) => join(out, "m", shardOf(umid), encodeBase64url(utf8(umid)));
+/** The KV files of every bucket of index shards but `bucket`. */
+const kvFilesOutside = (kvDir: string, bucket: string) =>
+  readdirSync(kvDir)
+    .filter((name) => /^[0-9a-f]{2}$/.test(name) && name !== bucket)
+    .flatMap((name) =>
+      readdirSync(join(kvDir, name), { recursive: true, encoding: "utf8" })
+        .filter((file) => file.endsWith(".json"))
+        .map((file) => join(kvDir, name, file)),
+    );
 const asides = (out: string) => readdirSync(join(out, "..")).filter((name) => name.startsWith(`.${basename(out)}.`));
 
 describe("build in place: the output of a cold build, whatever changed", () => {
@@ -158,8 +167,12 @@ describe("build in place: the output of a cold build, whatever changed", () => {
     await warmEqualsCold("both twins left");
   });
 
-  it("content that fails leaves the output as it was", async () => {
+  it("content that fails leaves the output as it was, and the next build updates it in place", async () => {
     const before = tree(out);
+    // Files an update in place leaves as they are: a body, and the KV files of a bucket m5.json's change does not touch.
+    const untouched = [bodyOf(out, "urn:warm:1"), ...kvFilesOutside(`${out}-kv`, shardOf("urn:warm:5").slice(0, 2))];
+    const inodes = () => untouched.map((file) => statSync(file).ino);
+    const inodesBefore = inodes();
     write(content, "bad.json", { ...manifest("urn:warm:bad"), subject: 7 });
     write(content, "m5.json", manifest("urn:warm:5", "2026-03-01T00:00:00Z"));
     assert.equal((await build(content, out, cache)).status, 1);
@@ -167,6 +180,7 @@ describe("build in place: the output of a cold build, whatever changed", () => {
     assert.deepEqual(asides(out), []);
     rmSync(join(content, "bad.json"));
     await warmEqualsCold("fixed");
+    assert.deepEqual(inodes(), inodesBefore);
   });
 
   it("takes no KV value from a body altered in the output since a build wrote it", async () => {

@@ -25,7 +25,7 @@ import type { Route } from "../plan/routes.ts";
 import { wellKnownRoutes } from "../plan/status-lists.ts";
 import { displayPath } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
-import { assertKvFolder, writeKvOutput } from "../write/kv-output.ts";
+import { KvOutput } from "../write/kv-output.ts";
 import { OutputUpdate, type PublishedBodies } from "../write/output-update.ts";
 import { recalledBody } from "./kept-bodies.ts";
 
@@ -76,7 +76,7 @@ export async function buildOutput({
   progress,
 }: BuildRequest): Promise<BuildOutcome> {
   const update = await OutputUpdate.open(outDir, cache?.blobs);
-  let kvDir: string | undefined;
+  let kvOutput: KvOutput | undefined;
   let output: StaticOutput = { files: 0, largestFolder: 0 };
   try {
     // The bytes of every body published: what the output holds, whatever this build writes of it.
@@ -92,8 +92,7 @@ export async function buildOutput({
         outline: async (outline) => {
           // Hosts count files, not manifests: decided on what the output holds at most.
           output = staticOutput({ ...outline, logFiles: log.length });
-          kvDir = kvOut.asked || writesKv(output) ? kvOut.dir : undefined;
-          if (kvDir !== undefined) await assertKvFolder(kvDir);
+          if (kvOut.asked || writesKv(output)) kvOutput = await KvOutput.open(kvOut.dir, cache?.blobs);
           statuses = outline.statuses;
         },
         publish: async (manifest) => {
@@ -148,14 +147,13 @@ export async function buildOutput({
     }
     await update.commit();
     // Each pair's value is the body the output now serves: changed or not, it is there.
-    const kvFiles =
-      kvDir === undefined ? 0 : await writeKvOutput(kvDir, plan.kvShards(), outDir, plan.routed, cache?.blobs);
+    const kvFiles = (await kvOutput?.write(plan.kvShards(), outDir, plan.routed)) ?? 0;
     return {
       content,
       built: {
         bodyFile: (umid) => names.fileOf(umid),
         bytes: bodyBytes + update.indexBytes,
-        ...(kvDir !== undefined && { kvDir }),
+        ...(kvOutput !== undefined && { kvDir: kvOutput.kvDir }),
         kvFiles,
         // A folder fuller than a uniform hash makes (UMIDs chosen to collide) is warned of as it is.
         hostWarnings: hostWarnings(

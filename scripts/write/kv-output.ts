@@ -49,58 +49,67 @@ interface BucketState {
   files: number;
 }
 
-/** Refuses, before a build writes anything, a KV folder that is not one a build wrote: it would be replaced. */
-export async function assertKvFolder(kvDir: string): Promise<void> {
-  await assertReplaceable(resolve(kvDir), KV_MARKERS);
-}
+/** A KV folder to write: where, the store that keeps its state, and the state it holds, if this build can use it. */
+export class KvOutput {
+  private constructor(
+    readonly kvDir: string,
+    readonly store: BlobStore | undefined,
+    readonly previous: KvState | undefined,
+  ) {}
 
-/**
- * Writes the KV pairs of `shards`, and of the route table's files, into `kvDir`, each published UMID's value read from
- * the file the output `outDir` serves it from; returns the number of bulk files the folder holds.
- */
-export async function writeKvOutput(
-  kvDir: string,
-  shards: Iterable<KvShard>,
-  outDir: string,
-  routed: readonly OutputFile[],
-  store: BlobStore | undefined,
-): Promise<number> {
-  const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
-  const buckets = [...bucketsOf(shards, bodyOf), ...routedBuckets(withEveryRouteShard(routed))];
-  const previous = store && readState(kvDir, store);
-  if (previous === undefined) {
-    const staging = await openStaging(kvDir, KV_MARKERS);
-    try {
-      const states = new Map<string, BucketState>();
-      for (const bucket of buckets) states.set(bucket.name, await writeBucket(staging, bucket));
-      writeMarker(staging, keepState(states, store));
-      await commitStaging(staging, kvDir);
-      return fileCount(states);
-    } catch (error) {
-      await discardStaging(staging);
-      throw error;
-    }
+  /**
+   * The KV folder at `kvDir`, refused before a build writes anything when it is not one a build wrote (it would be
+   * replaced). The state it holds is kept in `store` until a build replaces the folder: one refused leaves it as it was.
+   */
+  static async open(kvDir: string, store: BlobStore | undefined): Promise<KvOutput> {
+    await assertReplaceable(resolve(kvDir), KV_MARKERS);
+    const previous = store && readState(kvDir, store);
+    if (previous !== undefined) store!.keep(previous.blob);
+    return new KvOutput(kvDir, store, previous);
   }
-  // A marker a killed build was writing is no part of the folder.
-  sweep(kvDir, { locked: true });
-  const changed = new Set(buckets.filter((bucket) => previous.buckets.get(bucket.name)?.inputs !== bucket.inputs));
-  const names = new Set(buckets.map((bucket) => bucket.name));
-  const gone = [...previous.buckets.keys()].filter((name) => !names.has(name));
-  // No bucket to rewrite: the folder is as its marker says throughout, and the state is only kept in the store.
-  const updating = changed.size > 0 || gone.length > 0;
-  if (updating) writeMarker(kvDir, null);
-  const states = new Map<string, BucketState>();
-  for (const bucket of buckets) {
-    if (!changed.has(bucket)) states.set(bucket.name, previous.buckets.get(bucket.name)!);
-    else {
-      rmSync(join(kvDir, bucket.name), { recursive: true, force: true });
-      states.set(bucket.name, await writeBucket(kvDir, bucket));
+
+  /**
+   * Writes the KV pairs of `shards`, and of the route table's files, each published UMID's value read from the file the
+   * output `outDir` serves it from; returns the number of bulk files the folder holds.
+   */
+  async write(shards: Iterable<KvShard>, outDir: string, routed: readonly OutputFile[]): Promise<number> {
+    const { kvDir, store, previous } = this;
+    const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
+    const buckets = [...bucketsOf(shards, bodyOf), ...routedBuckets(withEveryRouteShard(routed))];
+    if (previous === undefined) {
+      const staging = await openStaging(kvDir, KV_MARKERS);
+      try {
+        const states = new Map<string, BucketState>();
+        for (const bucket of buckets) states.set(bucket.name, await writeBucket(staging, bucket));
+        writeMarker(staging, keepState(states, store));
+        await commitStaging(staging, kvDir);
+        return fileCount(states);
+      } catch (error) {
+        await discardStaging(staging);
+        throw error;
+      }
     }
+    // A marker a killed build was writing is no part of the folder.
+    sweep(kvDir, { locked: true });
+    const changed = new Set(buckets.filter((bucket) => previous.buckets.get(bucket.name)?.inputs !== bucket.inputs));
+    const names = new Set(buckets.map((bucket) => bucket.name));
+    const gone = [...previous.buckets.keys()].filter((name) => !names.has(name));
+    // No bucket to rewrite: the folder is as its marker says throughout, and the state is only kept in the store.
+    const updating = changed.size > 0 || gone.length > 0;
+    if (updating) writeMarker(kvDir, null);
+    const states = new Map<string, BucketState>();
+    for (const bucket of buckets) {
+      if (!changed.has(bucket)) states.set(bucket.name, previous.buckets.get(bucket.name)!);
+      else {
+        rmSync(join(kvDir, bucket.name), { recursive: true, force: true });
+        states.set(bucket.name, await writeBucket(kvDir, bucket));
+      }
+    }
+    for (const name of gone) rmSync(join(kvDir, name), { recursive: true, force: true });
+    const state = keepState(states, store);
+    if (updating || state !== previous.digest) writeMarker(kvDir, state);
+    return fileCount(states);
   }
-  for (const name of gone) rmSync(join(kvDir, name), { recursive: true, force: true });
-  const state = keepState(states, store);
-  if (updating || state !== previous.digest) writeMarker(kvDir, state);
-  return fileCount(states);
 }
 
 /** A folder of bulk files: its name, the digest of its inputs, and how its pairs are written. */
@@ -214,7 +223,14 @@ function writeMarker(kvDir: string, state: string | null): void {
  * folder or marker, another format, a state the store lacks, one that could name a path outside the folder, or an
  * update that never finished.
  */
-function readState(kvDir: string, store: BlobStore): { digest: string; buckets: Map<string, BucketState> } | undefined {
+/** A KV folder's state as the store keeps it: its digest and bytes, and each bucket's state. */
+interface KvState {
+  digest: string;
+  blob: Uint8Array;
+  buckets: Map<string, BucketState>;
+}
+
+function readState(kvDir: string, store: BlobStore): KvState | undefined {
   const marker = parsedJson(() => readFileSync(join(kvDir, KV_MARKER)));
   const { format: markerFormat, state: digest } = (marker ?? {}) as Record<string, unknown>;
   if (markerFormat !== KV_STATE_FORMAT || typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest))
@@ -231,7 +247,7 @@ function readState(kvDir: string, store: BlobStore): { digest: string; buckets: 
     if (typeof inputs !== "string" || !/^[0-9a-f]{64}$/.test(inputs) || !Number.isSafeInteger(files)) return undefined;
     states.set(bucket, { inputs, files: files as number });
   }
-  return { digest, buckets: states };
+  return { digest, blob, buckets: states };
 }
 
 /** The JSON value of the bytes `read` gives; undefined when they cannot be read or parsed. */

@@ -214,7 +214,10 @@ function previousOutput(outDir: string, store: BlobStore): Previous | undefined 
   }
   const digest = stateNamedBy(info);
   const blob = digest === undefined ? "missing" : store.get(digest);
-  const files = typeof blob === "string" ? undefined : parseState(blob);
+  if (typeof blob === "string") return undefined;
+  const files = parseState(blob);
+  // Kept until a build replaces the output that names it: one refused leaves that output as it was.
+  if (files !== undefined) store.keep(blob);
   return files && { files, info };
 }
 
