@@ -9,11 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { checkContent, type ContentCheck } from "../scripts/check/check-content.ts";
-import type { RouteStatus } from "../scripts/check/routes.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
 import { displayPath } from "../scripts/read/files.ts";
 import { BodyNames } from "../scripts/plan/body-names.ts";
-import { planBody, planOutput } from "../scripts/plan/output-plan.ts";
+import { planOutput } from "../scripts/plan/output-plan.ts";
 import { BlobStore } from "../scripts/store/blob-store.ts";
 import { OutputUpdate } from "../scripts/write/output-update.ts";
 import { formatEtag, etagSha256 } from "../edge/etag.ts";
@@ -57,19 +56,15 @@ async function build(
   // The build's store, where the output's state is kept: opened and saved once per build, as a build does.
   const store = new BlobStore(`${out}-store`);
   const update = await OutputUpdate.open(out, store);
-  let statuses: ReadonlyMap<string, RouteStatus> = new Map();
   const check = await checkContent(
     content,
     { settings, now: new Date("2027-01-01T00:00:00Z"), strict: false },
     {
-      outline: async (outline) => {
-        statuses = outline.statuses;
-      },
       publish: async (manifest) => {
         assert.equal(manifest.body.kind, "bytes");
         const body = manifest.body.kind === "bytes" ? manifest.body.bytes : undefined;
         source.set(formatEtag(manifest.digest), body!);
-        update.stage(planBody(manifest, names, statuses, NEXT_CHECK).placed, handed === "all" ? body : undefined);
+        update.stage(names.add(manifest.umid), handed === "all" ? body : undefined);
         return true;
       },
     },

@@ -66,8 +66,6 @@ export interface ContentOutline {
   manifestFiles: number;
   redirects: number;
   revoked: number;
-  /** What `_routes.json` says of each revoked, suspended or reinstated UMID. */
-  statuses: ReadonlyMap<string, RouteStatus>;
   /** Whether did:web documents are to be published. */
   didDocuments: boolean;
 }
@@ -182,7 +180,6 @@ export async function checkContent(
     manifestFiles: files.names.length,
     redirects: result.redirects.size,
     revoked: result.revoked.size,
-    statuses: result.statuses,
     didDocuments: root.didDocuments.length > 0,
   });
   /** UMID → the index of the file that claims it first. */

@@ -12,7 +12,6 @@ import { etagSha256, formatEtag } from "../../edge/etag.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 import { checkContent, type ContentCheck } from "../check/check-content.ts";
 import type { PublishedManifests } from "../check/published.ts";
-import type { RouteStatus } from "../check/routes.ts";
 import { STATUS_FOLDER } from "../check/status-allocation.ts";
 import type { Settings } from "../config.ts";
 import { STATUS_LIST_KEY_VARIABLE, type StatusListSigner } from "../crypto/status-list-key.ts";
@@ -20,7 +19,7 @@ import type { ContentLog } from "../log/log-folder.ts";
 import { logGateProblems } from "../log/log-gate.ts";
 import { BodyNames } from "../plan/body-names.ts";
 import { hostWarnings, type StaticOutput, staticOutput, writesKv } from "../plan/host-limits.ts";
-import { planBody, planOutput } from "../plan/output-plan.ts";
+import { planOutput } from "../plan/output-plan.ts";
 import type { Route } from "../plan/routes.ts";
 import { wellKnownRoutes } from "../plan/status-lists.ts";
 import { displayPath } from "../read/files.ts";
@@ -81,7 +80,6 @@ export async function buildOutput({
   try {
     // The bytes of every body published: what the output holds, whatever this build writes of it.
     let bodyBytes = 0;
-    let statuses: ReadonlyMap<string, RouteStatus> = new Map();
     const nextCheck = settings.statusNextCheck;
     const now = new Date();
     const names = new BodyNames();
@@ -93,7 +91,6 @@ export async function buildOutput({
           // Hosts count files, not manifests: decided on what the output holds at most.
           output = staticOutput({ ...outline, logFiles: log.length });
           if (kvOut.asked || writesKv(output)) kvOutput = await KvOutput.open(kvOut.dir, cache?.blobs);
-          statuses = outline.statuses;
         },
         publish: async (manifest) => {
           // An unchanged body is neither read nor written in place: the previous output holds it, which the plan's
@@ -105,7 +102,7 @@ export async function buildOutput({
                 ? undefined
                 : recalledBody(cache!, manifest.umid, manifest.body.stored.digest);
           if (body === undefined && !update.inPlace) return false;
-          update.stage(planBody(manifest, names, statuses, nextCheck).placed, body);
+          update.stage(names.add(manifest.umid), body);
           bodyBytes += manifest.body.kind === "bytes" ? manifest.body.bytes.byteLength : manifest.body.stored.bytes;
           return true;
         },

@@ -15,9 +15,7 @@ import { INDEX_FORMAT, shardPath, type RecordEntry, type StatusEntry } from "../
 import { shardOf } from "../../edge/shard-file.ts";
 import { formatEtag } from "../../edge/etag.ts";
 import type { ContentCheck } from "../check/check-content.ts";
-import type { ValidManifest } from "../check/checked-manifest.ts";
-import type { RouteStatus } from "../check/routes.ts";
-import type { BodyNames, Placement } from "./body-names.ts";
+import type { BodyNames } from "./body-names.ts";
 import type { Counts } from "./build-info.ts";
 import { didDocumentRoutes } from "./did-documents.ts";
 import type { OutputFile } from "./output-file.ts";
@@ -47,27 +45,6 @@ export interface OutputPlan {
   kvShards(): Iterable<KvShard>;
   /** The route table's files (routes.ts): each document's stored file, then the table's shards; each also a KV pair. */
   routed: readonly OutputFile[];
-}
-
-/** A body's plan as it is handed over: where it goes (and what moves first), its ETag, and its status. */
-export interface PlacedBody {
-  placed: Placement;
-  etag: string;
-  status: StatusEntry;
-}
-
-/** Plans one manifest's body as the check hands it over, so that the writer can put it in place at once. */
-export function planBody(
-  manifest: ValidManifest,
-  names: BodyNames,
-  statuses: ReadonlyMap<string, RouteStatus>,
-  nextCheck: string,
-): PlacedBody {
-  return {
-    placed: names.add(manifest.umid),
-    etag: formatEtag(manifest.digest),
-    status: publishedStatus(manifest.issuedAt, statuses.get(manifest.umid), nextCheck),
-  };
 }
 
 /** `routes`: the documents to serve that the build made besides the content's own (its did:web documents). */
