@@ -13,6 +13,7 @@ import {
 import { join } from "node:path";
 import { CLOUDFLARE_FREE_FILES } from "../plan/host-limits.ts";
 import { projectRoot } from "../read/content-root.ts";
+import { grouped } from "../report/human-units.ts";
 import { booleanOption, stringOption } from "../cli/options.ts";
 
 export const build = declareCommand({
@@ -23,7 +24,7 @@ then writes one body file per manifest and the record index to the output direct
 anything fails: the previous output directory is left as it was. Manifests that have
 expired, or are not yet issued, are warnings here. The lookup page, a static page for
 people to look UMIDs up in a browser, is written to its own folder: it must be hosted on
-another origin than the resolver. When the output would hold over ${CLOUDFLARE_FREE_FILES.toLocaleString("en-US")} files
+another origin than the resolver. When the output would hold over ${grouped(CLOUDFLARE_FREE_FILES)} files
 (Cloudflare's free-plan limit: a body per manifest, up to 4,096 index shards), or with
 --kv-out, it also writes Workers KV bulk-upload files, for a Worker that reads its records
 from KV: load each with 'wrangler kv bulk put FILE --binding UM_RECORDS --remote'. It

@@ -19,7 +19,7 @@
  * build then counts the bodies it wrote in each folder, and warns of the fullest.
  */
 import { BUILD_INFO_PATH, INDEX_SHARDS } from "../../edge/records.ts";
-import { size } from "../report/human-units.ts";
+import { grouped, size } from "../report/human-units.ts";
 
 /**
  * Cloudflare Workers Static Assets: files per Worker version on the free plan; past it the build writes Workers KV
@@ -111,10 +111,10 @@ export function hostWarnings(
   maxManifestBytes: number,
 ): string[] {
   const warnings: string[] = [];
-  const files = `${dirs.out}/ will hold up to ${count(output.files)} files`;
+  const files = `${dirs.out}/ will hold up to ${grouped(output.files)} files`;
   const kv = `Workers KV (the bulk files in ${dirs.kv}/; docs/hosts.md)`;
   const cloudflare = (limit: number, plan: string) =>
-    `Cloudflare's ${plan} limit of ${count(limit)} static files per Worker version`;
+    `Cloudflare's ${plan} limit of ${grouped(limit)} static files per Worker version`;
   if (output.files > CLOUDFLARE_PAID_FILES) {
     warnings.push(
       `${files}, over ${cloudflare(CLOUDFLARE_PAID_FILES, "Workers Paid")}: on ` +
@@ -130,7 +130,7 @@ export function hostWarnings(
     warnings.push(
       `${files}, over ${cloudflare(CLOUDFLARE_FREE_FILES, "free-plan")}: on ` +
         `Cloudflare, deploy the Worker with ${kv}, or use Workers Paid ` +
-        `(${count(CLOUDFLARE_PAID_FILES)} files)`,
+        `(${grouped(CLOUDFLARE_PAID_FILES)} files)`,
     );
   } else if (near(output.files, CLOUDFLARE_FREE_FILES)) {
     warnings.push(
@@ -140,8 +140,8 @@ export function hostWarnings(
         `records from KV (docs/hosts.md)`,
     );
   }
-  const folder = `one folder of ${dirs.out}/ will hold up to ${count(output.largestFolder)} files`;
-  const netlify = `Netlify's limit of ${count(NETLIFY_FOLDER_FILES)} files in one folder`;
+  const folder = `one folder of ${dirs.out}/ will hold up to ${grouped(output.largestFolder)} files`;
+  const netlify = `Netlify's limit of ${grouped(NETLIFY_FOLDER_FILES)} files in one folder`;
   if (output.largestFolder > NETLIFY_FOLDER_FILES) {
     warnings.push(`${folder}, over ${netlify}: Netlify fails the deploy; serve it from Cloudflare, with ${kv}`);
   } else if (near(output.largestFolder, NETLIFY_FOLDER_FILES)) {
@@ -153,10 +153,10 @@ export function hostWarnings(
   }
   if (maxManifestBytes > CLOUDFLARE_MAX_FILE_BYTES) {
     warnings.push(
-      `UM_MAX_MANIFEST_BYTES is ${count(maxManifestBytes)} ` +
+      `UM_MAX_MANIFEST_BYTES is ${grouped(maxManifestBytes)} ` +
         `(${size(maxManifestBytes)}): Cloudflare refuses a static file or a Workers KV ` +
         `value over ${size(CLOUDFLARE_MAX_FILE_BYTES)}, so a manifest that large cannot ` +
-        `be served there; set it to at most ${count(CLOUDFLARE_MAX_FILE_BYTES)} to ` +
+        `be served there; set it to at most ${grouped(CLOUDFLARE_MAX_FILE_BYTES)} to ` +
         `deploy there`,
     );
   }
@@ -169,8 +169,4 @@ function near(n: number, limit: number): boolean {
 
 function share(n: number, limit: number): string {
   return `${Math.floor((100 * n) / limit)}%`;
-}
-
-function count(n: number): string {
-  return n.toLocaleString("en-US");
 }

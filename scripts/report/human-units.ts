@@ -12,6 +12,14 @@ export function duration(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
+/**
+ * A count with its thousands grouped by commas, as en-US writes it: "20,000". Not by Intl (`toLocaleString`), whose
+ * first use loads locale data: ~30 ms, more than `build --help` costs without it.
+ */
+export function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
+}
+
 const BYTE_UNITS = ["KiB", "MiB", "GiB", "TiB"];
 
 /** `n` bytes: "512 B", "10.4 KiB", "24.1 MiB". */

@@ -1,7 +1,7 @@
 /** Durations and sizes in build's summary and check's progress, as people read them. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { duration, size } from "../../scripts/report/human-units.ts";
+import { duration, grouped, size } from "../../scripts/report/human-units.ts";
 
 test("durations: milliseconds below a second, then seconds with one decimal, then minutes", () => {
   const cases: [number, string][] = [
@@ -28,4 +28,9 @@ test("sizes: bytes, then binary multiples with one decimal, never 1024.0 of a un
     [3 * 1024 ** 3, "3.0 GiB"],
   ];
   for (const [n, text] of cases) assert.equal(size(n), text, String(n));
+});
+
+test("counts: thousands grouped by commas, as en-US's locale writes them", () => {
+  for (const n of [0, 7, 999, 1000, 20_000, 15_903, 100_001, 1_234_567, 2 ** 31])
+    assert.equal(grouped(n), n.toLocaleString("en-US"), String(n));
 });
