@@ -25,7 +25,13 @@ const digestFile = (umid: string) => {
 };
 
 test("a body lives in the folder named like its index shard, by the base64url of its UMID", () => {
-  for (const umid of ["urn:uuid:4b7d1e2a-93c1-4f0e-a6b2-7d8e9f0a1b2c", "a/b ü", "ünïcødé-日本語-🚀"]) {
+  // A lone surrogate too: its UTF-8 is U+FFFD's, as core/base64url.ts encodes it.
+  for (const umid of [
+    "urn:uuid:4b7d1e2a-93c1-4f0e-a6b2-7d8e9f0a1b2c",
+    "a/b ü",
+    "ünïcødé-日本語-🚀",
+    "lone \ud800 half",
+  ]) {
     const file = filesOf([umid]).get(umid)!;
     assert.equal(file, `m/${shardOf(umid)}/${encodeBase64url(utf8(umid))}`);
     assert.equal(shardPath(umid), `index/${file.split("/")[1]}.json`);
