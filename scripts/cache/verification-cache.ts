@@ -254,7 +254,7 @@ export class VerificationCache {
         this.blobs === undefined ||
         (flags & FLAGS.body) === 0 ||
         (flags & FLAGS.error) !== 0 ||
-        this.blobs.has(stored.digest(i));
+        this.blobs.has(stored.digestBytes(i));
       usable[i] = stillFound[stored.dep(i)] === true && bodyHeld ? 1 : 0;
     }
     const known = new KnownKeys(stored.table);
@@ -482,6 +482,10 @@ class Stored {
 
   digest(i: number): string {
     return hex(this.digests, i);
+  }
+
+  digestBytes(i: number): Uint8Array {
+    return this.digests.subarray(i * KEY_BYTES, (i + 1) * KEY_BYTES);
   }
 
   jsonBytes(i: number): number {

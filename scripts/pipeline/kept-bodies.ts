@@ -22,8 +22,7 @@ export function keepBodies(
   const store = cache?.blobs;
   if (store === undefined) return;
   for (let i = 0; i < published.length && store.unwritable === undefined; i++) {
-    const digest = published.digestAt(i);
-    if (store.has(digest)) continue;
+    if (store.has(published.digestBytesAt(i))) continue;
     const body = outputBody(fileOf(published.umidAt(i)));
     // Bytes that are no longer that body are filed under their own digest, which no entry names: the index drops them.
     if (body !== undefined) store.put(body);

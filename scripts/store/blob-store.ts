@@ -86,9 +86,9 @@ export class BlobStore {
     this.#segment = new SegmentWriter(dir);
   }
 
-  /** Whether the index names `digest` (hex), and no `get` this run found it gone. */
-  has(digest: string): boolean {
-    const row = this.#index.rowOf(Buffer.from(digest, "hex"));
+  /** Whether the index names `digest` (hex, or its bytes), and no `get` this run found it gone. */
+  has(digest: string | Uint8Array): boolean {
+    const row = this.#index.rowOf(typeof digest === "string" ? Buffer.from(digest, "hex") : digest);
     return row >= 0 && this.#dropped[row] === 0;
   }
 
