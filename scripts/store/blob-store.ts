@@ -124,6 +124,11 @@ export class BlobStore {
     return digest;
   }
 
+  /** No longer keeps `digest` (hex) at the save, unless it is wanted: the state of an output a build replaced. */
+  release(digest: string): void {
+    this.#kept.delete(digest);
+  }
+
   /** Writes what `put` gathered: once every blob is put, so that a refusal is known before the cache is saved. */
   flush(): void {
     if (this.#unwritable !== undefined) return;

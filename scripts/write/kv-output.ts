@@ -59,7 +59,7 @@ export class KvOutput {
 
   /**
    * The KV folder at `kvDir`, refused before a build writes anything when it is not one a build wrote (it would be
-   * replaced). The state it holds is kept in `store` until a build replaces the folder: one refused leaves it as it was.
+   * replaced). The store keeps the state it holds until `write` replaces it: a build refused leaves it as it was.
    */
   static async open(kvDir: string, store: BlobStore | undefined): Promise<KvOutput> {
     await assertReplaceable(resolve(kvDir), KV_MARKERS);
@@ -108,6 +108,7 @@ export class KvOutput {
     for (const name of gone) rmSync(join(kvDir, name), { recursive: true, force: true });
     const state = keepState(states, store);
     if (updating || state !== previous.digest) writeMarker(kvDir, state);
+    if (state !== previous.digest) store?.release(previous.digest);
     return fileCount(states);
   }
 }

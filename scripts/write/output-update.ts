@@ -48,9 +48,10 @@ export interface PublishedBodies {
 /** The bytes of a published body the check did not hand over; undefined when they cannot be had. */
 export type BodySource = (umid: string, etag: string) => Uint8Array | undefined;
 
-/** A previous output to update in place: its state, and its build info's bytes. */
+/** A previous output to update in place: its state and that state's digest, and its build info's bytes. */
 interface Previous {
   files: FileDigests;
+  digest: string;
   info: Uint8Array;
 }
 
@@ -60,6 +61,10 @@ export type IndexPlan = Pick<OutputPlan, "indexFiles" | "counts">;
 export class OutputUpdate {
   readonly #writer: BodyWriter;
   #previous: Previous | undefined;
+  /** The digest of the state the store keeps for the previous output, until this update replaces it. */
+  readonly #previousState: string | undefined;
+  /** The digest of the state of the output made. */
+  #state: string | undefined;
   #journal: Journal | undefined;
   /** The bytes of the plan's index files, and of the build info: what the output holds besides its bodies. */
   indexBytes = 0;
@@ -71,6 +76,7 @@ export class OutputUpdate {
   ) {
     this.#writer = new BodyWriter(join(staging, STAGED));
     this.#previous = store && previousOutput(outDir, store);
+    this.#previousState = this.#previous?.digest;
   }
 
   /**
@@ -127,8 +133,8 @@ export class OutputUpdate {
   /** The build info naming the output's state, which it keeps in the store. */
   #buildInfo(plan: IndexPlan, states: FileDigests): OutputFile {
     const state = stateBlob(states);
-    const digest = this.store?.keep(state) ?? createHash("sha256").update(state).digest("hex");
-    return buildInfo(plan.counts, digest);
+    this.#state = this.store?.keep(state) ?? createHash("sha256").update(state).digest("hex");
+    return buildInfo(plan.counts, this.#state);
   }
 
   /** The most bodies one folder holds, when the output is written whole (an update in place stages only some). */
@@ -136,14 +142,15 @@ export class OutputUpdate {
     return this.#previous === undefined ? this.#writer.largestFolder() : 0;
   }
 
-  /** Puts the prepared output in place. */
+  /** Puts the prepared output in place; the store keeps its state, and no longer the previous output's. */
   async commit(): Promise<void> {
-    if (this.#journal !== undefined) {
-      decideInPlace(this.outDir, this.staging, this.#journal);
-      return;
+    if (this.#journal !== undefined) decideInPlace(this.outDir, this.staging, this.#journal);
+    else {
+      await commitStaging(this.#writer.dir, this.outDir);
+      await discardStaging(this.staging);
     }
-    await commitStaging(this.#writer.dir, this.outDir);
-    await discardStaging(this.staging);
+    if (this.#previousState !== undefined && this.#previousState !== this.#state)
+      this.store?.release(this.#previousState);
   }
 
   async discard(): Promise<void> {
@@ -213,12 +220,14 @@ function previousOutput(outDir: string, store: BlobStore): Previous | undefined 
     return undefined;
   }
   const digest = stateNamedBy(info);
-  const blob = digest === undefined ? "missing" : store.get(digest);
+  if (digest === undefined) return undefined;
+  const blob = store.get(digest);
   if (typeof blob === "string") return undefined;
   const files = parseState(blob);
+  if (files === undefined) return undefined;
   // Kept until a build replaces the output that names it: one refused leaves that output as it was.
-  if (files !== undefined) store.keep(blob);
-  return files && { files, info };
+  store.keep(blob);
+  return { files, digest, info };
 }
 
 /**
