@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -26,6 +27,7 @@ import { caseTwins, manifestFor, newKey, signed } from "./support/fixture-conten
 import { fileDigests } from "./support/file-tree.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
 import { CLI } from "./support/paths.ts";
+import { runCli } from "./support/processes.ts";
 import { kvPairs } from "./support/kv-files.ts";
 
 const key = newKey();
@@ -243,6 +245,62 @@ describe("build in place: the output of a cold build, whatever changed", () => {
     await warmEqualsCold("revoked, body gone");
     write(content, "_routes.json", { redirects: [], revoked: [] });
     await warmEqualsCold("published again, body in neither");
+  });
+});
+
+describe("build in place: an output and the store its state is kept in, apart", () => {
+  const content = join(scratch, "apart-content");
+  const cache = join(scratch, "apart-cache");
+  for (let i = 0; i < 20; i++) write(content, `m${i}.json`, manifest(`urn:apart:${i}`));
+  const revision = (n: number) => {
+    for (let i = 0; i < 20; i += 4) write(content, `m${i}.json`, manifest(`urn:apart:${i}`, `2026-0${n}-01T00:00:00Z`));
+  };
+  const both = (out: string) => ({ out: tree(out), kv: tree(`${out}-kv`) });
+  const builtAsCold = async (out: string, cacheDir: string | undefined, what: string) => {
+    const result = await build(content, out, cacheDir);
+    assert.equal(result.status, 0, `${what}: ${result.stdout}${result.stderr}`);
+    assert.deepEqual(both(out), await coldTrees(content), what);
+  };
+
+  it("a build without a cache between two with one, and a cache saved before the output's last build", async () => {
+    const out = join(scratch, "apart-dist");
+    revision(1);
+    await builtAsCold(out, cache, "cached");
+    // As the store is when a build is killed before its save, or restored from an older run.
+    const older = join(scratch, "apart-cache-older");
+    cpSync(cache, older, { recursive: true });
+    revision(2);
+    // Its states are named, and no store holds them.
+    await builtAsCold(out, undefined, "without a cache");
+    revision(1);
+    await builtAsCold(out, cache, "cached after one without");
+    revision(2);
+    await builtAsCold(out, cache, "cached again");
+    rmSync(cache, { recursive: true });
+    cpSync(older, cache, { recursive: true });
+    revision(1);
+    await builtAsCold(out, cache, "a store older than the output");
+  });
+
+  it("two outputs sharing one store, built in turn and at once", async () => {
+    const [one, two] = [join(scratch, "apart-one"), join(scratch, "apart-two")];
+    for (const n of [1, 2, 1]) {
+      revision(n);
+      await builtAsCold(one, cache, `one, revision ${n}`);
+      await builtAsCold(two, cache, `two, revision ${n}`);
+    }
+    revision(3);
+    const spawned = (out: string) =>
+      runCli(
+        ["build", "--content", content, "--out", out, "--lookup-out", `${out}-lookup`, "--kv-out", `${out}-kv`],
+        scratch,
+        { UM_RESOLVER_URL: "", UM_CACHE_DIR: cache },
+      );
+    const results = await Promise.all([spawned(one), spawned(two)]);
+    for (const result of results) assert.equal(result.status, 0, result.stdout + result.stderr);
+    const cold = await coldTrees(content);
+    assert.deepEqual(both(one), cold);
+    assert.deepEqual(both(two), cold);
   });
 });
 

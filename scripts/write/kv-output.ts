@@ -219,11 +219,6 @@ function writeMarker(kvDir: string, state: string | null): void {
   writeAtomically(join(kvDir, KV_MARKER), `${JSON.stringify({ format: KV_STATE_FORMAT, state })}\n`);
 }
 
-/**
- * The buckets' states the folder's marker names in `store`; undefined when there is none this build can use: no
- * folder or marker, another format, a state the store lacks, one that could name a path outside the folder, or an
- * update that never finished.
- */
 /** A KV folder's state as the store keeps it: its digest and bytes, and each bucket's state. */
 interface KvState {
   digest: string;
@@ -231,6 +226,11 @@ interface KvState {
   buckets: Map<string, BucketState>;
 }
 
+/**
+ * The buckets' states the folder's marker names in `store`; undefined when there is none this build can use: no
+ * folder or marker, another format, a state the store lacks, one that could name a path outside the folder, or an
+ * update that never finished.
+ */
 function readState(kvDir: string, store: BlobStore): KvState | undefined {
   const marker = parsedJson(() => readFileSync(join(kvDir, KV_MARKER)));
   const { format: markerFormat, state: digest } = (marker ?? {}) as Record<string, unknown>;
