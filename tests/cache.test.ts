@@ -365,8 +365,8 @@ describe("expiry and the build", () => {
       assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
       assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
       // The one b1 had is kept with its entry (another branch may have it); and the states of the output and of the KV
-      // folder this build wrote, not those of the build before.
-      assert.equal(indexedBodies(t.env.UM_CACHE_DIR), 6 + 2);
+      // folder this build wrote and read (another output sharing the cache may name those still).
+      assert.equal(indexedBodies(t.env.UM_CACHE_DIR), 6 + 4);
       // A body the store no longer holds is checked and written again.
       rmSync(join(t.env.UM_CACHE_DIR, "blobs"), { recursive: true });
       const lost = await build("dist");
@@ -493,23 +493,38 @@ describe("the blob store", () => {
     assert.equal(again.get(digestOf("three")), "missing");
   });
 
-  it("keeps a blob it was told to keep when saved, whatever the blobs wanted, for that run only", () => {
+  it("keeps the blobs runs were told to keep, whatever a save wants, the 16 kept most recently", () => {
     const blobs = join(scratch, "store-keep", "blobs");
     const digestOf = (text: string) => createHash("sha256").update(text).digest("hex");
+    const held = (store: BlobStore, text: string) => store.get(digestOf(text)) !== "missing";
     const first = new BlobStore(blobs);
     first.put(Buffer.from("a body"));
-    assert.equal(first.keep(Buffer.from("a state")), digestOf("a state"));
+    assert.equal(first.keep(Buffer.from("state 0")), digestOf("state 0"));
     first.save(digestTable([digestOf("a body")]));
-    const second = new BlobStore(blobs);
-    assert.equal(Buffer.from(second.get(digestOf("a state")) as Uint8Array).toString(), "a state");
-    // Kept again by this run, held already: kept; the run after keeps neither it nor what nothing wants.
-    second.keep(Buffer.from("a state"));
-    second.save(digestTable([]));
-    const third = new BlobStore(blobs);
-    assert.equal(Buffer.from(third.get(digestOf("a state")) as Uint8Array).toString(), "a state");
-    assert.equal(third.get(digestOf("a body")), "missing");
-    third.save(digestTable([]));
-    assert.equal(new BlobStore(blobs).get(digestOf("a state")), "missing");
+    // Runs that keep other states (other outputs sharing the cache) and want nothing: state 0 stays while 15 more
+    // are kept after it, and goes with the 16th; a body nothing wants goes at once.
+    for (let i = 1; i <= 16; i++) {
+      const run = new BlobStore(blobs);
+      assert.equal(held(run, "state 0"), true, `before state ${i}`);
+      if (i === 1) assert.equal(held(run, "a body"), true);
+      run.keep(Buffer.from(`state ${i}`));
+      run.save(digestTable([]));
+    }
+    const last = new BlobStore(blobs);
+    assert.equal(held(last, "state 0"), false);
+    assert.equal(held(last, "a body"), false);
+    for (let i = 1; i <= 16; i++) assert.equal(held(last, `state ${i}`), true, `state ${i}`);
+    // Kept again, a state is the most recent once more.
+    last.keep(Buffer.from("state 1"));
+    last.save(digestTable([]));
+    const next = new BlobStore(blobs);
+    next.keep(Buffer.from("state 17"));
+    next.save(digestTable([]));
+    const after = new BlobStore(blobs);
+    assert.deepEqual(
+      [1, 2, 3, 17].map((i) => held(after, `state ${i}`)),
+      [true, false, true, true],
+    );
   });
 
   it("holds no segment open once saved, and takes no more blobs", (t) => {

@@ -282,6 +282,22 @@ describe("build in place: an output and the store its state is kept in, apart", 
     await builtAsCold(out, cache, "a store older than the output");
   });
 
+  it("two outputs sharing one store each update in place, built in turn", async () => {
+    const [one, two] = [join(scratch, "apart-turn-one"), join(scratch, "apart-turn-two")];
+    revision(1);
+    await builtAsCold(one, cache, "one");
+    await builtAsCold(two, cache, "two");
+    // m1.json never changes: its body's file stays where each output's build wrote it.
+    const inodes = () => [one, two].map((out) => statSync(bodyOf(out, "urn:apart:1")).ino);
+    const before = inodes();
+    for (const n of [2, 3]) {
+      revision(n);
+      await builtAsCold(one, cache, `one, revision ${n}`);
+      await builtAsCold(two, cache, `two, revision ${n}`);
+    }
+    assert.deepEqual(inodes(), before);
+  });
+
   it("two outputs sharing one store, built in turn and at once", async () => {
     const [one, two] = [join(scratch, "apart-one"), join(scratch, "apart-two")];
     for (const n of [1, 2, 1]) {

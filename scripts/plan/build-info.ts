@@ -6,6 +6,8 @@
  */
 import { utf8 } from "../../core/base64url.ts";
 import { BUILD_INFO_PATH, INDEX_FORMAT } from "../../edge/records.ts";
+import { isSha256Hex } from "../store/blob-store.ts";
+import { parsedJson } from "../store/kept-state.ts";
 import type { OutputFile } from "./output-file.ts";
 
 /** What the output answers for. */
@@ -23,12 +25,6 @@ export function buildInfo(counts: Counts, state: string): OutputFile {
 
 /** The digest of the state a build info names; undefined when it names none in this index format. */
 export function stateNamedBy(bytes: Uint8Array): string | undefined {
-  let info: unknown;
-  try {
-    info = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  const { format, state } = (info ?? {}) as { format?: unknown; state?: unknown };
-  return format === INDEX_FORMAT && typeof state === "string" && /^[0-9a-f]{64}$/.test(state) ? state : undefined;
+  const { format, state } = (parsedJson(bytes) ?? {}) as { format?: unknown; state?: unknown };
+  return format === INDEX_FORMAT && isSha256Hex(state) ? state : undefined;
 }

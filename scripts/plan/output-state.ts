@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import { utf8 } from "../../core/base64url.ts";
 import { INDEX_FORMAT } from "../../edge/records.ts";
+import { isSha256Hex } from "../store/blob-store.ts";
 import type { OutputFile } from "./output-file.ts";
 
 /** The state's own format; with INDEX_FORMAT, what a warm build must find to build in place. */
@@ -58,25 +59,19 @@ export function stateBlob(states: FileDigests): Uint8Array {
 }
 
 /**
- * The states a state blob lists; undefined when it is not one this build wrote in this format (the build then writes
- * the output whole), or names a path that could leave the output folder.
+ * The states a state lists (`value`: its JSON, store/kept-state.ts); undefined when it is not one this build wrote in
+ * this format (the build then writes the output whole), or names a path that could leave the output folder.
  */
-export function parseState(blob: Uint8Array): FileDigests | undefined {
-  let state: unknown;
-  try {
-    state = JSON.parse(Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  const { format, index, files } = (state ?? {}) as { format?: unknown; index?: unknown; files?: unknown };
+export function parseState(value: unknown): FileDigests | undefined {
+  const { format, index, files } = (value ?? {}) as { format?: unknown; index?: unknown; files?: unknown };
   if (format !== STATE_FORMAT || index !== INDEX_FORMAT || typeof files !== "object" || files === null)
     return undefined;
   const states: FileDigests = new Map();
   for (const [path, kept] of Object.entries(files)) {
     if (!isOutputPath(path) || !Array.isArray(kept) || kept.length !== 3) return undefined;
     const [digest, bytes, inputs] = kept as unknown[];
-    if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest) || !Number.isSafeInteger(bytes)) return undefined;
-    if (inputs !== null && (typeof inputs !== "string" || !/^[0-9a-f]{64}$/.test(inputs))) return undefined;
+    if (!isSha256Hex(digest) || !Number.isSafeInteger(bytes) || (inputs !== null && !isSha256Hex(inputs)))
+      return undefined;
     states.set(path, inputs === null ? { digest, bytes: bytes as number } : { digest, bytes: bytes as number, inputs });
   }
   return states;

@@ -26,12 +26,14 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmSync, writeFile
 import { join } from "node:path";
 import { readFully } from "../read/read-fully.ts";
 import { writeAtomically } from "./atomic-write.ts";
-import { MAX_INDEX_BYTES, MAX_SEGMENTS } from "./limits.ts";
+import { MAX_INDEX_BYTES, MAX_KEPT_BLOBS, MAX_SEGMENTS } from "./limits.ts";
 import { NotACacheFile, openRegularFile } from "./regular-file.ts";
 import { compareKeyAt, KEY_BYTES, readTable, SortedTable, TableRows, tableParts } from "./sorted-table.ts";
 import { sweep } from "./sweep.ts";
 
 const INDEX = "index";
+/** The blobs kept whatever a save wants, most recently kept first, as hex digests: one a line. */
+const KEPT = "kept";
 const INDEX_FORMAT = "manifest-resolver blob index 1";
 /** A row of the index: the digest, the segment's id and the blob's length (uint32 each), its offset (float64). */
 const ROW_BYTES = 48;
@@ -68,8 +70,12 @@ export class BlobStore {
   readonly #readers = new Map<number, SegmentReader | "missing">();
   /** Whether the store was saved: its segment is then closed. */
   #saved = false;
-  /** The blobs (hex digests) this run keeps whatever the save's `wanted` says: the states of the outputs it wrote. */
+  /**
+   * The blobs (hex digests) this run keeps whatever the save's `wanted` says: the states of the outputs it wrote or
+   * read, then those runs before it kept (`#keptBefore`), MAX_KEPT_BLOBS in all.
+   */
   readonly #kept = new Set<string>();
+  readonly #keptBefore: string[];
   /** Why the store takes no more blobs this run: the file system refused one. */
   #unwritable?: Error;
   /** Why the index on disk was ignored, if it was. */
@@ -84,6 +90,7 @@ export class BlobStore {
     if (loaded.ignored !== undefined) this.ignored = loaded.ignored;
     this.#dropped = new Uint8Array(this.#index.size);
     this.#segment = new SegmentWriter(dir);
+    this.#keptBefore = loadKept(join(dir, KEPT));
   }
 
   /** Whether the index names `digest` (hex, or its bytes), and no `get` this run found it gone. */
@@ -115,18 +122,22 @@ export class BlobStore {
   }
 
   /**
-   * Files `bytes` as `put` does, and keeps them when the store is saved whatever it is asked to keep: what a build
-   * keeps of its output's state, which no verification cache's entry names.
+   * Files `bytes` as `put` does, and keeps them whatever a save is asked to keep, until MAX_KEPT_BLOBS kept since push
+   * them out: what a build keeps of an output's state, which no verification cache's entry names. A state is never
+   * dropped for being replaced: another output sharing the cache (production's beside a preview's, of the same content
+   * or not) may name it still.
    */
   keep(bytes: Uint8Array): string {
     const digest = this.put(bytes);
+    this.#kept.delete(digest);
     this.#kept.add(digest);
     return digest;
   }
 
-  /** No longer keeps `digest` (hex) at the save, unless it is wanted: the state of an output a build replaced. */
-  release(digest: string): void {
-    this.#kept.delete(digest);
+  /** What the save keeps whatever it wants: this run's kept blobs, then those kept before, most recent first. */
+  #keptAtSave(): string[] {
+    const before = this.#keptBefore.filter((digest) => !this.#kept.has(digest));
+    return [...[...this.#kept].reverse(), ...before].slice(0, MAX_KEPT_BLOBS);
   }
 
   /** Writes what `put` gathered: once every blob is put, so that a refusal is known before the cache is saved. */
@@ -199,6 +210,9 @@ export class BlobStore {
   save(wanted?: WantedBlobs): void {
     this.flush();
     if (this.#unwritable !== undefined) throw this.#unwritable;
+    const kept = this.#keptAtSave();
+    if (kept.join("\n") !== this.#keptBefore.join("\n"))
+      writeAtomically(join(this.dir, KEPT), kept.map((digest) => `${digest}\n`).join(""));
     if (wanted === undefined && this.#added.count === 0 && !this.#dropped.includes(1)) {
       this.#closeReaders();
       return;
@@ -207,7 +221,7 @@ export class BlobStore {
     const known = new Set([...segmentsOf(this.#index.rows), ...(this.#segment.made ? [this.#segment.id] : [])]);
     const sizes = segmentSizes(this.dir, known);
     const copy = new SegmentWriter(this.dir);
-    let rows = this.#merged(wanted, sizes);
+    let rows = this.#merged(wanted, new Set(kept), sizes);
     try {
       const rewritten = segmentsToRewrite(rows, sizes);
       if (rewritten.size > 0) rows = this.#rewrite(rows, rewritten, copy);
@@ -244,14 +258,14 @@ export class BlobStore {
    * The rows of the index to write, sorted: those held and added that `wanted` names, in a
    * segment still there (`sizes`), each digest once.
    */
-  #merged(wanted: WantedBlobs | undefined, sizes: ReadonlyMap<number, number>): Uint8Array {
+  #merged(wanted: WantedBlobs | undefined, kept: ReadonlySet<string>, sizes: ReadonlyMap<number, number>): Uint8Array {
     const added = this.#added.table().rows;
     const held = this.#index.rows;
     const merged = new UniqueRows();
     const views = new Map([held, added].map((rows) => [rows, viewOf(rows)]));
     const keeps = (rows: Uint8Array, row: number) =>
       sizes.has(views.get(rows)!.getUint32(row * ROW_BYTES + SEGMENT_AT, true)) &&
-      (wanted === undefined || wanted.positionOf(keyOf(rows, row)) >= 0 || this.#kept.has(hexOf(keyOf(rows, row))));
+      (wanted === undefined || wanted.positionOf(keyOf(rows, row)) >= 0 || kept.has(hexOf(keyOf(rows, row))));
     let i = 0;
     let j = 0;
     const count = this.#dropped.length;
@@ -392,6 +406,31 @@ function writeRow(
 }
 
 /** The index's rows; none, with why, when the file is not to be trusted. */
+/** Whether `value` is a SHA-256 as the store names blobs: 64 lowercase hex digits. */
+export function isSha256Hex(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+}
+
+/** The kept blobs' digests a file lists; none when it is not such a list (it then costs outputs a whole build). */
+function loadKept(file: string): string[] {
+  let fd: number;
+  try {
+    fd = openRegularFile(file);
+  } catch {
+    return [];
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_KEPT_BLOBS * 65) return [];
+    const lines = readFully(fd, size, 0).toString("latin1").split("\n").slice(0, -1);
+    return lines.every(isSha256Hex) ? lines.slice(0, MAX_KEPT_BLOBS) : [];
+  } catch {
+    return [];
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function loadIndex(file: string): { index: SortedTable; ignored?: string } {
   const none = new SortedTable(new Uint8Array(0), ROW_BYTES);
   let fd: number;

@@ -13,6 +13,11 @@ export const MAX_INDEX_BYTES = 1024 ** 3;
 export const MAX_LOG_STATE_BYTES = 1024 ** 3;
 /** Entries a run did not use (another branch's, production's beside a preview's) kept beyond those it used. */
 export const KEPT_BEYOND_USED = 1000;
+/**
+ * The output states a store keeps beyond those its last run wrote or read: the outputs of other branches, or
+ * production's beside a preview's, that share one cache and update in place in turn.
+ */
+export const MAX_KEPT_BLOBS = 16;
 /** Beyond these, all segments but the fullest are copied into one: each run with changes writes one. */
 export const MAX_SEGMENTS = 16;
 /**

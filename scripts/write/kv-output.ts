@@ -26,7 +26,8 @@ import type { OutputFile } from "../plan/output-file.ts";
 import type { KvShard } from "../plan/output-plan.ts";
 import { withEveryRouteShard } from "../plan/routes.ts";
 import { writeAtomically } from "../store/atomic-write.ts";
-import type { BlobStore } from "../store/blob-store.ts";
+import { type BlobStore, isSha256Hex } from "../store/blob-store.ts";
+import { keepState, parsedJson, readState } from "../store/kept-state.ts";
 import { sweep } from "../store/sweep.ts";
 import { KvWriter } from "./kv-writer.ts";
 import { assertReplaceable, commitStaging, discardStaging, OutputError, openStaging } from "./output.ts";
@@ -53,17 +54,17 @@ interface BucketState {
 export class KvOutput {
   private constructor(
     readonly kvDir: string,
-    readonly store: BlobStore | undefined,
-    readonly previous: KvState | undefined,
+    private readonly store: BlobStore | undefined,
+    private readonly previous: KvState | undefined,
   ) {}
 
   /**
    * The KV folder at `kvDir`, refused before a build writes anything when it is not one a build wrote (it would be
-   * replaced). The store keeps the state it holds until `write` replaces it: a build refused leaves it as it was.
+   * replaced). The store keeps the state it holds as recent: a build refused leaves the folder as it was.
    */
   static async open(kvDir: string, store: BlobStore | undefined): Promise<KvOutput> {
     await assertReplaceable(resolve(kvDir), KV_MARKERS);
-    const previous = store && readState(kvDir, store);
+    const previous = store && readKvState(kvDir, store);
     if (previous !== undefined) store!.keep(previous.blob);
     return new KvOutput(kvDir, store, previous);
   }
@@ -81,7 +82,7 @@ export class KvOutput {
       try {
         const states = new Map<string, BucketState>();
         for (const bucket of buckets) states.set(bucket.name, await writeBucket(staging, bucket));
-        writeMarker(staging, keepState(states, store));
+        writeMarker(staging, keepState(store, stateBlob(states)));
         await commitStaging(staging, kvDir);
         return fileCount(states);
       } catch (error) {
@@ -106,9 +107,8 @@ export class KvOutput {
       }
     }
     for (const name of gone) rmSync(join(kvDir, name), { recursive: true, force: true });
-    const state = keepState(states, store);
+    const state = keepState(store, stateBlob(states));
     if (updating || state !== previous.digest) writeMarker(kvDir, state);
-    if (state !== previous.digest) store?.release(previous.digest);
     return fileCount(states);
   }
 }
@@ -202,13 +202,12 @@ function fileCount(states: ReadonlyMap<string, BucketState>): number {
   return files;
 }
 
-/** The folder's state, kept in `store` (when there is one); its digest, lowercase hex. */
-function keepState(states: ReadonlyMap<string, BucketState>, store: BlobStore | undefined): string {
+/** The folder's state: each bucket's inputs and files, in the buckets' order. */
+function stateBlob(states: ReadonlyMap<string, BucketState>): Uint8Array {
   const lines = [...states].map(
     ([bucket, { inputs, files }]) => `${JSON.stringify(bucket)}:${JSON.stringify([inputs, files])}`,
   );
-  const blob = utf8(`{"format":${KV_STATE_FORMAT},"index":${INDEX_FORMAT},"buckets":{\n${lines.join(",\n")}\n}}\n`);
-  return store?.keep(blob) ?? createHash("sha256").update(blob).digest("hex");
+  return utf8(`{"format":${KV_STATE_FORMAT},"index":${INDEX_FORMAT},"buckets":{\n${lines.join(",\n")}\n}}\n`);
 }
 
 /**
@@ -231,32 +230,26 @@ interface KvState {
  * folder or marker, another format, a state the store lacks, one that could name a path outside the folder, or an
  * update that never finished.
  */
-function readState(kvDir: string, store: BlobStore): KvState | undefined {
-  const marker = parsedJson(() => readFileSync(join(kvDir, KV_MARKER)));
-  const { format: markerFormat, state: digest } = (marker ?? {}) as Record<string, unknown>;
-  if (markerFormat !== KV_STATE_FORMAT || typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest))
+function readKvState(kvDir: string, store: BlobStore): KvState | undefined {
+  let marker: unknown;
+  try {
+    marker = parsedJson(readFileSync(join(kvDir, KV_MARKER)));
+  } catch {
     return undefined;
-  const blob = store.get(digest);
-  if (typeof blob === "string") return undefined;
-  const { format, index, buckets } = (parsedJson(() => blob) ?? {}) as Record<string, unknown>;
+  }
+  const { format: markerFormat, state: digest } = (marker ?? {}) as Record<string, unknown>;
+  if (markerFormat !== KV_STATE_FORMAT || !isSha256Hex(digest)) return undefined;
+  const state = readState(store, digest);
+  if (state === undefined) return undefined;
+  const { format, index, buckets } = (state.value ?? {}) as Record<string, unknown>;
   if (format !== KV_STATE_FORMAT || index !== INDEX_FORMAT) return undefined;
   if (typeof buckets !== "object" || buckets === null) return undefined;
   const states = new Map<string, BucketState>();
   for (const [bucket, kept] of Object.entries(buckets)) {
     if (!BUCKET_NAME.test(bucket) || !Array.isArray(kept) || kept.length !== 2) return undefined;
     const [inputs, files] = kept as unknown[];
-    if (typeof inputs !== "string" || !/^[0-9a-f]{64}$/.test(inputs) || !Number.isSafeInteger(files)) return undefined;
+    if (!isSha256Hex(inputs) || !Number.isSafeInteger(files)) return undefined;
     states.set(bucket, { inputs, files: files as number });
   }
-  return { digest, blob, buckets: states };
-}
-
-/** The JSON value of the bytes `read` gives; undefined when they cannot be read or parsed. */
-function parsedJson(read: () => Uint8Array): unknown {
-  try {
-    const bytes = read();
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
-  } catch {
-    return undefined;
-  }
+  return { digest, blob: state.blob, buckets: states };
 }

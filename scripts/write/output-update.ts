@@ -16,7 +16,6 @@
  * again. So the check runs once, whatever the output turns out to hold: a warm build and a
  * cold one differ only in what they find already done.
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendAll } from "../../core/append-all.ts";
@@ -28,6 +27,7 @@ import type { OutputFile } from "../plan/output-file.ts";
 import type { OutputPlan } from "../plan/output-plan.ts";
 import { type FileDigests, parseState, stateBlob, withState } from "../plan/output-state.ts";
 import type { BlobStore } from "../store/blob-store.ts";
+import { keepState, readState } from "../store/kept-state.ts";
 import { BodyWriter } from "./body-writer.ts";
 import { decideInPlace, type Journal, STAGED } from "./journal.ts";
 import { commitStaging, discardStaging, openStaging, writeFiles } from "./output.ts";
@@ -48,10 +48,9 @@ export interface PublishedBodies {
 /** The bytes of a published body the check did not hand over; undefined when they cannot be had. */
 export type BodySource = (umid: string, etag: string) => Uint8Array | undefined;
 
-/** A previous output to update in place: its state and that state's digest, and its build info's bytes. */
+/** A previous output to update in place: its state, and its build info's bytes. */
 interface Previous {
   files: FileDigests;
-  digest: string;
   info: Uint8Array;
 }
 
@@ -61,10 +60,6 @@ export type IndexPlan = Pick<OutputPlan, "indexFiles" | "counts">;
 export class OutputUpdate {
   readonly #writer: BodyWriter;
   #previous: Previous | undefined;
-  /** The digest of the state the store keeps for the previous output, until this update replaces it. */
-  readonly #previousState: string | undefined;
-  /** The digest of the state of the output made. */
-  #state: string | undefined;
   #journal: Journal | undefined;
   /** The bytes of the plan's index files, and of the build info: what the output holds besides its bodies. */
   indexBytes = 0;
@@ -72,11 +67,11 @@ export class OutputUpdate {
   private constructor(
     readonly outDir: string,
     readonly staging: string,
-    readonly store: BlobStore | undefined,
+    private readonly store: BlobStore | undefined,
+    previous: Previous | undefined,
   ) {
     this.#writer = new BodyWriter(join(staging, STAGED));
-    this.#previous = store && previousOutput(outDir, store);
-    this.#previousState = this.#previous?.digest;
+    this.#previous = previous;
   }
 
   /**
@@ -85,7 +80,7 @@ export class OutputUpdate {
    */
   static async open(outDir: string, store: BlobStore | undefined): Promise<OutputUpdate> {
     const staging = await openStaging(outDir, BUILD_INFO_PATH);
-    return new OutputUpdate(outDir, staging, store);
+    return new OutputUpdate(outDir, staging, store, store && previousOutput(outDir, store));
   }
 
   /**
@@ -133,8 +128,7 @@ export class OutputUpdate {
   /** The build info naming the output's state, which it keeps in the store. */
   #buildInfo(plan: IndexPlan, states: FileDigests): OutputFile {
     const state = stateBlob(states);
-    this.#state = this.store?.keep(state) ?? createHash("sha256").update(state).digest("hex");
-    return buildInfo(plan.counts, this.#state);
+    return buildInfo(plan.counts, keepState(this.store, state));
   }
 
   /** The most bodies one folder holds, when the output is written whole (an update in place stages only some). */
@@ -142,15 +136,14 @@ export class OutputUpdate {
     return this.#previous === undefined ? this.#writer.largestFolder() : 0;
   }
 
-  /** Puts the prepared output in place; the store keeps its state, and no longer the previous output's. */
+  /** Puts the prepared output in place. */
   async commit(): Promise<void> {
-    if (this.#journal !== undefined) decideInPlace(this.outDir, this.staging, this.#journal);
-    else {
-      await commitStaging(this.#writer.dir, this.outDir);
-      await discardStaging(this.staging);
+    if (this.#journal !== undefined) {
+      decideInPlace(this.outDir, this.staging, this.#journal);
+      return;
     }
-    if (this.#previousState !== undefined && this.#previousState !== this.#state)
-      this.store?.release(this.#previousState);
+    await commitStaging(this.#writer.dir, this.outDir);
+    await discardStaging(this.staging);
   }
 
   async discard(): Promise<void> {
@@ -221,13 +214,12 @@ function previousOutput(outDir: string, store: BlobStore): Previous | undefined 
   }
   const digest = stateNamedBy(info);
   if (digest === undefined) return undefined;
-  const blob = store.get(digest);
-  if (typeof blob === "string") return undefined;
-  const files = parseState(blob);
-  if (files === undefined) return undefined;
+  const state = readState(store, digest);
+  const files = state && parseState(state.value);
+  if (state === undefined || files === undefined) return undefined;
   // Kept until a build replaces the output that names it: one refused leaves that output as it was.
-  store.keep(blob);
-  return { files, digest, info };
+  store.keep(state.blob);
+  return { files, info };
 }
 
 /**
