@@ -127,7 +127,10 @@ export async function buildOutput({
         const digest = Buffer.from(etagSha256(etag)).toString("hex");
         return (cache && recalledBody(cache, umid, digest)) ?? content.bodyAgain(umid, digest);
       };
-      await update.prepare(plan, publishedBodies(content.published, names), bodyOf);
+      const prepared = await update.prepare(plan, publishedBodies(content.published, names), bodyOf);
+      // A body had from nowhere is a file changed since it was checked (file/changed, above): never a green build.
+      if (!prepared && !hasErrors(content.diagnostics))
+        throw new Error("a body the output needs came from neither the cache nor its file, and no problem says why");
     }
     // An empty content folder is far more often a mistake (a wrong --content, a deletion)
     // than a wish to answer 404 for every UMID that was published.
