@@ -307,6 +307,29 @@ describe("shard summaries, in a git working tree", () => {
     assert.deepEqual(again.rules, ["signature/invalid"]);
   });
 
+  it("a file changed and not committed, even before the first run: its shard's summary knows the others", async () => {
+    const t = tree();
+    commitAll(t.root);
+    const path = join(t.content, "sub", "b0.json");
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, forged(text));
+    assert.deepEqual((await check(t.content, t.cache)).opened, [...NAMES].sort());
+    // Changed again, still not committed; the cache file's entries unreadable: only a summary can know the others.
+    writeFileSync(path, forged(text).replace('"did:web:fixturE.example"', '"did:web:fixtuRE.example"'));
+    const file = join(t.cache, "verification.json");
+    writeFileSync(file, readFileSync(file, "latin1").replaceAll('["urn:detect:', "[1urn:detect:"), "latin1");
+    rehash(file);
+    const warm = await check(t.content, t.cache);
+    assert.deepEqual(warm.opened, ["sub/b0.json"]);
+    assert.equal(warm.result.recalled, NAMES.length - 1);
+    assert.deepEqual(warm.rules, ["signature/invalid"]);
+    // As committed again, but git's index not refreshed: read once more, and valid.
+    writeFileSync(path, text);
+    const restored = await check(t.content, t.cache);
+    assert.deepEqual(restored.opened, ["sub/b0.json"]);
+    assert.deepEqual(restored.rules, []);
+  });
+
   it("shards are cut by their names: a file added or removed moves no cut but beside it", () => {
     const names = Array.from({ length: 20000 }, (_, i) => `${String(i % 97).padStart(3, "0")}/${i}.json`).sort();
     const cuts = (list: string[]) => new Set([...shardEnds(list)].map((end) => list[end - 1]));

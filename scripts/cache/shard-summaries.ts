@@ -8,12 +8,13 @@
  * FILES_PER_SHARD files each. A shard is named by the digest of the run's scope, how files
  * are known (git's index, or their status) and its files' names; its inputs' key adds what
  * the run knows of each file without reading it (its git blob id, or its status:
- * file-identity.ts). Its summary, the file `summaries/<shard>-<key>`, holds for each file
- * its entry: the key of its bytes, what it was known by, what its verdict read and found,
- * its body's digest, and the verdict's JSON, as the cache file keeps them
- * (verification-cache.ts). A shard whose summary of its inputs' key is there is taken whole
- * from it; one whose files changed takes from its latest summary the files still known by
- * the same identity, and the others are known one by one, as before. An entry of a summary
+ * file-identity.ts), or that it knows it only by reading it. Its summary, the file
+ * `summaries/<shard>-<key>`, holds for each file its entry: the key of its bytes, what it was
+ * known by, what its verdict read and found, its body's digest, and the verdict's JSON, as
+ * the cache file keeps them (verification-cache.ts). A shard whose summary of its inputs'
+ * key is there is taken from it whole, but for the files read; one whose files changed
+ * takes from its latest summary the files still known by the same identity, and the others
+ * are known one by one, as before. An entry of a summary
  * is used only while what it read still finds what it found, its body held for a build.
  *
  * Each summary is one file, written whole by the store's one writer as soon as its shard is
@@ -71,11 +72,20 @@ export function shardName(prefix: string, names: readonly string[]): string {
     .digest("hex");
 }
 
-/** The key of a shard's inputs (hex): each file's identity, in order; undefined when one is unknown. */
-export function inputsKey(shard: string, identities: readonly (string | undefined)[]): string | undefined {
-  if (identities.includes(undefined)) return undefined;
+/**
+ * What a summary's row and a shard's key hold for a file the run knows only by reading it (one git's index does not
+ * vouch for, as it changed since): no identity is this, so such a row is never taken for a file, and the key says
+ * which files were read.
+ */
+export const UNKNOWN_IDENTITY = "?";
+
+/**
+ * The key of a shard's inputs (hex): each file's identity, in order, UNKNOWN_IDENTITY for one known only by reading
+ * it. A file changed but not committed is unknown run after run: its shard's other files still come from a summary.
+ */
+export function inputsKey(shard: string, identities: readonly (string | undefined)[]): string {
   return createHash("sha256")
-    .update(`${shard}\0${identities.join("\0")}`)
+    .update(`${shard}\0${identities.map((identity) => identity ?? UNKNOWN_IDENTITY).join("\0")}`)
     .digest("hex");
 }
 

@@ -203,11 +203,22 @@ export async function checkContent(
     );
     return undefined;
   };
+  /** Publishes a manifest checked; again from its file when the body recalled cannot be had. */
+  const publish = async (
+    manifest: ValidManifest,
+    index: number,
+    publishHook: (m: ValidManifest) => Promise<boolean>,
+  ) => {
+    if (await publishHook(manifest)) return;
+    const again = checkedAgain(index, manifest.digest);
+    if (again !== undefined) await publishHook(again);
+  };
   let checked = 0;
   await checkManifestFiles(
     files,
     root.context,
-    async (manifest, index) => {
+    // Not async: only a build's publishing waits, and a check takes a million results without a promise each.
+    (manifest, index) => {
       options.progress?.(++checked, files.names.length);
       keepEntry(result, options.cache, manifest);
       appendAll(result.diagnostics, manifest.diagnostics);
@@ -248,9 +259,7 @@ export async function checkContent(
       }
       result.published.add(umid, manifest.digest, manifest.issuedAt);
       if (manifest.legacyVersion !== null) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
-      if (hooks.publish === undefined || (await hooks.publish(manifest))) return;
-      const again = checkedAgain(index, manifest.digest);
-      if (again !== undefined) await hooks.publish(again);
+      return hooks.publish && publish(manifest, index, hooks.publish);
     },
     options.cache && cacheUse(options, options.cache.usable(root.context), dir, await git, options.cache.summaries),
   );

@@ -14,6 +14,7 @@ import {
   type ShardSummaries,
   type Summary,
   type SummaryRow,
+  UNKNOWN_IDENTITY,
 } from "../cache/shard-summaries.ts";
 import type { IdentitySource } from "../cache/file-identity.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
@@ -30,8 +31,8 @@ export interface ShardCache {
 
 interface ShardPlan {
   name: string;
-  /** Its inputs' key; undefined when a file is known only by reading it. */
-  key: string | undefined;
+  /** Its inputs' key. */
+  key: string;
   /** Whether the summary of that key is there, to be read when the shard's first file is taken. */
   whole: boolean;
 }
@@ -53,7 +54,10 @@ export class SummarisedShards {
   /** Where each shard ends (exclusive), in file order. */
   readonly ends: Int32Array;
   readonly #plans: ShardPlan[] = [];
-  /** Whether each file is known from a summary (1), unless a whole shard's turns out unusable when read. */
+  /**
+   * Whether each file is known from a summary (1), unless a whole shard's turns out unusable when read; never one the
+   * run knows only by reading it.
+   */
   readonly #known: Uint8Array;
   /** Files known from the summaries of shards whose files changed, read at once. */
   readonly #partly = new Map<number, Known>();
@@ -75,9 +79,12 @@ export class SummarisedShards {
       const name = shardName(`${cache.scope}\0${how}`, shard);
       const identities = shard.map((file) => cache.identityOf(file));
       const key = inputsKey(name, identities);
-      const whole = key !== undefined && cache.summaries.has(name, key);
+      const whole = cache.summaries.has(name, key);
       this.#plans.push({ name, key, whole });
-      if (whole) this.#known.fill(1, start, end);
+      if (whole)
+        identities.forEach((identity, j) => {
+          if (identity !== undefined) this.#known[start + j] = 1;
+        });
       else this.#readLatest(name, start, identities);
     });
   }
@@ -105,8 +112,9 @@ export class SummarisedShards {
     this.#take(i);
     const making = this.#making;
     if (making === undefined) return;
-    const identity = making.identities[i - this.#start(this.#shard)]!;
-    if (alias !== undefined && !Buffer.from(alias.key).equals(this.cache.aliasOf(this.names[i]!, identity)))
+    const identity = making.identities[i - this.#start(this.#shard)];
+    if (identity === undefined) this.#keep({ ...this.cache.usable.rowAt(position), identity: UNKNOWN_IDENTITY });
+    else if (alias !== undefined && !Buffer.from(alias.key).equals(this.cache.aliasOf(this.names[i]!, identity)))
       this.#making = undefined;
     else this.#keep({ ...this.cache.usable.rowAt(position), identity });
   }
@@ -116,17 +124,27 @@ export class SummarisedShards {
     this.#take(i);
     const making = this.#making;
     if (making === undefined) return;
-    const identity = making.identities[i - this.#start(this.#shard)]!;
+    const identity = making.identities[i - this.#start(this.#shard)];
     const entry = manifest.cacheEntry;
-    // Its summary says what the file was known by: the bytes checked must be those, not an edit made meanwhile.
+    // Its summary says what the file was known by: the bytes checked must be those, not an edit made meanwhile. A
+    // file known only by reading it is read again by every run, whatever its row says.
     if (
-      entry?.alias === undefined ||
-      !Buffer.from(entry.alias.key).equals(this.cache.aliasOf(this.names[i]!, identity))
+      entry === null ||
+      (identity !== undefined &&
+        (entry.alias === undefined ||
+          !Buffer.from(entry.alias.key).equals(this.cache.aliasOf(this.names[i]!, identity))))
     )
       this.#making = undefined;
     else {
       const { json, reads, digest, flags } = entry.verdict;
-      this.#keep({ key: Buffer.from(entry.key).toString("base64url"), identity, dep: reads, digest, flags, json });
+      this.#keep({
+        key: Buffer.from(entry.key).toString("base64url"),
+        identity: identity ?? UNKNOWN_IDENTITY,
+        dep: reads,
+        digest,
+        flags,
+        json,
+      });
     }
   }
 
@@ -171,19 +189,24 @@ export class SummarisedShards {
   /** Begins shard `s`: reads its summary if it is known whole, and plans the summary to make of it if one is to be. */
   #begin(s: number): void {
     const { name, key, whole } = this.#plans[s]!;
-    if (key === undefined) return;
     const start = this.#start(s);
     const files = this.ends[s]! - start;
     const summary = whole ? this.cache.summaries.read(name, key, files) : undefined;
+    let knowable = 0;
     if (summary !== undefined)
       for (let j = 0; j < files; j++) {
+        if (this.#known[start + j] === 0) continue;
+        knowable++;
         const known = this.#fromSummary(summary, j);
         if (known !== undefined) this.#taken.set(start + j, known);
       }
-    if (this.#taken.size === files) return;
+    // The summary knew every file it may know: it stands as it is.
+    if (summary !== undefined && this.#taken.size === knowable) return;
     // Asked again, not kept from the start (a million statuses as text): a file changed meanwhile makes no summary.
     const identities = this.names.slice(start, this.ends[s]).map((file) => this.cache.identityOf(file));
-    if (inputsKey(name, identities) === key) this.#making = { identities, rows: [] };
+    // A summary of files all read (new, or just modified: their status does not vouch yet) would know none.
+    if (inputsKey(name, identities) === key && identities.some((identity) => identity !== undefined))
+      this.#making = { identities, rows: [] };
   }
 
   #keep(row: SummaryRow): void {

