@@ -10,7 +10,7 @@
  * message quotes come with the validator (SchemaDescriptions).
  */
 import { quoted } from "../excerpt.ts";
-import { escapePointerToken, unescapePointerToken } from "../json/pointer.ts";
+import { escapePointerToken, valueAtPointer } from "../json/pointer.ts";
 import { isSchemaKeyword, type SchemaKeyword } from "../rules/schema-keywords.ts";
 import { noSuchDate } from "../date-time.ts";
 import type { Problem } from "./problem.ts";
@@ -55,24 +55,15 @@ function pointerOf(e: SchemaError): string {
   return e.instancePath;
 }
 
-/**
- * The value at `pointer` in `value`: the value an error is about. (Not so within
- * `propertyNames`, whose errors point at the object, not at the name: our schemas ask
- * only a length of names there, and its message quotes no value.)
- */
-function valueAt(value: unknown, pointer: string): unknown {
-  let at = value;
-  for (const token of pointer.split("/").slice(1)) at = (at as Record<string, unknown>)[unescapePointerToken(token)];
-  return at;
-}
-
 /** The description of the subschema whose keyword reported `e` (a schemaPath is a URI fragment). */
 function descriptionOf(e: SchemaError, descriptions: SchemaDescriptions): string | undefined {
   return descriptions[decodeURIComponent(e.schemaPath.slice(1, e.schemaPath.lastIndexOf("/")))];
 }
 
 function messageOf(e: SchemaError, keyword: SchemaKeyword, value: unknown, descriptions: SchemaDescriptions): string {
-  const data = valueAt(value, e.instancePath);
+  // The value the error is about. (Not so within `propertyNames`, whose errors point at the object, not at the
+  // name: our schemas ask only a length of names there, and its message quotes no value.)
+  const data = valueAtPointer(value, e.instancePath);
   if (keyword === "format" && e.params.format === "date-time" && typeof data === "string") {
     return `${noSuchDate(data) ?? "must be an RFC 3339 date-time such as 2026-11-23T09:00:00Z"}, found ${quoted(data)}`;
   }
