@@ -1,12 +1,10 @@
 /**
- * The schemas of the content's other files (`_routes.json`, `_keys.json`, `_unsigned.json`)
- * and of the v0.4 resources by name, compiled by ajv at run time: Node-only, as their
- * users are. Manifests themselves are validated by the code generated ahead of time in
+ * The schemas of the content's other files (`_routes.json`, `_keys.json`, `_unsigned.json`),
+ * compiled by ajv at run time: Node-only, as their users are. Manifests themselves are validated by the code generated ahead of time in
  * core/ (manifest-structure.ts), which the evaluator runs too.
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { manifestSchema } from "../../core/validate/manifest-schema.ts";
 import { manifestSchemaProblems } from "../../core/validate/manifest-structure.ts";
 import { problemsOf, type Validate } from "../../core/validate/schema-problems.ts";
 import { redirectLocationProblem } from "../../core/validate/redirect-location.ts";
@@ -23,8 +21,6 @@ export interface SchemaValidators {
   routes: Validate;
   keys: Validate;
   unsigned: Validate;
-  /** Any resource of spec section 2 by its `$defs` name, e.g. `BilateralSession`. */
-  resource(name: string): Validate;
 }
 
 const compiled = new Map<string, SchemaValidators>();
@@ -63,24 +59,11 @@ export function schemaValidators(contextUrl: string, resolverUrl: string): Schem
       const { schema: compiledSchema, descriptions } = compilable(schema);
       return problemsOf(ajv.compile(compiledSchema), descriptions);
     };
-    // The v0.4 schema costs more to compile than all the rest: only for `resource`, which a check of
-    // content never asks for, and once for each resource asked for.
-    const resources = new Map<string, Validate>();
     validators = {
       manifest: (value) => manifestSchemaProblems(value, contextUrl),
       routes: validatorOf(routesSchema),
       keys: validatorOf(keysSchema),
       unsigned: validatorOf(unsignedSchema),
-      resource: (name) => {
-        let validate = resources.get(name);
-        if (validate === undefined) {
-          const { $schema, $defs } = manifestSchema(contextUrl);
-          if (!Object.hasOwn($defs, name)) throw new Error(`no resource ${JSON.stringify(name)} in the v0.4 schema`);
-          validate = validatorOf({ $schema, $defs, $ref: `#/$defs/${name}` });
-          resources.set(name, validate);
-        }
-        return validate;
-      },
     };
     compiled.set(key, validators);
   }

@@ -9,6 +9,7 @@ import { manifestSchema } from "../../core/validate/manifest-schema.ts";
 import type { Validate } from "../../core/validate/schema-problems.ts";
 import { schemaValidators } from "../../scripts/validate/schema-validator.ts";
 import { CONTEXT, manifestFor } from "../support/fixture-content.ts";
+import { resourceValidator } from "../support/resource-validator.ts";
 
 const validators = schemaValidators(CONTEXT, "");
 const signature = { algorithm: "Ed25519", canonicalization: "JCS-RFC8785", keyRef: "did:web:x#k", value: "sig" };
@@ -356,7 +357,7 @@ describe("liveness and presentation", () => {
 });
 
 describe("other resources of section 2", () => {
-  const session = validators.resource("BilateralSession");
+  const session = resourceValidator("BilateralSession");
   const participants = [
     { did: "did:web:a", role: "initiator" },
     { did: "did:web:b", role: "responder" },
@@ -377,7 +378,7 @@ describe("other resources of section 2", () => {
   });
   it("bilateral session: known states", () =>
     assert.equal(session({ ...base, state: "paused" })[0]?.pointer, "/state"));
-  const status = validators.resource("StatusReference");
+  const status = resourceValidator("StatusReference");
   it("status reference response", () => {
     assert.deepEqual(status({ manifestId: "urn:m", status: "revoked", updatedAt: "2026-01-01T00:00:00Z" }), []);
     assert.equal(
@@ -387,13 +388,12 @@ describe("other resources of section 2", () => {
   });
   it("names an unknown resource", () =>
     assert.throws(
-      () => validators.resource("Nope"),
+      () => resourceValidator("Nope"),
       (e: Error) => e.message.includes('"Nope"'),
     ));
 });
 
 describe("core §3.1.1, §4.1: an unknown member of every object the schema defines is ignored", () => {
-  const resource = (name: string) => validators.resource(name);
   const attestation = { proofType: "w", attestedAt: "2026-01-01T00:00:00Z", validUntil: "2026-01-01T00:05:00Z" };
   const proof = { proofType: "did-auth", challenge: "c", audience: "a", created: "2026-01-01T00:00:00Z" };
   const session = {
@@ -419,15 +419,15 @@ describe("core §3.1.1, §4.1: an unknown member of every object the schema defi
       withFacet({ requiredLiveness: { minFreshness: "live" } }),
       "/facets/0/requiredLiveness",
     ],
-    ["Entity", resource("Entity"), { "@id": "urn:e", "@type": "ex:Entity" }, ""],
+    ["Entity", resourceValidator("Entity"), { "@id": "urn:e", "@type": "ex:Entity" }, ""],
     [
       "JweEntity",
       validators.manifest,
       withFacet({ encryptionProfile: "jwe-inline-v1", entity: jwe }),
       "/facets/0/entity",
     ],
-    ["JweEntity recipient", resource("JweEntity"), jwe, "/recipients/0"],
-    ["JweEntity recipient header", resource("JweEntity"), jwe, "/recipients/0/header"],
+    ["JweEntity recipient", resourceValidator("JweEntity"), jwe, "/recipients/0"],
+    ["JweEntity recipient header", resourceValidator("JweEntity"), jwe, "/recipients/0/header"],
     ["Claim", validators.manifest, withClaim({}), "/claims/0"],
     [
       "Claim proof entry",
@@ -471,11 +471,11 @@ describe("core §3.1.1, §4.1: an unknown member of every object the schema defi
       manifest({ livenessAttestation: { ...attestation, proofValue: "z" } }),
       "/livenessAttestation",
     ],
-    ["BilateralSession", resource("BilateralSession"), session, ""],
-    ["BilateralSession participant", resource("BilateralSession"), session, "/participants/0"],
+    ["BilateralSession", resourceValidator("BilateralSession"), session, ""],
+    ["BilateralSession participant", resourceValidator("BilateralSession"), session, "/participants/0"],
     [
       "StatusReference",
-      resource("StatusReference"),
+      resourceValidator("StatusReference"),
       { manifestId: "urn:m", status: "active", updatedAt: "2026-01-01T00:00:00Z" },
       "",
     ],
