@@ -2,7 +2,9 @@
  * Writes core/validate/generated/: the v0.4 manifest schema (manifest-v0.4.js) and the
  * published v0.1–v0.3 schemas (legacy-v0.X.js) compiled ahead of time by ajv's standalone code generation, so that
  * `check` (Node) and the evaluator (any runtime, a browser included) run the very same
- * validation code, and the evaluator carries no schema compiler. Each module exports its
+ * validation code, and the evaluator carries no schema compiler; and the content's list
+ * files' schemas (routes-file.js, keys-file.js, unsigned-file.js), so that no command
+ * loads ajv or compiles a schema at each run. Each module exports its
  * validator and the descriptions its messages quote (scripts/validate/compilable-schema.ts).
  * `npm run generate` after changing a schema; tests/unit/generated-validators.test.ts fails
  * until you do.
@@ -14,7 +16,7 @@
  * (formats-module.ts); ajv's code-point counter for minLength, which ajv's code requires
  * as a CommonJS module even for ESM output, becomes an inline function.
  */
-import { _ } from "ajv";
+import { _, type KeywordCxt } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
 import addFormatsModule from "ajv-formats";
@@ -24,6 +26,9 @@ import { fileURLToPath } from "node:url";
 import { manifestSchema, SCHEMA_ID } from "../core/validate/manifest-schema.ts";
 import type { SchemaDescriptions } from "../core/validate/generated/validator.ts";
 import { compilable } from "../scripts/validate/compilable-schema.ts";
+import { keysSchema } from "../scripts/validate/keys-schema.ts";
+import { routesSchema } from "../scripts/validate/routes-schema.ts";
+import { unsignedSchema } from "../scripts/validate/unsigned-schema.ts";
 import { formatsModule } from "./formats-module.ts";
 import v01 from "../scripts/validate/legacy/v0.1.schema.json" with { type: "json" };
 import v02 from "../scripts/validate/legacy/v0.2.schema.json" with { type: "json" };
@@ -55,9 +60,16 @@ export function generatedValidators(): Record<string, string> {
   const ours = new Ajv2020({ ...options, strict: true });
   const published = new Ajv2020({ ...options, strict: false });
   for (const ajv of [ours, published]) addFormats(ajv);
+  ours.addKeyword(REDIRECT_LOCATION_MARK);
   const v04 = compilable(manifestSchema());
+  const lists = {
+    routes: compilable(routesSchema),
+    keys: compilable(keysSchema),
+    unsigned: compilable(unsignedSchema),
+  };
   const legacy = { "v0.1": compilable(v01), "v0.2": compilable(v02), "v0.3": compilable(v03) };
   ours.addSchema(v04.schema);
+  for (const { schema } of Object.values(lists)) ours.addSchema(schema);
   for (const [id, { schema }] of Object.entries(legacy)) published.addSchema({ ...schema, $id: id });
   const validators = {
     ...validatorModule("manifest-v0.4", standaloneCode(ours, { manifestV04: SCHEMA_ID }), v04.descriptions),
@@ -65,12 +77,40 @@ export function generatedValidators(): Record<string, string> {
     ...validatorModule("legacy-v0.1", standaloneCode(published, { legacyV01: "v0.1" }), legacy["v0.1"].descriptions),
     ...validatorModule("legacy-v0.2", standaloneCode(published, { legacyV02: "v0.2" }), legacy["v0.2"].descriptions),
     ...validatorModule("legacy-v0.3", standaloneCode(published, { legacyV03: "v0.3" }), legacy["v0.3"].descriptions),
+    // The content's list files, which check and build read (scripts/validate/schema-validator.ts).
+    ...validatorModule(
+      "routes-file",
+      standaloneCode(ours, { routesFile: routesSchema.$id }),
+      lists.routes.descriptions,
+    ),
+    ...validatorModule("keys-file", standaloneCode(ours, { keysFile: keysSchema.$id }), lists.keys.descriptions),
+    ...validatorModule(
+      "unsigned-file",
+      standaloneCode(ours, { unsignedFile: unsignedSchema.$id }),
+      lists.unsigned.descriptions,
+    ),
   };
   const formatNames = new Set(
     Object.values(validators).flatMap((text) => [...text.matchAll(FORMAT_USE)].map((m) => m[1] ?? m[2]!)),
   );
   return { ...validators, "formats.js": formatsModule([...formatNames].sort()), "validator.ts": VALIDATOR_TYPES };
 }
+
+/**
+ * `_routes.json`'s own keyword: whether a redirect's location may be followed depends on the resolver the content
+ * is served from, a setting read at run time, so the generated code cannot judge it. It reports each location it
+ * reaches instead, as an error of this keyword in ajv's own order, and the rule (core/validate/redirect-location.ts)
+ * then keeps those it refuses and drops the others (scripts/validate/schema-validator.ts).
+ */
+const REDIRECT_LOCATION_MARK = {
+  keyword: "redirect-location",
+  type: "string",
+  schemaType: "boolean",
+  code: (cxt: KeywordCxt) => {
+    if (cxt.schema !== true) throw new Error("redirect-location: only `true` is meaningful");
+    cxt.error();
+  },
+} as const;
 
 /**
  * The types of what the generated modules export, generated beside them so that generated/ imports nothing of
@@ -87,7 +127,7 @@ export interface SchemaError {
   instancePath: string;
   schemaPath: string;
   params: Record<string, unknown>;
-  /** Set by our own keyword, redirect-location (scripts/validate/schema-validator.ts). */
+  /** Set for our own keyword, redirect-location, by its rule (scripts/validate/schema-validator.ts). */
   message?: string;
 }
 
@@ -153,10 +193,12 @@ function validatorModule(name: string, code: string, descriptions: SchemaDescrip
 
 /**
  * ajv's report of an error: the error object, then three statements to add it to the
- * errors. (The instance path is written `instancePath` alone when it is that variable.)
+ * errors. (The instance path is written `instancePath` alone when it is that variable.) An
+ * error within `propertyNames` also names the property, which is left out: such an error
+ * points at the object, and no message quotes the name (core/validate/schema-problems.ts).
  */
 const ERROR_REPORT =
-  /const (err\d+) = \{instancePath(?::(.*?))?,schemaPath:("[^"]*"),keyword:("[^"]*"),params:(.*?)\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
+  /const (err\d+) = \{instancePath(?::(.*?))?,schemaPath:("[^"]*"),keyword:("[^"]*"),params:(.*?)(?:,propertyName:[\w$]+)?\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
 
 /**
  * `code` with each report of an error replaced by a call of reportError, some 60 bytes

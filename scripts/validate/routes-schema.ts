@@ -4,7 +4,8 @@
  * and reinstated, which dates the return to active so that the status cursor keeps
  * increasing). Closed objects throughout: a misspelt member here would silently drop a
  * redirect or a revocation, so it is an error instead. A redirect's location obeys the one
- * rule of redirect-location.ts, a keyword of our own (see schema-validator.ts). A reason
+ * rule of redirect-location.ts, a keyword of our own (tools/generate-validators.ts says how
+ * the generated code reports it, schema-validator.ts judges it at run time). A reason
  * is one line of at most 200 characters: it is served in status documents and kept in
  * Workers KV metadata, which holds 1024 bytes.
  */

@@ -146,4 +146,28 @@ describe("redirect locations", () => {
       [],
     );
   });
+
+  it("is judged after the generated schema code, each in its place among the file's other problems", () => {
+    const problems = schemaValidators(CONTEXT, REMOTE).routes({
+      redirects: [
+        { location: "ftp://x", extra: 1 },
+        { umid: 5, location: "https://10.0.0.1/x" },
+        { umid: "urn:ok", location: "https://ok.example/m" },
+      ],
+      revoked: [{}],
+    });
+    // The order ajv gives when it runs the keyword itself, as the validator compiled at run time did.
+    assert.deepEqual(
+      problems.map((p) => [p.pointer, p.rule]),
+      [
+        ["/redirects/0", "schema/required"],
+        ["/redirects/0/extra", "schema/additionalProperties"],
+        ["/redirects/0/location", "schema/redirect-location"],
+        ["/redirects/1/umid", "schema/type"],
+        ["/redirects/1/location", "schema/redirect-location"],
+        ["/revoked/0", "schema/required"],
+      ],
+    );
+    assert.equal(problems[2]?.message, redirectLocationProblem("ftp://x", REMOTE));
+  });
 });

@@ -9,7 +9,7 @@ export interface SchemaError {
   instancePath: string;
   schemaPath: string;
   params: Record<string, unknown>;
-  /** Set by our own keyword, redirect-location (scripts/validate/schema-validator.ts). */
+  /** Set for our own keyword, redirect-location, by its rule (scripts/validate/schema-validator.ts). */
   message?: string;
 }
 
