@@ -62,6 +62,15 @@ module.exports = {
       from: { path: "^(core|edge|lookup-page|scripts|bin)/" },
       to: { path: "^(tools|tests|bench)/" },
     },
+    {
+      name: "product-compiles-no-schema",
+      severity: "error",
+      comment:
+        "Every schema the product validates against is compiled ahead of time (tools/generate-validators.ts, " +
+        "core/validate/generated/): nothing it runs loads ajv, whose load and compiling cost every check and build.",
+      from: { path: "^(core|edge|lookup-page|scripts|bin)/" },
+      to: { path: "(^|/)node_modules/ajv(-formats)?/" },
+    },
     // The build's stages run read → check → plan → write: a stage takes what an earlier one
     // made and never calls a later one. Only the pipeline (scripts/pipeline/) composes them.
     {
