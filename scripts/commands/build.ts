@@ -1,19 +1,14 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
 import { join, resolve } from "node:path";
 import {
-  buildOutput,
   type Built,
   type ContentCheck,
-  keepBodies,
-  logRoutes,
   logStates,
   missingContentProblem,
-  OutputError,
   openCache,
   openContentLog,
-  recoverOutput,
+  outputStages,
   saveCache,
-  writeOutput,
 } from "../pipeline/index.ts";
 import { settingsFromEnv } from "../config.ts";
 import { projectRoot } from "../read/content-root.ts";
@@ -42,6 +37,8 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
   const settings = settingsFromEnv();
   const shown = values["max-problems"];
   const sarif = sarifFile(values.sarif);
+  const { buildOutput, keepBodies, logRoutes, OutputError, recoverOutput, writeOutput } = await outputStages();
+  const reportingWriteErrors = writeErrorsReported(OutputError);
   const signer = await statusListSigner(process.env[STATUS_LIST_KEY_VARIABLE]);
   if (typeof signer === "string") {
     console.error(`manifest-resolver: ${signer}`);
@@ -135,13 +132,18 @@ function report(
   }
 }
 
-/** Runs `write`; a file system's refusal is reported (undefined), anything else is a bug and throws. */
-async function reportingWriteErrors<T>(dir: string, write: () => Promise<T | undefined>): Promise<T | undefined> {
-  try {
-    return await write();
-  } catch (error) {
-    if (!(error instanceof OutputError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
-    console.error(`manifest-resolver: cannot write ${dir}: ${(error as Error).message}`);
-    return undefined;
-  }
+/**
+ * What runs a write to `dir`: a file system's refusal, or an `OutputError` (the output stages' own, passed in as they
+ * are loaded), is reported (undefined); anything else is a bug and throws.
+ */
+function writeErrorsReported(OutputError: new () => Error) {
+  return async <T>(dir: string, write: () => Promise<T | undefined>): Promise<T | undefined> => {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof OutputError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
+      console.error(`manifest-resolver: cannot write ${dir}: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
 }

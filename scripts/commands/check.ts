@@ -9,17 +9,15 @@ import { excerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/date-time.ts";
 import { settingsFromEnv } from "../config.ts";
 import {
-  addHistoryProblems,
   addLogProblems,
   checkContent,
   checkPaths,
   type ContentCheck,
+  historyJudgements,
   isListFile,
   logStates,
   onlineKeyProblems,
   openCache,
-  resolveRevision,
-  RevisionError,
   saveCache,
 } from "../pipeline/index.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
@@ -51,8 +49,14 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
     );
   if (summaryFile !== undefined && !existsSync(dirname(summaryFile)))
     throw new UsageError(`--summary: there is no folder ${dirname(summaryFile)} to write ${summaryFile} in`);
+  const history = compares ? await historyJudgements() : undefined;
   // Before the check, which may take minutes: a revision that cannot be read is a usage error.
-  const revision = base === undefined ? undefined : await resolveRevision(contentDir, base).catch(asUsageError);
+  const revision =
+    history && base !== undefined
+      ? await history.resolveRevision(contentDir, base).catch((error: unknown) => {
+          throw error instanceof history.RevisionError ? new UsageError(error.message) : error;
+        })
+      : undefined;
   const progress = new Progress(process.stderr, "checking");
   const cache = openCache(values, false);
   const states = cache && logStates(cache.dir);
@@ -81,8 +85,8 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
     result.diagnostics.push(
       ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
     );
-  if (compares) {
-    const markdown = await addHistoryProblems(
+  if (history !== undefined) {
+    const markdown = await history.addHistoryProblems(
       result,
       contentDir,
       options.settings,
@@ -106,10 +110,6 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
   }
   return hasErrors(diagnostics) ? EXIT_FAILED : EXIT_OK;
 };
-
-function asUsageError(error: unknown): never {
-  throw error instanceof RevisionError ? new UsageError(error.message) : error;
-}
 
 function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recalled = 0): string {
   const errors = diagnostics.filter((d) => d.severity === "error");

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
 import { evaluate, type Outcome } from "../../core/evaluate/index.ts";
 import { BUILD_INFO_PATH, readIndexShard } from "../../edge/records.ts";
-import { recoverOutput } from "../pipeline/index.ts";
+import { outputStages } from "../pipeline/index.ts";
 import { settingsFromEnv } from "../config.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
@@ -22,6 +22,7 @@ export const runServe: CommandRun<typeof serve> = async (values) => {
 
   // A build killed between its renames may have left the output aside: put it back first.
   if (!existsSync(dist)) {
+    const { recoverOutput } = await outputStages();
     for (const line of await withFileLock(resolve(dist), settingsFromEnv().lockWaitMs, () => recoverOutput(dist)))
       console.error(line);
   }

@@ -3,9 +3,13 @@
  * call. Behind it, the stages run read → check → plan → write (scripts/read/, check/, plan/,
  * write/), with what a run keeps (cache/, store/) and the transparency log (log/); a command
  * parses its options, calls in here, and reports what comes back.
+ *
+ * What only some runs need is loaded when asked for: the stages after the check (plan,
+ * write: outputStages) and the comparison with an earlier revision (historyJudgements).
+ * Code splitting (tools/build-cli.ts) gives a command every module its code reaches by
+ * static imports, used or not, so a re-export here made `check` load the whole build.
  */
-export { buildOutput, type Built } from "./build-output.ts";
-export { keepBodies } from "./kept-bodies.ts";
+export type { Built } from "./output-stages.ts";
 export { openCache, saveCache } from "./run-cache.ts";
 export {
   checkContent,
@@ -15,9 +19,12 @@ export {
   missingContentProblem,
 } from "../check/check-content.ts";
 export { onlineKeyProblems } from "../check/online-keys.ts";
-export { addHistoryProblems, addLogProblems } from "./content-judgements.ts";
-export { resolveRevision, RevisionError } from "../history/git-revision.ts";
+export { addLogProblems } from "./content-judgements.ts";
 export { openContentLog } from "../log/log-folder.ts";
-export { logRoutes } from "../log/log-output.ts";
 export { logStates } from "../log/state-store.ts";
-export { OutputError, recoverOutput, writeOutput } from "../write/output.ts";
+
+/** The stages after the check: the output planned and written, and a killed build's output put right. */
+export const outputStages = () => import("./output-stages.ts");
+
+/** What `check --base` and `--summary` judge against an earlier revision. */
+export const historyJudgements = () => import("./history-judgements.ts");

@@ -1,11 +1,13 @@
 /**
  * git's own view of a content folder in a working tree: for each file that matches the
- * index, the id of its blob there. Four git processes, run at once, whatever the folder's
- * size, and none of them reads a file that git's index already vouches for:
- * `rev-parse` (the object format, the top of the working tree), `config` (line-ending
- * conversion), `ls-files -s -v` (every indexed file, its mode, blob id, stage and flags)
- * and `diff-files` (the files whose status no longer matches the index; git compares a
- * racily clean one's content itself).
+ * index, the id of its blob there. Three git processes, run at once, whatever the folder's
+ * size: `rev-parse` (the object format, the top of the working tree), `config` (line-ending
+ * conversion) and `ls-files -s -v -m`: every indexed file, its mode, blob id, stage and
+ * flags, then again, tagged C, each one whose bytes may differ from its blob. For `-m` git
+ * stats every file; where the status no longer matches the index, a file of another size is
+ * modified, and one of the same size, or a racily clean one, is compared by its content,
+ * so that only a file whose bytes are not its blob's is tagged. (`diff-files`, run beside
+ * it before, tagged every file whose status changed, bytes or not, and read the index again.)
  *
  * A file is vouched for only when git's word is about its bytes as they are on disk:
  * - a regular file (not a link, not a submodule), at stage 0 (not in a conflict), with
@@ -40,18 +42,16 @@ export async function gitView(dir: string, others: Promise<readonly string[]>): 
   // A listing that fails is the caller's to report; here it only means no view, even when none is asked for.
   others.catch(() => undefined);
   try {
-    const [repository, config, indexed, changed] = await Promise.all([
+    const [repository, config, indexed] = await Promise.all([
       git(dir, ["rev-parse", "--show-object-format", "--show-toplevel", "--git-path", "info/attributes"]),
       git(dir, ["config", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"]),
-      git(dir, ["ls-files", "-s", "-v", "-z"]),
-      git(dir, ["diff-files", "--name-only", "-z", "--relative"]),
+      git(dir, ["ls-files", "-s", "-v", "-m", "-z"]),
     ]);
-    if (repository.status !== 0 || indexed.status !== 0 || changed.status !== 0) return undefined;
+    if (repository.status !== 0 || indexed.status !== 0) return undefined;
     const [format, top, infoAttributes] = repository.stdout.toString().split("\n");
     if (format !== "sha1" && format !== "sha256") return undefined;
     if (mayConvert(dir, top!, resolve(dir, infoAttributes!), config.stdout.toString(), await others)) return undefined;
-    const differs = new Set(changed.stdout.toString().split("\0"));
-    return { algorithm: format, blobs: vouchedBlobs(indexed.stdout.toString(), differs) };
+    return { algorithm: format, blobs: vouchedBlobs(indexed.stdout.toString()) };
   } catch {
     // No git to run: the files are read.
     return undefined;
@@ -59,12 +59,13 @@ export async function gitView(dir: string, others: Promise<readonly string[]>): 
 }
 
 /**
- * The blob id of each file `ls-files -s -v -z` lists (`listing`) that git vouches for: tagged H, a regular file, at
- * stage 0, and not among the files that differ from the index. By offsets, not by splitting each record: at 20,000
- * files, splitting cost 60 ms, this 18.
+ * The blob id of each file `ls-files -s -v -m -z` lists (`listing`) that git vouches for: tagged H, a regular file, at
+ * stage 0, and never tagged C (modified: git lists such a file twice, in whichever order its version has). By offsets,
+ * not by splitting each record: at 20,000 files, splitting cost 60 ms, this 18.
  */
-function vouchedBlobs(listing: string, differs: ReadonlySet<string>): Map<string, string> {
+function vouchedBlobs(listing: string): Map<string, string> {
   const blobs = new Map<string, string>();
+  const modified = new Set<string>();
   for (let start = 0; start < listing.length; ) {
     const nul = listing.indexOf("\0", start);
     const end = nul === -1 ? listing.length : nul;
@@ -75,11 +76,15 @@ function vouchedBlobs(listing: string, differs: ReadonlySet<string>): Map<string
     const stageAt = listing.indexOf(" ", objectAt) + 1;
     if (tab !== -1 && tab < end && modeAt > 0 && objectAt > modeAt && stageAt > objectAt && stageAt < tab) {
       const name = listing.slice(tab + 1, end);
-      if (
-        listing.slice(start, modeAt - 1) === "H" &&
+      const tag = listing.slice(start, modeAt - 1);
+      if (tag === "C") {
+        modified.add(name);
+        blobs.delete(name);
+      } else if (
+        tag === "H" &&
         REGULAR_MODES.has(listing.slice(modeAt, objectAt - 1)) &&
         listing.slice(stageAt, tab) === "0" &&
-        !differs.has(name)
+        !modified.has(name)
       )
         blobs.set(name, listing.slice(objectAt, stageAt - 1));
     }
