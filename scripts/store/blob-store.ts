@@ -14,6 +14,9 @@
  * other index named is then missing, and made again. An index that does not match its
  * digest is ignored, with a warning, and the blobs made again.
  *
+ * A build keeps its outputs' states here too (kept-state.ts), which no entry names: `kept`
+ * lists the MAX_KEPT_BLOBS kept most recently, which a save keeps whatever it is asked to.
+ *
  * The store is a folder any process of the user's can write, and a shared CI cache is
  * restored from elsewhere: a blob is given only when its bytes still have the digest it is
  * filed under, and is copied into the output, never linked, so that nothing done to a
@@ -405,7 +408,6 @@ function writeRow(
   view.setFloat64(at + OFFSET_AT, offset, true);
 }
 
-/** The index's rows; none, with why, when the file is not to be trusted. */
 /** Whether `value` is a SHA-256 as the store names blobs: 64 lowercase hex digits. */
 export function isSha256Hex(value: unknown): value is string {
   return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
@@ -431,6 +433,7 @@ function loadKept(file: string): string[] {
   }
 }
 
+/** The index's rows; none, with why, when the file is not to be trusted. */
 function loadIndex(file: string): { index: SortedTable; ignored?: string } {
   const none = new SortedTable(new Uint8Array(0), ROW_BYTES);
   let fd: number;

@@ -65,7 +65,7 @@ export class KvOutput {
   static async open(kvDir: string, store: BlobStore | undefined): Promise<KvOutput> {
     await assertReplaceable(resolve(kvDir), KV_MARKERS);
     const previous = store && readKvState(kvDir, store);
-    if (previous !== undefined) store!.keep(previous.blob);
+    if (previous !== undefined) store?.keep(previous.blob);
     return new KvOutput(kvDir, store, previous);
   }
 
