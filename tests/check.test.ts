@@ -136,15 +136,8 @@ describe("check: a content directory", () => {
       (l) => l.umid === "urn:expiring",
     )!;
     assert.deepEqual(before.warnings, []);
-    const later = await cli([
-      "check",
-      `${dir}/expiring.json`,
-      "--json",
-      "--content",
-      dir,
-      "--now",
-      "2027-06-01T00:00:00Z",
-    ]);
+    const afterExpiry = ["check", `${dir}/expiring.json`, "--json", "--content", dir, "--now", "2027-06-01T00:00:00Z"];
+    const later = await cli(afterExpiry);
     assert.equal(later.status, 0);
     const [expired] = checkedFiles(later.stdout);
     assert.deepEqual(expired!.errors, []);
@@ -154,16 +147,7 @@ describe("check: a content directory", () => {
     );
     // The message names the clock it judged by.
     assert.ok(expired!.warnings[0]!.message.includes("2027-06-01T00:00:00.000Z"), expired!.warnings[0]!.message);
-    const strict = await cli([
-      "check",
-      `${dir}/expiring.json`,
-      "--json",
-      "--content",
-      dir,
-      "--now",
-      "2027-06-01T00:00:00Z",
-      "--strict",
-    ]);
+    const strict = await cli([...afterExpiry, "--strict"]);
     assert.equal(strict.status, 1);
     const [strictly] = checkedFiles(strict.stdout);
     assert.deepEqual(
