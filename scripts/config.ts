@@ -1,6 +1,21 @@
 /**
- * Settings a publisher may change, read from the environment (so that a host's build
- * settings, such as `[build.environment]` in netlify.toml, can set them), with defaults.
+ * Settings a publisher may change: the project's own, in `manifest-resolver.json` at the
+ * repository's top (written by `init` and `keygen`, read by scripts/check/project-config.ts),
+ * overridden by the environment (so that a host's build settings, such as
+ * `[build.environment]` in netlify.toml, can set them), overridden in turn by a command's
+ * flags; else the defaults.
+ *
+ * | member of manifest-resolver.json | variable | default | meaning |
+ * |---|---|---|---|
+ * | `resolverUrl` | `UM_RESOLVER_URL` | (none) | the resolver's base URL (below) |
+ * | `signingKeyRef` | `UM_SIGNING_KEY_REF` | (none) | the keyRef `sign` signs with |
+ * | `keysDir` | `UM_KEYS_DIR` | `~/.manifest-keys/<repository folder's name>` | the folder of the private keys,
+ * outside the repository: `signing.pem`, `log.pem`, `status-list.pem` |
+ * | `statusLists` | `UM_STATUS_LISTS` (`on`, `off`) | off | whether `sign` gives statusRefs into status lists |
+ * | `statusListKey` | | (none) | the did:key of the key that signs the status lists (`keygen --role status-list`) |
+ * | `logOrigin` | `UM_LOG_ORIGIN` | `<resolver's host>/.well-known/manifest-resolver/log` | a new log's name |
+ *
+ * The other settings come from the environment alone:
  *
  * | variable | default | meaning |
  * |---|---|---|
@@ -15,17 +30,43 @@
  * | `UM_STATUS_NEXT_CHECK` | PT10M | the `nextCheck` of status documents (EXT-OPT O2.2): an ISO 8601 duration in
  * days, hours, minutes, seconds, at most P1D |
  */
-import { availableParallelism } from "node:os";
+import { availableParallelism, homedir } from "node:os";
+import { basename, join, resolve } from "node:path";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
 import { baseUrlProblem } from "../core/http/base-url.ts";
 import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status/status-document.ts";
 import { excerpt } from "../core/excerpt.ts";
+import { isKeyName } from "../core/tlog/note.ts";
 
 const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
 export interface Limits extends ShapeLimits {
   maxManifestBytes: number;
 }
+
+/** The project's settings file, at the repository's top. */
+export const CONFIG_FILE = "manifest-resolver.json";
+
+/** What `manifest-resolver.json` may hold, each member checked (scripts/check/project-config.ts). */
+export interface ProjectConfig {
+  resolverUrl?: string;
+  signingKeyRef?: string;
+  /** As written: `~` and `~/…` stand for the home folder, a relative path is from the repository's top. */
+  keysDir?: string;
+  statusLists?: boolean;
+  statusListKey?: string;
+  logOrigin?: string;
+}
+
+/** A project: its repository's top folder, and what its `manifest-resolver.json` says (`{}` for none). */
+export interface Project {
+  root: string;
+  config: ProjectConfig;
+}
+
+/** The roles a key has, each its own file in the keys folder (`<role>.pem`). */
+export const KEY_ROLES = ["signing", "log", "status-list"] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
 
 export interface Settings {
   /** The standards site, without a trailing slash: namespaces are `{standardsUrl}/ns/v0.X`. */
@@ -40,17 +81,51 @@ export interface Settings {
   lockWaitMs: number;
   /** How long relying parties may keep a status document before they ask again (ISO 8601). */
   statusNextCheck: string;
+  /** The keyRef `sign` signs with when not told. */
+  signingKeyRef: string | undefined;
+  /** The folder of the private keys (absolute), outside the repository. */
+  keysDir: string;
+  /** Whether `sign` gives statusRefs into status lists. */
+  statusLists: boolean;
+  /** The did:key of the status lists' key, when one was made for the project. */
+  statusListKey: string | undefined;
+  /** A new log's name, when set. */
+  logOrigin: string | undefined;
 }
 
 /** A setting with a value it cannot have: a usage error, like a bad flag. */
 export class ConfigError extends Error {}
 
-export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings {
+/** The file of the private key of `role` in the keys folder. */
+export function keyFile(settings: Settings, role: KeyRole): string {
+  return join(settings.keysDir, `${role}.pem`);
+}
+
+/** The keys folder a project's settings name: `~` is the home folder, a relative path is from the repository's top. */
+export function keysFolder(written: string, root: string): string {
+  if (written === "~" || written.startsWith("~/")) return join(homedir(), written.slice(1));
+  return resolve(root, written);
+}
+
+/** The keys folder of a project that names none: documented in docs/commands.md ("Settings"). */
+export function defaultKeysDir(root: string): string {
+  return `~/.manifest-keys/${basename(resolve(root))}`;
+}
+
+/**
+ * The settings: `project`'s (its `manifest-resolver.json`, already checked), each overridden by its variable in
+ * `env`; the flags are the commands' to apply. A variable set to "" overrides the file with nothing.
+ */
+export function settingsFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  project: Project = { root: process.cwd(), config: {} },
+): Settings {
+  const { config, root } = project;
   const standardsUrl = (env.UM_STANDARDS_URL || DEFAULT_STANDARDS_URL).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/\s]+/.test(standardsUrl)) {
     throw new ConfigError(`UM_STANDARDS_URL must be an http or https URL, not '${standardsUrl}'`);
   }
-  const resolverUrl = env.UM_RESOLVER_URL ?? "";
+  const resolverUrl = env.UM_RESOLVER_URL ?? config.resolverUrl ?? "";
   // Held to what a client takes as a resolver (its host also decides which did:web documents a build publishes): the
   // lookup page, statusRefs and `init`'s settings all point relying parties at it.
   const resolverUrlProblem = resolverUrl === "" ? undefined : baseUrlProblem(resolverUrl);
@@ -63,9 +138,17 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
         `seconds, at most P1D, such as PT10M, not '${statusNextCheck}'`,
     );
   }
+  const logOrigin = env.UM_LOG_ORIGIN ?? config.logOrigin;
+  if (logOrigin !== undefined && !isKeyName(logOrigin))
+    throw new ConfigError(`UM_LOG_ORIGIN cannot name a log (no space, no '+', not empty), not '${excerpt(logOrigin)}'`);
   return {
     resolverUrl,
     statusNextCheck,
+    signingKeyRef: env.UM_SIGNING_KEY_REF || config.signingKeyRef,
+    keysDir: keysFolder(env.UM_KEYS_DIR || config.keysDir || defaultKeysDir(root), root),
+    statusLists: onOff(env, "UM_STATUS_LISTS") ?? config.statusLists ?? false,
+    statusListKey: config.statusListKey,
+    logOrigin,
     workers: env.UM_WORKERS === "0" ? 0 : positiveInteger(env, "UM_WORKERS", Math.min(availableParallelism(), 4)),
     lockWaitMs: positiveInteger(env, "UM_LOCK_WAIT_MS", 10_000),
     standardsUrl,
@@ -83,6 +166,14 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
  * level, and past a few thousand levels Node's stack runs out. No manifest needs more.
  */
 const MAX_DEPTH = 1000;
+
+/** A variable that turns a setting `on` or `off`; undefined when unset. */
+function onOff(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const text = env[name];
+  if (text === undefined || text === "") return undefined;
+  if (text === "on" || text === "off") return text === "on";
+  throw new ConfigError(`${name} must be on or off, not '${excerpt(text)}'`);
+}
 
 function positiveInteger(
   env: NodeJS.ProcessEnv,

@@ -3,7 +3,7 @@
  * published v0.1–v0.3 schemas (legacy-v0.X.js) compiled ahead of time by ajv's standalone code generation, so that
  * `check` (Node) and the evaluator (any runtime, a browser included) run the very same
  * validation code, and the evaluator carries no schema compiler; and the content's list
- * files' schemas (routes-file.js, keys-file.js, unsigned-file.js), so that no command
+ * files' schemas (routes-file.js, keys-file.js, unsigned-file.js) and the project's settings (config-file.js), so that no command
  * loads ajv or compiles a schema at each run. Each module exports its
  * validator and the descriptions its messages quote (scripts/validate/compilable-schema.ts).
  * `npm run generate` after changing a schema; tests/unit/generated-validators.test.ts fails
@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { manifestSchema, SCHEMA_ID } from "../core/validate/manifest-schema.ts";
 import type { SchemaDescriptions } from "../core/validate/generated/validator.ts";
 import { compilable } from "../scripts/validate/compilable-schema.ts";
+import { configSchema } from "../scripts/validate/config-schema.ts";
 import { keysSchema } from "../scripts/validate/keys-schema.ts";
 import { routesSchema } from "../scripts/validate/routes-schema.ts";
 import { unsignedSchema } from "../scripts/validate/unsigned-schema.ts";
@@ -66,6 +67,7 @@ export function generatedValidators(): Record<string, string> {
     routes: compilable(routesSchema),
     keys: compilable(keysSchema),
     unsigned: compilable(unsignedSchema),
+    config: compilable(configSchema),
   };
   const legacy = { "v0.1": compilable(v01), "v0.2": compilable(v02), "v0.3": compilable(v03) };
   ours.addSchema(v04.schema);
@@ -88,6 +90,11 @@ export function generatedValidators(): Record<string, string> {
       "unsigned-file",
       standaloneCode(ours, { unsignedFile: unsignedSchema.$id }),
       lists.unsigned.descriptions,
+    ),
+    ...validatorModule(
+      "config-file",
+      standaloneCode(ours, { configFile: configSchema.$id }),
+      lists.config.descriptions,
     ),
   };
   const formatNames = new Set(

@@ -5,6 +5,7 @@
  * compile. Code that runs in a browser (core/evaluate, core/client) imports the type
  * only, so none of the prose is bundled with it.
  */
+import { CONFIG_RULES } from "./config.ts";
 import { CONTENT_RULES } from "./content.ts";
 import { HISTORY_RULES } from "./history.ts";
 import { JSON_RULES } from "./json.ts";
@@ -25,6 +26,7 @@ export const RULES = {
   ...MANIFEST_RULES,
   ...SIGNATURE_RULES,
   ...CONTENT_RULES,
+  ...CONFIG_RULES,
   ...ROUTES_RULES,
   ...HISTORY_RULES,
   ...LOG_RULES,

@@ -28,7 +28,15 @@ export interface CommandDeclaration<O extends Options, P extends readonly Positi
   description: string;
   /** --help after the options: more notes, the environment, the exit statuses, an example. */
   epilogue: string;
+  /** False for a command that reads no setting: its --help says nothing of where settings come from. */
+  settings?: false;
 }
+
+/** Where every command that reads settings takes them from, and in which order (scripts/config.ts). */
+const SETTINGS_HELP = `Settings: manifest-resolver.json at the repository's top (init writes it) holds the
+project's resolverUrl, signingKeyRef, keysDir, statusLists, statusListKey and logOrigin.
+An environment variable overrides it (UM_RESOLVER_URL, UM_SIGNING_KEY_REF, UM_KEYS_DIR,
+UM_STATUS_LISTS, UM_LOG_ORIGIN), and a flag overrides both.`;
 
 /** What runs a command: its options and arguments, read and typed by its declaration. */
 type Run<O extends Options, P extends readonly Positional[]> = (
@@ -55,9 +63,10 @@ export function defineCommand<O extends Options, const P extends readonly Positi
   loadRun: () => Promise<Run<O, P>>,
 ): Command {
   const { name, positionals, options, description, epilogue } = declared;
+  const settings = declared.settings === false ? "" : SETTINGS_HELP;
   return {
     name,
-    help: [synopsis(name, positionals, options), description, optionsSection(options), epilogue]
+    help: [synopsis(name, positionals, options), description, optionsSection(options), settings, epilogue]
       .filter((part) => part !== "")
       .join("\n\n"),
     options: parseArgsOptions(options),

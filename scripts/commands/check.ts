@@ -4,10 +4,11 @@
  * request must not rewrite (revocation is permanent: EXT-OPT O2.3).
  */
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { excerpt } from "../../core/excerpt.ts";
 import { isDateTime } from "../../core/date-time.ts";
-import { settingsFromEnv } from "../config.ts";
+import { checkedProjectSettings } from "./project-settings.ts";
+import { CONFIG_FILE } from "../config.ts";
 import {
   addLogProblems,
   checkContent,
@@ -60,8 +61,10 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
   const progress = new Progress(process.stderr, "checking");
   const cache = openCache(values, false);
   const states = cache && logStates(cache.dir);
+  // The settings file is checked as a file of the change: a secret or a bad value in it fails the run.
+  const { settings, checked: config } = checkedProjectSettings();
   const options = {
-    settings: settingsFromEnv(),
+    settings,
     now,
     strict: values.strict === true,
     progress: (checked: number, total: number) => progress.update(checked, total),
@@ -80,6 +83,10 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
       })
   ).finally(() => progress.stop());
   saveCache(cache);
+  if (config.file !== undefined) {
+    result.files.push({ file: config.file, umid: null });
+    result.diagnostics.push(...config.diagnostics);
+  }
   if (whole) await addLogProblems(contentDir, result, states, revision);
   if (values.online === true)
     result.diagnostics.push(
@@ -124,13 +131,14 @@ function summary(files: ContentCheck["files"], diagnostics: Diagnostic[], recall
 
 /**
  * "500 manifests and 2 list files": only a file checked as a manifest is one. List files (_keys.json, _routes.json,
- * _unsigned.json, _resolvers.json, each of _status/) are not, though a list of _status/ is named like one; nor is a
- * private key found among them.
+ * _unsigned.json, _resolvers.json, each of _status/) are not, though a list of _status/ is named like one; nor is the
+ * settings file (manifest-resolver.json), nor a private key found among them.
  */
 function checkedFiles(files: ContentCheck["files"]): string {
-  const count = { manifest: 0, "list file": 0, "other file": 0 };
+  const count = { manifest: 0, "list file": 0, "settings file": 0, "other file": 0 };
   for (const { file, umid, manifest } of files) {
-    count[manifest || umid !== null ? "manifest" : isListFile(file) ? "list file" : "other file"]++;
+    const kind = manifest || umid !== null ? "manifest" : isListFile(file) ? "list file" : undefined;
+    count[kind ?? (basename(file) === CONFIG_FILE ? "settings file" : "other file")]++;
   }
   const parts = Object.entries(count).flatMap(([kind, n], i) => (n > 0 || i === 0 ? [plural(n, kind)] : []));
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;

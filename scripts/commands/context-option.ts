@@ -19,6 +19,7 @@ export const CONTEXT_OPTION = {
       "intendedPurpose, facets, requireActiveStatus, omitProcessedAt (what a member " +
       "does, and its fail-closed default: docs/library.md).",
     default: { text: "{}, the wall clock, Tier 0, no challenge" },
+    // The limits are the environment's alone: --help need not read the settings file.
     limits: () => settingsFromEnv().limits,
   }),
   purpose: stringOption({

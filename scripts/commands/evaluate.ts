@@ -14,7 +14,7 @@ import type { SourceMap } from "../../core/json/source-map.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject } from "../../core/json/strict-json.ts";
 import { isDateTime } from "../../core/date-time.ts";
-import { settingsFromEnv } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { diagnostic, printable, printableFile, type Diagnostic } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
@@ -47,7 +47,7 @@ export function contextOption(values: {
 
 export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [file]) => {
   const context = contextOption(values);
-  const settings = settingsFromEnv();
+  const settings = projectSettings();
   const keys = keysOption(values.keys, settings);
   if (values.cache !== undefined && values.online !== true) throw new UsageError("--cache needs --online");
   const output = await receiptKeyOption(values, settings);

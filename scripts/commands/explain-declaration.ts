@@ -16,6 +16,7 @@ with its summary. docs/rules.md holds the same pages.`,
 Examples:
   manifest-resolver explain signature/invalid
   manifest-resolver explain`,
+  settings: false,
   positionals: [{ name: "RULE" }],
   options: {},
 });

@@ -42,6 +42,7 @@ or 404, no answer, or FILE not saved, 2 usage error.
 Examples:
   manifest-resolver monitor https://resolver.example --log-key "$LOG_VKEY" --state log.checkpoint
   manifest-resolver monitor https://resolver.example --log-key ./log-verifier --umid urn:example:alice`,
+  settings: false,
   positionals: [{ name: "BASE", required: true }],
   options: {
     "log-key": stringOption({

@@ -17,6 +17,7 @@ that gets no answer), 2 usage error.
 
 Example:
   manifest-resolver probe http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f`,
+  settings: false,
   positionals: [
     { name: "BASE_URL", required: true },
     { name: "UMID", repeatable: true, nonEmpty: true },

@@ -12,7 +12,7 @@ import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { baseUrlProblem, originProblem, resolve } from "../../core/client/index.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { fileTrustMemory } from "../client/file-trust-memory.ts";
-import { settingsFromEnv } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
 import { printable } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
 import { contextOption, printReceipt, summary } from "./evaluate.ts";
@@ -26,7 +26,7 @@ export const runResolve: CommandRun<typeof resolveCommand> = async (values, [bas
   if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
   const context = contextOption(values);
   const cacheDir = values.cache;
-  const settings = settingsFromEnv();
+  const settings = projectSettings();
   const keys = keysOption(values.keys, settings);
   const logKey = logKeyOption(values["log-key"]);
   for (const origin of values["status-origin"]) {

@@ -11,7 +11,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { closest } from "../closest.ts";
 import { FILE_CONCURRENCY, mapConcurrent } from "../concurrency.ts";
-import { settingsFromEnv, type Settings } from "../config.ts";
+import type { Settings } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
 import {
   displayPath,
   LIST_FILE_LIMIT,
@@ -118,7 +119,7 @@ function reasonOf(reason: string | undefined): { reason?: string } {
 }
 
 export const runRedirect: CommandRun<typeof redirect> = (values, [umid, location]) => {
-  const problem = redirectLocationProblem(location, settingsFromEnv().resolverUrl);
+  const problem = redirectLocationProblem(location, projectSettings().resolverUrl);
   if (problem !== undefined) throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
   return editRoutes(values.content, umid, ({ routes, listed, publishedBy, dropStatus }) => {
     const revoked = listed("revoked", umid);
@@ -146,7 +147,7 @@ export const runRedirect: CommandRun<typeof redirect> = (values, [umid, location
 
 /** Applies `edit` to the _routes.json of the content folder `dir`, on behalf of `umid`. */
 async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => Outcome): Promise<number> {
-  const settings = settingsFromEnv();
+  const settings = projectSettings();
   const validators = schemaValidators(settings.contextUrl, settings.resolverUrl);
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);

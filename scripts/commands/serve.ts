@@ -6,7 +6,7 @@ import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
 import { evaluate, type Outcome } from "../../core/evaluate/index.ts";
 import { BUILD_INFO_PATH, readIndexShard } from "../../edge/records.ts";
 import { outputStages } from "../pipeline/index.ts";
-import { settingsFromEnv } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
 import { lookupPageFiles } from "../lookup-page-files/files.ts";
@@ -23,7 +23,7 @@ export const runServe: CommandRun<typeof serve> = async (values) => {
   // A build killed between its renames may have left the output aside: put it back first.
   if (!existsSync(dist)) {
     const { recoverOutput } = await outputStages();
-    for (const line of await withFileLock(resolve(dist), settingsFromEnv().lockWaitMs, () => recoverOutput(dist)))
+    for (const line of await withFileLock(resolve(dist), projectSettings().lockWaitMs, () => recoverOutput(dist)))
       console.error(line);
   }
   try {

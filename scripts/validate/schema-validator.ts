@@ -1,8 +1,9 @@
 /**
  * The validators of what `check` and `build` read: the manifests (manifest-structure.ts) and the content's list
- * files (`_routes.json`, `_keys.json`, `_unsigned.json`), each run as the code generated ahead of time from its
+ * files (`_routes.json`, `_keys.json`, `_unsigned.json`) and the project's settings (`manifest-resolver.json`), each run as the code generated ahead of time from its
  * schema (tools/generate-validators.ts): no schema is compiled at run time, and no schema compiler is loaded.
  */
+import { configFile, configFileDescriptions } from "../../core/validate/generated/config-file.js";
 import { keysFile, keysFileDescriptions } from "../../core/validate/generated/keys-file.js";
 import { routesFile, routesFileDescriptions } from "../../core/validate/generated/routes-file.js";
 import { unsignedFile, unsignedFileDescriptions } from "../../core/validate/generated/unsigned-file.js";
@@ -21,6 +22,9 @@ export interface SchemaValidators {
 
 const keys = problemsOf(keysFile, keysFileDescriptions);
 const unsigned = problemsOf(unsignedFile, unsignedFileDescriptions);
+
+/** `manifest-resolver.json`'s validator: it is read before the settings it holds, so it depends on none. */
+export const validateConfig = problemsOf(configFile, configFileDescriptions);
 
 /**
  * Validators for a context URL and the resolver the content is served from (UM_RESOLVER_URL, "" when none is

@@ -229,7 +229,13 @@ describe("declared options", () => {
         "  --include FILE  a file to include; repeatable",
       ].join("\n"),
     );
-    assert.deepEqual(rest, ["Exit status: 0 done, 2 usage error.", "Example:\n  manifest-resolver sample in.json"]);
+    // Between the options and the epilogue: where the settings come from, and in which order.
+    const [settings, ...epilogue] = rest;
+    assert.match(settings!, /^Settings: manifest-resolver\.json [\s\S]*environment variable overrides it/);
+    assert.deepEqual(epilogue, ["Exit status: 0 done, 2 usage error.", "Example:\n  manifest-resolver sample in.json"]);
+    // A command that reads no setting says nothing of them.
+    const settingless = defineCommand({ ...declared, settings: false }, async () => runSample);
+    assert.deepEqual(settingless.help.split("\n\n").slice(3), epilogue);
   });
 
   it("list every option of every command in its --help, each in the synopsis and the Options section", async () => {

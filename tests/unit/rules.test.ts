@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { CONTENT_RULES } from "../../core/rules/content.ts";
+import { CONFIG_RULES } from "../../core/rules/config.ts";
 import { HISTORY_RULES } from "../../core/rules/history.ts";
 import { RULE_IDS, RULES, SEVERITIES, type Rule } from "../../core/rules/index.ts";
 import { JSON_RULES } from "../../core/rules/json.ts";
@@ -55,6 +56,7 @@ test("no rule is defined in two families", () => {
     MANIFEST_RULES,
     SIGNATURE_RULES,
     CONTENT_RULES,
+    CONFIG_RULES,
     ROUTES_RULES,
     HISTORY_RULES,
     LOG_RULES,

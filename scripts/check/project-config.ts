@@ -1,0 +1,86 @@
+/**
+ * `manifest-resolver.json`, the project's settings (scripts/config.ts), as every command reads it: strict JSON of its
+ * schema (scripts/validate/config-schema.ts), each value one a command can use, and no secret. A file with an error
+ * gives no settings at all: a command refuses to run on half of them.
+ */
+import { join } from "node:path";
+import { excerpt, quoted } from "../../core/excerpt.ts";
+import { baseUrlProblem } from "../../core/http/base-url.ts";
+import { lineColumn } from "../../core/json/source-map.ts";
+import { isJsonObject } from "../../core/json/strict-json.ts";
+import { isKeyName } from "../../core/tlog/note.ts";
+import { CONFIG_FILE, keysFolder, type Project, type ProjectConfig } from "../config.ts";
+import { isInside } from "../read/content-root.ts";
+import { displayPath, LIST_FILE_LIMIT, LIST_FILE_SHAPE, readSourceText } from "../read/files.ts";
+import { parseAndValidate, placed } from "../read/source.ts";
+import { diagnostic, hasErrors, type Diagnostic } from "../report/diagnostics.ts";
+import { validateConfig } from "../validate/schema-validator.ts";
+import { privateKeyArmour } from "./private-keys.ts";
+
+/** An Ed25519 private key as base64 of its PKCS#8 DER, as `openssl pkey -outform DER | base64` prints it. */
+const PKCS8_ED25519_BASE64 = "MC4CAQAwBQYDK2VwBCIEI";
+
+export interface ProjectConfigCheck {
+  /** The file as displayed; undefined when the project has none. */
+  file: string | undefined;
+  /** The project, with what its file says; `{}` when it has none, or one with an error. */
+  project: Project;
+  diagnostics: Diagnostic[];
+}
+
+/** The settings file of the repository whose top folder is `root`. */
+export function checkProjectConfig(root: string): ProjectConfigCheck {
+  const path = join(root, CONFIG_FILE);
+  const file = displayPath(path);
+  const none = { root, config: {} };
+  const read = readSourceText(path, LIST_FILE_LIMIT);
+  if ("diagnostic" in read)
+    return read.missing
+      ? { file: undefined, project: none, diagnostics: [] }
+      : { file, project: none, diagnostics: [read.diagnostic] };
+  const secret = secretProblem(file, read.text);
+  if (secret !== undefined) return { file, project: none, diagnostics: [secret] };
+  const parsed = parseAndValidate(file, read.text, LIST_FILE_SHAPE, validateConfig);
+  if (parsed.diagnostics.length > 0 || !isJsonObject(parsed.value))
+    return { file, project: none, diagnostics: parsed.diagnostics };
+  const config = parsed.value as ProjectConfig;
+  const source = { file, map: parsed.map! };
+  const diagnostics: Diagnostic[] = [];
+  const urlProblem = config.resolverUrl === undefined ? undefined : baseUrlProblem(config.resolverUrl);
+  if (urlProblem !== undefined)
+    diagnostics.push(placed(source, "/resolverUrl", "config/value", `resolverUrl: ${urlProblem}`));
+  if (config.logOrigin !== undefined && !isKeyName(config.logOrigin))
+    diagnostics.push(
+      placed(
+        source,
+        "/logOrigin",
+        "config/value",
+        `${quoted(config.logOrigin)} cannot name a log: a log's origin has no space and no '+'`,
+      ),
+    );
+  if (config.keysDir !== undefined && isInside(keysFolder(config.keysDir, root), root))
+    diagnostics.push(
+      placed(
+        source,
+        "/keysDir",
+        "config/keys-in-repository",
+        `${quoted(config.keysDir)} is inside the repository (${displayPath(root)}): private keys written there ` +
+          "would be one git add away from being published; name a folder outside it",
+      ),
+    );
+  return { file, project: hasErrors(diagnostics) ? none : { root, config }, diagnostics };
+}
+
+/** The error for a private key anywhere in the file's text, as PEM or as base64 of its DER. */
+function secretProblem(file: string, text: string): Diagnostic | undefined {
+  const pem = privateKeyArmour(text);
+  const der = text.indexOf(PKCS8_ED25519_BASE64);
+  const at = pem?.index ?? (der === -1 ? undefined : der);
+  if (at === undefined) return undefined;
+  return diagnostic(
+    "config/secret",
+    { file, ...lineColumn(text, at) },
+    `holds a private key (${excerpt(pem?.armour ?? text.slice(der, der + 32))}): remove it and rotate the key ` +
+      "(keygen makes a new one in the keys folder, outside the repository); this file names only keysDir",
+  );
+}
