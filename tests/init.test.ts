@@ -60,13 +60,18 @@ describe("init in an empty folder", () => {
     assert.match(read(root, "content/README.md"), /_keys\.json/);
   });
 
-  it("leaves keygen to print the whole _keys.json, as for a folder that has none", async () => {
+  it("writes the project's settings: its keys folder, outside the repository, and no resolver yet", () => {
+    assert.deepEqual(JSON.parse(read(root, "manifest-resolver.json")), { keysDir: "~/.manifest-keys/new-folder" });
+  });
+
+  it("leaves keygen to pin the key in that _keys.json, and to make its keyRef the project's", async () => {
     const made = await runCliInProcess(
-      ["keygen", "--out", join(scratch, "key.pem"), "--key-ref", "did:web:x.example#k"],
+      ["keygen", "--file", join(scratch, "key.pem"), "--key-ref", "did:web:x.example#k"],
       root,
     );
     assert.equal(made.status, 0, made.stderr);
-    assert.match(made.stdout, /^pin it: write content\/_keys\.json as\n\{\n {2}"did:web:x\.example#k": "[^"]+"\n\}$/m);
+    assert.deepEqual(Object.keys(JSON.parse(read(root, "content/_keys.json"))), ["did:web:x.example#k"]);
+    assert.equal(JSON.parse(read(root, "manifest-resolver.json")).signingKeyRef, "did:web:x.example#k");
   });
 
   it("points Netlify at an edge function that re-exports the package's", () => {

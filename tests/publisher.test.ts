@@ -26,15 +26,8 @@ import { redirectLocationProblem } from "../core/validate/redirect-location.ts";
 import { manifestFor, signed, newKey } from "./support/fixture-content.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
 import { freePort } from "./support/http.ts";
-import { CLI, ROOT } from "./support/paths.ts";
-import {
-  assertLineNames,
-  assertUsageError,
-  printedKeysFile,
-  printedProblems,
-  problemPlaces,
-  theProblem,
-} from "./support/problems.ts";
+import { CLI } from "./support/paths.ts";
+import { assertLineNames, assertUsageError, printedProblems, problemPlaces, theProblem } from "./support/problems.ts";
 import { startPrintingUrl } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-publisher-"));
@@ -80,9 +73,9 @@ describe("from a new key to a probed resolver", () => {
     const run = (...args: string[]) => cli(args, repo);
     const home = mkdtempSync(join(tmpdir(), "um-home-"));
 
-    // 2. keygen makes the folder, owner-only, and prints the whole _keys.json.
+    // 2. keygen makes the folder, owner-only, pins the key in _keys.json and makes its keyRef the project's.
     const keyFile = join(home, ".manifest-keys/signing.pem");
-    const made = await run("keygen", "--out", keyFile, "--key-ref", keyRef);
+    const made = await run("keygen", "--file", keyFile, "--key-ref", keyRef);
     assert.equal(made.status, 0, made.stderr);
     assert.equal(statSync(join(home, ".manifest-keys")).mode & 0o777, 0o700);
     assert.equal(statSync(keyFile).mode & 0o777, 0o600);
@@ -92,11 +85,8 @@ describe("from a new key to a probed resolver", () => {
       !made.stdout.includes("PRIVATE") && !made.stdout.includes(pem.split("\n")[1]!),
       "never prints the private key",
     );
-    assertLineNames(made.stdout, "content/_keys.json");
-    const file = printedKeysFile(made.stdout);
-    assert.ok(file, made.stdout);
-    assert.deepEqual(JSON.parse(file), { [keyRef]: spki });
-    write("walk/content/_keys.json", `${file}\n`);
+    assertLineNames(made.stdout, "content/_keys.json", keyRef);
+    assert.deepEqual(JSON.parse(read("walk/content/_keys.json")), { [keyRef]: spki });
 
     // 3. new.
     const created = await run("new", "--subject", "did:web:you.example", "--out", "content/me.jsonld");
@@ -115,7 +105,8 @@ describe("from a new key to a probed resolver", () => {
     assert.ok(theProblem(unsigned.stdout, "schema/required").message.includes('"signature"'));
 
     // 4. sign.
-    const signing = await run("sign", "content/me.jsonld", "--key", keyFile, "--key-ref", keyRef);
+    // The keyRef is the project's now (keygen set it); the key is named, being outside the keys folder.
+    const signing = await run("sign", "content/me.jsonld", "--key", keyFile);
     assert.equal(signing.status, 0, signing.stderr);
     assert.equal(signing.stdout, `signed content/me.jsonld (keyRef ${keyRef})\n`);
     assert.equal(JSON.parse(read("walk/content/me.jsonld")).signature.publicKeySpkiB64, spki);
@@ -183,10 +174,17 @@ describe("from a new key to a probed resolver", () => {
 describe("keygen and new refuse to lose anything", () => {
   it("keygen never overwrites a key, nor writes one under content/", async () => {
     write("existing.pem", "precious");
-    const result = await cli(["keygen", "--out", "existing.pem"]);
+    const result = await cli(["keygen", "--file", "existing.pem"]);
     assert.equal(result.status, 1);
-    assertLineNames(result.stderr, "manifest-resolver: ", "existing.pem", "--out");
+    assertLineNames(result.stderr, "manifest-resolver: ", "existing.pem", "--file");
     assert.equal(read("existing.pem"), "precious");
+  });
+  it("keygen takes --out, the old spelling of --file, with a warning that names the new one", async () => {
+    const result = await cli(["keygen", "--out", join(scratch, "old-spelling.pem")]);
+    assert.equal(result.status, 0, result.stderr);
+    assertLineNames(result.stderr, "--out", "--file");
+    assert.ok(existsSync(join(scratch, "old-spelling.pem")));
+    assertUsageError(await cli(["keygen", "--out", "a.pem", "--file", "b.pem"]), "--file");
   });
   it(
     "keygen finds the repository's content folder from anywhere, by real path: no " +
@@ -202,10 +200,10 @@ describe("keygen and new refuse to lose anything", () => {
         [join(repo, "content/people"), "key.pem"],
         [join(repo, "content/people"), "../../content/key.pem"],
       ] as const) {
-        const result = await cli(["keygen", "--out", out], cwd);
+        const result = await cli(["keygen", "--file", out], cwd);
         assert.equal(result.status, 1, `${out} from ${cwd}`);
         // It names the content folder, as seen from where it was run, and the option to change.
-        assertLineNames(result.stderr, "manifest-resolver: ", cwd === repo ? "(content)" : "(..)", "--out");
+        assertLineNames(result.stderr, "manifest-resolver: ", cwd === repo ? "(content)" : "(..)", "--file");
       }
       assert.deepEqual(readdirSync(join(repo, "content"), { recursive: true }), ["people"], "nothing was written");
     },
@@ -241,7 +239,7 @@ describe("keygen and new refuse to lose anything", () => {
   });
 });
 
-describe("keygen's pinning, as printed", () => {
+describe("keygen's pinning", () => {
   const spkiOf = (pemFile: string) =>
     createPublicKey(createPrivateKey(readFileSync(pemFile, "utf8")))
       .export({ format: "der", type: "spki" })
@@ -249,7 +247,7 @@ describe("keygen's pinning, as printed", () => {
 
   it("prints the key's did:key, and for a did:web keyRef the verification method for its did.json", async () => {
     const keyFile = join(scratch, "didkeys/one.pem");
-    const made = await cli(["keygen", "--out", keyFile, "--key-ref", "did:web:keys.example#k1"]);
+    const made = await cli(["keygen", "--file", keyFile, "--key-ref", "did:web:keys.example#k1"]);
     assert.equal(made.status, 0, made.stderr);
     const raw = Buffer.from(spkiOf(keyFile), "base64").subarray(12);
     const keyRef = /^as a did:key: \S+ \(keyRef (\S+)\)$/m.exec(made.stdout)?.[1];
@@ -262,42 +260,58 @@ describe("keygen's pinning, as printed", () => {
       controller: "did:web:keys.example",
       publicKeyMultibase: keyRef.split("#")[1],
     });
-    const plain = await cli(["keygen", "--out", join(scratch, "didkeys/two.pem"), "--key-ref", "urn:key:2"]);
+    const plain = await cli(["keygen", "--file", join(scratch, "didkeys/two.pem"), "--key-ref", "urn:key:2"]);
     assert.doesNotMatch(plain.stdout, /did\.json/, "no did.json for a keyRef that is not did:web");
   });
 
-  it("names the entry to add when the repository's _keys.json exists, from any folder of it", async () => {
+  it("pins the key in the repository's _keys.json from any folder of it, keeping its pins and layout", async () => {
     write("pinrepo/package.json", "{}\n");
-    write(
-      "pinrepo/content/_keys.json",
-      '{\n  "did:web:old.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n',
-    );
+    const old = '{\n    "did:web:old.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n';
+    write("pinrepo/content/_keys.json", old);
     mkdirSync(join(scratch, "pinrepo/scripts"));
     const made = await cli(
-      ["keygen", "--out", "../../pinkeys/second.pem", "--key-ref", "did:web:new.example#k"],
+      ["keygen", "--file", "../../pinkeys/second.pem", "--key-ref", "did:web:new.example#k"],
       join(scratch, "pinrepo/scripts"),
     );
     assert.equal(made.status, 0, made.stderr);
-    // The entry, indented, under the line naming the file to add it to.
-    const entry = /\.\.\/content\/_keys\.json.*\n {2}(.*)\n$/.exec(made.stdout)?.[1];
-    assert.ok(entry, made.stdout);
-    assert.deepEqual(JSON.parse(`{${entry}}`), {
+    assertLineNames(made.stdout, "../content/_keys.json", "did:web:new.example#k");
+    const pins = read("pinrepo/content/_keys.json");
+    assert.deepEqual(JSON.parse(pins), {
+      "did:web:old.example#k": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s=",
       "did:web:new.example#k": spkiOf(join(scratch, "pinkeys/second.pem")),
     });
+    assert.ok(pins.startsWith('{\n    "did:web:old'), "four spaces, as the file was");
+  });
+
+  it("refuses a keyRef pinned already, naming it and how to rotate, and makes no key", async () => {
+    write("againrepo/package.json", "{}\n");
+    const pinned = '{"did:web:you.example#key-1": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="}\n';
+    write("againrepo/content/_keys.json", pinned);
+    const file = join(scratch, "againkeys/again.pem");
+    const made = await cli(
+      ["keygen", "--file", file, "--key-ref", "did:web:you.example#key-1"],
+      join(scratch, "againrepo"),
+    );
+    assert.equal(made.status, 1, made.stderr);
+    assertLineNames(made.stderr, '"did:web:you.example#key-1"', "content/_keys.json", "--key-ref");
+    assert.ok(!existsSync(file), "no key made for nothing");
+    assert.equal(read("againrepo/content/_keys.json"), pinned);
   });
 
   it(
-    "escapes what it quotes: a file name cannot start a line of its own, and the " + "pinning stays the same JSON",
+    "escapes what it quotes: a file name cannot start a line of its own, and the " + "entry stays the same JSON",
     async () => {
       const out = "odd\n::error file=README.md::forged\u202e.pem";
       const keyRef = "did:web:odd.example#\u202ek";
-      const made = await cli(["keygen", "--out", out, "--key-ref", keyRef]);
+      const made = await cli(["keygen", "--file", out, "--key-ref", keyRef]);
       assert.equal(made.status, 0, made.stderr);
       assert.ok(existsSync(join(scratch, out)));
       assert.match(made.stdout, /^wrote the private key to odd\\n::error file=README\.md::forged\\u202e\.pem /);
       assert.ok(!/[\u202e]/.test(made.stdout));
-      assert.deepEqual(JSON.parse(printedKeysFile(made.stdout) ?? "null"), { [keyRef]: spkiOf(join(scratch, out)) });
-      const again = await cli(["keygen", "--out", out]);
+      // Outside a repository with a content folder, the entry to pin is printed, escaped as JSON escapes it.
+      const entry = /^ {2}(".*": ".*")$/m.exec(made.stdout)?.[1];
+      assert.deepEqual(JSON.parse(`{${entry}}`), { [keyRef]: spkiOf(join(scratch, out)) });
+      const again = await cli(["keygen", "--file", out]);
       assert.equal(again.status, 1);
       assert.match(
         again.stderr,
@@ -307,62 +321,10 @@ describe("keygen's pinning, as printed", () => {
   );
 });
 
-describe("keygen's advice fits the key's role", () => {
-  const PINNED =
-    '{\n  "did:web:you.example#key-1": "MCowBQYDK2VwAyEAL52Xiba5eV3GQGRRSpJv1Nosly8u8t0vka3u9Lco46s="\n}\n';
-  /** A repository past README step 2: its _keys.json pins the signing key. */
-  const repository = (name: string) => {
-    write(`${name}/package.json`, "{}\n");
-    write(`${name}/content/_keys.json`, PINNED);
-    return join(scratch, name);
-  };
-  /** README's command for `what`, from its walkthrough, with `~` a folder of the test's. */
-  const readmeCommand = (what: RegExp) => {
-    const line = readFileSync(join(ROOT, "README.md"), "utf8")
-      .split("\n")
-      .find((l) => /^\s*npx manifest-resolver keygen /.test(l) && what.test(l));
-    assert.ok(line, `README has no keygen command for ${what}`);
-    return line
-      .trim()
-      .split(/\s+/)
-      .slice(2)
-      .map((word) => word.replace(/^~/, join(scratch, "rolehome")));
-  };
-
-  it("for the log key, run as README step 8 says: nothing for _keys.json, and how log takes it", async () => {
-    const root = repository("role-log");
-    const args = readmeCommand(/log\.pem/);
-    const made = await cli(args, root);
-    assert.equal(made.status, 0, made.stderr);
-    assert.doesNotMatch(made.stdout, /add this entry|write content\/_keys\.json/);
-    assertLineNames(made.stdout, "log --key", args[args.indexOf("--out") + 1]!);
-    assert.equal(read("role-log/content/_keys.json"), PINNED);
-  });
-
-  it("for the status lists' key: nothing for _keys.json; UM_STATUS_LIST_KEY, and its did:key to pin", async () => {
-    const root = repository("role-status");
-    const args = readmeCommand(/status-list\.pem/);
-    const out = args[args.indexOf("--out") + 1]!;
-    const made = await cli(args, root);
-    assert.equal(made.status, 0, made.stderr);
-    assert.doesNotMatch(made.stdout, /add this entry|write content\/_keys\.json/);
-    assertLineNames(made.stdout, "UM_STATUS_LIST_KEY", out);
-    const keyRef = /^as a did:key: \S+ \(keyRef (\S+)\)$/m.exec(made.stdout)?.[1];
-    assert.ok(keyRef, made.stdout);
-    assertLineNames(made.stdout, "--keys", keyRef);
-  });
-
-  it("for a signing keyRef pinned already: not an entry that would duplicate it, but how to rotate", async () => {
-    const root = repository("role-again");
-    const made = await cli(["keygen", "--out", join(scratch, "rolehome/again.pem")], root);
-    assert.equal(made.status, 0, made.stderr);
-    assert.doesNotMatch(made.stdout, /add this entry/);
-    assertLineNames(made.stdout, '"did:web:you.example#key-1"', "content/_keys.json", "--key-ref");
-  });
-
+describe("keygen's roles", () => {
   it("a role it does not know, or a keyRef for a key that signs no manifest, is a usage error", async () => {
     assertUsageError(
-      await cli(["keygen", "--role", "signer", "--out", join(scratch, "rolehome/x.pem")]),
+      await cli(["keygen", "--role", "signer", "--file", join(scratch, "rolehome/x.pem")]),
       "--role",
       "'signer'",
     );
@@ -373,7 +335,7 @@ describe("keygen's advice fits the key's role", () => {
         "log",
         "--key-ref",
         "did:web:x.example#k",
-        "--out",
+        "--file",
         join(scratch, "rolehome/y.pem"),
       ]),
       "--key-ref",

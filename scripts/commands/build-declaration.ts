@@ -41,7 +41,9 @@ Problems are printed on stdout as 'manifest-resolver check' prints them.`,
                          did:web documents of keys pinned on its host are published
   UM_STATUS_LIST_KEY     the Ed25519 private key (PEM text, or a PEM file's path) that
                          signs the status lists (eddsa-jcs-2022, by its did:key);
-                         unset: they are published without a proof, and a warning
+                         unset: <keysDir>/status-list.pem if there is one, else they
+                         are published without a proof, and a warning; it must be the
+                         project's statusListKey when manifest-resolver.json names one
   UM_LOCK_WAIT_MS        how long to wait for another build of the same output, or
                          another edit of the same file (default: 10000)
 ${CACHE_ENVIRONMENT}

@@ -10,7 +10,7 @@ import {
   outputStages,
   saveCache,
 } from "../pipeline/index.ts";
-import { settingsFromEnv } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
 import { projectRoot } from "../read/content-root.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { displayPath } from "../read/display-path.ts";
@@ -21,7 +21,9 @@ import { printProblems, printWarning } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK } from "../cli/command.ts";
 import { sarifFile, writeSarif } from "./sarif-option.ts";
-import { STATUS_LIST_KEY_VARIABLE, statusListSigner } from "../crypto/status-list-key.ts";
+import { STATUS_LIST_KEY_VARIABLE, type StatusListSigner, statusListSigner } from "../crypto/status-list-key.ts";
+import { CONFIG_FILE, keyFile, type Settings } from "../config.ts";
+import { existsSync } from "node:fs";
 import type { build } from "./build-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
@@ -34,12 +36,12 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
     asked: values["kv-out"] !== undefined,
   };
   const started = performance.now();
-  const settings = settingsFromEnv();
+  const settings = projectSettings();
   const shown = values["max-problems"];
   const sarif = sarifFile(values.sarif);
   const { buildOutput, keepBodies, logRoutes, OutputError, recoverOutput, writeOutput } = await outputStages();
   const reportingWriteErrors = writeErrorsReported(OutputError);
-  const signer = await statusListSigner(process.env[STATUS_LIST_KEY_VARIABLE]);
+  const signer = await statusListKey(settings);
   if (typeof signer === "string") {
     console.error(`manifest-resolver: ${signer}`);
     return EXIT_FAILED;
@@ -146,4 +148,20 @@ function writeErrorsReported(OutputError: new () => Error) {
       return undefined;
     }
   };
+}
+
+/**
+ * What signs the status lists: UM_STATUS_LIST_KEY (CI's secret), else the keys folder's `status-list.pem` (a build on
+ * the publisher's machine); the key the project names (statusListKey) when it names one, as any other would publish
+ * lists no relying party that pinned it could verify.
+ */
+async function statusListKey(settings: Settings): Promise<StatusListSigner | string | undefined> {
+  const local = keyFile(settings, "status-list");
+  const signer = await statusListSigner(
+    process.env[STATUS_LIST_KEY_VARIABLE] || (existsSync(local) ? local : undefined),
+  );
+  if (signer === undefined || typeof signer === "string" || settings.statusListKey === undefined) return signer;
+  return signer.did === settings.statusListKey
+    ? signer
+    : `the status lists' key is ${signer.did}, not the statusListKey of ${CONFIG_FILE} (${settings.statusListKey})`;
 }

@@ -6,12 +6,13 @@
  * The declaration: all that --help and a usage error need; the run is init.ts.
  */
 import { declareCommand } from "../cli/command.ts";
-import { booleanOption } from "../cli/options.ts";
+import { booleanOption, stringOption } from "../cli/options.ts";
 
 export const init = declareCommand({
   name: "init",
-  description: `Makes DIR (made if missing) a publisher's repository: content/ with a _keys.json to
-fill in, netlify.toml and wrangler.jsonc with edge functions that re-export this
+  description: `Makes DIR (made if missing) a publisher's repository: manifest-resolver.json, the
+project's settings (its resolver's URL, and the keys folder outside the repository,
+~/.manifest-keys/<name>), content/ with a _keys.json that keygen fills in, netlify.toml and wrangler.jsonc with edge functions that re-export this
 package's handler, GitHub Actions workflows for pull requests and for main, a .gitignore,
 and the check, build and start scripts in package.json (made if missing, with this
 package as a devDependency). Nothing copies code out of the package: \`npm update\` brings
@@ -21,8 +22,14 @@ writes nothing, unless --force.`,
 
 Example:
   mkdir my-manifests && cd my-manifests && npm install -D manifest-resolver && npx manifest-resolver init`,
+  settings: false,
   positionals: [{ name: "DIR" }],
   options: {
     force: booleanOption({ help: "overwrite files that exist, and package.json scripts of the same names" }),
+    "resolver-url": stringOption({
+      value: "URL",
+      help: "the resolver's base URL, where it will be deployed (https://you.example)",
+      default: { text: "none yet: set resolverUrl in manifest-resolver.json later" },
+    }),
   },
 });

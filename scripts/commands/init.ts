@@ -15,9 +15,10 @@ import { pathInTheWay } from "../edit/path-in-the-way.ts";
 import { PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
 import { type ByteLimit, displayPath, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
-import { shellWord } from "../report/fix-hints.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
-import { EXIT_FAILED, EXIT_OK } from "../cli/command.ts";
+import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import { baseUrlProblem } from "../../core/http/base-url.ts";
+import { defaultKeysDir } from "../config.ts";
 import type { init } from "./init-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
@@ -35,7 +36,10 @@ export const runInit: CommandRun<typeof init> = async (values, [dir = "."]) => {
     return EXIT_FAILED;
   }
   const name = projectName(manifest.value, root);
-  const files = projectFiles(name);
+  const resolverUrl = values["resolver-url"] ?? "";
+  const urlProblem = resolverUrl === "" ? undefined : baseUrlProblem(resolverUrl);
+  if (urlProblem !== undefined) throw new UsageError(`--resolver-url: ${urlProblem}`);
+  const files = projectFiles(name, { resolverUrl, keysDir: defaultKeysDir(root) });
   const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
   const packageJson = { path: "package.json", text: withScripts(manifest, root) };
   // Refused even with --force: what is overwritten then must be the project's own files, each written whole.
@@ -79,7 +83,7 @@ export const runInit: CommandRun<typeof init> = async (values, [dir = "."]) => {
     return EXIT_FAILED;
   }
   for (const file of [...files, packageJson]) console.log(printable(`wrote ${displayed(root, file.path)}`));
-  for (const line of nextSteps(root, files)) console.log(printable(line));
+  for (const line of nextSteps(root)) console.log(printable(line));
   return EXIT_OK;
 };
 
@@ -167,17 +171,15 @@ function displayed(root: string, path: string): string {
   return relative(process.cwd(), join(root, path)) || path;
 }
 
-/** The next three commands: a key, a manifest, its signature. */
-function nextSteps(root: string, files: ProjectFile[]): string[] {
-  const keys = files.find((file) => file.path.endsWith("_keys.json"))!.path;
+/** The next three commands: a key (pinned by keygen), a manifest, its signature. */
+function nextSteps(root: string): string[] {
   const here = relative(process.cwd(), root);
   const installed = existsSync(join(root, "node_modules", PACKAGE, "package.json"));
-  const keyRef = "did:web:you.example#key-1";
   return [
     "",
-    `next${here === "" ? "" : `, in ${here}`}${installed ? "" : ", after npm install"}: make a key and pin it as keygen says (in ${keys}), write a manifest, sign it:`,
-    `  npx manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref ${shellWord(keyRef)}`,
+    `next${here === "" ? "" : `, in ${here}`}${installed ? "" : ", after npm install"}: make a signing key (keygen pins it), write a manifest, sign it:`,
+    "  npx manifest-resolver keygen",
     "  npx manifest-resolver new --out content/first.jsonld",
-    `  npx manifest-resolver sign content --key ~/.manifest-keys/signing.pem --key-ref ${shellWord(keyRef)}`,
+    "  npx manifest-resolver sign content",
   ];
 }

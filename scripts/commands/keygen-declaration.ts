@@ -1,50 +1,57 @@
 /**
- * `manifest-resolver keygen`: a new Ed25519 key, and what to do with it for its role. A
- * signing key is pinned in content/_keys.json; the log's key and the status lists' key
- * are pinned nowhere there (a second entry under the signing keyRef is json/duplicate-key,
- * and a pin would let the key sign manifests), so their advice is where each is given.
+ * `manifest-resolver keygen`: a new Ed25519 key for one role, written outside the repository, and its public half
+ * written where that role needs it.
  * The declaration: all that --help and a usage error need; the run is keygen.ts.
  */
 import { declareCommand } from "../cli/command.ts";
 import { stringOption } from "../cli/options.ts";
 
-/** The keyRef printed when none is given: an example to replace. */
-export const EXAMPLE_KEY_REF = "did:web:you.example#key-1";
-
 export const keygen = declareCommand({
   name: "keygen",
-  description: `Writes a new Ed25519 private key as a PKCS#8 PEM file readable by its owner only
-(missing folders are made, owner-only too), and prints the public key with what to put
-in content/_keys.json to pin it: the whole file when it pins nothing yet, else the entry
-to add. It also prints the key's did:key (a keyRef that is the key) and, for a did:web
-KEYREF, the verification method to list in that DID's did.json. The private key is never
-printed, never written into the repository's content folder (by its real path: not
-through a symbolic link either, and not from a folder inside it), and an existing file is
-never overwritten. Keep it out of git (*.pem is ignored here) and in your CI's secrets.
-With --role log the key is a transparency log's (log --key), with --role status-list the
-status lists' (UM_STATUS_LIST_KEY): neither is pinned in content/_keys.json, and it prints
-where each goes instead. Make each key for one role alone.`,
-  epilogue: `Exit status: 0 written, 1 not written (the file exists, or is in content/), 2 usage error.
+  description: `Writes a new Ed25519 private key for one role as a PKCS#8 PEM file readable by its
+owner only, in the keys folder outside the repository (keysDir in manifest-resolver.json;
+else ~/.manifest-keys/<the repository folder's name>/), as <role>.pem. Then it writes the
+key's public half where the role needs it, and prints what, if anything, goes in your
+CI's secrets:
+  signing      pinned in content/_keys.json under its keyRef, which becomes the project's
+               signingKeyRef (what sign uses). CI needs no signing key.
+  log          content/_log/verifier, the transparency log's key, named by the log's
+               origin (logOrigin, else the resolver's host); the key stays off CI.
+  status-list  statusListKey (its did:key) in manifest-resolver.json, with statusLists
+               on; CI gets the key as UM_STATUS_LIST_KEY.
+The private key is never printed, never written into the content folder (by its real
+path: not through a symbolic link either), and an existing file is never overwritten.
+Make each key for one role alone.`,
+  epilogue: `Exit status: 0 written, 1 not written (the file exists, or is in content/; the keyRef is pinned already; the log has a key), 2 usage error.
 
 Examples:
-  manifest-resolver keygen --out ~/.manifest-keys/signing.pem --key-ref did:web:you.example#key-1
-  manifest-resolver keygen --role log --out ~/.manifest-keys/log.pem
-  manifest-resolver keygen --role status-list --out ~/.manifest-keys/status-list.pem`,
+  manifest-resolver keygen                    a signing key, pinned under the default keyRef
+  manifest-resolver keygen --key-ref did:web:you.example#key-2
+  manifest-resolver keygen --role log         the log's key, and its verifier
+  manifest-resolver keygen --role status-list --file ~/secrets/status-list.pem`,
   positionals: [],
   options: {
-    out: stringOption({ value: "FILE", help: "where to write the private key", default: "signing-key.pem" }),
-    "key-ref": stringOption({
-      value: "KEYREF",
-      help: "the keyRef you will sign with",
-      default: { text: `${EXAMPLE_KEY_REF}, to replace` },
-      nonEmpty: true,
-    }),
     role: stringOption({
       value: "ROLE",
-      help:
-        "what the key is for: signing (manifests, pinned in content/_keys.json), log (the transparency " +
-        "log's, for log --key) or status-list (the status lists', for UM_STATUS_LIST_KEY)",
+      help: "what the key is for: signing (manifests), log (the transparency log's) or status-list (the status lists')",
       default: "signing",
+    }),
+    file: stringOption({
+      value: "FILE",
+      help: "where to write the private key",
+      default: { text: "<keysDir>/<ROLE>.pem" },
+    }),
+    "key-ref": stringOption({
+      value: "KEYREF",
+      help:
+        "the keyRef to sign with (signing keys only): the key is pinned under it. Default: the project's " +
+        "signingKeyRef, else did:web:<resolver's host>#key-1, else the key's own did:key.",
+      nonEmpty: true,
+    }),
+    out: stringOption({
+      value: "FILE",
+      help: "deprecated spelling of --file (--out names a folder in every other command); goes in 0.2",
+      default: { text: "none" },
     }),
   },
 });

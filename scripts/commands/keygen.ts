@@ -1,119 +1,151 @@
 /**
- * `manifest-resolver keygen`: a new Ed25519 key, and what to do with it for its role. A
- * signing key is pinned in content/_keys.json; the log's key and the status lists' key
- * are pinned nowhere there (a second entry under the signing keyRef is json/duplicate-key,
- * and a pin would let the key sign manifests), so their advice is where each is given.
+ * `manifest-resolver keygen`: a new Ed25519 key for one role, written outside the repository, and its public half
+ * written where that role needs it, so that no step of a publisher's path is a hand edit:
+ * - signing: pinned in content/_keys.json, and made the project's signingKeyRef;
+ * - log: the log's verifier, content/_log/verifier, and the project's logOrigin;
+ * - status-list: the project's statusListKey, with statusLists on.
+ * Whatever can refuse is asked before the key is made: a key written for nothing is one more secret to clean up.
  */
-import { createPublicKey, generateKeyPairSync } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { defaultContentDir, isInside } from "../read/content-root.ts";
 import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
 import { multikeyMethod } from "../../core/did/did-document.ts";
 import { ed25519DidKey } from "../../core/did/did-key.ts";
+import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
+import { LOG_PREFIX } from "../../core/umid-path.ts";
+import { CONFIG_FILE, keyFile, KEY_ROLES, type KeyRole, type Settings } from "../config.ts";
+import { editJsonObject } from "../edit/json-object-file.ts";
+import { LOG_FOLDER, VERIFIER_FILE } from "../log/log-folder.ts";
+import { defaultContentDir, isInside, projectRoot } from "../read/content-root.ts";
+import { displayPath, KEYS_FILE, LIST_FILE_LIMIT, LIST_FILE_SHAPE, readSourceText } from "../read/files.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
-import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { shellWord } from "../report/fix-hints.ts";
+import { writeFileAtomically } from "../store/atomic-write.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
-import { EXAMPLE_KEY_REF, type keygen } from "./keygen-declaration.ts";
+import { projectSettings } from "./project-settings.ts";
+import type { keygen } from "./keygen-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
-const ROLES = ["signing", "log", "status-list"] as const;
-type Role = (typeof ROLES)[number];
+/** A new key: its private half, and its public half as each role's file names it. */
+interface NewKey {
+  privateKey: KeyObject;
+  /** SubjectPublicKeyInfo, standard base64: what `_keys.json` pins. */
+  spki: string;
+  publicKey: Uint8Array;
+  didKey: string;
+  /** The key itself as a keyRef: `did:key:z6Mk…#z6Mk…`. */
+  didKeyRef: string;
+}
+
+/** Where a role's public half goes, once the private key is written: what was written, or why it could not be. */
+type Placement = { lines: string[]; write(): Promise<string[] | string> };
 
 export const runKeygen: CommandRun<typeof keygen> = async (values) => {
-  const out = values.out;
   const role = roleOf(values.role);
   if (role !== "signing" && values["key-ref"] !== undefined)
     throw new UsageError(`--key-ref names the keyRef manifests are signed with; a --role ${role} key signs none`);
-  const keyRef = values["key-ref"] ?? EXAMPLE_KEY_REF;
+  if (values.out !== undefined && values.file !== undefined) throw new UsageError("give --file FILE alone");
+  if (values.out !== undefined)
+    console.error("manifest-resolver: keygen --out FILE is deprecated, and goes in 0.2: use --file FILE");
+  const settings = projectSettings();
+  const file = values.file ?? values.out ?? keyFile(settings, role);
   const content = defaultContentDir();
-  if (isInside(out, content)) {
-    console.error(
-      printable(
-        `manifest-resolver: refusing to write a private key into the content folder ` +
-          `(${displayPath(content)}), which is committed and published: choose another ` +
-          `--out`,
-      ),
+  if (isInside(file, content))
+    return failed(
+      `refusing to write a private key into the content folder (${displayPath(content)}), which is committed ` +
+        "and published: choose another --file",
     );
-    return EXIT_FAILED;
-  }
-  const { privateKey } = generateKeyPairSync("ed25519");
+  const key = newKey();
+  const placement =
+    role === "signing"
+      ? signingKey(key, values["key-ref"], settings, content)
+      : role === "log"
+        ? logKey(key, settings, content)
+        : statusListKey(key, file, settings);
+  if (typeof placement === "string") return failed(placement);
   try {
-    await mkdir(dirname(out), { recursive: true, mode: 0o700 });
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     // "wx": a key that exists is never replaced. A lost key cannot be recovered.
-    await writeFile(out, privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
+    await writeFile(file, key.privateKey.export({ format: "pem", type: "pkcs8" }), { mode: 0o600, flag: "wx" });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    console.error(
-      printable(
-        `manifest-resolver: cannot write ${out}: ` +
-          `${code === "EEXIST" ? "it exists; move it away or choose another --out" : (error as Error).message}`,
-      ),
-    );
-    return EXIT_FAILED;
+    const why = code === "EEXIST" ? "it exists; move it away or choose another --file" : (error as Error).message;
+    return failed(`cannot write ${file}: ${why}`);
   }
-  const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
-  // The key itself as a DID: a keyRef any relying party resolves with no network.
-  const publicKey = spkiPublicKey(spki)!;
-  const didKey = ed25519DidKey(publicKey);
-  const didKeyRef = `${didKey}#${didKey.slice("did:key:".length)}`;
-  const keysFile = displayPath(join(content, KEYS_FILE));
-  // Escaped line by line: a name cannot start a line of its own, and JSON's escapes keep
-  // the printed pinning valid JSON with the same keyRef.
+  const written = await placement.write();
   const lines = [
-    `wrote the private key to ${out} (owner-only; keep it secret and out of git)`,
-    `public key (SPKI, base64): ${spki}`,
-    ...(role === "log" ? [] : [`as a did:key: ${didKey} (keyRef ${didKeyRef})`]),
-    ...(role === "signing"
-      ? [
-          ...didWebMethod(keyRef, publicKey),
-          ...pinning(keysFile, pinnedKeyRefs(join(content, KEYS_FILE)), keyRef, spki, values["key-ref"] === undefined),
-        ]
-      : role === "log"
-        ? [
-            `a transparency log's key: pin it nowhere (not in ${keysFile}) and keep it off CI; after each change, ` +
-              "before pushing, run:",
-            `  npx manifest-resolver log --key ${shellWord(out)}`,
-            "then give relying parties and monitors content/_log/verifier, the log's public key, where they take " +
-              "their trust from (never from the log)",
-          ]
-        : [
-            `the status lists' key: pin it nowhere in ${keysFile}; give it to the build (a CI secret), as`,
-            `  UM_STATUS_LIST_KEY=${shellWord(out)} npm run build`,
-            `relying parties that pin it give its keyRef ${didKeyRef} with its public key in resolve --keys ` +
-              "FILE, or the library's keys",
-          ]),
+    `wrote the private key to ${file} (owner-only; keep it secret and out of git)`,
+    `public key (SPKI, base64): ${key.spki}`,
+    ...(role === "log" ? [] : [`as a did:key: ${key.didKey} (keyRef ${key.didKeyRef})`]),
+    ...(typeof written === "string" ? [] : written),
+    ...placement.lines,
   ];
   for (const line of lines) console.log(printable(line));
+  if (typeof written === "string") return failed(`${written}; the key is written, its public half is not`);
   return EXIT_OK;
 };
 
+function newKey(): NewKey {
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const spki = createPublicKey(privateKey).export({ format: "der", type: "spki" }).toString("base64");
+  const publicKey = spkiPublicKey(spki)!;
+  const didKey = ed25519DidKey(publicKey);
+  return { privateKey, spki, publicKey, didKey, didKeyRef: `${didKey}#${didKey.slice("did:key:".length)}` };
+}
+
 /**
- * For a did:web keyRef, the verification method to list in that DID's did.json (and under
- * its assertionMethod), so that a relying party who resolves the keyRef finds this key.
+ * A signing key: pinned under its keyRef in content/_keys.json, and made the project's signingKeyRef. The keyRef is
+ * --key-ref, else the project's, else the resolver's did:web (`did:web:<host>#key-1`, whose DID document the build
+ * publishes), else the key's own did:key, which any relying party resolves offline.
  */
-function didWebMethod(keyRef: string, publicKey: Uint8Array): string[] {
-  const method = multikeyMethod(keyRef, publicKey);
-  if (!keyRef.startsWith("did:web:") || method.controller === keyRef) return [];
-  return [
-    `its verification method, for the did.json of ${method.controller} (list "${keyRef}" under assertionMethod ` +
-      "too; build publishes that did.json itself when UM_RESOLVER_URL is on its host):",
-    `  ${JSON.stringify(method)}`,
+function signingKey(key: NewKey, given: string | undefined, settings: Settings, content: string): Placement | string {
+  const keyRef = given ?? settings.signingKeyRef ?? resolverDidWeb(settings.resolverUrl) ?? key.didKeyRef;
+  const keysPath = join(content, KEYS_FILE);
+  const keysFile = displayPath(keysPath);
+  const advice = [
+    ...(keyRef === resolverDidWeb(settings.resolverUrl) ? [] : didWebMethod(keyRef, key.publicKey)),
+    "CI secrets: none. Sign before you push (manifest-resolver sign); the build needs no signing key.",
   ];
+  // Outside a publisher's repository (a key for receipts, for loose files), the pin is the reader's to place.
+  if (!existsSync(content))
+    return {
+      lines: [
+        `no content folder here (${displayPath(content)}); to pin the key in one, add to its ${KEYS_FILE}:`,
+        `  ${JSON.stringify(keyRef)}: ${JSON.stringify(key.spki)}`,
+        ...advice,
+      ],
+      write: async () => [],
+    };
+  const pinned = pinnedKeyRefs(keysPath);
+  if (pinned === undefined) return `${keysFile} is not a keys file: fix it first (manifest-resolver check says how)`;
+  if (pinned.has(keyRef)) return alreadyPinned(keysFile, keyRef);
+  return {
+    lines: advice,
+    write: async () => {
+      // Asked again under the file's lock: another keygen may have pinned it meanwhile.
+      const pinned = await editJsonObject(keysPath, settings.lockWaitMs, (pins) =>
+        pins[keyRef] !== undefined ? alreadyPinned(keysFile, keyRef) : { ...pins, [keyRef]: key.spki },
+      );
+      if (!pinned.ok) return pinned.problem;
+      const lines = [`pinned it in ${keysFile} as ${JSON.stringify(keyRef)}`];
+      if (settings.signingKeyRef === keyRef) return lines;
+      const set = await setProject(settings, { signingKeyRef: keyRef }, `signingKeyRef, which sign uses`);
+      return typeof set === "string" ? set : [...lines, ...set];
+    },
+  };
 }
 
-function roleOf(given: string): Role {
-  if ((ROLES as readonly string[]).includes(given)) return given as Role;
-  throw new UsageError(`--role must be ${ROLES.join(", ")}, not '${given}'`);
+function alreadyPinned(keysFile: string, keyRef: string): string {
+  return (
+    `${keysFile} pins ${JSON.stringify(keyRef)} already: to rotate it, remove that entry and run keygen again; ` +
+    "for a key of its own, give keygen another --key-ref"
+  );
 }
 
-/**
- * The keyRefs a keys file pins: none when it is missing or `{}` (`init` writes one that
- * pins nothing, to be written whole); undefined when it cannot be read as a keys file.
- */
+/** The keyRefs a keys file pins: none when it is not there; undefined when it cannot be read as a keys file. */
 function pinnedKeyRefs(path: string): Set<string> | undefined {
   if (!existsSync(path)) return new Set();
   const read = readSourceText(path, LIST_FILE_LIMIT);
@@ -121,26 +153,91 @@ function pinnedKeyRefs(path: string): Set<string> | undefined {
   return parsed?.ok && isJsonObject(parsed.value) ? new Set(Object.keys(parsed.value)) : undefined;
 }
 
+/** A transparency log's key: the log's verifier in content/_log/, named by the project's logOrigin. */
+function logKey(key: NewKey, settings: Settings, content: string): Placement | string {
+  const host = settings.resolverUrl === "" ? undefined : new URL(settings.resolverUrl).host;
+  const origin = settings.logOrigin ?? (host && `${host}${LOG_PREFIX}`);
+  if (origin === undefined)
+    throw new UsageError(
+      `a log's key needs the log's name: set resolverUrl (or logOrigin) in ${CONFIG_FILE}, or UM_RESOLVER_URL`,
+    );
+  const verifierPath = join(content, LOG_FOLDER, VERIFIER_FILE);
+  const verifier = displayPath(verifierPath);
+  if (existsSync(verifierPath))
+    return `${verifier} names the log's key already: a log keeps its key (log --key with that key appends to it)`;
+  return {
+    lines: [
+      "next, and after each change before you push: manifest-resolver log (from now on check and build refuse " +
+        "content the log does not record)",
+      "CI secrets: none. The log's key stays with you; relying parties and monitors take the verifier as --log-key.",
+    ],
+    write: async () => {
+      await mkdir(dirname(verifierPath), { recursive: true });
+      await writeFileAtomically(verifierPath, `${formatVerifierKey(origin, key.publicKey)}\n`);
+      const lines = [`wrote the log's verifier to ${verifier} (commit it): the log is ${origin}`];
+      if (settings.logOrigin === origin) return lines;
+      const set = await setProject(settings, { logOrigin: origin }, "logOrigin");
+      return typeof set === "string" ? set : [...lines, ...set];
+    },
+  };
+}
+
+/** The status lists' key: the project's statusListKey, and status lists on. */
+function statusListKey(key: NewKey, file: string, settings: Settings): Placement {
+  return {
+    lines: [
+      `CI secret: UM_STATUS_LIST_KEY, the whole text of ${file} (gh secret set UM_STATUS_LIST_KEY < ` +
+        `${shellWord(file)}, or your host's environment variables); a build here takes the file itself`,
+    ],
+    write: async () => {
+      return setProject(
+        settings,
+        { statusListKey: key.didKey, statusLists: true },
+        "statusListKey, and statusLists on",
+      );
+    },
+  };
+}
+
+/** Sets members of the project's settings file (made if missing): what was set, or why it was not (a string). */
+async function setProject(
+  settings: Settings,
+  members: Record<string, unknown>,
+  what: string,
+): Promise<string[] | string> {
+  const path = join(projectRoot(), CONFIG_FILE);
+  const edited = await editJsonObject(path, settings.lockWaitMs, (config) => ({ ...config, ...members }));
+  return edited.ok ? [`set in ${displayPath(path)}: ${what}`] : edited.problem;
+}
+
+/** The keyRef of a key of the resolver's own DID, `did:web:<host>#key-1`; undefined when no resolver is set. */
+function resolverDidWeb(resolverUrl: string): string | undefined {
+  if (resolverUrl === "") return undefined;
+  const url = new URL(resolverUrl);
+  const path = url.pathname.split("/").filter((part) => part !== "");
+  return `did:web:${[encodeURIComponent(url.host), ...path].join(":")}#key-1`;
+}
+
 /**
- * How to pin a signing key: the whole file when it pins nothing, the entry to add when it
- * pins others, and when it pins the keyRef already (to another key), how to rotate it:
- * an entry added beside the pin would be a duplicate member.
+ * For a did:web keyRef off the resolver's host, the verification method to list in that DID's did.json (and under
+ * its assertionMethod), so that a relying party who resolves the keyRef finds this key.
  */
-function pinning(
-  keysFile: string,
-  pinned: Set<string> | undefined,
-  keyRef: string,
-  spki: string,
-  exampleKeyRef: boolean,
-): string[] {
-  const entry = `${JSON.stringify(keyRef)}: ${JSON.stringify(spki)}`;
-  const replace = exampleKeyRef ? ` (with your keyRef for ${EXAMPLE_KEY_REF}, or run keygen with --key-ref)` : "";
-  if (pinned?.has(keyRef))
-    return [
-      `${keysFile} pins ${JSON.stringify(keyRef)} already: to rotate it to this key, replace its value there with ` +
-        `${JSON.stringify(spki)}; for a key of its own, run keygen again with its --key-ref (a log's or ` +
-        "status lists' key: --role)",
-    ];
-  if (pinned?.size === 0) return [`pin it: write ${keysFile}${replace} as`, "{", `  ${entry}`, "}"];
-  return [`add this entry to ${keysFile}${replace}:`, `  ${entry}`];
+function didWebMethod(keyRef: string, publicKey: Uint8Array): string[] {
+  const method = multikeyMethod(keyRef, publicKey);
+  if (!keyRef.startsWith("did:web:") || method.controller === keyRef) return [];
+  return [
+    `its verification method, for the did.json of ${method.controller} (list "${keyRef}" under assertionMethod ` +
+      "too; build publishes that did.json itself when resolverUrl is on its host):",
+    `  ${JSON.stringify(method)}`,
+  ];
+}
+
+function roleOf(given: string): KeyRole {
+  if ((KEY_ROLES as readonly string[]).includes(given)) return given as KeyRole;
+  throw new UsageError(`--role must be ${KEY_ROLES.join(", ")}, not '${given}'`);
+}
+
+function failed(message: string): number {
+  console.error(printable(`manifest-resolver: ${message}`));
+  return EXIT_FAILED;
 }

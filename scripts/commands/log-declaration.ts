@@ -16,29 +16,30 @@ checkpoint. A run that changes nothing appends nothing and leaves every file as 
 Revocation is permanent: a UMID whose latest entry is its revocation is never logged in
 another state (log/revocation-undone), and nothing is written.
 The first run creates the log: its checkpoint, tiles and entry bundles, and verifier (the
-key clients and monitors verify it with). Refuses content that check refuses, a key that
+key clients and monitors verify it with), unless keygen --role log wrote it. Refuses content that check refuses, a key that
 is not the log's own, and a log that does not verify. Run it before pushing, as you run
 sign: the key never goes to CI.`,
   epilogue: `Environment:
-  UM_RESOLVER_URL        its host names a new log: <host>${LOG_PREFIX}
+  UM_RESOLVER_URL        its host names a new log without a logOrigin: <host>${LOG_PREFIX}
   UM_LOCK_WAIT_MS        how long to wait for another edit of the log (default: 10000)
 ${CACHE_ENVIRONMENT}
 
 Exit status: 0 appended or unchanged, 1 refused (content, key or log), 2 usage error.
 
 Example:
+  manifest-resolver log
   manifest-resolver log --key ~/.manifest-keys/log.pem --content content`,
   positionals: [],
   options: {
     key: stringOption({
       value: "PEM",
-      help: "the log's Ed25519 private key (PKCS#8 PEM, as keygen writes it)",
-      required: true,
+      help: "the log's Ed25519 private key (PKCS#8 PEM, as keygen --role log writes it)",
+      default: { text: "<keysDir>/log.pem" },
     }),
     origin: stringOption({
       value: "ORIGIN",
       help: "the log's name, its checkpoints' first line; set by the first run, kept after",
-      default: { text: `<host of UM_RESOLVER_URL>${LOG_PREFIX}` },
+      default: { text: `the project's logOrigin, else <resolver's host>${LOG_PREFIX}` },
       nonEmpty: true,
     }),
     ...CONTENT_OPTION,

@@ -12,7 +12,9 @@ import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { checkContent, logStates, openCache, saveCache } from "../pipeline/index.ts";
-import { settingsFromEnv } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
+import { CONFIG_FILE, keyFile } from "../config.ts";
+import { existsSync } from "node:fs";
 import { loadPrivateKey } from "../crypto/profile-a.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { changedEntries, revivedUmids, servedEntries } from "../log/log-entries.ts";
@@ -36,7 +38,7 @@ import type { log } from "./log-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
 export const runLog: CommandRun<typeof log> = async (values) => {
-  const settings = settingsFromEnv();
+  const settings = projectSettings();
   const contentDir = values.content;
   const logDir = join(contentDir, LOG_FOLDER);
   const shownLog = `${displayPath(logDir)}/`;
@@ -46,17 +48,23 @@ export const runLog: CommandRun<typeof log> = async (values) => {
     const cache = openCache(values, false);
     const opened = await openLog(logDir, cache && logStates(cache.dir));
     if (!opened.ok) return refuse(opened.rule ?? "log/unverifiable", join(logDir, opened.file), opened.reason);
-    const origin = opened.key?.name ?? checkedOrigin(newOrigin(values.origin, settings.resolverUrl));
+    const origin =
+      opened.key?.name ?? checkedOrigin(newOrigin(values.origin ?? settings.logOrigin, settings.resolverUrl));
     if (opened.key !== undefined && values.origin !== undefined && values.origin !== origin)
       throw new UsageError(`--origin '${values.origin}' is not this log's origin, '${origin}': a log keeps its name`);
-    const signer = await logSigner(values.key, origin);
+    const keyPath = values.key ?? keyFile(settings, "log");
+    if (values.key === undefined && !existsSync(keyPath))
+      throw new UsageError(
+        `no log key at ${keyPath}: make one with manifest-resolver keygen --role log, or give --key PEM`,
+      );
+    const signer = await logSigner(keyPath, origin);
     if (typeof signer === "string") {
       console.error(`manifest-resolver: ${printable(signer)}`);
       return EXIT_FAILED;
     }
     if (opened.key !== undefined && encodeBase64(opened.key.publicKey) !== encodeBase64(signer.publicKey)) {
       const verifier = join(logDir, VERIFIER_FILE);
-      return refuse("log/wrong-key", verifier, `${values.key} is not the key of the log ${origin}`);
+      return refuse("log/wrong-key", verifier, `${keyPath} is not the key of the log ${origin}`);
     }
 
     const content = await checkContent(contentDir, {
@@ -111,7 +119,9 @@ export const runLog: CommandRun<typeof log> = async (values) => {
 function newOrigin(given: string | undefined, resolverUrl: string): string {
   if (given !== undefined) return given;
   if (resolverUrl === "")
-    throw new UsageError("a new log needs a name: pass --origin, or set UM_RESOLVER_URL to your resolver's URL");
+    throw new UsageError(
+      `a new log needs a name: pass --origin, or set resolverUrl (or logOrigin) in ${CONFIG_FILE}, or UM_RESOLVER_URL`,
+    );
   return `${new URL(resolverUrl).host}${LOG_PREFIX}`;
 }
 

@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
-import { settingsFromEnv } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
+import { shellWord } from "../report/fix-hints.ts";
 import { defaultContentDir } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
 import { DEFAULT_STYLE, formatJson } from "../edit/json-file.ts";
@@ -23,7 +24,7 @@ export const runNew: CommandRun<typeof newManifest> = async (values) => {
   now.setUTCMilliseconds(0);
   const expires = new Date(now.getTime() + LIFETIME_DAYS * 86_400_000);
   const manifest = {
-    "@context": settingsFromEnv().contextUrl,
+    "@context": projectSettings().contextUrl,
     "@id": `urn:uuid:${randomUUID()}`,
     "@type": "um:Manifest",
     manifestVersion: "0.4",
@@ -50,10 +51,10 @@ export const runNew: CommandRun<typeof newManifest> = async (values) => {
     );
     return EXIT_FAILED;
   }
-  console.log(
-    `wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ` +
-      `${out} --key KEY.pem --key-ref KEYREF`,
-  );
+  // The project's signing key and keyRef are sign's defaults once keygen made them; else sign needs both.
+  const { signingKeyRef } = projectSettings();
+  const how = signingKeyRef === undefined ? " --key KEY.pem --key-ref KEYREF" : "";
+  console.log(`wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ${shellWord(out)}${how}`);
   return EXIT_OK;
 };
 

@@ -1,8 +1,9 @@
 /** `manifest-resolver sign`: fill in a manifest's Profile A signature. */
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { settingsFromEnv, type Settings } from "../config.ts";
+import { CONFIG_FILE, keyFile, type Settings } from "../config.ts";
+import { projectSettings } from "./project-settings.ts";
 import { checkRootFiles } from "../check/check-content.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { isInside } from "../read/content-root.ts";
@@ -28,23 +29,30 @@ import type { sign } from "./sign-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
 export const runSign: CommandRun<typeof sign> = async (values, [paths]) => {
-  const keyRef = values["key-ref"];
-  const key = await loadPrivateKey(values.key);
+  const settings = projectSettings();
+  const keyRef = values["key-ref"] ?? settings.signingKeyRef;
+  if (keyRef === undefined)
+    throw new UsageError(`--key-ref KEYREF is required, or signingKeyRef in ${CONFIG_FILE} (keygen sets it)`);
+  const keyPath = values.key ?? keyFile(settings, "signing");
+  if (values.key === undefined && !existsSync(keyPath))
+    throw new UsageError(`no signing key at ${keyPath}: make one with manifest-resolver keygen, or give --key PEM`);
+  const key = await loadPrivateKey(keyPath);
   if (typeof key === "string") {
     console.error(`manifest-resolver: ${key}`);
     return EXIT_FAILED;
   }
   const spki = createPublicKey(key).export({ format: "der", type: "spki" }).toString("base64");
-  const settings = settingsFromEnv();
   const statusBase = values["status-base"] ?? settings.resolverUrl;
   // A base a client cannot fetch from (credentials, a query, a fragment) would write statusRefs none resolves.
   const baseProblem = statusBase === "" ? undefined : baseUrlProblem(statusBase);
   if (baseProblem !== undefined)
-    throw new UsageError(`${values["status-base"] !== undefined ? "--status-base" : "UM_RESOLVER_URL"} ${baseProblem}`);
-  const statusList = values["status-list"] === true;
+    throw new UsageError(
+      `${values["status-base"] !== undefined ? "--status-base" : "the resolver URL"} ${baseProblem}`,
+    );
+  const statusList = values["status-list"] === true || settings.statusLists;
   if (statusList && statusBase === "")
     throw new UsageError(
-      "--status-list needs the resolver that serves the lists: --status-base URL or UM_RESOLVER_URL",
+      `status lists need the resolver that serves them: --status-base URL, or resolverUrl in ${CONFIG_FILE}`,
     );
   const validators = schemaValidators(settings.contextUrl, settings.resolverUrl);
   const files = await manifestFiles(paths);

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { toolAsset } from "../runtime/tool-files.ts";
+import { CONFIG_FILE } from "../config.ts";
 
 export interface ProjectFile {
   /** Its path in the publisher's repository. */
@@ -25,8 +26,17 @@ export const PACKAGE_SCRIPTS: Record<string, string> = {
   start: "manifest-resolver build && manifest-resolver serve --ui-port 8788",
 };
 
-export function projectFiles(name: string): ProjectFile[] {
+/**
+ * `init`'s files for the project `name`, whose resolver is at `resolverUrl` ("" when not said yet) and whose private
+ * keys go in `keysDir`.
+ */
+export function projectFiles(
+  name: string,
+  { resolverUrl, keysDir }: { resolverUrl: string; keysDir: string },
+): ProjectFile[] {
+  const settings = { ...(resolverUrl !== "" && { resolverUrl }), keysDir };
   return [
+    { path: CONFIG_FILE, text: `${JSON.stringify(settings, null, 2)}\n` },
     { path: "content/_keys.json", text: "{}\n" },
     {
       path: "content/README.md",

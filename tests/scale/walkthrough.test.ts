@@ -8,13 +8,14 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createPrivateKey, createPublicKey } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { readRecords } from "../support/index.ts";
 import { ROOT } from "../support/paths.ts";
-import { printedKeysFile, printedProblems } from "../support/problems.ts";
+import { printedProblems } from "../support/problems.ts";
 import { runCommand } from "../support/processes.ts";
 
 /** cli.test.ts read the sample content/ before it made its own; check and serve make theirs, and are quick. */
@@ -26,7 +27,25 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 // A publisher's shell: no GitHub annotations; npx runs the template's own CLI or fails, never
 // installing a package of that name from the registry; and no trace of this test runner,
 // whose NODE_TEST_CONTEXT would make the tests run in the copy report to it instead.
-const publisherEnv = { ...process.env, GITHUB_ACTIONS: "", npm_config_yes: "false", NODE_TEST_CONTEXT: undefined };
+const home = join(scratch, "home");
+const publisherEnv = {
+  ...process.env,
+  GITHUB_ACTIONS: "",
+  npm_config_yes: "false",
+  NODE_TEST_CONTEXT: undefined,
+  HOME: home,
+  UM_RESOLVER_URL: undefined,
+};
+
+/** The one line of the README's that `line` matches, trimmed: a command as the README gives it. */
+function readmeLine(line: RegExp): string {
+  const lines = readFileSync(join(ROOT, "README.md"), "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => line.test(l));
+  assert.equal(lines.length, 1, `README has one line matching ${line}`);
+  return lines[0]!;
+}
 
 test("the README's walkthrough in a copy of the repository, then the tests there", async () => {
   const repo = join(scratch, "repo");
@@ -52,18 +71,21 @@ test("the README's walkthrough in a copy of the repository, then the tests there
   rmSync(join(repo, "content"), { recursive: true, force: true });
   mkdirSync(join(repo, "content"));
 
-  // 2. A key outside the repository, pinned with the _keys.json keygen prints.
-  const keyFile = join(scratch, "home/.manifest-keys/signing.pem");
-  const keyRef = "did:web:you.example#key-1";
-  const keysFile = printedKeysFile(
-    await inRepo("npx", "manifest-resolver", "keygen", "--out", keyFile, "--key-ref", keyRef),
-  );
-  assert.ok(keysFile, "keygen prints the whole _keys.json");
-  writeFileSync(join(repo, "content/_keys.json"), `${keysFile}\n`);
+  // 2. A key outside the repository (the keys folder under the publisher's home), pinned by keygen under the keyRef
+  // of the resolver's URL, which the template was given as the README says.
+  await inRepo("sh", "-c", readmeLine(/^echo .* > manifest-resolver\.json$/));
+  await inRepo("npx", "manifest-resolver", "keygen");
+  const keyFile = join(home, ".manifest-keys/repo/signing.pem");
+  const spki = createPublicKey(createPrivateKey(readFileSync(keyFile, "utf8")))
+    .export({ format: "der", type: "spki" })
+    .toString("base64");
+  assert.deepEqual(JSON.parse(readFileSync(join(repo, "content/_keys.json"), "utf8")), {
+    "did:web:you.example#key-1": spki,
+  });
 
-  // 3, 4. A manifest, signed.
+  // 3, 4. A manifest, signed with the project's key and keyRef: no flag.
   await inRepo("npx", "manifest-resolver", "new", "--subject", "did:web:you.example", "--out", "content/me.jsonld");
-  await inRepo("npx", "manifest-resolver", "sign", "content/me.jsonld", "--key", keyFile, "--key-ref", keyRef);
+  await inRepo("npx", "manifest-resolver", "sign", "content");
 
   // 5. Checked without a problem, and built: the publisher's manifest is all the resolver serves.
   assert.deepEqual(printedProblems(await inRepo("npx", "manifest-resolver", "check")), []);

@@ -98,6 +98,3 @@ export function assertLineNames(text: string, ...named: string[]): void {
     `no line names ${named.map((value) => JSON.stringify(value)).join(", ")} in:\n${text}`,
   );
 }
-
-/** The JSON keygen prints for content/_keys.json: the whole file, from its "{" line to its "}" line. */
-export const printedKeysFile = (stdout: string) => /^\{\n[\s\S]*?\n\}$/m.exec(stdout)?.[0];
