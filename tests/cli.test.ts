@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import fg from "fast-glob";
 import { evaluate } from "../core/evaluate/index.ts";
+import { resolve } from "../core/client/index.ts";
 import { COMMANDS } from "../scripts/commands/main.ts";
 import { writeFiles } from "./support/file-tree.ts";
 import {
@@ -47,7 +48,7 @@ test("every command's examples name files of a fresh clone and sample UMIDs", {
     assert.ok(examples, `${command.name} --help ends with an example`);
     const words = examples.split(/\s+/).map((word) => word.replace(/^'|'$/g, ""));
     words.forEach((word, i) => {
-      if (/^(content|tests)\//.test(word) && words[i - 1] !== "--out")
+      if (/^(content|tests)\//.test(word) && !["--out", "--file"].includes(words[i - 1]!))
         assert.ok(
           existsSync(join(ROOT, word)),
           `${command.name} --help names ${word}, which a fresh clone does not have`,
@@ -140,6 +141,46 @@ test("npm start's sample content: the resolver serves the DID document that conf
       assert.equal(
         Buffer.from(key.publicKey).toString("base64"),
         Buffer.from(spki, "base64").subarray(12).toString("base64"),
+      );
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test("npm start's sample content: a suspension reaches the library's resolve, through the manifest's statusRef", {
+  skip: skipWithoutSampleContent,
+}, async () => {
+  const routes = JSON.parse(readFileSync(join(ROOT, "content/_routes.json"), "utf8"));
+  const suspended: string = routes.suspended[0].umid;
+  const out = mkdtempSync(join(tmpdir(), "sample-suspended-"));
+  try {
+    const built = await runCliInProcess(
+      ["build", "--out", join(out, "dist"), "--lookup-out", join(out, "lookup")],
+      ROOT,
+      {
+        UM_RESOLVER_URL: "http://localhost:8787",
+      },
+    );
+    assert.equal(built.status, 0, built.stdout + built.stderr);
+    // No sample manifest goes without a statusRef: a suspension of any reaches those who hold it.
+    assert.doesNotMatch(built.stdout, /status-ref-missing/);
+    const served = await startPrintingUrl(process.execPath, [CLI, "serve", "--dist", join(out, "dist"), "--port", "0"]);
+    try {
+      // The statusRef names npm start's port; the resolver here listens on another, which may be taken.
+      const asked: string[] = [];
+      const fetch = (url: string, init: RequestInit) => {
+        asked.push(url);
+        return globalThis.fetch(url.replace("http://localhost:8787", served.url), init);
+      };
+      const result = await resolve("http://localhost:8787", suspended, { fetch });
+      assert.ok("receipt" in result, JSON.stringify(result));
+      assert.equal(result.receipt.revocationStatus, "suspended");
+      assert.ok(
+        asked.some((url) => url.includes("/.well-known/manifest-resolver/status/")),
+        asked.join("\n"),
       );
     } finally {
       await served.stop();

@@ -49,7 +49,7 @@ describe("keygen by role, from init to a signed, checked manifest with no hand e
     assert.deepEqual(json(join(dir, "content/_keys.json")), { [keyRef]: spki });
     assert.equal(json(join(dir, "manifest-resolver.json")).signingKeyRef, keyRef);
 
-    assert.equal((await run(["new", "--out", "content/first.jsonld"])).status, 0);
+    assert.equal((await run(["new", "--file", "content/first.jsonld"])).status, 0);
     const signing = await run(["sign", "content"]);
     assert.equal(signing.status, 0, signing.stdout + signing.stderr);
     const signature = json(join(dir, "content/first.jsonld")).signature;
@@ -75,7 +75,7 @@ describe("keygen by role, from init to a signed, checked manifest with no hand e
   it("writes a log key's verifier and the log's origin; log then runs with no flag", async () => {
     const { dir, keys, run } = await project("logged", "--resolver-url", "https://logged.example");
     assert.equal((await run(["keygen"])).status, 0);
-    assert.equal((await run(["new", "--out", "content/one.jsonld"])).status, 0);
+    assert.equal((await run(["new", "--file", "content/one.jsonld"])).status, 0);
     assert.equal((await run(["sign", "content"])).status, 0);
     const made = await run(["keygen", "--role", "log"]);
     assert.equal(made.status, 0, made.stderr);
@@ -104,7 +104,7 @@ describe("keygen by role, from init to a signed, checked manifest with no hand e
     const settings = json(join(dir, "manifest-resolver.json"));
     assert.equal(settings.statusLists, true);
     assert.match(settings.statusListKey, /^did:key:z6Mk/);
-    assert.equal((await run(["new", "--out", "content/one.jsonld"])).status, 0);
+    assert.equal((await run(["new", "--file", "content/one.jsonld"])).status, 0);
     assert.equal((await run(["sign", "content"])).status, 0);
     // statusLists on: the statusRef is an entry of a list.
     assert.match(json(join(dir, "content/one.jsonld")).signature.statusRef, /#\d+$/);
@@ -130,7 +130,7 @@ describe("manifest-resolver.json, read by every command", () => {
     assert.equal((await run(["keygen"])).status, 0);
     const statusRef = async (env: Record<string, string>, ...flags: string[]) => {
       rmSync(join(dir, "content/one.jsonld"), { force: true });
-      assert.equal((await run(["new", "--out", "content/one.jsonld"])).status, 0);
+      assert.equal((await run(["new", "--file", "content/one.jsonld"])).status, 0);
       const signed = await run(["sign", "content", ...flags], env);
       assert.equal(signed.status, 0, signed.stdout + signed.stderr);
       return new URL(json(join(dir, "content/one.jsonld")).signature.statusRef).origin;
@@ -183,5 +183,38 @@ describe("manifest-resolver.json, read by every command", () => {
     assert.deepEqual(problemPlaces((await run(["check"])).stdout), [["manifest-resolver.json", "schema/type", 1, 18]]);
     write('{ "keysDir": "/a", "keysDir": "/b" }\n');
     assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "json/duplicate-key");
+  });
+});
+
+describe("status on by default", () => {
+  it("warns, with the command that fixes it, of a manifest that has no statusRef, in check and in suspend", async () => {
+    const { dir, run } = await project("unreachable", "--resolver-url", "https://status.example");
+    assert.equal((await run(["keygen"])).status, 0);
+    assert.equal((await run(["new", "--file", "content/kept.jsonld"])).status, 0);
+    assert.equal((await run(["new", "--file", "content/bare.jsonld"])).status, 0);
+    assert.equal((await run(["sign", "content"])).status, 0);
+    // statusRef is outside the signing input: removed, the signature still holds, and nothing tells of a status.
+    const bare = json(join(dir, "content/bare.jsonld"));
+    delete bare.signature.statusRef;
+    writeFileSync(join(dir, "content/bare.jsonld"), `${JSON.stringify(bare, null, 2)}\n`);
+    const checked = await run(["check"]);
+    assert.equal(checked.status, 0, checked.stdout);
+    const warned = problemPlaces(checked.stdout, "warning");
+    assert.deepEqual(
+      warned.map(([file, rule]) => [file, rule]),
+      [["content/bare.jsonld", "signature/status-ref-missing"]],
+    );
+    assert.match(checked.stdout, /run manifest-resolver sign content\/bare\.jsonld/);
+    const kept = await run(["suspend", json(join(dir, "content/kept.jsonld"))["@id"]]);
+    assert.equal(kept.status, 0, kept.stderr);
+    assert.equal(kept.stderr, "");
+    const suspended = await run(["suspend", bare["@id"]]);
+    assert.equal(suspended.status, 0, suspended.stderr);
+    assert.deepEqual(problemPlaces(suspended.stderr, "warning"), [
+      ["content/bare.jsonld", "signature/status-ref-missing"],
+    ]);
+    // Without a resolver URL there is no statusRef to give: sign says nothing of one, and check warns of none.
+    writeFileSync(join(dir, "manifest-resolver.json"), JSON.stringify({ keysDir: "~/.manifest-keys/unreachable" }));
+    assert.deepEqual(problemPlaces((await run(["check"])).stdout, "warning"), []);
   });
 });

@@ -163,6 +163,18 @@ export const SIGNATURE_RULES = {
       "trial on this machine, set UM_RESOLVER_URL to the local resolver's URL.",
     example: '"statusRef": "https://resolver.example/.well-known/manifest-resolver/status/urn%3Auuid%3A…"',
   },
+  "signature/status-ref-missing": {
+    severity: "warning",
+    summary: "a signed manifest has no signature.statusRef",
+    why:
+      "A relying party learns that a manifest was revoked or suspended only by asking its statusRef. Without " +
+      "one, a suspension never reaches anyone who already holds the manifest, and a revocation reaches only those " +
+      "who fetch it from the resolver again: the manifest reads as active everywhere else.",
+    source: "EXT-OPT O2.1, O2.3; UM v0.4 core §1.6.2",
+    fix:
+      "Sign it again with your resolver's URL configured (resolverUrl in manifest-resolver.json, which init " +
+      "--resolver-url writes): manifest-resolver sign FILE adds its statusRef. The message gives the command.",
+  },
   "signature/status-ref-mismatch": {
     severity: "error",
     summary: "signature.statusRef points at this resolver, but not at this manifest's own status URL",

@@ -40,6 +40,7 @@ import { freshnessProblems } from "../../core/validate/freshness.ts";
 import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/legacy.ts";
 import { structureProblems } from "../../core/validate/manifest-structure.ts";
 import { statusRefProblems } from "../../core/validate/status-ref.ts";
+import { shellWord } from "../report/fix-hints.ts";
 import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import { decodeSource, displayPath, manifestByteLimit, readSourceBytes, type SourceBytes } from "../read/files.ts";
@@ -213,6 +214,10 @@ export function checkManifestText(
       verifiable ? verifyProfileA(manifest, context.pins, canonical) : optInProblems(path, canonical, context.unsigned),
     ],
     ["error", statusRefProblems(manifest, context.settings.resolverUrl)],
+    [
+      "warning",
+      legacyVersion === undefined ? missingStatusRefProblems(manifest, file, context.settings.resolverUrl) : [],
+    ],
     ["warning", livenessFloorProblems(manifest)],
   ];
   const freshness = freshnessDiagnostics(file, manifest, context);
@@ -229,6 +234,24 @@ export function checkManifestText(
     reads: verdictReads(manifest, verifiable, path),
     ...(legacyVersion !== undefined && { legacyVersion }),
   };
+}
+
+/**
+ * A signed v0.4 manifest without a statusRef, where the project has a resolver to give it one: its revocation or
+ * suspension would never reach a relying party. The message gives the one command that adds it, for `file` as the
+ * run names it. Without a resolver URL there is no statusRef to give yet, and `sign` says so instead.
+ */
+function missingStatusRefProblems(manifest: Record<string, unknown>, file: string, resolverUrl: string): Problem[] {
+  if (resolverUrl === "" || !isJsonObject(manifest.signature) || manifest.signature.statusRef !== undefined) return [];
+  return [
+    {
+      pointer: "/signature",
+      rule: "signature/status-ref-missing",
+      message:
+        "has no statusRef: its revocation or suspension never reaches those who hold it; run " +
+        `manifest-resolver sign ${shellWord(file)}`,
+    },
+  ];
 }
 
 /** The alias this run keeps for a file it read (`bytes`, from a descriptor whose status was `stat`), if any. */

@@ -27,7 +27,8 @@ import { withFileLock } from "../edit/file-lock.ts";
 import { checkRoutesText, type RoutesFile } from "../check/routes.ts";
 import { filePlace, placeOf } from "../read/source.ts";
 import type { Place } from "../../core/json/source-map.ts";
-import { hasErrors, printable } from "../report/diagnostics.ts";
+import { diagnostic, type Diagnostic, hasErrors, printable } from "../report/diagnostics.ts";
+import { shellWord } from "../report/fix-hints.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
@@ -38,7 +39,7 @@ import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
 import type { revoke, suspend, reinstate, redirect } from "./routes-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
-type Outcome = { changed: string } | { unchanged: string } | { refused: string };
+type Outcome = { changed: string; warning?: Diagnostic } | { unchanged: string } | { refused: string };
 
 interface RoutesEdit {
   routes: Required<RoutesFile>;
@@ -52,6 +53,8 @@ interface RoutesEdit {
   publishedBy(umid: string): string | undefined;
   /** The published UMIDs nearest to `umid`, with their files, to name when it is not one ("" if none). */
   nearestHint(umid: string): string;
+  /** The warning for a status no relying party would learn: `umid`'s manifest has no statusRef. */
+  unreachable(umid: string): Diagnostic | undefined;
 }
 
 export const runRevoke: CommandRun<typeof revoke> = (values, [umid]) =>
@@ -79,24 +82,29 @@ export const runRevoke: CommandRun<typeof revoke> = (values, [umid]) =>
   });
 
 export const runSuspend: CommandRun<typeof suspend> = (values, [umid]) =>
-  editRoutes(values.content, umid, ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime }) => {
-    const suspended = listed("suspended", umid);
-    if (suspended !== undefined) return { unchanged: `${excerpt(umid)} is already suspended at ${suspended.place}` };
-    const revoked = listed("revoked", umid);
-    if (revoked !== undefined)
-      return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
-    if (publishedBy(umid) === undefined) {
-      return {
-        refused:
-          `no manifest in the content folder publishes ${excerpt(umid)}, and only a ` +
-          `published manifest can be suspended${nearestHint(umid)}`,
-      };
-    }
-    const suspendedAt = changeTime(umid);
-    dropStatus(umid);
-    routes.suspended.push({ umid, suspendedAt, ...reasonOf(values.reason) });
-    return { changed: `suspended ${excerpt(umid)}` };
-  });
+  editRoutes(
+    values.content,
+    umid,
+    ({ routes, listed, publishedBy, nearestHint, dropStatus, changeTime, unreachable }) => {
+      const suspended = listed("suspended", umid);
+      if (suspended !== undefined) return { unchanged: `${excerpt(umid)} is already suspended at ${suspended.place}` };
+      const revoked = listed("revoked", umid);
+      if (revoked !== undefined)
+        return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      if (publishedBy(umid) === undefined) {
+        return {
+          refused:
+            `no manifest in the content folder publishes ${excerpt(umid)}, and only a ` +
+            `published manifest can be suspended${nearestHint(umid)}`,
+        };
+      }
+      const suspendedAt = changeTime(umid);
+      dropStatus(umid);
+      routes.suspended.push({ umid, suspendedAt, ...reasonOf(values.reason) });
+      const warning = unreachable(umid);
+      return { changed: `suspended ${excerpt(umid)}`, ...(warning && { warning }) };
+    },
+  );
 
 export const runReinstate: CommandRun<typeof reinstate> = (values, [umid]) =>
   editRoutes(values.content, umid, ({ routes, listed, dropStatus, changeTime }) => {
@@ -218,6 +226,17 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
         const near = closest(umid, manifests.keys());
         return near.length === 0 ? "" : `; the nearest published: ${near.map(withPlace).join(", ")}`;
       },
+      unreachable: (umid) => {
+        const manifest = manifests.get(umid);
+        if (manifest === undefined || manifest.statusRef) return undefined;
+        const fix = `manifest-resolver sign ${shellWord(manifest.file)}${settings.resolverUrl === "" ? " --status-base URL" : ""}`;
+        return diagnostic(
+          "signature/status-ref-missing",
+          { file: manifest.file, pointer: "/signature" },
+          `has no statusRef, so relying parties that hold it never learn of this suspension; run ${fix}`,
+          "warning",
+        );
+      },
     });
     if ("refused" in outcome) return fail([`manifest-resolver: ${outcome.refused}`]);
     if ("unchanged" in outcome) {
@@ -235,15 +254,17 @@ async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => O
       return fail([...after.diagnostics.map(formatDiagnostic), `${file} was not changed.`]);
     await writeFileAtomically(path, updated);
     console.log(printable(`${outcome.changed} in ${file}`));
+    if (outcome.warning !== undefined) console.error(formatDiagnostic(outcome.warning));
     return EXIT_OK;
   });
 }
 
-/** A manifest file that claims a UMID: where its @id is, and when it was issued. */
+/** A manifest file that claims a UMID: where its @id is, when it was issued, and whether it has a statusRef. */
 interface ManifestId {
   file: string;
   at: Place;
   issuedAt?: unknown;
+  statusRef: boolean;
 }
 
 /**
@@ -269,6 +290,7 @@ async function manifestIds(dir: string, settings: Settings): Promise<Map<string,
         file: source!.file,
         at: parsed.source.place("/@id"),
         issuedAt: parsed.value.issuedAt,
+        statusRef: isJsonObject(parsed.value.signature) && parsed.value.signature.statusRef !== undefined,
       });
     }
   }

@@ -4,6 +4,7 @@
  * process) with a verification cache of its own (warm from the second run on: a cached verdict must not hide a change).
  */
 import assert from "node:assert/strict";
+import { statusRefFor } from "../../core/validate/status-ref.ts";
 import { createPrivateKey } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -57,8 +58,12 @@ export function logScratch(prefix: string): LogScratch {
     writeFileSync(join(folder, "_keys.json"), JSON.stringify(pinning(signingKey)));
     return folder;
   };
-  const publish = (folder: string, file: string, umid: string, extra: Record<string, unknown> = {}) =>
-    writeFileSync(join(folder, file), JSON.stringify(signed(manifestFor(umid, extra), signingKey), null, 2));
+  // With its statusRef at the fixture's resolver, as sign gives it: a manifest without one is warned of.
+  const publish = (folder: string, file: string, umid: string, extra: Record<string, unknown> = {}) => {
+    const manifest = signed(manifestFor(umid, extra), signingKey) as { signature: Record<string, unknown> };
+    manifest.signature.statusRef = statusRefFor(FIXTURE_RESOLVER_URL, umid);
+    writeFileSync(join(folder, file), JSON.stringify(manifest, null, 2));
+  };
   const loggedThenEdited = async (name: string) => {
     const folder = content(name);
     publish(folder, "a.json", "urn:a");
