@@ -105,6 +105,7 @@ describe("init in an empty folder", () => {
       check: "manifest-resolver check",
       build: "manifest-resolver build",
       start: "manifest-resolver build && manifest-resolver serve --ui-port 8788",
+      dev: "manifest-resolver dev --sign",
     });
     const { version } = JSON.parse(read(ROOT, "package.json"));
     assert.deepEqual(manifest.devDependencies, { "manifest-resolver": `^${version}` });
@@ -148,7 +149,7 @@ describe("init where files exist", () => {
     assert.match(text, /^\t"name": "@acme\/manifests",$/m, "tabs, as it was written");
     const manifest = JSON.parse(text);
     assert.equal(manifest.version, "2.0.0");
-    assert.deepEqual(Object.keys(manifest.scripts), ["test", "check", "build", "start"]);
+    assert.deepEqual(Object.keys(manifest.scripts), ["test", "check", "build", "start", "dev"]);
     assert.ok(manifest.devDependencies["manifest-resolver"]);
     assert.equal(manifest.private, undefined, "not made private: it was not init's to decide");
     assert.equal(wranglerConfig(root).name, "manifests");

@@ -14,7 +14,7 @@ export const init = declareCommand({
 project's settings (its resolver's URL, and the keys folder outside the repository,
 ~/.manifest-keys/<name>), content/ with a _keys.json that keygen fills in, netlify.toml and wrangler.jsonc with edge functions that re-export this
 package's handler, GitHub Actions workflows for pull requests and for main, a .gitignore,
-and the check, build and start scripts in package.json (made if missing, with this
+and the check, build, start and dev scripts in package.json (made if missing, with this
 package as a devDependency). Nothing copies code out of the package: \`npm update\` brings
 its fixes. A file that exists is never overwritten: init lists each one in the way and
 writes nothing, unless --force.`,

@@ -14,7 +14,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "keygen",
-    summary: "make a new Ed25519 signing key (private key to a file, public key printed)",
+    summary: "make a new Ed25519 key for a role, and pin or record its public half where the role needs it",
     load: async () =>
       defineCommand(
         (await import("./keygen-declaration.ts")).keygen,
@@ -101,6 +101,12 @@ export const COMMANDS: CommandEntry[] = [
     summary: "serve a built dist/ through the resolver's edge handler, until stopped",
     load: async () =>
       defineCommand((await import("./serve-declaration.ts")).serve, async () => (await import("./serve.ts")).runServe),
+  },
+  {
+    name: "dev",
+    summary: "build, serve with the lookup page, and build again at each change of content/",
+    load: async () =>
+      defineCommand((await import("./dev-declaration.ts")).dev, async () => (await import("./dev.ts")).runDev),
   },
   {
     name: "probe",

@@ -10,7 +10,7 @@ import { projectSettings } from "./project-settings.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
 import { lookupPageFiles } from "../lookup-page-files/files.ts";
-import { serveLookupPage } from "../lookup-page-files/serve.ts";
+import { type PageReloads, serveLookupPage } from "../lookup-page-files/serve.ts";
 import { EXIT_FAILED } from "../cli/command.ts";
 import type { serve } from "./serve-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
@@ -32,46 +32,75 @@ export const runServe: CommandRun<typeof serve> = async (values) => {
     console.error(`manifest-resolver: ${join(dist, BUILD_INFO_PATH)} not found: run 'manifest-resolver build' first`);
     return EXIT_FAILED;
   }
+  const served = await startServing({ dist, host, port, uiPort });
+  if (typeof served === "string") {
+    console.error(`manifest-resolver: ${served}`);
+    return EXIT_FAILED;
+  }
+  // Ready for Ctrl+C before saying so: whoever reads the URL may stop us at once.
+  const stopped = new Promise<number>((resolve) => {
+    const stop = () => served.stop().then(() => resolve(0));
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  console.log(`serving ${dist}/ at ${served.url}/`);
+  if (served.page !== undefined) {
+    console.log(`lookup page at ${served.page}`);
+    // The first click of a newcomer should show a verdict, not a form to fill in.
+    const umid = await sampleUmid(dist);
+    if (umid !== undefined)
+      console.log(`look one up: ${served.page}?${new URLSearchParams({ resolver: served.url, umid })}`);
+  }
+  return stopped;
+};
+
+/** The resolver and, on `uiPort`, the lookup page asking it: both listening. */
+export interface Serving {
+  url: string;
+  /** The lookup page's address, ending in "/". */
+  page: string | undefined;
+  stop(): Promise<void>;
+}
+
+/** Serves `dist` on `port`, and the lookup page on `uiPort` if given (`reloads`: told of rebuilds); or why not. */
+export async function startServing(options: {
+  dist: string;
+  host: string;
+  port: number;
+  uiPort: number | undefined;
+  reloads?: PageReloads;
+}): Promise<Serving | string> {
+  const { dist, host, port, uiPort } = options;
   let running: Awaited<ReturnType<typeof serveNode>>;
   try {
     running = await serveNode({ dist, port, host });
   } catch (error) {
-    console.error(`manifest-resolver: cannot listen on ${host}:${port}: ${(error as Error).message}`);
-    return EXIT_FAILED;
+    return `cannot listen on ${host}:${port}: ${(error as Error).message}`;
   }
   const servers = [running.server];
   if (uiPort !== undefined) {
     try {
-      servers.push((await serveLookupPage(await lookupPageFiles(running.url), host, uiPort)).server);
+      const files = await lookupPageFiles(running.url);
+      servers.push((await serveLookupPage(files, host, uiPort, options.reloads)).server);
     } catch (error) {
-      console.error(`manifest-resolver: cannot listen on ${host}:${uiPort}: ${(error as Error).message}`);
       running.server.close();
       running.server.closeAllConnections();
-      return EXIT_FAILED;
+      return `cannot listen on ${host}:${uiPort}: ${(error as Error).message}`;
     }
   }
-  // Ready for Ctrl+C before saying so: whoever reads the URL may stop us at once.
-  const stopped = new Promise<number>((resolve) => {
-    const stop = () => {
-      let open = servers.length;
-      for (const server of servers) {
-        server.close(() => --open === 0 && resolve(0));
-        server.closeAllConnections();
-      }
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  console.log(`serving ${dist}/ at ${running.url}/`);
-  if (servers[1] !== undefined) {
-    const page = `${listeningUrl(servers[1], host)}/`;
-    console.log(`lookup page at ${page}`);
-    // The first click of a newcomer should show a verdict, not a form to fill in.
-    const umid = await sampleUmid(dist);
-    if (umid !== undefined) console.log(`look one up: ${page}?${new URLSearchParams({ resolver: running.url, umid })}`);
-  }
-  return stopped;
-};
+  return {
+    url: running.url,
+    page: servers[1] === undefined ? undefined : `${listeningUrl(servers[1], host)}/`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        let open = servers.length;
+        for (const server of servers) {
+          server.close(() => --open === 0 && resolve());
+          server.closeAllConnections();
+        }
+      }),
+  };
+}
 
 const USABLE: Outcome[] = ["accepted", "accepted-with-warnings", "accepted-partial"];
 
@@ -83,7 +112,7 @@ const SAMPLE_CANDIDATES = 50;
  * relying party would accept as it is (the page evaluates at Tier 0), else the first active
  * one; undefined if none is published.
  */
-async function sampleUmid(dist: string): Promise<string | undefined> {
+export async function sampleUmid(dist: string): Promise<string | undefined> {
   const dir = join(dist, "index");
   const active: [string, string][] = [];
   for (const name of readdirSync(dir).sort()) {

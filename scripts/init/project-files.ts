@@ -24,6 +24,8 @@ export const PACKAGE_SCRIPTS: Record<string, string> = {
   build: "manifest-resolver build",
   // The lookup page on a second port, asking the resolver served on the first.
   start: "manifest-resolver build && manifest-resolver serve --ui-port 8788",
+  // Built again, signed with the project's key, at each save.
+  dev: "manifest-resolver dev --sign",
 };
 
 /**

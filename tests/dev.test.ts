@@ -1,0 +1,112 @@
+/**
+ * `manifest-resolver dev` (issue 39, part 6): it builds and serves, and at each change of content/ signs (--sign) and
+ * builds again in place while the same servers answer; a broken file leaves the last good output served; an open
+ * lookup page is told of each build.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { runCliInProcess } from "./support/cli-in-process.ts";
+import { freePort } from "./support/http.ts";
+import { CLI } from "./support/paths.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "um-dev-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A process of the CLI's, its output kept, with a way to wait for what it prints next. */
+function started(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    get output() {
+      return output;
+    },
+    /** Resolves once what it printed after `from` (an offset in its output) matches `pattern`. */
+    async printed(pattern: RegExp, from = 0): Promise<void> {
+      const deadline = Date.now() + 30_000;
+      while (!pattern.test(output.slice(from))) {
+        assert.ok(child.exitCode === null, `it exited:\n${output}`);
+        assert.ok(Date.now() < deadline, `nothing matched ${pattern} in 30 s:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    stop: () =>
+      new Promise<number | null>((resolve) => {
+        child.once("exit", resolve);
+        child.kill("SIGINT");
+      }),
+  };
+}
+
+describe("dev", () => {
+  it("serves each edit signed and built in place, keeps the last good output for a broken file, and tells the page", async () => {
+    const dir = join(scratch, "project");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "package.json"), "{}\n");
+    const env = { ...process.env, HOME: join(scratch, "home"), GITHUB_ACTIONS: "", UM_RESOLVER_URL: undefined };
+    const run = async (...args: string[]) => {
+      const result = await runCliInProcess(args, dir, env);
+      assert.equal(result.status, 0, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
+    };
+    const [port, uiPort] = [await freePort(), await freePort()];
+    await run("init", "--resolver-url", `http://127.0.0.1:${port}`);
+    await run("keygen");
+    await run("new", "--file", "content/one.jsonld");
+    await run("sign", "content");
+    const file = join(dir, "content/one.jsonld");
+    const umid: string = JSON.parse(readFileSync(file, "utf8"))["@id"];
+    const resolver = `http://127.0.0.1:${port}/${encodeURIComponent(umid)}`;
+
+    const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+    try {
+      await dev.printed(/^watching content\//m);
+      const first = await fetch(resolver);
+      assert.equal(first.status, 200);
+      const firstBody = await first.text();
+
+      // The page the lookup server gives loads the script that listens for builds.
+      const page = await (await fetch(`http://127.0.0.1:${uiPort}/`)).text();
+      assert.match(page, /<script type="module" src="\.\/_dev\/reload\.js">/);
+      const script = await fetch(`http://127.0.0.1:${uiPort}/_dev/reload.js`);
+      assert.equal(script.status, 200);
+      const events = await fetch(`http://127.0.0.1:${uiPort}/_dev/reload`);
+      assert.equal(events.headers.get("content-type"), "text/event-stream");
+      const reader = events.body!.getReader();
+
+      // An edit, saved without a signature's update: dev signs it, builds, and the resolver answers the new body.
+      const edited = { ...JSON.parse(readFileSync(file, "utf8")), expiresAt: "2031-01-01T00:00:00Z" };
+      let from = dev.output.length;
+      writeFileSync(file, JSON.stringify(edited, null, 2));
+      await dev.printed(/^\d\d:\d\d:\d\d built 1 manifest.*\(one\.jsonld\)$/m, from);
+      const second = await fetch(resolver);
+      assert.equal(second.status, 200);
+      const secondBody = JSON.parse(await second.text());
+      assert.equal(secondBody.expiresAt, "2031-01-01T00:00:00Z");
+      assert.notDeepEqual(secondBody.signature, JSON.parse(firstBody).signature);
+      // One build for one edit: the signature dev wrote is no edit of its own.
+      assert.equal(dev.output.slice(from).match(/ built /g)?.length, 1, dev.output);
+      let heard = "";
+      while (!heard.includes("event: built")) heard += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      // The file on disk is checked as the build checked it.
+      const checked = await runCliInProcess(["check"], dir, env);
+      assert.equal(checked.status, 0, checked.stdout);
+
+      // A broken file: its problem, by rule, and the last good body answered still.
+      from = dev.output.length;
+      writeFileSync(file, "{ broken");
+      await dev.printed(/not built \(one\.jsonld\): still serving the last good output/, from);
+      assert.match(dev.output.slice(from), /content\/one\.jsonld:1:3 - error json\/syntax/);
+      const third = await fetch(resolver);
+      assert.equal(third.status, 200);
+      assert.equal(JSON.parse(await third.text()).expiresAt, "2031-01-01T00:00:00Z");
+    } finally {
+      assert.equal(await dev.stop(), 0, dev.output);
+    }
+  });
+});
