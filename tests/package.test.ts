@@ -162,7 +162,7 @@ describe("a publisher's project, the package a devDependency", () => {
     // No hand edit: keygen pins the key and makes its keyRef the project's, which sign then uses with the key.
     const key = join(scratch, "keys", "signing.pem");
     cli("keygen", "--file", key, "--key-ref", "did:web:publisher.example#key-1");
-    cli("new", "--out", "content/first.jsonld");
+    cli("new", "--file", "content/first.jsonld");
     umid = JSON.parse(readFileSync(join(root, "content/first.jsonld"), "utf8"))["@id"];
     cli("sign", "content", "--key", key);
     assert.match(cli("check"), /Checked 1 manifest/);

@@ -89,7 +89,7 @@ describe("from a new key to a probed resolver", () => {
     assert.deepEqual(JSON.parse(read("walk/content/_keys.json")), { [keyRef]: spki });
 
     // 3. new.
-    const created = await run("new", "--subject", "did:web:you.example", "--out", "content/me.jsonld");
+    const created = await run("new", "--subject", "did:web:you.example", "--file", "content/me.jsonld");
     assert.equal(created.status, 0, created.stderr);
     const skeleton = JSON.parse(read("walk/content/me.jsonld"));
     const umid: string = skeleton["@id"];
@@ -179,12 +179,22 @@ describe("keygen and new refuse to lose anything", () => {
     assertLineNames(result.stderr, "manifest-resolver: ", "existing.pem", "--file");
     assert.equal(read("existing.pem"), "precious");
   });
-  it("keygen takes --out, the old spelling of --file, with a warning that names the new one", async () => {
+  it("keygen and new take --out, the old spelling of --file, with a warning that names the new one", async () => {
     const result = await cli(["keygen", "--out", join(scratch, "old-spelling.pem")]);
     assert.equal(result.status, 0, result.stderr);
     assertLineNames(result.stderr, "--out", "--file");
     assert.ok(existsSync(join(scratch, "old-spelling.pem")));
     assertUsageError(await cli(["keygen", "--out", "a.pem", "--file", "b.pem"]), "--file");
+    const skeleton = await cli([
+      "new",
+      "--subject",
+      "did:web:you.example",
+      "--out",
+      join(scratch, "old-spelling.json"),
+    ]);
+    assert.equal(skeleton.status, 0, skeleton.stderr);
+    assertLineNames(skeleton.stderr, "--out", "--file");
+    assert.equal(JSON.parse(read("old-spelling.json")).subject, "did:web:you.example");
   });
   it(
     "keygen finds the repository's content folder from anywhere, by real path: no " +
@@ -212,7 +222,7 @@ describe("keygen and new refuse to lose anything", () => {
     const printed = await cli(["new", "--subject", "did:web:you.example"]);
     assert.equal(JSON.parse(printed.stdout).manifestVersion, "0.4");
     write("taken.json", "mine");
-    assert.equal((await cli(["new", "--subject", "did:web:you.example", "--out", "taken.json"])).status, 1);
+    assert.equal((await cli(["new", "--subject", "did:web:you.example", "--file", "taken.json"])).status, 1);
     assert.equal(read("taken.json"), "mine");
   });
   it("new never makes a subject up: the DID of the one pinned key, else it asks; a subject must be a URI", async () => {

@@ -179,7 +179,7 @@ function nextSteps(root: string): string[] {
     "",
     `next${here === "" ? "" : `, in ${here}`}${installed ? "" : ", after npm install"}: make a signing key (keygen pins it), write a manifest, sign it:`,
     "  npx manifest-resolver keygen",
-    "  npx manifest-resolver new --out content/first.jsonld",
+    "  npx manifest-resolver new --file content/first.jsonld",
     "  npx manifest-resolver sign content",
   ];
 }

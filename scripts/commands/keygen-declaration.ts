@@ -5,6 +5,7 @@
  */
 import { declareCommand } from "../cli/command.ts";
 import { stringOption } from "../cli/options.ts";
+import { fileOptions } from "./shared-options.ts";
 
 export const keygen = declareCommand({
   name: "keygen",
@@ -36,22 +37,13 @@ Examples:
       help: "what the key is for: signing (manifests), log (the transparency log's) or status-list (the status lists')",
       default: "signing",
     }),
-    file: stringOption({
-      value: "FILE",
-      help: "where to write the private key",
-      default: { text: "<keysDir>/<ROLE>.pem" },
-    }),
+    ...fileOptions("where to write the private key", { text: "<keysDir>/<ROLE>.pem" }),
     "key-ref": stringOption({
       value: "KEYREF",
       help:
         "the keyRef to sign with (signing keys only): the key is pinned under it. Default: the project's " +
         "signingKeyRef, else did:web:<resolver's host>#key-1, else the key's own did:key.",
       nonEmpty: true,
-    }),
-    out: stringOption({
-      value: "FILE",
-      help: "deprecated spelling of --file (--out names a folder in every other command); goes in 0.2",
-      default: { text: "none" },
     }),
   },
 });

@@ -26,6 +26,7 @@ import { shellWord } from "../report/fix-hints.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
 import { projectSettings } from "./project-settings.ts";
+import { chosenFile } from "./file-option.ts";
 import type { keygen } from "./keygen-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
@@ -47,11 +48,9 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
   const role = roleOf(values.role);
   if (role !== "signing" && values["key-ref"] !== undefined)
     throw new UsageError(`--key-ref names the keyRef manifests are signed with; a --role ${role} key signs none`);
-  if (values.out !== undefined && values.file !== undefined) throw new UsageError("give --file FILE alone");
-  if (values.out !== undefined)
-    console.error("manifest-resolver: keygen --out FILE is deprecated, and goes in 0.2: use --file FILE");
+  const given = chosenFile("keygen", values);
   const settings = projectSettings();
-  const file = values.file ?? values.out ?? keyFile(settings, role);
+  const file = given ?? keyFile(settings, role);
   const content = defaultContentDir();
   if (isInside(file, content))
     return failed(

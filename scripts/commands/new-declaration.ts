@@ -5,6 +5,7 @@
  */
 import { declareCommand } from "../cli/command.ts";
 import { stringOption } from "../cli/options.ts";
+import { fileOptions } from "./shared-options.ts";
 
 /** How long a new manifest is valid: consumers refuse it after expiresAt. */
 export const LIFETIME_DAYS = 365;
@@ -16,7 +17,7 @@ and empty facets, claims, consents and pointers to fill in. Sign it when it is r
   epilogue: `Exit status: 0 done, 1 not written (the file exists), 2 usage error.
 
 Example:
-  manifest-resolver new --subject did:web:alice.example --out content/people/alice/new.jsonld`,
+  manifest-resolver new --subject did:web:alice.example --file content/people/alice/new.jsonld`,
   positionals: [],
   options: {
     subject: stringOption({
@@ -24,6 +25,6 @@ Example:
       help: "the manifest's subject, a URI",
       default: { text: "the DID of the one key the content folder's _keys.json pins, if it pins exactly one" },
     }),
-    out: stringOption({ value: "FILE", help: "write it there instead of printing it (an existing file is kept)" }),
+    ...fileOptions("write it there instead of printing it (an existing file is kept)", { text: "printed" }),
   },
 });

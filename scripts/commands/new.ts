@@ -7,6 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { projectSettings } from "./project-settings.ts";
+import { chosenFile } from "./file-option.ts";
 import { shellWord } from "../report/fix-hints.ts";
 import { defaultContentDir } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";
@@ -37,7 +38,7 @@ export const runNew: CommandRun<typeof newManifest> = async (values) => {
     pointers: [],
   };
   const text = formatJson(manifest, DEFAULT_STYLE);
-  const out = values.out;
+  const out = chosenFile("new", values);
   if (out === undefined) {
     process.stdout.write(text);
     return EXIT_OK;

@@ -91,3 +91,18 @@ export const RECEIPT_KEY_OPTIONS = {
     nonEmpty: true,
   }),
 };
+
+/**
+ * `--file FILE`, where a command writes the one file it makes, and `--out FILE`, its spelling until 0.1 (`--out`
+ * names a folder in every other command), kept for one minor version with a warning.
+ */
+export function fileOptions(help: string, fileDefault: { text: string }) {
+  return {
+    file: stringOption({ value: "FILE", help, default: fileDefault }),
+    out: stringOption({
+      value: "FILE",
+      help: "deprecated spelling of --file (--out names a folder in every other command); goes in 0.2",
+      default: { text: "none" },
+    }),
+  };
+}

@@ -84,7 +84,7 @@ test("the README's walkthrough in a copy of the repository, then the tests there
   });
 
   // 3, 4. A manifest, signed with the project's key and keyRef: no flag.
-  await inRepo("npx", "manifest-resolver", "new", "--subject", "did:web:you.example", "--out", "content/me.jsonld");
+  await inRepo("npx", "manifest-resolver", "new", "--subject", "did:web:you.example", "--file", "content/me.jsonld");
   await inRepo("npx", "manifest-resolver", "sign", "content");
 
   // 5. Checked without a problem, and built: the publisher's manifest is all the resolver serves.
