@@ -1,12 +1,15 @@
 /**
- * The package as `npm publish` would upload it: `npm pack` of what lib/ holds now (its
- * prepack build skipped: the caller has built lib/), into `dest`.
+ * The packages as `npm publish` would upload them, into `dest`: `npm pack` of what lib/ holds now (its prepack build
+ * skipped: the caller has built lib/), and of create-manifest-resolver, bundled here first into one file with no
+ * dependency (`npm run pack:create`, which the release runs, packs it alone).
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CREATE = join(ROOT, "packages", "create-manifest-resolver");
 
 export interface Packed {
   tarball: string;
@@ -16,9 +19,9 @@ export interface Packed {
   files: { path: string; size: number }[];
 }
 
-export function pack(dest: string): Packed {
+export function pack(dest: string, cwd = ROOT): Packed {
   const output = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dest], {
-    cwd: ROOT,
+    cwd,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -27,3 +30,22 @@ export function pack(dest: string): Packed {
   ];
   return { tarball: join(dest, filename), size, unpackedSize, files };
 }
+
+/** create-manifest-resolver, its script bundled into bin/create.js, packed into `dest`. */
+export async function packCreate(dest: string): Promise<Packed> {
+  await build({
+    entryPoints: [join(CREATE, "create.ts")],
+    outfile: join(CREATE, "bin", "create.js"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    banner: { js: "#!/usr/bin/env node" },
+    logLevel: "warning",
+  });
+  return pack(dest, CREATE);
+}
+
+// `npm run pack:create [DEST]`: the release packs the package it publishes so.
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  console.log((await packCreate(process.argv[2] ?? ROOT)).tarball);

@@ -26,6 +26,11 @@ Example:
   positionals: [{ name: "DIR" }],
   options: {
     force: booleanOption({ help: "overwrite files that exist, and package.json scripts of the same names" }),
+    host: stringOption({
+      value: "HOST",
+      help: "where the resolver will run: netlify (netlify.toml and its edge function), cloudflare (wrangler.jsonc and its Worker) or both",
+      default: "both",
+    }),
     "resolver-url": stringOption({
       value: "URL",
       help: "the resolver's base URL, where it will be deployed (https://you.example)",

@@ -12,7 +12,7 @@ import { lineColumn } from "../../core/json/source-map.ts";
 import { detectStyle, DEFAULT_STYLE, formatJson } from "../edit/json-file.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
 import { pathInTheWay } from "../edit/path-in-the-way.ts";
-import { PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
+import { type Host, HOSTS, PACKAGE_SCRIPTS, type ProjectFile, projectFiles } from "../init/project-files.ts";
 import { type ByteLimit, displayPath, readSourceText } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { toolPackage } from "../runtime/tool-files.ts";
@@ -39,7 +39,10 @@ export const runInit: CommandRun<typeof init> = async (values, [dir = "."]) => {
   const resolverUrl = values["resolver-url"] ?? "";
   const urlProblem = resolverUrl === "" ? undefined : baseUrlProblem(resolverUrl);
   if (urlProblem !== undefined) throw new UsageError(`--resolver-url: ${urlProblem}`);
-  const files = projectFiles(name, { resolverUrl, keysDir: defaultKeysDir(root) });
+  const host = values.host as Host;
+  if (!(HOSTS as readonly string[]).includes(host))
+    throw new UsageError(`--host must be ${HOSTS.join(", ")}, not '${values.host}'`);
+  const files = projectFiles(name, { resolverUrl, keysDir: defaultKeysDir(root), host });
   const scripts = isJsonObject(manifest.value.scripts) ? manifest.value.scripts : {};
   const packageJson = { path: "package.json", text: withScripts(manifest, root) };
   // Refused even with --force: what is overwritten then must be the project's own files, each written whole.

@@ -7,6 +7,7 @@
  * Whatever can refuse is asked before the key is made: a key written for nothing is one more secret to clean up.
  */
 import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { isIP } from "node:net";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -209,10 +210,14 @@ async function setProject(
   return edited.ok ? [`set in ${displayPath(path)}: ${what}`] : edited.problem;
 }
 
-/** The keyRef of a key of the resolver's own DID, `did:web:<host>#key-1`; undefined when no resolver is set. */
+/**
+ * The keyRef of a key of the resolver's own DID, `did:web:<host>#key-1`; undefined when no resolver is set, or its
+ * host is an IP address, which a did:web cannot name.
+ */
 function resolverDidWeb(resolverUrl: string): string | undefined {
   if (resolverUrl === "") return undefined;
   const url = new URL(resolverUrl);
+  if (isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0) return undefined;
   const path = url.pathname.split("/").filter((part) => part !== "");
   return `did:web:${[encodeURIComponent(url.host), ...path].join(":")}#key-1`;
 }

@@ -28,15 +28,21 @@ export const PACKAGE_SCRIPTS: Record<string, string> = {
   dev: "manifest-resolver dev --sign",
 };
 
+/** The hosts `init` writes the settings of: Netlify's, Cloudflare's, or both. */
+export const HOSTS = ["netlify", "cloudflare", "both"] as const;
+export type Host = (typeof HOSTS)[number];
+
 /**
- * `init`'s files for the project `name`, whose resolver is at `resolverUrl` ("" when not said yet) and whose private
- * keys go in `keysDir`.
+ * `init`'s files for the project `name`, whose resolver is at `resolverUrl` ("" when not said yet), on `host`, and
+ * whose private keys go in `keysDir`.
  */
 export function projectFiles(
   name: string,
-  { resolverUrl, keysDir }: { resolverUrl: string; keysDir: string },
+  { resolverUrl, keysDir, host }: { resolverUrl: string; keysDir: string; host: Host },
 ): ProjectFile[] {
   const settings = { ...(resolverUrl !== "" && { resolverUrl }), keysDir };
+  const netlify = host !== "cloudflare";
+  const cloudflare = host !== "netlify";
   return [
     { path: CONFIG_FILE, text: `${JSON.stringify(settings, null, 2)}\n` },
     { path: "content/_keys.json", text: "{}\n" },
@@ -47,10 +53,18 @@ export function projectFiles(
         "that may sign them (`_keys.json`) and the resolver's redirects, revocations and " +
         "suspensions (`_routes.json`, written by `manifest-resolver revoke`, `redirect`, `suspend`).\n",
     },
-    { path: NETLIFY_FUNCTION, text: reexport("manifest-resolver/netlify") },
-    { path: "netlify.toml", text: netlifyToml() },
-    { path: WORKER, text: reexport("manifest-resolver/cloudflare") },
-    { path: "wrangler.jsonc", text: wranglerConfig(name) },
+    ...(netlify
+      ? [
+          { path: NETLIFY_FUNCTION, text: reexport("manifest-resolver/netlify") },
+          { path: "netlify.toml", text: netlifyToml() },
+        ]
+      : []),
+    ...(cloudflare
+      ? [
+          { path: WORKER, text: reexport("manifest-resolver/cloudflare") },
+          { path: "wrangler.jsonc", text: wranglerConfig(name) },
+        ]
+      : []),
     ...([".github/workflows/manifests-pull-request.yml", ".github/workflows/manifests-main.yml"] as const).map(
       (path) => ({ path, text: readFileSync(toolAsset(path), "utf8") }),
     ),

@@ -74,12 +74,13 @@ test("release.yml publishes only after ci.yml passed, the tarball it packed, wit
   assert.match(publish, /- uses: actions\/setup-node@v\d+\n {8}with:\n {10}node-version: 20\n/);
   assert.match(publish, /\n {10}node-version: 20\n {10}registry-url: https:\/\/registry\.npmjs\.org\n/);
   const steps = runs(publish);
-  assert.deepEqual(steps.slice(0, 2), ["npm ci", "npm pack"]);
-  assert.match(
-    steps[2]!,
-    new RegExp(`npm publish "${name}-\\$version\\.tgz" --provenance --access public --tag "\\$tag"$`),
-  );
-  assert.match(steps[2]!, /case "\$version" in \*-\*\) tag=next ;; \*\) tag=latest ;; esac/);
+  assert.deepEqual(steps.slice(0, 3), ["npm ci", "npm pack", "npm run pack:create"]);
+  for (const packed of [name, "create-manifest-resolver"])
+    assert.match(
+      steps[3]!,
+      new RegExp(`^npm publish "${packed}-\\$version\\.tgz" --provenance --access public --tag "\\$tag"$`, "m"),
+    );
+  assert.match(steps[3]!, /case "\$version" in \*-\*\) tag=next ;; \*\) tag=latest ;; esac/);
   assert.match(publish, /\n {8}env:\n {10}NODE_AUTH_TOKEN: \$\{\{ secrets\.NPM_TOKEN \}\}\n/);
 });
 
@@ -98,4 +99,16 @@ test("the workflows use the action majors the publishers' use", () => {
   );
   for (const action of [...majors(ci), ...majors(release)])
     assert.ok(publishers.has(action), `${action}: the publishers' workflows use ${[...publishers].join(", ")}`);
+});
+
+test("create-manifest-resolver is released with the package, at its version, which it installs", () => {
+  const create = JSON.parse(read("packages/create-manifest-resolver/package.json")) as {
+    version: string;
+    engines: { node: string };
+  };
+  const { version } = JSON.parse(read("package.json")) as { version: string };
+  assert.equal(create.version, version);
+  assert.equal(create.engines.node, engines.node);
+  // The tag's job refuses a release whose two versions differ.
+  assert.match(job(release, "version"), /packages\/create-manifest-resolver\/package\.json/);
 });
