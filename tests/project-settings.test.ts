@@ -184,6 +184,18 @@ describe("manifest-resolver.json, read by every command", () => {
     write('{ "keysDir": "/a", "keysDir": "/b" }\n');
     assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "json/duplicate-key");
   });
+  it("holds UM_KEYS_DIR to the keys folder's rule: keygen writes no key into the repository", async () => {
+    const { dir, run } = await project("env-keys");
+    const made = await run(["keygen"], { UM_KEYS_DIR: join(dir, "keys") });
+    assertUsageError(made, "UM_KEYS_DIR", "config/keys-in-repository");
+    assert.ok(!existsSync(join(dir, "keys")), "no key written into the repository");
+  });
+
+  it("takes a variable set to nothing as unset, as a CI's unset secret gives it", async () => {
+    const { run } = await project("empty-env", "--resolver-url", "https://empty.example");
+    const checked = await run(["check"], { UM_LOG_ORIGIN: "" });
+    assert.equal(checked.status, 0, checked.stderr);
+  });
 });
 
 describe("status on by default", () => {
