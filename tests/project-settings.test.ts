@@ -162,6 +162,22 @@ describe("manifest-resolver.json, read by every command", () => {
     ]);
   });
 
+  it("refuses a private key in the other shapes it is pasted in: base64 broken into lines, a JWK's d", async () => {
+    const { dir, run } = await project("secret-shapes");
+    const key = (await import("node:crypto")).generateKeyPairSync("ed25519").privateKey;
+    const der = key.export({ format: "der", type: "pkcs8" }).toString("base64");
+    const wrapped = der.match(/.{1,20}/g)!.join("\\n");
+    writeFileSync(join(dir, "manifest-resolver.json"), `{ "logOrigin": "${wrapped}" }\n`);
+    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [
+      ["manifest-resolver.json", "config/secret", 1, 17],
+    ]);
+    const jwk = JSON.stringify(key.export({ format: "jwk" }));
+    writeFileSync(join(dir, "manifest-resolver.json"), `{ "signingKeyRef": ${JSON.stringify(jwk)} }\n`);
+    assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "config/secret");
+    writeFileSync(join(dir, "manifest-resolver.json"), `{ "signingKey": ${jwk} }\n`);
+    assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "config/secret");
+  });
+
   it("refuses a keys folder inside the repository, a value no command can use, and a member it does not know", async () => {
     const { dir, run } = await project("values");
     const write = (text: string) => writeFileSync(join(dir, "manifest-resolver.json"), text);
