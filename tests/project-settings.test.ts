@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { runCliInProcess } from "./support/cli-in-process.ts";
-import { assertUsageError, checkedFiles, problemPlaces } from "./support/problems.ts";
+import { assertLineNames, assertUsageError, checkedFiles, problemPlaces } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-settings-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -70,6 +70,17 @@ describe("keygen by role, from init to a signed, checked manifest with no hand e
     assert.equal(again.status, 1, again.stderr);
     assert.ok(!existsSync(join(keys, "second.pem")), "no key made for nothing");
     assert.equal(readFileSync(join(dir, "content/_keys.json"), "utf8"), pins);
+  });
+
+  it("says where the key went when its pin cannot be written after it: another command holds _keys.json", async () => {
+    const { dir, keys, run } = await project("held", "--resolver-url", "https://held.example");
+    const holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+    writeFileSync(join(dir, "content/_keys.json.lock"), JSON.stringify(holder));
+    const made = await run(["keygen"], { UM_LOCK_WAIT_MS: "50" });
+    assert.equal(made.status, 1, made.stderr);
+    assert.ok(made.stdout.includes(join(keys, "signing.pem")), made.stdout);
+    assertLineNames(made.stderr, "content/_keys.json.lock");
+    assert.deepEqual(json(join(dir, "content/_keys.json")), {});
   });
 
   it("writes a log key's verifier and the log's origin; log then runs with no flag", async () => {

@@ -17,6 +17,7 @@ import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { CONFIG_FILE, keyFile, KEY_ROLES, type KeyRole, type Settings } from "../config.ts";
 import { editJsonObject } from "../edit/json-object-file.ts";
+import { LockTimeout } from "../edit/file-lock.ts";
 import { LOG_FOLDER, VERIFIER_FILE } from "../log/log-folder.ts";
 import { defaultContentDir, isInside, projectRoot } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_LIMIT, LIST_FILE_SHAPE, readSourceText } from "../read/files.ts";
@@ -74,7 +75,7 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
     const why = code === "EEXIST" ? "it exists; move it away or choose another --file" : (error as Error).message;
     return failed(`cannot write ${file}: ${why}`);
   }
-  const written = await placement.write();
+  const written = await placed(placement);
   const lines = [
     `wrote the private key to ${file} (owner-only; keep it secret and out of git)`,
     `public key (SPKI, base64): ${key.spki}`,
@@ -86,6 +87,20 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
   if (typeof written === "string") return failed(`${written}; the key is written, its public half is not`);
   return EXIT_OK;
 };
+
+/**
+ * The public half written, or why not: once the private key is written, a refusal (the file's lock held too long, a
+ * folder not writable) must still say where the key went, not end the run before it does.
+ */
+async function placed(placement: Placement): Promise<string[] | string> {
+  try {
+    return await placement.write();
+  } catch (error) {
+    if (error instanceof LockTimeout || (error as NodeJS.ErrnoException).code !== undefined)
+      return (error as Error).message;
+    throw error;
+  }
+}
 
 function newKey(): NewKey {
   const { privateKey } = generateKeyPairSync("ed25519");
