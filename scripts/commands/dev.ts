@@ -127,21 +127,35 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
 /**
  * A folder and every folder below it, watched folder by folder: a folder's watch names the entry that changed,
  * whatever now stands there. (Node 20's recursive watch on Linux watches each file, and loses one that an atomic
- * write replaces by a rename, as `sign` and every editor's safe save do.) `onChange` gets the path from `root`, with
- * `/` between folders.
+ * write replaces by a rename, as `sign` and every editor's safe save do.) A watch follows its folder, not its path:
+ * a folder removed and made again (a branch switched, a folder restored) is watched anew, the top one by a look at it
+ * each second, since no watch of its own reports its return. `onChange` gets the path from `root`, with `/` between
+ * folders ("." for the root itself).
  */
 class FolderWatch {
   readonly #watchers = new Map<string, FSWatcher>();
+  #rootIdentity: string | undefined;
+  readonly #rootLook: NodeJS.Timeout;
 
   constructor(
     readonly root: string,
     readonly onChange: (name: string) => void,
   ) {
+    this.#rootIdentity = folderIdentity(root);
     this.#add(root);
+    this.#rootLook = setInterval(() => {
+      const identity = folderIdentity(root);
+      if (identity === this.#rootIdentity) return;
+      this.#rootIdentity = identity;
+      this.#drop(root);
+      this.#add(root);
+      this.onChange(".");
+    }, ROOT_LOOK_MS);
   }
 
   close(): void {
-    for (const watcher of this.#watchers.values()) watcher.close();
+    clearInterval(this.#rootLook);
+    this.#drop(this.root);
   }
 
   #add(dir: string): void {
@@ -151,13 +165,12 @@ class FolderWatch {
         if (name === null) return;
         const path = join(dir, name);
         this.onChange(relative(this.root, path).split(sep).join("/"));
+        // Whatever stood at `path` before is gone or replaced: its watches with it.
+        this.#drop(path);
         if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) this.#add(path);
       });
       // A folder removed: its watch ends with it.
-      watcher.on("error", () => {
-        watcher.close();
-        this.#watchers.delete(dir);
-      });
+      watcher.on("error", () => this.#drop(dir));
       this.#watchers.set(dir, watcher);
       for (const entry of readdirSync(dir, { withFileTypes: true }))
         if (entry.isDirectory()) this.#add(join(dir, entry.name));
@@ -165,6 +178,24 @@ class FolderWatch {
       // Gone before it was watched: nothing of it to build.
     }
   }
+
+  /** Ends the watches of `dir` and of every folder below it. */
+  #drop(dir: string): void {
+    for (const [path, watcher] of this.#watchers)
+      if (path === dir || path.startsWith(`${dir}${sep}`)) {
+        watcher.close();
+        this.#watchers.delete(path);
+      }
+  }
+}
+
+/** How often dev looks whether the content folder itself was removed or replaced. */
+const ROOT_LOOK_MS = 1000;
+
+/** The folder at `path`, as its device and inode: another one made at the path has another; undefined if none. */
+function folderIdentity(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
 }
 
 /** What a change to `name` need not rebuild for: a lock of a command at work, a temporary file of a write. */
