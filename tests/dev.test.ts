@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -143,6 +143,38 @@ describe("dev", () => {
       };
       assert.equal(await remade("content/people", "2031-01-01T00:00:00Z"), "2031-01-01T00:00:00Z");
       assert.equal(await remade("content", "2032-01-01T00:00:00Z"), "2032-01-01T00:00:00Z");
+    } finally {
+      assert.equal(await dev.stop(), 0, dev.output);
+    }
+  });
+
+  it("follows no symbolic link out of content/: signs nothing there, and the build reports the link", async () => {
+    const { dir, env, port, uiPort } = await signedProject("linked", "content/one.jsonld");
+    const outside = join(scratch, "linked-elsewhere");
+    mkdirSync(outside);
+    const theirs = join(outside, "theirs.jsonld");
+    const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+    try {
+      await dev.printed(/^watching content\//m);
+      let from = dev.output.length;
+      symlinkSync(outside, join(dir, "content/elsewhere"));
+      await dev.printed(/not built \(elsewhere\)/, from);
+      assert.match(dev.output.slice(from), /content\/elsewhere - error content\/symlink/);
+      // Another project's manifest, edited there: not this project's to sign with its key.
+      const { signature: _, ...manifest } = JSON.parse(readFileSync(join(dir, "content/one.jsonld"), "utf8"));
+      const unsigned = JSON.stringify(manifest, null, 2);
+      writeFileSync(theirs, unsigned);
+      from = dev.output.length;
+      writeFileSync(join(dir, "content/README.md"), "edited\n");
+      await dev.printed(/not built \(/, from);
+      assert.equal(readFileSync(theirs, "utf8"), unsigned);
+      assert.match(dev.output.slice(from), /not built \(README\.md\)/);
+      // A link to it in content/ is the build's to refuse, not sign's to replace with a file.
+      from = dev.output.length;
+      symlinkSync(theirs, join(dir, "content/theirs.jsonld"));
+      await dev.printed(/not built \(theirs\.jsonld\)/, from);
+      assert.ok(lstatSync(join(dir, "content/theirs.jsonld")).isSymbolicLink());
+      assert.equal(readFileSync(theirs, "utf8"), unsigned);
     } finally {
       assert.equal(await dev.stop(), 0, dev.output);
     }

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, type FSWatcher, readdirSync, readFileSync, statSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, lstatSync, readdirSync, readFileSync, statSync, watch } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { displayPath } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
@@ -64,7 +64,10 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
 
   const rebuild = async (names: string[]): Promise<void> => {
     const started = performance.now();
-    const manifests = names.filter((name) => MANIFEST_NAME.test(name) && existsSync(join(contentDir, name)));
+    // A file itself: sign would replace a link with the file it points at, signed.
+    const manifests = names.filter(
+      (name) => MANIFEST_NAME.test(name) && lstatSync(join(contentDir, name), { throwIfNoEntry: false })?.isFile(),
+    );
     if (values.sign && manifests.length > 0) {
       const signed = await cli(["sign", ...manifests.map((name) => join(contentDir, name)), "--content", contentDir]);
       for (const name of manifests) {
@@ -129,8 +132,9 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
  * whatever now stands there. (Node 20's recursive watch on Linux watches each file, and loses one that an atomic
  * write replaces by a rename, as `sign` and every editor's safe save do.) A watch follows its folder, not its path:
  * a folder removed and made again (a branch switched, a folder restored) is watched anew, the top one by a look at it
- * each second, since no watch of its own reports its return. `onChange` gets the path from `root`, with `/` between
- * folders ("." for the root itself).
+ * each second, since no watch of its own reports its return. A symbolic link is watched as an entry, never followed:
+ * `--sign` must not sign, with this project's key, a file of another folder it points at. `onChange` gets the path
+ * from `root`, with `/` between folders ("." for the root itself).
  */
 class FolderWatch {
   readonly #watchers = new Map<string, FSWatcher>();
@@ -167,7 +171,8 @@ class FolderWatch {
         this.onChange(relative(this.root, path).split(sep).join("/"));
         // Whatever stood at `path` before is gone or replaced: its watches with it.
         this.#drop(path);
-        if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) this.#add(path);
+        // A link is not followed (lstat): what it points at is not the content's, and the build refuses the link.
+        if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) this.#add(path);
       });
       // A folder removed: its watch ends with it.
       watcher.on("error", () => this.#drop(dir));
