@@ -218,6 +218,14 @@ describe("manifest-resolver.json, read by every command", () => {
     assert.ok(!existsSync(join(dir, "keys")), "no key written into the repository");
   });
 
+  it("writes no key into the repository outside content/ either, when --file names a place there", async () => {
+    const { dir, run } = await project("file-in-repo");
+    const made = await run(["keygen", "--file", "secrets/signing.key"]);
+    assert.equal(made.status, 1, made.stderr);
+    assertLineNames(made.stderr, "manifest-resolver: ", "config/keys-in-repository", "--file");
+    assert.ok(!existsSync(join(dir, "secrets")), "no key written into the repository");
+  });
+
   it("takes a variable set to nothing as unset, as a CI's unset secret gives it", async () => {
     const { run } = await project("empty-env", "--resolver-url", "https://empty.example");
     const checked = await run(["check"], { UM_LOG_ORIGIN: "" });

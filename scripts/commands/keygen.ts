@@ -19,7 +19,7 @@ import { CONFIG_FILE, keyFile, KEY_ROLES, type KeyRole, type Settings } from "..
 import { editJsonObject } from "../edit/json-object-file.ts";
 import { LockTimeout } from "../edit/file-lock.ts";
 import { LOG_FOLDER, VERIFIER_FILE } from "../log/log-folder.ts";
-import { defaultContentDir, isInside, projectRoot } from "../read/content-root.ts";
+import { defaultContentDir, isInside, isRepositoryTop, projectRoot } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_LIMIT, LIST_FILE_SHAPE, readSourceText } from "../read/files.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { printable } from "../report/diagnostics.ts";
@@ -57,6 +57,13 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
     return failed(
       `refusing to write a private key into the content folder (${displayPath(content)}), which is committed ` +
         "and published: choose another --file",
+    );
+  // As keysDir is held to it (config/keys-in-repository): a key there is one `git add` away from being published.
+  const repository = projectRoot();
+  if (isRepositoryTop(repository) && isInside(file, repository))
+    return failed(
+      `refusing to write a private key into the repository (${displayPath(repository)}), where one git add ` +
+        "publishes it with its history (config/keys-in-repository): choose a --file outside it",
     );
   const key = newKey();
   const placement =
