@@ -103,16 +103,20 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
     });
   };
 
-  const watcher = new FolderWatch(contentDir, (name) => {
-    if (ignored(name)) return;
-    const path = join(contentDir, name);
-    const mine = written.get(name);
-    if (mine !== undefined && existsSync(path) && digestOf(path) === mine) return;
-    written.delete(name);
-    changed.add(name);
-    clearTimeout(settle);
-    settle = setTimeout(next, SETTLE_MS);
-  });
+  const watcher = new FolderWatch(
+    contentDir,
+    (name) => {
+      if (ignored(name)) return;
+      const path = join(contentDir, name);
+      const mine = written.get(name);
+      if (mine !== undefined && existsSync(path) && digestOf(path) === mine) return;
+      written.delete(name);
+      changed.add(name);
+      clearTimeout(settle);
+      settle = setTimeout(next, SETTLE_MS);
+    },
+    () => console.log(`watching ${displayPath(contentDir)}/ again`),
+  );
 
   return new Promise<number>((resolve) => {
     const stop = async () => {
@@ -144,6 +148,8 @@ class FolderWatch {
   constructor(
     readonly root: string,
     readonly onChange: (name: string) => void,
+    /** Told when a folder stands at `root` again, watched anew. */
+    readonly onRootBack: () => void,
   ) {
     this.#rootIdentity = folderIdentity(root);
     this.#add(root);
@@ -153,6 +159,7 @@ class FolderWatch {
       this.#rootIdentity = identity;
       this.#drop(root);
       this.#add(root);
+      if (identity !== undefined) this.onRootBack();
       this.onChange(".");
     }, ROOT_LOOK_MS);
   }
