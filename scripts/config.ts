@@ -35,8 +35,9 @@ import { basename, join, resolve } from "node:path";
 import type { ShapeLimits } from "../core/json/strict-json.ts";
 import { baseUrlProblem } from "../core/http/base-url.ts";
 import { DEFAULT_NEXT_CHECK, durationSeconds, MAX_NEXT_CHECK_SECONDS } from "../core/status/status-document.ts";
-import { excerpt } from "../core/excerpt.ts";
+import { excerpt, quoted } from "../core/excerpt.ts";
 import { isKeyName } from "../core/tlog/note.ts";
+import { isInside } from "./read/content-root.ts";
 
 const DEFAULT_STANDARDS_URL = "https://universalmanifest.net";
 
@@ -114,7 +115,8 @@ export function defaultKeysDir(root: string): string {
 
 /**
  * The settings: `project`'s (its `manifest-resolver.json`, already checked), each overridden by its variable in
- * `env`; the flags are the commands' to apply. A variable set to "" overrides the file with nothing.
+ * `env`; the flags are the commands' to apply. UM_RESOLVER_URL set to "" overrides the file with no resolver; any
+ * other variable set to "" is taken as unset, as a CI gives a secret or variable that is not defined.
  */
 export function settingsFromEnv(
   env: NodeJS.ProcessEnv = process.env,
@@ -138,14 +140,22 @@ export function settingsFromEnv(
         `seconds, at most P1D, such as PT10M, not '${statusNextCheck}'`,
     );
   }
-  const logOrigin = env.UM_LOG_ORIGIN ?? config.logOrigin;
+  const logOrigin = env.UM_LOG_ORIGIN || config.logOrigin;
   if (logOrigin !== undefined && !isKeyName(logOrigin))
     throw new ConfigError(`UM_LOG_ORIGIN cannot name a log (no space, no '+', not empty), not '${excerpt(logOrigin)}'`);
+  const keysDir = keysFolder(env.UM_KEYS_DIR || config.keysDir || defaultKeysDir(root), root);
+  // The file's keysDir is held to this rule by scripts/check/project-config.ts; the variable, which keygen writes
+  // into as well, to the same one here.
+  if (env.UM_KEYS_DIR && isInside(keysDir, root))
+    throw new ConfigError(
+      `UM_KEYS_DIR ${quoted(env.UM_KEYS_DIR)} is inside the repository (${root}): config/keys-in-repository, ` +
+        "private keys written there would be one git add away from being published; name a folder outside it",
+    );
   return {
     resolverUrl,
     statusNextCheck,
     signingKeyRef: env.UM_SIGNING_KEY_REF || config.signingKeyRef,
-    keysDir: keysFolder(env.UM_KEYS_DIR || config.keysDir || defaultKeysDir(root), root),
+    keysDir,
     statusLists: onOff(env, "UM_STATUS_LISTS") ?? config.statusLists ?? false,
     statusListKey: config.statusListKey,
     logOrigin,

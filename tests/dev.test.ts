@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { runCliInProcess } from "./support/cli-in-process.ts";
 import { freePort } from "./support/http.ts";
@@ -43,21 +43,28 @@ function started(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
   };
 }
 
+/** A project from init, with a signing key and `manifest` (a path in it) signed, and the ports its dev will use. */
+async function signedProject(name: string, manifest: string) {
+  const dir = join(scratch, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), "{}\n");
+  const env = { ...process.env, HOME: join(scratch, `${name}-home`), GITHUB_ACTIONS: "", UM_RESOLVER_URL: undefined };
+  const run = async (...args: string[]) => {
+    const result = await runCliInProcess(args, dir, env);
+    assert.equal(result.status, 0, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
+  };
+  const [port, uiPort] = [await freePort(), await freePort()];
+  await run("init", "--resolver-url", `http://127.0.0.1:${port}`);
+  await run("keygen");
+  mkdirSync(dirname(join(dir, manifest)), { recursive: true });
+  await run("new", "--file", manifest);
+  await run("sign", "content");
+  return { dir, env, port, uiPort };
+}
+
 describe("dev", () => {
   it("serves each edit signed and built in place, keeps the last good output for a broken file, and tells the page", async () => {
-    const dir = join(scratch, "project");
-    mkdirSync(dir);
-    writeFileSync(join(dir, "package.json"), "{}\n");
-    const env = { ...process.env, HOME: join(scratch, "home"), GITHUB_ACTIONS: "", UM_RESOLVER_URL: undefined };
-    const run = async (...args: string[]) => {
-      const result = await runCliInProcess(args, dir, env);
-      assert.equal(result.status, 0, `${args.join(" ")}: ${result.stdout}${result.stderr}`);
-    };
-    const [port, uiPort] = [await freePort(), await freePort()];
-    await run("init", "--resolver-url", `http://127.0.0.1:${port}`);
-    await run("keygen");
-    await run("new", "--file", "content/one.jsonld");
-    await run("sign", "content");
+    const { dir, env, port, uiPort } = await signedProject("project", "content/one.jsonld");
     const file = join(dir, "content/one.jsonld");
     const umid: string = JSON.parse(readFileSync(file, "utf8"))["@id"];
     const resolver = `http://127.0.0.1:${port}/${encodeURIComponent(umid)}`;
@@ -105,6 +112,74 @@ describe("dev", () => {
       const third = await fetch(resolver);
       assert.equal(third.status, 200);
       assert.equal(JSON.parse(await third.text()).expiresAt, "2031-01-01T00:00:00Z");
+    } finally {
+      assert.equal(await dev.stop(), 0, dev.output);
+    }
+  });
+
+  it("watches a folder removed and made again, content/ itself too, as a branch switch or a restore does", async () => {
+    const { dir, env, port, uiPort } = await signedProject("remade", "content/people/one.jsonld");
+    const file = join(dir, "content/people/one.jsonld");
+    const signed = readFileSync(file, "utf8");
+    const keys = readFileSync(join(dir, "content/_keys.json"), "utf8");
+    const resolver = `http://127.0.0.1:${port}/${encodeURIComponent(JSON.parse(signed)["@id"])}`;
+    const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+    try {
+      await dev.printed(/^watching content\//m);
+      /** Removes `folder` and makes it again as it was; then an edit in it is signed, built and served. */
+      const remade = async (folder: string, expiresAt: string) => {
+        let from = dev.output.length;
+        rmSync(join(dir, folder), { recursive: true });
+        await dev.printed(/not built/, from);
+        from = dev.output.length;
+        mkdirSync(join(dir, "content/people"), { recursive: true });
+        writeFileSync(join(dir, "content/_keys.json"), keys);
+        writeFileSync(file, signed);
+        // content/ itself is watched anew once dev has seen it back, and says so: the build after that line.
+        if (folder === "content") {
+          await dev.printed(/^watching content\/ again$/m, from);
+          from = dev.output.indexOf("watching content/ again", from);
+        }
+        await dev.printed(/^\d\d:\d\d:\d\d built 1 manifest/m, from);
+        from = dev.output.length;
+        writeFileSync(file, JSON.stringify({ ...JSON.parse(signed), expiresAt }, null, 2));
+        await dev.printed(/^\d\d:\d\d:\d\d built 1 manifest.*\(people\/one\.jsonld\)$/m, from);
+        return JSON.parse(await (await fetch(resolver)).text()).expiresAt;
+      };
+      assert.equal(await remade("content/people", "2031-01-01T00:00:00Z"), "2031-01-01T00:00:00Z");
+      assert.equal(await remade("content", "2032-01-01T00:00:00Z"), "2032-01-01T00:00:00Z");
+    } finally {
+      assert.equal(await dev.stop(), 0, dev.output);
+    }
+  });
+
+  it("follows no symbolic link out of content/: signs nothing there, and the build reports the link", async () => {
+    const { dir, env, port, uiPort } = await signedProject("linked", "content/one.jsonld");
+    const outside = join(scratch, "linked-elsewhere");
+    mkdirSync(outside);
+    const theirs = join(outside, "theirs.jsonld");
+    const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+    try {
+      await dev.printed(/^watching content\//m);
+      let from = dev.output.length;
+      symlinkSync(outside, join(dir, "content/elsewhere"));
+      await dev.printed(/not built \(elsewhere\)/, from);
+      assert.match(dev.output.slice(from), /content\/elsewhere - error content\/symlink/);
+      // Another project's manifest, edited there: not this project's to sign with its key.
+      const { signature: _, ...manifest } = JSON.parse(readFileSync(join(dir, "content/one.jsonld"), "utf8"));
+      const unsigned = JSON.stringify(manifest, null, 2);
+      writeFileSync(theirs, unsigned);
+      from = dev.output.length;
+      writeFileSync(join(dir, "content/README.md"), "edited\n");
+      await dev.printed(/not built \(/, from);
+      assert.equal(readFileSync(theirs, "utf8"), unsigned);
+      assert.match(dev.output.slice(from), /not built \(README\.md\)/);
+      // A link to it in content/ is the build's to refuse, not sign's to replace with a file.
+      from = dev.output.length;
+      symlinkSync(theirs, join(dir, "content/theirs.jsonld"));
+      await dev.printed(/not built \(theirs\.jsonld\)/, from);
+      assert.ok(lstatSync(join(dir, "content/theirs.jsonld")).isSymbolicLink());
+      assert.equal(readFileSync(theirs, "utf8"), unsigned);
     } finally {
       assert.equal(await dev.stop(), 0, dev.output);
     }

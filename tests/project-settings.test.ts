@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { runCliInProcess } from "./support/cli-in-process.ts";
-import { assertUsageError, checkedFiles, problemPlaces } from "./support/problems.ts";
+import { assertLineNames, assertUsageError, checkedFiles, problemPlaces } from "./support/problems.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-settings-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -70,6 +70,17 @@ describe("keygen by role, from init to a signed, checked manifest with no hand e
     assert.equal(again.status, 1, again.stderr);
     assert.ok(!existsSync(join(keys, "second.pem")), "no key made for nothing");
     assert.equal(readFileSync(join(dir, "content/_keys.json"), "utf8"), pins);
+  });
+
+  it("says where the key went when its pin cannot be written after it: another command holds _keys.json", async () => {
+    const { dir, keys, run } = await project("held", "--resolver-url", "https://held.example");
+    const holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+    writeFileSync(join(dir, "content/_keys.json.lock"), JSON.stringify(holder));
+    const made = await run(["keygen"], { UM_LOCK_WAIT_MS: "50" });
+    assert.equal(made.status, 1, made.stderr);
+    assert.ok(made.stdout.includes(join(keys, "signing.pem")), made.stdout);
+    assertLineNames(made.stderr, "content/_keys.json.lock");
+    assert.deepEqual(json(join(dir, "content/_keys.json")), {});
   });
 
   it("writes a log key's verifier and the log's origin; log then runs with no flag", async () => {
@@ -162,6 +173,22 @@ describe("manifest-resolver.json, read by every command", () => {
     ]);
   });
 
+  it("refuses a private key in the other shapes it is pasted in: base64 broken into lines, a JWK's d", async () => {
+    const { dir, run } = await project("secret-shapes");
+    const key = (await import("node:crypto")).generateKeyPairSync("ed25519").privateKey;
+    const der = key.export({ format: "der", type: "pkcs8" }).toString("base64");
+    const wrapped = der.match(/.{1,20}/g)!.join("\\n");
+    writeFileSync(join(dir, "manifest-resolver.json"), `{ "logOrigin": "${wrapped}" }\n`);
+    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [
+      ["manifest-resolver.json", "config/secret", 1, 17],
+    ]);
+    const jwk = JSON.stringify(key.export({ format: "jwk" }));
+    writeFileSync(join(dir, "manifest-resolver.json"), `{ "signingKeyRef": ${JSON.stringify(jwk)} }\n`);
+    assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "config/secret");
+    writeFileSync(join(dir, "manifest-resolver.json"), `{ "signingKey": ${jwk} }\n`);
+    assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "config/secret");
+  });
+
   it("refuses a keys folder inside the repository, a value no command can use, and a member it does not know", async () => {
     const { dir, run } = await project("values");
     const write = (text: string) => writeFileSync(join(dir, "manifest-resolver.json"), text);
@@ -183,6 +210,26 @@ describe("manifest-resolver.json, read by every command", () => {
     assert.deepEqual(problemPlaces((await run(["check"])).stdout), [["manifest-resolver.json", "schema/type", 1, 18]]);
     write('{ "keysDir": "/a", "keysDir": "/b" }\n');
     assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "json/duplicate-key");
+  });
+  it("holds UM_KEYS_DIR to the keys folder's rule: keygen writes no key into the repository", async () => {
+    const { dir, run } = await project("env-keys");
+    const made = await run(["keygen"], { UM_KEYS_DIR: join(dir, "keys") });
+    assertUsageError(made, "UM_KEYS_DIR", "config/keys-in-repository");
+    assert.ok(!existsSync(join(dir, "keys")), "no key written into the repository");
+  });
+
+  it("writes no key into the repository outside content/ either, when --file names a place there", async () => {
+    const { dir, run } = await project("file-in-repo");
+    const made = await run(["keygen", "--file", "secrets/signing.key"]);
+    assert.equal(made.status, 1, made.stderr);
+    assertLineNames(made.stderr, "manifest-resolver: ", "config/keys-in-repository", "--file");
+    assert.ok(!existsSync(join(dir, "secrets")), "no key written into the repository");
+  });
+
+  it("takes a variable set to nothing as unset, as a CI's unset secret gives it", async () => {
+    const { run } = await project("empty-env", "--resolver-url", "https://empty.example");
+    const checked = await run(["check"], { UM_LOG_ORIGIN: "" });
+    assert.equal(checked.status, 0, checked.stderr);
   });
 });
 

@@ -20,6 +20,9 @@ import { privateKeyArmour } from "./private-keys.ts";
 /** An Ed25519 private key as base64 of its PKCS#8 DER, as `openssl pkey -outform DER | base64` prints it. */
 const PKCS8_ED25519_BASE64 = "MC4CAQAwBQYDK2VwBCIEI";
 
+/** An Ed25519 JWK's private member, `"d"` and its 43 base64url characters, as JSON or inside a string (`\"d\"`). */
+const JWK_PRIVATE_MEMBER = /\\?"d\\?"\s*:\s*\\?"[A-Za-z0-9_-]{43}\\?"/;
+
 export interface ProjectConfigCheck {
   /** The file as displayed; undefined when the project has none. */
   file: string | undefined;
@@ -71,16 +74,41 @@ export function checkProjectConfig(root: string): ProjectConfigCheck {
   return { file, project: hasErrors(diagnostics) ? none : { root, config }, diagnostics };
 }
 
-/** The error for a private key anywhere in the file's text, as PEM or as base64 of its DER. */
+/** The error for a private key anywhere in the file's text: as PEM, as base64 of its DER, as a JWK's private member. */
 function secretProblem(file: string, text: string): Diagnostic | undefined {
   const pem = privateKeyArmour(text);
-  const der = text.indexOf(PKCS8_ED25519_BASE64);
-  const at = pem?.index ?? (der === -1 ? undefined : der);
+  const der = pem === undefined ? pkcs8Base64At(text) : undefined;
+  const jwk = pem === undefined && der === undefined ? JWK_PRIVATE_MEMBER.exec(text)?.index : undefined;
+  const at = pem?.index ?? der ?? jwk;
   if (at === undefined) return undefined;
+  // The shape, not the characters: a message in a CI's log should not copy out more of the key.
+  const shape = pem?.armour ?? (der === undefined ? 'a JWK\'s "d"' : "base64 of an Ed25519 PKCS#8 key");
   return diagnostic(
     "config/secret",
     { file, ...lineColumn(text, at) },
-    `holds a private key (${excerpt(pem?.armour ?? text.slice(der, der + 32))}): remove it and rotate the key ` +
-      "(keygen makes a new one in the keys folder, outside the repository); this file names only keysDir",
+    `holds a private key (${excerpt(shape)}): remove it and rotate the key (keygen makes a new one in the keys ` +
+      "folder, outside the repository); this file names only keysDir",
   );
+}
+
+/**
+ * Where base64 of an Ed25519 PKCS#8 key begins, if the text holds one: read across the line breaks base64 is often
+ * cut into (`base64 -w`, PEM's 64 columns), real ones or a JSON string's `\n`.
+ */
+function pkcs8Base64At(text: string): number | undefined {
+  const direct = text.indexOf(PKCS8_ED25519_BASE64);
+  if (direct !== -1) return direct;
+  // Base64 is cut every 4 characters at the least: a key cut into lines still shows its first 4 whole.
+  if (!text.includes(PKCS8_ED25519_BASE64.slice(0, 4))) return undefined;
+  let joined = "";
+  const from: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\" && (text[i + 1] === "n" || text[i + 1] === "r")) i++;
+    else if (!/\s/.test(text[i]!)) {
+      joined += text[i];
+      from.push(i);
+    }
+  }
+  const at = joined.indexOf(PKCS8_ED25519_BASE64);
+  return at === -1 ? undefined : from[at];
 }

@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, type FSWatcher, readdirSync, readFileSync, statSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, lstatSync, readdirSync, readFileSync, statSync, watch } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { displayPath } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
@@ -64,7 +64,10 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
 
   const rebuild = async (names: string[]): Promise<void> => {
     const started = performance.now();
-    const manifests = names.filter((name) => MANIFEST_NAME.test(name) && existsSync(join(contentDir, name)));
+    // A file itself: sign would replace a link with the file it points at, signed.
+    const manifests = names.filter(
+      (name) => MANIFEST_NAME.test(name) && lstatSync(join(contentDir, name), { throwIfNoEntry: false })?.isFile(),
+    );
     if (values.sign && manifests.length > 0) {
       const signed = await cli(["sign", ...manifests.map((name) => join(contentDir, name)), "--content", contentDir]);
       for (const name of manifests) {
@@ -100,16 +103,20 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
     });
   };
 
-  const watcher = new FolderWatch(contentDir, (name) => {
-    if (ignored(name)) return;
-    const path = join(contentDir, name);
-    const mine = written.get(name);
-    if (mine !== undefined && existsSync(path) && digestOf(path) === mine) return;
-    written.delete(name);
-    changed.add(name);
-    clearTimeout(settle);
-    settle = setTimeout(next, SETTLE_MS);
-  });
+  const watcher = new FolderWatch(
+    contentDir,
+    (name) => {
+      if (ignored(name)) return;
+      const path = join(contentDir, name);
+      const mine = written.get(name);
+      if (mine !== undefined && existsSync(path) && digestOf(path) === mine) return;
+      written.delete(name);
+      changed.add(name);
+      clearTimeout(settle);
+      settle = setTimeout(next, SETTLE_MS);
+    },
+    () => console.log(`watching ${displayPath(contentDir)}/ again`),
+  );
 
   return new Promise<number>((resolve) => {
     const stop = async () => {
@@ -127,21 +134,39 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
 /**
  * A folder and every folder below it, watched folder by folder: a folder's watch names the entry that changed,
  * whatever now stands there. (Node 20's recursive watch on Linux watches each file, and loses one that an atomic
- * write replaces by a rename, as `sign` and every editor's safe save do.) `onChange` gets the path from `root`, with
- * `/` between folders.
+ * write replaces by a rename, as `sign` and every editor's safe save do.) A watch follows its folder, not its path:
+ * a folder removed and made again (a branch switched, a folder restored) is watched anew, the top one by a look at it
+ * each second, since no watch of its own reports its return. A symbolic link is watched as an entry, never followed:
+ * `--sign` must not sign, with this project's key, a file of another folder it points at. `onChange` gets the path
+ * from `root`, with `/` between folders ("." for the root itself).
  */
 class FolderWatch {
   readonly #watchers = new Map<string, FSWatcher>();
+  #rootIdentity: string | undefined;
+  readonly #rootLook: NodeJS.Timeout;
 
   constructor(
     readonly root: string,
     readonly onChange: (name: string) => void,
+    /** Told when a folder stands at `root` again, watched anew. */
+    readonly onRootBack: () => void,
   ) {
+    this.#rootIdentity = folderIdentity(root);
     this.#add(root);
+    this.#rootLook = setInterval(() => {
+      const identity = folderIdentity(root);
+      if (identity === this.#rootIdentity) return;
+      this.#rootIdentity = identity;
+      this.#drop(root);
+      this.#add(root);
+      if (identity !== undefined) this.onRootBack();
+      this.onChange(".");
+    }, ROOT_LOOK_MS);
   }
 
   close(): void {
-    for (const watcher of this.#watchers.values()) watcher.close();
+    clearInterval(this.#rootLook);
+    this.#drop(this.root);
   }
 
   #add(dir: string): void {
@@ -151,13 +176,13 @@ class FolderWatch {
         if (name === null) return;
         const path = join(dir, name);
         this.onChange(relative(this.root, path).split(sep).join("/"));
-        if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) this.#add(path);
+        // Whatever stood at `path` before is gone or replaced: its watches with it.
+        this.#drop(path);
+        // A link is not followed (lstat): what it points at is not the content's, and the build refuses the link.
+        if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) this.#add(path);
       });
       // A folder removed: its watch ends with it.
-      watcher.on("error", () => {
-        watcher.close();
-        this.#watchers.delete(dir);
-      });
+      watcher.on("error", () => this.#drop(dir));
       this.#watchers.set(dir, watcher);
       for (const entry of readdirSync(dir, { withFileTypes: true }))
         if (entry.isDirectory()) this.#add(join(dir, entry.name));
@@ -165,6 +190,24 @@ class FolderWatch {
       // Gone before it was watched: nothing of it to build.
     }
   }
+
+  /** Ends the watches of `dir` and of every folder below it. */
+  #drop(dir: string): void {
+    for (const [path, watcher] of this.#watchers)
+      if (path === dir || path.startsWith(`${dir}${sep}`)) {
+        watcher.close();
+        this.#watchers.delete(path);
+      }
+  }
+}
+
+/** How often dev looks whether the content folder itself was removed or replaced. */
+const ROOT_LOOK_MS = 1000;
+
+/** The folder at `path`, as its device and inode: another one made at the path has another; undefined if none. */
+function folderIdentity(path: string): string | undefined {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
 }
 
 /** What a change to `name` need not rebuild for: a lock of a command at work, a temporary file of a write. */

@@ -18,8 +18,9 @@ import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { CONFIG_FILE, keyFile, KEY_ROLES, type KeyRole, type Settings } from "../config.ts";
 import { editJsonObject } from "../edit/json-object-file.ts";
+import { LockTimeout } from "../edit/file-lock.ts";
 import { LOG_FOLDER, VERIFIER_FILE } from "../log/log-folder.ts";
-import { defaultContentDir, isInside, projectRoot } from "../read/content-root.ts";
+import { defaultContentDir, isInside, isRepositoryTop, projectRoot } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_LIMIT, LIST_FILE_SHAPE, readSourceText } from "../read/files.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { printable } from "../report/diagnostics.ts";
@@ -58,6 +59,13 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
       `refusing to write a private key into the content folder (${displayPath(content)}), which is committed ` +
         "and published: choose another --file",
     );
+  // As keysDir is held to it (config/keys-in-repository): a key there is one `git add` away from being published.
+  const repository = projectRoot();
+  if (isRepositoryTop(repository) && isInside(file, repository))
+    return failed(
+      `refusing to write a private key into the repository (${displayPath(repository)}), where one git add ` +
+        "publishes it with its history (config/keys-in-repository): choose a --file outside it",
+    );
   const key = newKey();
   const placement =
     role === "signing"
@@ -75,7 +83,7 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
     const why = code === "EEXIST" ? "it exists; move it away or choose another --file" : (error as Error).message;
     return failed(`cannot write ${file}: ${why}`);
   }
-  const written = await placement.write();
+  const written = await placed(placement);
   const lines = [
     `wrote the private key to ${file} (owner-only; keep it secret and out of git)`,
     `public key (SPKI, base64): ${key.spki}`,
@@ -87,6 +95,20 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
   if (typeof written === "string") return failed(`${written}; the key is written, its public half is not`);
   return EXIT_OK;
 };
+
+/**
+ * The public half written, or why not: once the private key is written, a refusal (the file's lock held too long, a
+ * folder not writable) must still say where the key went, not end the run before it does.
+ */
+async function placed(placement: Placement): Promise<string[] | string> {
+  try {
+    return await placement.write();
+  } catch (error) {
+    if (error instanceof LockTimeout || (error as NodeJS.ErrnoException).code !== undefined)
+      return (error as Error).message;
+    throw error;
+  }
+}
 
 function newKey(): NewKey {
   const { privateKey } = generateKeyPairSync("ed25519");

@@ -13,9 +13,14 @@ const CONTENT_DIR = "content";
 /** The repository: the nearest folder at or above `from` holding `package.json` or `.git`; else `from`. */
 export function projectRoot(from = process.cwd()): string {
   for (let at = resolve(from); ; at = dirname(at)) {
-    if (existsSync(join(at, "package.json")) || existsSync(join(at, ".git"))) return at;
+    if (isRepositoryTop(at)) return at;
     if (at === dirname(at)) return resolve(from);
   }
+}
+
+/** Whether `dir` is a repository's top folder, as projectRoot finds one: not merely where a command was run. */
+export function isRepositoryTop(dir: string): boolean {
+  return existsSync(join(dir, "package.json")) || existsSync(join(dir, ".git"));
 }
 
 /** The content folder a command uses unless `--content` names another. */
