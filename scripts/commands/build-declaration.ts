@@ -5,6 +5,7 @@
 import { declareCommand } from "../cli/command.ts";
 import {
   CONTENT_OPTION,
+  OUT_OPTION,
   CACHE_OPTION,
   SARIF_OPTION,
   MAX_PROBLEMS_OPTION,
@@ -55,11 +56,7 @@ Example:
   positionals: [],
   options: {
     ...CONTENT_OPTION,
-    out: stringOption({
-      value: "DIR",
-      help: "output directory",
-      default: { text: "the repository's dist/", value: () => join(projectRoot(), "dist") },
-    }),
+    ...OUT_OPTION,
     "lookup-out": stringOption({
       value: "DIR",
       help: "lookup page directory",

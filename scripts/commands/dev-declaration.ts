@@ -2,13 +2,9 @@
  * `manifest-resolver dev`: the resolver and its lookup page served locally, built again at each change of content/.
  * The declaration: all that --help and a usage error need; the run is dev.ts.
  */
-import { join } from "node:path";
 import { declareCommand } from "../cli/command.ts";
 import { booleanOption, integerOption, stringOption } from "../cli/options.ts";
-import { projectRoot } from "../read/content-root.ts";
-import { CONTENT_OPTION } from "./shared-options.ts";
-
-const PORT = { value: "N", min: 0, max: 65535 };
+import { CONTENT_OPTION, OUT_OPTION, PORT } from "./shared-options.ts";
 
 export const dev = declareCommand({
   name: "dev",
@@ -25,11 +21,7 @@ Example:
   positionals: [],
   options: {
     ...CONTENT_OPTION,
-    out: stringOption({
-      value: "DIR",
-      help: "output directory",
-      default: { text: "the repository's dist/", value: () => join(projectRoot(), "dist") },
-    }),
+    ...OUT_OPTION,
     sign: booleanOption({
       help: "sign each manifest changed before building, with the project's key and keyRef (as sign does)",
     }),

@@ -6,9 +6,7 @@ import { declareCommand } from "../cli/command.ts";
 import { join } from "node:path";
 import { projectRoot } from "../read/content-root.ts";
 import { integerOption, stringOption } from "../cli/options.ts";
-
-/** A TCP port's declaration: 0 asks for any free one. */
-const PORT = { value: "N", min: 0, max: 65535 };
+import { PORT } from "./shared-options.ts";
 
 export const serve = declareCommand({
   name: "serve",

@@ -4,7 +4,20 @@
  * loads, imports these and nothing of what the options do.
  */
 import { booleanOption, integerOption, stringOption } from "../cli/options.ts";
-import { defaultContentDir } from "../read/content-root.ts";
+import { join } from "node:path";
+import { defaultContentDir, projectRoot } from "../read/content-root.ts";
+
+/** `--out DIR`, the built output, shared by `build` and `dev`. */
+export const OUT_OPTION = {
+  out: stringOption({
+    value: "DIR",
+    help: "output directory",
+    default: { text: "the repository's dist/", value: () => join(projectRoot(), "dist") },
+  }),
+};
+
+/** A TCP port's declaration, shared by `serve` and `dev`: 0 asks for any free one. */
+export const PORT = { value: "N", min: 0, max: 65535 };
 
 /** `--content DIR`, shared by the commands that read or edit a content folder. */
 export const CONTENT_OPTION = {
