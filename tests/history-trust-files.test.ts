@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -506,3 +506,39 @@ describe("check --base: _resolvers.json is history", () => {
     assert.doesNotMatch(readFileSync(join(none.root, "summary.md"), "utf8"), /peers-changed/);
   });
 });
+
+describe("check --base: manifest-resolver.json is history", () => {
+  const STATUS_LIST_KEY = "did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK";
+  const settingsWarnings = (stdout: string) =>
+    printedProblems(stdout)
+      .filter((p) => p.rule === "history/settings-changed")
+      .map((p) => [p.file, p.line, p.severity, p.message.split(" ")[0]]);
+
+  it("warns of each trust-bearing setting changed, set or unset, at its member; keysDir is not compared", async () => {
+    const before = { resolverUrl: "https://old.example", keysDir: "/keys/a", statusListKey: STATUS_LIST_KEY };
+    const repo = historyRepository(
+      scratch,
+      { "_keys.json": pinning(key), "a.json": manifestFor("urn:a") },
+      { "manifest-resolver.json": `${JSON.stringify(before, null, 2)}\n` },
+    );
+    const same = await repo.check("--base", repo.base);
+    assert.deepEqual(settingsWarnings(same.stdout), [], same.stdout);
+    const now = { resolverUrl: "https://new.example", keysDir: "/keys/b", logOrigin: "new.example/log" };
+    writeSettings(repo.root, now);
+    const result = await repo.check("--base", repo.base);
+    assert.deepEqual(
+      settingsWarnings(result.stdout),
+      [
+        ["manifest-resolver.json", 1, "warning", "statusListKey"],
+        ["manifest-resolver.json", 2, "warning", "resolverUrl"],
+        ["manifest-resolver.json", 4, "warning", "logOrigin"],
+      ],
+      result.stdout,
+    );
+  });
+});
+
+/** Writes the repository's settings file, two-space indented, as init does. */
+function writeSettings(root: string, settings: Record<string, unknown>): void {
+  writeFileSync(join(root, "manifest-resolver.json"), `${JSON.stringify(settings, null, 2)}\n`);
+}

@@ -147,6 +147,17 @@ export const HISTORY_RULES = {
       "is. Better still, re-issue it as a signed v0.4 manifest and drop the entry.",
     example: '{ "legacy/old-profile.jsonld": "sha256-Q9i594UqIi0pZlpMkbl-pj4yqVV5W5umNEq_8DtoJ9o" }',
   },
+  "history/settings-changed": {
+    severity: "warning",
+    summary: "manifest-resolver.json sets a trust-bearing setting otherwise than at the base revision",
+    why:
+      "The settings file decides what the gate holds manifests to and what relying parties are pointed at: " +
+      "resolverUrl is what statusRefs are checked against (without it, status-ref-mismatch and " +
+      "status-ref-missing are off), statusListKey the one key the build signs status lists with, signingKeyRef " +
+      "and statusLists what sign writes, logOrigin a new log's name. Allowed, but never silent: the check warns.",
+    source: 'manifest-resolver (docs/security.md, "The settings file and the keys")',
+    fix: "Review the change as you would one of content/_keys.json; nothing to fix if it is intended.",
+  },
   "history/peers-changed": {
     severity: "warning",
     summary: "_resolvers.json names other peers, or another resolver DID, than at the base revision, or is gone",

@@ -12,7 +12,7 @@ import { isKeyName } from "../../core/tlog/note.ts";
 import { CONFIG_FILE, keysFolder, type Project, type ProjectConfig } from "../config.ts";
 import { isInside } from "../read/content-root.ts";
 import { displayPath, LIST_FILE_LIMIT, LIST_FILE_SHAPE, readSourceText } from "../read/files.ts";
-import { parseAndValidate, placed } from "../read/source.ts";
+import { parseAndValidate, placed, type SourceFile } from "../read/source.ts";
 import { diagnostic, hasErrors, type Diagnostic } from "../report/diagnostics.ts";
 import { validateConfig } from "../validate/schema-validator.ts";
 import { privateKeyArmour } from "./private-keys.ts";
@@ -28,6 +28,8 @@ export interface ProjectConfigCheck {
   file: string | undefined;
   /** The project, with what its file says; `{}` when it has none, or one with an error. */
   project: Project;
+  /** Where the file's members are, when it was read as its schema's object. */
+  source?: SourceFile;
   diagnostics: Diagnostic[];
 }
 
@@ -71,7 +73,7 @@ export function checkProjectConfig(root: string): ProjectConfigCheck {
           "would be one git add away from being published; name a folder outside it",
       ),
     );
-  return { file, project: hasErrors(diagnostics) ? none : { root, config }, diagnostics };
+  return { file, project: hasErrors(diagnostics) ? none : { root, config }, source, diagnostics };
 }
 
 /** The error for a private key anywhere in the file's text: as PEM, as base64 of its DER, as a JWK's private member. */

@@ -97,6 +97,7 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
       result,
       contentDir,
       options.settings,
+      config,
       revision,
       summaryFile !== undefined,
       () => summary(result.files, result.diagnostics),

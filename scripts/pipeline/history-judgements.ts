@@ -5,7 +5,12 @@
  */
 import { appendAll } from "../../core/append-all.ts";
 import type { ContentCheck } from "../check/check-content.ts";
-import type { Settings } from "../config.ts";
+import { join } from "node:path";
+import type { ProjectConfigCheck } from "../check/project-config.ts";
+import { CONFIG_FILE, type Settings } from "../config.ts";
+import { displayPath } from "../read/display-path.ts";
+import { hasErrors } from "../report/diagnostics.ts";
+import { settingsAt, settingsProblems } from "../history/settings-rule.ts";
 import { summaryMarkdown } from "../history/change-summary.ts";
 import type { Revision } from "../history/git-revision.ts";
 import { historyProblems } from "../history/history-rules.ts";
@@ -23,6 +28,7 @@ export async function addHistoryProblems(
   result: ContentCheck,
   contentDir: string,
   settings: Settings,
+  settingsFile: ProjectConfigCheck,
   revision: Revision | undefined,
   summarized: boolean,
   footer: () => string,
@@ -44,6 +50,14 @@ export async function addHistoryProblems(
   for (const { file, umid, diagnostics } of findings) {
     if (!listed.has(file)) result.files.push({ file, umid });
     appendAll(result.diagnostics, diagnostics);
+  }
+  // A settings file with an error now has that error to say; one that is gone compares as setting nothing.
+  if (revision !== undefined && !hasErrors(settingsFile.diagnostics)) {
+    const { root, config } = settingsFile.project;
+    const source = settingsFile.source ?? { file: displayPath(join(root, CONFIG_FILE)) };
+    const changed = settingsProblems(await settingsAt(revision, root), { config, source }, revision.name);
+    if (changed.length > 0 && !listed.has(source.file)) result.files.push({ file: source.file, umid: null });
+    appendAll(result.diagnostics, changed);
   }
   return summarized ? summaryMarkdown(before, now, revision?.name, footer()) : undefined;
 }
