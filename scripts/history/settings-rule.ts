@@ -7,7 +7,7 @@
  * read at either end has its own errors (now) or compares as nothing (at the revision).
  */
 import { realpathSync } from "node:fs";
-import { relative, sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
 import { decodeUtf8 } from "../../core/base64url.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
@@ -53,9 +53,14 @@ export function settingsProblems(
   });
 }
 
-/** The settings file of the repository whose top is `root` as it was at `revision`: `{}` if not there or not valid. */
+/**
+ * The settings file of the project whose top is `root` as it was at `revision`: `{}` if not there or not valid, or
+ * if `root` is no folder of the revision's repository (a content folder in a repository of its own, checked from
+ * outside it).
+ */
 export async function settingsAt(revision: Revision, root: string): Promise<ProjectConfig> {
   const folder = relative(realpathSync(revision.top), realpathSync(root)).split(sep).join("/");
+  if (folder === ".." || folder.startsWith("../") || isAbsolute(folder)) return {};
   const bytes = (await readFilesAt({ ...revision, folder }, [CONFIG_FILE])).get(CONFIG_FILE);
   const text = bytes === undefined ? undefined : decodeUtf8(bytes);
   const parsed = text === undefined ? undefined : parseJson(text, LIST_FILE_SHAPE);
