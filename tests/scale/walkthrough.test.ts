@@ -1,15 +1,15 @@
 /**
  * The README's walkthrough ("From an empty repository to a deployed resolver") as a new
  * publisher takes it, in a copy of this repository used as a template: the sample content
- * removed, a key made and pinned, a manifest written, signed, checked and built, with the
- * commands the README gives; then, in that copy, tests that once read the sample content,
+ * removed, a key made and pinned, a manifest written, signed, checked and built, then a
+ * transparency log kept and status lists published, with the commands the README gives; then, in that copy, tests that once read the sample content,
  * which must pass on the publisher's own. tests/publisher.test.ts takes each step in
  * detail in an empty folder; this is the repository as a template hands it over.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createPrivateKey, createPublicKey } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -36,6 +36,22 @@ const publisherEnv = {
   HOME: home,
   UM_RESOLVER_URL: undefined,
 };
+
+/**
+ * The commands of the README's step that `heading` starts (its first block of shell, but `monitor`, which asks a
+ * deployed resolver), each as the README gives it.
+ */
+function readmeCommands(heading: RegExp): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8").split("\n");
+  const start = readme.findIndex((line) => heading.test(line));
+  assert.ok(start >= 0, `README has no step ${heading}`);
+  const open = readme.findIndex((line, i) => i > start && line.trim() === "```sh");
+  const close = readme.findIndex((line, i) => i > open && line.trim() === "```");
+  return readme
+    .slice(open + 1, close)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.includes(" monitor "));
+}
 
 /** The one line of the README's that `line` matches, trimmed: a command as the README gives it. */
 function readmeLine(line: RegExp): string {
@@ -92,6 +108,14 @@ test("the README's walkthrough in a copy of the repository, then the tests there
   await inRepo("npm", "run", "build");
   const { "@id": umid } = JSON.parse(readFileSync(join(repo, "content/me.jsonld"), "utf8"));
   assert.deepEqual(Object.keys(readRecords(join(repo, "dist"))), [umid]);
+
+  // 8, 9. A transparency log, then status lists, each command as the README's steps give it; the build then
+  // publishes the lists, signed with the key keygen made.
+  for (const step of [/^8\. \*\*Keep a transparency log/, /^9\. \*\*Publish status in lists/])
+    for (const command of readmeCommands(step)) await inRepo("sh", "-c", command);
+  const lists = readdirSync(join(repo, "content/_status"));
+  assert.ok(lists.length > 0, "sign gave entries of a status list");
+  assert.ok(existsSync(join(repo, "content/_log/checkpoint")), "log wrote its checkpoint");
 
   // "npm test: the project's own tests still pass", for those that once needed the sample content.
   const tap = await inRepo(process.execPath, "--import", "tsx", "--test", "--test-reporter=tap", ...TESTS_IN_THE_COPY);
