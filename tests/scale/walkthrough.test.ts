@@ -2,9 +2,10 @@
  * The README's walkthrough ("From an empty repository to a deployed resolver") as a new
  * publisher takes it, in a copy of this repository used as a template: the sample content
  * removed, a key made and pinned, a manifest written, signed, checked and built, then a
- * transparency log kept and status lists published, with the commands the README gives; then, in that copy, tests that once read the sample content,
- * which must pass on the publisher's own. tests/publisher.test.ts takes each step in
- * detail in an empty folder; this is the repository as a template hands it over.
+ * transparency log kept and status lists published, with the commands the README gives;
+ * then, in that copy, tests that once read the sample content, which must pass on the
+ * publisher's own. tests/publisher.test.ts takes each step in detail in an empty folder;
+ * this is the repository as a template hands it over.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
