@@ -21,11 +21,12 @@ export const runNew: CommandRun<typeof newManifest> = async (values) => {
   const subject = values.subject ?? pinnedSubject();
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(subject))
     throw new UsageError(`--subject must be a URI such as did:web:you.example, not '${subject}'`);
+  const settings = projectSettings();
   const now = new Date();
   now.setUTCMilliseconds(0);
   const expires = new Date(now.getTime() + LIFETIME_DAYS * 86_400_000);
   const manifest = {
-    "@context": projectSettings().contextUrl,
+    "@context": settings.contextUrl,
     "@id": `urn:uuid:${randomUUID()}`,
     "@type": "um:Manifest",
     manifestVersion: "0.4",
@@ -53,8 +54,7 @@ export const runNew: CommandRun<typeof newManifest> = async (values) => {
     return EXIT_FAILED;
   }
   // The project's signing key and keyRef are sign's defaults once keygen made them; else sign needs both.
-  const { signingKeyRef } = projectSettings();
-  const how = signingKeyRef === undefined ? " --key KEY.pem --key-ref KEYREF" : "";
+  const how = settings.signingKeyRef === undefined ? " --key KEY.pem --key-ref KEYREF" : "";
   console.log(`wrote ${out} (${manifest["@id"]}); fill it in, then: manifest-resolver sign ${shellWord(out)}${how}`);
   return EXIT_OK;
 };

@@ -127,35 +127,46 @@ function reasonOf(reason: string | undefined): { reason?: string } {
 }
 
 export const runRedirect: CommandRun<typeof redirect> = (values, [umid, location]) => {
-  const problem = redirectLocationProblem(location, projectSettings().resolverUrl);
+  // Read once: the location is judged against the resolver the edit is made for.
+  const settings = projectSettings();
+  const problem = redirectLocationProblem(location, settings.resolverUrl);
   if (problem !== undefined) throw new UsageError(`URL '${printable(excerpt(location))}' ${problem}`);
-  return editRoutes(values.content, umid, ({ routes, listed, publishedBy, dropStatus }) => {
-    const revoked = listed("revoked", umid);
-    if (revoked !== undefined)
-      return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
-    const file = publishedBy(umid);
-    if (file !== undefined)
-      return {
-        refused: `${excerpt(umid)} is published by ${file}: delete that file first, or revoke the UMID instead`,
-      };
-    const existing = listed("redirects", umid);
-    // A status of a manifest no longer here goes with it.
-    dropStatus(umid);
-    if (existing === undefined) {
-      routes.redirects.push({ umid, location });
-      return { changed: `redirected ${excerpt(umid)} to ${location}` };
-    }
-    const entry = routes.redirects[existing.index]!;
-    if (entry.location === location) return { unchanged: `${excerpt(umid)} already redirects to ${location}` };
-    const previous = entry.location;
-    entry.location = location;
-    return { changed: `${excerpt(umid)} now redirects to ${location} (was ${previous}, at ${existing.place})` };
-  });
+  return editRoutes(
+    values.content,
+    umid,
+    ({ routes, listed, publishedBy, dropStatus }) => {
+      const revoked = listed("revoked", umid);
+      if (revoked !== undefined)
+        return { refused: `${excerpt(umid)} is revoked at ${revoked.place}, and a revoked UMID stays revoked` };
+      const file = publishedBy(umid);
+      if (file !== undefined)
+        return {
+          refused: `${excerpt(umid)} is published by ${file}: delete that file first, or revoke the UMID instead`,
+        };
+      const existing = listed("redirects", umid);
+      // A status of a manifest no longer here goes with it.
+      dropStatus(umid);
+      if (existing === undefined) {
+        routes.redirects.push({ umid, location });
+        return { changed: `redirected ${excerpt(umid)} to ${location}` };
+      }
+      const entry = routes.redirects[existing.index]!;
+      if (entry.location === location) return { unchanged: `${excerpt(umid)} already redirects to ${location}` };
+      const previous = entry.location;
+      entry.location = location;
+      return { changed: `${excerpt(umid)} now redirects to ${location} (was ${previous}, at ${existing.place})` };
+    },
+    settings,
+  );
 };
 
 /** Applies `edit` to the _routes.json of the content folder `dir`, on behalf of `umid`. */
-async function editRoutes(dir: string, umid: string, edit: (at: RoutesEdit) => Outcome): Promise<number> {
-  const settings = projectSettings();
+async function editRoutes(
+  dir: string,
+  umid: string,
+  edit: (at: RoutesEdit) => Outcome,
+  settings: Settings = projectSettings(),
+): Promise<number> {
   const validators = schemaValidators(settings.contextUrl, settings.resolverUrl);
   const path = join(dir, ROUTES_FILE);
   const file = displayPath(path);
