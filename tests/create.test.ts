@@ -5,8 +5,8 @@
  * `suspend` reaches `resolve`, and the Netlify function and the Worker init wrote answer the manifest.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -76,6 +76,26 @@ describe("npm create manifest-resolver", () => {
     assert.equal(manifest.signature.keyRef, settings.signingKeyRef);
     assert.ok(manifest.signature.statusRef.startsWith(`http://127.0.0.1:${port}/`));
     assert.match(cli("check"), /no errors/);
+  });
+
+  it("leaves no half a project when a step fails: the folder is as it was, and a second run may use it", () => {
+    const failed = spawnSync(
+      "npm",
+      [
+        "exec",
+        `--package=${create.tarball}`,
+        "--",
+        "create-manifest-resolver",
+        "half",
+        "--yes",
+        "--package",
+        "./none.tgz",
+      ],
+      { cwd: scratch, env: ENV, encoding: "utf8" },
+    );
+    assert.notEqual(failed.status, 0);
+    assert.match(failed.stderr, /^create-manifest-resolver: .*half is as it was before$/m);
+    assert.equal(existsSync(join(scratch, "half")), false);
   });
 
   it("serves an edit under npm run dev, and a suspension reaches resolve", async () => {

@@ -8,7 +8,7 @@
  * Bundled by tools/pack.ts into bin/create.js, with no dependency: `npm create` fetches this package alone.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
@@ -65,28 +65,41 @@ async function main(): Promise<number> {
     if (!HOSTS.includes(host)) return usage(`--host must be ${HOSTS.join(", ")}, not '${host}'`);
     ask?.close();
 
-    mkdirSync(dir, { recursive: true });
-    const name = basename(dir);
-    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name, private: true }, null, 2)}\n`);
-    // A repository from the start: the workflows init writes, and check --base, work on git's history.
-    spawnSync("git", ["init", "--quiet"], { cwd: dir, stdio: "ignore" });
-    step(`installing manifest-resolver in ${dir}`);
-    execFileSync(npm(), ["install", "--save-dev", values.package ?? `manifest-resolver@^${ownVersion()}`], {
-      cwd: dir,
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    const tool = (...args: string[]) =>
-      execFileSync(process.execPath, [join(dir, "node_modules/manifest-resolver/bin/manifest-resolver.js"), ...args], {
+    const made = !existsSync(dir);
+    try {
+      mkdirSync(dir, { recursive: true });
+      const name = basename(dir);
+      writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name, private: true }, null, 2)}\n`);
+      // A repository from the start: the workflows init writes, and check --base, work on git's history.
+      spawnSync("git", ["init", "--quiet"], { cwd: dir, stdio: "ignore" });
+      step(`installing manifest-resolver in ${dir}`);
+      execFileSync(npm(), ["install", "--save-dev", values.package ?? `manifest-resolver@^${ownVersion()}`], {
         cwd: dir,
         stdio: ["ignore", "inherit", "inherit"],
       });
-    step("init");
-    tool("init", "--resolver-url", resolverUrl ?? LOCAL_RESOLVER, "--host", host);
-    step("a signing key");
-    tool("keygen");
-    step("an example manifest, signed");
-    tool("new", "--file", "content/first.jsonld");
-    tool("sign", "content");
+      const tool = (...args: string[]) =>
+        execFileSync(
+          process.execPath,
+          [join(dir, "node_modules/manifest-resolver/bin/manifest-resolver.js"), ...args],
+          {
+            cwd: dir,
+            stdio: ["ignore", "inherit", "inherit"],
+          },
+        );
+      step("init");
+      tool("init", "--resolver-url", resolverUrl ?? LOCAL_RESOLVER, "--host", host);
+      step("a signing key");
+      tool("keygen");
+      step("an example manifest, signed");
+      tool("new", "--file", "content/first.jsonld");
+      tool("sign", "content");
+    } catch (error) {
+      // A step failed (the install, most often): no half a project is left to be taken for one, or to make a
+      // second run refuse the folder as not empty. A key keygen wrote is outside it, and stays.
+      rmSync(dir, { recursive: true, force: true });
+      if (!made) mkdirSync(dir);
+      throw new Error(`${(error as Error).message.split("\n")[0]}; ${dir} is as it was before`);
+    }
     console.log(
       `\nDone. Now:\n  cd ${shellWord(relative(process.cwd(), dir) || ".")}\n  npm run dev\nand open the lookup page it prints.`,
     );
