@@ -7,9 +7,12 @@
  * (Response.clone tees the body), read once the client is done.
  */
 import type { Fetch } from "../core/client/index.ts";
+import { DID_DOCUMENT_TYPES } from "../core/did/did-web.ts";
 
 export interface Exchange {
   url: string;
+  /** Whether the client asked for a DID document (a keyRef's did:web), which its signer serves, not the resolver. */
+  didDocument: boolean;
   /** The answer; absent when the request failed. */
   response?: Response;
   /** Why the request failed (fetch's TypeError: unreachable, or not readable cross-origin). */
@@ -19,7 +22,8 @@ export interface Exchange {
 /** A Fetch that records into `log`, and always asks the network: a lookup shows what the resolver says now. */
 export function recordingFetch(log: Exchange[]): Fetch {
   return async (url, init) => {
-    const exchange: Exchange = { url };
+    const didDocument = new Headers(init.headers).get("accept") === DID_DOCUMENT_TYPES;
+    const exchange: Exchange = { url, didDocument };
     log.push(exchange);
     try {
       // Node's RequestInit type lacks `cache`, which browsers honour: passed as a variable, it type-checks in both.
@@ -59,7 +63,11 @@ export function exchangeWords(exchanges: Exchange[]): string[] {
             `(${exchange.error}). The target does not allow this page's origin to read it ` +
             `(no CORS), or cannot be reached; open the request URL in a tab to see where it ` +
             `leads.`
-        : `GET ${exchange.url}: no answer (${exchange.error}). Is the resolver URL right, ` +
+        : exchange.didDocument
+          ? `GET ${exchange.url}: no answer (${exchange.error}). This is the signer's DID document, which ` +
+            `${new URL(exchange.url).host} serves, not the resolver: is that host up, and does it allow ` +
+            `cross-origin requests? The manifest itself is the resolver's answer above.`
+          : `GET ${exchange.url}: no answer (${exchange.error}). Is the resolver URL right, ` +
             `is it up, and does it allow cross-origin requests?`;
     }
     const response = exchange.response;

@@ -16,6 +16,7 @@ import {
 } from "./exchanges.ts";
 import { httpMeaning } from "./http-meaning.ts";
 import { listedStatus } from "./listed-status.ts";
+import { standInFor, standInWords, standingIn } from "./stand-in.ts";
 import { receiptVerdict, unresolvedVerdict, type Verdict } from "./verdict.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
@@ -56,9 +57,12 @@ async function lookUp(resolver: string, umid: string, purpose: string): Promise<
   announcement.textContent = "";
   const log: Exchange[] = [];
   let resolution: Resolution;
+  const standIn = standInFor(resolver, document);
   try {
     const context = purpose === "" ? {} : { intendedPurpose: purpose };
-    resolution = await resolve(resolver, umid, { fetch: recordingFetch(log), context });
+    const recording = recordingFetch(log);
+    const fetch = standIn === undefined ? recording : standingIn(recording, standIn);
+    resolution = await resolve(standIn?.for ?? resolver, umid, { fetch, context });
   } catch (error) {
     // Only an unusable resolver URL (or UMID, or context) throws.
     resolution = { reason: (error as Error).message };
@@ -67,6 +71,7 @@ async function lookUp(resolver: string, umid: string, purpose: string): Promise<
     "receipt" in resolution
       ? receiptVerdict(resolution.receipt, await listedStatus(resolver, umid, resolution))
       : unresolvedVerdict(unresolvedReason(resolution.reason, log));
+  if (standIn !== undefined) verdict.reasons.push(standInWords(standIn));
   const parts: Node[] = [verdictBlock(verdict), request, shareLink()];
   if (log.length > 0) parts.push(heading("What happened"), list(exchangeWords(log)));
   const answer = manifestAnswer(log);

@@ -16,7 +16,8 @@ import { DID_DOCUMENT_MAX_BYTES, keyInDidDocumentText } from "./document-key.ts"
 import { didWebDocumentUrl } from "./did-web-url.ts";
 import type { KeyRefFault } from "./key-ref-fault.ts";
 
-const DID_DOCUMENT_TYPES = "application/did+json, application/did+ld+json, application/json";
+/** What a DID document is asked as; by it, the lookup page tells a DID document's request from a resolver's. */
+export const DID_DOCUMENT_TYPES = "application/did+json, application/did+ld+json, application/json";
 const MAX_DOCUMENT_AGE_S = 86_400;
 
 export interface DidWebFetch {

@@ -33,7 +33,7 @@ interface Ran {
 
 export const runDev: CommandRun<typeof dev> = async (values) => {
   // A settings file with an error is a usage error now, not at every build.
-  projectSettings();
+  const { resolverUrl } = projectSettings();
   const contentDir = values.content;
   const out = displayPath(values.out);
   const { host, port } = values;
@@ -44,7 +44,14 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
   process.stderr.write(first.stderr);
   if (first.status !== 0 && !existsSync(join(out, "resolver.json"))) return EXIT_FAILED;
   const reloads = new PageReloads();
-  const served = await startServing({ dist: out, host, port, uiPort: values["ui-port"], reloads });
+  const served = await startServing({
+    dist: out,
+    host,
+    port,
+    uiPort: values["ui-port"],
+    reloads,
+    standsInFor: resolverUrl,
+  });
   if (typeof served === "string") {
     console.error(`manifest-resolver: ${served}`);
     return EXIT_FAILED;

@@ -32,7 +32,7 @@ export const runServe: CommandRun<typeof serve> = async (values) => {
     console.error(`manifest-resolver: ${join(dist, BUILD_INFO_PATH)} not found: run 'manifest-resolver build' first`);
     return EXIT_FAILED;
   }
-  const served = await startServing({ dist, host, port, uiPort });
+  const served = await startServing({ dist, host, port, uiPort, standsInFor: projectSettings().resolverUrl });
   if (typeof served === "string") {
     console.error(`manifest-resolver: ${served}`);
     return EXIT_FAILED;
@@ -62,13 +62,17 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
-/** Serves `dist` on `port`, and the lookup page on `uiPort` if given (`reloads`: told of rebuilds); or why not. */
+/**
+ * Serves `dist` on `port`, and the lookup page on `uiPort` if given (`reloads`: told of rebuilds; `standsInFor`: the
+ * resolver URL the output was built for, which this server answers in place of); or why not.
+ */
 export async function startServing(options: {
   dist: string;
   host: string;
   port: number;
   uiPort: number | undefined;
   reloads?: PageReloads;
+  standsInFor: string;
 }): Promise<Serving | string> {
   const { dist, host, port, uiPort } = options;
   let running: Awaited<ReturnType<typeof serveNode>>;
@@ -80,7 +84,7 @@ export async function startServing(options: {
   const servers = [running.server];
   if (uiPort !== undefined) {
     try {
-      const files = await lookupPageFiles(running.url);
+      const files = await lookupPageFiles(running.url, options.standsInFor);
       servers.push((await serveLookupPage(files, host, uiPort, options.reloads)).server);
     } catch (error) {
       running.server.close();

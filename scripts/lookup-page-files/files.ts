@@ -1,6 +1,6 @@
 /**
- * The lookup page as static files: index.html, with the default resolver filled in, and
- * lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports (ahead
+ * The lookup page as static files: index.html, with the default resolver filled in (and, served by `serve` or `dev`,
+ * the configured resolver URL that resolver answers for: lookup-page/stand-in.ts), and lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports (ahead
  * of time for the prebuilt CLI, which an installed package runs without esbuild).
  */
 import { readFile } from "node:fs/promises";
@@ -9,13 +9,17 @@ import { LOOKUP_SCRIPT, PREBUILT, TOOL_ROOT, toolAsset, toolFile } from "../runt
 
 export const LOOKUP_PAGE_MARKER = "index.html";
 
-export async function lookupPageFiles(resolverUrl: string): Promise<OutputFile[]> {
+export async function lookupPageFiles(resolverUrl: string, standsInFor = ""): Promise<OutputFile[]> {
   const template = await readFile(toolAsset("lookup-page/index.html"), "utf8");
-  const attribute = resolverUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
-  const html = template.replace(
-    '<meta name="manifest-resolver" content="">',
-    `<meta name="manifest-resolver" content="${attribute}">`,
-  );
+  const html = template
+    .replace(
+      '<meta name="manifest-resolver" content="">',
+      `<meta name="manifest-resolver" content="${attribute(resolverUrl)}">`,
+    )
+    .replace(
+      '<meta name="manifest-resolver-stands-in-for" content="">',
+      `<meta name="manifest-resolver-stands-in-for" content="${attribute(standsInFor)}">`,
+    );
   return [
     { path: "index.html", bytes: new TextEncoder().encode(html) },
     {
@@ -23,6 +27,10 @@ export async function lookupPageFiles(resolverUrl: string): Promise<OutputFile[]
       bytes: PREBUILT ? await readFile(toolAsset(LOOKUP_SCRIPT)) : (await bundleLookupScript()).bytes,
     },
   ];
+}
+
+function attribute(value: string): string {
+  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
 }
 
 /** lookup.js, bundled from the sources, and the files it was bundled from (relative to the package root). */
