@@ -181,13 +181,29 @@ describe("what invalidates a cache entry", () => {
     assert.notDeepEqual(key("tool 1", "a.json"), key("tool 1", "b.json"));
   });
 
-  it("--no-cache neither reads nor writes it", async () => {
+  it("--no-verification-cache neither reads nor writes it", async () => {
     const t = tree();
-    const run = await t.cli(["check", "content", "--no-cache"]);
+    const run = await t.cli(["check", "content", "--no-verification-cache"]);
     assert.equal(run.status, 0);
     assert.equal(readdirSync(t.root).includes("cache"), false);
     assert.equal(recalled((await t.cli(["check", "content"])).stdout), 0);
-    assert.equal(recalled((await t.cli(["check", "content", "--no-cache"])).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "content", "--no-verification-cache"])).stdout), 0);
+  });
+
+  it("--no-cache, its spelling until 0.1, still works, with a warning that names the new one", async () => {
+    const t = tree();
+    const run = await t.cli(["check", "content", "--no-cache"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /^manifest-resolver: check --no-cache is deprecated, .*use --no-verification-cache$/m);
+    assert.equal(readdirSync(t.root).includes("cache"), false);
+    const both = await t.cli(["check", "content", "--no-cache", "--no-verification-cache"]);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /give --no-verification-cache alone/);
+    // The synopsis shows one spelling; the options list the old one as such.
+    const help = (await t.cli(["check", "--help"])).stdout;
+    const [synopsis, options] = help.split("\nOptions:\n");
+    assert.doesNotMatch(synopsis!, /--no-cache\b/);
+    assert.match(options!, /--no-cache +deprecated spelling of --no-verification-cache/);
   });
 });
 
@@ -283,7 +299,7 @@ describe("where a recalled result places what it reports", () => {
     );
     const check = (...more: string[]) => t.cli(["check", "content", "--now", "2030-01-02T00:00:00Z", ...more]);
     const placed = (stdout: string) => stdout.split("\n").filter((line) => /^\S+:\d+:\d+ - /.test(line));
-    const cold = await check("--no-cache");
+    const cold = await check("--no-verification-cache");
     await check();
     const warm = await check();
     assert.equal(recalled(warm.stdout), 6, warm.stdout);
@@ -360,7 +376,7 @@ describe("expiry and the build", () => {
       const warm = await build("dist");
       assert.equal(warm.status, 0, warm.stdout);
       assert.equal(recalled(warm.stdout), 4);
-      const cold = await build("cold", "--no-cache");
+      const cold = await build("cold", "--no-verification-cache");
       assert.equal(recalled(cold.stdout), 0);
       assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
       assert.deepEqual(fileDigests(join(t.root, "dist-kv")), fileDigests(join(t.root, "cold-kv")));
@@ -389,7 +405,7 @@ describe("a build in a git working tree, by shard summaries", () => {
     const build = builder(t);
     assert.equal((await build("dist")).status, 0);
     assert.ok(readdirSync(join(t.env.UM_CACHE_DIR, "summaries")).length > 0);
-    const cold = await build("cold", "--no-cache");
+    const cold = await build("cold", "--no-verification-cache");
     const same = await build("dist");
     assert.equal(recalled(same.stdout), 5);
     assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
@@ -397,7 +413,7 @@ describe("a build in a git working tree, by shard summaries", () => {
     git("commit", "-q", "-am", "b1 changed");
     const changed = await build("dist");
     assert.equal(recalled(changed.stdout), 4, changed.stdout);
-    assert.equal((await build("cold", "--no-cache")).status, 0);
+    assert.equal((await build("cold", "--no-verification-cache")).status, 0);
     assert.deepEqual(fileDigests(join(t.root, "dist")), fileDigests(join(t.root, "cold")));
     // A summary stands only while the store holds its bodies.
     rmSync(join(t.env.UM_CACHE_DIR, "blobs"), { recursive: true });
@@ -721,7 +737,7 @@ const builder =
     ]);
 /** The output of a build with no cache, to compare a warm one with. */
 const coldOutput = async (t: ReturnType<typeof tree>) => {
-  assert.equal((await builder(t)("cold", "--no-cache")).status, 0);
+  assert.equal((await builder(t)("cold", "--no-verification-cache")).status, 0);
   return [fileDigests(join(t.root, "cold")), fileDigests(join(t.root, "cold-kv"))];
 };
 
@@ -901,7 +917,7 @@ describe("a cache that cannot be used", () => {
               on("lookup"),
               "--kv-out",
               on("kv"),
-              ...(env.UM_CACHE_DIR === undefined ? ["--no-cache"] : []),
+              ...(env.UM_CACHE_DIR === undefined ? ["--no-verification-cache"] : []),
             ],
             env,
           );

@@ -124,7 +124,7 @@ async function check(content: string, cacheDir: string) {
 /** What the CLI prints for `check` of the folder, with the cache in `cacheDir` or none. */
 async function printed(root: string, cacheDir: string | undefined) {
   const run = await runCliInProcess(
-    ["check", "content", ...(cacheDir === undefined ? ["--no-cache"] : [])],
+    ["check", "content", ...(cacheDir === undefined ? ["--no-verification-cache"] : [])],
     root,
     cacheDir === undefined ? {} : { UM_CACHE_DIR: cacheDir },
   );

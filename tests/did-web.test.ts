@@ -380,7 +380,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
 
     const cli = (...args: string[]) => runCliInProcess(args, dir);
 
-    it("evaluate resolves did:web with --online, keeping the document in --cache", async () => {
+    it("evaluate resolves did:web with --online, keeping the document in --http-cache", async () => {
       served(didDocumentOf(host.did, key), { "cache-control": "max-age=300" });
       const file = join(dir, "m.json");
       writeFileSync(file, JSON.stringify(signedBy(key)));
@@ -389,11 +389,11 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       assert.equal(host.requests.length, 0);
       const cache = join(dir, "cache");
       for (let run = 0; run < 2; run++) {
-        const result = await cli("evaluate", file, "--now", NOW, "--online", "--cache", cache);
+        const result = await cli("evaluate", file, "--now", NOW, "--online", "--http-cache", cache);
         assert.equal(result.status, 0, result.stderr);
         assert.equal((JSON.parse(result.stdout) as Receipt).keyRefResolution, "resolved");
       }
-      assert.equal(host.requests.length, 1, "the second run reads the document from --cache");
+      assert.equal(host.requests.length, 1, "the second run reads the document from --http-cache");
     });
 
     it("check --online holds each pinned did:web keyRef to its DID document (keys/did-web-*)", async () => {
@@ -442,10 +442,19 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       assert.equal(host.requests.length, 0, "check without --online uses no network");
     });
 
-    it("evaluate refuses --cache without --online", async () => {
-      const result = await cli("evaluate", join(dir, "m.json"), "--cache", join(dir, "c"));
+    it("evaluate refuses --http-cache without --online", async () => {
+      const result = await cli("evaluate", join(dir, "m.json"), "--http-cache", join(dir, "c"));
       assert.equal(result.status, 2);
-      assert.match(result.stderr, /--cache needs --online/);
+      assert.match(result.stderr, /--http-cache needs --online/);
+    });
+
+    it("evaluate and resolve take --cache, the old spelling of --http-cache, with a warning", async () => {
+      const result = await cli("evaluate", join(dir, "m.json"), "--cache", join(dir, "c"));
+      assert.match(result.stderr, /^manifest-resolver: evaluate --cache is deprecated, .*use --http-cache$/m);
+      assert.match(result.stderr, /--http-cache needs --online/);
+      const both = await cli("resolve", "http://127.0.0.1:9", "urn:x", "--cache", "a", "--http-cache", "b");
+      assert.equal(both.status, 2);
+      assert.match(both.stderr, /give --http-cache alone/);
     });
 
     it("a substituted key fails evaluate --online: exit 1, rule signature/keyref-mismatch", async () => {

@@ -143,7 +143,7 @@ describe("check, of files that each hold a value of a megabyte", () => {
   ] as const) {
     it(`${form}: quotes excerpts, names every rule, prints less than ${BOUND} characters in all`, () => {
       // Every problem printed: a cap on how many would hide what this is about.
-      const result = cli(["check", "content", "--no-cache", "--max-problems", "0"], env);
+      const result = cli(["check", "content", "--no-verification-cache", "--max-problems", "0"], env);
       assert.equal(result.status, 1, result.stderr.slice(0, 500));
       assert.ok(result.size < BOUND, `${result.size} characters printed`);
       for (const rule of allRules) assert.ok(result.stdout.includes(rule), `${rule} is reported`);
@@ -152,7 +152,7 @@ describe("check, of files that each hold a value of a megabyte", () => {
     });
   }
   it(`--json: one line per file, each under ${BOUND} characters, with the file's rules`, () => {
-    const result = cli(["check", "content", "--no-cache", "--json"]);
+    const result = cli(["check", "content", "--no-verification-cache", "--json"]);
     assert.equal(result.status, 1, result.stderr.slice(0, 500));
     const lines = result.stdout.trimEnd().split("\n");
     for (const line of lines) assert.ok(line.length < BOUND, `${line.slice(0, 100)}: ${line.length} characters`);

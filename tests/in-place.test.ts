@@ -46,7 +46,7 @@ function build(content: string, out: string, cache: string | undefined) {
       `${out}-lookup`,
       "--kv-out",
       `${out}-kv`,
-      ...(cache ? [] : ["--no-cache"]),
+      ...(cache ? [] : ["--no-verification-cache"]),
     ],
     process.cwd(),
     { UM_RESOLVER_URL: "", ...(cache && { UM_CACHE_DIR: cache }) },

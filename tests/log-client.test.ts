@@ -5,7 +5,7 @@
  * log (an older snapshot, a tampered file) from a log server: the attacks are its rewrites. An older body,
  * validly signed, behind fresh headers is accepted without the log and refused with it; so are a status rolled back,
  * a revocation rolled back, a redirect moved, a UMID never logged, a tampered bucket or bundle, another key; and with
- * --cache (its memory), an older snapshot of the whole log replayed, or a log rewritten from scratch with the same key.
+ * --http-cache (its memory), an older snapshot of the whole log replayed, or a log rewritten from scratch with the same key.
  */
 import assert from "node:assert/strict";
 import { createPublicKey } from "node:crypto";
@@ -231,7 +231,7 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
     const fooled = await resolveCli(A);
     assert.deepEqual([fooled.status, fooled.receipt.outcome], [0, "accepted"]);
     const cache = join(scratch, "cache-attack");
-    const refused = await resolveCli(A, ...withLog("--cache", cache));
+    const refused = await resolveCli(A, ...withLog("--http-cache", cache));
     assert.deepEqual([refused.status, refused.receipt.outcome, refused.rules], [1, "rejected", ["log/not-latest"]]);
     assert.match(refused.receipt.warnings[0]!.message, /serves a body of SHA-256 .*says active, a body of SHA-256/);
     // A body refused is not kept; the checkpoint seen is, in the memory apart from the responses.
@@ -278,10 +278,10 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
       if (at === path(A)) Object.assign(answered, { status: 410, body: new Uint8Array() });
     });
     const cache = join(scratch, "cache-gone");
-    const refused = await resolveCli(A, ...withLog("--cache", cache));
+    const refused = await resolveCli(A, ...withLog("--http-cache", cache));
     assert.deepEqual([refused.status, refused.rules], [1, ["log/not-latest"]]);
     serving();
-    const after = await resolveCli(A, ...withLog("--cache", cache));
+    const after = await resolveCli(A, ...withLog("--http-cache", cache));
     assert.deepEqual([after.status, after.receipt.outcome], [0, "accepted"]);
   });
 
@@ -325,15 +325,15 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
   });
 });
 
-describe("resolve --log-key --cache: the log only grows", () => {
+describe("resolve --log-key --http-cache: the log only grows", () => {
   it("an older snapshot of the whole log and body: accepted if never saw newer, inconsistent if it did", async () => {
     const cache = join(scratch, "cache-replay");
     serving();
-    assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
+    assert.equal((await resolveCli(A, ...withLog("--http-cache", cache))).status, 0);
     serving(rounds.first, [[umidPath(A), oldBodies.get(A)!]]);
-    const fooled = await resolveCli(A, ...withLog("--cache", join(scratch, "cache-new")));
+    const fooled = await resolveCli(A, ...withLog("--http-cache", join(scratch, "cache-new")));
     assert.deepEqual([fooled.status, fooled.receipt.outcome], [0, "accepted"]);
-    const refused = await resolveCli(A, ...withLog("--cache", cache));
+    const refused = await resolveCli(A, ...withLog("--http-cache", cache));
     assert.deepEqual([refused.status, refused.rules], [1, ["log/inconsistent"]]);
     assert.match(
       refused.receipt.warnings[0]!.message,
@@ -344,15 +344,15 @@ describe("resolve --log-key --cache: the log only grows", () => {
   it("a log rewritten from scratch with the same key, larger: log/inconsistent, not extending the seen", async () => {
     const cache = join(scratch, "cache-rewritten");
     serving();
-    assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
+    assert.equal((await resolveCli(A, ...withLog("--http-cache", cache))).status, 0);
     serving(rounds.rewritten);
     assert.equal((await resolveCli(A, ...withLog())).status, 0);
-    const refused = await resolveCli(A, ...withLog("--cache", cache));
+    const refused = await resolveCli(A, ...withLog("--http-cache", cache));
     assert.deepEqual([refused.status, refused.rules], [1, ["log/inconsistent"]]);
     assert.match(refused.receipt.warnings[0]!.message, /does not extend the checkpoint this client saw before/);
     // The checkpoint seen is kept: the newer one, once proven, replaces it; the rewritten one never did.
     serving();
-    assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
+    assert.equal((await resolveCli(A, ...withLog("--http-cache", cache))).status, 0);
   });
 
   it("a fork larger than the checkpoint another resolution remembered meanwhile: log/inconsistent", async () => {
@@ -394,11 +394,11 @@ describe("resolve --log-key --cache: the log only grows", () => {
   it("a checkpoint that extends the one seen is accepted, and remembered in its place", async () => {
     const cache = join(scratch, "cache-grows");
     serving(rounds.first, [[umidPath(A), oldBodies.get(A)!]]);
-    assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
+    assert.equal((await resolveCli(A, ...withLog("--http-cache", cache))).status, 0);
     serving();
-    assert.equal((await resolveCli(A, ...withLog("--cache", cache))).status, 0);
+    assert.equal((await resolveCli(A, ...withLog("--http-cache", cache))).status, 0);
     serving(rounds.first, [[umidPath(A), oldBodies.get(A)!]]);
-    assert.deepEqual((await resolveCli(A, ...withLog("--cache", cache))).rules, ["log/inconsistent"]);
+    assert.deepEqual((await resolveCli(A, ...withLog("--http-cache", cache))).rules, ["log/inconsistent"]);
   });
 });
 

@@ -192,10 +192,10 @@ describe("resolve over a served build", () => {
 
   it("a cached manifest resolved again after its expiresAt is rejected, whatever the cache holds", async () => {
     const cache = join(scratch, "cache");
-    const fresh = await resolveCli(UMID.active, "--cache", cache);
+    const fresh = await resolveCli(UMID.active, "--http-cache", cache);
     assert.equal(fresh.status, 0);
     const expired = await runCliInProcess(
-      ["resolve", resolver.url, UMID.active, "--now", "2030-01-01T00:00:01Z", "--cache", cache],
+      ["resolve", resolver.url, UMID.active, "--now", "2030-01-01T00:00:01Z", "--http-cache", cache],
       scratch,
     );
     assert.equal(expired.status, 1);

@@ -7,7 +7,7 @@
  * `revocationCursor` floor (O2.1), the statuses a client remembers (O2.3: revoked is
  * permanent, a suspension ends only by a newer cursor), a cache that fails (a store that
  * throws, a file in the way, a read-only or full disk), the manifest's media type, and
- * `manifest-resolver resolve` with `--cache` and `--keys`. Every receipt is held to
+ * `manifest-resolver resolve` with `--http-cache` and `--keys`. Every receipt is held to
  * receiptSchema.
  */
 import assert from "node:assert/strict";
@@ -781,7 +781,7 @@ describe("resolve(): the HTTP cache", () => {
   });
 });
 
-describe("the file cache (--cache DIR)", () => {
+describe("the file cache (--http-cache DIR)", () => {
   const dir = mkdtempSync(join(tmpdir(), "um-resolve-cache-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -883,11 +883,11 @@ describe("manifest-resolver resolve", () => {
       "404",
     );
   });
-  it("--cache DIR: a second run within max-age makes no request", async () => {
+  it("--http-cache DIR: a second run within max-age makes no request", async () => {
     const cacheDir = join(dir, "cache");
     const before = server.hits(manifestPath);
     for (const now of [NOW, later(30)]) {
-      const result = await cli(server.url, "urn:cli:ok", "--cache", cacheDir, "--now", now, "--json");
+      const result = await cli(server.url, "urn:cli:ok", "--http-cache", cacheDir, "--now", now, "--json");
       assert.equal(result.status, 0, result.stderr);
     }
     assert.equal(server.hits(manifestPath), before + 1);
@@ -972,21 +972,21 @@ describe("manifest-resolver resolve", () => {
     });
   });
 
-  describe("--cache DIR that cannot be read or written: one warning line, the receipt, exit by the verdict", () => {
+  describe("--http-cache DIR that cannot be read or written: one warning line, the receipt, exit by the verdict", () => {
     /** The run's receipt and its one warning, never a stack trace. */
     async function warnedOnce(
       cacheDir: string,
       umid = "urn:cli:ok",
       status = 0,
     ): Promise<{ receipt: Receipt; warning: string }> {
-      const result = await cli(server.url, umid, "--cache", cacheDir, "--now", NOW, "--json");
+      const result = await cli(server.url, umid, "--http-cache", cacheDir, "--now", NOW, "--json");
       assert.equal(result.status, status, result.stderr);
       const lines = result.stderr.trimEnd().split("\n");
       assert.equal(lines.length, 1, result.stderr);
       assert.match(
         lines[0]!,
         new RegExp(
-          `^manifest-resolver: warning: --cache ` +
+          `^manifest-resolver: warning: --http-cache ` +
             `${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the cache (was not ` +
             `saved|could not be read): `,
         ),
@@ -1032,16 +1032,16 @@ describe("manifest-resolver resolve", () => {
     });
   });
 
-  it("--cache DIR remembers a revocation between runs: a later active answer is refused, with its rule", async () => {
+  it("--http-cache DIR remembers a revocation between runs: a later active answer is refused, with its rule", async () => {
     const umid = "urn:cli:revoked-once";
     const path = statusPathFor();
     server.routes.set(path, statusBody(statusDocument(umid, "revoked", "2026-05-10T00:00:00Z")));
     publish(manifest(umid, { statusRef: `${server.url}${path}` }), { "cache-control": "no-cache" });
     const cacheDir = join(dir, "memory");
-    const first = await cli(server.url, umid, "--cache", cacheDir, "--now", NOW, "--json");
+    const first = await cli(server.url, umid, "--http-cache", cacheDir, "--now", NOW, "--json");
     assert.deepEqual([first.status, valid(JSON.parse(first.stdout) as Receipt).revocationStatus], [1, "revoked"]);
     server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
-    const second = await cli(server.url, umid, "--cache", cacheDir, "--now", later(3600), "--json");
+    const second = await cli(server.url, umid, "--http-cache", cacheDir, "--now", later(3600), "--json");
     const r = valid(JSON.parse(second.stdout) as Receipt);
     assert.deepEqual(
       [second.status, r.outcome, r.revocationStatus, r.warnings.map((w) => w.rule), second.stderr],

@@ -121,7 +121,7 @@ export const LOG_RULES = {
     fix:
       "Investigate: find which history the log's key signed and who was served which. A publisher whose " +
       "content/_log/ was rebuilt or rolled back must restore its history; the saved checkpoint (monitor's, or in " +
-      "resolve's --cache) is evidence, keep it.",
+      "resolve's --http-cache) is evidence, keep it.",
   },
   "log/not-latest": {
     severity: "error",

@@ -15,10 +15,12 @@ export function synopsis(command: string, positionals: readonly Positional[], op
   const prefix = `Usage: manifest-resolver ${command}`;
   const words = [
     ...positionalSynopsis(positionals),
-    ...Object.entries(options).map(([name, option]) => {
-      const word = label(name, option);
-      return option.required ? word : option.multiple ? `[${word}]...` : `[${word}]`;
-    }),
+    ...Object.entries(options)
+      .filter(([, option]) => option.deprecated !== true)
+      .map(([name, option]) => {
+        const word = label(name, option);
+        return option.required ? word : option.multiple ? `[${word}]...` : `[${word}]`;
+      }),
   ];
   if (words.length === 0) return prefix;
   const indent = " ".repeat(prefix.length + 1);

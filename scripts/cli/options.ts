@@ -20,6 +20,8 @@ export interface Option<T> {
   /** What --help says it defaults to, if anything. */
   readonly defaultText: string | undefined;
   readonly required: boolean;
+  /** An old spelling kept for a while (scripts/commands/deprecated-spelling.ts): in Options, not in the synopsis. */
+  readonly deprecated?: true;
   /** Its value, from what parseArgs read (undefined: not given); a usage error naming `flag` if unusable. */
   read(given: unknown, flag: string): T;
 }
@@ -42,6 +44,7 @@ export interface WhenAbsent {
 
 interface Declaration {
   help: string;
+  deprecated?: true;
 }
 
 interface ValueDeclaration extends Declaration {
@@ -87,6 +90,7 @@ export function booleanOption(declared: Declaration & { default?: WhenAbsent }):
     help: declared.help,
     defaultText: declared.default?.text,
     required: false,
+    ...(declared.deprecated && { deprecated: true }),
     read: (given) => given === true,
   };
 }
@@ -176,5 +180,6 @@ function withValue(
     value: declared.value,
     help: declared.help,
     defaultText: typeof fallback === "object" ? fallback.text : fallback?.toString(),
+    ...(declared.deprecated && { deprecated: true }),
   };
 }

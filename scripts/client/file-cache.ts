@@ -1,5 +1,5 @@
 /**
- * The HttpCache of `manifest-resolver resolve --cache DIR` (core/http/http-cache.ts), in
+ * The HttpCache of `manifest-resolver resolve --http-cache DIR` (core/http/http-cache.ts), in
  * files: one JSON file per key, named by the hex SHA-256 of the key (any URL becomes a
  * safe, fixed-length name), holding the key itself (so a collision or a file copied from
  * elsewhere is not taken for another URL's entry) and the entry. A write goes to a

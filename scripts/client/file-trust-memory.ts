@@ -1,5 +1,5 @@
 /**
- * The memory of `manifest-resolver resolve --cache DIR` (core/client/trust-memory.ts), in
+ * The memory of `manifest-resolver resolve --http-cache DIR` (core/client/trust-memory.ts), in
  * files of its own, in DIR/memory/, apart from the HTTP cache's: one JSON file per key,
  * named by the hex SHA-256 of the key and the kind of what it holds
  * (`<hash>.revoked.json`, `.suspended.json`, `.checkpoint.json`), so that the bound is

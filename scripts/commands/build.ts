@@ -1,4 +1,5 @@
 /** `manifest-resolver build`: validate the content directory and write the output directory. */
+import { verificationCacheOff } from "./deprecated-spelling.ts";
 import { join, resolve } from "node:path";
 import {
   type Built,
@@ -56,7 +57,10 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
       for (const dir of outputs) for (const line of await recoverOutput(dir)) console.error(line);
       // No content, no cache: a build refused for want of content leaves nothing behind (a node_modules/ here would
       // make npm take this folder for a package).
-      const cache = (await missingContentProblem(contentDir)) === undefined ? openCache(values, true) : undefined;
+      const cache =
+        (await missingContentProblem(contentDir)) === undefined
+          ? openCache(verificationCacheOff("build", values), true)
+          : undefined;
       // Opened once, before the content is checked: its files count toward the hosts' limits.
       const contentLog = await openContentLog(contentDir, cache && logStates(cache.dir));
       const progress = new Progress(process.stderr, "building");

@@ -3,6 +3,7 @@
  * `--base`, also what the change does to what the resolver already answered, which a pull
  * request must not rewrite (revocation is permanent: EXT-OPT O2.3).
  */
+import { verificationCacheOff } from "./deprecated-spelling.ts";
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { excerpt } from "../../core/excerpt.ts";
@@ -59,7 +60,7 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
         })
       : undefined;
   const progress = new Progress(process.stderr, "checking");
-  const cache = openCache(values, false);
+  const cache = openCache(verificationCacheOff("check", values), false);
   const states = cache && logStates(cache.dir);
   // The settings file is checked as a file of the change: a secret or a bad value in it fails the run.
   const { settings, checked: config } = checkedProjectSettings();

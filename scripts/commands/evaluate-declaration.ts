@@ -6,7 +6,7 @@
  */
 import { declareCommand } from "../cli/command.ts";
 import { CONTEXT_OPTION } from "./context-option.ts";
-import { RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
+import { httpCacheOptions, RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
 import { booleanOption, stringOption } from "../cli/options.ts";
 
 export const evaluateCommand = declareCommand({
@@ -38,11 +38,10 @@ Example:
         "assertionMethod (core §1.6.4, step 4)",
       default: { text: "did:key and did:jwk only, resolved without the network" },
     }),
-    cache: stringOption({
-      value: "DIR",
-      help: "with --online, keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag",
-      default: { text: "kept in memory for this run" },
-    }),
+    ...httpCacheOptions(
+      "with --online, keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag",
+      { text: "kept in memory for this run" },
+    ),
     ...RECEIPT_KEY_OPTIONS,
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },

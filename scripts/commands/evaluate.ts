@@ -3,6 +3,7 @@
  * file (core/evaluate/), its receipt on stdout. The same module runs in any runtime; this
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
+import { httpCacheDir } from "./deprecated-spelling.ts";
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
@@ -49,14 +50,15 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
   const context = contextOption(values);
   const settings = projectSettings();
   const keys = keysOption(values.keys, settings);
-  if (values.cache !== undefined && values.online !== true) throw new UsageError("--cache needs --online");
+  const cacheDir = httpCacheDir("evaluate", values);
+  if (cacheDir !== undefined && values.online !== true) throw new UsageError("--http-cache needs --online");
   const output = await receiptKeyOption(values, settings);
   if (typeof output === "string") {
     console.error(printable(`manifest-resolver: ${output}`));
     return EXIT_FAILED;
   }
   const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
-  const cache = values.cache === undefined ? undefined : guardedCache(fileCache(values.cache));
+  const cache = cacheDir === undefined ? undefined : guardedCache(fileCache(cacheDir));
   let evaluated: { receipt: Receipt; source?: SourceMap };
   try {
     evaluated = await evaluateWithSourceMap(bytes, context, {
@@ -71,7 +73,7 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
   }
   const { receipt, source } = evaluated;
   if (cache?.failure !== undefined)
-    console.error(printable(`manifest-resolver: warning: --cache ${values.cache}: ${cache.failure}`));
+    console.error(printable(`manifest-resolver: warning: --http-cache ${cacheDir}: ${cache.failure}`));
   printReceipt(await output(receipt, resolveContext(context).now), values.json === true);
   for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
   if (process.stderr.isTTY) console.error(summary(file, receipt));

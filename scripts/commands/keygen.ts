@@ -28,7 +28,7 @@ import { shellWord } from "../report/fix-hints.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
 import { projectSettings } from "./project-settings.ts";
-import { chosenFile } from "./file-option.ts";
+import { chosenFile } from "./deprecated-spelling.ts";
 import type { keygen } from "./keygen-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 

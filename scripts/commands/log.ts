@@ -1,4 +1,5 @@
 /** `manifest-resolver log`: append what the content now serves to its transparency log, and sign a checkpoint. */
+import { verificationCacheOff } from "./deprecated-spelling.ts";
 import { join } from "node:path";
 import { decodeBase64url, encodeBase64 } from "../../core/base64url.ts";
 import { quoted } from "../../core/excerpt.ts";
@@ -45,7 +46,7 @@ export const runLog: CommandRun<typeof log> = async (values) => {
   // The log's own lock, and _routes.json's: the states read are those the log then records.
   const locks = [logDir, join(contentDir, ROUTES_FILE)];
   return withFileLocks(locks, settings.lockWaitMs, async () => {
-    const cache = openCache(values, false);
+    const cache = openCache(verificationCacheOff("log", values), false);
     const opened = await openLog(logDir, cache && logStates(cache.dir));
     if (!opened.ok) return refuse(opened.rule ?? "log/unverifiable", join(logDir, opened.file), opened.reason);
     const origin =

@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isJsonObject, parseJson } from "../../core/json/strict-json.ts";
 import { projectSettings } from "./project-settings.ts";
-import { chosenFile } from "./file-option.ts";
+import { chosenFile } from "./deprecated-spelling.ts";
 import { shellWord } from "../report/fix-hints.ts";
 import { defaultContentDir } from "../read/content-root.ts";
 import { displayPath, KEYS_FILE, LIST_FILE_SHAPE, LIST_FILE_LIMIT, readSourceText } from "../read/files.ts";

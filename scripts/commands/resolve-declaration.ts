@@ -7,7 +7,7 @@
  * The declaration: all that --help and a usage error need; the run is resolve.ts.
  */
 import { declareCommand } from "../cli/command.ts";
-import { RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
+import { httpCacheOptions, RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
 import { CONTEXT_OPTION } from "./context-option.ts";
 import { booleanOption, listOption, stringOption } from "../cli/options.ts";
 
@@ -28,7 +28,7 @@ With --log-key, every answer is proven against the resolver's transparency log
 (BASE_URL/.well-known/manifest-resolver/log/): it must be the UMID's latest state
 in a checkpoint the key signed (a body of the logged SHA-256, a status endpoint
 agreeing with its state, a redirect to its location, a 410 for "revoked"), and,
-with --cache, that checkpoint must extend the largest one seen before (and, of
+with --http-cache, that checkpoint must extend the largest one seen before (and, of
 its size, be that one). Otherwise the receipt is rejected, exit 1, with the rule
 that failed: log/not-latest (not the latest logged state, or none logged),
 log/unproven (the log proves nothing), log/inconsistent (an older or rewritten
@@ -63,7 +63,7 @@ Exit status: 0 accepted (also with warnings, or partially), 1 rejected, not
 resolvable or the receipt key unusable, 2 usage error.
 
 Example:
-  manifest-resolver resolve http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --cache ~/.cache/manifest-resolver`,
+  manifest-resolver resolve http://127.0.0.1:8787 urn:uuid:6f1c2d3e-8a4b-4c5d-9e6f-0a1b2c3d4e5f --http-cache ~/.cache/manifest-resolver`,
   positionals: [
     { name: "BASE_URL", required: true },
     { name: "UMID", required: true, nonEmpty: true },
@@ -78,10 +78,8 @@ Example:
     }),
     ...KEYS_OPTION,
     ...RECEIPT_KEY_OPTIONS,
-    cache: stringOption({
-      value: "DIR",
-      help:
-        "keep responses in DIR (created if need be) and reuse them: a manifest within " +
+    ...httpCacheOptions(
+      "keep responses in DIR (created if need be) and reuse them: a manifest within " +
         "its max-age and expiresAt, a status within its nextCheck, and otherwise " +
         "revalidated with If-None-Match. DIR/memory/, apart, remembers the statuses seen, " +
         "which no response evicts: a UMID seen revoked stays revoked whatever a later answer " +
@@ -91,13 +89,13 @@ Example:
         "log seen, and the revocations the log proved. It holds at most 100,000 statuses and " +
         "1,000 logs, and forgets no revocation: when full, what is new is not remembered, " +
         "with a warning. A DIR that cannot be read or written costs one warning on stderr.",
-      default: { text: "no cache, nothing remembered" },
-    }),
+      { text: "no cache, nothing remembered" },
+    ),
     offline: booleanOption({
       help:
         "resolve no keyRef over the network: only did:key, did:jwk and --keys (a did:web " +
         'keyRef is then "unresolved")',
-      default: { text: "a did:web keyRef's DID document is fetched, and kept in --cache" },
+      default: { text: "a did:web keyRef's DID document is fetched, and kept in --http-cache" },
     }),
     "log-key": stringOption({
       value: "VKEY",

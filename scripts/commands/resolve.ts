@@ -5,6 +5,7 @@
  * library runs in any runtime; this is its Node front end: flags, a cache in files, exit
  * statuses, and the summary a person reads.
  */
+import { httpCacheDir } from "./deprecated-spelling.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ContextError, resolveContext } from "../../core/evaluate/index.ts";
@@ -25,7 +26,7 @@ export const runResolve: CommandRun<typeof resolveCommand> = async (values, [bas
   const problem = baseUrlProblem(baseUrl);
   if (problem !== undefined) throw new UsageError(`BASE_URL ${problem}`);
   const context = contextOption(values);
-  const cacheDir = values.cache;
+  const cacheDir = httpCacheDir("resolve", values);
   const settings = projectSettings();
   const keys = keysOption(values.keys, settings);
   const logKey = logKeyOption(values["log-key"]);
@@ -66,7 +67,7 @@ export const runResolve: CommandRun<typeof resolveCommand> = async (values, [bas
   // One line for the folder: its responses' failure, then its memory's.
   const failures = [result.cacheFailure, result.memoryFailure].filter((failure) => failure !== undefined);
   if (failures.length > 0)
-    console.error(printable(`manifest-resolver: warning: --cache ${cacheDir}: ${failures.join("; ")}`));
+    console.error(printable(`manifest-resolver: warning: --http-cache ${cacheDir}: ${failures.join("; ")}`));
   if (!("receipt" in result)) {
     console.error(printable(`manifest-resolver: ${result.reason}`));
     return EXIT_FAILED;

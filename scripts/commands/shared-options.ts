@@ -50,12 +50,29 @@ export const MAX_PROBLEMS_OPTION = {
 };
 
 export const CACHE_OPTION = {
-  "no-cache": booleanOption({
+  "no-verification-cache": booleanOption({
     help:
       "check every file again, and neither read nor write the verification cache " +
       "(UM_CACHE_DIR, default node_modules/.cache/manifest-resolver/ of the package)",
   }),
+  "no-cache": booleanOption({ help: "deprecated spelling of --no-verification-cache; goes in 0.2", deprecated: true }),
 };
+
+/**
+ * `--http-cache DIR`, where a relying party's commands keep the responses they fetched, and `--cache DIR`, its
+ * spelling until 0.1 (which left it unsaid which cache it was), kept for one minor version with a warning.
+ */
+export function httpCacheOptions(help: string, fallback: { text: string }) {
+  return {
+    "http-cache": stringOption({ value: "DIR", help, default: fallback }),
+    cache: stringOption({
+      value: "DIR",
+      help: "deprecated spelling of --http-cache; goes in 0.2",
+      default: { text: "none" },
+      deprecated: true,
+    }),
+  };
+}
 
 export const CACHE_ENVIRONMENT = `  UM_CACHE_DIR           the verification cache's folder (default: the repository's
                          node_modules/.cache/manifest-resolver/, where it has a package.json)`;
@@ -116,6 +133,7 @@ export function fileOptions(help: string, fileDefault: { text: string }) {
       value: "FILE",
       help: "deprecated spelling of --file (--out names a folder in every other command); goes in 0.2",
       default: { text: "none" },
+      deprecated: true,
     }),
   };
 }

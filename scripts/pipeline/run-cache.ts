@@ -1,5 +1,5 @@
 /**
- * `--no-cache` and `UM_CACHE_DIR`, shared by `check`, `build` and `log`: where the verification
+ * `--no-verification-cache` and `UM_CACHE_DIR`, shared by `check`, `build` and `log`: where the verification
  * cache lives (scripts/cache/). By default in the repository's node_modules/.cache/, where
  * tools keep caches (Babel, ESLint, Terser) and which Netlify keeps between builds; only in a
  * package's (one with package.json), since npm takes any folder holding node_modules/ for a
@@ -12,9 +12,9 @@ import { projectRoot } from "../read/content-root.ts";
 import { printWarning } from "../report/problem-report.ts";
 import { VerificationCache } from "../cache/verification-cache.ts";
 
-/** The cache the options ask for (undefined: --no-cache, or a cache that cannot be opened). `withBodies`: a build's. */
-export function openCache(values: { "no-cache": boolean }, withBodies: boolean): VerificationCache | undefined {
-  if (values["no-cache"]) return undefined;
+/** The cache to use (undefined: `off`, or a cache that cannot be opened). `withBodies`: a build's. */
+export function openCache(off: boolean, withBodies: boolean): VerificationCache | undefined {
+  if (off) return undefined;
   const dir = process.env.UM_CACHE_DIR || defaultCacheDir();
   if (dir === undefined) return undefined;
   try {

@@ -214,7 +214,7 @@ describe("properties: build over a content folder with one file damaged", () => 
       console.log = () => {};
       console.error = () => {};
       try {
-        return await runCommand(build, ["--content", content, "--no-cache", ...out("dist")]);
+        return await runCommand(build, ["--content", content, "--no-verification-cache", ...out("dist")]);
       } finally {
         Object.assign(console, { log, error });
       }

@@ -23,7 +23,7 @@ describe("a content folder of 200,000 files", () => {
       mkdirSync(join(content, String(folder)), { recursive: true });
       for (let i = 0; i < 10_000; i++) writeFileSync(join(content, String(folder), `${i}.json`), "");
     }
-    const run = await runCli(["check", "content", "--max-problems", "1", "--no-cache"], scratch);
+    const run = await runCli(["check", "content", "--max-problems", "1", "--no-verification-cache"], scratch);
     assert.equal(run.status, 1, run.stderr);
     assert.doesNotMatch(run.stderr, /RangeError/);
     assert.match(run.stdout, /200000 (?:files|manifests)/);

@@ -75,7 +75,7 @@ describe(`a build of ${MANIFESTS.toLocaleString("en-US")} manifests`, async () =
   const kv = join(scratch, "dist-kv");
   const lookup = join(scratch, "dist-lookup");
   const built = await runCli(
-    ["build", "--content", content, "--out", dist, "--kv-out", kv, "--lookup-out", lookup, "--no-cache"],
+    ["build", "--content", content, "--out", dist, "--kv-out", kv, "--lookup-out", lookup, "--no-verification-cache"],
     scratch,
     { UM_RESOLVER_URL: "https://resolver.example" },
   );

@@ -27,8 +27,8 @@ describe("the CLI in this process", () => {
   const root = project("same");
 
   for (const args of [
-    ["check", "content", "--no-cache"],
-    ["check", "content", "--json", "--no-cache"],
+    ["check", "content", "--no-verification-cache"],
+    ["check", "content", "--json", "--no-verification-cache"],
     ["check", "--no-such-option"],
     ["explain", "json/syntax"],
     ["no-such-command"],
@@ -63,7 +63,7 @@ describe("the CLI in this process", () => {
     };
     process.env.UM_TEST_UNSET = "set";
     try {
-      const run = await runCliInProcess(["check", "content", "--no-cache"], root, {
+      const run = await runCliInProcess(["check", "content", "--no-verification-cache"], root, {
         UM_TEST_ADDED: "1",
         UM_TEST_UNSET: undefined,
       });
@@ -86,8 +86,8 @@ describe("the CLI in this process", () => {
   it("runs started together take turns, each in its own folder", async () => {
     const [one, two] = [project("one"), project("two")];
     const runs = await Promise.all([
-      runCliInProcess(["check", "content", "--no-cache"], one),
-      runCliInProcess(["check", "content", "--no-cache"], two),
+      runCliInProcess(["check", "content", "--no-verification-cache"], one),
+      runCliInProcess(["check", "content", "--no-verification-cache"], two),
     ]);
     assert.deepEqual(
       runs.map((run) => [run.status, run.stdout.includes("broken-one.json"), run.stdout.includes("broken-two.json")]),
