@@ -19,10 +19,22 @@ export interface StandIn {
 export function standInFor(resolver: string, document: Document): StandIn | undefined {
   const meta = (name: string) =>
     document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.replace(/\/+$/, "") ?? "";
-  const configured = meta("manifest-resolver-stands-in-for");
-  return configured !== "" && configured !== resolver && resolver === meta("manifest-resolver")
+  const configured = normalized(meta("manifest-resolver-stands-in-for"));
+  return configured !== undefined && configured !== resolver && resolver === meta("manifest-resolver")
     ? { for: configured, at: resolver }
     : undefined;
+}
+
+/**
+ * `base` as a URL's own serialization writes it (host in lower case, no default port), as the client writes the URLs
+ * it derives from a DID (core/did/did-web-url.ts), without a trailing slash; undefined for "" or no URL.
+ */
+function normalized(base: string): string | undefined {
+  try {
+    return new URL(base).href.replace(/\/+$/, "");
+  } catch {
+    return undefined;
+  }
 }
 
 /** `fetch` asking `standIn.at` whatever is under `standIn.for`, with each answer's URL read back as under `for`. */
