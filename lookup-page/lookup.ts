@@ -31,8 +31,9 @@ let latest = 0;
 const SHOWN_HEADERS = ["ETag", "Cache-Control", "Content-Type", "X-UM-Resolver-Contract"];
 // A shared link carries the resolver and the UMID in its query, or in its hash (which no server sees).
 const shared = new URLSearchParams(location.search !== "" ? location.search : location.hash.slice(1));
-resolverInput.value =
-  shared.get("resolver") ?? document.querySelector<HTMLMetaElement>('meta[name="manifest-resolver"]')?.content ?? "";
+/** The content of the page's meta tag `name` (filled in by whoever serves the page), "" for none. */
+const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? "";
+resolverInput.value = shared.get("resolver") ?? meta("manifest-resolver");
 umidInput.value = shared.get("umid")?.trim() ?? "";
 purposeInput.value = shared.get("purpose")?.trim() ?? "";
 
@@ -57,7 +58,7 @@ async function lookUp(resolver: string, umid: string, purpose: string): Promise<
   announcement.textContent = "";
   const log: Exchange[] = [];
   let resolution: Resolution;
-  const standIn = standInFor(resolver, document);
+  const standIn = standInFor(resolver, meta);
   try {
     const context = purpose === "" ? {} : { intendedPurpose: purpose };
     const recording = recordingFetch(log);

@@ -15,12 +15,15 @@ export interface StandIn {
   at: string;
 }
 
-/** The stand-in for a lookup of `resolver`: when the page's server said that `resolver` answers for another URL. */
-export function standInFor(resolver: string, document: Document): StandIn | undefined {
-  const meta = (name: string) =>
-    document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.replace(/\/+$/, "") ?? "";
+/**
+ * The stand-in for a lookup of `resolver`: when the page's server said (`meta`: the content of the page's meta tag of
+ * a name, "" for none) that `resolver` answers for another URL.
+ */
+export function standInFor(resolver: string, meta: (name: string) => string): StandIn | undefined {
   const configured = normalized(meta("manifest-resolver-stands-in-for"));
-  return configured !== undefined && configured !== resolver && resolver === meta("manifest-resolver")
+  return configured !== undefined &&
+    configured !== resolver &&
+    resolver === meta("manifest-resolver").replace(/\/+$/, "")
     ? { for: configured, at: resolver }
     : undefined;
 }
