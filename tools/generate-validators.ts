@@ -100,7 +100,12 @@ export function generatedValidators(): Record<string, string> {
   const formatNames = new Set(
     Object.values(validators).flatMap((text) => [...text.matchAll(FORMAT_USE)].map((m) => m[1] ?? m[2]!)),
   );
-  return { ...validators, "formats.js": formatsModule([...formatNames].sort()), "validator.ts": VALIDATOR_TYPES };
+  return {
+    ...validators,
+    "formats.js": formatsModule([...formatNames].sort()),
+    "runtime.js": RUNTIME_MODULE,
+    "validator.ts": VALIDATOR_TYPES,
+  };
 }
 
 /**
@@ -151,6 +156,22 @@ export interface GeneratedValidator {
 export type SchemaDescriptions = Readonly<Record<string, string>>;
 `;
 
+/** What every validator's code calls, written once in runtime.js and imported by the validators that call it. */
+const RUNTIME_NAMES = ["ucs2length", "reportError"] as const;
+const RUNTIME_MODULE = [
+  GENERATED_HEADER,
+  "/** Code points in a string (what JSON Schema's minLength counts). */",
+  "export function ucs2length(text) { let n = 0; for (const _ of text) n++; return n; }",
+  "/** `errors` (null: none yet) and an error, as ajv's code reports one. */",
+  "export function reportError(errors, instancePath, schemaPath, keyword, params) {",
+  "  const error = { instancePath, schemaPath, keyword, params };",
+  "  if (errors === null) return [error];",
+  "  errors.push(error);",
+  "  return errors;",
+  "}",
+  "",
+].join("\n");
+
 /** A format the generated code takes: `fullFormats.uri`, `fullFormats["date-time"]`. */
 const FORMAT_USE = /\bfullFormats(?:\.([\w$]+)|\["([^"]+)"\])/g;
 
@@ -167,22 +188,8 @@ function validatorModule(name: string, code: string, descriptions: SchemaDescrip
     [`${name}.js`]: [
       GENERATED_HEADER,
       ...(body.includes("fullFormats") ? ['import { fullFormats } from "./formats.js";'] : []),
-      ...(body.includes("ucs2length")
-        ? [
-            "/** Code points in a string (what JSON Schema's minLength counts). */",
-            "function ucs2length(text) { let n = 0; for (const _ of text) n++; return n; }",
-          ]
-        : []),
-      ...(body.includes("reportError")
-        ? [
-            "/** `errors` (null: none yet) and an error, as ajv's code reports one. */",
-            "function reportError(errors, instancePath, schemaPath, keyword, params) {",
-            "  const error = { instancePath, schemaPath, keyword, params };",
-            "  if (errors === null) return [error];",
-            "  errors.push(error);",
-            "  return errors;",
-            "}",
-          ]
+      ...(RUNTIME_NAMES.some((helper) => body.includes(helper))
+        ? [`import { ${RUNTIME_NAMES.filter((helper) => body.includes(helper)).join(", ")} } from "./runtime.js";`]
         : []),
       body,
       `export const ${validator}Descriptions = ${JSON.stringify(descriptions)};`,
