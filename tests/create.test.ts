@@ -33,6 +33,15 @@ const ENV = {
 const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, env: ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
+/** The arguments of `npm exec` running create-manifest-resolver, from its tarball, with `args`. */
+const createArgs = (...args: string[]) => [
+  "exec",
+  `--package=${create.tarball}`,
+  "--",
+  "create-manifest-resolver",
+  ...args,
+];
+
 let main: Packed;
 let create: Packed;
 before(async () => {
@@ -51,18 +60,7 @@ describe("npm create manifest-resolver", () => {
     port = await freePort();
     const printed = run(
       "npm",
-      [
-        "exec",
-        `--package=${create.tarball}`,
-        "--",
-        "create-manifest-resolver",
-        "site",
-        "--yes",
-        "--package",
-        main.tarball,
-        "--resolver-url",
-        `http://127.0.0.1:${port}`,
-      ],
+      createArgs("site", "--yes", "--package", main.tarball, "--resolver-url", `http://127.0.0.1:${port}`),
       scratch,
     );
     assert.match(printed, /^ {2}npm run dev$/m);
@@ -79,20 +77,11 @@ describe("npm create manifest-resolver", () => {
   });
 
   it("leaves no half a project when a step fails: the folder is as it was, and a second run may use it", () => {
-    const failed = spawnSync(
-      "npm",
-      [
-        "exec",
-        `--package=${create.tarball}`,
-        "--",
-        "create-manifest-resolver",
-        "half",
-        "--yes",
-        "--package",
-        "./none.tgz",
-      ],
-      { cwd: scratch, env: ENV, encoding: "utf8" },
-    );
+    const failed = spawnSync("npm", createArgs("half", "--yes", "--package", "./none.tgz"), {
+      cwd: scratch,
+      env: ENV,
+      encoding: "utf8",
+    });
     assert.notEqual(failed.status, 0);
     assert.match(failed.stderr, /^create-manifest-resolver: .*half is as it was before$/m);
     assert.equal(existsSync(join(scratch, "half")), false);
