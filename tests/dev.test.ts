@@ -153,6 +153,33 @@ describe("dev", () => {
     }
   });
 
+  it("watches content/ removed and made again at once, though ext4 gives the new folder the old one's inode", async () => {
+    const { dir, env, port, uiPort } = await signedProject("at-once", "content/one.jsonld");
+    const file = join(dir, "content/one.jsonld");
+    const signed = readFileSync(file, "utf8");
+    const keys = readFileSync(join(dir, "content/_keys.json"), "utf8");
+    const resolver = `http://127.0.0.1:${port}/${encodeURIComponent(JSON.parse(signed)["@id"])}`;
+    const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+    try {
+      await dev.printed(/^watching content\//m);
+      let from = dev.output.length;
+      // As `git checkout` of another branch and back, or a restore: no moment for a look to see the folder gone.
+      rmSync(join(dir, "content"), { recursive: true });
+      mkdirSync(join(dir, "content"));
+      writeFileSync(join(dir, "content/_keys.json"), keys);
+      writeFileSync(file, signed);
+      await dev.printed(/^watching content\/ again$/m, from);
+      from = dev.output.indexOf("watching content/ again", from);
+      await dev.printed(/^\d\d:\d\d:\d\d built 1 manifest/m, from);
+      from = dev.output.length;
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(signed), expiresAt: "2033-01-01T00:00:00Z" }, null, 2));
+      await dev.printed(/^\d\d:\d\d:\d\d built 1 manifest.*\(one\.jsonld\)$/m, from);
+      assert.equal(JSON.parse(await (await fetch(resolver)).text()).expiresAt, "2033-01-01T00:00:00Z");
+    } finally {
+      assert.equal(await dev.stop(), 0, dev.output);
+    }
+  });
+
   it("follows no symbolic link out of content/: signs nothing there, and the build reports the link", async () => {
     const { dir, env, port, uiPort } = await signedProject("linked", "content/one.jsonld");
     const outside = join(scratch, "linked-elsewhere");

@@ -6,8 +6,8 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, type FSWatcher, lstatSync, readdirSync, readFileSync, statSync, watch } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
+import { existsSync, type FSWatcher, lstatSync, readdirSync, readFileSync, watch } from "node:fs";
+import { basename, dirname, join, relative, resolve as absolutePath, sep } from "node:path";
 import { displayPath } from "../read/files.ts";
 import { printable } from "../report/diagnostics.ts";
 import { duration } from "../report/human-units.ts";
@@ -142,15 +142,16 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
  * A folder and every folder below it, watched folder by folder: a folder's watch names the entry that changed,
  * whatever now stands there. (Node 20's recursive watch on Linux watches each file, and loses one that an atomic
  * write replaces by a rename, as `sign` and every editor's safe save do.) A watch follows its folder, not its path:
- * a folder removed and made again (a branch switched, a folder restored) is watched anew, the top one by a look at it
- * each second, since no watch of its own reports its return. A symbolic link is watched as an entry, never followed:
- * `--sign` must not sign, with this project's key, a file of another folder it points at. `onChange` gets the path
- * from `root`, with `/` between folders ("." for the root itself).
+ * a folder removed and made again (a branch switched, a folder restored) is watched anew, the top one through a watch
+ * of the folder it is in, since no watch of its own reports its return, and a look at its inode cannot tell it: ext4
+ * gives a folder made at once where one was removed that one's inode. A symbolic link is watched as an entry, never
+ * followed: `--sign` must not sign, with this project's key, a file of another folder it points at. `onChange` gets
+ * the path from `root`, with `/` between folders ("." for the root itself).
  */
 class FolderWatch {
   readonly #watchers = new Map<string, FSWatcher>();
-  #rootIdentity: string | undefined;
-  readonly #rootLook: NodeJS.Timeout;
+  readonly #parent: FSWatcher;
+  #rootSettle: NodeJS.Timeout | undefined;
 
   constructor(
     readonly root: string,
@@ -158,21 +159,27 @@ class FolderWatch {
     /** Told when a folder stands at `root` again, watched anew. */
     readonly onRootBack: () => void,
   ) {
-    this.#rootIdentity = folderIdentity(root);
     this.#add(root);
-    this.#rootLook = setInterval(() => {
-      const identity = folderIdentity(root);
-      if (identity === this.#rootIdentity) return;
-      this.#rootIdentity = identity;
-      this.#drop(root);
-      this.#add(root);
-      if (identity !== undefined) this.onRootBack();
-      this.onChange(".");
-    }, ROOT_LOOK_MS);
+    const name = basename(absolutePath(root));
+    this.#parent = watch(dirname(absolutePath(root)), (event, entry) => {
+      if (event !== "rename" || entry !== name) return;
+      // A removal and a making again come as two events, often together: the folder is looked at once they are over.
+      clearTimeout(this.#rootSettle);
+      this.#rootSettle = setTimeout(() => this.#rootReplaced(), ROOT_SETTLE_MS);
+    });
+  }
+
+  /** Whatever stood at the root is gone or replaced: watched anew, when a folder stands there. */
+  #rootReplaced(): void {
+    this.#drop(this.root);
+    this.#add(this.root);
+    if (this.#watchers.has(this.root)) this.onRootBack();
+    this.onChange(".");
   }
 
   close(): void {
-    clearInterval(this.#rootLook);
+    this.#parent.close();
+    clearTimeout(this.#rootSettle);
     this.#drop(this.root);
   }
 
@@ -208,14 +215,8 @@ class FolderWatch {
   }
 }
 
-/** How often dev looks whether the content folder itself was removed or replaced. */
-const ROOT_LOOK_MS = 1000;
-
-/** The folder at `path`, as its device and inode: another one made at the path has another; undefined if none. */
-function folderIdentity(path: string): string | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat?.isDirectory() ? `${stat.dev}:${stat.ino}` : undefined;
-}
+/** How long the events of the content folder's own removal and return are let settle before it is looked at. */
+const ROOT_SETTLE_MS = 50;
 
 /** What a change to `name` need not rebuild for: a lock of a command at work, a temporary file of a write. */
 function ignored(name: string): boolean {
