@@ -62,6 +62,26 @@ async function signedProject(name: string, manifest: string) {
   return { dir, env, port, uiPort };
 }
 
+/**
+ * `dev --sign` watching a project with `manifest` signed: the manifest's path, its signed text, the pins' text (to
+ * make them again), the resolver's URL of its UMID.
+ */
+async function watching(name: string, manifest: string) {
+  const { dir, env, port, uiPort } = await signedProject(name, manifest);
+  const file = join(dir, manifest);
+  const signed = readFileSync(file, "utf8");
+  const keys = readFileSync(join(dir, "content/_keys.json"), "utf8");
+  const resolver = `http://127.0.0.1:${port}/${encodeURIComponent(JSON.parse(signed)["@id"])}`;
+  const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+  try {
+    await dev.printed(/^watching content\//m);
+  } catch (error) {
+    await dev.stop();
+    throw error;
+  }
+  return { dir, file, signed, keys, resolver, dev };
+}
+
 describe("dev", () => {
   it("serves each edit signed and built in place, keeps the last good output for a broken file, and tells the page", async () => {
     const { dir, env, port, uiPort } = await signedProject("project", "content/one.jsonld");
@@ -118,14 +138,8 @@ describe("dev", () => {
   });
 
   it("watches a folder removed and made again, content/ itself too, as a branch switch or a restore does", async () => {
-    const { dir, env, port, uiPort } = await signedProject("remade", "content/people/one.jsonld");
-    const file = join(dir, "content/people/one.jsonld");
-    const signed = readFileSync(file, "utf8");
-    const keys = readFileSync(join(dir, "content/_keys.json"), "utf8");
-    const resolver = `http://127.0.0.1:${port}/${encodeURIComponent(JSON.parse(signed)["@id"])}`;
-    const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+    const { dir, file, signed, keys, resolver, dev } = await watching("remade", "content/people/one.jsonld");
     try {
-      await dev.printed(/^watching content\//m);
       /** Removes `folder` and makes it again as it was; then an edit in it is signed, built and served. */
       const remade = async (folder: string, expiresAt: string) => {
         let from = dev.output.length;
@@ -154,14 +168,8 @@ describe("dev", () => {
   });
 
   it("watches content/ removed and made again at once, though ext4 gives the new folder the old one's inode", async () => {
-    const { dir, env, port, uiPort } = await signedProject("at-once", "content/one.jsonld");
-    const file = join(dir, "content/one.jsonld");
-    const signed = readFileSync(file, "utf8");
-    const keys = readFileSync(join(dir, "content/_keys.json"), "utf8");
-    const resolver = `http://127.0.0.1:${port}/${encodeURIComponent(JSON.parse(signed)["@id"])}`;
-    const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
+    const { dir, file, signed, keys, resolver, dev } = await watching("at-once", "content/one.jsonld");
     try {
-      await dev.printed(/^watching content\//m);
       let from = dev.output.length;
       // As `git checkout` of another branch and back, or a restore: no moment for a look to see the folder gone.
       rmSync(join(dir, "content"), { recursive: true });
