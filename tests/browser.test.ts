@@ -511,11 +511,14 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  /** Receipts from the bundle in the page, for [text, context] pairs. */
+  /**
+   * Receipts from the bundle in the page, for [text, context] pairs; offline there and in Node, so that they compare
+   * the evaluators, not what each could reach (the fixtures' did:web host is none).
+   */
   const inPage = (cases: [string, EvaluationContext][]) =>
     page.evaluate(async (cases) => {
       const { evaluate } = await import("/evaluate.js" as string);
-      return Promise.all(cases.map(([text, context]) => evaluate(text, context)));
+      return Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true })));
     }, cases) as Promise<Receipt[]>;
 
   it("gives the receipts Node gives for manifests made here: accepted, forged, expired", async () => {
@@ -535,7 +538,10 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
         ["rejected", "valid", "expired"],
       ],
     );
-    assert.deepEqual(receipts, await Promise.all(cases.map(([text, context]) => evaluate(text, context))));
+    assert.deepEqual(
+      receipts,
+      await Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true }))),
+    );
   });
 
   const suiteSkip = skipWithoutShared("peer/universal-manifest-v0.4/expected.json");
@@ -552,6 +558,9 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
       e.evaluationContext ?? { now: "2026-06-01T00:01:00Z", omitProcessedAt: true },
     ]);
     assert.ok(cases.length >= 59, `${cases.length} entries`);
-    assert.deepEqual(await inPage(cases), await Promise.all(cases.map(([text, context]) => evaluate(text, context))));
+    assert.deepEqual(
+      await inPage(cases),
+      await Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true }))),
+    );
   });
 });

@@ -115,21 +115,21 @@ function indexedBodies(cacheDir: string): number {
 describe("what invalidates a cache entry", () => {
   it("a changed byte: that file alone is checked again, and its new verdict stands", async () => {
     const t = tree();
-    const cold = await t.cli(["check", "content"]);
+    const cold = await t.cli(["check", "--offline", "content"]);
     assert.equal(cold.status, 0, cold.stdout);
     assert.equal(recalled(cold.stdout), 0);
-    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
+    assert.equal(recalled((await t.cli(["check", "--offline", "content"])).stdout), 5);
     const text = readFileSync(join(t.content, "a1.json"), "utf8");
     writeFileSync(
       join(t.content, "a1.json"),
       text.replace('"subject": "did:web:fixture.example"', '"subject": "did:web:fixture.example "'),
     );
-    const warm = await t.cli(["check", "content"]);
+    const warm = await t.cli(["check", "--offline", "content"]);
     assert.equal(recalled(warm.stdout), 4);
     assert.equal(warm.status, 1);
     assert.match(warm.stdout, /a1\.json:\d+:\d+ - error signature\/invalid/);
     // The failure is cached too, and still fails.
-    const again = await t.cli(["check", "content"]);
+    const again = await t.cli(["check", "--offline", "content"]);
     assert.equal(recalled(again.stdout), 5);
     assert.equal(again.status, 1);
     assert.match(again.stdout, /a1\.json:\d+:\d+ - error signature\/invalid/);
@@ -137,17 +137,17 @@ describe("what invalidates a cache entry", () => {
 
   it("a changed pin: the manifests of that key alone; a key pinned beside the others: none", async () => {
     const t = tree();
-    await t.cli(["check", "content"]);
+    await t.cli(["check", "--offline", "content"]);
     const pins = JSON.parse(readFileSync(join(t.content, "_keys.json"), "utf8"));
     writeFileSync(
       join(t.content, "_keys.json"),
       JSON.stringify({ ...pins, "did:web:fixture.example#key-c": spki(newKey()) }, null, 2),
     );
-    const added = await t.cli(["check", "content"]);
+    const added = await t.cli(["check", "--offline", "content"]);
     assert.equal(added.status, 0, added.stdout);
     assert.equal(recalled(added.stdout), 5);
     writeFileSync(join(t.content, "_keys.json"), JSON.stringify({ ...pins, [KEY_B]: spki(newKey()) }, null, 2));
-    const changed = await t.cli(["check", "content"]);
+    const changed = await t.cli(["check", "--offline", "content"]);
     assert.equal(recalled(changed.stdout), 3);
     assert.equal(changed.status, 1);
     assert.equal((changed.stdout.match(/ - error signature\/key-mismatch/g) ?? []).length, 2, changed.stdout);
@@ -157,16 +157,18 @@ describe("what invalidates a cache entry", () => {
 
   it("a changed limit or standards site: every entry", async () => {
     const t = tree();
-    await t.cli(["check", "content"]);
-    const shallower = await t.cli(["check", "content"], { UM_MAX_DEPTH: "1" });
+    await t.cli(["check", "--offline", "content"]);
+    const shallower = await t.cli(["check", "--offline", "content"], { UM_MAX_DEPTH: "1" });
     assert.equal(recalled(shallower.stdout), 0);
     assert.equal(shallower.status, 1, "a depth of 1 refuses the manifests' signature objects");
     assert.equal(
-      recalled((await t.cli(["check", "content"], { UM_STANDARDS_URL: "https://standards.example" })).stdout),
+      recalled(
+        (await t.cli(["check", "--offline", "content"], { UM_STANDARDS_URL: "https://standards.example" })).stdout,
+      ),
       0,
     );
     assert.equal(
-      recalled((await t.cli(["check", "content"])).stdout),
+      recalled((await t.cli(["check", "--offline", "content"])).stdout),
       5,
       "the entries of the first settings are kept beside the others'",
     );
@@ -183,24 +185,24 @@ describe("what invalidates a cache entry", () => {
 
   it("--no-verification-cache neither reads nor writes it", async () => {
     const t = tree();
-    const run = await t.cli(["check", "content", "--no-verification-cache"]);
+    const run = await t.cli(["check", "--offline", "content", "--no-verification-cache"]);
     assert.equal(run.status, 0);
     assert.equal(readdirSync(t.root).includes("cache"), false);
-    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 0);
-    assert.equal(recalled((await t.cli(["check", "content", "--no-verification-cache"])).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "--offline", "content"])).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "--offline", "content", "--no-verification-cache"])).stdout), 0);
   });
 
   it("--no-cache, its spelling until 0.1, still works, with a warning that names the new one", async () => {
     const t = tree();
-    const run = await t.cli(["check", "content", "--no-cache"]);
+    const run = await t.cli(["check", "--offline", "content", "--no-cache"]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /^manifest-resolver: check --no-cache is deprecated, .*use --no-verification-cache$/m);
     assert.equal(readdirSync(t.root).includes("cache"), false);
-    const both = await t.cli(["check", "content", "--no-cache", "--no-verification-cache"]);
+    const both = await t.cli(["check", "--offline", "content", "--no-cache", "--no-verification-cache"]);
     assert.equal(both.status, 2);
     assert.match(both.stderr, /give --no-verification-cache alone/);
     // The synopsis shows one spelling; the options list the old one as such.
-    const help = (await t.cli(["check", "--help"])).stdout;
+    const help = (await t.cli(["check", "--offline", "--help"])).stdout;
     const [synopsis, options] = help.split("\nOptions:\n");
     assert.doesNotMatch(synopsis!, /--no-cache\b/);
     assert.match(options!, /--no-cache +deprecated spelling of --no-verification-cache/);
@@ -210,7 +212,7 @@ describe("what invalidates a cache entry", () => {
 describe("what a cache entry can never do", () => {
   it("make a bad signature pass in another content tree: same name, same bytes, another pin", async () => {
     const good = tree();
-    assert.equal((await good.cli(["check", "content"])).status, 0);
+    assert.equal((await good.cli(["check", "--offline", "content"])).status, 0);
     // The same files, the same cache, but this tree pins another key for key A.
     const other = tree();
     for (const name of readdirSync(good.content))
@@ -220,7 +222,7 @@ describe("what a cache entry can never do", () => {
       JSON.stringify({ [KEY_A]: spki(newKey()), [KEY_B]: spki(good.keys.b) }, null, 2),
     );
     const shared = { UM_CACHE_DIR: good.env.UM_CACHE_DIR };
-    const check = await other.cli(["check", "content"], shared);
+    const check = await other.cli(["check", "--offline", "content"], shared);
     assert.equal(check.status, 1);
     assert.equal((check.stdout.match(/ - error signature\/key-mismatch/g) ?? []).length, 3, check.stdout);
     assert.equal(recalled(check.stdout), 2, "key B's manifests read the same pin: their entries stand");
@@ -243,10 +245,10 @@ describe("what a cache entry can never do", () => {
 
   it("outlive a damaged cache file: it is ignored with a warning, then rebuilt", async () => {
     const t = tree();
-    await t.cli(["check", "content"]);
+    await t.cli(["check", "--offline", "content"]);
     const file = join(t.env.UM_CACHE_DIR, "verification.json");
     truncateSync(file, readFileSync(file).byteLength - 10);
-    const damaged = await t.cli(["check", "content"]);
+    const damaged = await t.cli(["check", "--offline", "content"]);
     assert.equal(damaged.status, 0, damaged.stdout);
     assert.equal(recalled(damaged.stdout), 0);
     assert.equal(cacheWarnings(damaged.stderr, t.env.UM_CACHE_DIR).length, 1, damaged.stderr);
@@ -254,13 +256,13 @@ describe("what a cache entry can never do", () => {
     // Altered but well-formed: the digest on its first line no longer matches.
     assert.ok(text.includes('"urn:cache:a'));
     writeFileSync(file, text.replace('"urn:cache:a', '"urn:cache:x'));
-    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 0);
-    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
+    assert.equal(recalled((await t.cli(["check", "--offline", "content"])).stdout), 0);
+    assert.equal(recalled((await t.cli(["check", "--offline", "content"])).stdout), 5);
   });
 
   it("check a file again whose entry is of the wrong shape, though the digest vouches for it", async () => {
     const t = tree();
-    const cold = await t.cli(["check", "content"]);
+    const cold = await t.cli(["check", "--offline", "content"]);
     const file = join(t.env.UM_CACHE_DIR, "verification.json");
     const bytes = readFileSync(file);
     const newline = bytes.indexOf(10);
@@ -269,13 +271,13 @@ describe("what a cache entry can never do", () => {
     assert.ok(at > newline);
     bytes.write("[1", at, "latin1");
     rehash(file, bytes);
-    const warm = await t.cli(["check", "content"]);
+    const warm = await t.cli(["check", "--offline", "content"]);
     assert.equal(warm.status, 0, warm.stdout);
     assert.equal(recalled(warm.stdout), 4);
     assert.deepEqual(cacheWarnings(warm.stderr, t.env.UM_CACHE_DIR), []);
     assert.equal(warm.stdout.replace(/ \(.*\)/g, ""), cold.stdout);
     // The entry was dropped and made again.
-    assert.equal(recalled((await t.cli(["check", "content"])).stdout), 5);
+    assert.equal(recalled((await t.cli(["check", "--offline", "content"])).stdout), 5);
   });
 });
 
@@ -297,7 +299,8 @@ describe("where a recalled result places what it reports", () => {
         redirects: [{ umid: "urn:cache:b1", location: "https://elsewhere.example/b1" }],
       }),
     );
-    const check = (...more: string[]) => t.cli(["check", "content", "--now", "2030-01-02T00:00:00Z", ...more]);
+    const check = (...more: string[]) =>
+      t.cli(["check", "--offline", "content", "--now", "2030-01-02T00:00:00Z", ...more]);
     const placed = (stdout: string) => stdout.split("\n").filter((line) => /^\S+:\d+:\d+ - /.test(line));
     const cold = await check("--no-verification-cache");
     await check();
@@ -350,10 +353,10 @@ describe("where a recalled result places what it reports", () => {
 describe("expiry and the build", () => {
   it("judges expiry at every run from the times it kept", async () => {
     const t = tree();
-    const before = await t.cli(["check", "content", "--now", "2029-12-31T00:00:00Z"]);
+    const before = await t.cli(["check", "--offline", "content", "--now", "2029-12-31T00:00:00Z"]);
     assert.equal(before.status, 0);
     assert.doesNotMatch(before.stdout, /time\/expired/);
-    const afterExpiry = await t.cli(["check", "content", "--now", "2030-01-02T00:00:00Z", "--strict"]);
+    const afterExpiry = await t.cli(["check", "--offline", "content", "--now", "2030-01-02T00:00:00Z", "--strict"]);
     assert.equal(recalled(afterExpiry.stdout), 5);
     assert.equal(afterExpiry.status, 1);
     const expired = printedProblems(afterExpiry.stdout).filter((p) => p.rule === "time/expired");
@@ -687,7 +690,7 @@ describe("runs that meet in one cache", () => {
     const [builtA, builtB, checkedB] = await Promise.all([
       a.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"], shared),
       b.cli(["build", "--content", "content", "--out", "dist", "--lookup-out", "lookup"], shared),
-      b.cli(["check", "content"], shared),
+      b.cli(["check", "--offline", "content"], shared),
     ]);
     assert.equal(builtA.status, 0, builtA.stdout + builtA.stderr);
     for (const refused of [builtB, checkedB]) {
@@ -709,11 +712,11 @@ describe("runs that meet in one cache", () => {
       [a, 0],
       [b, 1],
     ] as const) {
-      const run = await t.cli(["check", "content"], shared);
+      const run = await t.cli(["check", "--offline", "content"], shared);
       assert.equal(run.status, status, run.stdout);
       assert.equal(run.stderr, "", "no warning: the cache is whole");
     }
-    const again = await b.cli(["check", "content"], shared);
+    const again = await b.cli(["check", "--offline", "content"], shared);
     assert.equal(recalled(again.stdout), 5);
     assert.match(again.stdout, /a2\.json:\d+:\d+ - error signature\/key-mismatch/);
   });
@@ -972,7 +975,7 @@ describe("a cache that cannot be used", () => {
     const t = tree(undefined, runCli);
     mkdirSync(t.env.UM_CACHE_DIR);
     assert.equal(spawnSync("mkfifo", [join(t.env.UM_CACHE_DIR, "verification.json")]).status, 0);
-    const checked = await t.cli(["check", "content"]);
+    const checked = await t.cli(["check", "--offline", "content"]);
     assert.equal(checked.status, 0, checked.stdout + checked.stderr);
     // Not read (a FIFO would block the run): ignored, with a warning.
     assert.equal(cacheWarnings(checked.stderr, t.env.UM_CACHE_DIR).length, 1, checked.stderr);

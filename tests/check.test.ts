@@ -64,7 +64,7 @@ describe("check: a content directory", () => {
   const now = "2026-11-21T00:00:00Z";
 
   it("reports each problem at its line and column, and a summary; exit 1", async () => {
-    const result = await cli(["check", dir, "--now", now]);
+    const result = await cli(["check", "--offline", dir, "--now", now]);
     assert.equal(result.status, 1);
     const lines = result.stdout.trim().split("\n");
     assert.deepEqual(problemPlaces(result.stdout), [
@@ -101,7 +101,7 @@ describe("check: a content directory", () => {
   });
 
   it("--json: one line per checked file, and nothing else", async () => {
-    const result = await cli(["check", dir, "--json", "--now", now]);
+    const result = await cli(["check", "--offline", dir, "--json", "--now", now]);
     assert.equal(result.status, 1);
     assert.equal(result.stderr, "");
     const lines = checkedFiles(result.stdout);
@@ -132,11 +132,20 @@ describe("check: a content directory", () => {
   });
 
   it("--now sets the clock of expiry warnings; --strict makes them errors", async () => {
-    const before = checkedFiles((await cli(["check", dir, "--json", "--now", now])).stdout).find(
+    const before = checkedFiles((await cli(["check", "--offline", dir, "--json", "--now", now])).stdout).find(
       (l) => l.umid === "urn:expiring",
     )!;
     assert.deepEqual(before.warnings, []);
-    const afterExpiry = ["check", `${dir}/expiring.json`, "--json", "--content", dir, "--now", "2027-06-01T00:00:00Z"];
+    const afterExpiry = [
+      "check",
+      "--offline",
+      `${dir}/expiring.json`,
+      "--json",
+      "--content",
+      dir,
+      "--now",
+      "2027-06-01T00:00:00Z",
+    ];
     const later = await cli(afterExpiry);
     assert.equal(later.status, 0);
     const [expired] = checkedFiles(later.stdout);
@@ -160,17 +169,19 @@ describe("check: a content directory", () => {
     "a single file of a content folder is checked against that folder's _keys.json; " +
       "a file outside one against none",
     async () => {
-      assert.equal((await cli(["check", `${dir}/pinned/stand-in.json`, "--content", dir])).status, 0);
-      assert.equal((await cli(["check", `${dir}/pinned/substituted.json`, "--content", dir])).status, 1);
+      assert.equal((await cli(["check", "--offline", `${dir}/pinned/stand-in.json`, "--content", dir])).status, 0);
+      assert.equal((await cli(["check", "--offline", `${dir}/pinned/substituted.json`, "--content", dir])).status, 1);
       const elsewhere = write("loose/stand-in.json", pinnedManifest("urn:loose", key, null));
-      const result = await cli(["check", elsewhere, "--content", dir]);
+      const result = await cli(["check", "--offline", elsewhere, "--content", dir]);
       assert.equal(result.status, 1);
       assert.equal(theProblem(result.stdout, "signature/unverifiable").severity, "error");
     },
   );
 
   it("under GitHub Actions, also prints annotations", async () => {
-    const result = await cli(["check", `${dir}/pinned/substituted.json`, "--content", dir], { GITHUB_ACTIONS: "true" });
+    const result = await cli(["check", "--offline", `${dir}/pinned/substituted.json`, "--content", dir], {
+      GITHUB_ACTIONS: "true",
+    });
     const annotation =
       `::error ` +
       `file=${dir}/pinned/substituted.json,line=14,col=25,title=signature/key-mismatch::${dir}/pinned/substituted.json:14:25 ` +
@@ -200,7 +211,7 @@ describe("check: what it counts as a manifest", () => {
     write(`${dir}/_resolvers.json`, "{}");
     // Not content at all: not listed.
     write(`${dir}/_drafts/draft.json`, signed(manifestFor("urn:counted:draft"), key));
-    const result = await cli(["check", dir]);
+    const result = await cli(["check", "--offline", dir]);
     assert.match(
       result.stdout,
       /^Checked 2 manifests and 3 list files: /m,
@@ -212,7 +223,7 @@ describe("check: what it counts as a manifest", () => {
 describe("check: _keys.json", () => {
   it("reports a malformed key at its line and column", async () => {
     const path = write("badkeys/_keys.json", { "did:web:a#1": "MCowBQYDK2VwAyEA", "did:web:b#1": 42 });
-    const result = await cli(["check", "--json", path]);
+    const result = await cli(["check", "--offline", "--json", path]);
     assert.equal(result.status, 1);
     const [keys] = checkedFiles(result.stdout);
     assert.equal(keys!.file, "badkeys/_keys.json");
@@ -235,20 +246,24 @@ describe("check: limits and strict input", () => {
     ),
   );
   it("nesting deeper than UM_MAX_DEPTH", async () => {
-    assert.equal((await cli(["check", deep])).status, 0);
-    const result = await cli(["check", deep], { UM_MAX_DEPTH: "5" });
+    assert.equal((await cli(["check", "--offline", deep])).status, 0);
+    const result = await cli(["check", "--offline", deep], { UM_MAX_DEPTH: "5" });
     assert.equal(result.status, 1);
     assert.deepEqual(problemPlaces(result.stdout), [["limits/deep.json", "limits/depth", 15, 16]]);
   });
   it("nesting as deep as UM_MAX_DEPTH can allow: problems, not a stack overflow", async () => {
     const nested = write("limits/nested.json", `{"@id":"urn:nested","x":${"[".repeat(995)}${"]".repeat(995)}}`);
-    const result = await cli(["check", "--json", nested], { UM_MAX_DEPTH: "1000" });
+    const result = await cli(["check", "--offline", "--json", nested], { UM_MAX_DEPTH: "1000" });
     assert.equal(result.status, 1, result.stderr);
     assert.ok(checkedFiles(result.stdout)[0]!.errors.some((e: { rule: string }) => e.rule === "schema/required"));
   });
   it("arrays longer than UM_MAX_ARRAY_ITEMS", async () => {
     const result = await cli(
-      ["check", write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key))],
+      [
+        "check",
+        "--offline",
+        write("limits/long.json", signed(manifestFor("urn:long", { devices: [{}, {}, {}] }), key)),
+      ],
       { UM_MAX_ARRAY_ITEMS: "2" },
     );
     assert.deepEqual(
@@ -257,7 +272,7 @@ describe("check: limits and strict input", () => {
     );
   });
   it("files larger than UM_MAX_MANIFEST_BYTES, before reading them", async () => {
-    const result = await cli(["check", deep], { UM_MAX_MANIFEST_BYTES: "100" });
+    const result = await cli(["check", "--offline", deep], { UM_MAX_MANIFEST_BYTES: "100" });
     // Of the file as a whole: no place in it, since it was not read.
     assert.deepEqual(problemPlaces(result.stdout), [["limits/deep.json", "limits/size"]]);
   });
@@ -271,17 +286,21 @@ describe("check: limits and strict input", () => {
   it("a bad setting or flag is a usage error, exit 2", async () => {
     // Each names the setting or flag, and the value refused.
     const cases: [string[], Record<string, string>, string[]][] = [
-      [["check", deep], { UM_MAX_DEPTH: "ten" }, ["UM_MAX_DEPTH", "1000", "'ten'"]],
+      [["check", "--offline", deep], { UM_MAX_DEPTH: "ten" }, ["UM_MAX_DEPTH", "1000", "'ten'"]],
       // Deeper, and a file nested as deep would exhaust the parser's stack.
-      [["check", deep], { UM_MAX_DEPTH: "1000000" }, ["UM_MAX_DEPTH", "1000", "'1000000'"]],
-      [["check", deep], { UM_STANDARDS_URL: "universalmanifest.net" }, ["UM_STANDARDS_URL", "'universalmanifest.net'"]],
-      [["check", "--now", "tomorrow"], {}, ["--now", "'tomorrow'"]],
-      [["check", "--now", "2026-13-45T00:00:00Z"], {}, ["--now", "'2026-13-45T00:00:00Z'"]],
+      [["check", "--offline", deep], { UM_MAX_DEPTH: "1000000" }, ["UM_MAX_DEPTH", "1000", "'1000000'"]],
+      [
+        ["check", "--offline", deep],
+        { UM_STANDARDS_URL: "universalmanifest.net" },
+        ["UM_STANDARDS_URL", "'universalmanifest.net'"],
+      ],
+      [["check", "--offline", "--now", "tomorrow"], {}, ["--now", "'tomorrow'"]],
+      [["check", "--offline", "--now", "2026-13-45T00:00:00Z"], {}, ["--now", "'2026-13-45T00:00:00Z'"]],
     ];
     for (const [args, env, named] of cases) assertUsageError(await cli(args, env), ...named);
   });
   it("a missing path fails, exit 1, and is a JSON line of its own", async () => {
-    const result = await cli(["check", "--json", "no/such/file.json", deep]);
+    const result = await cli(["check", "--offline", "--json", "no/such/file.json", deep]);
     assert.equal(result.status, 1);
     const [missing, present] = checkedFiles(result.stdout);
     // Its one error, with every member an error has: the message is words, for people.
@@ -304,7 +323,7 @@ describe("check: limits and strict input", () => {
       umid: `urn:moved:${i}`,
       location: `https://elsewhere.example/${i}`,
     }));
-    const result = await cli(["check", write("big-routes/_routes.json", { redirects })], {
+    const result = await cli(["check", "--offline", write("big-routes/_routes.json", { redirects })], {
       UM_MAX_MANIFEST_BYTES: "1000",
     });
     assert.equal(result.status, 0, result.stdout);
@@ -312,7 +331,7 @@ describe("check: limits and strict input", () => {
   it("a list file past its own limit names that limit, not a manifest's setting that cannot change it", async () => {
     const routes = write("huge-routes/_routes.json", "{}");
     truncateSync(routes, 65 * 1024 * 1024);
-    const result = await cli(["check", "--json", routes]);
+    const result = await cli(["check", "--offline", "--json", routes]);
     assert.equal(result.status, 1, result.stderr);
     const [error] = checkedFiles(result.stdout)[0]!.errors;
     assert.equal(error?.rule, "limits/size");
@@ -320,7 +339,9 @@ describe("check: limits and strict input", () => {
     assert.doesNotMatch(error!.message, /UM_MAX_MANIFEST_BYTES/);
   });
   it("a custom standards URL changes the required context", async () => {
-    const result = await cli(["check", "--json", deep], { UM_STANDARDS_URL: "https://standards.example/um/" });
+    const result = await cli(["check", "--offline", "--json", deep], {
+      UM_STANDARDS_URL: "https://standards.example/um/",
+    });
     const [errors] = checkedFiles(result.stdout).map((l) => l.errors);
     assert.deepEqual(
       errors!.map((e) => [e.rule, e.pointer]),

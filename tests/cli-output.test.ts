@@ -44,7 +44,7 @@ const problemLines = (lines: string[]) => lines.filter((line) => / - error /.tes
 describe(`check over ${FILES} broken manifests`, () => {
   let capped: Awaited<ReturnType<typeof cli>>;
   before(async () => {
-    capped = await cli(["check", broken]);
+    capped = await cli(["check", "--offline", broken]);
   });
 
   it("prints the first 50 problems, then how many more, the counts by rule and the summary; exit 1", async () => {
@@ -66,17 +66,17 @@ describe(`check over ${FILES} broken manifests`, () => {
   });
 
   it("--max-problems 0 prints them all, N prints N; anything else is a usage error", async () => {
-    const all = await cli(["check", broken, "--max-problems", "0"]);
+    const all = await cli(["check", "--offline", broken, "--max-problems", "0"]);
     assert.equal(all.status, 1);
     assert.equal(problemLines(all.lines).length, FILES);
     // The line saying how many more (worded in the test above) is there only when some are left out.
     const leftOut = (lines: string[]) => lines.filter((line) => line.startsWith("… "));
     assert.deepEqual(leftOut(all.lines), []);
-    const three = await cli(["check", broken, "--max-problems", "3"]);
+    const three = await cli(["check", "--offline", broken, "--max-problems", "3"]);
     assert.equal(problemLines(three.lines).length, 3);
     assert.equal(leftOut(three.lines).length, 1);
     assert.ok(leftOut(three.lines)[0]!.startsWith("… and 497 "), three.stdout);
-    assertUsageError(await cli(["check", broken, "--max-problems", "all"]), "--max-problems", "'all'");
+    assertUsageError(await cli(["check", "--offline", broken, "--max-problems", "all"]), "--max-problems", "'all'");
   });
 
   it("says what fixes an edited manifest: the sign command, with the keyRef the manifest names", async () => {
@@ -93,7 +93,7 @@ describe(`check over ${FILES} broken manifests`, () => {
     "under GitHub Actions, annotates the first 10 errors (all GitHub shows) and then " +
       "says, once, how many more by rule",
     async () => {
-      const result = await cli(["check", broken], { GITHUB_ACTIONS: "true" });
+      const result = await cli(["check", "--offline", broken], { GITHUB_ACTIONS: "true" });
       const errors = result.lines.filter((line) => line.startsWith("::error "));
       assert.equal(errors.length, 10);
       assert.match(errors[0]!, /^::error file=broken\/m000\.json,line=15,col=14,title=signature\/invalid::/);
@@ -121,7 +121,7 @@ describe("check for a person at a terminal", () => {
   );
 
   it("FORCE_COLOR: the problem in colour, its source line and a caret under its column", async () => {
-    const result = await cli(["check", dir], { FORCE_COLOR: "1" });
+    const result = await cli(["check", "--offline", dir], { FORCE_COLOR: "1" });
     const [problem] = result.lines;
     assert.ok(
       problem!.startsWith(
@@ -139,7 +139,7 @@ describe("check for a person at a terminal", () => {
 
   it("in a pipe, or with NO_COLOR, plain: no frame, no escape codes", async () => {
     for (const env of [{}, { NO_COLOR: "1" }]) {
-      const result = await cli(["check", dir], env);
+      const result = await cli(["check", "--offline", dir], env);
       assert.equal(result.status, 1);
       assert.doesNotMatch(result.stdout, /\x1b|^ 15 \|/m, JSON.stringify(env));
       assert.match(result.lines[0]!, /^one\/edited\.json:15:14 - error signature\/invalid: /);

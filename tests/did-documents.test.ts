@@ -56,7 +56,7 @@ async function served(out: string, path: string): Promise<{ status: number; id?:
 }
 
 async function checkJson(dir: string, resolverUrl: string) {
-  const result = await runCliInProcess(["check", "--content", dir, "--json"], scratch, {
+  const result = await runCliInProcess(["check", "--offline", "--content", dir, "--json"], scratch, {
     UM_RESOLVER_URL: resolverUrl,
   });
   const keys = checkedFiles(result.stdout).find((file) => file.file.endsWith("_keys.json"))!;
@@ -166,7 +166,9 @@ describe("the did:web documents build publishes", () => {
 
   it("refuses, as a usage error, a UM_RESOLVER_URL whose host cannot be parsed: it decides what is published", async () => {
     const dir = content(["did:web:resolver.example#k"]);
-    const bad = await runCliInProcess(["check", "--content", dir], scratch, { UM_RESOLVER_URL: "https://exa%mple" });
+    const bad = await runCliInProcess(["check", "--offline", "--content", dir], scratch, {
+      UM_RESOLVER_URL: "https://exa%mple",
+    });
     assertUsageError(bad, "UM_RESOLVER_URL", '"https://exa%mple"');
   });
 

@@ -121,8 +121,11 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     const manifest = manifestFor(umid);
     return { ...manifest, signature: signProfileA(manifest, signer, keyRef, new Date("2026-01-01T00:00:00Z")) };
   };
-  const online = (more: EvaluateOptions["online"] & object = {}): EvaluateOptions => ({
-    online: { cache: memoryCache(), timeoutMs: 2_000, ...more },
+  /** Options of a fresh cache and a short timeout: evaluate() fetches by default, as every test here has it do. */
+  const online = (more: Pick<EvaluateOptions, "fetch" | "cache" | "timeoutMs"> = {}): EvaluateOptions => ({
+    cache: memoryCache(),
+    timeoutMs: 2_000,
+    ...more,
   });
   const served = (document: unknown, headers: Record<string, string> = {}) => {
     host.routes.clear();
@@ -350,11 +353,31 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
     );
   });
 
-  it("offline (no `online`): nothing is fetched, and the receipt says why the keyRef is unresolved", async () => {
+  it("by default the DID document is fetched; with offline, nothing is, and the receipt says why", async () => {
     served(didDocumentOf(host.did, key));
-    const r = await evaluate(signedBy(key), context);
+    const fetched = await evaluate(signedBy(key), context);
+    assert.deepEqual([fetched.outcome, fetched.keyRefResolution], ["accepted", "resolved"]);
+    assert.ok(host.requests.length > 0);
+    served(didDocumentOf(host.did, key));
+    const r = await evaluate(signedBy(key), context, { ...online(), offline: true });
     assert.deepEqual([r.outcome, r.keyRefResolution, reasonOf(r)], ["accepted", "unresolved", "um:reason:key:offline"]);
     assert.equal(host.requests.length, 0);
+  });
+
+  it("takes the deprecated `online` as what it stood for, unless `offline` is given", async () => {
+    served(didDocumentOf(host.did, key));
+    const off = await evaluate(signedBy(key), context, { online: false });
+    assert.equal(reasonOf(off), "um:reason:key:offline");
+    const asked: string[] = [];
+    const fetch: Fetch = (url, init) => {
+      asked.push(url);
+      return globalThis.fetch(url, init);
+    };
+    const on = await evaluate(signedBy(key), context, { online: { fetch, cache: memoryCache(), timeoutMs: 2_000 } });
+    assert.equal(on.keyRefResolution, "resolved");
+    assert.deepEqual(asked, [`http://localhost:${host.port}${DOCUMENT}`], "the object's fetch is used");
+    const offline = await evaluate(signedBy(key), context, { online: true, offline: true });
+    assert.equal(reasonOf(offline), "um:reason:key:offline");
   });
 
   it("pinned keys come first: no fetch", async () => {
@@ -380,23 +403,23 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
 
     const cli = (...args: string[]) => runCliInProcess(args, dir);
 
-    it("evaluate resolves did:web with --online, keeping the document in --http-cache", async () => {
+    it("evaluate resolves did:web by default, keeping the document in --http-cache; --offline fetches nothing", async () => {
       served(didDocumentOf(host.did, key), { "cache-control": "max-age=300" });
       const file = join(dir, "m.json");
       writeFileSync(file, JSON.stringify(signedBy(key)));
-      const offline = await cli("evaluate", file, "--now", NOW);
+      const offline = await cli("evaluate", file, "--now", NOW, "--offline");
       assert.equal((JSON.parse(offline.stdout) as Receipt).keyRefResolutionReason, "um:reason:key:offline");
       assert.equal(host.requests.length, 0);
       const cache = join(dir, "cache");
       for (let run = 0; run < 2; run++) {
-        const result = await cli("evaluate", file, "--now", NOW, "--online", "--http-cache", cache);
+        const result = await cli("evaluate", file, "--now", NOW, "--http-cache", cache);
         assert.equal(result.status, 0, result.stderr);
         assert.equal((JSON.parse(result.stdout) as Receipt).keyRefResolution, "resolved");
       }
       assert.equal(host.requests.length, 1, "the second run reads the document from --http-cache");
     });
 
-    it("check --online holds each pinned did:web keyRef to its DID document (keys/did-web-*)", async () => {
+    it("check holds each pinned did:web keyRef to its DID document (keys/did-web-*), unless --offline", async () => {
       const content = join(dir, "content");
       const keyRef = `${host.did}#key-1`;
       const spki = signedBy(key).signature.publicKeySpkiB64!;
@@ -404,7 +427,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       writeFileSync(join(content, "_keys.json"), `{\n  "${keyRef}": "${spki}"\n}\n`);
       writeFileSync(join(content, "m.jsonld"), JSON.stringify(signedBy(key)));
       const check = (env: Record<string, string> = {}) =>
-        runCliInProcess(["check", "--online", "--json", "--now", NOW], dir, { UM_RESOLVER_URL: "", ...env });
+        runCliInProcess(["check", "--json", "--now", NOW], dir, { UM_RESOLVER_URL: "", ...env });
       const rulesOf = (stdout: string) =>
         stdout
           .trim()
@@ -423,7 +446,7 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       const substituted = await check();
       assert.equal(substituted.status, 1);
       assert.deepEqual(rulesOf(substituted.stdout), ["keys/did-web-mismatch"]);
-      const human = await runCliInProcess(["check", "--online", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
+      const human = await runCliInProcess(["check", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
       assert.match(human.stdout, /content\/_keys\.json:2:\d+ - error keys\/did-web-mismatch/);
 
       served({});
@@ -437,31 +460,56 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       const own = await check({ UM_RESOLVER_URL: `http://localhost:${host.port}` });
       assert.equal(own.status, 0, own.stdout);
       assert.equal(host.requests.length, 0);
-      const offline = await runCliInProcess(["check", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
+      served(didDocumentOf(host.did, newKey()));
+      const offline = await runCliInProcess(["check", "--offline", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
       assert.equal(offline.status, 0);
-      assert.equal(host.requests.length, 0, "check without --online uses no network");
+      assert.equal(host.requests.length, 0, "check --offline uses no network");
+
+      // A pin on a loopback address, while the resolver is not on one: a pull request cannot make CI ask it.
+      const remote = await check({ UM_RESOLVER_URL: "https://resolver.example" });
+      assert.equal(host.requests.length, 0, remote.stdout);
+      assert.equal(remote.status, 0, remote.stdout);
+      assert.deepEqual(
+        rulesOf(remote.stdout).filter((rule) => rule.startsWith("keys/")),
+        ["keys/did-web-unreachable"],
+      );
+
+      // --online, its default's old spelling: taken with a warning; with --offline, refused.
+      served(didDocumentOf(host.did, key));
+      const old = await runCliInProcess(["check", "--online", "--now", NOW], dir, { UM_RESOLVER_URL: "" });
+      assert.equal(old.status, 0, old.stdout);
+      assert.match(old.stderr, /^manifest-resolver: check --online is deprecated, .*--offline turns it off$/m);
+      assert.equal(host.requests.length, 1);
+      const both = await runCliInProcess(["check", "--online", "--offline"], dir, { UM_RESOLVER_URL: "" });
+      assert.equal(both.status, 2);
+      assert.match(both.stderr, /give --offline alone/);
     });
 
-    it("evaluate refuses --http-cache without --online", async () => {
-      const result = await cli("evaluate", join(dir, "m.json"), "--http-cache", join(dir, "c"));
+    it("evaluate refuses --http-cache with --offline, and takes --online with a warning", async () => {
+      const result = await cli("evaluate", join(dir, "m.json"), "--offline", "--http-cache", join(dir, "c"));
       assert.equal(result.status, 2);
-      assert.match(result.stderr, /--http-cache needs --online/);
+      assert.match(result.stderr, /--http-cache keeps DID documents: not with --offline/);
+      served(didDocumentOf(host.did, key));
+      const old = await cli("evaluate", join(dir, "m.json"), "--now", NOW, "--online");
+      assert.equal(old.status, 0, old.stderr);
+      assert.match(old.stderr, /^manifest-resolver: evaluate --online is deprecated, .*--offline turns it off$/m);
+      assert.equal((JSON.parse(old.stdout) as Receipt).keyRefResolution, "resolved");
     });
 
     it("evaluate and resolve take --cache, the old spelling of --http-cache, with a warning", async () => {
-      const result = await cli("evaluate", join(dir, "m.json"), "--cache", join(dir, "c"));
+      const result = await cli("evaluate", join(dir, "m.json"), "--offline", "--cache", join(dir, "c"));
       assert.match(result.stderr, /^manifest-resolver: evaluate --cache is deprecated, .*use --http-cache$/m);
-      assert.match(result.stderr, /--http-cache needs --online/);
+      assert.match(result.stderr, /--http-cache keeps DID documents: not with --offline/);
       const both = await cli("resolve", "http://127.0.0.1:9", "urn:x", "--cache", "a", "--http-cache", "b");
       assert.equal(both.status, 2);
       assert.match(both.stderr, /give --http-cache alone/);
     });
 
-    it("a substituted key fails evaluate --online: exit 1, rule signature/keyref-mismatch", async () => {
+    it("a substituted key fails evaluate: exit 1, rule signature/keyref-mismatch", async () => {
       served(didDocumentOf(host.did, key));
       const file = join(dir, "forged.json");
       writeFileSync(file, JSON.stringify(signedBy(newKey())));
-      const result = await cli("evaluate", file, "--now", NOW, "--online");
+      const result = await cli("evaluate", file, "--now", NOW);
       assert.equal(result.status, 1);
       const r = JSON.parse(result.stdout) as Receipt;
       assert.deepEqual(

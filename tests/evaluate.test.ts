@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
 import { encodeBase64url } from "../core/base64url.ts";
-import { ContextError, evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
+import { ContextError, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
+import { offlineEvaluate } from "./support/offline-evaluate.ts";
 import { signingInput, signProfileA } from "../scripts/crypto/profile-a.ts";
 import { didJwkOf, didKeyRef, rawPublicKey } from "./support/did.ts";
 import {
@@ -31,7 +32,7 @@ const NOW = "2026-06-01T00:00:00Z";
 const at = (now: string, more: EvaluationContext = {}): EvaluationContext => ({ now, omitProcessedAt: true, ...more });
 const text = (manifest: Record<string, unknown>) => JSON.stringify(manifest);
 const run = async (manifest: Record<string, unknown>, context: EvaluationContext = at(NOW), signer: KeyObject = key) =>
-  evaluate(text(signed(manifest, signer)), context);
+  offlineEvaluate(text(signed(manifest, signer)), context);
 
 describe("evaluate(): Verify", () => {
   it("accepts a signed manifest whose one facet has a valid consent", async () => {
@@ -56,7 +57,7 @@ describe("evaluate(): Verify", () => {
 
   it("rejects a manifest changed after signing, and goes no further", async () => {
     const tampered = { ...signed(manifestFor("urn:eval:tampered"), key), subject: "did:web:mallory.example" };
-    const r = await evaluate(text(tampered), at(NOW));
+    const r = await offlineEvaluate(text(tampered), at(NOW));
     assert.deepEqual(
       [r.outcome, r.signatureCheck, r.freshnessCheck, r.presentationProofStatus],
       ["rejected", "invalid", "not-evaluated", "not-evaluated"],
@@ -69,14 +70,14 @@ describe("evaluate(): Verify", () => {
 
   it("with a relying party's keys: resolved when pinned, refused when substituted or unknown", async () => {
     const manifest = signed(manifestFor("urn:eval:pinned"), key);
-    const resolved = await evaluate(text(manifest), at(NOW), { keys: pinning(key) });
+    const resolved = await offlineEvaluate(text(manifest), at(NOW), { keys: pinning(key) });
     assert.deepEqual([resolved.outcome, resolved.keyRefResolution], ["accepted", "resolved"]);
-    const substituted = await evaluate(text(manifest), at(NOW), { keys: pinning(newKey()) });
+    const substituted = await offlineEvaluate(text(manifest), at(NOW), { keys: pinning(newKey()) });
     assert.deepEqual(
       [substituted.outcome, substituted.signatureCheck, substituted.warnings[0]?.rule],
       ["rejected", "invalid", "signature/key-mismatch"],
     );
-    const unknown = await evaluate(text(manifest), at(NOW), {
+    const unknown = await offlineEvaluate(text(manifest), at(NOW), {
       keys: { "did:web:other.example#k": pinning(key)[FIXTURE_KEY_REF]! },
     });
     assert.deepEqual(
@@ -101,7 +102,7 @@ describe("evaluate(): Verify", () => {
 
     it("resolves when the keyRef names the key embedded and signing", async () => {
       for (const keyRef of [didKeyRef(key), jwkRef(key)])
-        assert.deepEqual(outcome(await evaluate(text(signedAs(key, keyRef)), at(NOW))), [
+        assert.deepEqual(outcome(await offlineEvaluate(text(signedAs(key, keyRef)), at(NOW))), [
           "accepted",
           "valid",
           "resolved",
@@ -110,7 +111,7 @@ describe("evaluate(): Verify", () => {
     });
     it("rejects another key embedded and signing under the keyRef: key substitution", async () => {
       for (const keyRef of [didKeyRef(key), jwkRef(key)]) {
-        const r = await evaluate(text(signedAs(attacker, keyRef)), at(NOW));
+        const r = await offlineEvaluate(text(signedAs(attacker, keyRef)), at(NOW));
         assert.deepEqual(outcome(r), ["rejected", "invalid", "resolved", ["signature/keyref-mismatch"]]);
         assert.deepEqual(
           [r.warnings[0]?.code, r.warnings[0]?.pointer],
@@ -120,9 +121,9 @@ describe("evaluate(): Verify", () => {
     });
     it("without an embedded key, verifies with the key the keyRef names", async () => {
       const own = withoutEmbeddedKey(signedAs(key, didKeyRef(key)));
-      assert.deepEqual(outcome(await evaluate(text(own), at(NOW))), ["accepted", "valid", "resolved", []]);
+      assert.deepEqual(outcome(await offlineEvaluate(text(own), at(NOW))), ["accepted", "valid", "resolved", []]);
       const other = withoutEmbeddedKey(signedAs(attacker, didKeyRef(key)));
-      assert.deepEqual(outcome(await evaluate(text(other), at(NOW))), [
+      assert.deepEqual(outcome(await offlineEvaluate(text(other), at(NOW))), [
         "rejected",
         "invalid",
         "resolved",
@@ -131,7 +132,7 @@ describe("evaluate(): Verify", () => {
     });
     it("rejects a did:key that names no key, as it names none that could have signed", async () => {
       const keyRef = `${didKeyRef(key).split("#")[0]}#key-1`;
-      assert.deepEqual(outcome(await evaluate(text(signedAs(key, keyRef)), at(NOW))), [
+      assert.deepEqual(outcome(await offlineEvaluate(text(signedAs(key, keyRef)), at(NOW))), [
         "rejected",
         "invalid",
         "unresolved",
@@ -139,7 +140,7 @@ describe("evaluate(): Verify", () => {
       ]);
     });
     it("with the relying party's keys, those come first: an unpinned did:key is refused", async () => {
-      const r = await evaluate(text(signedAs(key, didKeyRef(key))), at(NOW), { keys: pinning(key) });
+      const r = await offlineEvaluate(text(signedAs(key, didKeyRef(key))), at(NOW), { keys: pinning(key) });
       assert.deepEqual(outcome(r), ["rejected", "invalid", "unresolved", ["signature/unpinned-key"]]);
     });
   });
@@ -211,7 +212,7 @@ describe("evaluate(): presentation proofs (did-auth)", () => {
   const base = signed(manifestFor("urn:eval:presented"), key);
   const challenged = at(NOW, { verifierChallenge: "nonce-1", verifierAudience: "did:web:verifier.example" });
   const status = async (manifest: Record<string, unknown>, context = challenged) => {
-    const r = await evaluate(text(manifest), context);
+    const r = await offlineEvaluate(text(manifest), context);
     return [r.presentationProofStatus, r.outcome];
   };
 
@@ -380,7 +381,7 @@ describe("evaluate(): Consent and the facet floors", () => {
 
 describe("evaluate(): Arrive, and the context", () => {
   it("rejects text that is not JSON, saying where", async () => {
-    const r = await evaluate('{"@id": "urn:x",\n  "a": tru }', at(NOW));
+    const r = await offlineEvaluate('{"@id": "urn:x",\n  "a": tru }', at(NOW));
     assert.deepEqual([r.outcome, r.manifestId, r.signatureCheck], ["rejected", null, "not-evaluated"]);
     assert.deepEqual(
       [r.warnings[0]!.code, r.warnings[0]!.line, r.warnings[0]!.column],
@@ -388,19 +389,19 @@ describe("evaluate(): Arrive, and the context", () => {
     );
   });
   it("reads bytes as UTF-8, strictly", async () => {
-    const r = await evaluate(new Uint8Array([0x7b, 0xff, 0x7d]), at(NOW));
+    const r = await offlineEvaluate(new Uint8Array([0x7b, 0xff, 0x7d]), at(NOW));
     assert.deepEqual([r.outcome, r.warnings[0]!.message], ["rejected", "not UTF-8 text"]);
     assert.equal(
-      (await evaluate(Buffer.from(text(signed(manifestFor("urn:eval:bytes"), key))), at(NOW))).outcome,
+      (await offlineEvaluate(Buffer.from(text(signed(manifestFor("urn:eval:bytes"), key))), at(NOW))).outcome,
       "accepted",
     );
   });
   it("holds to the resource limits", async () => {
-    const r = await evaluate(text(signed(manifestFor("urn:eval:big"), key)), at(NOW), {
+    const r = await offlineEvaluate(text(signed(manifestFor("urn:eval:big"), key)), at(NOW), {
       limits: { maxManifestBytes: 100 },
     });
     assert.equal(r.warnings[0]!.code, "um:reason:arrive:too-large");
-    const deep = await evaluate(
+    const deep = await offlineEvaluate(
       text(signed(manifestFor("urn:eval:deep", { x: [[[[[[[[[[[1]]]]]]]]]]] }), key)),
       at(NOW),
     );
@@ -417,27 +418,27 @@ describe("evaluate(): Arrive, and the context", () => {
   });
   it("ignores a byte order mark, as check does", async () => {
     assert.equal(
-      (await evaluate(`\uFEFF${text(signed(manifestFor("urn:eval:bom"), key))}`, at(NOW))).outcome,
+      (await offlineEvaluate(`\uFEFF${text(signed(manifestFor("urn:eval:bom"), key))}`, at(NOW))).outcome,
       "accepted",
     );
   });
   it("takes an object parsed already", async () => {
-    assert.equal((await evaluate(signed(manifestFor("urn:eval:object"), key), at(NOW))).outcome, "accepted");
+    assert.equal((await offlineEvaluate(signed(manifestFor("urn:eval:object"), key), at(NOW))).outcome, "accepted");
   });
   it("throws ContextError for an unusable context, naming each fault", async () => {
     await assert.rejects(
-      evaluate("{}", { nw: "x" } as EvaluationContext),
+      offlineEvaluate("{}", { nw: "x" } as EvaluationContext),
       (e: Error) => e instanceof ContextError && e.message.includes('"nw"'),
     );
     // Both faults, each by its member and the value refused.
     await assert.rejects(
-      evaluate("{}", { now: "June 1st", maxSupportedTrustTier: 4 }),
+      offlineEvaluate("{}", { now: "June 1st", maxSupportedTrustTier: 4 }),
       (e: Error) =>
         e instanceof ContextError &&
         ["now", '"June 1st"', "maxSupportedTrustTier", "4"].every((named) => e.message.includes(named)),
     );
     await assert.rejects(
-      evaluate("{}", { intendedScope: [] }),
+      offlineEvaluate("{}", { intendedScope: [] }),
       (e: Error) => e instanceof ContextError && e.message.includes("intendedScope"),
     );
   });
@@ -447,13 +448,13 @@ describe("evaluate(): Arrive, and the context", () => {
       for (const name of ["__proto__", "constructor", "valueOf", "hasOwnProperty", "toString"]) {
         const context = JSON.parse(`{${JSON.stringify(name)}:1}`) as EvaluationContext;
         await assert.rejects(
-          evaluate("{}", context),
+          offlineEvaluate("{}", context),
           (e: Error) => e instanceof ContextError && e.message.includes(JSON.stringify(name)),
           name,
         );
       }
       const inherited = Object.create({ now: "soon", maxSupportedTrustTier: 9 }) as EvaluationContext;
-      const r = await evaluate(text(signed(manifestFor("urn:eval:inherited"), key)), inherited);
+      const r = await offlineEvaluate(text(signed(manifestFor("urn:eval:inherited"), key)), inherited);
       assert.deepEqual([r.outcome, r.effectiveTrustTier], ["accepted", 0]);
     },
   );
@@ -462,7 +463,7 @@ describe("evaluate(): Arrive, and the context", () => {
     circular.self = circular;
     for (const context of [{ now: 1n }, { intendedPurpose: circular }] as unknown as EvaluationContext[]) {
       await assert.rejects(
-        evaluate("{}", context),
+        offlineEvaluate("{}", context),
         (e: Error) => e instanceof ContextError,
         String(Object.keys(context)),
       );
@@ -470,7 +471,7 @@ describe("evaluate(): Arrive, and the context", () => {
   });
   it("reads the wall clock only when the context gives no `now`", async () => {
     const before = Date.now();
-    const r = await evaluate(text(signed(manifestFor("urn:eval:wall"), key)));
+    const r = await offlineEvaluate(text(signed(manifestFor("urn:eval:wall"), key)));
     assert.ok(Date.parse(r.processedAt!) >= before && Date.parse(r.processedAt!) <= Date.now());
   });
 });
@@ -483,7 +484,8 @@ describe("manifest-resolver evaluate", () => {
     writeFileSync(path, content);
     return path;
   };
-  const cli = (...args: string[]) => runCliInProcess(["evaluate", ...args], process.cwd());
+  // Offline: the fixtures' did:web host does not exist (tests/did-web.test.ts has evaluate fetch).
+  const cli = (...args: string[]) => runCliInProcess(["evaluate", "--offline", ...args], process.cwd());
   const good = file("good.jsonld", JSON.stringify(signed(manifestFor("urn:eval:cli"), key), null, 2));
 
   it("prints the receipt, indented, and exits 0 when accepted", async () => {

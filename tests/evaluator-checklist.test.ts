@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { canonicalize } from "../core/crypto/jcs.ts";
-import { evaluate, revokedReceipt, type EvaluationContext } from "../core/evaluate/index.ts";
+import { revokedReceipt, type EvaluationContext } from "../core/evaluate/index.ts";
+import { offlineEvaluate } from "./support/offline-evaluate.ts";
 import { consentFor, facetOf, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
 import { theProblem } from "./support/problems.ts";
@@ -54,7 +55,7 @@ describe("core §3.1.1, §4.1: unknown members are ignored, never rejected", () 
   it("a manifest with an unknown member in each object it holds arrives, and is judged as without them", async () => {
     const manifest = signed(everywhere, key);
     (manifest.signature as Record<string, unknown>)["ex:unknownMember"] = 1;
-    const receipt = await evaluate(JSON.stringify(manifest), at());
+    const receipt = await offlineEvaluate(JSON.stringify(manifest), at());
     assert.deepEqual(
       [receipt.signatureCheck, receipt.warnings.filter((w) => w.code.startsWith("um:reason:arrive:"))],
       ["valid", []],
@@ -85,7 +86,7 @@ describe("core §3.1.4, §1.4.4: the intended use must fall within the consent's
   const manifest = JSON.stringify(twoFacets("urn:checklist:purpose"));
 
   it("no purpose given: processed, each consent valid with a coded warning; accepted-with-warnings", async () => {
-    const r = await evaluate(manifest, at());
+    const r = await offlineEvaluate(manifest, at());
     assert.deepEqual(
       r.facetStatuses.map((f) => f.status),
       ["processed", "processed"],
@@ -108,9 +109,9 @@ describe("core §3.1.4, §1.4.4: the intended use must fall within the consent's
   });
 
   it("with the consent's purpose: accepted, nothing to warn of; with another: consent-denied", async () => {
-    const same = await evaluate(manifest, at({ intendedPurpose: "display" }));
+    const same = await offlineEvaluate(manifest, at({ intendedPurpose: "display" }));
     assert.deepEqual([same.outcome, same.warnings, same.consentStatuses[0]?.reason], ["accepted", [], undefined]);
-    const other = await evaluate(manifest, at({ intendedPurpose: "advertising" }));
+    const other = await offlineEvaluate(manifest, at({ intendedPurpose: "advertising" }));
     assert.deepEqual(
       [other.outcome, other.facetStatuses[0]?.status, other.consentStatuses[0]?.status],
       ["accepted-partial", "consent-denied", "purpose-mismatch"],
@@ -120,7 +121,7 @@ describe("core §3.1.4, §1.4.4: the intended use must fall within the consent's
   it("evaluate --purpose sets it; --context's intendedPurpose too", async () => {
     const file = write("purpose.json", JSON.parse(manifest));
     const outcome = async (...args: string[]) =>
-      JSON.parse((await cli("evaluate", file, "--now", NOW, ...args)).stdout).outcome;
+      JSON.parse((await cli("evaluate", file, "--offline", "--now", NOW, ...args)).stdout).outcome;
     assert.equal(await outcome(), "accepted-with-warnings");
     assert.equal(await outcome("--purpose", "display"), "accepted");
     assert.equal(await outcome("--context", '{"intendedPurpose":"display"}'), "accepted");
@@ -137,7 +138,7 @@ describe("core §3.1.3: only the facets relevant to the processing context are p
 
   it("a facet named (by name or @id) is processed; another is not-projected, its consent unread", async () => {
     for (const named of ["profile", "urn:f:profile"]) {
-      const r = await evaluate(manifest, context([named]));
+      const r = await offlineEvaluate(manifest, context([named]));
       assert.deepEqual(
         r.facetStatuses.map((f) => [f.facetId, f.status, f.reason?.split(":").slice(0, 4).join(":")]),
         [
@@ -159,7 +160,7 @@ describe("core §3.1.3: only the facets relevant to the processing context are p
   });
 
   it("a facet the context names and the manifest does not hold is not-projected, not absent", async () => {
-    const r = await evaluate(manifest, context(["profile", "urn:f:elsewhere"]));
+    const r = await offlineEvaluate(manifest, context(["profile", "urn:f:elsewhere"]));
     assert.deepEqual(r.facetStatuses.at(-1), {
       facetId: "urn:f:elsewhere",
       status: "not-projected",
@@ -173,41 +174,41 @@ describe("core §3.1.3: only the facets relevant to the processing context are p
   it("evaluate --facet, repeated, names them", async () => {
     const file = write("projection.json", JSON.parse(manifest));
     const statuses = async (...args: string[]) =>
-      JSON.parse((await cli("evaluate", file, "--now", NOW, "--purpose", "display", ...args)).stdout).facetStatuses.map(
-        (f: { status: string }) => f.status,
-      );
+      JSON.parse(
+        (await cli("evaluate", file, "--offline", "--now", NOW, "--purpose", "display", ...args)).stdout,
+      ).facetStatuses.map((f: { status: string }) => f.status);
     assert.deepEqual(await statuses(), ["processed", "processed"]);
     assert.deepEqual(await statuses("--facet", "health"), ["not-projected", "processed"]);
     assert.deepEqual(await statuses("--facet", "health", "--facet", "urn:f:profile"), ["processed", "processed"]);
   });
 
   it("an empty list of facets is a context error", async () => {
-    await assert.rejects(evaluate(manifest, { facets: [] }), /facets must be a non-empty array/);
+    await assert.rejects(offlineEvaluate(manifest, { facets: [] }), /facets must be a non-empty array/);
   });
 });
 
 describe("core §3.3.1: the receipt's fields", () => {
   it("every receipt has a receiptId named by its content: the same evaluation, the same bytes", async () => {
     const manifest = JSON.stringify(twoFacets("urn:checklist:receipt-id"));
-    const first = await evaluate(manifest, at());
-    const again = await evaluate(manifest, at());
+    const first = await offlineEvaluate(manifest, at());
+    const again = await offlineEvaluate(manifest, at());
     assert.equal(JSON.stringify(again), JSON.stringify(first));
     const { receiptId, ...rest } = first;
     const digest = createHash("sha256").update(canonicalize(rest)).digest("base64url");
     assert.equal(receiptId, `urn:um:receipt:sha256:${digest}`);
     assert.equal(Object.keys(first)[1], "receiptId");
     // Another context, another receipt.
-    assert.notEqual((await evaluate(manifest, at({ intendedPurpose: "display" }))).receiptId, receiptId);
+    assert.notEqual((await offlineEvaluate(manifest, at({ intendedPurpose: "display" }))).receiptId, receiptId);
   });
 
   it("a receipt rejected at Arrive, and the revoked receipt, have one too", async () => {
-    for (const receipt of [await evaluate("not json", at()), await revokedReceipt("urn:checklist:gone", at())])
+    for (const receipt of [await offlineEvaluate("not json", at()), await revokedReceipt("urn:checklist:gone", at())])
       assert.match(receipt.receiptId, /^urn:um:receipt:sha256:[A-Za-z0-9_-]{43}$/);
   });
 
   it("facetStatuses lists every facet when Verify rejects: not-projected, as none is read", async () => {
     const tampered = { ...twoFacets("urn:checklist:tampered"), subject: "did:web:mallory.example" };
-    const r = await evaluate(JSON.stringify(tampered), at());
+    const r = await offlineEvaluate(JSON.stringify(tampered), at());
     assert.deepEqual([r.outcome, r.signatureCheck], ["rejected", "invalid"]);
     assert.deepEqual(
       r.facetStatuses.map((f) => [f.facetId, f.name, f.status, f.reason?.split(":").slice(0, 4).join(":")]),
@@ -222,7 +223,9 @@ describe("core §3.3.1: the receipt's fields", () => {
 
 describe("core §3.3: a receipt for every manifest", () => {
   it("evaluate's umid option: a manifest for another UMID is rejected before Verify, every facet listed", async () => {
-    const r = await evaluate(JSON.stringify(twoFacets("urn:checklist:served")), at(), { umid: "urn:checklist:asked" });
+    const r = await offlineEvaluate(JSON.stringify(twoFacets("urn:checklist:served")), at(), {
+      umid: "urn:checklist:asked",
+    });
     assert.deepEqual(
       [r.manifestId, r.outcome, r.signatureCheck, r.facetStatuses.map((f) => f.status)],
       ["urn:checklist:served", "rejected", "not-evaluated", ["not-projected", "not-projected"]],

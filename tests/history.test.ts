@@ -212,7 +212,7 @@ describe("check --base: what a change must not do to what was served", () => {
 
     const loose = join(scratch, "not-a-repository");
     mkdirSync(loose);
-    const outside = await runCliInProcess(["check", "--content", loose, "--base", "HEAD"], loose, {
+    const outside = await runCliInProcess(["check", "--offline", "--content", loose, "--base", "HEAD"], loose, {
       GIT_CEILING_DIRECTORIES: scratch,
     });
     assertUsageError(outside, "manifest-resolver: --base: ", loose);

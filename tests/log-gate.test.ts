@@ -19,7 +19,7 @@ after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** `check --json` of the content folder `dir` (and `args`): its exit status and the rules of its errors. */
 async function checkRules(dir: string, ...args: string[]): Promise<{ status: number | null; rules: string[] }> {
-  const run = await cli("check", "--json", "--content", dir, ...args);
+  const run = await cli("check", "--offline", "--json", "--content", dir, ...args);
   const rules = run.stdout
     .trim()
     .split("\n")
@@ -59,7 +59,7 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     publish(dir, "a.json", "urn:a", { subject: "did:web:changed.example" });
     publish(dir, "b.json", "urn:b");
     assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/stale"] });
-    const human = await cli("check", "--content", dir);
+    const human = await cli("check", "--offline", "--content", dir);
     assert.match(
       human.stdout,
       /_log\/checkpoint - error log\/stale: 2 UMIDs' served state .*"urn:a".*run manifest-resolver log/,
@@ -120,7 +120,7 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     // JCS cannot spell the UMID "\ud800": reading the entry threw a TypeError out of check, build and log.
     const dir = await signedOver("gate-surrogate", ['{"state":"revoked","umid":"\\ud800"}']);
     assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] });
-    const human = await cli("check", "--content", dir);
+    const human = await cli("check", "--offline", "--content", dir);
     assert.match(
       human.stdout,
       /_log\/tile\/entries\/000\.p\/1 - error log\/unverifiable: .*an entry this log does not write/,
@@ -141,7 +141,7 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
     await logged(dir);
     publish(dir, "a.json", "urn:a", { subject: "did:web:changed.example" });
     const asPath = async (...args: string[]) => {
-      const run = await cli("check", "--json", ...args);
+      const run = await cli("check", "--offline", "--json", ...args);
       const rules = run.stdout
         .trim()
         .split("\n")
@@ -169,7 +169,7 @@ describe("the gate: check of content that has a log (issue 26, section 3)", () =
       edited[edited.length - 3]! ^= 1;
       writeFileSync(file, edited);
       assert.deepEqual(await checkRules(dir), { status: 1, rules: ["log/unverifiable"] }, path);
-      const human = await cli("check", "--content", dir);
+      const human = await cli("check", "--offline", "--content", dir);
       assert.match(human.stdout, new RegExp(`_log/${path.replaceAll(".", "\\.")} - error log/unverifiable: `), path);
       writeFileSync(file, kept);
     }
@@ -281,7 +281,7 @@ describe("check --base: the log must extend the log at REV (issue 26, section 3;
     // The log verifies and records what the content serves: only REV's checkpoint shows it rewritten.
     assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
     assert.deepEqual(await checkRules(dir, "--base", base), { status: 1, rules: ["log/rewritten"] });
-    const human = await cli("check", "--content", dir, "--base", base);
+    const human = await cli("check", "--offline", "--content", dir, "--base", base);
     const problems = printedProblems(human.stdout).map((p) => [p.file, p.rule]);
     assert.deepEqual(problems, [[relative(scratch, join(dir, "_log", "checkpoint")), "log/rewritten"]], human.stdout);
   });
@@ -318,7 +318,7 @@ describe("check --base: the log must extend the log at REV (issue 26, section 3;
     });
     writeFileSync(verifier(dir), good);
     assert.deepEqual(await checkRules(dir), { status: 0, rules: [] });
-    const human = await cli("check", "--content", dir, "--base", base);
+    const human = await cli("check", "--offline", "--content", dir, "--base", base);
     const problems = printedProblems(human.stdout).map((p) => [p.file, p.rule]);
     assert.deepEqual(problems, [[`${relative(scratch, verifier(dir))}@${base}`, "log/rewritten"]], human.stdout);
   });

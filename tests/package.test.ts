@@ -93,7 +93,7 @@ describe("a relying party's project, install scripts off", () => {
       'import { readFileSync } from "node:fs";\n' +
         'import { evaluate } from "manifest-resolver/evaluate";\n' +
         'for (const file of ["signed.json", "tampered.json"]) {\n' +
-        '  const receipt = await evaluate(readFileSync(file), { now: "2026-06-01T00:00:00Z" });\n' +
+        '  const receipt = await evaluate(readFileSync(file), { now: "2026-06-01T00:00:00Z" }, { offline: true });\n' +
         "  console.log(JSON.stringify([file, receipt.outcome, receipt.signatureCheck]));\n" +
         "}\n",
     );
@@ -174,7 +174,7 @@ describe("a publisher's project, the package a devDependency", () => {
     try {
       const response = await fetch(`${started.url}/${encodeURIComponent(umid)}`);
       assert.equal(response.status, 200);
-      const receipt = await evaluate(new Uint8Array(await response.arrayBuffer()));
+      const receipt = await evaluate(new Uint8Array(await response.arrayBuffer()), {}, { offline: true });
       assert.deepEqual([receipt.outcome, receipt.manifestId], ["accepted", umid]);
     } finally {
       await started.stop();

@@ -57,7 +57,7 @@ describe("keygen by role, from init to a signed, checked manifest with no hand e
     assert.equal(signature.publicKeySpkiB64, spki);
     // The resolver URL of the file gives the statusRef, as UM_RESOLVER_URL did.
     assert.ok(signature.statusRef.startsWith("http://localhost:8787/.well-known/manifest-resolver/status/"));
-    const checked = await run(["check", "--json"]);
+    const checked = await run(["check", "--offline", "--json"]);
     assert.equal(checked.status, 0, checked.stdout);
     assert.ok(checkedFiles(checked.stdout).some((f) => f.file === "manifest-resolver.json" && f.ok));
   });
@@ -95,11 +95,11 @@ describe("keygen by role, from init to a signed, checked manifest with no hand e
     assert.equal(json(join(dir, "manifest-resolver.json")).logOrigin, origin);
     assert.ok(existsSync(join(keys, "log.pem")));
     // The verifier names the log from now on: the gate refuses content the log does not record, until log runs.
-    assert.equal((await run(["check"])).status, 1);
+    assert.equal((await run(["check", "--offline"])).status, 1);
     const logged = await run(["log"]);
     assert.equal(logged.status, 0, logged.stdout + logged.stderr);
     assert.ok(readFileSync(join(dir, "content/_log/checkpoint"), "utf8").startsWith(`${origin}\n`));
-    const checked = await run(["check"]);
+    const checked = await run(["check", "--offline"]);
     assert.equal(checked.status, 0, checked.stdout);
     // A log keeps its key: a second one is refused, and none is made.
     const again = await run(["keygen", "--role", "log", "--file", join(keys, "log2.pem")]);
@@ -161,14 +161,14 @@ describe("manifest-resolver.json, read by every command", () => {
       type: "pkcs8",
     }) as string;
     writeFileSync(join(dir, "manifest-resolver.json"), `{\n  "keysDir": ${JSON.stringify(pem)}\n}\n`);
-    const checked = await run(["check"]);
+    const checked = await run(["check", "--offline"]);
     assert.equal(checked.status, 1);
     assert.deepEqual(problemPlaces(checked.stdout), [["manifest-resolver.json", "config/secret", 2, 15]]);
     assertUsageError(await run(["build"]), "manifest-resolver.json:2:15", "config/secret");
     // As base64 of its DER, the way `openssl pkey -outform DER | base64` prints it, too.
     const der = createPrivateKey(pem).export({ format: "der", type: "pkcs8" }).toString("base64");
     writeFileSync(join(dir, "manifest-resolver.json"), `{ "logOrigin": "${der}" }\n`);
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout), [
       ["manifest-resolver.json", "config/secret", 1, 17],
     ]);
   });
@@ -179,37 +179,43 @@ describe("manifest-resolver.json, read by every command", () => {
     const der = key.export({ format: "der", type: "pkcs8" }).toString("base64");
     const wrapped = der.match(/.{1,20}/g)!.join("\\n");
     writeFileSync(join(dir, "manifest-resolver.json"), `{ "logOrigin": "${wrapped}" }\n`);
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout), [
       ["manifest-resolver.json", "config/secret", 1, 17],
     ]);
     const jwk = JSON.stringify(key.export({ format: "jwk" }));
     writeFileSync(join(dir, "manifest-resolver.json"), `{ "signingKeyRef": ${JSON.stringify(jwk)} }\n`);
-    assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "config/secret");
+    assert.equal(problemPlaces((await run(["check", "--offline"])).stdout)[0]?.[1], "config/secret");
     writeFileSync(join(dir, "manifest-resolver.json"), `{ "signingKey": ${jwk} }\n`);
-    assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "config/secret");
+    assert.equal(problemPlaces((await run(["check", "--offline"])).stdout)[0]?.[1], "config/secret");
   });
 
   it("refuses a keys folder inside the repository, a value no command can use, and a member it does not know", async () => {
     const { dir, run } = await project("values");
     const write = (text: string) => writeFileSync(join(dir, "manifest-resolver.json"), text);
     write('{\n  "keysDir": "keys"\n}\n');
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout), [
       ["manifest-resolver.json", "config/keys-in-repository", 2, 14],
     ]);
     assertUsageError(await run(["keygen"]), "config/keys-in-repository");
     assert.ok(!existsSync(join(dir, "keys")), "no key written into the repository");
     write('{\n  "resolverUrl": "http://resolver.example"\n}\n');
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [["manifest-resolver.json", "config/value", 2, 18]]);
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout), [
+      ["manifest-resolver.json", "config/value", 2, 18],
+    ]);
     write('{\n  "logOrigin": "a log"\n}\n');
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [["manifest-resolver.json", "config/value", 2, 16]]);
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout), [
+      ["manifest-resolver.json", "config/value", 2, 16],
+    ]);
     write('{\n  "resolverURL": "https://resolver.example"\n}\n');
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout), [
       ["manifest-resolver.json", "schema/additionalProperties", 2, 18],
     ]);
     write('{ "statusLists": "yes" }\n');
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout), [["manifest-resolver.json", "schema/type", 1, 18]]);
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout), [
+      ["manifest-resolver.json", "schema/type", 1, 18],
+    ]);
     write('{ "keysDir": "/a", "keysDir": "/b" }\n');
-    assert.equal(problemPlaces((await run(["check"])).stdout)[0]?.[1], "json/duplicate-key");
+    assert.equal(problemPlaces((await run(["check", "--offline"])).stdout)[0]?.[1], "json/duplicate-key");
   });
   it("holds UM_KEYS_DIR to the keys folder's rule: keygen writes no key into the repository", async () => {
     const { dir, run } = await project("env-keys");
@@ -228,7 +234,7 @@ describe("manifest-resolver.json, read by every command", () => {
 
   it("takes a variable set to nothing as unset, as a CI's unset secret gives it", async () => {
     const { run } = await project("empty-env", "--resolver-url", "https://empty.example");
-    const checked = await run(["check"], { UM_LOG_ORIGIN: "" });
+    const checked = await run(["check", "--offline"], { UM_LOG_ORIGIN: "" });
     assert.equal(checked.status, 0, checked.stderr);
   });
 });
@@ -244,7 +250,7 @@ describe("status on by default", () => {
     const bare = json(join(dir, "content/bare.jsonld"));
     delete bare.signature.statusRef;
     writeFileSync(join(dir, "content/bare.jsonld"), `${JSON.stringify(bare, null, 2)}\n`);
-    const checked = await run(["check"]);
+    const checked = await run(["check", "--offline"]);
     assert.equal(checked.status, 0, checked.stdout);
     const warned = problemPlaces(checked.stdout, "warning");
     assert.deepEqual(
@@ -262,6 +268,6 @@ describe("status on by default", () => {
     ]);
     // Without a resolver URL there is no statusRef to give: sign says nothing of one, and check warns of none.
     writeFileSync(join(dir, "manifest-resolver.json"), JSON.stringify({ keysDir: "~/.manifest-keys/unreachable" }));
-    assert.deepEqual(problemPlaces((await run(["check"])).stdout, "warning"), []);
+    assert.deepEqual(problemPlaces((await run(["check", "--offline"])).stdout, "warning"), []);
   });
 });

@@ -99,7 +99,7 @@ describe("from a new key to a probed resolver", () => {
     const lifetime = Date.parse(skeleton.expiresAt) - Date.parse(skeleton.issuedAt);
     assert.equal(lifetime, 365 * 86_400_000);
     assert.ok(Math.abs(Date.parse(skeleton.issuedAt) - Date.now()) < 60_000);
-    const unsigned = await run("check");
+    const unsigned = await run("check", "--offline", "--offline");
     assert.equal(unsigned.status, 1);
     assert.deepEqual(problemPlaces(unsigned.stdout), [["content/me.jsonld", "schema/required", 1, 1]]);
     assert.ok(theProblem(unsigned.stdout, "schema/required").message.includes('"signature"'));
@@ -112,7 +112,7 @@ describe("from a new key to a probed resolver", () => {
     assert.equal(JSON.parse(read("walk/content/me.jsonld")).signature.publicKeySpkiB64, spki);
 
     // 5. check, build, serve, probe.
-    const checked = await run("check");
+    const checked = await run("check", "--offline", "--offline");
     assert.equal(checked.status, 0, checked.stdout);
     assert.deepEqual(printedProblems(checked.stdout), []);
     const built = await run("build");
@@ -385,13 +385,13 @@ describe("sign", () => {
     assert.deepEqual(Object.keys(JSON.parse(tabs)).slice(-2), ["ex:last", "signature"]);
     assert.match(read("sign/four.json"), /^\{\n {4}"@context"[\s\S]*\}$/);
     assert.ok(!read("sign/line.json").includes("\n"));
-    assert.equal((await cli(["check", "sign/tabs.json", "sign/four.json", "sign/line.json"])).status, 0);
+    assert.equal((await cli(["check", "--offline", "sign/tabs.json", "sign/four.json", "sign/line.json"])).status, 0);
   });
   it("re-signs in place, keeping other signature members", async () => {
     const old = signed(manifestFor("urn:resign"), newKey());
     (old.signature as Record<string, string>).statusRef = "https://status.example/1";
     write("sign/resign.json", JSON.stringify({ ...old, subject: "did:web:changed.example" }, null, 2));
-    assert.equal((await cli(["check", "sign/resign.json"])).status, 1);
+    assert.equal((await cli(["check", "--offline", "sign/resign.json"])).status, 1);
     assert.equal(
       (await cli(["sign", "sign/resign.json", "--key", "sign/key.pem", "--key-ref", "did:web:k#1"])).status,
       0,
@@ -399,7 +399,7 @@ describe("sign", () => {
     const resigned = JSON.parse(read("sign/resign.json"));
     assert.equal(resigned.signature.statusRef, "https://status.example/1");
     assert.equal(resigned.signature.keyRef, "did:web:k#1");
-    assert.equal((await cli(["check", "sign/resign.json"])).status, 0);
+    assert.equal((await cli(["check", "--offline", "sign/resign.json"])).status, 0);
   });
   it("refuses a file invalid for another reason, leaving it as it was, and signs the rest", async () => {
     const { subject: _, ...noSubject } = unsigned("urn:nosubject");
@@ -517,7 +517,7 @@ describe("revoke and redirect", () => {
     assert.equal(entry.umid, "urn:published");
     assert.equal(entry.reason, "superseded");
     assert.ok(Math.abs(Date.parse(entry.revokedAt) - Date.now()) < 60_000);
-    assert.equal((await cli(["check", "routes/content"])).status, 0);
+    assert.equal((await cli(["check", "--offline", "routes/content"])).status, 0);
   });
   it("refuses a second fate, and a redirect of what a manifest publishes", async () => {
     write("routes2/content/published.json", JSON.stringify(signed(manifestFor("urn:published"), key), null, 2));

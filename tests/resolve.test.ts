@@ -41,7 +41,8 @@ import {
   type TrustMemory,
   trustMemory,
 } from "../core/client/index.ts";
-import { evaluate, receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
+import { receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
+import { offlineEvaluate } from "./support/offline-evaluate.ts";
 import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
 import { RESOLVERS_PATH, STATUS_LIST_PREFIX, umidPath } from "../core/umid-path.ts";
 import { encodeStatusList, statusBitstring, type StatusCode } from "../core/status-list/bitstring.ts";
@@ -194,7 +195,7 @@ const at = (now: string, more: Partial<ResolveOptions> = {}): ResolveOptions => 
 describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", () => {
   const text = JSON.stringify(manifest("urn:rev:direct"));
   it("without one: unchecked, no reason, no warning, as before", async () => {
-    const r = valid(await evaluate(text, { now: NOW }));
+    const r = valid(await offlineEvaluate(text, { now: NOW }));
     assert.deepEqual(
       [r.outcome, r.revocationStatus, r.revocationReason, r.warnings],
       ["accepted", "unchecked", undefined, []],
@@ -204,14 +205,14 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
     const withRef = JSON.stringify(
       manifest("urn:rev:offline", { statusRef: "https://status.example/urn:rev:offline" }),
     );
-    const r = valid(await evaluate(withRef, { now: NOW }));
+    const r = valid(await offlineEvaluate(withRef, { now: NOW }));
     assert.deepEqual(
       [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.code)],
       ["accepted-with-warnings", "unchecked", "um:reason:status:offline", ["um:reason:status:offline"]],
     );
   });
   it("active: accepted, no warning", async () => {
-    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "active" } }));
+    const r = valid(await offlineEvaluate(text, { now: NOW }, { revocation: { status: "active" } }));
     assert.deepEqual(
       [r.outcome, r.revocationStatus, r.revocationReason, r.warnings],
       ["accepted", "active", undefined, []],
@@ -219,7 +220,7 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
   });
   it("revoked: rejected at Verify, what follows not evaluated", async () => {
     const r = valid(
-      await evaluate(text, { now: NOW }, { revocation: { status: "revoked", message: "holder says so" } }),
+      await offlineEvaluate(text, { now: NOW }, { revocation: { status: "revoked", message: "holder says so" } }),
     );
     assert.deepEqual(
       [r.outcome, r.revocationStatus, r.revocationReason, r.signatureCheck, r.freshnessCheck],
@@ -232,7 +233,7 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
     assert.deepEqual(r.warnings, [{ code: "um:reason:status:revoked", message: "holder says so" }]);
   });
   it("suspended: accepted with warnings", async () => {
-    const r = valid(await evaluate(text, { now: NOW }, { revocation: { status: "suspended" } }));
+    const r = valid(await offlineEvaluate(text, { now: NOW }, { revocation: { status: "suspended" } }));
     assert.deepEqual(
       [r.outcome, r.revocationStatus, r.warnings.map((w) => w.code)],
       ["accepted-with-warnings", "suspended", ["um:reason:status:suspended"]],
@@ -240,7 +241,7 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
   });
   it("unchecked with a reason: a warning and the reason, never a rejection", async () => {
     const r = valid(
-      await evaluate(
+      await offlineEvaluate(
         text,
         { now: NOW },
         { revocation: { status: "unchecked", code: "um:reason:status:http-502", message: "502" } },
@@ -253,7 +254,7 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
   });
   it("records no status for a manifest whose signature fails: its statusRef is nobody's", async () => {
     const tampered = JSON.stringify({ ...JSON.parse(text), subject: "did:web:mallory.example" });
-    const r = valid(await evaluate(tampered, { now: NOW }, { revocation: { status: "revoked" } }));
+    const r = valid(await offlineEvaluate(tampered, { now: NOW }, { revocation: { status: "revoked" } }));
     assert.deepEqual(
       [r.outcome, r.signatureCheck, r.revocationStatus, r.warnings.map((w) => w.code)],
       ["rejected", "invalid", "unchecked", ["um:reason:crypto:signature-invalid"]],
@@ -272,24 +273,24 @@ describe("evaluate() with a resolved revocation status (EXT-OPT O2.3, O2.4)", ()
       [{ status: "revoked" }, "revoked", ["um:reason:status:revoked"]],
     ] as const) {
       it(`${given === undefined ? "no status" : given.status}: rejected`, async () => {
-        const r = valid(await evaluate(text, strict, given === undefined ? {} : { revocation: given }));
+        const r = valid(await offlineEvaluate(text, strict, given === undefined ? {} : { revocation: given }));
         assert.deepEqual([r.outcome, r.revocationStatus, r.warnings.map((w) => w.code)], ["rejected", status, codes]);
       });
     }
     it("active: accepted", async () => {
-      const r = valid(await evaluate(text, strict, { revocation: { status: "active" } }));
+      const r = valid(await offlineEvaluate(text, strict, { revocation: { status: "active" } }));
       assert.deepEqual([r.outcome, r.warnings], ["accepted", []]);
     });
     it("a requireActiveStatus that is not a boolean is a context error", async () => {
       await assert.rejects(
-        evaluate(text, { now: NOW, requireActiveStatus: "yes" as unknown as boolean }),
+        offlineEvaluate(text, { now: NOW, requireActiveStatus: "yes" as unknown as boolean }),
         (e: Error) => e instanceof ContextError && e.message.includes("requireActiveStatus must be true or false"),
       );
     });
   });
   it("refuses a reason that is not a registry code, naming it", async () => {
     await assert.rejects(
-      evaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "endpoint down" } }),
+      offlineEvaluate(text, { now: NOW }, { revocation: { status: "unchecked", code: "endpoint down" } }),
       (e: Error) => e.message.includes("revocation.code") && e.message.includes('"endpoint down"'),
     );
   });
@@ -1572,12 +1573,16 @@ describe("resolve(): the manifest's media type", () => {
   it("evaluate() takes the Content-Type too, for a caller that fetched the manifest itself", async () => {
     const text = JSON.stringify(manifest("urn:mt:evaluate"));
     assert.deepEqual(
-      mediaWarnings(valid(await evaluate(text, { now: NOW }, { contentType: "text/html; charset=utf-8" }))).length,
+      mediaWarnings(valid(await offlineEvaluate(text, { now: NOW }, { contentType: "text/html; charset=utf-8" })))
+        .length,
       1,
     );
-    assert.deepEqual(valid(await evaluate(text, { now: NOW }, { contentType: "application/ld+json" })).warnings, []);
     assert.deepEqual(
-      valid(await evaluate(text, { now: NOW })).warnings,
+      valid(await offlineEvaluate(text, { now: NOW }, { contentType: "application/ld+json" })).warnings,
+      [],
+    );
+    assert.deepEqual(
+      valid(await offlineEvaluate(text, { now: NOW })).warnings,
       [],
       "not given: not checked (a file has no media type)",
     );

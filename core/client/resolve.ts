@@ -46,7 +46,8 @@ import { withLegacyEntries } from "./legacy-memory.ts";
 import type { StatusAnswer } from "./status-resolution.ts";
 import { resolveStatus } from "./status-sources.ts";
 
-export interface ResolveOptions extends Omit<EvaluateOptions, "revocation" | "contentType" | "online" | "umid"> {
+export interface ResolveOptions
+  extends Omit<EvaluateOptions, "revocation" | "contentType" | "online" | "umid" | "fetch" | "cache" | "timeoutMs"> {
   /** The evaluation context (its `now` is also the clock of every cache decision). Default {}. */
   context?: EvaluationContext;
   /** Default: the global fetch. */
@@ -175,7 +176,8 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const guarded = chosen === undefined ? undefined : guardedMemory(chosen);
   // What a 0.1.0 cache remembered is read into the memory (legacy-memory.ts), through the guard: a full one is said.
   const memory = guarded !== undefined && cache !== undefined ? withLegacyEntries(guarded, cache) : guarded;
-  const evaluateOptions: EvaluateOptions = rest;
+  // The client resolves keyRefs itself (resolveRemote, below, or not at all offline): the evaluator fetches nothing.
+  const evaluateOptions: EvaluateOptions = { ...rest, offline: true };
   // One resolution of the keyRef, however many times the manifest is evaluated (twice, when it has a status).
   const resolveRemote =
     offline === true

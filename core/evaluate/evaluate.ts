@@ -31,14 +31,11 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 /** DID documents this process fetched without a cache of the caller's: a few hundred at 64 KiB at most each. */
 const didDocuments = memoryCache(4 * 1024 * 1024);
 
-/** How keyRefs are resolved over the network: each part defaults as `online: true` does. */
+/** How keyRefs are resolved over the network: the deprecated `online` option's object. */
 export interface OnlineResolution {
-  /** Default: the global fetch. */
-  fetch?: Fetch;
-  /** Where DID documents are kept between evaluations. Default: one in memory, for the process. */
-  cache?: HttpCache;
-  /** Milliseconds a request may take. Default 10 000. */
-  timeoutMs?: number;
+  fetch?: Fetch | undefined;
+  cache?: HttpCache | undefined;
+  timeoutMs?: number | undefined;
 }
 
 export interface EvaluateOptions {
@@ -56,13 +53,22 @@ export interface EvaluateOptions {
    */
   keys?: Readonly<Record<string, string>>;
   /**
-   * Resolve keyRefs over the network too (core §1.6.4, step 4): a did:web's document is
-   * fetched (https:, or http: to localhost; same-origin redirects only; 64 KiB; the
-   * timeout), kept in `cache` by its HTTP caching headers, default a bounded cache in
-   * memory shared by every evaluation in this process. `true` for the global fetch and a
-   * 10 s timeout. Without it only did:key and did:jwk are resolved, and any other keyRef
-   * is "unresolved" with `keyRefResolutionReason` `um:reason:key:offline` (did:web) or
-   * `um:reason:key:unsupported-method`. Pinned `keys` are never looked up.
+   * Resolve no keyRef over the network (core §1.6.4, step 4): only did:key, did:jwk and pinned `keys`, and any other
+   * keyRef is "unresolved", with `keyRefResolutionReason` `um:reason:key:offline` (did:web) or
+   * `um:reason:key:unsupported-method`. Default false: a did:web's document is fetched with `fetch` (https:, or http:
+   * to localhost; same-origin redirects only; 64 KiB; `timeoutMs`), and kept in `cache` by its HTTP caching headers.
+   * Pinned `keys` are never looked up.
+   */
+  offline?: boolean;
+  /** Default: the global fetch. */
+  fetch?: Fetch;
+  /** Where DID documents are kept between evaluations. Default: a bounded cache in memory, for the process. */
+  cache?: HttpCache;
+  /** Milliseconds a request may take. Default 10 000. */
+  timeoutMs?: number;
+  /**
+   * @deprecated Goes in 0.2. Its `true` is the default now, its `false` is `offline: true`, and its object's `fetch`,
+   * `cache` and `timeoutMs` are the options of those names. Read only when `offline` is not given.
    */
   online?: boolean | OnlineResolution;
   /** Resource limits (core §6.3); default 1 MiB, depth 10, 1000 items per array. */
@@ -145,7 +151,7 @@ export async function evaluateWithSourceMap(
     version: arrival.version,
     members: arrival.members,
     pins: keyPins(options.keys),
-    resolveRemote: resolveRemote ?? remoteResolver(options.online, resolved.now.getTime()),
+    resolveRemote: resolveRemote ?? remoteResolver(networkOptions(options), resolved.now.getTime()),
     revocation: options.revocation,
     rejected: refusal !== undefined,
   };
@@ -214,17 +220,28 @@ function guarded(cache: HttpCache): HttpCache {
   return wrapper;
 }
 
+/** How `options` say keyRefs are resolved over the network, the deprecated `online` read as it stands for; undefined: not. */
+function networkOptions(options: EvaluateOptions): OnlineResolution | undefined {
+  const { offline, online } = options;
+  if (offline === true || (offline === undefined && online === false)) return undefined;
+  const given = offline === undefined && typeof online === "object" ? online : {};
+  return {
+    fetch: options.fetch ?? given.fetch,
+    cache: options.cache ?? given.cache,
+    timeoutMs: options.timeoutMs ?? given.timeoutMs,
+  };
+}
+
 /**
- * The resolver `online` asks for, at the evaluation clock `now`; none when offline. `from`: the base URL of the
- * resolver that served the manifest, when one did (core/did/did-web.ts).
+ * The resolver of keyRefs over the network `how` describes, at the evaluation clock `now`; none without. `from`: the
+ * base URL of the resolver that served the manifest, when one did (core/did/did-web.ts).
  */
 export function remoteResolver(
-  online: EvaluateOptions["online"],
+  how: OnlineResolution | undefined,
   now: number,
   from?: string,
 ): RemoteResolver | undefined {
-  if (online === undefined || online === false) return undefined;
-  const how = online === true ? {} : online;
+  if (how === undefined) return undefined;
   const cache = how.cache === undefined ? didDocuments : guarded(how.cache);
   const transport = { fetch: how.fetch ?? globalFetch, timeoutMs: how.timeoutMs ?? DEFAULT_TIMEOUT_MS };
   return (keyRef) => resolveKeyRefOnline(keyRef, { transport, cache, now, ...(from !== undefined && { from }) });

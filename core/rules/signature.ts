@@ -207,7 +207,7 @@ export const SIGNATURE_RULES = {
   },
   "keys/did-web-mismatch": {
     severity: "error",
-    summary: "check --online: a pinned did:web keyRef's DID document does not hold the pinned key",
+    summary: "check: a pinned did:web keyRef's DID document does not hold the pinned key",
     why:
       "A relying party resolves a did:web keyRef to the key its DID document lists under " +
       "assertionMethod, and rejects a manifest whose key differs (core §1.6.4). A " +
@@ -222,13 +222,17 @@ export const SIGNATURE_RULES = {
   },
   "keys/did-web-unreachable": {
     severity: "warning",
-    summary: "check --online could not fetch a pinned did:web keyRef's DID document",
+    summary: "check could not have a pinned did:web keyRef's DID document, or one from the DID",
     why:
       "Relying parties who resolve keyRefs cannot confirm keys whose document they " +
       'cannot fetch: their receipts say keyRefResolution "unresolved", and identity ' +
-      "stays at Tier 0. A warning: the network of the machine running check may be what failed.",
+      "stays at Tier 0. The same holds of a document check does not ask for: one on a local or private " +
+      "address while the resolver is not on one, which no relying party of that resolver asks either. " +
+      "A warning: the network of the machine running check may be what failed.",
     source: "UM v0.4 core §1.6.4 (key resolution, step 4); W3C CCG did:web",
-    fix: "Check that the document's URL (in the message) answers over https:, or run check --online again.",
+    fix:
+      "Check that the document's URL (in the message) answers over https: on a public address, or run check " +
+      "again; check --offline asks no DID document at all.",
   },
   "keys/none-pinned": {
     severity: "warning",

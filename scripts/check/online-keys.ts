@@ -1,14 +1,17 @@
 /**
- * `check --online`: each did:web keyRef `_keys.json` pins is resolved as a relying party
- * resolves it (core/did/did-web.ts), and its DID document must list the pinned key under
- * assertionMethod. A document the build publishes itself (its host is UM_RESOLVER_URL's:
- * did-web-documents.ts) is made from the pins, so it is not fetched. Opt-in: the gate
- * needs no network.
+ * What `check` fetches unless `--offline`: each did:web keyRef `_keys.json` pins is resolved as
+ * a relying party resolves it (core/did/did-web.ts), and its DID document must list the
+ * pinned key under assertionMethod. A document the build publishes itself (its host is the
+ * resolver's: did-web-documents.ts) is made from the pins, so it is not fetched. A pin on a
+ * local or private address is not fetched either when the resolver is not on one: a pull
+ * request must not make CI ask its own network, and no relying party of that resolver would.
+ * A document that cannot be had costs a warning, never the gate.
  */
 import type { Fetch } from "../../core/http/fetch-following.ts";
 import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
 import { resolveDidWebKey } from "../../core/did/did-web.ts";
 import { didWebDocumentUrl } from "../../core/did/did-web-url.ts";
+import { DEFINITIVE_FAULTS } from "../../core/did/key-ref-fault.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import type { PinnedKey } from "./keys.ts";
 
@@ -28,11 +31,18 @@ export async function onlineKeyProblems(
   const transport = { fetch, timeoutMs: TIMEOUT_MS };
   const problems = await Promise.all(
     fetched.map(async ({ keyRef, spki, where }) => {
-      const remote = await resolveDidWebKey(keyRef, { transport, cache: undefined, now: now.getTime() });
+      const remote = await resolveDidWebKey(keyRef, {
+        transport,
+        cache: undefined,
+        now: now.getTime(),
+        ...(resolverUrl !== "" && { from: resolverUrl }),
+      });
+      // As a relying party's receipt has it: the DID's own answer naming no such key rejects, anything else leaves the
+      // key unconfirmed.
       if ("fault" in remote)
-        return remote.fault === "unreachable" || remote.fault === "timeout"
-          ? diagnostic("keys/did-web-unreachable", where, remote.reason)
-          : diagnostic("keys/did-web-mismatch", where, remote.reason);
+        return DEFINITIVE_FAULTS.has(remote.fault)
+          ? diagnostic("keys/did-web-mismatch", where, remote.reason)
+          : diagnostic("keys/did-web-unreachable", where, remote.reason);
       const pinnedKey = spkiPublicKey(spki);
       return pinnedKey !== undefined && Buffer.from(pinnedKey).equals(remote.publicKey)
         ? undefined

@@ -5,7 +5,7 @@
  * The declaration: all that --help and a usage error need; the run is check.ts.
  */
 import { declareCommand } from "../cli/command.ts";
-import { CONTENT_OPTION, CACHE_OPTION, SARIF_OPTION, MAX_PROBLEMS_OPTION } from "./shared-options.ts";
+import { CONTENT_OPTION, CACHE_OPTION, SARIF_OPTION, MAX_PROBLEMS_OPTION, offlineOptions } from "./shared-options.ts";
 import { booleanOption, listOption, stringOption } from "../cli/options.ts";
 
 export const check = declareCommand({
@@ -83,14 +83,13 @@ Examples:
         "first, even when the check fails; " +
         "without --base, against nothing: all is new",
     }),
-    online: booleanOption({
-      help:
-        "also fetch the DID document of each did:web keyRef _keys.json pins (but those of " +
-        "UM_RESOLVER_URL's host, which the build publishes), as a relying party resolves " +
-        "it: one that does not list the pinned key under assertionMethod is an error " +
-        "(keys/did-web-mismatch), one that cannot be fetched a warning (keys/did-web-unreachable)",
-      default: { text: "no network" },
-    }),
+    ...offlineOptions(
+      "fetch no DID document: the pins alone are checked",
+      "the DID document of each did:web keyRef _keys.json pins (but those of the resolver's host, which the build " +
+        "publishes) is fetched as a relying party resolves it: one that does not list the pinned key under " +
+        "assertionMethod is an error (keys/did-web-mismatch), one that cannot be fetched a warning " +
+        "(keys/did-web-unreachable)",
+    ),
     ...MAX_PROBLEMS_OPTION,
     ...CACHE_OPTION,
     ...SARIF_OPTION,

@@ -3,7 +3,7 @@
  * `--base`, also what the change does to what the resolver already answered, which a pull
  * request must not rewrite (revocation is permanent: EXT-OPT O2.3).
  */
-import { verificationCacheOff } from "./deprecated-spelling.ts";
+import { offlineChosen, verificationCacheOff } from "./deprecated-spelling.ts";
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { excerpt } from "../../core/excerpt.ts";
@@ -44,6 +44,7 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
   const summaryFile = values.summary;
   const shown = values["max-problems"];
   const sarif = sarifFile(values.sarif);
+  const offline = offlineChosen("check", values);
   const compares = base !== undefined || summaryFile !== undefined;
   if (compares && paths.length > 0)
     throw new UsageError(
@@ -89,7 +90,7 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
     result.diagnostics.push(...config.diagnostics);
   }
   if (whole) await addLogProblems(contentDir, result, states, revision);
-  if (values.online === true)
+  if (!offline)
     result.diagnostics.push(
       ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
     );

@@ -1,7 +1,7 @@
 /**
  * Options renamed in 0.1.x so that one setting has one spelling (`--file` for a file, `--out` for a folder; which cache
- * `--http-cache` and `--no-verification-cache` are). The old spelling is kept for one minor version with a warning;
- * CHANGELOG.md lists them, and shared-options.ts declares both.
+ * `--http-cache` and `--no-verification-cache` are; `--offline` wherever a command can fetch). The old spelling is
+ * kept for one minor version with a warning; CHANGELOG.md lists them, and shared-options.ts declares both.
  */
 import { UsageError } from "../cli/command.ts";
 
@@ -44,4 +44,18 @@ export function httpCacheDir(
   values: { "http-cache": string | undefined; cache: string | undefined },
 ): string | undefined {
   return spelledNow(command, values, "http-cache", "cache");
+}
+
+/**
+ * Whether `command` is to fetch nothing: `--offline`. `--online`, which asked for what is now the default, is taken
+ * with a warning; both together are refused.
+ */
+export function offlineChosen(command: string, values: { offline: boolean; online: boolean }): boolean {
+  if (!values.online) return values.offline;
+  if (values.offline) throw new UsageError("give --offline alone: --online is the default, and deprecated");
+  console.error(
+    `manifest-resolver: ${command} --online is deprecated, and goes in 0.2: ${command} fetches by default ` +
+      "now, and --offline turns it off",
+  );
+  return false;
 }

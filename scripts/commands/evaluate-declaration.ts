@@ -6,7 +6,7 @@
  */
 import { declareCommand } from "../cli/command.ts";
 import { CONTEXT_OPTION } from "./context-option.ts";
-import { httpCacheOptions, RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
+import { httpCacheOptions, offlineOptions, RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
 import { booleanOption, stringOption } from "../cli/options.ts";
 
 export const evaluateCommand = declareCommand({
@@ -31,17 +31,14 @@ Example:
     ...CONTEXT_OPTION,
     now: stringOption({ value: "DATE-TIME", help: 'the clock (RFC 3339), overriding the context\'s "now"' }),
     ...KEYS_OPTION,
-    online: booleanOption({
-      help:
-        "resolve a did:web keyRef over the network: fetch its DID document (https:, or " +
-        "http: to localhost) and hold the embedded key to the one it lists under " +
-        "assertionMethod (core §1.6.4, step 4)",
-      default: { text: "did:key and did:jwk only, resolved without the network" },
-    }),
-    ...httpCacheOptions(
-      "with --online, keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag",
-      { text: "kept in memory for this run" },
+    ...offlineOptions(
+      'resolve no keyRef over the network: only did:key, did:jwk and --keys (a did:web keyRef is then "unresolved")',
+      "a did:web keyRef's DID document is fetched (https:, or http: to localhost), and the embedded key held to the " +
+        "one it lists under assertionMethod (core §1.6.4, step 4)",
     ),
+    ...httpCacheOptions("keep the DID documents fetched in DIR, reused by their Cache-Control max-age and ETag", {
+      text: "kept in memory for this run",
+    }),
     ...RECEIPT_KEY_OPTIONS,
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },

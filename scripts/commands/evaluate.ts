@@ -3,7 +3,7 @@
  * file (core/evaluate/), its receipt on stdout. The same module runs in any runtime; this
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
-import { httpCacheDir } from "./deprecated-spelling.ts";
+import { httpCacheDir, offlineChosen } from "./deprecated-spelling.ts";
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
@@ -51,7 +51,8 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
   const settings = projectSettings();
   const keys = keysOption(values.keys, settings);
   const cacheDir = httpCacheDir("evaluate", values);
-  if (cacheDir !== undefined && values.online !== true) throw new UsageError("--http-cache needs --online");
+  const offline = offlineChosen("evaluate", values);
+  if (cacheDir !== undefined && offline) throw new UsageError("--http-cache keeps DID documents: not with --offline");
   const output = await receiptKeyOption(values, settings);
   if (typeof output === "string") {
     console.error(printable(`manifest-resolver: ${output}`));
@@ -65,7 +66,8 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
       standardsUrl: settings.standardsUrl,
       limits: settings.limits,
       ...(keys !== undefined && { keys }),
-      ...(values.online === true && { online: cache === undefined ? true : { cache } }),
+      offline,
+      ...(cache !== undefined && { cache }),
     });
   } catch (error) {
     if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);

@@ -129,10 +129,11 @@ export async function sampleUmid(dist: string): Promise<string | undefined> {
     }
     if (active.length >= SAMPLE_CANDIDATES) break;
   }
-  // The most usable: accepted, else with warnings, else partly; else the first.
+  // The most usable: accepted, else with warnings, else partly; else the first. Judged offline: a start-up asks no
+  // DID's host, and the page resolves the keyRef when it is asked.
   let best: { umid: string; rank: number } | undefined;
   for (const [umid, file] of active.slice(0, SAMPLE_CANDIDATES)) {
-    const rank = USABLE.indexOf((await evaluate(readFileSync(join(dist, file)))).outcome);
+    const rank = USABLE.indexOf((await evaluate(readFileSync(join(dist, file)), {}, { offline: true })).outcome);
     if (rank === 0) return umid;
     if (rank > 0 && (best === undefined || rank < best.rank)) best = { umid, rank };
   }

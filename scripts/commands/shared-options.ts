@@ -59,6 +59,20 @@ export const CACHE_OPTION = {
 };
 
 /**
+ * `--offline` (`help`: what the command then fetches not; `fetched`: what it fetches by default), and `--online`, which
+ * asked until 0.1 for what is now the default, kept for one minor version with a warning.
+ */
+export function offlineOptions(help: string, fetched: string) {
+  return {
+    offline: booleanOption({ help, default: { text: fetched } }),
+    online: booleanOption({
+      help: "deprecated: asks for what is the default now (--offline turns it off); goes in 0.2",
+      deprecated: true,
+    }),
+  };
+}
+
+/**
  * `--http-cache DIR`, where a relying party's commands keep the responses they fetched, and `--cache DIR`, its
  * spelling until 0.1 (which left it unsaid which cache it was), kept for one minor version with a warning.
  */

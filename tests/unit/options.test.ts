@@ -247,7 +247,7 @@ describe("declared options", () => {
       assert.deepEqual(listed, declared, `${command.name} --help lists its options in order`);
       for (const flag of declared) {
         const shown = new RegExp(`\\[?${flag}\\b`).test(usage!);
-        const deprecated = new RegExp(`^ {2}${flag}(?: [A-Z]+)?\\s+deprecated spelling of --`, "m").test(section);
+        const deprecated = new RegExp(`^ {2}${flag}(?: [A-Z]+)?\\s+deprecated\\b`, "m").test(section);
         assert.notEqual(shown, deprecated, `${command.name}: ${flag} in the synopsis unless deprecated`);
       }
     }
