@@ -154,7 +154,7 @@ function purposeUnverified(ev: Evaluation, result: ConsentStatus, at: string, pu
     code,
     message:
       `the consent ${quoted(result.consentRef)} is for the purpose ${quoted(purpose)}; no intended purpose was ` +
-      `given (the context's intendedPurpose), so whether this use falls within it is not verified`,
+      `given, so whether this use falls within it is not verified`,
     pointer: `${at}/purpose`,
   });
 }

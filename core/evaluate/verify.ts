@@ -120,7 +120,7 @@ async function resolveKeyRef(
     }
     warn(ev, false, {
       code: receipt.keyRefResolutionReason,
-      message: `keyRef not resolved, so its identity is not attributed to the embedded key: ${remote.reason}`,
+      message: `the signer's DID document did not confirm the key, so nothing says the key is the signer's: ${remote.reason}`,
       pointer: "/signature/keyRef",
     });
     return undefined;
