@@ -1,168 +1,286 @@
 /**
  * The lookup page: resolves a UMID as a relying party's client does (core/client: the
- * request, redirects, the statusRef, the evaluation, contract §4.3 and core §3.1),
- * cross-origin from a browser, and shows first the verdict in plain words (with the
- * resolver's own status listing when the manifest names no statusRef), then what happened
- * on the wire, the answer's status, headers and body, and the receipt.
+ * request, redirects, the status, the signer's DID document, the resolver's transparency
+ * log, the evaluation; contract §4.3, core §3.1), cross-origin from a browser, and shows the
+ * verdict in plain words, the summary card and the checklist made from the receipt, then
+ * every request made and the receipt itself. Each lookup is a history entry of its own.
  */
-import { resolve, type Resolution } from "../core/client/index.ts";
+import { type Resolution, type Resolved, resolve, trustMemory } from "../core/client/index.ts";
 import { umidPath } from "../core/umid-path.ts";
+import { type LookupFacts, type StatusSeen, checklist } from "./checklist.ts";
 import {
+  type Exchange,
   endedAtUnreadableRedirect,
-  exchangeWords,
   manifestAnswer,
   recordingFetch,
-  type Exchange,
+  redirectTarget,
+  redirected,
 } from "./exchanges.ts";
 import { httpMeaning } from "./http-meaning.ts";
-import { listedStatus } from "./listed-status.ts";
+import { type Answer, element, resultNodes } from "./render.ts";
 import { standInFor, standInWords, standingIn } from "./stand-in.ts";
-import { receiptVerdict, unresolvedVerdict, type Verdict } from "./verdict.ts";
+import { summary } from "./summary.ts";
+import { type Verdict, receiptVerdict, unresolvedVerdict } from "./verdict.ts";
+import { plain, shortened } from "./words.ts";
 
 const form = document.querySelector<HTMLFormElement>("#lookup")!;
 const resolverInput = document.querySelector<HTMLInputElement>("#resolver")!;
 const umidInput = document.querySelector<HTMLInputElement>("#umid")!;
 const purposeInput = document.querySelector<HTMLInputElement>("#purpose")!;
+const logKeyInput = document.querySelector<HTMLInputElement>("#log-key")!;
+const logKeyHint = document.querySelector<HTMLElement>("#log-key-hint")!;
+const lookUpButton = document.querySelector<HTMLButtonElement>("#look-up")!;
+const cancelButton = document.querySelector<HTMLButtonElement>("#cancel")!;
+const progress = document.querySelector<HTMLElement>("#progress")!;
+const intro = document.querySelector<HTMLElement>("#intro")!;
 const result = document.querySelector<HTMLElement>("#result")!;
 const announcement = document.querySelector<HTMLElement>("#announcement")!;
-/** The latest lookup: an earlier one that answers later must not overwrite it. */
-let latest = 0;
 
 const SHOWN_HEADERS = ["ETag", "Cache-Control", "Content-Type", "X-UM-Resolver-Contract"];
-// A shared link carries the resolver and the UMID in its query, or in its hash (which no server sees).
-const shared = new URLSearchParams(location.search !== "" ? location.search : location.hash.slice(1));
+const TITLE = "Manifest lookup";
 /** The content of the page's meta tag `name` (filled in by whoever serves the page), "" for none. */
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? "";
-resolverInput.value = shared.get("resolver") ?? meta("manifest-resolver");
-umidInput.value = shared.get("umid")?.trim() ?? "";
-purposeInput.value = shared.get("purpose")?.trim() ?? "";
+/** The publisher's log verifier key, which the build of this page set as its default. */
+const publishersLogKey = meta("manifest-resolver-log-key");
+/**
+ * What this page saw that a relying party's safety rests on (a revocation, a log's checkpoint), for as long as the
+ * page is open: a later lookup never reads a revoked UMID as active, nor a log rolled back as current.
+ */
+const memory = trustMemory();
+/** The lookup under way, which a new one or Cancel stops. */
+let current: AbortController | undefined;
 
+interface Query {
+  resolver: string;
+  umid: string;
+  purpose: string;
+  logKey: string;
+}
+
+showSamples();
+fill(queryOf(location));
+logKeyInput.addEventListener("input", () => describeLogKey(logKeyInput.value.trim(), false));
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  const resolver = resolverInput.value.trim().replace(/\/+$/, "");
   // A UMID pasted with a space or a line break around it is the same UMID.
-  const umid = umidInput.value.trim();
-  umidInput.value = umid;
-  const purpose = purposeInput.value.trim();
+  umidInput.value = umidInput.value.trim();
   if (!form.reportValidity()) return;
-  history.replaceState(null, "", `?${new URLSearchParams({ resolver, umid, ...(purpose !== "" && { purpose }) })}`);
-  void lookUp(resolver, umid, purpose);
+  const query = fieldsQuery();
+  const search = `?${searchOf(query)}`;
+  if (search !== location.search) history.pushState(null, "", search);
+  void lookUp(query);
+});
+cancelButton.addEventListener("click", () => current?.abort());
+// Back and Forward show the lookup of the entry they return to.
+addEventListener("popstate", () => {
+  const query = queryOf(location);
+  fill(query);
+  if (query.resolver !== "" && query.umid !== "") void lookUp(query);
+  else {
+    current?.abort();
+    result.replaceChildren();
+    document.title = TITLE;
+  }
 });
 if (resolverInput.value !== "" && umidInput.value !== "") form.requestSubmit();
 
-/** `purpose`: the intended use, which each consent's purpose is compared with (core §3.1.4); "" when none is given. */
-async function lookUp(resolver: string, umid: string, purpose: string): Promise<void> {
-  const lookup = ++latest;
-  const request = requestLine(resolver + umidPath(umid));
-  result.replaceChildren(request, line("muted", "Asking…"));
-  announcement.textContent = "";
-  const log: Exchange[] = [];
-  let resolution: Resolution;
-  const standIn = standInFor(resolver, meta);
-  try {
-    const context = purpose === "" ? {} : { intendedPurpose: purpose };
-    const recording = recordingFetch(log);
-    const fetch = standIn === undefined ? recording : standingIn(recording, standIn);
-    resolution = await resolve(standIn?.for ?? resolver, umid, { fetch, context });
-  } catch (error) {
-    // Only an unusable resolver URL (or UMID, or context) throws.
-    resolution = { reason: (error as Error).message };
-  }
-  const verdict =
-    "receipt" in resolution
-      ? receiptVerdict(resolution.receipt, await listedStatus(resolver, umid, resolution))
-      : unresolvedVerdict(unresolvedReason(resolution.reason, log));
-  if (standIn !== undefined) verdict.reasons.push(standInWords(standIn));
-  const parts: Node[] = [verdictBlock(verdict), request, shareLink()];
-  if (log.length > 0) parts.push(heading("What happened"), list(exchangeWords(log)));
-  const answer = manifestAnswer(log);
-  if (answer !== undefined) {
-    parts.push(heading(`The answer: ${answer.status} ${answer.statusText}`), headerList(answer.headers));
-    const meaning = httpMeaning(answer.status);
-    if (meaning !== undefined) parts.push(line("", meaning));
-    parts.push(scrollable(answer.ok ? "Manifest" : "Response body", pretty(await answer.text())));
-  }
-  if ("receipt" in resolution)
-    parts.push(heading("The receipt"), scrollable("Receipt", JSON.stringify(resolution.receipt, null, 2)));
-  if (lookup !== latest) return;
-  result.replaceChildren(...parts);
-  announcement.textContent = `${verdict.headline}: ${verdict.reasons[0]}`;
+/** The lookup a URL asks for: its query, or its hash (which no server sees), which a shared link may use. */
+function queryOf(where: Location): Query {
+  const shared = new URLSearchParams(where.search !== "" ? where.search : where.hash.slice(1));
+  return {
+    resolver: shared.get("resolver") ?? meta("manifest-resolver"),
+    umid: shared.get("umid")?.trim() ?? "",
+    purpose: shared.get("purpose")?.trim() ?? "",
+    logKey: shared.get("logKey")?.trim() ?? publishersLogKey,
+  };
 }
 
-/** Why nothing came: the client's reason, unless the resolver did answer, with a redirect this page cannot follow. */
-function unresolvedReason(reason: string, log: Exchange[]): string {
-  return endedAtUnreadableRedirect(log)
-    ? "the resolver redirected this UMID to another site, which this page cannot read; " +
-        "open the request URL in the browser"
-    : reason;
+function fill(query: Query): void {
+  resolverInput.value = query.resolver;
+  umidInput.value = query.umid;
+  purposeInput.value = query.purpose;
+  logKeyInput.value = query.logKey;
+  describeLogKey(query.logKey, true);
 }
 
-function verdictBlock(verdict: Verdict): HTMLElement {
-  const block = element("div", "", `verdict ${verdict.tone}`);
-  block.append(element("p", verdict.headline, "headline"), list(verdict.reasons));
-  return block;
+function fieldsQuery(): Query {
+  return {
+    resolver: resolverInput.value.trim().replace(/\/+$/, ""),
+    umid: umidInput.value,
+    purpose: purposeInput.value.trim(),
+    logKey: logKeyInput.value.trim(),
+  };
 }
 
-function requestLine(url: string): HTMLElement {
-  const copy = element("button", "Copy");
-  copy.setAttribute("type", "button");
-  copy.setAttribute("aria-label", "Copy the request URL");
-  copy.addEventListener("click", () => {
-    navigator.clipboard.writeText(url).then(
-      () => (copy.textContent = "Copied"),
-      () => (copy.textContent = "Not copied: select the URL"),
-    );
+/** The query of a lookup's URL: the log key only when it is not the page's default, so a link stays short. */
+function searchOf(query: Query): URLSearchParams {
+  return new URLSearchParams({
+    resolver: query.resolver,
+    umid: query.umid,
+    ...(query.purpose !== "" && { purpose: query.purpose }),
+    ...(query.logKey !== publishersLogKey && { logKey: query.logKey }),
   });
-  const paragraph = element("p", "Request: GET ");
-  paragraph.append(element("code", url), " ", copy);
-  return paragraph;
 }
 
-function shareLink(): HTMLElement {
-  const link = element("a", "Link to this lookup");
-  link.setAttribute("href", location.href);
-  const paragraph = element("p", "");
-  paragraph.append(link);
-  return paragraph;
+/** Says whose log key the field holds, so a third party hosting the page knows which key it trusts. */
+function describeLogKey(key: string, fromLink: boolean): void {
+  const name = key.split("+")[0] ?? "";
+  logKeyHint.textContent =
+    key === ""
+      ? "None: the page does not check the resolver's transparency log."
+      : key === publishersLogKey
+        ? `The publisher's key for its log ${name}, set by whoever built this page. Replace it with a key you pinned.`
+        : fromLink
+          ? `A key for the log ${name}, from the link you opened: check that it is one you trust.`
+          : `Your key for the log ${name}.`;
 }
 
-/** A region that scrolls on its own, so keyboard users can reach and scroll it (WCAG 2.1.1). */
-function scrollable(label: string, text: string): HTMLElement {
-  const pre = element("pre", text);
-  pre.tabIndex = 0;
-  pre.setAttribute("role", "region");
-  pre.setAttribute("aria-label", label);
-  return pre;
-}
-
-function headerList(headers: Headers): HTMLElement {
-  const dl = document.createElement("dl");
-  for (const name of SHOWN_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) dl.append(element("dt", name), element("dd", value));
+/** The sample UMIDs `serve` and `dev` list, each a link to its lookup. */
+function showSamples(): void {
+  const samples = parsedSamples(meta("manifest-resolver-samples"));
+  if (samples.length === 0) return;
+  const list = document.createElement("ul");
+  for (const sample of samples) {
+    const link = element("a", sample.label, "sample");
+    link.setAttribute("href", `?${new URLSearchParams({ resolver: meta("manifest-resolver"), umid: sample.umid })}`);
+    const item = document.createElement("li");
+    item.append(link, " ", element("code", shortened(sample.umid, 60)));
+    list.append(item);
   }
-  return dl;
+  intro.append(element("p", "This server's sample manifests, one of each kind:"), list);
 }
 
-function list(items: string[]): HTMLElement {
-  const ul = document.createElement("ul");
-  for (const item of items) ul.append(element("li", item));
-  return ul;
+function parsedSamples(json: string): { umid: string; label: string }[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed)
+      ? parsed.filter(
+          (s): s is { umid: string; label: string } => typeof s?.umid === "string" && typeof s?.label === "string",
+        )
+      : [];
+  } catch {
+    return [];
+  }
 }
 
-function heading(text: string): HTMLElement {
-  return element("h2", text);
+async function lookUp(query: Query): Promise<void> {
+  current?.abort();
+  const controller = new AbortController();
+  current = controller;
+  const { resolver, umid, purpose, logKey } = query;
+  asking(true, `Looking up ${shortened(umid, 60)} at ${resolver}…`);
+  result.replaceChildren();
+  const log: Exchange[] = [];
+  const standIn = standInFor(resolver, meta);
+  let resolution: Resolution;
+  try {
+    const recording = recordingFetch(log, controller.signal);
+    resolution = await resolve(standIn?.for ?? resolver, umid, {
+      fetch: standIn === undefined ? recording : standingIn(recording, standIn),
+      context: purpose === "" ? {} : { intendedPurpose: purpose },
+      memory,
+      ...(logKey !== "" && { logKey }),
+    });
+  } catch (error) {
+    // Only an unusable resolver URL, UMID, log key or purpose throws.
+    resolution = { reason: fieldWords((error as Error).message) };
+  }
+  if (controller !== current) return;
+  current = undefined;
+  const requestUrl = resolver + umidPath(umid);
+  const resolved = "receipt" in resolution ? resolution : undefined;
+  const status = resolved === undefined ? undefined : statusSeenOf(resolved);
+  const facts: LookupFacts = {
+    receipt: resolved?.receipt,
+    manifest: resolved?.manifest,
+    logChecked: logKey !== "",
+    status,
+    noReceipt: "no manifest came",
+  };
+  const checks = checklist(facts);
+  const notes = standIn === undefined ? [] : [standInWords(standIn)];
+  const verdict =
+    resolved !== undefined
+      ? receiptVerdict(resolved.receipt, checks, notes)
+      : noReceiptVerdict(resolution as { reason: string; status?: number }, log, controller.signal.aborted, umid);
+  const answer = await answerOf(log);
+  result.replaceChildren(
+    ...resultNodes({
+      verdict,
+      checks,
+      summary: summary(umid, resolved?.receipt, resolved?.manifest, status),
+      umid,
+      requestUrl,
+      ...(redirected(log) && { redirect: { target: redirectTarget(log) } }),
+      exchanges: log,
+      ...(answer !== undefined && { answer }),
+      ...(resolved !== undefined && { receipt: resolved.receipt }),
+      shareUrl: location.href,
+    }),
+  );
+  document.title = `${verdict.headline} · ${shortened(umid, 40)} · ${TITLE}`;
+  asking(false, `${verdict.headline}: ${verdict.reasons[0]}`);
 }
 
-function line(className: string, text: string): HTMLElement {
-  return element("p", text, className);
+/** The page while a lookup is under way, or done: `said` is what the live region announces. */
+function asking(underWay: boolean, said: string): void {
+  lookUpButton.disabled = underWay;
+  cancelButton.hidden = !underWay;
+  progress.hidden = !underWay;
+  progress.textContent = underWay ? said : "";
+  announcement.textContent = said;
 }
 
-function element(tag: string, text: string, className = ""): HTMLElement {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  if (className !== "") node.className = className;
-  return node;
+/** The status the client read for the receipt, with its date and reason. */
+function statusSeenOf(resolved: Resolved): StatusSeen | undefined {
+  return (resolved as { status?: StatusSeen }).status; // TEMP
+}
+
+function noReceiptVerdict(
+  resolution: { reason: string; status?: number },
+  log: Exchange[],
+  cancelled: boolean,
+  umid: string,
+): Verdict {
+  if (cancelled) return unresolvedVerdict("you cancelled the lookup before the resolver answered", "cancelled");
+  if (endedAtUnreadableRedirect(log))
+    return unresolvedVerdict(
+      "the resolver sends this UMID to another site, which does not let this page read it: follow the link to see it",
+      "unresolved",
+      true,
+    );
+  if (resolution.status === 404) {
+    // A phone's keyboard may have capitalised the scheme: UMIDs are case-sensitive.
+    const hint = /^[A-Z]/.test(umid) ? "; UMIDs are case-sensitive: check its first letter" : "";
+    return unresolvedVerdict(`this resolver has no manifest for this UMID${hint}`, "not-found");
+  }
+  return unresolvedVerdict(plain(resolution.reason), "unresolved");
+}
+
+/** The client's messages about its arguments, in the words of the page's fields. */
+function fieldWords(message: string): string {
+  return message
+    .replace(/^baseUrl /, "the Resolver address ")
+    .replace(/^umid /, "the UMID ")
+    .replace(/^logKey /, "the Log key ");
+}
+
+/** The resolver's answer to the manifest's request, for the page's "The resolver's answer". */
+async function answerOf(log: Exchange[]): Promise<Answer | undefined> {
+  const response = manifestAnswer(log);
+  if (response === undefined) return undefined;
+  const headers = SHOWN_HEADERS.flatMap((name): [string, string][] => {
+    const value = response.headers.get(name);
+    return value === null ? [] : [[name, value]];
+  });
+  const meaning = httpMeaning(response.status);
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+    body: pretty(await response.text().catch(() => "")),
+    ...(meaning !== undefined && { meaning }),
+  };
 }
 
 function pretty(text: string): string {

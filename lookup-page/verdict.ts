@@ -1,19 +1,25 @@
 /**
- * What a person reads first: whether to use the manifest, in plain words, from the
- * evaluator's receipt (core §3.3.1: its `outcome`, and its `warnings` for why), from the
- * resolver's own status listing when the manifest names none (EXT-OPT O2), or from why
- * the client could not resolve the UMID at all (contract §4.3: 404, 5xx, no answer).
+ * What a person reads first: whether to use the manifest, and why, most serious first. The
+ * outcome is the receipt's (core §3.3.1), never another: the receipt printed below the
+ * verdict is the one it was made from. The reasons are the failed checks, then the checks
+ * with a warning, then the receipt's other warnings, then each part withheld; so the one a
+ * screen reader hears, the first, is the cause of the outcome.
  */
 import type { Outcome, Receipt } from "../core/evaluate/index.ts";
-import type { StatusDocument } from "../core/status/status-document.ts";
+import { type Check, checkOf } from "./checklist.ts";
+import { plain } from "./words.ts";
 
-export type Tone = "ok" | "warn" | "bad";
+export type Tone = "ok" | "warn" | "bad" | "redirect" | "none";
+export type NoReceipt = "not-found" | "unresolved" | "cancelled";
 
 export interface Verdict {
+  outcome: Outcome | NoReceipt;
   tone: Tone;
   headline: string;
-  /** Why, one sentence each. */
+  /** Why, one sentence each, most serious first. */
   reasons: string[];
+  /** The registry codes behind the reasons (`um:reason:…`), for the page's "Reason codes". */
+  codes: string[];
 }
 
 const BY_OUTCOME: Record<Outcome, [Tone, string]> = {
@@ -26,78 +32,72 @@ const BY_OUTCOME: Record<Outcome, [Tone, string]> = {
 /** Claim statuses that leave a claim out of what may be used (core §3.3.1). */
 const UNUSABLE_CLAIMS = new Set(["trustTierUnsupported", "failed", "unprocessable"]);
 
-/**
- * The verdict on `receipt`; `listed` is the resolver's status document for the UMID, asked
- * for when the manifest has no statusRef (so the receipt's revocationStatus is "unchecked").
- * A suspension listed there makes an accepted manifest at best usable with warnings.
- */
-export function receiptVerdict(receipt: Receipt, listed?: StatusDocument): Verdict {
-  const suspension =
-    listed?.status === "suspended"
-      ? [
-          `the resolver lists it as suspended since ` +
-            `${listed.updatedAt}${listed.reason === undefined ? "" : `: ${listed.reason}`}`,
-        ]
-      : [];
-  const outcome = suspension.length > 0 && receipt.outcome === "accepted" ? "accepted-with-warnings" : receipt.outcome;
-  const [tone, headline] = BY_OUTCOME[outcome];
+/** The verdict on `receipt`, whose `checks` are the page's checklist of it; `notes` are said last. */
+export function receiptVerdict(receipt: Receipt, checks: Check[], notes: string[] = []): Verdict {
+  const [tone, headline] = BY_OUTCOME[receipt.outcome];
+  const withheld = withheldParts(receipt);
+  const sentences = (result: Check["result"]) =>
+    checks
+      // The parts withheld for their tier say it part by part.
+      .filter((c) => c.result === result && !(c.id === "tier" && withheld.length > 0))
+      .map((c) => `${c.label}: ${c.sentence}`);
   const reasons = [
-    ...suspension,
-    ...receipt.warnings.map((w) => w.message),
-    ...(outcome === "rejected" ? [] : withheldParts(receipt)),
+    ...sentences("fail"),
+    ...withheld,
+    ...sentences("warn"),
+    ...receipt.warnings.filter((w) => checkOf(w) === undefined).map((w) => plain(w.message)),
+    ...unreadParts(receipt),
   ];
-  if (reasons.length === 0)
-    reasons.push("the signature verifies, the manifest is within its validity period, and nothing in it was withheld");
-  if (outcome !== "rejected") reasons.push(...whoseKey(receipt));
-  return { tone, headline, reasons };
+  if (reasons.length === 0) reasons.push("every check passed, and nothing in it was withheld");
+  const codes = [
+    ...receipt.warnings.map((w) => w.code),
+    ...[receipt.keyRefResolutionReason, receipt.revocationReason].filter((c) => c !== undefined),
+  ];
+  return { outcome: receipt.outcome, tone, headline, reasons: [...reasons, ...notes], codes: [...new Set(codes)] };
 }
 
-/** What a facet status other than "withheld" says of a facet not processed. */
-const FACET_WORDS: Partial<Record<Receipt["facetStatuses"][number]["status"], string>> = {
-  "not-projected": "not read",
-};
+const because = (reason: string | undefined) => (reason === undefined ? "" : `: ${plain(reason)}`);
 
 /** Each facet, consent and claim withheld or not verified, one sentence each. */
 function withheldParts(receipt: Receipt): string[] {
-  const because = (reason: string | undefined) => (reason === undefined ? "" : `: ${reason}`);
   return [
     ...receipt.facetStatuses
-      .filter((f) => f.status !== "processed")
-      .map(
-        (f) => `facet ${f.name ?? f.facetId} ${FACET_WORDS[f.status] ?? "withheld"} (${f.status})${because(f.reason)}`,
-      ),
+      .filter((f) => f.status !== "processed" && f.status !== "not-projected")
+      .map((f) => `the part ${f.name ?? f.facetId} is withheld${because(f.reason)}`),
     ...receipt.consentStatuses
       .filter((c) => c.status !== "valid")
-      .map((c) => `consent ${c.consentRef} for facet ${c.facetId} not valid (${c.status})${because(c.reason)}`),
+      .map((c) => `the consent ${c.consentRef} does not hold${because(c.reason)}`),
     ...receipt.claimStatuses
       .filter((c) => UNUSABLE_CLAIMS.has(c.status))
-      .map((c) => `claim ${c.claimRef} not verified (${c.status})${because(c.reason)}`),
+      .map((c) => `the claim ${c.claimRef} is not verified${because(c.reason)}`),
   ];
 }
 
-/**
- * Whether the key the signature verifies with is its signer's, and what says so (core
- * §1.6.4, step 4); when its keyRef was not resolved, why not, unless a warning said it.
- */
-function whoseKey(receipt: Receipt): string[] {
-  const by = receipt.keyRefResolvedBy;
-  if (receipt.keyRefResolution === "resolved")
-    return [
-      by === "keys"
-        ? "its key is the one you pinned for its keyRef"
-        : by === "did:key" || by === "did:jwk"
-          ? `its key is the one its keyRef names: a ${by} is its key`
-          : `its key is confirmed by its signer's DID document, ${by}`,
-    ];
-  if (receipt.warnings.some((w) => w.code.startsWith("um:reason:key:"))) return [];
-  const why =
-    receipt.keyRefResolutionReason === "um:reason:key:offline"
-      ? "its DID document was not fetched"
-      : "its keyRef is of a kind this page does not resolve";
-  return [`it verifies with the key the manifest embeds, and ${why}: nothing says that key is its signer's`];
+/** Each facet this evaluation did not read (core §3.1.3): no fault, said last. */
+function unreadParts(receipt: Receipt): string[] {
+  return receipt.facetStatuses
+    .filter((f) => f.status === "not-projected")
+    .map((f) => `the part ${f.name ?? f.facetId} was not read${because(f.reason)}`);
 }
 
-/** The client found no manifest to evaluate: there is nothing to use. */
-export function unresolvedVerdict(reason: string): Verdict {
-  return { tone: "bad", headline: "Nothing to use", reasons: [reason] };
+const NO_RECEIPT: Record<NoReceipt, string> = {
+  "not-found": "Not found",
+  unresolved: "Nothing to use",
+  cancelled: "Cancelled",
+};
+
+/**
+ * No manifest came, so there is nothing to use: `reason` says why. A redirect whose target this page cannot read is
+ * no fault of the manifest: it reads "Moved elsewhere", in a colour of its own.
+ */
+export function unresolvedVerdict(reason: string, outcome: NoReceipt, redirected = false): Verdict {
+  return redirected
+    ? { outcome, tone: "redirect", headline: "Moved elsewhere", reasons: [reason], codes: [] }
+    : {
+        outcome,
+        tone: outcome === "cancelled" ? "none" : "bad",
+        headline: NO_RECEIPT[outcome],
+        reasons: [reason],
+        codes: [],
+      };
 }
