@@ -36,7 +36,7 @@ export interface Shown {
 }
 
 /** The verdict as text, for the copy button: what a person pastes into a ticket or a message. */
-export function verdictText(shown: Shown): string {
+function verdictText(shown: Shown): string {
   return [
     `${shown.verdict.headline}: ${shown.umid}`,
     ...shown.verdict.reasons.map((r) => `- ${r}`),
