@@ -76,18 +76,14 @@ export function resultNodes(shown: Shown): Node[] {
   ];
 }
 
+/** The redirect's target as a link; one the page cannot read is reached by the request itself, which a tab follows. */
 function redirectLine(target: string | undefined, requestUrl: string): HTMLElement {
-  const line = element(
-    "p",
-    target === undefined ? "The resolver sends this UMID elsewhere: " : "Moved to ",
-    "redirect",
-  );
-  const link = element("a", target ?? "open where it leads");
+  const line = element("p", target === undefined ? "Follow it: " : "Moved to ", "redirect");
+  const link = element("a", target ?? "where the resolver sends it");
   link.id = "redirect-target";
   link.setAttribute("href", target ?? requestUrl);
   link.setAttribute("rel", "noreferrer");
   line.append(link);
-  if (target === undefined) line.append(" (the site it leads to does not let this page read it).");
   return line;
 }
 
