@@ -220,59 +220,108 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     assert.equal(JSON.parse(r.text)["@id"], "urn:browser:redirect-target");
   });
   /**
-   * What the lookup page shows, read from its structure, not its words: the verdict's tone
-   * (ok, warn, bad) and reasons, the request URL, a line per exchange on the wire, the
-   * manifest's answer (status line, headers, what it means, its body as JSON) and the receipt.
-   * The words themselves are the verdict's and the exchanges' (tests/unit/lookup-verdict.test.ts).
+   * What the lookup page shows, read from its structure (page-contract, issue 40), not its words: the verdict's
+   * outcome and tone, its reasons, the checklist in its order, the summary card, a line per request made, the
+   * redirect's link, the resolver's answer (status line, headers, what it means, its body as JSON) and the receipt.
+   * The words themselves are the verdict's and the checklist's (tests/unit/lookup-verdict.test.ts).
    */
   interface Shown {
+    /** Whether the verdict heading is in the result's first block. */
     verdictFirst: boolean;
+    outcome: string;
     tone: string;
+    headline: string;
     reasons: string[];
-    request: string;
-    happened: string[];
+    /** The check whose sentence is the first reason, the one a screen reader hears; undefined when none is. */
+    cause?: string;
+    /** Each check of the checklist, in its order: [data-check, data-result]. */
+    checks: [string, string][];
+    /** The summary card: data-field → its value. */
+    summary: Record<string, string>;
+    exchanges: { kind: string; text: string }[];
+    /** The href of the redirect's link, when there is one. */
+    redirectTarget?: string;
     answer?: { status: string; headers: Record<string, string>; meaning?: string; body?: Record<string, unknown> };
     receipt?: Receipt;
+    announcement: string;
   }
+  /** Every check passed, but `changed` ([data-check, data-result] each). */
+  const checksWith = (...changed: [string, string][]): [string, string][] =>
+    ["signature", "key", "fresh", "status", "logged", "tier"].map((id) => [
+      id,
+      changed.find(([check]) => check === id)?.[1] ?? "pass",
+    ]);
+  /** No log key, no log read: that check is skipped on every lookup here. */
+  const unlogged: [string, string] = ["logged", "skip"];
+
   async function readResult(on: Page): Promise<Shown> {
     const result = on.locator("#result");
-    const verdict = result.locator(".verdict");
-    const region = async (name: string) => {
-      const found = result.getByRole("region", { name, exact: true });
-      return (await found.count()) === 0 ? undefined : JSON.parse(await found.innerText());
+    const verdict = result.locator("#verdict");
+    // The blocks behind toggles are collapsed: read as text, not as rendered.
+    const texts = (selector: string) => result.locator(selector).allTextContents();
+    const attributes = (selector: string, ...names: string[]) =>
+      result
+        .locator(selector)
+        .evaluateAll((nodes, names) => nodes.map((node) => names.map((name) => node.getAttribute(name) ?? "")), names);
+    const json = async (selector: string) => {
+      const found = result.locator(selector);
+      return (await found.count()) === 0 ? undefined : JSON.parse((await found.textContent())!);
     };
-    const heading = (await result.locator("> h2").allInnerTexts()).find((text) => text.startsWith("The answer: "));
-    const terms = await result.locator("dl > dt").allInnerTexts();
-    const values = await result.locator("dl > dd").allInnerTexts();
-    const meaning = await result.locator("dl + p").allInnerTexts();
-    const receipt = await region("Receipt");
+    const reasons = await texts("#reasons > li");
+    const checks = (await attributes("#checklist > li", "data-check", "data-result")) as [string, string][];
+    const labels = await texts("#checklist > li > strong");
+    const cause = checks.find((_, i) => reasons[0]?.startsWith(`${labels[i]!.split(": ")[0]}: `))?.[0];
+    const fields = await attributes("#summary > dd", "data-field");
+    const values = await texts("#summary > dd");
+    const kinds = await attributes("#exchanges > li", "data-kind");
+    const lines = await texts("#exchanges > li");
+    const redirect = result.locator("p.redirect > a#redirect-target");
+    const answered = (await result.locator("details#answer").count()) === 1;
+    const meaning = await texts("#answer > dl + p");
+    const terms = await texts("#answer > dl > dt");
+    const headerValues = await texts("#answer > dl > dd");
+    const receipt = await json("details#receipt-block > pre#receipt");
     return {
-      verdictFirst: (await result.locator("> :first-child.verdict").count()) === 1,
-      tone: (await verdict.getAttribute("class"))!.replace(/^verdict /, ""),
-      reasons: await verdict.locator("li").allInnerTexts(),
-      request: await result.locator("code").first().innerText(),
-      happened: await result.locator("> ul > li").allInnerTexts(),
-      ...(heading !== undefined && {
+      verdictFirst: (await result.locator("> :first-child #verdict").count()) === 1,
+      outcome: (await verdict.getAttribute("data-outcome"))!,
+      tone: (await verdict.getAttribute("data-tone"))!,
+      headline: await verdict.innerText(),
+      reasons,
+      ...(cause !== undefined && { cause }),
+      checks,
+      summary: Object.fromEntries(fields.map(([field], i) => [field, values[i]!])),
+      exchanges: kinds.map(([kind], i) => ({ kind: kind!, text: lines[i]! })),
+      ...((await redirect.count()) === 1 && { redirectTarget: (await redirect.getAttribute("href"))! }),
+      ...(answered && {
         answer: {
-          status: heading.slice("The answer: ".length),
-          headers: Object.fromEntries(terms.map((term, i) => [term, values[i]!])),
+          status: (await result.locator("#answer > summary").textContent())!.split(": ").at(-1)!,
+          headers: Object.fromEntries(terms.map((term, i) => [term, headerValues[i]!])),
           ...(meaning[0] !== undefined && { meaning: meaning[0] }),
-          body: (await region("Manifest")) ?? (await region("Response body")),
+          body: await json("#answer > pre"),
         },
       }),
       ...(receipt !== undefined && { receipt }),
+      announcement: (await on.locator("#announcement").textContent())!,
     };
   }
   /** The lookup page opened with a shared link, once its result is in. */
   async function lookUp(resolverUrl: string, umid: string, on: Page = page): Promise<Shown> {
     await on.goto(`${ui}/?${new URLSearchParams({ resolver: resolverUrl, umid })}`);
-    await on.locator("#result .verdict").waitFor();
+    await on.locator("#result #verdict").waitFor();
     return readResult(on);
   }
   /** Asserts that `text` names each of `named`: URLs, statuses, times, UMIDs. */
   const assertNames = (text: string | undefined, ...named: string[]) => {
     for (const value of named) assert.ok(text?.includes(value), `${value} in ${text}`);
   };
+  /** The text of the one exchange of `kind`. */
+  const exchangeOf = (shown: Shown, kind: string) => {
+    const found = shown.exchanges.filter((e) => e.kind === kind);
+    assert.equal(found.length, 1, JSON.stringify(shown.exchanges));
+    return found[0]!.text;
+  };
+  /** The resolver's own status endpoint for `umid`, which the client asks for a manifest that names no statusRef. */
+  const statusUrl = (umid: string) => `${origin}/.well-known/manifest-resolver/status${umidPath(umid)}`;
 
   it(
     "the lookup page, on its own origin, gives a manifest's verdict first, then the " + "answer and the receipt",
@@ -280,23 +329,30 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       await page.goto(`${ui}/?resolver=${encodeURIComponent(origin)}`);
       // Pasted with blanks around it: trimmed.
       await page.fill("#umid", "  urn:browser:shown\t ");
-      await page.click("button[type=submit]");
-      await page.locator("#result .verdict").waitFor();
+      await page.click("#look-up");
+      await page.locator("#result #verdict").waitFor();
       const result = await readResult(page);
-      assert.deepEqual([result.verdictFirst, result.tone], [true, "ok"]);
-      // Usable: a receipt without warnings, whose key the signer's DID document confirms.
-      assert.deepEqual(result.reasons.slice(1), [
-        "its key is confirmed by its signer's DID document, https://fixture.example/.well-known/did.json",
-      ]);
+      assert.deepEqual([result.verdictFirst, result.outcome, result.tone], [true, "accepted", "ok"]);
+      // Usable: every check passed, the key confirmed by the signer's DID document, the status active.
+      assert.deepEqual(result.checks, checksWith(unlogged));
+      assert.equal(result.announcement, `${result.headline}: ${result.reasons[0]}`);
       assert.equal(await page.inputValue("#umid"), "urn:browser:shown");
-      assert.equal(result.request, `${origin}/urn%3Abrowser%3Ashown`);
+      assert.deepEqual(
+        [result.summary.umid, result.summary.signer, result.summary.status],
+        ["urn:browser:shown", "did:web:fixture.example", "active"],
+      );
+      // Every request made: the manifest, the signer's DID document, and the status the resolver lists.
+      assert.ok(exchangeOf(result, "manifest").startsWith(`GET ${origin}/urn%3Abrowser%3Ashown: 200`));
+      assertNames(exchangeOf(result, "status"), statusUrl("urn:browser:shown"), "200");
+      assertNames(exchangeOf(result, "did"), "https://fixture.example/.well-known/did.json", "200");
+      assert.equal(result.redirectTarget, undefined);
       assert.equal(result.answer?.status, "200 OK");
       assert.equal(result.answer?.headers["X-UM-Resolver-Contract"], "manifest-resolver/v0.1");
       assert.equal(result.answer?.body?.["@id"], "urn:browser:shown");
       const r = result.receipt!;
       assert.deepEqual(
-        [r.outcome, r.signatureCheck, r.freshnessCheck, r.keyRefResolution],
-        ["accepted", "valid", "fresh", "resolved"],
+        [r.outcome, r.signatureCheck, r.freshnessCheck, r.keyRefResolution, r.keyRefResolvedBy, r.revocationStatus],
+        ["accepted", "valid", "fresh", "resolved", "https://fixture.example/.well-known/did.json", "active"],
       );
       assert.equal(new URL(page.url()).searchParams.get("umid"), "urn:browser:shown");
     },
@@ -314,71 +370,91 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       [Buffer.from(rawPublicKey(key)), documentUrl],
     );
     const result = await lookUp(origin, "urn:browser:own-key");
-    assert.equal(result.tone, "ok", result.reasons.join("\n"));
-    assert.deepEqual(result.reasons.slice(1), [`its key is confirmed by its signer's DID document, ${documentUrl}`]);
+    assert.deepEqual([result.outcome, result.tone], ["accepted", "ok"], result.reasons.join("\n"));
+    assert.deepEqual(result.checks, checksWith(unlogged));
     assert.deepEqual([result.receipt?.keyRefResolution, result.receipt?.keyRefResolvedBy], ["resolved", documentUrl]);
-    assert.ok(
-      result.happened.some((line) => line.startsWith(`GET ${documentUrl}: 200`)),
-      result.happened.join("\n"),
-    );
+    assert.ok(exchangeOf(result, "did").startsWith(`GET ${documentUrl}: 200`), exchangeOf(result, "did"));
   });
   it("the lookup page says an expired manifest must not be used, though it came with 200 OK", async () => {
     const result = await lookUp(fakeUrl, "urn:browser:expired");
     assert.deepEqual(
-      [result.tone, result.receipt?.outcome, result.receipt?.freshnessCheck],
-      ["bad", "rejected", "expired"],
+      [result.outcome, result.tone, result.receipt?.outcome, result.receipt?.freshnessCheck],
+      ["rejected", "bad", "rejected", "expired"],
     );
-    // The first reason: the receipt's warning, at its pointer, naming when it expired.
-    assertNames(result.reasons[0], "/expiresAt", "2026-02-01T00:00:00Z");
+    // This resolver's status endpoint answers with no status document: the status is not known.
+    assert.deepEqual(result.checks, checksWith(["fresh", "fail"], ["status", "skip"], unlogged));
+    // The first reason is the expiry, naming when.
+    assert.equal(result.cause, "fresh");
+    assertNames(result.reasons[0], "2026-02-01");
+    assertNames(result.summary.expires, "2026-02-01");
     assert.equal(result.answer?.status, "200 OK");
   });
   it(
-    "the lookup page asks the resolver's status listing when the manifest has no " +
-      "statusRef, and warns of a suspension",
+    "the lookup page warns of a suspension the resolver lists for a manifest with no statusRef, " +
+      "and its receipt says so",
     async () => {
       assert.equal((paused.signature as Record<string, unknown>).statusRef, undefined);
       const result = await lookUp(origin, "urn:browser:paused");
-      // Accepted by the evaluator, which checked no status; the listing makes it usable with warnings.
+      // The client asked the resolver's status endpoint: the receipt, the headline and the checklist agree.
       assert.deepEqual(
-        [result.tone, result.receipt?.outcome, result.receipt?.revocationStatus],
-        ["warn", "accepted", "unchecked"],
+        [result.outcome, result.tone, result.receipt?.outcome, result.receipt?.revocationStatus],
+        ["accepted-with-warnings", "warn", "accepted-with-warnings", "suspended"],
       );
-      assertNames(result.reasons[0], " suspended ", "2026-02-01T00:00:00", "under review");
+      assert.deepEqual(result.checks, checksWith(["status", "warn"], unlogged));
+      assert.equal(result.cause, "status");
+      // Since when, and why: in the status check, and in the reason a screen reader hears.
+      const status = result.checks.findIndex(([id]) => id === "status");
+      const statusLine = (await page.locator("#checklist > li").nth(status).textContent())!;
+      for (const said of [statusLine, result.reasons[0], result.announcement])
+        assertNames(said, "2026-02-01", "under review");
+      assert.match(result.summary.status!, /^suspended\b/);
+      assertNames(exchangeOf(result, "status"), statusUrl("urn:browser:paused"), "200");
     },
   );
   it("the lookup page shows a redirect to another origin as a redirect, and the verdict where it ended", async () => {
     const result = await lookUp(origin, "urn:browser:elsewhere");
-    assert.deepEqual([result.tone, result.receipt?.outcome], ["ok", "accepted"]);
-    // Three exchanges: the resolver's opaque redirect, the target the browser followed it to, the signer's DID document.
-    assert.equal(result.happened.length, 3, result.happened.join("\n"));
-    assert.ok(result.happened[2]!.startsWith("GET https://fixture.example/.well-known/did.json: 200"));
-    assert.ok(result.happened[0]!.startsWith(`GET ${origin}/urn%3Abrowser%3Aelsewhere: `), result.happened[0]);
-    assert.ok(!result.happened[0]!.includes("200"), result.happened[0]);
-    assertNames(
-      result.happened[1],
-      `GET ${origin}/urn%3Abrowser%3Aelsewhere: `,
-      `${fakeUrl}/urn%3Abrowser%3Aelsewhere`,
-      "200 OK",
+    assert.deepEqual([result.outcome, result.tone, result.receipt?.outcome], ["accepted", "ok", "accepted"]);
+    const target = `${fakeUrl}/urn%3Abrowser%3Aelsewhere`;
+    assert.equal(result.redirectTarget, target);
+    // The resolver's opaque redirect, the target the browser followed it to, the signer's DID document, the status.
+    assert.deepEqual(
+      result.exchanges.map((e) => e.kind),
+      ["redirect", "manifest", "did", "status"],
+      JSON.stringify(result.exchanges),
     );
+    const [redirect, followed] = result.exchanges.map((e) => e.text);
+    assert.ok(redirect!.startsWith(`GET ${origin}/urn%3Abrowser%3Aelsewhere: `), redirect);
+    assert.ok(!redirect!.includes("200"), redirect);
+    assertNames(followed, `GET ${origin}/urn%3Abrowser%3Aelsewhere: `, target, "200 OK");
+    assertNames(exchangeOf(result, "did"), "GET https://fixture.example/.well-known/did.json: 200");
     assert.equal(result.answer?.body?.["@id"], "urn:browser:elsewhere");
   });
   it("the lookup page says plainly when a redirect's target cannot be read cross-origin", async () => {
     const result = await lookUp(origin, "urn:browser:unreadable");
-    // Nothing resolved, so no receipt, and no answer to show.
-    assert.deepEqual([result.tone, result.receipt, result.answer], ["bad", undefined, undefined]);
-    // Why, in the page's own words: nothing but its words tells this reason from the client's.
-    assert.deepEqual(result.reasons, [
-      "the resolver redirected this UMID to another site, which this page cannot read; " +
-        "open the request URL in the browser",
-    ]);
+    // Nothing resolved, so no receipt, and no answer to show; a redirect in its own colour, not a fault.
+    assert.deepEqual(
+      [result.outcome, result.tone, result.receipt, result.answer],
+      ["unresolved", "redirect", undefined, undefined],
+    );
+    assert.equal(await page.locator("#copy-receipt").count(), 0);
+    assert.deepEqual(
+      result.checks,
+      result.checks.map(([id]) => [id, "skip"]),
+    );
+    // The link a tab follows where this page cannot: the request, whose redirect the browser hides from the page.
+    assert.equal(result.redirectTarget, `${origin}/urn%3Abrowser%3Aunreadable`);
+    assert.equal(result.reasons.length, 1, result.reasons.join("\n"));
     // The exchange that failed, following the redirect, names the browser's error.
-    assert.equal(result.happened.length, 2, result.happened.join("\n"));
-    assertNames(result.happened[1], `GET ${origin}/urn%3Abrowser%3Aunreadable`, "(Failed to fetch)");
+    assert.deepEqual(
+      result.exchanges.map((e) => e.kind),
+      ["redirect", "manifest"],
+    );
+    assertNames(result.exchanges[1]?.text, `GET ${origin}/urn%3Abrowser%3Aunreadable`, "(Failed to fetch)");
   });
   it("the lookup page explains a 400, a 404 and a 410 beside their JSON", async () => {
     // A resolver URL with a path of its own: the UMID becomes a second path segment.
     const bad = await lookUp(`${origin}/extra`, "urn:browser:shown");
-    assert.deepEqual([bad.tone, bad.receipt], ["bad", undefined]);
+    assert.deepEqual([bad.outcome, bad.tone, bad.receipt], ["unresolved", "bad", undefined]);
     assertNames(bad.reasons[0], `${origin}/extra/urn%3Abrowser%3Ashown`, "400");
     const { headers: _, ...answered } = bad.answer!;
     // What it means, as the page words it beside the body (http-meaning.ts), and the body, the contract's.
@@ -388,18 +464,27 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       body: { error: "bad_request", message: "unexpected extra path segments" },
     });
     const missing = await lookUp(origin, "urn:browser:nobody");
-    assert.deepEqual([missing.tone, missing.receipt], ["bad", undefined]);
-    assertNames(missing.reasons[0], '"urn:browser:nobody"', `${origin}/urn%3Abrowser%3Anobody`, "404");
+    assert.deepEqual([missing.outcome, missing.tone, missing.receipt], ["not-found", "bad", undefined]);
     assert.deepEqual(
       [missing.answer?.status, missing.answer?.meaning, missing.answer?.body?.error],
       ["404 Not Found", httpMeaning(404), "not_found"],
     );
     const gone = await lookUp(origin, "urn:browser:gone");
     assert.deepEqual(
-      [gone.tone, gone.receipt?.outcome, gone.receipt?.revocationStatus],
-      ["bad", "rejected", "revoked"],
+      [gone.outcome, gone.tone, gone.receipt?.outcome, gone.receipt?.revocationStatus],
+      ["rejected", "bad", "rejected", "revoked"],
     );
-    assertNames(gone.reasons[0], "410", '"urn:browser:gone"');
+    // Withdrawn: nothing of the manifest came to check, but its status, revoked.
+    assert.deepEqual(gone.checks, [
+      ["signature", "skip"],
+      ["key", "skip"],
+      ["fresh", "skip"],
+      ["status", "fail"],
+      unlogged,
+      ["tier", "skip"],
+    ]);
+    assert.equal(gone.cause, "status");
+    assert.match(gone.summary.status!, /^revoked\b/);
     assert.deepEqual(
       [gone.answer?.status, gone.answer?.meaning, gone.answer?.body?.error],
       ["410 Gone", httpMeaning(410), "revoked"],
@@ -409,34 +494,45 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     const result = await lookUp(origin, "urn:browser:moved");
     const target = `${origin}/urn%3Abrowser%3Aredirect-target`;
     assert.deepEqual(
-      [result.tone, result.receipt?.outcome, result.receipt?.warnings.map((w) => w.rule)],
-      ["bad", "rejected", ["resolve/umid-mismatch"]],
+      [result.outcome, result.tone, result.receipt?.outcome, result.receipt?.warnings.map((w) => w.rule)],
+      ["rejected", "bad", "rejected", ["resolve/umid-mismatch"]],
     );
     // Its @id, and the UMID asked for; and where it ended.
     assertNames(result.reasons[0], '"urn:browser:redirect-target"', '"urn:browser:moved"');
-    assertNames(result.happened.at(-1), target, "200 OK");
+    assert.equal(result.redirectTarget, target);
+    assertNames(exchangeOf(result, "manifest"), target, "200 OK");
   });
   it("core §3.1.4: the lookup page takes the purpose, and without one says the purpose is unverified", async () => {
     const without = await lookUp(origin, "urn:browser:consented");
     assert.deepEqual(
-      [without.tone, without.receipt?.warnings.map((w) => w.code)],
-      ["warn", ["um:reason:consent:purpose-unverified"]],
+      [without.outcome, without.tone, without.receipt?.warnings.map((w) => w.code)],
+      ["accepted-with-warnings", "warn", ["um:reason:consent:purpose-unverified"]],
     );
+    // Its code behind the toggle, not in the reasons.
+    assert.deepEqual(await page.locator("details#reason-codes li").allTextContents(), [
+      "um:reason:consent:purpose-unverified",
+    ]);
+    assert.equal(await page.locator("details#reason-codes").getAttribute("open"), null);
+    for (const reason of without.reasons) assert.doesNotMatch(reason, /um:reason:/);
     await page.goto(
       `${ui}/?${new URLSearchParams({ resolver: origin, umid: "urn:browser:consented", purpose: "display" })}`,
     );
-    await page.locator("#result .verdict").waitFor();
+    await page.locator("#result #verdict").waitFor();
     const given = await readResult(page);
-    assert.deepEqual([given.tone, given.receipt?.outcome, given.receipt?.warnings], ["ok", "accepted", []]);
+    assert.deepEqual(
+      [given.outcome, given.tone, given.receipt?.outcome, given.receipt?.warnings],
+      ["accepted", "ok", "accepted", []],
+    );
     assert.equal(await page.inputValue("#purpose"), "display");
   });
   it("the lookup page notices a manifest altered after signing", async () => {
     const result = await lookUp(fakeUrl, "urn:browser:shown");
     assert.deepEqual(
-      [result.tone, result.receipt?.signatureCheck, result.receipt?.warnings.map((w) => w.rule)],
-      ["bad", "invalid", ["signature/invalid"]],
+      [result.outcome, result.tone, result.receipt?.signatureCheck, result.receipt?.warnings.map((w) => w.rule)],
+      ["rejected", "bad", "invalid", ["signature/invalid"]],
     );
-    assertNames(result.reasons[0], "/signature/value");
+    assert.deepEqual(result.checks.slice(0, 1), [["signature", "fail"]]);
+    assert.equal(result.cause, "signature");
   });
   it("the lookup page refuses a signature by a small-order key, as the build does", async () => {
     // Its keyRef's DID document lists that very key (the identity point), so the keyRef resolves: refused all the same.
@@ -459,27 +555,40 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     const result = await lookUp(fakeUrl, "urn:browser:forged");
     assert.deepEqual(
       [
+        result.outcome,
         result.tone,
         result.receipt?.signatureCheck,
         result.receipt?.keyRefResolution,
         result.receipt?.warnings.map((w) => w.rule),
       ],
-      ["bad", "invalid", "resolved", ["signature/weak-key"]],
+      ["rejected", "bad", "invalid", "resolved", ["signature/weak-key"]],
     );
+    assert.deepEqual(result.checks.slice(0, 2), [
+      ["signature", "fail"],
+      ["key", "pass"],
+    ]);
+    assert.equal(result.cause, "signature");
   });
-  it("a link with the resolver and UMID in its hash works, and Copy copies the request URL", async () => {
+  it("a link with the resolver and UMID in its hash works; the copy buttons copy verdict, receipt, request", async () => {
     const context = await browser.newContext();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ui });
     const shared = await context.newPage();
     await serveFixtureDid(shared, key);
     await shared.goto(`${ui}/#${new URLSearchParams({ resolver: origin, umid: "urn:browser:shown" })}`);
-    await shared.locator("#result .verdict").waitFor();
+    await shared.locator("#result #verdict").waitFor();
     const result = await readResult(shared);
-    assert.deepEqual([result.tone, result.receipt?.outcome], ["ok", "accepted"]);
-    await shared.getByRole("button", { name: "Copy the request URL" }).click();
-    await shared.getByText("Copied").waitFor();
-    // A string, run in the page: this file is type-checked without the DOM library.
-    assert.equal(await shared.evaluate("navigator.clipboard.readText()"), `${origin}/urn%3Abrowser%3Ashown`);
+    assert.deepEqual([result.outcome, result.receipt?.outcome], ["accepted", "accepted"]);
+    /** What the button `id` put on the clipboard, once it says it copied. */
+    const copied = async (id: string) => {
+      await shared.click(`#${id}`);
+      await shared.locator(`#${id}[data-copy-state="copied"]`).waitFor();
+      // A string, run in the page: this file is type-checked without the DOM library.
+      return (await shared.evaluate("navigator.clipboard.readText()")) as string;
+    };
+    assert.equal(await copied("copy-request"), `${origin}/urn%3Abrowser%3Ashown`);
+    assert.deepEqual(JSON.parse(await copied("copy-receipt")), result.receipt);
+    const verdict = await copied("copy-verdict");
+    assert.ok(verdict.startsWith(`${result.headline}: urn:browser:shown\n`), verdict);
     await context.close();
   });
 });

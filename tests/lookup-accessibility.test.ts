@@ -5,7 +5,8 @@
  * (SC 1.4.10, reflow); every control and each scrollable region reachable by Tab (SC 2.1.1);
  * and no console error while the page is used. The page asks a resolver made here, on
  * another origin, whose answers render each tone of verdict: usable, usable with warnings
- * (a suspended status), nothing to use (404).
+ * (a suspended status), not found (404), and a redirect the page cannot follow. Every
+ * collapsed block is opened before it is measured, as a reader opens it.
  */
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -29,6 +30,7 @@ interface PageElement {
   textContent: string | null;
   value?: string;
   parentElement: PageElement | null;
+  setAttribute(name: string, value: string): void;
   childNodes: Iterable<{ nodeType: number; textContent: string | null }>;
   getAttribute(name: string): string | null;
   getClientRects(): { length: number };
@@ -46,7 +48,7 @@ declare const document: {
 declare function getComputedStyle(
   element: PageElement,
   pseudoElement?: string,
-): { color: string; backgroundColor: string; getPropertyValue(name: string): string };
+): { color: string; backgroundColor: string; content: string; getPropertyValue(name: string): string };
 /** DOM's Node.TEXT_NODE. */
 const TEXT_NODE = 3;
 
@@ -72,9 +74,17 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
   let browser: Browser;
 
   before(async () => {
+    /** The status the resolver's own status endpoint lists for each UMID it serves. */
+    const statuses: Record<string, Record<string, string>> = {
+      "urn:measured:usable": { status: "active", updatedAt: "2026-01-01T00:00:00Z" },
+      "urn:measured:suspended": { status: "suspended", updatedAt: "2026-03-01T00:00:00Z", reason: "under review" },
+    };
     resolver = createServer((req, res) => {
       const cors = { "Access-Control-Allow-Origin": "*" };
       const path = req.url ?? "/";
+      // Sent to a page that does not let other origins read it: the lookup page cannot follow.
+      if (path === umidPath("urn:measured:moved")) return res.writeHead(307, { ...cors, Location: "/no-cors" }).end();
+      if (path === "/no-cors") return res.writeHead(200, { "Content-Type": "application/ld+json" }).end("{}");
       if (path === umidPath("urn:measured:usable"))
         return res
           .writeHead(200, { ...cors, "Content-Type": "application/ld+json" })
@@ -87,16 +97,14 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
           .writeHead(200, { ...cors, "Content-Type": "application/ld+json" })
           .end(JSON.stringify({ ...manifest, signature: { ...(manifest.signature as object), statusRef } }));
       }
-      if (path.startsWith("/.well-known/manifest-resolver/status/")) {
-        const status = {
-          manifestId: "urn:measured:suspended",
-          status: "suspended",
-          updatedAt: "2026-03-01T00:00:00Z",
-          reason: "under review",
-          cursor: "0000001772323200000",
-          nextCheck: "PT10M",
-        };
-        return res.writeHead(200, { ...cors, "Content-Type": "application/json" }).end(JSON.stringify(status));
+      const statusOf = path.match(/^\/\.well-known\/manifest-resolver\/status\/(.+)$/);
+      const listed = statuses[decodeURIComponent(statusOf?.[1] ?? "")];
+      if (listed !== undefined) {
+        const manifestId = decodeURIComponent(statusOf![1]!);
+        const status = { manifestId, ...listed, cursor: `${Date.parse(listed.updatedAt!)}`.padStart(19, "0") };
+        return res
+          .writeHead(200, { ...cors, "Content-Type": "application/json" })
+          .end(JSON.stringify({ ...status, nextCheck: "PT10M" }));
       }
       res
         .writeHead(404, { ...cors, "Content-Type": "application/json" })
@@ -130,11 +138,25 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
     return { page, errors };
   }
 
-  async function lookUp(page: Page, umid: string): Promise<string> {
+  const UMIDS = ["urn:measured:usable", "urn:measured:suspended", "urn:measured:nobody", "urn:measured:moved"];
+
+  /** Looks `umid` up as a shared link does: its verdict's outcome, tone and headline. */
+  async function lookUp(page: Page, umid: string): Promise<{ outcome: string; tone: string; headline: string }> {
     await page.goto(`${ui}/?${new URLSearchParams({ umid })}`);
-    await page.locator("#result .verdict").waitFor();
-    return page.locator("#result .headline").innerText();
+    const verdict = page.locator("#result #verdict");
+    await verdict.waitFor();
+    return {
+      outcome: (await verdict.getAttribute("data-outcome"))!,
+      tone: (await verdict.getAttribute("data-tone"))!,
+      headline: await verdict.innerText(),
+    };
   }
+
+  /** Opens every collapsed block of the result, as a reader who wants all of it does. */
+  const openAll = (page: Page) =>
+    page.evaluate(() => {
+      for (const details of document.querySelectorAll("details")) details.setAttribute("open", "");
+    });
 
   /** Every piece of text on the page now: its colour and the colour of the background it is drawn on. */
   function textColours(page: Page) {
@@ -172,9 +194,17 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
             colour: rgb(getComputedStyle(element, "::placeholder").color),
             background: background(element),
           });
+        // Text a style sheet draws, such as the checklist's marks (✓, !, ✗, –).
+        const before = getComputedStyle(element, "::before");
+        if (/^".+"$/.test(before.content) && element.getClientRects().length > 0)
+          found.push({
+            text: `${before.content} before ${own.slice(0, 30)}`,
+            colour: rgb(before.color),
+            background: background(element),
+          });
       }
       const palette = Object.fromEntries(
-        ["--fg", "--muted", "--ok", "--warn", "--bad", "--link"].map((name) => [
+        ["--fg", "--muted", "--ok", "--warn", "--bad", "--link", "--redirect"].map((name) => [
           name,
           getComputedStyle(document.documentElement).getPropertyValue(name).trim(),
         ]),
@@ -188,8 +218,9 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
       const { page } = await openPage(scheme);
       const seen = new Set<string>();
       let palette: Record<string, string> = {};
-      for (const umid of ["urn:measured:usable", "urn:measured:suspended", "urn:measured:nobody"]) {
+      for (const umid of UMIDS) {
         await lookUp(page, umid);
+        await openAll(page);
         const measured = await textColours(page);
         palette = measured.palette;
         for (const { text, colour, background } of measured.found) {
@@ -208,29 +239,37 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
     });
   }
 
-  it("renders each tone of verdict: usable, usable with warnings, nothing to use", async () => {
+  it("renders each tone of verdict: usable, usable with warnings, not found, moved elsewhere", async () => {
     const { page } = await openPage();
-    assert.equal(await lookUp(page, "urn:measured:usable"), "Usable");
-    // The live region screen readers announce holds the verdict, not the whole result.
-    assert.equal(
-      await page.locator("#announcement").textContent(),
-      "Usable: the signature verifies, the manifest is within its validity period, and nothing in it was withheld",
-    );
-    assert.equal(await lookUp(page, "urn:measured:suspended"), "Usable with warnings");
-    // Its reason names since when, and why.
-    const reasons = await page.locator("#result .verdict li").allInnerTexts();
-    assert.ok(
-      reasons.some((reason) => reason.includes("2026-03-01T00:00:00Z") && reason.includes("under review")),
-      reasons.join("\n"),
-    );
-    assert.equal(await lookUp(page, "urn:measured:nobody"), "Nothing to use");
+    const verdicts = [];
+    for (const umid of UMIDS) {
+      verdicts.push(await lookUp(page, umid));
+      // The live region screen readers announce holds the verdict and its first reason, not the whole result.
+      const first = await page.locator("#reasons > li").first().textContent();
+      assert.equal(await page.locator("#announcement").textContent(), `${verdicts.at(-1)!.headline}: ${first}`);
+      if (umid === "urn:measured:suspended") {
+        // Its reason names since when, and why.
+        const reasons = await page.locator("#reasons > li").allTextContents();
+        assert.ok(
+          reasons.some((reason) => reason.includes("2026-03-01") && reason.includes("under review")),
+          reasons.join("\n"),
+        );
+      }
+    }
+    assert.deepEqual(verdicts, [
+      { outcome: "accepted", tone: "ok", headline: "Usable" },
+      { outcome: "accepted-with-warnings", tone: "warn", headline: "Usable with warnings" },
+      { outcome: "not-found", tone: "bad", headline: "Not found" },
+      { outcome: "unresolved", tone: "redirect", headline: "Moved elsewhere" },
+    ]);
     await page.close();
   });
 
   it("at 390×844 the page does not scroll sideways, whatever the result", async () => {
     const { page } = await openPage();
-    for (const umid of ["urn:measured:usable", "urn:measured:suspended", "urn:measured:nobody"]) {
+    for (const umid of UMIDS) {
       await lookUp(page, umid);
+      await openAll(page);
       const { scrollWidth, clientWidth } = await page.evaluate(() => ({
         scrollWidth: document.scrollingElement!.scrollWidth,
         clientWidth: document.scrollingElement!.clientWidth,
@@ -240,41 +279,63 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
     await page.close();
   });
 
-  it("Tab reaches every control, the link and each scrollable region, the manifest's among them", async () => {
+  it("Tab reaches every control, link and toggle, and each scrollable region of a toggle Enter opens", async () => {
     const { page } = await openPage();
     await lookUp(page, "urn:measured:usable");
-    const describe = () =>
+    const FOCUSABLE = "input, button, a[href], summary, [tabindex]";
+    /** The focused element, named by its id, else its tag and its label or text; and whether it is a closed toggle. */
+    const focused = () =>
       page.evaluate(() => {
         const e = document.activeElement!;
-        return e.id !== ""
-          ? `#${e.id}`
-          : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`;
+        return {
+          name:
+            e.id !== ""
+              ? `#${e.id}`
+              : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`,
+          closedToggle: e.tagName === "SUMMARY" && e.parentElement!.getAttribute("open") === null,
+        };
       });
-    const all = await page.evaluate(() =>
-      [...document.querySelectorAll("input, button, a[href], [tabindex]")].map((e) =>
-        e.id !== ""
-          ? `#${e.id}`
-          : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`,
-      ),
+    const candidates = await page.locator(FOCUSABLE).count();
+    const reached = new Set<string>();
+    for (let i = 0; i < candidates + 2; i++) {
+      await page.keyboard.press("Tab");
+      const { name, closedToggle } = await focused();
+      reached.add(name);
+      // A keyboard user opens a collapsed block with Enter, then tabs into it.
+      if (closedToggle) await page.keyboard.press("Enter");
+    }
+    // Every focusable element shown, now that each block is open (Cancel shows only while asking).
+    const all = await page.evaluate(
+      (selector) =>
+        [...document.querySelectorAll(selector)]
+          .filter((e) => e.getClientRects().length > 0)
+          .map((e) =>
+            e.id !== ""
+              ? `#${e.id}`
+              : `${e.tagName.toLowerCase()}:${e.getAttribute("aria-label") ?? e.textContent!.trim().slice(0, 30)}`,
+          ),
+      FOCUSABLE,
     );
+    for (const focusable of all)
+      assert.ok(reached.has(focusable), `Tab did not reach ${focusable}; reached ${[...reached].join(", ")}`);
+    // The resolver's answer and the receipt, each a region of its own: [as named above, its selector].
+    const regions = [
+      ["pre:The resolver's answer", `pre[aria-label="The resolver's answer"]`],
+      ["#receipt", 'pre#receipt[aria-label="Receipt"]'],
+    ] as const;
+    for (const [name, selector] of regions) {
+      assert.ok(reached.has(name), `the region ${name}; reached ${[...reached].join(", ")}`);
+      // Chromium focuses a scrollable region of itself (keyboard-focusable scrollers); other browsers, Safari among
+      // them, need the tabindex.
+      assert.equal(await page.getAttribute(selector, "tabindex"), "0");
+    }
     const scrollable = await page.evaluate(
       () =>
         [...document.querySelectorAll("pre")].filter(
           (e) => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth,
         ).length,
     );
-    assert.ok(scrollable >= 1, "a manifest region that scrolls");
-    const reached = new Set<string>();
-    for (let i = 0; i < all.length + 2; i++) {
-      await page.keyboard.press("Tab");
-      reached.add(await describe());
-    }
-    for (const focusable of all)
-      assert.ok(reached.has(focusable), `Tab did not reach ${focusable}; reached ${[...reached].join(", ")}`);
-    assert.ok(reached.has("pre:Manifest"), "the manifest region");
-    // Chromium focuses a scrollable region of itself (keyboard-focusable scrollers); other browsers, Safari among
-    // them, need the tabindex.
-    assert.equal(await page.getAttribute('pre[aria-label="Manifest"]', "tabindex"), "0");
+    assert.ok(scrollable >= 1, "a region that scrolls");
     await page.close();
   });
 
@@ -283,15 +344,15 @@ describe("the lookup page, measured", { skip: skipWithoutChromium }, () => {
     await page.goto(`${ui}/`);
     await page.fill("#umid", "urn:measured:usable");
     await page.keyboard.press("Enter");
-    await page.locator("#result .verdict").waitFor();
-    await page.getByRole("button", { name: "Copy the request URL" }).click();
-    await page
-      .locator("#result")
-      .getByText(/^(Copied|Not copied)/)
-      .waitFor();
+    await page.locator("#result #verdict").waitFor();
+    // Copied, or not where the clipboard is refused: either way, said, and no error.
+    for (const copy of ["#copy-verdict", "#copy-receipt", "#copy-request"]) {
+      await page.click(copy);
+      await page.locator(`${copy}[data-copy-state]`).waitFor();
+    }
     await page.fill("#umid", "urn:measured:suspended");
-    await page.click("form button");
-    await page.locator("#result .headline", { hasText: "Usable with warnings" }).waitFor();
+    await page.click("#look-up");
+    await page.locator('#result #verdict[data-outcome="accepted-with-warnings"]').waitFor();
     assert.deepEqual(errors, []);
     // Chromium itself logs every 4xx answer to a fetch as an error, which no page can prevent; the page adds none of
     // its own.

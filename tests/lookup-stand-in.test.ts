@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
+import type { Receipt } from "../core/evaluate/index.ts";
+import { standInWords } from "../lookup-page/stand-in.ts";
 import { launchChromium, skipWithoutChromium } from "./support/chromium.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
 import { freePort } from "./support/http.ts";
@@ -61,42 +63,64 @@ describe("the lookup page of dev, for a resolver not yet deployed", { skip: skip
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  /** The page's verdict on `umid` asked of `resolver`, read from its structure (page-contract, issue 40). */
   async function lookUp(resolver: string) {
     await page.goto(`${dev.urls[1]}/?${new URLSearchParams({ resolver, umid })}`);
-    const verdict = page.locator("#result .verdict");
+    const verdict = page.locator("#result #verdict");
     await verdict.waitFor();
+    const attributes = (selector: string, name: string) =>
+      page.locator(selector).evaluateAll((nodes, name) => nodes.map((node) => node.getAttribute(name) ?? ""), name);
+    const checks = await attributes("#checklist > li", "data-check");
+    const results = await attributes("#checklist > li", "data-result");
+    const kinds = await attributes("#exchanges > li", "data-kind");
+    const lines = await page.locator("#exchanges > li").allTextContents();
     return {
-      tone: (await verdict.getAttribute("class"))!.replace(/^verdict /, ""),
-      headline: await verdict.locator(".headline").innerText(),
-      reasons: await verdict.locator("li").allInnerTexts(),
-      happened: await page.locator("#result > ul > li").allInnerTexts(),
+      outcome: await verdict.getAttribute("data-outcome"),
+      tone: await verdict.getAttribute("data-tone"),
+      reasons: await page.locator("#reasons > li").allTextContents(),
+      checks: Object.fromEntries(checks.map((check, i) => [check, results[i]])),
+      happened: lines.map((text, i) => ({ kind: kinds[i], text })),
+      receipt: JSON.parse((await page.locator("#receipt").textContent())!) as Receipt,
     };
   }
 
   it("reads Usable, the key confirmed by the DID document dev serves for the configured resolver", async () => {
     const local = `http://127.0.0.1:${port}`;
     const result = await lookUp(local);
-    assert.deepEqual([result.tone, result.headline], ["ok", "Usable"], result.reasons.join("\n"));
-    assert.deepEqual(result.reasons.slice(1), [
-      `its key is confirmed by its signer's DID document, ${PRODUCTION}/.well-known/did.json`,
-      `answered by this local server in place of ${PRODUCTION}, the resolver URL this output was built for: ` +
-        "what that resolver will answer once the output is deployed there",
-    ]);
+    assert.deepEqual([result.outcome, result.tone], ["accepted", "ok"], result.reasons.join("\n"));
+    assert.deepEqual(result.checks, {
+      signature: "pass",
+      key: "pass",
+      fresh: "pass",
+      status: "pass",
+      logged: "skip",
+      tier: "pass",
+    });
+    assert.deepEqual(
+      [result.receipt.keyRefResolution, result.receipt.keyRefResolvedBy],
+      ["resolved", `${PRODUCTION}/.well-known/did.json`],
+    );
+    // The verdict says, last, whose answers these were.
+    assert.equal(result.reasons.at(-1), standInWords({ for: PRODUCTION, at: local }));
     // Every request went to the local server: the manifest, the DID document and the status its statusRef names.
     assert.deepEqual(
-      result.happened.map((line) => line.replace(/: .*/, "")),
+      result.happened.map(({ kind, text }) => [kind, text.replace(/: .*/, "")]),
       [
-        `GET ${local}/${encodeURIComponent(umid)}`,
-        `GET ${local}/.well-known/did.json`,
-        `GET ${local}/.well-known/manifest-resolver/status/${encodeURIComponent(umid)}`,
+        ["manifest", `GET ${local}/${encodeURIComponent(umid)}`],
+        ["did", `GET ${local}/.well-known/did.json`],
+        ["status", `GET ${local}/.well-known/manifest-resolver/status/${encodeURIComponent(umid)}`],
       ],
     );
   });
 
   it("asked under another name, stands in for nothing, and blames the DID document's host, not the resolver", async () => {
     const result = await lookUp(`http://localhost:${port}`);
-    assert.equal(result.tone, "warn", result.reasons.join("\n"));
-    const didDocument = result.happened.find((line) => line.startsWith(`GET ${PRODUCTION}/.well-known/did.json:`));
+    assert.deepEqual([result.outcome, result.tone], ["accepted-with-warnings", "warn"], result.reasons.join("\n"));
+    // The signature holds; whose key it is, nothing here says.
+    assert.deepEqual([result.checks.signature, result.checks.key], ["pass", "warn"]);
+    const didDocument = result.happened.find(
+      ({ kind, text }) => kind === "did" && text.startsWith(`GET ${PRODUCTION}/.well-known/did.json:`),
+    )?.text;
     assert.match(
       didDocument ?? "",
       /This is the signer's DID document, which manifests\.example\.org serves, not the resolver/,
