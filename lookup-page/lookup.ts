@@ -185,8 +185,6 @@ async function lookUp(query: Query): Promise<void> {
     // Only an unusable resolver URL, UMID, log key or purpose throws.
     resolution = { reason: fieldWords((error as Error).message) };
   }
-  if (controller !== current) return;
-  current = undefined;
   const requestUrl = resolver + umidPath(umid);
   const resolved = "receipt" in resolution ? resolution : undefined;
   const status = resolved === undefined ? undefined : statusSeenOf(resolved);
@@ -204,6 +202,9 @@ async function lookUp(query: Query): Promise<void> {
       ? receiptVerdict(resolved.receipt, checks, notes)
       : noReceiptVerdict(resolution as { reason: string; status?: number }, log, controller.signal.aborted, umid);
   const answer = await answerOf(log);
+  // A lookup begun since (while the client asked, or while the answer's body was read) is the one to show.
+  if (controller !== current) return;
+  current = undefined;
   result.replaceChildren(
     ...resultNodes({
       verdict,
