@@ -241,8 +241,14 @@ describe("resolve --log-key: the attacks of a party on the path, which rewrites 
     assert.deepEqual(kept, [`checkpoint ${verifier}`]);
   });
 
-  it("a revocation rolled back (the body before it, served 200): log/not-latest", async () => {
-    serving(undefined, [[path(R), oldBodies.get(R)!]]);
+  it("a revocation rolled back (the body before it, served 200, its listed status made active): log/not-latest", async () => {
+    // The resolver's status endpoint, asked for a manifest with no statusRef, still says revoked: rewritten too.
+    serving(undefined, [[path(R), oldBodies.get(R)!]], (at, answered) => {
+      if (at !== statusPath(R)) return;
+      const document = JSON.parse(Buffer.from(answered.body).toString("utf8"));
+      answered.body = utf8(JSON.stringify({ ...document, status: "active", cursor: "9999999999999999" }));
+      answered.headers.delete("etag");
+    });
     assert.equal((await resolveCli(R)).status, 0);
     const refused = await resolveCli(R, ...withLog());
     assert.deepEqual([refused.status, refused.rules], [1, ["log/not-latest"]]);

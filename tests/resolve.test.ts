@@ -42,9 +42,10 @@ import {
   trustMemory,
 } from "../core/client/index.ts";
 import { receiptSchema, revokedReceipt, type Receipt } from "../core/evaluate/index.ts";
+import { RULES } from "../core/rules/index.ts";
 import { offlineEvaluate } from "./support/offline-evaluate.ts";
 import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
-import { RESOLVERS_PATH, STATUS_LIST_PREFIX, umidPath } from "../core/umid-path.ts";
+import { RESOLVERS_PATH, STATUS_LIST_PREFIX, statusPath, umidPath } from "../core/umid-path.ts";
 import { encodeStatusList, statusBitstring, type StatusCode } from "../core/status-list/bitstring.ts";
 import { STATUS_CODES, statusListCredential } from "../core/status-list/credential.ts";
 import { listStatusRef } from "../core/status-list/list-entry-ref.ts";
@@ -460,10 +461,153 @@ describe("resolve(): the manifest's status (EXT-OPT O2)", () => {
       assert.equal(receiptOf(dated.result).revocationReason, "um:reason:status:invalid-response");
     },
   );
-  it("no statusRef: unchecked, and no warning (there is no endpoint to be unavailable)", async () => {
-    publish(manifest("urn:st:none"));
-    const r = receiptOf(await resolve(server.url, "urn:st:none", at(NOW)));
-    assert.deepEqual([r.outcome, r.revocationStatus, r.revocationReason], ["accepted", "unchecked", undefined]);
+});
+
+describe("resolve(): a manifest with no statusRef, asked at the resolver's own status endpoint", () => {
+  const verdict = (r: Receipt) => [r.outcome, r.revocationStatus, r.revocationReason, r.warnings.map((w) => w.rule)];
+  /** Publishes an unreferenced manifest and lists `document` for it at the resolver's status endpoint. */
+  function listed(umid: string, route: Route | undefined, m = manifest(umid)): string {
+    publish(m);
+    const path = statusPath(umid);
+    if (route === undefined) server.routes.delete(path);
+    else server.routes.set(path, route);
+    return path;
+  }
+
+  it("suspended there: the receipt says suspended, and answeredStatus says since when, why and where", async () => {
+    const umid = "urn:listed:suspended";
+    const path = listed(
+      umid,
+      statusBody(statusDocument(umid, "suspended", "2026-05-10T00:00:00Z", { reason: "key under review" })),
+    );
+    const result = await resolve(server.url, umid, at(NOW));
+    assert.deepEqual(verdict(receiptOf(result)), [
+      "accepted-with-warnings",
+      "suspended",
+      "um:reason:status:suspended",
+      [undefined],
+    ]);
+    assert.equal(receiptOf(result).revocationResolvedBy, `${server.url}${path}`);
+    assert.ok("receipt" in result);
+    assert.deepEqual(result.answeredStatus, {
+      value: "suspended",
+      since: "2026-05-10T00:00:00Z",
+      reason: "key under review",
+      url: `${server.url}${path}`,
+    });
+  });
+  it("active there: accepted, active, as a statusRef's answer would be", async () => {
+    const umid = "urn:listed:active";
+    const path = listed(umid, statusBody(statusDocument(umid, "active", "2026-05-01T00:00:00Z")));
+    const result = await resolve(server.url, umid, at(NOW));
+    assert.deepEqual(verdict(receiptOf(result)), ["accepted", "active", undefined, []]);
+    assert.ok("receipt" in result);
+    assert.deepEqual(result.answeredStatus, {
+      value: "active",
+      since: "2026-05-01T00:00:00Z",
+      url: `${server.url}${path}`,
+    });
+  });
+  it("revoked there: rejected, and remembered as a revocation", async () => {
+    const umid = "urn:listed:revoked";
+    const cache = memoryCache();
+    const path = listed(umid, statusBody(statusDocument(umid, "revoked", "2026-05-10T00:00:00Z")));
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(NOW, { cache })))), [
+      "rejected",
+      "revoked",
+      "um:reason:status:revoked",
+      [undefined],
+    ]);
+    server.routes.set(path, statusBody(statusDocument(umid, "active", "2026-05-20T00:00:00Z")));
+    assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(660), { cache })))), [
+      "rejected",
+      "revoked",
+      "um:reason:status:revoked",
+      ["status/revocation-contradicted"],
+    ]);
+  });
+  it("a 404 there: unchecked with um:reason:status:not-listed (rule status/not-listed), no warning, accepted", async () => {
+    const umid = "urn:listed:none";
+    listed(umid, undefined);
+    const result = await resolve(server.url, umid, at(NOW));
+    assert.deepEqual(verdict(receiptOf(result)), ["accepted", "unchecked", "um:reason:status:not-listed", []]);
+    assert.ok("receipt" in result && result.answeredStatus === undefined);
+    assert.equal(RULES["status/not-listed"].severity, "note");
+    const required = receiptOf(
+      await resolve(server.url, umid, at(NOW, { context: { now: NOW, requireActiveStatus: true } })),
+    );
+    assert.deepEqual(
+      [required.outcome, required.revocationReason, required.warnings.map((w) => w.code)],
+      ["rejected", "um:reason:status:not-listed", ["um:reason:status:active-required"]],
+    );
+  });
+  it("no answer there: unchecked with endpoint-unavailable, as a statusRef's would be", async () => {
+    const umid = "urn:listed:down";
+    listed(umid, answer(503));
+    const r = receiptOf(await resolve(server.url, umid, at(NOW)));
+    assert.deepEqual(verdict(r), [
+      "accepted-with-warnings",
+      "unchecked",
+      "um:reason:status:endpoint-unavailable",
+      [undefined],
+    ]);
+  });
+  it("a forged manifest, or another UMID's, never makes the client ask the status endpoint", async () => {
+    const forged = manifest("urn:listed:forged");
+    const path = listed("urn:listed:forged", statusBody(statusDocument("urn:listed:forged", "active")), {
+      ...forged,
+      name: "changed after signing",
+    });
+    const r = receiptOf(await resolve(server.url, "urn:listed:forged", at(NOW)));
+    assert.deepEqual([r.signatureCheck, r.revocationStatus, r.revocationReason], ["invalid", "unchecked", undefined]);
+    assert.equal(server.hits(path), 0);
+    const other = statusPath("urn:listed:asked");
+    server.routes.set(other, statusBody(statusDocument("urn:listed:asked", "active")));
+    server.routes.set(umidPath("urn:listed:asked"), body(manifest("urn:listed:other")));
+    const mismatched = receiptOf(await resolve(server.url, "urn:listed:asked", at(NOW)));
+    assert.equal(mismatched.outcome, "rejected");
+    assert.equal(server.hits(other), 0);
+  });
+  it("with statusOrigins that leave out the resolver's origin, the resolver is not asked: unchecked, no reason", async () => {
+    const umid = "urn:listed:not-allowed";
+    const path = listed(umid, statusBody(statusDocument(umid, "suspended")));
+    const r = receiptOf(await resolve(server.url, umid, at(NOW, { statusOrigins: ["https://status.example"] })));
+    assert.deepEqual(verdict(r), ["accepted", "unchecked", undefined, []]);
+    assert.equal(server.hits(path), 0);
+  });
+  it("a 410: revoked, and answeredStatus and the warning give the date and reason the status endpoint lists", async () => {
+    const umid = "urn:listed:gone";
+    server.routes.set(umidPath(umid), answer(410));
+    const path = statusPath(umid);
+    server.routes.set(
+      path,
+      statusBody(statusDocument(umid, "revoked", "2026-05-12T08:00:00Z", { reason: "key compromised" })),
+    );
+    const result = await resolve(server.url, umid, at(NOW));
+    const r = receiptOf(result);
+    assert.deepEqual(verdict(r), ["rejected", "revoked", "um:reason:status:revoked", [undefined]]);
+    assert.match(r.warnings[0]!.message, /since 2026-05-12T08:00:00Z.*key compromised/);
+    assert.ok("receipt" in result);
+    assert.deepEqual(result.answeredStatus, {
+      value: "revoked",
+      since: "2026-05-12T08:00:00Z",
+      reason: "key compromised",
+      url: `${server.url}${path}`,
+    });
+  });
+  it("a 410 whose status endpoint fails, or lists another status: revoked all the same, with no answeredStatus", async () => {
+    for (const [umid, route] of [
+      ["urn:listed:gone-down", answer(503)],
+      ["urn:listed:gone-active", statusBody(statusDocument("urn:listed:gone-active", "active"))],
+      ["urn:listed:gone-other", statusBody(statusDocument("urn:listed:someone-else", "revoked"))],
+    ] as const) {
+      server.routes.set(umidPath(umid), answer(410));
+      server.routes.set(statusPath(umid), route);
+      const result = await resolve(server.url, umid, at(NOW));
+      const gone = await revokedReceipt(umid, { now: NOW, omitProcessedAt: true });
+      assert.deepEqual(receiptOf(result), gone, umid);
+      assert.ok("receipt" in result && result.answeredStatus === undefined, umid);
+    }
   });
 });
 
@@ -1333,7 +1477,7 @@ describe(
       assert.deepEqual(verdict(receiptOf(await resolve(server.url, umid, at(later(1), { cache })))), [
         "accepted",
         "unchecked",
-        undefined,
+        "um:reason:status:not-listed",
         [],
       ]);
       assert.equal(

@@ -4,7 +4,8 @@
  * suspended > active); answers that differ add `um:reason:status:federation-inconsistent`,
  * naming who said what; a peer that gave no status adds
  * `um:reason:status:federation-peer-unavailable` and counts for nothing (never as
- * "active"). Only when no one gave a status is the result "unchecked", with the primary's
+ * "active"), unless it lists none for a manifest naming no statusRef (`um:reason:status:not-listed`, which warns of
+ * nothing). Only when no one gave a status is the result "unchecked", with the primary's
  * reason (O2.4). A peer's cursor is not the primary's (cursors order one endpoint's
  * answers only, O2.2), so the result carries a cursor only when the primary said what won.
  */
@@ -25,7 +26,9 @@ export function federatedAnswer(primary: Said, peers: readonly Said[]): StatusAn
   const warnings: Warning[] = [];
   for (const peer of peers) {
     const { revocation } = peer.answer;
-    if (revocation.status === "unchecked")
+    // A peer that lists no status for a manifest naming no statusRef says what the primary's not-listed says: nothing
+    // that lowers an outcome.
+    if (revocation.status === "unchecked" && revocation.withoutWarning !== true)
       warnings.push({
         code: "um:reason:status:federation-peer-unavailable",
         rule: "status/federation-peer-unavailable",
@@ -50,7 +53,7 @@ export function federatedAnswer(primary: Said, peers: readonly Said[]): StatusAn
     });
   const primaryStatus = primary.answer.revocation;
   // The primary could not be asked, yet a peer answered: why the primary did not is still said.
-  if (primaryStatus.status === "unchecked" && primaryStatus.code !== undefined)
+  if (primaryStatus.status === "unchecked" && primaryStatus.code !== undefined && primaryStatus.withoutWarning !== true)
     warnings.unshift({
       code: primaryStatus.code,
       ...(primaryStatus.rule !== undefined && { rule: primaryStatus.rule }),

@@ -30,10 +30,10 @@ import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";
 import type { Receipt, Warning } from "../evaluate/receipt.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
 import { utf8 } from "../base64url.ts";
-import { quoted } from "../excerpt.ts";
+import { excerpt, quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
 import { parseVerifierKey } from "../tlog/note-keys.ts";
-import { umidPath, umidProblem } from "../umid-path.ts";
+import { statusPath, umidPath, umidProblem } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "../http/conditional-get.ts";
 import { globalFetch, type Fetch } from "../http/fetch-following.ts";
@@ -43,7 +43,7 @@ import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { guardedMemory, trustMemory, type TrustMemory } from "./trust-memory.ts";
 import { withLegacyEntries } from "./legacy-memory.ts";
-import type { StatusAnswer } from "./status-resolution.ts";
+import { endpointStatus, type AnsweredStatus, type StatusAnswer } from "./status-resolution.ts";
 import { resolveStatus } from "./status-sources.ts";
 
 export interface ResolveOptions
@@ -102,6 +102,16 @@ export interface Resolved {
   manifestUrl: string;
   /** The manifest as read, when it is a JSON object; use it only as the receipt allows. */
   manifest?: Record<string, unknown>;
+  /**
+   * The status the receipt's `revocationStatus` records, as it was read: `value`; `since`, the status document's
+   * `updatedAt` (a status list's `validFrom`); `reason`, the document's, in the publisher's words; and `url`, the
+   * status document or list that answered: the manifest's statusRef, or, for a manifest that names none, the
+   * resolver's own status endpoint for the UMID. After a 410 the resolver's status endpoint is asked for the
+   * revocation's date and reason (best effort: "revoked" with its `url` when it says so). Absent when no status was
+   * read, or when the receipt records another (the client's memory kept a revocation or a suspension this answer
+   * would undo; the receipt's warnings say why).
+   */
+  answeredStatus?: AnsweredStatus;
   cacheFailure?: string;
   memoryFailure?: string;
 }
@@ -228,7 +238,13 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       seen?.status === "revoked" ? await revokedReceipt(umid, context, revocation) : await evaluated(revocation);
     if (remember !== undefined && receipt.revocationStatus === remember.status)
       await rememberStatus(memory, url, remember, manifestUrl, now.getTime());
-    return done({ receipt, manifestUrl, ...(manifest !== undefined && { manifest }) });
+    const read = answer?.answered;
+    return done({
+      receipt,
+      manifestUrl,
+      ...(manifest !== undefined && { manifest }),
+      ...(read !== undefined && read.value === receipt.revocationStatus && { answeredStatus: read }),
+    });
   };
   const withRevocation = (revocation: Revocation | undefined) => (revocation === undefined ? {} : { revocation });
   /**
@@ -249,6 +265,31 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
           }
         : { reason, ...(status !== undefined && { status }) },
     );
+  };
+
+  /**
+   * A 410's revocation, dated and explained by the resolver's status endpoint where it lists the UMID revoked: best
+   * effort, as the 410 alone says the UMID is revoked, so any other answer changes nothing.
+   */
+  const goneStatus = async (): Promise<StatusAnswer> => {
+    const listed = await endpointStatus(
+      base + statusPath(umid),
+      { "@id": umid },
+      { now: now.getTime(), cache, transport },
+      true,
+    );
+    const read = listed.answered;
+    if (read?.value !== "revoked") return { revocation: { status: "revoked" } };
+    return {
+      revocation: {
+        status: "revoked",
+        message:
+          `the resolver answers 410 Gone for ${quoted(umid)}: the manifest is revoked since ${excerpt(read.since ?? "")}` +
+          `${read.reason === undefined ? "" : ` (${excerpt(read.reason)})`}`,
+      },
+      answered: read,
+      ...(listed.cursor !== undefined && { cursor: listed.cursor }),
+    };
   };
 
   const got = await cachedGet({
@@ -274,9 +315,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
         // Not the log's word: not believed, so not remembered as a revocation.
         if (refusal !== undefined)
           return done({ receipt: await revokedReceipt(umid, context, refusal), manifestUrl: got.url });
-        return answered({ revocation: { status: "revoked" } }, got.url, async (revocation) =>
-          revokedReceipt(umid, context, revocation),
-        );
+        return answered(await goneStatus(), got.url, async (revocation) => revokedReceipt(umid, context, revocation));
       }
       return notResolvable(
         got.status === 404

@@ -134,6 +134,11 @@ export async function listStatus(ref: ListEntryRef, request: ListRequest, listId
       resolvedBy,
       ...(status !== "active" && { message: `status list ${entry.url}: entry ${index} is ${status}${dated}` }),
     },
+    answered: {
+      value: status,
+      ...(credential.validFrom !== undefined && { since: credential.validFrom }),
+      url: entry.url,
+    },
     ...(cursor !== undefined && { cursor }),
   };
 }

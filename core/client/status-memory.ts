@@ -114,7 +114,8 @@ function stillRevoked(seen: SeenStatus, answer: StatusAnswer | undefined): Revoc
     `this client saw the manifest ` +
     `revoked${seen.cursor === undefined ? "" : ` ${at(seen.cursor)}`}, and ` +
     `revocation is permanent (EXT-OPT O2.3)`;
-  if (answer?.revocation.status === "unchecked")
+  // A status nobody lists (not-listed) is as no status to check: the manifest served is what contradicts.
+  if (answer?.revocation.status === "unchecked" && answer.revocation.withoutWarning !== true)
     return { status: "revoked", message: `${seenAs}; now ${answer.revocation.message}` };
   return {
     status: "revoked",
@@ -142,7 +143,7 @@ function stillSuspended(seen: SeenStatus, answer: StatusAnswer | undefined): Rev
 
 /** What the resolver or its status endpoint said this time, in words. */
 function saying(answer: StatusAnswer | undefined): string {
-  return answer === undefined
+  return answer === undefined || answer.revocation.status === "unchecked"
     ? "the resolver now serves a manifest for it with no status to check"
     : `the status endpoint now answers ${answer.revocation.status} ${at(answer.cursor)}`;
 }

@@ -21,9 +21,10 @@
  *   um:reason:status:manifest-mismatch          a status document for another manifestId (O2.2: "MUST match")
  *   um:reason:status:local-address              statusRef, or a redirect from it, on a local or private address
  *                                               the resolver is not on (core/secure-url.ts; status-sources.ts)
- * A manifest without a statusRef gets no result at all: "unchecked" with no warning, as
- * there is no endpoint to be unavailable; a policy that requires an active status (§1.6.6)
- * rejects on `revocationStatus !== "active"` itself.
+ *   um:reason:status:not-listed                 for a manifest with no statusRef, the resolver's own status
+ *                                               endpoint (`listing`, status-sources.ts) answered 404: recorded
+ *                                               as revocationReason only, with no warning (rule status/not-listed)
+ * A policy that requires an active status (§1.6.6) rejects on `revocationStatus !== "active"` itself.
  */
 import type { Revocation } from "../evaluate/revocation-input.ts";
 import { excerpt, quoted } from "../excerpt.ts";
@@ -38,6 +39,7 @@ import {
   orderingCursor,
   readStatusDocument,
   STATUS_DOCUMENT_MAX_BYTES,
+  type ManifestStatus,
   type StatusDocument,
 } from "../status/status-document.ts";
 import { cachedGet, type Freshness, type Got } from "../http/conditional-get.ts";
@@ -55,9 +57,25 @@ export interface StatusRequest {
   sameOrigin?: boolean;
 }
 
+/**
+ * A status as it was read: its value, since when and why, when what answered says (a status document's `updatedAt`
+ * and `reason`; a status list's `validFrom`), and the URL that answered.
+ */
+export interface AnsweredStatus {
+  value: ManifestStatus;
+  /** The status document's `updatedAt`, or the status list's `validFrom`: when the status began, or as of when. */
+  since?: string;
+  /** The status document's `reason`, in the publisher's words. */
+  reason?: string;
+  /** The status document or status list that answered, after any redirects. */
+  url: string;
+}
+
 /** What a status endpoint answered: the status for the evaluator, and the cursor of a status document. */
 export interface StatusAnswer {
   revocation: Revocation;
+  /** The status read, when one was (never for "unchecked"). */
+  answered?: AnsweredStatus;
   /**
    * The cursor that orders this answer among the endpoint's (orderingCursor, core/status/status-document.ts); absent when no document
    * came.
@@ -67,12 +85,15 @@ export interface StatusAnswer {
 
 /**
  * What the status endpoint at `statusRef` answers for `manifest` (a statusRef into a status list is read by
- * status-list-resolution.ts).
+ * status-list-resolution.ts). With `listing`, `statusRef` is the resolver's own status endpoint for a manifest that
+ * names none: a 404 there says the resolver lists no status (`um:reason:status:not-listed`), not that a status the
+ * signer named is missing.
  */
 export async function endpointStatus(
   statusRef: string,
   manifest: Record<string, unknown>,
   request: StatusRequest,
+  listing = false,
 ): Promise<StatusAnswer> {
   const floor = revocationFloor(manifest);
   const got = await cachedGet({
@@ -82,6 +103,17 @@ export async function endpointStatus(
     ...request,
     judge: (entry) => judge(entry, floor, request.now),
   });
+  if (listing && got.kind === "status" && got.status === 404)
+    return {
+      revocation: {
+        ...unchecked(
+          "not-listed",
+          `the manifest names no statusRef, and the resolver's status endpoint ${got.url} lists none for it (404)`,
+          "status/not-listed",
+        ).revocation,
+        withoutWarning: true,
+      },
+    };
   if (got.kind !== "entry") return unanswered(got, "status endpoint", STATUS_DOCUMENT_MAX_BYTES);
   const document = documentOf(got.entry);
   if ("problem" in document)
@@ -97,7 +129,13 @@ export async function endpointStatus(
   await got.save();
   const cursor = orderingCursor(document);
   const resolvedBy = got.entry.url;
-  if (document.status === "active") return { revocation: { status: "active", resolvedBy }, cursor };
+  const answered: AnsweredStatus = {
+    value: document.status,
+    since: document.updatedAt,
+    ...(document.reason !== undefined && { reason: document.reason }),
+    url: resolvedBy,
+  };
+  if (document.status === "active") return { revocation: { status: "active", resolvedBy }, answered, cursor };
   const since = `${document.status} since ${excerpt(document.updatedAt)}`;
   return {
     revocation: {
@@ -107,6 +145,7 @@ export async function endpointStatus(
         `status endpoint ${got.entry.url}: the manifest is ` +
         `${since}${document.reason === undefined ? "" : ` (${excerpt(document.reason)})`}`,
     },
+    answered,
     cursor,
   };
 }

@@ -1,7 +1,10 @@
 /**
  * Where a manifest's status is asked (EXT-OPT O2, O5): its `signature.statusRef`, a status
  * endpoint (status-resolution.ts) or an entry of a status list (status-list-resolution.ts),
- * and, with federation, the same question moved to each peer resolver, all at once.
+ * and, with federation, the same question moved to each peer resolver, all at once. A
+ * manifest that names no statusRef is asked at the resolver's own status endpoint for its
+ * UMID, where the resolver lists the status of each UMID it publishes; a 404 there is
+ * `um:reason:status:not-listed` (rule `status/not-listed`), which lowers no outcome.
  *
  * The statusRef lies outside the signing input (core §1.6.3): whoever serves a copy of a
  * manifest can point it at a status of their own. With `statusOrigins`, a statusRef on any
@@ -52,21 +55,34 @@ export interface StatusPolicy {
   listKeys: ReadonlySet<string> | undefined;
 }
 
-/** The status of `manifest` (verified, its @id the UMID) by `policy`; undefined when it names no statusRef. */
+/**
+ * The status of `manifest` (verified, its @id the UMID) by `policy`. One that names no statusRef is asked at the
+ * resolver's own status endpoint (and the peers' likewise); undefined when it is not asked there, as `statusOrigins`
+ * leaves out the resolver's origin.
+ */
 export async function resolveStatus(
   manifest: Record<string, unknown>,
   request: StatusRequest,
   policy: StatusPolicy,
 ): Promise<StatusAnswer | undefined> {
   const signature = isJsonObject(manifest.signature) ? manifest.signature : {};
-  const { statusRef } = signature;
-  if (typeof statusRef !== "string") return undefined;
+  const umid = String(manifest["@id"]);
+  const named = typeof signature.statusRef === "string" ? signature.statusRef : undefined;
+  // The resolver lists the status of each UMID it publishes: a relying party that takes status from other origins
+  // only does not ask it, and gets what no status to ask gives, as before the resolver listed any.
+  if (
+    named === undefined &&
+    policy.statusOrigins !== undefined &&
+    !policy.statusOrigins.has(new URL(policy.base).origin)
+  )
+    return undefined;
+  const statusRef = named ?? policy.base + statusPath(umid);
   // A peer's copy of a list is the primary's list: its credential's id is the statusRef's list URL, not the peer's.
   const listId = listEntryRef(statusRef)?.listUrl;
   const ask = (ref: string, within: StatusRequest) => {
     const entry = listEntryRef(ref);
     return entry === undefined
-      ? endpointStatus(ref, manifest, within)
+      ? endpointStatus(ref, manifest, within, named === undefined)
       : listStatus(entry, { ...within, listKeys: policy.listKeys, floor: revocationFloor(manifest) }, listId);
   };
   /** Why `ref`, where `what` is asked, is not asked at all: undefined when it is. */
@@ -110,7 +126,6 @@ export async function resolveStatus(
         rule: "status/federation-discovery-failed",
         message: `the peers of ${policy.base} were not discovered: ${problem}`,
       });
-    const umid = String(manifest["@id"]);
     return Promise.all(
       peers.map(
         async (by): Promise<Said> => ({

@@ -17,6 +17,12 @@ export interface Revocation {
    * for "suspended" `um:reason:status:suspended`; ignored for "active".
    */
   code?: string;
+  /**
+   * For "unchecked": record `code` as the receipt's `revocationReason` only, with no warning, so that no outcome is
+   * lowered by it: a status nobody lists (`um:reason:status:not-listed`) says no more than a manifest that names no
+   * statusRef, which records none. Default false.
+   */
+  withoutWarning?: boolean;
   /** The warning's words: what the status endpoint said, or why it could not be asked. */
   message?: string;
   /**

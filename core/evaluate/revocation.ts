@@ -6,6 +6,7 @@
  * (O2.3: SHOULD); `unchecked` with a reason is a non-critical warning too, as O2.4 forbids
  * rejecting a manifest only because its status endpoint could not be asked. The reason's
  * registry code is recorded as `revocationReason` (§3.3.1) and as the warning's code.
+ * An `unchecked` given `withoutWarning` (a status nobody lists) records its code as `revocationReason` only.
  * Without a result, "unchecked" is recorded: with O2.4's `um:reason:status:offline` and its
  * warning when the manifest names a `statusRef` nobody asked, and nothing else when it names
  * none, as by an evaluator that does not resolve status (§1.6.6). A relying party whose policy requires an active status
@@ -62,11 +63,12 @@ export function recordRevocation(ev: Pick<Evaluation, "receipt" | "rejected">, r
     ev.receipt.revocationResolvedBy = revocation.resolvedBy;
   if (status !== "active" && code !== undefined) {
     ev.receipt.revocationReason = code;
-    warn(ev, status === "revoked", {
-      code,
-      message: revocation.message ?? DEFAULTS[status].message,
-      ...(revocation.rule !== undefined && { rule: revocation.rule }),
-    });
+    if (status !== "unchecked" || revocation.withoutWarning !== true)
+      warn(ev, status === "revoked", {
+        code,
+        message: revocation.message ?? DEFAULTS[status].message,
+        ...(revocation.rule !== undefined && { rule: revocation.rule }),
+      });
   }
   for (const warning of revocation.warnings ?? []) warn(ev, false, warning);
 }

@@ -63,6 +63,22 @@ export const RELYING_PARTY_RULES = {
       "If it is your resolver, check the content: the file published under this UMID holds " +
       "another @id (manifest-resolver check), or a redirect points at another manifest.",
   },
+  "status/not-listed": {
+    severity: "note",
+    summary: "the manifest names no statusRef, and the resolver lists no status for its UMID",
+    why:
+      "A manifest with no signature.statusRef is asked about at the resolver's own status endpoint " +
+      "(/.well-known/manifest-resolver/status/{UMID_PATH}). A 404 there means the resolver lists no status for " +
+      "the UMID (it redirects the UMID elsewhere, or does not serve the endpoint): nobody says whether the " +
+      "manifest is active, suspended or revoked. The status is unchecked, recorded as the receipt's " +
+      "revocationReason and not as a warning: as with no status to ask at all, it lowers no outcome (EXT-OPT " +
+      "O2.4: never a rejection by itself).",
+    source: "EXT-OPT O2.1, O2.4",
+    fix:
+      "Nothing to do as a relying party, unless your policy requires an active status (requireActiveStatus), " +
+      "which then rejects. If it is your resolver, publish the manifest there (manifest-resolver build lists " +
+      "a status for every manifest it publishes), or sign it with a statusRef.",
+  },
   "status/revocation-contradicted": {
     severity: "error",
     summary: "the resolver now answers otherwise for a manifest this client saw revoked",
