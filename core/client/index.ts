@@ -6,6 +6,7 @@
  * `manifest-resolver/client`; web-standard APIs only, for Node, Deno, workerd and browsers.
  */
 export { resolve, type NotResolvable, type Resolution, type Resolved, type ResolveOptions } from "./resolve.ts";
+export type { AnsweredStatus } from "./status-resolution.ts";
 export { cachedEntryOf, memoryCache, type CachedEntry, type HttpCache } from "../http/http-cache.ts";
 export {
   DEFAULT_MEMORY_BOUNDS,
