@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { LIB_DIR } from "../tools/build-library.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
+import { umidPath } from "../core/umid-path.ts";
 
 describe("manifest-resolver/evaluate", () => {
   it("resolves by the package's name and evaluates", async () => {
@@ -33,7 +34,12 @@ describe("manifest-resolver/evaluate", () => {
       "manifest-resolver/client" as string
     )) as typeof import("../core/client/index.ts");
     const body = JSON.stringify(signed(manifestFor("urn:lib:client"), newKey()));
-    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/ld+json" }).end(body));
+    // The manifest at its path; nothing else, its status included (not listed: no warning).
+    const server = createServer((req, res) =>
+      req.url === umidPath("urn:lib:client")
+        ? res.writeHead(200, { "content-type": "application/ld+json" }).end(body)
+        : res.writeHead(404).end(),
+    );
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
     try {
       // Offline: the fixture's did:web host does not exist (tests/did-web.test.ts resolves keys).
