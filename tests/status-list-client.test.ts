@@ -160,8 +160,14 @@ describe("a statusRef into a Bitstring Status List (EXT-OPT O2.4; VC Bitstring S
     ] as const;
     for (const [index, status] of expected) {
       publish(w, `urn:l:${index}`, listStatusRef(LIST, index));
-      const r = receiptOf(await resolve(BASE, `urn:l:${index}`, at(w)));
-      assert.deepEqual(statusOf(r), status, `index ${index}`);
+      const result = await resolve(BASE, `urn:l:${index}`, at(w));
+      assert.deepEqual(statusOf(receiptOf(result)), status, `index ${index}`);
+      // What was read: the list's validFrom is as of when.
+      assert.deepEqual(
+        "receipt" in result && result.answeredStatus,
+        { value: status[1], since: "2026-05-01T00:00:00Z", url: LIST },
+        `index ${index}`,
+      );
     }
   });
 
@@ -667,6 +673,22 @@ describe("federation (EXT-OPT O5)", () => {
       "um:reason:status:endpoint-unknown-manifest",
       "um:reason:status:federation-peer-unavailable",
     ]);
+  });
+
+  it("no statusRef: the resolver's and each peer's own listing are asked; a peer that lists none warns of nothing", async () => {
+    const w = web();
+    const umid = "urn:f:unreferenced";
+    w.routes.set(BASE + umidPath(umid), served(signed(manifestFor(umid), key), "application/ld+json"));
+    const doc = (status: StatusDocument["status"]) =>
+      served({ manifestId: umid, status, updatedAt: "2026-05-01T00:00:00Z" }, "application/json");
+    w.routes.set(BASE + statusPath(umid), doc("active"));
+    const alone = receiptOf(await resolve(BASE, umid, at(w, NOW, { federate: [PEER] })));
+    assert.deepEqual(statusOf(alone), ["accepted", "active", undefined, BASE + statusPath(umid)]);
+    assert.deepEqual([codes(alone), w.hits(PEER + statusPath(umid))], [[], 1]);
+    w.routes.set(PEER + statusPath(umid), doc("suspended"));
+    const r = receiptOf(await resolve(BASE, umid, at(w, NOW, { federate: [PEER] })));
+    assert.deepEqual(statusOf(r).slice(1, 3), ["suspended", "um:reason:status:suspended"]);
+    assert.deepEqual(codes(r), ["um:reason:status:suspended", "um:reason:status:federation-inconsistent"]);
   });
 
   it("a status endpoint's statusRef: each peer is asked at its own status endpoint", async () => {
