@@ -14,9 +14,11 @@ import { booleanOption, listOption, stringOption } from "../cli/options.ts";
 export const resolveCommand = declareCommand({
   name: "resolve",
   description: `Asks the resolver at BASE_URL for UMID (following a redirect, at most 5, over https: or
-loopback http: only), resolves the manifest's signature.statusRef when it has one
-(active, suspended or revoked; an endpoint that cannot be asked leaves the status
-"unchecked", with a warning, never a rejection), evaluates it as 'evaluate' does, and
+loopback http: only), resolves the manifest's signature.statusRef, or without one the
+resolver's own status endpoint for UMID (active, suspended or revoked; an endpoint that
+cannot be asked leaves the status "unchecked", with a warning, never a rejection; a
+resolver that lists none, "unchecked" with the reason um:reason:status:not-listed and no
+warning), evaluates it as 'evaluate' does, and
 prints the receipt on stdout. A did:web keyRef is resolved (see --offline): its DID
 document must list the manifest's key under assertionMethod. A UMID the resolver answers
 410 for gets a rejected receipt with revocationStatus "revoked". A manifest answered with
