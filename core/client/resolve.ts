@@ -30,7 +30,7 @@ import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";
 import type { Receipt, Warning } from "../evaluate/receipt.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
 import { utf8 } from "../base64url.ts";
-import { excerpt, quoted } from "../excerpt.ts";
+import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
 import { parseVerifierKey } from "../tlog/note-keys.ts";
 import { statusPath, umidPath, umidProblem } from "../umid-path.ts";
@@ -281,11 +281,10 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     const read = listed.answered;
     if (read?.value !== "revoked") return { revocation: { status: "revoked" } };
     return {
+      // The endpoint's words say since when and why: "status endpoint <url>: the manifest is revoked since …".
       revocation: {
         status: "revoked",
-        message:
-          `the resolver answers 410 Gone for ${quoted(umid)}: the manifest is revoked since ${excerpt(read.since ?? "")}` +
-          `${read.reason === undefined ? "" : ` (${excerpt(read.reason)})`}`,
+        message: `the resolver answers 410 Gone for ${quoted(umid)}; ${listed.revocation.message}`,
       },
       answered: read,
       ...(listed.cursor !== undefined && { cursor: listed.cursor }),
