@@ -5,6 +5,7 @@
  * the resolver's transparency log, and the trust tier (§3.1.5). Each is read off the
  * receipt the verdict comes from, so the list never says more than the receipt does.
  */
+import type { AnsweredStatus } from "../core/client/index.ts";
 import type { Receipt, Warning } from "../core/evaluate/index.ts";
 import { DEFINITIVE_FAULTS, type KeyRefFault } from "../core/did/key-ref-fault.ts";
 import { instantWords, plain } from "./words.ts";
@@ -22,22 +23,14 @@ export interface Check {
   sentence: string;
 }
 
-/** The status the client read, and where: the answer behind the receipt's revocationStatus. */
-export interface StatusSeen {
-  status: "active" | "suspended" | "revoked";
-  /** When it took effect, as the status document says. */
-  since?: string;
-  reason?: string;
-  url?: string;
-}
-
 export interface LookupFacts {
   /** The receipt, and the manifest as read when one came; undefined when none did. */
   receipt?: Receipt | undefined;
   manifest?: Record<string, unknown> | undefined;
   /** Whether the lookup proved its answer against the resolver's transparency log. */
   logChecked: boolean;
-  status?: StatusSeen | undefined;
+  /** The status the client read, with its date and reason, when the receipt records it. */
+  status?: AnsweredStatus | undefined;
   /** Why there is no receipt, for the checks not made. */
   noReceipt?: string;
 }
@@ -172,7 +165,7 @@ function freshCheck(receipt: Receipt, manifest: Record<string, unknown> | undefi
   }
 }
 
-function statusCheck(receipt: Receipt, seen: StatusSeen | undefined, said: string[]): Check {
+function statusCheck(receipt: Receipt, seen: AnsweredStatus | undefined, said: string[]): Check {
   // The status document's own date and reason where the client read one; otherwise the evaluator's sentence.
   const read = (verb: string) =>
     seen === undefined

@@ -5,9 +5,9 @@
  * verdict in plain words, the summary card and the checklist made from the receipt, then
  * every request made and the receipt itself. Each lookup is a history entry of its own.
  */
-import { type Resolution, type Resolved, resolve, trustMemory } from "../core/client/index.ts";
+import { type Resolution, resolve, trustMemory } from "../core/client/index.ts";
 import { umidPath } from "../core/umid-path.ts";
-import { type LookupFacts, type StatusSeen, checklist } from "./checklist.ts";
+import { type LookupFacts, checklist } from "./checklist.ts";
 import {
   type Exchange,
   endedAtUnreadableRedirect,
@@ -187,7 +187,7 @@ async function lookUp(query: Query): Promise<void> {
   }
   const requestUrl = resolver + umidPath(umid);
   const resolved = "receipt" in resolution ? resolution : undefined;
-  const status = resolved === undefined ? undefined : statusSeenOf(resolved);
+  const status = resolved?.answeredStatus;
   const facts: LookupFacts = {
     receipt: resolved?.receipt,
     manifest: resolved?.manifest,
@@ -230,11 +230,6 @@ function asking(underWay: boolean, said: string): void {
   progress.hidden = !underWay;
   progress.textContent = underWay ? said : "";
   announcement.textContent = said;
-}
-
-/** The status the client read for the receipt, with its date and reason. */
-function statusSeenOf(resolved: Resolved): StatusSeen | undefined {
-  return (resolved as { status?: StatusSeen }).status; // TEMP
 }
 
 function noReceiptVerdict(

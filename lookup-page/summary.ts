@@ -3,8 +3,8 @@
  * when, and its status now, as a certificate viewer's summary. Read off the manifest as it
  * came; the checklist says how far each value can be trusted.
  */
+import type { AnsweredStatus } from "../core/client/index.ts";
 import type { Receipt } from "../core/evaluate/index.ts";
-import type { StatusSeen } from "./checklist.ts";
 import { instantWords, shortened } from "./words.ts";
 
 export type SummaryField = "umid" | "subject" | "signer" | "issued" | "expires" | "status";
@@ -22,7 +22,7 @@ export function summary(
   umid: string,
   receipt: Receipt | undefined,
   manifest: Record<string, unknown> | undefined,
-  status: StatusSeen | undefined,
+  status: AnsweredStatus | undefined,
 ): SummaryRow[] {
   const rows: SummaryRow[] = [{ field: "umid", label: "UMID", value: shortened(umid, MAX_ID) }];
   const text = (value: unknown) => (typeof value === "string" ? value : undefined);
@@ -51,7 +51,7 @@ function mapped(value: string | undefined, map: (value: string) => string): stri
   return value === undefined ? undefined : map(value);
 }
 
-function statusWords(revocationStatus: Receipt["revocationStatus"], seen: StatusSeen | undefined): string {
+function statusWords(revocationStatus: Receipt["revocationStatus"], seen: AnsweredStatus | undefined): string {
   if (revocationStatus === "unchecked") return "not checked";
   const since = seen?.since === undefined || revocationStatus === "active" ? "" : ` since ${instantWords(seen.since)}`;
   const because = seen?.reason === undefined ? "" : `: ${seen.reason}`;

@@ -111,7 +111,12 @@ describe("the lookup page's checklist and verdict", () => {
       revocationStatus: "suspended",
       warnings: [{ code: "um:reason:status:suspended", message: "um:reason:status:suspended: suspended" }],
     };
-    const status = { status: "suspended" as const, since: "2026-11-23T13:43:19.662Z", reason: "under review" };
+    const status = {
+      value: "suspended" as const,
+      url: "https://r.example/s",
+      since: "2026-11-23T13:43:19.662Z",
+      reason: "under review",
+    };
     const { checks, verdict } = look(receipt, { status });
     assert.equal(verdict.outcome, receipt.outcome);
     const check = resultOf(checks, "status");
@@ -132,7 +137,12 @@ describe("the lookup page's checklist and verdict", () => {
       keyRefResolution: "not-evaluated",
       revocationStatus: "revoked",
     };
-    const status = { status: "revoked" as const, since: "2026-10-15T08:30:00Z", reason: "key lost" };
+    const status = {
+      value: "revoked" as const,
+      url: "https://r.example/s",
+      since: "2026-10-15T08:30:00Z",
+      reason: "key lost",
+    };
     const { checks, verdict } = look(receipt, { manifest: undefined, status, logChecked: true });
     assert.deepEqual(results(checks), [
       "signature:skip",
