@@ -23,7 +23,7 @@ import { resolveDidWebKey } from "../core/did/did-web.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
-import { startPrintingUrl, type Started } from "./support/processes.ts";
+import { servedAt, startPrintingUrl, type Started } from "./support/processes.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
 describe("in Chromium", { skip: skipWithoutChromium }, () => {
@@ -150,7 +150,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       process.env,
       2,
     );
-    ui = resolver.urls[1]!;
+    ui = servedAt(resolver).page.slice(0, -1);
     browser = await launchChromium();
     page = await browser.newPage();
     await serveFixtureDid(page, key);

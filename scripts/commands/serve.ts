@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { listeningUrl, serveNode } from "../../edge/adapters/node.ts";
+import type { HomePageOptions } from "../../edge/home-page.ts";
 import { evaluate, type Outcome } from "../../core/evaluate/index.ts";
 import { BUILD_INFO_PATH, readIndexShard } from "../../edge/records.ts";
 import { outputStages } from "../pipeline/index.ts";
@@ -43,16 +44,23 @@ export const runServe: CommandRun<typeof serve> = async (values) => {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
-  console.log(`serving ${dist}/ at ${served.url}/`);
-  if (served.page !== undefined) {
-    console.log(`lookup page at ${served.page}`);
-    // The first click of a newcomer should show a verdict, not a form to fill in.
-    const umid = await sampleUmid(dist);
-    if (umid !== undefined)
-      console.log(`look one up: ${served.page}?${new URLSearchParams({ resolver: served.url, umid })}`);
-  }
+  await printServing(dist, served);
   return stopped;
 };
+
+/**
+ * Where to look, the lookup page first: the first address a terminal shows is the one people open, and the page is
+ * for people, the resolver for programs. Then a link that opens the page on a sample.
+ */
+export async function printServing(dist: string, served: Serving): Promise<void> {
+  if (served.page !== undefined) console.log(`lookup page at ${served.page}`);
+  console.log(`serving ${dist}/ at ${served.url}/`);
+  if (served.page === undefined) return;
+  // A newcomer's click on it should show a verdict, not a form to fill in.
+  const umid = await sampleUmid(dist);
+  if (umid !== undefined)
+    console.log(`look one up: ${served.page}?${new URLSearchParams({ resolver: served.url, umid })}`);
+}
 
 /** The resolver and, on `uiPort`, the lookup page asking it: both listening. */
 export interface Serving {
@@ -76,8 +84,9 @@ export async function startServing(options: {
 }): Promise<Serving | string> {
   const { dist, host, port, uiPort } = options;
   let running: Awaited<ReturnType<typeof serveNode>>;
+  const home: HomePageOptions = {};
   try {
-    running = await serveNode({ dist, port, host });
+    running = await serveNode({ dist, port, host, home });
   } catch (error) {
     return `cannot listen on ${host}:${port}: ${(error as Error).message}`;
   }
@@ -92,9 +101,11 @@ export async function startServing(options: {
       return `cannot listen on ${host}:${uiPort}: ${(error as Error).message}`;
     }
   }
+  const page = servers[1] === undefined ? undefined : `${listeningUrl(servers[1], host)}/`;
+  home.lookupPage = page;
   return {
     url: running.url,
-    page: servers[1] === undefined ? undefined : `${listeningUrl(servers[1], host)}/`,
+    page,
     stop: () =>
       new Promise<void>((resolve) => {
         let open = servers.length;
