@@ -51,12 +51,13 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
     uiPort: values["ui-port"],
     reloads,
     standsInFor: resolverUrl,
+    contentDir,
   });
   if (typeof served === "string") {
     console.error(`manifest-resolver: ${served}`);
     return EXIT_FAILED;
   }
-  await printServing(out, served);
+  printServing(out, served);
   console.log(`watching ${displayPath(contentDir)}/${values.sign ? ", signing what changes" : ""}; Ctrl+C stops`);
 
   /** The files this run wrote itself (signed), by their bytes' digest: their own change is no edit to act on. */
