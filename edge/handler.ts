@@ -10,6 +10,7 @@
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
+import { homePage, type HomePageOptions } from "./home-page.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import {
   CONTRACT,
@@ -45,19 +46,25 @@ export async function handleRequest(request: ResolverRequest, records: RecordSto
   return toResponse(await answer(request, records));
 }
 
-export async function answer(request: ResolverRequest, records: RecordStore): Promise<Answer> {
+/** `home`: what the resolver's own address links to (edge/home-page.ts). */
+export async function answer(
+  request: ResolverRequest,
+  records: RecordStore,
+  home: HomePageOptions = {},
+): Promise<Answer> {
   const method = request.method;
   // A preflight is answered whatever the path: a failed preflight would hide the real
   // status (400, 404, ...) of the request that follows from the page that sent it.
   if (method === "OPTIONS") return preflight();
   if (method !== "GET" && method !== "HEAD") return methodNotAllowed();
-  const get = await answerGet(request, records);
+  const get = await answerGet(request, records, home);
   // HEAD: GET's status and headers, Content-Length included, and no body.
   return method === "HEAD" ? { ...get, body: null } : get;
 }
 
-async function answerGet(request: ResolverRequest, records: RecordStore): Promise<Answer> {
+async function answerGet(request: ResolverRequest, records: RecordStore, home: HomePageOptions): Promise<Answer> {
   const pathname = pathnameOf(request.url);
+  if (pathname === "/") return homePage(request.headers.get("Accept"), home);
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
   if (isRoutable(pathname)) {

@@ -53,6 +53,24 @@ export function uncachedJson(status: number, body: unknown): Answer {
   return { status, headers: [...UNCACHED_JSON, ["Content-Length", String(bytes.byteLength)]], body: bytes };
 }
 
+/**
+ * The one page of HTML the resolver serves (edge/home-page.ts): no script, and a policy that loads nothing, not even
+ * the page's own icon, which is inline.
+ */
+const HTML_PAGE_HEADERS: HeaderList = [
+  ...UNCACHED,
+  ["Content-Type", "text/html; charset=utf-8"],
+  [
+    "Content-Security-Policy",
+    "default-src 'none'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  ],
+];
+
+export function htmlPage(html: string): Answer {
+  const bytes = encoder.encode(html) as Uint8Array<ArrayBuffer>;
+  return { status: 200, headers: [...HTML_PAGE_HEADERS, ["Content-Length", String(bytes.byteLength)]], body: bytes };
+}
+
 /** Any other method: 405, with the methods the path allows (RFC 9110 §15.5.6: a 405 MUST carry Allow). */
 export function methodNotAllowed(): Answer {
   const answer = uncachedJson(405, { error: "method_not_allowed" });

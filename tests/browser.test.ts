@@ -23,7 +23,7 @@ import { resolveDidWebKey } from "../core/did/did-web.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
-import { startPrintingUrl, type Started } from "./support/processes.ts";
+import { servedAt, startPrintingUrl, type Started } from "./support/processes.ts";
 import { sharedPath, skipWithoutShared } from "./support/shared.ts";
 
 describe("in Chromium", { skip: skipWithoutChromium }, () => {
@@ -150,7 +150,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
       process.env,
       2,
     );
-    ui = resolver.urls[1]!;
+    ui = servedAt(resolver).page.slice(0, -1);
     browser = await launchChromium();
     page = await browser.newPage();
     await serveFixtureDid(page, key);
@@ -189,6 +189,22 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
     assert.equal(JSON.parse(r.text)["@id"], "urn:browser:shown");
     assert.match(r.etag!, /^W\/"sha256-[\w-]{43}"$/);
     assert.equal(r.contract, "manifest-resolver/v0.1");
+  });
+  it("opens the resolver's own address as a page: no console message, and a link to the lookup page", async () => {
+    const messages: string[] = [];
+    const tab = await browser.newPage();
+    tab.on("console", (message) => messages.push(message.text()));
+    try {
+      const response = await tab.goto(`${servedAt(resolver).resolver}/`);
+      assert.equal(response?.status(), 200);
+      assert.equal(await tab.locator("h1").textContent(), "Universal Manifest resolver");
+      await tab.getByRole("link", { name: "the lookup page" }).click();
+      await tab.waitForURL(`${ui}/`);
+      // Neither page's policy blocked anything (a blocked load is a console error in Chromium).
+      assert.deepEqual(messages, []);
+    } finally {
+      await tab.close();
+    }
   });
   it("revalidates with If-None-Match: the preflight passes and the 304 is readable", async () => {
     const { etag } = await pageFetch(umidPath("urn:browser:shown"));

@@ -28,7 +28,7 @@ import { manifestsOfEveryShape } from "./support/manifest-shapes.ts";
 import { CLI, ROOT } from "./support/paths.ts";
 import { assertUsageError } from "./support/problems.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
-import { runCli, startPrintingUrl } from "./support/processes.ts";
+import { runCli, servedAt, startPrintingUrl } from "./support/processes.ts";
 import { skipWithoutSampleContent } from "./support/sample-content.ts";
 import { keyInDidDocument } from "../core/did/document-key.ts";
 
@@ -273,7 +273,7 @@ test("serve with the lookup page prints both URLs and a link to a UMID the page 
       const link = /^look one up: (http:\S+)$/m.exec(server.output ?? "")?.[1];
       assert.ok(link, server.output);
       const query = new URL(link).searchParams;
-      assert.equal(query.get("resolver"), server.urls[0]);
+      assert.equal(query.get("resolver"), servedAt(server).resolver);
       // The first active manifest a relying party accepts as it is (the page evaluates at Tier 0).
       const umid = query.get("umid")!;
       const i = manifests.findIndex((manifest) => manifest["@id"] === umid);
@@ -283,7 +283,8 @@ test("serve with the lookup page prints both URLs and a link to a UMID the page 
       assert.equal(picked.outcome, "accepted");
       assert.equal((await fetch(link)).status, 200);
       assert.equal(
-        (await fetch(`${server.urls[0]}/.well-known/manifest-resolver/status/${encodeURIComponent(umid)}`)).status,
+        (await fetch(`${servedAt(server).resolver}/.well-known/manifest-resolver/status/${encodeURIComponent(umid)}`))
+          .status,
         200,
       );
     } finally {

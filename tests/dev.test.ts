@@ -92,6 +92,8 @@ describe("dev", () => {
     const dev = started(["dev", "--sign", "--port", String(port), "--ui-port", String(uiPort)], dir, env);
     try {
       await dev.printed(/^watching content\//m);
+      // The lookup page's address is the first printed: the one people open.
+      assert.equal(/http:\S+/.exec(dev.output)?.[0], `http://127.0.0.1:${uiPort}/`);
       const first = await fetch(resolver);
       assert.equal(first.status, 200);
       const firstBody = await first.text();

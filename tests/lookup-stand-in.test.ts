@@ -17,7 +17,7 @@ import { launchChromium, skipWithoutChromium } from "./support/chromium.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
-import { startPrintingUrl, type Started } from "./support/processes.ts";
+import { servedAt, startPrintingUrl, type Started } from "./support/processes.ts";
 
 const PRODUCTION = "https://manifests.example.org";
 
@@ -65,7 +65,7 @@ describe("the lookup page of dev, for a resolver not yet deployed", { skip: skip
 
   /** The page's verdict on `umid` asked of `resolver`, read from its structure (page-contract, issue 40). */
   async function lookUp(resolver: string) {
-    await page.goto(`${dev.urls[1]}/?${new URLSearchParams({ resolver, umid })}`);
+    await page.goto(`${servedAt(dev).page}?${new URLSearchParams({ resolver, umid })}`);
     const verdict = page.locator("#result #verdict");
     await verdict.waitFor();
     const attributes = (selector: string, name: string) =>

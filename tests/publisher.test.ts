@@ -28,7 +28,7 @@ import { runCliInProcess } from "./support/cli-in-process.ts";
 import { freePort } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames, assertUsageError, printedProblems, problemPlaces, theProblem } from "./support/problems.ts";
-import { startPrintingUrl } from "./support/processes.ts";
+import { servedAt, startPrintingUrl } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-publisher-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -126,7 +126,7 @@ describe("from a new key to a probed resolver", () => {
       repo,
     );
     try {
-      const probe = await run("probe", server.url, umid);
+      const probe = await run("probe", servedAt(server).resolver, umid);
       assert.equal(probe.status, 0, probe.stdout);
       const checks = probeLines(probe.stdout);
       assert.equal(checks.length, 16, probe.stdout);
@@ -134,7 +134,7 @@ describe("from a new key to a probed resolver", () => {
         checks.filter((check) => !check.passed),
         [],
       );
-      const page = await fetch(server.urls[1]!);
+      const page = await fetch(servedAt(server).page);
       assert.equal(page.status, 200);
       assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
     } finally {

@@ -7,12 +7,12 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { after, test } from "node:test";
 import { umidPath } from "../core/umid-path.ts";
-import { manifestBody } from "./contract/cases.ts";
+import { BROWSER_ACCEPT, manifestBody } from "./contract/cases.ts";
 import { manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { rawRequest } from "./support/http.ts";
 import { CLI } from "./support/paths.ts";
 import { assertLineNames } from "./support/problems.ts";
-import { startPrintingUrl } from "./support/processes.ts";
+import { servedAt, startPrintingUrl } from "./support/processes.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-serve-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -48,6 +48,34 @@ test("serve answers from a new build without a restart", async () => {
     const now = await rawRequest(server.url, "GET", umidPath("urn:edited"));
     assert.equal(now.status, 200);
     assert.deepEqual(now.body, manifestBody(edited));
+  } finally {
+    await server.stop();
+  }
+});
+
+test("serve --ui-port prints the lookup page first, and the resolver's own address links browsers to it", async () => {
+  build([signed(manifestFor("urn:first"), key)]);
+  const server = await startPrintingUrl(
+    process.execPath,
+    [CLI, "serve", "--dist", dist, "--port", "0", "--ui-port", "0"],
+    process.env,
+    3,
+  );
+  try {
+    const { resolver, page } = servedAt(server);
+    // The first address a terminal shows is the one people open.
+    assert.deepEqual(
+      server.urls,
+      [page, resolver, page].map((url) => url.replace(/\/$/, "")),
+    );
+    assert.match(server.output!.split("\n")[2]!, /^look one up: /);
+    const home = await rawRequest(resolver, "GET", "/", { Accept: BROWSER_ACCEPT });
+    assert.equal(home.status, 200);
+    const links = [...home.body.toString().matchAll(/href="([^"]*)"/g)].map(([, href]) => href);
+    assert.ok(links.includes(page), `${page} among ${links.join(", ")}`);
+    assert.equal((await fetch(page)).status, 200);
+    // A program still gets the contract's 400.
+    assert.equal((await rawRequest(resolver, "GET", "/", { Accept: "application/json" })).status, 400);
   } finally {
     await server.stop();
   }

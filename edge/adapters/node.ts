@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { basename, dirname, join, resolve } from "node:path";
 import { answer, type ResolverRequest } from "../handler.ts";
+import type { HomePageOptions } from "../home-page.ts";
 import type { Answer } from "../responses.ts";
 import { StaticRecords, type AssetReader } from "../static-records.ts";
 
@@ -15,6 +16,11 @@ export interface NodeServerOptions {
   dist: string;
   port: number;
   host: string;
+  /**
+   * What the resolver's own address links to, read at each request: `serve` learns the lookup page's address once
+   * that page listens, after the resolver, whose address it asks.
+   */
+  home?: HomePageOptions;
 }
 
 export interface RunningServer {
@@ -33,7 +39,7 @@ export function directoryReader(dir: string): AssetReader {
   };
 }
 
-export async function serveNode({ dist, port, host }: NodeServerOptions): Promise<RunningServer> {
+export async function serveNode({ dist, port, host, home = {} }: NodeServerOptions): Promise<RunningServer> {
   const read = directoryReader(dist);
   let records = new StaticRecords().reading(read);
   // Unlike a deploy, a local output directory changes: \`build\` swaps a new one in by
@@ -46,7 +52,7 @@ export async function serveNode({ dist, port, host }: NodeServerOptions): Promis
   });
   const server = createServer(async (req, res) => {
     try {
-      send(await answer(toRequest(req), records), res);
+      send(await answer(toRequest(req), records, home), res);
     } catch (error) {
       console.error(error);
       res.destroy();

@@ -18,6 +18,7 @@ import { displayPath } from "../read/display-path.ts";
 import { fromCache, plural, printable, printableFile, sortDiagnostics } from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page-files/files.ts";
+import { logVerifierKey } from "../lookup-page-files/page-meta.ts";
 import { printProblems, printWarning } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK } from "../cli/command.ts";
@@ -89,7 +90,11 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
       const page =
         built &&
         (await reportingWriteErrors(lookupDir, async () =>
-          writeOutput(lookupDir, await lookupPageFiles(settings.resolverUrl), LOOKUP_PAGE_MARKER).then(() => true),
+          writeOutput(
+            lookupDir,
+            await lookupPageFiles(settings.resolverUrl, "", { logKey: await logVerifierKey(contentDir) }),
+            LOOKUP_PAGE_MARKER,
+          ).then(() => true),
         ));
       // Only once every output is written: on a disk the cache shares with them, its bodies must never take their
       // room.

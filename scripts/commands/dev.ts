@@ -16,7 +16,7 @@ import { TEMPORARY_NAME } from "../store/atomic-write.ts";
 import { PageReloads } from "../lookup-page-files/serve.ts";
 import { EXIT_FAILED, type CommandRun } from "../cli/command.ts";
 import { projectSettings } from "./project-settings.ts";
-import { sampleUmid, startServing } from "./serve.ts";
+import { printServing, startServing } from "./serve.ts";
 import type { dev } from "./dev-declaration.ts";
 
 /** How long the folder must be quiet before a build: an editor's save is several events. */
@@ -51,16 +51,13 @@ export const runDev: CommandRun<typeof dev> = async (values) => {
     uiPort: values["ui-port"],
     reloads,
     standsInFor: resolverUrl,
+    contentDir,
   });
   if (typeof served === "string") {
     console.error(`manifest-resolver: ${served}`);
     return EXIT_FAILED;
   }
-  console.log(`serving ${out}/ at ${served.url}/`);
-  console.log(`lookup page at ${served.page}`);
-  const umid = await sampleUmid(out);
-  if (umid !== undefined)
-    console.log(`look one up: ${served.page}?${new URLSearchParams({ resolver: served.url, umid })}`);
+  printServing(out, served);
   console.log(`watching ${displayPath(contentDir)}/${values.sign ? ", signing what changes" : ""}; Ctrl+C stops`);
 
   /** The files this run wrote itself (signed), by their bytes' digest: their own change is no edit to act on. */

@@ -5,20 +5,30 @@
  */
 import { readFile } from "node:fs/promises";
 import type { OutputFile } from "../plan/output-file.ts";
+import type { LookupSample } from "./page-meta.ts";
 import { LOOKUP_SCRIPT, PREBUILT, TOOL_ROOT, toolAsset, toolFile } from "../runtime/tool-files.ts";
 
 export const LOOKUP_PAGE_MARKER = "index.html";
 
-export async function lookupPageFiles(resolverUrl: string, standsInFor = ""): Promise<OutputFile[]> {
+/**
+ * `logKey`: the content's log verifier key ("": none); `samples`: the introduction's, given by `serve` and `dev` only
+ * (page-meta.ts).
+ */
+export async function lookupPageFiles(
+  resolverUrl: string,
+  standsInFor = "",
+  { logKey = "", samples }: { logKey?: string; samples?: readonly LookupSample[] } = {},
+): Promise<OutputFile[]> {
   const template = await readFile(toolAsset("lookup-page/index.html"), "utf8");
+  // Each value by a function: a replacement string would read `$&`, `$'` and the like in a UMID as patterns.
   const html = template
-    .replace(
-      '<meta name="manifest-resolver" content="">',
-      `<meta name="manifest-resolver" content="${attribute(resolverUrl)}">`,
+    .replace('<meta name="manifest-resolver" content="">', () => meta("manifest-resolver", resolverUrl))
+    .replace('<meta name="manifest-resolver-stands-in-for" content="">', () =>
+      meta("manifest-resolver-stands-in-for", standsInFor),
     )
-    .replace(
-      '<meta name="manifest-resolver-stands-in-for" content="">',
-      `<meta name="manifest-resolver-stands-in-for" content="${attribute(standsInFor)}">`,
+    .replace('<meta name="manifest-resolver-log-key" content="">', () => meta("manifest-resolver-log-key", logKey))
+    .replace('<meta name="manifest-resolver-samples" content="">', () =>
+      meta("manifest-resolver-samples", samples === undefined ? "" : JSON.stringify(samples)),
     );
   return [
     { path: "index.html", bytes: new TextEncoder().encode(html) },
@@ -27,6 +37,10 @@ export async function lookupPageFiles(resolverUrl: string, standsInFor = ""): Pr
       bytes: PREBUILT ? await readFile(toolAsset(LOOKUP_SCRIPT)) : (await bundleLookupScript()).bytes,
     },
   ];
+}
+
+function meta(name: string, content: string): string {
+  return `<meta name="${name}" content="${attribute(content)}">`;
 }
 
 function attribute(value: string): string {

@@ -275,7 +275,8 @@ export function contractCases(f: Fixture): ContractCase[] {
     ["/%FF", "invalid UMID encoding"],
     ["/%", "invalid UMID encoding"],
   ];
-  for (const [path, message] of badPaths) cases.push(badRequest(path, message));
+  for (const [path, message] of badPaths) if (path !== "/") cases.push(badRequest(path, message));
+  cases.push(...homeCases());
   cases.push(...statusCases(f, healthy, badPaths));
   cases.push(...didDocumentCases(f));
   cases.push(...logCases(f));
@@ -419,6 +420,64 @@ function statusCases(
   cases.push(badRequest(STATUS_PREFIX, "missing UMID"));
   for (const [path, message] of badPaths) cases.push(badRequest(STATUS_PREFIX + path, message));
   return cases;
+}
+
+/** What Chromium sends for a page it navigates to. */
+export const BROWSER_ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8";
+
+/**
+ * The resolver's own address: the contract's 400 "missing UMID", byte for byte, to every client but one whose Accept
+ * prefers HTML (RFC 9110 §12.5.1, by weight and then by the most specific range), which gets a page with no script
+ * that says how to ask and where people look UMIDs up (no lookup page known here: where the build writes it). Both
+ * answers vary by Accept.
+ */
+function homeCases(): ContractCase[] {
+  const missing = badRequest("/", "missing UMID");
+  const json400 = (why: string, accept?: string): ContractCase => ({
+    ...missing,
+    name: `400 missing UMID at /, ${why}`,
+    ...(accept !== undefined && { requestHeaders: { Accept: accept } }),
+    headers: { ...missing.headers, vary: "Accept" },
+  });
+  const html = (why: string, accept: string, method = "GET"): ContractCase => ({
+    name: `200 the resolver's page at /, ${why}`,
+    method,
+    path: "/",
+    requestHeaders: { Accept: accept },
+    status: 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      vary: "Accept",
+      "content-security-policy": (value) =>
+        value?.includes("default-src 'none'") === true && !/script-src|unsafe/.test(value),
+      etag: null,
+      "content-length": (value) => value !== undefined && Number(value) > 0,
+    },
+    body:
+      method === "HEAD"
+        ? EMPTY
+        : (body) => {
+            const text = body.toString();
+            assert.match(text, /^<!doctype html>\n<html lang="en">/);
+            assert.doesNotMatch(text, /<script|\son\w+=/i, "no script");
+            assert.match(text, /<code>GET \/b64u:/);
+            assert.match(text, /href="\/\.well-known\/manifest-resolver\.json"/);
+            assert.match(text, /<code>dist-lookup\/<\/code>/, "where the lookup page is, none being known here");
+          },
+  });
+  return [
+    json400("no Accept"),
+    json400("Accept: application/json", "application/json"),
+    json400("Accept: */*", "*/*"),
+    json400("HTML weighed below JSON", "text/html;q=0.5, application/json"),
+    json400("HTML refused by its own range", `text/html;q=0, ${BROWSER_ACCEPT.replace("text/html,", "")}`),
+    json400("an unreadable weight ignored", "text/html;q=2, application/json;q=0.1"),
+    html("a browser's Accept", BROWSER_ACCEPT),
+    html("text/* over */*", "text/*, */*;q=0.9"),
+    html("HEAD", BROWSER_ACCEPT, "HEAD"),
+  ];
 }
 
 /**

@@ -13,6 +13,17 @@ export interface Started {
   stop(): Promise<void>;
 }
 
+/**
+ * The two addresses `serve --ui-port` and `dev` print, by their lines (the lookup page's first): the resolver's
+ * without its final slash, as a base URL; the page's as printed, with it.
+ */
+export function servedAt({ output = "" }: Started): { resolver: string; page: string } {
+  const resolver = /^serving .* at (http:\S+)\/$/m.exec(output)?.[1];
+  const page = /^lookup page at (http:\S+)$/m.exec(output)?.[1];
+  if (resolver === undefined || page === undefined) throw new Error(`no resolver and lookup page printed:\n${output}`);
+  return { resolver, page };
+}
+
 /** Spawns `command` (in `cwd`) and resolves once its output holds `count` http:// URLs. */
 export function startPrintingUrl(
   command: string,
