@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium, serveFixtureDid, skipWithoutChromium } from "./support/chromium.ts";
 import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
-import { bundleLibrary } from "../tools/build-library.ts";
+import { bundleLibraries } from "../tools/build-library.ts";
 import { httpMeaning } from "../lookup-page/http-meaning.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { encodeBase58btc, rawPublicKey } from "./support/did.ts";
@@ -485,7 +485,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
 });
 
 /**
- * The evaluator's one module, bundled as `manifest-resolver/evaluate` ships it, run in
+ * The evaluator's modules, bundled as `manifest-resolver/evaluate` ships them, run in
  * the page: the receipts Chromium's WebCrypto gives equal the ones Node gives, for every
  * entry of the v0.4 suite and for manifests made here.
  */
@@ -496,9 +496,11 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
   let page: Page;
 
   before(async () => {
-    const bundle = await bundleLibrary("evaluate", false);
+    // The library and its chunks, at their paths in the package (lib/…), which its imports name.
+    const files = new Map((await bundleLibraries(["evaluate"], false)).files.map((f) => [`/${f.path}`, f.bytes]));
     server = createServer((request, response) => {
-      if (request.url === "/evaluate.js") response.writeHead(200, { "Content-Type": "text/javascript" }).end(bundle);
+      const file = files.get(request.url ?? "");
+      if (file !== undefined) response.writeHead(200, { "Content-Type": "text/javascript" }).end(file);
       else response.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>evaluator</title>");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -517,7 +519,7 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
    */
   const inPage = (cases: [string, EvaluationContext][]) =>
     page.evaluate(async (cases) => {
-      const { evaluate } = await import("/evaluate.js" as string);
+      const { evaluate } = await import("/lib/evaluate.js" as string);
       return Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true })));
     }, cases) as Promise<Receipt[]>;
 

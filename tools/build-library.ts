@@ -6,18 +6,20 @@
  * - `manifest-resolver/netlify` and `manifest-resolver/cloudflare`, lib/netlify.js and
  *   lib/cloudflare.js from edge/adapters/: the edge handler, which a publisher's edge
  *   function re-exports, so that `npm update` brings its fixes.
- * Each is one ES module bundled by esbuild with nothing left to install (the validators
- * the evaluator runs were generated ahead of time, so no schema compiler comes along);
- * their types are in lib/types/. The bundles target no platform: they use only
+ * Each is an ES module bundled by esbuild with nothing left to install (the validators
+ * the evaluator runs were generated ahead of time, so no schema compiler comes along),
+ * code-split: what they share, and what a common v0.4 lookup does not need and is loaded
+ * by a dynamic import only when needed, is in chunks under lib/chunks/ (`npm run size`,
+ * tools/bundle-size.ts, weighs both); their types are in lib/types/. The bundles target no platform: they use only
  * web-standard APIs, for Node, Deno, workerd and browsers.
  */
-import { build } from "esbuild";
+import { build, type Metafile } from "esbuild";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 
-export const LIB_DIR = fileURLToPath(new URL("../lib", import.meta.url));
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const LIB_DIR = join(ROOT, "lib");
 /** Each library: its name under lib/ (and in package.json `exports`), and its entry. */
 const ENTRIES = {
   evaluate: fileURLToPath(new URL("../core/evaluate/index.ts", import.meta.url)),
@@ -27,35 +29,60 @@ const ENTRIES = {
 };
 export type LibraryName = keyof typeof ENTRIES;
 export const LIBRARY_NAMES = Object.keys(ENTRIES) as LibraryName[];
+/** Where the chunks go, under lib/: the code the libraries share, and what they load only when needed. */
+const CHUNKS_DIR = "chunks";
 
-/** A library bundled as one ES module, minified (as for a browser) or not (as lib/ holds it). */
-export async function bundleLibrary(name: LibraryName, minify: boolean): Promise<Uint8Array> {
+/**
+ * `names`' libraries bundled together as ES modules, minified (as for a browser) or not (as
+ * lib/ holds them), code-split: each library's entry, the chunks they share, and the chunks
+ * of what is loaded by a dynamic import only when needed (the v0.3 validator, status lists,
+ * federation, the log's proof, the pure-JS Ed25519). Every path is from the repository
+ * root (lib/…), in the files as in the metafile.
+ */
+export async function bundleLibraries(names: readonly LibraryName[], minify: boolean): Promise<Bundle> {
   const result = await build({
-    entryPoints: [ENTRIES[name]],
+    absWorkingDir: ROOT,
+    entryPoints: names.map((name) => ({ in: ENTRIES[name], out: name })),
+    outdir: LIB_DIR,
+    entryNames: "[name]",
+    chunkNames: `${CHUNKS_DIR}/[name]-[hash]`,
     bundle: true,
+    splitting: true,
     format: "esm",
     platform: "neutral",
     target: "es2022",
     minify,
     legalComments: minify ? "none" : "eof",
     write: false,
+    metafile: true,
     logLevel: "silent",
   });
-  return result.outputFiles[0]!.contents;
+  return {
+    files: result.outputFiles.map((file) => ({ path: relative(ROOT, file.path), bytes: file.contents })),
+    metafile: result.metafile,
+  };
 }
 
-/** What a browser downloads for a library: bytes minified, and minified then gzipped. */
-export async function browserSize(name: LibraryName): Promise<{ minified: number; gzipped: number }> {
-  const minified = await bundleLibrary(name, true);
-  return { minified: minified.byteLength, gzipped: gzipSync(minified, { level: 9 }).byteLength };
+/** Output files by their paths, which the metafile's outputs are keyed by. */
+export interface Bundle {
+  files: { path: string; bytes: Uint8Array }[];
+  metafile: Metafile;
+}
+
+/** The path of `library`'s entry in its bundle. */
+export function libraryEntry(library: LibraryName): string {
+  return relative(ROOT, join(LIB_DIR, `${library}.js`));
 }
 
 export async function buildLibrary(): Promise<void> {
   // Only its own files: lib/cli/ is the prebuilt CLI (build-cli.ts).
-  for (const name of [...LIBRARY_NAMES.map((n) => `${n}.js`), "types"])
+  for (const name of [...LIBRARY_NAMES.map((n) => `${n}.js`), CHUNKS_DIR, "types"])
     rmSync(join(LIB_DIR, name), { recursive: true, force: true });
-  mkdirSync(LIB_DIR, { recursive: true });
-  for (const name of LIBRARY_NAMES) writeFileSync(join(LIB_DIR, `${name}.js`), await bundleLibrary(name, false));
+  const { files } = await bundleLibraries(LIBRARY_NAMES, false);
+  for (const file of files) {
+    mkdirSync(dirname(join(ROOT, file.path)), { recursive: true });
+    writeFileSync(join(ROOT, file.path), file.bytes);
+  }
   await writeTypes(join(LIB_DIR, "types"));
 }
 
@@ -66,7 +93,7 @@ async function writeTypes(outDir: string): Promise<void> {
     declaration: true,
     emitDeclarationOnly: true,
     outDir,
-    rootDir: fileURLToPath(new URL("..", import.meta.url)),
+    rootDir: ROOT,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -96,5 +123,7 @@ async function writeTypes(outDir: string): Promise<void> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildLibrary();
-  console.log(`wrote ${[...LIBRARY_NAMES.map((name) => `${name}.js`), "types/"].join(", ")} in ${LIB_DIR}`);
+  console.log(
+    `wrote ${[...LIBRARY_NAMES.map((name) => `${name}.js`), `${CHUNKS_DIR}/`, "types/"].join(", ")} in ${LIB_DIR}`,
+  );
 }

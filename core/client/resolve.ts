@@ -32,14 +32,13 @@ import type { Revocation } from "../evaluate/revocation-input.ts";
 import { utf8 } from "../base64url.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
-import { parseVerifierKey } from "../tlog/note-keys.ts";
 import { umidPath, umidProblem } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "../http/conditional-get.ts";
 import { globalFetch, type Fetch } from "../http/fetch-following.ts";
 import { guardedCache, storedWithin, type HttpCache } from "../http/http-cache.ts";
 import { baseUrlProblem, originProblem } from "../http/base-url.ts";
-import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
+import type { Answer } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { guardedMemory, trustMemory, type TrustMemory } from "./trust-memory.ts";
 import { withLegacyEntries } from "./legacy-memory.ts";
@@ -137,9 +136,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   if (problem !== undefined) throw new TypeError(`baseUrl ${problem}`);
   const umidIssue = umidProblem(umid);
   if (umidIssue !== undefined) throw new TypeError(`umid ${umidIssue}`);
-  const logKey = options.logKey === undefined ? undefined : parseVerifierKey(options.logKey);
-  if (options.logKey !== undefined && logKey === undefined)
-    throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");
+  const log = options.logKey === undefined ? undefined : await logProof(options.logKey);
   const statusOrigins = options.statusOrigins?.map((origin) => {
     const originIssue = originProblem(origin);
     if (originIssue !== undefined) throw new TypeError(`statusOrigins: ${originIssue}`);
@@ -196,13 +193,18 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
 
   // Asked while the resolver is: the log's word on the UMID does not depend on its answer.
   const logged =
-    logKey === undefined ? undefined : latestLogged(base, umid, { key: logKey, now: now.getTime(), memory, transport });
+    log === undefined
+      ? undefined
+      : log.latestLogged(base, umid, { key: log.key, now: now.getTime(), memory, transport });
   /** Why the log refuses `answer` (a redirect when the first answer was one); undefined with no log key. */
   const logRefusal = async (answer: Answer, redirectedTo: string | undefined) => {
-    if (logged === undefined) return undefined;
+    if (log === undefined || logged === undefined) return undefined;
     const latest = await logged;
     if (!latest.ok) return latest.refusal;
-    return answerRefusal(latest, redirectedTo === undefined ? answer : { kind: "redirect", location: redirectedTo });
+    return log.answerRefusal(
+      latest,
+      redirectedTo === undefined ? answer : { kind: "redirect", location: redirectedTo },
+    );
   };
 
   /**
@@ -259,8 +261,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     cache,
     transport,
     judge: (entry) => ({
-      fresh:
-        logKey === undefined && storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits),
+      fresh: log === undefined && storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits),
       validator: entry.etag,
     }),
   });
@@ -356,6 +357,18 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
           : evaluated(revocation),
     manifest,
   );
+}
+
+/**
+ * The log's proof for `logKey`, loaded only for a client given one (latest-logged.ts is a chunk of its own); throws
+ * TypeError for a string that is no verifier key.
+ */
+async function logProof(logKey: string) {
+  const { answerRefusal, latestLogged, parseVerifierKey } = await import("./latest-logged.ts");
+  const key = parseVerifierKey(logKey);
+  if (key === undefined)
+    throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");
+  return { key, answerRefusal, latestLogged };
 }
 
 /** The memories of the caches given without one: each cache object's own, as long as it lives. */

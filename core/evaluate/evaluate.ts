@@ -134,7 +134,7 @@ export async function evaluateWithSourceMap(
   const mediaType = options.contentType === undefined ? undefined : mediaTypeWarning(options.contentType);
   if (mediaType !== undefined) receipt.warnings.push(mediaType);
   if (refusal !== undefined) receipt.warnings.push(refusal);
-  const arrival = arrive(
+  const arrival = await arrive(
     manifest,
     { ...DEFAULT_LIMITS, ...options.limits },
     (options.standardsUrl ?? DEFAULT_STANDARDS_URL).replace(/\/+$/, ""),

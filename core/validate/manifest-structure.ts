@@ -9,7 +9,6 @@
  */
 import { isJsonObject } from "../json/strict-json.ts";
 import { crossFieldProblems } from "./cross-field.ts";
-import { legacyV03, legacyV03Descriptions } from "./generated/legacy-v0.3.js";
 import { manifestV04, manifestV04Descriptions } from "./generated/manifest-v0.4.js";
 import { legacyProblems, legacyVersionOf, type LegacySchemas } from "./legacy.ts";
 import { isOrContains } from "./manifest-schema.ts";
@@ -18,8 +17,6 @@ import { problemsOf } from "./schema-problems.ts";
 import { quoted } from "../excerpt.ts";
 
 const schemaV04 = problemsOf(manifestV04, manifestV04Descriptions);
-/** What the evaluator reads besides v0.4: v0.3, on the path of EXT-T1 §T1.6.4. */
-export const V03_SCHEMAS: LegacySchemas = { "0.3": problemsOf(legacyV03, legacyV03Descriptions) };
 
 /** The v0.4 schema's problems, the namespace `contextUrl` included. */
 export function manifestSchemaProblems(value: unknown, contextUrl: string): Problem[] {

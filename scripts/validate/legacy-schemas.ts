@@ -1,12 +1,12 @@
 /**
  * Every earlier version the build reads (spec 4.3: "the stored payload may carry an older
  * `manifestVersion`"), each by its published schema compiled ahead of time. The evaluator
- * reads only v0.3 (core/validate/manifest-structure.ts) and so does not carry these.
+ * reads only v0.3 (core/validate/legacy-v03.ts) and so does not carry these.
  */
 import { legacyV01, legacyV01Descriptions } from "../../core/validate/generated/legacy-v0.1.js";
 import { legacyV02, legacyV02Descriptions } from "../../core/validate/generated/legacy-v0.2.js";
 import type { LegacySchemas } from "../../core/validate/legacy.ts";
-import { V03_SCHEMAS } from "../../core/validate/manifest-structure.ts";
+import { V03_SCHEMAS } from "../../core/validate/legacy-v03.ts";
 import { problemsOf } from "../../core/validate/schema-problems.ts";
 
 export const PUBLISHED_LEGACY_SCHEMAS: LegacySchemas = {
