@@ -9,14 +9,16 @@
  * Each is an ES module bundled by esbuild with nothing left to install (the validators
  * the evaluator runs were generated ahead of time, so no schema compiler comes along),
  * code-split: what they share, and what a common v0.4 lookup does not need and is loaded
- * by a dynamic import only when needed, is in chunks under lib/chunks/ (`npm run size`,
- * tools/bundle-size.ts, weighs both); their types are in lib/types/. The bundles target no platform: they use only
+ * by a dynamic import only when needed, is in files beside them (lib/<module>-<hash>.js,
+ * and lib/pure-crypto.js and lib/legacy-v03.js, bundled apart) (`npm run size`, tools/bundle-size.ts, weighs both); their types are
+ * in lib/types/. The bundles target no platform: they use only
  * web-standard APIs, for Node, Deno, workerd and browsers.
  */
 import { build, type Metafile } from "esbuild";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleApart, bundledApart } from "../scripts/lookup-page-files/bundled-apart.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const LIB_DIR = join(ROOT, "lib");
@@ -29,8 +31,6 @@ const ENTRIES = {
 };
 export type LibraryName = keyof typeof ENTRIES;
 export const LIBRARY_NAMES = Object.keys(ENTRIES) as LibraryName[];
-/** Where the chunks go, under lib/: the code the libraries share, and what they load only when needed. */
-const CHUNKS_DIR = "chunks";
 
 /**
  * `names`' libraries bundled together as ES modules, minified (as for a browser) or not (as
@@ -40,26 +40,39 @@ const CHUNKS_DIR = "chunks";
  * root (lib/…), in the files as in the metafile.
  */
 export async function bundleLibraries(names: readonly LibraryName[], minify: boolean): Promise<Bundle> {
-  const result = await build({
+  const options = {
     absWorkingDir: ROOT,
-    entryPoints: names.map((name) => ({ in: ENTRIES[name], out: name })),
     outdir: LIB_DIR,
-    entryNames: "[name]",
-    chunkNames: `${CHUNKS_DIR}/[name]-[hash]`,
-    bundle: true,
-    splitting: true,
     format: "esm",
     platform: "neutral",
     target: "es2022",
     minify,
     legalComments: minify ? "none" : "eof",
+    logLevel: "silent",
+  } as const;
+  const result = await build({
+    ...options,
+    entryPoints: names.map((name) => ({ in: ENTRIES[name], out: name })),
+    entryNames: "[name]",
+    // Beside the entries, not in a folder of their own: a module bundled apart is imported as `./<name>.js` from
+    // whichever file holds its importer, an entry or a chunk (bundled-apart.ts).
+    chunkNames: "[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    plugins: [bundledApart(ROOT)],
     write: false,
     metafile: true,
-    logLevel: "silent",
   });
+  const apart = await bundleApart(options);
   return {
-    files: result.outputFiles.map((file) => ({ path: relative(ROOT, file.path), bytes: file.contents })),
-    metafile: result.metafile,
+    files: [...result.outputFiles, ...apart.files].map((file) => ({
+      path: relative(ROOT, file.path),
+      bytes: file.contents,
+    })),
+    metafile: {
+      inputs: { ...result.metafile.inputs, ...apart.metafile.inputs },
+      outputs: { ...result.metafile.outputs, ...apart.metafile.outputs },
+    },
   };
 }
 
@@ -76,13 +89,11 @@ export function libraryEntry(library: LibraryName): string {
 
 export async function buildLibrary(): Promise<void> {
   // Only its own files: lib/cli/ is the prebuilt CLI (build-cli.ts).
-  for (const name of [...LIBRARY_NAMES.map((n) => `${n}.js`), CHUNKS_DIR, "types"])
-    rmSync(join(LIB_DIR, name), { recursive: true, force: true });
+  mkdirSync(LIB_DIR, { recursive: true });
+  for (const name of readdirSync(LIB_DIR))
+    if (name.endsWith(".js") || name === "types") rmSync(join(LIB_DIR, name), { recursive: true, force: true });
   const { files } = await bundleLibraries(LIBRARY_NAMES, false);
-  for (const file of files) {
-    mkdirSync(dirname(join(ROOT, file.path)), { recursive: true });
-    writeFileSync(join(ROOT, file.path), file.bytes);
-  }
+  for (const file of files) writeFileSync(join(ROOT, file.path), file.bytes);
   await writeTypes(join(LIB_DIR, "types"));
 }
 
@@ -124,6 +135,6 @@ async function writeTypes(outDir: string): Promise<void> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildLibrary();
   console.log(
-    `wrote ${[...LIBRARY_NAMES.map((name) => `${name}.js`), `${CHUNKS_DIR}/`, "types/"].join(", ")} in ${LIB_DIR}`,
+    `wrote ${[...LIBRARY_NAMES.map((name) => `${name}.js`), "their chunks", "types/"].join(", ")} in ${LIB_DIR}`,
   );
 }

@@ -60,7 +60,7 @@ export async function arrive(
     };
   }
   // The v0.3 validator is loaded only for a v0.3 manifest: most never need it (legacy-v03.ts).
-  const legacy = version === "0.3" ? (await import("../validate/legacy-v03.ts")).V03_SCHEMAS : {};
+  const legacy = version === "0.3" ? (await import("../validate/legacy-v03.ts")).V03_CHECKS : {};
   const warnings = structureProblems(value, standardsUrl, legacy)
     .filter((p) => !PROFILE_POINTERS.has(p.pointer))
     .map((p) => problemWarning("um:reason:arrive:structure", p));

@@ -10,7 +10,7 @@
 import { isJsonObject } from "../json/strict-json.ts";
 import { crossFieldProblems } from "./cross-field.ts";
 import { manifestV04, manifestV04Descriptions } from "./generated/manifest-v0.4.js";
-import { legacyProblems, legacyVersionOf, type LegacySchemas } from "./legacy.ts";
+import { legacyVersionOf, type LegacyChecks } from "./legacy.ts";
 import { isOrContains } from "./manifest-schema.ts";
 import type { Problem } from "./problem.ts";
 import { problemsOf } from "./schema-problems.ts";
@@ -37,12 +37,12 @@ export function manifestSchemaProblems(value: unknown, contextUrl: string): Prob
 
 /**
  * Everything structurally wrong with a manifest: of v0.4, or of an earlier version whose
- * schema `legacy` holds (the build reads v0.1–v0.3; the evaluator, v0.3).
+ * check `legacy` holds (the build reads v0.1–v0.3; the evaluator, v0.3).
  */
-export function structureProblems(value: unknown, standardsUrl: string, legacy: LegacySchemas): Problem[] {
+export function structureProblems(value: unknown, standardsUrl: string, legacy: LegacyChecks): Problem[] {
   const legacyVersion = legacyVersionOf(value);
-  const legacySchema = legacyVersion === undefined ? undefined : legacy[legacyVersion];
-  if (legacyVersion !== undefined && legacySchema === undefined) {
+  const legacyCheck = legacyVersion === undefined ? undefined : legacy[legacyVersion];
+  if (legacyVersion !== undefined && legacyCheck === undefined) {
     return [
       {
         pointer: "/manifestVersion",
@@ -51,8 +51,7 @@ export function structureProblems(value: unknown, standardsUrl: string, legacy: 
       },
     ];
   }
-  if (legacyVersion !== undefined)
-    return listed(legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl, legacySchema!));
+  if (legacyCheck !== undefined) return listed(legacyCheck(value as Record<string, unknown>, standardsUrl));
   const problems = manifestSchemaProblems(value, `${standardsUrl}/ns/v0.4`);
   if (isJsonObject(value)) problems.push(...crossFieldProblems(value));
   return listed(problems);

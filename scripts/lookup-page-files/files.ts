@@ -2,12 +2,13 @@
  * The lookup page as static files: index.html, with the default resolver filled in (and, served by `serve` or `dev`,
  * the configured resolver URL that resolver answers for: lookup-page/stand-in.ts), and lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports (ahead
  * of time for the prebuilt CLI, which an installed package runs without esbuild), with the chunks it loads by a dynamic
- * import beside it (the log's proof; status lists, federation and the pure-JS Ed25519 only where needed).
+ * import beside it only where needed (status lists, federation, the v0.3 validator, the pure-JS crypto fallback).
  */
 import type { Metafile } from "esbuild";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { OutputFile } from "../plan/output-file.ts";
+import { bundleApart, bundledApart } from "./bundled-apart.ts";
 import { LOOKUP_SCRIPTS, PREBUILT, TOOL_ROOT, toolAsset, toolFile } from "../runtime/tool-files.ts";
 
 export const LOOKUP_PAGE_MARKER = "index.html";
@@ -47,24 +48,38 @@ function attribute(value: string): string {
 export async function bundleLookupScript(): Promise<{ files: OutputFile[]; inputs: string[]; metafile: Metafile }> {
   // Loaded only here: esbuild, a devDependency, is CommonJS, and every other command starts faster without it.
   const { build } = await import("esbuild");
-  const bundle = await build({
+  const options = {
     absWorkingDir: TOOL_ROOT,
-    entryPoints: [{ in: toolFile("lookup-page/lookup.ts"), out: "lookup" }],
     // Nothing is written: the output's paths are then the page's, from the root.
     outdir: TOOL_ROOT,
-    bundle: true,
-    splitting: true,
     format: "esm",
     target: "es2022",
     minify: true,
     legalComments: "none",
-    write: false,
     logLevel: "silent",
+  } as const;
+  const bundle = await build({
+    ...options,
+    entryPoints: [{ in: toolFile("lookup-page/lookup.ts"), out: "lookup" }],
+    // The page proves the resolver's log at every lookup: the log's proof is in lookup.js, not a chunk fetched after.
+    inject: [toolFile("core/client/latest-logged.ts")],
+    bundle: true,
+    splitting: true,
+    plugins: [bundledApart(TOOL_ROOT)],
+    write: false,
     metafile: true,
   });
+  const apart = await bundleApart(options);
+  const metafile = {
+    inputs: { ...bundle.metafile.inputs, ...apart.metafile.inputs },
+    outputs: { ...bundle.metafile.outputs, ...apart.metafile.outputs },
+  };
   return {
-    files: bundle.outputFiles.map((file) => ({ path: relative(TOOL_ROOT, file.path), bytes: file.contents })),
-    inputs: Object.keys(bundle.metafile.inputs),
-    metafile: bundle.metafile,
+    files: [...bundle.outputFiles, ...apart.files].map((file) => ({
+      path: relative(TOOL_ROOT, file.path),
+      bytes: file.contents,
+    })),
+    inputs: Object.keys(metafile.inputs),
+    metafile,
   };
 }
