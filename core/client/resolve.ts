@@ -23,7 +23,7 @@
  * is not remembered. Every resolution then asks the resolver: only its answer now is
  * compared with the log's checkpoint now.
  */
-import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
+import { DEFAULT_LIMITS } from "../evaluate/limits.ts";
 import { evaluateWithSourceMap, remoteResolver, revokedReceipt, type EvaluateOptions } from "../evaluate/evaluate.ts";
 import type { RemoteResolver } from "../evaluate/evaluation.ts";
 import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";

@@ -9,19 +9,14 @@
  */
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalMembers, type CanonicalMembers } from "../crypto/jcs.ts";
-import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import type { Limits } from "./limits.ts";
 import { lineColumn, type SourceMap } from "../json/source-map.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
 import { structureProblems } from "../validate/manifest-structure.ts";
 import { problemWarning } from "./evaluation.ts";
 import type { Warning } from "./receipt.ts";
 import { quoted } from "../excerpt.ts";
-
-/** The limits of core §6.3, which a deployment may change and must then document. */
-export interface Limits extends ShapeLimits {
-  maxManifestBytes: number;
-}
-export const DEFAULT_LIMITS: Limits = { maxManifestBytes: 1_048_576, maxDepth: 10, maxArrayItems: 1000 };
 
 export type Arrival =
   | { ok: true; manifest: Record<string, unknown>; version: "0.4" | "0.3"; members: CanonicalMembers }

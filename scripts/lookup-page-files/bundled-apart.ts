@@ -6,8 +6,8 @@
  * Split by esbuild with the rest, every module such a file shares with the common path would be a chunk of its own, and
  * each chunk costs the common path bytes (gzip compresses each file alone) and a request. The pure-JS crypto fallback
  * would even put the SHA-512 it needs into the chunk of @noble/hashes that the log's proof loads for SHA-256. Apart,
- * the copies cost only the runtimes and manifests that load them. None of these modules holds state the rest reads, so
- * two copies of a module cost bytes, not correctness.
+ * the copies cost only the runtimes and manifests that load them. None of these modules holds state the rest reads, nor
+ * tells the objects it is given by their class, so two copies of a module cost bytes, not correctness.
  */
 import type { BuildOptions, Metafile, Plugin } from "esbuild";
 import { basename, join } from "node:path";
@@ -18,6 +18,10 @@ const APART = [
   "core/crypto/pure-crypto.ts",
   // Loaded only for a v0.3 manifest (core/evaluate/arrive.ts).
   "core/validate/legacy-v03.ts",
+  // Loaded only for a manifest whose status is in a status list, and only with federation (core/client/status-sources.ts).
+  "core/client/status-list-resolution.ts",
+  "core/client/federation.ts",
+  "core/client/discovered-peers.ts",
 ];
 
 /** A module's file beside the bundle: its name, in `.js`. */
@@ -52,6 +56,8 @@ export async function bundleApart(
     entryPoints: APART.map((module) => ({ in: join(options.absWorkingDir, module), out: apartName(module) })),
     entryNames: "[name]",
     bundle: true,
+    // One apart module imports another as the bundles do (a status list's proof, the crypto fallback).
+    plugins: [bundledApart(options.absWorkingDir)],
     write: false,
     metafile: true,
   });

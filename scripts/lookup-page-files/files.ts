@@ -1,8 +1,9 @@
 /**
  * The lookup page as static files: index.html, with the default resolver filled in (and, served by `serve` or `dev`,
  * the configured resolver URL that resolver answers for: lookup-page/stand-in.ts), and lookup.js, bundled by esbuild from lookup.ts and the shared modules it imports (ahead
- * of time for the prebuilt CLI, which an installed package runs without esbuild), with the chunks it loads by a dynamic
- * import beside it only where needed (status lists, federation, the v0.3 validator, the pure-JS crypto fallback).
+ * of time for the prebuilt CLI, which an installed package runs without esbuild), with the modules it loads by a dynamic
+ * import only where needed beside it, bundled apart (bundled-apart.ts: status lists, federation, the v0.3 validator, the
+ * pure-JS crypto fallback).
  */
 import type { Metafile } from "esbuild";
 import { readdir, readFile } from "node:fs/promises";
@@ -61,10 +62,9 @@ export async function bundleLookupScript(): Promise<{ files: OutputFile[]; input
   const bundle = await build({
     ...options,
     entryPoints: [{ in: toolFile("lookup-page/lookup.ts"), out: "lookup" }],
-    // The page proves the resolver's log at every lookup: the log's proof is in lookup.js, not a chunk fetched after.
-    inject: [toolFile("core/client/latest-logged.ts")],
+    // One file and those bundled apart, not split: what else lookup.js imports dynamically, the page always loads (it
+    // proves the resolver's log at every lookup), and a chunk would be one more request and less gzip context.
     bundle: true,
-    splitting: true,
     plugins: [bundledApart(TOOL_ROOT)],
     write: false,
     metafile: true,
