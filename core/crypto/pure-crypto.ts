@@ -6,7 +6,7 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { bytesToNumberLE, concatBytes } from "@noble/curves/utils.js";
 import { sha256, sha512 } from "@noble/hashes/sha2.js";
-import type { Ed25519Verifier } from "./runtime-crypto.ts";
+import type { Ed25519Verdict } from "./profile-a.ts";
 
 const { Point } = ed25519;
 
@@ -17,7 +17,11 @@ const { Point } = ed25519;
  * would accept the signatures of mixed-order points that they refuse (speccheck cases 4
  * and 5). tests/unit/vectors.test.ts holds the two verifiers to the same verdicts.
  */
-export const pureEd25519Verify: Ed25519Verifier = async (publicKey, message, signature) => {
+export async function pureEd25519Verify(
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+): Promise<Ed25519Verdict> {
   try {
     const a = Point.fromBytes(publicKey, false);
     const r = Point.fromBytes(signature.subarray(0, 32), false);
@@ -27,7 +31,7 @@ export const pureEd25519Verify: Ed25519Verifier = async (publicKey, message, sig
   } catch {
     return "invalid";
   }
-};
+}
 
 export async function pureSha256(data: Uint8Array): Promise<Uint8Array> {
   return sha256(data);
