@@ -546,6 +546,43 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
     );
   });
 
+  it("gives the same receipts with the pure-JS fallback, which it loads only where WebCrypto lacks Ed25519", async () => {
+    const good = JSON.stringify(signed(manifestFor("urn:browser:fallback"), key));
+    const cases: [string, EvaluationContext][] = [
+      [good, { now: "2026-06-01T00:00:00Z", omitProcessedAt: true }],
+      [good.replace("did:web:fixture.example", "did:web:mallory.example"), { now: "2026-06-01T00:00:00Z" }],
+    ];
+    const expected = await Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true })));
+    // Chromium has Ed25519: the page that verified with it never downloaded the fallback.
+    assert.deepEqual(await inPage(cases), expected);
+    const loaded = (await page.evaluate(
+      "performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)",
+    )) as string[];
+    assert.ok(loaded.includes("/lib/evaluate.js") && !loaded.includes("/lib/pure-crypto.js"), loaded.join(", "));
+    const older = await browser.newPage();
+    try {
+      // An older browser's WebCrypto: it imports no Ed25519 key (a string, run in the page: no DOM types here).
+      await older.addInitScript(`{
+        const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+        crypto.subtle.importKey = (format, key, algorithm, ...rest) =>
+          (algorithm?.name ?? algorithm) === "Ed25519"
+            ? Promise.reject(new DOMException("Unrecognized name.", "NotSupportedError"))
+            : importKey(format, key, algorithm, ...rest);
+      }`);
+      const requested: string[] = [];
+      older.on("request", (request) => requested.push(new URL(request.url()).pathname));
+      await older.goto(page.url());
+      const receipts = (await older.evaluate(async (cases) => {
+        const { evaluate } = await import("/lib/evaluate.js" as string);
+        return Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true })));
+      }, cases)) as Receipt[];
+      assert.deepEqual(receipts, expected);
+      assert.ok(requested.includes("/lib/pure-crypto.js"), requested.join(", "));
+    } finally {
+      await older.close();
+    }
+  });
+
   const suiteSkip = skipWithoutShared("peer/universal-manifest-v0.4/expected.json");
   it("gives the receipts Node gives for every present entry of the v0.4 suite", { skip: suiteSkip }, async () => {
     const suite = "peer/universal-manifest-v0.4";
