@@ -30,7 +30,10 @@ const ED25519 = { name: "Ed25519" } as const;
 const BASE_POINT = Uint8Array.from([0x58, ...new Array<number>(31).fill(0x66)]);
 const keys = new LruCache<VerifyKey>(1024);
 
-/** "valid", or why not; never throws (a key WebCrypto refuses to import is "weak-key"). */
+/**
+ * "valid", or why not (a key WebCrypto refuses to import is "weak-key"); throws only where the fallback was needed and
+ * could not be loaded.
+ */
 export async function verifyEd25519(
   publicKey: Uint8Array,
   message: Uint8Array,
@@ -58,13 +61,22 @@ export async function sha256(data: Uint8Array): Promise<Uint8Array> {
 
 let chosen: Promise<Ed25519Verifier> | undefined;
 
-/** WebCrypto's verifier where the runtime has Ed25519, the pure-JS one elsewhere; decided on the first call. */
+/**
+ * WebCrypto's verifier where the runtime has Ed25519, the pure-JS one elsewhere; decided on the first call. A fallback
+ * that failed to load (a network error, in a browser) is asked for again at the next call, not refused for good.
+ */
 function ed25519Verifier(): Promise<Ed25519Verifier> {
-  chosen ??= (async () => {
-    const subtle = globalThis.crypto?.subtle;
-    if (subtle !== undefined && (await hasEd25519(subtle))) return webCryptoVerifier(subtle);
-    return (await import("./pure-crypto.ts")).pureEd25519Verify;
-  })();
+  if (chosen === undefined) {
+    const choosing = (async () => {
+      const subtle = globalThis.crypto?.subtle;
+      if (subtle !== undefined && (await hasEd25519(subtle))) return webCryptoVerifier(subtle);
+      return (await import("./pure-crypto.ts")).pureEd25519Verify;
+    })();
+    chosen = choosing;
+    choosing.catch(() => {
+      if (chosen === choosing) chosen = undefined;
+    });
+  }
   return chosen;
 }
 
