@@ -66,18 +66,17 @@ let chosen: Promise<Ed25519Verifier> | undefined;
  * that failed to load (a network error, in a browser) is asked for again at the next call, not refused for good.
  */
 function ed25519Verifier(): Promise<Ed25519Verifier> {
-  if (chosen === undefined) {
-    const choosing = (async () => {
-      const subtle = globalThis.crypto?.subtle;
-      if (subtle !== undefined && (await hasEd25519(subtle))) return webCryptoVerifier(subtle);
-      return (await import("./pure-crypto.ts")).pureEd25519Verify;
-    })();
-    chosen = choosing;
-    choosing.catch(() => {
-      if (chosen === choosing) chosen = undefined;
-    });
-  }
+  chosen ??= choose().catch((error: unknown) => {
+    chosen = undefined;
+    throw error;
+  });
   return chosen;
+}
+
+async function choose(): Promise<Ed25519Verifier> {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle !== undefined && (await hasEd25519(subtle))) return webCryptoVerifier(subtle);
+  return (await import("./pure-crypto.ts")).pureEd25519Verify;
 }
 
 /** Whether `subtle` verifies Ed25519: an older browser's refuses to import any Ed25519 key. */
