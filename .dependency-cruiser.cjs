@@ -18,10 +18,10 @@ module.exports = {
       name: "core-imports-only-core",
       severity: "error",
       comment:
-        "core/ runs in every runtime: it imports only core/, and @noble/hashes (audited, pure JS, bundled: " +
-        "the package ships no runtime dependency).",
+        "core/ runs in every runtime: it imports only core/, and @noble/hashes and @noble/curves (audited, pure " +
+        "JS, bundled: the package ships no runtime dependency).",
       from: { path: "^core/" },
-      to: { pathNot: ["^core/", "^node_modules/@noble/hashes/"] },
+      to: { pathNot: ["^core/", "^node_modules/@noble/(hashes|curves)/"] },
     },
     {
       name: "edge-imports-only-edge-and-core",

@@ -47,7 +47,7 @@ import { BASE, corpus, git, gitCorpus, rewriteManifests, umidOf, withChangedMani
 import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
 import { statusListStage } from "./status-lists.ts";
-import { browserSize } from "../tools/build-library.ts";
+import { bundleWeights } from "../tools/bundle-size.ts";
 import { staticOutput, writesKv } from "../scripts/plan/host-limits.ts";
 
 const { values } = parseArgs({
@@ -862,7 +862,7 @@ async function evaluator(content: string): Promise<void> {
     target: "",
     met: undefined,
   });
-  const size = await browserSize("evaluate");
+  const size = (await bundleWeights("evaluate")).common;
   rows.push({
     what: "evaluator bundle for a browser (manifest-resolver/evaluate)",
     ours: `${(size.minified / 1024).toFixed(1)} KiB minified, ${(size.gzipped / 1024).toFixed(1)} KiB gzip`,

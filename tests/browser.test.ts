@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium, serveFixtureDid, skipWithoutChromium } from "./support/chromium.ts";
 import { evaluate, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { umidPath } from "../core/umid-path.ts";
-import { bundleLibrary } from "../tools/build-library.ts";
+import { bundleLibraries } from "../tools/build-library.ts";
 import { httpMeaning } from "../lookup-page/http-meaning.ts";
 import { FIXTURE_KEY_REF, manifestFor, newKey, signed } from "./support/fixture-content.ts";
 import { encodeBase58btc, rawPublicKey } from "./support/did.ts";
@@ -610,7 +610,7 @@ describe("in Chromium", { skip: skipWithoutChromium }, () => {
 });
 
 /**
- * The evaluator's one module, bundled as `manifest-resolver/evaluate` ships it, run in
+ * The evaluator's modules, bundled as `manifest-resolver/evaluate` ships them, run in
  * the page: the receipts Chromium's WebCrypto gives equal the ones Node gives, for every
  * entry of the v0.4 suite and for manifests made here.
  */
@@ -621,9 +621,11 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
   let page: Page;
 
   before(async () => {
-    const bundle = await bundleLibrary("evaluate", false);
+    // The library and its chunks, at their paths in the package (lib/…), which its imports name.
+    const files = new Map((await bundleLibraries(["evaluate"], false)).files.map((f) => [`/${f.path}`, f.bytes]));
     server = createServer((request, response) => {
-      if (request.url === "/evaluate.js") response.writeHead(200, { "Content-Type": "text/javascript" }).end(bundle);
+      const file = files.get(request.url ?? "");
+      if (file !== undefined) response.writeHead(200, { "Content-Type": "text/javascript" }).end(file);
       else response.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>evaluator</title>");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -642,7 +644,7 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
    */
   const inPage = (cases: [string, EvaluationContext][]) =>
     page.evaluate(async (cases) => {
-      const { evaluate } = await import("/evaluate.js" as string);
+      const { evaluate } = await import("/lib/evaluate.js" as string);
       return Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true })));
     }, cases) as Promise<Receipt[]>;
 
@@ -667,6 +669,43 @@ describe("the evaluator in Chromium", { skip: skipWithoutChromium }, () => {
       receipts,
       await Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true }))),
     );
+  });
+
+  it("gives the same receipts with the pure-JS fallback, which it loads only where WebCrypto lacks Ed25519", async () => {
+    const good = JSON.stringify(signed(manifestFor("urn:browser:fallback"), key));
+    const cases: [string, EvaluationContext][] = [
+      [good, { now: "2026-06-01T00:00:00Z", omitProcessedAt: true }],
+      [good.replace("did:web:fixture.example", "did:web:mallory.example"), { now: "2026-06-01T00:00:00Z" }],
+    ];
+    const expected = await Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true })));
+    // Chromium has Ed25519: the page that verified with it never downloaded the fallback.
+    assert.deepEqual(await inPage(cases), expected);
+    const loaded = (await page.evaluate(
+      "performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)",
+    )) as string[];
+    assert.ok(loaded.includes("/lib/evaluate.js") && !loaded.includes("/lib/pure-crypto.js"), loaded.join(", "));
+    const older = await browser.newPage();
+    try {
+      // An older browser's WebCrypto: it imports no Ed25519 key (a string, run in the page: no DOM types here).
+      await older.addInitScript(`{
+        const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+        crypto.subtle.importKey = (format, key, algorithm, ...rest) =>
+          (algorithm?.name ?? algorithm) === "Ed25519"
+            ? Promise.reject(new DOMException("Unrecognized name.", "NotSupportedError"))
+            : importKey(format, key, algorithm, ...rest);
+      }`);
+      const requested: string[] = [];
+      older.on("request", (request) => requested.push(new URL(request.url()).pathname));
+      await older.goto(page.url());
+      const receipts = (await older.evaluate(async (cases) => {
+        const { evaluate } = await import("/lib/evaluate.js" as string);
+        return Promise.all(cases.map(([text, context]) => evaluate(text, context, { offline: true })));
+      }, cases)) as Receipt[];
+      assert.deepEqual(receipts, expected);
+      assert.ok(requested.includes("/lib/pure-crypto.js"), requested.join(", "));
+    } finally {
+      await older.close();
+    }
   });
 
   const suiteSkip = skipWithoutShared("peer/universal-manifest-v0.4/expected.json");

@@ -19,7 +19,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { receiptSchema, type EvaluationContext, type Receipt } from "../core/evaluate/index.ts";
 import { offlineEvaluate } from "./support/offline-evaluate.ts";
-import { DEFAULT_LIMITS } from "../core/evaluate/arrive.ts";
+import { DEFAULT_LIMITS } from "../core/evaluate/limits.ts";
 import { parseJson } from "../core/json/strict-json.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 import { CONTEXT } from "./support/fixture-content.ts";

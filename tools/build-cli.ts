@@ -11,14 +11,14 @@
  * `manifest-resolver --help` compiles none of them. The worker threads' entry is a second
  * entry point. Packages are bundled: the installed package has no runtime dependencies.
  * Beside the code go the files it reads (scripts/runtime/tool-files.ts, TOOL_ASSETS), and
- * the lookup page's script bundled once here rather than by esbuild at each build.
+ * the lookup page's script and its chunks bundled once here rather than by esbuild at each build.
  */
 import { build } from "esbuild";
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleLookupScript } from "../scripts/lookup-page-files/files.ts";
-import { LOOKUP_SCRIPT, PREBUILT_DIR, TOOL_ASSETS, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
+import { LOOKUP_SCRIPTS, PREBUILT_DIR, TOOL_ASSETS, TOOL_ROOT } from "../scripts/runtime/tool-files.ts";
 
 /** The entry points: the CLI (cli.js, which bin/load-cli.js runs), and every module a worker thread runs (see scripts/runtime/worker.ts). */
 const ENTRIES = [
@@ -55,7 +55,9 @@ export async function buildCli(): Promise<{ files: number; bytes: number }> {
     });
     const lookupScript = await bundleLookupScript();
     for (const asset of TOOL_ASSETS) cpSync(join(TOOL_ROOT, asset), join(staging, "assets", asset));
-    writeFileSync(join(staging, "assets", LOOKUP_SCRIPT), lookupScript.bytes);
+    mkdirSync(join(staging, "assets", LOOKUP_SCRIPTS), { recursive: true });
+    for (const file of lookupScript.files)
+      writeFileSync(join(staging, "assets", LOOKUP_SCRIPTS, file.path), file.bytes);
     const inputs = [...Object.keys(result.metafile.inputs), ...lookupScript.inputs, ...TOOL_ASSETS].filter(
       (input) => !input.includes(":"),
     );

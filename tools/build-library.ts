@@ -6,18 +6,22 @@
  * - `manifest-resolver/netlify` and `manifest-resolver/cloudflare`, lib/netlify.js and
  *   lib/cloudflare.js from edge/adapters/: the edge handler, which a publisher's edge
  *   function re-exports, so that `npm update` brings its fixes.
- * Each is one ES module bundled by esbuild with nothing left to install (the validators
- * the evaluator runs were generated ahead of time, so no schema compiler comes along);
- * their types are in lib/types/. The bundles target no platform: they use only
+ * Each is an ES module bundled by esbuild with nothing left to install (the validators
+ * the evaluator runs were generated ahead of time, so no schema compiler comes along),
+ * code-split: what they share, and what a common v0.4 lookup does not need and is loaded
+ * by a dynamic import only when needed, is in files beside them (lib/<module>-<hash>.js,
+ * and lib/pure-crypto.js and lib/legacy-v03.js, bundled apart) (`npm run size`, tools/bundle-size.ts, weighs both); their types are
+ * in lib/types/. The bundles target no platform: they use only
  * web-standard APIs, for Node, Deno, workerd and browsers.
  */
-import { build } from "esbuild";
+import { build, type Metafile } from "esbuild";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { bundleApart, bundledApart } from "../scripts/lookup-page-files/bundled-apart.ts";
 
-export const LIB_DIR = fileURLToPath(new URL("../lib", import.meta.url));
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const LIB_DIR = join(ROOT, "lib");
 /** Each library: its name under lib/ (and in package.json `exports`), and its entry. */
 const ENTRIES = {
   evaluate: fileURLToPath(new URL("../core/evaluate/index.ts", import.meta.url)),
@@ -28,34 +32,68 @@ const ENTRIES = {
 export type LibraryName = keyof typeof ENTRIES;
 export const LIBRARY_NAMES = Object.keys(ENTRIES) as LibraryName[];
 
-/** A library bundled as one ES module, minified (as for a browser) or not (as lib/ holds it). */
-export async function bundleLibrary(name: LibraryName, minify: boolean): Promise<Uint8Array> {
-  const result = await build({
-    entryPoints: [ENTRIES[name]],
-    bundle: true,
+/**
+ * `names`' libraries bundled together as ES modules, minified (as for a browser) or not (as
+ * lib/ holds them), code-split: each library's entry, the chunks they share, and the chunks
+ * of what is loaded by a dynamic import only when needed (the v0.3 validator, status lists,
+ * federation, the log's proof, the pure-JS Ed25519). Every path is from the repository
+ * root (lib/…), in the files as in the metafile.
+ */
+export async function bundleLibraries(names: readonly LibraryName[], minify: boolean): Promise<Bundle> {
+  const options = {
+    absWorkingDir: ROOT,
+    outdir: LIB_DIR,
     format: "esm",
     platform: "neutral",
     target: "es2022",
     minify,
     legalComments: minify ? "none" : "eof",
-    write: false,
     logLevel: "silent",
+  } as const;
+  const result = await build({
+    ...options,
+    entryPoints: names.map((name) => ({ in: ENTRIES[name], out: name })),
+    entryNames: "[name]",
+    // Beside the entries, not in a folder of their own: a module bundled apart is imported as `./<name>.js` from
+    // whichever file holds its importer, an entry or a chunk (bundled-apart.ts).
+    chunkNames: "[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    plugins: [bundledApart(ROOT)],
+    write: false,
+    metafile: true,
   });
-  return result.outputFiles[0]!.contents;
+  const apart = await bundleApart(options);
+  return {
+    files: [...result.outputFiles, ...apart.files].map((file) => ({
+      path: relative(ROOT, file.path),
+      bytes: file.contents,
+    })),
+    metafile: {
+      inputs: { ...result.metafile.inputs, ...apart.metafile.inputs },
+      outputs: { ...result.metafile.outputs, ...apart.metafile.outputs },
+    },
+  };
 }
 
-/** What a browser downloads for a library: bytes minified, and minified then gzipped. */
-export async function browserSize(name: LibraryName): Promise<{ minified: number; gzipped: number }> {
-  const minified = await bundleLibrary(name, true);
-  return { minified: minified.byteLength, gzipped: gzipSync(minified, { level: 9 }).byteLength };
+/** Output files by their paths, which the metafile's outputs are keyed by. */
+export interface Bundle {
+  files: { path: string; bytes: Uint8Array }[];
+  metafile: Metafile;
+}
+
+/** The path of `library`'s entry in its bundle. */
+export function libraryEntry(library: LibraryName): string {
+  return relative(ROOT, join(LIB_DIR, `${library}.js`));
 }
 
 export async function buildLibrary(): Promise<void> {
   // Only its own files: lib/cli/ is the prebuilt CLI (build-cli.ts).
-  for (const name of [...LIBRARY_NAMES.map((n) => `${n}.js`), "types"])
-    rmSync(join(LIB_DIR, name), { recursive: true, force: true });
   mkdirSync(LIB_DIR, { recursive: true });
-  for (const name of LIBRARY_NAMES) writeFileSync(join(LIB_DIR, `${name}.js`), await bundleLibrary(name, false));
+  for (const name of readdirSync(LIB_DIR))
+    if (name.endsWith(".js") || name === "types") rmSync(join(LIB_DIR, name), { recursive: true, force: true });
+  const { files } = await bundleLibraries(LIBRARY_NAMES, false);
+  for (const file of files) writeFileSync(join(ROOT, file.path), file.bytes);
   await writeTypes(join(LIB_DIR, "types"));
 }
 
@@ -66,7 +104,7 @@ async function writeTypes(outDir: string): Promise<void> {
     declaration: true,
     emitDeclarationOnly: true,
     outDir,
-    rootDir: fileURLToPath(new URL("..", import.meta.url)),
+    rootDir: ROOT,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -96,5 +134,7 @@ async function writeTypes(outDir: string): Promise<void> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildLibrary();
-  console.log(`wrote ${[...LIBRARY_NAMES.map((name) => `${name}.js`), "types/"].join(", ")} in ${LIB_DIR}`);
+  console.log(
+    `wrote ${[...LIBRARY_NAMES.map((name) => `${name}.js`), "their chunks", "types/"].join(", ")} in ${LIB_DIR}`,
+  );
 }

@@ -10,7 +10,7 @@
  * answers only, O2.2), so the result carries a cursor only when the primary said what won.
  */
 import type { Warning } from "../evaluate/receipt.ts";
-import type { StatusAnswer } from "./status-resolution.ts";
+import { type StatusAnswer, withWarnings } from "./status-resolution.ts";
 
 /** One resolver's answer: `by` is its base URL. */
 export interface Said {
@@ -62,11 +62,4 @@ export function federatedAnswer(primary: Said, peers: readonly Said[]): StatusAn
   const { cursor: _, ...answer } = winner.answer;
   const cursor = primaryStatus.status === winner.answer.revocation.status ? primary.answer.cursor : undefined;
   return withWarnings({ ...answer, ...(cursor !== undefined && { cursor }) }, warnings);
-}
-
-/** `answer` with `warnings` added to those its revocation carries. */
-export function withWarnings(answer: StatusAnswer, warnings: readonly Warning[]): StatusAnswer {
-  if (warnings.length === 0) return answer;
-  const { revocation } = answer;
-  return { ...answer, revocation: { ...revocation, warnings: [...(revocation.warnings ?? []), ...warnings] } };
 }

@@ -27,6 +27,8 @@ import { type LogEntry, parseLogEntry } from "../tlog/log-entry.ts";
 import { isRevival } from "../tlog/permanent-revocation.ts";
 import { leafHash } from "../tlog/merkle.ts";
 import type { NoteKey } from "../tlog/note-keys.ts";
+// For resolve.ts, which loads this module only with a log key, and reads that key with it.
+export { parseVerifierKey } from "../tlog/note-keys.ts";
 import { inclusionProof, verifyInclusion } from "../tlog/proofs.ts";
 import { TILE_WIDTH, tilePath, tileWidth } from "../tlog/tile.ts";
 import { TileHashes, type TileStore } from "../tlog/tile-hashes.ts";

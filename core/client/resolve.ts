@@ -23,7 +23,7 @@
  * is not remembered. Every resolution then asks the resolver: only its answer now is
  * compared with the log's checkpoint now.
  */
-import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
+import { DEFAULT_LIMITS } from "../evaluate/limits.ts";
 import { evaluateWithSourceMap, remoteResolver, revokedReceipt, type EvaluateOptions } from "../evaluate/evaluate.ts";
 import type { RemoteResolver } from "../evaluate/evaluation.ts";
 import { resolveContext, type EvaluationContext } from "../evaluate/context.ts";
@@ -32,14 +32,13 @@ import type { Revocation } from "../evaluate/revocation-input.ts";
 import { utf8 } from "../base64url.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
-import { parseVerifierKey } from "../tlog/note-keys.ts";
 import { statusPath, umidPath, umidProblem } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "../http/conditional-get.ts";
 import { globalFetch, type Fetch } from "../http/fetch-following.ts";
 import { guardedCache, storedWithin, type HttpCache } from "../http/http-cache.ts";
 import { baseUrlProblem, originProblem } from "../http/base-url.ts";
-import { type Answer, answerRefusal, latestLogged } from "./latest-logged.ts";
+import type { Answer } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
 import { guardedMemory, trustMemory, type TrustMemory } from "./trust-memory.ts";
 import { withLegacyEntries } from "./legacy-memory.ts";
@@ -147,9 +146,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   if (problem !== undefined) throw new TypeError(`baseUrl ${problem}`);
   const umidIssue = umidProblem(umid);
   if (umidIssue !== undefined) throw new TypeError(`umid ${umidIssue}`);
-  const logKey = options.logKey === undefined ? undefined : parseVerifierKey(options.logKey);
-  if (options.logKey !== undefined && logKey === undefined)
-    throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");
+  const log = options.logKey === undefined ? undefined : await logProof(options.logKey);
   const statusOrigins = options.statusOrigins?.map((origin) => {
     const originIssue = originProblem(origin);
     if (originIssue !== undefined) throw new TypeError(`statusOrigins: ${originIssue}`);
@@ -206,13 +203,18 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
 
   // Asked while the resolver is: the log's word on the UMID does not depend on its answer.
   const logged =
-    logKey === undefined ? undefined : latestLogged(base, umid, { key: logKey, now: now.getTime(), memory, transport });
+    log === undefined
+      ? undefined
+      : log.latestLogged(base, umid, { key: log.key, now: now.getTime(), memory, transport });
   /** Why the log refuses `answer` (a redirect when the first answer was one); undefined with no log key. */
   const logRefusal = async (answer: Answer, redirectedTo: string | undefined) => {
-    if (logged === undefined) return undefined;
+    if (log === undefined || logged === undefined) return undefined;
     const latest = await logged;
     if (!latest.ok) return latest.refusal;
-    return answerRefusal(latest, redirectedTo === undefined ? answer : { kind: "redirect", location: redirectedTo });
+    return log.answerRefusal(
+      latest,
+      redirectedTo === undefined ? answer : { kind: "redirect", location: redirectedTo },
+    );
   };
 
   /**
@@ -299,8 +301,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     cache,
     transport,
     judge: (entry) => ({
-      fresh:
-        logKey === undefined && storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits),
+      fresh: log === undefined && storedWithin(entry, entry.maxAge, now.getTime()) && !expired(entry.body, now, limits),
       validator: entry.etag,
     }),
   });
@@ -394,6 +395,18 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
           : evaluated(revocation),
     manifest,
   );
+}
+
+/**
+ * The log's proof for `logKey`, loaded only for a client given one (latest-logged.ts is a chunk of its own); throws
+ * TypeError for a string that is no verifier key.
+ */
+async function logProof(logKey: string) {
+  const { answerRefusal, latestLogged, parseVerifierKey } = await import("./latest-logged.ts");
+  const key = parseVerifierKey(logKey);
+  if (key === undefined)
+    throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");
+  return { key, answerRefusal, latestLogged };
 }
 
 /** The memories of the caches given without one: each cache object's own, as long as it lives. */

@@ -13,7 +13,7 @@
  * one (core/secure-url.ts: a remote resolver would send the relying party's requests to its own machine or network).
  */
 import { baseUrlProblem } from "../http/base-url.ts";
-import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
+import { DEFAULT_LIMITS } from "../evaluate/limits.ts";
 import { quoted } from "../excerpt.ts";
 import { isJsonObject, parseJson, type JsonProblem } from "../json/strict-json.ts";
 import type { SourceMap } from "../json/source-map.ts";

@@ -25,7 +25,7 @@
  * Every other failure is "unchecked" with O2.4's reasons (status-resolution.ts); a body that
  * is no list, or that holds no status at the index, is `um:reason:status:invalid-response`.
  */
-import { DEFAULT_LIMITS } from "../evaluate/arrive.ts";
+import { DEFAULT_LIMITS } from "../evaluate/limits.ts";
 import { verifyEddsaJcs2022Proof, type ProofVerdict } from "../crypto/eddsa-jcs-2022.ts";
 import { ed25519DidKey } from "../did/did-key.ts";
 import { isJsonObject, parseJson } from "../json/strict-json.ts";

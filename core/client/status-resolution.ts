@@ -26,6 +26,7 @@
  *                                               as revocationReason only, with no warning (rule status/not-listed)
  * A policy that requires an active status (§1.6.6) rejects on `revocationStatus !== "active"` itself.
  */
+import type { Warning } from "../evaluate/receipt.ts";
 import type { Revocation } from "../evaluate/revocation-input.ts";
 import { excerpt, quoted } from "../excerpt.ts";
 import type { RuleId } from "../rules/index.ts";
@@ -230,4 +231,11 @@ function documentOf(entry: CachedEntry): StatusDocument | { problem: string } {
         `not application/json`,
     };
   return readStatusDocument(entry.body);
+}
+
+/** `answer` with `warnings` added to those its revocation carries. */
+export function withWarnings(answer: StatusAnswer, warnings: readonly Warning[]): StatusAnswer {
+  if (warnings.length === 0) return answer;
+  const { revocation } = answer;
+  return { ...answer, revocation: { ...revocation, warnings: [...(revocation.warnings ?? []), ...warnings] } };
 }

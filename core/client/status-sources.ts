@@ -31,13 +31,12 @@ import { isJsonObject } from "../json/strict-json.ts";
 import { listEntryRef, listStatusRef } from "../status-list/list-entry-ref.ts";
 import { pointsInward } from "../secure-url.ts";
 import { STATUS_LIST_PREFIX, statusPath } from "../umid-path.ts";
-import { federatedAnswer, withWarnings, type Said } from "./federation.ts";
-import { discoveredPeers } from "./discovered-peers.ts";
-import { listStatus } from "./status-list-resolution.ts";
+import type { Said } from "./federation.ts";
 import {
   endpointStatus,
   revocationFloor,
   unchecked,
+  withWarnings,
   type StatusAnswer,
   type StatusRequest,
 } from "./status-resolution.ts";
@@ -79,11 +78,12 @@ export async function resolveStatus(
   const statusRef = named ?? policy.base + statusPath(umid);
   // A peer's copy of a list is the primary's list: its credential's id is the statusRef's list URL, not the peer's.
   const listId = listEntryRef(statusRef)?.listUrl;
-  const ask = (ref: string, within: StatusRequest) => {
+  // Status lists and federation are loaded only for a manifest or a policy that uses them (their own chunks).
+  const ask = async (ref: string, within: StatusRequest) => {
     const entry = listEntryRef(ref);
-    return entry === undefined
-      ? endpointStatus(ref, manifest, within, named === undefined)
-      : listStatus(entry, { ...within, listKeys: policy.listKeys, floor: revocationFloor(manifest) }, listId);
+    if (entry === undefined) return endpointStatus(ref, manifest, within, named === undefined);
+    const { listStatus } = await import("./status-list-resolution.ts");
+    return listStatus(entry, { ...within, listKeys: policy.listKeys, floor: revocationFloor(manifest) }, listId);
   };
   /** Why `ref`, where `what` is asked, is not asked at all: undefined when it is. */
   const refusal = (ref: string, what: string, from: string): StatusAnswer | undefined => {
@@ -136,12 +136,16 @@ export async function resolveStatus(
     );
   });
   const [answer, said] = await Promise.all([primary, peers]);
+  if (said.length === 0) return withWarnings(answer, warnings);
+  const { federatedAnswer } = await import("./federation.ts");
   return withWarnings(federatedAnswer({ by: policy.base, answer }, said), warnings);
 }
 
 /** The peers named and, with `discover`, those discovered, each once; and why none were discovered. */
 async function peersOf(policy: StatusPolicy, request: StatusRequest): Promise<{ peers: string[]; problem?: string }> {
-  const found = policy.discover ? await discoveredPeers(policy.base, request) : { peers: [] };
+  const found = policy.discover
+    ? await (await import("./discovered-peers.ts")).discoveredPeers(policy.base, request)
+    : { peers: [] };
   const discovered = "problem" in found ? [] : found.peers.map((url) => url.replace(/\/+$/, ""));
   const peers = [...new Set([...policy.peers, ...discovered])].filter((peer) => peer !== policy.base);
   return { peers, ...("problem" in found && { problem: found.problem }) };

@@ -13,7 +13,7 @@ import { resolveKeyRefLocally } from "../did/resolve-key-ref.ts";
 import { isJsonObject } from "../json/strict-json.ts";
 import { isDateTime } from "../date-time.ts";
 import { canonicalize } from "./jcs.ts";
-import { sha256, verifyEd25519 } from "./webcrypto-ed25519.ts";
+import { sha256, verifyEd25519 } from "./runtime-crypto.ts";
 
 const EDDSA_JCS_2022 = "eddsa-jcs-2022";
 

@@ -9,19 +9,14 @@
  */
 import { decodeUtf8, utf8 } from "../base64url.ts";
 import { canonicalMembers, type CanonicalMembers } from "../crypto/jcs.ts";
-import { isJsonObject, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { isJsonObject, parseJson } from "../json/strict-json.ts";
+import type { Limits } from "./limits.ts";
 import { lineColumn, type SourceMap } from "../json/source-map.ts";
 import { isJsonMediaType, mediaTypeOf } from "../media-type.ts";
-import { structureProblems, V03_SCHEMAS } from "../validate/manifest-structure.ts";
+import { structureProblems } from "../validate/manifest-structure.ts";
 import { problemWarning } from "./evaluation.ts";
 import type { Warning } from "./receipt.ts";
 import { quoted } from "../excerpt.ts";
-
-/** The limits of core §6.3, which a deployment may change and must then document. */
-export interface Limits extends ShapeLimits {
-  maxManifestBytes: number;
-}
-export const DEFAULT_LIMITS: Limits = { maxManifestBytes: 1_048_576, maxDepth: 10, maxArrayItems: 1000 };
 
 export type Arrival =
   | { ok: true; manifest: Record<string, unknown>; version: "0.4" | "0.3"; members: CanonicalMembers }
@@ -36,11 +31,11 @@ export type Arrival =
 /** The members whose structural faults are the Verify stage's to report. */
 const PROFILE_POINTERS = new Set(["/signature/algorithm", "/signature/canonicalization"]);
 
-export function arrive(
+export async function arrive(
   input: string | Uint8Array | Record<string, unknown>,
   limits: Limits,
   standardsUrl: string,
-): Arrival {
+): Promise<Arrival> {
   const read = readInput(input, limits);
   if ("warning" in read) return { ok: false, manifestId: null, warnings: [read.warning] };
   const value = read.value;
@@ -59,7 +54,9 @@ export function arrive(
       ...source,
     };
   }
-  const warnings = structureProblems(value, standardsUrl, V03_SCHEMAS)
+  // The v0.3 validator is loaded only for a v0.3 manifest: most never need it (legacy-v03.ts).
+  const legacy = version === "0.3" ? (await import("../validate/legacy-v03.ts")).V03_CHECKS : {};
+  const warnings = structureProblems(value, standardsUrl, legacy)
     .filter((p) => !PROFILE_POINTERS.has(p.pointer))
     .map((p) => problemWarning("um:reason:arrive:structure", p));
   if (warnings.length > 0 || !isJsonObject(value)) return { ok: false, manifestId, warnings, ...source };

@@ -14,7 +14,8 @@ import type { KeyPins } from "../crypto/profile-a.ts";
 import { resolveKeyRefOnline } from "../did/resolve-key-ref.ts";
 import type { SourceMap } from "../json/source-map.ts";
 import { quoted } from "../excerpt.ts";
-import { arrive, DEFAULT_LIMITS, mediaTypeWarning, type Limits } from "./arrive.ts";
+import { arrive, mediaTypeWarning } from "./arrive.ts";
+import { DEFAULT_LIMITS, type Limits } from "./limits.ts";
 import { compose } from "./compose.ts";
 import { consent } from "./consent.ts";
 import { resolveContext, type EvaluationContext, type ResolvedContext } from "./context.ts";
@@ -134,7 +135,7 @@ export async function evaluateWithSourceMap(
   const mediaType = options.contentType === undefined ? undefined : mediaTypeWarning(options.contentType);
   if (mediaType !== undefined) receipt.warnings.push(mediaType);
   if (refusal !== undefined) receipt.warnings.push(refusal);
-  const arrival = arrive(
+  const arrival = await arrive(
     manifest,
     { ...DEFAULT_LIMITS, ...options.limits },
     (options.standardsUrl ?? DEFAULT_STANDARDS_URL).replace(/\/+$/, ""),

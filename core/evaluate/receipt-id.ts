@@ -6,7 +6,7 @@
  */
 import { encodeBase64url, utf8 } from "../base64url.ts";
 import { canonicalize } from "../crypto/jcs.ts";
-import { sha256 } from "../crypto/webcrypto-ed25519.ts";
+import { sha256 } from "../crypto/runtime-crypto.ts";
 import type { Receipt } from "./receipt.ts";
 
 const RECEIPT_ID_PREFIX = "urn:um:receipt:sha256:";

@@ -16,7 +16,7 @@
  */
 import { utf8 } from "../base64url.ts";
 import { canonicalize } from "../crypto/jcs.ts";
-import { sha256 } from "../crypto/webcrypto-ed25519.ts";
+import { sha256 } from "../crypto/runtime-crypto.ts";
 import { DEFAULT_STANDARDS_URL } from "./evaluate.ts";
 import type { Receipt } from "./receipt.ts";
 

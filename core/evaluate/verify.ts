@@ -21,7 +21,7 @@
  */
 import { decodeBase64url, utf8 } from "../base64url.ts";
 import { isProfileA, keyRefKey, prepareProfileA, verdictProblems, type RemoteKeyRefKey } from "../crypto/profile-a.ts";
-import { sha256, verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
+import { sha256, verifyEd25519 } from "../crypto/runtime-crypto.ts";
 import { quoted } from "../excerpt.ts";
 import { DEFINITIVE_FAULTS } from "../did/key-ref-fault.ts";
 import { isJsonObject } from "../json/strict-json.ts";

@@ -7,7 +7,7 @@
  * Ed25519, which is deterministic: the same key and text give the same note.
  */
 import { decodeBase64url, utf8 } from "../base64url.ts";
-import { verifyEd25519 } from "../crypto/webcrypto-ed25519.ts";
+import { verifyEd25519 } from "../crypto/runtime-crypto.ts";
 import { formatNote, isNoteText, type Note, type NoteSignature, parseNote } from "./note.ts";
 import { ed25519KeyId, type NoteKey, type NoteSeed } from "./note-keys.ts";
 

@@ -22,11 +22,20 @@ const LEGACY_VERSIONS = ["0.1", "0.2", "0.3"] as const;
 export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
 
 /**
- * The published schema of each legacy version a caller reads, compiled ahead of time
- * (generated/legacy-v0.X.js). Passed in, not imported here, so that code which reads only
- * v0.3 (the evaluator) does not carry the others.
+ * The check of each legacy version a caller reads (`legacyCheck`: the version's published
+ * schema, compiled ahead of time in generated/legacy-v0.X.js, and its rules), given a
+ * payload and the standards site. Passed in, not imported here, so that code which reads
+ * only v0.3 (the evaluator) does not carry the others, and loads even that one only for a
+ * v0.3 payload (legacy-v03.ts).
  */
-export type LegacySchemas = Partial<Record<LegacyVersion, Validate>>;
+export type LegacyChecks = Partial<
+  Record<LegacyVersion, (manifest: Record<string, unknown>, standardsUrl: string) => Problem[]>
+>;
+
+/** The check of `version`, whose published schema `schema` is. */
+export function legacyCheck(version: LegacyVersion, schema: Validate): NonNullable<LegacyChecks[LegacyVersion]> {
+  return (manifest, standardsUrl) => legacyProblems(version, manifest, standardsUrl, schema);
+}
 
 /** Versions whose payloads carry a signature this resolver can verify (Profile A). */
 export const SIGNED_LEGACY_VERSIONS: ReadonlySet<string> = new Set(["0.2", "0.3"]);
@@ -41,7 +50,7 @@ export function legacyVersionOf(value: unknown): LegacyVersion | undefined {
  * version's. `standardsUrl` is the configured standards site, whose `/ns/v0.3` a v0.3
  * context must reference.
  */
-export function legacyProblems(
+function legacyProblems(
   version: LegacyVersion,
   manifest: Record<string, unknown>,
   standardsUrl: string,

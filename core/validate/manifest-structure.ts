@@ -9,17 +9,14 @@
  */
 import { isJsonObject } from "../json/strict-json.ts";
 import { crossFieldProblems } from "./cross-field.ts";
-import { legacyV03, legacyV03Descriptions } from "./generated/legacy-v0.3.js";
 import { manifestV04, manifestV04Descriptions } from "./generated/manifest-v0.4.js";
-import { legacyProblems, legacyVersionOf, type LegacySchemas } from "./legacy.ts";
+import { legacyVersionOf, type LegacyChecks } from "./legacy.ts";
 import { isOrContains } from "./manifest-schema.ts";
 import type { Problem } from "./problem.ts";
 import { problemsOf } from "./schema-problems.ts";
 import { quoted } from "../excerpt.ts";
 
 const schemaV04 = problemsOf(manifestV04, manifestV04Descriptions);
-/** What the evaluator reads besides v0.4: v0.3, on the path of EXT-T1 §T1.6.4. */
-export const V03_SCHEMAS: LegacySchemas = { "0.3": problemsOf(legacyV03, legacyV03Descriptions) };
 
 /** The v0.4 schema's problems, the namespace `contextUrl` included. */
 export function manifestSchemaProblems(value: unknown, contextUrl: string): Problem[] {
@@ -40,12 +37,12 @@ export function manifestSchemaProblems(value: unknown, contextUrl: string): Prob
 
 /**
  * Everything structurally wrong with a manifest: of v0.4, or of an earlier version whose
- * schema `legacy` holds (the build reads v0.1–v0.3; the evaluator, v0.3).
+ * check `legacy` holds (the build reads v0.1–v0.3; the evaluator, v0.3).
  */
-export function structureProblems(value: unknown, standardsUrl: string, legacy: LegacySchemas): Problem[] {
+export function structureProblems(value: unknown, standardsUrl: string, legacy: LegacyChecks): Problem[] {
   const legacyVersion = legacyVersionOf(value);
-  const legacySchema = legacyVersion === undefined ? undefined : legacy[legacyVersion];
-  if (legacyVersion !== undefined && legacySchema === undefined) {
+  const legacyCheck = legacyVersion === undefined ? undefined : legacy[legacyVersion];
+  if (legacyVersion !== undefined && legacyCheck === undefined) {
     return [
       {
         pointer: "/manifestVersion",
@@ -54,8 +51,7 @@ export function structureProblems(value: unknown, standardsUrl: string, legacy: 
       },
     ];
   }
-  if (legacyVersion !== undefined)
-    return listed(legacyProblems(legacyVersion, value as Record<string, unknown>, standardsUrl, legacySchema!));
+  if (legacyCheck !== undefined) return listed(legacyCheck(value as Record<string, unknown>, standardsUrl));
   const problems = manifestSchemaProblems(value, `${standardsUrl}/ns/v0.4`);
   if (isJsonObject(value)) problems.push(...crossFieldProblems(value));
   return listed(problems);

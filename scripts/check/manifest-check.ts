@@ -41,7 +41,7 @@ import { legacyVersionOf, SIGNED_LEGACY_VERSIONS } from "../../core/validate/leg
 import { structureProblems } from "../../core/validate/manifest-structure.ts";
 import { statusRefProblems } from "../../core/validate/status-ref.ts";
 import { shellWord } from "../report/fix-hints.ts";
-import { PUBLISHED_LEGACY_SCHEMAS } from "../validate/legacy-schemas.ts";
+import { PUBLISHED_LEGACY_CHECKS } from "../validate/legacy-schemas.ts";
 import type { Problem } from "../../core/validate/problem.ts";
 import { decodeSource, displayPath, manifestByteLimit, readSourceBytes, type SourceBytes } from "../read/files.ts";
 import type { CheckedManifest } from "./checked-manifest.ts";
@@ -199,7 +199,7 @@ export function checkManifestText(
   path = file,
 ): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers; freshness: Diagnostic[]; reads: VerdictReads } {
   const result = parseAndValidate(file, text, context.settings.limits, (value) =>
-    structureProblems(value, context.settings.standardsUrl, PUBLISHED_LEGACY_SCHEMAS),
+    structureProblems(value, context.settings.standardsUrl, PUBLISHED_LEGACY_CHECKS),
   );
   const privateKey = privateKeyProblem(file, text);
   if (privateKey !== undefined) result.diagnostics.push(privateKey);

@@ -35,10 +35,13 @@ export const TOOL_ASSETS = [
   ".github/workflows/manifests-main.yml",
 ] as const;
 
-export type ToolAsset = (typeof TOOL_ASSETS)[number] | typeof LOOKUP_SCRIPT;
+export type ToolAsset = (typeof TOOL_ASSETS)[number] | typeof LOOKUP_SCRIPTS;
 
-/** The lookup page's script, bundled from lookup.ts: by tools/build-cli.ts into the assets, else at each build. */
-export const LOOKUP_SCRIPT = "lookup-page/lookup.js";
+/**
+ * The folder of the lookup page's script, lookup.js bundled from lookup.ts, and its chunks: by tools/build-cli.ts into
+ * the assets, else at each build.
+ */
+export const LOOKUP_SCRIPTS = "lookup-page/scripts";
 
 /** Where the running CLI reads an asset: the prebuilt CLI's copy, or this repository's file. */
 export function toolAsset(path: ToolAsset): string {

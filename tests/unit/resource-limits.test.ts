@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DEFAULT_LIMITS } from "../../core/evaluate/arrive.ts";
+import { DEFAULT_LIMITS } from "../../core/evaluate/limits.ts";
 import { ROOT } from "../support/paths.ts";
 
 test("§6.3: the default limits are the section's, or the conformance claim states each deviation", () => {

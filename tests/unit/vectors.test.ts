@@ -1,7 +1,8 @@
 /**
  * JCS against RFC 8785's test data; Ed25519 verification against Wycheproof and the
- * speccheck edge cases, with both verifiers: Node's (check, build) and WebCrypto's (the
- * evaluator, in any runtime), which must give the same verdicts.
+ * speccheck edge cases, with every verifier: Node's (check, build), WebCrypto's (the
+ * evaluator, in any runtime) and the pure-JS fallback (the evaluator, where WebCrypto lacks
+ * Ed25519), which must give the same verdicts.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -9,7 +10,8 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalize } from "../../core/crypto/jcs.ts";
 import { spkiPublicKey, type Ed25519Verdict } from "../../core/crypto/profile-a.ts";
-import { verifyEd25519 } from "../../core/crypto/webcrypto-ed25519.ts";
+import { pureEd25519Verify, pureSha256 } from "../../core/crypto/pure-crypto.ts";
+import { hasEd25519, sha256, strictlyVerified, verifyEd25519 } from "../../core/crypto/runtime-crypto.ts";
 import { ed25519PublicKey, ed25519Verify } from "../../scripts/crypto/profile-a.ts";
 import { sharedPath, skipWithoutShared } from "../support/shared.ts";
 
@@ -91,7 +93,28 @@ const VERIFIERS: Record<
 > = {
   node: (spki, message, signature) => ed25519Verify(ed25519PublicKey(spki)!, message, signature),
   webcrypto: (spki, message, signature) => verifyEd25519(spkiPublicKey(spki)!, message, signature),
+  fallback: (spki, message, signature) => strictlyVerified(pureEd25519Verify, spkiPublicKey(spki)!, message, signature),
 };
+
+describe("the evaluator's choice of verifier", () => {
+  it("takes WebCrypto's where it has Ed25519, as Node's does", async () => {
+    assert.equal(await hasEd25519(crypto.subtle), true);
+  });
+  it("falls back to pure JS where WebCrypto refuses Ed25519 keys, as an older browser's does", async () => {
+    const withoutEd25519 = {
+      importKey: async () => {
+        throw new DOMException("Unrecognized name.", "NotSupportedError");
+      },
+    } as unknown as typeof crypto.subtle;
+    assert.equal(await hasEd25519(withoutEd25519), false);
+  });
+  it("hashes alike with WebCrypto's SHA-256 and the fallback's", async () => {
+    for (const text of ["", "abc", "x".repeat(1000)]) {
+      const data = new TextEncoder().encode(text);
+      assert.deepEqual(await pureSha256(data), await sha256(data));
+    }
+  });
+});
 
 interface WycheproofGroup {
   publicKeyDer: string;
