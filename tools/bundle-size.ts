@@ -4,8 +4,8 @@
  * that budget. The bundles are code-split: what counts is the common path, a v0.4
  * manifest's lookup, which loads the entry and the chunks it imports statically; the
  * chunks loaded by a dynamic import only when needed (the v0.3 validator, status lists,
- * federation, the log's proof, the pure-JS Ed25519) are printed apart, not counted. The
- * lookup page proves the resolver's log at every lookup, so its log chunk counts.
+ * federation, the log's proof with a log key, the pure-JS Ed25519) are printed apart, not
+ * counted.
  * - `evaluate`, `client`: the libraries, bundled as `npm run build:lib` bundles each
  *   (build-library.ts), on its own;
  * - `lookup`: the lookup page's script as the page serves it (scripts/lookup-page-files/).
@@ -47,15 +47,11 @@ export interface BudgetCheck {
   lazy: LoadedWeights["lazy"];
 }
 
-/** The source module whose dynamic import the lookup page always makes: the log's proof. */
-const PAGE_LOADS = ["core/client/latest-logged.ts"];
-
 /**
- * What a browser downloads of `bundle` from `entry`: the entry, the chunks it imports
- * statically, and those of the dynamic imports of `alsoLoaded` (source modules) with theirs;
- * apart, every other chunk.
+ * What a browser downloads of `bundle` from `entry`: the entry and the chunks it imports
+ * statically; apart, every other chunk.
  */
-export function loadedWeights(bundle: Bundle, entry: string, alsoLoaded: readonly string[] = []): LoadedWeights {
+export function loadedWeights(bundle: Bundle, entry: string): LoadedWeights {
   const { outputs } = bundle.metafile;
   const common = new Set<string>();
   const load = (file: string) => {
@@ -65,8 +61,6 @@ export function loadedWeights(bundle: Bundle, entry: string, alsoLoaded: readonl
       if (imported.kind === "import-statement" && !imported.external) load(imported.path);
   };
   load(entry);
-  for (const [file, output] of Object.entries(outputs))
-    if (output.entryPoint !== undefined && alsoLoaded.includes(output.entryPoint)) load(file);
   const weightOf = (file: string): Weight => {
     const bytes = bundle.files.find((f) => f.path === file)!.bytes;
     return { minified: bytes.byteLength, gzipped: gzipSync(bytes, { level: 9 }).byteLength };
@@ -90,8 +84,7 @@ export function loadedWeights(bundle: Bundle, entry: string, alsoLoaded: readonl
 /** The weights of `name`'s bundle, minified as it ships. */
 export async function bundleWeights(name: Budgeted): Promise<LoadedWeights> {
   if (name === "lookup") {
-    const page = await bundleLookupScript();
-    return loadedWeights(page, "lookup.js", PAGE_LOADS);
+    return loadedWeights(await bundleLookupScript(), "lookup.js");
   }
   return loadedWeights(await bundleLibraries([name], true), libraryEntry(name));
 }

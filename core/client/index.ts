@@ -22,4 +22,7 @@ export {
 } from "./trust-memory.ts";
 export { baseUrlProblem, originProblem } from "../http/base-url.ts";
 export { MAX_REDIRECTS, type Fetch } from "../http/fetch-following.ts";
-export { ContextError, type EvaluationContext, type Receipt } from "../evaluate/index.ts";
+// From their own modules, not the evaluator's index: that one also exports the receipt's JSON Schema, which a bundle of
+// the client would then carry.
+export { ContextError, type EvaluationContext } from "../evaluate/context.ts";
+export type { Receipt } from "../evaluate/receipt.ts";

@@ -14,8 +14,7 @@
  * (`um:reason:status:http-502`).
  */
 
-/** A registry code, `um:reason:<category>:<code>`: of a warning, `revocationReason` and `keyRefResolutionReason`. */
-export const WARNING_CODE = /^um:reason:[a-z-]+:[a-z0-9-]+$/;
+import { WARNING_CODE } from "./receipt.ts";
 
 const NOT_EVALUATED = "not-evaluated";
 const dateTime = { type: "string", format: "date-time" } as const;

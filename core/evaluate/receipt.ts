@@ -7,6 +7,13 @@
  */
 import type { RuleId } from "../rules/index.ts";
 
+/**
+ * A registry code, `um:reason:<category>:<code>`: of a warning, `revocationReason` and `keyRefResolutionReason`. A
+ * code's last part may hold digits: EXT-OPT O2.4 puts an HTTP status in one (`um:reason:status:http-502`). Here, not
+ * in receipt-schema.ts, so that what checks a code does not bundle the receipt's whole schema.
+ */
+export const WARNING_CODE = /^um:reason:[a-z-]+:[a-z0-9-]+$/;
+
 export type Outcome = "accepted" | "accepted-with-warnings" | "accepted-partial" | "rejected";
 export type NotEvaluated = "not-evaluated";
 export type FreshnessClass = "live" | "recent" | "stale" | "unknown";

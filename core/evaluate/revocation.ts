@@ -15,7 +15,7 @@
  * manifest MUST be rejected for use").
  */
 import { warn, type Evaluation } from "./evaluation.ts";
-import { WARNING_CODE } from "./receipt-schema.ts";
+import { WARNING_CODE } from "./receipt.ts";
 import type { Receipt } from "./receipt.ts";
 import type { Revocation } from "./revocation-input.ts";
 
@@ -53,10 +53,7 @@ export function recordRevocation(ev: Pick<Evaluation, "receipt" | "rejected">, r
   const { status } = revocation;
   const code = revocation.code ?? DEFAULTS[status].code;
   if (code !== undefined && status !== "active" && !WARNING_CODE.test(code)) {
-    throw new RangeError(
-      `revocation.code ${JSON.stringify(code)} is not a registry code of the form ` +
-        `um:reason:<category>:<code> (${WARNING_CODE.source})`,
-    );
+    throw new RangeError(`revocation.code ${JSON.stringify(code)} is not a registry code, um:reason:<category>:<code>`);
   }
   ev.receipt.revocationStatus = status;
   if (revocation.resolvedBy !== undefined && status !== "unchecked")

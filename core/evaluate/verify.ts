@@ -120,7 +120,7 @@ async function resolveKeyRef(
     }
     warn(ev, false, {
       code: receipt.keyRefResolutionReason,
-      message: `the signer's DID document did not confirm the key, so nothing says the key is the signer's: ${remote.reason}`,
+      message: `nothing confirms the key is the signer's: ${remote.reason}`,
       pointer: "/signature/keyRef",
     });
     return undefined;

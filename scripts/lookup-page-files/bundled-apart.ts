@@ -22,6 +22,8 @@ const APART = [
   "core/client/status-list-resolution.ts",
   "core/client/federation.ts",
   "core/client/discovered-peers.ts",
+  // Loaded only by a client given a log key (core/client/resolve.ts): the lookup page without one asks no log.
+  "core/client/latest-logged.ts",
 ];
 
 /** A module's file beside the bundle: its name, in `.js`. */

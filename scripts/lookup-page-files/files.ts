@@ -76,8 +76,8 @@ export async function bundleLookupScript(): Promise<{ files: OutputFile[]; input
   const bundle = await build({
     ...options,
     entryPoints: [{ in: toolFile("lookup-page/lookup.ts"), out: "lookup" }],
-    // One file and those bundled apart, not split: what else lookup.js imports dynamically, the page always loads (it
-    // proves the resolver's log at every lookup), and a chunk would be one more request and less gzip context.
+    // One file and those bundled apart (the log's proof among them, loaded only with a log key), not split: a chunk
+    // would be one more request and less gzip context.
     bundle: true,
     plugins: [bundledApart(TOOL_ROOT)],
     write: false,

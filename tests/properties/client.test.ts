@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { resolve } from "../../core/client/index.ts";
-import { WARNING_CODE } from "../../core/evaluate/receipt-schema.ts";
+import { WARNING_CODE } from "../../core/evaluate/receipt.ts";
 import { RESOLVERS_PATH, statusPath, umidPath } from "../../core/umid-path.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";
 import { manifestFor, newKey, signed } from "../support/fixture-content.ts";

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { resolveKeyRefLocally } from "../../core/did/resolve-key-ref.ts";
 import { resolveDidWebKey } from "../../core/did/did-web.ts";
 import { evaluate } from "../../core/evaluate/index.ts";
-import { WARNING_CODE } from "../../core/evaluate/receipt-schema.ts";
+import { WARNING_CODE } from "../../core/evaluate/receipt.ts";
 import { didDocumentOf, didJwkOf, didKeyRef, rawPublicKey } from "../support/did.ts";
 import { manifestFor, newKey, signed } from "../support/fixture-content.ts";
 import { DEEP_JSON, documentText, excerpt, holds, mutatedText } from "../support/properties.ts";

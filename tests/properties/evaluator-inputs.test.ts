@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { ContextError, evaluate, receiptManifest, resolveContext } from "../../core/evaluate/index.ts";
-import { WARNING_CODE } from "../../core/evaluate/receipt-schema.ts";
+import { WARNING_CODE } from "../../core/evaluate/receipt.ts";
 import { signProfileA } from "../../scripts/crypto/profile-a.ts";
 import { didKeyRef } from "../support/did.ts";
 import { manifestFor, newKey, signed } from "../support/fixture-content.ts";
