@@ -131,24 +131,20 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
     await page.locator("#look-up:enabled").waitFor();
   }
 
+  /** The page as it is now, for review: taken before any assertion, so that a state the page gets wrong is seen. */
   async function screenshot(page: Page, name: string, view: View): Promise<void> {
     const file = `${name}-${view.width}${view.scheme === "dark" ? "-dark" : ""}.png`;
     await page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
   }
 
-  /** axe-core's violations of impact serious or critical on the page as it is now, one line each. */
-  async function seriousViolations(page: Page): Promise<string[]> {
+  /** Asserts axe-core finds no violation of impact serious or critical on the page as it is now. */
+  async function assertAccessible(page: Page, where: string): Promise<void> {
     // Violations only: axe then details no node that passed, most of its work on a page.
     const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze();
-    return violations
+    const serious = violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  }
-
-  /** Screenshots the page as it is now and asserts axe-core finds nothing serious on it. */
-  async function reviewed(page: Page, name: string, view: View): Promise<void> {
-    await screenshot(page, name, view);
-    assert.deepEqual(await seriousViolations(page), [], `${name} at ${view.width}, ${view.scheme}`);
+    assert.deepEqual(serious, [], where);
   }
 
   /** Asserts each of `selectors` names one element, there but hidden (a locator of nothing counts as hidden). */
@@ -400,9 +396,11 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
   for (const state of STATES)
     it(`${state.name}: ${state.expected.headline}, each check in its place, at both widths, light and dark`, () =>
       atEveryView(async (page, view) => {
+        const where = `${state.name} at ${view.width}, ${view.scheme}`;
         await lookUp(page, state.umid, state.query?.());
-        await assertShows(page, state.expected, `${state.name} at ${view.width}, ${view.scheme}`);
-        await reviewed(page, state.name, view);
+        await screenshot(page, state.name, view);
+        await assertShows(page, state.expected, where);
+        await assertAccessible(page, where);
       }));
 
   it("a revocation and a suspension show their date and reason, from the status endpoint", () =>
@@ -439,6 +437,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
     atEveryView(async (page, view) => {
       await page.goto(`${world.page}/`);
       await page.locator("main h1", { hasText: "Manifest lookup" }).waitFor();
+      await screenshot(page, "intro", view);
       const links = page.locator("section#intro a.sample");
       assert.deepEqual(
         await links.allTextContents(),
@@ -464,7 +463,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
       await assertHidden(page, "form#lookup button#cancel", "form#lookup p#progress");
       assert.equal(await page.locator("p#announcement").getAttribute("role"), "status");
       assert.equal(await page.locator("section#result").getAttribute("aria-labelledby"), "verdict");
-      await reviewed(page, "intro", view);
+      await assertAccessible(page, `intro at ${view.width}, ${view.scheme}`);
       if (view.width === 390 && view.scheme === "light") {
         await links.first().click();
         await verdictShown(page, "accepted");
@@ -475,29 +474,33 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
     atEveryView(async (page, view) => {
       await page.goto(lookupUrl(UMIDS.accepted, {}, world.silent));
       await page.locator("form#lookup button#cancel:visible").waitFor();
+      await screenshot(page, "asking", view);
       assert.equal(await page.locator("form#lookup button#look-up").isDisabled(), true);
       assert.equal(await page.locator("form#lookup p#progress").isVisible(), true);
       assert.ok((await page.locator("#announcement").textContent())?.startsWith("Looking up"));
-      await reviewed(page, "asking", view);
-      await page.click("button#cancel");
+      await assertAccessible(page, `asking at ${view.width}, ${view.scheme}`);
+      await page.click("form#lookup button#cancel");
       await verdictShown(page, "cancelled");
+      await screenshot(page, "cancelled", view);
       await assertShows(
         page,
         { outcome: "cancelled", tone: "none", headline: "Cancelled", receipt: false, checks: ALL_SKIPPED },
         `cancelled at ${view.width}, ${view.scheme}`,
       );
-      assert.equal(await page.locator("button#look-up").isEnabled(), true);
+      assert.equal(await page.locator("form#lookup button#look-up").isEnabled(), true);
       await assertHidden(page, "form#lookup button#cancel", "form#lookup p#progress");
-      await reviewed(page, "cancelled", view);
+      await assertAccessible(page, `cancelled at ${view.width}, ${view.scheme}`);
     }));
 
   it("a UMID with markup in it is shown as text: nothing of it runs, no element of it is made", () =>
     inView(VIEWS[1]!, async (page) => {
       const umid = `urn:states:<img src=x onerror="window.injected = true">`;
-      const before = await page.goto(`${world.page}/`).then(() => page.locator("img, [onerror]").count());
+      await page.goto(`${world.page}/`);
+      const images = await page.locator("img, [onerror]").count();
       await lookUp(page, umid);
+      // The page's policy would block the handler even if the element were made: that no element is, is the test.
       assert.equal(await page.evaluate("window.injected"), undefined);
-      assert.equal(await page.locator("img, [onerror]").count(), before);
+      assert.equal(await page.locator("img, [onerror]").count(), images);
       assert.equal(
         await page
           .locator("#result details#umid-full")
