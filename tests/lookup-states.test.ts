@@ -37,6 +37,7 @@ const ALL_SKIPPED = Object.fromEntries(CHECK_ORDER.map((id) => [id, "skip"])) as
 interface PageElement {
   textContent: string | null;
   getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
   querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement> & { length: number };
 }
@@ -64,6 +65,8 @@ interface Expected {
   revocationStatus?: string;
   /** The reason codes #reason-codes lists, among others. */
   codes?: string[];
+  /** The fields the summary card gives, among others. */
+  fields?: string[];
   /** The kinds of request #exchanges lists, among others. */
   exchanges?: string[];
   /** Whether a receipt is shown: every verdict made from one. */
@@ -172,6 +175,11 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
         reasons: texts("ul#reasons > li"),
         // A verdict with no code (every check passed; no manifest came) may leave the block out.
         codes: texts("details#reason-codes").join("\n"),
+        // Collapsed: a block shown open.
+        open: [...result.querySelectorAll("details#reason-codes, details#umid-full")]
+          .filter((d) => d.hasAttribute("open"))
+          .map((d) => d.getAttribute("id")),
+        fields: [...result.querySelectorAll("dl#summary dd[data-field]")].map((dd) => dd.getAttribute("data-field")),
         exchanges: [...result.querySelectorAll("ol#exchanges > li")].map((li) => li.getAttribute("data-kind")),
         receipt: receipt == null ? undefined : (JSON.parse(receipt) as { outcome: string; revocationStatus: string }),
         copyReceipt: result.querySelectorAll("#copy-receipt").length,
@@ -211,6 +219,9 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
     for (const reason of seen.reasons) assert.ok(!reason.includes("um:reason:"), `${where}: ${reason}`);
     for (const code of expected.codes ?? [])
       assert.ok(seen.codes.includes(code), `${where}: ${code} in ${JSON.stringify(seen.codes)}`);
+    assert.deepEqual(seen.open, [], `${where}: collapsed`);
+    for (const field of expected.fields ?? [])
+      assert.ok(seen.fields.includes(field), `${where}: the summary's ${field}, among ${seen.fields.join(", ")}`);
     for (const kind of expected.exchanges ?? [])
       assert.ok(seen.exchanges.includes(kind), `${where}: a ${kind} request among ${seen.exchanges.join(", ")}`);
     assert.ok(seen.title.startsWith(`${expected.headline} · `), `${where}: ${seen.title}`);
@@ -233,6 +244,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
         ...USABLE,
         checks: { signature: "pass", key: "pass", fresh: "pass", status: "pass", logged: "skip", tier: "pass" },
         revocationStatus: "active",
+        fields: ["umid", "subject", "signer", "issued", "expires", "status"],
         exchanges: ["manifest", "status", "did"],
       },
     },
