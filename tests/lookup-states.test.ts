@@ -1,11 +1,11 @@
 /**
- * The lookup page in every state it can be in (issue 40), in Chromium (Debian's, driven by playwright-core), at
- * 1280×900 and 390×844, in the light and the dark scheme, read by the page's DOM contract (issue 40): the verdict's
- * outcome and tone, the six checks in their order and what
- * each found, the live region, the receipt the verdict came from, the title; then hostile input (markup in a UMID, a
- * 3,000-character UMID, a resolver that never answers, Cancel), Back between two lookups, the copy buttons, and
- * axe-core, which finds no serious or critical violation in any of them. The resolver is made here
- * (support/lookup-states.ts); screenshots of each state go to test-results/lookup/, for review.
+ * The lookup page in every state it can be in, in Chromium (Debian's, driven by playwright-core), at 1280×900 and
+ * 390×844, in the light and the dark scheme, read by the page's DOM contract (issue 40): the verdict's outcome and
+ * tone, the six checks in their order and what each found, the live region, the receipt the verdict came from, the
+ * title; then hostile input (markup in a UMID, a 3,000-character UMID, a resolver that never answers, Cancel), Back
+ * between two lookups, the copy buttons, and axe-core, which finds no serious or critical violation in any of them.
+ * The resolver is made here (support/lookup-states.ts); screenshots of each state go to test-results/lookup/, for
+ * review (taken before the assertions, so that a state the page gets wrong is seen too).
  */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -100,8 +100,9 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
       viewport: { width: view.width, height: view.height },
       colorScheme: view.scheme,
     });
-    // A lookup here takes well under a second: a page that never shows what is awaited fails in seconds, not minutes.
-    context.setDefaultTimeout(10_000);
+    // A lookup here takes well under a second, a few on a loaded machine: a page that never shows what is awaited
+    // fails in seconds, not in Playwright's default 30 s times each wait.
+    context.setDefaultTimeout(20_000);
     try {
       if (permissions.length > 0) await context.grantPermissions(permissions, { origin: world.page });
       // tsx compiles this file keeping function names, through a helper `__name` that functions given to the page call.
@@ -175,7 +176,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
         reasons: texts("ul#reasons > li"),
         // A verdict with no code (every check passed; no manifest came) may leave the block out.
         codes: texts("details#reason-codes").join("\n"),
-        // Collapsed: a block shown open.
+        // Of the blocks the page keeps collapsed, those shown open.
         open: [...result.querySelectorAll("details#reason-codes, details#umid-full")]
           .filter((d) => d.hasAttribute("open"))
           .map((d) => d.getAttribute("id")),
