@@ -1,9 +1,9 @@
 /**
  * A resolver whose UMIDs put the lookup page in each of its states (issue 40), for the browser tests: content made
- * and signed here, logged twice and built by the CLI, served by `serve` behind a proxy (startProxy) that answers
- * what no build publishes (a forged body, an expired one, a body the log has since replaced), a target for its
- * redirects on another origin, a resolver that never answers, and the lookup page from the sources on an origin of
- * its own.
+ * and signed here, logged twice and built by the CLI, served by `serve`'s server behind a proxy (startProxy) that
+ * answers what no build publishes (a forged body, an expired one, a body the log has since replaced), a target for
+ * its redirects on another origin, a resolver that never answers, and the lookup page from the sources on an origin
+ * of its own.
  */
 import assert from "node:assert/strict";
 import type { KeyObject } from "node:crypto";
@@ -19,11 +19,10 @@ import { statusRefFor } from "../../core/validate/status-ref.ts";
 import type { OutputFile } from "../../scripts/plan/output-file.ts";
 import { lookupPageFiles } from "../../scripts/lookup-page-files/files.ts";
 import { serveLookupPage } from "../../scripts/lookup-page-files/serve.ts";
+import { startServing } from "../../scripts/commands/serve.ts";
 import { runCliInProcess } from "./cli-in-process.ts";
 import { consentFor, facetOf, manifestFor, newKey, pinning, signed } from "./fixture-content.ts";
 import { freePort } from "./http.ts";
-import { CLI } from "./paths.ts";
-import { startPrintingUrl } from "./processes.ts";
 import { startProxy } from "./proxy.ts";
 
 /** The UMID of each state, as the resolver answers it. */
@@ -141,15 +140,9 @@ export async function serveLookupStates(samples: { umid: string; label: string }
     const dist = join(scratch, "dist");
     await cli("build", "--content", content, "--out", dist, "--lookup-out", join(scratch, "lookup"));
 
-    const servePort = await freePort();
-    const served = await startPrintingUrl(process.execPath, [
-      CLI,
-      "serve",
-      "--dist",
-      dist,
-      "--port",
-      String(servePort),
-    ]);
+    // `serve`'s own server, in this process: nothing outside the test can stop it under the browser.
+    const served = await startServing({ dist, host: "127.0.0.1", port: 0, uiPort: undefined, standsInFor: "" });
+    if (typeof served === "string") throw new Error(served);
     stops.push(() => served.stop());
     const own = ownAnswers(
       new Map([
@@ -161,7 +154,7 @@ export async function serveLookupStates(samples: { umid: string; label: string }
         [umidPath(UMIDS.rolledBack), bodyOf(firstRolledBack)],
       ]),
     );
-    const proxy = await startProxy(proxyPort, () => `http://127.0.0.1:${servePort}`, own);
+    const proxy = await startProxy(proxyPort, () => served.url, own);
     stops.push(() => proxy.close());
 
     const files = await lookupPageFiles(resolver);
