@@ -38,6 +38,8 @@ const announcement = document.querySelector<HTMLElement>("#announcement")!;
 
 const SHOWN_HEADERS = ["ETag", "Cache-Control", "Content-Type", "X-UM-Resolver-Contract"];
 const TITLE = "Manifest lookup";
+/** The longest a UMID is printed but in its one full copy (words.ts). */
+const MAX_UMID = 72;
 /** The content of the page's meta tag `name` (filled in by whoever serves the page), "" for none. */
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? "";
 /** The publisher's log verifier key, which the build of this page set as its default. */
@@ -201,7 +203,7 @@ async function lookUp(query: Query): Promise<void> {
     resolved !== undefined
       ? receiptVerdict(resolved.receipt, checks, notes)
       : noReceiptVerdict(resolution as { reason: string; status?: number }, log, controller.signal.aborted, umid);
-  const answer = await answerOf(log);
+  const answer = await answerOf(log, umid);
   // A lookup begun since (while the client asked, or while the answer's body was read) is the one to show.
   if (controller !== current) return;
   current = undefined;
@@ -261,8 +263,11 @@ function fieldWords(message: string): string {
     .replace(/^logKey /, "the Log key ");
 }
 
-/** The resolver's answer to the manifest's request, for the page's "The resolver's answer". */
-async function answerOf(log: Exchange[]): Promise<Answer | undefined> {
+/**
+ * The resolver's answer to the manifest's request, for the page's "The resolver's answer", with `umid` shortened in its
+ * body as everywhere else on the page (an error's message quotes it).
+ */
+async function answerOf(log: Exchange[], umid: string): Promise<Answer | undefined> {
   const response = manifestAnswer(log);
   if (response === undefined) return undefined;
   const headers = SHOWN_HEADERS.flatMap((name): [string, string][] => {
@@ -274,7 +279,7 @@ async function answerOf(log: Exchange[]): Promise<Answer | undefined> {
     status: response.status,
     statusText: response.statusText,
     headers,
-    body: pretty(await response.text().catch(() => "")),
+    body: pretty(await response.text().catch(() => "")).replaceAll(umid, shortened(umid, MAX_UMID)),
     ...(meaning !== undefined && { meaning }),
   };
 }

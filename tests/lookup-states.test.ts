@@ -473,7 +473,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
         ["off", "false", "off"],
       );
       assert.equal(await page.locator("button#look-up").getAttribute("type"), "submit");
-      await assertHidden(page, "form#lookup button#cancel", "form#lookup p#progress");
+      await assertHidden(page, "form#lookup button#cancel", "form#lookup #progress");
       assert.equal(await page.locator("p#announcement").getAttribute("role"), "status");
       assert.equal(await page.locator("section#result").getAttribute("aria-labelledby"), "verdict");
       await assertAccessible(page, `intro at ${view.width}, ${view.scheme}`);
@@ -489,7 +489,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
       await page.locator("form#lookup button#cancel:visible").waitFor();
       await screenshot(page, "asking", view);
       assert.equal(await page.locator("form#lookup button#look-up").isDisabled(), true);
-      assert.equal(await page.locator("form#lookup p#progress").isVisible(), true);
+      assert.equal(await page.locator("form#lookup #progress").isVisible(), true);
       assert.ok((await page.locator("#announcement").textContent())?.startsWith("Looking up"));
       await assertAccessible(page, `asking at ${view.width}, ${view.scheme}`);
       await page.click("form#lookup button#cancel");
@@ -501,7 +501,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
         `cancelled at ${view.width}, ${view.scheme}`,
       );
       assert.equal(await page.locator("form#lookup button#look-up").isEnabled(), true);
-      await assertHidden(page, "form#lookup button#cancel", "form#lookup p#progress");
+      await assertHidden(page, "form#lookup button#cancel", "form#lookup #progress");
       await assertAccessible(page, `cancelled at ${view.width}, ${view.scheme}`);
     }));
 
