@@ -168,8 +168,13 @@ describe("the lookup page's checklist and verdict", () => {
     assert.equal(resultOf(expired.checks, "fresh").result, "fail");
     assert.match(expired.verdict.reasons[0]!, /^Fresh: it expired 2031-01-01 00:00 UTC$/);
     const refused: Warning = { code: "um:reason:log:not-latest", message: "um:reason:log:not-latest: an older body" };
-    const rolledBack = look({ ...accepted, outcome: "rejected", warnings: [refused] }, { logChecked: true });
+    const rolledBack = look(
+      { ...accepted, outcome: "rejected", signatureCheck: "not-evaluated", warnings: [refused] },
+      { logChecked: true },
+    );
     assert.equal(resultOf(rolledBack.checks, "logged").result, "fail");
+    // Refused before its signature was checked: weighed at no tier.
+    assert.equal(resultOf(rolledBack.checks, "tier").result, "skip");
     assert.equal(rolledBack.verdict.reasons[0], "Logged: an older body");
     assert.equal(resultOf(look(accepted, { logChecked: true }).checks, "logged").result, "pass");
   });
