@@ -206,9 +206,9 @@ function loggedCheck(logChecked: boolean, said: string[]): Check {
 }
 
 function tierCheck(receipt: Receipt, manifest: Record<string, unknown> | undefined, said: string[]): Check {
-  // A manifest refused before its signature was checked was not weighed at any tier.
-  if (receipt.signatureCheck === "not-evaluated" && said.length === 0)
-    return skipped("tier", "the manifest was refused before its tier could be weighed");
+  // What a manifest whose signature does not hold says it needs is anyone's word: it is weighed at no tier.
+  if (receipt.signatureCheck !== "valid" && said.length === 0)
+    return skipped("tier", "only a manifest whose signature holds is weighed");
   const needed = typeof manifest?.requiredTrustTier === "number" ? manifest.requiredTrustTier : 0;
   const checked = receipt.effectiveTrustTier;
   if (said.length > 0 || needed > checked)

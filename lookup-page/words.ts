@@ -6,11 +6,13 @@
  */
 
 const LEADING_CODE = /^um:reason:[a-z-]+:[a-z-]+:\s*/;
+/** The JSON pointer a check's sentence starts with ("/signature/value: …"), which the reason codes block keeps. */
+const LEADING_POINTER = /^(\/[^\s:]*)+:\s+/;
 const FRACTIONAL_SECONDS = /(\d{2}:\d{2}:\d{2})\.\d+(Z|[+-]\d{2}:\d{2})/g;
 
-/** `text` without a leading reason code, and its timestamps to the second. */
+/** `text` without a leading reason code or JSON pointer, and its timestamps to the second. */
 export function plain(text: string): string {
-  return text.replace(LEADING_CODE, "").replace(FRACTIONAL_SECONDS, "$1$2");
+  return text.replace(LEADING_CODE, "").replace(LEADING_POINTER, "").replace(FRACTIONAL_SECONDS, "$1$2");
 }
 
 /** An RFC 3339 instant as a person reads it: "2026-11-23 14:05 UTC"; anything else as it is. */

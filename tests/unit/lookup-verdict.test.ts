@@ -230,7 +230,8 @@ describe("the lookup page's checklist and verdict", () => {
 });
 
 describe("the lookup page's words", () => {
-  it("drop a leading registry code and milliseconds", () => {
+  it("drop a leading registry code or JSON pointer, and milliseconds", () => {
+    assert.equal(plain("/signature/value: the signature does not verify"), "the signature does not verify");
     assert.equal(
       plain("um:reason:time:expired: expired at 2026-02-01T00:00:00.517Z"),
       "expired at 2026-02-01T00:00:00Z",
