@@ -38,6 +38,11 @@ const announcement = document.querySelector<HTMLElement>("#announcement")!;
 
 const SHOWN_HEADERS = ["ETag", "Cache-Control", "Content-Type", "X-UM-Resolver-Contract"];
 const TITLE = "Manifest lookup";
+/**
+ * How long each request may take: longer than the client's default, as a person sees the page asking and can Cancel
+ * sooner, and a resolver far away on a slow link gets its answer in.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
 /** The longest a UMID is printed but in its one full copy (words.ts). */
 const MAX_UMID = 72;
 /** The content of the page's meta tag `name` (filled in by whoever serves the page), "" for none. */
@@ -181,6 +186,7 @@ async function lookUp(query: Query): Promise<void> {
       fetch: standIn === undefined ? recording : standingIn(recording, standIn),
       context: purpose === "" ? {} : { intendedPurpose: purpose },
       memory,
+      timeoutMs: REQUEST_TIMEOUT_MS,
       ...(logKey !== "" && { logKey }),
     });
   } catch (error) {

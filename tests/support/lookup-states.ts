@@ -141,7 +141,14 @@ export async function serveLookupStates(samples: { umid: string; label: string }
     await cli("build", "--content", content, "--out", dist, "--lookup-out", join(scratch, "lookup"));
 
     // `serve`'s own server, in this process: nothing outside the test can stop it under the browser.
-    const served = await startServing({ dist, host: "127.0.0.1", port: 0, uiPort: undefined, standsInFor: "" });
+    const served = await startServing({
+      dist,
+      host: "127.0.0.1",
+      port: 0,
+      uiPort: undefined,
+      standsInFor: "",
+      contentDir: content,
+    });
     if (typeof served === "string") throw new Error(served);
     stops.push(() => served.stop());
     const own = ownAnswers(
