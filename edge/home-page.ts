@@ -6,7 +6,7 @@
  * and say so, for caches.
  */
 import { preferredMediaType } from "../core/media-type.ts";
-import { B64U_PREFIX } from "../core/umid-path.ts";
+import { B64U_PREFIX, DESCRIPTOR_PATH } from "../core/umid-path.ts";
 import { type Answer, htmlPage, uncachedJson } from "./responses.ts";
 
 /** What the page links to, when its host knows it. */
@@ -53,7 +53,7 @@ function homePageHtml(lookupPage: string | undefined): string {
 <code>GET /${B64U_PREFIX}{base64url}</code>, the UMID’s UTF-8 bytes in unpadded base64url (for a UMID with a
 <code>/</code>).
 The answer is the manifest as JSON-LD, or a JSON error. What else it serves:
-<a href="/.well-known/manifest-resolver.json">its descriptor</a>.</p>
+<a href="${DESCRIPTOR_PATH}">its descriptor</a>.</p>
 <p>${lookUp}</p>
 </main>
 </body>
