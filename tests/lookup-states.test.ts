@@ -544,7 +544,7 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
       assert.ok(short !== null && short.length < umid.length, `the summary's UMID: ${short?.length} characters`);
     }));
 
-  it("Back between two lookups shows the first verdict again, its title too", () =>
+  it("Back between two lookups shows the first verdict again, its title too, the DID document asked again", () =>
     inView(VIEWS[0]!, async (page) => {
       await lookUp(page, UMIDS.accepted);
       const first = page.url();
@@ -557,6 +557,8 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
       await verdictShown(page, "accepted");
       assert.equal(page.url(), first);
       assert.ok((await page.title()).startsWith("Usable · "), await page.title());
+      // Issue 40, defect 5: the second lookup of the UMID asks for its signer's DID document again, and lists it.
+      assert.equal(await page.locator('#result ol#exchanges > li[data-kind="did"]').count(), 1);
     }));
 
   it("the copy buttons copy the receipt as JSON, the verdict and the request URL", () =>

@@ -36,7 +36,7 @@ import { statusPath, umidPath, umidProblem } from "../umid-path.ts";
 import { freshnessProblems } from "../validate/freshness.ts";
 import { cachedGet } from "../http/conditional-get.ts";
 import { globalFetch, type Fetch } from "../http/fetch-following.ts";
-import { guardedCache, storedWithin, type HttpCache } from "../http/http-cache.ts";
+import { guardedCache, memoryCache, storedWithin, type HttpCache } from "../http/http-cache.ts";
 import { baseUrlProblem, originProblem } from "../http/base-url.ts";
 import type { Answer } from "./latest-logged.ts";
 import { recallStatus, reconcileStatus, rememberStatus } from "./status-memory.ts";
@@ -185,11 +185,13 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const memory = guarded !== undefined && cache !== undefined ? withLegacyEntries(guarded, cache) : guarded;
   // The client resolves keyRefs itself (resolveRemote, below, or not at all offline): the evaluator fetches nothing.
   const evaluateOptions: EvaluateOptions = { ...rest, offline: true };
-  // One resolution of the keyRef, however many times the manifest is evaluated (twice, when it has a status).
+  // One resolution of the keyRef, however many times the manifest is evaluated (twice, when it has a status). Without a
+  // cache of the caller's, a call's own: the evaluator's process-wide store of DID documents would answer a later call
+  // with a document this call never asked for, which the caller was told no call does (`cache`: "every call asks").
   const resolveRemote =
     offline === true
       ? undefined
-      : remembering(remoteResolver({ ...transport, ...(cache && { cache }) }, now.getTime(), baseUrl)!);
+      : remembering(remoteResolver({ ...transport, cache: cache ?? memoryCache() }, now.getTime(), baseUrl)!);
   const evaluate = async (body: string | Uint8Array, options: EvaluateOptions, refusal?: Warning) =>
     (await evaluateWithSourceMap(body, context, options, { resolveRemote, refusal })).receipt;
   const done = (resolution: Resolution): Resolution => ({

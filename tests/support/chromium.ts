@@ -30,7 +30,8 @@ export function launchChromium(): Promise<Browser> {
 
 /**
  * Answers, in `page`, for the DID document of the test fixtures' did:web (fixture-content.ts, FIXTURE_KEY_REF): a
- * document that lists `key`, so that the lookup page confirms the key as it would on the Web.
+ * document that lists `key`, so that the lookup page confirms the key as it would on the Web; cacheable for a while,
+ * as a host's documents often are, so that a lookup that reused it instead of asking would show.
  */
 export async function serveFixtureDid(page: Pick<Page, "route">, key: KeyObject): Promise<void> {
   const body = JSON.stringify(didDocumentOf("did:web:fixture.example", key));
@@ -38,7 +39,7 @@ export async function serveFixtureDid(page: Pick<Page, "route">, key: KeyObject)
     route.fulfill({
       status: 200,
       contentType: "application/did+json",
-      headers: { "access-control-allow-origin": "*" },
+      headers: { "access-control-allow-origin": "*", "cache-control": "max-age=300" },
       body,
     }),
   );
