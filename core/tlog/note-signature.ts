@@ -9,7 +9,7 @@
 import { decodeBase64url, utf8 } from "../base64url.ts";
 import { verifyEd25519 } from "../crypto/runtime-crypto.ts";
 import { formatNote, isNoteText, type Note, type NoteSignature, parseNote } from "./note.ts";
-import { ed25519KeyId, type NoteKey, type NoteSeed } from "./note-keys.ts";
+import { ED25519_TYPE, ed25519KeyId, type NoteKey, type NoteKeyType, type NoteSeed } from "./note-keys.ts";
 
 export interface NoteSigner extends NoteKey {
   sign(text: Uint8Array): Promise<Uint8Array>;
@@ -20,17 +20,19 @@ const PKCS8_PREFIX = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b
 
 /**
  * A signer for the key named `name` with this 32-byte seed; undefined when `keyId` is
- * given and is not that key's ID (a signer key string that contradicts itself).
+ * given and is not that key's ID (a signer key string that contradicts itself). `type`:
+ * the signature type its key ID commits to (a witness's cosigner key: COSIGNATURE_TYPE).
  */
 export async function ed25519Signer(
   key: Omit<NoteSeed, "keyId"> & { keyId?: number },
+  type: NoteKeyType = ED25519_TYPE,
 ): Promise<NoteSigner | undefined> {
   const pkcs8 = Uint8Array.from([...PKCS8_PREFIX, ...key.seed]);
   const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "Ed25519" }, true, ["sign"]);
   // The private key's JWK carries its public key, x, which WebCrypto offers no other way to derive.
   const { x } = await crypto.subtle.exportKey("jwk", privateKey);
   const publicKey = decodeBase64url(x!)!;
-  const keyId = ed25519KeyId(key.name, publicKey);
+  const keyId = ed25519KeyId(key.name, publicKey, type);
   if (key.keyId !== undefined && key.keyId !== keyId) return undefined;
   const sign = async (text: Uint8Array) =>
     new Uint8Array(await crypto.subtle.sign({ name: "Ed25519" }, privateKey, new Uint8Array(text)));
