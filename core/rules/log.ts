@@ -147,6 +147,32 @@ export const LOG_RULES = {
       "Check the key (the resolver's content/_log/verifier) and that the resolver serves its log at " +
       "/.well-known/manifest-resolver/log/; if it is your resolver, build after running log.",
   },
+  "log/unwitnessed": {
+    severity: "error",
+    summary: "the log's checkpoint lacks the cosignatures of the witnesses its policy's quorum requires",
+    why:
+      "A log's key can sign one view for a relying party and another for everyone else (a split view), and each " +
+      "verifies. Witnesses cosign a checkpoint only once it is consistent with every one they cosigned before, so " +
+      "a checkpoint that a quorum of independent witnesses cosigned is the one view they all saw. Without that " +
+      "quorum, nothing but the log's word says the view is the one others are shown.",
+    source: "C2SP tlog-witness, tlog-cosignature, tlog-policy; issue 41",
+    fix:
+      "If it is your log, run manifest-resolver log: it asks the witnesses of content/_log/policy to cosign, and " +
+      "says which refused and why. As a relying party, refuse the answer and ask again later.",
+  },
+  "log/stale-cosignature": {
+    severity: "error",
+    summary: "the log's checkpoint is cosigned, but too long ago to count toward the quorum",
+    why:
+      "A cosignature states the largest view of the log a witness saw at its time. An old one may describe a view " +
+      "since replaced: a party that replays an old, validly witnessed checkpoint to one client freezes that client's " +
+      "view. A bound on the cosignature's age bounds how old a view can be passed off as the current one.",
+    source: "C2SP tlog-cosignature (timestamp), tlog-proof (use of timestamps); issue 41",
+    fix:
+      "If it is your log, run manifest-resolver log to have its checkpoint cosigned again, and deploy. As a " +
+      "relying party, refuse the answer, or allow older cosignatures (resolve --max-cosignature-age) if you accept " +
+      "an older view.",
+  },
   "log/rewritten": {
     severity: "error",
     summary: "content/_log/ is not an append-only extension of the log at the base revision (check --base)",

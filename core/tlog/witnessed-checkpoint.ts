@@ -1,0 +1,90 @@
+/**
+ * A checkpoint read under a log policy (C2SP tlog-policy): signed by one of the policy's
+ * logs, for its origin, and cosigned by a quorum of its witnesses, each cosignature
+ * verified (tlog-cosignature) and no older than a bound. The one reader of a witnessed
+ * checkpoint: the client's proof of an answer, the gate, `monitor` and an offline proof
+ * all ask it, so that all of them take the same checkpoints.
+ *
+ * A cosignature counts only while it is fresh: older than `maxAge` it states a view of the
+ * log that may since have been replaced (a frozen view shown to this client alone), and
+ * one more than a few minutes in the future is no clock's reading.
+ */
+import { type Checkpoint, parseCheckpoint } from "./checkpoint.ts";
+import { openCosignatures } from "./cosignature.ts";
+import { type LogPolicy, missingWitnesses, quorumCount, quorumMet } from "./log-policy.ts";
+import { parseNote } from "./note.ts";
+import { openNote } from "./note-signature.ts";
+
+/** How old a cosignature may be, in seconds, unless the caller says otherwise: 30 days. */
+export const DEFAULT_MAX_COSIGNATURE_AGE = 30 * 24 * 60 * 60;
+
+/** How far in the future a cosignature's time may be, in seconds: clocks disagree by that much. */
+const CLOCK_SKEW = 5 * 60;
+
+export interface WitnessCount {
+  /** The witnesses the quorum counts that cosigned, freshly. */
+  cosigned: number;
+  /** The witnesses the quorum counts. */
+  of: number;
+}
+
+export type WitnessedCheckpoint =
+  | ({ ok: true; checkpoint: Checkpoint; note: string; witnesses: string[] } & WitnessCount)
+  /** No log of the policy signed it for its origin (or a log's signature fails, or it is no checkpoint). */
+  | { ok: false; reason: "unsigned"; detail: string }
+  /** A policy witness's cosignature line that does not verify: the note is malformed. */
+  | { ok: false; reason: "bad-cosignature"; witness: string }
+  /** Fresh cosignatures make no quorum; `missing`: the quorum's witnesses with no fresh one, `stale`: the old ones. */
+  | ({
+      ok: false;
+      reason: "unwitnessed";
+      missing: string[];
+      stale: { witness: string; timestamp: number }[];
+    } & WitnessCount);
+
+export interface WitnessedOptions {
+  /** Now, in milliseconds since 1970. */
+  now: number;
+  /** Seconds; DEFAULT_MAX_COSIGNATURE_AGE if not given. */
+  maxAge?: number;
+}
+
+/** The checkpoint in `note`, if the policy's logs and quorum of witnesses stand behind it. */
+export async function openWitnessedCheckpoint(
+  note: Uint8Array | string,
+  policy: LogPolicy,
+  options: WitnessedOptions,
+): Promise<WitnessedCheckpoint> {
+  const parsed = parseNote(note);
+  const checkpoint = parsed && parseCheckpoint(parsed.text);
+  if (parsed === undefined || checkpoint === undefined)
+    return { ok: false, reason: "unsigned", detail: "not a signed checkpoint" };
+  const logKeys = policy.logs.map((log) => log.key).filter((key) => key.name === checkpoint.origin);
+  if (logKeys.length === 0)
+    return { ok: false, reason: "unsigned", detail: `no log of the policy has the origin ${checkpoint.origin}` };
+  const opened = await openNote(note, logKeys);
+  if (!opened.ok) return { ok: false, reason: "unsigned", detail: opened.reason };
+  const witnesses = policy.witnesses;
+  const cosignatures = await openCosignatures(
+    parsed,
+    witnesses.map((witness) => witness.key),
+  );
+  if (!cosignatures.ok) {
+    const witness = witnesses.find((known) => known.key === cosignatures.cosigner)!;
+    return { ok: false, reason: "bad-cosignature", witness: witness.name };
+  }
+  const nowSeconds = Math.floor(options.now / 1000);
+  const oldest = nowSeconds - (options.maxAge ?? DEFAULT_MAX_COSIGNATURE_AGE);
+  const fresh = new Set<string>();
+  const stale: { witness: string; timestamp: number }[] = [];
+  for (const { key, timestamp } of cosignatures.cosigned) {
+    const { name } = witnesses.find((known) => known.key === key)!;
+    if (timestamp >= oldest && timestamp <= nowSeconds + CLOCK_SKEW) fresh.add(name);
+    else stale.push({ witness: name, timestamp });
+  }
+  const count = quorumCount(policy.quorum, fresh);
+  if (!quorumMet(policy.quorum, fresh))
+    return { ok: false, reason: "unwitnessed", missing: missingWitnesses(policy.quorum, fresh), stale, ...count };
+  const text = typeof note === "string" ? note : new TextDecoder().decode(note);
+  return { ok: true, checkpoint, note: text, witnesses: [...fresh], ...count };
+}
