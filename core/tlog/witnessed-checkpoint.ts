@@ -34,10 +34,13 @@ export type WitnessedCheckpoint =
   | { ok: false; reason: "unsigned"; detail: string }
   /** A policy witness's cosignature line that does not verify: the note is malformed. */
   | { ok: false; reason: "bad-cosignature"; witness: string }
-  /** Fresh cosignatures make no quorum; `missing`: the quorum's witnesses with no fresh one, `stale`: the old ones. */
+  /**
+   * Fresh cosignatures make no quorum: `stale` when old ones would have made it (log/stale-cosignature), else
+   * `unwitnessed` (log/unwitnessed). `missing`: the quorum's witnesses with no fresh cosignature; `stale`: the old ones.
+   */
   | ({
       ok: false;
-      reason: "unwitnessed";
+      reason: "unwitnessed" | "stale";
       missing: string[];
       stale: { witness: string; timestamp: number }[];
     } & WitnessCount);
@@ -83,8 +86,11 @@ export async function openWitnessedCheckpoint(
     else stale.push({ witness: name, timestamp });
   }
   const count = quorumCount(policy.quorum, fresh);
-  if (!quorumMet(policy.quorum, fresh))
-    return { ok: false, reason: "unwitnessed", missing: missingWitnesses(policy.quorum, fresh), stale, ...count };
+  if (!quorumMet(policy.quorum, fresh)) {
+    const withStale = new Set([...fresh, ...stale.map(({ witness }) => witness)]);
+    const reason = quorumMet(policy.quorum, withStale) ? "stale" : "unwitnessed";
+    return { ok: false, reason, missing: missingWitnesses(policy.quorum, fresh), stale, ...count };
+  }
   const text = typeof note === "string" ? note : new TextDecoder().decode(note);
   return { ok: true, checkpoint, note: text, witnesses: [...fresh], ...count };
 }
