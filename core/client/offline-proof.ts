@@ -1,0 +1,67 @@
+/**
+ * A manifest's body checked against a latest proof (core/tlog/latest-proof.ts), offline:
+ * no request is made. The proof's checkpoint must stand under the policy (a policy log's
+ * signature, a quorum of fresh cosignatures: openWitnessedCheckpoint), its entry must be
+ * in the checkpoint's tree at its index, the bucket in its extra data must be the one the
+ * checkpoint's latest map commits to and name that index as the UMID's latest, and the
+ * entry must record this body: so a superseded body, validly signed and once logged, is
+ * refused (log/not-latest), as `resolve` refuses it online.
+ */
+import { utf8 } from "../base64url.ts";
+import type { Warning } from "../evaluate/receipt.ts";
+import { parseJson } from "../json/strict-json.ts";
+import { latestEntryIn, parseLatestLine } from "../tlog/latest-map.ts";
+import { type LogEntry, parseLogEntry } from "../tlog/log-entry.ts";
+import type { LogPolicy } from "../tlog/log-policy.ts";
+import { leafHash } from "../tlog/merkle.ts";
+import { verifyInclusion } from "../tlog/proofs.ts";
+import { parseTlogProof } from "../tlog/tlog-proof.ts";
+import { openWitnessedCheckpoint, type WitnessCount, type WitnessedOptions } from "../tlog/witnessed-checkpoint.ts";
+import { answerRefusal } from "./latest-logged.ts";
+import { logRefusal, witnessedRefusal } from "./log-refusal.ts";
+
+export type OfflineProof =
+  | { ok: true; entry: LogEntry; index: number; size: number; witnessed: WitnessCount }
+  | { ok: false; refusal: Warning };
+
+/** A bucket file and an entry: two levels of objects, a bucket's proof of up to 24 hashes. */
+const EXTRA_SHAPE = { maxDepth: 3, maxArrayItems: 24 };
+
+/** Whether `proofText` proves that `body` is the latest state the policy's log records for `umid`. */
+export async function verifyOfflineProof(
+  proofText: string,
+  umid: string,
+  body: Uint8Array,
+  policy: LogPolicy,
+  options: WitnessedOptions,
+): Promise<OfflineProof> {
+  const proof = parseTlogProof(proofText);
+  if ("fault" in proof) return logRefusal("log/unproven", `the proof is not a tlog-proof: ${proof.fault}`);
+  const witnessed = await openWitnessedCheckpoint(proof.checkpoint, policy, options);
+  if (!witnessed.ok) return witnessedRefusal(witnessed);
+  const { size, rootHash, extensions } = witnessed.checkpoint;
+  const extra = proof.extra && parseJson(new TextDecoder().decode(proof.extra), EXTRA_SHAPE);
+  const value = extra?.ok ? (extra.value as Record<string, unknown>) : undefined;
+  const entryText = value?.entry;
+  if (typeof entryText !== "string" || typeof value?.bucket !== "object" || value.bucket === null)
+    return logRefusal("log/unproven", "the proof's extra data is not a bucket and an entry");
+  const entryBytes = utf8(entryText);
+  const entry = parseLogEntry(entryBytes);
+  if (entry?.umid !== umid) return logRefusal("log/unproven", `the proof's entry is not an entry of ${umid}`);
+  if (!verifyInclusion(leafHash(entryBytes), proof.index, size, proof.proof, rootHash))
+    return logRefusal("log/unproven", `the proof's entry is not entry ${proof.index} of the checkpoint's tree`);
+  const commitment = parseLatestLine(extensions);
+  const latest = commitment && latestEntryIn(utf8(JSON.stringify(value.bucket)), umid, commitment);
+  if (!latest?.ok)
+    return logRefusal("log/unproven", "the proof's bucket is not the one the checkpoint's latest map commits to");
+  if (latest.index !== proof.index)
+    return logRefusal(
+      "log/not-latest",
+      `entry ${proof.index} is not the latest entry of ${umid}: the checkpoint's latest map names entry ${latest.index}`,
+    );
+  const logged = { ok: true as const, entry, index: proof.index, size };
+  const refusal = answerRefusal(logged, { kind: "body", body });
+  if (refusal !== undefined) return { ok: false, refusal };
+  const { cosigned, of } = witnessed;
+  return { ...logged, witnessed: { cosigned, of } };
+}
