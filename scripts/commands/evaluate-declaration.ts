@@ -21,11 +21,19 @@ there when stderr is a terminal.
 Environment: UM_STANDARDS_URL, UM_MAX_MANIFEST_BYTES, UM_MAX_DEPTH, UM_MAX_ARRAY_ITEMS,
 as for 'manifest-resolver build --help'.
 
+With --proof and --log-policy, FILE must also be the latest state the resolver's
+transparency log records for its UMID, as the proof (a C2SP tlog-proof, served at
+/.well-known/manifest-resolver/log/proof/<UMID>) shows under the policy: the log's
+signature, a quorum of fresh witness cosignatures, the entry's inclusion and its place in
+the latest map. Nothing is fetched for it. A proof that fails rejects FILE with its
+log/* rule (log/not-latest: a superseded body).
+
 Exit status: 0 accepted (also with warnings, or partially), 1 rejected or the receipt
 key unusable, 2 usage error.
 
-Example:
-  manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'`,
+Examples:
+  manifest-resolver evaluate content/people/alice/profile.jsonld --context '{"verifierChallenge":"n-0451","verifierAudience":"did:web:venue.example"}'
+  manifest-resolver evaluate alice.jsonld --proof alice.tlog-proof --log-policy resolver.policy --offline`,
   positionals: [{ name: "FILE", required: true }],
   options: {
     ...CONTEXT_OPTION,
@@ -40,6 +48,14 @@ Example:
       text: "kept in memory for this run",
     }),
     ...RECEIPT_KEY_OPTIONS,
+    proof: stringOption({
+      value: "PROOF",
+      help: "a tlog-proof of FILE's UMID: FILE must be its latest logged state (needs --log-policy)",
+    }),
+    "log-policy": stringOption({
+      value: "FILE",
+      help: "the log, witnesses and quorum (C2SP tlog-policy) the --proof is checked under",
+    }),
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
 });

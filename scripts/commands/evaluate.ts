@@ -4,7 +4,10 @@
  * is its Node front end: files, flags, exit statuses, and the diagnostics a person reads.
  */
 import { httpCacheDir, offlineChosen } from "./deprecated-spelling.ts";
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { type OfflineProof, verifyOfflineProof } from "../../core/client/offline-proof.ts";
+import { logRefusal } from "../../core/client/log-refusal.ts";
+import { readLogPolicy } from "./log-policy-option.ts";
 import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { readFully } from "../read/read-fully.ts";
@@ -59,16 +62,22 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
     return EXIT_FAILED;
   }
   const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
+  const proof = await proofOption(values, bytes, resolveContext(context).now);
   const cache = cacheDir === undefined ? undefined : guardedCache(fileCache(cacheDir));
   let evaluated: { receipt: Receipt; source?: SourceMap };
   try {
-    evaluated = await evaluateWithSourceMap(bytes, context, {
-      standardsUrl: settings.standardsUrl,
-      limits: settings.limits,
-      ...(keys !== undefined && { keys }),
-      offline,
-      ...(cache !== undefined && { cache }),
-    });
+    evaluated = await evaluateWithSourceMap(
+      bytes,
+      context,
+      {
+        standardsUrl: settings.standardsUrl,
+        limits: settings.limits,
+        ...(keys !== undefined && { keys }),
+        offline,
+        ...(cache !== undefined && { cache }),
+      },
+      proof?.ok === false ? { refusal: proof.refusal } : {},
+    );
   } catch (error) {
     if (error instanceof ContextError) throw new UsageError(`--context: ${error.message}`);
     throw error;
@@ -78,9 +87,51 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
     console.error(printable(`manifest-resolver: warning: --http-cache ${cacheDir}: ${cache.failure}`));
   printReceipt(await output(receipt, resolveContext(context).now), values.json === true);
   for (const diagnostic of diagnostics(file, source, receipt)) console.error(formatDiagnostic(diagnostic));
+  if (proof?.ok)
+    console.error(
+      printable(
+        `${file}: logged, entry ${proof.index} of ${proof.size}, the latest of its UMID; witnessed by ` +
+          `${proof.witnessed.cosigned} of ${proof.witnessed.of}`,
+      ),
+    );
   if (process.stderr.isTTY) console.error(summary(file, receipt));
   return receipt.outcome === "rejected" ? EXIT_FAILED : EXIT_OK;
 };
+
+/**
+ * The check of `--proof` under `--log-policy` for the manifest in `bytes`, as of `now`: undefined without them.
+ * The UMID the proof must be of is the manifest's `@id`; a file with none fails the proof, as it fails evaluation.
+ */
+async function proofOption(
+  values: { proof: string | undefined; "log-policy": string | undefined },
+  bytes: Uint8Array,
+  now: Date,
+): Promise<OfflineProof | undefined> {
+  const { proof: proofFile, "log-policy": policyFile } = values;
+  if (proofFile === undefined && policyFile === undefined) return undefined;
+  if (proofFile === undefined || policyFile === undefined)
+    throw new UsageError("--proof and --log-policy go together: a proof is checked under a policy");
+  const { policy } = readLogPolicy(policyFile);
+  let proofText: string;
+  try {
+    proofText = readFileSync(proofFile, "utf8");
+  } catch (error) {
+    throw new UsageError(`--proof ${proofFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const umid = manifestId(bytes);
+  if (umid === undefined) return logRefusal("log/unproven", "the manifest has no @id, so no UMID to prove");
+  return verifyOfflineProof(proofText, umid, bytes, policy, { now: now.getTime() });
+}
+
+/** The manifest's `@id`, if it is JSON with one; evaluation says what else is wrong with it. */
+function manifestId(bytes: Uint8Array): string | undefined {
+  try {
+    const id: unknown = JSON.parse(new TextDecoder().decode(bytes))["@id"];
+    return typeof id === "string" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The file's first `max` bytes: enough to judge it, without loading a file of any size. */
 function readAtMost(file: string, max: number): Uint8Array {
