@@ -100,6 +100,12 @@ sFodV/vSp5O8n9a8QpW6PRY97tfOSW5bsc2Xl/EQi08=
     );
     assert.equal(parseNote(ours.checkpoint), undefined);
   });
+  it("is illustrative: five hashes cannot prove leaf 73894 of 109482, whose path has 17, in either", () => {
+    const ours = parseTlogProof(example) as TlogProof;
+    const root = parseCheckpoint(ours.checkpoint.slice(0, ours.checkpoint.indexOf("\n\n") + 1))!.rootHash;
+    assert.equal(verifyInclusion(new Uint8Array(32), 73894, 109482, ours.proof, root), false);
+    assert.equal(rootFromInclusion(Buffer.alloc(32), 73894, 109482, bytes(ours).proof), undefined);
+  });
 });
 
 describe("a text that is no tlog-proof", () => {

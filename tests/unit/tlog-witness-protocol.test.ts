@@ -254,6 +254,12 @@ describe("the witness's add-checkpoint decision (in-memory store)", () => {
     };
     assert.equal(statusOf(await addCheckpoint(utf8("old 0\n"), witness, store)), 400);
     assert.equal(statusOf(await addCheckpoint(utf8("old 0\n\nnot a note\n"), witness, store)), 400);
+    for (const spoilt of [
+      (note: string) => `${note}more\n`,
+      (note: string) => `${note}\n`,
+      (note: string) => note.replace("\n", "\r\n"),
+    ])
+      assert.equal(statusOf(await add(0, 5, { note: spoilt(await checkpoint(5)) })), 400, "a line after, a CR");
     assert.equal(statusOf(await add(0, 5, { note: await checkpoint(5, log, rootOf(5), "other.example/log") })), 404);
     assert.equal(statusOf(await add(0, 5, { note: await checkpoint(5, stranger) })), 403);
     assert.equal(statusOf(await add(0, 5, { note: flipped(await checkpoint(5)) })), 403);
