@@ -92,12 +92,12 @@ export function parseLogPolicy(text: string, { logsOnly = false } = {}): ParsedP
       } else if (keyword.text === "group") {
         expect(3, Number.POSITIVE_INFINITY);
         const name = newName(named, rest[0]!);
-        const members = rest.slice(2).map((member) => {
+        const members = rest.slice(2).map((member, i, words) => {
           if (member.text === "none") throw new PolicyError(member.column, '"none" cannot be a group member');
+          if (words.slice(0, i).some((earlier) => earlier.text === member.text))
+            throw new PolicyError(member.column, `a group lists "${member.text}" twice`);
           return definedName(named, member);
         });
-        if (new Set(members).size !== members.length)
-          throw new PolicyError(rest[2]!.column, "a group lists a member twice");
         named.set(name, { kind: "group", name, threshold: thresholdOf(rest[1]!, members.length), members });
       } else if (keyword.text === "quorum") {
         expect(1);

@@ -56,7 +56,8 @@ export function parseSizeBody(body: string): number | undefined {
 
 /** The signature lines of a 200's body, or undefined when it is not one or more of them. */
 export function parseCosignatureLines(body: string): NoteSignature[] | undefined {
-  if (!body.startsWith("\u2014 ")) return undefined;
-  // A note whose text is one line: its signatures are the lines given.
-  return parseNote(`x\n\n${body}`)?.signatures;
+  // A note whose text is one line: its signatures are the lines given. A note's text ends at its last empty line, so
+  // a body with an empty line between its lines would otherwise lose those before it: the text must stay that line.
+  const note = parseNote(`x\n\n${body}`);
+  return note?.text === "x\n" ? note.signatures : undefined;
 }
