@@ -21,7 +21,7 @@ export interface Witness {
   signer: NoteSigner;
   /** The log keys trusted for each origin: a log's key name is its origin. */
   logs: ReadonlyMap<string, readonly NoteKey[]>;
-  /** Now, in seconds since 1970: a cosignature's timestamp. */
+  /** Now, in seconds since 1970 (a fraction is dropped): a cosignature's timestamp. */
   clock: () => number;
 }
 
@@ -76,7 +76,7 @@ export async function addCheckpoint(
               : `the proof does not show size ${size} extends size ${oldSize}`,
         },
       };
-    const cosignature = await cosign(note.text, witness.signer, witness.clock());
+    const cosignature = await cosign(note.text, witness.signer, Math.floor(witness.clock()));
     const verified = note.signatures.filter((line) =>
       opened.verifiedBy.some((key) => key.name === line.keyName && key.keyId === line.keyId),
     );
