@@ -1,5 +1,5 @@
 /**
- * The witness as a Cloudflare Worker (edge/adapters/cloudflare/witness/), under workerd
+ * The witness as a Cloudflare Worker (edge/adapters/cloudflare/witness/, as lib/ bundles it), under workerd
  * (miniflare) over real HTTP, its state in SQLite-backed Durable Objects: C2SP
  * tlog-witness's answers (200 with a cosignature that verifies with the witness's cosigner
  * key, 409 with the size, 404, 403, 422 for a bad proof and a fork), the monitors'

@@ -1,13 +1,13 @@
 /**
- * The witness's Cloudflare Worker under workerd (miniflare), over real HTTP: bundled as a
- * user's worker bundles it (a file that re-exports the default and WitnessLog from the
- * package's entry), its state in a SQLite-backed Durable Object namespace, as in
+ * The witness's Cloudflare Worker under workerd (miniflare), over real HTTP: bundled as
+ * wrangler bundles a user's worker, a file that re-exports the default and WitnessLog from
+ * `manifest-resolver/cloudflare-witness` (lib/, which `npm run build:lib` writes and `npm
+ * test` builds first), its state in a SQLite-backed Durable Object namespace, as in
  * docs/hosts.md's wrangler.toml. With `persistDir`, the objects' storage is kept there, so
  * that a witness started again over it is the same witness.
  */
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
-import { join } from "node:path";
 import { ROOT } from "./paths.ts";
 import { wranglerConfig } from "./runtimes.ts";
 
@@ -31,13 +31,13 @@ export interface WorkerWitness {
 
 let script: Promise<string> | undefined;
 
-/** A user's worker file, bundled once for every witness a test run starts. */
+/** A user's worker file, bundled once for every witness a test process starts. */
 function workerScript(): Promise<string> {
   script ??= build({
     stdin: {
-      contents: `export { default, WitnessLog } from ${JSON.stringify(join(ROOT, "edge/adapters/cloudflare/witness/worker.ts"))};\n`,
+      contents: 'export { default, WitnessLog } from "manifest-resolver/cloudflare-witness";\n',
       resolveDir: ROOT,
-      loader: "ts",
+      loader: "js",
     },
     bundle: true,
     format: "esm",
