@@ -2,8 +2,8 @@
  * The witness as a Cloudflare Worker (edge/adapters/cloudflare/witness/, as lib/ bundles it), under workerd
  * (miniflare) over real HTTP, its state in SQLite-backed Durable Objects: C2SP
  * tlog-witness's answers (200 with a cosignature that verifies with the witness's cosigner
- * key, 409 with the size, 404, 403, 422 for a bad proof and a fork), the monitors'
- * checkpoint, /health, the state kept across a restart, one winner among concurrent
+ * key, 409 with the size, 404, 403 (a short signature too), 422 for a bad proof and a fork,
+ * 413, 405), the monitors' checkpoint, /health, the state kept across a restart, one winner among concurrent
  * requests from one size, and a configuration that is not one answering 500. Each test
  * has a log of its own, so none depends on another's state. Logs are real Merkle trees.
  */
@@ -186,6 +186,10 @@ describe("the witness as a Cloudflare Worker", () => {
     const forged = `${signed.slice(0, signed.lastIndexOf(" ") + 1)}${bytes.toString("base64")}\n`;
     const answer = await post(witness, formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: forged }));
     assert.equal(answer.status, 403, "the origin's key, a signature that fails");
+    // workerd's WebCrypto throws for a signature that is not 64 bytes: a refusal still, never a 500.
+    const short = `${signed.slice(0, signed.lastIndexOf(" ") + 1)}${bytes.subarray(0, 40).toString("base64")}\n`;
+    const shortAnswer = await post(witness, formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: short }));
+    assert.equal(shortAnswer.status, 403, "the origin's key, a signature of 36 bytes");
     assert.equal((await servedCheckpoint(witness, log.origin)).status, 404, "nothing was cosigned");
   });
 
@@ -248,6 +252,14 @@ describe("the witness as a Cloudflare Worker", () => {
     const served = await servedCheckpoint(witness, log.origin);
     assert.equal(parseCheckpoint(parseNote(served.text)!.text)?.size, winner);
     assert.equal(conflictSize(await post(witness, await log.body(10, 30))), winner);
+  });
+
+  it("refuses a body past 64 KiB (413) and a method a path does not take (405)", async () => {
+    const large = await post(witness, `old 0\n\n${"x".repeat(64 * 1024)}`);
+    assert.equal(large.status, 413);
+    const get = await fetch(`${witness.url}/add-checkpoint`);
+    assert.deepEqual([get.status, get.headers.get("allow")], [405, "POST"]);
+    await get.body?.cancel();
   });
 
   it("logs each request as one JSON event", async () => {
