@@ -114,13 +114,16 @@ describe("a relying party's project, install scripts off", () => {
         'import { memoryCache, resolve } from "manifest-resolver/client";\n' +
         'import netlify from "manifest-resolver/netlify";\n' +
         'import cloudflare from "manifest-resolver/cloudflare";\n' +
+        'import witness, { WitnessLog } from "manifest-resolver/cloudflare-witness";\n' +
         'export const outcome: Promise<Receipt["outcome"]> = evaluate("{}").then((r) => r.outcome);\n' +
         "export const reason: Promise<string | undefined> = " +
         'resolve("https://resolver.example", "urn:x", { cache: memoryCache() }).then((r) ' +
         '=> ("reason" in r ? r.reason : r.receipt.outcome));\n' +
         'export const edge: Promise<Response> = netlify(new Request("https://r.example/"), ' +
         "{ next: (request: Request) => fetch(request) });\n" +
-        "export const worker: (request: Request) => Promise<Response> = (request) => cloudflare.fetch(request, {});\n",
+        "export const worker: (request: Request) => Promise<Response> = (request) => cloudflare.fetch(request, {});\n" +
+        "export const witnessWorker = (request: Request): Promise<Response> => witness.fetch(request, {});\n" +
+        "export const witnessLog = new WitnessLog({ storage: { get: async () => undefined, put: async () => {} } });\n",
     );
     writeFileSync(
       join(root, "tsconfig.json"),

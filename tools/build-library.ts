@@ -5,7 +5,9 @@
  *   the relying party's library;
  * - `manifest-resolver/netlify` and `manifest-resolver/cloudflare`, lib/netlify.js and
  *   lib/cloudflare.js from edge/adapters/: the edge handler, which a publisher's edge
- *   function re-exports, so that `npm update` brings its fixes.
+ *   function re-exports, so that `npm update` brings its fixes;
+ * - `manifest-resolver/cloudflare-witness`, lib/cloudflare-witness.js: the witness as a
+ *   Worker and its Durable Object class, which a witness's worker re-exports alike.
  * Each is an ES module bundled by esbuild with nothing left to install (the validators
  * the evaluator runs were generated ahead of time, so no schema compiler comes along),
  * code-split: what they share, and what a common v0.4 lookup does not need and is loaded
@@ -28,6 +30,7 @@ const ENTRIES = {
   client: fileURLToPath(new URL("../core/client/index.ts", import.meta.url)),
   netlify: fileURLToPath(new URL("../edge/adapters/netlify/resolver.ts", import.meta.url)),
   cloudflare: fileURLToPath(new URL("../edge/adapters/cloudflare/worker.ts", import.meta.url)),
+  "cloudflare-witness": fileURLToPath(new URL("../edge/adapters/cloudflare/witness/worker.ts", import.meta.url)),
 };
 export type LibraryName = keyof typeof ENTRIES;
 export const LIBRARY_NAMES = Object.keys(ENTRIES) as LibraryName[];

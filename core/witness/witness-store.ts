@@ -19,7 +19,9 @@ export interface CosignedCheckpoint {
 export interface WitnessStore {
   /**
    * Calls `step` with the origin's latest cosigned checkpoint and, when it returns a `next`, keeps that instead,
-   * persisted, before resolving. Two calls for one origin never overlap.
+   * persisted, before resolving. Two calls for one origin never both keep a `next` made from the same checkpoint: a
+   * store runs them one at a time (the Node server's), or compares and swaps and calls `step` again with the
+   * checkpoint kept meanwhile (the Cloudflare Worker's), so `step` must do nothing but compute its answer.
    */
   update<T>(
     origin: string,
