@@ -6,6 +6,7 @@
  * (support/test-witness.ts) around the real witness handler.
  */
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -69,7 +70,7 @@ const rules = (text: string) =>
     .map((problem) => problem.rule);
 
 describe("log with witnesses", () => {
-  it("has two witnesses cosign the first checkpoint and the next, with a proof from the size they cosigned", async () => {
+  it("has two witnesses cosign the first checkpoint, then the next with a proof from the size they cosigned", async () => {
     const [w1, w2] = [await witness("w1.example"), await witness("w2.example")];
     const dir = witnessedContent("two", [
       witnessLine(w1),
@@ -253,5 +254,35 @@ describe("log with witnesses", () => {
       ],
     );
     assert.equal((await check(dir)).status, 0);
+  });
+
+  it("warns under check --base when the policy changes or is removed: it decides what is served", async () => {
+    const [w1, w2] = [await witness("w1.example"), await witness("w2.example")];
+    const both = [witnessLine(w1), witnessLine(w2), "group both all w1.example w2.example", "quorum both"];
+    const dir = witnessedContent("history", both);
+    assert.equal((await log(dir)).status, 0);
+    const git = (...args: string[]) =>
+      execFileSync(
+        "git",
+        ["-c", "user.name=Test", "-c", "user.email=test@example.org", "-c", "commit.gpgsign=false", ...args],
+        { cwd: join(scratch, "history"), encoding: "utf8" },
+      ).trim();
+    git("init", "-q");
+    git("add", "content");
+    git("commit", "-q", "-m", "base");
+    const base = git("rev-parse", "HEAD");
+    const warnings = async () => {
+      const run = await cli("check", "--offline", "--content", dir, "--base", base);
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      return printedProblems(run.stdout)
+        .filter((problem) => problem.severity === "warning")
+        .map((problem) => [problem.file.replace(/^.*?content\//, ""), problem.rule]);
+    };
+    assert.deepEqual(await warnings(), []);
+    // A quorum of one: what both witnesses cosigned still passes, but the policy asks for less.
+    writePolicy(dir, [...both.slice(0, 3), "quorum w1.example"]);
+    assert.deepEqual(await warnings(), [["_log/policy", "history/log-policy-changed"]]);
+    rmSync(join(dir, "_log", "policy"));
+    assert.deepEqual(await warnings(), [[`_log/policy@${base}`, "history/log-policy-changed"]]);
   });
 });

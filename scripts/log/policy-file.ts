@@ -32,7 +32,7 @@ export async function readLogPolicy(logDir: string, key: NoteKey | undefined): P
 }
 
 /** The policy in `bytes`, the file shown as `file`, for the log of `key`. */
-export function logPolicyOf(bytes: Uint8Array, file: string, key: NoteKey | undefined): ReadPolicy {
+function logPolicyOf(bytes: Uint8Array, file: string, key: NoteKey | undefined): ReadPolicy {
   const bad = (message: string, at?: { line: number; column: number }) => ({
     ok: false as const,
     problem: diagnostic("log/bad-policy", { file, ...at }, message),

@@ -24,7 +24,7 @@ import {
 } from "../../core/tlog/witness-protocol.ts";
 
 /** How long one request to a witness may take: a witness persists its state before it answers, which is quick. */
-export const WITNESS_TIMEOUT_MS = 20_000;
+const WITNESS_TIMEOUT_MS = 20_000;
 
 /** The most of an answer's body read: a cosignature line is under 200 bytes, a reason a line. */
 const MAX_ANSWER_BYTES = 16 * 1024;
@@ -114,7 +114,7 @@ async function post(url: string, body: string, timeoutMs: number): Promise<Poste
   }
 }
 
-/** The body's bytes, or undefined once past MAX_ANSWER_BYTES: a witness's answer must not fill the publisher's memory. */
+/** The body's bytes, or undefined once past MAX_ANSWER_BYTES: a witness's answer must not fill memory. */
 async function boundedBody(response: Response): Promise<Uint8Array | undefined> {
   if (response.body === null) return new Uint8Array(0);
   const parts: Uint8Array[] = [];

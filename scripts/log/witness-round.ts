@@ -21,7 +21,7 @@ import { askWitness, type WitnessAnswer } from "./witness-client.ts";
 import { cosignedNote, type HeldCosignature, heldCosignatures, logSignedNote } from "./witnessed-note.ts";
 
 /** A cosignature older than this, in seconds, is renewed by the next `log` run: one day. */
-export const REFRESH_AGE = 24 * 60 * 60;
+const REFRESH_AGE = 24 * 60 * 60;
 
 export interface WitnessRound {
   /** The checkpoint as written now, with every cosignature held. */
