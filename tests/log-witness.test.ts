@@ -70,7 +70,7 @@ const rules = (text: string) =>
     .map((problem) => problem.rule);
 
 describe("log with witnesses", () => {
-  it("has two witnesses cosign the first checkpoint, then the next with a proof from the size they cosigned", async () => {
+  it("has two witnesses cosign the first checkpoint, then the next, proven from the size they cosigned", async () => {
     const [w1, w2] = [await witness("w1.example"), await witness("w2.example")];
     const dir = witnessedContent("two", [
       witnessLine(w1),
