@@ -232,6 +232,10 @@ describe("log with witnesses", () => {
     assert.deepEqual([problem.line, problem.column], [2, 8]);
     assert.equal(existsSync(join(dir, "_log", "checkpoint")), false);
     assert.equal(w1.events.length, 0);
+    const checked = await check(dir);
+    assert.equal(checked.status, 1);
+    // And the log it would make is missing: log/stale says so beside it.
+    assert.deepEqual(rules(checked.stdout).sort(), ["log/bad-policy", "log/stale"]);
   });
 
   it("finds cosignatures too old stale, and a log run that changes nothing renews them", async () => {

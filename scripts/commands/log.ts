@@ -172,7 +172,8 @@ async function cosign(
   for (const answer of round.answers) {
     const { name, url } = answer.witness;
     if (answer.outcome === "cosigned") console.log(printable(`witness ${name} (${url}) cosigned it`));
-    else if (answer.outcome === "unreachable") console.log(printable(`witness ${name} (${url}): ${answer.answer}`));
+    else if (answer.outcome === "unreachable")
+      console.log(printable(`witness ${name} (${url}) is unavailable: ${answer.answer}`));
     else refusals.push(diagnostic("log/unwitnessed", { file }, `witness ${name} (${url}) refused: ${answer.answer}`));
   }
   const problem = await witnessProblem(file, round.note, policy, Date.now());

@@ -65,8 +65,8 @@ export async function logGateProblems(
  */
 async function witnessProblems(logDir: string, log: AuditedLog): Promise<Diagnostic[]> {
   const policy = await readLogPolicy(logDir, log.key);
+  if (policy?.ok === false) return [policy.problem];
   if (policy === undefined || log.signedCheckpoint === undefined) return [];
-  if (!policy.ok) return [policy.problem];
   const file = displayPath(join(logDir, CHECKPOINT_FILE));
   const problem = await witnessProblem(file, log.signedCheckpoint, policy.policy, Date.now());
   return problem === undefined ? [] : [problem];
