@@ -12,7 +12,8 @@ export const log = declareCommand({
   description: `Appends to the content's transparency log (content/_log/, C2SP tlog-tiles) one
 entry per UMID whose served state changed since its latest entry (its body's SHA-256 and
 active or suspended, revoked, or redirected and where), in UMID order, and signs a new
-checkpoint. A run that changes nothing appends nothing and leaves every file as it was.
+checkpoint. A run that changes nothing appends nothing and leaves every file as it was
+(but for cosignatures it renews: below).
 Revocation is permanent: a UMID whose latest entry is its revocation is never logged in
 another state (log/revocation-undone), and nothing is written.
 The first run creates the log: its checkpoint, tiles and entry bundles, and verifier (the
