@@ -223,6 +223,27 @@ describe("log with witnesses", () => {
     assertUsageError(await log(unwitnessed, "--witness", w1.url), "--witness");
   });
 
+  it("refuses a cosignature line edited in the checkpoint, and a log run that changes nothing restores it", async () => {
+    const w1 = await witness("w1.example");
+    const dir = witnessedContent("edited", [witnessLine(w1), "quorum w1.example"]);
+    assert.equal((await log(dir)).status, 0);
+    const file = join(dir, "_log", "checkpoint");
+    const lines = checkpointOf(dir).split("\n");
+    const last = lines.length - 2;
+    const at = lines[last]!.length - 5;
+    lines[last] = lines[last]!.slice(0, at) + (lines[last]![at] === "A" ? "B" : "A") + lines[last]!.slice(at + 1);
+    writeFileSync(file, lines.join("\n"));
+    assert.deepEqual(rules((await check(dir)).stdout), ["log/unverifiable"]);
+    const run = await log(dir);
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    // It held no cosignature it could trust, so it asked from 0 and learnt the size from the 409.
+    assert.deepEqual(
+      w1.events.map((event) => event.status),
+      [200, 409, 200],
+    );
+    assert.equal((await check(dir)).status, 0);
+  });
+
   it("refuses a policy that does not parse, naming its line and column", async () => {
     const w1 = await witness("w1.example");
     const dir = witnessedContent("bad-policy", [witnessLine(w1), "quorum w9.example"]);

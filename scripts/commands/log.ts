@@ -149,12 +149,14 @@ function witnessesAsked(
   const withUrl = policy.witnesses.filter((witness): witness is PolicyWitness & { url: string } => !!witness.url);
   if (urls.length === 0) return withUrl;
   const bare = (url: string) => url.replace(/\/+$/, "");
-  return urls.map((url) => {
+  const named = urls.map((url) => {
     const found = withUrl.find((witness) => bare(witness.url) === bare(url));
     if (found === undefined)
       throw new UsageError(`--witness ${url} is no witness URL of ${policyFile}: its key must be known there`);
     return found;
   });
+  // A witness named twice is asked once: a second request at once would find the first's size, and be refused.
+  return [...new Set(named)];
 }
 
 /** Has the checkpoint `signed` cosigned (witness-round.ts), and says what each witness answered; the exit status. */
