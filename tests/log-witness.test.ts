@@ -16,7 +16,9 @@ import { sameHash } from "../core/tlog/merkle.ts";
 import { parseNote } from "../core/tlog/note.ts";
 import { COSIGNATURE_TYPE, parseVerifierKey } from "../core/tlog/note-keys.ts";
 import type { NoteSigner } from "../core/tlog/note-signature.ts";
+import { LOG_PREFIX } from "../core/umid-path.ts";
 import { logScratch } from "./support/log-content.ts";
+import { routedIn } from "./support/route-table.ts";
 import { assertUsageError, printedProblems, theProblem } from "./support/problems.ts";
 import { startTestWitness, type TestWitness, witnessLine } from "./support/test-witness.ts";
 
@@ -106,6 +108,9 @@ describe("log with witnesses", () => {
     const out = join(scratch, "two", "dist");
     const built = await cli("build", "--content", dir, "--out", out, "--lookup-out", `${out}-lookup`);
     assert.equal(built.status, 0, built.stdout + built.stderr);
+    // The checkpoint is served as kept: cosigned.
+    const served = routedIn(out).get(`${LOG_PREFIX}/checkpoint`);
+    assert.equal(served?.bytes.toString(), checkpointOf(dir));
     // A run that changes nothing asks no one: the cosignatures are fresh.
     const again = await log(dir);
     assert.equal(again.status, 0, again.stdout + again.stderr);
