@@ -15,7 +15,9 @@ import { appendEntries } from "../core/tlog/append.ts";
 import { signCheckpoint } from "../core/tlog/checkpoint.ts";
 import { extendedLatestMap, formatLatestLine } from "../core/tlog/latest-map.ts";
 import { formatLogEntry, parseLogEntry } from "../core/tlog/log-entry.ts";
-import { formatVerifierKey } from "../core/tlog/note-keys.ts";
+import { cosign } from "../core/tlog/cosignature.ts";
+import { formatNote, parseNote } from "../core/tlog/note.ts";
+import { COSIGNATURE_TYPE, formatVerifierKey } from "../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../core/tlog/note-signature.ts";
 import { emptyCheckpoint, fileTileStore, type OpenedLog, openLog, writeLog } from "../scripts/log/log-folder.ts";
 import { decodeLogState, encodeLogState, fileDigest, logStateKey } from "../scripts/log/log-state.ts";
@@ -159,6 +161,31 @@ describe("the log's verified state (issue 38, section 3)", () => {
     assert.ok(warm.ok, "a state whose digest fits is believed");
     assert.equal(warm.checkpoint?.size, 610);
     assert.equal((await openLog(dir)).ok, false, "the whole audit finds the tampered bundle");
+  });
+
+  it("opens a checkpoint witnesses cosigned since from the state: the tree is the same, and so is the state", async () => {
+    const { dir, cache } = newLog();
+    const states = await statesIn(cache);
+    const by = await signer();
+    await append(dir, range(0, 300), by);
+    assert.ok((await openLog(dir, states)).ok);
+    // A witness's cosignature appended, as log does: the file changes, its signed text does not.
+    const file = join(dir, "checkpoint");
+    const note = parseNote(readFileSync(file))!;
+    const witness = (await ed25519Signer({ name: "w.example", seed: new Uint8Array(32).fill(9) }, COSIGNATURE_TYPE))!;
+    const cosigned = formatNote({ ...note, signatures: [...note.signatures, await cosign(note.text, witness, 1e9)] });
+    writeFileSync(file, cosigned);
+    // As in the test above: a tampered old bundle whose digest the state holds is believed only on the warm path.
+    const state = (await decodeLogState(readFileSync(stateFile(dir, cache))))!;
+    const old = "tile/entries/000";
+    tamper(dir, old);
+    state.files.set(old, fileDigest(readFileSync(join(dir, old))));
+    writeFileSync(stateFile(dir, cache), encodeLogState(state));
+    const warm = await openLog(dir, states);
+    assert.ok(warm.ok, "the state of the same tree is used");
+    assert.equal(Buffer.from(warm.signedCheckpoint!).toString(), cosigned);
+    const kept = (await decodeLogState(readFileSync(stateFile(dir, cache))))!;
+    assert.equal(Buffer.from(kept.signedCheckpoint).toString(), cosigned);
   });
 
   it("refuses a tampered old tile or bundle as the whole audit does, though the state was made before", async () => {

@@ -174,4 +174,17 @@ export const HISTORY_RULES = {
     example:
       '{ "resolver": "did:web:resolver.example", "peers": [{ "url": "https://peer.example/", "did": "did:web:peer.example" }] }',
   },
+  "history/log-policy-changed": {
+    severity: "warning",
+    summary: "content/_log/policy names other witnesses or another quorum than at the base revision, or is gone",
+    why:
+      "The log's policy decides which witnesses must cosign its checkpoints before check and build let them be " +
+      "served: a witness removed, a quorum lowered or the policy deleted lets a checkpoint through that fewer " +
+      "independent parties saw, which is what a log showing a split view needs. Allowed, but never silent: the " +
+      "check warns.",
+    source: "C2SP tlog-policy; issue 41",
+    fix:
+      "Review the change as you would one of content/_keys.json, and hand relying parties the new policy if they " +
+      "use it; nothing to fix if it is intended.",
+  },
 } satisfies Record<string, Rule>;

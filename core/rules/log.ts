@@ -160,6 +160,19 @@ export const LOG_RULES = {
       "If it is your log, run manifest-resolver log: it asks the witnesses of content/_log/policy to cosign, and " +
       "says which refused and why. As a relying party, refuse the answer and ask again later.",
   },
+  "log/bad-policy": {
+    severity: "error",
+    summary: "content/_log/policy is not a log policy this log can be witnessed under",
+    why:
+      "The policy names the witnesses that must cosign the log's checkpoints, and how many of them (C2SP " +
+      "tlog-policy): log asks them, and check and build refuse a checkpoint without that quorum. A policy that " +
+      "does not parse, or names another log than this one, would leave the publisher unsure which witnesses stand " +
+      "behind what is served; clients handed the same file as their policy would refuse every answer.",
+    source: "C2SP tlog-policy; issue 41",
+    fix:
+      "Fix the line named: one `witness <name> <cosigner key> <submission URL>` line per witness, optional " +
+      "`group` lines, one `quorum` line, and at most one `log` line, which must be content/_log/verifier's key.",
+  },
   "log/stale-cosignature": {
     severity: "error",
     summary: "the log's checkpoint is cosigned, but too long ago to count toward the quorum",

@@ -10,7 +10,8 @@ import { extendedLatestMap, formatLatestLine } from "../../core/tlog/latest-map.
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { isKeyName } from "../../core/tlog/note.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
-import { formatVerifierKey } from "../../core/tlog/note-keys.ts";
+import type { LogPolicy, PolicyWitness } from "../../core/tlog/log-policy.ts";
+import { formatVerifierKey, type NoteKey } from "../../core/tlog/note-keys.ts";
 import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { checkContent, logStates, openCache, saveCache } from "../pipeline/index.ts";
 import { projectSettings } from "./project-settings.ts";
@@ -29,8 +30,11 @@ import {
   VERIFIER_FILE,
   writeLog,
 } from "../log/log-folder.ts";
+import { POLICY_FILE, readLogPolicy } from "../log/policy-file.ts";
+import { witnessRound } from "../log/witness-round.ts";
+import { witnessProblem } from "../log/witnessed-note.ts";
 import { displayPath, ROUTES_FILE } from "../read/files.ts";
-import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
+import { type Diagnostic, diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
 import { printProblems } from "../report/problem-report.ts";
 import { DEFAULT_MAX_PROBLEMS } from "./shared-options.ts";
 import { formatDiagnostic } from "../report/text.ts";
@@ -68,6 +72,15 @@ export const runLog: CommandRun<typeof log> = async (values) => {
       return refuse("log/wrong-key", verifier, `${keyPath} is not the key of the log ${origin}`);
     }
 
+    const policy = await readLogPolicy(logDir, signer);
+    if (policy?.ok === false) {
+      console.error(formatDiagnostic(policy.problem));
+      return EXIT_FAILED;
+    }
+    const asked = witnessesAsked(policy?.policy, values.witness, displayPath(join(logDir, POLICY_FILE)));
+    const witnessed = (signed: string, previous?: Uint8Array) =>
+      policy === undefined ? EXIT_OK : cosign(logDir, signer, policy.policy, asked, signed, previous);
+
     const content = await checkContent(contentDir, {
       settings,
       now: new Date(),
@@ -101,7 +114,7 @@ export const runLog: CommandRun<typeof log> = async (values) => {
     const old = opened.checkpoint ?? emptyCheckpoint(origin);
     if (entries.length === 0 && opened.checkpoint !== undefined) {
       console.log(`${shownLog} unchanged: size ${old.size}, root ${encodeBase64(old.rootHash)}`);
-      return EXIT_OK;
+      return witnessed(new TextDecoder().decode(opened.signedCheckpoint));
     }
     const appended = await appendEntries(fileTileStore(logDir), old.size, entries);
     const umids = entries.map((entry) => parseLogEntry(entry)!.umid);
@@ -109,12 +122,67 @@ export const runLog: CommandRun<typeof log> = async (values) => {
     const extensions = [formatLatestLine(map)];
     const checkpoint = { origin, size: appended.size, rootHash: appended.rootHash, extensions };
     const verifier = opened.key === undefined ? formatVerifierKey(origin, signer.publicKey) : undefined;
-    await writeLog(logDir, old.size, appended.files, await signCheckpoint(checkpoint, signer), verifier);
+    const signed = await signCheckpoint(checkpoint, signer);
+    await writeLog(logDir, old.size, appended.files, signed, verifier);
     const appendedText = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
     console.log(`${shownLog} appended ${appendedText}: size ${appended.size}, root ${encodeBase64(appended.rootHash)}`);
-    return EXIT_OK;
+    return witnessed(signed, opened.signedCheckpoint);
   });
 };
+
+/**
+ * The witnesses of `policy` to ask: those `urls` names (each must be a policy witness's URL: its key verifies what
+ * it returns), else every one with a URL.
+ */
+function witnessesAsked(
+  policy: LogPolicy | undefined,
+  urls: readonly string[],
+  policyFile: string,
+): (PolicyWitness & { url: string })[] {
+  if (policy === undefined) {
+    if (urls.length === 0) return [];
+    throw new UsageError(
+      `--witness needs ${policyFile}, the log's witness policy (C2SP tlog-policy), naming each witness and its key, ` +
+        "e.g. witness w1 witness1.example+1a2b3c4d+<key> https://witness1.example/ and quorum w1",
+    );
+  }
+  const withUrl = policy.witnesses.filter((witness): witness is PolicyWitness & { url: string } => !!witness.url);
+  if (urls.length === 0) return withUrl;
+  const bare = (url: string) => url.replace(/\/+$/, "");
+  const named = urls.map((url) => {
+    const found = withUrl.find((witness) => bare(witness.url) === bare(url));
+    if (found === undefined)
+      throw new UsageError(`--witness ${url} is no witness URL of ${policyFile}: its key must be known there`);
+    return found;
+  });
+  // A witness named twice is asked once: a second request at once would find the first's size, and be refused.
+  return [...new Set(named)];
+}
+
+/** Has the checkpoint `signed` cosigned (witness-round.ts), and says what each witness answered; the exit status. */
+async function cosign(
+  logDir: string,
+  logKey: NoteKey,
+  policy: LogPolicy,
+  asked: readonly (PolicyWitness & { url: string })[],
+  signed: string,
+  previous: Uint8Array | undefined,
+): Promise<number> {
+  const round = await witnessRound({ logDir, logKey, policy, asked, signed, previous, now: Date.now() });
+  const file = displayPath(join(logDir, CHECKPOINT_FILE));
+  const refusals: Diagnostic[] = [];
+  for (const answer of round.answers) {
+    const { name, url } = answer.witness;
+    if (answer.outcome === "cosigned") console.log(printable(`witness ${name} (${url}) cosigned it`));
+    else if (answer.outcome === "unreachable")
+      console.log(printable(`witness ${name} (${url}) is unavailable: ${answer.answer}`));
+    else refusals.push(diagnostic("log/unwitnessed", { file }, `witness ${name} (${url}) refused: ${answer.answer}`));
+  }
+  const problem = await witnessProblem(file, round.note, policy, Date.now());
+  const problems = problem === undefined ? refusals : [...refusals, problem];
+  for (const refusal of problems) console.error(formatDiagnostic(refusal));
+  return problems.length === 0 ? EXIT_OK : EXIT_FAILED;
+}
 
 /** The origin of a new log: --origin, or UM_RESOLVER_URL's host and the log's path. */
 function newOrigin(given: string | undefined, resolverUrl: string): string {

@@ -18,6 +18,7 @@ import { earlierTileFault, pastTree } from "../../core/tlog/earlier-tiles.ts";
 import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { extendedLatestMap, type LatestMap, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
 import { EMPTY_TREE_ROOT, sameHash, treeRoot } from "../../core/tlog/merkle.ts";
+import { parseNote } from "../../core/tlog/note.ts";
 import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { TileHashes, type TileStore } from "../../core/tlog/tile-hashes.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
@@ -141,7 +142,8 @@ async function openSince(
   if (!opened.ok) return undefined;
   const before = opened.checkpoint;
   const { size, rootHash, extensions } = signed.checkpoint;
-  const same = sameBytes(state.signedCheckpoint, signed.signedCheckpoint);
+  // The same checkpoint, its cosignatures aside: witnesses cosigning it again change the file, not the tree.
+  const same = sameText(state.signedCheckpoint, signed.signedCheckpoint);
   if (before.size > size || (before.size === size && !same)) return undefined;
   if (!(await holdsDigests(dir, state.files))) return undefined;
   const tiles = new TileHashes(store, before.size);
@@ -155,7 +157,9 @@ async function openSince(
   const map = same ? state.map : await extendedLatestMap(state.map, logged.umids, before.size);
   if (!commits(extensions, map)) return undefined;
   const files = new Map([...state.files, ...store.digests]);
-  const changed = same ? files.size !== state.files.size : worthKeeping(size - before.size, size);
+  const changed = same
+    ? files.size !== state.files.size || !sameBytes(state.signedCheckpoint, signed.signedCheckpoint)
+    : worthKeeping(size - before.size, size);
   const next = { signedCheckpoint: signed.signedCheckpoint, files, latest: logged.latest, map };
   return { log: { ...signed, logged, map }, state: next, changed };
 }
@@ -200,6 +204,12 @@ class DigestingTileStore implements TileStore {
     if (bytes !== undefined && !this.digests.has(path)) this.digests.set(path, fileDigest(bytes));
     return bytes;
   }
+}
+
+/** Whether two signed notes have the same text (each is verified by the log's key before). */
+function sameText(a: Uint8Array, b: Uint8Array): boolean {
+  const [one, other] = [parseNote(a), parseNote(b)];
+  return one !== undefined && one.text === other?.text;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -5,6 +5,8 @@
  * be what the content now serves. Otherwise the resolver would serve states no log
  * records, and clients that check the log would refuse them. With a base revision
  * (`check --base`), the log must also extend the log committed there (log-history.ts).
+ * With a witness policy (content/_log/policy), the checkpoint must carry a quorum of its
+ * witnesses' fresh cosignatures (issue 41; witnessed-note.ts), or it is not served.
  * Content without a log, now or at the base, is not judged here. `check` and `build`
  * both ask it, on their own content check.
  */
@@ -16,7 +18,9 @@ import { displayPath, ROUTES_FILE } from "../read/files.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
 import { changedEntries, revivedUmids, servedEntries, unservedUmids } from "./log-entries.ts";
-import { CHECKPOINT_FILE, LOG_FOLDER, type OpenedLog } from "./log-folder.ts";
+import { type AuditedLog, CHECKPOINT_FILE, LOG_FOLDER, type OpenedLog } from "./log-folder.ts";
+import { readLogPolicy } from "./policy-file.ts";
+import { witnessProblem } from "./witnessed-note.ts";
 import { logHistoryProblems } from "./log-history.ts";
 
 const RUN_LOG = "run manifest-resolver log --key <the log's key> before pushing";
@@ -33,6 +37,7 @@ export async function logGateProblems(
     return [diagnostic(log.rule ?? "log/unverifiable", { file: displayPath(join(logDir, log.file)) }, log.reason)];
   const problems = base === undefined ? [] : await logHistoryProblems(contentDir, log, base);
   if (log === undefined) return problems;
+  problems.push(...(await witnessProblems(logDir, log)));
   const served = servedEntries(content);
   const unserved = unservedProblem(logDir, content, served, log.logged.latest);
   if (unserved !== undefined) problems.push(unserved);
@@ -51,6 +56,20 @@ export async function logGateProblems(
     ),
   );
   return problems;
+}
+
+/**
+ * The problems of the log's checkpoint under its witness policy (content/_log/policy), when it has one: the policy
+ * must parse, and the checkpoint carry a quorum of its witnesses' fresh cosignatures. Read now, every run: a
+ * cosignature's freshness is the time's, which no cached state of the log may answer for.
+ */
+async function witnessProblems(logDir: string, log: AuditedLog): Promise<Diagnostic[]> {
+  const policy = await readLogPolicy(logDir, log.key);
+  if (policy?.ok === false) return [policy.problem];
+  if (policy === undefined || log.signedCheckpoint === undefined) return [];
+  const file = displayPath(join(logDir, CHECKPOINT_FILE));
+  const problem = await witnessProblem(file, log.signedCheckpoint, policy.policy, Date.now());
+  return problem === undefined ? [] : [problem];
 }
 
 /** The UMID of an entry the content calls for (changedEntries). */

@@ -6,6 +6,7 @@
  * consistency proof from REV's tree to the tree now (from its tiles, which the gate audited) verified against REV's
  * root.
  */
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { encodeBase64 } from "../../core/base64url.ts";
 import { proveConsistency } from "../../core/tlog/consistency.ts";
@@ -23,6 +24,7 @@ import {
   type SignedLog,
   VERIFIER_FILE,
 } from "./log-folder.ts";
+import { POLICY_FILE } from "./policy-file.ts";
 
 /**
  * The log now (`now`, opened and audited from `contentDir`'s log folder; undefined when there is none) against the log
@@ -36,19 +38,42 @@ export async function logHistoryProblems(
   const logDir = join(contentDir, LOG_FOLDER);
   const verifierName = `${LOG_FOLDER}/${VERIFIER_FILE}`;
   const checkpointName = `${LOG_FOLDER}/${CHECKPOINT_FILE}`;
-  const files = await readFilesAt(revision, [verifierName, checkpointName]);
+  const policyName = `${LOG_FOLDER}/${POLICY_FILE}`;
+  const files = await readFilesAt(revision, [verifierName, checkpointName, policyName]);
+  const policyChange = await policyChanged(join(logDir, POLICY_FILE), files.get(policyName), revision.name);
   const before = await openSignedLog(files.get(verifierName), files.get(checkpointName));
   if (!before.ok) {
     const file = `${displayPath(join(logDir, before.file))}@${revision.name}`;
     const message =
       `${before.reason}: the log committed at ${revision.name} does not verify, so no log can be shown to extend ` +
       "it; compare with a revision whose log verifies";
-    return [diagnostic("log/rewritten", { file }, message)];
+    return [diagnostic("log/rewritten", { file }, message), ...policyChange];
   }
   const why = await notExtending(before, now, fileTileStore(logDir), revision.name);
-  if (why === undefined) return [];
+  if (why === undefined) return policyChange;
   const fix = `restore it (git checkout ${revision.name} -- ${displayPath(logDir)}) and run log again`;
-  return [diagnostic("log/rewritten", { file: displayPath(join(logDir, CHECKPOINT_FILE)) }, `${why}: ${fix}`)];
+  const file = displayPath(join(logDir, CHECKPOINT_FILE));
+  return [diagnostic("log/rewritten", { file }, `${why}: ${fix}`), ...policyChange];
+}
+
+/**
+ * The warning of a witness policy (`path` now; `before`, its bytes at `rev`) that is not what it was at `rev`: a
+ * witness removed, a quorum lowered or the policy gone lets a checkpoint through that fewer witnesses saw. Any change
+ * is named, as history/settings-changed names one: telling a weaker quorum from a stronger one is the reviewer's.
+ */
+async function policyChanged(path: string, before: Uint8Array | undefined, rev: string): Promise<Diagnostic[]> {
+  if (before === undefined) return [];
+  const now = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (now !== undefined && Buffer.compare(now, before) === 0) return [];
+  const message =
+    now === undefined
+      ? `the log's witness policy is removed: ${rev} has one, and check and build no longer ask for cosignatures`
+      : `the log's witness policy is not ${rev}'s: review the witnesses and the quorum it asks for`;
+  const file = now === undefined ? `${displayPath(path)}@${rev}` : displayPath(path);
+  return [diagnostic("history/log-policy-changed", { file }, message)];
 }
 
 /**
