@@ -13,6 +13,7 @@ import { type Checkpoint, parseCheckpoint } from "./checkpoint.ts";
 import { openCosignatures } from "./cosignature.ts";
 import { type LogPolicy, missingWitnesses, quorumCount, quorumMet } from "./log-policy.ts";
 import { parseNote } from "./note.ts";
+import type { NoteKey } from "./note-keys.ts";
 import { openNote } from "./note-signature.ts";
 
 /** How old a cosignature may be, in seconds, unless the caller says otherwise: 30 days. */
@@ -29,7 +30,8 @@ export interface WitnessCount {
 }
 
 export type WitnessedCheckpoint =
-  | ({ ok: true; checkpoint: Checkpoint; note: string; witnesses: string[] } & WitnessCount)
+  /** `log`: the policy's log key that signed it (a client keeps what it saw of a log under its key). */
+  | ({ ok: true; checkpoint: Checkpoint; note: string; log: NoteKey; witnesses: string[] } & WitnessCount)
   /** No log of the policy signed it for its origin (or a log's signature fails, or it is no checkpoint). */
   | { ok: false; reason: "unsigned"; detail: string }
   /** A policy witness's cosignature line that does not verify: the note is malformed. */
@@ -92,5 +94,5 @@ export async function openWitnessedCheckpoint(
     return { ok: false, reason, missing: missingWitnesses(policy.quorum, fresh), stale, ...count };
   }
   const text = typeof note === "string" ? note : new TextDecoder().decode(note);
-  return { ok: true, checkpoint, note: text, witnesses: [...fresh], ...count };
+  return { ok: true, checkpoint, note: text, log: opened.verifiedBy[0]!, witnesses: [...fresh], ...count };
 }

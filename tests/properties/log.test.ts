@@ -14,6 +14,7 @@ import fc from "fast-check";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { latestLogged } from "../../core/client/latest-logged.ts";
+import { keyOnlyPolicy } from "../../core/tlog/log-policy.ts";
 import { isRuleId } from "../../core/rules/index.ts";
 import { openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { parseEntryBundle } from "../../core/tlog/entry-bundle.ts";
@@ -159,7 +160,7 @@ describe("properties: a whole log with one file damaged", () => {
       timeoutMs: 1_000,
     });
     const request = (files: Map<string, Uint8Array>) => ({
-      key: log.signer,
+      policy: keyOnlyPolicy(log.signer),
       now: Date.now(),
       memory: undefined,
       transport: served(files),
