@@ -247,7 +247,7 @@ describe("resolve --log-policy, usage", () => {
 describe("the library's logPolicy", () => {
   const options = () => ({ offline: true, keys: pinning(key), context: { now: NOW } });
 
-  it("accepts under a quorum, says how many witnesses cosigned, and remembers the checkpoint by the log's key", async () => {
+  it("accepts under a quorum, counts the witnesses, and remembers the checkpoint by the log's key", async () => {
     checkpoint = await cosigned([witnesses[0], fresh], [witnesses[1], fresh]);
     const memory = trustMemory();
     const resolved = await resolve(base, A, { ...options(), logPolicy: policyText, memory });

@@ -13,9 +13,9 @@
  * Anything else is refused, as a receipt warning: `log/not-latest` (another state than
  * the latest logged, or none logged), `log/unproven` (the log proves nothing: a file
  * missing or wrong, another key, a cosignature that does not verify), `log/unwitnessed`
- * and `log/stale-cosignature` (no quorum of fresh cosignatures), `log/inconsistent` (a checkpoint that does not extend one
- * seen before, or of its size with another body: two views signed of one tree),
- * `log/revocation-undone` (a latest entry that is not "revoked" for a UMID the log was
+ * and `log/stale-cosignature` (no quorum of fresh cosignatures), `log/inconsistent` (a
+ * checkpoint that does not extend one seen before, or of its size with another body:
+ * two views signed of one tree), `log/revocation-undone` (a latest entry that is not "revoked" for a UMID the log was
  * seen to revoke: by this client before, or in the entries before it in its bundle).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -211,7 +211,7 @@ function checkpointRefusal(
   const seconds = Math.floor(now / 1000);
   const stale = opened.stale.map(
     ({ witness, timestamp }) =>
-      `${witness} at ${new Date(timestamp * 1000).toISOString()}` + (timestamp > seconds ? " (in the future)" : ""),
+      `${witness} at ${new Date(timestamp * 1000).toISOString()}${timestamp > seconds ? " (in the future)" : ""}`,
   );
   return {
     ...refused(

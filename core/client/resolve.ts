@@ -17,8 +17,9 @@
  * without it, and says why in `cacheFailure`; a memory that fails, or is full, is said in
  * `memoryFailure`.
  *
- * With `logKey`, every answer is proven against the resolver's transparency log
- * (latest-logged.ts), and one the log does not vouch for is refused: a body by a rejected
+ * With `logKey` or `logPolicy`, every answer is proven against the resolver's
+ * transparency log (latest-logged.ts; with a policy, its checkpoint cosigned by its
+ * quorum of witnesses), and one the log does not vouch for is refused: a body by a rejected
  * receipt whose warning says why (rules log/*), a 410 by a revoked receipt that says it and
  * is not remembered. Every resolution then asks the resolver: only its answer now is
  * compared with the log's checkpoint now.
@@ -79,9 +80,9 @@ export interface ResolveOptions
   logKey?: string;
   /**
    * Instead of `logKey`: a log policy, in C2SP tlog-policy's syntax (`log`, `witness`, `group` and `quorum` lines).
-   * The resolver's log must be one of its logs (the one whose key's name is the checkpoint's origin), and its checkpoint
-   * cosigned by the policy's quorum of witnesses, each cosignature at most `maxCosignatureAge` old; otherwise the
-   * receipt is rejected, with `um:reason:log:unwitnessed` (the witnesses missing named) or
+   * The resolver's log must be one of its logs (the one whose key's name is the checkpoint's origin), and its
+   * checkpoint cosigned by the policy's quorum of witnesses, each cosignature at most `maxCosignatureAge` old;
+   * otherwise the receipt is rejected, with `um:reason:log:unwitnessed` (the witnesses missing named) or
    * `um:reason:log:stale-cosignature` (a quorum only with older cosignatures), besides the rules of `logKey`. Throws
    * TypeError for a policy that does not parse, that lists no log, or given with `logKey`.
    */

@@ -21,8 +21,8 @@ export const KEY_ONLY_WARNING =
 
 /**
  * The policy of `--log-policy FILE`, or of the verifier key `--log-key` gives (`logKey`, read already); undefined
- * when neither is given. A usage error for both, --max-cosignature-age without a policy, a file that cannot be read, or a policy that breaks the syntax
- * (FILE:line:column) or names no log.
+ * when neither is given. A usage error for both, --max-cosignature-age without a policy, a file that cannot be read,
+ * or a policy that breaks the syntax (FILE:line:column) or names no log.
  */
 export function logPolicyOption(
   values: { "log-policy": string | undefined; "max-cosignature-age": number | undefined },

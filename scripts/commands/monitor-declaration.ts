@@ -41,7 +41,8 @@ log/stale-cosignature); --json then adds "witnessed": {"cosigned", "of"}.`,
 
 An inconsistency prints one line on stderr naming the file at fault and its rule
 (log/bad-checkpoint, log/unwitnessed, log/stale-cosignature, log/tile-mismatch,
-log/map-mismatch, log/inconsistent, log/revocation-undone; see 'manifest-resolver explain RULE'), and FILE is left as it was.
+log/map-mismatch, log/inconsistent, log/revocation-undone; see 'manifest-resolver
+explain RULE'), and FILE is left as it was.
 
 Exit status: 0 the log verified (FILE saved), 1 an inconsistency, an answer other than 200
 or 404, no answer, or FILE not saved, 2 usage error.

@@ -60,7 +60,7 @@ type MonitorRule = Extract<
   | "log/revocation-undone"
 >;
 
-/** The log policy a monitor reads the checkpoint under, the clock (milliseconds) and the bound on a cosignature's age. */
+/** The log policy a monitor reads the checkpoint under, the clock (ms) and the bound on a cosignature's age. */
 export interface MonitorPolicy {
   policy: LogPolicy;
   now: number;
