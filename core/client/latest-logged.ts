@@ -15,8 +15,9 @@
  * missing or wrong, another key, a cosignature that does not verify), `log/unwitnessed`
  * and `log/stale-cosignature` (no quorum of fresh cosignatures), `log/inconsistent` (a
  * checkpoint that does not extend one seen before, or of its size with another body:
- * two views signed of one tree), `log/revocation-undone` (a latest entry that is not "revoked" for a UMID the log was
- * seen to revoke: by this client before, or in the entries before it in its bundle).
+ * two views signed of one tree), `log/revocation-undone` (a latest entry that is not
+ * "revoked" for a UMID the log was seen to revoke: by this client before, or in the
+ * entries before it in its bundle).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeBase64url } from "../base64url.ts";
@@ -34,6 +35,7 @@ import {
   openWitnessedCheckpoint,
   type WitnessCount,
   type WitnessedCheckpoint,
+  witnessedRefusal,
 } from "../tlog/witnessed-checkpoint.ts";
 // For resolve.ts, which loads this module only with a log key or policy, and reads them with it.
 export { clientLogPolicy } from "./client-log-policy.ts";
@@ -102,8 +104,9 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
   const note = await store.read("checkpoint");
   if (note === undefined) return refused("log/unproven", `${checkpointUrl}: not found`);
   const { policy, maxCosignatureAge = DEFAULT_MAX_COSIGNATURE_AGE } = request;
-  const opened = await openWitnessedCheckpoint(note, policy, { now: request.now, maxAge: maxCosignatureAge });
-  if (!opened.ok) return checkpointRefusal(opened, checkpointUrl, request);
+  const reading = { now: request.now, maxAge: maxCosignatureAge };
+  const opened = await openWitnessedCheckpoint(note, policy, reading);
+  if (!opened.ok) return checkpointRefusal(opened, `${checkpointUrl} ${witnessedRefusal(opened, policy, reading)}`);
   // What was seen of the log is kept under the key that signed it: the policy may list other logs.
   const { checkpoint, log: key } = opened;
   const witnessed = { cosigned: opened.cosigned, of: opened.of };
@@ -188,39 +191,11 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
 }
 
 /** The refusal of a checkpoint the policy does not take: not the log's (log/unproven), or not witnessed enough. */
-function checkpointRefusal(
-  opened: Exclude<WitnessedCheckpoint, { ok: true }>,
-  checkpointUrl: string,
-  { policy, maxCosignatureAge = DEFAULT_MAX_COSIGNATURE_AGE, now }: LogRequest,
-): Logged {
-  if (opened.reason === "unsigned") {
-    const names = [...new Set(policy.logs.map(({ key }) => key.name))];
-    const keys = `the log key${names.length === 1 ? "" : "s"} of ${names.join(", ")}`;
-    return refused("log/unproven", `${checkpointUrl} does not verify with ${keys}: ${opened.detail}`);
-  }
-  if (opened.reason === "bad-cosignature")
-    return refused(
-      "log/unproven",
-      `${checkpointUrl}: the cosignature of the witness ${opened.witness} does not verify`,
-    );
+function checkpointRefusal(opened: Exclude<WitnessedCheckpoint, { ok: true }>, message: string): Logged {
+  if (opened.reason === "unsigned" || opened.reason === "bad-cosignature") return refused("log/unproven", message);
+  const rule = opened.reason === "unwitnessed" ? "log/unwitnessed" : "log/stale-cosignature";
   const { cosigned, of, missing } = opened;
-  const count = `${checkpointUrl} is cosigned by ${cosigned} of the ${of} witnesses the log policy's quorum counts`;
-  const witnessed = { cosigned, of, missing };
-  if (opened.reason === "unwitnessed")
-    return { ...refused("log/unwitnessed", `${count}, short of its quorum: missing ${missing.join(", ")}`), witnessed };
-  const seconds = Math.floor(now / 1000);
-  const stale = opened.stale.map(
-    ({ witness, timestamp }) =>
-      `${witness} at ${new Date(timestamp * 1000).toISOString()}${timestamp > seconds ? " (in the future)" : ""}`,
-  );
-  return {
-    ...refused(
-      "log/stale-cosignature",
-      `${count} within ${maxCosignatureAge} seconds, short of its quorum; older cosignatures would make it: ` +
-        stale.join(", "),
-    ),
-    witnessed,
-  };
+  return { ...refused(rule, message), witnessed: { cosigned, of, missing } };
 }
 
 /**

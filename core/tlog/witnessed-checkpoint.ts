@@ -96,3 +96,31 @@ export async function openWitnessedCheckpoint(
   const text = typeof note === "string" ? note : new TextDecoder().decode(note);
   return { ok: true, checkpoint, note: text, log: opened.verifiedBy[0]!, witnesses: [...fresh], ...count };
 }
+
+/**
+ * Why a checkpoint was refused, as a predicate of it ("is cosigned by 1 of the 2 witnesses…"), for its reader to put
+ * after the checkpoint's URL; `policy` and `options`, those it was read with.
+ */
+export function witnessedRefusal(
+  refused: Exclude<WitnessedCheckpoint, { ok: true }>,
+  policy: LogPolicy,
+  options: WitnessedOptions,
+): string {
+  if (refused.reason === "unsigned") {
+    const names = [...new Set(policy.logs.map(({ key }) => key.name))];
+    return `does not verify with the log key${names.length === 1 ? "" : "s"} of ${names.join(", ")}: ${refused.detail}`;
+  }
+  if (refused.reason === "bad-cosignature")
+    return `has a cosignature of the witness ${refused.witness} that does not verify`;
+  const count = `is cosigned by ${refused.cosigned} of the ${refused.of} witnesses the log policy's quorum counts`;
+  if (refused.reason === "unwitnessed") return `${count}, short of its quorum: missing ${refused.missing.join(", ")}`;
+  const nowSeconds = Math.floor(options.now / 1000);
+  const stale = refused.stale.map(
+    ({ witness, timestamp }) =>
+      `${witness} at ${new Date(timestamp * 1000).toISOString()}${timestamp > nowSeconds ? " (in the future)" : ""}`,
+  );
+  return (
+    `${count} within the last ${options.maxAge ?? DEFAULT_MAX_COSIGNATURE_AGE} seconds, short of its quorum, ` +
+    `which it makes only with cosignatures out of that time: ${stale.join(", ")}`
+  );
+}

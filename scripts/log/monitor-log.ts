@@ -15,7 +15,7 @@ import { proveConsistency } from "../../core/tlog/consistency.ts";
 import { auditLog } from "../../core/tlog/audit.ts";
 import type { Checkpoint } from "../../core/tlog/checkpoint.ts";
 import type { LogPolicy } from "../../core/tlog/log-policy.ts";
-import { openWitnessedCheckpoint, type WitnessCount } from "../../core/tlog/witnessed-checkpoint.ts";
+import { openWitnessedCheckpoint, type WitnessCount, witnessedRefusal } from "../../core/tlog/witnessed-checkpoint.ts";
 import { bucketFile, bucketPath, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
 import { type Hash, sameHash } from "../../core/tlog/merkle.ts";
 import type { TileStore } from "../../core/tlog/tile-hashes.ts";
@@ -107,30 +107,10 @@ async function audited(
   if (note === undefined) return fail("log/bad-checkpoint", checkpointUrl, "not found (404)");
   const opened = await openWitnessedCheckpoint(note, policy, options);
   if (!opened.ok) {
-    if (opened.reason === "unsigned")
-      return fail("log/bad-checkpoint", checkpointUrl, `is not signed by the log's key (${opened.detail})`);
-    if (opened.reason === "bad-cosignature")
-      return fail(
-        "log/bad-checkpoint",
-        checkpointUrl,
-        `the cosignature of the witness ${opened.witness} does not verify`,
-      );
-    const count = `is cosigned by ${opened.cosigned} of the ${opened.of} witnesses the policy's quorum counts`;
-    if (opened.reason === "unwitnessed")
-      return fail(
-        "log/unwitnessed",
-        checkpointUrl,
-        `${count}, short of its quorum: missing ${opened.missing.join(", ")}`,
-      );
-    const stale = opened.stale.map(
-      ({ witness, timestamp }) => `${witness} at ${new Date(timestamp * 1000).toISOString()}`,
-    );
-    return fail(
-      "log/stale-cosignature",
-      checkpointUrl,
-      `${count} freshly, short of its quorum; it makes it only with cosignatures out of --max-cosignature-age: ` +
-        stale.join(", "),
-    );
+    const why = witnessedRefusal(opened, policy, options);
+    if (opened.reason === "unwitnessed" || opened.reason === "stale")
+      return fail(opened.reason === "stale" ? "log/stale-cosignature" : "log/unwitnessed", checkpointUrl, why);
+    return fail("log/bad-checkpoint", checkpointUrl, why);
   }
   const { checkpoint } = opened;
   const { size, rootHash } = checkpoint;
