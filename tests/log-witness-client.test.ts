@@ -207,6 +207,13 @@ describe("resolve --log-policy: a 2-of-2 quorum of witnesses", () => {
     assert.deepEqual(verdict(await resolveCli("--log-policy", policyOf(several))), [0, "accepted", []]);
   });
 
+  it("a policy of the quorum none accepts a checkpoint no witness cosigned, and warns as --log-key does", async () => {
+    checkpoint = undefined;
+    const run = await resolveCli("--log-policy", policyOf(`log ${verifier}`, "quorum none"));
+    assert.deepEqual(verdict(run), [0, "accepted", []], run.stderr);
+    assert.equal(run.stderr.split("\n").filter((line) => line.startsWith("manifest-resolver: warning:")).length, 1);
+  });
+
   it("a 1-of-2 group accepts one fresh cosignature", async () => {
     checkpoint = await cosigned([witnesses[1], fresh]);
     const anyOne = policyText.replace("group both all", "group both any");

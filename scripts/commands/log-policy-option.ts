@@ -14,10 +14,11 @@ export interface LogPolicyOption {
   policy: LogPolicy;
 }
 
+const SPLIT_VIEW =
+  "no witness cosigns the log's checkpoints, so a split view (one log shown to you, another to others) is not detected";
+
 /** The one line `--log-key` without `--log-policy` prints on stderr. */
-export const KEY_ONLY_WARNING =
-  "manifest-resolver: warning: --log-key without --log-policy: no witness cosigns the log's checkpoints, so a " +
-  "split view (one log shown to you, another to others) is not detected";
+export const KEY_ONLY_WARNING = `manifest-resolver: warning: --log-key without --log-policy: ${SPLIT_VIEW}`;
 
 /**
  * The policy of `--log-policy FILE`, or of the verifier key `--log-key` gives (`logKey`, read already); undefined
@@ -50,5 +51,7 @@ export function logPolicyOption(
   if (!parsed.ok) throw new UsageError(`--log-policy ${file}:${parsed.line}:${parsed.column}: ${parsed.message}`);
   if (parsed.policy.logs.length === 0)
     throw new UsageError(`--log-policy ${file}: no log line: a client's policy names the log it reads`);
+  if (parsed.policy.quorum.kind === "none")
+    console.error(printable(`manifest-resolver: warning: --log-policy ${file} has the quorum none: ${SPLIT_VIEW}`));
   return { text, policy: parsed.policy };
 }
