@@ -21,6 +21,7 @@ import { resolveDidWebKey } from "../core/did/did-web.ts";
 import { STATUS_CODES } from "../core/status-list/credential.ts";
 import { listStatusRef, listEntryRef } from "../core/status-list/list-entry-ref.ts";
 import { parseVerifierKey } from "../core/tlog/note-keys.ts";
+import { keyOnlyPolicy } from "../core/tlog/log-policy.ts";
 import { statusPath } from "../core/umid-path.ts";
 import { directoryReader } from "../edge/adapters/node.ts";
 import { handleRequest } from "../edge/handler.ts";
@@ -99,7 +100,7 @@ describe("every document a build serves reads back with the client's reader", ()
   it("redirects: the log's latest entry of each names the Location served", async () => {
     const key = parseVerifierKey(readFileSync(join(fixture.content, "_log", "verifier"), "utf8").trim())!;
     for (const [name, store] of stores()) {
-      const request = { ...requestTo(store), key, memory: undefined };
+      const request = { ...requestTo(store), policy: keyOnlyPolicy(key), memory: undefined };
       for (const [umid, location] of fixture.redirects) {
         const logged = await latestLogged(BASE, umid, request);
         assert.ok(logged.ok, `${name}: ${umid}: ${logged.ok ? "" : logged.refusal.message}`);

@@ -1,8 +1,10 @@
 /**
  * A resolver's answer proven against its transparency log (issue 26; C2SP tlog-tiles,
  * tlog-checkpoint): the client fetches the log's checkpoint at
- * `{base}/.well-known/manifest-resolver/log/`, verifies it with the log's key (whose name
- * is the log's origin), proves it extends the largest checkpoint it saw before
+ * `{base}/.well-known/manifest-resolver/log/`, reads it under the client's log policy
+ * (core/tlog/witnessed-checkpoint.ts: signed by one of its logs' keys, whose name is the
+ * origin, and cosigned by its quorum of witnesses, freshly; a key alone is a policy of no
+ * witness), proves it extends the largest checkpoint it saw before
  * (checkpoint-memory.ts), takes the UMID's latest entry from the checkpoint's latest map
  * (core/tlog/latest-map.ts: one bucket file and its proof), and proves that entry's
  * inclusion in the checkpoint's tree from the served bundle and tiles. The answer is
@@ -10,29 +12,37 @@
  * must be its state), a redirect must name its location, a 410 must meet "revoked".
  * Anything else is refused, as a receipt warning: `log/not-latest` (another state than
  * the latest logged, or none logged), `log/unproven` (the log proves nothing: a file
- * missing or wrong, another key), `log/inconsistent` (a checkpoint that does not extend one
- * seen before, or of its size with another body: two views signed of one tree),
- * `log/revocation-undone` (a latest entry that is not "revoked" for a UMID the log was
- * seen to revoke: by this client before, or in the entries before it in its bundle).
+ * missing or wrong, another key, a cosignature that does not verify), `log/unwitnessed`
+ * and `log/stale-cosignature` (no quorum of fresh cosignatures), `log/inconsistent` (a
+ * checkpoint that does not extend one seen before, or of its size with another body:
+ * two views signed of one tree), `log/revocation-undone` (a latest entry that is not
+ * "revoked" for a UMID the log was seen to revoke: by this client before, or in the
+ * entries before it in its bundle).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeBase64url } from "../base64url.ts";
 import type { Warning } from "../evaluate/receipt.ts";
 import { quoted } from "../excerpt.ts";
-import { openCheckpoint } from "../tlog/checkpoint.ts";
 import { proveConsistency } from "../tlog/consistency.ts";
 import { parseEntryBundle } from "../tlog/entry-bundle.ts";
 import { bucketOf, bucketPath, latestEntryIn, parseLatestLine } from "../tlog/latest-map.ts";
 import { type LogEntry, parseLogEntry } from "../tlog/log-entry.ts";
 import { isRevival } from "../tlog/permanent-revocation.ts";
 import { leafHash } from "../tlog/merkle.ts";
-import type { NoteKey } from "../tlog/note-keys.ts";
-// For resolve.ts, which loads this module only with a log key, and reads that key with it.
-export { parseVerifierKey } from "../tlog/note-keys.ts";
+import type { LogPolicy } from "../tlog/log-policy.ts";
+import {
+  DEFAULT_MAX_COSIGNATURE_AGE,
+  openWitnessedCheckpoint,
+  type WitnessCount,
+  witnessedRefusal,
+} from "../tlog/witnessed-checkpoint.ts";
+// For resolve.ts, which loads this module only with a log key or policy, and reads them with it.
+export { clientLogPolicy } from "./client-log-policy.ts";
 import { inclusionProof, verifyInclusion } from "../tlog/proofs.ts";
 import { TILE_WIDTH, tilePath, tileWidth } from "../tlog/tile.ts";
 import { TileHashes, type TileStore } from "../tlog/tile-hashes.ts";
 import { logUrlOf } from "../umid-path.ts";
+import { checkpointRefusal, logRefusal as refused } from "./log-refusal.ts";
 import { recallCheckpoint, rememberCheckpoint, sameCheckpoint } from "./checkpoint-memory.ts";
 import type { Transport } from "../http/fetch-following.ts";
 import { httpTileStore } from "./http-tile-store.ts";
@@ -40,7 +50,10 @@ import { recallLoggedRevocation, rememberLoggedRevocation } from "./logged-revoc
 import type { TrustMemory } from "./trust-memory.ts";
 
 export interface LogRequest {
-  key: NoteKey;
+  /** The logs the resolver's may be, and the quorum of witnesses that must have cosigned its checkpoint. */
+  policy: LogPolicy;
+  /** Seconds a cosignature counts for; DEFAULT_MAX_COSIGNATURE_AGE if not given. */
+  maxCosignatureAge?: number;
   /** The evaluation clock, milliseconds since 1970. */
   now: number;
   /** Where the largest checkpoint seen, and the revocations the log proved, are remembered. */
@@ -48,8 +61,14 @@ export interface LogRequest {
   transport: Transport;
 }
 
-/** The UMID's latest entry, proven, with where it is; or the refusal. */
-export type Logged = { ok: true; entry: LogEntry; index: number; size: number } | { ok: false; refusal: Warning };
+/**
+ * The UMID's latest entry, proven, with where it is; or the refusal. `witnessed`: how many of the witnesses the
+ * policy's quorum counts cosigned the checkpoint, freshly, once it was the log's; on a refusal for too few, `missing`
+ * names those that did not.
+ */
+export type Logged =
+  | { ok: true; entry: LogEntry; index: number; size: number; witnessed: WitnessCount }
+  | { ok: false; refusal: Warning; witnessed?: WitnessCount & { missing: string[] } };
 
 /** What the resolver answered for the UMID, in the terms of the log's entries. */
 export type Answer =
@@ -59,8 +78,6 @@ export type Answer =
   | { kind: "gone" }
   /** A body, exactly as received; `status`, what its status endpoint answered, when it did. */
   | { kind: "body"; body: Uint8Array; status?: "active" | "suspended" | "revoked" };
-
-type LogRule = "log/not-latest" | "log/unproven" | "log/inconsistent" | "log/revocation-undone";
 
 /** The latest entry of `umid` in the log of the resolver at `baseUrl` (no trailing slash), proven. */
 export async function latestLogged(baseUrl: string, umid: string, request: LogRequest): Promise<Logged> {
@@ -74,17 +91,17 @@ export async function latestLogged(baseUrl: string, umid: string, request: LogRe
 }
 
 async function proveLatest(store: TileStore, logUrl: string, umid: string, request: LogRequest): Promise<Logged> {
-  const { key, memory } = request;
+  const { memory } = request;
   const checkpointUrl = `${logUrl}checkpoint`;
   const note = await store.read("checkpoint");
   if (note === undefined) return refused("log/unproven", `${checkpointUrl}: not found`);
-  const opened = await openCheckpoint(note, key, key.name);
-  if (!opened.ok)
-    return refused(
-      "log/unproven",
-      `${checkpointUrl} does not verify with the log key of ${key.name}: ${opened.reason}`,
-    );
-  const { checkpoint } = opened;
+  const { policy, maxCosignatureAge = DEFAULT_MAX_COSIGNATURE_AGE } = request;
+  const reading = { now: request.now, maxAge: maxCosignatureAge };
+  const opened = await openWitnessedCheckpoint(note, policy, reading);
+  if (!opened.ok) return checkpointRefusal(opened, `${checkpointUrl} ${witnessedRefusal(opened, policy, reading)}`);
+  // What was seen of the log is kept under the key that signed it: the policy may list other logs.
+  const { checkpoint, log: key } = opened;
+  const witnessed = { cosigned: opened.cosigned, of: opened.of };
   const { size, rootHash } = checkpoint;
   // The checkpoint's tree as its tiles give it: each tile is read once, for both proofs.
   const hashes = new TileHashes(store, size);
@@ -162,7 +179,7 @@ async function proveLatest(store: TileStore, logUrl: string, umid: string, reque
           `after the log revoked it (${before}): revocation is permanent`,
       );
   }
-  return { ok: true, entry, index, size };
+  return { ok: true, entry, index, size, witnessed };
 }
 
 /**
@@ -218,8 +235,4 @@ export function answerRefusal(logged: Extract<Logged, { ok: true }>, answer: Ans
     `the resolver ${answered}, but the latest entry of ${quoted(entry.umid)} in its log ` +
       `(entry ${logged.index} of ${logged.size}) says ${says}`,
   ).refusal;
-}
-
-function refused(rule: LogRule, message: string): { ok: false; refusal: Warning } {
-  return { ok: false, refusal: { code: `um:reason:${rule.replace("/", ":")}`, message, rule } };
 }

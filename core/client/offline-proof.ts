@@ -16,9 +16,14 @@ import type { LogPolicy } from "../tlog/log-policy.ts";
 import { leafHash } from "../tlog/merkle.ts";
 import { verifyInclusion } from "../tlog/proofs.ts";
 import { parseTlogProof } from "../tlog/tlog-proof.ts";
-import { openWitnessedCheckpoint, type WitnessCount, type WitnessedOptions } from "../tlog/witnessed-checkpoint.ts";
+import {
+  openWitnessedCheckpoint,
+  type WitnessCount,
+  type WitnessedOptions,
+  witnessedRefusal,
+} from "../tlog/witnessed-checkpoint.ts";
 import { answerRefusal } from "./latest-logged.ts";
-import { logRefusal, witnessedRefusal } from "./log-refusal.ts";
+import { checkpointRefusal, logRefusal } from "./log-refusal.ts";
 
 export type OfflineProof =
   | { ok: true; entry: LogEntry; index: number; size: number; witnessed: WitnessCount }
@@ -38,7 +43,8 @@ export async function verifyOfflineProof(
   const proof = parseTlogProof(proofText);
   if ("fault" in proof) return logRefusal("log/unproven", `the proof is not a tlog-proof: ${proof.fault}`);
   const witnessed = await openWitnessedCheckpoint(proof.checkpoint, policy, options);
-  if (!witnessed.ok) return witnessedRefusal(witnessed);
+  if (!witnessed.ok)
+    return checkpointRefusal(witnessed, `the proof's checkpoint ${witnessedRefusal(witnessed, policy, options)}`);
   const { size, rootHash, extensions } = witnessed.checkpoint;
   const extra = proof.extra && parseJson(new TextDecoder().decode(proof.extra), EXTRA_SHAPE);
   const value = extra?.ok ? (extra.value as Record<string, unknown>) : undefined;
@@ -59,9 +65,8 @@ export async function verifyOfflineProof(
       "log/not-latest",
       `entry ${proof.index} is not the latest entry of ${umid}: the checkpoint's latest map names entry ${latest.index}`,
     );
-  const logged = { ok: true as const, entry, index: proof.index, size };
-  const refusal = answerRefusal(logged, { kind: "body", body });
-  if (refusal !== undefined) return { ok: false, refusal };
   const { cosigned, of } = witnessed;
-  return { ...logged, witnessed: { cosigned, of } };
+  const logged = { ok: true as const, entry, index: proof.index, size, witnessed: { cosigned, of } };
+  const refusal = answerRefusal(logged, { kind: "body", body });
+  return refusal === undefined ? logged : { ok: false, refusal };
 }

@@ -17,8 +17,9 @@
  * without it, and says why in `cacheFailure`; a memory that fails, or is full, is said in
  * `memoryFailure`.
  *
- * With `logKey`, every answer is proven against the resolver's transparency log
- * (latest-logged.ts), and one the log does not vouch for is refused: a body by a rejected
+ * With `logKey` or `logPolicy`, every answer is proven against the resolver's
+ * transparency log (latest-logged.ts; with a policy, its checkpoint cosigned by its
+ * quorum of witnesses), and one the log does not vouch for is refused: a body by a rejected
  * receipt whose warning says why (rules log/*), a 410 by a revoked receipt that says it and
  * is not remembered. Every resolution then asks the resolver: only its answer now is
  * compared with the log's checkpoint now.
@@ -72,9 +73,22 @@ export interface ResolveOptions
    * resolver's transparency log. Each answer must then be the UMID's latest state in a checkpoint this key signed, and
    * that checkpoint must extend the largest this `memory` saw before (and, of the same size, be that one); otherwise
    * the receipt is rejected with a `um:reason:log:…` warning (rules `log/not-latest`, `log/unproven`,
-   * `log/inconsistent`, `log/revocation-undone`). Default: no log is read.
+   * `log/inconsistent`, `log/revocation-undone`). Default: no log is read. A key alone is the policy of that log with a
+   * quorum of no witness: it proves what the log signed, not that the log shows everyone that view (a split view is
+   * not detected); `logPolicy` is what does.
    */
   logKey?: string;
+  /**
+   * Instead of `logKey`: a log policy, in C2SP tlog-policy's syntax (`log`, `witness`, `group` and `quorum` lines).
+   * The resolver's log must be one of its logs (the one whose key's name is the checkpoint's origin), and its
+   * checkpoint cosigned by the policy's quorum of witnesses, each cosignature at most `maxCosignatureAge` old;
+   * otherwise the receipt is rejected, with `um:reason:log:unwitnessed` (the witnesses missing named) or
+   * `um:reason:log:stale-cosignature` (a quorum only with older cosignatures), besides the rules of `logKey`. Throws
+   * TypeError for a policy that does not parse, that lists no log, or given with `logKey`.
+   */
+  logPolicy?: string;
+  /** With `logPolicy`: how old a cosignature may be, in whole seconds. Default 2 592 000 (30 days). */
+  maxCosignatureAge?: number;
   /**
    * The only origins (`https://status.example`) a manifest's statusRef may name: one elsewhere is not asked, nor a
    * redirect to another origin followed, and the status is "unchecked" with `um:reason:status:origin-not-allowed`
@@ -111,6 +125,11 @@ export interface Resolved {
    * would undo; the receipt's warnings say why).
    */
   answeredStatus?: AnsweredStatus;
+  /**
+   * With `logPolicy`, once the log's checkpoint verified: how many of the witnesses its quorum counts cosigned it
+   * freshly (`cosigned`), of how many (`of`): "witnessed by 2 of 3"; `missing`, when too few did, those that did not.
+   */
+  logWitnesses?: { cosigned: number; of: number; missing?: string[] };
   cacheFailure?: string;
   memoryFailure?: string;
 }
@@ -146,7 +165,7 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   if (problem !== undefined) throw new TypeError(`baseUrl ${problem}`);
   const umidIssue = umidProblem(umid);
   if (umidIssue !== undefined) throw new TypeError(`umid ${umidIssue}`);
-  const log = options.logKey === undefined ? undefined : await logProof(options.logKey);
+  const log = options.logKey === undefined && options.logPolicy === undefined ? undefined : await logProof(options);
   const statusOrigins = options.statusOrigins?.map((origin) => {
     const originIssue = originProblem(origin);
     if (originIssue !== undefined) throw new TypeError(`statusOrigins: ${originIssue}`);
@@ -168,6 +187,8 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
     context: _,
     offline,
     logKey: __,
+    logPolicy: _____,
+    maxCosignatureAge: ______,
     statusOrigins: ___,
     federate: ____,
     federateDiscover,
@@ -194,8 +215,10 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
       : remembering(remoteResolver({ ...transport, cache: cache ?? memoryCache() }, now.getTime(), baseUrl)!);
   const evaluate = async (body: string | Uint8Array, options: EvaluateOptions, refusal?: Warning) =>
     (await evaluateWithSourceMap(body, context, options, { resolveRemote, refusal })).receipt;
+  let logWitnesses: Resolved["logWitnesses"];
   const done = (resolution: Resolution): Resolution => ({
     ...resolution,
+    ...(logWitnesses !== undefined && "receipt" in resolution && { logWitnesses }),
     ...(cache?.failure !== undefined && { cacheFailure: cache.failure }),
     ...(guarded?.failure !== undefined && { memoryFailure: guarded.failure }),
   });
@@ -204,10 +227,13 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
   const seen = await recallStatus(memory, url);
 
   // Asked while the resolver is: the log's word on the UMID does not depend on its answer.
-  const logged =
-    log === undefined
-      ? undefined
-      : log.latestLogged(base, umid, { key: log.key, now: now.getTime(), memory, transport });
+  const logged = log
+    ?.latestLogged(base, umid, { ...log.policy, now: now.getTime(), memory, transport })
+    .then((latest) => {
+      // Counted only under a policy of the caller's: a key alone has no witness to count.
+      if (options.logPolicy !== undefined) logWitnesses = latest.witnessed;
+      return latest;
+    });
   /** Why the log refuses `answer` (a redirect when the first answer was one); undefined with no log key. */
   const logRefusal = async (answer: Answer, redirectedTo: string | undefined) => {
     if (log === undefined || logged === undefined) return undefined;
@@ -400,15 +426,12 @@ export async function resolve(baseUrl: string, umid: string, options: ResolveOpt
 }
 
 /**
- * The log's proof for `logKey`, loaded only for a client given one (latest-logged.ts is a chunk of its own); throws
- * TypeError for a string that is no verifier key.
+ * The log's proof under `logKey` or `logPolicy`, loaded only for a client given one (latest-logged.ts is a chunk of its
+ * own, with the policy's parser and the cosignatures' check); throws TypeError for options it cannot use.
  */
-async function logProof(logKey: string) {
-  const { answerRefusal, latestLogged, parseVerifierKey } = await import("./latest-logged.ts");
-  const key = parseVerifierKey(logKey);
-  if (key === undefined)
-    throw new TypeError("logKey is not a signed-note verifier key, <origin>+<keyid>+<key> (Ed25519)");
-  return { key, answerRefusal, latestLogged };
+async function logProof(options: ResolveOptions) {
+  const { answerRefusal, latestLogged, clientLogPolicy } = await import("./latest-logged.ts");
+  return { policy: clientLogPolicy(options), answerRefusal, latestLogged };
 }
 
 /** The memories of the caches given without one: each cache object's own, as long as it lives. */

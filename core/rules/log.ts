@@ -1,7 +1,8 @@
 /**
  * Rules of the transparency log: in `content/_log/` as `manifest-resolver log` extends it and `check` and `build`
  * read it, as a resolver serves it and `manifest-resolver monitor` audits it, and as a relying party's client proves
- * its answers against it (`resolve --log-key`, core/client/latest-logged.ts; receipt codes `um:reason:log:…`).
+ * its answers against it (`resolve --log-key` or `--log-policy`, core/client/latest-logged.ts; receipt codes
+ * `um:reason:log:…`).
  */
 import type { Rule } from "./rule.ts";
 
@@ -74,7 +75,9 @@ export const LOG_RULES = {
   },
   "log/bad-checkpoint": {
     severity: "error",
-    summary: "the served checkpoint is missing, or does not verify with the log's verifier key",
+    summary:
+      "the served checkpoint is missing, or does not verify with the log's verifier key, or a witness's " +
+      "cosignature on it does not verify",
     why:
       "A checkpoint is the log's signed word on its size and root: one that is not there, or not signed by the " +
       "log's key for its origin, vouches for nothing, and clients that verify the log refuse what it serves.",
@@ -141,10 +144,12 @@ export const LOG_RULES = {
     why:
       "With a log key, the client takes an answer only once the log proves it: a checkpoint that verifies with " +
       "the key, a bucket of its latest map, and the entry's inclusion in the checkpoint's tree. A file that " +
-      "is missing, unreadable or does not prove leaves the answer unproven, and refused.",
+      "is missing, unreadable or does not prove leaves the answer unproven, and refused; so does, under a log " +
+      "policy, a checkpoint no log of the policy signed, or a witness's cosignature that does not verify.",
     source: "C2SP tlog-tiles, tlog-checkpoint, signed-note",
     fix:
-      "Check the key (the resolver's content/_log/verifier) and that the resolver serves its log at " +
+      "Check the key (the resolver's content/_log/verifier, or the policy's log line) and that the resolver " +
+      "serves its log at " +
       "/.well-known/manifest-resolver/log/; if it is your resolver, build after running log.",
   },
   "log/unwitnessed": {

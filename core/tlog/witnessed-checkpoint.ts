@@ -13,6 +13,7 @@ import { type Checkpoint, parseCheckpoint } from "./checkpoint.ts";
 import { openCosignatures } from "./cosignature.ts";
 import { type LogPolicy, missingWitnesses, quorumCount, quorumMet } from "./log-policy.ts";
 import { parseNote } from "./note.ts";
+import type { NoteKey } from "./note-keys.ts";
 import { openNote } from "./note-signature.ts";
 
 /** How old a cosignature may be, in seconds, unless the caller says otherwise: 30 days. */
@@ -29,7 +30,8 @@ export interface WitnessCount {
 }
 
 export type WitnessedCheckpoint =
-  | ({ ok: true; checkpoint: Checkpoint; note: string; witnesses: string[] } & WitnessCount)
+  /** `log`: the policy's log key that signed it (a client keeps what it saw of a log under its key). */
+  | ({ ok: true; checkpoint: Checkpoint; note: string; log: NoteKey; witnesses: string[] } & WitnessCount)
   /** No log of the policy signed it for its origin (or a log's signature fails, or it is no checkpoint). */
   | { ok: false; reason: "unsigned"; detail: string }
   /** A policy witness's cosignature line that does not verify: the note is malformed. */
@@ -92,5 +94,39 @@ export async function openWitnessedCheckpoint(
     return { ok: false, reason, missing: missingWitnesses(policy.quorum, fresh), stale, ...count };
   }
   const text = typeof note === "string" ? note : new TextDecoder().decode(note);
-  return { ok: true, checkpoint, note: text, witnesses: [...fresh], ...count };
+  return { ok: true, checkpoint, note: text, log: opened.verifiedBy[0]!, witnesses: [...fresh], ...count };
+}
+
+/**
+ * Why a checkpoint was refused, as a predicate of it ("is cosigned by 1 of the 2 witnesses…"), for its reader to put
+ * after the checkpoint's URL; `policy` and `options`, those it was read with.
+ */
+export function witnessedRefusal(
+  refused: Exclude<WitnessedCheckpoint, { ok: true }>,
+  policy: LogPolicy,
+  options: WitnessedOptions,
+): string {
+  if (refused.reason === "unsigned") {
+    const names = [...new Set(policy.logs.map(({ key }) => key.name))];
+    return `does not verify with the log key${names.length === 1 ? "" : "s"} of ${names.join(", ")}: ${refused.detail}`;
+  }
+  if (refused.reason === "bad-cosignature")
+    return `has a cosignature of the witness ${refused.witness} that does not verify`;
+  const count = `is cosigned by ${refused.cosigned} of the ${refused.of} witnesses the log policy's quorum counts`;
+  if (refused.reason === "unwitnessed") return `${count}, short of its quorum: missing ${refused.missing.join(", ")}`;
+  const nowSeconds = Math.floor(options.now / 1000);
+  const stale = refused.stale.map(
+    ({ witness, timestamp }) =>
+      `${witness} at ${isoTime(timestamp)}${timestamp > nowSeconds ? " (in the future)" : ""}`,
+  );
+  return (
+    `${count} within the last ${options.maxAge ?? DEFAULT_MAX_COSIGNATURE_AGE} seconds, short of its quorum, ` +
+    `which it makes only with cosignatures out of that time: ${stale.join(", ")}`
+  );
+}
+
+/** A cosignature's time as an ISO date, or as its number where no date reaches it (far in the future). */
+function isoTime(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `time ${seconds}` : date.toISOString();
 }

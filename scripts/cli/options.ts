@@ -119,6 +119,33 @@ export function integerOption(declared: IntegerDeclaration & { default?: number 
   };
 }
 
+/** Seconds in each unit a duration may be given in. */
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * A duration, read as whole seconds: a number with a unit, `30d`, `12h`, `15m`, `90s` (a bare number is seconds), at
+ * most `max` seconds. Undefined when absent: the default is the library's, which --help states in `default`.
+ */
+export function durationOption(
+  declared: ValueDeclaration & { max: number; default: WhenAbsent },
+): Option<number | undefined> {
+  return {
+    ...withValue(declared, declared.default),
+    required: false,
+    read(given, flag) {
+      if (typeof given !== "string") return undefined;
+      const match = /^(\d{1,12})([smhd]?)$/.exec(given);
+      const seconds = match && Number(match[1]) * DURATION_UNITS[match[2] || "s"]!;
+      if (seconds === null || seconds > declared.max)
+        throw new UsageError(
+          `${flag} must be a whole number of seconds, or of minutes, hours or days (90s, 15m, 12h, 30d), ` +
+            `at most ${declared.max / 86_400} days, not '${given}'`,
+        );
+      return seconds;
+    },
+  };
+}
+
 interface JsonDeclaration extends ValueDeclaration {
   /** How deep and long the value may be: user input must not exhaust the stack. */
   limits: () => ShapeLimits;

@@ -6,7 +6,13 @@
  */
 import { declareCommand } from "../cli/command.ts";
 import { CONTEXT_OPTION } from "./context-option.ts";
-import { httpCacheOptions, offlineOptions, RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
+import {
+  httpCacheOptions,
+  LOG_POLICY_OPTIONS,
+  offlineOptions,
+  RECEIPT_KEY_OPTIONS,
+  KEYS_OPTION,
+} from "./shared-options.ts";
 import { booleanOption, stringOption } from "../cli/options.ts";
 
 export const evaluateCommand = declareCommand({
@@ -52,10 +58,7 @@ Examples:
       value: "PROOF",
       help: "a tlog-proof of FILE's UMID: FILE must be its latest logged state (needs --log-policy)",
     }),
-    "log-policy": stringOption({
-      value: "FILE",
-      help: "the log, witnesses and quorum (C2SP tlog-policy) the --proof is checked under",
-    }),
+    ...LOG_POLICY_OPTIONS,
     json: booleanOption({ help: "the receipt on one line", default: { text: "indented" } }),
   },
 });

@@ -7,7 +7,7 @@ import { httpCacheDir, offlineChosen } from "./deprecated-spelling.ts";
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { type OfflineProof, verifyOfflineProof } from "../../core/client/offline-proof.ts";
 import { logRefusal } from "../../core/client/log-refusal.ts";
-import { readLogPolicy } from "./log-policy-option.ts";
+import { logPolicyOption } from "./log-policy-option.ts";
 import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
 import { readFully } from "../read/read-fully.ts";
@@ -103,7 +103,7 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
  * The UMID the proof must be of is the manifest's `@id`; a file with none fails the proof, as it fails evaluation.
  */
 async function proofOption(
-  values: { proof: string | undefined; "log-policy": string | undefined },
+  values: { proof: string | undefined; "log-policy": string | undefined; "max-cosignature-age": number | undefined },
   bytes: Uint8Array,
   now: Date,
 ): Promise<OfflineProof | undefined> {
@@ -111,7 +111,7 @@ async function proofOption(
   if (proofFile === undefined && policyFile === undefined) return undefined;
   if (proofFile === undefined || policyFile === undefined)
     throw new UsageError("--proof and --log-policy go together: a proof is checked under a policy");
-  const { policy } = readLogPolicy(policyFile);
+  const { policy } = logPolicyOption(values, undefined)!;
   let proofText: string;
   try {
     proofText = readFileSync(proofFile, "utf8");
@@ -120,7 +120,11 @@ async function proofOption(
   }
   const umid = manifestId(bytes);
   if (umid === undefined) return logRefusal("log/unproven", "the manifest has no @id, so no UMID to prove");
-  return verifyOfflineProof(proofText, umid, bytes, policy, { now: now.getTime() });
+  const maxAge = values["max-cosignature-age"];
+  return verifyOfflineProof(proofText, umid, bytes, policy, {
+    now: now.getTime(),
+    ...(maxAge !== undefined && { maxAge }),
+  });
 }
 
 /** The manifest's `@id`, if it is JSON with one; evaluation says what else is wrong with it. */

@@ -6,6 +6,7 @@
 import { declareCommand } from "../cli/command.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
 import { booleanOption, listOption, stringOption } from "../cli/options.ts";
+import { LOG_POLICY_OPTIONS } from "./shared-options.ts";
 
 export const monitor = declareCommand({
   name: "monitor",
@@ -26,15 +27,22 @@ or '-' for none. A last line gives the checkpoint's size and root.
 
 Run it on a schedule against production: a split view (another history shown to this
 monitor than before) or a rewritten log then fails the run, and every change of state is
-seen by someone other than the publisher.`,
+seen by someone other than the publisher.
+
+--log-key alone checks the log's signature (with a warning on stderr that a split view
+shown to this monitor alone goes undetected). With --log-policy FILE instead (C2SP
+tlog-policy), the checkpoint must be signed by one of its logs and cosigned by its quorum
+of witnesses, each cosignature at most --max-cosignature-age old (log/unwitnessed,
+log/stale-cosignature); --json then adds "witnessed": {"cosigned", "of"}.`,
   epilogue: `Output:
   urn:uuid:…  - -> active:Ktd9…
   urn:uuid:…  active:Ktd9… -> revoked
   https://resolver.example/…/log/checkpoint verified: size 8, root …; 2 UMIDs changed since size 6
 
 An inconsistency prints one line on stderr naming the file at fault and its rule
-(log/bad-checkpoint, log/tile-mismatch, log/map-mismatch, log/inconsistent,
-log/revocation-undone; see 'manifest-resolver explain RULE'), and FILE is left as it was.
+(log/bad-checkpoint, log/unwitnessed, log/stale-cosignature, log/tile-mismatch,
+log/map-mismatch, log/inconsistent, log/revocation-undone; see 'manifest-resolver
+explain RULE'), and FILE is left as it was.
 
 Exit status: 0 the log verified (FILE saved), 1 an inconsistency, an answer other than 200
 or 404, no answer, or FILE not saved, 2 usage error.
@@ -49,9 +57,10 @@ Examples:
       value: "VKEY",
       help:
         "the log's signed-note verifier key, <origin>+<keyid>+<key>, or a file holding it (the log's " +
-        "content/_log/verifier); its name is the log's origin",
-      required: true,
+        "content/_log/verifier); its name is the log's origin. This or --log-policy is required",
+      default: { text: "--log-policy's log" },
     }),
+    ...LOG_POLICY_OPTIONS,
     state: stringOption({
       value: "FILE",
       help:

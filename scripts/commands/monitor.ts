@@ -5,27 +5,35 @@
 import { readFile } from "node:fs/promises";
 import { encodeBase64, utf8 } from "../../core/base64url.ts";
 import { baseUrlProblem } from "../../core/http/base-url.ts";
-import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
+import type { Checkpoint } from "../../core/tlog/checkpoint.ts";
+import type { LogPolicy } from "../../core/tlog/log-policy.ts";
+import { openWitnessedCheckpoint } from "../../core/tlog/witnessed-checkpoint.ts";
 import { parseLogEntry } from "../../core/tlog/log-entry.ts";
-import { type NoteKey, parseVerifierKey } from "../../core/tlog/note-keys.ts";
+import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { logUrlOf } from "../../core/umid-path.ts";
 import { writeFileAtomically } from "../store/atomic-write.ts";
 import { type Monitored, monitorLog } from "../log/monitor-log.ts";
 import { diagnostic, printable } from "../report/diagnostics.ts";
 import { formatDiagnostic } from "../report/text.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
+import { logPolicyOption } from "./log-policy-option.ts";
 import type { monitor } from "./monitor-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
 
 export const runMonitor: CommandRun<typeof monitor> = async (values, [base]) => {
   const problem = baseUrlProblem(base);
   if (problem !== undefined) throw new UsageError(`BASE ${problem}`);
-  const key = await verifierKey(values["log-key"]);
+  const given = values["log-key"];
+  const read = logPolicyOption(values, given === undefined ? undefined : await verifierKey(given));
+  if (read === undefined) throw new UsageError("--log-key VKEY or --log-policy FILE is required");
+  const { policy } = read;
+  const now = Date.now();
   const stateFile = values.state;
-  const saved = stateFile === undefined ? undefined : await savedCheckpoint(stateFile, key);
+  const saved = stateFile === undefined ? undefined : await savedCheckpoint(stateFile, policy, now);
   const logUrl = logUrlOf(base);
   const json = values.json === true;
-  const result = await monitorLog(logUrl, key, saved);
+  const maxAge = values["max-cosignature-age"];
+  const result = await monitorLog(logUrl, { policy, now, ...(maxAge !== undefined && { maxAge }) }, saved);
   if (!result.ok) {
     printFailure(result, json);
     if (stateFile !== undefined && !json)
@@ -52,7 +60,9 @@ export const runMonitor: CommandRun<typeof monitor> = async (values, [base]) => 
     const entry = (text: string | undefined) => (text === undefined ? null : parseLogEntry(utf8(text)));
     const listed = changes.map(({ umid, before, after }) => ({ umid, before: entry(before), after: entry(after) }));
     const checkpoint = { size, root: encodeBase64(rootHash) };
-    console.log(JSON.stringify({ ok: true, checkpoint, since, changes: listed, notLogged }));
+    // The witnesses counted only under a policy of the user's: a key alone has none.
+    const witnessed = read.text === undefined ? {} : { witnessed: result.witnessed };
+    console.log(JSON.stringify({ ok: true, checkpoint, since, changes: listed, notLogged, ...witnessed }));
     return EXIT_OK;
   }
   for (const { umid, before, after } of changes)
@@ -77,22 +87,24 @@ function printFailure(failure: Extract<Monitored, { ok: false }>, json: boolean)
   else console.error(formatDiagnostic(diagnostic(rule, { file: url }, message)));
 }
 
-/** The key VKEY is, or the one in the file it names. */
-async function verifierKey(given: string): Promise<NoteKey> {
-  const key = parseVerifierKey(given);
-  if (key !== undefined) return key;
+/** The key VKEY is, or the one in the file it names, as text. */
+async function verifierKey(given: string): Promise<string> {
+  if (parseVerifierKey(given) !== undefined) return given;
   const text = await readFile(given, "utf8").catch((error: Error) => {
     throw new UsageError(
       `--log-key '${given}' is neither a verifier key (<origin>+<keyid>+<key>) nor a file: ${error.message}`,
     );
   });
-  const read = parseVerifierKey(text.trimEnd());
-  if (read === undefined) throw new UsageError(`--log-key ${given} does not hold a signed-note Ed25519 verifier key`);
-  return read;
+  if (parseVerifierKey(text.trimEnd()) === undefined)
+    throw new UsageError(`--log-key ${given} does not hold a signed-note Ed25519 verifier key`);
+  return text.trimEnd();
 }
 
-/** The checkpoint FILE holds, once it verifies with the log's key; undefined when there is no FILE yet. */
-async function savedCheckpoint(file: string, key: NoteKey): Promise<Checkpoint | undefined> {
+/**
+ * The checkpoint FILE holds, once it verifies with the key of one of the policy's logs; undefined when there is no FILE
+ * yet. Its cosignatures are not asked for: it was cosigned enough when it was saved, and has grown old since.
+ */
+async function savedCheckpoint(file: string, policy: LogPolicy, now: number): Promise<Checkpoint | undefined> {
   let note: Uint8Array;
   try {
     note = new Uint8Array(await readFile(file));
@@ -100,8 +112,13 @@ async function savedCheckpoint(file: string, key: NoteKey): Promise<Checkpoint |
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new UsageError(`--state ${file} cannot be read: ${(error as Error).message}`);
   }
-  const opened = await openCheckpoint(note, key, key.name);
-  if (!opened.ok) throw new UsageError(`--state ${file} holds no checkpoint of the log ${key.name} (${opened.reason})`);
+  const opened = await openWitnessedCheckpoint(note, { ...policy, quorum: { kind: "none" } }, { now });
+  if (!opened.ok) {
+    const names = policy.logs.map(({ key }) => key.name).join(", ");
+    // With a quorum of none, only the log's signature can fail.
+    const detail = opened.reason === "unsigned" ? opened.detail : opened.reason;
+    throw new UsageError(`--state ${file} holds no checkpoint of the log ${names} (${detail})`);
+  }
   return opened.checkpoint;
 }
 

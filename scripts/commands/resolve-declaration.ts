@@ -7,7 +7,7 @@
  * The declaration: all that --help and a usage error need; the run is resolve.ts.
  */
 import { declareCommand } from "../cli/command.ts";
-import { httpCacheOptions, RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
+import { httpCacheOptions, LOG_POLICY_OPTIONS, RECEIPT_KEY_OPTIONS, KEYS_OPTION } from "./shared-options.ts";
 import { CONTEXT_OPTION } from "./context-option.ts";
 import { booleanOption, listOption, stringOption } from "../cli/options.ts";
 
@@ -36,6 +36,14 @@ that failed: log/not-latest (not the latest logged state, or none logged),
 log/unproven (the log proves nothing), log/inconsistent (an older or rewritten
 log, or a second view of one tree) or log/revocation-undone (a state logged after
 the log revoked the UMID).
+
+A log key alone proves what the log signed, not that it shows you the view it shows
+everyone else (a split view): it prints a warning on stderr saying so. With
+--log-policy FILE instead (C2SP tlog-policy), the checkpoint must also be cosigned by
+the policy's quorum of witnesses, each cosignature at most --max-cosignature-age old:
+otherwise log/unwitnessed (naming the witnesses missing), log/stale-cosignature (a
+quorum only of older cosignatures) or log/unproven (a cosignature that does not
+verify, a log the policy does not list).
 
 A signature.statusRef of the form <list URL>#<index> is an entry of a W3C Bitstring
 Status List: the list is fetched (kept for its ttl, at most a day, never past its
@@ -87,7 +95,7 @@ Example:
         "which no response evicts: a UMID seen revoked stays revoked whatever a later answer " +
         "says (rule status/revocation-contradicted when it says otherwise), and a suspension " +
         "ends only by an answer with a newer cursor (an older one: rule " +
-        "status/cursor-rollback). With --log-key, it remembers the largest checkpoint of the " +
+        "status/cursor-rollback). With --log-key or --log-policy, it remembers the largest checkpoint of the " +
         "log seen, and the revocations the log proved. It holds at most 100,000 statuses and " +
         "1,000 logs, and forgets no revocation: when full, what is new is not remembered, " +
         "with a warning. A DIR that cannot be read or written costs one warning on stderr.",
@@ -105,8 +113,9 @@ Example:
         "the verifier key of the resolver's transparency log, <origin>+<keyid>+<key> " +
         "(the resolver's content/_log/verifier), or a FILE holding it: prove each answer " +
         "against the log, as above",
-      default: { text: "no log is read" },
+      default: { text: "no log is read, unless --log-policy names it" },
     }),
+    ...LOG_POLICY_OPTIONS,
     "status-origin": listOption({
       value: "ORIGIN",
       help:

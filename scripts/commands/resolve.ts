@@ -18,6 +18,7 @@ import { printable } from "../report/diagnostics.ts";
 import { EXIT_FAILED, EXIT_OK, UsageError } from "../cli/command.ts";
 import { contextOption, printReceipt, summary } from "./evaluate.ts";
 import { keysOption } from "./keys-option.ts";
+import { logPolicyOption } from "./log-policy-option.ts";
 import { receiptKeyOption } from "./receipt-key-option.ts";
 import type { resolveCommand } from "./resolve-declaration.ts";
 import type { CommandRun } from "../cli/command.ts";
@@ -30,6 +31,7 @@ export const runResolve: CommandRun<typeof resolveCommand> = async (values, [bas
   const settings = projectSettings();
   const keys = keysOption(values.keys, settings);
   const logKey = logKeyOption(values["log-key"]);
+  const logPolicy = logPolicyOption(values, logKey)?.text;
   for (const origin of values["status-origin"]) {
     const originIssue = originProblem(origin);
     if (originIssue !== undefined) throw new UsageError(`--status-origin ${originIssue}`);
@@ -55,7 +57,8 @@ export const runResolve: CommandRun<typeof resolveCommand> = async (values, [bas
         memory: fileTrustMemory(join(cacheDir, "memory")),
       }),
       ...(values.offline === true && { offline: true }),
-      ...(logKey !== undefined && { logKey }),
+      ...(logPolicy !== undefined ? { logPolicy } : logKey !== undefined && { logKey }),
+      ...(values["max-cosignature-age"] !== undefined && { maxCosignatureAge: values["max-cosignature-age"] }),
       ...(values["status-origin"].length > 0 && { statusOrigins: values["status-origin"] }),
       ...(values.federate.length > 0 && { federate: values.federate }),
       ...(values["federate-discover"] === true && { federateDiscover: true }),

@@ -3,7 +3,7 @@
  * keys-option.ts, receipt-key-option.ts, sarif-option.ts): a command's declaration, all that its --help
  * loads, imports these and nothing of what the options do.
  */
-import { booleanOption, integerOption, stringOption } from "../cli/options.ts";
+import { booleanOption, durationOption, integerOption, stringOption } from "../cli/options.ts";
 import { join } from "node:path";
 import { defaultContentDir, projectRoot } from "../read/content-root.ts";
 
@@ -151,3 +151,26 @@ export function fileOptions(help: string, fileDefault: { text: string }) {
     }),
   };
 }
+
+/**
+ * `--log-policy FILE` and `--max-cosignature-age DURATION`, shared by `resolve` and `monitor` (read by
+ * log-policy-option.ts): the log's checkpoint must be cosigned by the policy's quorum of witnesses, freshly.
+ */
+export const LOG_POLICY_OPTIONS = {
+  "log-policy": stringOption({
+    value: "FILE",
+    help:
+      "a log policy (C2SP tlog-policy: log, witness, group and quorum lines): the log must be one of its logs, " +
+      "and its checkpoint cosigned by its quorum of witnesses (rule log/unwitnessed names those missing); " +
+      "instead of --log-key",
+    default: { text: "--log-key's log, with no witness" },
+  }),
+  "max-cosignature-age": durationOption({
+    value: "DURATION",
+    max: 10 * 366 * 86_400,
+    help:
+      "with --log-policy, how old a witness's cosignature may be and still count (90s, 15m, 12h, 30d; a bare " +
+      "number is seconds): a quorum only of older ones is refused (rule log/stale-cosignature)",
+    default: { text: "30d" },
+  }),
+};

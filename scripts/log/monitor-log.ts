@@ -1,5 +1,7 @@
 /**
- * Auditing a served log (issue 26, section 5): its checkpoint verifies with the log's key;
+ * Auditing a served log (issue 26, section 5): its checkpoint is one the monitor's log policy
+ * takes (core/tlog/witnessed-checkpoint.ts: signed by its log's key, and cosigned by its
+ * quorum of witnesses, freshly; a key alone is a policy of no witness);
  * every entry bundle and tile hashes to the checkpoint's root; the latest map its entries
  * make is the one its checkpoint commits to, and every served bucket file is that map's,
  * byte for byte (extension lines are not auditable otherwise); and, given the checkpoint
@@ -11,11 +13,12 @@ import { globalFetch } from "../../core/http/fetch-following.ts";
 import { httpTileStore, LogFileTooLarge, LogReadError } from "../../core/client/http-tile-store.ts";
 import { proveConsistency } from "../../core/tlog/consistency.ts";
 import { auditLog } from "../../core/tlog/audit.ts";
-import { type Checkpoint, openCheckpoint } from "../../core/tlog/checkpoint.ts";
+import type { Checkpoint } from "../../core/tlog/checkpoint.ts";
+import type { LogPolicy } from "../../core/tlog/log-policy.ts";
+import { openWitnessedCheckpoint, type WitnessCount, witnessedRefusal } from "../../core/tlog/witnessed-checkpoint.ts";
 import { bucketFile, bucketPath, latestMap, parseLatestLine } from "../../core/tlog/latest-map.ts";
 import { type Hash, sameHash } from "../../core/tlog/merkle.ts";
 import type { TileStore } from "../../core/tlog/tile-hashes.ts";
-import type { NoteKey } from "../../core/tlog/note-keys.ts";
 import type { RuleId } from "../../core/rules/index.ts";
 import { LoggedReader } from "./log-entries.ts";
 import { parseTilePath } from "../../core/tlog/tile.ts";
@@ -38,6 +41,8 @@ export type Monitored =
       latest: Map<string, string>;
       /** In UMID order. */
       changes: StateChange[];
+      /** How many of the witnesses the policy's quorum counts cosigned the checkpoint, freshly. */
+      witnessed: WitnessCount;
     }
   /** `url`: the served file found wrong. */
   | { ok: false; rule: MonitorRule; url: string; message: string }
@@ -46,18 +51,36 @@ export type Monitored =
 
 type MonitorRule = Extract<
   RuleId,
-  "log/bad-checkpoint" | "log/tile-mismatch" | "log/map-mismatch" | "log/inconsistent" | "log/revocation-undone"
+  | "log/bad-checkpoint"
+  | "log/unwitnessed"
+  | "log/stale-cosignature"
+  | "log/tile-mismatch"
+  | "log/map-mismatch"
+  | "log/inconsistent"
+  | "log/revocation-undone"
 >;
+
+/** The log policy a monitor reads the checkpoint under, the clock (ms) and the bound on a cosignature's age. */
+export interface MonitorPolicy {
+  policy: LogPolicy;
+  now: number;
+  /** Seconds; DEFAULT_MAX_COSIGNATURE_AGE if not given. */
+  maxAge?: number;
+}
 
 /** As long as the client waits for a manifest. */
 const TIMEOUT_MS = 10_000;
 
 /** Audits the log served at `logUrl` (ending in a slash), against `saved`, the checkpoint of an earlier audit. */
-export async function monitorLog(logUrl: string, key: NoteKey, saved: Checkpoint | undefined): Promise<Monitored> {
+export async function monitorLog(
+  logUrl: string,
+  policy: MonitorPolicy,
+  saved: Checkpoint | undefined,
+): Promise<Monitored> {
   // The client's GET and bounds: https: or loopback http:, redirects held to them, each file read up to its most.
   const store = httpTileStore(logUrl, { fetch: globalFetch, timeoutMs: TIMEOUT_MS });
   try {
-    return await audited(store, logUrl, key, saved);
+    return await audited(store, logUrl, policy, saved);
   } catch (error) {
     if (error instanceof LogFileTooLarge)
       return { ok: false, rule: tooLargeRule(error.path), url: logUrl + error.path, message: error.message };
@@ -75,18 +98,28 @@ function tooLargeRule(path: string): MonitorRule {
 async function audited(
   store: TileStore,
   logUrl: string,
-  key: NoteKey,
+  { policy, ...options }: MonitorPolicy,
   saved: Checkpoint | undefined,
 ): Promise<Monitored> {
   const checkpointUrl = logUrl + CHECKPOINT_FILE;
   const fail = (rule: MonitorRule, url: string, message: string) => ({ ok: false, rule, url, message }) as const;
   const note = await store.read(CHECKPOINT_FILE);
   if (note === undefined) return fail("log/bad-checkpoint", checkpointUrl, "not found (404)");
-  const opened = await openCheckpoint(note, key, key.name);
-  if (!opened.ok)
-    return fail("log/bad-checkpoint", checkpointUrl, `does not verify with ${key.name}'s key (${opened.reason})`);
+  const opened = await openWitnessedCheckpoint(note, policy, options);
+  if (!opened.ok) {
+    const why = witnessedRefusal(opened, policy, options);
+    if (opened.reason === "unwitnessed" || opened.reason === "stale")
+      return fail(opened.reason === "stale" ? "log/stale-cosignature" : "log/unwitnessed", checkpointUrl, why);
+    return fail("log/bad-checkpoint", checkpointUrl, why);
+  }
   const { checkpoint } = opened;
   const { size, rootHash } = checkpoint;
+  if (saved !== undefined && saved.origin !== checkpoint.origin)
+    return fail(
+      "log/bad-checkpoint",
+      checkpointUrl,
+      `is a checkpoint of ${checkpoint.origin}, not of ${saved.origin}, whose checkpoint the last run saved`,
+    );
   const oldSize = saved?.size ?? 0;
   if (size < oldSize)
     return fail(
@@ -132,7 +165,8 @@ async function audited(
     .filter(([umid, entry]) => before.get(umid) !== entry)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([umid, after]) => ({ umid, before: before.get(umid), after }));
-  return { ok: true, checkpoint, signedCheckpoint: note, latest: logged.latest, changes };
+  const witnessed = { cosigned: opened.cosigned, of: opened.of };
+  return { ok: true, checkpoint, signedCheckpoint: note, latest: logged.latest, changes, witnessed };
 }
 
 /** Why the audit of the served tiles failed, in words. */

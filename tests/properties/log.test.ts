@@ -14,6 +14,8 @@ import fc from "fast-check";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeBase64url, utf8 } from "../../core/base64url.ts";
 import { latestLogged } from "../../core/client/latest-logged.ts";
+import { keyOnlyPolicy } from "../../core/tlog/log-policy.ts";
+import type { NoteKey } from "../../core/tlog/note-keys.ts";
 import { isRuleId } from "../../core/rules/index.ts";
 import { openCheckpoint } from "../../core/tlog/checkpoint.ts";
 import { parseEntryBundle } from "../../core/tlog/entry-bundle.ts";
@@ -29,6 +31,8 @@ import { DEEP_JSON, documentText, excerpt, holds, mutatedBytes, mutatedText } fr
 
 const ORIGIN = "fixture.example/.well-known/manifest-resolver/log";
 const BASE = "https://fixture.example";
+/** The monitor's policy of the log's key alone, at the clock now. */
+const keyOnly = (key: NoteKey) => ({ policy: keyOnlyPolicy(key), now: Date.now() });
 /** A full bundle and a partial one, so that both widths are read. */
 const UMIDS = Array.from({ length: 260 }, (_, i) => `urn:property:${i}`);
 const entryOf = (umid: string, i: number): LogEntry =>
@@ -111,7 +115,7 @@ describe("properties: the transparency log's files, each read alone", () => {
     const lone = await signedLog([...UMIDS.map(entryOf).map(formatLogEntry), utf8(text)], UMIDS, signer);
     const server = await serveLogFiles(lone.files);
     try {
-      const monitored = await monitorLog(`${server.url}${LOG_PREFIX}/`, signer, undefined);
+      const monitored = await monitorLog(`${server.url}${LOG_PREFIX}/`, keyOnly(signer), undefined);
       assert.ok(!monitored.ok && isRuleId(monitored.rule));
     } finally {
       await server.stop();
@@ -159,7 +163,7 @@ describe("properties: a whole log with one file damaged", () => {
       timeoutMs: 1_000,
     });
     const request = (files: Map<string, Uint8Array>) => ({
-      key: log.signer,
+      policy: keyOnlyPolicy(log.signer),
       now: Date.now(),
       memory: undefined,
       transport: served(files),
@@ -201,12 +205,12 @@ describe("properties: a whole log with one file damaged", () => {
     const server = await serveLogFiles(new Map(log.files));
     after(() => server.stop());
     const logUrl = `${server.url}${LOG_PREFIX}/`;
-    assert.equal((await monitorLog(logUrl, log.signer, undefined)).ok, true);
+    assert.equal((await monitorLog(logUrl, keyOnly(log.signer), undefined)).ok, true);
     await holds(
       "monitor",
       fc.asyncProperty(damagedFile(log.files), async ([path, bytes]) => {
         server.files = new Map([...log.files, [path, bytes]]);
-        const monitored = await monitorLog(logUrl, log.signer, undefined);
+        const monitored = await monitorLog(logUrl, keyOnly(log.signer), undefined);
         assert.ok(
           monitored.ok || monitored.rule === undefined || isRuleId(monitored.rule),
           `${path}: ${excerpt(bytes)}`,

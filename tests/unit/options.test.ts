@@ -10,7 +10,15 @@ import { describe, it, mock } from "node:test";
 import { COMMANDS } from "../../scripts/commands/main.ts";
 import { type Command, type CommandRun, declareCommand, defineCommand } from "../../scripts/cli/command.ts";
 import { runCommand } from "../../scripts/cli/dispatch.ts";
-import { booleanOption, integerOption, jsonOption, listOption, stringOption } from "../../scripts/cli/options.ts";
+import {
+  booleanOption,
+  durationOption,
+  integerOption,
+  jsonOption,
+  listOption,
+  stringOption,
+} from "../../scripts/cli/options.ts";
+import { UsageError } from "../../scripts/cli/exit-status.ts";
 import { readPositionals } from "../../scripts/cli/positionals.ts";
 
 /** Whether A and B are the same type (not merely assignable one to the other). */
@@ -149,6 +157,22 @@ describe("declared options", () => {
     await usageError([...base, "--count=-1"], "--count must be a whole number from 1 to 10, not '-1'");
     await usageError([...base, "--port", "65536"], "--port must be a whole number from 0 to 65535, not '65536'");
     await usageError([...base, "--cap", "all"], "--cap must be a whole number (0: no cap), not 'all'");
+  });
+
+  it("read a duration as whole seconds, from a number and a unit, within its bound", () => {
+    const age = durationOption({ value: "DURATION", max: 2 * 86_400, help: "how old", default: { text: "1d" } });
+    const read = (given: string | undefined) => age.read(given, "--age");
+    assert.deepEqual(["90", "90s", "15m", "12h", "2d", "0", undefined].map(read), [
+      90,
+      90,
+      900,
+      43_200,
+      172_800,
+      0,
+      undefined,
+    ]);
+    for (const given of ["3d", "172801", "1w", "-1", "1.5h", "", "d", " 1d", "1d ", "1D", "9999999999999d"])
+      assert.throws(() => read(given), UsageError, given);
   });
 
   it(
