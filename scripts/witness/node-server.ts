@@ -82,8 +82,8 @@ export async function listenWitness(options: {
 
 /**
  * The request as a Fetch Request. Its target is appended to a fixed origin, never resolved against it (`//x` would
- * name a host); the handler reads only the path. The body is pulled from the socket as the handler reads it: one the
- * handler stops reading (over its limit) is left unread, and the answer closes the connection.
+ * name a host); the handler reads only the path. The body is pulled from the socket as the handler reads it, a chunk
+ * ahead at most: one the handler stops reading (over its limit) is not held, and the rest is drained once answered.
  */
 function toRequest(req: IncomingMessage): Request {
   const target = req.url?.startsWith("/") ? req.url : `/${req.url ?? ""}`;
@@ -92,12 +92,28 @@ function toRequest(req: IncomingMessage): Request {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return new Request(`http://witness${target}`, { method, headers });
-  const chunks = req[Symbol.asyncIterator]();
+  req.pause();
+  let settled = false;
   const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await chunks.next();
-      if (done) controller.close();
-      else controller.enqueue(new Uint8Array(value as Buffer));
+    start(controller) {
+      req.on("data", (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      // Once the handler has cancelled the stream, neither may reach it.
+      req.once("end", () => {
+        if (!settled) controller.close();
+      });
+      req.once("error", (error) => {
+        if (!settled) controller.error(error);
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      settled = true;
+      drain(req);
     },
   });
   // Node's fetch needs `duplex` for a streamed body; the DOM types do not know it.
@@ -108,8 +124,14 @@ async function send(response: Response, req: IncomingMessage, res: ServerRespons
   const body = req.method === "HEAD" ? undefined : new Uint8Array(await response.arrayBuffer());
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   if (body !== undefined) headers["content-length"] = String(body.length);
-  // A body left unread (over the limit) would have to be drained first: the connection ends instead.
-  if (!req.complete) headers.connection = "close";
   res.writeHead(response.status, headers);
   res.end(body);
+  // A body not read whole (refused for its size) is read to its end and dropped, so that the connection can carry
+  // the next request; requestTimeout bounds how long that may take.
+  if (!req.readableEnded) drain(req);
+}
+
+function drain(req: IncomingMessage): void {
+  req.removeAllListeners("data");
+  req.resume();
 }
