@@ -92,7 +92,7 @@ describe("witness serve, over HTTP", () => {
   }, keys);
 });
 
-test("it prints its URL, name and cosigner key, one JSON line per request, and stops on SIGTERM, lock released", async () => {
+test("it prints its URL, name and key, a JSON line per request, and stops on SIGTERM, unlocked", async () => {
   const state = newState();
   const witness = await startWitness(state);
   const [start] = witness.lines;
@@ -123,7 +123,7 @@ test("it prints its URL, name and cosigner key, one JSON line per request, and s
   assert.equal(record.size, 5);
 });
 
-test("its state outlives a restart and a SIGKILL: the last checkpoint answered is the one it goes on from", async () => {
+test("its state outlives a restart and a SIGKILL: it goes on from the last checkpoint answered", async () => {
   const state = newState();
   const tree = new TestTree(400);
   const log = keys.logs[21]!;

@@ -19,7 +19,8 @@ state folder, synced to disk, before the answer; one witness holds the folder at
 Prints one JSON line on start (its URL, name and cosigner key, the vkey to publish) and
 one per request ({time, method, path, status, ms, origin, size, reason}). Stop it with
 Ctrl+C or SIGTERM: requests in flight are answered first.`,
-  epilogue: `Exit status: 0 stopped, 1 cannot serve (the key, the state folder held by another, port in use), 2 usage error.
+  epilogue: `Exit status: 0 stopped, 1 cannot serve (the key, the state folder held by another witness,
+the port in use), 2 usage error.
 
 Example:
   manifest-resolver keygen --role witness

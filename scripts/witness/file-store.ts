@@ -22,7 +22,7 @@ import {
 import { writeDurably } from "./durable-write.ts";
 
 /** A record in the state folder that is not the log's latest cosigned checkpoint: the witness answers 500. */
-export class DamagedRecord extends Error {}
+class DamagedRecord extends Error {}
 
 export class FileWitnessStore implements WitnessStore {
   private readonly serial = new SerialByKey();

@@ -11,7 +11,7 @@ import { acquireLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/display-path.ts";
 import { TEMPORARY_NAME } from "../store/atomic-write.ts";
 
-export const LOCK_FILE = "witness.lock";
+const LOCK_FILE = "witness.lock";
 
 /** Makes `folder` if absent and holds it: the release; throws LockTimeout when another witness holds it. */
 export async function holdStateFolder(folder: string): Promise<() => void> {

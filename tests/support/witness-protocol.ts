@@ -63,7 +63,7 @@ export function origin(i: number): string {
   return `witness.test/log-${i}`;
 }
 
-export async function randomSigner(name: string): Promise<NoteSigner> {
+async function randomSigner(name: string): Promise<NoteSigner> {
   return (await ed25519Signer({ name, seed: crypto.getRandomValues(new Uint8Array(32)) }))!;
 }
 
@@ -91,7 +91,7 @@ export class TestTree {
 }
 
 /** `note` with the signature by the key named `keyName` and of `keyId` changed: that line no longer verifies. */
-export function forged(note: string, key: NoteKey): string {
+function forged(note: string, key: NoteKey): string {
   const parsed = parseNote(note)!;
   const signatures = parsed.signatures.map((line) =>
     line.keyName === key.name && line.keyId === key.keyId
@@ -107,7 +107,7 @@ export interface Answer {
   body: string;
 }
 
-export async function postBody(url: string, body: string | Uint8Array, init: RequestInit = {}): Promise<Answer> {
+async function postBody(url: string, body: string | Uint8Array, init: RequestInit = {}): Promise<Answer> {
   const response = await fetch(`${url}/add-checkpoint`, { method: "POST", body, ...init });
   return { status: response.status, type: response.headers.get("content-type"), body: await response.text() };
 }
@@ -127,7 +127,7 @@ export async function cosignedSize(url: string, logOrigin: string): Promise<numb
 }
 
 /** The cosignatures in a 200's `body` on `checkpoint`, verified with the witness's key: their timestamps. */
-export async function cosignedAt(checkpoint: string, body: string, witness: NoteKey): Promise<number[]> {
+async function cosignedAt(checkpoint: string, body: string, witness: NoteKey): Promise<number[]> {
   const note = parseNote(`${checkpoint}${body}`);
   assert.ok(note, `the cosignature lines extend the checkpoint into a note:\n${body}`);
   const opened = await openCosignatures(note, [witness]);
@@ -148,7 +148,7 @@ export function witnessProtocolSuite(start: () => Promise<RunningWitness>, keys:
     });
     after(() => running?.close());
 
-    test("200: a first checkpoint from old 0, cosigned now; then one extending it, by the log's other key", async () => {
+    test("200: a first checkpoint from old 0, cosigned now; one extending it, by the log's other key", async () => {
       const tree = new TestTree(20);
       const first = await tree.checkpoint([logOf(0)], 7);
       const begun = now();
@@ -245,7 +245,7 @@ export function witnessProtocolSuite(start: () => Promise<RunningWitness>, keys:
       assert.deepEqual(ahead, { status: 409, type: SIZE_MEDIA_TYPE, body: "5\n" });
     });
 
-    test("422: a size 0 that is not the empty tree, a proof from 0, a bad proof, the same size with another root", async () => {
+    test("422: size 0 not empty, a proof from 0, a bad proof, the same size with another root", async () => {
       const tree = new TestTree(10);
       const log = logOf(5);
       const notEmpty = await tree.checkpoint([log], 0, await tree.root(3));
