@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -265,6 +266,35 @@ test("two requests go over one kept-alive connection", async () => {
       });
     assert.deepEqual(await get(), { status: 200, reused: false });
     assert.deepEqual(await get(), { status: 200, reused: true });
+  } finally {
+    agent.destroy();
+    await witness.stop();
+  }
+});
+
+test("a body cut off, or streamed past the limit with no length, ends that request alone", async () => {
+  const witness = await startWitness(newState());
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const { hostname, port } = new URL(witness.url);
+    const cut = connect(Number(port), hostname);
+    await new Promise((resolve) => cut.once("connect", resolve));
+    cut.write("POST /add-checkpoint HTTP/1.1\r\nHost: w\r\nContent-Length: 1000\r\n\r\nold 0\n");
+    cut.destroy();
+    const chunked = await new Promise<{ status: number }>((resolve, reject) => {
+      const req = request(`${witness.url}/add-checkpoint`, { method: "POST", agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode! }));
+      });
+      req.on("error", reject);
+      // 20 chunks of 4 KiB, past the 64 KiB the witness reads, and no Content-Length.
+      for (let i = 0; i < 20; i++) req.write("x".repeat(4096));
+      req.end();
+    });
+    assert.equal(chunked.status, 413);
+    const health = await fetch(`${witness.url}/health`);
+    assert.equal(health.status, 200);
+    await health.text();
   } finally {
     agent.destroy();
     await witness.stop();

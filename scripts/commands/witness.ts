@@ -24,7 +24,14 @@ export const runWitness: CommandRun<typeof witness> = async (values) => {
   if (typeof signer === "string") return failed(signer);
 
   const state = resolve(values.state);
-  const release = await holdStateFolder(state);
+  let release: () => void;
+  try {
+    release = await holdStateFolder(state);
+  } catch (error) {
+    // Held by another witness (LockTimeout, which says by whom), or a folder this process cannot make or write.
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+    return failed(`cannot use the state folder ${state}: ${(error as Error).message}`);
+  }
   const log = (event: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...event }));
   const handler = witnessHandler({
     witness: { signer, logs, clock: () => Math.floor(Date.now() / 1000) },

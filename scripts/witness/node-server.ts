@@ -37,14 +37,13 @@ export async function listenWitness(options: {
     { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: HEADERS_MS, requestTimeout: REQUEST_MS },
     async (req, res) => {
       const started = performance.now();
-      const request = toRequest(req);
       let response: Response;
       try {
-        response = await handler(request);
+        response = await handler(toRequest(req));
       } catch (error) {
         failed({
-          method: request.method,
-          path: new URL(request.url).pathname,
+          method: req.method ?? "",
+          path: (req.url ?? "").split("?")[0]!,
           status: 500,
           ms: performance.now() - started,
           reason: (error as Error).message,
@@ -54,7 +53,8 @@ export async function listenWitness(options: {
           headers: { "content-type": "text/plain; charset=utf-8" },
         });
       }
-      await send(response, req, res);
+      // Nothing a client does may end the process: an answer that cannot be sent ends its connection alone.
+      await send(response, req, res).catch(() => res.destroy());
     },
   );
   await new Promise<void>((listening, reject) => {
@@ -96,17 +96,19 @@ function toRequest(req: IncomingMessage): Request {
   let settled = false;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
+      // Each ends the stream once: the body read whole, the handler's cancel, or the connection lost before the end.
+      const settle = (end: () => void) => {
+        if (settled) return;
+        settled = true;
+        end();
+      };
       req.on("data", (chunk: Buffer) => {
         controller.enqueue(new Uint8Array(chunk));
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
-      // Once the handler has cancelled the stream, neither may reach it.
-      req.once("end", () => {
-        if (!settled) controller.close();
-      });
-      req.once("error", (error) => {
-        if (!settled) controller.error(error);
-      });
+      req.once("end", () => settle(() => controller.close()));
+      req.once("error", (error) => settle(() => controller.error(error)));
+      req.once("close", () => settle(() => controller.error(new Error("the connection closed before the body's end"))));
     },
     pull() {
       req.resume();

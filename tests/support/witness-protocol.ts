@@ -23,8 +23,9 @@ import { MAX_BODY_BYTES } from "../../core/witness/witness-handler.ts";
 export interface WitnessKeys {
   /** The witness's name, its cosignatures' key name. */
   name: string;
-  /** The witness's Ed25519 private key, PKCS#8 PEM (as keygen writes it). */
+  /** The witness's Ed25519 private key, PKCS#8 PEM (as keygen writes it), and its 32-byte seed. */
   witnessPem: string;
+  witnessSeed: Uint8Array;
   /** Its cosigner key (type 0x04): what its cosignatures verify with. */
   witness: NoteKey;
   /** The logs' signers, several origins; ORIGIN_COUNT origins, the first with a second key. */
@@ -52,6 +53,7 @@ export async function witnessKeys(name = "witness.test/w1"): Promise<WitnessKeys
   return {
     name,
     witnessPem: privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+    witnessSeed: seed,
     witness: { name, keyId: witness.keyId, publicKey: witness.publicKey },
     logs,
     logsText,
