@@ -12,6 +12,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { COSIGNATURE_TYPE, formatVerifierKey } from "../core/tlog/note-keys.ts";
 import { parseSizeBody } from "../core/tlog/witness-protocol.ts";
 import { originHash } from "../core/witness/witness-store.ts";
 import { CLI } from "./support/paths.ts";
@@ -47,10 +48,10 @@ interface Witness {
   kill(): Promise<void>;
 }
 
-/** `witness serve` on a free port with `state`, once it says where it listens. */
-function startWitness(state: string, extra: string[] = []): Promise<Witness> {
-  const args = ["witness", "serve", "--key", keyFile, "--logs", logsFile, "--name", keys.name, "--port", "0"];
-  const child = spawn(process.execPath, [CLI, ...args, "--state", state, ...extra], {
+/** `witness serve` on a free port with `state` (and the suite's key, or `key`), once it says where it listens. */
+function startWitness(state: string, key = keyFile): Promise<Witness> {
+  const args = ["witness", "serve", "--key", key, "--logs", logsFile, "--name", keys.name, "--port", "0"];
+  const child = spawn(process.execPath, [CLI, ...args, "--state", state], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: Record<string, unknown>[] = [];
@@ -353,6 +354,18 @@ test("a damaged record answers 500, logged, and never a cosignature as if from s
     for (const line of failures) assert.ok(String(line.reason).includes(record), String(line.reason));
     assert.equal(readFileSync(record, "utf8"), text, `${what}: left as it was`);
   }
+});
+
+test("keygen --role witness writes the key alone, and witness serve prints its cosigner key", async () => {
+  const folder = mkdtempSync(join(scratch, "keygen-"));
+  const made = await runCli(["keygen", "--role", "witness", "--file", join(folder, "keys", "witness.pem")], folder);
+  assert.equal(made.status, 0, made.stderr);
+  assert.deepEqual(readdirSync(folder, { recursive: true }).sort(), ["keys", join("keys", "witness.pem")]);
+  const spki = /public key \(SPKI, base64\): (\S+)/.exec(made.stdout)?.[1];
+  const witness = await startWitness(newState(), join(folder, "keys", "witness.pem"));
+  await witness.stop();
+  const publicKey = Buffer.from(spki!, "base64").subarray(-32);
+  assert.equal(witness.lines[0]!.key, formatVerifierKey(keys.name, publicKey, COSIGNATURE_TYPE));
 });
 
 test("a list of logs that breaks the format is a usage error naming FILE:line:column", async () => {

@@ -16,7 +16,12 @@ import { COSIGNATURE_TYPE, formatVerifierKey, type NoteKey } from "../../core/tl
 import { ed25519Signer, type NoteSigner, openNote, signNote } from "../../core/tlog/note-signature.ts";
 import { consistencyProof } from "../../core/tlog/proofs.ts";
 import { TreeHashes } from "../../core/tlog/tree-hashes.ts";
-import { formatAddCheckpoint, SIZE_MEDIA_TYPE } from "../../core/tlog/witness-protocol.ts";
+import {
+  formatAddCheckpoint,
+  MAX_PROOF_LINES,
+  parseCosignatureLines,
+  SIZE_MEDIA_TYPE,
+} from "../../core/tlog/witness-protocol.ts";
 import { originHash } from "../../core/witness/witness-store.ts";
 import { MAX_BODY_BYTES } from "../../core/witness/witness-handler.ts";
 
@@ -156,7 +161,11 @@ export function witnessProtocolSuite(start: () => Promise<RunningWitness>, keys:
       const begun = now();
       const answered = await addCheckpoint(url, 0, [], first);
       assert.equal(answered.status, 200, answered.body);
-      assert.match(answered.body, /^(\u2014 \S+ \S+\n)+$/u);
+      const lines = parseCosignatureLines(answered.body);
+      assert.deepEqual(
+        lines?.map(({ keyName, keyId }) => ({ keyName, keyId })),
+        [{ keyName: keys.name, keyId: keys.witness.keyId }],
+      );
       const [timestamp, ...more] = await cosignedAt(first, answered.body, keys.witness);
       assert.deepEqual(more, []);
       assert.ok(timestamp! >= begun - 1 && timestamp! <= now() + 1, `timestamp ${timestamp} is now`);
@@ -225,7 +234,7 @@ export function witnessProtocolSuite(start: () => Promise<RunningWitness>, keys:
         "no old line": `\n${checkpoint}`,
         "no empty line": `old 0\n${checkpoint}`,
         "a checkpoint size with a leading zero": `old 0\n\n${checkpoint.replace("\n4\n", "\n04\n")}`,
-        "64 proof lines": `old 2\n${proofLine.repeat(64)}\n${checkpoint}`,
+        "64 proof lines": `old 2\n${proofLine.repeat(MAX_PROOF_LINES + 1)}\n${checkpoint}`,
         "a proof line that is not base64": `old 2\n${proofLine}not*base64\n\n${checkpoint}`,
         "a proof line of 31 bytes": `old 2\n${Buffer.alloc(31).toString("base64")}\n\n${checkpoint}`,
         "no checkpoint": "old 0\n\n",
