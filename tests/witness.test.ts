@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { COSIGNATURE_TYPE, formatVerifierKey, parseVerifierKey } from "../core/tlog/note-keys.ts";
-import { parseSizeBody } from "../core/tlog/witness-protocol.ts";
+import { formatAddCheckpoint, parseSizeBody } from "../core/tlog/witness-protocol.ts";
 import { originHash } from "../core/witness/witness-store.ts";
 import { CLI } from "./support/paths.ts";
 import { runCli } from "./support/processes.ts";
@@ -124,6 +124,32 @@ test("it prints its URL, name and key, a JSON line per request, and stops on SIG
   // Its record: the checkpoint, cosigned, under the origin's hash.
   const record = JSON.parse(readFileSync(join(state, `${await originHash(origin(20))}.json`), "utf8"));
   assert.equal(record.size, 5);
+});
+
+test("a stop answers the request in flight first", async () => {
+  const state = newState();
+  const witness = await startWitness(state);
+  const body = Buffer.from(
+    formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: await new TestTree(3).checkpoint([keys.logs[31]!], 3) }),
+  );
+  const { hostname, port } = new URL(witness.url);
+  const socket = connect(Number(port), hostname);
+  let answer = "";
+  socket.on("data", (chunk: Buffer) => (answer += chunk));
+  const closed = new Promise((resolve) => socket.once("close", resolve));
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(`POST /add-checkpoint HTTP/1.1\r\nHost: w\r\nContent-Length: ${body.length}\r\n\r\n`);
+  socket.write(body.subarray(0, 10));
+  // Answered on another connection after the first bytes were sent: the witness has the request in hand.
+  await (await fetch(`${witness.url}/health`)).text();
+  const exited = witness.stop();
+  socket.write(body.subarray(10));
+  // The answer, and then the witness ends the connection: its last request.
+  await closed;
+  assert.match(answer, /^HTTP\/1\.1 200 /);
+  assert.match(answer, /\r\nconnection: close\r\n/i);
+  assert.equal(await exited, 0);
+  assert.ok(!existsSync(join(state, "witness.lock")));
 });
 
 test("its state outlives a restart and a SIGKILL: it goes on from the last checkpoint answered", async () => {

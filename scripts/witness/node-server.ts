@@ -21,7 +21,7 @@ const STOP_MS = 10_000;
 export interface WitnessServer {
   url: string;
   server: Server;
-  /** Stops accepting, lets requests in flight finish (up to STOP_MS), then resolves. */
+  /** Stops accepting, answers the requests in flight (for up to STOP_MS), each connection's last, then resolves. */
   stop(): Promise<void>;
 }
 
@@ -33,6 +33,7 @@ export async function listenWitness(options: {
   failed: (event: WitnessEvent) => void;
 }): Promise<WitnessServer> {
   const { handler, host, port, failed } = options;
+  let stopping = false;
   const server = createServer(
     { keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: HEADERS_MS, requestTimeout: REQUEST_MS },
     async (req, res) => {
@@ -54,7 +55,7 @@ export async function listenWitness(options: {
         });
       }
       // Nothing a client does may end the process: an answer that cannot be sent ends its connection alone.
-      await send(response, req, res).catch(() => res.destroy());
+      await send(response, req, res, stopping).catch(() => res.destroy());
     },
   );
   await new Promise<void>((listening, reject) => {
@@ -69,6 +70,7 @@ export async function listenWitness(options: {
     server,
     stop: () =>
       new Promise<void>((stopped) => {
+        stopping = true;
         const force = setTimeout(() => server.closeAllConnections(), STOP_MS);
         force.unref();
         server.close(() => {
@@ -122,10 +124,12 @@ function toRequest(req: IncomingMessage): Request {
   return new Request(`http://witness${target}`, { method, headers, body, duplex: "half" } as RequestInit);
 }
 
-async function send(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Writes `response`; `last`: the server is stopping, and the connection ends with this answer. */
+async function send(response: Response, req: IncomingMessage, res: ServerResponse, last: boolean): Promise<void> {
   const body = req.method === "HEAD" ? undefined : new Uint8Array(await response.arrayBuffer());
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   if (body !== undefined) headers["content-length"] = String(body.length);
+  if (last) headers.connection = "close";
   res.writeHead(response.status, headers);
   res.end(body);
   // A body not read whole (refused for its size) is read to its end and dropped, so that the connection can carry
