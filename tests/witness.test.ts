@@ -327,6 +327,14 @@ test("a body cut off, or streamed past the limit with no length, ends that reque
     agent.destroy();
     await witness.stop();
   }
+  // Logged as the client's fault, not the witness's.
+  assert.deepEqual(
+    witness.lines
+      .filter((line) => line.path === "/add-checkpoint")
+      .map((line) => line.status)
+      .sort(),
+    [400, 413],
+  );
 });
 
 test("one witness per state folder: a second fails, naming the lock; a dead process's lock is taken over", async () => {

@@ -18,6 +18,9 @@ const REQUEST_MS = 30_000;
 /** How long a stop waits for requests in flight before it closes their connections. */
 const STOP_MS = 10_000;
 
+/** A request body that never arrived whole. */
+class CutShort extends Error {}
+
 export interface WitnessServer {
   url: string;
   server: Server;
@@ -45,7 +48,8 @@ export async function listenWitness(options: {
         failed({
           method: req.method ?? "",
           path: (req.url ?? "").split("?")[0]!,
-          status: 500,
+          // The client's doing (it is gone, and reads no answer), or the witness's, which its operator must see.
+          status: error instanceof CutShort ? 400 : 500,
           ms: performance.now() - started,
           reason: (error as Error).message,
         });
@@ -109,8 +113,12 @@ function toRequest(req: IncomingMessage): Request {
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
       req.once("end", () => settle(() => controller.close()));
-      req.once("error", (error) => settle(() => controller.error(error)));
-      req.once("close", () => settle(() => controller.error(new Error("the connection closed before the body's end"))));
+      req.once("error", (error) =>
+        settle(() => controller.error(new CutShort(`the body was cut short: ${error.message}`))),
+      );
+      req.once("close", () =>
+        settle(() => controller.error(new CutShort("the connection closed before the body's end"))),
+      );
     },
     pull() {
       req.resume();
