@@ -66,7 +66,7 @@ export interface Project {
 }
 
 /** The roles a key has, each its own file in the keys folder (`<role>.pem`). */
-export const KEY_ROLES = ["signing", "log", "status-list"] as const;
+export const KEY_ROLES = ["signing", "log", "status-list", "witness"] as const;
 export type KeyRole = (typeof KEY_ROLES)[number];
 
 export interface Settings {

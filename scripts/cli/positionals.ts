@@ -2,7 +2,8 @@
  * A command's positional arguments, declared once, in order: their names in the synopsis
  * (FILE, UMID), which are required, and whether the last one is repeatable. The count
  * given is checked against them, with a usage error saying what the command takes, and
- * they are handed to the command typed: `string`, `string | undefined`, or `string[]`.
+ * they are handed to the command typed: `string`, `string | undefined`, or `string[]`. A
+ * positional with `choices` is an action word (`witness serve`): the synopsis shows the words.
  */
 import { UsageError } from "./exit-status.ts";
 
@@ -14,6 +15,8 @@ export interface Positional {
   repeatable?: boolean;
   /** Given as "", a usage error. */
   nonEmpty?: boolean;
+  /** The words it may be, for an action (`serve`): the synopsis shows them in its place. */
+  choices?: readonly string[];
 }
 
 export type PositionalValues<P extends readonly Positional[]> = {
@@ -42,14 +45,18 @@ export function readPositionals<P extends readonly Positional[]>(
   for (const [i, positional] of declared.entries())
     if (positional.nonEmpty && [values[i]].flat().includes(""))
       throw new UsageError(`${positional.name} must not be empty`);
+  for (const [i, positional] of declared.entries())
+    if (positional.choices && values[i] !== undefined && !positional.choices.includes(values[i] as string))
+      throw new UsageError(`${positional.name} must be ${positional.choices.join(" or ")}, not '${values[i]}'`);
   // The one place the declared types meet the arguments: each is read as its declaration says.
   return values as PositionalValues<P>;
 }
 
 /** The synopsis of the arguments: `BASE_URL [UMID...]`. */
 export function positionalSynopsis(declared: readonly Positional[]): string[] {
-  return declared.map(({ name, required, repeatable }) => {
-    const word = repeatable ? `${name}...` : name;
+  return declared.map(({ name, required, repeatable, choices }) => {
+    const shown = choices?.join("|") ?? name;
+    const word = repeatable ? `${shown}...` : shown;
     return required ? word : `[${word}]`;
   });
 }
@@ -57,6 +64,7 @@ export function positionalSynopsis(declared: readonly Positional[]): string[] {
 /** What a command given no argument needs: "a FILE", "at least one FILE|DIR", "BASE_URL and UMID". */
 function needed(declared: readonly Positional[]): string {
   const required = declared.filter((positional) => positional.required);
+  if (required.length === 1 && required[0]!.choices) return `${required[0]!.name} ${required[0]!.choices.join("|")}`;
   if (required.length > 1) return required.map((positional) => positional.name).join(" and ");
   return `${required[0]!.repeatable ? "at least one" : "a"} ${required[0]!.name}`;
 }

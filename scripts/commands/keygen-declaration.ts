@@ -20,6 +20,7 @@ CI's secrets:
                origin (logOrigin, else the resolver's host); the key stays off CI.
   status-list  statusListKey (its did:key) in manifest-resolver.json, with statusLists
                on; CI gets the key as UM_STATUS_LIST_KEY.
+  witness      nothing else: witness serve --key takes it, and prints its cosigner key.
 The private key is never printed, never written into the content folder (by its real
 path: not through a symbolic link either), and an existing file is never overwritten.
 Make each key for one role alone.`,
@@ -34,7 +35,9 @@ Examples:
   options: {
     role: stringOption({
       value: "ROLE",
-      help: "what the key is for: signing (manifests), log (the transparency log's) or status-list (the status lists')",
+      help:
+        "what the key is for: signing (manifests), log (the transparency log's), status-list (the status " +
+        "lists') or witness (a witness's, to cosign logs' checkpoints)",
       default: "signing",
     }),
     ...fileOptions("where to write the private key", { text: "<keysDir>/<ROLE>.pem" }),

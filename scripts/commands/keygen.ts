@@ -3,7 +3,8 @@
  * written where that role needs it, so that no step of a publisher's path is a hand edit:
  * - signing: pinned in content/_keys.json, and made the project's signingKeyRef;
  * - log: the log's verifier, content/_log/verifier, and the project's logOrigin;
- * - status-list: the project's statusListKey, with statusLists on.
+ * - status-list: the project's statusListKey, with statusLists on;
+ * - witness: nothing (a witness's key is named by `witness serve --name`).
  * Whatever can refuse is asked before the key is made: a key written for nothing is one more secret to clean up.
  */
 import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
@@ -72,7 +73,9 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
       ? signingKey(key, values["key-ref"], settings, content)
       : role === "log"
         ? logKey(key, settings, content)
-        : statusListKey(key, file, settings);
+        : role === "witness"
+          ? witnessKey(file)
+          : statusListKey(key, file, settings);
   if (typeof placement === "string") return failed(placement);
   try {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
@@ -87,7 +90,7 @@ export const runKeygen: CommandRun<typeof keygen> = async (values) => {
   const lines = [
     `wrote the private key to ${file} (owner-only; keep it secret and out of git)`,
     `public key (SPKI, base64): ${key.spki}`,
-    ...(role === "log" ? [] : [`as a did:key: ${key.didKey} (keyRef ${key.didKeyRef})`]),
+    ...(role === "log" || role === "witness" ? [] : [`as a did:key: ${key.didKey} (keyRef ${key.didKeyRef})`]),
     ...(typeof written === "string" ? [] : written),
     ...placement.lines,
   ];
@@ -201,6 +204,14 @@ function logKey(key: NewKey, settings: Settings, content: string): Placement | s
       const set = await setProject(settings, { logOrigin: origin }, "logOrigin");
       return typeof set === "string" ? set : [...lines, ...set];
     },
+  };
+}
+
+/** A witness's key: nothing of the project names it; `witness serve` prints its cosigner key, named, to publish. */
+function witnessKey(file: string): Placement {
+  return {
+    lines: [`next: manifest-resolver witness serve --key ${shellWord(file)} --logs FILE --name NAME`],
+    write: async () => [],
   };
 }
 

@@ -1,7 +1,7 @@
 /** `manifest-resolver log`: append what the content now serves to its transparency log, and sign a checkpoint. */
 import { verificationCacheOff } from "./deprecated-spelling.ts";
 import { join } from "node:path";
-import { decodeBase64url, encodeBase64 } from "../../core/base64url.ts";
+import { encodeBase64 } from "../../core/base64url.ts";
 import { quoted } from "../../core/excerpt.ts";
 import { appendEntries } from "../../core/tlog/append.ts";
 import { MAX_ENTRY_SIZE } from "../../core/tlog/entry-bundle.ts";
@@ -12,12 +12,11 @@ import { isKeyName } from "../../core/tlog/note.ts";
 import { LOG_PREFIX } from "../../core/umid-path.ts";
 import type { LogPolicy, PolicyWitness } from "../../core/tlog/log-policy.ts";
 import { formatVerifierKey, type NoteKey } from "../../core/tlog/note-keys.ts";
-import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { checkContent, logStates, openCache, saveCache } from "../pipeline/index.ts";
 import { projectSettings } from "./project-settings.ts";
 import { CONFIG_FILE, keyFile } from "../config.ts";
 import { existsSync } from "node:fs";
-import { loadPrivateKey } from "../crypto/profile-a.ts";
+import { pemNoteSigner } from "../crypto/note-signer.ts";
 import { withFileLocks } from "../edit/file-lock.ts";
 import { changedEntries, revivedUmids, servedEntries } from "../log/log-entries.ts";
 import { revivalProblem, unservedProblem } from "../log/log-gate.ts";
@@ -62,7 +61,7 @@ export const runLog: CommandRun<typeof log> = async (values) => {
       throw new UsageError(
         `no log key at ${keyPath}: make one with manifest-resolver keygen --role log, or give --key PEM`,
       );
-    const signer = await logSigner(keyPath, origin);
+    const signer = await pemNoteSigner(keyPath, origin);
     if (typeof signer === "string") {
       console.error(`manifest-resolver: ${printable(signer)}`);
       return EXIT_FAILED;
@@ -201,13 +200,6 @@ function checkedOrigin(origin: string): string {
 }
 
 /** A signed-note signer named `origin` with the Ed25519 key in the PEM file, or why it cannot be had. */
-async function logSigner(path: string, origin: string): Promise<NoteSigner | string> {
-  const key = await loadPrivateKey(path);
-  if (typeof key === "string") return key;
-  const seed = decodeBase64url(key.export({ format: "jwk" }).d!)!;
-  return (await ed25519Signer({ name: origin, seed }))!;
-}
-
 function refuse(
   rule: "log/wrong-key" | "log/unverifiable" | "log/entry-too-large" | "log/revocation-undone",
   file: string,

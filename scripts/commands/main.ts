@@ -124,6 +124,15 @@ export const COMMANDS: CommandEntry[] = [
       ),
   },
   {
+    name: "witness",
+    summary: "witness serve: cosign the checkpoints of logs, each extending the last (C2SP tlog-witness)",
+    load: async () =>
+      defineCommand(
+        (await import("./witness-declaration.ts")).witness,
+        async () => (await import("./witness.ts")).runWitness,
+      ),
+  },
+  {
     name: "evaluate",
     summary: "evaluate a manifest as a relying party would, and print its receipt",
     load: async () =>

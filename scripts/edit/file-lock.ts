@@ -24,8 +24,11 @@ interface Holder {
 /** Runs `work` holding the lock of `path`, waiting at most `waitMs` for it. */
 export async function withFileLock<T>(path: string, waitMs: number, work: () => Promise<T>): Promise<T> {
   const lock = `${path}.lock`;
+  const busy = (by: string) =>
+    `${displayPath(path)} is being edited by ${by}; gave up waiting. If no such command is running any more, ` +
+    `delete ${displayPath(lock)}`;
   // No folder, no file to protect: `work` says what is missing.
-  if (!(await acquire(lock, Date.now() + waitMs))) return work();
+  if (!(await acquireLock(lock, waitMs, busy))) return work();
   try {
     return await work();
   } finally {
@@ -33,14 +36,18 @@ export async function withFileLock<T>(path: string, waitMs: number, work: () => 
   }
 }
 
-/** Takes the lock (true), or finds that its folder does not exist (false). */
 /** Runs `work` holding the locks of all `paths`, taken in one order so that two commands never wait on each other. */
 export async function withFileLocks<T>(paths: readonly string[], waitMs: number, work: () => Promise<T>): Promise<T> {
   const [first, ...rest] = [...new Set(paths)].sort();
   return first === undefined ? work() : withFileLock(first, waitMs, () => withFileLocks(rest, waitMs, work));
 }
 
-async function acquire(lock: string, deadline: number): Promise<boolean> {
+/**
+ * Takes `lock` (true), or finds that its folder does not exist (false), waiting at most `waitMs` for its holder to
+ * release it; then throws LockTimeout, saying `busy(who holds it)`. Who takes it removes it once done.
+ */
+export async function acquireLock(lock: string, waitMs: number, busy: (by: string) => string): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   for (;;) {
     try {
@@ -63,10 +70,7 @@ async function acquire(lock: string, deadline: number): Promise<boolean> {
         held === undefined
           ? "another command"
           : `process ${held.holder.pid} on ${held.holder.host} since ${held.holder.since}`;
-      throw new LockTimeout(
-        `${displayPath(lock.slice(0, -".lock".length))} is being edited by ${by}; gave ` +
-          `up waiting. If no such command is running any more, delete ${displayPath(lock)}`,
-      );
+      throw new LockTimeout(busy(by));
     }
     await sleep(20 + Math.random() * 30);
   }

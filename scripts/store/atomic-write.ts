@@ -7,6 +7,7 @@
  * leaves at most a temporary, which the sweep (sweep.ts) or the failed write removes.
  * Nothing is fsync'd, as before: a file is replaced for a later run's speed or a
  * publisher's edit, and each reader of a cache or state file checks its digest or shape.
+ * (A witness's record must outlive a power cut: scripts/witness/durable-write.ts syncs.)
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, openSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -15,12 +16,17 @@ import { basename, dirname, join } from "node:path";
 /** A temporary `writeAtomically` makes: what a sweep may remove once it is stale. */
 export const TEMPORARY_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
+/** A new temporary's path for a file that replaces `path`: in its folder, named as TEMPORARY_NAME says. */
+export function temporaryBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+}
+
 /** What is written: bytes or text, or a function that writes them to the open file (`fd`) in parts. */
 export type FileContent = string | Uint8Array | ((fd: number) => void);
 
 /** Replaces `path` with `content` in one step, keeping the file's permissions (a new file's: 0o644, less the umask). */
 export function writeAtomically(path: string, content: FileContent): void {
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temporary = temporaryBeside(path);
   const existingMode = statSync(path, { throwIfNoEntry: false })?.mode;
   const kept = existingMode === undefined ? undefined : existingMode & 0o777;
   const fd = openSync(temporary, "wx", kept ?? 0o644);
