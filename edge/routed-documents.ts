@@ -6,7 +6,8 @@
  * document), a warm one none.
  *
  * Which paths are looked up is decided here, from the paths of the contract (core/umid-path.ts), so that a UMID's
- * lookup costs no read of the table: a resolve path is one segment and a status path has its own prefix, and
+ * lookup costs no read of the table (but the first of a record store, which reads whether the deploy serves a log:
+ * servesLog): a resolve path is one segment and a status path has its own prefix, and
  * neither is routed; any other path of more than one segment may have a row, and so may any path ending `/did.json`,
  * which a did:web document's path does wherever its DID puts it: `/did.json`, the one path of one segment a document
  * can have (a did:web's on a resolver below a base path: `did:web:host:base`), and one under the status endpoint's
