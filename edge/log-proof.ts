@@ -13,7 +13,8 @@
  * A manifest answer links to its proof (`Link`, relation TLOG_PROOF_RELATION) when the deploy serves a log. Whether
  * it does is the route table's row for the checkpoint: read once per record store, on the first UMID request, beside
  * that request's record lookup, then kept (RoutedDocuments.servesLog), so no manifest answer waits on a read for it.
- * The link names the UMID_PATH as it was asked: the proof endpoint takes the same paths.
+ * The link names the UMID_PATH as it was asked (the proof endpoint takes the same paths), relative to the manifest's
+ * URL: `<.well-known/manifest-resolver/log/proof/{UMID_PATH}>`.
  */
 import { utf8 } from "../core/base64url.ts";
 import { LOG_PROOF } from "../core/served-kinds.ts";
@@ -30,9 +31,13 @@ export function isProofPath(pathname: string): boolean {
   return pathname === PROOF_PREFIX || pathname.startsWith(`${PROOF_PREFIX}/`);
 }
 
-/** The path of the proof a manifest answer at `pathname` (a resolve path) links to. */
+/**
+ * The reference to the proof a manifest answer at `pathname` (a resolve path) links to: relative to the manifest's
+ * URL, so that it holds for a resolver below a base path (whose host strips the base before the handler sees it) as
+ * for one at its host's root.
+ */
 export function proofLinkOf(pathname: string): string {
-  return PROOF_PREFIX + pathname;
+  return PROOF_PREFIX.slice(1) + pathname;
 }
 
 /**

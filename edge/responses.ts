@@ -91,7 +91,7 @@ export function manifestNotModified(etag: string, proof?: string): Answer {
   return proof === undefined ? answer : withProofLink(answer, proof);
 }
 
-/** `proof` is a request path: percent-encoded by the URL parser, so it holds no `>` to end the reference. */
+/** `proof` is of a request path: percent-encoded by the URL parser, so it holds no `>` to end the reference. */
 function withProofLink(answer: Answer, proof: string): Answer {
   answer.headers.push(["Link", `<${proof}>; rel="${TLOG_PROOF_RELATION}"`]);
   return answer;

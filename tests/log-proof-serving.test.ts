@@ -78,7 +78,14 @@ describe("offline proofs, served (issue 41)", () => {
       for (const mode of [undefined, "b64u"] as const) {
         const manifest = await request(records, umidPath(umid, mode));
         assert.equal(manifest.status, 200, umid);
-        assert.equal(manifest.headers.get("link"), `<${proofPath(umid, mode)}>; rel="${TLOG_PROOF_RELATION}"`);
+        const link = manifest.headers.get("link")!;
+        assert.equal(link, `<${proofPath(umid, mode).slice(1)}>; rel="${TLOG_PROOF_RELATION}"`);
+        // Relative to the manifest's URL: below a base path too.
+        const base = "https://resolver.test/base";
+        assert.equal(
+          new URL(link.slice(1, link.indexOf(">")), base + umidPath(umid, mode)).href,
+          base + proofPath(umid, mode),
+        );
         const revalidated = await request(records, umidPath(umid, mode), "GET", manifest.headers.get("etag"));
         assert.equal(revalidated.status, 304);
         assert.equal(revalidated.headers.get("link"), manifest.headers.get("link"));

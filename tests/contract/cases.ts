@@ -74,12 +74,14 @@ export function etagOf(body: Buffer): string {
 }
 
 /**
- * The Link of a manifest answer at `path` (issue 41): its offline proof, at the UMID_PATH as asked, with the C2SP
- * relation; none from a resolver that serves no log.
+ * The Link of a manifest answer at `path` (issue 41): its offline proof, at the UMID_PATH as asked, relative to the
+ * manifest's URL (a resolver below a base path serves it below its base), with the C2SP relation; none from a
+ * resolver that serves no log.
  */
 function proofLink(path: string, logged: boolean): string | null {
   if (!logged) return null;
-  return `<${PROOF_PREFIX}${new URL(path, "http://resolver.test").pathname}>; rel="${TLOG_PROOF_RELATION}"`;
+  const pathname = new URL(path, "http://resolver.test").pathname;
+  return `<${PROOF_PREFIX.slice(1)}${pathname}>; rel="${TLOG_PROOF_RELATION}"`;
 }
 
 function ok(
