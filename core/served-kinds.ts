@@ -40,3 +40,8 @@ export const LOG_CHECKPOINT: ServedKind = { contentType: "text/plain; charset=ut
 export const LOG_PARTIAL_TILE: ServedKind = { contentType: "application/octet-stream", cacheControl: CACHE_LOG_EDGE };
 export const LOG_TILE: ServedKind = { contentType: "application/octet-stream", cacheControl: CACHE_IMMUTABLE };
 export const LOG_BUCKET: ServedKind = { contentType: JSON_CONTENT_TYPE, cacheControl: CACHE_IMMUTABLE };
+/**
+ * A UMID's offline proof (C2SP tlog-proof, composed at the edge: edge/log-proof.ts). C2SP names no media type for
+ * one; it is text, and it holds the checkpoint, so it changes when the checkpoint does and is kept no longer.
+ */
+export const LOG_PROOF: ServedKind = { contentType: "text/plain; charset=utf-8", cacheControl: CACHE_LOG_EDGE };

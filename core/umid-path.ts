@@ -19,6 +19,16 @@ export const STATUS_LIST_PREFIX = "/.well-known/manifest-resolver/status-list";
 export const RESOLVERS_PATH = "/.well-known/um-resolvers";
 /** The transparency log (issue 26): its checkpoint, tiles and latest-map buckets, under this prefix. */
 export const LOG_PREFIX = "/.well-known/manifest-resolver/log";
+/**
+ * Offline proofs (issue 41): the C2SP tlog-proof of a UMID's latest log entry at this prefix, then a UMID_PATH as the
+ * resolve endpoint takes it (edge/log-proof.ts). No file of the log is named `proof`, so the paths never meet.
+ */
+export const PROOF_PREFIX = `${LOG_PREFIX}/proof`;
+/**
+ * The relation of a manifest answer's `Link` to its proof: an extension relation type (RFC 8288 §2.1.2), a URI since
+ * no registered relation names a transparency log proof; the URI is the C2SP spec of the format.
+ */
+export const TLOG_PROOF_RELATION = "https://c2sp.org/tlog-proof";
 
 /** The URL of the log a resolver at `baseUrl` serves, ending in a slash: its files' paths follow. */
 export function logUrlOf(baseUrl: string): string {

@@ -9,9 +9,11 @@ import {
   DESCRIPTOR_PATH,
   HEALTH_PATH,
   LOG_PREFIX,
+  PROOF_PREFIX,
   RESOLVERS_PATH,
   STATUS_LIST_PREFIX,
   STATUS_PREFIX,
+  TLOG_PROOF_RELATION,
 } from "../core/umid-path.ts";
 
 const RESOLVER_NAME = "manifest-resolver";
@@ -37,6 +39,10 @@ export const descriptor = {
       `${LOG_PREFIX}/: the transparency log, as C2SP tlog-tiles serves one (checkpoint, tile/<L>/<N>[.p/<W>], ` +
       "tile/entries/<N>[.p/<W>]) with the latest map's buckets at latest/<size>/<bucket>, when the publisher " +
       "keeps a log (404 otherwise); its verifier key is not served: get it from the publisher",
+    proof:
+      `${PROOF_PREFIX}/{UMID_PATH}: the C2SP tlog-proof of the UMID's latest log entry, its extra data the JCS ` +
+      '{"bucket":<its latest-map bucket file>,"entry":"<the entry>"}; 404 without a log or an entry; a manifest ' +
+      `answer links to it: Link rel="${TLOG_PROOF_RELATION}"`,
     statusList:
       `${STATUS_LIST_PREFIX}/<listId>: a W3C BitstringStatusListCredential (statusPurpose message, statusSize 2: ` +
       "0x0 active, 0x1 suspended, 0x2 revoked), for statusRefs <list URL>#<index>; 404 for a list not published",
@@ -54,6 +60,7 @@ export const descriptor = {
     log:
       `checkpoint and partial tiles: ${CACHE_LOG_EDGE}; full tiles, entry bundles and bucket files: ` +
       `${CACHE_IMMUTABLE}; ETag: the digest of the file's bytes`,
+    proof: `${CACHE_LOG_EDGE}, as the checkpoint it holds; ETag: the digest of the proof's bytes`,
     statusList: CACHE_WELL_KNOWN,
     resolvers: CACHE_WELL_KNOWN,
     statusDocument:

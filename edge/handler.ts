@@ -4,17 +4,20 @@
  * of each UMID, at `STATUS_PREFIX/{UMID_PATH}`). It uses only Fetch and WebCrypto, so the same code
  * runs on Deno (Netlify), workerd (Cloudflare) and Node; adapters only supply a RecordStore.
  * Every other document it serves (did:web documents, status lists, the discovery document, the transparency log's
- * files) is a row of the route table the build wrote, answered by one function (routed-documents.ts).
+ * files) is a row of the route table the build wrote, answered by one function (routed-documents.ts), but a UMID's
+ * offline proof, composed from the log's rows (log-proof.ts), which a manifest answer links to.
  * Underneath, `answer` gives the same answer as plain data, for an adapter that can write
  * it without a Response (Node's).
  */
 import { ifNoneMatchMatches } from "./conditional.ts";
 import { descriptor } from "./descriptor.ts";
 import { homePage, type HomePageOptions } from "./home-page.ts";
+import { isProofPath, proofAnswer, proofLinkOf } from "./log-proof.ts";
 import type { RecordStore, ResolverRecord } from "./records.ts";
 import {
   CONTRACT,
   manifestAnswer,
+  manifestNotModified,
   methodNotAllowed,
   notModified,
   preflight,
@@ -67,6 +70,7 @@ async function answerGet(request: ResolverRequest, records: RecordStore, home: H
   if (pathname === "/") return homePage(request.headers.get("Accept"), home);
   if (pathname === HEALTH_PATH) return uncachedJson(200, { status: "ok", contract: CONTRACT });
   if (pathname === DESCRIPTOR_PATH) return uncachedJson(200, descriptor);
+  if (isProofPath(pathname)) return proofAnswer(pathname, request.headers.get("If-None-Match"), records);
   if (isRoutable(pathname)) {
     const routed = await routedDocument(pathname, request, records);
     if (routed !== undefined) return routed;
@@ -77,6 +81,8 @@ async function answerGet(request: ResolverRequest, records: RecordStore, home: H
   const parsed = parseUmidPath(forStatus ? pathname.slice(STATUS_PREFIX.length) : pathname);
   if ("error" in parsed) return uncachedJson(400, { error: "bad_request", message: parsed.error });
   const { umid } = parsed;
+  // Read beside the record, once per record store (log-proof.ts); never rejects.
+  const servesLog = forStatus ? undefined : records.routes.servesLog(records.blob);
 
   let record: ResolverRecord | undefined;
   try {
@@ -86,7 +92,9 @@ async function answerGet(request: ResolverRequest, records: RecordStore, home: H
     record = { kind: "corrupt" };
   }
   if (record?.kind === "corrupt") return uncachedJson(500, { error: "corrupt_record", umid });
-  return forStatus ? statusOf(umid, record, request) : resolution(umid, record, request);
+  if (servesLog === undefined) return statusOf(umid, record, request);
+  const proof = record?.kind === "manifest" && (await servesLog) ? proofLinkOf(pathname) : undefined;
+  return resolution(umid, record, request, proof);
 }
 
 /**
@@ -108,10 +116,12 @@ async function routedDocument(
     : routedAnswer(body, row);
 }
 
+/** `proof`: the path of the UMID's offline proof, when the resolver serves a log. */
 function resolution(
   umid: string,
   record: Exclude<ResolverRecord, { kind: "corrupt" }> | undefined,
   request: ResolverRequest,
+  proof: string | undefined,
 ): Answer {
   switch (record?.kind) {
     case undefined:
@@ -122,8 +132,8 @@ function resolution(
       return temporaryRedirect(record.location);
     case "manifest":
       return ifNoneMatchMatches(request.headers.get("If-None-Match"), record.etag)
-        ? notModified(record.etag)
-        : manifestAnswer(record.body, record.etag);
+        ? manifestNotModified(record.etag, proof)
+        : manifestAnswer(record.body, record.etag, proof);
   }
 }
 

@@ -10,6 +10,7 @@ import { CACHE_RESOLVED, JSON_CONTENT_TYPE } from "../core/served-kinds.ts";
 import { statusCursor, type StatusDocument } from "../core/status/status-document.ts";
 import type { StatusEntry } from "./records.ts";
 import type { RouteRow } from "./route-table.ts";
+import { TLOG_PROOF_RELATION } from "../core/umid-path.ts";
 
 export const CONTRACT = "manifest-resolver/v0.1";
 export const MANIFEST_CONTENT_TYPE = "application/ld+json; charset=utf-8";
@@ -31,7 +32,8 @@ const COMMON_HEADERS: HeaderList = [
   ["Access-Control-Allow-Origin", "*"],
   ["Access-Control-Allow-Methods", ALLOWED_METHODS],
   ["Access-Control-Allow-Headers", "If-None-Match"],
-  ["Access-Control-Expose-Headers", "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract"],
+  // The contract's exposed headers, and Link: a manifest's names its offline proof (edge/log-proof.ts).
+  ["Access-Control-Expose-Headers", "ETag, Cache-Control, Content-Type, Location, X-UM-Resolver-Contract, Link"],
   // Browsers cap this (Chromium at 2 hours); it spares a preflight per revalidation.
   ["Access-Control-Max-Age", "7200"],
   ["X-Content-Type-Options", "nosniff"],
@@ -77,8 +79,22 @@ export function methodNotAllowed(): Answer {
   return { ...answer, headers: [...answer.headers, ["Allow", ALLOWED_METHODS]] };
 }
 
-export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string): Answer {
-  return cachedBody(MANIFEST_CONTENT_TYPE, body, etag);
+/** `proof`: the path of the UMID's offline proof, linked when the resolver serves a log (edge/log-proof.ts). */
+export function manifestAnswer(body: Uint8Array<ArrayBuffer>, etag: string, proof?: string): Answer {
+  const answer = cachedBody(MANIFEST_CONTENT_TYPE, body, etag);
+  return proof === undefined ? answer : withProofLink(answer, proof);
+}
+
+/** A manifest's 304, with its 200's link to its proof. */
+export function manifestNotModified(etag: string, proof?: string): Answer {
+  const answer = notModified(etag);
+  return proof === undefined ? answer : withProofLink(answer, proof);
+}
+
+/** `proof` is of a request path: percent-encoded by the URL parser, so it holds no `>` to end the reference. */
+function withProofLink(answer: Answer, proof: string): Answer {
+  answer.headers.push(["Link", `<${proof}>; rel="${TLOG_PROOF_RELATION}"`]);
+  return answer;
 }
 
 function cachedBody(
@@ -94,16 +110,19 @@ function cachedBody(
   };
 }
 
+/** How a routed document, or one composed from them (an offline proof), is served: a row but where it is stored. */
+type Served = Omit<RouteRow, "stored">;
+
 /**
  * A document the route table routes (edge/routed-documents.ts), with the media type and caching its row gives: its
  * headers are a manifest's but for those two.
  */
-export function routedAnswer(body: Uint8Array<ArrayBuffer>, { contentType, cacheControl, etag }: RouteRow): Answer {
+export function routedAnswer(body: Uint8Array<ArrayBuffer>, { contentType, cacheControl, etag }: Served): Answer {
   return cachedBody(contentType, body, etag, [...COMMON_HEADERS, ["Cache-Control", cacheControl]]);
 }
 
 /** 304 for a routed document: its 200's headers but the body's length. */
-export function routedNotModified({ contentType, cacheControl, etag }: RouteRow): Answer {
+export function routedNotModified({ contentType, cacheControl, etag }: Served): Answer {
   return notModifiedWith([...COMMON_HEADERS, ["Cache-Control", cacheControl]], etag, contentType);
 }
 

@@ -6,7 +6,8 @@
  * document), a warm one none.
  *
  * Which paths are looked up is decided here, from the paths of the contract (core/umid-path.ts), so that a UMID's
- * lookup costs no read of the table: a resolve path is one segment and a status path has its own prefix, and
+ * lookup costs no read of the table (but the first of a record store, which reads whether the deploy serves a log:
+ * servesLog): a resolve path is one segment and a status path has its own prefix, and
  * neither is routed; any other path of more than one segment may have a row, and so may any path ending `/did.json`,
  * which a did:web document's path does wherever its DID puts it: `/did.json`, the one path of one segment a document
  * can have (a did:web's on a resolver below a base path: `did:web:host:base`), and one under the status endpoint's
@@ -53,17 +54,41 @@ export function isOwnedPath(pathname: string): boolean {
 const SHARD_CACHE_BYTES = 4 * 1024 * 1024;
 const FILE_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** The row whose presence says the deploy serves a transparency log: every log has a checkpoint. */
+const LOG_CHECKPOINT_PATH = `${LOG_PREFIX}/checkpoint`;
+
 export class RoutedDocuments {
   readonly #shards = new LruCache<Promise<ShardEntries>>(SHARD_CACHE_BYTES);
   readonly #files = new CheckedFiles(FILE_CACHE_BYTES);
+  #servesLog: boolean | undefined;
+
+  /**
+   * Whether the deploy serves a transparency log: whether the table has a row for its checkpoint. The first call
+   * reads that row's shard; the answer is then kept, as a deploy never changes its files, and costs no read. A read
+   * that fails is logged, answered false and not kept.
+   */
+  async servesLog(blob: BlobReader): Promise<boolean> {
+    if (this.#servesLog !== undefined) return this.#servesLog;
+    try {
+      this.#servesLog = (await this.#shard(LOG_CHECKPOINT_PATH, blob)).has(LOG_CHECKPOINT_PATH);
+      return this.#servesLog;
+    } catch (error) {
+      console.error("manifest-resolver: whether the deploy serves a log cannot be read:", error);
+      return false;
+    }
+  }
+
+  #shard(path: string, blob: BlobReader): Promise<ShardEntries> {
+    // A rough size: a parsed row costs about 300 bytes.
+    const source = { cache: this.#shards, read: blob, format: ROUTES_FORMAT, member: "routes", entryBytes: 300 };
+    return cachedShard(routeShardPath(path), source);
+  }
 
   /** The document the table routes `path` to, read through `blob`; undefined when the table has no row for it. */
   async document(path: string, blob: BlobReader): Promise<RoutedDocument | undefined> {
     let row: unknown;
     try {
-      // A rough size: a parsed row costs about 300 bytes.
-      const source = { cache: this.#shards, read: blob, format: ROUTES_FORMAT, member: "routes", entryBytes: 300 };
-      row = (await cachedShard(routeShardPath(path), source)).get(path);
+      row = (await this.#shard(path, blob)).get(path);
     } catch (error) {
       console.error(`manifest-resolver: the route of ${JSON.stringify(path)} cannot be read:`, error);
       return { kind: "corrupt" };

@@ -5,9 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { verifyOfflineProof } from "../../core/client/offline-proof.ts";
 import { canonicalize } from "../../core/crypto/jcs.ts";
-import { statusPath, STATUS_PREFIX, umidPath } from "../../core/umid-path.ts";
+import { keyOnlyPolicy } from "../../core/tlog/log-policy.ts";
+import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
+import { PROOF_PREFIX, statusPath, STATUS_PREFIX, TLOG_PROOF_RELATION, umidPath } from "../../core/umid-path.ts";
 import { resolveKeyRefLocally } from "../../core/did/resolve-key-ref.ts";
 import { didKeyOf, rawPublicKey } from "../support/did.ts";
 import type { Fixture } from "../support/fixture-content.ts";
@@ -22,8 +27,8 @@ export interface ContractCase {
   requestHeaders?: Record<string, string>;
   status: number;
   headers: Record<string, HeaderExpectation>;
-  /** The exact body, or a check of it. */
-  body: Buffer | ((body: Buffer) => void);
+  /** The exact body, or a check of it (and of the headers that depend on it). */
+  body: Buffer | ((body: Buffer, headers: Record<string, string>) => void | Promise<void>);
 }
 
 const contains =
@@ -49,6 +54,7 @@ const EVERY_RESPONSE: Record<string, HeaderExpectation> = {
     "Content-Type",
     "Location",
     "X-UM-Resolver-Contract",
+    "Link",
   ),
   "x-content-type-options": "nosniff",
   "set-cookie": null,
@@ -67,11 +73,23 @@ export function etagOf(body: Buffer): string {
   return `W/"sha256-${createHash("sha256").update(body).digest("base64url")}"`;
 }
 
+/**
+ * The Link of a manifest answer at `path` (issue 41): its offline proof, at the UMID_PATH as asked, relative to the
+ * manifest's URL (a resolver below a base path serves it below its base), with the C2SP relation; none from a
+ * resolver that serves no log.
+ */
+function proofLink(path: string, logged: boolean): string | null {
+  if (!logged) return null;
+  const pathname = new URL(path, "http://resolver.test").pathname;
+  return `<${PROOF_PREFIX.slice(1)}${pathname}>; rel="${TLOG_PROOF_RELATION}"`;
+}
+
 function ok(
   name: string,
   path: string,
   manifest: Record<string, unknown>,
   requestHeaders?: Record<string, string>,
+  logged = true,
 ): ContractCase {
   const body = manifestBody(manifest);
   return {
@@ -85,12 +103,19 @@ function ok(
       "cache-control": "public, max-age=60",
       etag: etagOf(body),
       "content-length": String(body.length),
+      link: proofLink(path, logged),
     },
     body,
   };
 }
 
-function notModified(name: string, path: string, manifest: Record<string, unknown>, ifNoneMatch: string): ContractCase {
+function notModified(
+  name: string,
+  path: string,
+  manifest: Record<string, unknown>,
+  ifNoneMatch: string,
+  logged = true,
+): ContractCase {
   return {
     name,
     method: "GET",
@@ -101,6 +126,7 @@ function notModified(name: string, path: string, manifest: Record<string, unknow
       "content-type": "application/ld+json; charset=utf-8",
       "cache-control": "public, max-age=60",
       etag: etagOf(manifestBody(manifest)),
+      link: proofLink(path, logged),
     },
     body: EMPTY,
   };
@@ -120,7 +146,13 @@ function error(
     path,
     ...(requestHeaders && { requestHeaders }),
     status,
-    headers: { "content-type": "application/json", "cache-control": "no-store", etag: null, location: null },
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      etag: null,
+      location: null,
+      link: null,
+    },
     body: json(body),
   };
 }
@@ -280,6 +312,7 @@ export function contractCases(f: Fixture): ContractCase[] {
   cases.push(...statusCases(f, healthy, badPaths));
   cases.push(...didDocumentCases(f));
   cases.push(...logCases(f));
+  cases.push(...proofCases(f, healthy));
   cases.push(...wellKnownCases(f));
 
   // Every path allows GET, HEAD and OPTIONS, and a 405 says so (RFC 9110 §15.5.6): the manifest, each endpoint, each
@@ -714,7 +747,76 @@ function logCases(f: Fixture): ContractCase[] {
   return cases;
 }
 
-export function assertAnswers(c: ContractCase, response: RawResponse): void {
+/**
+ * Offline proofs (issue 41) at PROOF_PREFIX/{UMID_PATH}: each logged UMID's, as text/plain, as short-lived as the
+ * checkpoint it holds, its ETag the digest of its bytes; each verifies offline, under the log's key alone, as the
+ * proof that the UMID's published body is its latest (a body altered on disk after the build changes nothing: the
+ * proof is the log's). 304 for it; 404 for a UMID the log has no entry of; 400 for a bad UMID_PATH, as the resolve
+ * endpoint's.
+ */
+function proofCases(f: Fixture, healthy: [string, Record<string, unknown>][]): ContractCase[] {
+  const verifier = readFileSync(join(f.content, "_log", "verifier"), "utf8").trim();
+  const policy = keyOnlyPolicy(parseVerifierKey(verifier)!);
+  const proven = (umid: string, path: string): ContractCase => ({
+    name: `proof 200 ${JSON.stringify(umid.length > 40 ? `${umid.slice(0, 40)}…` : umid)} at ${path.slice(0, 60)}`,
+    method: "GET",
+    path,
+    status: 200,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=5", link: null },
+    body: async (body, headers) => {
+      assert.equal(headers.etag, etagOf(body));
+      assert.equal(headers["content-length"], String(body.length));
+      const verified = await verifyOfflineProof(body.toString(), umid, manifestBody(f.published.get(umid)!), policy, {
+        now: Date.now(),
+      });
+      assert.ok(verified.ok, JSON.stringify(verified));
+    },
+  });
+  const cases: ContractCase[] = [];
+  for (const [umid] of healthy) cases.push(proven(umid, PROOF_PREFIX + umidPath(umid)));
+  const [firstUmid] = healthy[0]!;
+  cases.push(proven(firstUmid, PROOF_PREFIX + umidPath(firstUmid, "b64u")));
+  cases.push(proven(f.corruptAltered, PROOF_PREFIX + umidPath(f.corruptAltered)));
+  cases.push({
+    name: "proof 304 If-None-Match: *",
+    method: "GET",
+    path: PROOF_PREFIX + umidPath(firstUmid),
+    requestHeaders: { "If-None-Match": "*" },
+    status: 304,
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "public, max-age=5",
+      etag: (value) => value !== undefined && /^W\/"sha256-[A-Za-z0-9_-]{43}"$/.test(value),
+    },
+    body: EMPTY,
+  });
+  for (const umid of ["urn:uuid:00000000-0000-4000-8000-000000000000", "never published/ünï 🚀"])
+    cases.push(error(`proof 404 ${JSON.stringify(umid)}`, "GET", PROOF_PREFIX + umidPath(umid), 404, unknown(umid)));
+  const badPaths: [string, string][] = [
+    ["", "missing UMID"],
+    ["/a/b", "unexpected extra path segments"],
+    ["/b64u:", "empty UMID"],
+    ["/%FF", "invalid UMID encoding"],
+  ];
+  for (const [path, message] of badPaths) cases.push(badRequest(PROOF_PREFIX + path, message));
+  return cases;
+}
+
+const unknown = (umid: string) => ({ error: "not_found", umid });
+
+/**
+ * A resolver whose content keeps no log: its manifest answers link to no proof, and there is none to fetch.
+ */
+export function unloggedCases(umid: string, manifest: Record<string, unknown>): ContractCase[] {
+  const path = umidPath(umid);
+  return [
+    ok(`unlogged 200 ${JSON.stringify(umid)}`, path, manifest, undefined, false),
+    notModified(`unlogged 304 ${JSON.stringify(umid)}`, path, manifest, "*", false),
+    error(`unlogged proof 404 ${JSON.stringify(umid)}`, "GET", PROOF_PREFIX + path, 404, unknown(umid)),
+  ];
+}
+
+export async function assertAnswers(c: ContractCase, response: RawResponse): Promise<void> {
   assert.equal(response.status, c.status, `status of ${c.method} ${c.path}: ${response.body.toString().slice(0, 200)}`);
   for (const [name, expected] of Object.entries({ ...EVERY_RESPONSE, ...c.headers })) {
     const actual = response.headers[name];
@@ -722,6 +824,6 @@ export function assertAnswers(c: ContractCase, response: RawResponse): void {
     else if (expected === null) assert.equal(actual, undefined, `header ${name} must be absent`);
     else assert.equal(actual, expected, `header ${name}`);
   }
-  if (typeof c.body === "function") c.body(response.body);
+  if (typeof c.body === "function") await c.body(response.body, response.headers);
   else assert.equal(response.body.toString("latin1"), c.body.toString("latin1"), "body bytes");
 }

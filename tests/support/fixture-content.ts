@@ -311,3 +311,29 @@ export function makeFixture(): Fixture {
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/** A build of content that keeps no transparency log: one manifest, and the Workers KV files beside the output. */
+export interface UnloggedFixture {
+  dist: string;
+  umid: string;
+  manifest: Record<string, unknown>;
+  cleanup(): void;
+}
+
+export function makeUnloggedFixture(): UnloggedFixture {
+  const root = mkdtempSync(join(tmpdir(), "um-unlogged-"));
+  const content = join(root, "content");
+  const dist = join(root, "dist");
+  const key = newKey();
+  const umid = "urn:unlogged:only";
+  const manifest = signed(manifestFor(umid), key);
+  mkdirSync(content);
+  writeFileSync(join(content, "_keys.json"), JSON.stringify(pinning(key)));
+  writeFileSync(join(content, "only.json"), JSON.stringify(manifest));
+  execFileSync(
+    process.execPath,
+    [CLI, "build", "--content", content, "--out", dist, "--lookup-out", `${dist}-lookup`, "--kv-out", `${dist}-kv`],
+    { stdio: "pipe", env: { ...process.env, UM_RESOLVER_URL: FIXTURE_RESOLVER_URL } },
+  );
+  return { dist, umid, manifest, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
