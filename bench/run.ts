@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --n N] [--floor-n F] [--runs R] [--duration S] [--soak S] [--only-floor]`
+ * `npm run bench [-- --n N] [--floor-n F] [--runs R] [--duration S] [--soak S] [--only-floor | --only-witness]`
  *   The issue's targets first: check and build of F manifests against the floor program
  *   (bench/floor.mjs), cold and warm, in the same working copy and as CI runs them (with
  *   --only-floor, nothing else); then the rest at N.
+ * `npm run bench -- --only-witness`: only the witness's rows (bench/witness.ts), written to bench/results-witness.md.
  * `npm run bench -- --scale M [--n N]`: only the large check and build, cold then warm (peak
  *   memory of each, the cold build's time against one cold build of N, the warm one's
  *   against the cold one's), written to bench/results-scale.md.
@@ -47,6 +48,7 @@ import { BASE, corpus, git, gitCorpus, rewriteManifests, umidOf, withChangedMani
 import { evaluatorThroughput } from "./evaluator.ts";
 import { manifestStages } from "./stages.ts";
 import { statusListStage } from "./status-lists.ts";
+import { addCheckpointLatency, type StateFolder, witnessThroughput } from "./witness.ts";
 import { bundleWeights } from "../tools/bundle-size.ts";
 import { staticOutput, writesKv } from "../scripts/plan/host-limits.ts";
 
@@ -59,6 +61,7 @@ const { values } = parseArgs({
     scale: { type: "string" },
     "floor-n": { type: "string", default: "20000" },
     "only-floor": { type: "boolean", default: false },
+    "only-witness": { type: "boolean", default: false },
   },
 });
 const N = Number(values.n);
@@ -958,6 +961,36 @@ async function soak(serve: Started): Promise<void> {
   });
 }
 
+/** The witness's targets (issue 41), its state on disk and on a tmpfs (/dev/shm): see bench/witness.ts. */
+async function witness(): Promise<void> {
+  const folders: StateFolder[] = [
+    { label: "disk", dir: join(WORK, "witness-state") },
+    { label: "tmpfs", dir: join("/dev/shm", `um-bench-witness-${process.pid}`) },
+  ];
+  log("witness: add-checkpoint to a log of 1,000,000 entries ...");
+  const latency = await addCheckpointLatency(folders, Math.max(RUNS, 11));
+  for (const [label, median] of latency)
+    rows.push({
+      what: `witness add-checkpoint, a log of 1,000,000 entries, 20 new, state on ${label} (in process)`,
+      ours: `${median.toFixed(1)} ms`,
+      baseline: "the target: 50 ms",
+      ratio: `${(median / 50).toFixed(2)}×`,
+      target: "≤ 1.0×",
+      met: median <= 50,
+    });
+  log("witness: witness serve across 100 logs ...");
+  const { ours, floor } = await witnessThroughput(folders, DURATION, WORK);
+  for (const [label, rate] of ours)
+    rows.push({
+      what: `witness serve, add-checkpoint across 100 logs, keep-alive, state on ${label}`,
+      ours: `${Math.round(rate)} req/s`,
+      baseline: `node:http from memory: ${Math.round(floor)} req/s`,
+      ratio: `${(rate / floor).toFixed(2)}×`,
+      target: "≥ 500 req/s",
+      met: rate >= 500,
+    });
+}
+
 /** One manifest's stages, timed alone: the costs behind the build and check ratios. */
 async function stagesTable(content: string): Promise<string> {
   const stages = await manifestStages(content);
@@ -981,7 +1014,9 @@ function table(): string {
 mkdirSync(WORK, { recursive: true });
 const started = performance.now();
 let stages = "";
-if (values.scale === undefined) {
+if (values["only-witness"]) {
+  await witness();
+} else if (values.scale === undefined) {
   startTime();
   await devServes();
   await againstTheFloor();
@@ -993,6 +1028,7 @@ if (values.scale === undefined) {
     await handlerCpu(dist);
     await bundleSize();
     await servers(dist);
+    await witness();
   }
 } else {
   await scale(Number(values.scale));
@@ -1005,10 +1041,18 @@ const machine =
 const command =
   values.scale === undefined
     ? `--n ${N} --floor-n ${FLOOR_N} --runs ${RUNS} --duration ${DURATION} --soak ${values.soak}` +
-      (values["only-floor"] ? " --only-floor" : "")
+      (values["only-floor"] ? " --only-floor" : "") +
+      (values["only-witness"] ? " --only-witness" : "")
     : `--scale ${values.scale} --n ${N}`;
-const how =
-  values.scale === undefined
+const how = values["only-witness"]
+  ? `The witness's rows alone (bench/witness.ts), each with its state folder on disk
+(bench/.cache/work) and on a tmpfs (/dev/shm). add-checkpoint: the median of ${Math.max(RUNS, 11)}
+answers of the web handler in this process over witness serve's file store (each record
+fsync'd, and its folder, before the answer), 20 entries added to a log of 1,000,000 each time.
+Throughput: witness serve, 100 logs, one chain of checkpoints per log posted in order over
+keep-alive connections, all logs at once, for ${DURATION} s; beside it node:http answering from
+memory to the same client (bench/minimal-node-server.mjs).`
+  : values.scale === undefined
     ? `Medians of ${RUNS} runs (the start time's, of ${STARTS}); each ratio is the median of the
 per-run ratios against the baseline measured beside it.
 
@@ -1048,5 +1092,7 @@ ${how}
 
 ${table()}
 ${reproduce}${stages && `\nWhere one manifest's time goes (each stage alone, in a fresh worker thread; check and\nbuild spread the manifests over UM_WORKERS threads):\n\n${stages}\n`}`;
-writeFileSync(join(import.meta.dirname, values.scale === undefined ? "results.md" : "results-scale.md"), report);
+const resultsFile =
+  values.scale !== undefined ? "results-scale.md" : values["only-witness"] ? "results-witness.md" : "results.md";
+writeFileSync(join(import.meta.dirname, resultsFile), report);
 console.log(report);

@@ -37,7 +37,11 @@ export function packedTree(size: number, entry: (i: number) => string): HashRead
  * The add-checkpoint bodies that take a witness from `sizes[0]` (the first, from old size 0 with no proof) through
  * each later size in turn, for the log `signer` signs, over `tree`.
  */
-export async function checkpointChain(signer: NoteSigner, tree: HashReader, sizes: readonly number[]): Promise<string[]> {
+export async function checkpointChain(
+  signer: NoteSigner,
+  tree: HashReader,
+  sizes: readonly number[],
+): Promise<string[]> {
   const bodies: string[] = [];
   for (const [i, size] of sizes.entries()) {
     const rootHash = await treeRoot(tree, size);

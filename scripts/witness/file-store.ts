@@ -19,30 +19,49 @@ import {
   originHash,
   type WitnessStore,
 } from "../../core/witness/witness-store.ts";
-import { writeDurably } from "./durable-write.ts";
+import { FolderSync, writeDurably } from "./durable-write.ts";
 
 /** A record in the state folder that is not the log's latest cosigned checkpoint: the witness answers 500. */
 class DamagedRecord extends Error {}
 
 export class FileWitnessStore implements WitnessStore {
   private readonly serial = new SerialByKey();
+  private readonly folderSync: FolderSync;
+  /**
+   * Each log's record as last read or written. The folder is this process's alone (state-folder.ts), so the record
+   * is what the file holds: a request reads no file, and only the first one of a log reads it, with every check.
+   */
+  private readonly records = new Map<string, CosignedCheckpoint | undefined>();
 
-  constructor(private readonly folder: string) {}
+  constructor(private readonly folder: string) {
+    this.folderSync = new FolderSync(folder);
+  }
 
   update<T>(
     origin: string,
     step: (latest: CosignedCheckpoint | undefined) => Promise<{ next?: CosignedCheckpoint; result: T }>,
   ): Promise<T> {
     return this.serial.run(origin, async () => {
-      const path = await this.recordPath(origin);
-      const { next, result } = await step(await readRecord(path, origin));
-      if (next !== undefined) await writeDurably(path, encodeCosigned(next));
+      const { next, result } = await step(await this.record(origin));
+      if (next !== undefined) {
+        await writeDurably(this.folderSync, await this.recordPath(origin), encodeCosigned(next));
+        this.records.set(origin, next);
+      }
       return result;
     });
   }
 
-  async latest(origin: string): Promise<CosignedCheckpoint | undefined> {
-    return readRecord(await this.recordPath(origin), origin);
+  latest(origin: string): Promise<CosignedCheckpoint | undefined> {
+    // In the log's turn too: a read of the file racing a write must never put an older record in the map.
+    return this.serial.run(origin, () => this.record(origin));
+  }
+
+  /** The log's record; only ever called in the log's turn (`serial`). */
+  private async record(origin: string): Promise<CosignedCheckpoint | undefined> {
+    if (this.records.has(origin)) return this.records.get(origin);
+    const record = await readRecord(await this.recordPath(origin), origin);
+    this.records.set(origin, record);
+    return record;
   }
 
   private async recordPath(origin: string): Promise<string> {
