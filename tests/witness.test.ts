@@ -5,7 +5,6 @@
  * keep-alive, the folder's lock, a damaged record, and its log lines.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
@@ -15,7 +14,7 @@ import { after, describe, test } from "node:test";
 import { COSIGNATURE_TYPE, formatVerifierKey, parseVerifierKey } from "../core/tlog/note-keys.ts";
 import { formatAddCheckpoint, parseSizeBody } from "../core/tlog/witness-protocol.ts";
 import { originHash } from "../core/witness/witness-store.ts";
-import { CLI } from "./support/paths.ts";
+import { startWitnessServe, type WitnessProcess } from "./support/witness-process.ts";
 import { runCli } from "./support/processes.ts";
 import {
   addCheckpoint,
@@ -37,54 +36,9 @@ writeFileSync(logsFile, `# the logs of the tests\n${keys.logsText}`);
 let states = 0;
 const newState = () => join(scratch, `state-${states++}`);
 
-interface Witness {
-  url: string;
-  child: ChildProcess;
-  /** The JSON lines it printed, so far. */
-  lines: Record<string, unknown>[];
-  /** SIGTERM, and its exit code. */
-  stop(): Promise<number | null>;
-  /** SIGKILL, at once. */
-  kill(): Promise<void>;
-}
-
 /** `witness serve` on a free port with `state` (and the suite's key, or `key`), once it says where it listens. */
-function startWitness(state: string, key = keyFile): Promise<Witness> {
-  const args = ["witness", "serve", "--key", key, "--logs", logsFile, "--name", keys.name, "--port", "0"];
-  const child = spawn(process.execPath, [CLI, ...args, "--state", state], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const lines: Record<string, unknown>[] = [];
-  let stdout = "";
-  let stderr = "";
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk;
-      const complete = stdout.split("\n");
-      stdout = complete.pop()!;
-      for (const line of complete) {
-        const parsed = JSON.parse(line) as Record<string, unknown>;
-        lines.push(parsed);
-        if (typeof parsed.listening === "string")
-          resolve({
-            url: parsed.listening,
-            child,
-            lines,
-            stop: () => {
-              child.kill("SIGTERM");
-              return exited;
-            },
-            kill: async () => {
-              child.kill("SIGKILL");
-              await exited;
-            },
-          });
-      }
-    });
-    void exited.then((code) => reject(new Error(`witness serve exited with ${code}:\n${stderr}`)));
-  });
+function startWitness(state: string, key = keyFile): Promise<WitnessProcess> {
+  return startWitnessServe({ key, logs: logsFile, name: keys.name, state });
 }
 
 describe("witness serve, over HTTP", () => {
