@@ -23,7 +23,7 @@ import { TileHashes, type TileStore } from "./tile-hashes.ts";
 import { formatTlogProof } from "./tlog-proof.ts";
 
 /** The extra data of a latest proof: the UMID's bucket file and its latest entry, as JCS text. */
-export function latestProofExtra(bucketFile: string, entry: string): Uint8Array {
+function latestProofExtra(bucketFile: string, entry: string): Uint8Array {
   // JCS: members in code-point order, the bucket file JCS already, a string as JSON.stringify writes it.
   return utf8(`{"bucket":${bucketFile},"entry":${JSON.stringify(entry)}}`);
 }
