@@ -167,6 +167,22 @@ describe("verifyOfflineProof", () => {
   });
 });
 
+describe("the client library's verifyProof", () => {
+  test("accepts the latest body under a 2-of-2 policy, and refuses the superseded one and a bad policy", async () => {
+    const { verifyProof } = await import("../core/client/index.ts");
+    const both = await cosigned(after2.files, witnesses, [NOW_SECONDS - 60, NOW_SECONDS - 60]);
+    const proof = await proofOf(both);
+    const options = { logPolicy: policyText(BOTH), now: new Date(NOW) };
+    const accepted = await verifyProof(after2.body, proof, options);
+    assert.deepEqual(accepted, { ok: true, umid: "urn:a", index: 2, size: 3, witnessed: { cosigned: 2, of: 2 } });
+    const superseded = await verifyProof(before1.body, proof, options);
+    assert.equal(!superseded.ok && superseded.refusal.rule, "log/not-latest");
+    const stale = await verifyProof(after2.body, proof, { ...options, now: new Date(NOW + 31 * DAY * 1000) });
+    assert.equal(!stale.ok && stale.refusal.rule, "log/stale-cosignature");
+    await assert.rejects(verifyProof(after2.body, proof, { logPolicy: "quorum nobody\n" }), TypeError);
+  });
+});
+
 describe("manifest-resolver evaluate --proof --log-policy", () => {
   let dir: string;
   before(async () => {

@@ -7,6 +7,7 @@ import { httpCacheDir, offlineChosen } from "./deprecated-spelling.ts";
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { type OfflineProof, verifyOfflineProof } from "../../core/client/offline-proof.ts";
 import { logRefusal } from "../../core/client/log-refusal.ts";
+import { manifestId } from "../../core/client/verify-proof.ts";
 import { logPolicyOption } from "./log-policy-option.ts";
 import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";
@@ -125,16 +126,6 @@ async function proofOption(
     now: now.getTime(),
     ...(maxAge !== undefined && { maxAge }),
   });
-}
-
-/** The manifest's `@id`, if it is JSON with one; evaluation says what else is wrong with it. */
-function manifestId(bytes: Uint8Array): string | undefined {
-  try {
-    const id: unknown = JSON.parse(new TextDecoder().decode(bytes))["@id"];
-    return typeof id === "string" ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The file's first `max` bytes: enough to judge it, without loading a file of any size. */
