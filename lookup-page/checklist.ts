@@ -5,7 +5,7 @@
  * the resolver's transparency log, and the trust tier (§3.1.5). Each is read off the
  * receipt the verdict comes from, so the list never says more than the receipt does.
  */
-import type { AnsweredStatus } from "../core/client/index.ts";
+import type { AnsweredStatus, Resolved } from "../core/client/index.ts";
 import type { Receipt, Warning } from "../core/evaluate/index.ts";
 import { DEFINITIVE_FAULTS, type KeyRefFault } from "../core/did/key-ref-fault.ts";
 import { instantWords, plain } from "./words.ts";
@@ -27,8 +27,13 @@ export interface LookupFacts {
   /** The receipt, and the manifest as read when one came; undefined when none did. */
   receipt?: Receipt | undefined;
   manifest?: Record<string, unknown> | undefined;
-  /** Whether the lookup proved its answer against the resolver's transparency log. */
-  logChecked: boolean;
+  /**
+   * How the lookup proved its answer against the resolver's transparency log: not at all, with a log key alone (no
+   * witness asked), or with a log policy (its quorum of witnesses asked).
+   */
+  logProof: "none" | "key" | "policy";
+  /** With a policy: how many of the witnesses its quorum counts cosigned the log's checkpoint, and who did not. */
+  logWitnesses?: Resolved["logWitnesses"] | undefined;
   /** The status the client read, with its date and reason, when the receipt records it. */
   status?: AnsweredStatus | undefined;
   /** Why there is no receipt, for the checks not made. */
@@ -59,6 +64,7 @@ export function checklist(facts: LookupFacts): Check[] {
     return CHECK_ORDER.map((id) => skipped(id, why));
   }
   const warningsOf = (id: CheckId) => receipt.warnings.filter((w) => checkOf(w) === id).map((w) => plain(w.message));
+  const logRefusals = receipt.warnings.filter((w) => checkOf(w) === "logged");
   // A 410 carries no manifest: only its status, and the log's word on it, are known.
   const withdrawn = receipt.revocationStatus === "revoked" && facts.manifest === undefined;
   const notRead = "the resolver withdrew the manifest, so nothing of it was read";
@@ -67,7 +73,7 @@ export function checklist(facts: LookupFacts): Check[] {
     withdrawn ? skipped("key", notRead) : keyCheck(receipt, warningsOf("key")),
     withdrawn ? skipped("fresh", notRead) : freshCheck(receipt, facts.manifest, warningsOf("fresh")),
     statusCheck(receipt, facts.status, warningsOf("status")),
-    loggedCheck(facts.logChecked, warningsOf("logged")),
+    loggedCheck(facts, logRefusals),
     withdrawn ? skipped("tier", notRead) : tierCheck(receipt, facts.manifest, warningsOf("tier")),
   ];
 }
@@ -194,14 +200,45 @@ function statusCheck(receipt: Receipt, seen: AnsweredStatus | undefined, said: s
   }
 }
 
-function loggedCheck(logChecked: boolean, said: string[]): Check {
-  if (!logChecked) return skipped("logged", "no log key was given, so the resolver's transparency log was not read");
-  if (said.length > 0) return check("logged", "fail", "not what the log says", said[0]!);
+function loggedCheck(facts: LookupFacts, refusals: Warning[]): Check {
+  if (facts.logProof === "none")
+    return skipped("logged", "no log key or policy was given, so the resolver's transparency log was not read");
+  const witnesses = facts.logWitnesses;
+  const [refusal] = refusals;
+  if (refusal !== undefined && witnesses !== undefined) {
+    const count = `${witnesses.cosigned} of ${witnesses.of}`;
+    if (refusal.code === "um:reason:log:unwitnessed" && witnesses.missing !== undefined)
+      return check(
+        "logged",
+        "fail",
+        "too few witnesses",
+        `the log's checkpoint is witnessed by ${count}, fewer than the log policy asks for: no cosignature from ` +
+          `${witnesses.missing.join(", ")}, so nothing shows that others are shown the same log`,
+      );
+    if (refusal.code === "um:reason:log:stale-cosignature")
+      return check(
+        "logged",
+        "fail",
+        "witnessed too long ago",
+        `the log's checkpoint is witnessed by ${count} recently, fewer than the log policy asks for: its other ` +
+          "cosignatures are too old to show that the log is still the one others are shown",
+      );
+  }
+  if (refusal !== undefined) return check("logged", "fail", "not what the log says", plain(refusal.message));
+  const latest = "the resolver's transparency log records this answer as the UMID's latest";
+  // A policy of `quorum none` asks no witness, as a key alone does.
+  if (witnesses !== undefined && witnesses.of > 0)
+    return check(
+      "logged",
+      "pass",
+      `witnessed by ${witnesses.cosigned} of ${witnesses.of}`,
+      `${latest}, in a checkpoint the witnesses of the log policy cosigned`,
+    );
   return check(
     "logged",
     "pass",
     "latest entry",
-    "the resolver's transparency log, signed by the log key, records this answer as the UMID's latest",
+    `${latest}, signed by the log's key; no witness was asked whether others are shown the same log`,
   );
 }
 

@@ -29,6 +29,8 @@ const umidInput = document.querySelector<HTMLInputElement>("#umid")!;
 const purposeInput = document.querySelector<HTMLInputElement>("#purpose")!;
 const logKeyInput = document.querySelector<HTMLInputElement>("#log-key")!;
 const logKeyHint = document.querySelector<HTMLElement>("#log-key-hint")!;
+const logPolicyInput = document.querySelector<HTMLTextAreaElement>("#log-policy")!;
+const logPolicyHint = document.querySelector<HTMLElement>("#log-policy-hint")!;
 const lookUpButton = document.querySelector<HTMLButtonElement>("#look-up")!;
 const cancelButton = document.querySelector<HTMLButtonElement>("#cancel")!;
 const progress = document.querySelector<HTMLElement>("#progress")!;
@@ -49,6 +51,8 @@ const MAX_UMID = 72;
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? "";
 /** The publisher's log verifier key, which the build of this page set as its default. */
 const publishersLogKey = meta("manifest-resolver-log-key");
+/** The publisher's witness policy for its log (naming the log), which the build of this page set as its default. */
+const publishersLogPolicy = policyText(meta("manifest-resolver-log-policy"));
 /**
  * What this page saw that a relying party's safety rests on (a revocation, a log's checkpoint), for as long as the
  * page is open: a later lookup never reads a revoked UMID as active, nor a log rolled back as current.
@@ -62,11 +66,17 @@ interface Query {
   umid: string;
   purpose: string;
   logKey: string;
+  /** A log policy (C2SP tlog-policy): when given, the lookup passes it, and not `logKey` (it names its log). */
+  logPolicy: string;
 }
+
+/** The query the page was last opened or moved to, whose log key and policy the hints call the link's. */
+let opened: Query;
 
 showSamples();
 fill(queryOf(location));
-logKeyInput.addEventListener("input", () => describeLogKey(logKeyInput.value.trim(), false));
+logKeyInput.addEventListener("input", describeLog);
+logPolicyInput.addEventListener("input", describeLog);
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   // A UMID pasted with a space or a line break around it is the same UMID.
@@ -99,15 +109,23 @@ function queryOf(where: Location): Query {
     umid: shared.get("umid")?.trim() ?? "",
     purpose: shared.get("purpose")?.trim() ?? "",
     logKey: shared.get("logKey")?.trim() ?? publishersLogKey,
+    logPolicy: policyText(shared.get("logPolicy") ?? publishersLogPolicy),
   };
 }
 
+/** A policy as the page compares and passes it: its lines as a textarea gives them, without blank ends. */
+function policyText(text: string): string {
+  return text.replace(/\r\n?/g, "\n").trim();
+}
+
 function fill(query: Query): void {
+  opened = query;
   resolverInput.value = query.resolver;
   umidInput.value = query.umid;
   purposeInput.value = query.purpose;
   logKeyInput.value = query.logKey;
-  describeLogKey(query.logKey, true);
+  logPolicyInput.value = query.logPolicy;
+  describeLog();
 }
 
 function fieldsQuery(): Query {
@@ -116,30 +134,48 @@ function fieldsQuery(): Query {
     umid: umidInput.value,
     purpose: purposeInput.value.trim(),
     logKey: logKeyInput.value.trim(),
+    logPolicy: policyText(logPolicyInput.value),
   };
 }
 
-/** The query of a lookup's URL: the log key only when it is not the page's default, so a link stays short. */
+/** The query of a lookup's URL: the log key and policy only when not the page's defaults, so a link stays short. */
 function searchOf(query: Query): URLSearchParams {
   return new URLSearchParams({
     resolver: query.resolver,
     umid: query.umid,
     ...(query.purpose !== "" && { purpose: query.purpose }),
     ...(query.logKey !== publishersLogKey && { logKey: query.logKey }),
+    ...(query.logPolicy !== publishersLogPolicy && { logPolicy: query.logPolicy }),
   });
 }
 
-/** Says whose log key the field holds, so a third party hosting the page knows which key it trusts. */
-function describeLogKey(key: string, fromLink: boolean): void {
+/**
+ * Says whose log key and policy the fields hold, so a third party hosting the page knows which it trusts; the key, when
+ * a policy is given, is not used (the policy names the log).
+ */
+function describeLog(): void {
+  const key = logKeyInput.value.trim();
+  const policy = policyText(logPolicyInput.value);
   const name = key.split("+")[0] ?? "";
   logKeyHint.textContent =
-    key === ""
-      ? "None: the page does not check the resolver's transparency log."
-      : key === publishersLogKey
-        ? `The publisher's key for its log ${name}, set by whoever built this page. Replace it with a key you pinned.`
-        : fromLink
-          ? `A key for the log ${name}, from the link you opened: check that it is one you trust.`
-          : `Your key for the log ${name}.`;
+    policy !== ""
+      ? "Not used: the log policy below names the log and its key."
+      : key === ""
+        ? "None: the page does not check the resolver's transparency log."
+        : key === publishersLogKey
+          ? `The publisher's key for its log ${name}, set by whoever built this page. Replace it with a key you pinned.`
+          : key === opened.logKey
+            ? `A key for the log ${name}, from the link you opened: check that it is one you trust.`
+            : `Your key for the log ${name}.`;
+  logPolicyHint.textContent =
+    policy === ""
+      ? "None: no witness is asked whether the log you are shown is the one everyone else is shown."
+      : policy === publishersLogPolicy
+        ? "The publisher's policy for its log: the log's key, and the witnesses that must have seen the log. Set by " +
+          "whoever built this page: replace it with a policy you chose."
+        : policy === opened.logPolicy
+          ? "A policy from the link you opened: check that its log and its witnesses are ones you trust."
+          : "Your policy: the log's key, and the witnesses that must have seen the log.";
 }
 
 /** The sample UMIDs `serve` and `dev` list, each a link to its lookup. */
@@ -174,7 +210,7 @@ async function lookUp(query: Query): Promise<void> {
   current?.abort();
   const controller = new AbortController();
   current = controller;
-  const { resolver, umid, purpose, logKey } = query;
+  const { resolver, umid, purpose, logKey, logPolicy } = query;
   asking(true, `Looking up ${shortened(umid, 60)} at ${resolver}…`);
   result.replaceChildren();
   const log: Exchange[] = [];
@@ -187,10 +223,11 @@ async function lookUp(query: Query): Promise<void> {
       context: purpose === "" ? {} : { intendedPurpose: purpose },
       memory,
       timeoutMs: REQUEST_TIMEOUT_MS,
-      ...(logKey !== "" && { logKey }),
+      // A policy names its log: with one, the key is not passed (the client takes one or the other).
+      ...(logPolicy !== "" ? { logPolicy } : logKey !== "" && { logKey }),
     });
   } catch (error) {
-    // Only an unusable resolver URL, UMID, log key or purpose throws.
+    // Only an unusable resolver URL, UMID, log key, log policy or purpose throws.
     resolution = { reason: fieldWords((error as Error).message) };
   }
   const requestUrl = resolver + umidPath(umid);
@@ -199,7 +236,8 @@ async function lookUp(query: Query): Promise<void> {
   const facts: LookupFacts = {
     receipt: resolved?.receipt,
     manifest: resolved?.manifest,
-    logChecked: logKey !== "",
+    logProof: logPolicy !== "" ? "policy" : logKey !== "" ? "key" : "none",
+    logWitnesses: resolved?.logWitnesses,
     status,
     noReceipt: "no manifest came",
   };
@@ -263,10 +301,14 @@ function noReceiptVerdict(
 
 /** The client's messages about its arguments, in the words of the page's fields. */
 function fieldWords(message: string): string {
-  return message
-    .replace(/^baseUrl /, "the Resolver address ")
-    .replace(/^umid /, "the UMID ")
-    .replace(/^logKey /, "the Log key ");
+  return (
+    message
+      .replace(/^baseUrl /, "the Resolver address ")
+      .replace(/^umid /, "the UMID ")
+      .replace(/^logKey /, "the Log key ")
+      // "logPolicy, line 3, column 9: …": the line and column of the field's text.
+      .replace(/^logPolicy\b/, "the Log policy")
+  );
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   SUSPENSION,
   serveLookupStates,
   UMIDS,
+  WITNESSES,
 } from "./support/lookup-states.ts";
 import { ROOT } from "./support/paths.ts";
 
@@ -365,12 +366,16 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
 
   it("the resolver gives the Node client each state's receipt: the fixtures are what the states need", async () => {
     const keys = pinning(world.key);
-    const receiptOf = async (umid: string, more: { intendedPurpose?: string; logKey?: string } = {}) => {
-      const { intendedPurpose, logKey } = more;
+    const receiptOf = async (
+      umid: string,
+      more: { intendedPurpose?: string; logKey?: string; logPolicy?: string } = {},
+    ) => {
+      const { intendedPurpose, logKey, logPolicy } = more;
       const resolved = await resolve(world.resolver, umid, {
         keys,
         ...(intendedPurpose !== undefined && { context: { intendedPurpose } }),
         ...(logKey !== undefined && { logKey }),
+        ...(logPolicy !== undefined && { logPolicy }),
       });
       assert.ok("receipt" in resolved, `${umid}: ${JSON.stringify(resolved)}`);
       const { outcome, revocationStatus, warnings } = resolved.receipt;
@@ -378,6 +383,16 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
     };
     assert.deepEqual(await receiptOf(UMIDS.accepted), ["accepted", "active", []]);
     assert.deepEqual(await receiptOf(UMIDS.accepted, { logKey: world.logKey }), ["accepted", "active", []]);
+    assert.deepEqual(await receiptOf(UMIDS.accepted, { logPolicy: world.logPolicies.witnessed }), [
+      "accepted",
+      "active",
+      [],
+    ]);
+    assert.deepEqual(await receiptOf(UMIDS.accepted, { logPolicy: world.logPolicies.oneMissing }), [
+      "rejected",
+      "unchecked",
+      ["um:reason:log:unwitnessed"],
+    ]);
     assert.deepEqual(await receiptOf(UMIDS.consented), [
       "accepted-with-warnings",
       "active",
@@ -420,6 +435,37 @@ describe("the lookup page's states", { skip: skipWithoutChromium }, () => {
         await assertShows(page, state.expected, where);
         await assertAccessible(page, where);
       }));
+
+  it("a log policy: witnessed by 2 of 2 passes; a witness missing fails, naming it; one that does not parse", () =>
+    inView(VIEWS[0]!, async (page) => {
+      const logged = () => page.locator('#result ol#checklist > li[data-check="logged"]').innerText();
+      // With the link's key too: the page passes the policy alone, which names its log (the client takes one).
+      await lookUp(page, UMIDS.accepted, { logKey: world.logKey, logPolicy: world.logPolicies.witnessed });
+      await screenshot(page, "witnessed", VIEWS[0]!);
+      const witnessed: Expected = {
+        ...USABLE,
+        checks: { signature: "pass", key: "pass", fresh: "pass", status: "pass", logged: "pass", tier: "pass" },
+        exchanges: ["log"],
+      };
+      await assertShows(page, witnessed, "witnessed");
+      assert.match(await logged(), /witnessed by 2 of 2\b/);
+      assert.match((await page.locator("#log-key-hint").textContent())!, /^Not used/);
+      await assertAccessible(page, "witnessed");
+
+      await lookUp(page, UMIDS.accepted, { logPolicy: world.logPolicies.oneMissing });
+      await screenshot(page, "unwitnessed", VIEWS[0]!);
+      const unwitnessed: Expected = { ...DO_NOT_USE, checks: { logged: "fail" }, codes: ["um:reason:log:unwitnessed"] };
+      await assertShows(page, unwitnessed, "unwitnessed");
+      const missing = await logged();
+      assert.ok(missing.includes(WITNESSES.missing), missing);
+      assert.ok(!WITNESSES.cosigning.some((name) => missing.includes(name)), missing);
+      await assertAccessible(page, "unwitnessed");
+
+      // The field's error names its line and column, in the field's name.
+      await lookUp(page, UMIDS.accepted, { logPolicy: `log ${world.logKey}\nquorum nobody` });
+      const [reason] = (await shown(page)).reasons;
+      assert.match(reason!, /^the Log policy, line 2, column 8: /);
+    }));
 
   it("a revocation and a suspension show their date and reason, from the status endpoint", () =>
     inView(VIEWS[0]!, async (page) => {

@@ -18,7 +18,7 @@ import { displayPath } from "../read/display-path.ts";
 import { fromCache, plural, printable, printableFile, sortDiagnostics } from "../report/diagnostics.ts";
 import { duration, size } from "../report/human-units.ts";
 import { LOOKUP_PAGE_MARKER, lookupPageFiles } from "../lookup-page-files/files.ts";
-import { logVerifierKey } from "../lookup-page-files/page-meta.ts";
+import { publishersLog } from "../lookup-page-files/page-meta.ts";
 import { printProblems, printWarning } from "../report/problem-report.ts";
 import { Progress } from "../report/progress.ts";
 import { EXIT_FAILED, EXIT_OK } from "../cli/command.ts";
@@ -92,7 +92,7 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
         (await reportingWriteErrors(lookupDir, async () =>
           writeOutput(
             lookupDir,
-            await lookupPageFiles(settings.resolverUrl, "", { logKey: await logVerifierKey(contentDir) }),
+            await lookupPageFiles(settings.resolverUrl, "", await publishersLog(contentDir)),
             LOOKUP_PAGE_MARKER,
           ).then(() => true),
         ));

@@ -11,7 +11,7 @@ import { projectSettings } from "./project-settings.ts";
 import { withFileLock } from "../edit/file-lock.ts";
 import { displayPath } from "../read/files.ts";
 import { lookupPageFiles } from "../lookup-page-files/files.ts";
-import { logVerifierKey, lookupSamples } from "../lookup-page-files/page-meta.ts";
+import { lookupSamples, publishersLog } from "../lookup-page-files/page-meta.ts";
 import { defaultContentDir } from "../read/content-root.ts";
 import { type PageReloads, serveLookupPage } from "../lookup-page-files/serve.ts";
 import { EXIT_FAILED } from "../cli/command.ts";
@@ -106,7 +106,7 @@ export async function startServing(options: {
   if (uiPort !== undefined) {
     try {
       const files = await lookupPageFiles(running.url, options.standsInFor, {
-        logKey: await logVerifierKey(options.contentDir),
+        ...(await publishersLog(options.contentDir)),
         samples: lookupSamples(dist, sample),
       });
       servers.push((await serveLookupPage(files, host, uiPort, options.reloads)).server);

@@ -10,14 +10,17 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type LogPolicy, parseLogPolicy } from "../../core/tlog/log-policy.ts";
-import type { NoteKey } from "../../core/tlog/note-keys.ts";
+import { formatVerifierKey, type NoteKey } from "../../core/tlog/note-keys.ts";
 import { displayPath } from "../read/files.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 
 export const POLICY_FILE = "policy";
 
-/** The policy read: undefined when the log has no policy file. */
-export type ReadPolicy = { ok: true; policy: LogPolicy } | { ok: false; problem: Diagnostic } | undefined;
+/**
+ * The policy read: undefined when the log has no policy file. `text`: the policy as a relying party's client takes it
+ * (the lookup page's): the file's text, after a `log` line of the log's key when the file names no log.
+ */
+export type ReadPolicy = { ok: true; policy: LogPolicy; text: string } | { ok: false; problem: Diagnostic } | undefined;
 
 /** The policy in the log folder `logDir`, for the log of `key` (undefined: a log not yet made). */
 export async function readLogPolicy(logDir: string, key: NoteKey | undefined): Promise<ReadPolicy> {
@@ -50,8 +53,9 @@ function logPolicyOf(bytes: Uint8Array, file: string, key: NoteKey | undefined):
   if (second !== undefined) return bad("it names more than one log: a log's policy names that log alone");
   if (first !== undefined && key !== undefined && !sameKey(first.key, key))
     return bad(`its log line is not this log's key (${file.replace(/policy$/, "verifier")})`);
-  const logs = first === undefined && key !== undefined ? [{ key }] : policy.logs;
-  return { ok: true, policy: { ...policy, logs } };
+  if (first !== undefined || key === undefined) return { ok: true, policy, text };
+  const logLine = `log ${formatVerifierKey(key.name, key.publicKey)}\n`;
+  return { ok: true, policy: { ...policy, logs: [{ key }] }, text: logLine + text };
 }
 
 function sameKey(a: NoteKey, b: NoteKey): boolean {

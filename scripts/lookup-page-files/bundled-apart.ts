@@ -22,7 +22,7 @@ const APART = [
   "core/client/status-list-resolution.ts",
   "core/client/federation.ts",
   "core/client/discovered-peers.ts",
-  // Loaded only by a client given a log key (core/client/resolve.ts): the lookup page without one asks no log.
+  // Loaded only by a client given a log key or policy (core/client/resolve.ts): the lookup page without one asks no log.
   "core/client/latest-logged.ts",
 ];
 

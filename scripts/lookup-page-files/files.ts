@@ -16,13 +16,17 @@ import { LOOKUP_SCRIPTS, PREBUILT, TOOL_ROOT, toolAsset, toolFile } from "../run
 export const LOOKUP_PAGE_MARKER = "index.html";
 
 /**
- * `logKey`: the content's log verifier key ("": none); `samples`: the introduction's, given by `serve` and `dev` only
- * (page-meta.ts).
+ * `logKey` and `logPolicy`: the content's log verifier key and witness policy ("": none; page-meta.ts's
+ * publishersLog); `samples`: the introduction's, given by `serve` and `dev` only (page-meta.ts).
  */
 export async function lookupPageFiles(
   resolverUrl: string,
   standsInFor = "",
-  { logKey = "", samples }: { logKey?: string; samples?: readonly LookupSample[] } = {},
+  {
+    logKey = "",
+    logPolicy = "",
+    samples,
+  }: { logKey?: string; logPolicy?: string; samples?: readonly LookupSample[] } = {},
 ): Promise<OutputFile[]> {
   const template = await readFile(toolAsset("lookup-page/index.html"), "utf8");
   // Each value by a function: a replacement string would read `$&`, `$'` and the like in a UMID as patterns.
@@ -32,6 +36,9 @@ export async function lookupPageFiles(
       meta("manifest-resolver-stands-in-for", standsInFor),
     )
     .replace('<meta name="manifest-resolver-log-key" content="">', () => meta("manifest-resolver-log-key", logKey))
+    .replace('<meta name="manifest-resolver-log-policy" content="">', () =>
+      meta("manifest-resolver-log-policy", logPolicy),
+    )
     .replace('<meta name="manifest-resolver-samples" content="">', () =>
       meta("manifest-resolver-samples", samples === undefined ? "" : JSON.stringify(samples)),
     );

@@ -1,7 +1,8 @@
 /**
- * What the lookup page's two meta tags of the publisher's own are filled with (lookupPageFiles): the verifier key of
- * the content's transparency log, which the page checks the resolver's log with (build, serve and dev), and the
- * sample UMIDs its introduction offers (serve and dev only: a deployed page introduces no samples of its own).
+ * What the lookup page's meta tags of the publisher's own are filled with (lookupPageFiles): the verifier key of the
+ * content's transparency log and its witness policy, which the page checks the resolver's log with (build, serve and
+ * dev), and the sample UMIDs its introduction offers (serve and dev only: a deployed page introduces no samples of its
+ * own).
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -9,6 +10,7 @@ import { join } from "node:path";
 import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { INDEX_FOLDER, readIndexShard } from "../../edge/records.ts";
 import { LOG_FOLDER, VERIFIER_FILE } from "../log/log-folder.ts";
+import { readLogPolicy } from "../log/policy-file.ts";
 
 /** A sample of the introduction: a UMID, and a few words about what a lookup of it shows. */
 export interface LookupSample {
@@ -16,8 +18,19 @@ export interface LookupSample {
   label: string;
 }
 
+/**
+ * How the page checks the publisher's log, each "" for none: `logKey`, its verifier key (logVerifierKey); `logPolicy`,
+ * its witness policy (content/_log/policy) as a client takes it, naming the log (policy-file.ts).
+ */
+export async function publishersLog(contentDir: string): Promise<{ logKey: string; logPolicy: string }> {
+  const logKey = await logVerifierKey(contentDir);
+  // One that cannot be read or used is none: `check` and `build` report it (log-gate.ts), `serve` still serves.
+  const read = await readLogPolicy(join(contentDir, LOG_FOLDER), parseVerifierKey(logKey)).catch(() => undefined);
+  return { logKey, logPolicy: read?.ok === true && read.policy.logs.length > 0 ? read.text : "" };
+}
+
 /** The verifier key of `contentDir`'s log (content/_log/verifier), or "" when it has none, or none that is one. */
-export async function logVerifierKey(contentDir: string): Promise<string> {
+async function logVerifierKey(contentDir: string): Promise<string> {
   let text: string;
   try {
     text = (await readFile(join(contentDir, LOG_FOLDER, VERIFIER_FILE), "utf8")).trimEnd();

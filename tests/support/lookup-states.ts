@@ -1,6 +1,6 @@
 /**
  * A resolver whose UMIDs put the lookup page in each of its states (issue 40), for the browser tests: content made
- * and signed here, logged twice and built by the CLI, served by `serve`'s server behind a proxy (startProxy) that
+ * and signed here, logged twice, its log's checkpoint cosigned by two witnesses (issue 41), and built by the CLI, served by `serve`'s server behind a proxy (startProxy) that
  * answers what no build publishes (a forged body, an expired one, a body the log has since replaced), a target for
  * its redirects on another origin, a resolver that never answers, and the lookup page from the sources on an origin
  * of its own.
@@ -14,6 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { utf8 } from "../../core/base64url.ts";
 import { canonicalize } from "../../core/crypto/jcs.ts";
+import { cosign } from "../../core/tlog/cosignature.ts";
+import { formatNote, parseNote } from "../../core/tlog/note.ts";
+import { COSIGNATURE_TYPE, formatVerifierKey } from "../../core/tlog/note-keys.ts";
+import { ed25519Signer, type NoteSigner } from "../../core/tlog/note-signature.ts";
 import { umidPath } from "../../core/umid-path.ts";
 import { statusRefFor } from "../../core/validate/status-ref.ts";
 import type { OutputFile } from "../../scripts/plan/output-file.ts";
@@ -61,6 +65,11 @@ export interface LookupStates {
   resolver: string;
   /** The verifier key of the resolver's transparency log (content/_log/verifier). */
   logKey: string;
+  /**
+   * Log policies of the resolver's log, each a quorum of two witnesses (tlog-policy): `witnessed`, of the two whose
+   * cosignatures its checkpoint carries; `oneMissing`, of one of those and WITNESSES.missing, who never cosigned.
+   */
+  logPolicies: { witnessed: string; oneMissing: string };
   /** A resolver that takes every request and never answers it. */
   silent: string;
   /** Where UMIDS.redirected and UMIDS.movedAway are sent. */
@@ -69,6 +78,9 @@ export interface LookupStates {
   key: KeyObject;
   stop(): Promise<void>;
 }
+
+/** The witnesses' names: two cosign the log's checkpoint, and one does not. */
+export const WITNESSES = { cosigning: ["alpha.example", "beta.example"], missing: "gamma.example" } as const;
 
 const CORS = { "Access-Control-Allow-Origin": "*" };
 const MANIFEST_TYPE = { "Content-Type": "application/ld+json" };
@@ -137,6 +149,8 @@ export async function serveLookupStates(samples: { umid: string; label: string }
       revoked: [{ umid: UMIDS.revoked, revokedAt: REVOCATION.at, reason: REVOCATION.reason }],
     });
     await cli("log", "--key", logKeyFile, "--content", content);
+    const logKey = readFileSync(join(content, "_log", "verifier"), "utf8").trim();
+    const logPolicies = await cosignCheckpoint(join(content, "_log", "checkpoint"), logKey);
     const dist = join(scratch, "dist");
     await cli("build", "--content", content, "--out", dist, "--lookup-out", join(scratch, "lookup"));
 
@@ -173,7 +187,8 @@ export async function serveLookupStates(samples: { umid: string; label: string }
     return {
       page: `http://127.0.0.1:${page.port}`,
       resolver,
-      logKey: readFileSync(join(content, "_log", "verifier"), "utf8").trim(),
+      logKey,
+      logPolicies,
       silent: `http://127.0.0.1:${silent.port}`,
       targets,
       key,
@@ -183,6 +198,31 @@ export async function serveLookupStates(samples: { umid: string; label: string }
     await stop();
     throw error;
   }
+}
+
+/**
+ * Cosigns the log's checkpoint at `file` by the two cosigning WITNESSES, now, as `log` keeps a witnessed checkpoint,
+ * and gives the policies of LookupStates.logPolicies for the log of `logKey`.
+ */
+async function cosignCheckpoint(file: string, logKey: string): Promise<LookupStates["logPolicies"]> {
+  const signer = async (name: string) =>
+    (await ed25519Signer({ name, seed: crypto.getRandomValues(new Uint8Array(32)) }, COSIGNATURE_TYPE))!;
+  const [alpha, beta] = await Promise.all(WITNESSES.cosigning.map(signer));
+  const gamma = await signer(WITNESSES.missing);
+  const note = parseNote(readFileSync(file))!;
+  const now = Math.floor(Date.now() / 1000);
+  const cosignatures = await Promise.all([alpha!, beta!].map((witness) => cosign(note.text, witness, now)));
+  writeFileSync(file, formatNote({ text: note.text, signatures: [...note.signatures, ...cosignatures] }));
+  const line = (witness: NoteSigner) =>
+    `witness ${witness.name} ${formatVerifierKey(witness.name, witness.publicKey, COSIGNATURE_TYPE)}`;
+  const policy = (...witnesses: NoteSigner[]) =>
+    [
+      `log ${logKey}`,
+      ...witnesses.map(line),
+      `group both all ${witnesses.map((w) => w.name).join(" ")}`,
+      "quorum both",
+    ].join("\n");
+  return { witnessed: policy(alpha!, beta!), oneMissing: policy(alpha!, gamma) };
 }
 
 /** The body a resolver serves for a manifest: its JCS canonical form. */

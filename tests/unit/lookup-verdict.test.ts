@@ -62,7 +62,7 @@ const results = (checks: Check[]) => checks.map((c) => `${c.id}:${c.result}`);
 const resultOf = (checks: Check[], id: Check["id"]) => checks.find((c) => c.id === id)!;
 
 function look(receipt: Receipt, facts: Partial<LookupFacts> = {}) {
-  const checks = checklist({ receipt, manifest, logChecked: false, ...facts });
+  const checks = checklist({ receipt, manifest, logProof: "none", ...facts });
   return { checks, verdict: receiptVerdict(receipt, checks) };
 }
 
@@ -96,7 +96,7 @@ describe("the lookup page's checklist and verdict", () => {
         look(receipt).checks.map((c) => c.id),
         CHECK_ORDER,
       );
-    const none = checklist({ logChecked: true, noReceipt: "the resolver answered 404" });
+    const none = checklist({ logProof: "key", noReceipt: "the resolver answered 404" });
     assert.deepEqual(
       results(none),
       CHECK_ORDER.map((id) => `${id}:skip`),
@@ -143,7 +143,7 @@ describe("the lookup page's checklist and verdict", () => {
       since: "2026-10-15T08:30:00Z",
       reason: "key lost",
     };
-    const { checks, verdict } = look(receipt, { manifest: undefined, status, logChecked: true });
+    const { checks, verdict } = look(receipt, { manifest: undefined, status, logProof: "key" });
     assert.deepEqual(results(checks), [
       "signature:skip",
       "key:skip",
@@ -170,13 +170,58 @@ describe("the lookup page's checklist and verdict", () => {
     const refused: Warning = { code: "um:reason:log:not-latest", message: "um:reason:log:not-latest: an older body" };
     const rolledBack = look(
       { ...accepted, outcome: "rejected", signatureCheck: "not-evaluated", warnings: [refused] },
-      { logChecked: true },
+      { logProof: "key" },
     );
     assert.equal(resultOf(rolledBack.checks, "logged").result, "fail");
     // Refused before its signature was checked: weighed at no tier.
     assert.equal(resultOf(rolledBack.checks, "tier").result, "skip");
     assert.equal(rolledBack.verdict.reasons[0], "Logged: an older body");
-    assert.equal(resultOf(look(accepted, { logChecked: true }).checks, "logged").result, "pass");
+    assert.equal(resultOf(look(accepted, { logProof: "key" }).checks, "logged").result, "pass");
+  });
+
+  it("a log policy's quorum met passes, witnessed by N of M; a key alone passes, saying no witness was asked", () => {
+    const witnessed = look(accepted, { logProof: "policy", logWitnesses: { cosigned: 2, of: 3 } });
+    const logged = resultOf(witnessed.checks, "logged");
+    assert.deepEqual([logged.result, logged.finding], ["pass", "witnessed by 2 of 3"]);
+    assert.deepEqual(witnessed.verdict.reasons, ["every check passed, and nothing in it was withheld"]);
+    const keyOnly = look(accepted, { logProof: "key" });
+    const unwitnessed = resultOf(keyOnly.checks, "logged");
+    // Not a warning: an accepted lookup under the key alone reads accepted, its one caveat in the check's sentence.
+    assert.equal(unwitnessed.result, "pass");
+    assert.match(unwitnessed.sentence, /no witness was asked/);
+    assert.deepEqual(keyOnly.verdict.reasons, ["every check passed, and nothing in it was withheld"]);
+    // A policy of `quorum none` asks no witness either.
+    const noQuorum = look(accepted, { logProof: "policy", logWitnesses: { cosigned: 0, of: 0 } });
+    assert.equal(resultOf(noQuorum.checks, "logged").sentence, unwitnessed.sentence);
+  });
+
+  it("too few witnesses fails the log check naming those missing; old cosignatures fail it as too old", () => {
+    const rejected = (code: string, message: string): Receipt => ({
+      ...accepted,
+      outcome: "rejected",
+      signatureCheck: "not-evaluated",
+      warnings: [{ code, message: `${code}: ${message}` }],
+    });
+    const short = look(
+      rejected("um:reason:log:unwitnessed", "https://r.example/log/checkpoint is cosigned by 1 of the 2 witnesses"),
+      { logProof: "policy", logWitnesses: { cosigned: 1, of: 2, missing: ["beta.example"] } },
+    );
+    const missing = resultOf(short.checks, "logged");
+    assert.equal(missing.result, "fail");
+    assert.match(missing.sentence, /witnessed by 1 of 2\b.*no cosignature from beta\.example\b/);
+    assert.equal(short.verdict.reasons[0], `Logged: ${missing.sentence}`);
+    const old = look(rejected("um:reason:log:stale-cosignature", "cosigned too long ago"), {
+      logProof: "policy",
+      logWitnesses: { cosigned: 1, of: 2, missing: ["beta.example"] },
+    });
+    const stale = resultOf(old.checks, "logged");
+    assert.deepEqual([stale.result, stale.finding], ["fail", "witnessed too long ago"]);
+    assert.match(stale.sentence, /too old/);
+    assert.notEqual(stale.sentence, missing.sentence);
+    for (const { verdict } of [short, old]) {
+      assert.ok(!verdict.reasons.some((reason) => reason.includes("um:reason:")), verdict.reasons.join(" / "));
+      assert.equal(verdict.codes.length, 1);
+    }
   });
 
   it("a key its DID does not list fails; one not looked up is a warning", () => {
