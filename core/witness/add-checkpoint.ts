@@ -2,7 +2,8 @@
  * A witness's `add-checkpoint` (C2SP tlog-witness), decided: the checks in the spec's
  * order, each with its status (400 a body that is no request, 404 an unknown origin, 403
  * no trusted signature or a failing one, 409 an old size that is not the one last
- * cosigned, 422 a proof that does not hold), then the cosignature, timestamped. The check
+ * cosigned, 422 a proof that does not hold, and, stricter than the spec, a checkpoint of the
+ * size cosigned before with other extension lines), then the cosignature, timestamped. The check
  * against the latest cosigned checkpoint and the store of the new one are one step of the
  * WitnessStore (witness-store.ts), which persists it before this answers.
  */
@@ -74,6 +75,16 @@ export async function addCheckpoint(
             oldSize === size
               ? `the checkpoint has the size ${size} cosigned before, with another root hash`
               : `the proof does not show size ${size} extends size ${oldSize}`,
+        },
+      };
+    // Stricter than tlog-witness, which compares roots only: one text per size, so that what a log's extension lines
+    // commit to (this project's latest map) is as witnessed as its tree. A log signs one checkpoint per size.
+    if (latest !== undefined && oldSize === size && parseNote(latest.note)?.text !== note.text)
+      return {
+        result: {
+          status: 422,
+          origin,
+          reason: `the checkpoint has the size ${size} and root cosigned before, with other extension lines`,
         },
       };
     const cosignature = await cosign(note.text, witness.signer, Math.floor(witness.clock()));

@@ -91,9 +91,14 @@ export class TestTree {
   }
 
   /** The checkpoint of the first `size` entries (or of another `root`), signed by `signers`, the log's first. */
-  async checkpoint(signers: readonly NoteSigner[], size: number, root?: Hash): Promise<string> {
+  async checkpoint(
+    signers: readonly NoteSigner[],
+    size: number,
+    root?: Hash,
+    extensions: string[] = [],
+  ): Promise<string> {
     const rootHash = root ?? (await this.root(size));
-    return signNote(formatCheckpoint({ origin: signers[0]!.name, size, rootHash, extensions: [] }), signers);
+    return signNote(formatCheckpoint({ origin: signers[0]!.name, size, rootHash, extensions }), signers);
   }
 }
 
@@ -272,6 +277,19 @@ export function witnessProtocolSuite(start: () => Promise<RunningWitness>, keys:
       const otherRoot = await tree.checkpoint([log], 4, await tree.root(5));
       assert.equal((await addCheckpoint(url, 4, [], otherRoot)).status, 422);
       assert.equal(await cosignedSize(url, log.name), 4);
+    });
+
+    test("422 (stricter than C2SP): the size and root cosigned before, with other extension lines", async () => {
+      const tree = new TestTree(8);
+      const log = logOf(8);
+      const first = await tree.checkpoint([log], 8, undefined, ["example/latest 0 AAAA"]);
+      assert.equal((await addCheckpoint(url, 0, [], first)).status, 200);
+      // The same text again is cosigned again (a fresh timestamp), another text of the same tree is not.
+      assert.equal((await addCheckpoint(url, 8, [], first)).status, 200);
+      const other = await tree.checkpoint([log], 8, undefined, ["example/latest 0 BBBB"]);
+      assert.equal((await addCheckpoint(url, 8, [], other)).status, 422);
+      const served = await fetch(`${url}/${await originHash(log.name)}/checkpoint`);
+      assert.match(await served.text(), /example\/latest 0 AAAA/);
     });
 
     test("a fork: another tree past the size cosigned is 422 with a proof from it, 409 from another size", async () => {
