@@ -61,6 +61,8 @@ export function parseLogPolicy(text: string, { logsOnly = false } = {}): ParsedP
   const logs: PolicyLog[] = [];
   const witnesses: PolicyWitness[] = [];
   const named = new Map<string, Quorum>([["none", { kind: "none" }]]);
+  // tlog-policy: each name is a group member at most once in the whole policy, so a witness counts one way only.
+  const members = new Set<string>();
   let quorum: Quorum | undefined;
   const lines = text.split("\n");
   for (const [i, line] of lines.entries()) {
@@ -92,13 +94,14 @@ export function parseLogPolicy(text: string, { logsOnly = false } = {}): ParsedP
       } else if (keyword.text === "group") {
         expect(3, Number.POSITIVE_INFINITY);
         const name = newName(named, rest[0]!);
-        const members = rest.slice(2).map((member, i, words) => {
+        const group = rest.slice(2).map((member) => {
           if (member.text === "none") throw new PolicyError(member.column, '"none" cannot be a group member');
-          if (words.slice(0, i).some((earlier) => earlier.text === member.text))
-            throw new PolicyError(member.column, `a group lists "${member.text}" twice`);
+          if (members.has(member.text))
+            throw new PolicyError(member.column, `"${member.text}" is a group member already: a name is one at most`);
+          members.add(member.text);
           return definedName(named, member);
         });
-        named.set(name, { kind: "group", name, threshold: thresholdOf(rest[1]!, members.length), members });
+        named.set(name, { kind: "group", name, threshold: thresholdOf(rest[1]!, group.length), members: group });
       } else if (keyword.text === "quorum") {
         expect(1);
         if (quorum !== undefined) throw new PolicyError(keyword.column, "a policy has one quorum line");

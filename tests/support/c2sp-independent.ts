@@ -208,6 +208,7 @@ export interface IndependentPolicy {
 export function parsePolicy(text: string): IndependentPolicy | { errorLine: number } {
   const witnesses = new Map<string, Buffer>();
   const logKeys: string[] = [];
+  const grouped = new Set<string>();
   const names = new Map<string, PolicyNode>([["none", { none: true }]]);
   let quorum: PolicyNode | undefined;
   const lines = text.split("\n");
@@ -230,6 +231,9 @@ export function parsePolicy(text: string): IndependentPolicy | { errorLine: numb
       const [name, threshold, ...members] = args;
       if (name === undefined || names.has(name) || members.length === 0) return fail;
       if (new Set(members).size !== members.length || members.includes("none")) return fail;
+      // "Each defined name can be listed as a group member at most once": in the whole policy.
+      if (members.some((member) => grouped.has(member))) return fail;
+      for (const member of members) grouped.add(member);
       if (members.some((member) => !names.has(member))) return fail;
       const k = threshold === "all" ? members.length : threshold === "any" ? 1 : Number(threshold);
       if (!/^(all|any|[0-9]+)$/.test(threshold!) || !(k >= 1 && k <= members.length)) return fail;

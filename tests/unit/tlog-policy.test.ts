@@ -107,6 +107,7 @@ const broken: [rule: string, lines: string[], line: number, at: string][] = [
   ["a group naming itself", [W1, "group G any W1 G", "quorum G"], 2, "G"],
   ["none as a member", [W1, "group G any W1 none", "quorum G"], 2, "none"],
   ["a member listed twice", [W1, W2, "group G all W1 W2 W1", "quorum G"], 3, "W1"],
+  ["a member of two groups", [W1, W2, "group G any W1 W2", "group Q 2 W1 G", "quorum Q"], 4, "W1"],
   ["a group with no member", [W1, "group G any", "quorum none"], 2, "\n"],
   ["a threshold of 0", [W1, W2, "group G 0 W1 W2", "quorum G"], 3, "0"],
   ["a threshold past n", [W1, W2, "group G 3 W1 W2", "quorum G"], 3, "3"],
