@@ -286,6 +286,21 @@ describe("log with witnesses", () => {
     assert.equal((await check(dir)).status, 0);
   });
 
+  it("refuses a cosignature dated in the future, and keeps asking that witness until it answers one of now", async () => {
+    const w1 = await witness("w1.example");
+    const dir = witnessedContent("future", [witnessLine(w1), "quorum w1.example"]);
+    const nextYear = Math.floor(Date.now() / 1000) + 365 * 24 * 60 * 60;
+    w1.clock = () => nextYear;
+    const run = await log(dir);
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.deepEqual([...new Set(rules(run.stderr))], ["log/unwitnessed"]);
+    assert.equal((await check(dir)).status, 1);
+    w1.clock = () => Math.floor(Date.now() / 1000);
+    const renewed = await log(dir);
+    assert.equal(renewed.status, 0, renewed.stdout + renewed.stderr);
+    assert.equal((await check(dir)).status, 0);
+  });
+
   it("warns under check --base when the policy changes or is removed: it decides what is served", async () => {
     const [w1, w2] = [await witness("w1.example"), await witness("w2.example")];
     const both = [witnessLine(w1), witnessLine(w2), "group both all w1.example w2.example", "quorum both"];

@@ -20,7 +20,7 @@ import { openNote } from "./note-signature.ts";
 export const DEFAULT_MAX_COSIGNATURE_AGE = 30 * 24 * 60 * 60;
 
 /** How far in the future a cosignature's time may be, in seconds: clocks disagree by that much. */
-const CLOCK_SKEW = 5 * 60;
+export const CLOCK_SKEW = 5 * 60;
 
 export interface WitnessCount {
   /** The witnesses the quorum counts that cosigned, freshly. */

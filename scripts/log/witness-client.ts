@@ -10,6 +10,7 @@
  * - `unreachable`: no answer (connection refused, timeout) or a 5xx: the witness is down, and the quorum decides.
  */
 import { decodeUtf8 } from "../../core/base64url.ts";
+import { CLOCK_SKEW } from "../../core/tlog/witnessed-checkpoint.ts";
 import { excerpt } from "../../core/excerpt.ts";
 import { openCosignatures } from "../../core/tlog/cosignature.ts";
 import type { PolicyWitness } from "../../core/tlog/log-policy.ts";
@@ -33,12 +34,14 @@ export type WitnessAnswer =
   | { outcome: "cosigned"; witness: PolicyWitness; cosignature: NoteSignature; timestamp: number }
   | { outcome: "refused" | "unreachable"; witness: PolicyWitness; status?: number; answer: string };
 
-/** The checkpoint to have cosigned: its note as the log signed it, its text and size, and the log's tiles. */
+/** The checkpoint to have cosigned: its note as the log signed it, its text and size, the log's tiles, and now. */
 export interface CosignRequest {
   signedCheckpoint: string;
   text: string;
   size: number;
   tiles: TileStore;
+  /** Seconds since 1970: a cosignature dated past this (and the skew clocks have) is no witness's honest answer. */
+  nowSeconds: number;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function askWitness(
     const sent = await post(endpoint, body, timeoutMs);
     if ("error" in sent) return { outcome: "unreachable", witness, answer: sent.error };
     const { status, type } = sent;
-    if (status === 200) return cosignature(witness, request.text, sent.body);
+    if (status === 200) return cosignature(witness, request, sent.body);
     const answer = `${status}: ${excerpt(sent.body.trim())}`;
     if (status >= 500) return { outcome: "unreachable", witness, status, answer };
     if (status !== 409) return { outcome: "refused", witness, status, answer };
@@ -81,7 +84,8 @@ export async function askWitness(
 }
 
 /** The witness's cosignature among the lines of a 200's body, once it verifies for the checkpoint's text. */
-async function cosignature(witness: PolicyWitness, text: string, body: string): Promise<WitnessAnswer> {
+async function cosignature(witness: PolicyWitness, request: CosignRequest, body: string): Promise<WitnessAnswer> {
+  const { text, nowSeconds } = request;
   const lines = parseCosignatureLines(body);
   const refused = (why: string): WitnessAnswer => ({ outcome: "refused", witness, status: 200, answer: `200: ${why}` });
   if (lines === undefined) return refused(`not note signature lines: ${excerpt(body.trim())}`);
@@ -90,6 +94,8 @@ async function cosignature(witness: PolicyWitness, text: string, body: string): 
   const mine = lines.find((line) => line.keyName === witness.key.name && line.keyId === witness.key.keyId);
   const timestamp = opened.cosigned[0]?.timestamp;
   if (mine === undefined || timestamp === undefined) return refused("no cosignature by the policy's key for it");
+  // Kept, it would count as fresh to every later run (never asked again) and as stale to the gate (never built).
+  if (timestamp > nowSeconds + CLOCK_SKEW) return refused(`its cosignature is dated in the future (time ${timestamp})`);
   return { outcome: "cosigned", witness, cosignature: mine, timestamp };
 }
 

@@ -10,6 +10,7 @@
  * A witness is asked when it holds no cosignature of the checkpoint younger than REFRESH_AGE: so a `log` run that
  * changes nothing renews cosignatures a day old, long before clients (30 days by default) or the gate refuse them.
  */
+import { CLOCK_SKEW } from "../../core/tlog/witnessed-checkpoint.ts";
 import { join } from "node:path";
 import { parseCheckpoint } from "../../core/tlog/checkpoint.ts";
 import type { LogPolicy, PolicyWitness } from "../../core/tlog/log-policy.ts";
@@ -58,6 +59,7 @@ export async function witnessRound(options: {
     text: note.text,
     size,
     tiles: fileTileStore(logDir),
+    nowSeconds,
   };
   const answers = await Promise.all(
     due.map((witness) => {
@@ -75,5 +77,5 @@ export async function witnessRound(options: {
 }
 
 function freshEnough(held: HeldCosignature | undefined, nowSeconds: number): boolean {
-  return held !== undefined && held.timestamp >= nowSeconds - REFRESH_AGE;
+  return held !== undefined && held.timestamp >= nowSeconds - REFRESH_AGE && held.timestamp <= nowSeconds + CLOCK_SKEW;
 }
