@@ -5,16 +5,17 @@
  * keep-alive, the folder's lock, a damaged record, and its log lines.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { COSIGNATURE_TYPE, formatVerifierKey, parseVerifierKey } from "../core/tlog/note-keys.ts";
 import { formatAddCheckpoint, parseSizeBody } from "../core/tlog/witness-protocol.ts";
 import { originHash } from "../core/witness/witness-store.ts";
 import { startWitnessServe, type WitnessProcess } from "./support/witness-process.ts";
+import { holdStateFolder } from "../scripts/witness/state-folder.ts";
 import { runCli } from "./support/processes.ts";
 import {
   addCheckpoint,
@@ -308,6 +309,17 @@ test("one witness per state folder: a second fails, naming the lock; a dead proc
   assert.ok(existsSync(join(state, "witness.lock")));
   const next = await startWitness(state);
   assert.equal(await next.stop(), 0);
+});
+
+test("a lock that names this very process (its id reused after a crash) is taken over, not waited for", async () => {
+  const state = newState();
+  mkdirSync(state, { recursive: true });
+  const lock = join(state, "witness.lock");
+  writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), since: new Date(0).toISOString() }));
+  const release = await holdStateFolder(state);
+  assert.equal(JSON.parse(readFileSync(lock, "utf8")).since === new Date(0).toISOString(), false);
+  release();
+  assert.equal(existsSync(lock), false);
 });
 
 test("a damaged record answers 500, logged, and never a cosignature as if from size 0", async () => {
