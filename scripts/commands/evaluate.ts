@@ -63,10 +63,12 @@ export const runEvaluate: CommandRun<typeof evaluateCommand> = async (values, [f
     return EXIT_FAILED;
   }
   const bytes = readAtMost(file, settings.limits.maxManifestBytes + 1);
-  const proof = await proofOption(values, bytes, resolveContext(context).now);
   const cache = cacheDir === undefined ? undefined : guardedCache(fileCache(cacheDir));
   let evaluated: { receipt: Receipt; source?: SourceMap };
+  let proof: OfflineProof | undefined;
   try {
+    // The proof's cosignatures are as old as the evaluation's clock says: a context that is not one is a usage error.
+    proof = await proofOption(values, bytes, resolveContext(context).now);
     evaluated = await evaluateWithSourceMap(
       bytes,
       context,
