@@ -20,4 +20,9 @@ export class SerialByKey {
     });
     return result;
   }
+
+  /** Resolves once all work given so far has settled, whatever its outcome. */
+  async settled(): Promise<void> {
+    while (this.tails.size > 0) await Promise.all(this.tails.values());
+  }
 }

@@ -33,9 +33,10 @@ export const runWitness: CommandRun<typeof witness> = async (values) => {
     return failed(`cannot use the state folder ${state}: ${(error as Error).message}`);
   }
   const log = (event: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...event }));
+  const store = new FileWitnessStore(state);
   const handler = witnessHandler({
     witness: { signer, logs, clock: () => Math.floor(Date.now() / 1000) },
-    store: new FileWitnessStore(state),
+    store,
     log: (event: WitnessEvent) => log(event),
   });
   let server: Awaited<ReturnType<typeof listenWitness>>;
@@ -48,7 +49,9 @@ export const runWitness: CommandRun<typeof witness> = async (values) => {
   // Ready for a signal before saying so: whoever reads the URL may stop the witness at once.
   const stopped = new Promise<number>((done) => {
     const stop = () =>
-      server.stop().then(() => {
+      server.stop().then(async () => {
+        // Connections closed, not every write: the folder is held until the last record is on disk.
+        await store.settled();
         release();
         log({ stopped: server.url });
         done(0);

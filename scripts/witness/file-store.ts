@@ -51,6 +51,14 @@ export class FileWitnessStore implements WitnessStore {
     });
   }
 
+  /**
+   * Resolves once every update begun has written its record, or failed: the folder may then be let go. A write that
+   * outlived its request and landed after another witness took the folder would roll a log back.
+   */
+  settled(): Promise<void> {
+    return this.serial.settled();
+  }
+
   latest(origin: string): Promise<CosignedCheckpoint | undefined> {
     // In the log's turn too: a read of the file racing a write must never put an older record in the map.
     return this.serial.run(origin, () => this.record(origin));

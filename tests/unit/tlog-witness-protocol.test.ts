@@ -398,6 +398,27 @@ describe("SerialByKey", () => {
     await settle();
     assert.equal(keysHeld(serial), 0);
   });
+  it("settled() waits for all work begun, failed or not, and for work begun while it waits", async () => {
+    const serial = new SerialByKey();
+    const [a, b, c] = [deferred(), deferred(), deferred()];
+    void serial.run("a", () => a.promise);
+    void serial.run("b", () => b.promise).catch(() => undefined);
+    let done = false;
+    const settled = serial.settled().then(() => {
+      done = true;
+    });
+    a.resolve();
+    void serial.run("c", () => c.promise);
+    await settle();
+    b.reject(new Error("refused"));
+    await settle();
+    assert.equal(done, false, "c is still running");
+    c.resolve();
+    await settled;
+    assert.equal(done, true);
+    assert.equal(keysHeld(serial), 0);
+  });
+
   it("a key's work started after the last settled does not wait, and is itself dropped once settled", async () => {
     const serial = new SerialByKey();
     await serial.run("a", async () => 1);
