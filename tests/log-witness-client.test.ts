@@ -248,6 +248,12 @@ describe("resolve --log-policy, usage", () => {
     await usage("--log-key", verifier, "--max-cosignature-age", "1d");
     await usage("--log-policy", policyFile, "--max-cosignature-age", "1w");
     await usage("--log-policy", join(scratch, "no-such-policy"));
+    const notUtf8 = join(scratch, "latin1-policy");
+    writeFileSync(
+      notUtf8,
+      Buffer.concat([Buffer.from(`log ${verifier}\n# caf`), Buffer.from([0xe9]), Buffer.from("\nquorum none\n")]),
+    );
+    await usage("--log-policy", notUtf8);
   });
 });
 

@@ -3,6 +3,7 @@
  * alone still works, as a policy of no witness, with a warning on stderr that it leaves a split view undetected.
  */
 import { readFileSync } from "node:fs";
+import { decodeUtf8 } from "../../core/base64url.ts";
 import { keyOnlyPolicy, type LogPolicy, parseLogPolicy } from "../../core/tlog/log-policy.ts";
 import { parseVerifierKey } from "../../core/tlog/note-keys.ts";
 import { UsageError } from "../cli/command.ts";
@@ -41,12 +42,15 @@ export function logPolicyOption(
     console.error(printable(KEY_ONLY_WARNING));
     return { text: undefined, policy: keyOnlyPolicy(key) };
   }
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (error) {
     throw new UsageError(`--log-policy ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
   }
+  // UTF-8 strictly, as content/_log/policy is read: a lossy decode could make two names one.
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new UsageError(`--log-policy ${file} is not UTF-8 text`);
   const parsed = parseLogPolicy(text);
   if (!parsed.ok) throw new UsageError(`--log-policy ${file}:${parsed.line}:${parsed.column}: ${parsed.message}`);
   if (parsed.policy.logs.length === 0)
