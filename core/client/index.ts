@@ -7,7 +7,8 @@
  */
 export { resolve, type NotResolvable, type Resolution, type Resolved, type ResolveOptions } from "./resolve.ts";
 export type { AnsweredStatus } from "./status-resolution.ts";
-export { verifyProof, type ProofVerdict, type VerifyProofOptions } from "./verify-proof.ts";
+export { verifyProof } from "./verify-proof.ts";
+export type { ProofVerdict, VerifyProofOptions } from "./offline-proof.ts";
 export { cachedEntryOf, memoryCache, type CachedEntry, type HttpCache } from "../http/http-cache.ts";
 export {
   DEFAULT_MEMORY_BOUNDS,

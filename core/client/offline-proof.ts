@@ -24,6 +24,7 @@ import {
 } from "../tlog/witnessed-checkpoint.ts";
 import { answerRefusal } from "./latest-logged.ts";
 import { checkpointRefusal, logRefusal } from "./log-refusal.ts";
+import { clientLogPolicy } from "./client-log-policy.ts";
 
 export type OfflineProof =
   | { ok: true; entry: LogEntry; index: number; size: number; witnessed: WitnessCount }
@@ -69,4 +70,46 @@ export async function verifyOfflineProof(
   const logged = { ok: true as const, entry, index: proof.index, size, witnessed: { cosigned, of } };
   const refusal = answerRefusal(logged, { kind: "body", body });
   return refusal === undefined ? logged : { ok: false, refusal };
+}
+
+export interface VerifyProofOptions {
+  /** A C2SP tlog-policy: the log, the witnesses and the quorum. Or `logKey`, a quorum of no witness. */
+  logPolicy?: string;
+  logKey?: string;
+  /** Seconds a cosignature counts for; 30 days if not given. */
+  maxCosignatureAge?: number;
+  /** The clock the cosignatures' age is taken at; now if not given. */
+  now?: Date;
+}
+
+export type ProofVerdict =
+  /** `index`: the entry's, of `size`; `witnessed`: of the witnesses the quorum counts, how many cosigned. */
+  | { ok: true; umid: string; index: number; size: number; witnessed: WitnessCount }
+  /** `refusal.rule`: log/not-latest, log/unproven, log/unwitnessed or log/stale-cosignature. */
+  | { ok: false; refusal: Warning };
+
+/** The client's verifyProof (verify-proof.ts), loaded with the check: the policy read, the UMID taken, the proof checked. */
+export async function verifyManifestProof(
+  body: Uint8Array,
+  proof: string,
+  options: VerifyProofOptions,
+): Promise<ProofVerdict> {
+  const { policy, maxCosignatureAge } = clientLogPolicy(options);
+  const umid = manifestId(body);
+  if (umid === undefined) return logRefusal("log/unproven", "the body is no manifest with an @id: no UMID to prove");
+  const now = (options.now ?? new Date()).getTime();
+  const verdict = await verifyOfflineProof(proof, umid, body, policy, { now, maxAge: maxCosignatureAge });
+  return verdict.ok
+    ? { ok: true, umid, index: verdict.index, size: verdict.size, witnessed: verdict.witnessed }
+    : verdict;
+}
+
+/** The `@id` of the manifest in `body`, if it is JSON with one: whatever else is wrong with it, evaluation says. */
+export function manifestId(body: Uint8Array): string | undefined {
+  try {
+    const id: unknown = JSON.parse(new TextDecoder().decode(body))["@id"];
+    return typeof id === "string" ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }

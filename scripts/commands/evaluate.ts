@@ -5,9 +5,8 @@
  */
 import { httpCacheDir, offlineChosen } from "./deprecated-spelling.ts";
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
-import { type OfflineProof, verifyOfflineProof } from "../../core/client/offline-proof.ts";
+import { manifestId, type OfflineProof, verifyOfflineProof } from "../../core/client/offline-proof.ts";
 import { logRefusal } from "../../core/client/log-refusal.ts";
-import { manifestId } from "../../core/client/verify-proof.ts";
 import { logPolicyOption } from "./log-policy-option.ts";
 import { guardedCache } from "../../core/http/http-cache.ts";
 import { fileCache } from "../client/file-cache.ts";

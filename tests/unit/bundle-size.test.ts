@@ -31,6 +31,7 @@ describe("npm run size", () => {
         "core/client/discovered-peers.ts",
         "core/client/federation.ts",
         "core/client/latest-logged.ts",
+        "core/client/offline-proof.ts",
         "core/client/status-list-resolution.ts",
         "core/crypto/pure-crypto.ts",
         "core/validate/legacy-v03.ts",
