@@ -19,7 +19,7 @@ import {
   originHash,
   type WitnessStore,
 } from "../../core/witness/witness-store.ts";
-import { FolderSync, writeDurably } from "./durable-write.ts";
+import { FolderSync, writeDurably } from "../store/atomic-write.ts";
 
 /** A record in the state folder that is not the log's latest cosigned checkpoint: the witness answers 500. */
 class DamagedRecord extends Error {}
