@@ -111,6 +111,18 @@ function stateFile(dir: string, cache: string): string {
   return join(cache, "log", logStateKey(readFileSync(join(dir, "verifier"))));
 }
 
+/**
+ * Tampers the log's first full entry bundle and writes its new digest into the log's kept state: a tampered old bundle
+ * that only a run trusting the state would take for the log's.
+ */
+async function tamperFirstBundleAndState(dir: string, cache: string): Promise<void> {
+  const state = (await decodeLogState(readFileSync(stateFile(dir, cache))))!;
+  const old = "tile/entries/000";
+  tamper(dir, old);
+  state.files.set(old, fileDigest(readFileSync(join(dir, old))));
+  writeFileSync(stateFile(dir, cache), encodeLogState(state));
+}
+
 /** Changes one character of the entry text in the bundle at `path`, keeping its length: a tampered entry. */
 function tamper(dir: string, path: string): void {
   const file = join(dir, path);
@@ -152,11 +164,7 @@ describe("the log's verified state (issue 38, section 3)", () => {
     await append(dir, range(600, 610), by);
     // The old full bundles are hashed, not parsed: an old bundle of entries that are no log's entries, with a state
     // that fits it, is not read as entries. Only a run that trusts the state behaves so.
-    const state = (await decodeLogState(readFileSync(stateFile(dir, cache))))!;
-    const old = "tile/entries/000";
-    tamper(dir, old);
-    state.files.set(old, fileDigest(readFileSync(join(dir, old))));
-    writeFileSync(stateFile(dir, cache), encodeLogState(state));
+    await tamperFirstBundleAndState(dir, cache);
     const warm = await openLog(dir, states);
     assert.ok(warm.ok, "a state whose digest fits is believed");
     assert.equal(warm.checkpoint?.size, 610);
@@ -176,11 +184,7 @@ describe("the log's verified state (issue 38, section 3)", () => {
     const cosigned = formatNote({ ...note, signatures: [...note.signatures, await cosign(note.text, witness, 1e9)] });
     writeFileSync(file, cosigned);
     // As in the test above: a tampered old bundle whose digest the state holds is believed only on the warm path.
-    const state = (await decodeLogState(readFileSync(stateFile(dir, cache))))!;
-    const old = "tile/entries/000";
-    tamper(dir, old);
-    state.files.set(old, fileDigest(readFileSync(join(dir, old))));
-    writeFileSync(stateFile(dir, cache), encodeLogState(state));
+    await tamperFirstBundleAndState(dir, cache);
     const warm = await openLog(dir, states);
     assert.ok(warm.ok, "the state of the same tree is used");
     assert.equal(Buffer.from(warm.signedCheckpoint!).toString(), cosigned);
