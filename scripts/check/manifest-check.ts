@@ -29,7 +29,8 @@ import { aliasOf, type IdentitySource } from "../cache/file-identity.ts";
 import { KEY_KINDS } from "../cache/known-keys.ts";
 import type { KnownKeys } from "../cache/known-keys.ts";
 import { found, verdictReads, type VerdictReads } from "../cache/verdict-reads.ts";
-import { canonicalMembers, joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
+import { joinMembers, type CanonicalMembers } from "../../core/crypto/jcs.ts";
+import { parseCanonical } from "../../core/crypto/canonical-parse.ts";
 import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { verifyProfileA } from "../crypto/profile-a.ts";
 import { hasErrors, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
@@ -47,7 +48,7 @@ import { decodeSource, displayPath, manifestByteLimit, readSourceBytes, type Sou
 import type { CheckedManifest } from "./checked-manifest.ts";
 import { livenessFloorProblems } from "./liveness-floor.ts";
 import { privateKeyProblem } from "./private-keys.ts";
-import { parseAndValidate, problemDiagnostic, type Parsed } from "../read/source.ts";
+import { problemDiagnostic, validated, type Parsed } from "../read/source.ts";
 import { optInAdvice, type UnsignedOptIns } from "./unsigned.ts";
 import { appendAll } from "../../core/append-all.ts";
 
@@ -198,7 +199,9 @@ export function checkManifestText(
   context: ManifestContext,
   path = file,
 ): Parsed & { legacyVersion?: string; canonical?: CanonicalMembers; freshness: Diagnostic[]; reads: VerdictReads } {
-  const result = parseAndValidate(file, text, context.settings.limits, (value) =>
+  // Parsed and canonicalized at once: the body and the signed bytes are joined from the members.
+  const parsed = parseCanonical(text, context.settings.limits);
+  const result = validated(file, text, parsed, (value) =>
     structureProblems(value, context.settings.standardsUrl, PUBLISHED_LEGACY_CHECKS),
   );
   const privateKey = privateKeyProblem(file, text);
@@ -206,7 +209,8 @@ export function checkManifestText(
   if (!isJsonObject(result.value)) return { ...result, freshness: [], reads: {} };
   const manifest = result.value;
   const legacyVersion = legacyVersionOf(manifest);
-  const canonical = canonicalMembers(manifest);
+  // Given for every object, and the manifest is one.
+  const canonical = (parsed as Extract<typeof parsed, { ok: true }>).members!;
   const verifiable = legacyVersion === undefined || SIGNED_LEGACY_VERSIONS.has(legacyVersion);
   const problems: [Severity, Problem[]][] = [
     [

@@ -1,6 +1,6 @@
 /** One content file's text as a JSON document: parsed strictly, validated, problems placed. */
 import { diagnostic, placeInSource, type Diagnostic, type Severity } from "../report/diagnostics.ts";
-import { parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
+import { type JsonParseResult, parseJson, type ShapeLimits } from "../../core/json/strict-json.ts";
 import { lineColumn, type Place, type SourceMap } from "../../core/json/source-map.ts";
 import type { Validate } from "../../core/validate/schema-problems.ts";
 import type { Problem } from "../../core/validate/problem.ts";
@@ -22,7 +22,11 @@ export interface Parsed {
 
 /** Strict JSON within the shape limits, then a schema, with every problem placed in the source. */
 export function parseAndValidate(file: string, text: string, limits: ShapeLimits, validate: Validate): Parsed {
-  const parsed = parseJson(text, limits);
+  return validated(file, text, parseJson(text, limits), validate);
+}
+
+/** A text's parse (`parsed`), then a schema, with every problem placed in the source. */
+export function validated(file: string, text: string, parsed: JsonParseResult, validate: Validate): Parsed {
   if (!parsed.ok) {
     const { rule, message, offset } = parsed.problem;
     return {
