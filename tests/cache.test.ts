@@ -39,6 +39,7 @@ import {
 import { checkContent } from "../scripts/check/check-content.ts";
 import { PublishedManifests } from "../scripts/check/published.ts";
 import { keepBodies } from "../scripts/pipeline/kept-bodies.ts";
+import { HeldBodies } from "../scripts/write/held-bodies.ts";
 import { recall } from "../scripts/check/manifest-check.ts";
 import { NO_OPT_INS } from "../scripts/check/unsigned.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
@@ -590,6 +591,30 @@ describe("the blob store", () => {
       [true, true, false, false],
     );
     assert.equal(indexedBodies(join(dir, "cache")), 2);
+  });
+
+  it("keeps a held body without reading its file, and reads the rest back (issue 42)", () => {
+    const dir = join(scratch, "store-keep-held");
+    mkdirSync(dir, { recursive: true });
+    const cache = new VerificationCache(join(dir, "cache"), true);
+    const digestOf = (text: string) => createHash("sha256").update(text).digest();
+    const published = new PublishedManifests();
+    for (const name of ["held", "read"]) published.add(`urn:keep:${name}`, digestOf(name));
+    // No file holds the held body: it can only come from memory. The other is past the budget, read from its file.
+    const held = new HeldBodies(Buffer.byteLength("held"));
+    held.hold(digestOf("held"), Buffer.from("held"));
+    held.hold(digestOf("read"), Buffer.from("read"));
+    assert.equal(held.get(digestOf("read")), undefined, "past the budget: not held");
+    writeFileSync(join(dir, "read"), "read");
+    keepBodies(cache, published, (umid) => join(dir, umid.slice("urn:keep:".length)), held);
+    cache.blobs!.save(digestTable(["held", "read"].map((name) => digestOf(name).toString("hex"))));
+    const again = new BlobStore(join(dir, "cache", "blobs"));
+    assert.deepEqual(
+      ["held", "read"]
+        .map((name) => again.get(digestOf(name).toString("hex")))
+        .map((b) => Buffer.from(b as Uint8Array).toString()),
+      ["held", "read"],
+    );
   });
 
   it("never removes a segment it did not make: a run whose random id is another's takes no blob, and costs none", () => {

@@ -99,7 +99,7 @@ export const runBuild: CommandRun<typeof build> = async (values) => {
       // Only once every output is written: on a disk the cache shares with them, its bodies must never take their
       // room.
       if (page !== undefined)
-        keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)));
+        keepBodies(cache, built!.content.published, (umid) => join(outDir, built!.bodyFile(umid)), built!.held);
       saveCache(cache);
       if (built === undefined || page === undefined) return EXIT_FAILED;
       for (const warning of built.hostWarnings) printWarning(warning);

@@ -24,6 +24,7 @@ import type { Route } from "../plan/routes.ts";
 import { wellKnownRoutes } from "../plan/status-lists.ts";
 import { displayPath } from "../read/files.ts";
 import { diagnostic, hasErrors, printable, summarize } from "../report/diagnostics.ts";
+import { HeldBodies } from "../write/held-bodies.ts";
 import { KvOutput } from "../write/kv-output.ts";
 import { OutputUpdate, type PublishedBodies } from "../write/output-update.ts";
 import { recalledBody } from "./kept-bodies.ts";
@@ -53,6 +54,8 @@ export interface BuildRequest {
 export interface Built {
   /** The file of a UMID's body, relative to the output folder. */
   bodyFile(umid: string): string;
+  /** Bodies this build checked, held for what is written after the output (held-bodies.ts). */
+  held: HeldBodies;
   bytes: number;
   kvDir?: string;
   kvFiles: number;
@@ -83,6 +86,7 @@ export async function buildOutput({
     const nextCheck = settings.statusNextCheck;
     const now = new Date();
     const names = new BodyNames();
+    let held = new HeldBodies(0);
     const content = await checkContent(
       contentDir,
       { settings, now, strict: false, ...(progress && { progress }), ...(cache && { cache }) },
@@ -90,6 +94,7 @@ export async function buildOutput({
         outline: async (outline) => {
           // Hosts count files, not manifests: decided on what the output holds at most.
           output = staticOutput({ ...outline, logFiles: log.length });
+          held = HeldBodies.forBuild(outline.manifestFiles);
           if (kvOut.asked || writesKv(output)) kvOutput = await KvOutput.open(kvOut.dir, cache?.blobs);
         },
         publish: async (manifest) => {
@@ -103,6 +108,7 @@ export async function buildOutput({
                 : recalledBody(cache!, manifest.umid, manifest.body.stored.digest);
           if (body === undefined && !update.inPlace) return false;
           update.stage(names.add(manifest.umid), body);
+          if (manifest.body.kind === "bytes") held.hold(manifest.digest, manifest.body.bytes);
           bodyBytes += manifest.body.kind === "bytes" ? manifest.body.bytes.byteLength : manifest.body.stored.bytes;
           return true;
         },
@@ -147,11 +153,12 @@ export async function buildOutput({
     }
     await update.commit();
     // Each pair's value is the body the output now serves: changed or not, it is there.
-    const kvFiles = (await kvOutput?.write(plan.kvShards(), outDir, plan.routed)) ?? 0;
+    const kvFiles = (await kvOutput?.write(plan.kvShards(), outDir, plan.routed, held)) ?? 0;
     return {
       content,
       built: {
         bodyFile: (umid) => names.fileOf(umid),
+        held,
         bytes: bodyBytes + update.indexBytes,
         ...(kvOutput !== undefined && { kvDir: kvOutput.kvDir }),
         kvFiles,

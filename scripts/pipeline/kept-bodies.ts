@@ -8,21 +8,29 @@ import { quoted } from "../../core/excerpt.ts";
 import type { VerificationCache } from "../cache/verification-cache.ts";
 import type { PublishedManifests } from "../check/published.ts";
 import { printWarning } from "../report/problem-report.ts";
+import type { HeldBodies } from "../write/held-bodies.ts";
 
 /**
- * Puts in the cache's blob store each published body it does not hold, from its file in the output (`fileOf`), and
- * writes them: a refusal is known before the cache is saved. A file that is gone is not kept: a read is not a
- * refused write.
+ * Puts in the cache's blob store each published body it does not hold, the one `held` holds under its digest, else
+ * from its file in the output (`fileOf`), and writes them: a refusal is known before the cache is saved. A file that
+ * is gone is not kept: a read is not a refused write.
  */
 export function keepBodies(
   cache: VerificationCache | undefined,
   published: PublishedManifests,
   fileOf: (umid: string) => string,
+  held?: HeldBodies,
 ): void {
   const store = cache?.blobs;
   if (store === undefined) return;
   for (let i = 0; i < published.length && store.unwritable === undefined; i++) {
-    if (store.has(published.digestBytesAt(i))) continue;
+    const digest = published.digestBytesAt(i);
+    if (store.has(digest)) continue;
+    const kept = held?.get(digest);
+    if (kept !== undefined) {
+      store.put(kept, digest);
+      continue;
+    }
     const body = outputBody(fileOf(published.umidAt(i)));
     // Bytes that are no longer that body are filed under their own digest, which no entry names: the index drops them.
     if (body !== undefined) store.put(body);

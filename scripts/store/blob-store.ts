@@ -110,12 +110,14 @@ export class BlobStore {
   /**
    * Files `bytes` under their SHA-256, which it returns (hex), unless the store holds it. A
    * refused write costs the cache, never the build: it removes this run's segment (on a
-   * full disk, that space is the output's) and keeps nothing more.
+   * full disk, that space is the output's) and keeps nothing more. `known`: that SHA-256,
+   * where the caller hashed these very bytes in memory (a build's bodies); a `get` checks
+   * every blob all the same.
    */
-  put(bytes: Uint8Array): string {
+  put(bytes: Uint8Array, known?: Uint8Array): string {
     // Its segment is closed: a run saves its store once, at its end.
     if (this.#saved) throw new Error(`the blob store in ${this.dir} was saved: it takes no more blobs`);
-    const digest = createHash("sha256").update(bytes).digest();
+    const digest = known === undefined ? createHash("sha256").update(bytes).digest() : Buffer.from(known);
     const hex = digest.toString("hex");
     if (this.#unwritable !== undefined || this.has(hex)) return hex;
     const at = this.#added.add();

@@ -28,6 +28,7 @@ import { withEveryRouteShard } from "../plan/routes.ts";
 import { writeAtomically } from "../store/atomic-write.ts";
 import { type BlobStore, isSha256Hex } from "../store/blob-store.ts";
 import { keepState, parsedJson, readState } from "../store/kept-state.ts";
+import type { HeldBodies } from "./held-bodies.ts";
 import { sweep } from "../store/sweep.ts";
 import { KvWriter } from "./kv-writer.ts";
 import { assertReplaceable, commitStaging, discardStaging, OutputError, openStaging } from "./output.ts";
@@ -70,12 +71,19 @@ export class KvOutput {
   }
 
   /**
-   * Writes the KV pairs of `shards`, and of the route table's files, each published UMID's value read from the file the
-   * output `outDir` serves it from; returns the number of bulk files the folder holds.
+   * Writes the KV pairs of `shards`, and of the route table's files, each published UMID's value the body `held` holds
+   * under its digest, else read from the file the output `outDir` serves it from; returns the number of bulk files the
+   * folder holds.
    */
-  async write(shards: Iterable<KvShard>, outDir: string, routed: readonly OutputFile[]): Promise<number> {
+  async write(
+    shards: Iterable<KvShard>,
+    outDir: string,
+    routed: readonly OutputFile[],
+    held: HeldBodies,
+  ): Promise<number> {
     const { kvDir, store, previous } = this;
-    const bodyOf = (source: { file: string; digest: Uint8Array }) => servedBody(outDir, source);
+    const bodyOf = (source: { file: string; digest: Uint8Array }) =>
+      held.get(source.digest) ?? servedBody(outDir, source);
     const buckets = [...bucketsOf(shards, bodyOf), ...routedBuckets(withEveryRouteShard(routed))];
     if (previous === undefined) {
       const staging = await openStaging(kvDir, KV_MARKERS);
