@@ -11,11 +11,14 @@ import { join } from "node:path";
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { utf8 } from "../core/base64url.ts";
 import { settingsFromEnv } from "../scripts/config.ts";
+import { parseCanonical } from "../core/crypto/canonical-parse.ts";
 import { canonicalMembers, joinMembers } from "../core/crypto/jcs.ts";
 import { verifyProfileA } from "../scripts/crypto/profile-a.ts";
 import { parseJson, type JsonParseResult } from "../core/json/strict-json.ts";
 import { crossFieldProblems } from "../core/validate/cross-field.ts";
+import { structureProblems } from "../core/validate/manifest-structure.ts";
 import { typescriptWorker } from "../scripts/runtime/worker.ts";
+import { PUBLISHED_LEGACY_CHECKS } from "../scripts/validate/legacy-schemas.ts";
 import { schemaValidators } from "../scripts/validate/schema-validator.ts";
 
 const SAMPLE = 200;
@@ -29,19 +32,29 @@ const PER_ROUND = 1000;
 interface Sample {
   files: string[];
   texts: string[];
+  settings: ReturnType<typeof settingsFromEnv>;
   limits: ReturnType<typeof settingsFromEnv>["limits"];
   validate: ReturnType<typeof schemaValidators>["manifest"];
   manifests: Record<string, unknown>[];
   members: ReturnType<typeof canonicalMembers>[];
 }
 
+/** The stage the strict path row compares with JSON.parse: everything the check does before the signature. */
+export const STRICT_PATH = "the strict path: the one scan, the schema and the cross-field rules";
+export const JSON_PARSE = "JSON.parse of the same text, for comparison";
+
 const STAGES: Record<string, (sample: Sample, i: number) => unknown> = {
   "read the file": (s, i) => readFileSync(s.files[i]!),
-  "parse strictly (duplicates, exact integers, surrogates)": (s, i) => parseJson(s.texts[i]!, s.limits),
-  "JSON.parse of the same text, for comparison": (s, i) => JSON.parse(s.texts[i]!),
+  "parse strictly (duplicates, exact integers, surrogates), alone": (s, i) => parseJson(s.texts[i]!, s.limits),
+  "parse strictly and canonicalize in one scan (the check's)": (s, i) => parseCanonical(s.texts[i]!, s.limits),
+  [JSON_PARSE]: (s, i) => JSON.parse(s.texts[i]!),
+  [STRICT_PATH]: (s, i) => {
+    const parsed = parseCanonical(s.texts[i]!, s.limits);
+    return parsed.ok && structureProblems(parsed.value, s.settings.standardsUrl, PUBLISHED_LEGACY_CHECKS);
+  },
   "validate against the schema (ajv)": (s, i) => s.validate(s.manifests[i]),
   "cross-field rules": (s, i) => crossFieldProblems(s.manifests[i]!),
-  "canonicalize (JCS)": (s, i) => canonicalMembers(s.manifests[i]!),
+  "canonicalize (JCS) a parsed value, alone": (s, i) => canonicalMembers(s.manifests[i]!),
   "verify the Ed25519 signature": (s, i) => verifyProfileA(s.manifests[i]!, undefined, s.members[i]),
   "build only: encode the body, SHA-256 for the ETag": (s, i) =>
     createHash("sha256")
@@ -82,6 +95,7 @@ function sampleOf(content: string): Sample {
   return {
     files,
     texts,
+    settings,
     limits: settings.limits,
     validate: schemaValidators(settings.contextUrl, settings.resolverUrl).manifest,
     manifests,
