@@ -191,7 +191,8 @@ function knownPositions(
   shards: SummarisedShards | undefined,
 ): Int32Array {
   const known = new Int32Array(names.length).fill(UNKNOWN);
-  if (cache === undefined) return known;
+  // A cache with no entry (a cold run) knows no file: no alias is worth making to look one up.
+  if (cache === undefined || cache.usable.usable.length === 0) return known;
   names.forEach((name, i) => {
     known[i] = shards?.isKnown(i) ? SUMMARISED : knownPosition(name, cache);
   });
