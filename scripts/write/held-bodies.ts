@@ -10,12 +10,12 @@
  */
 
 /** Held at most: a cold build of the bench's 20,000 manifests holds about 90 MiB. */
-export const HELD_BODY_BYTES = 128 * 1024 * 1024;
+const HELD_BODY_BYTES = 128 * 1024 * 1024;
 /**
  * Past this many manifests nothing is held: a registry's own tables then grow toward the 1 GiB a build may take (a
  * million manifests took 975 MiB, docs/benchmarks.md), and the reads saved are a small part of its time.
  */
-export const HELD_MANIFESTS = 50_000;
+const HELD_MANIFESTS = 50_000;
 
 export class HeldBodies {
   readonly #bodies = new Map<string, Uint8Array>();
