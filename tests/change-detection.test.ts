@@ -252,6 +252,28 @@ describe("shard summaries, in a git working tree", () => {
     assert.deepEqual(warm.rules, []);
   });
 
+  it("a cold check on worker threads, which start before git lists the files, makes every shard's summary", async () => {
+    // Past WORKER_THRESHOLD: the workers check while git's listing, which only the summaries read, is still coming.
+    const t = tree();
+    const count = 1_100;
+    for (let i = 0; i < count; i++) {
+      const name = `many/m${String(i).padStart(4, "0")}.json`;
+      mkdirSync(dirname(join(t.content, name)), { recursive: true });
+      writeFileSync(join(t.content, name), signedText(`urn:detect:${name}`, t.key));
+    }
+    commitAll(t.root);
+    const cold = await check(t.content, t.cache);
+    assert.equal(cold.result.recalled, 0);
+    assert.ok(summaries(t.cache).length > 0);
+    const file = join(t.cache, "verification.json");
+    writeFileSync(file, readFileSync(file, "latin1").replaceAll('["urn:detect:', "[1urn:detect:"), "latin1");
+    rehash(file);
+    const warm = await check(t.content, t.cache);
+    assert.deepEqual(warm.opened, [], "every file known from its shard's summary");
+    assert.equal(warm.result.recalled, NAMES.length + count);
+    assert.deepEqual(warm.rules, []);
+  });
+
   it("a damaged cache file is a cold run, summaries included, as a foreign one is", async () => {
     const t = tree();
     commitAll(t.root);

@@ -17,7 +17,7 @@ import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { cacheScope, type UsableEntries, type VerificationCache } from "../cache/verification-cache.ts";
 import { gitAlias, statAlias, statIdentity } from "../cache/file-identity.ts";
 import type { ShardSummaries } from "../cache/shard-summaries.ts";
-import { gitView, type GitView } from "../read/git-view.ts";
+import { type GitAlgorithm, gitViewParts } from "../read/git-view.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside, realPath } from "../read/content-root.ts";
@@ -149,7 +149,7 @@ export async function checkContent(
   // git runs while the folder is listed; its view is only worth asking for with a cache to use it.
   const git =
     options.cache &&
-    gitView(
+    gitViewParts(
       dir,
       listed.then((listing) => listing.others),
     );
@@ -261,7 +261,7 @@ export async function checkContent(
       if (manifest.legacyVersion !== null) result.legacy.push({ file: manifest.file, version: manifest.legacyVersion });
       return hooks.publish && publish(manifest, index, hooks.publish);
     },
-    options.cache && cacheUse(options, options.cache.usable(root.context), dir, await git, options.cache.summaries),
+    options.cache && (await cacheUse(options, options.cache.usable(root.context), dir, git, options.cache.summaries)),
   );
   result.bodyAgain = (umid, digest) => {
     const again = checkedAgain(claimed.get(umid)!, Buffer.from(digest, "hex"));
@@ -425,7 +425,7 @@ export async function checkPaths(
             );
           if (borrowed) result.diagnostics.push(borrowed);
         },
-        cache && cacheUse(options, caches.get(context)!, files.dir, undefined),
+        cache && (await cacheUse(options, caches.get(context)!, files.dir, undefined)),
       );
     }
   };
@@ -537,25 +537,34 @@ function checkRoutes(path: string, validators: SchemaValidators): RoutesCheck | 
 /**
  * The verification cache as a check of the files in `dir` uses it: in a git working tree, files are known by
  * git's view of them, elsewhere by their status. `summaries`: a whole content root's check, whose shards have them.
+ * A cache that knows no file (a cold run) looks none up: the check starts once git has said its object format, and
+ * git's blob ids, which only the summaries made of this run read, arrive meanwhile (`ready`).
  */
-function cacheUse(
+async function cacheUse(
   options: ContentCheckOptions,
   usable: UsableEntries,
   dir: string,
-  git: GitView | undefined,
+  git: ReturnType<typeof gitViewParts> | undefined,
   summaries?: ShardSummaries,
-): CacheUse {
+): Promise<CacheUse> {
   const scope = cacheScope(options.settings);
   const shared = { scope, usable, ...(summaries && { summaries }) };
-  if (git !== undefined) {
-    const { algorithm, blobs } = git;
-    return {
-      ...shared,
-      source: { git: algorithm },
-      identityOf: (name) => blobs.get(name),
-      aliasOf: (name, blob) => gitAlias(scope, name, algorithm, blob),
-    };
+  const gitUse = (algorithm: GitAlgorithm, blobs: () => ReadonlyMap<string, string>) => ({
+    ...shared,
+    source: { git: algorithm },
+    identityOf: (name: string) => blobs().get(name),
+    aliasOf: (name: string, blob: string) => gitAlias(scope, name, algorithm, blob),
+  });
+  const algorithm = usable.usable.length === 0 ? await git?.algorithm : undefined;
+  if (algorithm !== undefined) {
+    let blobs: ReadonlyMap<string, string> = new Map();
+    const ready = git!.view.then((view) => {
+      if (view !== undefined) blobs = view.blobs;
+    });
+    return { ...gitUse(algorithm, () => blobs), ready };
   }
+  const view = await git?.view;
+  if (view !== undefined) return gitUse(view.algorithm, () => view.blobs);
   const now = BigInt(Date.now()) * 1_000_000n;
   return {
     ...shared,

@@ -57,6 +57,11 @@ export interface CacheUse {
   identityOf(name: string): string | undefined;
   aliasOf(name: string, identity: string): Uint8Array;
   summaries?: ShardSummaries;
+  /**
+   * Settles once identityOf answers, for a cache that knows no file (a cold run, which looks none up): until then it
+   * answers for none, and the workers check the files meanwhile.
+   */
+  ready?: Promise<void>;
 }
 
 /**
@@ -107,7 +112,13 @@ export async function checkManifestFiles(
     usable: cache.usable.usable,
     source: cache.source,
   };
-  const shards = cache?.summaries && new SummarisedShards(files.names, { ...cache, summaries: cache.summaries });
+  const shardsOf = () =>
+    cache?.summaries && new SummarisedShards(files.names, { ...cache, summaries: cache.summaries });
+  // The summaries read git's blob ids (identityOf): a cold run's, when they come, before the first result is taken.
+  let shards = cache?.ready === undefined ? shardsOf() : undefined;
+  const shardsReady = cache?.ready?.then(() => {
+    shards = shardsOf();
+  });
   const checkHere = (i: number) => {
     const name = files.names[i]!;
     return checkManifestFile(join(files.dir, name), context, lookup && { ...lookup, name });
@@ -145,6 +156,7 @@ export async function checkManifestFiles(
     }
   };
   if (unknown.length < WORKER_THRESHOLD || workers === 0) {
+    await shardsReady;
     for (const i of unknown) {
       await deliverKnown(i);
       await recalling(checkHere(i), i);
@@ -168,6 +180,7 @@ export async function checkManifestFiles(
   };
   const unknownFiles = { dir: files.dir, names: unknown.map((i) => files.names[i]!) };
   await new Pool(unknownFiles, init, workers, async (result, j) => {
+    if (j === 0) await shardsReady;
     const i = unknown[j]!;
     await deliverKnown(i);
     await recalling(result, i);

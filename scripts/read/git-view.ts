@@ -38,24 +38,51 @@ const REGULAR_MODES = new Set(["100644", "100755"]);
  * git's view of the folder `dir`, whose files besides manifests are `others` (relative to
  * it, listed meanwhile); undefined outside a working tree, without git, or where git converts files.
  */
-export async function gitView(dir: string, others: Promise<readonly string[]>): Promise<GitView | undefined> {
+export function gitView(dir: string, others: Promise<readonly string[]>): Promise<GitView | undefined> {
+  return gitViewParts(dir, others).view;
+}
+
+/**
+ * gitView, and apart, sooner, its object format: git answers that at once, where the blobs wait for it to stat every
+ * file. Undefined where gitView is.
+ */
+export function gitViewParts(
+  dir: string,
+  others: Promise<readonly string[]>,
+): { algorithm: Promise<GitAlgorithm | undefined>; view: Promise<GitView | undefined> } {
   // A listing that fails is the caller's to report; here it only means no view, even when none is asked for.
   others.catch(() => undefined);
-  try {
-    const [repository, config, indexed] = await Promise.all([
-      git(dir, ["rev-parse", "--show-object-format", "--show-toplevel", "--git-path", "info/attributes"]),
-      git(dir, ["config", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"]),
-      git(dir, ["ls-files", "-s", "-v", "-m", "-z"]),
-    ]);
-    if (repository.status !== 0 || indexed.status !== 0) return undefined;
-    const [format, top, infoAttributes] = repository.stdout.toString().split("\n");
-    if (format !== "sha1" && format !== "sha256") return undefined;
-    if (mayConvert(dir, top!, resolve(dir, infoAttributes!), config.stdout.toString(), await others)) return undefined;
-    return { algorithm: format, blobs: vouchedBlobs(indexed.stdout.toString()) };
-  } catch {
-    // No git to run: the files are read.
-    return undefined;
-  }
+  const listing = git(dir, ["ls-files", "-s", "-v", "-m", "-z"]);
+  // Settled by the view; marked seen at once, so that a failure before the view asks is no unhandled rejection.
+  listing.catch(() => undefined);
+  const algorithm = (async (): Promise<GitAlgorithm | undefined> => {
+    try {
+      const [repository, config] = await Promise.all([
+        git(dir, ["rev-parse", "--show-object-format", "--show-toplevel", "--git-path", "info/attributes"]),
+        git(dir, ["config", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"]),
+      ]);
+      if (repository.status !== 0) return undefined;
+      const [format, top, infoAttributes] = repository.stdout.toString().split("\n");
+      if (format !== "sha1" && format !== "sha256") return undefined;
+      if (mayConvert(dir, top!, resolve(dir, infoAttributes!), config.stdout.toString(), await others))
+        return undefined;
+      return format;
+    } catch {
+      // No git to run: the files are read.
+      return undefined;
+    }
+  })();
+  const view = (async (): Promise<GitView | undefined> => {
+    const format = await algorithm;
+    if (format === undefined) return undefined;
+    try {
+      const indexed = await listing;
+      return indexed.status === 0 ? { algorithm: format, blobs: vouchedBlobs(indexed.stdout.toString()) } : undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  return { algorithm, view };
 }
 
 /**
