@@ -22,7 +22,7 @@
  */
 import { canonicalize, canonicalMembers, type CanonicalMembers, joinMembers } from "./jcs.ts";
 import { type Place, type SourceMap, type ValueRecords, sourceMap } from "../json/source-map.ts";
-import { isJsonObject, type JsonParseResult, parseJson, type ShapeLimits } from "../json/strict-json.ts";
+import { isJsonObject, type JsonParseResult, parseJson, pastSpace, type ShapeLimits } from "../json/strict-json.ts";
 
 /**
  * A parse's result; parsed, with the value's JCS text and, for an object, its members in
@@ -90,14 +90,7 @@ class CanonicalScan {
   }
 
   #skipSpace(): void {
-    const text = this.text;
-    let pos = this.#pos;
-    for (;;) {
-      const c = text.charCodeAt(pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
-      else break;
-    }
-    this.#pos = pos;
+    this.#pos = pastSpace(this.text, this.#pos);
   }
 
   /** `name`: the value's member name, for a member of an object. */

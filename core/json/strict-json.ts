@@ -86,14 +86,7 @@ class Parser {
   }
 
   #skipSpace(): void {
-    const text = this.text;
-    let pos = this.#pos;
-    for (;;) {
-      const c = text.charCodeAt(pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
-      else break;
-    }
-    this.#pos = pos;
+    this.#pos = pastSpace(this.text, this.#pos);
   }
 
   /** `name`: the value's member name, for a member of an object. */
@@ -300,6 +293,15 @@ class Parser {
       }
     }
     return value;
+  }
+}
+
+/** The offset of the first character at or after `pos` that is not JSON whitespace. */
+export function pastSpace(text: string, pos: number): number {
+  for (;;) {
+    const c = text.charCodeAt(pos);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+    else return pos;
   }
 }
 
