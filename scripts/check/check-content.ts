@@ -17,7 +17,7 @@ import type { KeyPins } from "../../core/crypto/profile-a.ts";
 import { cacheScope, type UsableEntries, type VerificationCache } from "../cache/verification-cache.ts";
 import { gitAlias, statAlias, statIdentity } from "../cache/file-identity.ts";
 import type { ShardSummaries } from "../cache/shard-summaries.ts";
-import { type GitAlgorithm, gitViewParts } from "../read/git-view.ts";
+import { type GitAlgorithm, gitView } from "../read/git-view.ts";
 import { diagnostic, type Diagnostic } from "../report/diagnostics.ts";
 import { schemaValidators, type SchemaValidators } from "../validate/schema-validator.ts";
 import { isInside, realPath } from "../read/content-root.ts";
@@ -149,7 +149,7 @@ export async function checkContent(
   // git runs while the folder is listed; its view is only worth asking for with a cache to use it.
   const git =
     options.cache &&
-    gitViewParts(
+    gitView(
       dir,
       listed.then((listing) => listing.others),
     );
@@ -544,7 +544,7 @@ async function cacheUse(
   options: ContentCheckOptions,
   usable: UsableEntries,
   dir: string,
-  git: ReturnType<typeof gitViewParts> | undefined,
+  git: ReturnType<typeof gitView> | undefined,
   summaries?: ShardSummaries,
 ): Promise<CacheUse> {
   const scope = cacheScope(options.settings);

@@ -35,18 +35,11 @@ const ATTRIBUTES = ".gitattributes";
 const REGULAR_MODES = new Set(["100644", "100755"]);
 
 /**
- * git's view of the folder `dir`, whose files besides manifests are `others` (relative to
- * it, listed meanwhile); undefined outside a working tree, without git, or where git converts files.
+ * git's view of the folder `dir`, whose files besides manifests are `others` (relative to it, listed meanwhile), and
+ * apart, sooner, its object format: git answers that at once, where the blobs wait for it to stat every file. Each is
+ * undefined outside a working tree, without git, or where git converts files.
  */
-export function gitView(dir: string, others: Promise<readonly string[]>): Promise<GitView | undefined> {
-  return gitViewParts(dir, others).view;
-}
-
-/**
- * gitView, and apart, sooner, its object format: git answers that at once, where the blobs wait for it to stat every
- * file. Undefined where gitView is.
- */
-export function gitViewParts(
+export function gitView(
   dir: string,
   others: Promise<readonly string[]>,
 ): { algorithm: Promise<GitAlgorithm | undefined>; view: Promise<GitView | undefined> } {

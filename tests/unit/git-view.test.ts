@@ -37,7 +37,7 @@ function committed(configure: (root: string) => void = () => undefined): string 
 }
 
 const blobOf = (content: string, name: string) => git(content, "rev-parse", `:./${name}`).trim();
-const viewOf = async (content: string) => (await gitView(content, Promise.resolve([])))!.blobs;
+const viewOf = async (content: string) => (await gitView(content, Promise.resolve([])).view)!.blobs;
 
 it("a file whose bytes changed is not vouched for; an untouched one is, by its blob id", async () => {
   const content = committed();
@@ -68,7 +68,9 @@ it("outside a working tree there is no view, even when the listing it waits for 
   const record = (reason: unknown) => unhandled.push(reason);
   process.on("unhandledRejection", record);
   try {
-    assert.equal(await gitView(outside, Promise.reject(new Error("listing failed"))), undefined);
+    const view = gitView(outside, Promise.reject(new Error("listing failed")));
+    assert.equal(await view.algorithm, undefined);
+    assert.equal(await view.view, undefined);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(unhandled, []);
   } finally {
