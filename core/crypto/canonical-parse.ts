@@ -41,10 +41,9 @@ export function parseCanonical(text: string, limits: ShapeLimits): CanonicalPars
   }
   const parsed = parseJson(text, limits);
   if (!parsed.ok) return parsed;
-  const canonical = canonicalize(parsed.value);
-  return isJsonObject(parsed.value)
-    ? { ...parsed, canonical, members: canonicalMembers(parsed.value) }
-    : { ...parsed, canonical };
+  if (!isJsonObject(parsed.value)) return { ...parsed, canonical: canonicalize(parsed.value) };
+  const members = canonicalMembers(parsed.value);
+  return { ...parsed, canonical: joinMembers(members), members };
 }
 
 /** A run of string characters that need no attention: no quote, backslash or control character. */
