@@ -17,6 +17,9 @@ import { resolve } from "../core/client/resolve.ts";
 import { keyInDidDocument } from "../core/did/document-key.ts";
 import { evaluate, type EvaluateOptions, type Receipt } from "../core/evaluate/index.ts";
 import { signProfileA } from "../scripts/crypto/profile-a.ts";
+import { checkContent } from "../scripts/check/check-content.ts";
+import { earlyOnlineKeys } from "../scripts/check/online-keys.ts";
+import { settingsFromEnv } from "../scripts/config.ts";
 import { didDocumentOf, encodeBase58btc } from "./support/did.ts";
 import { manifestFor, newKey } from "./support/fixture-content.ts";
 import { runCliInProcess } from "./support/cli-in-process.ts";
@@ -483,6 +486,47 @@ describe("did:web: the evaluator resolves keyRef over the network (core §1.6.4,
       const both = await runCliInProcess(["check", "--online", "--offline"], dir, { UM_RESOLVER_URL: "" });
       assert.equal(both.status, 2);
       assert.match(both.stderr, /give --offline alone/);
+    });
+
+    it("check asks for the pinned DID documents once _keys.json is read, before any manifest is checked", async () => {
+      const content = join(dir, "early");
+      mkdirSync(content, { recursive: true });
+      const spki = signedBy(key).signature.publicKeySpkiB64!;
+      writeFileSync(join(content, "_keys.json"), `{ "${host.did}#key-1": "${spki}" }`);
+      writeFileSync(join(content, "m.jsonld"), JSON.stringify(signedBy(key)));
+      served(didDocumentOf(host.did, key));
+      const asked: string[] = [];
+      const fetch: Fetch = (url, init) => {
+        asked.push(String(url));
+        return globalThis.fetch(url, init);
+      };
+      const online = earlyOnlineKeys("", new Date(NOW), fetch);
+      const events: string[] = [];
+      const settings = settingsFromEnv({ UM_RESOLVER_URL: "" });
+      const result = await checkContent(
+        content,
+        { settings, now: new Date(NOW), strict: false },
+        {
+          pinned: (pinned) => {
+            events.push(`pinned ${pinned.length}`);
+            online.pinned(pinned);
+          },
+          publish: async (manifest) => {
+            events.push(`checked ${manifest.umid}`);
+            return true;
+          },
+        },
+      );
+      assert.deepEqual(events, ["pinned 1", "checked urn:did-web:1"]);
+      assert.deepEqual(await online.problems(result.pinned), []);
+      assert.deepEqual(
+        asked,
+        [`http://localhost:${host.port}${DOCUMENT}`],
+        "the document asked for early is the answer",
+      );
+      // Other pins than those asked for early are asked for anew.
+      await online.problems([...result.pinned]);
+      assert.equal(asked.length, 2);
     });
 
     it("evaluate refuses --http-cache with --offline, and takes --online with a warning", async () => {

@@ -71,13 +71,16 @@ export interface ContentOutline {
 }
 
 /**
- * Who is told, as the check goes, what it finds: `outline` once the content's size and
+ * Who is told, as the check goes, what it finds: `pinned` as soon as a content root's
+ * `_keys.json` is read, with the keys it pins (check resolves them online meanwhile);
+ * `outline` once the content's size and
  * routes are known, before any manifest is checked; `publish` for each manifest that a
  * build would publish, as soon as it is checked (so that no build holds a million bodies).
  * `publish` returning false says that a body recalled from the cache's blob store could
  * not be had: the file is checked again, and must still be what the cache recalled.
  */
 export interface ContentCheckHooks {
+  pinned?(pinned: readonly PinnedKey[]): void;
   outline?(outline: ContentOutline): Promise<void>;
   publish?(manifest: ValidManifest): Promise<boolean>;
 }
@@ -158,6 +161,7 @@ export async function checkContent(
   if (linkedRoot !== undefined) addFiles(result, [{ file: linkedRoot.file, diagnostics: [linkedRoot] }]);
   addFiles(result, linkProblems(dir, listing.links));
   const root = checkRootFiles(dir, options, validators);
+  hooks.pinned?.(root.pinned);
   result.pinned = root.pinned;
   result.pins = root.context.pins;
   result.optedIn = root.optedIn;
@@ -333,7 +337,8 @@ export function isListFile(file: string): boolean {
  * `contentDir` if it lies there, by none otherwise. `allowUnsigned` names files outside
  * it opted in from the command line. `judgeRoot` adds what is judged of a whole content
  * root beyond its files (its log: check passes the gate, which this module cannot import)
- * to the root's check, before it joins the others.
+ * to the root's check, before it joins the others. `hooks.pinned` is told each content
+ * root's pins as the root's `_keys.json` is read.
  */
 export async function checkPaths(
   paths: string[],
@@ -342,6 +347,7 @@ export async function checkPaths(
     allowUnsigned: readonly string[];
     judgeRoot?: (dir: string, check: ContentCheck) => Promise<void>;
   },
+  hooks: Pick<ContentCheckHooks, "pinned"> = {},
 ): Promise<ContentCheck> {
   const result = emptyCheck();
   const { contentDir } = options;
@@ -357,6 +363,7 @@ export async function checkPaths(
       if (root === undefined) {
         // Judged exactly as the build judges them: --allow-unsigned is for files outside it.
         root = checkRootFiles(contentDir, options, validators);
+        hooks.pinned?.(root.pinned);
         if (result.pinned.length === 0) result.pinned = root.pinned;
         // The root's own files are reported once, where they bear on the files checked.
         addFiles(
@@ -443,7 +450,7 @@ export async function checkPaths(
       for (const name of listing.others) addFiles(result, otherFileProblems(contentDir, join(path, name)));
       addFiles(result, linkProblems(path, listing.links));
     } else {
-      const part = await checkContent(path, options);
+      const part = await checkContent(path, options, hooks);
       await options.judgeRoot?.(path, part);
       appendAll(result.files, part.files);
       appendAll(result.diagnostics, part.diagnostics);

@@ -6,6 +6,9 @@
  * local or private address is not fetched either when the resolver is not on one: a pull
  * request must not make CI ask its own network, and no relying party of that resolver would.
  * A document that cannot be had costs a warning, never the gate.
+ *
+ * The documents are asked for as soon as `_keys.json` is read (`earlyOnlineKeys`), so that the
+ * network's time passes while the manifests are checked rather than after them.
  */
 import type { Fetch } from "../../core/http/fetch-following.ts";
 import { spkiPublicKey } from "../../core/crypto/profile-a.ts";
@@ -17,7 +20,30 @@ import type { PinnedKey } from "./keys.ts";
 
 const TIMEOUT_MS = 10_000;
 
-export async function onlineKeyProblems(
+/** onlineKeyProblems, asked for as soon as the pins are known. */
+export interface EarlyOnlineKeys {
+  /** A content root's pins, read: the first that are not empty are asked for at once. */
+  readonly pinned: (pinned: readonly PinnedKey[]) => void;
+  /** The problems of the check's pins (its first root's that pin any): those asked for early, if they are these. */
+  readonly problems: (pinned: readonly PinnedKey[]) => Promise<Diagnostic[]>;
+}
+
+export function earlyOnlineKeys(resolverUrl: string, now: Date, fetch: Fetch): EarlyOnlineKeys {
+  let asked: { pinned: readonly PinnedKey[]; problems: Promise<Diagnostic[]> } | undefined;
+  return {
+    pinned: (pinned) => {
+      if (asked !== undefined || pinned.length === 0) return;
+      const problems = onlineKeyProblems(pinned, resolverUrl, now, fetch);
+      // Awaited by `problems`, unless the check fails first: then its outcome is nobody's.
+      problems.catch(() => {});
+      asked = { pinned, problems };
+    },
+    problems: (pinned) =>
+      asked?.pinned === pinned ? asked.problems : onlineKeyProblems(pinned, resolverUrl, now, fetch),
+  };
+}
+
+async function onlineKeyProblems(
   pinned: readonly PinnedKey[],
   resolverUrl: string,
   now: Date,

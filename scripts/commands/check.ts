@@ -18,7 +18,7 @@ import {
   historyJudgements,
   isListFile,
   logStates,
-  onlineKeyProblems,
+  earlyOnlineKeys,
   openCache,
   saveCache,
 } from "../pipeline/index.ts";
@@ -75,14 +75,20 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
   // The whole content folder, read as the build reads it (what it serves, for the log's gate), or the PATHs: a
   // content folder among them is judged as the build judges it, its log included.
   const whole = compares || paths.length === 0;
+  const online = offline ? undefined : earlyOnlineKeys(options.settings.resolverUrl, now, globalFetch);
+  const hooks = online === undefined ? {} : { pinned: online.pinned };
   const result = await (whole
-    ? checkContent(contentDir, options)
-    : checkPaths(paths, {
-        ...options,
-        contentDir,
-        allowUnsigned: values["allow-unsigned"],
-        judgeRoot: (dir, check) => addLogProblems(dir, check, states),
-      })
+    ? checkContent(contentDir, options, hooks)
+    : checkPaths(
+        paths,
+        {
+          ...options,
+          contentDir,
+          allowUnsigned: values["allow-unsigned"],
+          judgeRoot: (dir, check) => addLogProblems(dir, check, states),
+        },
+        hooks,
+      )
   ).finally(() => progress.stop());
   saveCache(cache);
   if (config.file !== undefined) {
@@ -90,10 +96,7 @@ export const runCheck: CommandRun<typeof check> = async (values, [paths]) => {
     result.diagnostics.push(...config.diagnostics);
   }
   if (whole) await addLogProblems(contentDir, result, states, revision);
-  if (!offline)
-    result.diagnostics.push(
-      ...(await onlineKeyProblems(result.pinned, options.settings.resolverUrl, now, globalFetch)),
-    );
+  if (online !== undefined) result.diagnostics.push(...(await online.problems(result.pinned)));
   if (history !== undefined) {
     const markdown = await history.addHistoryProblems(
       result,

@@ -18,7 +18,7 @@ export {
   isListFile,
   missingContentProblem,
 } from "../check/check-content.ts";
-export { onlineKeyProblems } from "../check/online-keys.ts";
+export { earlyOnlineKeys } from "../check/online-keys.ts";
 export { addLogProblems } from "./content-judgements.ts";
 export { openContentLog } from "../log/log-folder.ts";
 export { logStates } from "../log/state-store.ts";
