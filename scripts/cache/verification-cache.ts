@@ -42,6 +42,7 @@ import { KEPT_BEYOND_USED, MAX_CACHE_FILE_BYTES } from "../store/limits.ts";
 import { NotACacheFile, openRegularFile } from "../store/regular-file.ts";
 import { KEY_BYTES, readTable, SortedTable, tableParts } from "../store/sorted-table.ts";
 import { sweep } from "../store/sweep.ts";
+import { writeParts } from "../store/write-parts.ts";
 import { toolIdentity } from "./tool-identity.ts";
 import { found, type ReadContext, type VerdictReads } from "./verdict-reads.ts";
 import { appendAll } from "../../core/append-all.ts";
@@ -395,9 +396,8 @@ export class VerificationCache {
         const chunks: Uint8Array[] = [];
         let pending = 0;
         const flush = () => {
-          const bytes = Buffer.concat(chunks, pending);
-          hash.update(bytes);
-          writeFileSync(fd, bytes);
+          for (const bytes of chunks) hash.update(bytes);
+          writeParts(fd, chunks);
           chunks.length = 0;
           pending = 0;
         };
@@ -408,7 +408,7 @@ export class VerificationCache {
         };
         writeFileSync(fd, `${" ".repeat(HEADER_BYTES - 1)}\n`);
         // The key table carries its own digest; the header's covers what follows it.
-        for (const part of tableParts(KEYS_FORMAT, new SortedTable(table, ROW_BYTES))) writeFileSync(fd, part);
+        writeParts(fd, tableParts(KEYS_FORMAT, new SortedTable(table, ROW_BYTES)));
         for (const bytes of [digests, rows, deps]) append(bytes);
         // The kept entries' JSON as runs of neighbours (a few large copies, not a view of each), then the new ones'.
         for (const bytes of stored.jsonRuns(kept)) append(bytes);

@@ -25,7 +25,7 @@
  * once stale (sweep.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readFully } from "../read/read-fully.ts";
 import { writeAtomically } from "./atomic-write.ts";
@@ -33,6 +33,7 @@ import { MAX_INDEX_BYTES, MAX_KEPT_BLOBS, MAX_SEGMENTS } from "./limits.ts";
 import { NotACacheFile, openRegularFile } from "./regular-file.ts";
 import { compareKeyAt, KEY_BYTES, readTable, SortedTable, TableRows, tableParts } from "./sorted-table.ts";
 import { sweep } from "./sweep.ts";
+import { writeParts } from "./write-parts.ts";
 
 const INDEX = "index";
 /** The blobs kept whatever a save wants, most recently kept first, as hex digests: one a line. */
@@ -231,9 +232,7 @@ export class BlobStore {
       const rewritten = segmentsToRewrite(rows, sizes);
       if (rewritten.size > 0) rows = this.#rewrite(rows, rewritten, copy);
       const parts = tableParts(INDEX_FORMAT, new SortedTable(rows, ROW_BYTES));
-      writeAtomically(join(this.dir, INDEX), (fd) => {
-        for (const part of parts) writeFileSync(fd, part);
-      });
+      writeAtomically(join(this.dir, INDEX), (fd) => writeParts(fd, parts));
     } catch (error) {
       // No index names them: on a full disk, their room is better given back now.
       copy.remove();
@@ -349,7 +348,7 @@ class SegmentWriter {
     if (this.#pending === 0) return;
     // wx: a file of that name (another run's segment, or a link) is never written over or through.
     this.#fd ??= openSync(this.path, "wx", BLOB_MODE);
-    writeFileSync(this.#fd, Buffer.concat(this.#chunks, this.#pending));
+    writeParts(this.#fd, this.#chunks);
     this.#chunks = [];
     this.#pending = 0;
   }

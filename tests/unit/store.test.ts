@@ -1,7 +1,8 @@
 /**
  * The cache folder's pieces (scripts/store/): the one sorted-table format (rows found where they lie, a file trusted
  * only while it matches its digest and is sorted), the one atomic writer (the old file or the new, never a part, and
- * no temporary left by a refused write), and the one sweep (only what is stale and named as no one's).
+ * no temporary left by a refused write), the one sweep (only what is stale and named as no one's), and many buffers
+ * written in one call.
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -25,6 +26,7 @@ import { after, describe, it } from "node:test";
 import { writeAtomically } from "../../scripts/store/atomic-write.ts";
 import { readTable, SortedTable, TableRows, tableParts } from "../../scripts/store/sorted-table.ts";
 import { sweep } from "../../scripts/store/sweep.ts";
+import { writeParts } from "../../scripts/store/write-parts.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "um-store-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -187,4 +189,29 @@ describe("the sweep", () => {
     sweep(dir, { unnamed, locked: true });
     assert.deepEqual(readdirSync(dir), ["kept"]);
   });
+});
+
+it("writeParts writes every part in order, past the system's limit of buffers a call, or fails", () => {
+  const dir = mkdtempSync(join(tmpdir(), "um-parts-"));
+  try {
+    const path = join(dir, "parts");
+    // More parts than IOV_MAX (1,024 on Linux), empty ones and multi-byte text among them.
+    const parts = Array.from({ length: 3000 }, (_, i) => Buffer.from(i % 7 === 0 ? "" : `${i}é`.repeat(i % 13)));
+    const fd = openSync(path, "wx");
+    try {
+      writeParts(fd, parts.slice(0, 1500));
+      writeParts(fd, parts.slice(1500));
+    } finally {
+      closeSync(fd);
+    }
+    assert.deepEqual(readFileSync(path), Buffer.concat(parts));
+    const readOnly = openSync(path, "r");
+    try {
+      assert.throws(() => writeParts(readOnly, [Buffer.from("x")]), { code: "EBADF" });
+    } finally {
+      closeSync(readOnly);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
