@@ -8,24 +8,29 @@
  * folder (`kv-0001/kv-0000001.json`), so that however many pairs one shard has, a pair to
  * a file at the largest body, no folder holds over 10,000 entries.
  *
- * Each pair goes to its file as it is given, through a small buffer: a
- * file's pairs are never held together, so a pair dies young and a million of them leave
- * no trace on the heap. Pairs are written in the order given.
+ * Each pair goes to its file as it is given, encoded at once and gathered up to a megabyte
+ * a write: a file's pairs are never held together, so a pair dies young and a million of
+ * them leave no trace on the heap. Pairs are written in the order given. (Gathered as text,
+ * the pairs made a string of many pieces that writing flattened and encoded again: twice
+ * the time, measured on 20,000 bodies.)
  */
-import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { kvKey, type KvMetadata, type StatusEntry } from "../../edge/records.ts";
+import { writeParts } from "../store/write-parts.ts";
 
 /** Cloudflare's bulk write: pairs in one request. */
 export const KV_PAIRS_PER_FILE = 10_000;
 /** Cloudflare's bulk write: a request must be under 100 megabytes; a file is sent as at most one. */
 export const KV_FILE_BYTES = 100_000_000;
 const KV_FILES_PER_FOLDER = 1_000;
-/** Text gathered before a write: few system calls, little memory. */
-const BUFFER_CHARS = 1 << 20;
-const OPEN = "[\n";
-const SEPARATOR = ",\n";
-const CLOSE = "\n]\n";
+/** Bytes gathered before a write: few system calls, little memory. */
+const BUFFER_BYTES = 1 << 20;
+const OPEN = Buffer.from("[\n");
+const SEPARATOR = Buffer.from(",\n");
+const CLOSE = Buffer.from("\n]\n");
+/** Bodies are UTF-8 (canonical JSON); a decoder keeps no state between whole inputs. */
+const decoder = new TextDecoder();
 
 export class KvWriter {
   #fd: number | undefined;
@@ -33,7 +38,8 @@ export class KvWriter {
   /** The UTF-8 bytes of the open file, its closing bracket included. */
   #bytesInFile = 0;
   #files = 0;
-  #buffer = "";
+  #parts: Uint8Array[] = [];
+  #pending = 0;
 
   /** `limits`: what one file may hold, Cloudflare's unless a test asks for less. */
   constructor(
@@ -44,7 +50,7 @@ export class KvWriter {
   }
 
   async manifest(umid: string, body: Uint8Array, etag: string, status: StatusEntry): Promise<void> {
-    this.#add(await kvKey(umid), new TextDecoder().decode(body), { etag, status });
+    this.#add(await kvKey(umid), decoder.decode(body), { etag, status });
   }
 
   async redirect(umid: string, location: string): Promise<void> {
@@ -70,32 +76,37 @@ export class KvWriter {
   }
 
   #add(key: string, value: string, metadata?: KvMetadata, base64?: true): void {
-    const pair = JSON.stringify({ key, value, metadata, base64 });
-    const bytes = Buffer.byteLength(pair);
+    const pair = Buffer.from(JSON.stringify({ key, value, metadata, base64 }));
+    const bytes = pair.byteLength;
     // A pair too large for any file still gets one of its own: Cloudflare refuses its value (hostWarnings says so).
     const full =
       this.#pairsInFile === this.limits.pairs ||
-      (this.#pairsInFile > 0 && this.#bytesInFile + SEPARATOR.length + bytes >= this.limits.bytes);
+      (this.#pairsInFile > 0 && this.#bytesInFile + SEPARATOR.byteLength + bytes >= this.limits.bytes);
     if (full) this.#closeFile();
     if (this.#fd === undefined) {
       const number = ++this.#files;
       if (number % KV_FILES_PER_FOLDER === 1) mkdirSync(join(this.dir, kvFolder(number)));
       this.#fd = openSync(join(this.dir, kvFolder(number), `kv-${String(number).padStart(7, "0")}.json`), "wx");
-      this.#buffer = OPEN;
-      this.#bytesInFile = OPEN.length + CLOSE.length;
+      this.#gather(OPEN);
+      this.#bytesInFile = OPEN.byteLength + CLOSE.byteLength;
     } else {
-      this.#buffer += SEPARATOR;
-      this.#bytesInFile += SEPARATOR.length;
+      this.#gather(SEPARATOR);
+      this.#bytesInFile += SEPARATOR.byteLength;
     }
-    this.#buffer += pair;
+    this.#gather(pair);
     this.#bytesInFile += bytes;
     this.#pairsInFile++;
-    if (this.#buffer.length >= BUFFER_CHARS) this.#flush();
+    if (this.#pending >= BUFFER_BYTES) this.#flush();
+  }
+
+  #gather(part: Uint8Array): void {
+    this.#parts.push(part);
+    this.#pending += part.byteLength;
   }
 
   #closeFile(): void {
     if (this.#fd === undefined) return;
-    this.#buffer += CLOSE;
+    this.#gather(CLOSE);
     this.#flush();
     closeSync(this.#fd);
     this.#fd = undefined;
@@ -103,9 +114,9 @@ export class KvWriter {
   }
 
   #flush(): void {
-    // Unlike writeSync, this writes all of it, however many calls that takes.
-    writeFileSync(this.#fd!, this.#buffer);
-    this.#buffer = "";
+    writeParts(this.#fd!, this.#parts);
+    this.#parts = [];
+    this.#pending = 0;
   }
 }
 
